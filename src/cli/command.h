@@ -1,0 +1,37 @@
+// The CLI: one file per command in src/cli/, each wiring its options to the
+// library and nothing more. main.cpp calls every add_*_command in turn.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace tfrig::cli {
+
+// Exit codes (docs/cli.md). 0-2 are verdicts; 64+ are sysexits-style failures.
+constexpr int kExitOk = 0;
+constexpr int kExitWarnings = 1;
+constexpr int kExitErrors = 2;
+constexpr int kExitUsage = 64;     // EX_USAGE
+constexpr int kExitDataErr = 65;   // EX_DATAERR: an input file is malformed
+constexpr int kExitNoInput = 66;   // EX_NOINPUT: an input file is missing
+constexpr int kExitCantCreate = 73;  // EX_CANTCREAT: an output could not be written
+constexpr int kExitInternal = 70;  // EX_SOFTWARE
+
+// Options every command takes.
+struct GlobalOptions {
+  std::string root = "/";
+  int verbosity = 0;  // -v, -vv
+  bool quiet = false;
+};
+
+// What a subcommand's callback sets; main returns it.
+struct RunState {
+  GlobalOptions global;
+  int exit_code = kExitOk;
+};
+
+void add_doctor_command(CLI::App& app, RunState& state);
+void add_snapshot_command(CLI::App& app, RunState& state);
+
+}  // namespace tfrig::cli

@@ -1,0 +1,127 @@
+#include "core/atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+
+#include "core/sysroot.h"
+
+namespace tfrig::core {
+
+namespace {
+
+std::string parent_dir(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string temp_name_for(const std::string& path) {
+  static std::atomic<unsigned> counter{0};
+  return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+}
+
+Status fsync_dir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return tl::unexpected(errno_error(errno, dir, "open directory"));
+  // Some filesystems (tmpfs, some FUSE) refuse fsync on a directory; the rename
+  // is still atomic there, so EINVAL is not an error.
+  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+    int err = errno;
+    ::close(fd);
+    return tl::unexpected(errno_error(err, dir, "fsync directory"));
+  }
+  ::close(fd);
+  return {};
+}
+
+}  // namespace
+
+Status write_file_atomic(const std::string& path, std::string_view content, unsigned mode) {
+  auto writer = AtomicWriter::open(path, mode);
+  if (!writer) return tl::unexpected(writer.error());
+  if (auto st = writer->write(content); !st) return st;
+  return writer->commit();
+}
+
+AtomicWriter::~AtomicWriter() { abort(); }
+
+AtomicWriter::AtomicWriter(AtomicWriter&& other) noexcept
+    : path_(std::move(other.path_)), temp_path_(std::move(other.temp_path_)), fd_(other.fd_),
+      bytes_written_(other.bytes_written_) {
+  other.fd_ = -1;
+  other.temp_path_.clear();
+}
+
+AtomicWriter& AtomicWriter::operator=(AtomicWriter&& other) noexcept {
+  if (this != &other) {
+    abort();
+    path_ = std::move(other.path_);
+    temp_path_ = std::move(other.temp_path_);
+    fd_ = other.fd_;
+    bytes_written_ = other.bytes_written_;
+    other.fd_ = -1;
+    other.temp_path_.clear();
+  }
+  return *this;
+}
+
+Result<AtomicWriter> AtomicWriter::open(const std::string& path, unsigned mode) {
+  AtomicWriter w;
+  w.path_ = path;
+  w.temp_path_ = temp_name_for(path);
+  w.fd_ = ::open(w.temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  if (w.fd_ < 0) {
+    int err = errno;
+    w.temp_path_.clear();
+    return tl::unexpected(errno_error(err, path, "create temporary file for"));
+  }
+  return w;
+}
+
+Status AtomicWriter::write(std::string_view data) {
+  if (fd_ < 0) return fail(ErrorCode::kInternal, path_, "write after commit or abort");
+  while (!data.empty()) {
+    ssize_t n = ::write(fd_, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return tl::unexpected(errno_error(errno, temp_path_, "write"));
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+    bytes_written_ += static_cast<uint64_t>(n);
+  }
+  return {};
+}
+
+Status AtomicWriter::commit() {
+  if (fd_ < 0) return fail(ErrorCode::kInternal, path_, "commit after commit or abort");
+  if (::fsync(fd_) != 0) return tl::unexpected(errno_error(errno, temp_path_, "fsync"));
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    return tl::unexpected(errno_error(errno, temp_path_, "close"));
+  }
+  fd_ = -1;
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    return tl::unexpected(errno_error(errno, path_, "rename temporary file into"));
+  }
+  temp_path_.clear();
+  return fsync_dir(parent_dir(path_));
+}
+
+void AtomicWriter::abort() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+  if (!temp_path_.empty()) {
+    ::unlink(temp_path_.c_str());
+    temp_path_.clear();
+  }
+}
+
+}  // namespace tfrig::core

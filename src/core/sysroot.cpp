@@ -1,0 +1,145 @@
+#include "core/sysroot.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/text.h"
+
+extern char** environ;
+
+namespace tfrig::core {
+
+namespace {
+
+// Closes a descriptor on every return path.
+struct Fd {
+  int fd = -1;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
+Error errno_error(int err, std::string path, std::string_view action) {
+  ErrorCode code = ErrorCode::kIo;
+  if (err == ENOENT || err == ENOTDIR) code = ErrorCode::kNotFound;
+  if (err == EACCES || err == EPERM) code = ErrorCode::kPermissionDenied;
+  std::string message = std::string(action) + " failed: " + std::strerror(err);
+  if (err == ELOOP) message += " (symlink loop)";
+  return Error{code, std::move(path), std::move(message)};
+}
+
+SysRoot::EnvMap process_environment() {
+  SysRoot::EnvMap env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    size_t eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+SysRoot::SysRoot() : SysRoot("/", process_environment()) {}
+
+SysRoot::SysRoot(std::string root) : SysRoot(std::move(root), process_environment()) {}
+
+SysRoot::SysRoot(std::string root, EnvMap env) : root_(std::move(root)), env_(std::move(env)) {
+  if (root_.empty()) root_ = "/";
+  while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+std::string SysRoot::full_path(std::string_view rel) const {
+  while (!rel.empty() && rel.front() == '/') rel.remove_prefix(1);
+  if (root_ == "/") return "/" + std::string(rel);
+  if (rel.empty()) return root_;
+  return root_ + "/" + std::string(rel);
+}
+
+Result<std::string> SysRoot::read_text(std::string_view rel, size_t max_bytes) const {
+  const std::string path = full_path(rel);
+  Fd file;
+  // O_NONBLOCK: a FIFO planted in a fixture must not hang the run.
+  file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (file.fd < 0) return tl::unexpected(errno_error(errno, path, "open"));
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
+  if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, "is a directory, expected a file");
+  if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, "is not a regular file (device, FIFO or socket)");
+  std::string out;
+  if (st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes));
+  char buf[16384];
+  while (true) {
+    ssize_t n = ::read(file.fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return tl::unexpected(errno_error(errno, path, "read"));
+    }
+    if (n == 0) break;
+    if (out.size() + static_cast<size_t>(n) > max_bytes) {
+      return fail(ErrorCode::kIo, path, "larger than the " + std::to_string(max_bytes) + " bytes expected");
+    }
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+Result<std::string> SysRoot::read_line(std::string_view rel) const {
+  auto text = read_text(rel, 1u << 20);
+  if (!text) return tl::unexpected(text.error());
+  std::string_view view(*text);
+  size_t nl = view.find('\n');
+  if (nl != std::string_view::npos) view = view.substr(0, nl);
+  return std::string(trim(view));
+}
+
+Result<std::vector<std::string>> SysRoot::list_dir(std::string_view rel) const {
+  const std::string path = full_path(rel);
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return tl::unexpected(errno_error(errno, path, "opendir"));
+  std::vector<std::string> names;
+  errno = 0;
+  while (struct dirent* entry = ::readdir(dir)) {
+    std::string_view name(entry->d_name);
+    if (name == "." || name == "..") continue;
+    names.emplace_back(name);
+  }
+  int err = errno;
+  ::closedir(dir);
+  if (err != 0) return tl::unexpected(errno_error(err, path, "readdir"));
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<std::string> SysRoot::read_link(std::string_view rel) const {
+  const std::string path = full_path(rel);
+  char buf[4096];
+  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
+  if (n < 0) return tl::unexpected(errno_error(errno, path, "readlink"));
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+bool SysRoot::exists(std::string_view rel) const {
+  struct stat st {};
+  return ::stat(full_path(rel).c_str(), &st) == 0;
+}
+
+bool SysRoot::is_dir(std::string_view rel) const {
+  struct stat st {};
+  return ::stat(full_path(rel).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::optional<std::string> SysRoot::env(std::string_view name) const {
+  auto it = env_.find(name);
+  if (it == env_.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace tfrig::core

@@ -1,0 +1,62 @@
+// SysRoot: the only way tfrig reads the machine.
+// Every path is relative to a root ("/" live, a captured tree in tests, --root
+// on the command line), so the same probes run on this machine and on files
+// captured from another. Every error carries the full path that failed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace tfrig::core {
+
+class SysRoot {
+ public:
+  using EnvMap = std::map<std::string, std::string, std::less<>>;
+
+  // Root "/" with the process environment.
+  SysRoot();
+  explicit SysRoot(std::string root);
+  SysRoot(std::string root, EnvMap env);
+
+  const std::string& root() const { return root_; }
+  bool is_live() const { return root_ == "/"; }
+
+  // root + rel, with exactly one slash between them ("/proc/cpuinfo" or
+  // "proc/cpuinfo" both work).
+  std::string full_path(std::string_view rel) const;
+
+  // Reads a whole file (proc and sys files report size 0, so it reads until
+  // EOF). Refuses directories, FIFOs and devices so that a fixture can never
+  // block the run; stops with an error past max_bytes.
+  Result<std::string> read_text(std::string_view rel, size_t max_bytes = kDefaultMaxBytes) const;
+  // First line, trimmed: the shape of most sysfs attributes.
+  Result<std::string> read_line(std::string_view rel) const;
+  // Sorted entry names, without "." and "..".
+  Result<std::vector<std::string>> list_dir(std::string_view rel) const;
+  Result<std::string> read_link(std::string_view rel) const;
+  bool exists(std::string_view rel) const;
+  bool is_dir(std::string_view rel) const;
+
+  std::optional<std::string> env(std::string_view name) const;
+  const EnvMap& env_map() const { return env_; }
+
+  static constexpr size_t kDefaultMaxBytes = 16u << 20;
+
+ private:
+  std::string root_;
+  EnvMap env_;
+};
+
+// Turns an errno from a failed call on `path` into an Error.
+Error errno_error(int err, std::string path, std::string_view action);
+
+// The environment of this process as a map.
+SysRoot::EnvMap process_environment();
+
+}  // namespace tfrig::core

@@ -1,0 +1,69 @@
+#include "core/version.h"
+
+#include <cctype>
+
+#include "core/text.h"
+
+namespace tfrig::core {
+
+std::optional<Version> Version::parse(std::string_view text) {
+  text = trim(text);
+  if (!text.empty() && (text.front() == 'v' || text.front() == 'V')) text.remove_prefix(1);
+  Version v;
+  v.text_ = std::string(text);
+  size_t plus = text.find('+');
+  std::string_view main = plus == std::string_view::npos ? text : text.substr(0, plus);
+  size_t i = 0;
+  while (true) {
+    size_t start = i;
+    while (i < main.size() && std::isdigit(static_cast<unsigned char>(main[i]))) ++i;
+    if (i == start || i - start > 18) return std::nullopt;
+    auto value = parse_u64(main.substr(start, i - start));
+    if (!value) return std::nullopt;
+    v.parts_.push_back(*value);
+    if (i < main.size() && main[i] == '.' && i + 1 < main.size() &&
+        std::isdigit(static_cast<unsigned char>(main[i + 1]))) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  std::string_view rest = main.substr(i);
+  if (!rest.empty() && (rest.front() == '.' || rest.front() == '-' || rest.front() == '_')) rest.remove_prefix(1);
+  for (char c : rest) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') return std::nullopt;
+  }
+  v.prerelease_ = std::string(rest);
+  return v;
+}
+
+bool Version::has_prefix(const Version& prefix) const {
+  if (prefix.parts_.size() > parts_.size()) return false;
+  for (size_t i = 0; i < prefix.parts_.size(); ++i) {
+    if (parts_[i] != prefix.parts_[i]) return false;
+  }
+  return true;
+}
+
+std::string Version::truncated(size_t n) const {
+  std::string out;
+  for (size_t i = 0; i < n; ++i) {
+    if (i) out += '.';
+    out += std::to_string(part(i));
+  }
+  return out;
+}
+
+std::strong_ordering Version::operator<=>(const Version& other) const {
+  size_t n = std::max(parts_.size(), other.parts_.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (auto c = part(i) <=> other.part(i); c != 0) return c;
+  }
+  // A release sorts after its pre-releases: 2.16.0rc0 < 2.16.0.
+  if (prerelease_.empty() != other.prerelease_.empty()) {
+    return prerelease_.empty() ? std::strong_ordering::greater : std::strong_ordering::less;
+  }
+  return prerelease_ <=> other.prerelease_;
+}
+
+}  // namespace tfrig::core

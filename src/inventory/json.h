@@ -1,0 +1,43 @@
+// Inventory <-> JSON. One serialiser for doctor --format json, snapshots and
+// every later report, so the formats cannot drift apart.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "inventory/inventory.h"
+#include "inventory/json_optional.h"
+
+namespace tfrig::inventory {
+
+void to_json(nlohmann::json& j, const HostInfo& v);
+void from_json(const nlohmann::json& j, HostInfo& v);
+void to_json(nlohmann::json& j, const NumaNode& v);
+void from_json(const nlohmann::json& j, NumaNode& v);
+void to_json(nlohmann::json& j, const CpuFlags& v);
+void from_json(const nlohmann::json& j, CpuFlags& v);
+void to_json(nlohmann::json& j, const CpuInfo& v);
+void from_json(const nlohmann::json& j, CpuInfo& v);
+void to_json(nlohmann::json& j, const MemoryInfo& v);
+void from_json(const nlohmann::json& j, MemoryInfo& v);
+void to_json(nlohmann::json& j, const BlockDevice& v);
+void from_json(const nlohmann::json& j, BlockDevice& v);
+void to_json(nlohmann::json& j, const Mount& v);
+void from_json(const nlohmann::json& j, Mount& v);
+void to_json(nlohmann::json& j, const DataPath& v);
+void from_json(const nlohmann::json& j, DataPath& v);
+void to_json(nlohmann::json& j, const StorageInfo& v);
+void from_json(const nlohmann::json& j, StorageInfo& v);
+void to_json(nlohmann::json& j, const PciDevice& v);
+void from_json(const nlohmann::json& j, PciDevice& v);
+void to_json(nlohmann::json& j, const PciInfo& v);
+void from_json(const nlohmann::json& j, PciInfo& v);
+void to_json(nlohmann::json& j, const Limit& v);
+void from_json(const nlohmann::json& j, Limit& v);
+void to_json(nlohmann::json& j, const LimitsConfEntry& v);
+void from_json(const nlohmann::json& j, LimitsConfEntry& v);
+void to_json(nlohmann::json& j, const LimitsInfo& v);
+void from_json(const nlohmann::json& j, LimitsInfo& v);
+void to_json(nlohmann::json& j, const Inventory& v);
+void from_json(const nlohmann::json& j, Inventory& v);
+
+}  // namespace tfrig::inventory

@@ -1,0 +1,49 @@
+// tfrig: plan, check, measure and set up a TensorFlow GPU server.
+#include <cstdio>
+#include <exception>
+
+#include "cli/command.h"
+#include "core/log.h"
+
+int main(int argc, char** argv) {
+  using namespace tfrig;
+  CLI::App app{"tfrig: plan, check, measure and set up a TensorFlow GPU server", "tfrig"};
+  app.set_version_flag("--version", std::string("tfrig ") + TFRIG_VERSION);
+  app.require_subcommand(1);
+  app.fallthrough();
+
+  cli::RunState state;
+  app.add_option("--root", state.global.root, "Read the machine under DIR instead of / (a captured tree)")
+      ->type_name("DIR");
+  app.add_flag("-v,--verbose", state.global.verbosity, "More log on stderr (-v info with timings, -vv debug)");
+  app.add_flag("-q,--quiet", state.global.quiet, "Only errors on stderr");
+  app.parse_complete_callback([&state] {
+    if (state.global.quiet) {
+      core::set_log_level(core::LogLevel::kError);
+    } else if (state.global.verbosity >= 2) {
+      core::set_log_level(core::LogLevel::kDebug);
+    } else if (state.global.verbosity == 1) {
+      core::set_log_level(core::LogLevel::kInfo);
+    }
+  });
+
+  cli::add_doctor_command(app, state);
+  cli::add_snapshot_command(app, state);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return cli::kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tfrig: internal error: %s\n", e.what());
+    return cli::kExitInternal;
+  }
+  return state.exit_code;
+}

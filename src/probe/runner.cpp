@@ -1,0 +1,104 @@
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "probe/probe.h"
+
+namespace tfrig::probe {
+
+std::string_view state_name(State state) {
+  switch (state) {
+    case State::kOk: return "ok";
+    case State::kAbsent: return "absent";
+    case State::kError: return "error";
+    case State::kSkipped: return "skipped";
+  }
+  return "error";
+}
+
+std::optional<State> state_from_name(std::string_view name) {
+  if (name == "ok") return State::kOk;
+  if (name == "absent") return State::kAbsent;
+  if (name == "error") return State::kError;
+  if (name == "skipped") return State::kSkipped;
+  return std::nullopt;
+}
+
+namespace {
+
+// Everything one probe thread touches; shared so a thread that outlives its
+// deadline still writes into live memory.
+struct Job {
+  std::shared_ptr<const Probe> probe;
+  Context ctx;
+  inventory::Inventory out;
+  ProbeStatus status;
+  bool done = false;
+};
+
+struct Shared {
+  std::mutex mutex;
+  std::condition_variable cv;
+};
+
+void run_job(const std::shared_ptr<Job>& job, const std::shared_ptr<Shared>& shared) {
+  core::Stopwatch watch;
+  ProbeStatus status;
+  try {
+    status = job->probe->run(job->ctx, job->out);
+  } catch (const std::exception& e) {
+    status.state = State::kError;
+    status.detail = std::string("internal error: ") + e.what();
+  } catch (...) {
+    status.state = State::kError;
+    status.detail = "internal error: unknown exception";
+  }
+  status.id = std::string(job->probe->id());
+  status.seconds = watch.seconds();
+  std::lock_guard<std::mutex> lock(shared->mutex);
+  job->status = std::move(status);
+  job->done = true;
+  shared->cv.notify_all();
+}
+
+}  // namespace
+
+RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const Probe>>& probes) {
+  core::Stopwatch total;
+  auto shared = std::make_shared<Shared>();
+  std::vector<std::shared_ptr<Job>> jobs;
+  for (const auto& probe : probes) {
+    auto job = std::make_shared<Job>();
+    job->probe = probe;
+    job->ctx = ctx;
+    jobs.push_back(job);
+    std::thread([job, shared] { run_job(job, shared); }).detach();
+  }
+
+  RunResult result;
+  const auto deadline = std::chrono::steady_clock::now() + ctx.deadline;
+  std::unique_lock<std::mutex> lock(shared->mutex);
+  for (const auto& job : jobs) {
+    shared->cv.wait_until(lock, deadline, [&] { return job->done; });
+    if (job->done) {
+      job->probe->merge(result.inventory, std::move(job->out));
+      result.statuses.push_back(job->status);
+    } else {
+      ProbeStatus late;
+      late.id = std::string(job->probe->id());
+      late.state = State::kError;
+      late.seconds = std::chrono::duration<double>(ctx.deadline).count();
+      late.detail = "did not finish within its deadline of " + core::format_seconds(late.seconds) + "; left running";
+      core::log(core::LogLevel::kWarn, "probe {} exceeded its deadline", late.id);
+      result.statuses.push_back(std::move(late));
+    }
+  }
+  result.seconds = total.seconds();
+  return result;
+}
+
+}  // namespace tfrig::probe
