@@ -52,15 +52,20 @@ SysRoot::SysRoot() : SysRoot("/", process_environment()) {}
 SysRoot::SysRoot(std::string root) : SysRoot(std::move(root), process_environment()) {}
 
 SysRoot::SysRoot(std::string root, EnvMap env) : root_(std::move(root)), env_(std::move(env)) {
-  if (root_.empty()) root_ = "/";
+  if (root_.empty()) root_.assign(1, '/');
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
 std::string SysRoot::full_path(std::string_view rel) const {
   while (!rel.empty() && rel.front() == '/') rel.remove_prefix(1);
-  if (root_ == "/") return "/" + std::string(rel);
-  if (rel.empty()) return root_;
-  return root_ + "/" + std::string(rel);
+  // Built by appending: GCC 12 warns falsely (-Wrestrict) on "/" + string.
+  std::string out;
+  out.reserve(root_.size() + rel.size() + 1);
+  if (root_ != "/") out.append(root_);
+  if (rel.empty() && !out.empty()) return out;
+  out.push_back('/');
+  out.append(rel);
+  return out;
 }
 
 Result<std::string> SysRoot::read_text(std::string_view rel, size_t max_bytes) const {

@@ -6,8 +6,13 @@ namespace tfrig::core {
 
 size_t display_width(const std::string& s) {
   size_t width = 0;
-  for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80) ++width;  // count lead bytes only
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0x1b) {  // ANSI colour sequence: ESC [ ... m takes no room
+      while (i < s.size() && s[i] != 'm') ++i;
+      continue;
+    }
+    if ((c & 0xC0) != 0x80) ++width;  // count UTF-8 lead bytes only
   }
   return width;
 }

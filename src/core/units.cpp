@@ -17,7 +17,7 @@ std::string scaled(double value, double base, const char* const* names, int coun
     ++i;
   }
   if (i == 0) return fmt::format("{:.0f} {}", value, names[i]);
-  return fmt::format(value >= 100 ? "{:.0f} {}" : "{:.1f} {}", value, names[i]);
+  return fmt::format("{:.{}f} {}", value, value >= 100 ? 0 : 1, names[i]);
 }
 }  // namespace
 

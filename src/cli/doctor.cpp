@@ -1,0 +1,71 @@
+// tfrig doctor: probe this machine (or load a snapshot) and report.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "report/report.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct DoctorOptions {
+  std::string format = "text";
+  std::string snapshot;
+  std::vector<std::string> data_paths;
+  double deadline_seconds = 5.0;
+  std::string color = "auto";
+};
+
+bool use_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  // https://no-color.org: any non-empty NO_COLOR disables colour.
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+}  // namespace
+
+void add_doctor_command(CLI::App& app, RunState& state) {
+  auto opts = std::make_shared<DoctorOptions>();
+  CLI::App* cmd = app.add_subcommand("doctor", "Probe this machine (or a snapshot) and report what it found");
+  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->add_option("--snapshot", opts->snapshot, "Analyse a snapshot saved by 'tfrig snapshot' instead of this machine")
+      ->type_name("FILE");
+  cmd->add_option("--data", opts->data_paths, "Where the training data lives (which disk and filesystem)")
+      ->type_name("DIR");
+  cmd->add_option("--deadline", opts->deadline_seconds, "Seconds each probe may take")->default_str("5");
+  cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->callback([opts, &state] {
+    core::Stopwatch watch;
+    InventorySourceOptions source;
+    source.root = state.global.root;
+    source.snapshot = opts->snapshot;
+    source.data_paths = opts->data_paths;
+    source.deadline_seconds = opts->deadline_seconds;
+    auto report = load_report(source);
+    if (!report) {
+      core::log(core::LogLevel::kError, "{}", report.error().to_string());
+      state.exit_code = exit_code_for(report.error());
+      return;
+    }
+    std::string out;
+    if (opts->format == "json") {
+      out = report::to_json(*report).dump(2) + "\n";
+    } else {
+      out = report::render_text(*report, report::TextOptions{use_color(opts->color), true});
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    core::log(core::LogLevel::kInfo, "doctor took {} in total", core::format_seconds(watch.seconds()));
+    state.exit_code = kExitOk;
+  });
+}
+
+}  // namespace tfrig::cli

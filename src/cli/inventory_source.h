@@ -1,0 +1,26 @@
+// Where a command's inventory comes from: the live machine under --root, or
+// a saved snapshot. Shared by doctor, snapshot and later commands.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "report/report.h"
+
+namespace tfrig::cli {
+
+struct InventorySourceOptions {
+  std::string root = "/";
+  std::string snapshot;  // non-empty: read this file instead of probing
+  std::vector<std::string> data_paths;
+  double deadline_seconds = 5.0;
+};
+
+core::Result<report::Report> load_report(const InventorySourceOptions& options);
+
+// The documented exit code for an input error.
+int exit_code_for(const core::Error& error);
+
+}  // namespace tfrig::cli

@@ -1,0 +1,150 @@
+// cpu: model, sockets, cores, threads, NUMA nodes, the flags TensorFlow's
+// wheels care about, frequency governor and clocks.
+#include <set>
+
+#include "core/text.h"
+#include "probe/parse/proc_text.h"
+#include "probe/probe.h"
+#include "probe/probes.h"
+
+namespace tfrig::probe {
+
+namespace {
+
+// "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz" -> 2100 MHz.
+std::optional<double> mhz_from_model_name(const std::string& model) {
+  size_t at = model.rfind('@');
+  if (at == std::string::npos) return std::nullopt;
+  std::string_view rest = core::trim(std::string_view(model).substr(at + 1));
+  if (!core::ends_with(rest, "GHz")) return std::nullopt;
+  auto ghz = core::parse_double(core::trim(rest.substr(0, rest.size() - 3)));
+  if (!ghz) return std::nullopt;
+  return *ghz * 1000.0;
+}
+
+class CpuProbe final : public Probe {
+ public:
+  std::string_view id() const override { return "cpu"; }
+  std::vector<std::string> sources() const override {
+    return {"proc/cpuinfo", "sys/devices/system/cpu/online", "sys/devices/system/cpu/cpu*/topology/*",
+            "sys/devices/system/node/node*/cpulist", "sys/devices/system/node/node*/meminfo",
+            "sys/devices/system/cpu/cpu0/cpufreq/{scaling_governor,cpuinfo_max_freq,base_frequency}"};
+  }
+
+  ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
+    const core::SysRoot& root = ctx.root;
+    ProblemLog problems;
+    auto& cpu = out.cpu;
+
+    auto text = root.read_text("proc/cpuinfo");
+    bool have_cpuinfo = false;
+    if (!text) {
+      problems.add(text.error());
+    } else if (auto info = parse::parse_cpuinfo(*text); !info) {
+      problems.add(root.full_path("proc/cpuinfo") + ": " + info.error().message);
+    } else {
+      have_cpuinfo = true;
+      cpu.vendor = info->vendor;
+      cpu.model_name = info->model_name;
+      cpu.threads = info->logical_cpus;
+      cpu.sockets = info->sockets;
+      cpu.physical_cores = info->physical_cores;
+      auto has = [&](const char* flag) { return info->flags.count(flag) > 0; };
+      // arm64 lists "Features" without AVX: unknown there is "false" only on x86.
+      bool x86 = info->flags.count("sse2") > 0 || info->vendor.value_or("").find("Intel") != std::string::npos ||
+                 info->vendor.value_or("").find("AMD") != std::string::npos;
+      if (x86) {
+        cpu.flags.avx = has("avx");
+        cpu.flags.avx2 = has("avx2");
+        cpu.flags.fma = has("fma");
+        cpu.flags.avx512f = has("avx512f");
+        cpu.flags.amx = has("amx_tile");
+      }
+      if (cpu.model_name) cpu.base_mhz = mhz_from_model_name(*cpu.model_name);
+    }
+
+    // sysfs topology is exact where cpuinfo lacks physical/core ids (arm64, some VMs).
+    if (auto online = root.read_line("sys/devices/system/cpu/online")) {
+      if (auto cpus = parse::parse_cpulist(*online)) {
+        if (!cpu.threads || cpu.threads == 0) cpu.threads = static_cast<int>(cpus->size());
+        std::set<std::string> packages, cores;
+        bool complete = true;
+        for (int c : *cpus) {
+          const std::string base = "sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/";
+          auto pkg = root.read_line(base + "physical_package_id");
+          auto core_id = root.read_line(base + "core_id");
+          if (!pkg || !core_id) {
+            complete = false;
+            break;
+          }
+          packages.insert(*pkg);
+          cores.insert(*pkg + "/" + *core_id);
+        }
+        if (complete && !cpus->empty()) {
+          cpu.sockets = static_cast<int>(packages.size());
+          cpu.physical_cores = static_cast<int>(cores.size());
+        }
+      } else {
+        problems.add(root.full_path("sys/devices/system/cpu/online") + ": " + cpus.error().message);
+      }
+    }
+
+    // NUMA nodes: sys/devices/system/node/nodeN.
+    if (auto entries = root.list_dir("sys/devices/system/node")) {
+      for (const auto& name : *entries) {
+        if (!core::starts_with(name, "node")) continue;
+        auto id = core::parse_u64(std::string_view(name).substr(4));
+        if (!id) continue;
+        inventory::NumaNode node;
+        node.id = static_cast<int>(*id);
+        const std::string base = "sys/devices/system/node/" + name + "/";
+        if (auto list = root.read_line(base + "cpulist")) {
+          if (auto cpus = parse::parse_cpulist(*list)) node.cpus = *cpus;
+          else problems.add(root.full_path(base + "cpulist") + ": " + cpus.error().message);
+        } else {
+          problems.add(list.error());
+        }
+        if (auto mem = root.read_text(base + "meminfo")) {
+          if (auto parsed = parse::parse_meminfo(*mem)) {
+            if (auto it = parsed->find("MemTotal"); it != parsed->end()) node.memory_total_bytes = it->second;
+          } else {
+            problems.add(root.full_path(base + "meminfo") + ": " + parsed.error().message);
+          }
+        }
+        cpu.numa_nodes.push_back(std::move(node));
+      }
+    }
+
+    const std::string freq = "sys/devices/system/cpu/cpu0/cpufreq/";
+    if (auto gov = root.read_line(freq + "scaling_governor")) cpu.governor = *gov;
+    if (auto max = root.read_line(freq + "cpuinfo_max_freq")) {
+      if (auto khz = core::parse_u64(*max)) cpu.max_mhz = static_cast<double>(*khz) / 1000.0;
+    }
+    if (auto base = root.read_line(freq + "base_frequency")) {
+      if (auto khz = core::parse_u64(*base)) cpu.base_mhz = static_cast<double>(*khz) / 1000.0;
+    }
+
+    ProbeStatus status;
+    status.problems = problems.problems();
+    if (!have_cpuinfo && !cpu.threads) {
+      status.state = State::kError;
+      status.detail = "could not read /proc/cpuinfo or the sysfs CPU topology";
+      return status;
+    }
+    status.state = State::kOk;
+    status.detail = cpu.model_name.value_or("unknown CPU") + ": " + std::to_string(cpu.threads.value_or(0)) + " threads";
+    if (cpu.physical_cores) status.detail += ", " + std::to_string(*cpu.physical_cores) + " cores";
+    if (!cpu.numa_nodes.empty()) status.detail += ", " + std::to_string(cpu.numa_nodes.size()) + " NUMA nodes";
+    return status;
+  }
+
+  void merge(inventory::Inventory& into, inventory::Inventory&& from) const override {
+    into.cpu = std::move(from.cpu);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Probe> make_cpu_probe() { return std::make_shared<CpuProbe>(); }
+
+}  // namespace tfrig::probe

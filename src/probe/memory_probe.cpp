@@ -1,0 +1,80 @@
+// memory: RAM, swap, swappiness, transparent hugepages, hugepages.
+#include "core/text.h"
+#include "core/units.h"
+#include "probe/parse/proc_text.h"
+#include "probe/probe.h"
+#include "probe/probes.h"
+
+namespace tfrig::probe {
+
+namespace {
+
+class MemoryProbe final : public Probe {
+ public:
+  std::string_view id() const override { return "memory"; }
+  std::vector<std::string> sources() const override {
+    return {"proc/meminfo", "proc/sys/vm/swappiness", "sys/kernel/mm/transparent_hugepage/enabled",
+            "sys/kernel/mm/transparent_hugepage/defrag"};
+  }
+
+  ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
+    const core::SysRoot& root = ctx.root;
+    ProblemLog problems;
+    auto& mem = out.memory;
+    bool have_meminfo = false;
+
+    if (auto text = root.read_text("proc/meminfo"); !text) {
+      problems.add(text.error());
+    } else if (auto info = parse::parse_meminfo(*text); !info) {
+      problems.add(root.full_path("proc/meminfo") + ": " + info.error().to_string());
+    } else {
+      auto get = [&](const char* key) -> std::optional<uint64_t> {
+        auto it = info->find(key);
+        if (it == info->end()) return std::nullopt;
+        return it->second;
+      };
+      have_meminfo = get("MemTotal").has_value();
+      if (!have_meminfo) problems.add(root.full_path("proc/meminfo") + ": no MemTotal line");
+      mem.total_bytes = get("MemTotal");
+      mem.available_bytes = get("MemAvailable");
+      mem.swap_total_bytes = get("SwapTotal");
+      if (auto total = get("SwapTotal"), free = get("SwapFree"); total && free && *free <= *total) {
+        mem.swap_used_bytes = *total - *free;
+      }
+      mem.hugepages_total = get("HugePages_Total");
+      mem.hugepage_size_bytes = get("Hugepagesize");
+    }
+
+    if (auto sw = root.read_line("proc/sys/vm/swappiness")) {
+      if (auto v = core::parse_u64(*sw); v && *v <= 200) mem.swappiness = static_cast<int>(*v);
+      else problems.add(root.full_path("proc/sys/vm/swappiness") + ": expected a number 0-200, got '" + core::printable(*sw) + "'");
+    } else if (sw.error().code != core::ErrorCode::kNotFound) {
+      problems.add(sw.error());
+    }
+    const std::string thp = "sys/kernel/mm/transparent_hugepage/";
+    if (auto en = root.read_line(thp + "enabled")) mem.thp_enabled = parse::parse_bracket_choice(*en);
+    if (auto df = root.read_line(thp + "defrag")) mem.thp_defrag = parse::parse_bracket_choice(*df);
+
+    ProbeStatus status;
+    status.problems = problems.problems();
+    if (!have_meminfo) {
+      status.state = State::kError;
+      status.detail = "total memory unknown: /proc/meminfo unreadable or malformed";
+      return status;
+    }
+    status.state = State::kOk;
+    status.detail = core::format_bytes_binary(*mem.total_bytes) + " RAM";
+    if (mem.swap_total_bytes) status.detail += ", " + core::format_bytes_binary(*mem.swap_total_bytes) + " swap";
+    return status;
+  }
+
+  void merge(inventory::Inventory& into, inventory::Inventory&& from) const override {
+    into.memory = std::move(from.memory);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Probe> make_memory_probe() { return std::make_shared<MemoryProbe>(); }
+
+}  // namespace tfrig::probe

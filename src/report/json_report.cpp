@@ -1,0 +1,102 @@
+#include <fstream>
+#include <sstream>
+
+#include "core/sysroot.h"
+#include "inventory/json.h"
+#include "report/report.h"
+
+namespace tfrig::report {
+
+namespace {
+
+nlohmann::json probe_to_json(const probe::ProbeStatus& s) {
+  return nlohmann::json{{"id", s.id},
+                        {"state", probe::state_name(s.state)},
+                        {"detail", s.detail},
+                        {"seconds", s.seconds},
+                        {"problems", s.problems}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Report& report) {
+  nlohmann::json j;
+  j["schema_version"] = report.schema_version;
+  j["tool_version"] = report.tool_version;
+  j["generated_at"] = report.generated_at;
+  j["root"] = report.root;
+  j["source"] = report.source;
+  j["inventory"] = report.inventory;
+  nlohmann::json probes = nlohmann::json::array();
+  for (const auto& s : report.probes) probes.push_back(probe_to_json(s));
+  j["probes"] = std::move(probes);
+  return j;
+}
+
+core::Result<Report> report_from_json(const nlohmann::json& j) {
+  using core::ErrorCode;
+  if (!j.is_object()) return core::fail(ErrorCode::kParse, "/", "expected a JSON object (a tfrig snapshot)");
+  if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
+    return core::fail(ErrorCode::kParse, "/schema_version", "missing; expected an integer (is this a tfrig snapshot?)");
+  }
+  Report r;
+  r.schema_version = j["schema_version"].get<int>();
+  if (r.schema_version > inventory::kSchemaVersion) {
+    return core::fail(ErrorCode::kUnsupported, "/schema_version",
+                      "snapshot schema " + std::to_string(r.schema_version) + " is newer than this tfrig reads (" +
+                          std::to_string(inventory::kSchemaVersion) + "); upgrade tfrig");
+  }
+  try {
+    r.tool_version = j.value("tool_version", "");
+    r.generated_at = j.value("generated_at", "");
+    r.root = j.value("root", "");
+    r.source = j.value("source", "");
+    if (!j.contains("inventory") || !j["inventory"].is_object()) {
+      return core::fail(ErrorCode::kParse, "/inventory", "missing; expected an object");
+    }
+    r.inventory = j["inventory"].get<inventory::Inventory>();
+    if (j.contains("probes")) {
+      if (!j["probes"].is_array()) return core::fail(ErrorCode::kParse, "/probes", "expected a list");
+      size_t i = 0;
+      for (const auto& p : j["probes"]) {
+        const std::string where = "/probes/" + std::to_string(i++);
+        if (!p.is_object()) return core::fail(ErrorCode::kParse, where, "expected an object");
+        probe::ProbeStatus s;
+        s.id = p.value("id", "");
+        auto state = probe::state_from_name(p.value("state", ""));
+        if (!state) return core::fail(ErrorCode::kParse, where + "/state", "expected ok, absent, error or skipped");
+        s.state = *state;
+        s.detail = p.value("detail", "");
+        s.seconds = p.value("seconds", 0.0);
+        if (p.contains("problems")) s.problems = p["problems"].get<std::vector<std::string>>();
+        r.probes.push_back(std::move(s));
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    // JSON_DIAGNOSTICS puts the JSON path of the bad value in e.what().
+    return core::fail(ErrorCode::kParse, "", e.what());
+  }
+  return r;
+}
+
+core::Result<Report> load_snapshot(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return tl::unexpected(core::errno_error(errno, path, "open"));
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    return core::fail(core::ErrorCode::kParse, path + ": byte " + std::to_string(e.byte),
+                      std::string("not valid JSON: ") + e.what());
+  }
+  auto r = report_from_json(j);
+  if (!r) {
+    core::Error err = r.error();
+    err.where = path + (err.where.empty() ? "" : ": " + err.where);
+    return tl::unexpected(err);
+  }
+  r->source = "snapshot:" + path;
+  return r;
+}
+
+}  // namespace tfrig::report

@@ -1,0 +1,39 @@
+// The report: what doctor prints and snapshot saves. One document, one
+// serialiser: `doctor --format json`, `snapshot -o` and `doctor --snapshot`
+// all go through to_json/from_json here (docs/snapshot.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "inventory/inventory.h"
+#include "probe/probe.h"
+
+namespace tfrig::report {
+
+struct Report {
+  int schema_version = inventory::kSchemaVersion;
+  std::string tool_version;
+  std::string generated_at;  // ISO 8601 UTC
+  std::string root;          // the --root it was probed under
+  std::string source;        // "live" or "snapshot:<file>"
+  inventory::Inventory inventory;
+  std::vector<probe::ProbeStatus> probes;
+};
+
+nlohmann::json to_json(const Report& report);
+// Reads a snapshot document; errors name the file and the JSON path.
+core::Result<Report> report_from_json(const nlohmann::json& j);
+core::Result<Report> load_snapshot(const std::string& path);
+
+// The terminal report, by area.
+struct TextOptions {
+  bool color = false;
+  bool show_problems = true;
+};
+std::string render_text(const Report& report, const TextOptions& options);
+
+}  // namespace tfrig::report

@@ -1,0 +1,228 @@
+// The terminal report: one block per area, the probe's status on its
+// heading line, unknowns shown as "unknown" (never as 0).
+#include <fmt/format.h>
+
+#include "core/table.h"
+#include "core/units.h"
+#include "report/report.h"
+
+namespace tfrig::report {
+
+namespace {
+
+const char* kUnknown = "unknown";
+
+template <class T>
+std::string or_unknown(const std::optional<T>& v) {
+  if (!v) return kUnknown;
+  if constexpr (std::is_same_v<T, std::string>) {
+    return *v;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return *v ? "yes" : "no";
+  } else {
+    return fmt::format("{}", *v);
+  }
+}
+
+std::string bytes(const std::optional<uint64_t>& v) { return v ? core::format_bytes_binary(*v) : kUnknown; }
+
+std::string mhz(const std::optional<double>& v) { return v ? fmt::format("{:.0f} MHz", *v) : kUnknown; }
+
+std::string limit(const std::optional<uint64_t>& v) {
+  if (!v) return kUnknown;
+  if (*v == inventory::Limit::kUnlimited) return "unlimited";
+  return std::to_string(*v);
+}
+
+std::string cpu_ranges(const std::vector<int>& cpus) {
+  std::string out;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += j > i ? fmt::format("{}-{}", cpus[i], cpus[j]) : std::to_string(cpus[i]);
+    i = j + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string link(const std::optional<double>& gts, const std::optional<int>& width) {
+  if (!gts && !width) return "-";
+  std::string out = gts ? core::format_transfer_rate(*gts) : "? GT/s";
+  out += width ? fmt::format(" x{}", *width) : " x?";
+  return out;
+}
+
+struct Painter {
+  bool color;
+  std::string bold(const std::string& s) const { return color ? "\033[1m" + s + "\033[0m" : s; }
+  std::string state(probe::State st) const {
+    std::string name(probe::state_name(st));
+    if (!color) return name;
+    switch (st) {
+      case probe::State::kOk: return "\033[32m" + name + "\033[0m";
+      case probe::State::kAbsent: return "\033[33m" + name + "\033[0m";
+      case probe::State::kError: return "\033[31m" + name + "\033[0m";
+      case probe::State::kSkipped: return "\033[2m" + name + "\033[0m";
+    }
+    return name;
+  }
+};
+
+const probe::ProbeStatus* find_status(const Report& r, std::string_view id) {
+  for (const auto& s : r.probes) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+void heading(std::string& out, const Painter& p, const Report& r, const char* title, std::string_view probe_id) {
+  out += "\n" + p.bold(title);
+  if (const auto* s = find_status(r, probe_id)) {
+    out += "  [" + p.state(s->state) + "]";
+  } else {
+    out += "  [not probed]";
+  }
+  out += "\n";
+}
+
+void field(std::string& out, const char* name, const std::string& value) {
+  out += fmt::format("  {:<16} {}\n", name, value);
+}
+
+}  // namespace
+
+std::string render_text(const Report& r, const TextOptions& options) {
+  const Painter p{options.color};
+  const auto& inv = r.inventory;
+  std::string out;
+  out += p.bold("tfrig doctor") + fmt::format(" {} - {}", r.tool_version, r.source == "live" ? "this machine" : r.source);
+  if (r.root != "/" && !r.root.empty()) out += fmt::format(" (root {})", r.root);
+  out += "\n";
+
+  heading(out, p, r, "Host", "host");
+  field(out, "OS", or_unknown(inv.host.os_pretty_name.has_value() ? inv.host.os_pretty_name : inv.host.os_name));
+  field(out, "Kernel", or_unknown(inv.host.kernel_release));
+  field(out, "Architecture", or_unknown(inv.host.architecture));
+  field(out, "Virtualization", or_unknown(inv.host.virtualization));
+  field(out, "Container", or_unknown(inv.host.container));
+  field(out, "WSL", or_unknown(inv.host.wsl));
+
+  heading(out, p, r, "CPU", "cpu");
+  const auto& cpu = inv.cpu;
+  field(out, "Model", or_unknown(cpu.model_name));
+  field(out, "Topology", fmt::format("{} sockets, {} cores, {} threads", or_unknown(cpu.sockets),
+                                     or_unknown(cpu.physical_cores), or_unknown(cpu.threads)));
+  std::string flags;
+  auto flag = [&flags](const char* name, const std::optional<bool>& v) {
+    if (!flags.empty()) flags += "  ";
+    flags += name;
+    flags += v ? (*v ? "+" : "-") : "?";
+  };
+  flag("avx", cpu.flags.avx);
+  flag("avx2", cpu.flags.avx2);
+  flag("fma", cpu.flags.fma);
+  flag("avx512f", cpu.flags.avx512f);
+  flag("amx", cpu.flags.amx);
+  field(out, "Flags", flags);
+  field(out, "Clocks", fmt::format("base {}, max {}", mhz(cpu.base_mhz), mhz(cpu.max_mhz)));
+  field(out, "Governor", or_unknown(cpu.governor));
+  if (!cpu.numa_nodes.empty()) {
+    core::Table t({"NUMA node", "CPUs", "memory"});
+    for (const auto& n : cpu.numa_nodes) t.add_row({std::to_string(n.id), cpu_ranges(n.cpus), bytes(n.memory_total_bytes)});
+    out += t.render("  ");
+  }
+
+  heading(out, p, r, "Memory", "memory");
+  const auto& mem = inv.memory;
+  field(out, "Total", bytes(mem.total_bytes));
+  field(out, "Available", bytes(mem.available_bytes));
+  field(out, "Swap", mem.swap_total_bytes ? fmt::format("{} ({} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
+                                          : kUnknown);
+  field(out, "Swappiness", or_unknown(mem.swappiness));
+  field(out, "Transparent HP", fmt::format("enabled {}, defrag {}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
+  field(out, "Hugepages", mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
+                                              : kUnknown);
+
+  heading(out, p, r, "Storage", "storage");
+  const auto& st = inv.storage;
+  if (!st.devices.empty()) {
+    core::Table t({"device", "kind", "transport", "size", "model"});
+    for (const auto& d : st.devices) {
+      // Unused loop/zram devices (size 0) are noise on the terminal; JSON has them.
+      if (d.kind == "virtual" && d.size_bytes == 0) continue;
+      t.add_row({d.name, or_unknown(d.kind), or_unknown(d.transport), d.size_bytes ? core::format_bytes_decimal(*d.size_bytes) : kUnknown,
+                 d.model.value_or("")});
+    }
+    out += t.render("  ");
+  }
+  {
+    // Only mounts that hold data: skip the kernel's pseudo filesystems.
+    core::Table t({"mount", "fs", "device", "disk"});
+    for (const auto& m : st.mounts) {
+      if (!m.block_device && !m.network) continue;
+      t.add_row({m.mount_point, m.fs_type + (m.network ? " (network)" : ""), m.device, m.block_device.value_or("-")});
+    }
+    if (!t.empty()) out += "\n" + t.render("  ");
+  }
+  for (const auto& dp : st.data_paths) {
+    if (dp.error) {
+      field(out, "Data path", dp.path + ": " + *dp.error);
+    } else {
+      field(out, "Data path", fmt::format("{} on {} ({}{}), disk {} ({})", dp.path, or_unknown(dp.mount_point), or_unknown(dp.fs_type),
+                                          dp.network ? ", network" : "", or_unknown(dp.block_device), or_unknown(dp.device_kind)));
+    }
+  }
+
+  heading(out, p, r, "PCI and GPUs", "pci");
+  {
+    int shown = 0;
+    core::Table t({"address", "class", "vendor:device", "driver", "NUMA", "link now", "link max"});
+    for (const auto& d : inv.pci.devices) {
+      // The full list is in the JSON; the terminal shows what feeds a GPU box:
+      // GPUs, storage, network and accelerators.
+      uint32_t base = d.class_code ? (*d.class_code >> 16) : 0xff;
+      if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x12)) continue;
+      ++shown;
+      t.add_row({d.address, d.is_gpu ? "GPU (" + d.class_name.value_or("display") + ")" : d.class_name.value_or(kUnknown),
+                 fmt::format("{}:{}", d.vendor_id ? fmt::format("{:04x}", *d.vendor_id) : "?",
+                             d.device_id ? fmt::format("{:04x}", *d.device_id) : "?") +
+                     (d.vendor_name ? " " + *d.vendor_name : ""),
+                 d.driver.value_or("none"), or_unknown(d.numa_node), link(d.link_speed_current_gts, d.link_width_current),
+                 link(d.link_speed_max_gts, d.link_width_max)});
+    }
+    int gpus = 0;
+    for (const auto& d : inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
+    field(out, "Devices", fmt::format("{} PCI devices, {} NVIDIA GPUs{}", inv.pci.devices.size(), gpus,
+                                      shown ? "; storage, network, display and accelerators:" : ""));
+    if (shown) out += t.render("  ");
+  }
+
+  heading(out, p, r, "Limits", "limits");
+  const auto& lim = inv.limits;
+  field(out, "Open files", fmt::format("soft {}, hard {}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
+  field(out, "Locked memory", fmt::format("soft {}, hard {}",
+                                          lim.memlock.soft && *lim.memlock.soft != inventory::Limit::kUnlimited
+                                              ? core::format_bytes_binary(*lim.memlock.soft) : limit(lim.memlock.soft),
+                                          lim.memlock.hard && *lim.memlock.hard != inventory::Limit::kUnlimited
+                                              ? core::format_bytes_binary(*lim.memlock.hard) : limit(lim.memlock.hard)));
+  for (const auto& e : lim.configured) {
+    if (e.item != "nofile" && e.item != "memlock") continue;
+    field(out, "limits.conf", fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
+  }
+
+  out += "\n" + p.bold("Probes") + "\n";
+  core::Table t({"probe", "state", "time", "detail"});
+  for (const auto& s : r.probes) {
+    t.add_row({s.id, p.state(s.state), core::format_seconds(s.seconds), s.detail});
+  }
+  out += t.render("  ");
+  if (options.show_problems) {
+    for (const auto& s : r.probes) {
+      for (const auto& problem : s.problems) out += fmt::format("  {}: {}\n", s.id, problem);
+    }
+  }
+  return out;
+}
+
+}  // namespace tfrig::report
