@@ -154,6 +154,163 @@ struct LimitsInfo {
   std::vector<LimitsConfEntry> configured;
 };
 
+
+// ---- The NVIDIA and TensorFlow stack (filled by the GPU-stack probes) ----
+
+// One NVLink link of a GPU.
+struct NvLink {
+  int link = 0;
+  Opt<bool> active;
+  Opt<std::string> remote_pci_bus_id;
+  Opt<std::string> remote_kind;  // "gpu", "switch", "cpu" (nvmlIntNvLinkDeviceType)
+  Opt<int> version;
+};
+
+struct Gpu {
+  int index = 0;
+  std::string source;                  // "nvml", "proc", "pci", "nvidia-smi-xml"
+  Opt<std::string> name;               // "NVIDIA A100-SXM4-80GB"
+  Opt<std::string> uuid;
+  Opt<std::string> serial;
+  Opt<std::string> pci_bus_id;         // normalised "0000:3b:00.0"
+  Opt<uint32_t> pci_device_id;         // 0x20b2
+  Opt<std::string> architecture;       // "Ampere"
+  Opt<std::string> compute_capability; // "8.0"
+  Opt<uint64_t> memory_total_bytes;
+  Opt<uint64_t> memory_used_bytes;
+  Opt<double> power_limit_watts;
+  Opt<int> temperature_celsius;
+  Opt<int> clock_sm_mhz;
+  Opt<int> clock_memory_mhz;
+  Opt<int> clock_sm_max_mhz;
+  Opt<bool> persistence_mode;
+  Opt<bool> ecc_mode_current;
+  Opt<bool> ecc_mode_pending;
+  Opt<uint64_t> ecc_errors_corrected_volatile;
+  Opt<uint64_t> ecc_errors_uncorrected_volatile;
+  Opt<uint64_t> ecc_errors_uncorrected_aggregate;
+  Opt<uint64_t> retired_pages_count;
+  Opt<bool> retired_pages_pending;
+  Opt<uint64_t> remapped_rows_correctable;
+  Opt<uint64_t> remapped_rows_uncorrectable;
+  Opt<bool> remapped_rows_pending;
+  Opt<bool> remapped_rows_failure;
+  Opt<bool> mig_mode_current;
+  Opt<bool> mig_mode_pending;
+  Opt<int> pcie_link_gen_current;
+  Opt<int> pcie_link_gen_max;          // min(GPU, slot) as NVML reports it
+  Opt<int> pcie_link_width_current;
+  Opt<int> pcie_link_width_max;
+  Opt<int> numa_node;
+  std::vector<int> cpu_affinity;       // CPUs close to this GPU
+  Opt<std::string> compute_mode;       // "default", "exclusive_process", "prohibited"
+  Opt<int> process_count;
+  Opt<uint64_t> process_memory_bytes;  // held by processes other than tfrig
+  std::vector<NvLink> nvlinks;
+  Opt<std::string> driver_problem;     // why this GPU has no working driver, if so
+};
+
+// Topology of one GPU pair (nvmlDeviceGetTopologyCommonAncestor, P2P status).
+struct GpuPair {
+  int gpu_a = 0;
+  int gpu_b = 0;
+  Opt<std::string> level;  // "same_board", "single_switch", "multiple_switches", "host_bridge", "same_cpu", "across_sockets"
+  Opt<bool> p2p_read;
+  Opt<bool> nvlink;        // an active NVLink joins them
+};
+
+struct DeviceNode {
+  std::string path;        // "/dev/nvidia0"
+  Opt<bool> readable;      // by the current user
+  Opt<bool> writable;
+};
+
+// Why NVML could not be used, if it could not.
+struct NvmlStatus {
+  std::string state = "not_tried";  // "ok", "library_missing", "symbol_missing", "driver_mismatch",
+                                     // "no_permission", "driver_not_loaded", "no_device", "error", "not_tried"
+  std::string detail;
+  Opt<std::string> library_path;
+  Opt<double> init_seconds;
+};
+
+struct DriverInfo {
+  Opt<std::string> version;             // "535.104.05" (NVML, else the kernel module)
+  Opt<std::string> cuda_version;        // the newest CUDA the driver supports: "12.2"
+  Opt<std::string> nvml_version;
+  Opt<bool> loaded;                     // the nvidia kernel module is loaded
+  Opt<std::string> kernel_module_version;  // /proc/driver/nvidia/version
+  Opt<std::string> kernel_module_flavor;   // "proprietary", "open"
+  Opt<bool> module_nvidia;
+  Opt<bool> module_nvidia_uvm;
+  Opt<bool> module_nvidia_drm;
+  Opt<bool> module_nouveau;
+  std::vector<DeviceNode> device_nodes;
+  NvmlStatus nvml;
+};
+
+struct CudaLibrary {
+  std::string family;       // "cudart", "cublas", "cudnn", "cudnn_ops", "nccl", "libcuda", ...
+  std::string soname;       // "libcudart.so.12"
+  std::string path;
+  Opt<std::string> version; // "12.2.140"
+  std::string found_via;    // "ld.so.cache", "LD_LIBRARY_PATH", "default_dir", "cuda_toolkit", "pip_wheel:<prefix>", "ld.so.conf"
+};
+
+struct CudaToolkit {
+  std::string path;          // "/usr/local/cuda-12.2"
+  Opt<std::string> version;  // from version.json / version.txt
+};
+
+struct CudaInfo {
+  std::vector<CudaLibrary> libraries;
+  std::vector<CudaToolkit> toolkits;
+};
+
+struct PackageVersion {
+  std::string name;     // "nvidia-cudnn-cu12"
+  std::string version;
+};
+
+struct TensorFlowInstall {
+  std::string distribution;             // "tensorflow", "tensorflow-cpu", "tf-nightly", ...
+  std::string version;
+  Opt<std::string> built_cuda;          // from the wheel's build info
+  Opt<std::string> built_cudnn;
+  Opt<bool> is_cuda_build;
+  std::vector<std::string> compute_capabilities;  // "sm_60", "compute_90"
+  Opt<std::string> requires_python;     // "Requires-Python: >=3.9"
+};
+
+struct PythonEnvironment {
+  std::string prefix;                   // "/usr", "/opt/conda/envs/tf", "/home/u/.venv"
+  std::string kind;                     // "system", "user", "venv", "conda", "given"
+  Opt<std::string> python_version;      // "3.11"
+  Opt<std::string> site_packages;
+  Opt<TensorFlowInstall> tensorflow;
+  Opt<std::string> keras_version;
+  std::vector<PackageVersion> nvidia_wheels;
+};
+
+struct PythonInfo {
+  std::vector<PythonEnvironment> environments;
+};
+
+struct ContainerInfo {
+  Opt<std::string> docker_binary;
+  Opt<std::string> podman_binary;
+  Opt<bool> docker_daemon_json_present;
+  std::vector<std::string> docker_runtimes;  // names under "runtimes" in daemon.json
+  Opt<std::string> docker_default_runtime;
+  Opt<std::string> nvidia_ctk;
+  Opt<std::string> nvidia_container_runtime;
+  Opt<std::string> nvidia_container_cli;
+  Opt<std::string> libnvidia_container;
+  std::vector<std::string> cdi_specs;        // files under /etc/cdi, /var/run/cdi
+  Opt<bool> inside_container;
+  Opt<std::string> visible_devices;          // NVIDIA_VISIBLE_DEVICES inside a container
+};
+
 struct Inventory {
   HostInfo host;
   CpuInfo cpu;
@@ -161,6 +318,12 @@ struct Inventory {
   StorageInfo storage;
   PciInfo pci;
   LimitsInfo limits;
+  std::vector<Gpu> gpus;
+  std::vector<GpuPair> gpu_topology;
+  DriverInfo driver;
+  CudaInfo cuda;
+  PythonInfo python;
+  ContainerInfo containers;
 };
 
 }  // namespace tfrig::inventory

@@ -28,6 +28,40 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciInfo, devices)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsConfEntry, file, line, domain, type, item, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsInfo, nofile, memlock, configured)
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvLink, link, active, remote_pci_bus_id, remote_kind, version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, source, name, uuid, serial, pci_bus_id, pci_device_id,
+                                                architecture, compute_capability, memory_total_bytes,
+                                                memory_used_bytes, power_limit_watts, temperature_celsius,
+                                                clock_sm_mhz, clock_memory_mhz, clock_sm_max_mhz, persistence_mode,
+                                                ecc_mode_current, ecc_mode_pending, ecc_errors_corrected_volatile,
+                                                ecc_errors_uncorrected_volatile, ecc_errors_uncorrected_aggregate,
+                                                retired_pages_count, retired_pages_pending, remapped_rows_correctable,
+                                                remapped_rows_uncorrectable, remapped_rows_pending,
+                                                remapped_rows_failure, mig_mode_current, mig_mode_pending,
+                                                pcie_link_gen_current, pcie_link_gen_max, pcie_link_width_current,
+                                                pcie_link_width_max, numa_node, cpu_affinity, compute_mode,
+                                                process_count, process_memory_bytes, nvlinks, driver_problem)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuPair, gpu_a, gpu_b, level, p2p_read, nvlink)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceNode, path, readable, writable)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlStatus, state, detail, library_path, init_seconds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverInfo, version, cuda_version, nvml_version, loaded,
+                                                kernel_module_version, kernel_module_flavor, module_nvidia,
+                                                module_nvidia_uvm, module_nvidia_drm, module_nouveau, device_nodes,
+                                                nvml)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaLibrary, family, soname, path, version, found_via)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkit, path, version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaInfo, libraries, toolkits)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageVersion, name, version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorFlowInstall, distribution, version, built_cuda, built_cudnn,
+                                                is_cuda_build, compute_capabilities, requires_python)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnvironment, prefix, kind, python_version, site_packages,
+                                                tensorflow, keras_version, nvidia_wheels)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonInfo, environments)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ContainerInfo, docker_binary, podman_binary,
+                                                docker_daemon_json_present, docker_runtimes, docker_default_runtime,
+                                                nvidia_ctk, nvidia_container_runtime, nvidia_container_cli,
+                                                libnvidia_container, cdi_specs, inside_container, visible_devices)
+
 namespace {
 nlohmann::json limit_value_to_json(const Opt<uint64_t>& v) {
   if (!v) return nullptr;
@@ -59,6 +93,12 @@ void to_json(nlohmann::json& j, const Inventory& v) {
   j["storage"] = v.storage;
   j["pci"] = v.pci;
   j["limits"] = v.limits;
+  j["gpus"] = v.gpus;
+  j["gpu_topology"] = v.gpu_topology;
+  j["driver"] = v.driver;
+  j["cuda"] = v.cuda;
+  j["python"] = v.python;
+  j["containers"] = v.containers;
 }
 
 void from_json(const nlohmann::json& j, Inventory& v) {
@@ -69,6 +109,12 @@ void from_json(const nlohmann::json& j, Inventory& v) {
   if (j.contains("storage")) j.at("storage").get_to(v.storage);
   if (j.contains("pci")) j.at("pci").get_to(v.pci);
   if (j.contains("limits")) j.at("limits").get_to(v.limits);
+  if (j.contains("gpus")) j.at("gpus").get_to(v.gpus);
+  if (j.contains("gpu_topology")) j.at("gpu_topology").get_to(v.gpu_topology);
+  if (j.contains("driver")) j.at("driver").get_to(v.driver);
+  if (j.contains("cuda")) j.at("cuda").get_to(v.cuda);
+  if (j.contains("python")) j.at("python").get_to(v.python);
+  if (j.contains("containers")) j.at("containers").get_to(v.containers);
 }
 
 }  // namespace tfrig::inventory
