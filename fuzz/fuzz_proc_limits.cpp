@@ -1,0 +1,13 @@
+// libFuzzer target: parse_proc_limits on arbitrary bytes must return, never crash.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "probe/parse/proc_text.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto result = tfrig::probe::parse::parse_proc_limits(text);
+  (void)result;
+  return 0;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target (fuzz/fuzz_<name>.cpp) with clang and runs each
+# for a fixed time, seeded from tests/data/fuzz-corpus/<name>/. New corpus
+# entries go to a scratch directory, never into the repository.
+# Usage: scripts/fuzz.sh [seconds per target, default 15] [target names...]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+seconds="${1:-15}"
+shift || true
+bash scripts/install-deps.sh
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTFRIG_WERROR=ON -DTFRIG_FUZZ=ON -DTFRIG_TESTS=OFF
+cmake --build build-fuzz -j "$(nproc)"
+scratch="$(mktemp -d -t tfrig-fuzz.XXXXXX)"
+trap 'rm -rf "$scratch"' EXIT INT TERM
+targets=("$@")
+if [ "${#targets[@]}" -eq 0 ]; then
+  for src in fuzz/fuzz_*.cpp; do targets+=("$(basename "$src" .cpp | sed 's/^fuzz_//')"); done
+fi
+for name in "${targets[@]}"; do
+  seeds="tests/data/fuzz-corpus/$name"
+  mkdir -p "$scratch/$name"
+  args=("$scratch/$name")
+  [ -d "$seeds" ] && args+=("$seeds")
+  echo "fuzz: $name for ${seconds}s"
+  ./build-fuzz/fuzz/fuzz_"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+    -print_final_stats=0 "${args[@]}" 2>&1 | tail -n 3
+  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: $name FAILED"; exit 1; }
+done
+echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash"

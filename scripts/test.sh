@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds tfrig (Release, warnings as errors) and runs
+# the whole test suite. The second command of README.md; .ci/run runs it first.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/install-deps.sh
+jobs="$(nproc)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFRIG_WERROR=ON
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
