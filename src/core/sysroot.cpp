@@ -102,6 +102,11 @@ Result<std::string> SysRoot::read_line(std::string_view rel) const {
   std::string_view view(*text);
   size_t nl = view.find('\n');
   if (nl != std::string_view::npos) view = view.substr(0, nl);
+  // Some sysfs files end in NUL padding: drop it; a NUL inside is binary data.
+  while (!view.empty() && view.back() == '\0') view.remove_suffix(1);
+  if (size_t nul = view.find('\0'); nul != std::string_view::npos) {
+    return fail(ErrorCode::kParse, full_path(rel), "binary data (NUL byte at offset " + std::to_string(nul) + "), expected one line of text");
+  }
   return std::string(trim(view));
 }
 

@@ -69,7 +69,11 @@ class HostProbe final : public Probe {
       problems.add(os_text.error());
     }
 
-    if (auto rel = root.read_line("proc/sys/kernel/osrelease")) host.kernel_release = *rel;
+    if (auto rel = root.read_line("proc/sys/kernel/osrelease")) {
+      host.kernel_release = *rel;
+    } else if (rel.error().code != core::ErrorCode::kNotFound) {
+      problems.add(rel.error());
+    }
     if (auto ver = root.read_line("proc/version")) {
       host.kernel_version = *ver;
       if (!host.kernel_release) {

@@ -319,6 +319,13 @@ LimitsConf parse_limits_conf(std::string_view text, const std::string& file_name
                              core::printable(f[1]) + "'");
       continue;
     }
+    // pam_limits takes a number, or unlimited/infinity/-1 for no limit
+    // (priority and nice may be negative).
+    if (!parse_limit_value(f[3]) && !core::parse_i64(f[3])) {
+      out.problems.push_back(file_name + ":" + std::to_string(line_no) + ": value must be a number or 'unlimited', got '" +
+                             core::printable(f[3]) + "'");
+      continue;
+    }
     out.entries.push_back(inventory::LimitsConfEntry{file_name, line_no, std::string(f[0]), std::string(f[1]),
                                                      std::string(f[2]), std::string(f[3])});
   }
