@@ -7,10 +7,16 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-15}"
 shift || true
-bash scripts/install-deps.sh
-CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DTFRIG_WERROR=ON -DTFRIG_FUZZ=ON -DTFRIG_TESTS=OFF
-cmake --build build-fuzz -j "$(nproc)"
+# The sanitizer build (scripts/sanitize.sh) has the fuzz targets too; without
+# it, build them alone.
+build="build-asan"
+if [ ! -d "$build/fuzz" ]; then
+  build="build-fuzz"
+  bash scripts/install-deps.sh
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DTFRIG_WERROR=ON -DTFRIG_FUZZ=ON -DTFRIG_TESTS=OFF
+fi
+cmake --build "$build" -j "$(nproc)"
 scratch="$(mktemp -d -t tfrig-fuzz.XXXXXX)"
 trap 'rm -rf "$scratch"' EXIT INT TERM
 targets=("$@")
@@ -23,7 +29,7 @@ for name in "${targets[@]}"; do
   args=("$scratch/$name")
   [ -d "$seeds" ] && args+=("$seeds")
   echo "fuzz: $name for ${seconds}s"
-  ./build-fuzz/fuzz/fuzz_"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+  ./"$build"/fuzz/fuzz_"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
     -print_final_stats=0 "${args[@]}" 2>&1 | tail -n 3
   [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: $name FAILED"; exit 1; }
 done

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds tfrig and its tests with clang under AddressSanitizer + UBSan and runs
-# every test there (CI runs this after scripts/test.sh).
+# Builds tfrig, its tests and its fuzz targets with clang under AddressSanitizer
+# + UBSan (one build serves both: the library carries libFuzzer's coverage
+# hooks, which cost the tests nothing but time) and runs every test there.
+# CI runs this after scripts/test.sh, then scripts/fuzz.sh on the same build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/install-deps.sh
 jobs="$(nproc)"
-CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DTFRIG_WERROR=ON -DTFRIG_SANITIZE=ON
+CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+  -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_SANITIZE="-O1 -gline-tables-only" \
+  -DTFRIG_WERROR=ON -DTFRIG_SANITIZE=ON -DTFRIG_FUZZ=ON
 cmake --build build-asan -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

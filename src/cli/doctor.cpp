@@ -57,7 +57,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     }
     std::string out;
     if (opts->format == "json") {
-      out = report::to_json(*report).dump(2) + "\n";
+      out = report::to_json(*report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     } else {
       out = report::render_text(*report, report::TextOptions{use_color(opts->color), true});
     }

@@ -16,8 +16,8 @@ core::Result<report::Report> load_report(const InventorySourceOptions& options) 
   if (!root.is_dir("")) {
     return core::fail(core::ErrorCode::kNotFound, root.root(), "--root must be an existing directory");
   }
-  if (!(options.deadline_seconds > 0) || options.deadline_seconds > 3600) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected seconds between 0 and 3600");
+  if (!(options.deadline_seconds >= 0.001) || options.deadline_seconds > 3600) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected seconds between 0.001 and 3600");
   }
   probe::Context ctx{root, options.data_paths,
                      std::chrono::milliseconds(static_cast<long>(std::lround(options.deadline_seconds * 1000)))};

@@ -31,7 +31,7 @@ void add_snapshot_command(CLI::App& app, RunState& state) {
       state.exit_code = exit_code_for(report.error());
       return;
     }
-    const std::string text = report::to_json(*report).dump(2) + "\n";
+    const std::string text = report::to_json(*report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     if (opts->output == "-") {
       std::fwrite(text.data(), 1, text.size(), stdout);
       state.exit_code = kExitOk;

@@ -133,6 +133,7 @@ Result<std::string> SysRoot::read_link(std::string_view rel) const {
   char buf[4096];
   ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
   if (n < 0) return tl::unexpected(errno_error(errno, path, "readlink"));
+  if (static_cast<size_t>(n) == sizeof buf) return fail(ErrorCode::kIo, path, "symlink target longer than 4095 bytes");
   return std::string(buf, static_cast<size_t>(n));
 }
 

@@ -16,19 +16,26 @@ std::string scaled(double value, double base, const char* const* names, int coun
     value /= base;
     ++i;
   }
-  if (i == 0) return fmt::format("{:.0f} {}", value, names[i]);
-  return fmt::format("{:.{}f} {}", value, value >= 100 ? 0 : 1, names[i]);
+  int digits = (i == 0 || std::fabs(value) >= 100) ? 0 : 1;
+  // 1023.96 KiB would print as "1024 KiB": show it as the next unit instead.
+  const double shown = std::round(value * std::pow(10.0, digits)) / std::pow(10.0, digits);
+  if (std::fabs(shown) >= base && i + 1 < count) {
+    value /= base;
+    ++i;
+    digits = 1;
+  }
+  return fmt::format("{:.{}f} {}", value, digits, names[i]);
 }
 }  // namespace
 
 std::string format_bytes_binary(uint64_t bytes) {
-  static const char* const kNames[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  return scaled(static_cast<double>(bytes), 1024.0, kNames, 6);
+  static const char* const kNames[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  return scaled(static_cast<double>(bytes), 1024.0, kNames, 7);
 }
 
 std::string format_bytes_decimal(uint64_t bytes) {
-  static const char* const kNames[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-  return scaled(static_cast<double>(bytes), 1000.0, kNames, 6);
+  static const char* const kNames[] = {"B", "kB", "MB", "GB", "TB", "PB", "EB"};
+  return scaled(static_cast<double>(bytes), 1000.0, kNames, 7);
 }
 
 std::string format_rate(double bytes_per_second) {

@@ -17,7 +17,7 @@ constexpr uint64_t kMiB = 1024 * kKiB;
 constexpr uint64_t kGiB = 1024 * kMiB;
 
 std::string format_bytes_binary(uint64_t bytes);   // "15.6 GiB"
-std::string format_bytes_decimal(uint64_t bytes);  // "512.1 GB"
+std::string format_bytes_decimal(uint64_t bytes);  // "512 GB", "1.5 TB"
 std::string format_rate(double bytes_per_second);  // "12.3 GB/s"
 std::string format_transfer_rate(double gigatransfers_per_second);  // "16 GT/s"
 std::string format_seconds(double seconds);        // "12 ms", "1.52 s"

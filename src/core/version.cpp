@@ -1,6 +1,7 @@
 #include "core/version.h"
 
 #include <cctype>
+#include <tuple>
 
 #include "core/text.h"
 
@@ -30,6 +31,8 @@ std::optional<Version> Version::parse(std::string_view text) {
   }
   std::string_view rest = main.substr(i);
   if (!rest.empty() && (rest.front() == '.' || rest.front() == '-' || rest.front() == '_')) rest.remove_prefix(1);
+  // A pre-release starts with a letter ("rc1", "dev2024"); "1..2" is malformed.
+  if (!rest.empty() && !std::isalpha(static_cast<unsigned char>(rest.front()))) return std::nullopt;
   for (char c : rest) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.') return std::nullopt;
   }
@@ -63,6 +66,20 @@ std::strong_ordering Version::operator<=>(const Version& other) const {
   if (prerelease_.empty() != other.prerelease_.empty()) {
     return prerelease_.empty() ? std::strong_ordering::greater : std::strong_ordering::less;
   }
+  // PEP 440 order of pre-releases: dev < a < b < rc, each numbered as a number.
+  auto split = [](const std::string& pre) {
+    size_t digits = pre.find_first_of("0123456789");
+    std::string label = pre.substr(0, digits);
+    uint64_t number = 0;
+    if (digits != std::string::npos) number = parse_u64(pre.substr(digits, pre.find_first_not_of("0123456789", digits) - digits)).value_or(0);
+    int rank = 4;  // unknown labels sort after rc, by text
+    if (label == "dev") rank = 0;
+    else if (label == "a" || label == "alpha") rank = 1;
+    else if (label == "b" || label == "beta") rank = 2;
+    else if (label == "rc" || label == "c") rank = 3;
+    return std::tuple<int, std::string, uint64_t>(rank, rank == 4 ? label : std::string(), number);
+  };
+  if (auto c = split(prerelease_) <=> split(other.prerelease_); c != 0) return c;
   return prerelease_ <=> other.prerelease_;
 }
 

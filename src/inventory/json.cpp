@@ -72,6 +72,9 @@ nlohmann::json limit_value_to_json(const Opt<uint64_t>& v) {
 Opt<uint64_t> limit_value_from_json(const nlohmann::json& j) {
   if (j.is_null()) return std::nullopt;
   if (j.is_string() && j.get<std::string>() == "unlimited") return Limit::kUnlimited;
+  if (!j.is_number_unsigned()) {
+    throw nlohmann::json::type_error::create(302, "expected a non-negative integer or \"unlimited\", got " + j.dump(), &j);
+  }
   return j.get<uint64_t>();
 }
 }  // namespace
@@ -81,6 +84,9 @@ void to_json(nlohmann::json& j, const Limit& v) {
 }
 
 void from_json(const nlohmann::json& j, Limit& v) {
+  if (!j.is_object()) {
+    throw nlohmann::json::type_error::create(302, "expected an object {soft, hard}, got " + j.dump(), &j);
+  }
   v.soft = j.contains("soft") ? limit_value_from_json(j.at("soft")) : std::nullopt;
   v.hard = j.contains("hard") ? limit_value_from_json(j.at("hard")) : std::nullopt;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -20,9 +21,16 @@ struct adl_serializer<std::optional<T>> {
   static void from_json(const json& j, std::optional<T>& value) {
     if (j.is_null()) {
       value.reset();
-    } else {
-      value = j.get<T>();
+      return;
     }
+    // nlohmann converts -1 to 18446744073709551615 silently; a size or count
+    // must be a non-negative number (the error carries the JSON path).
+    if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+      if (!j.is_number_unsigned()) {
+        throw json::type_error::create(302, "expected a non-negative integer, got " + j.dump(), &j);
+      }
+    }
+    value = j.get<T>();
   }
 };
 

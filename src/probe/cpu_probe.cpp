@@ -1,5 +1,6 @@
 // cpu: model, sockets, cores, threads, NUMA nodes, the flags TensorFlow's
 // wheels care about, frequency governor and clocks.
+#include <algorithm>
 #include <set>
 
 #include "core/text.h"
@@ -44,6 +45,9 @@ class CpuProbe final : public Probe {
       problems.add(root.full_path("proc/cpuinfo") + ": " + info.error().message);
     } else {
       have_cpuinfo = true;
+      if (info->truncated) {
+        problems.add(root.full_path("proc/cpuinfo") + ": ends mid-entry (truncated?); counts may be low");
+      }
       cpu.vendor = info->vendor;
       cpu.model_name = info->model_name;
       cpu.threads = info->logical_cpus;
@@ -81,8 +85,10 @@ class CpuProbe final : public Probe {
           cores.insert(*pkg + "/" + *core_id);
         }
         if (complete && !cpus->empty()) {
+          // Threads, cores and sockets all from the same (online) CPUs.
           cpu.sockets = static_cast<int>(packages.size());
           cpu.physical_cores = static_cast<int>(cores.size());
+          cpu.threads = static_cast<int>(cpus->size());
         }
       } else {
         problems.add(root.full_path("sys/devices/system/cpu/online") + ": " + cpus.error().message);
@@ -101,6 +107,10 @@ class CpuProbe final : public Probe {
         if (auto list = root.read_line(base + "cpulist")) {
           if (auto cpus = parse::parse_cpulist(*list)) node.cpus = *cpus;
           else problems.add(root.full_path(base + "cpulist") + ": " + cpus.error().message);
+        } else if (auto map = root.read_line(base + "cpumap"); list.error().code == core::ErrorCode::kNotFound && map) {
+          // Older kernels have only the hex mask.
+          if (auto cpus = parse::parse_cpumask(*map)) node.cpus = *cpus;
+          else problems.add(root.full_path(base + "cpumap") + ": " + cpus.error().message);
         } else {
           problems.add(list.error());
         }
@@ -108,11 +118,13 @@ class CpuProbe final : public Probe {
           if (auto parsed = parse::parse_meminfo(*mem)) {
             if (auto it = parsed->find("MemTotal"); it != parsed->end()) node.memory_total_bytes = it->second;
           } else {
-            problems.add(root.full_path(base + "meminfo") + ": " + parsed.error().message);
+            problems.add(root.full_path(base + "meminfo") + ": " + parsed.error().to_string());
           }
         }
         cpu.numa_nodes.push_back(std::move(node));
       }
+      std::sort(cpu.numa_nodes.begin(), cpu.numa_nodes.end(),
+                [](const inventory::NumaNode& a, const inventory::NumaNode& b) { return a.id < b.id; });
     }
 
     const std::string freq = "sys/devices/system/cpu/cpu0/cpufreq/";

@@ -74,7 +74,9 @@ class HostProbe final : public Probe {
     } else if (rel.error().code != core::ErrorCode::kNotFound) {
       problems.add(rel.error());
     }
-    if (auto ver = root.read_line("proc/version")) {
+    auto ver = root.read_line("proc/version");
+    if (!ver && ver.error().code != core::ErrorCode::kNotFound) problems.add(ver.error());
+    if (ver) {
       host.kernel_version = *ver;
       if (!host.kernel_release) {
         // "Linux version 6.1.0-18-amd64 (...)"
@@ -85,7 +87,11 @@ class HostProbe final : public Probe {
       host.wsl = lower.find("microsoft") != std::string::npos || lower.find("wsl") != std::string::npos;
     }
     if (root.exists("proc/sys/fs/binfmt_misc/WSLInterop")) host.wsl = true;
-    if (auto name = root.read_line("proc/sys/kernel/hostname")) host.hostname = *name;
+    if (auto name = root.read_line("proc/sys/kernel/hostname")) {
+      host.hostname = *name;
+    } else if (name.error().code != core::ErrorCode::kNotFound) {
+      problems.add(name.error());
+    }
 
     if (root.is_live()) {
       struct utsname uts {};
@@ -98,6 +104,7 @@ class HostProbe final : public Probe {
       const auto& k = *host.kernel_release;
       if (k.find("amd64") != std::string::npos || k.find("x86_64") != std::string::npos) host.architecture = "x86_64";
       if (k.find("arm64") != std::string::npos || k.find("aarch64") != std::string::npos) host.architecture = "aarch64";
+      if (k.find("ppc64le") != std::string::npos) host.architecture = "ppc64le";
     }
 
     // Virtualization: DMI first, then Xen's sysfs node, then the CPU flag.

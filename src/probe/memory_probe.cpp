@@ -52,8 +52,18 @@ class MemoryProbe final : public Probe {
       problems.add(sw.error());
     }
     const std::string thp = "sys/kernel/mm/transparent_hugepage/";
-    if (auto en = root.read_line(thp + "enabled")) mem.thp_enabled = parse::parse_bracket_choice(*en);
-    if (auto df = root.read_line(thp + "defrag")) mem.thp_defrag = parse::parse_bracket_choice(*df);
+    auto choice = [&](const std::string& rel) -> std::optional<std::string> {
+      auto text = root.read_line(rel);
+      if (!text) {
+        if (text.error().code != core::ErrorCode::kNotFound) problems.add(text.error());
+        return std::nullopt;
+      }
+      auto chosen = parse::parse_bracket_choice(*text);
+      if (!chosen) problems.add(root.full_path(rel) + ": no [selected] value in '" + core::printable(*text) + "'");
+      return chosen;
+    };
+    mem.thp_enabled = choice(thp + "enabled");
+    mem.thp_defrag = choice(thp + "defrag");
 
     ProbeStatus status;
     status.problems = problems.problems();

@@ -60,8 +60,12 @@ std::optional<std::string> class_name(uint32_t class_code) {
       return "Bridge";
     case 0x07: return "Communication controller";
     case 0x08: return "System peripheral";
+    case 0x0b:
+      if (sub == 0x40) return "Co-processor";
+      return "Processor";
     case 0x0c:
       if (sub == 0x03) return "USB controller";
+      if (sub == 0x06) return "InfiniBand controller";
       if (sub == 0x05) return "SMBus";
       return "Serial bus controller";
     case 0x12: return "Processing accelerator";

@@ -16,8 +16,7 @@ namespace {
 // Devices that are not disks of their own.
 bool is_virtual_block(std::string_view name) {
   return core::starts_with(name, "loop") || core::starts_with(name, "ram") || core::starts_with(name, "zram") ||
-         core::starts_with(name, "dm-") || core::starts_with(name, "md") || core::starts_with(name, "nbd") ||
-         core::starts_with(name, "sr");
+         core::starts_with(name, "dm-") || core::starts_with(name, "md") || core::starts_with(name, "nbd");
 }
 
 // Transport from where the device sits in the sysfs device tree.
@@ -34,6 +33,7 @@ std::optional<std::string> transport_from_link(std::string_view name, std::strin
 }
 
 std::string classify(const inventory::BlockDevice& dev) {
+  if (core::starts_with(dev.name, "sr")) return "optical";  // SCSI CD-ROM driver names
   if (is_virtual_block(dev.name) || dev.transport == "virtual") return "virtual";
   if (dev.transport == "nvme") return "nvme";
   // Paravirtual disks report rotational=1 whatever backs them: say so rather
@@ -197,9 +197,22 @@ class StorageProbe final : public Probe {
     }
     lookup = resolved;
     if (!root.is_live()) {
-      const std::string& r = root.root();
-      if (core::starts_with(lookup, r)) lookup = lookup.substr(r.size());
-      if (lookup.empty()) lookup = "/";
+      // Compare against the root's own resolved path (it may be relative or
+      // a symlink), on a '/' boundary so /x/r never matches /x/r2.
+      char root_resolved[PATH_MAX];
+      if (::realpath(root.root().c_str(), root_resolved) == nullptr) {
+        dp.error = root.root() + ": cannot resolve the root";
+        return dp;
+      }
+      const std::string r = root_resolved;
+      if (lookup == r) {
+        lookup = "/";
+      } else if (core::starts_with(lookup, r + "/")) {
+        lookup = lookup.substr(r.size());
+      } else {
+        dp.error = full + " resolves to " + lookup + ", outside the root " + r;
+        return dp;
+      }
     }
     // Longest mount point that is a path prefix; later mounts shadow earlier ones.
     const inventory::Mount* best = nullptr;

@@ -111,8 +111,12 @@ std::string render_text(const Report& r, const TextOptions& options) {
   heading(out, p, r, "CPU", "cpu");
   const auto& cpu = inv.cpu;
   field(out, "Model", or_unknown(cpu.model_name));
-  field(out, "Topology", fmt::format("{} sockets, {} cores, {} threads", or_unknown(cpu.sockets),
-                                     or_unknown(cpu.physical_cores), or_unknown(cpu.threads)));
+  auto count = [](const std::optional<int>& n, const char* one, const char* many) {
+    if (!n) return std::string("unknown ") + many;
+    return fmt::format("{} {}", *n, *n == 1 ? one : many);
+  };
+  field(out, "Topology", fmt::format("{}, {}, {}", count(cpu.sockets, "socket", "sockets"),
+                                     count(cpu.physical_cores, "core", "cores"), count(cpu.threads, "thread", "threads")));
   std::string flags;
   auto flag = [&flags](const char* name, const std::optional<bool>& v) {
     if (!flags.empty()) flags += "  ";
@@ -182,7 +186,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
       // The full list is in the JSON; the terminal shows what feeds a GPU box:
       // GPUs, storage, network and accelerators.
       uint32_t base = d.class_code ? (*d.class_code >> 16) : 0xff;
-      if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x12)) continue;
+      const uint32_t sub = d.class_code ? ((*d.class_code >> 8) & 0xff) : 0xff;
+      const bool infiniband = base == 0x0c && sub == 0x06;
+      if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x0b || base == 0x12 || infiniband)) continue;
       ++shown;
       t.add_row({d.address, d.is_gpu ? "GPU (" + d.class_name.value_or("display") + ")" : d.class_name.value_or(kUnknown),
                  fmt::format("{}:{}", d.vendor_id ? fmt::format("{:04x}", *d.vendor_id) : "?",

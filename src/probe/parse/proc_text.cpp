@@ -84,21 +84,37 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
   bool in_first = true;
   bool seen_processor = false;
   std::optional<std::string> arm_part;
+  std::optional<std::string> power_model;  // ppc64le: "cpu : POWER9, altivec supported"
+  int with_core_id = 0;                     // processors that carry both physical id and core id
+  bool has_physical = false, has_core = false;
+  int fields_first = 0, fields_current = 0;
+  auto end_processor = [&] {
+    if (has_physical && has_core) ++with_core_id;
+  };
   for (std::string_view line : core::split_lines(text)) {
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
     std::string_view key = core::trim(line.substr(0, colon));
     std::string_view value = core::trim(line.substr(colon + 1));
+    ++fields_current;
     if (key == "processor") {
       // arm64 prints a bare "processor : N" per CPU too; older arm a model line.
       if (core::parse_u64(value)) {
-        if (seen_processor) in_first = false;
+        if (seen_processor) {
+          end_processor();
+          if (in_first) fields_first = fields_current - 1;
+          in_first = false;
+        }
         seen_processor = true;
         ++out.logical_cpus;
         physical_id.clear();
+        has_physical = has_core = false;
+        fields_current = 1;
       } else if (!out.model_name) {
         out.model_name = std::string(value);
       }
+    } else if (key == "cpu" && !power_model && !core::parse_u64(value)) {
+      power_model = std::string(value);
     } else if (key == "vendor_id" && !out.vendor) {
       out.vendor = std::string(value);
     } else if (key == "CPU implementer" && !out.vendor) {
@@ -112,8 +128,10 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
     } else if (key == "physical id") {
       physical_id = std::string(value);
       packages.insert(physical_id);
+      has_physical = true;
     } else if (key == "core id") {
       cores.emplace(physical_id, std::string(value));
+      has_core = true;
     } else if (key == "cpu cores" && !cores_per_socket) {
       if (auto n = core::parse_u64(value)) cores_per_socket = static_cast<int>(*n);
     } else if ((key == "flags" || key == "Features") && in_first) {
@@ -123,9 +141,15 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
     }
   }
   if (out.logical_cpus == 0) return fail(ErrorCode::kParse, "", "no 'processor' entries, expected /proc/cpuinfo text");
+  if (seen_processor) end_processor();
+  if (in_first) fields_first = fields_current;
+  out.truncated = (!text.empty() && text.back() != '\n') || (out.logical_cpus > 1 && fields_current < fields_first);
+  if (!out.model_name && power_model) out.model_name = *power_model;
   if (!out.model_name && arm_part) out.model_name = "ARM CPU part " + *arm_part;
   if (!packages.empty()) out.sockets = static_cast<int>(packages.size());
-  if (!cores.empty()) {
+  // Core ids count cores only when every processor has one; a cut capture
+  // would undercount.
+  if (!cores.empty() && with_core_id == out.logical_cpus) {
     out.physical_cores = static_cast<int>(cores.size());
   } else if (cores_per_socket && out.sockets) {
     out.physical_cores = *cores_per_socket * *out.sockets;
@@ -170,6 +194,8 @@ core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::st
 
 core::Result<std::vector<int>> parse_cpulist(std::string_view text) {
   std::vector<int> out;
+  // Raw sysfs files may end in "\n\0" padding.
+  while (!text.empty() && (text.back() == '\0' || text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
   text = core::trim(text);
   if (text.empty()) return out;
   for (std::string_view part : core::split(text, ',')) {
@@ -185,6 +211,28 @@ core::Result<std::vector<int>> parse_cpulist(std::string_view text) {
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+core::Result<std::vector<int>> parse_cpumask(std::string_view text) {
+  while (!text.empty() && (text.back() == '\0' || text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  text = core::trim(text);
+  std::vector<int> out;
+  if (text.empty()) return out;
+  auto words = core::split(text, ',');
+  // 2048 words = 65536 CPUs, the same bound as parse_cpulist.
+  if (words.size() > 2048) return fail(ErrorCode::kParse, "", "CPU mask too long");
+  for (size_t w = 0; w < words.size(); ++w) {
+    auto value = core::parse_u64(core::trim(words[w]), 16);
+    if (!value || *value > 0xffffffffULL) {
+      return fail(ErrorCode::kParse, "", "bad CPU mask word '" + core::printable(words[w]) + "', expected 8 hex digits");
+    }
+    const size_t base = (words.size() - 1 - w) * 32;
+    for (int bit = 0; bit < 32; ++bit) {
+      if (*value & (1ULL << bit)) out.push_back(static_cast<int>(base) + bit);
+    }
+  }
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -262,7 +310,7 @@ MountInfo parse_proc_mounts(std::string_view text) {
 bool is_network_filesystem(std::string_view fs_type) {
   static const std::set<std::string_view> kNetwork = {
       "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "ceph", "glusterfs", "lustre",
-      "gpfs", "beegfs", "9p", "orangefs", "ocfs2", "gfs2", "davfs", "coda", "pvfs2", "cvfs"};
+      "gpfs", "beegfs", "fhgfs", "wekafs", "panfs", "9p", "orangefs", "ocfs2", "gfs2", "davfs", "coda", "pvfs2", "cvfs"};
   if (kNetwork.count(fs_type)) return true;
   // FUSE: sshfs, s3fs, gcsfuse, rclone, juicefs, ... all go through a daemon,
   // most over a network. lxcfs and the portal are local.

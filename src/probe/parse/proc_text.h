@@ -34,6 +34,9 @@ struct CpuinfoSummary {
   std::set<std::string, std::less<>> flags;  // of the first processor ("flags" or "Features")
   std::optional<double> mhz;              // "cpu MHz" of the first processor
   bool has_hypervisor_flag = false;
+  // The text ends mid-entry (no final newline, or the last processor has
+  // fewer fields than the first): a cut capture; counts may be low.
+  bool truncated = false;
 };
 core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text);
 
@@ -43,6 +46,10 @@ core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::st
 
 // The kernel's cpulist format: "0-3,8,10-11" (also the empty list "").
 core::Result<std::vector<int>> parse_cpulist(std::string_view text);
+
+// The kernel's cpumask format: comma-separated 32-bit hex words, most
+// significant first ("00000000,0000ff00" = CPUs 8-15).
+core::Result<std::vector<int>> parse_cpumask(std::string_view text);
 
 // "always [madvise] never" -> "madvise".
 std::optional<std::string> parse_bracket_choice(std::string_view text);
