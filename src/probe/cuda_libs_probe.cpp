@@ -47,6 +47,20 @@ std::optional<std::string> family_of(std::string_view base) {
   return std::nullopt;
 }
 
+int family_rank(std::string_view family) {
+  static constexpr std::string_view kOrder[] = {"libcuda", "nvml",     "cudart", "cublas",  "cublasLt",
+                                                "cufft",   "curand",   "cusolver", "cusparse", "cudnn"};
+  for (size_t i = 0; i < std::size(kOrder); ++i) {
+    if (family == kOrder[i]) return static_cast<int>(i);
+  }
+  if (core::starts_with(family, "cudnn_")) return 10;
+  if (family == "nccl") return 11;
+  if (family == "cupti") return 12;
+  if (family == "nvrtc") return 13;
+  if (family == "nvJitLink") return 14;
+  return 15;
+}
+
 // The pip distribution that ships a family (NVIDIA's wheel names, with or
 // without the -cu11/-cu12 suffix CUDA 13 wheels dropped).
 std::optional<std::string_view> dist_prefix_of(std::string_view family) {
@@ -361,6 +375,12 @@ class CudaLibsProbe final : public Probe {
     }
 
     out.cuda.libraries = scan.take();
+    // Report order: the driver's libraries, then the runtime and math
+    // libraries, cuDNN and its parts, the rest; loader order within a family.
+    std::stable_sort(out.cuda.libraries.begin(), out.cuda.libraries.end(),
+                     [](const inventory::CudaLibrary& a, const inventory::CudaLibrary& b) {
+                       return family_rank(a.family) < family_rank(b.family);
+                     });
 
     ProbeStatus status;
     status.problems = problems.problems();
