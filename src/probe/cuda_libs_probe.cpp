@@ -153,30 +153,38 @@ class Scanner {
     libs_.push_back(std::move(lib));
   }
 
-  // Every CUDA soname in a directory. Sonames are told from the versioned
-  // file names by taking, per (base, major), the shortest versioned name.
+  // Every CUDA soname in a directory. ldconfig links each soname to the
+  // real file (libcudart.so.12 -> libcudart.so.12.2.140), so a versioned
+  // name that another versioned name of the same library links to is the
+  // real file, not a soname; a lone file (pip wheels ship libcudart.so.12
+  // itself) is its own soname.
   void scan_dir(const std::string& dir, const std::string& found_via, bool loader_searched) {
-    const std::string key = resolve_in_root(root_, dir) + "\n" + found_via.substr(0, found_via.find(':'));
+    const std::string real_dir = resolve_in_root(root_, dir);
+    const std::string key = real_dir + "\n" + found_via.substr(0, found_via.find(':'));
     if (!scanned_.insert(key).second) return;
     // Listed through its resolved path: an absolute symlink in a captured
     // tree must point into the tree, not at this machine.
-    auto names = root_.list_dir(resolve_in_root(root_, dir));
+    auto names = root_.list_dir(real_dir);
     if (!names) {
       if (names.error().code != core::ErrorCode::kNotFound && names.error().code != core::ErrorCode::kPermissionDenied) {
         problems_.add(names.error());
       }
       return;
     }
-    std::map<std::pair<std::string, std::string>, std::string> shortest;
+    std::vector<std::pair<std::string, std::string>> candidates;  // name, base
+    std::set<std::string> link_targets;
     for (const auto& n : *names) {
       auto ln = split_lib_name(n);
       if (!ln || ln->version.empty() || !family_of(ln->base)) continue;
-      const std::string major = ln->version.substr(0, ln->version.find('.'));
-      auto& s = shortest[{ln->base, major}];
-      if (s.empty() || n.size() < s.size()) s = n;
+      candidates.emplace_back(n, ln->base);
+      if (auto target = root_.read_link(real_dir + "/" + n)) {
+        auto tn = split_lib_name(basename(*target));
+        if (tn && tn->base == ln->base && basename(*target) != n) link_targets.insert(basename(*target));
+      }
     }
-    for (const auto& [k, name] : shortest) {
-      add(*family_of(k.first), name, dir == "/" ? "/" + name : dir + "/" + name, found_via, loader_searched);
+    for (const auto& [name, base] : candidates) {
+      if (link_targets.count(name) > 0) continue;
+      add(*family_of(base), name, dir == "/" ? "/" + name : dir + "/" + name, found_via, loader_searched);
     }
   }
 

@@ -273,6 +273,7 @@ class NvmlProbe final : public Probe {
 
   static void merge_gpu_lists(inventory::Inventory& into, std::vector<inventory::Gpu>&& nvml_gpus) {
     const auto& nvs = into.driver.nvml;
+    const bool renumber = !nvml_gpus.empty();
     std::vector<inventory::Gpu> others = std::move(into.gpus);
     into.gpus = std::move(nvml_gpus);
     int next = static_cast<int>(into.gpus.size());
@@ -286,7 +287,7 @@ class NvmlProbe final : public Probe {
         g.driver_problem = "present on the PCI bus but not listed by NVML";
       }
       // NVML's indices come first; the rest follow in PCI order.
-      if (!into.gpus.empty()) g.index = next++;
+      if (renumber) g.index = next++;
       into.gpus.push_back(std::move(g));
     }
   }
