@@ -368,6 +368,8 @@ class CudaLibsProbe final : public Probe {
         out.cuda.toolkits.push_back(toolkit(root, tk));
         scan.scan_dir(tk + "/lib64", "cuda_toolkit", false);
         scan.scan_dir(tk + "/lib", "cuda_toolkit", false);
+        // CUPTI ships outside lib64 in the runfile and .deb toolkits.
+        scan.scan_dir(tk + "/extras/CUPTI/lib64", "cuda_toolkit", false);
         if (auto targets = root.list_dir(resolve_in_root(root, tk + "/targets"))) {
           for (const auto& t : *targets) scan.scan_dir(tk + "/targets/" + t + "/lib", "cuda_toolkit", false);
         }
