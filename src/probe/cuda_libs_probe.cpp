@@ -136,7 +136,7 @@ class Scanner {
   // One library file seen at `path` under the name `soname`.
   void add(const std::string& family, const std::string& soname, const std::string& path, const std::string& found_via,
            bool loader_searched) {
-    const std::string real = resolve_in_root(root_, path);
+    const std::string real = resolve(path);
     if (!root_.exists(real)) return;  // dangling cache entry or symlink
     if (!seen_.insert(real + "\n" + soname).second) return;
     inventory::CudaLibrary lib;
@@ -159,9 +159,11 @@ class Scanner {
   // real file, not a soname; a lone file (pip wheels ship libcudart.so.12
   // itself) is its own soname.
   void scan_dir(const std::string& dir, const std::string& found_via, bool loader_searched) {
-    const std::string real_dir = resolve_in_root(root_, dir);
-    const std::string key = real_dir + "\n" + found_via.substr(0, found_via.find(':'));
-    if (!scanned_.insert(key).second) return;
+    const std::string real_dir = resolve_dir(dir);
+    // Each directory once, under the first (strongest) way it was reached:
+    // /lib/x86_64-linux-gnu is /usr/lib/x86_64-linux-gnu on merged-/usr
+    // systems, and ld.so.conf lists the default dirs again.
+    if (!scanned_.insert(real_dir).second) return;
     // Listed through its resolved path: an absolute symlink in a captured
     // tree must point into the tree, not at this machine.
     auto names = root_.list_dir(real_dir);
@@ -191,6 +193,20 @@ class Scanner {
   std::vector<inventory::CudaLibrary> take() { return std::move(libs_); }
 
  private:
+  // Symlinks resolved inside the root, with directories cached: this VM
+  // answers a readlink in ~50 us, and a path has five or six components.
+  const std::string& resolve_dir(const std::string& dir) {
+    auto it = dir_cache_.find(dir);
+    if (it != dir_cache_.end()) return it->second;
+    return dir_cache_.emplace(dir, resolve_in_root(root_, dir)).first->second;
+  }
+  std::string resolve(const std::string& path) {
+    const std::string& dir = resolve_dir(dirname(path));
+    const std::string joined = (dir == "/" ? "" : dir) + "/" + basename(path);
+    if (!root_.read_link(joined)) return joined;  // not a link: done
+    return resolve_in_root(root_, joined);
+  }
+
   void set_version(inventory::CudaLibrary& lib, const std::string& real) {
     auto soname = split_lib_name(lib.soname);
     auto file = split_lib_name(basename(real));
@@ -266,6 +282,7 @@ class Scanner {
   std::set<std::string> scanned_;
   std::set<std::string> resolved_;
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> dist_cache_;
+  std::map<std::string, std::string> dir_cache_;
   std::vector<inventory::CudaLibrary> libs_;
 };
 
