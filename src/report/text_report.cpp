@@ -134,7 +134,13 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   field(out, "Driver", driver);
   field(out, "CUDA (driver)", drv.cuda_version ? "up to " + *drv.cuda_version : std::string(kUnknown));
   std::string nvml = drv.nvml.state;
-  if (!drv.nvml.detail.empty()) nvml += ": " + drv.nvml.detail;
+  if (!drv.nvml.detail.empty()) {
+    nvml += ": " + drv.nvml.detail;
+  } else if (const auto* s = find_status(r, "nvml"); s != nullptr && !s->detail.empty()) {
+    // The probe did not finish (its deadline passed while nvmlInit ran):
+    // its status says so; the model still says "not_tried".
+    nvml += ": " + s->detail;
+  }
   if (drv.nvml.init_seconds) nvml += fmt::format(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
   field(out, "NVML", nvml);
   if (drv.module_nvidia || drv.module_nouveau) {
