@@ -19,6 +19,8 @@ struct DoctorOptions {
   std::vector<std::string> data_paths;
   double deadline_seconds = 5.0;
   std::string color = "auto";
+  std::vector<std::string> python_prefixes;
+  std::string nvidia_smi_xml;
 };
 
 bool use_color(const std::string& mode) {
@@ -41,6 +43,12 @@ void add_doctor_command(CLI::App& app, RunState& state) {
   cmd->add_option("--data", opts->data_paths, "Where the training data lives (which disk and filesystem)")
       ->type_name("DIR");
   cmd->add_option("--deadline", opts->deadline_seconds, "Seconds each probe may take")->default_str("5");
+  cmd->add_option("--python", opts->python_prefixes, "Also look for TensorFlow in this Python prefix (venv, conda env)")
+      ->type_name("PREFIX");
+  cmd->add_option("--nvidia-smi-xml", opts->nvidia_smi_xml,
+                  "Report the GPUs and driver of another machine from its 'nvidia-smi -q -x' output")
+      ->type_name("FILE")
+      ->excludes("--snapshot");
   cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->callback([opts, &state] {
     core::Stopwatch watch;
@@ -49,6 +57,8 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     source.snapshot = opts->snapshot;
     source.data_paths = opts->data_paths;
     source.deadline_seconds = opts->deadline_seconds;
+    source.python_prefixes = opts->python_prefixes;
+    source.nvidia_smi_xml = opts->nvidia_smi_xml;
     auto report = load_report(source);
     if (!report) {
       core::log(core::LogLevel::kError, "{}", report.error().to_string());

@@ -5,12 +5,14 @@
 #include "cli/command.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "probe/parse/nvidia_smi_xml.h"
 #include "probe/probe.h"
 
 namespace tfrig::cli {
 
 core::Result<report::Report> load_report(const InventorySourceOptions& options) {
   if (!options.snapshot.empty()) return report::load_snapshot(options.snapshot);
+  if (!options.nvidia_smi_xml.empty()) return report_from_nvidia_smi_xml(options.nvidia_smi_xml);
 
   core::SysRoot root(options.root);
   if (!root.is_dir("")) {
@@ -20,7 +22,8 @@ core::Result<report::Report> load_report(const InventorySourceOptions& options) 
     return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected seconds between 0.001 and 3600");
   }
   probe::Context ctx{root, options.data_paths,
-                     std::chrono::milliseconds(static_cast<long>(std::lround(options.deadline_seconds * 1000)))};
+                     std::chrono::milliseconds(static_cast<long>(std::lround(options.deadline_seconds * 1000))),
+                     options.python_prefixes};
   auto run = probe::run_probes(ctx, probe::all_probes());
   for (const auto& s : run.statuses) {
     core::log(core::LogLevel::kInfo, "probe {}: {} in {} ({})", s.id, probe::state_name(s.state),
@@ -36,6 +39,35 @@ core::Result<report::Report> load_report(const InventorySourceOptions& options) 
   r.source = "live";
   r.inventory = std::move(run.inventory);
   r.probes = std::move(run.statuses);
+  return r;
+}
+
+core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file) {
+  // The file comes from another machine: read it as a plain file (not under
+  // --root) and build only the GPU part of an inventory from it.
+  core::Stopwatch watch;
+  core::SysRoot here("/");
+  auto text = here.read_text(file, 64u << 20);
+  if (!text) return tl::unexpected(text.error());
+  auto xml = probe::parse::parse_nvidia_smi_xml(*text);
+  if (!xml) return core::fail(xml.error().code, file + ": " + xml.error().where, xml.error().message);
+  report::Report r;
+  r.tool_version = TFRIG_VERSION;
+  r.generated_at = core::utc_timestamp();
+  r.root = "";
+  r.source = "nvidia-smi-xml:" + file;
+  probe::parse::apply_nvidia_smi_xml(*xml, file, r.inventory);
+  probe::ProbeStatus status;
+  status.id = "nvidia_smi_xml";
+  status.state = xml->gpus.empty() ? probe::State::kAbsent : probe::State::kOk;
+  status.detail = std::to_string(xml->gpus.size()) + " GPU(s), driver " + xml->driver_version.value_or("unknown") +
+                  ", CUDA " + xml->cuda_version.value_or("unknown") + (xml->dtd ? ", " + *xml->dtd : std::string());
+  status.seconds = watch.seconds();
+  if (xml->attached_gpus && *xml->attached_gpus != static_cast<int>(xml->gpus.size())) {
+    status.problems.push_back(file + ": <attached_gpus> says " + std::to_string(*xml->attached_gpus) + " but " +
+                              std::to_string(xml->gpus.size()) + " <gpu> elements are present (trimmed file?)");
+  }
+  r.probes.push_back(std::move(status));
   return r;
 }
 

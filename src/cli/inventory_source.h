@@ -16,9 +16,15 @@ struct InventorySourceOptions {
   std::string snapshot;  // non-empty: read this file instead of probing
   std::vector<std::string> data_paths;
   double deadline_seconds = 5.0;
+  std::vector<std::string> python_prefixes;  // --python PREFIX
+  std::string nvidia_smi_xml;  // non-empty: the GPU part of an inventory from `nvidia-smi -q -x` output
 };
 
 core::Result<report::Report> load_report(const InventorySourceOptions& options);
+
+// A report whose inventory holds only what `nvidia-smi -q -x` output says
+// (GPUs and driver), for `doctor --nvidia-smi-xml` and `import nvidia-smi-xml`.
+core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file);
 
 // The documented exit code for an input error.
 int exit_code_for(const core::Error& error);

@@ -255,11 +255,17 @@ struct CudaLibrary {
   std::string path;
   Opt<std::string> version; // "12.2.140"
   std::string found_via;    // "ld.so.cache", "LD_LIBRARY_PATH", "default_dir", "cuda_toolkit", "pip_wheel:<prefix>", "ld.so.conf"
+  // Added by the GPU-stack probes:
+  Opt<bool> resolved;       // dlopen(soname) would load this file (first on the loader's path)
+  Opt<std::string> version_source;  // "file_name", "cudnn_version.h", "package:<dist>-<version>", "soname"
 };
 
 struct CudaToolkit {
   std::string path;          // "/usr/local/cuda-12.2"
   Opt<std::string> version;  // from version.json / version.txt
+  // Added by the GPU-stack probes:
+  Opt<std::string> version_source;  // "version.json", "version.txt", "dist-info", "directory_name"
+  Opt<std::string> link_target;     // "/usr/local/cuda" -> "/usr/local/cuda-12.2"
 };
 
 struct CudaInfo {

@@ -48,8 +48,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverInfo, version, cuda_versio
                                                 kernel_module_version, kernel_module_flavor, module_nvidia,
                                                 module_nvidia_uvm, module_nvidia_drm, module_nouveau, device_nodes,
                                                 nvml)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaLibrary, family, soname, path, version, found_via)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkit, path, version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaLibrary, family, soname, path, version, found_via, resolved,
+                                                version_source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkit, path, version, version_source, link_target)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaInfo, libraries, toolkits)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageVersion, name, version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorFlowInstall, distribution, version, built_cuda, built_cudnn,

@@ -32,6 +32,7 @@ struct Context {
   core::SysRoot root;
   std::vector<std::string> data_paths;  // --data DIR: where the datasets live
   std::chrono::milliseconds deadline{5000};
+  std::vector<std::string> python_prefixes;  // --python PREFIX: more Python environments to look in
 };
 
 class Probe {

@@ -12,6 +12,11 @@ std::vector<std::shared_ptr<const Probe>> all_probes() {
       make_storage_probe(),
       make_pci_probe(),
       make_limits_probe(),
+      make_nvidia_driver_probe(),
+      make_nvml_probe(),
+      make_cuda_libs_probe(),
+      make_python_probe(),
+      make_container_probe(),
   };
 }
 

@@ -90,6 +90,168 @@ void field(std::string& out, const char* name, const std::string& value) {
   out += fmt::format("  {:<16} {}\n", name, value);
 }
 
+
+// ---- The NVIDIA and TensorFlow stack (GPU-stack probes) ----
+
+// "ok" / "absent" of two probes on one heading line.
+void stack_heading(std::string& out, const Painter& p, const Report& r, const char* title,
+                   std::initializer_list<std::string_view> ids) {
+  out += "\n" + p.bold(title) + " ";
+  for (auto id : ids) {
+    if (const auto* s = find_status(r, id)) {
+      out += " [" + std::string(id) + " " + p.state(s->state) + "]";
+    }
+  }
+  out += "\n";
+}
+
+std::string yes_no_unknown(const std::optional<bool>& v, const char* yes = "on", const char* no = "off") {
+  if (!v) return "?";
+  return *v ? yes : no;
+}
+
+std::string pcie(const std::optional<int>& gen, const std::optional<int>& width) {
+  if (!gen && !width) return "?";
+  return fmt::format("gen{} x{}", gen ? std::to_string(*gen) : "?", width ? std::to_string(*width) : "?");
+}
+
+void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
+  const auto& drv = inv.driver;
+  stack_heading(out, p, r, "GPUs and driver", {"nvidia_driver", "nvml", "nvidia_smi_xml"});
+  std::string driver;
+  if (drv.version) {
+    driver = *drv.version;
+    if (drv.kernel_module_flavor) driver += " (" + *drv.kernel_module_flavor + " kernel module)";
+    if (drv.kernel_module_version && drv.kernel_module_version != drv.version) {
+      driver += ", kernel module " + *drv.kernel_module_version;
+    }
+  } else if (drv.loaded == false) {
+    driver = "not loaded (no NVIDIA kernel module)";
+  } else {
+    driver = kUnknown;
+  }
+  field(out, "Driver", driver);
+  field(out, "CUDA (driver)", drv.cuda_version ? "up to " + *drv.cuda_version : std::string(kUnknown));
+  std::string nvml = drv.nvml.state;
+  if (!drv.nvml.detail.empty()) {
+    nvml += ": " + drv.nvml.detail;
+  } else if (const auto* s = find_status(r, "nvml"); s != nullptr && !s->detail.empty()) {
+    // The probe did not finish (its deadline passed while nvmlInit ran):
+    // its status says so; the model still says "not_tried".
+    nvml += ": " + s->detail;
+  }
+  if (drv.nvml.init_seconds) nvml += fmt::format(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
+  field(out, "NVML", nvml);
+  if (drv.module_nvidia || drv.module_nouveau) {
+    field(out, "Modules", fmt::format("nvidia {}, nvidia_uvm {}, nvidia_drm {}, nouveau {}",
+                                      yes_no_unknown(drv.module_nvidia, "loaded", "-"),
+                                      yes_no_unknown(drv.module_nvidia_uvm, "loaded", "-"),
+                                      yes_no_unknown(drv.module_nvidia_drm, "loaded", "-"),
+                                      yes_no_unknown(drv.module_nouveau, "loaded", "-")));
+  }
+  if (!drv.device_nodes.empty()) {
+    std::string nodes;
+    for (const auto& n : drv.device_nodes) {
+      if (!nodes.empty()) nodes += " ";
+      nodes += n.path + ":" + (n.readable == true ? "r" : "-") + (n.writable == true ? "w" : "-");
+    }
+    field(out, "Device nodes", nodes);
+  }
+  if (inv.gpus.empty()) {
+    field(out, "GPUs", "none found");
+    return;
+  }
+  core::Table t({"gpu", "name", "bus id", "CC", "memory", "PCIe now", "PCIe max", "persist", "ECC", "MIG", "temp",
+                 "power", "from"});
+  for (const auto& g : inv.gpus) {
+    t.add_row({std::to_string(g.index), g.name.value_or(kUnknown), g.pci_bus_id.value_or("?"),
+               g.compute_capability.value_or("?"), bytes(g.memory_total_bytes),
+               pcie(g.pcie_link_gen_current, g.pcie_link_width_current), pcie(g.pcie_link_gen_max, g.pcie_link_width_max),
+               yes_no_unknown(g.persistence_mode), yes_no_unknown(g.ecc_mode_current), yes_no_unknown(g.mig_mode_current),
+               g.temperature_celsius ? fmt::format("{} C", *g.temperature_celsius) : "?",
+               g.power_limit_watts ? fmt::format("{:.0f} W", *g.power_limit_watts) : "?", g.source});
+  }
+  out += t.render("  ");
+  for (const auto& g : inv.gpus) {
+    if (g.driver_problem) out += fmt::format("  gpu{}: no working driver: {}\n", g.index, *g.driver_problem);
+    for (const auto& l : g.nvlinks) {
+      if (l.active == true) {
+        out += fmt::format("  gpu{}: NVLink {} v{} -> {} {}\n", g.index, l.link, l.version ? std::to_string(*l.version) : "?",
+                           l.remote_kind.value_or("?"), l.remote_pci_bus_id.value_or("?"));
+      }
+    }
+  }
+  if (!inv.gpu_topology.empty()) {
+    core::Table topo({"pair", "link", "P2P read", "NVLink"});
+    for (const auto& pair : inv.gpu_topology) {
+      topo.add_row({fmt::format("gpu{}-gpu{}", pair.gpu_a, pair.gpu_b), pair.level.value_or(kUnknown),
+                    yes_no_unknown(pair.p2p_read, "yes", "no"), yes_no_unknown(pair.nvlink, "yes", "no")});
+    }
+    out += "\n" + topo.render("  ");
+  }
+}
+
+void render_software_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
+  stack_heading(out, p, r, "Software", {"cuda_libs", "python", "containers"});
+  for (const auto& tk : inv.cuda.toolkits) {
+    field(out, "CUDA toolkit", fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
+                                           tk.version.value_or(kUnknown),
+                                           tk.version_source ? " (" + *tk.version_source + ")" : ""));
+  }
+  if (inv.cuda.toolkits.empty()) field(out, "CUDA toolkit", "none under /usr/local/cuda*");
+  bool have_libcuda = false;
+  for (const auto& l : inv.cuda.libraries) have_libcuda = have_libcuda || l.family == "libcuda";
+  if (!have_libcuda) field(out, "libcuda", "not found: the NVIDIA driver's user-space library is not installed");
+  if (!inv.cuda.libraries.empty()) {
+    core::Table t({"family", "soname", "version", "found via", "path"});
+    for (const auto& l : inv.cuda.libraries) {
+      t.add_row({l.family, l.soname + (l.resolved == true ? " *" : ""), l.version.value_or("?"), l.found_via, l.path});
+    }
+    out += t.render("  ");
+    out += "  (* = what dlopen(soname) loads)\n";
+  }
+  if (inv.python.environments.empty()) field(out, "Python", "no site-packages found");
+  if (!inv.python.environments.empty()) {
+    core::Table t({"python env", "kind", "python", "tensorflow", "built for CUDA/cuDNN", "keras", "nvidia wheels"});
+    for (const auto& e : inv.python.environments) {
+      std::string tf = "-";
+      std::string built = "-";
+      if (e.tensorflow) {
+        tf = e.tensorflow->distribution + " " + e.tensorflow->version;
+        if (e.tensorflow->is_cuda_build == false) {
+          built = "CPU only";
+        } else {
+          built = e.tensorflow->built_cuda.value_or("?") + " / " + e.tensorflow->built_cudnn.value_or("?");
+        }
+      }
+      t.add_row({e.site_packages.value_or(e.prefix), e.kind, e.python_version.value_or("?"), tf, built,
+                 e.keras_version.value_or("-"), std::to_string(e.nvidia_wheels.size())});
+    }
+    out += "\n" + t.render("  ");
+  }
+  const auto& c = inv.containers;
+  auto present = [](const std::optional<std::string>& v) { return v ? *v : std::string("-"); };
+  field(out, "Docker", present(c.docker_binary) + (c.podman_binary ? ", podman " + *c.podman_binary : ""));
+  std::string runtimes;
+  for (const auto& rt : c.docker_runtimes) runtimes += (runtimes.empty() ? "" : ", ") + rt;
+  field(out, "Runtimes", c.docker_daemon_json_present == true
+                             ? fmt::format("[{}], default {}", runtimes, c.docker_default_runtime.value_or("runc"))
+                             : std::string("no /etc/docker/daemon.json"));
+  field(out, "NVIDIA toolkit", fmt::format("nvidia-ctk {}, nvidia-container-runtime {}, libnvidia-container {}",
+                                           present(c.nvidia_ctk), present(c.nvidia_container_runtime),
+                                           present(c.libnvidia_container)));
+  if (!c.cdi_specs.empty()) {
+    std::string specs;
+    for (const auto& s : c.cdi_specs) specs += (specs.empty() ? "" : ", ") + s;
+    field(out, "CDI specs", specs);
+  }
+  if (c.inside_container == true) {
+    field(out, "In container", "yes; NVIDIA_VISIBLE_DEVICES=" + c.visible_devices.value_or("(unset)"));
+  }
+}
+
 }  // namespace
 
 std::string render_text(const Report& r, const TextOptions& options) {
@@ -203,6 +365,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
                                       shown ? "; storage, network, display and accelerators:" : ""));
     if (shown) out += t.render("  ");
   }
+
+  render_gpu_section(out, p, r);
+  render_software_section(out, p, r);
 
   heading(out, p, r, "Limits", "limits");
   const auto& lim = inv.limits;

@@ -1,0 +1,128 @@
+// containers: Docker/Podman, the NVIDIA Container Toolkit, CDI specs, and,
+// when tfrig itself runs in a container, which GPUs it was given. The guide
+// recommends Docker with the NVIDIA Container Toolkit to decouple the driver
+// from the CUDA runtime (../shared/seed/).
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "probe/parse/daemon_json.h"
+#include "probe/probe.h"
+#include "probe/probes.h"
+
+namespace tfrig::probe {
+
+namespace {
+
+// The PATH a login shell gets when none is set (Debian /etc/profile).
+constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+// Where distributions put libnvidia-container (the toolkit's .deb and .rpm
+// packages install it in the multiarch or lib64 directory).
+constexpr const char* kLibDirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
+                                    "/lib/x86_64-linux-gnu", "/lib64"};
+
+// Markers of "this process runs in a container": Docker creates /.dockerenv,
+// Podman /run/.containerenv, systemd-nspawn and LXC set $container.
+class ContainerProbe final : public Probe {
+ public:
+  std::string_view id() const override { return "containers"; }
+  std::vector<std::string> sources() const override {
+    return {"$PATH/{docker,podman,nvidia-ctk,nvidia-container-runtime,nvidia-container-cli}", "etc/docker/daemon.json",
+            "etc/cdi/*", "var/run/cdi/*", ".dockerenv", "run/.containerenv", "proc/1/cgroup", "$NVIDIA_VISIBLE_DEVICES"};
+  }
+
+  ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
+    const core::SysRoot& root = ctx.root;
+    ProblemLog problems;
+    auto& c = out.containers;
+    const std::string path = root.env("PATH").value_or(kDefaultPath);
+    auto which = [&](const char* name) -> std::optional<std::string> {
+      for (auto dir : core::split(path, ':')) {
+        if (dir.empty() || dir.front() != '/') continue;
+        const std::string candidate = std::string(dir) + "/" + name;
+        struct stat st {};
+        if (::stat(root.full_path(candidate).c_str(), &st) == 0 && S_ISREG(st.st_mode)) return candidate;
+      }
+      return std::nullopt;
+    };
+    c.docker_binary = which("docker");
+    c.podman_binary = which("podman");
+    c.nvidia_ctk = which("nvidia-ctk");
+    c.nvidia_container_runtime = which("nvidia-container-runtime");
+    c.nvidia_container_cli = which("nvidia-container-cli");
+    for (const char* d : kLibDirs) {
+      const std::string lib = std::string(d) + "/libnvidia-container.so.1";
+      if (root.exists(lib)) {
+        c.libnvidia_container = lib;
+        break;
+      }
+    }
+
+    if (auto text = root.read_text("etc/docker/daemon.json", 1 << 20); text) {
+      c.docker_daemon_json_present = true;
+      if (auto d = parse::parse_daemon_json(*text)) {
+        for (const auto& [name, rt_path] : d->runtimes) c.docker_runtimes.push_back(name);
+        c.docker_default_runtime = d->default_runtime;
+      } else {
+        problems.add(root.full_path("etc/docker/daemon.json") + ": " + d.error().to_string());
+      }
+    } else if (text.error().code == core::ErrorCode::kNotFound) {
+      c.docker_daemon_json_present = false;
+    } else {
+      problems.add(text.error());
+    }
+    // Without "default-runtime", dockerd uses runc.
+    if (c.docker_daemon_json_present.has_value() && !c.docker_default_runtime && c.docker_binary) c.docker_default_runtime = "runc";
+
+    // CDI specs (the Container Device Interface spec: /etc/cdi for static,
+    // /var/run/cdi for generated ones; .yaml or .json).
+    for (const char* dir : {"etc/cdi", "var/run/cdi"}) {
+      if (auto names = root.list_dir(dir)) {
+        for (const auto& n : *names) {
+          if (core::ends_with(n, ".yaml") || core::ends_with(n, ".yml") || core::ends_with(n, ".json")) {
+            c.cdi_specs.push_back("/" + std::string(dir) + "/" + n);
+          }
+        }
+      }
+    }
+
+    bool inside = root.exists(".dockerenv") || root.exists("run/.containerenv");
+    if (auto env = root.env("container"); env && !env->empty() && root.is_live()) inside = true;
+    if (!inside) {
+      if (auto cg = root.read_text("proc/1/cgroup", 1 << 16)) {
+        for (const char* marker : {"/docker/", "/kubepods", "/containerd/", "/libpod-", "/lxc/"}) {
+          inside = inside || cg->find(marker) != std::string::npos;
+        }
+      }
+    }
+    c.inside_container = inside;
+    // NVIDIA_VISIBLE_DEVICES is how the toolkit's runtime hook picks the GPUs
+    // ("all", "none", "void", indices or UUIDs); outside a container it is
+    // meaningless but still reported when set.
+    if (auto v = root.env("NVIDIA_VISIBLE_DEVICES"); v && root.is_live()) c.visible_devices = *v;
+
+    ProbeStatus status;
+    status.problems = problems.problems();
+    status.state = State::kOk;
+    std::string runtimes;
+    for (const auto& r : c.docker_runtimes) runtimes += (runtimes.empty() ? "" : ",") + r;
+    status.detail = fmt::format("docker {}, podman {}, nvidia-container-toolkit {}, runtimes [{}], {} CDI spec{}{}",
+                                c.docker_binary ? "yes" : "no", c.podman_binary ? "yes" : "no",
+                                c.nvidia_ctk || c.nvidia_container_runtime || c.nvidia_container_cli ? "yes" : "no",
+                                runtimes, c.cdi_specs.size(), c.cdi_specs.size() == 1 ? "" : "s",
+                                inside ? "; running inside a container" : "");
+    return status;
+  }
+
+  void merge(inventory::Inventory& into, inventory::Inventory&& from) const override {
+    into.containers = std::move(from.containers);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Probe> make_container_probe() { return std::make_shared<ContainerProbe>(); }
+
+}  // namespace tfrig::probe

@@ -1,0 +1,148 @@
+#include "probe/parse/proc_driver_nvidia.h"
+
+#include <cctype>
+
+#include "core/text.h"
+
+namespace tfrig::probe::parse {
+
+namespace {
+
+bool is_hex(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+// "Key: value" with any run of spaces and tabs after the colon.
+std::optional<std::pair<std::string_view, std::string_view>> key_value(std::string_view line) {
+  const size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  return std::make_pair(core::trim(line.substr(0, colon)), core::trim(line.substr(colon + 1)));
+}
+
+}  // namespace
+
+std::optional<std::string> normalize_pci_bus_id(std::string_view text) {
+  text = core::trim(text);
+  // domain:bus:device.function, the domain optional.
+  auto parts = core::split(text, ':');
+  if (parts.size() == 2) parts.insert(parts.begin(), std::string_view("0000"));
+  if (parts.size() != 3) return std::nullopt;
+  const auto dot = parts[2].find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  std::string_view domain = parts[0];
+  const std::string_view bus = parts[1];
+  const std::string_view dev = parts[2].substr(0, dot);
+  const std::string_view fn = parts[2].substr(dot + 1);
+  if (!is_hex(domain) || domain.size() > 8 || !is_hex(bus) || bus.size() > 2 || !is_hex(dev) || dev.size() > 2 ||
+      fn.size() != 1 || fn[0] < '0' || fn[0] > '7') {
+    return std::nullopt;
+  }
+  // NVML's 8-digit domain has the upper 16 bits zero on every x86 machine;
+  // keep extra digits only when they carry a value.
+  while (domain.size() > 4 && domain.front() == '0') domain.remove_prefix(1);
+  std::string out;
+  if (domain.size() < 4) out.append(4 - domain.size(), '0');
+  out += domain;
+  out += ':';
+  if (bus.size() < 2) out += '0';
+  out += bus;
+  out += ':';
+  if (dev.size() < 2) out += '0';
+  out += dev;
+  out += '.';
+  out += fn;
+  return core::to_lower(out);
+}
+
+core::Result<NvidiaVersionFile> parse_nvidia_version(std::string_view text) {
+  NvidiaVersionFile out;
+  bool found = false;
+  for (auto line : core::split_lines(text)) {
+    auto kv = key_value(line);
+    if (!kv) continue;
+    if (kv->first == "NVRM version") {
+      const auto words = core::split_ws(kv->second);
+      // The version is the first word shaped like "NNN.NN[.NN]" after "Module".
+      bool after_module = false;
+      for (size_t i = 0; i < words.size(); ++i) {
+        const auto w = words[i];
+        if (w == "Open") out.flavor = "open";
+        if (w == "x86_64" || w == "aarch64" || w == "ppc64le" || w == "arm64") out.arch = std::string(w);
+        if (w == "Module") {
+          after_module = true;
+          continue;
+        }
+        if (!after_module || found) continue;
+        if (w == "for") continue;
+        if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) && w.find('.') != std::string_view::npos) {
+          bool ok = true;
+          for (char c : w) ok = ok && (std::isdigit(static_cast<unsigned char>(c)) || c == '.');
+          if (ok) {
+            out.version = std::string(w);
+            found = true;
+          }
+        }
+      }
+      if (out.flavor.empty()) out.flavor = "proprietary";
+    } else if (kv->first == "GCC version" && !kv->second.empty()) {
+      out.gcc_version = std::string(kv->second);
+    }
+  }
+  if (!found) {
+    return core::fail(core::ErrorCode::kParse, "NVRM version",
+                      "expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.113.01 ...'");
+  }
+  return out;
+}
+
+core::Result<NvidiaGpuInformation> parse_nvidia_gpu_information(std::string_view text) {
+  NvidiaGpuInformation out;
+  int fields = 0;
+  for (auto line : core::split_lines(text)) {
+    auto kv = key_value(line);
+    if (!kv || kv->second.empty()) continue;
+    const auto key = kv->first;
+    const std::string value(kv->second);
+    ++fields;
+    if (key == "Model") {
+      out.model = value;
+    } else if (key == "GPU UUID") {
+      out.uuid = value;
+    } else if (key == "Bus Location") {
+      out.bus_location = normalize_pci_bus_id(value);
+    } else if (key == "Device Minor") {
+      if (auto v = core::parse_u64(value); v && *v < 1024) out.device_minor = static_cast<int>(*v);
+    } else if (key == "Video BIOS") {
+      out.video_bios = value;
+    } else if (key == "Bus Type") {
+      out.bus_type = value;
+    } else if (key == "GPU Firmware") {
+      out.firmware = value;
+    } else if (key == "GPU Excluded" || key == "Blacklisted") {
+      // Renamed from "Blacklisted" to "GPU Excluded" in the 460-series drivers.
+      out.excluded = value == "Yes";
+    } else {
+      --fields;
+    }
+  }
+  if (fields == 0) {
+    return core::fail(core::ErrorCode::kParse, "information", "no 'Model:', 'GPU UUID:' or 'Bus Location:' line");
+  }
+  return out;
+}
+
+std::set<std::string, std::less<>> parse_proc_modules(std::string_view text) {
+  // "nvidia_uvm 1437696 2 - Live 0x0000000000000000 (POE)": the name is the first field.
+  std::set<std::string, std::less<>> out;
+  for (auto line : core::split_lines(text)) {
+    auto fields = core::split_ws(line);
+    if (!fields.empty()) out.emplace(fields[0]);
+  }
+  return out;
+}
+
+}  // namespace tfrig::probe::parse
