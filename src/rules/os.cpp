@@ -153,7 +153,7 @@ std::vector<Rule> os_rules() {
        "Prefer Ubuntu 22.04 or 24.04 LTS for a new server; elsewhere use NVIDIA's repository for your distribution.",
        {"https://docs.nvidia.com/cuda/cuda-installation-guide-linux/"},
        not_ubuntu_lts},
-      {"os.swap_enabled", "os", Severity::kWarning, "Swap is on",
+      {"os.swap_enabled", "os", Severity::kWarning, "Swap on or vm.swappiness high",
        "SwapTotal and vm.swappiness.",
        "The guide: turn swap off; swapping kills training speed (swappiness 1-10 is common practice; kernel "
        "vm.rst).",
