@@ -47,17 +47,21 @@ Check mixed_precision(const Context& ctx) {
               "Add at program start: `tf.keras.mixed_precision.set_global_policy('mixed_float16')` (Model.fit scales "
               "the loss; custom loops wrap the optimizer in LossScaleOptimizer).",
               {}});
-  } else {
-    c.add(Hit{"host",
-              fmt::format("Compute capability {} has no Tensor Cores: mixed precision saves memory but gives no "
-                          "speed-up; keep float32.", lowest->cc.text()),
-              ev, "Keep the default float32 policy.", {}});
   }
+  // Below 7.0 there are no Tensor Cores: float32 stays the right policy, nothing to advise.
   return c;
 }
 
 Check xla(const Context& ctx) {
-  if (u::gpu_count(ctx) == 0) return Check::skip("an NVIDIA GPU (none found)");
+  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? "GPU compute capability (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)");
+  // Offered where the guide's tuning applies: Tensor Core GPUs (CC >= 7.0).
+  bool tensor_cores = false;
+  for (const auto& g : u::gpus(ctx)) {
+    auto cc = u::gpu_cc(ctx, g);
+    if (!cc) return Check::skip("compute capability of " + u::gpu_label(g));
+    if (cc->cc >= *Version::parse("7.0")) tensor_cores = true;
+  }
+  if (!tensor_cores) return Check::pass();
   Check c;
   c.add(Hit{"host",
             "XLA auto-clustering fuses ops and cuts memory traffic (about 1.15x on most internal benchmarks, more on "
@@ -74,8 +78,10 @@ Check gpu_env(const Context& ctx) {
   const auto min_cuda = *Version::parse(ctx.k.text("cuda_malloc_async_min_cuda", "11.2"));
   std::optional<Version> cuda;
   if (ctx.target.build) cuda = Version::parse(ctx.target.build->cuda);
-  std::string lines;
-  if (cuda && *cuda >= min_cuda) lines += "`export TF_GPU_ALLOCATOR=cuda_malloc_async` (less fragmentation); ";
+  if (!cuda) return Check::skip("the CUDA version of " + ctx.target.label());
+  // The stream-ordered allocator needs CUDA >= 11.2 (TF >= 2.5); older targets get no advice.
+  if (*cuda < min_cuda) return Check::pass();
+  std::string lines = "`export TF_GPU_ALLOCATOR=cuda_malloc_async` (less fragmentation); ";
   lines += "`export TF_GPU_THREAD_MODE=gpu_private` (dedicated launch threads when tf.data competes for the CPU); ";
   lines += "`export TF_FORCE_GPU_ALLOW_GROWTH=true` when other processes share the GPU.";
   Check c;
@@ -93,20 +99,20 @@ Check gpu_env(const Context& ctx) {
 std::vector<Rule> tuning_rules() {
   return {
       {"tuning.mixed_precision", "tuning", Severity::kInfo, "Mixed precision policy for this GPU",
-       "The lowest compute capability among the GPUs against 7.0 (fp16 Tensor Cores) and 8.0 (bf16).",
+       "The lowest compute capability among the GPUs against 7.0 (fp16 Tensor Cores) and 8.0 (bf16); silent below 7.0 (no Tensor Cores: keep float32).",
        "The guide: mixed_float16 on Tensor Core GPUs (Volta, Turing, Ampere+) gives 2-3x and half the memory; bf16 "
        "needs CC >= 8.0 (NVIDIA Transformer Engine support matrix; tensorflow.org/guide/mixed_precision).",
        "`tf.keras.mixed_precision.set_global_policy('mixed_float16')` (7.x) or 'mixed_bfloat16' (8.0+).",
        {"https://www.tensorflow.org/guide/mixed_precision"},
        mixed_precision},
       {"tuning.xla_auto_jit", "tuning", Severity::kInfo, "XLA auto-clustering",
-       "Offered on every GPU machine.",
+       "Offered on machines with Tensor Core GPUs (compute capability >= 7.0), where the guide's tuning applies.",
        "The guide: TF_XLA_FLAGS=--tf_xla_auto_jit=2 fuses the graph, good for Transformers (openxla.org tf2xla).",
        "`export TF_XLA_FLAGS=--tf_xla_auto_jit=2`.",
        {"https://openxla.org/xla/tf2xla"},
        xla},
       {"tuning.gpu_env", "tuning", Severity::kInfo, "GPU allocator and thread-mode environment",
-       "Offered on every GPU machine; cuda_malloc_async only when the target's CUDA is >= 11.2.",
+       "Offered on GPU machines whose target TF was built with CUDA >= 11.2 (cuda_malloc_async's minimum).",
        "TF_GPU_ALLOCATOR=cuda_malloc_async, TF_GPU_THREAD_MODE=gpu_private, TF_FORCE_GPU_ALLOW_GROWTH "
        "(tensorflow gpu_performance_analysis.md, gpu_cudamallocasync_allocator.cc).",
        "The `export` lines in the finding.",
