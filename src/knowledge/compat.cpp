@@ -62,6 +62,11 @@ bool release_ok(const Knowledge& k, const TfBuild& b, const Constraints& c, bool
     if (!min || !min->min_linux) return false;
     if (*c.driver < *Version::parse(*min->min_linux)) return false;
   }
+  if (c.gpu && c.driver) {
+    // An architecture the driver branch dropped (Kepler after R470) runs nothing.
+    const auto* arch = k.architecture_support(static_cast<int>(c.gpu->cc.major()));
+    if (arch && arch->last_driver_branch && c.driver->major() > static_cast<uint64_t>(*arch->last_driver_branch)) return false;
+  }
   if (c.gpu) {
     auto s = k.kernel_support(*tf, c.gpu->cc).support;
     if (!(s == KernelSupport::kSass || (allow_jit && s == KernelSupport::kPtxJit))) return false;
@@ -323,6 +328,23 @@ CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q) {
                                            best->tf, best_jit ? " (PTX JIT only: slow first start)" : "", install_line(*best)));
     } else if (!given.empty()) {
       a.alternatives.push_back(fmt::format("No known TensorFlow release works with {}", given_text));
+    }
+    if (cons.gpu && cons.driver) {
+      const auto* arch = k.architecture_support(static_cast<int>(cons.gpu->cc.major()));
+      if (arch && arch->last_driver_branch && cons.driver->major() > static_cast<uint64_t>(*arch->last_driver_branch)) {
+        Constraints relaxed = cons;
+        relaxed.driver.reset();
+        for (const auto& b : k.tf_builds()) {
+          auto cuda = Version::parse(b.cuda);
+          auto min = cuda ? k.min_driver_for_cuda(*cuda) : std::nullopt;
+          if (!min || !min->min_linux || Version::parse(*min->min_linux)->major() > static_cast<uint64_t>(*arch->last_driver_branch)) continue;
+          if (!release_ok(k, b, relaxed, false)) continue;
+          a.alternatives.push_back(fmt::format("{} GPUs need driver branch R{} or older{}; with it the newest TensorFlow is "
+                                               "{} -- {}",
+                                               arch->name, *arch->last_driver_branch, uncertain(arch->uncertain), b.tf, install_line(b)));
+          break;
+        }
+      }
     }
     if (build) {
       auto cuda = Version::parse(build->cuda);

@@ -431,8 +431,15 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   }
   out.support = KernelSupport::kNone;
   std::string list;
-  for (const auto& s : row->sass) list += (list.empty() ? "" : ", ") + ("sm_" + s);
-  for (const auto& p : row->ptx) list += (list.empty() ? "" : ", ") + ("compute_" + p);
+  auto digits = [](const std::string& text) {
+    std::string d;
+    for (char ch : text) {
+      if (ch != '.') d += ch;
+    }
+    return d;
+  };
+  for (const auto& s : row->sass) list += (list.empty() ? "" : ", ") + ("sm_" + digits(s));
+  for (const auto& p : row->ptx) list += (list.empty() ? "" : ", ") + ("compute_" + digits(p));
   out.detail = "the wheel has " + list + " and nothing for " + cc.text();
   return out;
 }
