@@ -59,6 +59,7 @@ rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge&
   r.evaluated = true;
   r.target = ctx.target.label();
   r.verdict = verdict_line(ctx, ev);
+  if (!options.only_area.empty()) r.verdict += " (only the " + options.only_area + " rules ran)";
   r.findings = ev.findings;
   r.summary = ev.summary;
   return ev;

@@ -49,7 +49,7 @@ Check library_missing(const Context& ctx) {
     const std::string soname = fam->soname(family);
     if (soname.empty()) continue;
     if (const auto* lib = u::would_load(ctx, soname)) {
-      ev.push_back({soname, "would load " + where(*lib), "loader order: LD_LIBRARY_PATH, TF RUNPATH wheels, ld.so.cache, default dirs"});
+      ev.push_back({soname, "would load " + where(*lib), "dynamic loader order (ld.so(8))"});
       continue;
     }
     missing.push_back(soname);
@@ -59,7 +59,7 @@ Check library_missing(const Context& ctx) {
       others += (others.empty() ? "" : "; ") + l.soname + " at " + where(l);
     }
     ev.push_back({soname, others.empty() ? "missing" : "missing; present but not usable: " + others,
-                  "loader order: LD_LIBRARY_PATH, TF RUNPATH wheels, ld.so.cache, default dirs"});
+                  "dynamic loader order (ld.so(8))"});
   }
   if (missing.empty()) return Check::pass();
   ev.push_back({"sonames of " + ctx.target.label(), "CUDA " + fam->cuda + u::uncertain_note(fam->uncertain, "derived from TF's dso_loader rules"),

@@ -145,10 +145,10 @@ Check too_old_for_cuda(const Context& ctx) {
              {"CUDA of the target", cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
              {"minimum driver for CUDA " + min->cuda, minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
               u::knowledge_source("cuda_drivers.json", min->source)}},
-            fmt::format("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`, or a -server branch "
-                        "such as nvidia-driver-{}-server), or use an older TF whose CUDA this driver supports "
-                        "(`tfrig compat --driver {}`).",
-                        minv->text(), minv->major(), drv->text()),
+            fmt::format("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
+                        "as nvidia-driver-580-server also runs older CUDA), or use an older TF whose CUDA this driver "
+                        "supports (`tfrig compat --driver {}`).",
+                        minv->text(), drv->text()),
             {}});
   return c;
 }
