@@ -18,6 +18,8 @@ Check not_loaded(const Context& ctx) {
   const auto pci = u::pci_gpus(ctx);
   if (pci.empty() && ctx.inv.gpus.empty()) return Check::skip("an NVIDIA GPU (none found)");
   const auto& d = ctx.inv.driver;
+  // NVML answering is proof the driver works, whatever sysfs showed.
+  if (!ctx.inv.gpus.empty() && d.nvml.state == "ok") return Check::pass();
   bool unbound = !pci.empty();
   for (const auto* p : pci) {
     if (p->driver && *p->driver == "nvidia") unbound = false;
