@@ -62,6 +62,10 @@ rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge&
   if (!options.only_area.empty()) r.verdict += " (only the " + options.only_area + " rules ran)";
   r.findings = ev.findings;
   r.summary = ev.summary;
+  r.skipped.clear();
+  for (const auto& rr : ev.results) {
+    if (rr.outcome == rules::Outcome::kSkip) r.skipped.emplace_back(std::string(rr.rule->id), rr.skip_reason);
+  }
   return ev;
 }
 

@@ -61,7 +61,10 @@ std::string wrap(const std::string& text, size_t width, const std::string& inden
 nlohmann::json findings_to_json(const Report& report) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& f : report.findings) list.push_back(finding_to_json(f));
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", missing}});
   return nlohmann::json{{"target", report.target},
+                        {"skipped", skipped},
                         {"verdict", report.verdict},
                         {"findings", list},
                         {"summary", {{"error", report.summary.errors},
@@ -71,6 +74,10 @@ nlohmann::json findings_to_json(const Report& report) {
 
 std::string render_findings_text(const Report& r, bool color) {
   std::string out = "\n" + paint(color, r.summary.worst(), r.verdict) + "\n";
+  if (!r.skipped.empty()) {
+    out += fmt::format("({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)\n",
+                       r.skipped.size());
+  }
   if (r.findings.empty()) return out;
   // Areas ordered by their worst finding, then by the rule table's area order.
   std::vector<std::string> order;

@@ -29,6 +29,7 @@ struct Report {
   std::string verdict;  // the one line at the top
   std::vector<rules::Finding> findings;  // worst first
   rules::Summary summary;
+  std::vector<std::pair<std::string, std::string>> skipped;  // rule id, the missing fact
 };
 
 // The findings part of the JSON document ({findings, summary, target, verdict}).

@@ -68,6 +68,12 @@ TEST(DoctorCli, CpuBoxWithCuda13JsonContract) {
   EXPECT_EQ(j["summary"]["info"], infos);
   EXPECT_EQ(j["findings"][0]["severity"], "error");
   EXPECT_NE(j["verdict"].get<std::string>().find("CPU only"), std::string::npos);
+  ASSERT_TRUE(j["skipped"].is_array());
+  bool named = false;
+  for (const auto& s : j["skipped"]) {
+    if (s["rule_id"] == "driver.too_old_for_cuda") named = !s["missing"].get<std::string>().empty();
+  }
+  EXPECT_TRUE(named);
 }
 
 TEST(DoctorCli, TwoA100sOnAnOldDriverText) {
@@ -78,6 +84,7 @@ TEST(DoctorCli, TwoA100sOnAnOldDriverText) {
   std::getline(in, line1);
   std::getline(in, line2);
   std::getline(in, verdict);
+  EXPECT_EQ(line1.rfind("tfrig doctor", 0), 0u);
   EXPECT_EQ(verdict, "TensorFlow 2.17.0 (installed in /venv) will not use the 2 GPUs: 1 error, 3 warnings, 6 infos");
   EXPECT_NE(r.out.find("driver.too_old_for_cuda"), std::string::npos);
   EXPECT_NE(r.out.find("gpu.no_p2p_multi_gpu"), std::string::npos);
