@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   app.add_option("--root", state.global.root, "Read the machine under DIR instead of / (a captured tree)")
       ->type_name("DIR");
   app.add_flag("-v,--verbose", state.global.verbosity, "More log on stderr (-v info with timings, -vv debug)");
+  app.add_option("--knowledge", state.global.knowledge_dir, "Read newer knowledge files (*.json) from DIR")
+      ->type_name("DIR");
   app.add_flag("-q,--quiet", state.global.quiet, "Only errors on stderr");
   app.parse_complete_callback([&state] {
     if (state.global.quiet) {
@@ -30,6 +32,9 @@ int main(int argc, char** argv) {
   cli::add_doctor_command(app, state);
   cli::add_snapshot_command(app, state);
   cli::add_import_command(app, state);
+  cli::add_knowledge_command(app, state);
+  cli::add_rules_command(app, state);
+  cli::add_compat_command(app, state);
 
   try {
     app.parse(argc, argv);

@@ -23,6 +23,7 @@ struct GlobalOptions {
   std::string root = "/";
   int verbosity = 0;  // -v, -vv
   bool quiet = false;
+  std::string knowledge_dir;  // --knowledge DIR: newer knowledge files
 };
 
 // What a subcommand's callback sets; main returns it.
@@ -34,5 +35,8 @@ struct RunState {
 void add_doctor_command(CLI::App& app, RunState& state);
 void add_snapshot_command(CLI::App& app, RunState& state);
 void add_import_command(CLI::App& app, RunState& state);
+void add_knowledge_command(CLI::App& app, RunState& state);
+void add_rules_command(CLI::App& app, RunState& state);
+void add_compat_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli

@@ -4,10 +4,12 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/findings.h"
 #include "cli/inventory_source.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "report/report.h"
+#include "rules/rule.h"
 
 namespace tfrig::cli {
 
@@ -21,6 +23,10 @@ struct DoctorOptions {
   std::string color = "auto";
   std::vector<std::string> python_prefixes;
   std::string nvidia_smi_xml;
+  std::string tf;
+  std::string only;
+  std::string explain;
+  std::string fail_on = "warning";
 };
 
 bool use_color(const std::string& mode) {
@@ -50,6 +56,14 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->type_name("FILE")
       ->excludes("--snapshot");
   cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--tf", opts->tf, "TensorFlow version to check for when none is installed")->type_name("VERSION");
+  cmd->add_option("--only", opts->only, "Run the rules of one area only")
+      ->check(CLI::IsMember(std::vector<std::string>(rules::areas().begin(), rules::areas().end())))
+      ->type_name("AREA");
+  cmd->add_option("--explain", opts->explain, "Explain one rule and what it says about this machine")->type_name("RULE");
+  cmd->add_option("--fail-on", opts->fail_on, "Lowest severity that makes the exit code non-zero")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
+      ->default_str("warning");
   cmd->callback([opts, &state] {
     core::Stopwatch watch;
     InventorySourceOptions source;
@@ -65,6 +79,18 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       state.exit_code = exit_code_for(report.error());
       return;
     }
+    auto knowledge = knowledge::load(state.global.knowledge_dir);
+    if (!knowledge) {
+      core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
+      state.exit_code = exit_code_for(knowledge.error());
+      return;
+    }
+    if (!opts->explain.empty()) {
+      state.exit_code = explain_rule(*report, *knowledge, opts->explain, opts->tf);
+      return;
+    }
+    FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
+    attach_findings(*report, *knowledge, findings);
     std::string out;
     if (opts->format == "json") {
       out = report::to_json(*report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -74,7 +100,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     core::log(core::LogLevel::kInfo, "doctor took {} in total", core::format_seconds(watch.seconds()));
-    state.exit_code = kExitOk;
+    state.exit_code = exit_code_for_findings(report->summary, opts->fail_on);
   });
 }
 

@@ -30,6 +30,7 @@ nlohmann::json to_json(const Report& report) {
   nlohmann::json probes = nlohmann::json::array();
   for (const auto& s : report.probes) probes.push_back(probe_to_json(s));
   j["probes"] = std::move(probes);
+  if (report.evaluated) j.update(findings_to_json(report));
   return j;
 }
 

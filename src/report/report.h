@@ -11,6 +11,7 @@
 #include "core/result.h"
 #include "inventory/inventory.h"
 #include "probe/probe.h"
+#include "rules/finding.h"
 
 namespace tfrig::report {
 
@@ -22,7 +23,19 @@ struct Report {
   std::string source;        // "live" or "snapshot:<file>"
   inventory::Inventory inventory;
   std::vector<probe::ProbeStatus> probes;
+  // Filled by doctor after the rules ran (absent from plain snapshots).
+  bool evaluated = false;
+  std::string target;   // "TensorFlow 2.17.0 (installed in /usr)"
+  std::string verdict;  // the one line at the top
+  std::vector<rules::Finding> findings;  // worst first
+  rules::Summary summary;
+  std::vector<std::pair<std::string, std::string>> skipped;  // rule id, the missing fact
 };
+
+// The findings part of the JSON document ({findings, summary, target, verdict}).
+nlohmann::json findings_to_json(const Report& report);
+// The verdict line and the findings grouped by area, worst first.
+std::string render_findings_text(const Report& report, bool color);
 
 nlohmann::json to_json(const Report& report);
 // Reads a snapshot document; errors name the file and the JSON path.

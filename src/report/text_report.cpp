@@ -261,6 +261,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   out += p.bold("tfrig doctor") + fmt::format(" {} - {}", r.tool_version, r.source == "live" ? "this machine" : r.source);
   if (r.root != "/" && !r.root.empty()) out += fmt::format(" (root {})", r.root);
   out += "\n";
+  if (r.evaluated) out += render_findings_text(r, options.color);
 
   heading(out, p, r, "Host", "host");
   field(out, "OS", or_unknown(inv.host.os_pretty_name.has_value() ? inv.host.os_pretty_name : inv.host.os_name));

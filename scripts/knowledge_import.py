@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Regenerate data/knowledge/*.json from the collected reference YAML.
+
+Usage: scripts/knowledge_import.py REFERENCE_DIR OUT_DIR
+
+A development-time tool (needs python3-yaml); the build never runs it. The
+reference files (../shared/reference/*.yaml) carry the facts with their sources;
+this script keeps only what tfrig's rules, compat and plan read, in a schema
+the C++ loader (src/knowledge/knowledge.cpp) understands, and keeps every
+row's source id and confidence. thresholds.json is written by hand, not here.
+See docs/knowledge.md.
+"""
+import json
+import os
+import re
+import sys
+
+import yaml
+
+
+def load(ref, name):
+    with open(os.path.join(ref, name), encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def sources_of(doc):
+    out = []
+    for s in doc.get("sources", []):
+        entry = {"id": s.get("id")}
+        for key in ("url", "repo", "path", "commit", "section", "note"):
+            if s.get(key) is not None:
+                entry[key] = str(s[key])
+        out.append(entry)
+    return out
+
+
+def write(out_dir, name, doc):
+    with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1, ensure_ascii=False, sort_keys=False)
+        f.write("\n")
+
+
+def tf_builds(ref):
+    doc = load(ref, "tf_build_matrix.yaml")
+    rows = []
+    for r in doc["rows"]:
+        rows.append({
+            "tf": str(r["tf_version"]),
+            "package": r.get("pip_package_name_in_table"),
+            "python": [str(p) for p in r.get("python_versions", [])],
+            "cuda": str(r["cuda"]),
+            "cudnn": str(r["cudnn"]),
+            "compiler": r.get("compiler"),
+            "source": doc["sources"][0]["id"],
+        })
+    src = doc["sources"][0]
+    return {
+        "schema": "tfrig.knowledge.tf_builds/1",
+        "data_version": str(src.get("commit_date")),
+        "generated_from": "tf_build_matrix.yaml",
+        "sources": sources_of(doc),
+        "notes": doc.get("notes", []),
+        "rows": rows,
+    }
+
+
+def tf_pip_extras(ref):
+    doc = load(ref, "tf_pip_cuda_extras.yaml")
+    rows = []
+    for r in doc["releases"]:
+        if r.get("is_release") is False:
+            continue
+        rows.append({
+            "tf": str(r["tf_version"]).replace("-rc", "rc"),
+            "confidence": r.get("confidence"),
+            "uncertain": r.get("confidence") != "primary",
+            "flavor": r.get("cuda_wheel_flavor"),
+            "packages": r.get("packages"),
+            "source": r.get("source"),
+            "notes": r.get("notes", []),
+        })
+    return {
+        "schema": "tfrig.knowledge.tf_pip_extras/1",
+        "data_version": "2026-03-11",
+        "generated_from": "tf_pip_cuda_extras.yaml",
+        "first_release_with_extra": "2.14.0",
+        "sources": sources_of(doc),
+        "notes": doc.get("notes", []),
+        "rows": rows,
+    }
+
+
+def cuda_drivers(ref):
+    doc = load(ref, "cuda_driver_minimums.yaml")
+    compat = []
+    for r in doc["minor_version_compatibility"]:
+        major = str(r["cuda_major"])
+        if "per_minor_min" in r:
+            for minor, v in r["per_minor_min"].items():
+                compat.append({"cuda": str(minor), "minor_version_compatibility": False,
+                               "min_linux": str(v["linux"]), "min_windows": str(v["windows"]),
+                               "uncertain": False, "source": "cuda-compat-minor"})
+            continue
+        exact = r.get("exact_min_linux")
+        uncertain = exact is None
+        min_linux = str(exact) if exact else None
+        if major == "13":
+            # NVIDIA prints only '>= 580' for 13.x; the 13.0 GA toolkit driver is the
+            # usual exact floor. Marked uncertain (see the reference note).
+            min_linux = "580.65.06"
+        compat.append({
+            "cuda": major, "minor_version_compatibility": True,
+            "min_linux": min_linux,
+            "min_windows": str(r["exact_min_windows"]) if r.get("exact_min_windows") else None,
+            "branch_min": r.get("linux_min_driver_branch"),
+            "branch_max_exclusive": r.get("max_driver_branch_exclusive"),
+            "uncertain": uncertain,
+            "source": "cuda-rn-12x-table2" if major in ("12", "11") else "cuda-compat-minor",
+            "note": r.get("note"),
+        })
+    toolkits = []
+    for r in doc["toolkit_driver_versions"]:
+        toolkits.append({"cuda": str(r["cuda_version"]), "release": r["cuda_release"],
+                         "min_linux": str(r["linux_x86_64_min_driver"]),
+                         "min_windows": str(r["windows_x86_64_min_driver"]) if r.get("windows_x86_64_min_driver") else None,
+                         "source": "cuda-rn-13.2.2"})
+    return {
+        "schema": "tfrig.knowledge.cuda_drivers/1",
+        "data_version": "13.2.2",
+        "generated_from": "cuda_driver_minimums.yaml",
+        "sources": sources_of(doc),
+        "notes": doc.get("notes", []),
+        "minor_version_compatibility": compat,
+        "toolkits": toolkits,
+    }
+
+
+def tf_libraries(ref):
+    doc = load(ref, "tf_dso_names.yaml")
+    fams = []
+    for f in doc["sonames_by_tf_family"]:
+        libs = {}
+        for key, val in f.items():
+            if key.startswith("lib") and val:
+                name = key[3:]
+                if key == "libnvJitLink":
+                    continue  # how TF loads it was not verified
+                libs[name] = str(val).split(" ")[0]
+            if key == "nccl_if_dynamic" and val:
+                libs["nccl"] = str(val)
+        fams.append({
+            "tf_versions": [str(v) for v in f["tf_versions"]],
+            "cuda": str(f["cuda"]),
+            "confidence": f.get("confidence"),
+            "uncertain": "observed" not in str(f.get("confidence")),
+            "libraries": libs,
+            "source": "tsl-dso-loader",
+        })
+    gate = doc["loader"]["gpu_registration_gate"]
+    return {
+        "schema": "tfrig.knowledge.tf_libraries/1",
+        "data_version": "2025-03",
+        "generated_from": "tf_dso_names.yaml",
+        "sources": sources_of(doc),
+        "gate_required": gate["required_all_of_current"],
+        "gate_required_before_2_14": gate["required_all_of_before_2023_06_29"],
+        "gate_source": "tf-gpu-device-cc",
+        "wheel_library_dirs": ["cublas", "cuda_runtime", "cudnn", "cufft", "curand", "cusolver", "cusparse",
+                               "cuda_cupti", "cuda_nvrtc", "nccl", "nvjitlink"],
+        "families": fams,
+    }
+
+
+def tf_compute(ref):
+    doc = load(ref, "tf_compute_capabilities.yaml")
+    rows = []
+    for r in doc["per_release"]:
+        comp = r.get("compiled")
+        row = {"tf_versions": [str(v) for v in r["tf_versions"]], "confidence": str(r.get("confidence"))}
+        if comp:
+            row["sass"] = comp["sass"]
+            row["ptx"] = comp["ptx"]
+            row["uncertain"] = "inferred" in row["confidence"] or "secondary" in row["confidence"]
+        elif r.get("candidates"):
+            # 2.15: two candidate lists; the first is the likelier (see reference).
+            bz = r["candidates"][0]["bazel_value"].split(",")
+            row["sass"] = [f"{x[3]}.{x[4:]}" for x in bz if x.startswith("sm_")]
+            row["ptx"] = [f"{x[8]}.{x[9:]}" for x in bz if x.startswith("compute_")]
+            row["uncertain"] = True
+        else:
+            row["documented_minimum"] = r.get("documented_minimum")
+            row["uncertain"] = True
+        row["source"] = "tsl-bazelrc-history"
+        rows.append(row)
+    return {
+        "schema": "tfrig.knowledge.tf_compute/1",
+        "data_version": "2025-02",
+        "generated_from": "tf_compute_capabilities.yaml",
+        "sources": sources_of(doc),
+        "tf_min_capability": "3.5",
+        "tf_min_capability_source": "tf-gpu-device-cc",
+        "windows_native_last_gpu_tf": "2.10",
+        "windows_native_source": "tf-docs-pip-md",
+        "rows": rows,
+    }
+
+
+def expand_names(text):
+    text = re.sub(r"\s*\(.*?\)", "", text).strip()
+    parts = [p.strip() for p in text.split(" / ")]
+    if len(parts) == 1:
+        return parts
+    first = parts[0].split()
+    idx = next((i for i, t in enumerate(first) if re.search(r"\d", t)), None)
+    prefix = first[:idx] if idx is not None else first[:1]
+    last = parts[-1].split()
+    suffix = []
+    if idx is not None and len(last) > 1 and not any(re.search(r"\d", t) for t in last[1:]) and last[-1] not in ("Ti", "SFF"):
+        suffix = last[1:]
+    names = [parts[0] + ((" " + " ".join(suffix)) if suffix and parts[0].split()[-1] != suffix[-1] else "")]
+    for p in parts[1:]:
+        words = p.split()
+        if suffix and words[-len(suffix):] == suffix:
+            words = words[:-len(suffix)]
+        names.append(" ".join(prefix + words + suffix))
+    return names
+
+
+def gpus(ref):
+    doc = load(ref, "gpus.yaml")
+    keep = ["id", "name", "aliases", "pci_device_ids", "architecture", "chip", "compute_capability", "vram_gib",
+            "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense",
+            "bf16_tensor_tflops_dense", "tf32_tensor_tflops_dense", "int8_tops_dense", "tensor_cores", "pcie_gen",
+            "pcie_lanes", "nvlink", "ecc", "tdp_w", "form_factor", "mig", "segment", "launch_year",
+            "launch_price_usd", "confidence", "unverified_fields", "sources"]
+    rows = []
+    for g in doc["gpus"]:
+        row = {k: g.get(k) for k in keep}
+        rows.append(row)
+    cc = load(ref, "nvidia_compute_capability.yaml")
+    table = []
+    for g in cc["gpus"]:
+        if g.get("cc") is None:
+            continue
+        table.append({"names": expand_names(g["name"]), "architecture": g["arch"], "compute_capability": str(g["cc"]),
+                      "source": g.get("source"), "uncertain": str(g.get("source", "")).startswith("secondary")})
+    return {
+        "schema": "tfrig.knowledge.gpus/1",
+        "data_version": "2026-03",
+        "generated_from": "gpus.yaml, nvidia_compute_capability.yaml",
+        "sources": [{"id": "gpus.yaml", "note": "per-row sources list (ogkm, dcgm, stas, vendor datasheets)"}]
+                   + sources_of(cc),
+        "gpus": rows,
+        "compute_capabilities": table,
+    }
+
+
+def main():
+    ref, out = sys.argv[1], sys.argv[2]
+    write(out, "tf_builds.json", tf_builds(ref))
+    write(out, "tf_pip_extras.json", tf_pip_extras(ref))
+    write(out, "cuda_drivers.json", cuda_drivers(ref))
+    write(out, "tf_libraries.json", tf_libraries(ref))
+    write(out, "tf_compute.json", tf_compute(ref))
+    write(out, "gpus.json", gpus(ref))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+// tfrig compat: any subset of --tf --driver --cuda --cudnn --gpu --python
+// (the rest from this machine, or left out with --only-given); --matrix
+// prints the whole table.
+#include <cstdio>
+
+#include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/log.h"
+#include "core/text.h"
+#include "knowledge/compat.h"
+#include "rules/util.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct CompatOptions {
+  std::string tf, driver, cuda, cudnn, gpu, python, os;
+  bool only_given = false;
+  bool matrix = false;
+  std::string format = "text";
+};
+
+std::optional<std::string> given(const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); }
+
+// Fills what was not given from the probed machine.
+void fill_from_machine(knowledge::CompatQuery& q, const inventory::Inventory& inv) {
+  if (!q.driver) q.driver = inv.driver.version ? inv.driver.version : inv.driver.kernel_module_version;
+  if (!q.gpu && !inv.gpus.empty()) {
+    const auto& g = inv.gpus.front();
+    if (g.compute_capability) {
+      q.gpu = "cc:" + *g.compute_capability;
+    } else if (g.name) {
+      q.gpu = *g.name;
+    }
+  }
+  const auto* env = rules::util::tf_env(inv);
+  if (!q.tf && env) q.tf = env->tensorflow->version;
+  if (!q.python) {
+    if (env && env->python_version) {
+      q.python = env->python_version;
+    } else {
+      for (const auto& e : inv.python.environments) {
+        if (e.python_version) {
+          q.python = e.python_version;
+          break;
+        }
+      }
+    }
+  }
+  if (!q.cuda) {
+    for (const auto& t : inv.cuda.toolkits) {
+      if (t.version) {
+        q.cuda = t.version;
+        break;
+      }
+    }
+  }
+  if (!q.cudnn) {
+    for (const auto& l : inv.cuda.libraries) {
+      if (l.family == "cudnn" && l.version && !core::starts_with(l.found_via, "pip_wheel:")) {
+        q.cudnn = l.version;
+        break;
+      }
+    }
+  }
+  if (!q.os && inv.host.wsl == true) q.os = "wsl";
+}
+
+}  // namespace
+
+void add_compat_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<CompatOptions>();
+  CLI::App* cmd = app.add_subcommand("compat", "Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?");
+  cmd->add_option("--tf", o->tf, "TensorFlow version (default: installed, else the newest known)")->type_name("VERSION");
+  cmd->add_option("--driver", o->driver, "NVIDIA driver version")->type_name("VERSION");
+  cmd->add_option("--cuda", o->cuda, "CUDA toolkit installed on the system")->type_name("VERSION");
+  cmd->add_option("--cudnn", o->cudnn, "cuDNN installed on the system")->type_name("VERSION");
+  cmd->add_option("--gpu", o->gpu, "GPU name, PCI id, or cc:X.Y")->type_name("NAME");
+  cmd->add_option("--python", o->python, "Python version")->type_name("VERSION");
+  cmd->add_option("--os", o->os, "Platform")->check(CLI::IsMember({"linux", "wsl", "windows", "macos"}));
+  cmd->add_flag("--only-given", o->only_given, "Do not fill missing parts from this machine");
+  cmd->add_flag("--matrix", o->matrix, "Print the whole compatibility table");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([o, &state] {
+    auto k = knowledge::load(state.global.knowledge_dir);
+    if (!k) {
+      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      state.exit_code = exit_code_for(k.error());
+      return;
+    }
+    std::string out;
+    if (o->matrix) {
+      out = o->format == "json" ? knowledge::compat_matrix_json(*k).dump(2) + "\n" : knowledge::compat_matrix_text(*k);
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      state.exit_code = kExitOk;
+      return;
+    }
+    knowledge::CompatQuery q{given(o->tf), given(o->driver), given(o->cuda), given(o->cudnn),
+                             given(o->gpu), given(o->python), given(o->os)};
+    if (!o->only_given) {
+      InventorySourceOptions source;
+      source.root = state.global.root;
+      auto report = load_report(source);
+      if (report) {
+        fill_from_machine(q, report->inventory);
+      } else {
+        core::log(core::LogLevel::kWarn, "could not probe this machine ({}); using only the given parts",
+                  report.error().to_string());
+      }
+    }
+    auto answer = knowledge::check_compat(*k, q);
+    out = o->format == "json" ? knowledge::compat_to_json(answer).dump(2) + "\n" : knowledge::compat_to_text(answer);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    state.exit_code = answer.verdict == "no" ? kExitErrors : answer.verdict == "caveats" ? kExitWarnings : kExitOk;
+  });
+}
+
+}  // namespace tfrig::cli

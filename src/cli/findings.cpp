@@ -1,0 +1,105 @@
+#include "cli/findings.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "core/log.h"
+#include "rules/util.h"
+
+namespace tfrig::cli {
+
+std::optional<std::set<std::string>> probes_run(const report::Report& r) {
+  if (r.probes.empty()) return std::nullopt;
+  std::set<std::string> out;
+  for (const auto& s : r.probes) {
+    if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) out.insert(s.id);
+  }
+  return out;
+}
+
+namespace {
+
+std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+}  // namespace
+
+std::string verdict_line(const rules::Context& ctx, const rules::Evaluation& ev) {
+  const int gpus = rules::util::gpu_count(ctx);
+  bool gpu_blocked = false;
+  bool import_blocked = false;
+  for (const auto& f : ev.findings) {
+    if (f.severity != rules::Severity::kError) continue;
+    if (f.rule_id == "cpu.no_avx") import_blocked = true;
+    if (f.area == "gpu" || f.area == "driver" || f.area == "cuda" || f.area == "tf" || f.area == "container") gpu_blocked = true;
+  }
+  std::string head = ctx.target.label();
+  if (import_blocked) {
+    head += " will not start on this CPU";
+  } else if (gpus == 0) {
+    head += " will run on the CPU only";
+  } else if (gpu_blocked) {
+    head += fmt::format(" will not use the {}", gpus == 1 ? "GPU" : fmt::format("{} GPUs", gpus));
+  } else {
+    head += fmt::format(" will use {}", plural(gpus, "GPU"));
+  }
+  const auto& s = ev.summary;
+  if (s.total() == 0) return head + ": no problems found";
+  std::vector<std::string> parts;
+  if (s.errors) parts.push_back(plural(s.errors, "error"));
+  if (s.warnings) parts.push_back(plural(s.warnings, "warning"));
+  if (s.infos) parts.push_back(plural(s.infos, "info"));
+  return head + ": " + rules::util::join(parts, ", ");
+}
+
+rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, const FindingsOptions& options) {
+  rules::Context ctx{r.inventory, k, rules::resolve_target(r.inventory, k, options.tf), probes_run(r)};
+  auto ev = rules::evaluate(ctx, options.only_area);
+  r.evaluated = true;
+  r.target = ctx.target.label();
+  r.verdict = verdict_line(ctx, ev);
+  if (!options.only_area.empty()) r.verdict += " (only the " + options.only_area + " rules ran)";
+  r.findings = ev.findings;
+  r.summary = ev.summary;
+  r.skipped.clear();
+  for (const auto& rr : ev.results) {
+    if (rr.outcome == rules::Outcome::kSkip) r.skipped.emplace_back(std::string(rr.rule->id), rr.skip_reason);
+  }
+  return ev;
+}
+
+int exit_code_for_findings(const rules::Summary& s, const std::string& fail_on) {
+  if (fail_on == "never") return kExitOk;
+  if (s.errors) return kExitErrors;
+  if (fail_on == "error") return kExitOk;
+  if (s.warnings) return kExitWarnings;
+  if (fail_on == "info" && s.infos) return kExitWarnings;
+  return kExitOk;
+}
+
+// --explain RULE: the rule's row, then what it says here.
+int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::string& id, const std::string& tf) {
+  const rules::Rule* rule = rules::find_rule(id);
+  if (!rule) {
+    core::log(core::LogLevel::kError, "--explain: no rule '{}' (list them with 'tfrig rules')", id);
+    return kExitUsage;
+  }
+  rules::Context ctx{r.inventory, k, rules::resolve_target(r.inventory, k, tf.empty() ? std::nullopt : std::optional<std::string>(tf)),
+                     probes_run(r)};
+  auto rr = rules::run_rule(*rule, ctx);
+  std::string out = fmt::format("{} ({}, {})\n  {}\n\n  Checks: {}\n  Why:    {}\n  Fix:    {}\n", rule->id, rule->area,
+                                rules::severity_name(rule->severity), rule->title, rule->checks, rule->why, rule->fix);
+  for (auto ref : rule->references) out += fmt::format("  See:    {}\n", ref);
+  out += fmt::format("\nOn {} for {}: {}{}\n", r.source == "live" ? "this machine" : r.source, ctx.target.label(),
+                     rules::outcome_name(rr.outcome), rr.skip_reason.empty() ? "" : " (missing: " + rr.skip_reason + ")");
+  r.evaluated = true;
+  r.findings = rr.findings;
+  r.summary = rules::summarize(rr.findings);
+  r.verdict = fmt::format("{}: {}", rule->id, rules::outcome_name(rr.outcome));
+  if (!rr.findings.empty()) out += report::render_findings_text(r, false);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitOk;
+}
+
+}  // namespace tfrig::cli

@@ -1,0 +1,93 @@
+// tfrig knowledge: what the knowledge base holds (files, versions, rows,
+// sources), and tfrig rules: the rule table (--markdown writes docs/rules.md).
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/log.h"
+#include "core/table.h"
+#include "knowledge/knowledge.h"
+#include "rules/rule.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+void print(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+void add_knowledge_command(CLI::App& app, RunState& state) {
+  auto format = std::make_shared<std::string>("text");
+  auto sources = std::make_shared<bool>(false);
+  CLI::App* cmd = app.add_subcommand("knowledge", "Show the knowledge base: files, data versions, row counts, sources");
+  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--sources", *sources, "List every source of every file");
+  cmd->callback([format, sources, &state] {
+    auto k = knowledge::load(state.global.knowledge_dir);
+    if (!k) {
+      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      state.exit_code = exit_code_for(k.error());
+      return;
+    }
+    if (*format == "json") {
+      nlohmann::json files = nlohmann::json::array();
+      for (const auto& f : k->files()) {
+        nlohmann::json src = nlohmann::json::array();
+        for (const auto& s : f.sources) src.push_back({{"id", s.id}, {"url", s.url}, {"note", s.note}});
+        files.push_back({{"file", f.name}, {"schema", f.schema}, {"data_version", f.data_version}, {"origin", f.origin},
+                         {"rows", f.rows}, {"sources", src}});
+      }
+      print(nlohmann::json{{"files", files}}.dump(2) + "\n");
+      state.exit_code = kExitOk;
+      return;
+    }
+    std::string out = "tfrig knowledge base\n\n";
+    core::Table t({"file", "data version", "rows", "sources", "origin"},
+                  {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
+                   core::Table::Align::kRight, core::Table::Align::kLeft});
+    for (const auto& f : k->files()) {
+      t.add_row({f.name, f.data_version, std::to_string(f.rows), std::to_string(f.sources.size()), f.origin});
+    }
+    out += t.render("  ");
+    if (const auto* n = k->newest_tf()) {
+      out += fmt::format("\n  newest TensorFlow known: {} (CUDA {}, cuDNN {}, Python {}-{})\n", n->tf, n->cuda, n->cudnn,
+                         n->python_min(), n->python_max());
+    }
+    out += fmt::format("  GPU catalog: {} GPUs with specifications\n", k->gpus().size());
+    if (*sources) {
+      for (const auto& f : k->files()) {
+        out += "\n" + f.name + "\n";
+        for (const auto& s : f.sources) out += fmt::format("  [{}] {}{}\n", s.id, s.url, s.note.empty() ? "" : "\n      " + s.note.substr(0, 200));
+      }
+    } else {
+      out += "  (--sources lists where every fact comes from; docs/knowledge.md explains updating)\n";
+    }
+    print(out);
+    state.exit_code = kExitOk;
+  });
+}
+
+void add_rules_command(CLI::App& app, RunState& state) {
+  auto markdown = std::make_shared<bool>(false);
+  CLI::App* cmd = app.add_subcommand("rules", "List every rule doctor runs (--markdown: docs/rules.md)");
+  cmd->add_flag("--markdown", *markdown, "Print docs/rules.md");
+  cmd->callback([markdown, &state] {
+    if (*markdown) {
+      print(rules::rules_markdown());
+      state.exit_code = kExitOk;
+      return;
+    }
+    core::Table t({"id", "severity", "title"});
+    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), std::string(rules::severity_name(r.severity)), std::string(r.title)});
+    print(t.render("") + fmt::format("\n{} rules; `tfrig doctor --explain ID` explains one.\n", rules::all_rules().size()));
+    state.exit_code = kExitOk;
+  });
+}
+
+}  // namespace tfrig::cli

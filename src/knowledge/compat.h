@@ -1,0 +1,47 @@
+// tfrig compat: will TensorFlow X run with driver Y, system CUDA Z, cuDNN W,
+// GPU G and Python P on this OS -- per part yes / no / caveats with the
+// reason, and when not, the nearest working combinations.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "knowledge/knowledge.h"
+
+namespace tfrig::knowledge {
+
+struct CompatQuery {
+  std::optional<std::string> tf;      // "2.15", "2.15.1"; none: the newest known
+  std::optional<std::string> driver;  // "525.60.13"
+  std::optional<std::string> cuda;    // the CUDA toolkit installed on the system
+  std::optional<std::string> cudnn;   // the cuDNN installed on the system
+  std::optional<std::string> gpu;     // a name or PCI id, or a compute capability "cc:8.6"
+  std::optional<std::string> python;  // "3.11"
+  std::optional<std::string> os;      // "linux" (default), "wsl", "windows"
+};
+
+struct CompatCheck {
+  std::string part;     // "tf", "os", "python", "driver", "gpu", "cuda", "cudnn"
+  std::string verdict;  // "yes", "no", "caveats"
+  std::string reason;
+};
+
+struct CompatAnswer {
+  std::string verdict;  // "yes", "no", "caveats"
+  std::string tf;       // the release judged ("2.15.0")
+  std::vector<CompatCheck> checks;
+  std::vector<std::string> alternatives;
+  const CompatCheck* find(const std::string& part) const;
+};
+
+CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q);
+nlohmann::json compat_to_json(const CompatAnswer& a);
+std::string compat_to_text(const CompatAnswer& a);
+// The whole table: one row per TF release.
+std::string compat_matrix_text(const Knowledge& k);
+nlohmann::json compat_matrix_json(const Knowledge& k);
+
+}  // namespace tfrig::knowledge

@@ -1,0 +1,598 @@
+#include "knowledge/knowledge.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/text.h"
+#include "knowledge_data.h"
+
+namespace tfrig::knowledge {
+
+namespace {
+
+using nlohmann::json;
+using core::ErrorCode;
+using core::Version;
+
+// The files the loader understands; any other *.json is ignored.
+constexpr std::string_view kFileNames[] = {"tf_builds.json",   "tf_pip_extras.json", "cuda_drivers.json",
+                                           "tf_libraries.json", "tf_compute.json",    "gpus.json",
+                                           "thresholds.json"};
+
+std::string str(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
+std::optional<std::string> opt_str(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
+std::optional<double> opt_num(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+std::optional<int> opt_int(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return static_cast<int>(it->get<double>());
+}
+
+std::optional<bool> opt_bool(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_boolean()) return std::nullopt;
+  return it->get<bool>();
+}
+
+std::vector<std::string> str_list(const json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it) out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  return out;
+}
+
+const json& rows_of(const json& doc, const char* key) {
+  static const json kEmpty = json::array();
+  auto it = doc.find(key);
+  if (it == doc.end() || !it->is_array()) return kEmpty;
+  return *it;
+}
+
+}  // namespace
+
+bool release_matches(std::string_view listed, const Version& tf) {
+  if (core::ends_with(listed, ".x")) {
+    auto major = core::parse_u64(listed.substr(0, listed.size() - 2));
+    return major && *major == tf.major();
+  }
+  auto v = Version::parse(listed);
+  if (!v) return false;
+  return v->major() == tf.major() && v->minor() == tf.minor();
+}
+
+std::vector<std::string> gpu_name_tokens(std::string_view name) {
+  std::string lowered = core::to_lower(name);
+  for (char& c : lowered) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = ' ';
+  }
+  std::vector<std::string> out;
+  for (auto t : core::split_ws(lowered)) {
+    // Vendor and brand words NVML sometimes prints and sometimes not
+    // ("GeForce RTX 2080 Ti" on old drivers, "NVIDIA GeForce RTX 2080 Ti" on new).
+    if (t == "nvidia" || t == "geforce" || t == "tesla") continue;
+    out.emplace_back(t);
+  }
+  return out;
+}
+
+bool TfBuild::supports_python(const Version& v) const {
+  for (const auto& p : python) {
+    auto pv = Version::parse(p);
+    if (pv && pv->major() == v.major() && pv->minor() == v.minor()) return true;
+  }
+  return false;
+}
+
+std::string LibraryFamily::soname(std::string_view family) const {
+  for (const auto& [f, s] : libraries) {
+    if (f == family) return s;
+  }
+  return "";
+}
+
+std::string_view kernel_support_name(KernelSupport s) {
+  switch (s) {
+    case KernelSupport::kSass: return "sass";
+    case KernelSupport::kPtxJit: return "ptx_jit";
+    case KernelSupport::kNone: return "none";
+    case KernelSupport::kBelowMinimum: return "below_minimum";
+    case KernelSupport::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::string>& texts,
+                                              const std::map<std::string, std::string>& origins) {
+  Knowledge k;
+  for (auto name : kFileNames) {
+    auto it = texts.find(std::string(name));
+    if (it == texts.end()) {
+      return core::fail(ErrorCode::kNotFound, std::string(name), "knowledge file missing");
+    }
+    const std::string origin = origins.count(it->first) ? origins.at(it->first) : "embedded";
+    const std::string where = origin == "embedded" ? std::string(name) : origin;
+    json doc;
+    try {
+      doc = json::parse(it->second);
+    } catch (const json::parse_error& e) {
+      return core::fail(ErrorCode::kParse, where + ": byte " + std::to_string(e.byte), e.what());
+    }
+    if (!doc.is_object() || !doc.contains("schema")) {
+      return core::fail(ErrorCode::kParse, where, "expected an object with a \"schema\" key");
+    }
+    DataFile file;
+    file.name = std::string(name);
+    file.schema = str(doc, "schema");
+    file.data_version = str(doc, "data_version");
+    file.origin = origin;
+    for (const auto& s : rows_of(doc, "sources")) {
+      SourceRef ref{str(s, "id"), str(s, "url"), str(s, "note")};
+      if (ref.url.empty() && s.contains("repo")) {
+        ref.url = str(s, "repo") + (s.contains("path") ? ":" + str(s, "path") : "") +
+                  (s.contains("commit") ? "@" + str(s, "commit").substr(0, 12) : "");
+      } else if (ref.url.empty() && s.contains("path")) {
+        ref.url = str(s, "path");
+      }
+      file.sources.push_back(std::move(ref));
+    }
+    try {
+      if (name == "tf_builds.json") {
+        for (const auto& r : rows_of(doc, "rows")) {
+          k.tf_builds_.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
+                                         str(r, "cudnn"), str(r, "compiler"), str(r, "source")});
+        }
+        // Newest first, whatever order the file has.
+        std::stable_sort(k.tf_builds_.begin(), k.tf_builds_.end(), [](const TfBuild& a, const TfBuild& b) {
+          auto va = Version::parse(a.tf), vb = Version::parse(b.tf);
+          return va && vb && *va > *vb;
+        });
+        file.rows = k.tf_builds_.size();
+      } else if (name == "tf_pip_extras.json") {
+        for (const auto& r : rows_of(doc, "rows")) {
+          PipExtra p;
+          p.tf = str(r, "tf");
+          p.confidence = str(r, "confidence");
+          p.uncertain = r.value("uncertain", true);
+          p.flavor = str(r, "flavor");
+          p.source = str(r, "source");
+          if (r.contains("packages") && r["packages"].is_object()) {
+            for (const auto& [pkg, pin] : r["packages"].items()) p.packages.emplace_back(pkg, pin.get<std::string>());
+          }
+          k.pip_extras_.push_back(std::move(p));
+        }
+        file.rows = k.pip_extras_.size();
+      } else if (name == "cuda_drivers.json") {
+        for (const auto& r : rows_of(doc, "minor_version_compatibility")) {
+          k.driver_minimums_.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
+                                                     opt_str(r, "min_linux"), opt_str(r, "min_windows"),
+                                                     r.value("uncertain", false), str(r, "source"), str(r, "note")});
+        }
+        for (const auto& r : rows_of(doc, "toolkits")) {
+          k.toolkit_drivers_.push_back(
+              ToolkitDriver{str(r, "cuda"), str(r, "release"), str(r, "min_linux"), opt_str(r, "min_windows")});
+        }
+        file.rows = k.driver_minimums_.size() + k.toolkit_drivers_.size();
+      } else if (name == "tf_libraries.json") {
+        k.gate_current_ = str_list(doc, "gate_required");
+        k.gate_before_2_14_ = str_list(doc, "gate_required_before_2_14");
+        for (const auto& r : rows_of(doc, "families")) {
+          LibraryFamily f;
+          f.tf_versions = str_list(r, "tf_versions");
+          f.cuda = str(r, "cuda");
+          f.confidence = str(r, "confidence");
+          f.uncertain = r.value("uncertain", true);
+          if (r.contains("libraries") && r["libraries"].is_object()) {
+            for (const auto& [fam, so] : r["libraries"].items()) f.libraries.emplace_back(fam, so.get<std::string>());
+          }
+          k.library_families_.push_back(std::move(f));
+        }
+        file.rows = k.library_families_.size();
+      } else if (name == "tf_compute.json") {
+        if (doc.contains("tf_min_capability")) k.tf_min_capability_ = str(doc, "tf_min_capability");
+        for (const auto& r : rows_of(doc, "rows")) {
+          k.compute_.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
+                                         opt_str(r, "documented_minimum"), str(r, "confidence"),
+                                         r.value("uncertain", true)});
+        }
+        file.rows = k.compute_.size();
+      } else if (name == "gpus.json") {
+        for (const auto& g : rows_of(doc, "gpus")) {
+          GpuSpec s;
+          s.id = str(g, "id");
+          s.name = str(g, "name");
+          s.aliases = str_list(g, "aliases");
+          for (const auto& id : str_list(g, "pci_device_ids")) {
+            if (auto v = core::parse_hex(id)) s.pci_device_ids.push_back(static_cast<uint32_t>(*v));
+          }
+          s.architecture = str(g, "architecture");
+          s.compute_capability = opt_str(g, "compute_capability");
+          s.vram_gib = opt_num(g, "vram_gib");
+          s.memory_bandwidth_gbs = opt_num(g, "memory_bandwidth_gbs");
+          s.fp32_tflops = opt_num(g, "fp32_tflops");
+          s.fp16_tensor_tflops_dense = opt_num(g, "fp16_tensor_tflops_dense");
+          s.bf16_tensor_tflops_dense = opt_num(g, "bf16_tensor_tflops_dense");
+          s.tf32_tensor_tflops_dense = opt_num(g, "tf32_tensor_tflops_dense");
+          s.int8_tops_dense = opt_num(g, "int8_tops_dense");
+          s.tensor_cores = opt_bool(g, "tensor_cores");
+          s.pcie_gen = opt_int(g, "pcie_gen");
+          s.pcie_lanes = opt_int(g, "pcie_lanes");
+          if (g.contains("nvlink") && g["nvlink"].is_object()) {
+            s.nvlink_supported = opt_bool(g["nvlink"], "supported");
+            s.nvlink_total_gbs = opt_num(g["nvlink"], "total_gbs");
+          }
+          s.ecc = opt_bool(g, "ecc");
+          s.tdp_w = opt_num(g, "tdp_w");
+          if (g.contains("mig") && g["mig"].is_object()) {
+            s.mig_supported = opt_bool(g["mig"], "supported");
+            s.mig_max_instances = opt_int(g["mig"], "max_instances");
+          }
+          s.segment = str(g, "segment");
+          s.launch_year = opt_int(g, "launch_year");
+          s.launch_price_usd = opt_num(g, "launch_price_usd");
+          s.confidence = str(g, "confidence");
+          s.unverified_fields = str_list(g, "unverified_fields");
+          s.sources = str_list(g, "sources");
+          k.gpus_.push_back(std::move(s));
+        }
+        for (const auto& r : rows_of(doc, "compute_capabilities")) {
+          k.cc_rows_.push_back(CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
+                                     str(r, "source"), r.value("uncertain", false)});
+        }
+        file.rows = k.gpus_.size() + k.cc_rows_.size();
+      } else if (name == "thresholds.json") {
+        if (doc.contains("facts") && doc["facts"].is_object()) {
+          for (const auto& [key, f] : doc["facts"].items()) {
+            k.facts_[key] = Fact{f.value("value", json()), str(f, "source"), f.value("uncertain", false), str(f, "note")};
+          }
+        }
+        for (const auto& a : rows_of(doc, "architectures")) {
+          k.architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0),
+                                                         opt_int(a, "last_driver_branch"), opt_str(a, "last_cuda_major"),
+                                                         str(a, "source"), a.value("uncertain", false)});
+        }
+        file.rows = k.facts_.size() + k.architectures_.size();
+      }
+    } catch (const json::exception& e) {
+      return core::fail(ErrorCode::kParse, where, e.what());
+    }
+    k.files_.push_back(std::move(file));
+  }
+  if (k.tf_builds_.empty()) return core::fail(ErrorCode::kParse, "tf_builds.json", "no rows");
+  return k;
+}
+
+core::Result<Knowledge> Knowledge::embedded() {
+  std::map<std::string, std::string> texts;
+  for (const auto& f : embedded::kFiles) texts[std::string(f.name)] = std::string(f.text);
+  return from_texts(texts);
+}
+
+core::Result<Knowledge> Knowledge::with_overrides(const std::string& dir) {
+  std::map<std::string, std::string> texts;
+  std::map<std::string, std::string> origins;
+  for (const auto& f : embedded::kFiles) texts[std::string(f.name)] = std::string(f.text);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return core::fail(ErrorCode::kNotFound, dir, "--knowledge must be a directory of knowledge *.json files");
+  }
+  int replaced = 0;
+  for (auto name : kFileNames) {
+    const std::string path = (std::filesystem::path(dir) / std::string(name)).string();
+    if (!std::filesystem::exists(path, ec)) continue;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return core::fail(ErrorCode::kIo, path, "cannot open");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    texts[std::string(name)] = ss.str();
+    origins[std::string(name)] = path;
+    ++replaced;
+  }
+  if (replaced == 0) {
+    return core::fail(ErrorCode::kNotFound, dir, "no knowledge file (tf_builds.json, gpus.json, ...) in it");
+  }
+  return from_texts(texts, origins);
+}
+
+const Knowledge& builtin() {
+  static const Knowledge kBuiltin = [] {
+    auto k = Knowledge::embedded();
+    return k ? std::move(*k) : Knowledge();
+  }();
+  return kBuiltin;
+}
+
+core::Result<Knowledge> load(const std::string& override_dir) {
+  if (override_dir.empty()) return Knowledge::embedded();
+  return Knowledge::with_overrides(override_dir);
+}
+
+const std::vector<SourceRef>& Knowledge::sources_of(std::string_view file) const {
+  static const std::vector<SourceRef> kNone;
+  for (const auto& f : files_) {
+    if (f.name == file) return f.sources;
+  }
+  return kNone;
+}
+
+const TfBuild* Knowledge::find_tf_build(const Version& tf) const {
+  const TfBuild* same_minor = nullptr;
+  for (const auto& b : tf_builds_) {
+    auto v = Version::parse(b.tf);
+    if (!v) continue;
+    if (*v == tf) return &b;
+    if (!same_minor && v->major() == tf.major() && v->minor() == tf.minor()) same_minor = &b;
+  }
+  return same_minor;
+}
+
+const TfBuild* Knowledge::newest_tf() const { return tf_builds_.empty() ? nullptr : &tf_builds_.front(); }
+
+const PipExtra* Knowledge::pip_extra_for(const Version& tf) const {
+  const PipExtra* best = nullptr;
+  for (const auto& p : pip_extras_) {
+    auto v = Version::parse(p.tf);
+    if (!v || v->major() != tf.major() || v->minor() != tf.minor()) continue;
+    if (*v == tf && !p.packages.empty()) return &p;
+    if (!p.packages.empty() && !best) best = &p;
+  }
+  return best;
+}
+
+const LibraryFamily* Knowledge::libraries_for(const Version& tf) const {
+  for (const auto& f : library_families_) {
+    for (const auto& v : f.tf_versions) {
+      if (release_matches(v, tf)) return &f;
+    }
+  }
+  // Releases newer than the table: the newest family (same hermetic CUDA 12
+  // layout) is the best guess; callers mark it uncertain.
+  if (!library_families_.empty()) {
+    auto newest = Version::parse(library_families_.back().tf_versions.back());
+    if (newest && tf > *newest) return &library_families_.back();
+  }
+  return nullptr;
+}
+
+const std::vector<std::string>& Knowledge::registration_libraries(const Version& tf) const {
+  // curand left the gate on 2023-06-29, before the r2.14 branch (tf_libraries.json).
+  static const Version k214 = *Version::parse("2.14");
+  return tf < k214 ? gate_before_2_14_ : gate_current_;
+}
+
+const TfCompute* Knowledge::compute_for(const Version& tf) const {
+  for (const auto& r : compute_) {
+    for (const auto& v : r.tf_versions) {
+      if (release_matches(v, tf)) return &r;
+    }
+  }
+  if (!compute_.empty()) {
+    auto newest = Version::parse(compute_.back().tf_versions.back());
+    if (newest && tf > *newest) return &compute_.back();
+  }
+  return nullptr;
+}
+
+KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) const {
+  KernelVerdict out;
+  auto min_cc = Version::parse(tf_min_capability_);
+  if (min_cc && cc < *min_cc) {
+    out.support = KernelSupport::kBelowMinimum;
+    out.detail = "below TensorFlow's minimum compute capability " + tf_min_capability_;
+    out.uncertain = false;
+    return out;
+  }
+  const TfCompute* row = compute_for(tf);
+  out.row = row;
+  if (!row || (row->sass.empty() && row->ptx.empty())) {
+    out.support = KernelSupport::kUnknown;
+    out.detail = row && row->documented_minimum ? "documented minimum " + *row->documented_minimum
+                                                : "the compiled list of this release is not known";
+    return out;
+  }
+  out.uncertain = row->uncertain;
+  // SASS sm_XY runs on the same major with minor >= Y (tf_compute.json notes).
+  for (const auto& s : row->sass) {
+    auto v = Version::parse(s);
+    if (v && v->major() == cc.major() && v->minor() <= cc.minor()) {
+      out.support = KernelSupport::kSass;
+      out.detail = "sm_" + std::to_string(v->major()) + std::to_string(v->minor()) + " SASS";
+      return out;
+    }
+  }
+  // PTX compute_XY is JIT-compiled for any CC >= X.Y.
+  for (const auto& p : row->ptx) {
+    auto v = Version::parse(p);
+    if (v && cc >= *v) {
+      out.support = KernelSupport::kPtxJit;
+      out.detail = "PTX compute_" + std::to_string(v->major()) + std::to_string(v->minor()) + " only (JIT)";
+      return out;
+    }
+  }
+  out.support = KernelSupport::kNone;
+  std::string list;
+  auto digits = [](const std::string& text) {
+    std::string d;
+    for (char ch : text) {
+      if (ch != '.') d += ch;
+    }
+    return d;
+  };
+  for (const auto& s : row->sass) list += (list.empty() ? "" : ", ") + ("sm_" + digits(s));
+  for (const auto& p : row->ptx) list += (list.empty() ? "" : ", ") + ("compute_" + digits(p));
+  out.detail = "the wheel has " + list + " and nothing for " + cc.text();
+  return out;
+}
+
+std::optional<DriverMinimum> Knowledge::min_driver_for_cuda(const Version& cuda) const {
+  // 10.x: per minor; 11+: the major's minor-version-compatibility minimum.
+  for (const auto& d : driver_minimums_) {
+    if (d.minor_version_compatibility) continue;
+    auto v = Version::parse(d.cuda);
+    if (v && v->major() == cuda.major() && v->minor() == cuda.minor()) return d;
+  }
+  for (const auto& d : driver_minimums_) {
+    if (!d.minor_version_compatibility) continue;
+    auto v = Version::parse(d.cuda);
+    if (v && v->major() == cuda.major()) return d;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Knowledge::newest_cuda_major_for_driver(const Version& driver) const {
+  std::optional<Version> best;
+  for (const auto& d : driver_minimums_) {
+    if (!d.min_linux) continue;
+    auto min = Version::parse(*d.min_linux);
+    auto c = Version::parse(d.cuda);
+    if (!min || !c || driver < *min) continue;
+    if (!best || *c > *best) best = c;
+  }
+  if (!best) return std::nullopt;
+  return best->text();
+}
+
+const ArchitectureSupport* Knowledge::architecture_support(int cc_major) const {
+  for (const auto& a : architectures_) {
+    if (a.cc_major == cc_major) return &a;
+  }
+  return nullptr;
+}
+
+namespace {
+
+bool same_tokens(const std::vector<std::string>& a, const std::vector<std::string>& b) { return a == b; }
+
+// Every token of `part` appears in `whole`.
+bool subset(const std::vector<std::string>& part, const std::vector<std::string>& whole) {
+  if (part.empty()) return false;
+  for (const auto& t : part) {
+    if (std::find(whole.begin(), whole.end(), t) == whole.end()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<GpuMatch> Knowledge::find_gpu_by_pci_id(uint32_t device_id) const {
+  for (const auto& g : gpus_) {
+    if (std::find(g.pci_device_ids.begin(), g.pci_device_ids.end(), device_id) != g.pci_device_ids.end()) {
+      return GpuMatch{&g, g.name, g.architecture, g.compute_capability, g.confidence == "low", "gpus.json:" + g.id};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<GpuMatch> Knowledge::find_gpu(std::string_view query) const {
+  const std::string q(core::trim(query));
+  if (q.empty()) return std::nullopt;
+  // "10de:20b2" or "0x20b2": a PCI device id.
+  if (auto colon = q.find(':'); colon != std::string::npos) {
+    if (auto id = core::parse_hex(q.substr(colon + 1))) return find_gpu_by_pci_id(static_cast<uint32_t>(*id));
+    return std::nullopt;
+  }
+  if (core::starts_with(q, "0x") || core::starts_with(q, "0X")) {
+    if (auto id = core::parse_hex(q)) return find_gpu_by_pci_id(static_cast<uint32_t>(*id));
+    return std::nullopt;
+  }
+  const auto tokens = gpu_name_tokens(q);
+  auto catalog_match = [](const GpuSpec& g) {
+    return GpuMatch{&g, g.name, g.architecture, g.compute_capability, g.confidence == "low", "gpus.json:" + g.id};
+  };
+  auto cc_match = [](const CcRow& r, const std::string& name) {
+    return GpuMatch{nullptr, name, r.architecture, r.cc, r.uncertain, "gpus.json:compute_capabilities (" + r.source + ")"};
+  };
+  // 1. The exact name or an NVML alias.
+  for (const auto& g : gpus_) {
+    if (same_tokens(gpu_name_tokens(g.name), tokens)) return catalog_match(g);
+    for (const auto& a : g.aliases) {
+      if (same_tokens(gpu_name_tokens(a), tokens)) return catalog_match(g);
+    }
+  }
+  for (const auto& r : cc_rows_) {
+    for (const auto& n : r.names) {
+      if (same_tokens(gpu_name_tokens(n), tokens)) return cc_match(r, n);
+    }
+  }
+  // 2. A longer name that contains a known one ("NVIDIA RTX 6000 Ada Generation"):
+  //    the most specific known name wins.
+  const GpuSpec* best_spec = nullptr;
+  size_t best_len = 0;
+  for (const auto& g : gpus_) {
+    for (const auto& a : g.aliases) {
+      auto at = gpu_name_tokens(a);
+      if (at.size() > best_len && subset(at, tokens)) {
+        best_spec = &g;
+        best_len = at.size();
+      }
+    }
+  }
+  if (best_spec) return catalog_match(*best_spec);
+  const CcRow* best_row = nullptr;
+  std::string best_name;
+  for (const auto& r : cc_rows_) {
+    for (const auto& n : r.names) {
+      auto nt = gpu_name_tokens(n);
+      if (nt.size() > best_len && subset(nt, tokens)) {
+        best_row = &r;
+        best_name = n;
+        best_len = nt.size();
+      }
+    }
+  }
+  if (best_row) return cc_match(*best_row, best_name);
+  // 3. A short query ("A100", "rtx 4090"): the first known name containing it.
+  for (const auto& g : gpus_) {
+    if (subset(tokens, gpu_name_tokens(g.name))) return catalog_match(g);
+    for (const auto& a : g.aliases) {
+      if (subset(tokens, gpu_name_tokens(a))) return catalog_match(g);
+    }
+  }
+  for (const auto& r : cc_rows_) {
+    for (const auto& n : r.names) {
+      if (subset(tokens, gpu_name_tokens(n))) return cc_match(r, n);
+    }
+  }
+  // 4. A bare PCI device id ("20b2").
+  if (q.size() == 4) {
+    if (auto id = core::parse_hex(q)) return find_gpu_by_pci_id(static_cast<uint32_t>(*id));
+  }
+  return std::nullopt;
+}
+
+const Fact* Knowledge::fact(std::string_view key) const {
+  auto it = facts_.find(key);
+  return it == facts_.end() ? nullptr : &it->second;
+}
+
+double Knowledge::number(std::string_view key, double fallback) const {
+  const Fact* f = fact(key);
+  return f && f->value.is_number() ? f->value.get<double>() : fallback;
+}
+
+std::string Knowledge::text(std::string_view key, std::string fallback) const {
+  const Fact* f = fact(key);
+  return f && f->value.is_string() ? f->value.get<std::string>() : fallback;
+}
+
+}  // namespace tfrig::knowledge

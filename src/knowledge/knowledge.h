@@ -1,0 +1,270 @@
+// The knowledge base: the published facts tfrig judges a machine against.
+// TensorFlow's tested builds, the tensorflow[and-cuda] pins, CUDA -> minimum
+// driver, the sonames TF dlopens, the compute capabilities TF wheels carry,
+// a GPU catalog and the thresholds of the guide. Every row keeps the id of its
+// source and says when the fact is uncertain.
+//
+// The data lives in data/knowledge/*.json (docs/knowledge.md), is embedded
+// into the binary at build time, and `--knowledge DIR` replaces any of the
+// files by a newer copy.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "core/version.h"
+
+namespace tfrig::knowledge {
+
+struct SourceRef {
+  std::string id;
+  std::string url;   // or "repo:path@commit" when there is no URL
+  std::string note;
+};
+
+// One data file as loaded: what `tfrig knowledge` prints.
+struct DataFile {
+  std::string name;          // "tf_builds.json"
+  std::string schema;
+  std::string data_version;  // the date or release of the newest fact in it
+  std::string origin;        // "embedded" or the path it was read from
+  size_t rows = 0;
+  std::vector<SourceRef> sources;
+};
+
+// A row of TensorFlow's "Tested build configurations" (Linux GPU).
+struct TfBuild {
+  std::string tf;                    // "2.16.1"
+  std::string package;               // "tensorflow", "tensorflow_gpu"
+  std::vector<std::string> python;   // "3.9" .. "3.12"
+  std::string cuda;                  // "12.3"
+  std::string cudnn;                 // "8.9"
+  std::string compiler;
+  std::string source;
+  std::string python_min() const { return python.empty() ? "" : python.front(); }
+  std::string python_max() const { return python.empty() ? "" : python.back(); }
+  bool supports_python(const core::Version& v) const;
+};
+
+// The NVIDIA wheels `pip install tensorflow[and-cuda]==X` pins.
+struct PipExtra {
+  std::string tf;
+  std::string confidence;  // "primary", "secondary", "" (not found)
+  bool uncertain = true;
+  std::string flavor;      // "cu11", "cu12"
+  std::vector<std::pair<std::string, std::string>> packages;  // name, "==12.5.82"
+  std::string source;
+};
+
+// The minimum driver for a CUDA version: a major with minor-version
+// compatibility ("12": 525.60.13) or one 10.x minor.
+struct DriverMinimum {
+  std::string cuda;
+  bool minor_version_compatibility = false;
+  std::optional<std::string> min_linux;
+  std::optional<std::string> min_windows;
+  bool uncertain = false;
+  std::string source;
+  std::string note;
+};
+
+// CUDA toolkit release -> the driver it ships with (no minor-version compat).
+struct ToolkitDriver {
+  std::string cuda;     // "12.4.1"
+  std::string release;  // "12.4 Update 1"
+  std::string min_linux;
+  std::optional<std::string> min_windows;
+};
+
+// The libraries one family of TF releases dlopens, by family ("cudnn").
+struct LibraryFamily {
+  std::vector<std::string> tf_versions;
+  std::string cuda;
+  std::string confidence;
+  bool uncertain = true;
+  std::vector<std::pair<std::string, std::string>> libraries;  // family, soname
+  std::string soname(std::string_view family) const;
+};
+
+// The compute capabilities official TF wheels carry code for.
+struct TfCompute {
+  std::vector<std::string> tf_versions;
+  std::vector<std::string> sass;  // "6.0": device code, runs on the same major, minor >= 0
+  std::vector<std::string> ptx;   // "9.0": JIT-compiled by the driver for any CC >= it
+  std::optional<std::string> documented_minimum;  // when the list is unknown
+  std::string confidence;
+  bool uncertain = true;
+};
+
+struct GpuSpec {
+  std::string id;  // "a100-sxm4-80gb"
+  std::string name;
+  std::vector<std::string> aliases;  // as NVML prints the name
+  std::vector<uint32_t> pci_device_ids;
+  std::string architecture;
+  std::optional<std::string> compute_capability;
+  std::optional<double> vram_gib;
+  std::optional<double> memory_bandwidth_gbs;
+  std::optional<double> fp32_tflops;
+  std::optional<double> fp16_tensor_tflops_dense;
+  std::optional<double> bf16_tensor_tflops_dense;
+  std::optional<double> tf32_tensor_tflops_dense;
+  std::optional<double> int8_tops_dense;
+  std::optional<bool> tensor_cores;
+  std::optional<int> pcie_gen;
+  std::optional<int> pcie_lanes;
+  std::optional<bool> nvlink_supported;
+  std::optional<double> nvlink_total_gbs;
+  std::optional<bool> ecc;
+  std::optional<double> tdp_w;
+  std::optional<bool> mig_supported;
+  std::optional<int> mig_max_instances;
+  std::string segment;  // "datacenter", "consumer", "workstation"
+  std::optional<int> launch_year;
+  std::optional<double> launch_price_usd;
+  std::string confidence;  // "high", "medium", "low"
+  std::vector<std::string> unverified_fields;
+  std::vector<std::string> sources;
+};
+
+// What find_gpu found: a catalog entry (with specifications) or only a row of
+// NVIDIA's compute-capability table.
+struct GpuMatch {
+  const GpuSpec* spec = nullptr;
+  std::string name;
+  std::string architecture;
+  std::optional<std::string> compute_capability;
+  bool uncertain = false;
+  std::string source;
+};
+
+// How a TF release runs on a GPU of a compute capability.
+enum class KernelSupport {
+  kSass,          // native device code: runs at full speed from the first step
+  kPtxJit,        // only PTX: the driver JIT-compiles every kernel (first start 30 min+)
+  kNone,          // no SASS and no usable PTX: "no kernel image is available"
+  kBelowMinimum,  // below TF's minimum capability: the GPU is ignored
+  kUnknown,       // the release's list is not known
+};
+std::string_view kernel_support_name(KernelSupport s);
+
+struct KernelVerdict {
+  KernelSupport support = KernelSupport::kUnknown;
+  std::string detail;   // "sm_80 SASS", "PTX compute_90", ...
+  bool uncertain = true;
+  const TfCompute* row = nullptr;
+};
+
+// A threshold or policy number with its source.
+struct Fact {
+  nlohmann::json value;
+  std::string source;
+  bool uncertain = false;
+  std::string note;
+};
+
+struct ArchitectureSupport {
+  std::string name;
+  int cc_major = 0;
+  std::optional<int> last_driver_branch;
+  std::optional<std::string> last_cuda_major;
+  std::string source;
+  bool uncertain = false;
+};
+
+class Knowledge {
+ public:
+  // The copy compiled into the binary.
+  static core::Result<Knowledge> embedded();
+  // The embedded copy with every *.json of dir replacing the file of the
+  // same name (docs/knowledge.md: how to ship newer facts).
+  static core::Result<Knowledge> with_overrides(const std::string& dir);
+  // From texts by file name (tests); unknown names are ignored.
+  static core::Result<Knowledge> from_texts(const std::map<std::string, std::string>& texts,
+                                            const std::map<std::string, std::string>& origins = {});
+
+  const std::vector<DataFile>& files() const { return files_; }
+  const std::vector<SourceRef>& sources_of(std::string_view file) const;
+
+  // ---- TensorFlow releases ----
+  const std::vector<TfBuild>& tf_builds() const { return tf_builds_; }
+  // The tested-build row for a release: same major.minor (2.16.2 -> the 2.16.1 row).
+  const TfBuild* find_tf_build(const core::Version& tf) const;
+  const TfBuild* newest_tf() const;
+  const PipExtra* pip_extra_for(const core::Version& tf) const;
+  const LibraryFamily* libraries_for(const core::Version& tf) const;
+  // Libraries TF must dlopen before it registers a GPU (gpu_device.cc).
+  const std::vector<std::string>& registration_libraries(const core::Version& tf) const;
+  const TfCompute* compute_for(const core::Version& tf) const;
+  KernelVerdict kernel_support(const core::Version& tf, const core::Version& cc) const;
+  std::string tf_min_capability() const { return tf_min_capability_; }
+
+  // ---- CUDA and the driver ----
+  // The minimum Linux driver for software built with this CUDA version,
+  // with minor-version compatibility where CUDA has it (11+).
+  std::optional<DriverMinimum> min_driver_for_cuda(const core::Version& cuda) const;
+  const std::vector<DriverMinimum>& driver_minimums() const { return driver_minimums_; }
+  const std::vector<ToolkitDriver>& toolkit_drivers() const { return toolkit_drivers_; }
+  // The newest CUDA major whose minor-compat minimum this driver meets.
+  std::optional<std::string> newest_cuda_major_for_driver(const core::Version& driver) const;
+  const ArchitectureSupport* architecture_support(int cc_major) const;
+
+  // ---- GPUs ----
+  const std::vector<GpuSpec>& gpus() const { return gpus_; }
+  // By marketing or NVML name ("Tesla K80", "NVIDIA A100-SXM4-80GB", "rtx 4090")
+  // or PCI device id ("0x20b2", "10de:20b2").
+  std::optional<GpuMatch> find_gpu(std::string_view name_or_id) const;
+  std::optional<GpuMatch> find_gpu_by_pci_id(uint32_t device_id) const;
+
+  // ---- thresholds ----
+  const Fact* fact(std::string_view key) const;
+  double number(std::string_view key, double fallback) const;
+  std::string text(std::string_view key, std::string fallback) const;
+
+ private:
+  struct CcRow {
+    std::vector<std::string> names;
+    std::string architecture;
+    std::string cc;
+    std::string source;
+    bool uncertain = false;
+  };
+
+  std::vector<DataFile> files_;
+  std::vector<TfBuild> tf_builds_;
+  std::vector<PipExtra> pip_extras_;
+  std::vector<DriverMinimum> driver_minimums_;
+  std::vector<ToolkitDriver> toolkit_drivers_;
+  std::vector<LibraryFamily> library_families_;
+  std::vector<std::string> gate_current_;
+  std::vector<std::string> gate_before_2_14_;
+  std::vector<TfCompute> compute_;
+  std::string tf_min_capability_ = "3.5";
+  std::vector<GpuSpec> gpus_;
+  std::vector<CcRow> cc_rows_;
+  std::map<std::string, Fact, std::less<>> facts_;
+  std::vector<ArchitectureSupport> architectures_;
+};
+
+// The embedded knowledge, loaded once. A broken embedded file is a build bug
+// (tests/knowledge/knowledge_test.cpp loads it), so this never fails at run time.
+const Knowledge& builtin();
+
+// The knowledge a command uses: the embedded copy, or with --knowledge DIR.
+core::Result<Knowledge> load(const std::string& override_dir);
+
+// "2.16.1" matches "2.16" and "2.16.x"; "1.x" matches any 1.y.
+bool release_matches(std::string_view listed, const core::Version& tf);
+
+// Normalised name tokens used for GPU matching ("NVIDIA GeForce RTX 4090" -> {rtx, 4090}).
+std::vector<std::string> gpu_name_tokens(std::string_view name);
+
+}  // namespace tfrig::knowledge

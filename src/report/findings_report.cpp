@@ -1,0 +1,106 @@
+// Findings in the report: the JSON contract of issue 4 ({rule_id, severity,
+// area, entity, title, message, evidence, fix} and a summary per severity)
+// and the text block doctor prints first: the verdict line, then the
+// findings grouped by area, worst area first.
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report/report.h"
+#include "rules/rule.h"
+
+namespace tfrig::report {
+
+namespace {
+
+nlohmann::json finding_to_json(const rules::Finding& f) {
+  nlohmann::json ev = nlohmann::json::array();
+  for (const auto& e : f.evidence) ev.push_back({{"fact", e.fact}, {"value", e.value}, {"source", e.source}});
+  return nlohmann::json{{"rule_id", f.rule_id},   {"severity", rules::severity_name(f.severity)},
+                        {"area", f.area},         {"entity", f.entity},
+                        {"title", f.title},       {"message", f.message},
+                        {"evidence", ev},         {"fix", f.fix},
+                        {"references", f.references}};
+}
+
+std::string paint(bool color, rules::Severity s, const std::string& text) {
+  if (!color) return text;
+  switch (s) {
+    case rules::Severity::kError: return "\033[31m" + text + "\033[0m";
+    case rules::Severity::kWarning: return "\033[33m" + text + "\033[0m";
+    case rules::Severity::kInfo: return "\033[36m" + text + "\033[0m";
+  }
+  return text;
+}
+
+// Indents continuation lines of wrapped text.
+std::string wrap(const std::string& text, size_t width, const std::string& indent) {
+  std::string out;
+  size_t col = indent.size();
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    const std::string word = text.substr(i, j - i);
+    if (col > indent.size() && col + 1 + word.size() > width) {
+      out += "\n" + indent;
+      col = indent.size();
+    } else if (col > indent.size()) {
+      out += " ";
+      ++col;
+    }
+    out += word;
+    col += word.size();
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json findings_to_json(const Report& report) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& f : report.findings) list.push_back(finding_to_json(f));
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", missing}});
+  return nlohmann::json{{"target", report.target},
+                        {"skipped", skipped},
+                        {"verdict", report.verdict},
+                        {"findings", list},
+                        {"summary", {{"error", report.summary.errors},
+                                     {"warning", report.summary.warnings},
+                                     {"info", report.summary.infos}}}};
+}
+
+std::string render_findings_text(const Report& r, bool color) {
+  std::string out = "\n" + paint(color, r.summary.worst(), r.verdict) + "\n";
+  if (!r.skipped.empty()) {
+    out += fmt::format("({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)\n",
+                       r.skipped.size());
+  }
+  if (r.findings.empty()) return out;
+  // Areas ordered by their worst finding, then by the rule table's area order.
+  std::vector<std::string> order;
+  std::map<std::string, rules::Severity> worst;
+  for (const auto& f : r.findings) {
+    if (!worst.count(f.area)) order.push_back(f.area);
+    if (!worst.count(f.area) || f.severity > worst[f.area]) worst[f.area] = f.severity;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) { return worst[a] > worst[b]; });
+  for (const auto& area : order) {
+    out += "\n" + std::string(color ? "\033[1m" : "") + area + (color ? "\033[0m" : "") + "\n";
+    for (const auto& f : r.findings) {
+      if (f.area != area) continue;
+      const std::string sev = std::string(rules::severity_name(f.severity));
+      out += fmt::format("  {} {} [{}] {}\n", paint(color, f.severity, fmt::format("{:<7}", sev)), f.rule_id, f.entity, f.title);
+      out += "          " + wrap(f.message, 100, "          ") + "\n";
+      for (const auto& e : f.evidence) {
+        out += "          - " + wrap(e.fact + ": " + e.value + "  (" + e.source + ")", 100, "            ") + "\n";
+      }
+      out += "          fix: " + wrap(f.fix, 100, "               ") + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace tfrig::report

@@ -1,0 +1,227 @@
+// Driver rules: the kernel module, the user-space libraries that must match
+// it, and its version against the CUDA the target TensorFlow was built with.
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "rules/areas.h"
+#include "rules/util.h"
+
+namespace tfrig::rules {
+
+namespace {
+
+namespace u = util;
+using core::Version;
+
+Check not_loaded(const Context& ctx) {
+  if (!u::gpu_presence_known(ctx)) return Check::skip("PCI device list");
+  const auto pci = u::pci_gpus(ctx);
+  if (pci.empty() && ctx.inv.gpus.empty()) return Check::skip("an NVIDIA GPU (none found)");
+  const auto& d = ctx.inv.driver;
+  // NVML answering is proof the driver works, whatever sysfs showed.
+  if (!ctx.inv.gpus.empty() && d.nvml.state == "ok") return Check::pass();
+  bool unbound = !pci.empty();
+  for (const auto* p : pci) {
+    if (p->driver && *p->driver == "nvidia") unbound = false;
+  }
+  const bool module_missing = d.loaded == false || d.module_nvidia == false;
+  if (!d.loaded && !d.module_nvidia && pci.empty()) return Check::skip("whether the nvidia kernel module is loaded");
+  if (!module_missing && !unbound) return Check::pass();
+  // nouveau owning the GPU is its own rule.
+  for (const auto* p : pci) {
+    if (p->driver && *p->driver == "nouveau") return Check::pass();
+  }
+  std::vector<Evidence> ev;
+  if (d.loaded) ev.push_back({"nvidia module loaded", u::yes_no(*d.loaded), "/proc/driver/nvidia/version, /proc/modules"});
+  for (const auto* p : pci) ev.push_back({"driver bound to " + p->address, p->driver.value_or("none"), "/sys/bus/pci/devices/" + p->address + "/driver"});
+  Check c;
+  c.add(Hit{"host",
+            fmt::format("{} NVIDIA GPU(s) but the nvidia kernel driver is not loaded: CUDA finds no device "
+                        "(\"CUDA_ERROR_NO_DEVICE\", nvidia-smi \"couldn't communicate with the NVIDIA driver\").",
+                        std::max<size_t>(pci.size(), ctx.inv.gpus.size())),
+            ev, "", {}});
+  return c;
+}
+
+Check nouveau_bound(const Context& ctx) {
+  const auto pci = u::pci_gpus(ctx);
+  const auto& d = ctx.inv.driver;
+  bool known = d.module_nouveau.has_value();
+  std::vector<Evidence> ev;
+  for (const auto* p : pci) {
+    if (!p->driver) continue;
+    known = true;
+    if (*p->driver == "nouveau") ev.push_back({"driver bound to " + p->address, "nouveau", "/sys/bus/pci/devices/" + p->address + "/driver"});
+  }
+  if (!known) return Check::skip("kernel modules and PCI driver bindings");
+  if (d.module_nouveau.value_or(false)) ev.push_back({"nouveau module loaded", "yes", "/proc/modules"});
+  if (ev.empty()) return Check::pass();
+  Check c;
+  c.add(Hit{"host", "The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
+                    "and CUDA cannot use it.",
+            ev, "", {}});
+  return c;
+}
+
+bool has_loader_lib(const Context& ctx, const std::string& soname) { return u::would_load(ctx, soname) != nullptr; }
+
+Check library_unresolvable(const Context& ctx) {
+  if (u::gpu_count(ctx) == 0) return Check::skip("an NVIDIA GPU (none found)");
+  if (!ctx.probed("cuda_libs")) return Check::skip("loader search results (the cuda_libs probe did not run)");
+  Check c;
+  for (const char* soname : {"libcuda.so.1", "libnvidia-ml.so.1"}) {
+    if (has_loader_lib(ctx, soname)) continue;
+    std::string detail = "not in LD_LIBRARY_PATH, /etc/ld.so.cache or the default directories";
+    if (std::string(soname) == "libnvidia-ml.so.1" && ctx.inv.driver.nvml.state == "library_missing") {
+      detail += "; NVML: " + ctx.inv.driver.nvml.detail;
+    }
+    c.add(Hit{soname,
+              fmt::format("{} cannot be resolved by the dynamic loader: {} fails (\"libcuda not found\").", soname,
+                          std::string(soname) == "libcuda.so.1" ? "every CUDA program, TensorFlow included,"
+                                                                : "nvidia-smi and NVML monitoring"),
+              {{soname, detail, "/etc/ld.so.cache, LD_LIBRARY_PATH"}},
+              "Install the driver's user-space libraries of the same version as the kernel module "
+              "(`sudo apt install libnvidia-compute-<branch>` or the full `nvidia-driver-<branch>[-server]`), then "
+              "`sudo ldconfig`.",
+              {}});
+  }
+  return c;
+}
+
+std::optional<std::string> libcuda_version(const Context& ctx) {
+  if (const auto* l = u::would_load(ctx, "libcuda.so.1"); l && l->version) return l->version;
+  return std::nullopt;
+}
+
+Check library_mismatch(const Context& ctx) {
+  const auto& d = ctx.inv.driver;
+  if (d.nvml.state == "driver_mismatch") {
+    Check c;
+    std::vector<Evidence> ev{{"NVML init", "Driver/library version mismatch" + (d.nvml.detail.empty() ? "" : ": " + d.nvml.detail), "nvmlInit_v2"}};
+    if (d.kernel_module_version) ev.push_back({"kernel module", *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    if (auto lv = libcuda_version(ctx)) ev.push_back({"user-space libcuda", *lv, "the file libcuda.so.1 resolves to"});
+    c.add(Hit{"host", "The NVIDIA user-space libraries and the loaded kernel module are different versions "
+                      "(the driver was upgraded without a reboot): NVML and CUDA refuse to start.",
+              ev, "", {}});
+    return c;
+  }
+  if (!d.kernel_module_version) return Check::skip("kernel module version (/proc/driver/nvidia/version)");
+  auto lv = libcuda_version(ctx);
+  if (!lv) {
+    if (d.nvml.state == "ok") return Check::pass();
+    return Check::skip("user-space driver version (libcuda.so.1 version unknown, NVML not initialised)");
+  }
+  auto kv = Version::parse(*d.kernel_module_version);
+  auto uv = Version::parse(*lv);
+  if (!kv || !uv || *kv == *uv) return Check::pass();
+  Check c;
+  c.add(Hit{"host",
+            fmt::format("The kernel module is {} but libcuda.so.1 is {}: the driver was upgraded without a reboot "
+                        "(\"Failed to initialize NVML: Driver/library version mismatch\").",
+                        *d.kernel_module_version, *lv),
+            {{"kernel module", *d.kernel_module_version, "/proc/driver/nvidia/version"},
+             {"user-space libcuda", *lv, "the file libcuda.so.1 resolves to"}},
+            "", {}});
+  return c;
+}
+
+Check too_old_for_cuda(const Context& ctx) {
+  const auto& d = ctx.inv.driver;
+  auto text = d.version ? d.version : d.kernel_module_version;
+  if (!text) return Check::skip(u::gpu_count(ctx) ? "driver version (no driver loaded)" : "driver version (no driver: no GPU)");
+  auto drv = Version::parse(*text);
+  if (!drv) return Check::skip("driver version (unparsable: " + *text + ")");
+  if (!ctx.target.build) return Check::skip("the CUDA version " + ctx.target.label() + " was built with (not in the tested-build table)");
+  auto cuda = Version::parse(ctx.target.build->cuda);
+  if (!cuda) return Check::skip("the CUDA version of " + ctx.target.label());
+  auto min = ctx.k.min_driver_for_cuda(*cuda);
+  if (!min || !min->min_linux) return Check::skip("the minimum driver for CUDA " + cuda->text());
+  auto minv = Version::parse(*min->min_linux);
+  if (!minv || *drv >= *minv) return Check::pass();
+  Check c;
+  c.add(Hit{"host",
+            fmt::format("Driver {} is older than {} that CUDA {} needs, and {} was built with CUDA {}: \"CUDA driver "
+                        "version is insufficient for CUDA runtime version\".",
+                        drv->text(), minv->text(), min->cuda, ctx.target.label(), cuda->text()),
+            {{"driver", drv->text(), d.version ? "NVML" : "/proc/driver/nvidia/version"},
+             {"CUDA of the target", cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
+             {"minimum driver for CUDA " + min->cuda, minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
+              u::knowledge_source("cuda_drivers.json", min->source)}},
+            fmt::format("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
+                        "as nvidia-driver-580-server also runs older CUDA), or use an older TF whose CUDA this driver "
+                        "supports (`tfrig compat --driver {}`).",
+                        minv->text(), drv->text()),
+            {}});
+  return c;
+}
+
+Check device_permissions(const Context& ctx) {
+  const auto& nodes = ctx.inv.driver.device_nodes;
+  if (nodes.empty()) return Check::skip(u::gpu_count(ctx) ? "/dev/nvidia* device nodes (none listed)" : "an NVIDIA GPU (none found)");
+  Check c;
+  std::vector<Evidence> ev;
+  for (const auto& n : nodes) {
+    if (n.readable == false || n.writable == false) {
+      ev.push_back({n.path, fmt::format("readable {}, writable {}", n.readable ? u::yes_no(*n.readable) : "?",
+                                        n.writable ? u::yes_no(*n.writable) : "?"),
+                    "access(2) as the current user"});
+    }
+  }
+  if (ev.empty()) return Check::pass();
+  c.add(Hit{"host", "The current user cannot open the NVIDIA device nodes: CUDA sees no GPU for this user.", ev, "", {}});
+  return c;
+}
+
+}  // namespace
+
+std::vector<Rule> driver_rules() {
+  return {
+      {"driver.not_loaded", "driver", Severity::kError, "GPU present but the NVIDIA driver is not loaded",
+       "The nvidia kernel module and the driver bound to each NVIDIA GPU on the PCI bus.",
+       "Without the module CUDA finds no device; usual causes: no driver, a kernel upgrade without DKMS or prebuilt "
+       "modules, Secure Boot rejecting the module (tuning_and_setup.md section 10 #12).",
+       "`sudo ubuntu-drivers install --gpgpu` (or `sudo apt install nvidia-driver-<branch>-server`), check Secure "
+       "Boot with `mokutil --sb-state`, reboot; `sudo modprobe nvidia` to load it now.",
+       {"https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"},
+       not_loaded},
+      {"driver.nouveau_bound", "driver", Severity::kError, "nouveau owns the GPU",
+       "The nouveau module in /proc/modules and the driver bound to each NVIDIA GPU.",
+       "With nouveau bound the NVIDIA driver cannot probe the device (\"NVRM: The NVIDIA probe routine was not "
+       "called\"); DCGM fails its Denylist test.",
+       "`printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/disable-nouveau.conf && "
+       "sudo update-initramfs -u && sudo reboot`",
+       {"https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"},
+       nouveau_bound},
+      {"driver.library_unresolvable", "driver", Severity::kError, "libcuda.so.1 or libnvidia-ml.so.1 not resolvable",
+       "Whether the dynamic loader finds the driver's user-space libraries (LD_LIBRARY_PATH, ld.so.cache, default "
+       "dirs).",
+       "TF dlopens libcuda.so.1 (never shipped by pip); DCGM fails when libnvidia-ml.so.1 cannot be loaded.",
+       "Install the driver's user-space package of the module's version and run `sudo ldconfig`.",
+       {"https://github.com/NVIDIA/DCGM/blob/master/nvvs/src/Software.cpp"},
+       library_unresolvable},
+      {"driver.library_mismatch", "driver", Severity::kError, "Driver user space and kernel module differ",
+       "NVML's init status and the kernel module version against the libcuda.so.1 version.",
+       "After a user-space upgrade without reboot NVML fails with \"Driver/library version mismatch\" "
+       "(Ubuntu server docs; tuning_and_setup.md section 10 #11).",
+       "Reboot (or unload and reload the nvidia modules); then `sudo apt-mark hold` the driver packages so "
+       "unattended upgrades do not repeat it.",
+       {"https://github.com/NVIDIA/ubuntu-packaging-nvidia-driver/issues/3"},
+       library_mismatch},
+      {"driver.too_old_for_cuda", "driver", Severity::kError, "Driver too old for the CUDA of the target TensorFlow",
+       "The driver version against the minor-version-compatibility minimum of the CUDA the target TF was built with.",
+       "CUDA 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580 (NVIDIA CUDA compatibility guide; "
+       "cuda_driver_minimums.yaml).",
+       "Upgrade the driver, or use a TF release whose CUDA the driver supports (`tfrig compat --driver VERSION`).",
+       {"https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"},
+       too_old_for_cuda},
+      {"driver.device_permissions", "driver", Severity::kError, "NVIDIA device nodes not accessible",
+       "Read/write access of the current user to /dev/nvidia*.",
+       "DCGM's 'Permissions and OS Blocks' test fails when /dev/nvidia* is not accessible.",
+       "Add the user to the group owning /dev/nvidia* (often `video`/`render`) or fix the udev rule / container "
+       "device mapping.",
+       {"https://github.com/NVIDIA/DCGM/blob/master/nvvs/src/Software.cpp"},
+       device_permissions},
+  };
+}
+
+}  // namespace tfrig::rules

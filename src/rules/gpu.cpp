@@ -1,0 +1,387 @@
+// GPU rules: is there one, can TF's wheels run on it, is it healthy and
+// configured for 24/7 training, how are several of them connected.
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "rules/areas.h"
+#include "rules/util.h"
+
+namespace tfrig::rules {
+
+namespace {
+
+using knowledge::KernelSupport;
+namespace u = util;
+
+Check no_gpu(const Context& ctx) {
+  if (!ctx.probed("pci") && !ctx.probed("nvml")) return Check::skip("PCI devices (the pci probe did not run)");
+  if (!u::gpu_presence_known(ctx)) return Check::skip("PCI device list (empty: /sys/bus/pci/devices unreadable)");
+  if (u::gpu_count(ctx) > 0) return Check::pass();
+  Check c;
+  std::string fix =
+      "Run TensorFlow on a machine with an NVIDIA GPU (compute capability 6.0 or newer for current releases; "
+      "`tfrig plan` sizes one). In a VM, pass the GPU through (PCI passthrough / vGPU).";
+  if (ctx.inv.host.container && *ctx.inv.host.container != "none") {
+    fix = "This is a container: start it with the GPU, e.g. `docker run --gpus all ...` "
+          "(NVIDIA Container Toolkit on the host).";
+  }
+  c.add(Hit{"host",
+            "No NVIDIA GPU on this machine: TensorFlow will run on the CPU only.",
+            {{"NVIDIA display/3D controllers on PCI", "0", "/sys/bus/pci/devices/*/class,vendor"},
+             {"PCI devices seen", std::to_string(ctx.inv.pci.devices.size()), "/sys/bus/pci/devices"},
+             {"GPUs seen by NVML", std::to_string(ctx.inv.gpus.size()), "NVML"}},
+            fix,
+            {}});
+  return c;
+}
+
+struct CcCheck {
+  const inventory::Gpu* gpu;
+  u::GpuCc cc;
+  knowledge::KernelVerdict verdict;
+};
+
+// Runs fn on every GPU whose CC is known; skips when none is.
+template <class Fn>
+Check per_gpu_cc(const Context& ctx, Fn fn) {
+  if (u::gpus(ctx).empty()) {
+    return Check::skip(u::gpu_count(ctx) > 0 ? "GPU compute capability (NVML could not read the GPUs)"
+                                             : "an NVIDIA GPU (none found)");
+  }
+  Check c;
+  bool any = false;
+  for (const auto& g : u::gpus(ctx)) {
+    auto cc = u::gpu_cc(ctx, g);
+    if (!cc) continue;
+    any = true;
+    fn(c, CcCheck{&g, *cc, ctx.k.kernel_support(ctx.target.tf, cc->cc)});
+  }
+  if (!any) return Check::skip("GPU compute capability (not reported and the GPU name is not in the catalog)");
+  return c;
+}
+
+std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
+  std::vector<Evidence> ev;
+  ev.push_back({"compute capability", x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, "from the GPU catalog"),
+                x.cc.source});
+  ev.push_back({"target", ctx.target.label(), "tfrig target resolution"});
+  std::string kernels = "unknown";
+  if (x.verdict.row) {
+    kernels.clear();
+    for (const auto& s : x.verdict.row->sass) kernels += (kernels.empty() ? "" : ", ") + ("sm_" + s);
+    for (const auto& p : x.verdict.row->ptx) kernels += (kernels.empty() ? "" : ", ") + ("compute_" + p);
+  }
+  ev.push_back({"kernels in the TF wheel", kernels + u::uncertain_note(x.verdict.uncertain, "per-release list inferred"),
+                u::knowledge_source("tf_compute.json", "tsl-bazelrc-history")});
+  return ev;
+}
+
+Check cc_unsupported(const Context& ctx) {
+  return per_gpu_cc(ctx, [&ctx](Check& c, const CcCheck& x) {
+    if (x.verdict.support != KernelSupport::kNone && x.verdict.support != KernelSupport::kBelowMinimum) return;
+    auto newest = u::newest_tf_for_cc(ctx.k, x.cc.cc, false);
+    std::string fix = newest ? fmt::format("Use TensorFlow {} (the newest release with native kernels for compute "
+                                           "capability {}): `pip install 'tensorflow[and-cuda]=={}'` or the "
+                                           "matching CUDA/cuDNN from `tfrig compat --tf {}`; or build TF from source "
+                                           "with TF_CUDA_COMPUTE_CAPABILITIES={}; or replace the GPU.",
+                                           *newest, x.cc.cc.text(), *newest, *newest, x.cc.cc.text())
+                             : "Replace the GPU: no TensorFlow release in the knowledge base has kernels for it.";
+    if (newest && core::Version::parse(*newest) && core::Version::parse(*newest)->minor() < 14) {
+      fix = fmt::format("Use TensorFlow {} with CUDA/cuDNN from `tfrig compat --tf {}` (no [and-cuda] extra "
+                        "before 2.14), or build TF from source with TF_CUDA_COMPUTE_CAPABILITIES={}, or replace the GPU.",
+                        *newest, *newest, x.cc.cc.text());
+    }
+    std::string what = x.verdict.support == KernelSupport::kBelowMinimum
+                           ? fmt::format("{} has compute capability {}, below TensorFlow's minimum {}: TF ignores it "
+                                         "(\"Ignoring visible gpu device\") and runs on the CPU.",
+                                         u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.k.tf_min_capability())
+                           : fmt::format("{} has compute capability {} and {} has no kernels for it ({}): every GPU op "
+                                         "fails with \"no kernel image is available for execution on the device\".",
+                                         u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail);
+    c.add(Hit{u::gpu_entity(*x.gpu), what, cc_evidence(ctx, x), fix, {}});
+  });
+}
+
+Check ptx_jit_only(const Context& ctx) {
+  return per_gpu_cc(ctx, [&ctx](Check& c, const CcCheck& x) {
+    if (x.verdict.support != KernelSupport::kPtxJit) return;
+    c.add(Hit{u::gpu_entity(*x.gpu),
+              fmt::format("{} (compute capability {}) has no native kernels in {}: the driver JIT-compiles them from "
+                          "{}, so the first start can take 30 minutes or more, and fails if the driver's PTX "
+                          "compiler is older than the PTX.",
+                          u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail),
+              cc_evidence(ctx, x),
+              "Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
+              "CUDA_CACHE_PATH in containers); or use a TF build with native kernels for this GPU (NGC container, "
+              "or build from source with TF_CUDA_COMPUTE_CAPABILITIES=" + x.cc.cc.text() + ").",
+              {}});
+  });
+}
+
+bool datacenter(const Context& ctx, const inventory::Gpu& g) {
+  if (auto m = u::gpu_catalog(ctx, g); m && m->spec) return m->spec->segment == "datacenter";
+  if (g.name) {
+    auto t = core::to_lower(*g.name);
+    for (const char* key : {"tesla", "a100", "h100", "h200", "h800", "a800", "a30", "a40", "a10", "l40", " l4", "t4", "b200", "v100", "p100"}) {
+      if (t.find(key) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+
+Check persistence_off(const Context& ctx) {
+  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  Check c;
+  bool known = false;
+  for (const auto& g : u::gpus(ctx)) {
+    if (!g.persistence_mode) continue;
+    known = true;
+    if (*g.persistence_mode || !datacenter(ctx, g)) continue;
+    c.add(Hit{u::gpu_entity(g),
+              u::gpu_label(g) + " is a datacenter GPU with persistence mode off: the driver tears the GPU down "
+                                "whenever no process uses it, so every start pays the re-initialisation.",
+              {{"persistence mode", "disabled", "NVML nvmlDeviceGetPersistenceMode"}},
+              "",
+              {}});
+  }
+  if (!known) return Check::skip("persistence mode (NVML did not report it)");
+  return c;
+}
+
+Check ecc_disabled(const Context& ctx) {
+  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  Check c;
+  bool known = false;
+  for (const auto& g : u::gpus(ctx)) {
+    if (!g.ecc_mode_current) continue;  // null: the card has no ECC (NVML: not supported)
+    known = true;
+    if (*g.ecc_mode_current) continue;
+    std::string pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? "enabled (after reboot)" : "disabled") : "unknown";
+    c.add(Hit{u::gpu_entity(g),
+              u::gpu_label(g) + " supports ECC but runs with it off: memory bit errors go undetected in long runs.",
+              {{"ECC mode (current)", "disabled", "NVML nvmlDeviceGetEccMode"}, {"ECC mode (pending)", pending, "NVML"}},
+              fmt::format("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth).", g.index),
+              {}});
+  }
+  if (!known) return Check::skip("ECC mode (NVML did not report it; the card may have no ECC)");
+  return c;
+}
+
+Check memory_errors(const Context& ctx) {
+  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  const auto limit = static_cast<uint64_t>(ctx.k.number("retired_pages_max", 63));
+  Check c;
+  bool known = false;
+  for (const auto& g : u::gpus(ctx)) {
+    if (!g.retired_pages_pending && !g.retired_pages_count && !g.remapped_rows_pending && !g.remapped_rows_failure) continue;
+    known = true;
+    std::vector<Evidence> ev;
+    std::string why;
+    if (g.retired_pages_pending.value_or(false)) why = "page retirement is pending (needs a GPU reset or reboot)";
+    if (g.remapped_rows_pending.value_or(false)) why = "a row remap is pending (needs a GPU reset or reboot)";
+    if (g.remapped_rows_failure.value_or(false)) why = "a row remap failed: the GPU memory is failing";
+    if (g.retired_pages_count && *g.retired_pages_count >= limit) {
+      why = fmt::format("{} retired pages, at or above DCGM's limit {}", *g.retired_pages_count, limit);
+    }
+    if (why.empty()) continue;
+    if (g.retired_pages_count) ev.push_back({"retired pages", std::to_string(*g.retired_pages_count), "NVML"});
+    if (g.retired_pages_pending) ev.push_back({"retirement pending", u::yes_no(*g.retired_pages_pending), "NVML"});
+    if (g.remapped_rows_pending) ev.push_back({"row remap pending", u::yes_no(*g.remapped_rows_pending), "NVML"});
+    if (g.remapped_rows_failure) ev.push_back({"row remap failure", u::yes_no(*g.remapped_rows_failure), "NVML"});
+    c.add(Hit{u::gpu_entity(g), u::gpu_label(g) + ": " + why + ".", ev, "", {}});
+  }
+  if (!known) return Check::skip("retired pages / remapped rows (NVML did not report them)");
+  return c;
+}
+
+Check mig_enabled(const Context& ctx) {
+  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  Check c;
+  bool known = false;
+  for (const auto& g : u::gpus(ctx)) {
+    if (!g.mig_mode_current) continue;
+    known = true;
+    if (!*g.mig_mode_current) continue;
+    c.add(Hit{u::gpu_entity(g),
+              u::gpu_label(g) + " is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
+                                "(the first visible one), never the whole GPU.",
+              {{"MIG mode (current)", "enabled", "NVML nvmlDeviceGetMigMode"}},
+              fmt::format("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
+                          "instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`).",
+                          g.index),
+              {}});
+  }
+  if (!known) return Check::skip("MIG mode (NVML did not report it)");
+  return c;
+}
+
+Check memory_in_use(const Context& ctx) {
+  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  Check c;
+  bool known = false;
+  for (const auto& g : u::gpus(ctx)) {
+    if (!g.process_count && !g.process_memory_bytes) continue;
+    known = true;
+    if (g.process_count.value_or(0) == 0 && g.process_memory_bytes.value_or(0) == 0) continue;
+    std::vector<Evidence> ev;
+    if (g.process_count) ev.push_back({"other processes", std::to_string(*g.process_count), "NVML running processes"});
+    if (g.process_memory_bytes) ev.push_back({"memory they hold", u::bytes(*g.process_memory_bytes), "NVML"});
+    c.add(Hit{u::gpu_entity(g),
+              u::gpu_label(g) + " already has memory held by other processes: TensorFlow maps nearly all GPU memory "
+                                "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
+              ev, "", {}});
+  }
+  if (!known) return Check::skip("GPU processes (NVML did not report them)");
+  return c;
+}
+
+Check pcie_link_downgraded(const Context& ctx) {
+  Check c;
+  bool known = false;
+  for (const auto& g : u::gpus(ctx)) {
+    if (g.pcie_link_width_current && g.pcie_link_width_max) {
+      known = true;
+      if (*g.pcie_link_width_current < *g.pcie_link_width_max) {
+        c.add(Hit{u::gpu_entity(g),
+                  fmt::format("{} runs its PCIe link at x{} of x{}: host-device copies get {}% of the bandwidth.",
+                              u::gpu_label(g), *g.pcie_link_width_current, *g.pcie_link_width_max,
+                              100 * *g.pcie_link_width_current / *g.pcie_link_width_max),
+                  {{"link width (current / max)", fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), "NVML"}},
+                  "",
+                  {}});
+      }
+    }
+    if (g.pcie_link_gen_current && g.pcie_link_gen_max) {
+      known = true;
+      if (*g.pcie_link_gen_current < *g.pcie_link_gen_max) {
+        c.add(Hit{u::gpu_entity(g),
+                  fmt::format("{} runs PCIe gen {} of gen {}. Idle GPUs lower the link generation to save power, so "
+                              "this matters only if it stays low under load.",
+                              u::gpu_label(g), *g.pcie_link_gen_current, *g.pcie_link_gen_max),
+                  {{"link generation (current / max)", fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), "NVML"}},
+                  "Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
+                  "check the BIOS PCIe speed setting and riser cables.",
+                  Severity::kInfo});
+      }
+    }
+  }
+  if (u::gpus(ctx).empty()) {
+    for (const auto* d : u::pci_gpus(ctx)) {
+      if (!d->link_width_current || !d->link_width_max) continue;
+      known = true;
+      if (*d->link_width_current < *d->link_width_max) {
+        c.add(Hit{d->address,
+                  fmt::format("The GPU at {} has its PCIe link at x{} of x{}.", d->address, *d->link_width_current,
+                              *d->link_width_max),
+                  {{"link width (current / max)", fmt::format("x{} / x{}", *d->link_width_current, *d->link_width_max),
+                    "/sys/bus/pci/devices/" + d->address + "/current_link_width"}},
+                  "",
+                  {}});
+      }
+    }
+  }
+  if (!known) return Check::skip(u::gpu_count(ctx) ? "PCIe link state of the GPUs" : "an NVIDIA GPU (none found)");
+  return c;
+}
+
+Check no_p2p(const Context& ctx) {
+  const int n = static_cast<int>(u::gpus(ctx).size());
+  if (n == 0) return Check::skip(u::gpu_count(ctx) ? "GPUs read by NVML" : "an NVIDIA GPU (none found)");
+  if (n < 2) return Check::pass();
+  if (ctx.inv.gpu_topology.empty()) return Check::skip("GPU topology (NVML did not report P2P status)");
+  bool any_fast = false;
+  int pairs = 0;
+  for (const auto& p : ctx.inv.gpu_topology) {
+    ++pairs;
+    if (p.nvlink.value_or(false) || p.p2p_read.value_or(false)) any_fast = true;
+  }
+  if (any_fast) return Check::pass();
+  Check c;
+  c.add(Hit{"host",
+            fmt::format("{} GPUs and no pair joined by NVLink or PCIe peer-to-peer: every gradient all-reduce "
+                        "goes through host memory, so data-parallel training scales poorly.", n),
+            {{"GPU pairs with NVLink or P2P", fmt::format("0 of {}", pairs), "NVML topology / P2P status"}},
+            "",
+            {}});
+  return c;
+}
+
+}  // namespace
+
+std::vector<Rule> gpu_rules() {
+  return {
+      {"gpu.no_gpu", "gpu", Severity::kError, "No NVIDIA GPU: TensorFlow runs on the CPU",
+       "NVIDIA display/3D controllers on the PCI bus and GPUs seen by NVML.",
+       "TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (guide: the GPU is "
+       "the core of a TF server).",
+       "Run on a machine with an NVIDIA GPU, or pass one through to this VM/container (`docker run --gpus all`).",
+       {"https://www.tensorflow.org/install/pip#hardware_requirements"},
+       no_gpu},
+      {"gpu.compute_capability_unsupported", "gpu", Severity::kError, "TensorFlow has no kernels for this GPU",
+       "Each GPU's compute capability against TF's minimum (3.5) and the SASS/PTX the target release's wheels carry.",
+       "Below the minimum TF ignores the GPU; with neither matching SASS nor usable PTX every op fails with \"no "
+       "kernel image is available\" (tf_compute_capabilities.yaml: gpu_device.cc, TSL .bazelrc).",
+       "Use the newest TF release with kernels for the GPU (`tfrig compat --gpu NAME`), build TF from source for its "
+       "capability, or replace the GPU.",
+       {"https://www.tensorflow.org/install/pip#hardware_requirements", "https://developer.nvidia.com/cuda-gpus"},
+       cc_unsupported},
+      {"gpu.ptx_jit_only", "gpu", Severity::kWarning, "Only PTX for this GPU: slow JIT at first start",
+       "Whether the target TF wheel has native SASS for the GPU's capability or only PTX of an older one.",
+       "TF logs \"CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer\" "
+       "(gpu_device.cc; tensorflow/docs gpu.md).",
+       "`export CUDA_CACHE_MAXSIZE=4294967296` so the JIT runs once; or use a build with native kernels.",
+       {"https://github.com/tensorflow/tensorflow/issues/89272"},
+       ptx_jit_only},
+      {"gpu.persistence_off", "gpu", Severity::kWarning, "Persistence mode off on a datacenter GPU",
+       "NVML persistence mode of datacenter GPUs (catalog segment).",
+       "Without a persistent client the driver re-initialises the GPU on every start (NVIDIA Driver Persistence doc; "
+       "DCGM DCGM_FR_PERSISTENCE_MODE).",
+       "`sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`).",
+       {"https://docs.nvidia.com/deploy/driver-persistence/index.html"},
+       persistence_off},
+      {"gpu.ecc_disabled", "gpu", Severity::kWarning, "ECC off on an ECC-capable GPU",
+       "NVML current ECC mode on GPUs that support ECC.",
+       "The guide's reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
+       "silently.",
+       "`sudo nvidia-smi -e 1` then reboot.",
+       {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
+       ecc_disabled},
+      {"gpu.retired_pages_pending", "gpu", Severity::kError, "GPU memory repair pending or failed",
+       "NVML retired pages (count, pending) and remapped rows (pending, failure).",
+       "DCGM's software plugin fails a GPU with pending retirement, a failed or pending row remap, or >= 63 retired "
+       "pages (NVIDIA/DCGM nvvs/src/Software.cpp).",
+       "Reset the GPU (`sudo nvidia-smi -r -i N`) or reboot to apply pending repairs; a failed remap or too many "
+       "retired pages means RMA the card.",
+       {"https://docs.nvidia.com/deploy/dynamic-page-retirement/index.html"},
+       memory_errors},
+      {"gpu.mig_enabled", "gpu", Severity::kWarning, "MIG mode on: TensorFlow sees one MIG instance",
+       "NVML current MIG mode.",
+       "With MIG on, CUDA enumerates MIG instances, not the GPU; a process uses one instance.",
+       "`sudo nvidia-smi -i N -mig 0` for the whole GPU, or `CUDA_VISIBLE_DEVICES=MIG-<uuid>` per process.",
+       {"https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"},
+       mig_enabled},
+      {"gpu.memory_in_use", "gpu", Severity::kWarning, "Another process holds GPU memory",
+       "NVML compute/graphics processes other than tfrig and the memory they hold.",
+       "TF pre-allocates nearly all GPU memory; a busy GPU gives CUDNN_STATUS_INTERNAL_ERROR or OOM "
+       "(tuning_and_setup.md section 10 #10; DCGM 'Graphics Processes').",
+       "Stop the other process (`nvidia-smi` lists them), or `export TF_FORCE_GPU_ALLOW_GROWTH=true`.",
+       {"https://github.com/tensorflow/tensorflow/issues/24828"},
+       memory_in_use},
+      {"gpu.pcie_link_downgraded", "gpu", Severity::kWarning, "GPU PCIe link below its maximum",
+       "Current against maximum PCIe link width and generation (NVML, else sysfs).",
+       "A narrower link cuts host-to-GPU bandwidth, which feeds every batch (guide: x16 per GPU).",
+       "Reseat the card in an x16 slot, check risers and the BIOS PCIe settings; recheck under load.",
+       {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
+       pcie_link_downgraded},
+      {"gpu.no_p2p_multi_gpu", "gpu", Severity::kWarning, "Several GPUs without NVLink or P2P",
+       "NVML topology: NVLink and P2P read status of every GPU pair.",
+       "The guide: in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
+       "through host memory.",
+       "Use NVLink-bridged or SXM GPUs for data-parallel training; check ACS/IOMMU (`sudo lspci -vvv | grep "
+       "ACSCtl`, NCCL troubleshooting) if P2P should work.",
+       {"https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html"},
+       no_p2p},
+  };
+}
+
+}  // namespace tfrig::rules

@@ -1,0 +1,97 @@
+// Storage rules: where the datasets live (the case study's bottleneck).
+#include <fmt/format.h>
+
+#include "rules/areas.h"
+#include "rules/util.h"
+
+namespace tfrig::rules {
+
+namespace {
+
+Check dataset_on_hdd(const Context& ctx) {
+  const auto& paths = ctx.inv.storage.data_paths;
+  if (paths.empty()) return Check::skip("dataset location (give it with --data DIR)");
+  Check c;
+  bool known = false;
+  for (const auto& p : paths) {
+    if (!p.device_kind) continue;
+    known = true;
+    if (*p.device_kind != "hdd") continue;
+    c.add(Hit{p.path,
+              fmt::format("The dataset at {} is on a rotating disk ({}): TFRecord and small-file loading are latency "
+                          "bound, and an HDD keeps the GPU waiting.",
+                          p.path, p.block_device.value_or("?")),
+              {{"disk", p.block_device.value_or("?") + " (hdd)", "/sys/block/" + p.block_device.value_or("?") + "/queue/rotational"},
+               {"mount", p.mount_point.value_or("?") + " " + p.fs_type.value_or(""), "/proc/self/mountinfo"}},
+              "", {}});
+  }
+  if (!known) return Check::skip("the disk under the dataset path");
+  return c;
+}
+
+Check dataset_on_network(const Context& ctx) {
+  const auto& paths = ctx.inv.storage.data_paths;
+  if (paths.empty()) return Check::skip("dataset location (give it with --data DIR)");
+  Check c;
+  bool known = false;
+  for (const auto& p : paths) {
+    if (p.error) continue;
+    known = true;
+    if (!p.network) continue;
+    c.add(Hit{p.path,
+              fmt::format("The dataset at {} is on a network filesystem ({}): every small read pays a round trip.",
+                          p.path, p.fs_type.value_or("?")),
+              {{"filesystem", p.fs_type.value_or("?") + " on " + p.device.value_or("?"), "/proc/self/mountinfo"}},
+              "", {}});
+  }
+  if (!known) return Check::skip("the filesystem under the dataset path");
+  return c;
+}
+
+Check no_nvme(const Context& ctx) {
+  const auto& devs = ctx.inv.storage.devices;
+  if (devs.empty()) return Check::skip("block devices (/sys/block)");
+  bool known = false;
+  for (const auto& d : devs) {
+    if (!d.kind) continue;
+    known = true;
+    if (*d.kind == "nvme") return Check::pass();
+  }
+  if (!known) return Check::skip("kind of the block devices");
+  std::string list;
+  for (const auto& d : devs) {
+    if (d.kind == "virtual") continue;
+    list += (list.empty() ? "" : ", ") + d.name + " (" + d.kind.value_or("?") + ")";
+  }
+  Check c;
+  c.add(Hit{"host", "No NVMe SSD on this machine: the guide requires NVMe for datasets.",
+            {{"block devices", list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
+  return c;
+}
+
+}  // namespace
+
+std::vector<Rule> storage_rules() {
+  return {
+      {"storage.dataset_on_hdd", "storage", Severity::kWarning, "Dataset on a rotating disk",
+       "The disk under each --data path (rotational flag).",
+       "The guide: TFRecord loading is very sensitive to I/O latency; use NVMe SSD.",
+       "Move the dataset to an NVMe SSD, or pack it into large TFRecord shards (`tfrig pack`) and cache it.",
+       {"https://www.tensorflow.org/guide/data_performance"},
+       dataset_on_hdd},
+      {"storage.dataset_on_network_fs", "storage", Severity::kWarning, "Dataset on a network filesystem",
+       "The filesystem under each --data path (nfs, cifs, fuse).",
+       "The case study: millions of small files over the network held an RTX 3090 at 30% utilisation.",
+       "Copy the dataset to local NVMe, or pack it into large TFRecord shards read with `interleave` and `prefetch`.",
+       {},
+       dataset_on_network},
+      {"storage.no_nvme", "storage", Severity::kWarning, "No NVMe SSD",
+       "Whether any block device is NVMe.",
+       "The guide: storage must be NVMe SSD for training data.",
+       "Add an NVMe SSD for datasets and checkpoints.",
+       {},
+       no_nvme},
+  };
+}
+
+}  // namespace tfrig::rules

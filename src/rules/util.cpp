@@ -1,0 +1,141 @@
+#include "rules/util.h"
+
+#include <algorithm>
+
+#include "core/text.h"
+#include "core/units.h"
+
+namespace tfrig::rules::util {
+
+using core::Version;
+
+const std::vector<inventory::Gpu>& gpus(const Context& ctx) { return ctx.inv.gpus; }
+
+std::vector<const inventory::PciDevice*> pci_gpus(const Context& ctx) {
+  std::vector<const inventory::PciDevice*> out;
+  for (const auto& d : ctx.inv.pci.devices) {
+    if (d.is_gpu) out.push_back(&d);
+  }
+  return out;
+}
+
+int gpu_count(const Context& ctx) {
+  return static_cast<int>(std::max(ctx.inv.gpus.size(), pci_gpus(ctx).size()));
+}
+
+bool gpu_presence_known(const Context& ctx) {
+  return !ctx.inv.pci.devices.empty() || !ctx.inv.gpus.empty();
+}
+
+std::string gpu_entity(const inventory::Gpu& g) { return "gpu" + std::to_string(g.index); }
+
+std::string gpu_label(const inventory::Gpu& g) {
+  return "GPU " + std::to_string(g.index) + (g.name ? " (" + *g.name + ")" : "");
+}
+
+std::optional<knowledge::GpuMatch> gpu_catalog(const Context& ctx, const inventory::Gpu& g) {
+  if (g.name) {
+    if (auto m = ctx.k.find_gpu(*g.name)) return m;
+  }
+  if (g.pci_device_id) return ctx.k.find_gpu_by_pci_id(*g.pci_device_id);
+  return std::nullopt;
+}
+
+std::optional<GpuCc> gpu_cc(const Context& ctx, const inventory::Gpu& g) {
+  if (g.compute_capability) {
+    if (auto v = Version::parse(*g.compute_capability)) return GpuCc{*v, "nvml", false};
+  }
+  if (auto m = gpu_catalog(ctx, g); m && m->compute_capability) {
+    if (auto v = Version::parse(*m->compute_capability)) return GpuCc{*v, m->source, m->uncertain};
+  }
+  return std::nullopt;
+}
+
+std::optional<uint64_t> gpu_memory_bytes(const Context& ctx, const inventory::Gpu& g) {
+  if (g.memory_total_bytes) return g.memory_total_bytes;
+  if (auto m = gpu_catalog(ctx, g); m && m->spec && m->spec->vram_gib) {
+    return static_cast<uint64_t>(*m->spec->vram_gib * static_cast<double>(core::kGiB));
+  }
+  return std::nullopt;
+}
+
+const inventory::PythonEnvironment* tf_env(const inventory::Inventory& inv) {
+  const inventory::PythonEnvironment* cpu_only = nullptr;
+  for (const auto& e : inv.python.environments) {
+    if (!e.tensorflow) continue;
+    // Prefer a GPU-capable install when several environments have TF.
+    if (e.tensorflow->distribution == "tensorflow-cpu" || e.tensorflow->is_cuda_build == false) {
+      if (!cpu_only) cpu_only = &e;
+      continue;
+    }
+    return &e;
+  }
+  return cpu_only;
+}
+
+namespace {
+
+// Rank in the loader's order; -1: not a place dlopen searches.
+int loader_rank(const Context& ctx, const inventory::CudaLibrary& lib) {
+  if (lib.found_via == "LD_LIBRARY_PATH") return 0;
+  if (core::starts_with(lib.found_via, "pip_wheel:")) {
+    // Only TF's own environment is on its RUNPATH (TF >= 2.14).
+    static const Version k214 = *Version::parse("2.14");
+    if (ctx.target.tf < k214) return -1;
+    const std::string prefix = lib.found_via.substr(std::string("pip_wheel:").size());
+    if (ctx.target.env && ctx.target.env->prefix != prefix) return -1;
+    return 1;
+  }
+  if (lib.found_via == "ld.so.cache") return 2;
+  if (lib.found_via == "default_dir") return 3;
+  return -1;
+}
+
+}  // namespace
+
+bool loader_searched(const Context& ctx, const inventory::CudaLibrary& lib) { return loader_rank(ctx, lib) >= 0; }
+
+const inventory::CudaLibrary* would_load(const Context& ctx, const std::string& soname) {
+  const inventory::CudaLibrary* best = nullptr;
+  int best_rank = 1000;
+  for (const auto& lib : ctx.inv.cuda.libraries) {
+    if (lib.soname != soname) continue;
+    const int r = loader_rank(ctx, lib);
+    if (r >= 0 && r < best_rank) {
+      best = &lib;
+      best_rank = r;
+    }
+  }
+  return best;
+}
+
+std::optional<std::string> newest_tf_for_cc(const knowledge::Knowledge& k, const Version& cc, bool allow_jit) {
+  for (const auto& b : k.tf_builds()) {  // newest first
+    auto v = Version::parse(b.tf);
+    if (!v) continue;
+    auto s = k.kernel_support(*v, cc).support;
+    if (s == knowledge::KernelSupport::kSass || (allow_jit && s == knowledge::KernelSupport::kPtxJit)) return b.tf;
+  }
+  return std::nullopt;
+}
+
+std::string yes_no(bool b) { return b ? "yes" : "no"; }
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+std::string bytes(uint64_t b) { return core::format_bytes_binary(b); }
+
+std::string uncertain_note(bool uncertain, const std::string& what) {
+  if (!uncertain) return "";
+  return what.empty() ? " (uncertain fact: see the knowledge source)" : " (uncertain: " + what + ")";
+}
+
+std::string knowledge_source(const std::string& file, const std::string& id) {
+  return "knowledge " + file + (id.empty() ? "" : " [" + id + "]");
+}
+
+}  // namespace tfrig::rules::util

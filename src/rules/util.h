@@ -1,0 +1,56 @@
+// Helpers the rule files share: the GPUs seen, their compute capability,
+// the library the loader would pick, formatting of evidence.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/version.h"
+#include "rules/rule.h"
+
+namespace tfrig::rules::util {
+
+// GPUs seen by NVML (or the other GPU sources).
+const std::vector<inventory::Gpu>& gpus(const Context& ctx);
+// NVIDIA display/3D controllers on the PCI bus.
+std::vector<const inventory::PciDevice*> pci_gpus(const Context& ctx);
+// GPUs on the machine by either source (NVML sees none when the driver is broken).
+int gpu_count(const Context& ctx);
+// Did anything look for GPUs at all?
+bool gpu_presence_known(const Context& ctx);
+std::string gpu_entity(const inventory::Gpu& g);
+std::string gpu_label(const inventory::Gpu& g);
+
+// The GPU's compute capability: NVML's, else the catalog's for its name or PCI id.
+struct GpuCc {
+  core::Version cc;
+  std::string source;  // "nvml" or the knowledge row
+  bool uncertain = false;
+};
+std::optional<GpuCc> gpu_cc(const Context& ctx, const inventory::Gpu& g);
+std::optional<knowledge::GpuMatch> gpu_catalog(const Context& ctx, const inventory::Gpu& g);
+// Total GPU memory, NVML's or the catalog's.
+std::optional<uint64_t> gpu_memory_bytes(const Context& ctx, const inventory::Gpu& g);
+
+// The installed TensorFlow and its environment, if any.
+const inventory::PythonEnvironment* tf_env(const inventory::Inventory& inv);
+
+// The file dlopen(soname) would load for TensorFlow: LD_LIBRARY_PATH, then
+// the nvidia wheels of TF's own environment (its RUNPATH, TF >= 2.14), then
+// /etc/ld.so.cache, then the default directories (ld.so(8); tf_dso_names.yaml).
+const inventory::CudaLibrary* would_load(const Context& ctx, const std::string& soname);
+bool loader_searched(const Context& ctx, const inventory::CudaLibrary& lib);
+
+// The newest TF release whose wheels run natively (SASS) on this CC, else
+// with PTX JIT when allow_jit.
+std::optional<std::string> newest_tf_for_cc(const knowledge::Knowledge& k, const core::Version& cc, bool allow_jit);
+
+std::string yes_no(bool b);
+std::string join(const std::vector<std::string>& parts, const std::string& sep);
+std::string bytes(uint64_t b);
+// "(uncertain: <why>)" appended to evidence resting on an uncertain fact.
+std::string uncertain_note(bool uncertain, const std::string& what = "");
+std::string knowledge_source(const std::string& file, const std::string& id);
+
+}  // namespace tfrig::rules::util

@@ -1,0 +1,154 @@
+// End to end (test layer 4): the tfrig binary on snapshots built for the
+// tests, its JSON contract, exit codes and options; and docs/rules.md
+// generated from the rule table (TFRIG_UPDATE_GOLDEN=1 rewrites it).
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "rules/rule.h"
+
+namespace tfrig {
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string out;
+};
+
+Run run(const std::string& args) {
+  const std::string cmd = std::string(TFRIG_BINARY) + " " + args + " 2>/dev/null";
+  Run r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = ::pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string snapshot(const char* name) { return std::string(TFRIG_TEST_DATA) + "/snapshots/" + name; }
+
+std::set<std::string> rule_ids(const nlohmann::json& j) {
+  std::set<std::string> ids;
+  for (const auto& f : j["findings"]) ids.insert(f["rule_id"].get<std::string>());
+  return ids;
+}
+
+TEST(DoctorCli, CpuBoxWithCuda13JsonContract) {
+  auto r = run("doctor --format json --snapshot " + snapshot("cpu_box_cuda13.json"));
+  EXPECT_EQ(r.code, 2);
+  auto j = nlohmann::json::parse(r.out);
+  auto ids = rule_ids(j);
+  EXPECT_TRUE(ids.count("gpu.no_gpu"));
+  EXPECT_TRUE(ids.count("cuda.library_missing"));
+  EXPECT_TRUE(ids.count("container.no_gpu_given"));
+  int errors = 0, warnings = 0, infos = 0;
+  for (const auto& f : j["findings"]) {
+    for (const char* key : {"rule_id", "severity", "area", "entity", "title", "message", "evidence", "fix"}) {
+      EXPECT_TRUE(f.contains(key)) << key;
+    }
+    const auto sev = f["severity"].get<std::string>();
+    errors += sev == "error";
+    warnings += sev == "warning";
+    infos += sev == "info";
+  }
+  EXPECT_EQ(j["summary"]["error"], errors);
+  EXPECT_EQ(j["summary"]["warning"], warnings);
+  EXPECT_EQ(j["summary"]["info"], infos);
+  EXPECT_EQ(j["findings"][0]["severity"], "error");
+  EXPECT_NE(j["verdict"].get<std::string>().find("CPU only"), std::string::npos);
+  ASSERT_TRUE(j["skipped"].is_array());
+  bool named = false;
+  for (const auto& s : j["skipped"]) {
+    if (s["rule_id"] == "driver.too_old_for_cuda") named = !s["missing"].get<std::string>().empty();
+  }
+  EXPECT_TRUE(named);
+}
+
+TEST(DoctorCli, TwoA100sOnAnOldDriverText) {
+  auto r = run("doctor --snapshot " + snapshot("gpu_box_two_a100_old_driver.json"));
+  EXPECT_EQ(r.code, 2);
+  std::istringstream in(r.out);
+  std::string line1, line2, verdict;
+  std::getline(in, line1);
+  std::getline(in, line2);
+  std::getline(in, verdict);
+  EXPECT_EQ(line1.rfind("tfrig doctor", 0), 0u);
+  EXPECT_EQ(verdict, "TensorFlow 2.17.0 (installed in /venv) will not use the 2 GPUs: 1 error, 3 warnings, 6 infos");
+  EXPECT_NE(r.out.find("driver.too_old_for_cuda"), std::string::npos);
+  EXPECT_NE(r.out.find("gpu.no_p2p_multi_gpu"), std::string::npos);
+  EXPECT_LT(r.out.find("driver.too_old_for_cuda"), r.out.find("gpu.no_p2p_multi_gpu"));  // worst first
+}
+
+TEST(DoctorCli, FailOnAndOnly) {
+  const auto snap = snapshot("gpu_box_two_a100_old_driver.json");
+  EXPECT_EQ(run("doctor --fail-on never --snapshot " + snap).code, 0);
+  auto os = run("doctor --only os --format json --snapshot " + snap);
+  EXPECT_EQ(os.code, 1);  // the open-files warning
+  EXPECT_NE(nlohmann::json::parse(os.out)["verdict"].get<std::string>().find("only the os rules"), std::string::npos);
+  for (const auto& f : nlohmann::json::parse(os.out)["findings"]) EXPECT_EQ(f["area"], "os");
+  auto gpu = run("doctor --only gpu --fail-on error --format json --snapshot " + snap);
+  EXPECT_EQ(gpu.code, 0);  // a warning only
+  EXPECT_EQ(run("doctor --only gpu --snapshot " + snap).code, 1);
+  EXPECT_EQ(run("doctor --only nonsense --snapshot " + snap).code, 64);
+}
+
+TEST(DoctorCli, ExplainAndTf) {
+  const auto snap = snapshot("cpu_box_cuda13.json");
+  auto e = run("doctor --explain driver.too_old_for_cuda --snapshot " + snap);
+  EXPECT_EQ(e.code, 0);
+  EXPECT_NE(e.out.find("skip"), std::string::npos);
+  EXPECT_EQ(run("doctor --explain no.such_rule --snapshot " + snap).code, 64);
+  auto tf = run("doctor --tf 2.15 --format json --snapshot " + snap);
+  auto j = nlohmann::json::parse(tf.out);
+  EXPECT_NE(j["target"].get<std::string>().find("2.15"), std::string::npos);
+}
+
+TEST(CompatCli, JsonContractAndExitCode) {
+  auto r = run("compat --only-given --format json --tf 2.15 --driver 525.60.13 --cuda 12.2 --cudnn 8.9 --gpu \"Tesla K80\" --python 3.11");
+  EXPECT_EQ(r.code, 2);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "no");
+  EXPECT_TRUE(j["checks"].is_array());
+  EXPECT_TRUE(j["alternatives"].is_array());
+  EXPECT_EQ(run("compat --only-given --tf 2.17 --driver 535.104.05").code, 0);
+  EXPECT_NE(run("compat --matrix").out.find("2.21.0"), std::string::npos);
+}
+
+TEST(KnowledgeCli, ListsFiles) {
+  auto r = run("knowledge");
+  EXPECT_EQ(r.code, 0);
+  for (const char* f : {"tf_builds.json", "cuda_drivers.json", "gpus.json", "thresholds.json"}) {
+    EXPECT_NE(r.out.find(f), std::string::npos) << f;
+  }
+  auto j = nlohmann::json::parse(run("knowledge --format json").out);
+  EXPECT_EQ(j["files"].size(), 7u);
+  EXPECT_EQ(run("--knowledge /nonexistent/dir knowledge").code, 66);
+}
+
+TEST(RulesDoc, DocsRulesMdIsGeneratedFromTheTable) {
+  const auto path = std::filesystem::path(TFRIG_TEST_DATA).parent_path().parent_path() / "docs" / "rules.md";
+  const std::string want = rules::rules_markdown();
+  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(path) << want;
+  }
+  std::ifstream in(path);
+  std::stringstream have;
+  have << in.rdbuf();
+  EXPECT_EQ(have.str(), want) << "docs/rules.md is stale: rerun the tests with TFRIG_UPDATE_GOLDEN=1";
+  EXPECT_EQ(run("rules --markdown").out, want);
+}
+
+}  // namespace
+}  // namespace tfrig
