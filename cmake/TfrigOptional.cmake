@@ -5,6 +5,22 @@
 # `tfrig import nvidia-smi-xml` and `doctor --nvidia-smi-xml`.
 find_package(pugixml CONFIG REQUIRED)
 
+# zlib (zlib1g-dev): TFRecord GZIP/ZLIB compression, as TensorFlow's
+# ZlibOutputBuffer/ZlibInputStream use it. Required by `tfrig pack/verify`.
+find_package(ZLIB REQUIRED)
+
+# ISA-L (libisal-dev): crc32_iscsi() = CRC-32C with runtime CPU dispatch
+# (SSE4.2/PCLMUL/AVX-512). Optional: without it core/crc32c.cpp uses SSE4.2
+# directly or its portable table.
+find_path(TFRIG_ISAL_INCLUDE_DIR isa-l/crc.h)
+find_library(TFRIG_ISAL_LIBRARY isal)
+
 function(tfrig_link_optional target)
   target_link_libraries(${target} PRIVATE pugixml::pugixml)
+  target_link_libraries(${target} PUBLIC ZLIB::ZLIB)
+  if(TFRIG_ISAL_INCLUDE_DIR AND TFRIG_ISAL_LIBRARY)
+    target_include_directories(${target} PRIVATE ${TFRIG_ISAL_INCLUDE_DIR})
+    target_link_libraries(${target} PRIVATE ${TFRIG_ISAL_LIBRARY})
+    target_compile_definitions(${target} PRIVATE TFRIG_HAVE_ISAL=1)
+  endif()
 endfunction()

@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   cli::add_knowledge_command(app, state);
   cli::add_rules_command(app, state);
   cli::add_compat_command(app, state);
+  cli::add_pack_command(app, state);
+  cli::add_verify_command(app, state);
+  cli::add_inspect_command(app, state);
 
   try {
     app.parse(argc, argv);

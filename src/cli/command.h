@@ -38,5 +38,8 @@ void add_import_command(CLI::App& app, RunState& state);
 void add_knowledge_command(CLI::App& app, RunState& state);
 void add_rules_command(CLI::App& app, RunState& state);
 void add_compat_command(CLI::App& app, RunState& state);
+void add_pack_command(CLI::App& app, RunState& state);
+void add_verify_command(CLI::App& app, RunState& state);
+void add_inspect_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli

@@ -1,0 +1,55 @@
+// `tfrig inspect PATH`: options only; the work is in tfrecord/inspect.cpp.
+#include <cstdio>
+#include <memory>
+
+#include "cli/command.h"
+#include "core/log.h"
+#include "tfrecord/inspect.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct InspectArgs {
+  std::string path;
+  tfrecord::InspectOptions options;
+  std::string compression = "auto";
+  bool json = false;
+};
+
+int run(InspectArgs& a) {
+  if (a.compression != "auto") {
+    auto c = tfrecord::parse_compression(a.compression);
+    if (!c) {
+      core::log(core::LogLevel::kError, "{}", c.error().to_string());
+      return kExitUsage;
+    }
+    a.options.compression = *c;
+  }
+  auto r = tfrecord::inspect_file(a.path, a.options);
+  if (!r) {
+    core::log(core::LogLevel::kError, "inspect: {}", r.error().to_string());
+    return r.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitDataErr;
+  }
+  if (a.json) {
+    std::printf("%s\n", tfrecord::report_to_json(*r).dump(2).c_str());
+  } else {
+    std::fputs(tfrecord::report_to_text(*r).c_str(), stdout);
+  }
+  return r->error ? kExitDataErr : kExitOk;
+}
+
+}  // namespace
+
+void add_inspect_command(CLI::App& app, RunState& state) {
+  auto args = std::make_shared<InspectArgs>();
+  auto* cmd = app.add_subcommand("inspect", "Record count, feature schema and the first Examples of a TFRecord file");
+  cmd->add_option("PATH", args->path, "TFRecord file")->required();
+  cmd->add_option("-n,--show", args->options.show, "How many Examples to print as JSON")->capture_default_str();
+  cmd->add_flag("--show-bytes", args->options.show_bytes, "Print bytes values (text, or hex) instead of size + CRC-32C");
+  cmd->add_option("--compression", args->compression, "auto (sniff), none, gzip or zlib")->capture_default_str();
+  cmd->add_flag("--json", args->json, "JSON on stdout");
+  cmd->callback([args, &state] { state.exit_code = run(*args); });
+}
+
+}  // namespace tfrig::cli

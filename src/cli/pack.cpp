@@ -1,0 +1,114 @@
+// `tfrig pack SRC -o OUT`: options only; the work is in tfrecord/pack.cpp.
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "tfrecord/pack.h"
+#include "tfrecord/progress.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct PackArgs {
+  tfrecord::PackOptions options;
+  std::string shard_size = "200MB";
+  std::string compression = "none";
+  std::string on_error = "skip";
+  bool no_shuffle = false;
+  bool progress = false;
+  bool no_progress = false;
+};
+
+int exit_code_for(const tfrecord::PackError& e) {
+  if (e.output) return kExitCantCreate;
+  switch (e.error.code) {
+    case core::ErrorCode::kNotFound: return kExitNoInput;
+    case core::ErrorCode::kInvalidArgument: return kExitUsage;
+    default: return kExitDataErr;
+  }
+}
+
+int run(PackArgs& a) {
+  auto size = core::parse_size(a.shard_size);
+  if (!size || *size == 0) {
+    core::log(core::LogLevel::kError, "--shard-size: expected a size such as 200MB, got '{}'", a.shard_size);
+    return kExitUsage;
+  }
+  auto comp = tfrecord::parse_compression(a.compression);
+  if (!comp) {
+    core::log(core::LogLevel::kError, "{}", comp.error().to_string());
+    return kExitUsage;
+  }
+  auto& o = a.options;
+  o.plan.shard_size_bytes = *size;
+  o.plan.shuffle = !a.no_shuffle;
+  o.compression = *comp;
+  o.on_error = a.on_error == "fail" ? tfrecord::OnError::kFail : tfrecord::OnError::kSkip;
+  o.progress = !a.no_progress && (a.progress || tfrecord::stderr_is_terminal());
+  auto sum = tfrecord::run_pack(o);
+  if (!sum) {
+    core::log(core::LogLevel::kError, "pack: {}", sum.error().error.to_string());
+    return exit_code_for(sum.error());
+  }
+  std::printf("packed %llu records from %s (%s, %llu files listed) into %u of %u shards in %s%s\n",
+              static_cast<unsigned long long>(sum->records), o.src.c_str(), sum->source_kind.c_str(),
+              static_cast<unsigned long long>(sum->files_listed), sum->shards_in_slice, sum->shards_total,
+              o.out_dir.c_str(),
+              o.num_slices > 1 ? fmt::format(" (slice {} of {})", o.shard_index, o.num_slices).c_str() : "");
+  std::printf("  written %u shard(s), %s; kept %u complete shard(s) from an earlier run\n", sum->shards_written,
+              core::format_bytes_decimal(sum->bytes_written).c_str(), sum->shards_resumed);
+  double secs = sum->seconds > 0 ? sum->seconds : 1e-9;
+  std::printf("  read %s in %s: %.0f files/s, %s\n", core::format_bytes_decimal(sum->bytes_read).c_str(),
+              core::format_seconds(sum->seconds).c_str(), static_cast<double>(sum->records) / secs,
+              core::format_rate(static_cast<double>(sum->bytes_read) / secs).c_str());
+  std::printf("  label map: %s\n", sum->label_map_path.c_str());
+  if (!sum->failures.empty()) {
+    std::printf("  skipped %zu file(s) that could not be read or are not images:\n", sum->failures.size());
+    constexpr size_t kShown = 20;
+    for (size_t i = 0; i < sum->failures.size() && i < kShown; ++i) {
+      std::printf("    %s: %s\n", sum->failures[i].path.c_str(), sum->failures[i].reason.c_str());
+    }
+    if (sum->failures.size() > kShown) std::printf("    ... and %zu more\n", sum->failures.size() - kShown);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_pack_command(CLI::App& app, RunState& state) {
+  auto args = std::make_shared<PackArgs>();
+  auto* cmd = app.add_subcommand("pack", "Pack a directory of class folders or a CSV/JSONL manifest into TFRecord shards");
+  auto& o = args->options;
+  cmd->add_option("SRC", o.src, "Directory of class sub-folders, or a CSV/JSONL manifest (path,label,extra columns)")
+      ->required();
+  cmd->add_option("-o,--output", o.out_dir, "Output directory for shards, indexes and the label map")->required();
+  cmd->add_option("--prefix", o.prefix, "Shard name prefix: PREFIX-00000-of-00128.tfrecord")->capture_default_str();
+  cmd->add_option("--shard-size", args->shard_size, "Target shard size (200MB, 1GiB)")->capture_default_str();
+  cmd->add_option("--seed", o.plan.seed, "Shuffle seed (same seed, same shards)")->capture_default_str();
+  cmd->add_flag("--no-shuffle", args->no_shuffle, "Keep the sorted listing order");
+  cmd->add_option("--shard-index", o.shard_index, "Pack only slice I of --num-shards (0-based)")->capture_default_str();
+  cmd->add_option("--num-shards", o.num_slices, "Number of slices the work is split into (one per machine)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("-j,--jobs", o.jobs, "Parallel shard writers (0 = all cores)")->capture_default_str();
+  cmd->add_option("--compression", args->compression, "none, gzip or zlib (as tf.io.TFRecordOptions)")
+      ->capture_default_str();
+  cmd->add_option("--label-offset", o.dataset.label_offset,
+                  "First label id for named classes (1 for the ImageNet/Inception convention)")
+      ->capture_default_str();
+  cmd->add_flag("--resume", o.resume, "Keep complete shards from an earlier run; redo the rest");
+  cmd->add_flag("--overwrite", o.overwrite, "Rewrite shards that already exist");
+  cmd->add_option("--on-error", args->on_error, "Unreadable or non-image files: skip (report and count) or fail")
+      ->check(CLI::IsMember({"skip", "fail"}))
+      ->capture_default_str();
+  cmd->add_flag("--progress", args->progress, "Progress on stderr even when it is not a terminal");
+  cmd->add_flag("--no-progress", args->no_progress, "No progress line");
+  cmd->callback([args, &state] { state.exit_code = run(*args); });
+}
+
+}  // namespace tfrig::cli

@@ -1,0 +1,141 @@
+#include "tfrecord/inspect.h"
+
+#include <fmt/format.h>
+
+#include "core/crc32c.h"
+#include "core/table.h"
+#include "core/text.h"
+
+namespace tfrig::tfrecord {
+
+namespace {
+
+nlohmann::ordered_json bytes_json(std::string_view b, bool show) {
+  if (show) {
+    if (core::looks_like_text(b) || b.empty()) return std::string(b);
+    std::string hex;
+    hex.reserve(b.size() * 2);
+    for (unsigned char c : b) hex += fmt::format("{:02x}", c);
+    return nlohmann::ordered_json{{"hex", hex}};
+  }
+  return nlohmann::ordered_json{{"size", b.size()}, {"crc32c", fmt::format("0x{:08x}", core::crc32c(b))}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json example_to_json(const FeaturesView& ex, bool show_bytes) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [key, f] : ex) {
+    nlohmann::ordered_json values = nlohmann::ordered_json::array();
+    switch (f.kind) {
+      case FeatureKind::kBytes:
+        for (auto b : f.bytes) values.push_back(bytes_json(b, show_bytes));
+        break;
+      case FeatureKind::kFloat:
+        for (float x : f.floats) values.push_back(x);
+        break;
+      case FeatureKind::kInt64:
+        for (int64_t x : f.ints) values.push_back(x);
+        break;
+      case FeatureKind::kNone:
+        break;
+    }
+    j[key] = nlohmann::ordered_json{{std::string(feature_kind_name(f.kind)), std::move(values)}};
+  }
+  return j;
+}
+
+core::Result<InspectReport> inspect_file(const std::string& path, const InspectOptions& options) {
+  auto reader = RecordReader::open(path, ReaderOptions{options.compression, true});
+  if (!reader) return tl::unexpected(reader.error());
+  InspectReport r;
+  r.path = path;
+  for (;;) {
+    auto rec = reader->next();
+    r.compression = reader->compression();
+    if (!rec) {
+      r.error = rec.error();
+      break;
+    }
+    if (!*rec) break;
+    r.stream_bytes = reader->record_offset() + kHeaderSize + (*rec)->size() + kFooterSize;
+    ++r.records;
+    auto ex = decode_example(**rec);
+    if (!ex) {
+      if (r.not_examples++ == 0) r.first_not_example = fmt::format("record {}: {}", r.records - 1, ex.error().to_string());
+      continue;
+    }
+    for (const auto& [key, f] : *ex) {
+      auto& s = r.schema[key];
+      std::string kind(feature_kind_name(f.kind));
+      if (s.kinds.empty()) {
+        s.kinds = kind;
+      } else if (s.kinds.find(kind) == std::string::npos) {
+        s.kinds += "|" + kind;
+      }
+      ++s.records;
+      s.min_values = std::min<uint64_t>(s.min_values, f.size());
+      s.max_values = std::max<uint64_t>(s.max_values, f.size());
+    }
+    if (r.examples.size() < options.show) r.examples.push_back(example_to_json(*ex, options.show_bytes));
+  }
+  return r;
+}
+
+nlohmann::ordered_json report_to_json(const InspectReport& r) {
+  nlohmann::ordered_json j;
+  j["path"] = r.path;
+  j["compression"] = std::string(compression_name(r.compression));
+  j["records"] = r.records;
+  j["stream_bytes"] = r.stream_bytes;
+  j["records_not_examples"] = r.not_examples;
+  j["first_not_example"] = r.first_not_example.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.first_not_example);
+  if (r.error) {
+    j["error"] = nlohmann::ordered_json{{"problem", std::string(record_problem_name(r.error->problem))},
+                                        {"record", r.error->record_index},
+                                        {"offset", r.error->offset},
+                                        {"message", r.error->message}};
+  } else {
+    j["error"] = nullptr;
+  }
+  auto schema = nlohmann::ordered_json::array();
+  for (const auto& [key, s] : r.schema) {
+    schema.push_back(nlohmann::ordered_json{{"key", key},
+                                            {"kind", s.kinds},
+                                            {"records", s.records},
+                                            {"min_values", s.records ? s.min_values : 0},
+                                            {"max_values", s.max_values}});
+  }
+  j["schema"] = std::move(schema);
+  j["examples"] = r.examples;
+  return j;
+}
+
+std::string report_to_text(const InspectReport& r) {
+  std::string out = fmt::format("{}: {} records, {} stream bytes, compression {}\n", r.path, r.records,
+                                r.stream_bytes, compression_name(r.compression));
+  if (r.error) {
+    out += fmt::format("  stopped at record {} (byte offset {}): {}: {}\n", r.error->record_index, r.error->offset,
+                       record_problem_name(r.error->problem), r.error->message);
+  }
+  if (r.not_examples > 0) {
+    out += fmt::format("  {} record(s) are not tf.train.Examples; first: {}\n", r.not_examples, r.first_not_example);
+  }
+  if (!r.schema.empty()) {
+    core::Table t({"key", "kind", "records", "min values", "max values"},
+                  {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
+                   core::Table::Align::kRight, core::Table::Align::kRight});
+    for (const auto& [key, s] : r.schema) {
+      t.add_row({key, s.kinds, std::to_string(s.records), std::to_string(s.records ? s.min_values : 0),
+                 std::to_string(s.max_values)});
+    }
+    out += "\nFeatures:\n" + t.render();
+  }
+  if (!r.examples.empty()) {
+    out += fmt::format("\nFirst {} Example(s):\n", r.examples.size());
+    for (const auto& e : r.examples) out += e.dump() + "\n";
+  }
+  return out;
+}
+
+}  // namespace tfrig::tfrecord

@@ -1,0 +1,338 @@
+#include "tfrecord/pack.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/text.h"
+#include "tfrecord/example.h"
+#include "tfrecord/image_header.h"
+#include "tfrecord/progress.h"
+#include "tfrecord/shard_index.h"
+
+namespace tfrig::tfrecord {
+
+namespace fs = std::filesystem;
+using core::ErrorCode;
+
+namespace {
+
+// Test-only: TFRIG_TEST_STOP_AFTER_RECORDS=N makes the process SIGSTOP
+// itself after writing N records, so a test can kill -9 it at a known point
+// mid-shard (tests/tfrecord/pack_test.cpp). Read once.
+uint64_t test_stop_after_records() {
+  static const uint64_t n = [] {
+    const char* v = std::getenv("TFRIG_TEST_STOP_AFTER_RECORDS");
+    if (v == nullptr) return uint64_t{0};
+    return core::parse_u64(v).value_or(0);
+  }();
+  return n;
+}
+
+// Reads a whole file into buf (capacity reused across files).
+core::Status read_file_into(const std::string& path, std::string& buf) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    return core::fail(err == ENOENT ? ErrorCode::kNotFound : err == EACCES ? ErrorCode::kPermissionDenied : ErrorCode::kIo,
+                      path, std::string("cannot open: ") + std::strerror(err));
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return core::fail(ErrorCode::kIo, path, "not a regular file");
+  }
+  buf.resize(static_cast<size_t>(st.st_size));
+  size_t have = 0;
+  for (;;) {
+    if (have == buf.size()) {
+      // The file may have grown since fstat: read on until EOF.
+      buf.resize(buf.size() + 65536);
+    }
+    ssize_t n = ::read(fd, buf.data() + have, buf.size() - have);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return core::fail(ErrorCode::kIo, path, fmt::format("read failed at byte {}: {}", have, std::strerror(err)));
+    }
+    if (n == 0) break;
+    have += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  buf.resize(have);
+  return {};
+}
+
+struct Shared {
+  const PackOptions& options;
+  const Dataset& ds;
+  const Plan& plan;
+  Progress& progress;
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> records{0};
+  std::atomic<uint64_t> bytes_read{0};
+  std::atomic<uint64_t> bytes_written{0};
+  std::atomic<uint32_t> shards_written{0};
+  std::mutex mu;
+  std::vector<FileFailure> failures;
+  std::optional<PackError> fatal;
+
+  void set_fatal(PackError e) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!fatal) fatal = std::move(e);
+    stop = true;
+  }
+};
+
+// Per-worker reusable buffers: the only memory that scales with file size.
+struct WorkerBuffers {
+  std::string file;
+  std::string record;
+  std::vector<std::pair<std::string, FeatureValue>> features;
+};
+
+// Builds the Example of one item into buffers.record. Keys sorted (the
+// standard ones and the manifest's extras interleave by name).
+void build_example(const SourceItem& item, const ImageInfo& info, WorkerBuffers& b) {
+  auto& f = b.features;
+  f.clear();
+  f.emplace_back("image/channels", FeatureValue::of_int(info.channels));
+  if (item.label) {
+    f.emplace_back("image/class/label", FeatureValue::of_int(*item.label));
+    f.emplace_back("image/class/text", FeatureValue::of_bytes(item.label_text));
+  }
+  f.emplace_back("image/encoded", FeatureValue::of_bytes(b.file));
+  f.emplace_back("image/filename", FeatureValue::of_bytes(item.filename));
+  f.emplace_back("image/format", FeatureValue::of_bytes(info.format));
+  f.emplace_back("image/height", FeatureValue::of_int(info.height));
+  f.emplace_back("image/width", FeatureValue::of_int(info.width));
+  for (const auto& [key, value] : item.extras) f.emplace_back(key, value.view());
+  std::sort(f.begin(), f.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  b.record.clear();
+  encode_example(f, b.record);
+}
+
+void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
+  const auto& o = s.options;
+  const auto count = static_cast<uint32_t>(s.plan.shards.size());
+  const std::string name = shard_file_name(o.prefix, shard.index, count);
+  const std::string path = (fs::path(o.out_dir) / name).string();
+  auto writer = RecordWriter::create(path, WriterOptions{o.compression});
+  if (!writer) return s.set_fatal(PackError{writer.error(), true});
+  ShardIndex index;
+  index.shard = name;
+  index.compression = o.compression;
+  for (uint32_t item_index : shard.items) {
+    if (s.stop) return;  // the writer's destructor removes the temporary file
+    const SourceItem& item = s.ds.items[item_index];
+    auto st = read_file_into(item.path, b.file);
+    core::Result<ImageInfo> info = st ? sniff_image(b.file) : tl::unexpected(st.error());
+    if (!info) {
+      std::string reason = st ? "not an image we can read the size of (" + info.error().to_string() + ")"
+                              : info.error().message;
+      core::log(core::LogLevel::kWarn, "pack: {}: {}", item.path, reason);
+      if (o.on_error == OnError::kFail) {
+        return s.set_fatal(PackError{core::Error{info.error().code == ErrorCode::kParse ? ErrorCode::kParse
+                                                                                       : info.error().code,
+                                                 item.path, reason + " (--on-error fail)"},
+                                     false});
+      }
+      std::lock_guard<std::mutex> lock(s.mu);
+      s.failures.push_back(FileFailure{item.path, reason});
+      s.progress.add(1, 0);
+      continue;
+    }
+    build_example(item, *info, b);
+    index.offsets.push_back(writer->uncompressed_offset());
+    if (auto w = writer->write(b.record); !w) return s.set_fatal(PackError{w.error(), true});
+    s.bytes_read += b.file.size();
+    s.progress.add(1, b.file.size());
+    uint64_t total = ++s.records;
+    if (uint64_t stop_at = test_stop_after_records(); stop_at != 0 && total == stop_at) {
+      // Flush what is buffered so the killed process leaves a real partial
+      // temporary file behind, as a crash mid-write would.
+      (void)writer->flush();
+      std::raise(SIGSTOP);
+    }
+  }
+  if (auto st = writer->finish(); !st) return s.set_fatal(PackError{st.error(), true});
+  index.records = writer->records();
+  index.stream_bytes = writer->uncompressed_offset();
+  index.file_bytes = writer->file_bytes();
+  // Index first, shard last: a shard under its final name always has its index.
+  if (auto st = core::write_file_atomic(index_path_for(path), serialize_index(index)); !st) {
+    return s.set_fatal(PackError{st.error(), true});
+  }
+  if (auto st = writer->commit(); !st) return s.set_fatal(PackError{st.error(), true});
+  s.bytes_written += index.file_bytes;
+  ++s.shards_written;
+}
+
+// A shard from an earlier run counts as done when it and its index exist
+// and the index describes a file of exactly this size.
+bool shard_complete(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  auto idx = read_index(index_path_for(path));
+  return idx && idx->file_bytes == static_cast<uint64_t>(st.st_size);
+}
+
+// Removes "<name>.tmp-*" and "<name>.index.json.tmp-*" left by a killed run
+// (core::AtomicWriter's temporary names), only for this slice's shards.
+void remove_stale_temps(const std::string& dir, const std::vector<std::string>& names) {
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return;
+  std::vector<std::string> doomed;
+  while (dirent* e = ::readdir(d)) {
+    std::string_view n(e->d_name);
+    for (const auto& name : names) {
+      if (core::starts_with(n, name + ".tmp-") || core::starts_with(n, name + ".index.json.tmp-")) {
+        doomed.emplace_back(n);
+        break;
+      }
+    }
+  }
+  ::closedir(d);
+  for (const auto& n : doomed) {
+    std::string p = (fs::path(dir) / n).string();
+    core::log(core::LogLevel::kInfo, "pack: removing {} left by an interrupted run", p);
+    ::unlink(p.c_str());
+  }
+}
+
+}  // namespace
+
+std::string label_map_path(const std::string& out_dir, const std::string& prefix) {
+  return (fs::path(out_dir) / (prefix + ".label_map.json")).string();
+}
+
+std::string serialize_label_map(const Dataset& ds) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = 1;
+  j["source_kind"] = ds.kind;
+  auto labels = nlohmann::ordered_json::array();
+  for (const auto& [id, name] : ds.label_map) {
+    nlohmann::ordered_json e;
+    e["id"] = id;
+    e["name"] = name;
+    labels.push_back(std::move(e));
+  }
+  j["labels"] = std::move(labels);
+  return j.dump(2) + "\n";
+}
+
+tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
+  core::Stopwatch watch;
+  if (o.num_slices == 0 || o.shard_index >= o.num_slices) {
+    return tl::unexpected(PackError{core::Error{ErrorCode::kInvalidArgument, "--shard-index",
+                                                fmt::format("{} is not below --num-shards {}", o.shard_index,
+                                                            o.num_slices)},
+                                    false});
+  }
+  if (o.prefix.empty() || o.prefix.find('/') != std::string::npos) {
+    return tl::unexpected(PackError{
+        core::Error{ErrorCode::kInvalidArgument, "--prefix", "must be a non-empty file name without '/'"}, false});
+  }
+  auto ds = load_dataset(o.src, o.dataset);
+  if (!ds) return tl::unexpected(PackError{ds.error(), false});
+  Plan plan = plan_shards(*ds, o.plan);
+  if (plan.shards.size() > 99999) {
+    return tl::unexpected(PackError{
+        core::Error{ErrorCode::kInvalidArgument, "--shard-size",
+                    fmt::format("would make {} shards; names hold at most 99999: use a larger --shard-size",
+                                plan.shards.size())},
+        false});
+  }
+  std::error_code ec;
+  fs::create_directories(o.out_dir, ec);
+  if (ec) return tl::unexpected(PackError{core::Error{ErrorCode::kIo, o.out_dir, "cannot create: " + ec.message()}, true});
+
+  PackSummary sum;
+  sum.source_kind = ds->kind;
+  sum.files_listed = ds->items.size();
+  sum.shards_total = static_cast<uint32_t>(plan.shards.size());
+  const auto count = static_cast<uint32_t>(plan.shards.size());
+
+  std::vector<const ShardPlan*> todo;
+  std::vector<std::string> names;
+  uint64_t todo_files = 0;
+  uint64_t todo_bytes = 0;
+  for (const auto& shard : plan.shards) {
+    if (!shard_in_slice(shard.index, o.shard_index, o.num_slices)) continue;
+    ++sum.shards_in_slice;
+    std::string name = shard_file_name(o.prefix, shard.index, count);
+    std::string path = (fs::path(o.out_dir) / name).string();
+    names.push_back(name);
+    sum.shard_paths.push_back(path);
+    struct stat st {};
+    bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && o.resume && shard_complete(path)) {
+      ++sum.shards_resumed;
+      continue;
+    }
+    if (exists && !o.resume && !o.overwrite) {
+      return tl::unexpected(PackError{
+          core::Error{ErrorCode::kInvalidArgument, path,
+                      "already exists; pass --resume to keep complete shards, or --overwrite to rewrite them"},
+          true});
+    }
+    todo.push_back(&shard);
+    todo_files += shard.items.size();
+    for (uint32_t i : shard.items) todo_bytes += ds->items[i].size_bytes;
+  }
+  remove_stale_temps(o.out_dir, names);
+
+  sum.label_map_path = label_map_path(o.out_dir, o.prefix);
+  if (auto st = core::write_file_atomic(sum.label_map_path, serialize_label_map(*ds)); !st) {
+    return tl::unexpected(PackError{st.error(), true});
+  }
+
+  unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, std::max<size_t>(1, todo.size()));
+  Progress progress(o.progress, "pack", todo_files, todo_bytes);
+  Shared shared{o, *ds, plan, progress};
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    WorkerBuffers buffers;
+    for (;;) {
+      size_t k = next.fetch_add(1);
+      if (k >= todo.size() || shared.stop) return;
+      write_shard(shared, *todo[k], buffers);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  progress.finish();
+
+  if (shared.fatal) return tl::unexpected(std::move(*shared.fatal));
+  sum.shards_written = shared.shards_written;
+  sum.records = shared.records;
+  sum.bytes_read = shared.bytes_read;
+  sum.bytes_written = shared.bytes_written;
+  sum.failures = std::move(shared.failures);
+  std::sort(sum.failures.begin(), sum.failures.end(),
+            [](const FileFailure& a, const FileFailure& b) { return a.path < b.path; });
+  sum.seconds = watch.seconds();
+  return sum;
+}
+
+}  // namespace tfrig::tfrecord

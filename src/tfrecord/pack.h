@@ -1,0 +1,79 @@
+// `tfrig pack`: source files -> TFRecord shards of tf.train.Examples, with
+// an index per shard and a label map.
+//
+// Parallelism and memory: the plan is made first (tfrecord/plan.h); then
+// --jobs workers each take whole shards from the slice and write them
+// start to finish. A worker holds one source file, its encoded Example and
+// a 4 MiB write buffer (plus ~0.6 MiB of deflate state when compressing), so
+// pack's footprint is about
+//     plan (~200 bytes per file + manifest extras)
+//   + jobs x (4.6 MiB + 2 x the largest source file),
+// whatever the dataset or shard size.
+//
+// Crash safety: each shard is written under a temporary name; its index is
+// written (atomically) before the shard is renamed into place, so a shard
+// under its final name is always complete and indexed. --resume skips those.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "tfrecord/dataset.h"
+#include "tfrecord/plan.h"
+#include "tfrecord/record.h"
+
+namespace tfrig::tfrecord {
+
+enum class OnError { kSkip, kFail };
+
+struct PackOptions {
+  std::string src;
+  std::string out_dir;
+  std::string prefix = "data";
+  PlanOptions plan;
+  DatasetOptions dataset;
+  uint32_t shard_index = 0;  // this slice
+  uint32_t num_slices = 1;   // --num-shards: how many slices the plan is cut into
+  unsigned jobs = 0;         // 0 = all cores
+  Compression compression = Compression::kNone;
+  bool resume = false;
+  bool overwrite = false;
+  OnError on_error = OnError::kSkip;
+  bool progress = false;
+};
+
+struct FileFailure {
+  std::string path;
+  std::string reason;
+};
+
+struct PackSummary {
+  std::string source_kind;
+  uint64_t files_listed = 0;
+  uint32_t shards_total = 0;     // in the whole plan
+  uint32_t shards_in_slice = 0;
+  uint32_t shards_written = 0;
+  uint32_t shards_resumed = 0;   // complete from an earlier run, left as they were
+  uint64_t records = 0;
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  double seconds = 0;
+  std::vector<FileFailure> failures;
+  std::vector<std::string> shard_paths;  // this slice's shards
+  std::string label_map_path;
+};
+
+struct PackError {
+  core::Error error;
+  bool output = false;  // the output could not be written (vs. a bad input)
+};
+
+tl::expected<PackSummary, PackError> run_pack(const PackOptions& options);
+
+// The label map file: {"schema_version":1,"labels":[{"id":0,"name":"cat"},...]}.
+std::string label_map_path(const std::string& out_dir, const std::string& prefix);
+std::string serialize_label_map(const Dataset& ds);
+
+}  // namespace tfrig::tfrecord

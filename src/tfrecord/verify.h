@@ -1,0 +1,46 @@
+// `tfrig verify`: every record's framing and both CRCs, the shard index when
+// one sits next to the shard, and optionally every record as an Example.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tfrecord/record.h"
+
+namespace tfrig::tfrecord {
+
+struct VerifyOptions {
+  std::optional<Compression> compression;  // nullopt = sniff each file
+  bool examples = false;                   // also decode each record as a tf.train.Example
+  bool check_index = true;
+  unsigned jobs = 0;  // files verified in parallel; 0 = all cores
+  bool progress = false;
+};
+
+struct FileVerdict {
+  std::string path;
+  bool ok = true;
+  Compression compression = Compression::kNone;
+  uint64_t records = 0;       // good records before the first problem
+  uint64_t stream_bytes = 0;  // uncompressed bytes of those records
+  uint64_t file_bytes = 0;
+  std::string index;  // "none", "ok" or "mismatch"
+  // The first problem: its kind ("length_crc", "data_crc", "truncated_record",
+  // "truncated_header", "trailing_garbage", "decompress", "io",
+  // "bad_example", "index_mismatch"), where, and what was expected.
+  std::string problem;
+  uint64_t offset = 0;
+  uint64_t record_index = 0;
+  std::string message;
+  std::string to_string() const;  // one line for people
+};
+
+FileVerdict verify_file(const std::string& path, const VerifyOptions& options);
+
+// Expands directories to the files in them (sorted; *.json sidecars
+// skipped) and verifies all files in parallel. Results in input order.
+std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, const VerifyOptions& options);
+
+}  // namespace tfrig::tfrecord
