@@ -81,6 +81,8 @@ core::Status read_file_into(const std::string& path, std::string& buf) {
 }
 
 struct Shared {
+  Shared(const PackOptions& o, const Dataset& d, const Plan& p, Progress& pr)
+      : options(o), ds(d), plan(p), progress(pr) {}
   const PackOptions& options;
   const Dataset& ds;
   const Plan& plan;
@@ -307,7 +309,7 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min<unsigned>(jobs, std::max<size_t>(1, todo.size()));
   Progress progress(o.progress, "pack", todo_files, todo_bytes);
-  Shared shared{o, *ds, plan, progress};
+  Shared shared(o, *ds, plan, progress);
   std::atomic<size_t> next{0};
   auto worker = [&] {
     WorkerBuffers buffers;

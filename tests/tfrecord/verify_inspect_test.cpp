@@ -1,0 +1,134 @@
+// `tfrig verify` and `tfrig inspect` on TensorFlow-written files and on
+// damaged shards, through the binary.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tfrecord/record.h"
+#include "tfrecord/tfrecord_test_util.h"
+#include "tfrecord/verify.h"
+
+namespace tfrig::tfrecord {
+namespace {
+
+using namespace tfrig::testing;
+
+TEST(Verify, EveryTensorFlowFixtureVerifies) {
+  std::string args = "verify --json";
+  for (const char* f : {"magenta__tfrecord_iterator_test.tfrecord", "tfx__tfjs_next_page_data.tfrecord.gz",
+                        "tfx__tfrecord_sequence_eval.gz", "tfx__penguin_eval_data_tfrecord-00000-of-00001.gz",
+                        "baskerville__mm10_train-7.tfr", "baskerville__mm10_test-3.tfr",
+                        "trax__c4-train.tfrecord-00000-of-00001", "ranking__train_elwc.tfrecord",
+                        "lingvo__wmt14_ende_wpm_32k_test.tfrecord", "tfx__cifar10_test.tfrecord"}) {
+    args += " " + shell_quote(data_path(std::string("tfrecord/") + f));
+  }
+  auto r = run_tfrig(args);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["files"], 10);
+  EXPECT_EQ(j["files_bad"], 0);
+  // 3 + 100 + 4500 + 100 + 0 + 1 + 10 + 10 + 100 + 128 (fixture README).
+  EXPECT_EQ(j["records"], 4952);
+}
+
+TEST(Verify, TfdsShardMatchesItsDatasetInfo) {
+  // dataset_info.json: numBytes 10603, shardLengths ["10"].
+  auto info = nlohmann::json::parse(read_file(data_path("tfrecord/trax__c4_en_2.3.0_dataset_info.json")));
+  auto v = verify_file(data_path("tfrecord/trax__c4-train.tfrecord-00000-of-00001"), {});
+  EXPECT_TRUE(v.ok);
+  const auto& split = info["splits"][0];
+  EXPECT_EQ(std::to_string(v.records), split["shardLengths"][0].get<std::string>());
+  EXPECT_EQ(std::to_string(v.file_bytes), split["numBytes"].get<std::string>());
+}
+
+TEST(Verify, ReportsFirstBadRecordWithOffset) {
+  ScratchDir dir;
+  std::string s;
+  append_record(s, "aaaa");
+  append_record(s, "bbbbbbbb");
+  append_record(s, "cc");
+  std::string bad = s;
+  bad[20 + 12 + 3] ^= 0x20;  // a data byte of record 1 (record 0 is 20 bytes)
+  write_file(dir / "bad.tfrecord", bad);
+  write_file(dir / "good.tfrecord", s);
+  write_file(dir / "cut.tfrecord", s.substr(0, s.size() - 3));
+  write_file(dir / "junk.tfrecord", s + "xyz");
+  write_file(dir / "empty.tfrecord", "");
+  auto r = run_tfrig("verify " + shell_quote(dir / "bad.tfrecord") + " " + shell_quote(dir / "good.tfrecord") + " " +
+                     shell_quote(dir / "cut.tfrecord") + " " + shell_quote(dir / "junk.tfrecord") + " " +
+                     shell_quote(dir / "empty.tfrecord") + " " + shell_quote(dir / "missing.tfrecord"));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("FAIL " + dir / "bad.tfrecord" + ": data_crc in record 1 at byte offset 20"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("OK   " + dir / "good.tfrecord" + ": 3 records"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL " + dir / "cut.tfrecord" + ": truncated_record in record 2 at byte offset 48"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("FAIL " + dir / "junk.tfrecord" + ": truncated_header in record 3 at byte offset 66"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("OK   " + dir / "empty.tfrecord" + ": 0 records"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL " + dir / "missing.tfrecord" + ": io"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("6 file(s), 4 bad"), std::string::npos) << r.out;
+}
+
+TEST(Verify, IndexMismatchAndExamples) {
+  ScratchDir dir;
+  std::string s;
+  append_record(s, "aaaa");
+  append_record(s, "bb");
+  write_file(dir / "x.tfrecord", s);
+  write_file(dir / "x.tfrecord.index.json",
+             "{\"schema_version\":1,\"shard\":\"x.tfrecord\",\"compression\":\"none\",\"records\":2,\"file_bytes\":38,"
+             "\"stream_bytes\":38,\"offsets\":[0,21]}");
+  auto v = verify_file(dir / "x.tfrecord", {});
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.problem, "index_mismatch");
+  EXPECT_NE(v.message.find("offset of record 1 is 21; the record starts at 20"), std::string::npos) << v.message;
+  VerifyOptions no_index;
+  no_index.check_index = false;
+  EXPECT_TRUE(verify_file(dir / "x.tfrecord", no_index).ok);
+  // Raw strings are valid records but not Examples.
+  VerifyOptions ex;
+  ex.examples = true;
+  auto m = verify_file(data_path("tfrecord/magenta__tfrecord_iterator_test.tfrecord"), ex);
+  EXPECT_FALSE(m.ok);
+  EXPECT_EQ(m.problem, "bad_example");
+  EXPECT_EQ(m.record_index, 0u);
+  EXPECT_TRUE(verify_file(data_path("tfrecord/tfx__penguin_eval_data_tfrecord-00000-of-00001.gz"), ex).ok);
+}
+
+TEST(Inspect, SchemaAndFirstExamples) {
+  auto r = run_tfrig("inspect --json -n 2 " +
+                     shell_quote(data_path("tfrecord/tfx__penguin_eval_data_tfrecord-00000-of-00001.gz")));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["records"], 100);
+  EXPECT_EQ(j["compression"], "gzip");
+  ASSERT_EQ(j["schema"].size(), 5u);  // fixture README: 4 float_list + species int64_list
+  EXPECT_EQ(j["schema"][4]["key"], "species");
+  EXPECT_EQ(j["schema"][4]["kind"], "int64_list");
+  EXPECT_EQ(j["schema"][4]["records"], 100);
+  EXPECT_EQ(j["examples"].size(), 2u);
+
+  auto c = run_tfrig("inspect --json -n 1 " + shell_quote(data_path("tfrecord/tfx__cifar10_test.tfrecord")));
+  ASSERT_EQ(c.exit_code, 0) << c.out;
+  auto cj = nlohmann::json::parse(c.out);
+  EXPECT_EQ(cj["records"], 128);
+  EXPECT_TRUE(cj["examples"][0]["image"]["bytes_list"][0].contains("crc32c"));
+  EXPECT_TRUE(cj["examples"][0]["image"]["bytes_list"][0].contains("size"));
+
+  auto t = run_tfrig("inspect --show-bytes -n 1 " +
+                     shell_quote(data_path("tfrecord/tfx__tfjs_next_page_data.tfrecord.gz")));
+  ASSERT_EQ(t.exit_code, 0) << t.out;
+  EXPECT_NE(t.out.find("100 records"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("cur_page"), std::string::npos) << t.out;
+
+  auto raw = run_tfrig("inspect " + shell_quote(data_path("tfrecord/magenta__tfrecord_iterator_test.tfrecord")));
+  EXPECT_EQ(raw.exit_code, 0) << raw.out;
+  EXPECT_NE(raw.out.find("3 record(s) are not tf.train.Examples"), std::string::npos) << raw.out;
+}
+
+}  // namespace
+}  // namespace tfrig::tfrecord
