@@ -1,5 +1,8 @@
 #include "tfrecord/inspect.h"
 
+#include <cmath>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "core/crc32c.h"
@@ -32,7 +35,15 @@ nlohmann::ordered_json example_to_json(const FeaturesView& ex, bool show_bytes) 
         for (auto b : f.bytes) values.push_back(bytes_json(b, show_bytes));
         break;
       case FeatureKind::kFloat:
-        for (float x : f.floats) values.push_back(x);
+        // Shortest text that reads back as the same float ("0.25694445", not
+        // the widened double 0.2569444477558136).
+        for (float x : f.floats) {
+          if (std::isfinite(x)) {
+            values.push_back(std::stod(fmt::format("{}", x)));
+          } else {
+            values.push_back(nullptr);  // JSON has no NaN/Inf
+          }
+        }
         break;
       case FeatureKind::kInt64:
         for (int64_t x : f.ints) values.push_back(x);

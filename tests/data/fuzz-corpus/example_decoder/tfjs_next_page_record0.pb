@@ -1,0 +1,13 @@
+
+C
+
+session_index
+
+
+cur_page	
+
+page2
+
+label	
+
+page3
