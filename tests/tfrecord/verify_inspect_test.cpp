@@ -62,10 +62,10 @@ TEST(Verify, ReportsFirstBadRecordWithOffset) {
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("OK   " + dir / "good.tfrecord" + ": 3 records"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("FAIL " + dir / "cut.tfrecord" + ": truncated_record in record 2 at byte offset 48"),
+  EXPECT_NE(r.out.find("FAIL " + dir / "cut.tfrecord" + ": truncated_record in record 2 at byte offset 44"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("FAIL " + dir / "junk.tfrecord" + ": truncated_header in record 3 at byte offset 66"),
+  EXPECT_NE(r.out.find("FAIL " + dir / "junk.tfrecord" + ": truncated_header in record 3 at byte offset 62"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("OK   " + dir / "empty.tfrecord" + ": 0 records"), std::string::npos) << r.out;
