@@ -66,7 +66,7 @@ int run(PackArgs& a) {
   std::printf("  read %s in %s: %.0f files/s, %s\n", core::format_bytes_decimal(sum->bytes_read).c_str(),
               core::format_seconds(sum->seconds).c_str(), static_cast<double>(sum->records) / secs,
               core::format_rate(static_cast<double>(sum->bytes_read) / secs).c_str());
-  std::printf("  label map: %s\n", sum->label_map_path.c_str());
+  if (!sum->label_map_path.empty()) std::printf("  label map: %s\n", sum->label_map_path.c_str());
   if (!sum->failures.empty()) {
     std::printf("  skipped %zu file(s) that could not be read or are not images:\n", sum->failures.size());
     constexpr size_t kShown = 20;

@@ -301,9 +301,14 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   }
   remove_stale_temps(o.out_dir, names);
 
-  sum.label_map_path = label_map_path(o.out_dir, o.prefix);
-  if (auto st = core::write_file_atomic(sum.label_map_path, serialize_label_map(*ds)); !st) {
-    return tl::unexpected(PackError{st.error(), true});
+  // Slice 0 writes the label map (every slice computes the same one): slices
+  // on different hosts share the output directory, and two writers of one
+  // file could pick the same temporary name (same pid on two hosts).
+  if (o.shard_index == 0) {
+    sum.label_map_path = label_map_path(o.out_dir, o.prefix);
+    if (auto st = core::write_file_atomic(sum.label_map_path, serialize_label_map(*ds)); !st) {
+      return tl::unexpected(PackError{st.error(), true});
+    }
   }
 
   unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
