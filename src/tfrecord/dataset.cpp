@@ -300,7 +300,12 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
             return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
                               "feature '" + key + "' holds a nested value; expected strings or numbers");
           }
-          k = k == FeatureKind::kNone ? ek : (k == ek ? k : (k != FeatureKind::kBytes && ek != FeatureKind::kBytes) ? FeatureKind::kFloat : FeatureKind::kBytes);
+          if (k != FeatureKind::kNone && k != ek && (k == FeatureKind::kBytes || ek == FeatureKind::kBytes)) {
+            return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
+                              "feature '" + key + "' mixes strings and numbers in one list");
+          }
+          // Integers and floats in one list make a float list.
+          k = k == FeatureKind::kNone || k == ek ? ek : FeatureKind::kFloat;
         }
       } else if (!value.is_null()) {
         k = classify(value);
@@ -332,9 +337,11 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
       if (key == path_key[i]) continue;
       if (rows[i].contains(key)) {
         const auto& v = rows[i][key];
-        auto add = [&](const nlohmann::json& e) {
-          if (kind == FeatureKind::kBytes) f.bytes.push_back(e.get<std::string>());
-          else if (kind == FeatureKind::kFloat) f.floats.push_back(e.get<float>());
+        // Structured bindings cannot be captured before C++20 in clang 14.
+        const FeatureKind k = kind;
+        auto add = [&f, k](const nlohmann::json& e) {
+          if (k == FeatureKind::kBytes) f.bytes.push_back(e.get<std::string>());
+          else if (k == FeatureKind::kFloat) f.floats.push_back(e.is_boolean() ? (e.get<bool>() ? 1.0f : 0.0f) : e.get<float>());
           else f.ints.push_back(e.is_boolean() ? (e.get<bool>() ? 1 : 0) : e.get<int64_t>());
         };
         if (v.is_array()) {
@@ -418,7 +425,16 @@ core::Result<Dataset> load_dataset(const std::string& src, const DatasetOptions&
   } else {
     std::string lower = core::to_lower(src);
     bool jsonl = core::ends_with(lower, ".jsonl") || core::ends_with(lower, ".ndjson");
-    ds = jsonl ? load_jsonl(src, options) : load_csv(src, options);
+    if (jsonl) {
+      try {
+        ds = load_jsonl(src, options);
+      } catch (const nlohmann::json::exception& e) {
+        // A value of a type the checks above missed: report, never throw on.
+        return core::fail(ErrorCode::kParse, src, std::string("unexpected JSON value: ") + e.what());
+      }
+    } else {
+      ds = load_csv(src, options);
+    }
     if (ds) stat_items(*ds);
   }
   if (!ds) return ds;

@@ -140,6 +140,12 @@ TEST(Dataset, JsonlManifest) {
   EXPECT_EQ(ex[1].second.ints, std::vector<int64_t>{9});
   EXPECT_EQ(ex[2].second.kind, FeatureKind::kBytes);
   EXPECT_TRUE(ex[2].second.bytes.empty());
+  testing::write_file(dir / "mixed.jsonl", "{\"path\": \"x.jpg\", \"v\": [1, \"a\"]}\n");
+  EXPECT_FALSE(load_dataset(dir / "mixed.jsonl").has_value());
+  testing::write_file(dir / "boolfloat.jsonl", "{\"path\": \"x.jpg\", \"v\": true}\n{\"path\": \"y.jpg\", \"v\": 0.5}\n");
+  auto bf = load_dataset(dir / "boolfloat.jsonl");
+  ASSERT_TRUE(bf.has_value()) << bf.error().to_string();
+  EXPECT_EQ(bf->items[0].extras.at(0).second.floats, std::vector<float>{1.0f});
   testing::write_file(dir / "bad.jsonl", "{\"path\": \"x.jpg\"}\nnot json\n");
   auto bad = load_dataset(dir / "bad.jsonl");
   ASSERT_FALSE(bad.has_value());
