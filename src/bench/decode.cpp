@@ -164,8 +164,11 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
   if (!set) {
     why = set.error().to_string();
   } else if (set->images.empty()) {
-    why = fmt::format("{}: no decodable JPEG ({} rejected{})", ctx.config.data_dir, set->rejected.size(),
-                      set->rejected.empty() ? "" : "; first: " + set->rejected.front());
+    // Up to three of the rejected files with their reasons: usually one
+    // look at them says whether the data is corrupt or just not JPEG.
+    std::string examples;
+    for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) examples += "; " + set->rejected[i];
+    why = fmt::format("{}: no decodable JPEG ({} rejected{})", ctx.config.data_dir, set->rejected.size(), examples);
   }
   if (!why.empty()) {
     for (const auto& [metric, unit] : metrics()) runner.fail(metric, unit, why);
