@@ -237,7 +237,11 @@ class MemoryBenchmark final : public Benchmark {
       }
       return;
     }
-    std::vector<int> cpus = spread_cpus(ctx.inventory);
+    // Pinning matters only for NUMA placement; on one node it would tie a
+    // thread to a CPU that another process may be using while a neighbour
+    // sits idle (the scheduler, like STREAM's unpinned OpenMP threads, moves it).
+    std::vector<int> cpus;
+    if (ctx.inventory.cpu.numa_nodes.size() > 1) cpus = spread_cpus(ctx.inventory);
     for (int threads : {1, ctx.threads}) {
       const char* who = threads == 1 ? "1_thread" : "all_threads";
       Team team(threads, cpus);
@@ -269,6 +273,7 @@ class MemoryBenchmark final : public Benchmark {
                                  {"array_elements", arr.n},
                                  {"bytes_per_pass", moved},
                                  {"numa_nodes", ctx.inventory.cpu.numa_nodes.size()},
+                                 {"pinned", !cpus.empty()},
                                  {"llc_bytes", llc > 0 ? nlohmann::json(llc) : nlohmann::json(nullptr)}};
         Measurement& m = runner.measure(fmt::format("{}_{}", k.name, who), "GB/s", params, [&]() -> core::Result<double> {
           double secs = team.run([&](int t) { k.body(slice_of(arr.n, threads, t)); });
