@@ -194,3 +194,69 @@ TEST(BenchCli, UnknownBenchmarkIsAUsageError) {
 
 }  // namespace
 }  // namespace tfrig::bench
+
+namespace tfrig::bench {
+namespace {
+
+// pcie and gemm through the fake driver and cuBLASLt (tests/bench/fake_cuda.cpp):
+// every call the benchmarks make is argument-checked, and at exit everything
+// they allocated, retained or created must have been released.
+TEST(BenchCli, GpuBenchmarksRunAgainstTheFakeDriverAndReleaseEverything) {
+  TempDir io;
+  ::setenv("TFRIG_CUDA_LIBRARY", TFRIG_FAKE_CUDA, 1);
+  ::setenv("TFRIG_CUBLASLT_LIBRARY", TFRIG_FAKE_CUDA, 1);
+  ::setenv("FAKE_CUDA_REPORT", io.file("fake.txt").c_str(), 1);
+  auto r = testing::run_tfrig({"bench", "pcie", "gemm", "--quick", "--format", "json", "--repetitions", "2",
+                               "--warmup", "1", "--no-history"},
+                              io.path());
+  ::unsetenv("TFRIG_CUDA_LIBRARY");
+  ::unsetenv("TFRIG_CUBLASLT_LIBRARY");
+  ::unsetenv("FAKE_CUDA_REPORT");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto doc = nlohmann::json::parse(r.out);
+  for (const char* metric : {"h2d_pinned", "d2h_pinned", "h2d_pageable", "d2h_pageable"}) {
+    const auto* m = find_result(doc, "pcie", metric);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ((*m)["status"], "ok") << metric << ": " << (*m)["reason"];
+    EXPECT_EQ((*m)["samples"].size(), 2u);
+    EXPECT_EQ((*m)["params"]["gpu"], "Fake GPU");
+  }
+  for (const char* metric : {"fp32", "tf32", "fp16", "bf16"}) {
+    const auto* m = find_result(doc, "gemm", metric);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ((*m)["status"], "ok") << metric << ": " << (*m)["reason"];
+    EXPECT_EQ((*m)["params"]["compute_capability"], "9.0");
+  }
+  EXPECT_EQ(testing::read_file(io.file("fake.txt")),
+            "device=0 pinned=0 retained=0 streams=0 lt_handles=0 lt_descs=0 lt_layouts=0 lt_prefs=0 errors=0\n");
+}
+
+TEST(BenchCli, ADriverThatSeesNoGpuSkipsWithThatReason) {
+  TempDir io;
+  ::setenv("TFRIG_CUDA_LIBRARY", TFRIG_FAKE_CUDA, 1);
+  ::setenv("FAKE_CUDA_DEVICES", "0", 1);
+  auto r = testing::run_tfrig({"bench", "pcie", "--format", "json", "--no-history"}, io.path());
+  ::unsetenv("TFRIG_CUDA_LIBRARY");
+  ::unsetenv("FAKE_CUDA_DEVICES");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  const auto* m = find_result(doc, "pcie", "h2d_pinned");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ((*m)["status"], "skipped");
+  EXPECT_EQ((*m)["reason"], "the NVIDIA driver sees no CUDA device");
+}
+
+TEST(BenchCli, ALibraryWithoutTheDriverSymbolsIsNamed) {
+  TempDir io;
+  ::setenv("TFRIG_CUDA_LIBRARY", "libc.so.6", 1);
+  auto r = testing::run_tfrig({"bench", "pcie", "--format", "json", "--no-history"}, io.path());
+  ::unsetenv("TFRIG_CUDA_LIBRARY");
+  auto doc = nlohmann::json::parse(r.out);
+  const auto* m = find_result(doc, "pcie", "h2d_pinned");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ((*m)["status"], "skipped");
+  EXPECT_NE((*m)["reason"].get<std::string>().find("lacks cuInit"), std::string::npos) << (*m)["reason"];
+}
+
+}  // namespace
+}  // namespace tfrig::bench
