@@ -53,25 +53,26 @@ core::Result<Driver> load_driver_once() {
   std::string missing;
   // The unversioned names of the memory calls take 32-bit device pointers
   // (CUDA 3.2 and older), so only the _v2 names are acceptable there.
-  bool ok = resolve(d.handle, {"cuInit"}, d.cuInit, missing) &
-            resolve(d.handle, {"cuDriverGetVersion"}, d.cuDriverGetVersion, missing) &
-            resolve(d.handle, {"cuDeviceGetCount"}, d.cuDeviceGetCount, missing) &
-            resolve(d.handle, {"cuDeviceGet"}, d.cuDeviceGet, missing) &
-            resolve(d.handle, {"cuDeviceGetName"}, d.cuDeviceGetName, missing) &
-            resolve(d.handle, {"cuDeviceGetAttribute"}, d.cuDeviceGetAttribute, missing) &
-            resolve(d.handle, {"cuDevicePrimaryCtxRetain"}, d.cuDevicePrimaryCtxRetain, missing) &
-            resolve(d.handle, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"},
-                    d.cuDevicePrimaryCtxRelease, missing) &
-            resolve(d.handle, {"cuCtxSetCurrent"}, d.cuCtxSetCurrent, missing) &
-            resolve(d.handle, {"cuMemAlloc_v2"}, d.cuMemAlloc, missing) &
-            resolve(d.handle, {"cuMemFree_v2"}, d.cuMemFree, missing) &
-            resolve(d.handle, {"cuMemAllocHost_v2"}, d.cuMemAllocHost, missing) &
-            resolve(d.handle, {"cuMemFreeHost"}, d.cuMemFreeHost, missing) &
-            resolve(d.handle, {"cuMemcpyHtoDAsync_v2"}, d.cuMemcpyHtoDAsync, missing) &
-            resolve(d.handle, {"cuMemcpyDtoHAsync_v2"}, d.cuMemcpyDtoHAsync, missing) &
-            resolve(d.handle, {"cuStreamCreate"}, d.cuStreamCreate, missing) &
-            resolve(d.handle, {"cuStreamDestroy_v2", "cuStreamDestroy"}, d.cuStreamDestroy, missing) &
-            resolve(d.handle, {"cuStreamSynchronize"}, d.cuStreamSynchronize, missing);
+  resolve(d.handle, {"cuInit"}, d.cuInit, missing);
+  resolve(d.handle, {"cuDriverGetVersion"}, d.cuDriverGetVersion, missing);
+  resolve(d.handle, {"cuDeviceGetCount"}, d.cuDeviceGetCount, missing);
+  resolve(d.handle, {"cuDeviceGet"}, d.cuDeviceGet, missing);
+  resolve(d.handle, {"cuDeviceGetName"}, d.cuDeviceGetName, missing);
+  resolve(d.handle, {"cuDeviceGetAttribute"}, d.cuDeviceGetAttribute, missing);
+  resolve(d.handle, {"cuDevicePrimaryCtxRetain"}, d.cuDevicePrimaryCtxRetain, missing);
+  resolve(d.handle, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"},
+          d.cuDevicePrimaryCtxRelease, missing);
+  resolve(d.handle, {"cuCtxSetCurrent"}, d.cuCtxSetCurrent, missing);
+  resolve(d.handle, {"cuMemAlloc_v2"}, d.cuMemAlloc, missing);
+  resolve(d.handle, {"cuMemFree_v2"}, d.cuMemFree, missing);
+  resolve(d.handle, {"cuMemAllocHost_v2"}, d.cuMemAllocHost, missing);
+  resolve(d.handle, {"cuMemFreeHost"}, d.cuMemFreeHost, missing);
+  resolve(d.handle, {"cuMemcpyHtoDAsync_v2"}, d.cuMemcpyHtoDAsync, missing);
+  resolve(d.handle, {"cuMemcpyDtoHAsync_v2"}, d.cuMemcpyDtoHAsync, missing);
+  resolve(d.handle, {"cuStreamCreate"}, d.cuStreamCreate, missing);
+  resolve(d.handle, {"cuStreamDestroy_v2", "cuStreamDestroy"}, d.cuStreamDestroy, missing);
+  resolve(d.handle, {"cuStreamSynchronize"}, d.cuStreamSynchronize, missing);
+  bool ok = missing.empty();
   std::string optional_missing;
   resolve(d.handle, {"cuGetErrorString"}, d.cuGetErrorString, optional_missing);
   if (!ok) {
@@ -100,19 +101,20 @@ core::Result<CublasLt> load_cublaslt_once() {
                       "not found: install the CUDA toolkit's cuBLAS or add its lib64 to the library path");
   }
   std::string missing;
-  bool ok = resolve(lt.handle, {"cublasLtCreate"}, lt.cublasLtCreate, missing) &
-            resolve(lt.handle, {"cublasLtDestroy"}, lt.cublasLtDestroy, missing) &
-            resolve(lt.handle, {"cublasLtMatmulDescCreate"}, lt.cublasLtMatmulDescCreate, missing) &
-            resolve(lt.handle, {"cublasLtMatmulDescDestroy"}, lt.cublasLtMatmulDescDestroy, missing) &
-            resolve(lt.handle, {"cublasLtMatmulDescSetAttribute"}, lt.cublasLtMatmulDescSetAttribute, missing) &
-            resolve(lt.handle, {"cublasLtMatrixLayoutCreate"}, lt.cublasLtMatrixLayoutCreate, missing) &
-            resolve(lt.handle, {"cublasLtMatrixLayoutDestroy"}, lt.cublasLtMatrixLayoutDestroy, missing) &
-            resolve(lt.handle, {"cublasLtMatmulPreferenceCreate"}, lt.cublasLtMatmulPreferenceCreate, missing) &
-            resolve(lt.handle, {"cublasLtMatmulPreferenceDestroy"}, lt.cublasLtMatmulPreferenceDestroy, missing) &
-            resolve(lt.handle, {"cublasLtMatmulPreferenceSetAttribute"}, lt.cublasLtMatmulPreferenceSetAttribute,
-                    missing) &
-            resolve(lt.handle, {"cublasLtMatmulAlgoGetHeuristic"}, lt.cublasLtMatmulAlgoGetHeuristic, missing) &
-            resolve(lt.handle, {"cublasLtMatmul"}, lt.cublasLtMatmul, missing);
+  resolve(lt.handle, {"cublasLtCreate"}, lt.cublasLtCreate, missing);
+  resolve(lt.handle, {"cublasLtDestroy"}, lt.cublasLtDestroy, missing);
+  resolve(lt.handle, {"cublasLtMatmulDescCreate"}, lt.cublasLtMatmulDescCreate, missing);
+  resolve(lt.handle, {"cublasLtMatmulDescDestroy"}, lt.cublasLtMatmulDescDestroy, missing);
+  resolve(lt.handle, {"cublasLtMatmulDescSetAttribute"}, lt.cublasLtMatmulDescSetAttribute, missing);
+  resolve(lt.handle, {"cublasLtMatrixLayoutCreate"}, lt.cublasLtMatrixLayoutCreate, missing);
+  resolve(lt.handle, {"cublasLtMatrixLayoutDestroy"}, lt.cublasLtMatrixLayoutDestroy, missing);
+  resolve(lt.handle, {"cublasLtMatmulPreferenceCreate"}, lt.cublasLtMatmulPreferenceCreate, missing);
+  resolve(lt.handle, {"cublasLtMatmulPreferenceDestroy"}, lt.cublasLtMatmulPreferenceDestroy, missing);
+  resolve(lt.handle, {"cublasLtMatmulPreferenceSetAttribute"}, lt.cublasLtMatmulPreferenceSetAttribute,
+          missing);
+  resolve(lt.handle, {"cublasLtMatmulAlgoGetHeuristic"}, lt.cublasLtMatmulAlgoGetHeuristic, missing);
+  resolve(lt.handle, {"cublasLtMatmul"}, lt.cublasLtMatmul, missing);
+  bool ok = missing.empty();
   if (!ok) return core::fail(core::ErrorCode::kUnsupported, lt.soname, "lacks " + missing);
   return lt;
 }
