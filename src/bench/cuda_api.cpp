@@ -88,6 +88,11 @@ core::Result<CublasLt> load_cublaslt_once() {
   const char* env = std::getenv("TFRIG_CUBLASLT_LIBRARY");
   if (env != nullptr && env[0] != '\0') names.emplace_back(env);
   for (const char* n : {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so.11"}) names.emplace_back(n);
+  // The toolkit's default prefix, often not in the loader's path
+  // (NVIDIA's installation guide asks users to add it to LD_LIBRARY_PATH).
+  for (const char* n : {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so.11"}) {
+    names.emplace_back(std::string("/usr/local/cuda/lib64/") + n);
+  }
   std::string error;
   for (const auto& n : names) {
     lt.handle = open_library(n, error);
@@ -98,7 +103,8 @@ core::Result<CublasLt> load_cublaslt_once() {
   }
   if (lt.handle == nullptr) {
     return core::fail(core::ErrorCode::kNotFound, "libcublasLt.so.{13,12,11}",
-                      "not found: install the CUDA toolkit's cuBLAS or add its lib64 to the library path");
+                      "not found (also not in /usr/local/cuda/lib64): install the CUDA toolkit's cuBLAS "
+                      "or add its lib64 to LD_LIBRARY_PATH");
   }
   std::string missing;
   resolve(lt.handle, {"cublasLtCreate"}, lt.cublasLtCreate, missing);

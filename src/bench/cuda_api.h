@@ -158,7 +158,8 @@ struct CublasLt {
 // library with live contexts is undefined).
 core::Result<const Driver*> load_driver();
 // Loads cuBLASLt: TFRIG_CUBLASLT_LIBRARY, then libcublasLt.so.13, .12, .11
-// (one soname per CUDA major release), newest first.
+// (one soname per CUDA major release), newest first, through the loader's
+// path and then from /usr/local/cuda/lib64.
 core::Result<const CublasLt*> load_cublaslt();
 
 }  // namespace tfrig::bench::cuda

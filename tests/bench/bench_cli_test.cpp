@@ -185,6 +185,27 @@ TEST(BenchCli, HistoryRecordsRunsAndCompareShowsThePreviousMedian) {
   EXPECT_TRUE((*m)["previous"]["change_percent"].is_number());
 }
 
+TEST(BenchCli, NotEnoughFreeSpaceIsRefusedBeforeWritingAndTheRestStillRuns) {
+  TempDir io, target;
+  // 1000 TiB: more than any test machine has free.
+  auto r = testing::run_tfrig({"bench", "storage", "--dir", target.path(), "--size", "1000TiB", "--files", "20",
+                               "--format", "json", "--repetitions", "1", "--warmup", "0", "--sample-seconds", "0.05",
+                               "--no-history"},
+                              io.path());
+  ASSERT_EQ(r.exit_code, 2) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  for (const char* metric : {"seq_read_direct", "rand4k_qd1", "rand4k_qd32", "buffered_reread"}) {
+    const auto* m = find_result(doc, "storage", metric);
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ((*m)["status"], "failed");
+    EXPECT_NE((*m)["reason"].get<std::string>().find("not enough free space"), std::string::npos) << (*m)["reason"];
+  }
+  const auto* small = find_result(doc, "storage", "small_files");
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ((*small)["status"], "ok") << (*small)["reason"];
+  EXPECT_TRUE(testing::entries(target.path()).empty());
+}
+
 TEST(BenchCli, UnknownBenchmarkIsAUsageError) {
   TempDir io;
   auto r = testing::run_tfrig({"bench", "warp-drive", "--no-history"}, io.path());
