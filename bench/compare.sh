@@ -61,9 +61,13 @@ trap 'rm -rf "$work"' EXIT INT TERM
 rows=()
 row() {  # row TEST TFRIG_VALUE REFERENCE_VALUE UNIT REFERENCE_NAME TARGET
   local ratio
+  local ratio a b tool
   ratio=$(python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b>0 else 'n/a')" "$2" "$3")
-  rows+=("| $1 | $2 | $3 | $4 | $5 | ${ratio}x | $6 |")
-  echo "  $1: tfrig $2 vs $3 $4 -> ${ratio}x" >&2
+  a=$(python3 -c "import sys; print(f'{float(sys.argv[1]):.4g}')" "$2")
+  b=$(python3 -c "import sys; print(f'{float(sys.argv[1]):.4g}')" "$3")
+  tool=${5//|/\\|}  # a pipe inside a Markdown table cell must be escaped
+  rows+=("| $1 | $a | $b | $4 | \`$tool\` | ${ratio}x | $6 |")
+  echo "  $1: tfrig $a vs $b $4 -> ${ratio}x" >&2
 }
 jget() {  # jget FILE ID METRIC FIELD
   python3 - "$@" <<'PY'
