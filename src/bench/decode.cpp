@@ -1,0 +1,370 @@
+#include "bench/decode.h"
+
+#include <turbojpeg.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bench/benchmarks.h"
+#include "bench/runner.h"
+#include "bench/storage.h"
+#include "core/clock.h"
+#include "core/units.h"
+
+namespace tfrig::bench {
+
+namespace {
+
+// ImageNet's per-channel mean and standard deviation of RGB in [0, 1], the
+// normalisation of torchvision's and Keras' ImageNet models.
+constexpr float kMean[3] = {0.485f, 0.456f, 0.406f};
+constexpr float kStd[3] = {0.229f, 0.224f, 0.225f};
+// The typical ImageNet photo: 500x375 is the most common size in ILSVRC2012
+// (Flickr's "medium" size), quality 90 with 4:2:0 chroma.
+constexpr int kImageWidth = 500;
+constexpr int kImageHeight = 375;
+constexpr int kImageQuality = 90;
+constexpr int kGeneratedImages = 32;
+constexpr size_t kMaxUserImages = 512;
+constexpr uint64_t kMaxUserBytes = 256ull << 20;
+
+class TjHandle {
+ public:
+  explicit TjHandle(bool compress) : h_(compress ? tjInitCompress() : tjInitDecompress()) {}
+  ~TjHandle() {
+    if (h_ != nullptr) tjDestroy(h_);
+  }
+  TjHandle(const TjHandle&) = delete;
+  TjHandle& operator=(const TjHandle&) = delete;
+  tjhandle get() const { return h_; }
+
+ private:
+  tjhandle h_;
+};
+
+struct Header {
+  int width = 0, height = 0;
+};
+
+core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std::string& name) {
+  Header hd;
+  int subsamp = 0, colorspace = 0;
+  if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()), static_cast<unsigned long>(jpeg.size()),
+                          &hd.width, &hd.height, &subsamp, &colorspace) != 0) {
+    return core::fail(core::ErrorCode::kParse, name, std::string("not a readable JPEG: ") + tjGetErrorStr2(h));
+  }
+  return hd;
+}
+
+// Decodes to RGB8; a libjpeg warning (recoverable corruption, as in a few
+// ImageNet files) is not an error, a fatal error is.
+core::Status decode_rgb(tjhandle h, const std::string& jpeg, const std::string& name, std::vector<uint8_t>& rgb,
+                        Header& hd) {
+  auto header = read_header(h, jpeg, name);
+  if (!header) return tl::unexpected(header.error());
+  hd = *header;
+  rgb.resize(static_cast<size_t>(hd.width) * static_cast<size_t>(hd.height) * 3);
+  if (tjDecompress2(h, reinterpret_cast<const unsigned char*>(jpeg.data()), static_cast<unsigned long>(jpeg.size()),
+                    rgb.data(), hd.width, 0, hd.height, TJPF_RGB, 0) != 0 &&
+      tjGetErrorCode(h) != TJERR_WARNING) {
+    return core::fail(core::ErrorCode::kParse, name, std::string("corrupt JPEG: ") + tjGetErrorStr2(h));
+  }
+  return {};
+}
+
+uint64_t mix(uint64_t x) {
+  // splitmix64 finaliser (Steele et al. 2014): a good hash for noise.
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+class DecodeBenchmark final : public Benchmark {
+ public:
+  std::string_view id() const override { return "decode"; }
+  std::string_view description() const override {
+    return "TurboJPEG decode to RGB, then random-resized-crop 224 + flip + normalise; one core and all cores";
+  }
+  std::vector<std::pair<std::string, std::string>> metrics() const override {
+    return {{"decode_1_core", "images/s"},
+            {"decode_all_cores", "images/s"},
+            {"decode_augment_1_core", "images/s"},
+            {"decode_augment_all_cores", "images/s"}};
+  }
+  std::optional<std::string> skip_reason(const RunContext&) const override { return std::nullopt; }
+  void run(const RunContext& ctx, Runner& runner) override;
+};
+
+// Decodes (and augments) images for `seconds` on `threads` threads, each
+// walking the set from its own starting point; returns images per second.
+core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
+                                   const std::atomic<bool>& cancelled, uint64_t seed) {
+  std::atomic<uint64_t> done{0};
+  std::atomic<bool> failed{false};
+  std::string error;
+  std::mutex error_mutex;
+  core::Stopwatch watch;
+  // Each worker reads the clock after every image (a vDSO call, tens of
+  // nanoseconds against milliseconds of decode) instead of a timer thread
+  // that would take CPU from the decoders.
+  auto worker = [&](int index) {
+    TjHandle h(false);
+    std::vector<uint8_t> rgb;
+    std::vector<float> out(static_cast<size_t>(kCropSize) * kCropSize * 3);
+    std::mt19937_64 rng(seed + static_cast<uint64_t>(index));
+    size_t i = static_cast<size_t>(index) % set.images.size();
+    uint64_t local = 0;
+    while (watch.seconds() < seconds && !failed.load(std::memory_order_relaxed) &&
+           !cancelled.load(std::memory_order_relaxed)) {
+      Header hd;
+      auto s = decode_rgb(h.get(), set.images[i], set.names[i], rgb, hd);
+      if (!s) {
+        std::lock_guard lock(error_mutex);
+        if (error.empty()) error = s.error().to_string();
+        failed = true;
+        break;
+      }
+      if (augment) {
+        CropBox box = random_resized_crop(hd.width, hd.height, rng);
+        bool flip = (rng() & 1) != 0;
+        resize_flip_normalize(rgb.data(), hd.width, hd.height, box, flip, kCropSize, out.data());
+      }
+      ++local;
+      i = (i + 1) % set.images.size();
+    }
+    done += local;
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& t : pool) t.join();
+  double secs = watch.seconds();
+  if (failed) return core::fail(core::ErrorCode::kParse, "decode", error);
+  return static_cast<double>(done.load()) / std::max(secs, 1e-9);
+}
+
+void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
+  core::Result<JpegSet> set = ctx.config.data_dir.empty()
+                                  ? generate_jpegs(ctx.config.quick ? 8 : kGeneratedImages, kImageWidth, kImageHeight,
+                                                   kImageQuality, 42)
+                                  : load_jpegs(ctx.config.data_dir, kMaxUserImages, kMaxUserBytes);
+  std::string why;
+  if (!set) {
+    why = set.error().to_string();
+  } else if (set->images.empty()) {
+    // Up to three of the rejected files with their reasons: usually one
+    // look at them says whether the data is corrupt or just not JPEG.
+    std::string examples;
+    for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) examples += "; " + set->rejected[i];
+    why = fmt::format("{}: no decodable JPEG ({} rejected{})", ctx.config.data_dir, set->rejected.size(), examples);
+  }
+  if (!why.empty()) {
+    for (const auto& [metric, unit] : metrics()) runner.fail(metric, unit, why);
+    return;
+  }
+  uint64_t bytes = 0;
+  for (const auto& im : set->images) bytes += im.size();
+  nlohmann::json base = {
+      {"source", ctx.config.data_dir.empty() ? std::string("generated") : ctx.config.data_dir},
+      {"images", set->images.size()},
+      {"average_file_bytes", bytes / set->images.size()},
+      {"average_megapixels", static_cast<double>(set->pixels) / static_cast<double>(set->images.size()) / 1e6},
+      {"pixel_format", "RGB"},
+      {"library", "libjpeg-turbo (TurboJPEG API)"},
+      {"rejected", set->rejected.size()}};
+  if (ctx.config.data_dir.empty()) {
+    base["generated_size"] = fmt::format("{}x{} q{}", kImageWidth, kImageHeight, kImageQuality);
+  }
+  double one_core_decode = 0;
+  double one_core_augment = 0;
+  for (bool augment : {false, true}) {
+    for (int threads : {1, ctx.threads}) {
+      std::string metric =
+          fmt::format("decode{}_{}", augment ? "_augment" : "", threads == 1 ? "1_core" : "all_cores");
+      nlohmann::json params = base;
+      params["threads"] = threads;
+      if (augment) {
+        params["augment"] = fmt::format("random_resized_crop {0}x{0} (scale 0.08-1, ratio 3/4-4/3), "
+                                        "random horizontal flip, normalise to float32 HWC",
+                                        kCropSize);
+      }
+      Measurement& m = runner.measure(metric, "images/s", params, [&, threads, augment]() {
+        return decode_sample(*set, threads, augment, ctx.config.sample_seconds, ctx.cancelled, 7);
+      });
+      if (!set->rejected.empty()) {
+        m.notes.push_back(fmt::format("{} file(s) skipped as corrupt or not JPEG; first: {}", set->rejected.size(),
+                                      set->rejected.front()));
+      }
+      if (threads == 1) {
+        (augment ? one_core_augment : one_core_decode) = m.median;
+      } else if (m.status == Status::kOk) {
+        double base_rate = augment ? one_core_augment : one_core_decode;
+        if (base_rate > 0) m.params["scaling_vs_1_core"] = m.median / base_rate;
+      }
+      if (ctx.threads == 1) {
+        runner.skip(fmt::format("decode{}_all_cores", augment ? "_augment" : ""), "images/s",
+                    "only one CPU available: see the 1_core result");
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+CropBox random_resized_crop(int width, int height, std::mt19937_64& rng) {
+  // torchvision.transforms.RandomResizedCrop.get_params, and the same
+  // sampling TF's sample_distorted_bounding_box does for Inception training.
+  double area = static_cast<double>(width) * height;
+  std::uniform_real_distribution<double> scale(0.08, 1.0);
+  std::uniform_real_distribution<double> log_ratio(std::log(3.0 / 4.0), std::log(4.0 / 3.0));
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    double target = area * scale(rng);
+    double ratio = std::exp(log_ratio(rng));
+    int w = static_cast<int>(std::lround(std::sqrt(target * ratio)));
+    int h = static_cast<int>(std::lround(std::sqrt(target / ratio)));
+    if (w > 0 && h > 0 && w <= width && h <= height) {
+      std::uniform_int_distribution<int> x(0, width - w);
+      std::uniform_int_distribution<int> y(0, height - h);
+      return {x(rng), y(rng), w, h};
+    }
+  }
+  // Fallback: the central crop with the ratio clamped into range.
+  double in_ratio = static_cast<double>(width) / height;
+  int w = width, h = height;
+  if (in_ratio < 3.0 / 4.0) {
+    h = static_cast<int>(std::lround(w / (3.0 / 4.0)));
+  } else if (in_ratio > 4.0 / 3.0) {
+    w = static_cast<int>(std::lround(h * (4.0 / 3.0)));
+  }
+  return {(width - w) / 2, (height - h) / 2, w, h};
+}
+
+void resize_flip_normalize(const uint8_t* rgb, int width, [[maybe_unused]] int height, const CropBox& crop, bool flip, int size,
+                           float* out) {
+  // Per-column source positions and weights are computed once per image
+  // (half-pixel centres, as TF's resize with half_pixel_centers=True).
+  std::vector<int> x0(static_cast<size_t>(size)), x1(static_cast<size_t>(size));
+  std::vector<float> wx(static_cast<size_t>(size));
+  float sx = static_cast<float>(crop.width) / static_cast<float>(size);
+  float sy = static_cast<float>(crop.height) / static_cast<float>(size);
+  for (int ox = 0; ox < size; ++ox) {
+    float fx = (static_cast<float>(ox) + 0.5f) * sx - 0.5f;
+    fx = std::clamp(fx, 0.0f, static_cast<float>(crop.width - 1));
+    int ix = static_cast<int>(fx);
+    auto k = static_cast<size_t>(flip ? size - 1 - ox : ox);
+    x0[k] = (crop.x + ix) * 3;
+    x1[k] = (crop.x + std::min(ix + 1, crop.width - 1)) * 3;
+    wx[k] = fx - static_cast<float>(ix);
+  }
+  float scale[3], bias[3];
+  for (int c = 0; c < 3; ++c) {
+    scale[c] = 1.0f / (255.0f * kStd[c]);
+    bias[c] = -kMean[c] / kStd[c];
+  }
+  const size_t stride = static_cast<size_t>(width) * 3;
+  for (int oy = 0; oy < size; ++oy) {
+    float fy = (static_cast<float>(oy) + 0.5f) * sy - 0.5f;
+    fy = std::clamp(fy, 0.0f, static_cast<float>(crop.height - 1));
+    int iy = static_cast<int>(fy);
+    float wy = fy - static_cast<float>(iy);
+    const uint8_t* r0 = rgb + static_cast<size_t>(crop.y + iy) * stride;
+    const uint8_t* r1 = rgb + static_cast<size_t>(crop.y + std::min(iy + 1, crop.height - 1)) * stride;
+    float* o = out + static_cast<size_t>(oy) * static_cast<size_t>(size) * 3;
+    for (int ox = 0; ox < size; ++ox) {
+      auto k = static_cast<size_t>(ox);
+      float w = wx[k];
+      for (int c = 0; c < 3; ++c) {
+        float top = r0[x0[k] + c] + w * static_cast<float>(r0[x1[k] + c] - r0[x0[k] + c]);
+        float bot = r1[x0[k] + c] + w * static_cast<float>(r1[x1[k] + c] - r1[x0[k] + c]);
+        float v = top + wy * (bot - top);
+        o[k * 3 + static_cast<size_t>(c)] = v * scale[c] + bias[c];
+      }
+    }
+  }
+}
+
+core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint64_t max_bytes) {
+  auto files = list_dataset(dir, max_files);
+  if (!files) return tl::unexpected(files.error());
+  JpegSet set;
+  TjHandle h(false);
+  std::vector<uint8_t> rgb;
+  uint64_t total = 0;
+  for (const auto& path : *files) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      set.rejected.push_back(path + ": cannot be opened");
+      continue;
+    }
+    std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (total + data.size() > max_bytes) break;
+    Header hd;
+    if (auto s = decode_rgb(h.get(), data, path, rgb, hd); !s) {
+      set.rejected.push_back(s.error().to_string());
+      continue;
+    }
+    total += data.size();
+    set.pixels += static_cast<uint64_t>(hd.width) * static_cast<uint64_t>(hd.height);
+    set.images.push_back(std::move(data));
+    set.names.push_back(path);
+  }
+  return set;
+}
+
+core::Result<JpegSet> generate_jpegs(int count, int width, int height, int quality, uint64_t seed) {
+  TjHandle h(true);
+  if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, "tjInitCompress", tjGetErrorStr2(nullptr));
+  JpegSet set;
+  std::vector<uint8_t> rgb(static_cast<size_t>(width) * static_cast<size_t>(height) * 3);
+  for (int n = 0; n < count; ++n) {
+    // A photograph stand-in: smooth colour fields (sky, walls) plus detail at
+    // several scales plus sensor noise, tuned so that a 500x375 q90 image
+    // lands near ImageNet's ~110 KiB average file size.
+    uint64_t s = mix(seed + static_cast<uint64_t>(n));
+    double phase[6];
+    for (double& p : phase) {
+      p = static_cast<double>(s & 0xFFFF) / 65536.0 * 6.283;
+      s = mix(s);
+    }
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        uint64_t noise = mix(s ^ (static_cast<uint64_t>(y) << 32 | static_cast<uint64_t>(x)));
+        // Blocky detail: texture at 8-pixel cells, like foliage or fabric.
+        uint64_t cell = mix(s ^ (static_cast<uint64_t>(y / 8) << 32 | static_cast<uint64_t>(x / 8)));
+        for (int c = 0; c < 3; ++c) {
+          double v = 128 + 60 * std::sin(x * 0.011 + phase[c]) * std::cos(y * 0.017 + phase[c + 3]) +
+                     25 * std::sin((x + y) * 0.09 + phase[c]) +
+                     static_cast<double>((cell >> (c * 8)) & 0x3F) - 32 +
+                     static_cast<double>((noise >> (c * 8)) & 0x1F) - 16;
+          rgb[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 3 +
+              static_cast<size_t>(c)] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
+        }
+      }
+    }
+    unsigned char* jpeg = nullptr;
+    unsigned long size = 0;
+    if (tjCompress2(h.get(), rgb.data(), width, 0, height, TJPF_RGB, &jpeg, &size, TJSAMP_420, quality, 0) != 0) {
+      std::string err = tjGetErrorStr2(h.get());
+      tjFree(jpeg);
+      return core::fail(core::ErrorCode::kInternal, "tjCompress2", err);
+    }
+    set.images.emplace_back(reinterpret_cast<const char*>(jpeg), size);
+    set.names.push_back(fmt::format("generated-{}", n));
+    set.pixels += static_cast<uint64_t>(width) * static_cast<uint64_t>(height);
+    tjFree(jpeg);
+  }
+  return set;
+}
+
+std::unique_ptr<Benchmark> make_decode_benchmark() { return std::make_unique<DecodeBenchmark>(); }
+
+}  // namespace tfrig::bench

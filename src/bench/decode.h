@@ -1,0 +1,47 @@
+// decode: JPEG decode with libjpeg-turbo's TurboJPEG API, alone and followed
+// by the standard ImageNet training augmentation (random resized crop to
+// 224x224, random horizontal flip, normalise to float), on one core and on
+// all cores. Images are held in memory so storage does not enter the number.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace tfrig::bench {
+
+// The crop size of ResNet/Inception ImageNet training (He et al. 2015,
+// torchvision RandomResizedCrop default, TF official models' preprocessing).
+inline constexpr int kCropSize = 224;
+
+struct JpegSet {
+  std::vector<std::string> images;     // the encoded files
+  std::vector<std::string> names;      // their paths, or "generated-N"
+  std::vector<std::string> rejected;   // "path: why" for each file that will not decode
+  uint64_t pixels = 0;                 // total over images
+};
+
+// Reads the JPEGs under dir (at most max_files, max_bytes in all) and keeps
+// those that decode; each corrupt or non-JPEG file is listed in `rejected`.
+core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint64_t max_bytes);
+
+// Synthetic photographs of ImageNet's typical size and quality.
+core::Result<JpegSet> generate_jpegs(int count, int width, int height, int quality, uint64_t seed);
+
+// The crop RandomResizedCrop picks: area fraction in [0.08, 1], aspect ratio
+// in [3/4, 4/3] log-uniform, ten tries, then the central crop.
+struct CropBox {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+CropBox random_resized_crop(int width, int height, std::mt19937_64& rng);
+
+// Bilinear resize of the crop of an RGB8 image to size x size, flipped
+// horizontally when asked, normalised with ImageNet's per-channel mean and
+// standard deviation into float HWC.
+void resize_flip_normalize(const uint8_t* rgb, int width, int height, const CropBox& crop, bool flip, int size,
+                           float* out);
+
+}  // namespace tfrig::bench

@@ -1,0 +1,301 @@
+#include "bench/runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "core/log.h"
+#include "core/table.h"
+#include "core/units.h"
+
+namespace tfrig::bench {
+
+std::string_view status_name(Status status) {
+  switch (status) {
+    case Status::kOk: return "ok";
+    case Status::kSkipped: return "skipped";
+    case Status::kFailed: return "failed";
+  }
+  return "failed";
+}
+
+Statistics summarize(const std::vector<double>& samples) {
+  Statistics s;
+  if (samples.empty()) return s;
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
+  if (n >= 2 && s.mean != 0) {
+    double sq = 0;
+    for (double v : sorted) sq += (v - s.mean) * (v - s.mean);
+    // Sample (n-1) standard deviation: the samples estimate a population.
+    s.cv = std::sqrt(sq / static_cast<double>(n - 1)) / std::fabs(s.mean);
+  }
+  return s;
+}
+
+Runner::Runner(const Config& config, const std::atomic<bool>& cancelled, ProgressFn progress)
+    : config_(config), cancelled_(cancelled), progress_(std::move(progress)) {}
+
+void Runner::begin(std::string id, int metric_count) {
+  id_ = std::move(id);
+  benchmark_watch_ = core::Stopwatch();
+  metrics_left_ = std::max(1, metric_count);
+}
+
+double Runner::budget_left() const { return config_.budget_seconds - benchmark_watch_.seconds(); }
+
+Measurement& Runner::push(const std::string& metric, const std::string& unit, nlohmann::json params) {
+  Measurement m;
+  m.id = id_;
+  m.metric = metric;
+  m.unit = unit;
+  m.params = params.is_object() ? std::move(params) : nlohmann::json::object();
+  results_.push_back(std::move(m));
+  return results_.back();
+}
+
+Measurement& Runner::skip(const std::string& metric, const std::string& unit, std::string reason,
+                          nlohmann::json params) {
+  if (metrics_left_ > 1) --metrics_left_;
+  Measurement& m = push(metric, unit, std::move(params));
+  m.status = Status::kSkipped;
+  m.reason = std::move(reason);
+  return m;
+}
+
+Measurement& Runner::fail(const std::string& metric, const std::string& unit, std::string reason,
+                          nlohmann::json params) {
+  if (metrics_left_ > 1) --metrics_left_;
+  Measurement& m = push(metric, unit, std::move(params));
+  m.status = Status::kFailed;
+  m.reason = std::move(reason);
+  return m;
+}
+
+Measurement& Runner::record(Measurement m) {
+  if (metrics_left_ > 1) --metrics_left_;
+  m.id = id_;
+  results_.push_back(std::move(m));
+  return results_.back();
+}
+
+Measurement& Runner::measure(const std::string& metric, const std::string& unit, nlohmann::json params,
+                             const SampleFn& sample) {
+  // This metric's fair share of what is left of the benchmark's budget.
+  double share = std::max(0.0, budget_left()) / metrics_left_;
+  if (metrics_left_ > 1) --metrics_left_;
+  Measurement& m = push(metric, unit, std::move(params));
+  core::Stopwatch watch;
+  int planned = std::max(1, config_.repetitions);
+  auto report = [&](int index) {
+    if (progress_) progress_(Progress{id_, metric, index, planned, benchmark_watch_.seconds()});
+  };
+
+  for (int i = 0; i < config_.warmup; ++i) {
+    if (cancelled()) break;
+    // Warm-up is skipped once it alone has used the share: one real sample
+    // matters more than a warm cache.
+    if (i > 0 && watch.seconds() > share) break;
+    report(0);
+    auto v = sample();
+    if (!v) {
+      m.status = Status::kFailed;
+      m.reason = v.error().to_string();
+      m.seconds = watch.seconds();
+      return m;
+    }
+  }
+  for (int i = 0; i < planned; ++i) {
+    if (cancelled()) break;
+    if (i > 0 && watch.seconds() > share) {
+      m.notes.push_back(fmt::format("time budget reached after {} of {} samples", i, planned));
+      break;
+    }
+    report(i + 1);
+    auto v = sample();
+    if (!v) {
+      m.status = Status::kFailed;
+      m.reason = v.error().to_string();
+      break;
+    }
+    m.samples.push_back(*v);
+  }
+  m.seconds = watch.seconds();
+  if (cancelled() && m.status == Status::kOk) {
+    m.status = Status::kFailed;
+    m.reason = "interrupted";
+  }
+  if (m.status == Status::kOk && m.samples.empty()) {
+    m.status = Status::kFailed;
+    m.reason = "no sample was taken";
+  }
+  Statistics s = summarize(m.samples);
+  m.median = s.median;
+  m.min = s.min;
+  m.max = s.max;
+  m.cv = s.cv;
+  // Above 10% the median is still usable but the spread says the machine was
+  // busy or the clock was ramping; say it next to the number.
+  if (m.status == Status::kOk && m.samples.size() >= 3 && s.cv > 0.10) {
+    m.notes.push_back(fmt::format("samples vary by {:.0f}% (CV): other load or clock changes", s.cv * 100));
+  }
+  return m;
+}
+
+core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, const Config& config,
+                                         const inventory::Inventory& inventory,
+                                         const std::atomic<bool>& cancelled, ProgressFn progress) {
+  auto benchmarks = all_benchmarks();
+  for (const auto& id : ids) {
+    bool known = std::any_of(benchmarks.begin(), benchmarks.end(), [&](const auto& b) { return b->id() == id; });
+    if (!known) {
+      std::string list;
+      for (const auto& b : benchmarks) list += (list.empty() ? "" : ", ") + std::string(b->id());
+      return core::fail(core::ErrorCode::kInvalidArgument, id, "unknown benchmark; expected one of " + list);
+    }
+  }
+  BenchReport report;
+  report.context = make_context(inventory, config);
+  RunContext ctx{config, inventory, cancelled, report.context.threads};
+  Runner runner(config, cancelled, std::move(progress));
+  for (const auto& b : benchmarks) {
+    if (!ids.empty() && std::find(ids.begin(), ids.end(), b->id()) == ids.end()) continue;
+    auto metrics = b->metrics();
+    runner.begin(std::string(b->id()), static_cast<int>(metrics.size()));
+    std::optional<std::string> why = cancelled.load() ? std::optional<std::string>("interrupted") : b->skip_reason(ctx);
+    if (why) {
+      for (const auto& [metric, unit] : metrics) runner.skip(metric, unit, *why);
+      continue;
+    }
+    core::Stopwatch watch;
+    b->run(ctx, runner);
+    core::log(core::LogLevel::kInfo, "bench {}: {}", b->id(), core::format_seconds(watch.seconds()));
+  }
+  report.results = runner.take_results();
+  return report;
+}
+
+nlohmann::json to_json(const Measurement& m) {
+  nlohmann::json j;
+  j["id"] = m.id;
+  j["metric"] = m.metric;
+  j["unit"] = m.unit;
+  bool ok = m.status == Status::kOk;
+  j["median"] = ok ? nlohmann::json(m.median) : nlohmann::json(nullptr);
+  j["min"] = ok ? nlohmann::json(m.min) : nlohmann::json(nullptr);
+  j["max"] = ok ? nlohmann::json(m.max) : nlohmann::json(nullptr);
+  j["cv"] = ok ? nlohmann::json(m.cv) : nlohmann::json(nullptr);
+  j["samples"] = m.samples;
+  j["params"] = m.params;
+  j["status"] = status_name(m.status);
+  j["reason"] = m.reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.reason);
+  j["notes"] = m.notes;
+  j["seconds"] = m.seconds;
+  if (m.previous_median) {
+    nlohmann::json prev = {{"median", *m.previous_median}, {"timestamp", m.previous_timestamp}};
+    prev["change_percent"] = ok && *m.previous_median != 0
+                                 ? nlohmann::json((m.median / *m.previous_median - 1) * 100)
+                                 : nlohmann::json(nullptr);
+    j["previous"] = prev;
+  }
+  return j;
+}
+
+nlohmann::json to_json(const BenchReport& report) {
+  nlohmann::json j;
+  j["schema_version"] = 1;
+  j["context"] = to_json(report.context);
+  j["results"] = nlohmann::json::array();
+  for (const auto& m : report.results) j["results"].push_back(to_json(m));
+  return j;
+}
+
+namespace {
+
+// Three significant digits at most, no exponent: 51234 -> "51234", 3.14159 -> "3.14".
+std::string format_value(double v) {
+  double a = std::fabs(v);
+  if (a >= 100) return fmt::format("{:.0f}", v);
+  if (a >= 10) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+}  // namespace
+
+std::string render_text(const BenchReport& report) {
+  std::string out;
+  const auto& c = report.context;
+  out += fmt::format("tfrig bench on {} ({}, {} CPUs, {} build)\n", c.hostname.empty() ? "?" : c.hostname,
+                     c.cpu_model.empty() ? "unknown CPU" : c.cpu_model, c.online_cpus, c.build_type);
+  for (const auto& w : c.warnings) out += "  warning: " + w + "\n";
+  out += "\n";
+  using A = core::Table::Align;
+  bool compare = std::any_of(report.results.begin(), report.results.end(),
+                             [](const Measurement& m) { return m.previous_median.has_value(); });
+  std::vector<std::string> headers = {"benchmark", "metric", "median", "unit", "min", "max", "cv", "n", "status"};
+  std::vector<A> align = {A::kLeft, A::kLeft, A::kRight, A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight, A::kLeft};
+  if (compare) {
+    headers.insert(headers.end(), {"previous", "change"});
+    align.insert(align.end(), {A::kRight, A::kRight});
+  }
+  core::Table table(headers, align);
+  struct Footnote {
+    std::string id, metric, text;
+  };
+  std::vector<Footnote> footnotes;
+  for (const auto& m : report.results) {
+    std::string status(status_name(m.status));
+    std::vector<std::string> row;
+    if (m.status == Status::kOk) {
+      row = {m.id, m.metric, format_value(m.median), m.unit, format_value(m.min), format_value(m.max),
+             fmt::format("{:.1f}%", m.cv * 100), std::to_string(m.samples.size()), status};
+    } else {
+      row = {m.id, m.metric, "-", m.unit, "-", "-", "-", std::to_string(m.samples.size()), status};
+      footnotes.push_back({m.id, m.metric, status + ": " + m.reason});
+    }
+    if (compare) {
+      if (m.previous_median) {
+        row.push_back(format_value(*m.previous_median));
+        row.push_back(m.status == Status::kOk && *m.previous_median != 0
+                          ? fmt::format("{:+.1f}%", (m.median / *m.previous_median - 1) * 100)
+                          : "-");
+      } else {
+        row.insert(row.end(), {"-", "-"});
+      }
+    }
+    table.add_row(std::move(row));
+    for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, "note: " + n});
+  }
+  out += table.render();
+  // The same note or reason on several metrics of one benchmark is said once.
+  std::vector<bool> used(footnotes.size(), false);
+  std::string notes;
+  for (size_t i = 0; i < footnotes.size(); ++i) {
+    if (used[i]) continue;
+    std::vector<std::string> metrics;
+    for (size_t k = i; k < footnotes.size(); ++k) {
+      if (!used[k] && footnotes[k].id == footnotes[i].id && footnotes[k].text == footnotes[i].text) {
+        used[k] = true;
+        metrics.push_back(footnotes[k].metric);
+      }
+    }
+    std::string who = footnotes[i].id + "." + metrics.front();
+    if (metrics.size() > 1) {
+      who = footnotes[i].id + " (" + metrics.front();
+      for (size_t k = 1; k < metrics.size(); ++k) who += ", " + metrics[k];
+      who += ")";
+    }
+    notes += "  " + who + " " + footnotes[i].text + "\n";
+  }
+  if (!notes.empty()) out += "\n" + notes;
+  return out;
+}
+
+}  // namespace tfrig::bench

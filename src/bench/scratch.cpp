@@ -1,0 +1,236 @@
+#include "bench/scratch.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/log.h"
+#include "core/sysroot.h"
+#include "core/text.h"
+#include "core/units.h"
+
+namespace tfrig::bench {
+
+namespace {
+
+struct Registered {
+  std::string path;
+  dev_t dev;
+  ino_t ino;
+};
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<Registered>& registry() {
+  static std::vector<Registered> r;
+  return r;
+}
+
+void register_dir(const std::string& path, dev_t dev, ino_t ino) {
+  std::lock_guard lock(registry_mutex());
+  registry().push_back({path, dev, ino});
+}
+
+void unregister_dir(const std::string& path) {
+  std::lock_guard lock(registry_mutex());
+  auto& r = registry();
+  r.erase(std::remove_if(r.begin(), r.end(), [&](const Registered& e) { return e.path == path; }), r.end());
+}
+
+// Unlinks everything under the open directory `fd` without following
+// symlinks: a symlink is removed as a name, its target is never touched.
+// Subdirectories are opened with O_NOFOLLOW and must sit on the same device.
+bool empty_directory(int fd, dev_t dev, int depth) {
+  if (depth > 8) return false;  // we never nest deeper than two levels
+  DIR* d = fdopendir(fd);
+  if (d == nullptr) {
+    ::close(fd);
+    return false;
+  }
+  bool ok = true;
+  std::vector<std::string> names;
+  while (dirent* e = readdir(d)) {
+    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+    names.emplace_back(e->d_name);
+  }
+  int dfd = dirfd(d);
+  for (const auto& name : names) {
+    struct stat st {};
+    if (fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // already gone
+    if (S_ISDIR(st.st_mode)) {
+      if (st.st_dev != dev) {
+        ok = false;  // a mount point inside our scratch dir: not ours to empty
+        continue;
+      }
+      int sub = openat(dfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub < 0 || !empty_directory(sub, dev, depth + 1)) ok = false;
+      if (unlinkat(dfd, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) ok = false;
+    } else if (unlinkat(dfd, name.c_str(), 0) != 0 && errno != ENOENT) {
+      ok = false;
+    }
+  }
+  closedir(d);
+  return ok;
+}
+
+core::Status remove_checked(const std::string& path, dev_t dev, ino_t ino) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return {};
+    return tl::unexpected(core::errno_error(errno, path, "open scratch directory for removal"));
+  }
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_dev != dev || st.st_ino != ino) {
+    ::close(fd);
+    return core::fail(core::ErrorCode::kPermissionDenied, path,
+                      "is no longer the scratch directory this run created; left alone");
+  }
+  if (faccessat(fd, kScratchMarker, F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
+    ::close(fd);
+    return core::fail(core::ErrorCode::kPermissionDenied, path, "has lost its marker file; left alone");
+  }
+  bool emptied = empty_directory(fd, dev, 0);  // closes fd
+  if (::rmdir(path.c_str()) != 0 && errno != ENOENT) {
+    return tl::unexpected(core::errno_error(errno, path, emptied ? "remove scratch directory"
+                                                                 : "remove scratch directory (some entries remain)"));
+  }
+  return {};
+}
+
+}  // namespace
+
+ScratchDir::~ScratchDir() {
+  if (auto s = remove(); !s) core::log(core::LogLevel::kWarn, "{}", s.error().to_string());
+}
+
+ScratchDir::ScratchDir(ScratchDir&& other) noexcept
+    : path_(std::move(other.path_)), dev_(other.dev_), ino_(other.ino_) {
+  other.path_.clear();
+}
+
+ScratchDir& ScratchDir::operator=(ScratchDir&& other) noexcept {
+  if (this != &other) {
+    (void)remove();
+    path_ = std::move(other.path_);
+    dev_ = other.dev_;
+    ino_ = other.ino_;
+    other.path_.clear();
+  }
+  return *this;
+}
+
+core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
+  std::string where = parent.empty() ? "." : parent;
+  struct stat st {};
+  if (::stat(where.c_str(), &st) != 0) {
+    return tl::unexpected(core::errno_error(errno, where, "use as the benchmark directory"));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    // A block device or file named by mistake: we never write to a device.
+    return core::fail(core::ErrorCode::kInvalidArgument, where,
+                      "is not a directory; benchmarks write only inside a directory of their own");
+  }
+  char resolved[PATH_MAX];
+  if (::realpath(where.c_str(), resolved) == nullptr) {
+    return tl::unexpected(core::errno_error(errno, where, "resolve"));
+  }
+  std::string real = resolved;
+  for (const char* pseudo : {"/proc", "/sys", "/dev"}) {
+    if (real == pseudo || core::starts_with(real, std::string(pseudo) + "/")) {
+      return core::fail(core::ErrorCode::kInvalidArgument, real,
+                        "is a kernel pseudo-filesystem; choose a directory on the disk to measure");
+    }
+  }
+  std::string pattern = (real == "/" ? std::string() : real) + "/" + kScratchPrefix + "XXXXXX";
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (::mkdtemp(buf.data()) == nullptr) {
+    int err = errno;
+    std::string why = err == EROFS    ? "is on a read-only filesystem"
+                      : err == EACCES ? "is not writable by this user"
+                      : err == ENOSPC ? "is on a full filesystem"
+                                      : std::string("refused a new directory: ") + std::strerror(err);
+    return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo,
+                      real, why + "; pass --dir with a writable directory on the disk to measure");
+  }
+  ScratchDir dir;
+  dir.path_ = buf.data();
+  struct stat own {};
+  if (::lstat(dir.path_.c_str(), &own) != 0) {
+    std::string p = dir.path_;
+    dir.path_.clear();
+    return tl::unexpected(core::errno_error(errno, p, "stat new scratch directory"));
+  }
+  dir.dev_ = own.st_dev;
+  dir.ino_ = own.st_ino;
+  register_dir(dir.path_, dir.dev_, dir.ino_);
+  int fd = ::open(dir.file(kScratchMarker).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) {
+    int err = errno;
+    ::rmdir(dir.path_.c_str());
+    unregister_dir(dir.path_);
+    std::string p = dir.path_;
+    dir.path_.clear();
+    return tl::unexpected(core::errno_error(err, p + "/" + kScratchMarker, "create marker"));
+  }
+  std::string text = fmt::format("tfrig bench scratch directory of pid {}; safe to delete\n", ::getpid());
+  ssize_t w = ::write(fd, text.data(), text.size());
+  ::close(fd);
+  if (w != static_cast<ssize_t>(text.size())) {
+    // The marker is present either way; a short write here only means a full disk,
+    // which the benchmark itself reports when it writes its files.
+    core::log(core::LogLevel::kDebug, "short write to scratch marker in {}", dir.path_);
+  }
+  core::log(core::LogLevel::kDebug, "scratch directory {}", dir.path_);
+  return dir;
+}
+
+core::Status ScratchDir::remove() {
+  if (path_.empty()) return {};
+  std::string p = path_;
+  auto s = remove_checked(p, dev_, ino_);
+  unregister_dir(p);
+  path_.clear();
+  return s;
+}
+
+core::Status ensure_free_space(const std::string& dir, uint64_t bytes) {
+  struct statvfs vfs {};
+  if (::statvfs(dir.c_str(), &vfs) != 0) return tl::unexpected(core::errno_error(errno, dir, "statvfs"));
+  uint64_t avail = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+  if (avail < bytes) {
+    return core::fail(core::ErrorCode::kIo, dir,
+                      fmt::format("not enough free space: the benchmark needs {} and {} is free; "
+                                  "use --size/--files for less or --dir for another filesystem",
+                                  core::format_bytes_decimal(bytes), core::format_bytes_decimal(avail)));
+  }
+  return {};
+}
+
+void remove_all_scratch_dirs() {
+  std::vector<Registered> copy;
+  {
+    std::lock_guard lock(registry_mutex());
+    copy = registry();
+  }
+  for (const auto& r : copy) {
+    (void)remove_checked(r.path, r.dev, r.ino);
+    unregister_dir(r.path);
+  }
+}
+
+}  // namespace tfrig::bench

@@ -1,0 +1,175 @@
+// tfrig bench: measure each stage of the input pipeline on this machine.
+// Options only; the work is in src/bench/.
+#include <unistd.h>
+
+#include <cstdio>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "bench/benchmarks.h"
+#include "bench/history.h"
+#include "bench/interrupt.h"
+#include "bench/runner.h"
+#include "cli/command.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "probe/probe.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct BenchOptions {
+  std::vector<std::string> ids;
+  std::string format = "text";
+  std::string data_dir;
+  std::string dir = ".";
+  int threads = 0;
+  int repetitions = 5;
+  int warmup = 1;
+  double budget = 60;
+  double sample_seconds = 0.5;
+  std::string size;
+  int files = 0;
+  bool quick = false;
+  std::string history;
+  bool no_history = false;
+  bool compare = false;
+  bool list = false;
+};
+
+std::string list_text() {
+  std::string out;
+  for (const auto& b : bench::all_benchmarks()) {
+    out += fmt::format("{}: {}\n", b->id(), b->description());
+    for (const auto& [metric, unit] : b->metrics()) out += fmt::format("  {} ({})\n", metric, unit);
+  }
+  return out;
+}
+
+int run_bench(const BenchOptions& o, const GlobalOptions& global) {
+  // First, before any thread exists: Ctrl-C and SIGTERM go to the watcher.
+  bench::InterruptGuard guard;
+
+  if (o.list) {
+    std::string out = list_text();
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return kExitOk;
+  }
+  bench::Config config;
+  config.scratch_parent = o.dir;
+  config.data_dir = o.data_dir;
+  config.threads = o.threads;
+  config.repetitions = o.repetitions;
+  config.warmup = o.warmup;
+  config.budget_seconds = o.budget;
+  config.sample_seconds = o.sample_seconds;
+  config.small_files = o.files;
+  config.quick = o.quick;
+  if (!o.size.empty()) {
+    auto bytes = core::parse_size(o.size);
+    if (!bytes || *bytes < (1u << 20)) {
+      core::log(core::LogLevel::kError, "--size: expected a size of at least 1MiB such as 256MiB or 4G");
+      return kExitUsage;
+    }
+    config.file_bytes = *bytes;
+  }
+
+  // The inventory gives the context: governor, NUMA nodes, the scratch disk.
+  core::SysRoot root(global.root);
+  std::vector<std::string> paths = {o.dir};
+  if (!o.data_dir.empty()) paths.push_back(o.data_dir);
+  probe::Context pctx{root, paths, std::chrono::milliseconds(3000)};
+  auto inv = probe::run_probes(pctx, probe::all_probes());
+
+  bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
+  auto progress = [tty](const bench::Progress& p) {
+    std::string line = p.sample == 0
+                           ? fmt::format("{} {}: warm-up ({:.1f} s)", p.id, p.metric, p.elapsed)
+                           : fmt::format("{} {}: sample {}/{} ({:.1f} s)", p.id, p.metric, p.sample, p.samples,
+                                         p.elapsed);
+    if (tty) {
+      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+      std::fflush(stderr);
+    } else {
+      core::log(core::LogLevel::kInfo, "{}", line);
+    }
+  };
+  auto report = bench::run_benchmarks(o.ids, config, inv.inventory, guard.cancelled(), progress);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  if (!report) {
+    core::log(core::LogLevel::kError, "{}", report.error().to_string());
+    return report.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal;
+  }
+
+  if (!o.no_history && guard.signal_number() == 0) {
+    std::string path = o.history.empty() ? bench::default_history_path() : o.history;
+    auto history = bench::History::open(path);
+    if (!history) {
+      core::log(core::LogLevel::kWarn, "history not kept: {}", history.error().to_string());
+    } else {
+      if (o.compare) {
+        for (auto& m : report->results) {
+          auto prev = history->previous(report->context.machine_id, m.id, m.metric,
+                                        std::numeric_limits<int64_t>::max());
+          if (prev && *prev) {
+            m.previous_median = (*prev)->median;
+            m.previous_timestamp = (*prev)->timestamp;
+          }
+        }
+      }
+      auto id = history->record(*report);
+      if (!id) {
+        core::log(core::LogLevel::kWarn, "history not kept: {}", id.error().to_string());
+      } else {
+        core::log(core::LogLevel::kInfo, "recorded as run {} in {}", *id, history->path());
+      }
+    }
+  }
+  // TODO(knowledge base): --compare against the catalog's expectation for
+  // this hardware (GPU peaks from knowledge/gpus) once that lands.
+
+  std::string out = o.format == "json" ? bench::to_json(*report).dump(2) + "\n" : bench::render_text(*report);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+
+  if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
+  for (const auto& m : report->results) {
+    if (m.status == bench::Status::kFailed) return kExitErrors;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<BenchOptions>();
+  CLI::App* cmd = app.add_subcommand("bench", "Measure storage, memory, JPEG decode, CRC32C, PCIe and GEMM on this machine");
+  cmd->add_option("ids", o->ids, "Benchmarks to run (default: all): storage memory decode crc32c pcie gemm")
+      ->type_name("ID");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->add_option("--data", o->data_dir, "Your dataset: small-file reads and JPEG decode use its files (read only)")
+      ->type_name("DIR");
+  cmd->add_option("--dir", o->dir, "Where storage makes its scratch directory (default: the current directory)")
+      ->type_name("DIR");
+  cmd->add_option("--threads", o->threads, "Threads for the all-core tests (default: every CPU)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--repetitions", o->repetitions, "Samples per metric")->check(CLI::Range(1, 1000))->default_str("5");
+  cmd->add_option("--warmup", o->warmup, "Discarded samples per metric")->check(CLI::Range(0, 100))->default_str("1");
+  cmd->add_option("--budget", o->budget, "Seconds each benchmark may take, warm-up included")
+      ->check(CLI::Range(0.1, 86400.0))->default_str("60");
+  cmd->add_option("--sample-seconds", o->sample_seconds, "Length of one time-based sample")
+      ->check(CLI::Range(0.01, 600.0))->default_str("0.5");
+  cmd->add_option("--size", o->size, "Storage test file size (default 1GiB)")->type_name("SIZE");
+  cmd->add_option("--files", o->files, "Generated small files (default 2000)")->check(CLI::Range(1, 10000000));
+  cmd->add_flag("--quick", o->quick, "Small sizes: a first look in seconds");
+  cmd->add_option("--history", o->history, "History database (default $XDG_DATA_HOME/tfrig/history.db)")
+      ->type_name("FILE");
+  cmd->add_flag("--no-history", o->no_history, "Do not record this run");
+  cmd->add_flag("--compare", o->compare, "Show the change against the previous run on this machine");
+  cmd->add_flag("--list", o->list, "List the benchmarks and their metrics");
+  cmd->callback([o, &state] { state.exit_code = run_bench(*o, state.global); });
+}
+
+}  // namespace tfrig::cli
