@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
 
   cli::add_doctor_command(app, state);
   cli::add_snapshot_command(app, state);
+  cli::add_plan_command(app, state);
 
   try {
     app.parse(argc, argv);

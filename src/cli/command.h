@@ -33,5 +33,6 @@ struct RunState {
 
 void add_doctor_command(CLI::App& app, RunState& state);
 void add_snapshot_command(CLI::App& app, RunState& state);
+void add_plan_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli
