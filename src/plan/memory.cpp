@@ -53,31 +53,52 @@ uint64_t optimizer_bytes_per_param(Optimizer o) {
   return 8;
 }
 
+// Whether a layer's backward pass reads its input or its own output
+// (TensorFlow's registered gradients): Conv2D/MatMul read their input;
+// FusedBatchNorm reads its input x (and the saved statistics); Relu's
+// gradient ReluGrad(grad, features) reads the Relu *output*; swish/GELU read
+// their input; Add and Concat read neither; average pooling needs only the
+// shape, max pooling its input; Dropout keeps only its mask.
+bool needs_input(LayerKind k) {
+  switch (k) {
+    case LayerKind::kConv:
+    case LayerKind::kDepthwiseConv:
+    case LayerKind::kDense:
+    case LayerKind::kBatchNorm:
+    case LayerKind::kLayerNorm:
+    case LayerKind::kActivation:
+    case LayerKind::kMultiply:
+    case LayerKind::kPool:
+    case LayerKind::kAttention:
+    case LayerKind::kRecurrent:
+    case LayerKind::kNested:
+    case LayerKind::kOther:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool needs_output(LayerKind k) { return k == LayerKind::kRelu || k == LayerKind::kNested || k == LayerKind::kOther; }
+
+bool passes_through(LayerKind k) { return k == LayerKind::kView || k == LayerKind::kPreprocess; }
+
 // How many activation elements a layer's output keeps for backward, as a
-// multiple of its size. A layer's output is kept when the backward pass of
-// the next layer (or its own) reads it:
-//  - BatchNormalization's gradient reads its input, not its output, and
-//    ReLU's gradient reads its own output (tf.nn.relu's registered gradient
-//    ReluGrad(grad, features=output)); so a BN or Add followed by ReLU keeps nothing.
-//  - Flatten/Reshape are views; Rescaling/Normalization run on the input.
-//  - Dropout keeps its mask (1 byte per element, counted as a fraction).
+// multiple of its size: 1 when its own backward or the next layer's (looking
+// through views) reads it, else 0. Dropout adds its 1-byte mask; attention
+// and recurrent layers keep internal tensors beyond their output (Q, K, V;
+// four LSTM gates) counted as 3 and 4 outputs, coarse bounds.
 double stored_factor(const std::vector<Layer>& layers, size_t i, uint64_t elem_bytes) {
   const LayerKind k = layers[i].kind;
-  const bool next_is_relu = i + 1 < layers.size() && layers[i + 1].kind == LayerKind::kRelu;
-  switch (k) {
-    case LayerKind::kBatchNorm:
-    case LayerKind::kAdd:
-      return next_is_relu ? 0.0 : 1.0;
-    case LayerKind::kView:
-    case LayerKind::kPreprocess:
-      return 0.0;
-    case LayerKind::kDropout:
-      return 1.0 + 1.0 / static_cast<double>(elem_bytes);
-    case LayerKind::kRecurrent:
-      return 4.0;  // four gates per step (LSTM); a coarse bound for GRU too
-    default:
-      return 1.0;
-  }
+  if (passes_through(k)) return 0.0;
+  size_t next = i + 1;
+  while (next < layers.size() && passes_through(layers[next].kind)) ++next;
+  const bool read_next = next < layers.size() && needs_input(layers[next].kind);
+  double factor = (needs_output(k) || read_next) ? 1.0 : 0.0;
+  if (k == LayerKind::kDropout) factor += 1.0 / static_cast<double>(elem_bytes);
+  if (k == LayerKind::kAttention) factor += 3.0;
+  if (k == LayerKind::kRecurrent) factor += 4.0;
+  return factor;
 }
 
 }  // namespace
@@ -143,17 +164,17 @@ uint64_t activation_bytes(const Workload& w, uint64_t batch) {
     }
     return total;
   }
-  // Layer lists: sum of what each layer keeps, plus the gradient working set
-  // of the backward pass: the incoming and outgoing gradient of the largest
-  // layer, alive at once.
-  double elems = 0;
-  uint64_t largest = 0;
+  // Layer lists: what each layer keeps. The peak comes during backward: at
+  // layer i the activations of layers <= i are still held (later ones are
+  // freed as their backward completes) while layer i's incoming and outgoing
+  // gradients are alive: peak = max_i (kept[0..i] + 2 x out_i).
+  double kept = 0;
+  double peak = 0;
   for (size_t i = 0; i < w.layers.size(); ++i) {
-    elems += stored_factor(w.layers, i, e) * static_cast<double>(w.layers[i].out_elems);
-    largest = std::max(largest, w.layers[i].out_elems);
+    kept += stored_factor(w.layers, i, e) * static_cast<double>(w.layers[i].out_elems);
+    peak = std::max(peak, kept + 2.0 * static_cast<double>(w.layers[i].out_elems));
   }
-  elems += 2.0 * static_cast<double>(largest);
-  return static_cast<uint64_t>(std::ceil(elems * static_cast<double>(e) * static_cast<double>(batch)));
+  return static_cast<uint64_t>(std::ceil(peak * static_cast<double>(e) * static_cast<double>(batch)));
 }
 
 MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
