@@ -69,6 +69,12 @@ constexpr double kBaseWatts = 100;
 constexpr double kPsuHeadroom = 1.25;
 constexpr int kPsuWatts[] = {850, 1000, 1200, 1300, 1600, 2000};
 
+std::string duration(double seconds) {
+  if (seconds >= 3600) return fmt::format("{:.1f} h", seconds / 3600);
+  if (seconds >= 60) return fmt::format("{:.1f} min", seconds / 60);
+  return core::format_seconds(seconds);
+}
+
 }  // namespace
 
 bool image_input(const Workload& w) {
@@ -211,7 +217,7 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   }
   p.lines.push_back({"PSU", p.psu, fmt::format("({:.0f} W GPUs + {:.0f} W CPU + {:.0f} W rest) x {:.2f} = {} W", gpu_w, cls->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
   if (p.epoch_seconds > 0) {
-    p.lines.push_back({"Epoch", core::format_seconds(p.epoch_seconds),
+    p.lines.push_back({"Epoch", duration(p.epoch_seconds),
                        p.cost_per_epoch ? fmt::format("costs {:.2f} at {:.2f} per GPU-hour", *p.cost_per_epoch, *data.price_per_gpu_hour)
                                         : std::string("--price-per-hour gives its cost")});
   }

@@ -112,6 +112,49 @@ std::optional<double> peak_tflops(const GpuCandidate& gpu, Precision p) {
   return std::nullopt;
 }
 
+namespace {
+
+struct Roofline {
+  double rate = 0;        // samples/s at 100% of the bound
+  bool memory_bound = false;
+  double compute_rate = 0;
+};
+
+// Roofline (Williams, Waterman & Patterson 2009, CACM "Roofline: an
+// insightful visual performance model"): a step takes the longer of its
+// FLOPs at peak and its DRAM traffic at bandwidth. A layer-by-layer network
+// moves every layer's output through DRAM, written and read once forward and
+// about twice as much in backward; depthwise-heavy CNNs (EfficientNet,
+// MobileNet) are bound by this rather than by FLOPs. ASSUMED: 70% of the peak
+// DRAM bandwidth is achievable (STREAM-like kernels reach 70-90%).
+std::optional<Roofline> roofline(const Workload& w, const GpuCandidate& gpu) {
+  const auto peak = peak_tflops(gpu, w.precision);
+  const double flops = training_flops_per_sample(w);
+  if (!peak || *peak <= 0 || flops <= 0) return std::nullopt;
+  Roofline r;
+  r.compute_rate = *peak * 1e12 / flops;
+  r.rate = r.compute_rate;
+  const double traffic = memory_traffic_per_sample(w);
+  if (traffic > 0 && gpu.memory_bandwidth_gbs && *gpu.memory_bandwidth_gbs > 0) {
+    const double bw_rate = *gpu.memory_bandwidth_gbs * 1e9 * 0.7 / traffic;
+    if (bw_rate < r.rate) {
+      r.rate = bw_rate;
+      r.memory_bound = true;
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+double memory_traffic_per_sample(const Workload& w) {
+  if (w.family != Family::kCnn) return 0;
+  double elems = 0;
+  for (const Layer& l : w.layers) elems += static_cast<double>(l.out_elems);
+  const double e = w.precision == Precision::kFp32 ? 4.0 : 2.0;
+  return elems * e * 2.0 * 3.0;
+}
+
 double calibrated_utilisation(Family family, PrecisionClass p, std::span<const GpuCandidate> gpus) {
   const CatalogModel* ref = find_model(family == Family::kCnn ? "resnet50" : "bert_large");
   std::vector<double> samples;
@@ -131,9 +174,9 @@ double calibrated_utilisation(Family family, PrecisionClass p, std::span<const G
     auto w = catalog_workload(*ref, 0, seq);
     if (!w) continue;
     w->precision = p == PrecisionClass::kFp32 ? Precision::kFp32 : Precision::kMixedFloat16;
-    const auto peak = peak_tflops(*it, w->precision);
-    if (!peak || *peak <= 0) continue;
-    samples.push_back(r.samples_per_s * training_flops_per_sample(*w) / (*peak * 1e12));
+    const auto roof = roofline(*w, *it);
+    if (!roof || roof->rate <= 0) continue;
+    samples.push_back(r.samples_per_s / roof->rate);
   }
   // Without any calibration row the planner falls back to 30%, ASSUMED
   // (a typical model FLOPs utilisation; Chowdhery et al. 2022, PaLM, Table 3
@@ -150,13 +193,18 @@ std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& 
                                     r->rows == 1 ? "" : "s", r->source)};
     }
   }
-  const auto peak = peak_tflops(gpu, w.precision);
-  const double flops = training_flops_per_sample(w);
-  if (!peak || *peak <= 0 || flops <= 0) return std::nullopt;
+  const auto roof = roofline(w, gpu);
+  if (!roof) return std::nullopt;
   const double util = calibrated_utilisation(w.family, pc, gpus);
-  return Throughput{*peak * 1e12 * util / flops, "estimated",
-                    fmt::format("{:.0f} TFLOPS peak x {:.0f}% utilisation (calibrated on measured {} rows) / {:.3g} training FLOPs per sample",
-                                *peak, util * 100, w.family == Family::kCnn ? "ResNet-50" : "BERT-large", flops)};
+  const char* ref = w.family == Family::kCnn ? "ResNet-50" : "BERT-large";
+  if (roof->memory_bound) {
+    return Throughput{roof->rate * util, "estimated",
+                      fmt::format("memory-bound: {:.0f} GB/s x 70% / {:.3g} bytes moved per sample x {:.0f}% (calibrated on measured {} rows)",
+                                  gpu.memory_bandwidth_gbs.value_or(0), memory_traffic_per_sample(w), util * 100, ref)};
+  }
+  return Throughput{roof->rate * util, "estimated",
+                    fmt::format("{:.0f} TFLOPS peak / {:.3g} training FLOPs per sample x {:.0f}% (calibrated on measured {} rows)",
+                                peak_tflops(gpu, w.precision).value_or(0), training_flops_per_sample(w), util * 100, ref)};
 }
 
 }  // namespace tfrig::plan

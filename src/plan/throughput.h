@@ -42,10 +42,16 @@ struct Throughput {
   std::string detail;        // where the number comes from
 };
 
-// Model FLOPs utilisation used for estimates: the median over the measured
-// rows of the nearest reference model (ResNet-50 for CNNs, BERT-large for
-// transformers) of measured x training FLOPs / peak.
+// The fraction of the roofline bound (min of FLOPs at peak, DRAM traffic at
+// 70% of bandwidth) that training reaches: the median over the measured rows
+// of the nearest reference model (ResNet-50 for CNNs, BERT-large for
+// transformers) of measured / bound. For transformers this is the model
+// FLOPs utilisation.
 double calibrated_utilisation(Family family, PrecisionClass p, std::span<const GpuCandidate> gpus);
+
+// Bytes of activations a layer-list model moves through DRAM per training
+// sample (0 for transformers, whose estimate is compute-bound).
+double memory_traffic_per_sample(const Workload& w);
 
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> gpus);
 

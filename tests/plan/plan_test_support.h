@@ -12,12 +12,13 @@
 
 namespace tfrig::plan::test {
 
-inline GpuCandidate gpu(const char* id, const char* name, double gib, double fp32, double tf32, double fp16, double bf16, double tdp,
+inline GpuCandidate gpu(const char* id, const char* name, double gib, double bw, double fp32, double tf32, double fp16, double bf16, double tdp,
                         Segment seg, double price, double nvlink = 0) {
   GpuCandidate g;
   g.id = id;
   g.name = name;
   g.memory_bytes = static_cast<uint64_t>(gib * static_cast<double>(core::kGiB));
+  g.memory_bandwidth_gbs = bw;
   g.fp32_tflops = fp32;
   if (tf32 > 0) g.tf32_tflops = tf32;
   if (fp16 > 0) g.fp16_tflops = fp16;
@@ -31,17 +32,18 @@ inline GpuCandidate gpu(const char* id, const char* name, double gib, double fp3
 }
 
 // gpus.yaml ids tesla-t4, rtx-3060-12gb, rtx-4090, rtx-a5000, tesla-v100-sxm2-16gb,
-// a100-sxm4-40gb, a100-sxm4-80gb, h100-sxm5 (dense TFLOPS: fp32, tf32, fp16, bf16).
+// a100-sxm4-40gb, a100-sxm4-80gb, h100-sxm5 (memory GiB, bandwidth GB/s, dense TFLOPS fp32, tf32,
+// fp16, bf16, TDP W, segment, launch price USD, NVLink GB/s).
 inline std::vector<GpuCandidate> fixture_gpus() {
   return {
-      gpu("tesla-t4", "NVIDIA Tesla T4", 16, 8.1, 0, 65, 0, 70, Segment::kDatacenter, 0),
-      gpu("rtx-3060-12gb", "NVIDIA GeForce RTX 3060 12GB", 12, 12.74, 12.7, 25.5, 25.5, 170, Segment::kConsumer, 329),
-      gpu("rtx-4090", "NVIDIA GeForce RTX 4090", 24, 82.6, 82.6, 165.2, 165.2, 450, Segment::kConsumer, 1599),
-      gpu("rtx-a5000", "NVIDIA RTX A5000", 24, 27.8, 56, 111, 111, 230, Segment::kWorkstation, 0, 112.5),
-      gpu("tesla-v100-sxm2-16gb", "NVIDIA Tesla V100 SXM2 16GB", 16, 15.7, 0, 125, 0, 300, Segment::kDatacenter, 0, 300),
-      gpu("a100-sxm4-40gb", "NVIDIA A100 40GB SXM4", 40, 19.5, 156, 312, 312, 400, Segment::kDatacenter, 0, 600),
-      gpu("a100-sxm4-80gb", "NVIDIA A100 80GB SXM4", 80, 19.5, 156, 312, 312, 400, Segment::kDatacenter, 0, 600),
-      gpu("h100-sxm5", "NVIDIA H100 SXM5 80GB", 80, 67, 494.7, 989.4, 989.4, 700, Segment::kDatacenter, 0, 900),
+      gpu("tesla-t4", "NVIDIA Tesla T4", 16, 320, 8.1, 0, 65, 0, 70, Segment::kDatacenter, 0),
+      gpu("rtx-3060-12gb", "NVIDIA GeForce RTX 3060 12GB", 12, 360, 12.74, 12.7, 25.5, 25.5, 170, Segment::kConsumer, 329),
+      gpu("rtx-4090", "NVIDIA GeForce RTX 4090", 24, 1008, 82.6, 82.6, 165.2, 165.2, 450, Segment::kConsumer, 1599),
+      gpu("rtx-a5000", "NVIDIA RTX A5000", 24, 768, 27.8, 56, 111, 111, 230, Segment::kWorkstation, 0, 112.5),
+      gpu("tesla-v100-sxm2-16gb", "NVIDIA Tesla V100 SXM2 16GB", 16, 900, 15.7, 0, 125, 0, 300, Segment::kDatacenter, 0, 300),
+      gpu("a100-sxm4-40gb", "NVIDIA A100 40GB SXM4", 40, 1555, 19.5, 156, 312, 312, 400, Segment::kDatacenter, 0, 600),
+      gpu("a100-sxm4-80gb", "NVIDIA A100 80GB SXM4", 80, 2039, 19.5, 156, 312, 312, 400, Segment::kDatacenter, 0, 600),
+      gpu("h100-sxm5", "NVIDIA H100 SXM5 80GB", 80, 3350, 67, 494.7, 989.4, 989.4, 700, Segment::kDatacenter, 0, 900),
   };
 }
 

@@ -30,6 +30,17 @@ TEST(PlanRanking, MeasuredWhereTheReferenceHasARow) {
   EXPECT_LT(t4.per_gpu->samples_per_s, a100.per_gpu->samples_per_s);
 }
 
+TEST(PlanRanking, DepthwiseCnnsAreMemoryBound) {
+  const auto gpus = fixture_gpus();
+  const Workload w = model_workload("efficientnet_b0", Precision::kMixedFloat16, 256);
+  const GpuChoice c = judge_gpu(w, fixture(gpus, "a100-sxm4-40gb"), gpus);
+  ASSERT_TRUE(c.per_gpu);
+  EXPECT_EQ(c.per_gpu->basis, "estimated");
+  EXPECT_EQ(c.per_gpu->detail.rfind("memory-bound", 0), 0u) << c.per_gpu->detail;
+  EXPECT_GT(memory_traffic_per_sample(w), 0);
+  EXPECT_EQ(memory_traffic_per_sample(model_workload("bert_base", Precision::kFp32, 1)), 0);
+}
+
 TEST(PlanRanking, CalibratedUtilisationIsPlausible) {
   const auto gpus = plan_gpus_from_catalog();
   for (PrecisionClass p : {PrecisionClass::kFp32, PrecisionClass::kMixed}) {
