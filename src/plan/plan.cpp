@@ -88,8 +88,25 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
                              std::span<const GpuCandidate> catalog, const DataOptions& data) {
   MachineVerdict v;
   v.source = source;
+  // The GPU probes fill inv.gpus; without them (no driver, or an older
+  // snapshot) the NVIDIA display/3D controllers on the PCI bus stand in,
+  // matched to the catalog by device id.
+  std::vector<inventory::Gpu> found = inv.gpus;
+  if (found.empty()) {
+    for (const inventory::PciDevice& d : inv.pci.devices) {
+      if (!d.is_gpu) continue;
+      inventory::Gpu g;
+      g.index = static_cast<int>(found.size());
+      g.source = "pci";
+      g.pci_bus_id = d.address;
+      g.pci_device_id = d.device_id;
+      g.pcie_link_width_current = d.link_width_current;
+      found.push_back(std::move(g));
+    }
+    if (!found.empty()) v.notes.push_back("GPUs taken from the PCI bus (no driver data): memory is the catalog's");
+  }
   std::vector<GpuCandidate> mine;
-  for (const inventory::Gpu& g : inv.gpus) mine.push_back(candidate_for(g, catalog));
+  for (const inventory::Gpu& g : found) mine.push_back(candidate_for(g, catalog));
   const int have_gpus = static_cast<int>(mine.size());
   Workload here = w;
   here.gpus = std::max(1, have_gpus);
@@ -153,7 +170,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
 
   // PCIe: x16 per GPU (the guide); the narrowest link decides.
   std::optional<int> narrowest;
-  for (const inventory::Gpu& g : inv.gpus) {
+  for (const inventory::Gpu& g : found) {
     if (g.pcie_link_width_current) narrowest = std::min(narrowest.value_or(64), *g.pcie_link_width_current);
   }
   if (!narrowest) {
@@ -161,7 +178,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
       if (d.is_gpu && d.link_width_current) narrowest = std::min(narrowest.value_or(64), *d.link_width_current);
     }
   }
-  if (!inv.gpus.empty()) {
+  if (!found.empty()) {
     add("PCIe", narrowest ? fmt::format("x{} (narrowest GPU link)", *narrowest) : "unknown", "x16 per GPU",
         narrowest ? std::optional<double>(*narrowest / 16.0) : std::nullopt);
   }

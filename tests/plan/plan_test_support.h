@@ -35,7 +35,7 @@ inline GpuCandidate gpu(const char* id, const char* name, double gib, double bw,
 // a100-sxm4-40gb, a100-sxm4-80gb, h100-sxm5 (memory GiB, bandwidth GB/s, dense TFLOPS fp32, tf32,
 // fp16, bf16, TDP W, segment, launch price USD, NVLink GB/s).
 inline std::vector<GpuCandidate> fixture_gpus() {
-  return {
+  std::vector<GpuCandidate> gpus{
       gpu("tesla-t4", "NVIDIA Tesla T4", 16, 320, 8.1, 0, 65, 0, 70, Segment::kDatacenter, 0),
       gpu("rtx-3060-12gb", "NVIDIA GeForce RTX 3060 12GB", 12, 360, 12.74, 12.7, 25.5, 25.5, 170, Segment::kConsumer, 329),
       gpu("rtx-4090", "NVIDIA GeForce RTX 4090", 24, 1008, 82.6, 82.6, 165.2, 165.2, 450, Segment::kConsumer, 1599),
@@ -45,6 +45,8 @@ inline std::vector<GpuCandidate> fixture_gpus() {
       gpu("a100-sxm4-80gb", "NVIDIA A100 80GB SXM4", 80, 2039, 19.5, 156, 312, 312, 400, Segment::kDatacenter, 0, 600),
       gpu("h100-sxm5", "NVIDIA H100 SXM5 80GB", 80, 3350, 67, 494.7, 989.4, 989.4, 700, Segment::kDatacenter, 0, 900),
   };
+  gpus[2].pci_device_ids = {0x2684};  // gpus.yaml rtx-4090 pci_device_ids
+  return gpus;
 }
 
 inline const GpuCandidate& fixture(const std::vector<GpuCandidate>& gpus, const std::string& id) {

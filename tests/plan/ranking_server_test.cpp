@@ -185,6 +185,24 @@ TEST(PlanMachine, JudgesAnInventory) {
   EXPECT_TRUE(pcie_short);
 }
 
+TEST(PlanMachine, FallsBackToPciDevices) {
+  const auto gpus = fixture_gpus();
+  inventory::Inventory inv;
+  inventory::PciDevice d;
+  d.address = "0000:01:00.0";
+  d.vendor_id = 0x10de;
+  d.device_id = 0x2684;
+  d.is_gpu = true;
+  d.link_width_current = 16;
+  inv.pci.devices.push_back(d);
+  inv.cpu.physical_cores = 32;
+  inv.memory.total_bytes = 128 * core::kGiB;
+  const MachineVerdict v = judge_machine(inv, "test", model_workload("resnet50", Precision::kMixedFloat16, 128), gpus, {});
+  ASSERT_EQ(v.gpus.size(), 1u);
+  EXPECT_EQ(v.gpus[0].gpu.id, "rtx-4090");
+  EXPECT_TRUE(v.shortest.empty()) << v.shortest;
+}
+
 TEST(PlanMachine, NoGpuMeansTheGpuStaveIsShort) {
   const auto gpus = fixture_gpus();
   inventory::Inventory inv;
