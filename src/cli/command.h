@@ -42,5 +42,6 @@ void add_pack_command(CLI::App& app, RunState& state);
 void add_verify_command(CLI::App& app, RunState& state);
 void add_inspect_command(CLI::App& app, RunState& state);
 void add_bench_command(CLI::App& app, RunState& state);
+void add_plan_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli

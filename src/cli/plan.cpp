@@ -1,0 +1,259 @@
+// tfrig plan: size a TensorFlow server for a workload (src/plan/, docs/plan.md).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "plan/catalog_adapter.h"
+#include "plan/keras_summary.h"
+#include "plan/model_catalog.h"
+#include "plan/plan.h"
+#include "plan/render.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct PlanOptions {
+  std::string model;
+  uint64_t params = 0;
+  std::string family = "transformer";
+  std::string keras_summary;
+  uint64_t batch = 32;  // Keras Model.fit's default batch_size
+  int image_size = 0;
+  int seq_len = 0;
+  std::string precision = "fp32";
+  std::string optimizer = "adam";
+  std::string recompute = "none";
+  int gpus = 1;
+  uint64_t dataset_size = 0;
+  std::string sample_bytes;
+  std::string data_dir;
+  double decode_rate_per_core = 0;
+  bool storage_separate = false;
+  double price_per_hour = -1;
+  std::string rank = "price-performance";
+  std::string format = "text";
+  bool here = false;
+  std::string snapshot;
+  bool all = false;
+  size_t top = 0;
+  bool list_models = false;
+};
+
+struct DataDirStats {
+  uint64_t files = 0;
+  uint64_t bytes = 0;
+};
+
+// Counts the regular files under dir and their bytes (the dataset's samples
+// when stored one per file; a TFRecord directory gives shards, not samples).
+core::Result<DataDirStats> measure_data_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return core::fail(core::ErrorCode::kNotFound, dir, "not a directory");
+  DataDirStats s;
+  constexpr uint64_t kMaxFiles = 100000000;
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    std::error_code fec;
+    if (it->is_regular_file(fec)) {
+      const auto size = it->file_size(fec);
+      if (!fec) {
+        ++s.files;
+        s.bytes += size;
+      }
+    }
+    if (s.files >= kMaxFiles) break;
+  }
+  if (ec) return core::fail(core::ErrorCode::kIo, dir, ec.message());
+  return s;
+}
+
+core::Result<std::string> read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return core::fail(core::ErrorCode::kNotFound, path, "cannot open the file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return core::fail(core::ErrorCode::kIo, path, "read error");
+  return ss.str();
+}
+
+core::Result<plan::Workload> build_workload(const PlanOptions& o) {
+  const int sources = (!o.model.empty() ? 1 : 0) + (o.params > 0 ? 1 : 0) + (!o.keras_summary.empty() ? 1 : 0);
+  if (sources != 1) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "plan", "give exactly one of --model NAME, --params N, --keras-summary FILE (--list-models lists the catalog)");
+  }
+  plan::Workload w;
+  if (!o.model.empty()) {
+    const plan::CatalogModel* m = plan::find_model(o.model);
+    if (m == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", "unknown model '" + o.model + "' (--list-models lists them)");
+    auto built = plan::catalog_workload(*m, o.image_size, o.seq_len);
+    if (!built) return tl::unexpected(built.error());
+    w = std::move(*built);
+  } else if (o.params > 0) {
+    if (o.family == "cnn") {
+      // A CNN known only by its size: ResNet-50's layer list at the input
+      // size, labelled as such (its activations per image stand in).
+      const plan::CatalogModel* ref = plan::find_model("resnet50");
+      auto built = plan::catalog_workload(*ref, o.image_size, 0);
+      if (!built) return tl::unexpected(built.error());
+      w = std::move(*built);
+      w.model_id = "params";
+      w.display_name = fmt::format("CNN of {} parameters", o.params);
+      w.throughput_key.clear();
+      w.notes.push_back("activations per image are ResNet-50's (a CNN given by --params only); --keras-summary gives the real layers");
+    } else {
+      const int seq = o.seq_len > 0 ? o.seq_len : 1024;
+      w.family = plan::Family::kTransformer;
+      w.transformer = plan::transformer_from_params(o.params, 50257);
+      w.model_id = "params";
+      w.seq_len = seq;
+      w.display_name = fmt::format("transformer of {} parameters ({} layers, hidden {}, {} heads)", o.params, w.transformer->layers,
+                                   w.transformer->hidden, w.transformer->heads);
+      w.notes.push_back("layers, hidden size and heads derived from --params (GPT-2 shape, hidden = 64 x layers, vocabulary 50257)");
+    }
+    w.params = o.params;
+    w.trainable_params = o.params;
+    w.params_source = "--params";
+  } else {
+    auto text = read_text_file(o.keras_summary);
+    if (!text) return tl::unexpected(text.error());
+    auto summary = plan::parse_keras_summary(*text);
+    if (!summary) {
+      core::Error e = summary.error();
+      e.where = o.keras_summary + (e.where.empty() ? "" : ": " + e.where);
+      return tl::unexpected(e);
+    }
+    auto built = plan::keras_workload(*summary, o.seq_len, std::filesystem::path(o.keras_summary).filename().string());
+    if (!built) return tl::unexpected(built.error());
+    w = std::move(*built);
+  }
+  const auto precision = plan::parse_precision(o.precision);
+  const auto optimizer = plan::parse_optimizer(o.optimizer);
+  const auto recompute = plan::parse_recompute(o.recompute);
+  if (!precision) return core::fail(core::ErrorCode::kInvalidArgument, "--precision", "expected fp32, mixed_float16 or mixed_bfloat16");
+  if (!optimizer) return core::fail(core::ErrorCode::kInvalidArgument, "--optimizer", "expected sgd, momentum, adam, adamw or adafactor");
+  if (!recompute) return core::fail(core::ErrorCode::kInvalidArgument, "--recompute", "expected none, selective or full");
+  if (o.batch == 0 || o.batch > (uint64_t{1} << 32)) return core::fail(core::ErrorCode::kInvalidArgument, "--batch", "expected 1..2^32");
+  if (o.gpus < 1 || o.gpus > 4096) return core::fail(core::ErrorCode::kInvalidArgument, "--gpus", "expected 1..4096");
+  w.precision = *precision;
+  w.optimizer = *optimizer;
+  w.recompute = *recompute;
+  w.batch = o.batch;
+  w.gpus = o.gpus;
+  return w;
+}
+
+void print_models() {
+  std::string out = "Built-in models (--model):\n";
+  for (const plan::CatalogModel& m : plan::model_catalog()) {
+    out += fmt::format("  {:<16} {:<16} {:>14} params  {}\n", m.id, m.display_name, m.published_params,
+                       m.family == plan::Family::kCnn ? fmt::format("{} px", m.default_image_size)
+                       : m.default_seq_len > 0       ? fmt::format("seq {}", m.default_seq_len)
+                                                     : fmt::format("{} px", m.default_image_size));
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<PlanOptions>();
+  CLI::App* cmd = app.add_subcommand("plan", "Size a server for a training job: GPU memory, GPUs ranked, the rest balanced");
+  cmd->add_option("--model", o->model, "A built-in model (--list-models)")->type_name("NAME");
+  cmd->add_option("--params", o->params, "A model known only by its parameter count")->type_name("N");
+  cmd->add_option("--family", o->family, "With --params: cnn or transformer")->check(CLI::IsMember({"cnn", "transformer"}));
+  cmd->add_option("--keras-summary", o->keras_summary, "Plan the model whose Keras model.summary() text is in FILE")->type_name("FILE");
+  cmd->add_option("--batch", o->batch, "Global batch size (default 32, Keras fit's default)");
+  cmd->add_option("--image-size", o->image_size, "Input side in pixels (default: the model's)");
+  cmd->add_option("--seq-len", o->seq_len, "Sequence length in tokens (default: the model's)");
+  cmd->add_option("--precision", o->precision, "fp32, mixed_float16 or mixed_bfloat16");
+  cmd->add_option("--optimizer", o->optimizer, "sgd, momentum, adam, adamw or adafactor");
+  cmd->add_option("--recompute", o->recompute, "Activation recomputation for transformers: none, selective, full");
+  cmd->add_option("--gpus", o->gpus, "Use at least this many GPUs (data parallel)");
+  cmd->add_option("--dataset-size", o->dataset_size, "Samples in the dataset (default: ImageNet-1k for images)")->type_name("N");
+  cmd->add_option("--sample-bytes", o->sample_bytes, "Average bytes per stored sample (e.g. 110k)")->type_name("SIZE");
+  cmd->add_option("--data", o->data_dir, "Measure dataset size and sample bytes from the files under DIR")->type_name("DIR");
+  cmd->add_option("--decode-rate-per-core", o->decode_rate_per_core, "Samples/s one core decodes and augments (from 'tfrig bench decode')");
+  cmd->add_flag("--storage-separate", o->storage_separate, "The data lives on another machine: size the network");
+  cmd->add_option("--price-per-hour", o->price_per_hour, "Price per GPU-hour, for the cost of an epoch");
+  cmd->add_option("--rank", o->rank, "Order of the GPU list")->check(CLI::IsMember({"price-performance", "speed", "memory"}));
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_flag("--here", o->here, "Judge this machine: what fits, the largest batch, the short stave");
+  cmd->add_option("--snapshot", o->snapshot, "Judge the machine of a snapshot saved by 'tfrig snapshot'")->type_name("FILE");
+  cmd->add_flag("--all", o->all, "List GPUs that do not fit too");
+  cmd->add_option("--top", o->top, "Show only the first N GPUs");
+  cmd->add_flag("--list-models", o->list_models, "List the built-in models and exit");
+  cmd->callback([o, &state] {
+    if (o->list_models) {
+      print_models();
+      state.exit_code = kExitOk;
+      return;
+    }
+    auto fail_with = [&state](const core::Error& e) {
+      core::log(core::LogLevel::kError, "{}", e.to_string());
+      state.exit_code = exit_code_for(e);
+    };
+    auto w = build_workload(*o);
+    if (!w) return fail_with(w.error());
+
+    plan::DataOptions data;
+    if (o->dataset_size > 0) data.dataset_samples = o->dataset_size;
+    if (!o->sample_bytes.empty()) {
+      auto b = core::parse_size(o->sample_bytes);
+      if (!b || *b == 0) return fail_with(core::Error{core::ErrorCode::kInvalidArgument, "--sample-bytes", "expected a size such as 110k or 2MB"});
+      data.sample_bytes = *b;
+    }
+    if (!o->data_dir.empty()) {
+      auto stats = measure_data_dir(o->data_dir);
+      if (!stats) return fail_with(stats.error());
+      if (stats->files > 0) {
+        if (!data.dataset_samples) data.dataset_samples = stats->files;
+        if (!data.sample_bytes) data.sample_bytes = stats->bytes / stats->files;
+        w->notes.push_back(fmt::format("--data {}: {} files, {} on average (one sample per file assumed; TFRecord shards hold many)",
+                                       o->data_dir, stats->files, core::format_bytes_decimal(stats->bytes / stats->files)));
+      }
+    }
+    if (o->decode_rate_per_core > 0) {
+      data.decode_rate_per_core = o->decode_rate_per_core;
+      data.decode_rate_source = "--decode-rate-per-core";
+    }
+    data.storage_separate = o->storage_separate;
+    if (o->price_per_hour >= 0) data.price_per_gpu_hour = o->price_per_hour;
+
+    const auto rank = plan::parse_rank_by(o->rank);
+    const std::vector<plan::GpuCandidate> catalog = plan::plan_gpus_from_catalog();
+    plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data);
+
+    if (o->here || !o->snapshot.empty()) {
+      InventorySourceOptions source;
+      source.root = state.global.root;
+      source.snapshot = o->snapshot;
+      if (!o->data_dir.empty()) source.data_paths.push_back(o->data_dir);
+      auto report = load_report(source);
+      if (!report) return fail_with(report.error());
+      const std::string where = o->snapshot.empty() ? std::string("this machine") : "snapshot " + o->snapshot;
+      result.machine = plan::judge_machine(report->inventory, where, *w, catalog, data);
+    }
+
+    plan::RenderOptions ro;
+    ro.all_gpus = o->all;
+    ro.top = o->top;
+    std::string out;
+    if (o->format == "json") out = plan::to_json(result).dump(2) + "\n";
+    else if (o->format == "markdown") out = plan::render_markdown(result, ro);
+    else out = plan::render_text(result, ro);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    state.exit_code = kExitOk;
+  });
+}
+
+}  // namespace tfrig::cli

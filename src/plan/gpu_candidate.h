@@ -1,0 +1,48 @@
+// The GPUs a plan chooses from. src/plan/ never reads a catalog itself: every
+// planning function takes std::span<const GpuCandidate>, and the one place
+// that builds the list from the catalog is plan_gpus_from_catalog()
+// (catalog_adapter.cpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tfrig::plan {
+
+// gpus.yaml `segment`: consumer (GeForce), workstation (RTX A/Ada), datacenter.
+enum class Segment { kConsumer, kWorkstation, kDatacenter };
+std::string_view segment_name(Segment s);
+
+// The guide's three tiers (../shared/seed/000_8d0b28da42ef950f.txt): entry
+// (T4, RTX 3060, 4060 Ti), mainstream (RTX 4090, A5000), enterprise (A100,
+// H800 with NVLink).
+enum class Tier { kEntry, kMainstream, kEnterprise };
+std::string_view tier_name(Tier t);
+
+struct GpuCandidate {
+  std::string id;    // gpus.yaml id: "a100-sxm4-80gb"
+  std::string name;  // "NVIDIA A100 80GB SXM4"
+  std::string architecture;
+  uint64_t memory_bytes = 0;  // nominal capacity, binary GiB as marketed
+  std::optional<double> memory_bandwidth_gbs;
+  // Dense peak TFLOPS; fp16/bf16/tf32 are tensor-core figures with FP32
+  // accumulate (the mode mixed precision uses), fp32 is the CUDA-core figure.
+  std::optional<double> fp32_tflops;
+  std::optional<double> tf32_tflops;
+  std::optional<double> fp16_tflops;
+  std::optional<double> bf16_tflops;
+  std::optional<double> nvlink_gbs;  // total bidirectional per GPU; none = no NVLink
+  std::optional<bool> ecc;
+  std::optional<double> tdp_watts;
+  Segment segment = Segment::kDatacenter;
+  std::optional<double> launch_price_usd;  // US MSRP at launch; none for datacenter parts
+  std::vector<uint32_t> pci_device_ids;
+  std::string confidence;  // gpus.yaml confidence: high, medium, low
+};
+
+Tier tier_of(const GpuCandidate& gpu);
+
+}  // namespace tfrig::plan

@@ -1,0 +1,240 @@
+#include "plan/memory.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/units.h"
+
+namespace tfrig::plan {
+
+namespace {
+
+// CUDA context with cuBLAS/cuDNN kernels loaded plus the TensorFlow runtime.
+// ASSUMED: 768 MiB. The CUDA C Programming Guide (section "Lazy Loading",
+// CUDA 11.7+) explains the context holds every loaded module's code, which is
+// why the figure depends on the libraries loaded; observed contexts run from
+// ~300 MiB (lazy loading) to ~1 GiB with all of cuDNN loaded eagerly.
+constexpr uint64_t kContextBytes = 768 * core::kMiB;
+
+// TensorFlow caps a convolution's cuDNN workspace at 4 GiB by default
+// (TF_CUDNN_WORKSPACE_LIMIT_IN_MB, default 1 << 12 MB, in
+// tensorflow/core/util/use_cudnn.cc); the planner reserves the largest
+// layer's output as workspace, between 64 MiB and that cap.
+constexpr uint64_t kCudnnWorkspaceCap = 4 * core::kGiB;
+constexpr uint64_t kCudnnWorkspaceFloor = 64 * core::kMiB;
+
+// cuBLAS workspace: the cuBLAS documentation (cublasSetWorkspace, "default
+// workspace pool") gives 32 MiB on Hopper and 4 MiB on earlier GPUs; the
+// planner reserves the larger.
+constexpr uint64_t kCublasWorkspace = 32 * core::kMiB;
+
+// ASSUMED: 5% of the tensors for allocator slack. TensorFlow's BFC allocator
+// rounds every request up to 256 bytes and to power-of-two bins
+// (tensorflow/core/common_runtime/bfc_allocator.h) and fragments between steps.
+constexpr double kFragmentation = 0.05;
+
+// Keras mixed precision keeps variables in float32 and casts them to float16
+// or bfloat16 inside each layer's call (TensorFlow guide "Mixed precision",
+// https://www.tensorflow.org/guide/mixed_precision, "the variables are float32").
+// Gradients of float32 variables are float32.
+constexpr uint64_t kVariableBytes = 4;
+
+// Bytes per parameter of optimizer state, in float32 (Keras optimizers):
+// SGD none; SGD with momentum one slot; Adam/AdamW two slots (m, v:
+// Kingma & Ba 2015; Loshchilov & Hutter 2019).
+uint64_t optimizer_bytes_per_param(Optimizer o) {
+  switch (o) {
+    case Optimizer::kSgd: return 0;
+    case Optimizer::kMomentum: return 4;
+    case Optimizer::kAdam:
+    case Optimizer::kAdamW: return 8;
+    case Optimizer::kAdafactor: return 0;  // factored: see below
+  }
+  return 8;
+}
+
+// Whether a layer's backward pass reads its input or its own output
+// (TensorFlow's registered gradients): Conv2D/MatMul read their input;
+// FusedBatchNorm reads its input x (and the saved statistics); Relu's
+// gradient ReluGrad(grad, features) reads the Relu *output*; swish/GELU read
+// their input; Add and Concat read neither; average pooling needs only the
+// shape, max pooling its input; Dropout keeps only its mask.
+bool needs_input(LayerKind k) {
+  switch (k) {
+    case LayerKind::kConv:
+    case LayerKind::kDepthwiseConv:
+    case LayerKind::kDense:
+    case LayerKind::kBatchNorm:
+    case LayerKind::kLayerNorm:
+    case LayerKind::kActivation:
+    case LayerKind::kMultiply:
+    case LayerKind::kPool:
+    case LayerKind::kAttention:
+    case LayerKind::kRecurrent:
+    case LayerKind::kNested:
+    case LayerKind::kOther:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool needs_output(LayerKind k) { return k == LayerKind::kRelu || k == LayerKind::kNested || k == LayerKind::kOther; }
+
+bool passes_through(LayerKind k) { return k == LayerKind::kView || k == LayerKind::kPreprocess; }
+
+// How many activation elements a layer's output keeps for backward, as a
+// multiple of its size: 1 when its own backward or the next layer's (looking
+// through views) reads it, else 0. Dropout adds its 1-byte mask; attention
+// and recurrent layers keep internal tensors beyond their output (Q, K, V;
+// four LSTM gates) counted as 3 and 4 outputs, coarse bounds.
+double stored_factor(const std::vector<Layer>& layers, size_t i, uint64_t elem_bytes) {
+  const LayerKind k = layers[i].kind;
+  if (passes_through(k)) return 0.0;
+  size_t next = i + 1;
+  while (next < layers.size() && passes_through(layers[next].kind)) ++next;
+  const bool read_next = next < layers.size() && needs_input(layers[next].kind);
+  double factor = (needs_output(k) || read_next) ? 1.0 : 0.0;
+  if (k == LayerKind::kDropout) factor += 1.0 / static_cast<double>(elem_bytes);
+  if (k == LayerKind::kAttention) factor += 3.0;
+  if (k == LayerKind::kRecurrent) factor += 4.0;
+  return factor;
+}
+
+}  // namespace
+
+uint64_t activation_element_bytes(Precision p) { return p == Precision::kFp32 ? 4 : 2; }
+
+uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t s, uint64_t b, Precision p,
+                                            Recompute r) {
+  // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+  // Transformer Models" (arXiv:2205.05198), section 4.1, with 16-bit
+  // activations: per layer s*b*h*(34 + 5*a*s/h) bytes, of which
+  //   attention 11sbh + 5as^2b, MLP 19sbh, two layer norms 4sbh.
+  // Split into e-byte tensors and 1-byte dropout masks so the same count
+  // holds at fp32 (e = 4):
+  //   sbh * (16e + 2) + a*s^2*b * (2e + 1)        (e = 2 gives 34 and 5)
+  // Without dropout (Llama) the masks go: 16e sbh + 2e as^2b.
+  // SwiGLU keeps the MLP input and three ffn-wide tensors (gate, up, their
+  // product): e*sb*(h + 3 ffn) instead of e*sb*(h + 2 ffn) for GeLU.
+  // Selective recomputation drops the a*s^2*b term (section 5); full
+  // recomputation keeps only each layer's input, e*sbh (section 4.3: 2sbhL).
+  const uint64_t e = activation_element_bytes(p);
+  const uint64_t h = static_cast<uint64_t>(c.hidden), a = static_cast<uint64_t>(c.heads);
+  const uint64_t ff = static_cast<uint64_t>(c.ffn);
+  const uint64_t sbh = s * b * h;
+  if (r == Recompute::kFull) return e * sbh;
+  const uint64_t mask = c.dropout ? 1 : 0;
+  // attention without the s^2 core: QKV input, Q, K, V, projection input (5e) + dropout mask
+  const uint64_t attention = 5 * e * sbh + mask * sbh;
+  // MLP: input, then the ffn-wide tensors, + dropout mask
+  const uint64_t mlp = e * s * b * (h + (c.gated_mlp ? 3 : 2) * ff) + mask * sbh;
+  const uint64_t norms = 2 * e * sbh;
+  uint64_t bytes = attention + mlp + norms;
+  // softmax output (e) + its dropout mask (1) and dropout output (e)
+  if (r == Recompute::kNone) bytes += a * s * s * b * (c.dropout ? 2 * e + 1 : e);
+  return bytes;
+}
+
+uint64_t activation_bytes(const Workload& w, uint64_t batch) {
+  const uint64_t e = activation_element_bytes(w.precision);
+  if (w.family == Family::kTransformer && w.transformer) {
+    const TransformerConfig& c = *w.transformer;
+    const uint64_t s = static_cast<uint64_t>(w.seq_len);
+    const uint64_t h = static_cast<uint64_t>(c.hidden);
+    const uint64_t per_layer = transformer_layer_activation_bytes(c, s, batch, w.precision, w.recompute);
+    uint64_t total = per_layer * static_cast<uint64_t>(c.layers);
+    if (c.kind == TransformerKind::kEncoderDecoder) {
+      // A decoder layer adds cross-attention: a second attention block
+      // (same per-layer terms as self-attention at equal lengths).
+      TransformerConfig cross = c;
+      cross.ffn = 0;
+      const uint64_t extra = w.recompute == Recompute::kFull
+                                 ? 0
+                                 : transformer_layer_activation_bytes(cross, s, batch, w.precision, w.recompute) -
+                                       e * s * batch * h;  // no second MLP input
+      total += (per_layer + extra) * static_cast<uint64_t>(c.decoder_layers);
+    }
+    // Korthikanti et al. section 4.2: embedding dropout mask (sbh), final
+    // layer norm input and output-layer input (e*sbh each), and the logits
+    // kept in float32 for the cross-entropy, 4*s*b*v (the paper's 4sbv).
+    total += (c.dropout ? s * batch * h : 0) + 2 * e * s * batch * h;
+    if (c.vocab > 0 && c.kind != TransformerKind::kEncoder) {
+      total += 4 * s * batch * static_cast<uint64_t>(c.vocab);
+    }
+    return total;
+  }
+  // Layer lists: what each layer keeps. The peak comes during backward: at
+  // layer i the activations of layers <= i are still held (later ones are
+  // freed as their backward completes) while layer i's incoming and outgoing
+  // gradients are alive: peak = max_i (kept[0..i] + 2 x out_i).
+  double kept = 0;
+  double peak = 0;
+  for (size_t i = 0; i < w.layers.size(); ++i) {
+    kept += stored_factor(w.layers, i, e) * static_cast<double>(w.layers[i].out_elems);
+    peak = std::max(peak, kept + 2.0 * static_cast<double>(w.layers[i].out_elems));
+  }
+  return static_cast<uint64_t>(std::ceil(peak * static_cast<double>(e) * static_cast<double>(batch)));
+}
+
+MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
+  MemoryBreakdown m;
+  m.batch_per_gpu = batch;
+  const bool mixed = w.precision != Precision::kFp32;
+  m.weights_bytes = w.params * (mixed ? 2 : kVariableBytes);
+  m.master_weights_bytes = mixed ? w.params * kVariableBytes : 0;
+  m.gradients_bytes = w.trainable_params * kVariableBytes;
+  if (w.optimizer == Optimizer::kAdafactor) {
+    // Shazeer & Stern 2018, "Adafactor" (arXiv:1804.04235): an r x c matrix
+    // keeps r + c second-moment floats instead of r*c; with square-ish
+    // matrices of width d that is ~ 2/d of the parameters (d = hidden size,
+    // 256 channels for CNNs as a typical width).
+    const double d = w.transformer ? static_cast<double>(w.transformer->hidden) : 256.0;
+    m.optimizer_bytes = static_cast<uint64_t>(4.0 * 2.0 * static_cast<double>(w.trainable_params) / d);
+  } else {
+    m.optimizer_bytes = w.trainable_params * optimizer_bytes_per_param(w.optimizer);
+  }
+  m.activations_bytes = activation_bytes(w, batch);
+  if (w.family == Family::kTransformer) {
+    m.workspace_bytes = kCublasWorkspace;
+  } else {
+    uint64_t largest = 0;
+    for (const Layer& l : w.layers) largest = std::max(largest, l.out_elems);
+    m.workspace_bytes =
+        std::clamp<uint64_t>(largest * batch * activation_element_bytes(w.precision), kCudnnWorkspaceFloor, kCudnnWorkspaceCap);
+  }
+  m.context_bytes = kContextBytes;
+  const uint64_t tensors =
+      m.weights_bytes + m.master_weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
+  m.fragmentation_bytes = static_cast<uint64_t>(kFragmentation * static_cast<double>(tensors));
+  m.total_bytes = tensors + m.workspace_bytes + m.context_bytes + m.fragmentation_bytes;
+  return m;
+}
+
+uint64_t usable_gpu_bytes(uint64_t memory_bytes) {
+  // ASSUMED: 2% for what the driver reserves (ECC, page tables) beyond the
+  // context counted in the estimate; gpus.yaml notes NVML totals run slightly
+  // below the marketed capacity.
+  return static_cast<uint64_t>(static_cast<double>(memory_bytes) * 0.98);
+}
+
+uint64_t usable_gpu_bytes(const GpuCandidate& gpu) { return usable_gpu_bytes(gpu.memory_bytes); }
+
+uint64_t max_batch_that_fits(const Workload& w, uint64_t usable) {
+  if (estimate_memory(w, 1).total_bytes > usable) return 0;
+  uint64_t lo = 1, hi = 2;
+  constexpr uint64_t kLimit = uint64_t{1} << 24;
+  while (hi < kLimit && estimate_memory(w, hi).total_bytes <= usable) {
+    lo = hi;
+    hi *= 2;
+  }
+  if (hi >= kLimit && estimate_memory(w, hi).total_bytes <= usable) return kLimit;
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (estimate_memory(w, mid).total_bytes <= usable) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+}  // namespace tfrig::plan

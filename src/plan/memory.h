@@ -1,0 +1,53 @@
+// GPU memory of one data-parallel replica, term by term (docs/plan.md gives
+// every formula with its source).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/gpu_candidate.h"
+#include "plan/model.h"
+
+namespace tfrig::plan {
+
+struct MemoryBreakdown {
+  uint64_t batch_per_gpu = 0;
+  uint64_t weights_bytes = 0;         // the weights compute reads (fp16/bf16 casts under mixed precision)
+  uint64_t master_weights_bytes = 0;  // float32 variables under mixed precision (0 at fp32)
+  uint64_t gradients_bytes = 0;
+  uint64_t optimizer_bytes = 0;
+  uint64_t activations_bytes = 0;
+  uint64_t workspace_bytes = 0;       // cuDNN / cuBLAS scratch
+  uint64_t context_bytes = 0;         // CUDA context, library kernels, TF runtime
+  uint64_t fragmentation_bytes = 0;   // allocator slack
+  uint64_t total_bytes = 0;
+
+  // The contract's five terms (issue 5): weights include the master copy,
+  // overhead is workspace + context + fragmentation; they sum to total.
+  uint64_t contract_weights() const { return weights_bytes + master_weights_bytes; }
+  uint64_t contract_overhead() const { return workspace_bytes + context_bytes + fragmentation_bytes; }
+};
+
+// Bytes of one activation element: 4 at fp32, 2 under mixed precision.
+uint64_t activation_element_bytes(Precision p);
+
+// Activation bytes of one batch (exposed for tests and docs).
+uint64_t activation_bytes(const Workload& w, uint64_t batch);
+// The per-layer transformer term of Korthikanti et al. 2022 for one layer.
+uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t seq, uint64_t batch, Precision p,
+                                            Recompute r);
+
+MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch_per_gpu);
+
+// What a GPU's memory leaves to the training process: the nominal capacity
+// less what the driver keeps (gpus.yaml notes NVML reports slightly less
+// than marketed: A100 80GB -> 81920 MiB, H100 80GB -> ~81559 MiB).
+uint64_t usable_gpu_bytes(const GpuCandidate& gpu);
+uint64_t usable_gpu_bytes(uint64_t memory_bytes);
+
+// The largest batch per GPU whose estimate fits in usable bytes; 0 when not
+// even one sample fits.
+uint64_t max_batch_that_fits(const Workload& w, uint64_t usable_bytes);
+
+}  // namespace tfrig::plan

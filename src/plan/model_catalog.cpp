@@ -1,0 +1,420 @@
+// The built-in model catalog. CNNs are built layer by layer following the
+// Keras Applications definitions (keras/applications/resnet.py,
+// mobilenet_v2.py, efficientnet.py), which follow their papers; the built
+// parameter counts are checked against the published totals in the tests.
+// Transformers are their published configurations.
+#include "plan/model_catalog.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/text.h"
+
+namespace tfrig::plan {
+
+namespace {
+
+uint64_t u(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
+
+// Builds a CNN layer list, tracking the feature map shape. Padding is "same"
+// throughout (output side = ceil(input / stride)), which gives the Keras
+// Applications shapes at their default sizes (224 -> 112 -> 56 -> 28 -> 14 -> 7).
+class Net {
+ public:
+  struct Shape {
+    int64_t h = 1, w = 1, c = 1;
+  };
+
+  Net(int side, int channels) : s_{side, side, channels} {
+    push("input", "InputLayer", LayerKind::kInput, 0, 0);
+  }
+
+  Shape shape() const { return s_; }
+  void set_shape(Shape s) { s_ = s; }
+  std::vector<Layer> take() { return std::move(layers_); }
+
+  void preprocess(const std::string& name, const std::string& type, uint64_t params) {
+    push(name, type, LayerKind::kPreprocess, params, 0);
+  }
+  void conv(const std::string& name, int64_t filters, int64_t k, int64_t stride, bool bias) {
+    const int64_t cin = s_.c;
+    s_.h = (s_.h + stride - 1) / stride;
+    s_.w = (s_.w + stride - 1) / stride;
+    s_.c = filters;
+    push(name, "Conv2D", LayerKind::kConv, u(k * k * cin * filters + (bias ? filters : 0)),
+         u(s_.h * s_.w * filters * k * k * cin));
+  }
+  void depthwise(const std::string& name, int64_t k, int64_t stride, bool bias) {
+    s_.h = (s_.h + stride - 1) / stride;
+    s_.w = (s_.w + stride - 1) / stride;
+    push(name, "DepthwiseConv2D", LayerKind::kDepthwiseConv, u(k * k * s_.c + (bias ? s_.c : 0)),
+         u(s_.h * s_.w * s_.c * k * k));
+  }
+  // Keras BatchNormalization: gamma, beta (trainable), moving mean and variance (not).
+  void bn(const std::string& name) { push(name, "BatchNormalization", LayerKind::kBatchNorm, u(4 * s_.c), 0); }
+  void relu(const std::string& name) { push(name, "ReLU", LayerKind::kRelu, 0, 0); }
+  void act(const std::string& name) { push(name, "Activation", LayerKind::kActivation, 0, 0); }
+  void add(const std::string& name) { push(name, "Add", LayerKind::kAdd, 0, 0); }
+  void multiply(const std::string& name) { push(name, "Multiply", LayerKind::kMultiply, 0, 0); }
+  void dropout(const std::string& name) { push(name, "Dropout", LayerKind::kDropout, 0, 0); }
+  void pool(const std::string& name, int64_t stride) {
+    s_.h = (s_.h + stride - 1) / stride;
+    s_.w = (s_.w + stride - 1) / stride;
+    push(name, "MaxPooling2D", LayerKind::kPool, 0, 0);
+  }
+  void global_pool(const std::string& name) {
+    s_.h = 1;
+    s_.w = 1;
+    push(name, "GlobalAveragePooling2D", LayerKind::kGlobalPool, 0, 0);
+  }
+  void dense(const std::string& name, int64_t units) {
+    const int64_t in = s_.h * s_.w * s_.c;
+    s_ = {1, 1, units};
+    push(name, "Dense", LayerKind::kDense, u(in * units + units), u(in * units));
+  }
+
+ private:
+  void push(const std::string& name, const std::string& type, LayerKind kind, uint64_t params, uint64_t macs) {
+    layers_.push_back(Layer{name, type, kind, u(s_.h * s_.w * s_.c), params, macs});
+  }
+  Shape s_;
+  std::vector<Layer> layers_;
+};
+
+}  // namespace
+
+// He et al. 2016, "Deep Residual Learning for Image Recognition", Table 1;
+// Keras Applications resnet.py (v1: stride on the first 1x1 conv of a
+// stage, conv biases on, 1000-class head).
+std::vector<Layer> build_resnet(int depth, int image_size) {
+  const int blocks50[] = {3, 4, 6, 3};
+  const int blocks101[] = {3, 4, 23, 3};
+  const int* blocks = depth == 101 ? blocks101 : blocks50;
+  Net net(image_size, 3);
+  net.conv("conv1_conv", 64, 7, 2, true);
+  net.bn("conv1_bn");
+  net.relu("conv1_relu");
+  net.pool("pool1_pool", 2);
+  for (int stage = 0; stage < 4; ++stage) {
+    const int64_t f = 64LL << stage;
+    for (int b = 0; b < blocks[stage]; ++b) {
+      const std::string p = "conv" + std::to_string(stage + 2) + "_block" + std::to_string(b + 1) + "_";
+      const int64_t stride = (b == 0 && stage > 0) ? 2 : 1;
+      const Net::Shape in = net.shape();
+      if (b == 0) {  // projection shortcut
+        net.conv(p + "0_conv", 4 * f, 1, stride, true);
+        net.bn(p + "0_bn");
+        net.set_shape(in);
+      }
+      net.conv(p + "1_conv", f, 1, stride, true);
+      net.bn(p + "1_bn");
+      net.relu(p + "1_relu");
+      net.conv(p + "2_conv", f, 3, 1, true);
+      net.bn(p + "2_bn");
+      net.relu(p + "2_relu");
+      net.conv(p + "3_conv", 4 * f, 1, 1, true);
+      net.bn(p + "3_bn");
+      net.add(p + "add");
+      net.relu(p + "out");
+    }
+  }
+  net.global_pool("avg_pool");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+namespace {
+
+int64_t make_divisible(double v, int64_t divisor) {
+  int64_t nv = std::max<int64_t>(divisor, static_cast<int64_t>(v + static_cast<double>(divisor) / 2) / divisor * divisor);
+  if (static_cast<double>(nv) < 0.9 * v) nv += divisor;
+  return nv;
+}
+
+}  // namespace
+
+// Sandler et al. 2018, "MobileNetV2: Inverted Residuals and Linear
+// Bottlenecks", Table 2; Keras Applications mobilenet_v2.py (alpha 1.0,
+// no conv biases, ReLU6).
+std::vector<Layer> build_mobilenet_v2(int image_size) {
+  Net net(image_size, 3);
+  net.conv("Conv1", 32, 3, 2, false);
+  net.bn("bn_Conv1");
+  net.relu("Conv1_relu");
+  struct Setting {
+    int t, c, n, s;
+  };
+  const Setting settings[] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
+                              {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
+  int id = 0;
+  for (const Setting& st : settings) {
+    for (int i = 0; i < st.n; ++i, ++id) {
+      const std::string p = id == 0 ? "expanded_conv_" : "block_" + std::to_string(id) + "_";
+      const int64_t in_c = net.shape().c;
+      const int64_t out_c = make_divisible(st.c, 8);
+      const int stride = i == 0 ? st.s : 1;
+      if (st.t != 1) {
+        net.conv(p + "expand", in_c * st.t, 1, 1, false);
+        net.bn(p + "expand_BN");
+        net.relu(p + "expand_relu");
+      }
+      net.depthwise(p + "depthwise", 3, stride, false);
+      net.bn(p + "depthwise_BN");
+      net.relu(p + "depthwise_relu");
+      net.conv(p + "project", out_c, 1, 1, false);
+      net.bn(p + "project_BN");
+      if (in_c == out_c && stride == 1) net.add(p + "add");
+    }
+  }
+  net.conv("Conv_1", 1280, 1, 1, false);
+  net.bn("Conv_1_bn");
+  net.relu("out_relu");
+  net.global_pool("global_average_pooling2d");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+// Tan & Le 2019, "EfficientNet: Rethinking Model Scaling for Convolutional
+// Neural Networks", Table 1 (B0) and the compound coefficients (B4: width
+// 1.4, depth 1.8, 380 px); Keras Applications efficientnet.py
+// (DEFAULT_BLOCKS_ARGS, round_filters with divisor 8, SE ratio 0.25, swish).
+std::vector<Layer> build_efficientnet(double width, double depth, int image_size) {
+  auto round_filters = [width](int64_t f) { return make_divisible(static_cast<double>(f) * width, 8); };
+  Net net(image_size, 3);
+  net.preprocess("rescaling", "Rescaling", 0);
+  net.preprocess("normalization", "Normalization", 7);  // mean, variance (3 each), count
+  net.conv("stem_conv", round_filters(32), 3, 2, false);
+  net.bn("stem_bn");
+  net.act("stem_activation");
+  struct Args {
+    int k, repeats, in, out, expand, stride;
+  };
+  const Args blocks[] = {{3, 1, 32, 16, 1, 1},  {3, 2, 16, 24, 6, 2},  {5, 2, 24, 40, 6, 2},  {3, 3, 40, 80, 6, 2},
+                         {5, 3, 80, 112, 6, 1}, {5, 4, 112, 192, 6, 2}, {3, 1, 192, 320, 6, 1}};
+  int bi = 0;
+  for (const Args& a : blocks) {
+    const int repeats = static_cast<int>(std::ceil(depth * a.repeats));
+    for (int r = 0; r < repeats; ++r, ++bi) {
+      const std::string p = "block" + std::to_string(bi) + "_";
+      const int64_t fin = r == 0 ? round_filters(a.in) : round_filters(a.out);
+      const int64_t fout = round_filters(a.out);
+      const int stride = r == 0 ? a.stride : 1;
+      const int64_t filters = fin * a.expand;
+      if (a.expand != 1) {
+        net.conv(p + "expand_conv", filters, 1, 1, false);
+        net.bn(p + "expand_bn");
+        net.act(p + "expand_activation");
+      }
+      net.depthwise(p + "dwconv", a.k, stride, false);
+      net.bn(p + "bn");
+      net.act(p + "activation");
+      const Net::Shape main = net.shape();
+      const int64_t se = std::max<int64_t>(1, static_cast<int64_t>(static_cast<double>(fin) * 0.25));
+      net.global_pool(p + "se_squeeze");
+      net.conv(p + "se_reduce", se, 1, 1, true);
+      net.conv(p + "se_expand", filters, 1, 1, true);
+      net.set_shape(main);
+      net.multiply(p + "se_excite");
+      net.conv(p + "project_conv", fout, 1, 1, false);
+      net.bn(p + "project_bn");
+      if (stride == 1 && fin == fout) {
+        net.dropout(p + "drop");
+        net.add(p + "add");
+      }
+    }
+  }
+  net.conv("top_conv", round_filters(1280), 1, 1, false);
+  net.bn("top_bn");
+  net.act("top_activation");
+  net.global_pool("avg_pool");
+  net.dropout("top_dropout");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+uint64_t transformer_params(const TransformerConfig& c, int max_positions) {
+  const uint64_t h = u(c.hidden), L = u(c.layers), ff = u(c.ffn), v = u(c.vocab), P = u(max_positions);
+  switch (c.kind) {
+    case TransformerKind::kEncoder:
+      // BERT (Devlin et al. 2019): token, position, segment embeddings + LN;
+      // per layer QKV/out with biases, MLP with biases, two LNs; pooler.
+      return v * h + P * h + 2 * h + 2 * h + L * (4 * h * h + 4 * h + 2 * h * ff + ff + h + 4 * h) + h * h + h;
+    case TransformerKind::kDecoder:
+      if (c.gated_mlp) {
+        // Llama (Touvron et al. 2023): untied input/output embeddings,
+        // bias-free attention, SwiGLU MLP (3 matrices), RMSNorm x2 + final.
+        return 2 * v * h + L * (4 * h * h + 3 * h * ff + 2 * h) + h;
+      }
+      // GPT-2 (Radford et al. 2019): tied embeddings, learned positions.
+      return v * h + P * h + L * (4 * h * h + 4 * h + 2 * h * ff + ff + h + 4 * h) + 2 * h;
+    case TransformerKind::kEncoderDecoder: {
+      // T5 (Raffel et al. 2020): shared embedding, bias-free layers, RMS
+      // layer norms, 32 relative-position buckets per head in each stack.
+      const uint64_t dl = u(c.decoder_layers);
+      const uint64_t a = u(c.heads);
+      return v * h + L * (4 * h * h + 2 * h * ff + 2 * h) + dl * (8 * h * h + 2 * h * ff + 3 * h) + 2 * 32 * a + 2 * h;
+    }
+    case TransformerKind::kVision: {
+      // ViT (Dosovitskiy et al. 2021): patch projection, class token,
+      // positions for (side/patch)^2 + 1 tokens, encoder, LN, 1000-class head.
+      const uint64_t p = u(c.patch);
+      return p * p * 3 * h + h + h + P * h + L * (4 * h * h + 4 * h + 2 * h * ff + ff + h + 4 * h) + 2 * h + h * 1000 + 1000;
+    }
+  }
+  return 0;
+}
+
+TransformerConfig transformer_from_params(uint64_t params, int vocab) {
+  // A GPT-style decoder of N parameters: N ~ 12 L h^2 (Kaplan et al. 2020,
+  // Table 1), with h = 64 L (GPT-2 small's aspect ratio: 768 / 12).
+  TransformerConfig c;
+  c.kind = TransformerKind::kDecoder;
+  const double layers = std::cbrt(static_cast<double>(params) / (12.0 * 64.0 * 64.0));
+  c.layers = std::max(1, static_cast<int>(std::lround(layers)));
+  const double h = std::sqrt(static_cast<double>(params) / (12.0 * c.layers));
+  c.hidden = std::max(64, static_cast<int>(std::lround(h / 64.0)) * 64);
+  c.heads = c.hidden / 64;
+  c.ffn = 4 * c.hidden;
+  c.vocab = vocab;
+  return c;
+}
+
+const std::vector<CatalogModel>& model_catalog() {
+  static const std::vector<CatalogModel> kModels = [] {
+    std::vector<CatalogModel> m;
+    auto cnn = [&m](std::string id, std::string display, std::vector<std::string> aliases, uint64_t params,
+                    std::string source, int side, std::string throughput) {
+      CatalogModel x;
+      x.id = std::move(id);
+      x.display_name = std::move(display);
+      x.aliases = std::move(aliases);
+      x.family = Family::kCnn;
+      x.published_params = params;
+      x.params_source = std::move(source);
+      x.default_image_size = side;
+      x.throughput_model = std::move(throughput);
+      m.push_back(std::move(x));
+    };
+    auto tr = [&m](std::string id, std::string display, std::vector<std::string> aliases, uint64_t params,
+                   std::string source, TransformerConfig c, int seq, int side, std::string throughput) {
+      CatalogModel x;
+      x.id = std::move(id);
+      x.display_name = std::move(display);
+      x.aliases = std::move(aliases);
+      x.family = Family::kTransformer;
+      x.published_params = params;
+      x.params_source = std::move(source);
+      x.transformer = c;
+      x.default_seq_len = seq;
+      x.default_image_size = side;
+      x.throughput_model = std::move(throughput);
+      m.push_back(std::move(x));
+    };
+    // Totals as model.count_params() gives them for Keras Applications
+    // (https://keras.io/api/applications/ lists 25.6M, 44.7M, 5.3M, 19.5M, 3.5M).
+    cnn("resnet50", "ResNet-50", {"resnet-50", "resnet_50"}, 25636712,
+        "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet50: 25,636,712", 224, "resnet50");
+    cnn("resnet101", "ResNet-101", {"resnet-101", "resnet_101"}, 44707176,
+        "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet101: 44,707,176", 224, "");
+    cnn("efficientnet_b0", "EfficientNet-B0", {"efficientnetb0", "efficientnet-b0"}, 5330571,
+        "Tan & Le 2019 (arXiv:1905.11946) Table 2: 5.3M; Keras Applications EfficientNetB0: 5,330,571", 224, "");
+    cnn("efficientnet_b4", "EfficientNet-B4", {"efficientnetb4", "efficientnet-b4"}, 19466823,
+        "Tan & Le 2019 (arXiv:1905.11946) Table 2: 19M; Keras Applications EfficientNetB4: 19,466,823", 380, "");
+    cnn("mobilenet_v2", "MobileNetV2", {"mobilenetv2", "mobilenet-v2"}, 3538984,
+        "Sandler et al. 2018 (arXiv:1801.04381) Table 4: 3.4M; Keras Applications MobileNetV2: 3,538,984", 224, "");
+    TransformerConfig vit_b{TransformerKind::kVision, 12, 0, 768, 12, 3072, 0, true, false, 16};
+    TransformerConfig vit_l{TransformerKind::kVision, 24, 0, 1024, 16, 4096, 0, true, false, 16};
+    tr("vit_b16", "ViT-B/16", {"vit-b/16", "vit-b16", "vit_base"}, 86567656,
+       "Dosovitskiy et al. 2021 (arXiv:2010.11929) Table 1: 86M (12 layers, 768, MLP 3072, 12 heads)", vit_b, 0, 224, "");
+    tr("vit_l16", "ViT-L/16", {"vit-l/16", "vit-l16", "vit_large"}, 304326632,
+       "Dosovitskiy et al. 2021 (arXiv:2010.11929) Table 1: 307M (24 layers, 1024, MLP 4096, 16 heads)", vit_l, 0, 224, "");
+    TransformerConfig bert_b{TransformerKind::kEncoder, 12, 0, 768, 12, 3072, 30522, true, false, 0};
+    TransformerConfig bert_l{TransformerKind::kEncoder, 24, 0, 1024, 16, 4096, 30522, true, false, 0};
+    // Default sequence 384: the SQuAD v1.1 fine-tuning length of the measured
+    // BERT-large rows (NVIDIA DeepLearningExamples BERT README).
+    tr("bert_base", "BERT-base", {"bert-base", "bert_base_uncased"}, 109482240,
+       "Devlin et al. 2019 (arXiv:1810.04805): 110M (L=12, H=768, A=12)", bert_b, 384, 0, "");
+    tr("bert_large", "BERT-large", {"bert-large", "bert_large_uncased"}, 335141888,
+       "Devlin et al. 2019 (arXiv:1810.04805): 340M (L=24, H=1024, A=16)", bert_l, 384, 0, "bert_large");
+    TransformerConfig g_s{TransformerKind::kDecoder, 12, 0, 768, 12, 3072, 50257, true, false, 0};
+    TransformerConfig g_m{TransformerKind::kDecoder, 24, 0, 1024, 16, 4096, 50257, true, false, 0};
+    TransformerConfig g_l{TransformerKind::kDecoder, 36, 0, 1280, 20, 5120, 50257, true, false, 0};
+    TransformerConfig g_xl{TransformerKind::kDecoder, 48, 0, 1600, 25, 6400, 50257, true, false, 0};
+    const std::string gpt2 = "Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (";
+    tr("gpt2", "GPT-2 small", {"gpt2-small", "gpt-2", "gpt2_small"}, 124439808, gpt2 + "117M as published; 124,439,808 counted)", g_s, 1024, 0, "");
+    tr("gpt2_medium", "GPT-2 medium", {"gpt2-medium"}, 354823168, gpt2 + "345M; 354,823,168 counted)", g_m, 1024, 0, "");
+    tr("gpt2_large", "GPT-2 large", {"gpt2-large"}, 774030080, gpt2 + "762M; 774,030,080 counted)", g_l, 1024, 0, "");
+    tr("gpt2_xl", "GPT-2 XL", {"gpt2-xl"}, 1557611200, gpt2 + "1542M; 1,557,611,200 counted)", g_xl, 1024, 0, "");
+    TransformerConfig t5{TransformerKind::kEncoderDecoder, 12, 12, 768, 12, 3072, 32128, true, false, 0};
+    tr("t5_base", "T5-base", {"t5-base"}, 222903552,
+       "Raffel et al. 2020 (arXiv:1910.10683) section 3.1: 220M (12+12 layers, 768, d_ff 3072, 12 heads)", t5, 512, 0, "");
+    TransformerConfig l7{TransformerKind::kDecoder, 32, 0, 4096, 32, 11008, 32000, false, true, 0};
+    TransformerConfig l13{TransformerKind::kDecoder, 40, 0, 5120, 40, 13824, 32000, false, true, 0};
+    tr("llama_7b", "Llama-style 7B", {"llama-7b", "llama7b", "llama2-7b"}, 6738415616,
+       "Touvron et al. 2023 (arXiv:2302.13971) Table 2: 6.7B (32 layers, 4096, 32 heads, SwiGLU 11008)", l7, 2048, 0, "");
+    tr("llama_13b", "Llama-style 13B", {"llama-13b", "llama13b", "llama2-13b"}, 13015864320,
+       "Touvron et al. 2023 (arXiv:2302.13971) Table 2: 13.0B (40 layers, 5120, 40 heads, SwiGLU 13824)", l13, 2048, 0, "");
+    return m;
+  }();
+  return kModels;
+}
+
+const CatalogModel* find_model(std::string_view name) {
+  const std::string want = core::to_lower(core::trim(name));
+  for (const CatalogModel& m : model_catalog()) {
+    if (m.id == want) return &m;
+    for (const std::string& a : m.aliases) {
+      if (a == want) return &m;
+    }
+  }
+  return nullptr;
+}
+
+core::Result<Workload> catalog_workload(const CatalogModel& model, int image_size, int seq_len) {
+  Workload w;
+  w.model_id = model.id;
+  w.display_name = model.display_name;
+  w.family = model.family;
+  w.params = model.published_params;
+  w.params_source = model.params_source;
+  w.transformer = model.transformer;
+  w.image_size = image_size > 0 ? image_size : model.default_image_size;
+  w.seq_len = seq_len > 0 ? seq_len : model.default_seq_len;
+  if (w.image_size < 0 || w.image_size > 8192) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--image-size", "expected 1..8192 pixels");
+  }
+  if (model.family == Family::kCnn) {
+    if (model.id == "resnet50") w.layers = build_resnet(50, w.image_size);
+    else if (model.id == "resnet101") w.layers = build_resnet(101, w.image_size);
+    else if (model.id == "mobilenet_v2") w.layers = build_mobilenet_v2(w.image_size);
+    else if (model.id == "efficientnet_b0") w.layers = build_efficientnet(1.0, 1.0, w.image_size);
+    else if (model.id == "efficientnet_b4") w.layers = build_efficientnet(1.4, 1.8, w.image_size);
+    uint64_t frozen = 0;
+    for (const Layer& l : w.layers) {
+      if (l.kind == LayerKind::kBatchNorm) frozen += l.params / 2;  // moving mean and variance
+      if (l.kind == LayerKind::kPreprocess) frozen += l.params;
+    }
+    w.trainable_params = w.params > frozen ? w.params - frozen : 0;
+    if (model.throughput_model == "resnet50" && w.image_size == 224) w.throughput_key = "resnet50";
+  } else {
+    TransformerConfig& c = *w.transformer;
+    if (c.kind == TransformerKind::kVision) {
+      if (w.image_size % c.patch != 0) {
+        return core::fail(core::ErrorCode::kInvalidArgument, "--image-size",
+                          "ViT needs a multiple of its patch size " + std::to_string(c.patch));
+      }
+      const int side = w.image_size / c.patch;
+      w.seq_len = side * side + 1;  // patches + class token
+    }
+    if (w.seq_len <= 0 || w.seq_len > 1 << 20) {
+      return core::fail(core::ErrorCode::kInvalidArgument, "--seq-len", "expected 1..1048576 tokens");
+    }
+    w.trainable_params = w.params;
+    if (!model.throughput_model.empty() && (w.seq_len == 384 || w.seq_len == 128)) {
+      w.throughput_key = model.throughput_model + "@" + std::to_string(w.seq_len);
+    }
+  }
+  return w;
+}
+
+}  // namespace tfrig::plan

@@ -1,0 +1,210 @@
+#include "plan/plan.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "core/units.h"
+
+namespace tfrig::plan {
+
+PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, RankBy rank_by, const DataOptions& data) {
+  PlanResult r;
+  r.workload = w;
+  r.rank_by = rank_by;
+  const uint64_t n = static_cast<uint64_t>(std::max(1, w.gpus));
+  r.batch_per_gpu = (std::max<uint64_t>(1, w.batch) + n - 1) / n;
+  r.memory = estimate_memory(w, r.batch_per_gpu);
+  r.gpus = rank_gpus(w, gpus, rank_by);
+  for (const GpuChoice& c : r.gpus) {
+    if (c.fits && c.per_gpu) {
+      r.server = balance_server(w, c, data);
+      break;
+    }
+  }
+  return r;
+}
+
+namespace {
+
+std::string normalize_gpu_name(std::string_view s) {
+  std::string v = core::to_lower(s);
+  for (std::string_view drop : {"nvidia ", "geforce ", "tesla "}) {
+    for (size_t p; (p = v.find(drop)) != std::string::npos;) v.erase(p, drop.size());
+  }
+  std::string out;
+  for (char c : v) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandidate> catalog) {
+  const GpuCandidate* best = nullptr;
+  auto closer = [&gpu](const GpuCandidate* a, const GpuCandidate& b) {
+    if (a == nullptr) return true;
+    if (!gpu.memory_total_bytes) return false;
+    const auto diff = [&](const GpuCandidate& c) {
+      return c.memory_bytes > *gpu.memory_total_bytes ? c.memory_bytes - *gpu.memory_total_bytes : *gpu.memory_total_bytes - c.memory_bytes;
+    };
+    return diff(b) < diff(*a);
+  };
+  // Several cards share a PCI id or a name (RTX 3060 8/12 GB): the memory
+  // size decides (gpus.yaml: "disambiguate by NVML total memory").
+  if (gpu.pci_device_id) {
+    for (const GpuCandidate& c : catalog) {
+      if (std::find(c.pci_device_ids.begin(), c.pci_device_ids.end(), *gpu.pci_device_id) != c.pci_device_ids.end() && closer(best, c)) {
+        best = &c;
+      }
+    }
+  }
+  if (best == nullptr && gpu.name) {
+    const std::string want = normalize_gpu_name(*gpu.name);
+    for (const GpuCandidate& c : catalog) {
+      const std::string have = normalize_gpu_name(c.name);
+      if (!want.empty() && (have.find(want) != std::string::npos || want.find(have) != std::string::npos) && closer(best, c)) {
+        best = &c;
+      }
+    }
+  }
+  GpuCandidate out;
+  if (best != nullptr) {
+    out = *best;
+  } else {
+    out.id = "unknown";
+    out.name = gpu.name.value_or("unknown GPU");
+    out.confidence = "low";
+  }
+  // The memory this GPU really has wins over the catalog's nominal figure.
+  if (gpu.memory_total_bytes && *gpu.memory_total_bytes > 0) out.memory_bytes = *gpu.memory_total_bytes;
+  return out;
+}
+
+MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
+                             std::span<const GpuCandidate> catalog, const DataOptions& data) {
+  MachineVerdict v;
+  v.source = source;
+  // The GPU probes fill inv.gpus; without them (no driver, or an older
+  // snapshot) the NVIDIA display/3D controllers on the PCI bus stand in,
+  // matched to the catalog by device id.
+  std::vector<inventory::Gpu> found = inv.gpus;
+  if (found.empty()) {
+    for (const inventory::PciDevice& d : inv.pci.devices) {
+      if (!d.is_gpu) continue;
+      inventory::Gpu g;
+      g.index = static_cast<int>(found.size());
+      g.source = "pci";
+      g.pci_bus_id = d.address;
+      g.pci_device_id = d.device_id;
+      g.pcie_link_width_current = d.link_width_current;
+      found.push_back(std::move(g));
+    }
+    if (!found.empty()) v.notes.push_back("GPUs taken from the PCI bus (no driver data): memory is the catalog's");
+  }
+  std::vector<GpuCandidate> mine;
+  for (const inventory::Gpu& g : found) mine.push_back(candidate_for(g, catalog));
+  const int have_gpus = static_cast<int>(mine.size());
+  Workload here = w;
+  here.gpus = std::max(1, have_gpus);
+  for (const GpuCandidate& c : mine) v.gpus.push_back(judge_gpu(here, c, catalog));
+
+  auto add = [&v](std::string name, std::string have, std::string need, std::optional<double> ratio) {
+    Stave s{std::move(name), std::move(have), std::move(need), "unknown", 0};
+    if (ratio) {
+      s.ratio = *ratio;
+      s.verdict = *ratio >= 1.0 ? "ok" : "short";
+    }
+    v.staves.push_back(std::move(s));
+  };
+
+  if (mine.empty()) {
+    v.notes.push_back("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan");
+  }
+  // The GPU the rest of the machine must feed: the machine's first, else the plan's best.
+  std::optional<GpuChoice> feed;
+  if (!v.gpus.empty()) {
+    feed = v.gpus.front();
+  } else {
+    for (GpuChoice& c : rank_gpus(w, catalog, RankBy::kPricePerformance)) {
+      if (c.fits && c.per_gpu) {
+        feed = c;
+        break;
+      }
+    }
+  }
+
+  // GPU memory: the batch per GPU must fit.
+  if (!v.gpus.empty()) {
+    const GpuChoice& g = v.gpus.front();
+    const uint64_t per_gpu = (std::max<uint64_t>(1, w.batch) + static_cast<uint64_t>(have_gpus) - 1) / static_cast<uint64_t>(have_gpus);
+    const MemoryBreakdown m = estimate_memory(w, per_gpu);
+    add("GPU memory", fmt::format("{} per GPU (largest batch {})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu),
+        fmt::format("{} for batch {} per GPU", core::format_bytes_binary(m.total_bytes), per_gpu),
+        static_cast<double>(usable_gpu_bytes(g.gpu)) / static_cast<double>(m.total_bytes));
+    add("GPU count", std::to_string(have_gpus), std::to_string(g.gpus_needed), static_cast<double>(have_gpus) / std::max(1, g.gpus_needed));
+  } else {
+    add("GPU", "none", feed ? feed->gpu.name : std::string("a GPU that fits"), 0.0);
+  }
+
+  if (feed) {
+    GpuChoice sized = *feed;
+    sized.gpus_needed = std::max(1, have_gpus);
+    if (sized.per_gpu) sized.est_samples_per_s = sized.per_gpu->samples_per_s * sized.gpus_needed * scaling_efficiency(sized.gpu, sized.gpus_needed);
+    const ServerPlan need = balance_server(w, sized, data);
+    const std::optional<int> cores = inv.cpu.physical_cores ? inv.cpu.physical_cores
+                                     : inv.cpu.threads        ? std::optional<int>(*inv.cpu.threads / 2)
+                                                              : std::nullopt;
+    add("CPU cores", cores ? std::to_string(*cores) : "unknown",
+        fmt::format("{} to decode at {:.0f} samples/s ({:.0f} per core, {})", need.cpu_cores_needed, need.samples_per_s, need.per_core_rate,
+                    need.per_core_basis),
+        cores ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed)) : std::nullopt);
+    add("RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : "unknown",
+        fmt::format("{} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes)),
+        inv.memory.total_bytes ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) / static_cast<double>(need.ram_min_bytes))
+                               : std::nullopt);
+  }
+
+  // PCIe: x16 per GPU (the guide); the narrowest link decides.
+  std::optional<int> narrowest;
+  for (const inventory::Gpu& g : found) {
+    if (g.pcie_link_width_current) narrowest = std::min(narrowest.value_or(64), *g.pcie_link_width_current);
+  }
+  if (!narrowest) {
+    for (const inventory::PciDevice& d : inv.pci.devices) {
+      if (d.is_gpu && d.link_width_current) narrowest = std::min(narrowest.value_or(64), *d.link_width_current);
+    }
+  }
+  if (!found.empty()) {
+    add("PCIe", narrowest ? fmt::format("x{} (narrowest GPU link)", *narrowest) : "unknown", "x16 per GPU",
+        narrowest ? std::optional<double>(*narrowest / 16.0) : std::nullopt);
+  }
+
+  // Storage: where the data lives (--data) decides.
+  for (const inventory::DataPath& d : inv.storage.data_paths) {
+    const std::string kind = d.device_kind.value_or(d.network ? "network" : "unknown");
+    std::optional<double> ratio;
+    if (kind == "nvme") ratio = 1.0;
+    else if (kind == "hdd") ratio = 0.25;  // a disk's ~100 random reads/s cannot serve small files (the guide: NVMe for datasets)
+    else if (kind == "ssd") ratio = 1.0;
+    else if (d.network) ratio = data.storage_separate ? 1.0 : 0.5;
+    add("storage", fmt::format("{} on {}", d.path, kind), "NVMe (the guide: TFRecord loading is sensitive to I/O latency)", ratio);
+  }
+  if (inv.storage.data_paths.empty()) {
+    v.notes.push_back("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate");
+  }
+
+  double lowest = 1.0;
+  for (const Stave& s : v.staves) {
+    if (s.verdict == "short" && s.ratio < lowest) {
+      lowest = s.ratio;
+      v.shortest = s.name;
+    }
+  }
+  return v;
+}
+
+}  // namespace tfrig::plan

@@ -1,0 +1,126 @@
+#include "plan/ranking.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "core/units.h"
+
+namespace tfrig::plan {
+
+std::string_view rank_by_name(RankBy r) {
+  switch (r) {
+    case RankBy::kPricePerformance: return "price-performance";
+    case RankBy::kSpeed: return "speed";
+    case RankBy::kMemory: return "memory";
+  }
+  return "price-performance";
+}
+
+std::optional<RankBy> parse_rank_by(std::string_view s) {
+  const std::string v = core::to_lower(core::trim(s));
+  if (v == "price-performance" || v == "price_performance") return RankBy::kPricePerformance;
+  if (v == "speed") return RankBy::kSpeed;
+  if (v == "memory") return RankBy::kMemory;
+  return std::nullopt;
+}
+
+double scaling_efficiency(const GpuCandidate& gpu, int n) {
+  if (n <= 1) return 1.0;
+  // With NVLink: 0.92, measured: NVIDIA DeepLearningExamples TensorFlow
+  // ResNet-50 v1.5 README, DGX A100: 8 GPUs 17400 img/s AMP vs 1 GPU 2375
+  // (17400 / (8 x 2375) = 0.916). Over PCIe only: 0.85, ASSUMED (the guide:
+  // "PCIe bandwidth becomes the bottleneck" for multi-GPU training).
+  return gpu.nvlink_gbs ? 0.92 : 0.85;
+}
+
+GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> all) {
+  GpuChoice c;
+  c.gpu = gpu;
+  c.tier = tier_of(gpu);
+  c.max_batch_per_gpu = max_batch_that_fits(w, usable_gpu_bytes(gpu));
+  c.fits = c.max_batch_per_gpu > 0;
+  const uint64_t batch = std::max<uint64_t>(1, w.batch);
+  if (c.fits) {
+    const uint64_t by_memory = (batch + c.max_batch_per_gpu - 1) / c.max_batch_per_gpu;
+    c.gpus_needed = static_cast<int>(std::max<uint64_t>(static_cast<uint64_t>(std::max(1, w.gpus)), by_memory));
+    c.batch_per_gpu = (batch + static_cast<uint64_t>(c.gpus_needed) - 1) / static_cast<uint64_t>(c.gpus_needed);
+    c.memory = estimate_memory(w, c.batch_per_gpu);
+  } else {
+    c.memory = estimate_memory(w, 1);
+    c.notes.push_back(fmt::format("one sample needs {} of {} usable: needs model parallelism or sharded optimizer state (not planned here)",
+                                  core::format_bytes_binary(c.memory.total_bytes),
+                                  core::format_bytes_binary(usable_gpu_bytes(gpu))));
+  }
+  c.per_gpu = gpu_throughput(w, gpu, all);
+  if (c.fits && c.per_gpu) {
+    c.scaling = scaling_efficiency(gpu, c.gpus_needed);
+    c.est_samples_per_s = c.per_gpu->samples_per_s * c.gpus_needed * c.scaling;
+    if (gpu.launch_price_usd && *gpu.launch_price_usd > 0) {
+      c.samples_per_s_per_kusd = c.per_gpu->samples_per_s / (*gpu.launch_price_usd / 1000.0);
+    }
+  }
+  // The guide's notes per tier and on consumer vs professional cards
+  // (../shared/seed/000_8d0b28da42ef950f.txt).
+  switch (c.tier) {
+    case Tier::kEntry:
+      c.notes.push_back("entry tier (guide: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models");
+      break;
+    case Tier::kMainstream:
+      c.notes.push_back("mainstream tier (guide: RTX 4090 24 GB, RTX A5000)");
+      break;
+    case Tier::kEnterprise:
+      c.notes.push_back("enterprise tier (guide: A100 40/80 GB, H800 with NVLink)");
+      break;
+  }
+  if (gpu.segment == Segment::kConsumer) {
+    c.notes.push_back("consumer card: best price/performance, but no ECC, not rated for 24/7 duty, no virtualization (vGPU/MIG); open-air coolers need slot spacing");
+  } else {
+    c.notes.push_back(std::string("professional card: ") + (gpu.ecc.value_or(false) ? "ECC, " : "") +
+                      "24/7 duty rating, virtualization support" +
+                      (gpu.segment == Segment::kDatacenter ? "; passive cooling needs server chassis airflow" : ""));
+  }
+  if (c.gpus_needed > 1) {
+    c.notes.push_back(gpu.nvlink_gbs ? fmt::format("{} GPUs: NVLink ({:.0f} GB/s per GPU) carries the gradient all-reduce", c.gpus_needed, *gpu.nvlink_gbs)
+                                     : fmt::format("{} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the guide names as the multi-GPU bottleneck", c.gpus_needed));
+  }
+  if (w.precision == Precision::kMixedBfloat16 && !gpu.bf16_tflops) {
+    c.notes.push_back("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16");
+  }
+  if (w.precision == Precision::kMixedFloat16 && !gpu.fp16_tflops) {
+    c.notes.push_back("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0");
+  }
+  return c;
+}
+
+std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by) {
+  std::vector<GpuChoice> out;
+  out.reserve(gpus.size());
+  for (const GpuCandidate& g : gpus) out.push_back(judge_gpu(w, g, gpus));
+  auto key = [by](const GpuChoice& c) -> double {
+    switch (by) {
+      case RankBy::kPricePerformance:
+        return c.samples_per_s_per_kusd.value_or(-1.0);
+      case RankBy::kSpeed:
+        return c.est_samples_per_s / std::max(1, c.gpus_needed);
+      case RankBy::kMemory:
+        return static_cast<double>(c.gpu.memory_bytes);
+    }
+    return 0;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const GpuChoice& a, const GpuChoice& b) {
+    if (a.fits != b.fits) return a.fits;
+    const double ka = key(a), kb = key(b);
+    if (ka != kb) return ka > kb;
+    // Ties (no price known): the faster GPU, then fewer GPUs, then the id.
+    const double sa = a.per_gpu ? a.per_gpu->samples_per_s : 0, sb = b.per_gpu ? b.per_gpu->samples_per_s : 0;
+    if (sa != sb) return sa > sb;
+    if (a.gpus_needed != b.gpus_needed) return a.gpus_needed < b.gpus_needed;
+    return a.gpu.id < b.gpu.id;
+  });
+  return out;
+}
+
+}  // namespace tfrig::plan

@@ -1,0 +1,227 @@
+#include "plan/server.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+
+namespace tfrig::plan {
+
+namespace {
+
+// ImageNet-1k (ILSVRC2012) training set: 1,281,167 images (Russakovsky et
+// al. 2015, IJCV, Table 2); its training archive is ~138 GB, ~108 kB per JPEG.
+constexpr uint64_t kImageNetSamples = 1281167;
+constexpr uint64_t kImageNetJpegBytes = 108000;
+// ASSUMED for text: one million sequences of 4-byte token ids.
+constexpr uint64_t kTextSamples = 1000000;
+
+// Per-core JPEG decode + augmentation rate, ASSUMED 300 images/s: a single
+// thread decodes ImageNet validation JPEGs at 596 images/s with TensorFlow
+// on an AMD EPYC 9B14 and 689 on a Xeon Platinum 8581C (imread-benchmark,
+// Iglovikov & Kosarevsky 2026, arXiv:2605.08731, single-thread table);
+// random-resized-crop, flip and normalisation roughly double the work.
+constexpr double kImageDecodePerCore = 300.0;
+// ASSUMED for text: parsing pre-tokenised TFRecords, 5000 sequences/s per core.
+constexpr double kTextParsePerCore = 5000.0;
+// The guide: "at least 16 cores / 32 threads".
+constexpr int kGuideMinCores = 16;
+
+struct CpuClass {
+  const char* name;
+  int max_lanes;      // usable PCIe lanes from the CPU(s)
+  int max_cores;
+  int channels;       // DDR5 channels
+  int dimms_per_channel;
+  double tdp_w;
+};
+
+// Vendor specifications: AMD Ryzen 9 7950X (16 cores, 28 PCIe 5.0 lanes of
+// which 24 usable, 2 DDR5 channels, 2 DIMMs each, 170 W TDP); AMD Ryzen
+// Threadripper PRO 7995WX (96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels,
+// 350 W); AMD EPYC 9654 (96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels,
+// 360 W); two sockets give 160 usable lanes in 2P configurations (AMD EPYC
+// 9004 platform brief) and PCIe switches fan out beyond.
+constexpr CpuClass kCpuClasses[] = {
+    {"desktop (e.g. AMD Ryzen 9 7950X: 16 cores, 24 usable PCIe 5.0 lanes, 2 DDR5 channels)", 24, 16, 2, 2, 170},
+    {"workstation (e.g. AMD Threadripper PRO 7000 WX: up to 96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels)", 128, 96, 8, 1, 350},
+    {"1-socket server (e.g. AMD EPYC 9004: up to 96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels)", 128, 96, 12, 1, 360},
+    {"2-socket server (e.g. 2x AMD EPYC 9004: 160 usable PCIe lanes, 24 DDR5 channels), PCIe switches beyond", 160, 192, 24, 1, 720},
+};
+
+// DDR5 RDIMM/UDIMM capacities on the market (JEDEC DDR5 densities 16-64 Gb
+// give 16, 24, 32, 48, 64, 96, 128 and 256 GB modules).
+constexpr uint64_t kDimmGiB[] = {16, 24, 32, 48, 64, 96, 128, 256};
+
+// U.2/U.3 data-centre NVMe capacities (1.92/3.84/7.68/15.36 TB, decimal).
+constexpr uint64_t kNvmeBytes[] = {1920000000000, 3840000000000, 7680000000000, 15360000000000};
+// ASSUMED: one NVMe drive sustains 3 GB/s of ~100 kB random reads (PCIe 4.0
+// x4 drives list ~7 GB/s sequential; small reads reach about half).
+constexpr double kNvmeReadPerDrive = 3e9;
+
+constexpr int kEthernetGbits[] = {10, 25, 40, 100, 200, 400};
+
+// ASSUMED: 100 W for memory, drives, fans and board; 25% PSU headroom for
+// GPU power transients above TDP.
+constexpr double kBaseWatts = 100;
+constexpr double kPsuHeadroom = 1.25;
+constexpr int kPsuWatts[] = {850, 1000, 1200, 1300, 1600, 2000};
+
+std::string duration(double seconds) {
+  if (seconds >= 3600) return fmt::format("{:.1f} h", seconds / 3600);
+  if (seconds >= 60) return fmt::format("{:.1f} min", seconds / 60);
+  return core::format_seconds(seconds);
+}
+
+}  // namespace
+
+bool image_input(const Workload& w) {
+  return w.family == Family::kCnn || (w.transformer && w.transformer->kind == TransformerKind::kVision);
+}
+
+uint64_t default_dataset_samples(const Workload& w) { return image_input(w) ? kImageNetSamples : kTextSamples; }
+
+uint64_t default_sample_bytes(const Workload& w) {
+  return image_input(w) ? kImageNetJpegBytes : 4 * static_cast<uint64_t>(std::max(1, w.seq_len));
+}
+
+std::optional<DimmLayout> dimm_layout_for(uint64_t need, int channels, int max_dpc) {
+  std::optional<DimmLayout> best;
+  for (int dpc = 1; dpc <= max_dpc; ++dpc) {
+    for (uint64_t gib : kDimmGiB) {
+      const uint64_t total = static_cast<uint64_t>(channels) * static_cast<uint64_t>(dpc) * gib * core::kGiB;
+      if (total < need) continue;
+      if (!best || total < best->total_bytes) {
+        best = DimmLayout{channels, channels * dpc, gib * core::kGiB, total};
+      }
+      break;
+    }
+  }
+  return best;
+}
+
+ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const DataOptions& data) {
+  ServerPlan p;
+  p.gpu_name = choice.gpu.name;
+  p.gpus = std::max(1, choice.gpus_needed);
+  p.samples_per_s = choice.est_samples_per_s;
+  p.image_input = image_input(w);
+
+  // CPU: decode + augment at the GPUs' rate, plus one core per GPU for the
+  // framework's host threads (ASSUMED), at least the guide's 16.
+  if (data.decode_rate_per_core && *data.decode_rate_per_core > 0) {
+    p.per_core_rate = *data.decode_rate_per_core;
+    p.per_core_basis = "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
+  } else {
+    p.per_core_rate = p.image_input ? kImageDecodePerCore : kTextParsePerCore;
+    p.per_core_basis = "assumed";
+  }
+  p.cpu_cores_needed = static_cast<int>(std::ceil(p.samples_per_s / p.per_core_rate)) + p.gpus;
+  p.cpu_cores = std::max(kGuideMinCores, p.cpu_cores_needed);
+
+  // Data on disk and the read rate the GPUs pull.
+  p.dataset_assumed = !data.dataset_samples || !data.sample_bytes;
+  p.dataset_samples = data.dataset_samples.value_or(default_dataset_samples(w));
+  p.sample_bytes = data.sample_bytes.value_or(default_sample_bytes(w));
+  p.read_bytes_per_s = p.samples_per_s * static_cast<double>(p.sample_bytes);
+  const double dataset_bytes = static_cast<double>(p.dataset_samples) * static_cast<double>(p.sample_bytes);
+  // ASSUMED: twice the dataset: the packed TFRecord copy and checkpoints.
+  const double need_nvme = 2.0 * dataset_bytes;
+  const uint64_t largest_drive = kNvmeBytes[std::size(kNvmeBytes) - 1];
+  int drives_for_capacity = static_cast<int>(std::ceil(need_nvme / static_cast<double>(largest_drive)));
+  int drives_for_rate = static_cast<int>(std::ceil(p.read_bytes_per_s / kNvmeReadPerDrive));
+  p.nvme_drives = std::max({1, drives_for_capacity, drives_for_rate});
+  uint64_t drive = largest_drive;
+  for (uint64_t d : kNvmeBytes) {
+    if (static_cast<double>(d) * p.nvme_drives >= need_nvme) {
+      drive = d;
+      break;
+    }
+  }
+  p.nvme_bytes = drive * static_cast<uint64_t>(p.nvme_drives);
+
+  if (data.storage_separate) {
+    // The guide's case study: storage separate from compute, 10 GbE inside
+    // the network so data arrives faster than the GPU consumes it. ASSUMED
+    // 30% headroom over the payload for protocol overhead and bursts.
+    p.network_gbits = p.read_bytes_per_s * 8.0 / 1e9 * 1.3;
+    p.nic = "400 GbE or several NICs";
+    for (int g : kEthernetGbits) {
+      if (g >= *p.network_gbits) {
+        p.nic = std::to_string(g) + " GbE";
+        break;
+      }
+    }
+  }
+
+  // PCIe lanes: x16 per GPU (the guide), x4 per NVMe drive (NVMe over
+  // PCIe x4, the U.2/M.2 form factors), x16 for a 100 GbE+ NIC, x8 below.
+  const int nic_lanes = data.storage_separate ? (p.network_gbits && *p.network_gbits > 40 ? 16 : 8) : 0;
+  p.pcie_lanes = 16 * p.gpus + 4 * p.nvme_drives + nic_lanes;
+
+  // RAM: at least 2x the total GPU memory (the guide: "A100 80 GB -> 256 GB").
+  p.ram_min_bytes = 2 * choice.gpu.memory_bytes * static_cast<uint64_t>(p.gpus);
+
+  const CpuClass* cls = &kCpuClasses[std::size(kCpuClasses) - 1];
+  std::optional<DimmLayout> layout;
+  for (const CpuClass& c : kCpuClasses) {
+    if (p.pcie_lanes > c.max_lanes || p.cpu_cores > c.max_cores) continue;
+    layout = dimm_layout_for(p.ram_min_bytes, c.channels, c.dimms_per_channel);
+    if (!layout) continue;
+    cls = &c;
+    break;
+  }
+  if (!layout) layout = dimm_layout_for(p.ram_min_bytes, cls->channels, 2);
+  p.cpu_class = cls->name;
+  if (layout) {
+    p.ram_bytes = layout->total_bytes;
+    p.dimm_layout = fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
+                                layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
+  } else {
+    p.ram_bytes = p.ram_min_bytes;
+    p.dimm_layout = "more than one 2-socket server holds: split the job over nodes";
+  }
+
+  // Power: GPU TDPs + CPU TDP + the rest, with headroom.
+  const double gpu_w = choice.gpu.tdp_watts.value_or(300.0) * p.gpus;
+  const double watts = (gpu_w + cls->tdp_w + kBaseWatts) * kPsuHeadroom;
+  p.psu_watts = static_cast<int>(std::ceil(watts));
+  p.psu = fmt::format("{} x 2000 W (redundant server supplies)", static_cast<int>(std::ceil(watts / 2000.0)));
+  for (int size : kPsuWatts) {
+    if (size >= watts) {
+      p.psu = fmt::format("{} W", size);
+      break;
+    }
+  }
+
+  if (p.samples_per_s > 0) {
+    p.epoch_seconds = static_cast<double>(p.dataset_samples) / p.samples_per_s;
+    if (data.price_per_gpu_hour) p.cost_per_epoch = p.epoch_seconds / 3600.0 * *data.price_per_gpu_hour * p.gpus;
+  }
+
+  const std::string rate = fmt::format("{:.0f} samples/s", p.samples_per_s);
+  p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), fmt::format("{} samples/s together", static_cast<long long>(std::llround(p.samples_per_s)))});
+  p.lines.push_back({"CPU", fmt::format("{} cores / {} threads", p.cpu_cores, 2 * p.cpu_cores),
+                     fmt::format("{} / {:.0f} per core ({}) + 1 per GPU = {}; guide minimum 16", rate, p.per_core_rate, p.per_core_basis,
+                                 p.cpu_cores_needed)});
+  p.lines.push_back({"CPU class", p.cpu_class, fmt::format("{} PCIe lanes: x16 per GPU, x4 per NVMe{}", p.pcie_lanes, nic_lanes ? ", NIC" : "")});
+  p.lines.push_back({"RAM", fmt::format("{} ({})", core::format_bytes_binary(p.ram_bytes), p.dimm_layout),
+                     fmt::format("at least 2 x total GPU memory = {}", core::format_bytes_binary(p.ram_min_bytes))});
+  p.lines.push_back({"NVMe", fmt::format("{} x {} ({} in all)", p.nvme_drives, core::format_bytes_decimal(drive), core::format_bytes_decimal(p.nvme_bytes)),
+                     fmt::format("2 x dataset ({} samples x {}{}); reads {}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
+                                 p.dataset_assumed ? ", assumed" : "", core::format_rate(p.read_bytes_per_s))});
+  if (p.network_gbits) {
+    p.lines.push_back({"Network", p.nic, fmt::format("storage is separate: {:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
+  }
+  p.lines.push_back({"PSU", p.psu, fmt::format("({:.0f} W GPUs + {:.0f} W CPU + {:.0f} W rest) x {:.2f} = {} W", gpu_w, cls->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
+  if (p.epoch_seconds > 0) {
+    p.lines.push_back({"Epoch", duration(p.epoch_seconds),
+                       p.cost_per_epoch ? fmt::format("costs {:.2f} at {:.2f} per GPU-hour", *p.cost_per_epoch, *data.price_per_gpu_hour)
+                                        : std::string("--price-per-hour gives its cost")});
+  }
+  return p;
+}
+
+}  // namespace tfrig::plan

@@ -1,0 +1,62 @@
+// The tfrig binary's plan command end to end.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace tfrig {
+namespace {
+
+TEST(PlanCli, ResNet50JsonContract) {
+  auto r = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--precision", "mixed_float16", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_GT(j["memory"]["total_bytes"].get<uint64_t>(), 0u);
+  ASSERT_FALSE(j["gpus"].empty());
+  EXPECT_TRUE(j["gpus"][0]["fits"].get<bool>());
+  EXPECT_FALSE(j["server"].is_null());
+}
+
+TEST(PlanCli, TextAndMarkdown) {
+  auto t = test::run_tfrig({"plan", "--model", "gpt2", "--batch", "8", "--top", "3"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("GPU memory of one replica"), std::string::npos);
+  EXPECT_NE(t.out.find("Balanced server"), std::string::npos);
+  auto m = test::run_tfrig({"plan", "--model", "vit_b16", "--format", "markdown", "--price-per-hour", "2.5", "--storage-separate"});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  EXPECT_NE(m.out.find("| **total** |"), std::string::npos);
+  EXPECT_NE(m.out.find("Network"), std::string::npos);
+}
+
+TEST(PlanCli, KerasSummary) {
+  auto r = test::run_tfrig({"plan", "--keras-summary", test::data_dir() + "/keras_summary/keras3_box_functional.txt", "--batch", "128",
+                            "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["model"]["params"].get<uint64_t>(), 372234u);
+}
+
+TEST(PlanCli, UsageErrors) {
+  EXPECT_EQ(test::run_tfrig({"plan"}).exit_code, 64);
+  EXPECT_EQ(test::run_tfrig({"plan", "--model", "nope"}).exit_code, 64);
+  EXPECT_EQ(test::run_tfrig({"plan", "--model", "resnet50", "--precision", "fp8"}).exit_code, 64);
+  EXPECT_EQ(test::run_tfrig({"plan", "--keras-summary", "/nonexistent/summary.txt"}).exit_code, 66);
+  EXPECT_EQ(test::run_tfrig({"plan", "--keras-summary", test::data_dir() + "/keras_summary/README.md"}).exit_code, 65);
+  auto list = test::run_tfrig({"plan", "--list-models"});
+  EXPECT_EQ(list.exit_code, 0);
+  EXPECT_NE(list.out.find("llama_13b"), std::string::npos);
+}
+
+TEST(PlanCli, HereOnAFixtureRoot) {
+  for (const std::string& name : test::root_names()) {
+    auto r = test::run_tfrig({"--root", test::root_dir(name), "plan", "--model", "resnet50", "--here", "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_TRUE(j.contains("machine")) << name;
+    EXPECT_FALSE(j["machine"]["staves"].empty()) << name;
+    break;  // one root is enough here; the others are covered by doctor
+  }
+}
+
+}  // namespace
+}  // namespace tfrig

@@ -1,0 +1,217 @@
+#include <gtest/gtest.h>
+
+#include "core/units.h"
+#include "plan/catalog_adapter.h"
+#include "plan/plan.h"
+#include "plan/render.h"
+#include "plan/server.h"
+#include "plan/throughput.h"
+#include "plan_test_support.h"
+
+namespace tfrig::plan {
+namespace {
+
+using test::fixture;
+using test::fixture_gpus;
+using test::model_workload;
+
+TEST(PlanRanking, MeasuredWhereTheReferenceHasARow) {
+  const auto gpus = fixture_gpus();
+  const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
+  const GpuChoice a100 = judge_gpu(w, fixture(gpus, "a100-sxm4-40gb"), gpus);
+  ASSERT_TRUE(a100.per_gpu);
+  EXPECT_EQ(a100.per_gpu->basis, "measured");
+  // training_throughput.yaml: DLE TensorFlow ResNet-50 AMP on A100 40GB, 2375 img/s.
+  EXPECT_DOUBLE_EQ(a100.per_gpu->samples_per_s, 2375.0);
+  const GpuChoice t4 = judge_gpu(w, fixture(gpus, "tesla-t4"), gpus);
+  ASSERT_TRUE(t4.per_gpu);
+  EXPECT_EQ(t4.per_gpu->basis, "estimated");
+  EXPECT_GT(t4.per_gpu->samples_per_s, 0);
+  EXPECT_LT(t4.per_gpu->samples_per_s, a100.per_gpu->samples_per_s);
+}
+
+TEST(PlanRanking, DepthwiseCnnsAreMemoryBound) {
+  const auto gpus = fixture_gpus();
+  const Workload w = model_workload("efficientnet_b0", Precision::kMixedFloat16, 256);
+  const GpuChoice c = judge_gpu(w, fixture(gpus, "a100-sxm4-40gb"), gpus);
+  ASSERT_TRUE(c.per_gpu);
+  EXPECT_EQ(c.per_gpu->basis, "estimated");
+  EXPECT_EQ(c.per_gpu->detail.rfind("memory-bound", 0), 0u) << c.per_gpu->detail;
+  EXPECT_GT(memory_traffic_per_sample(w), 0);
+  EXPECT_EQ(memory_traffic_per_sample(model_workload("bert_base", Precision::kFp32, 1)), 0);
+}
+
+TEST(PlanRanking, CalibratedUtilisationIsPlausible) {
+  const auto gpus = plan_gpus_from_catalog();
+  for (PrecisionClass p : {PrecisionClass::kFp32, PrecisionClass::kMixed}) {
+    for (Family f : {Family::kCnn, Family::kTransformer}) {
+      const double u = calibrated_utilisation(f, p, gpus);
+      EXPECT_GT(u, 0.05);
+      EXPECT_LT(u, 0.9);
+    }
+  }
+}
+
+TEST(PlanRanking, GpusNeededFollowsMemory) {
+  const auto gpus = fixture_gpus();
+  const Workload w = model_workload("bert_large", Precision::kMixedFloat16, 256);
+  const GpuChoice c = judge_gpu(w, fixture(gpus, "rtx-3060-12gb"), gpus);
+  ASSERT_TRUE(c.fits);
+  EXPECT_GE(static_cast<uint64_t>(c.gpus_needed) * c.max_batch_per_gpu, 256u);
+  EXPECT_LE(c.batch_per_gpu, c.max_batch_per_gpu);
+  EXPECT_LE(c.memory.total_bytes, usable_gpu_bytes(c.gpu));
+}
+
+TEST(PlanRanking, OrdersAsAsked) {
+  const auto gpus = fixture_gpus();
+  const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 64);
+  const auto by_mem = rank_gpus(w, gpus, RankBy::kMemory);
+  for (size_t i = 1; i < by_mem.size(); ++i) {
+    if (by_mem[i].fits && by_mem[i - 1].fits) {
+      EXPECT_GE(by_mem[i - 1].gpu.memory_bytes, by_mem[i].gpu.memory_bytes);
+    }
+  }
+  const auto by_speed = rank_gpus(w, gpus, RankBy::kSpeed);
+  for (size_t i = 1; i < by_speed.size(); ++i) {
+    if (by_speed[i].fits && by_speed[i - 1].fits) {
+      EXPECT_GE(by_speed[i - 1].per_gpu->samples_per_s, by_speed[i].per_gpu->samples_per_s);
+    }
+  }
+  const auto by_price = rank_gpus(w, gpus, RankBy::kPricePerformance);
+  // Priced (consumer) cards come first; unpriced ones after.
+  EXPECT_TRUE(by_price.front().samples_per_s_per_kusd.has_value());
+}
+
+TEST(PlanRanking, NothingFitsForHugeModelsOnOneGpu) {
+  const auto gpus = fixture_gpus();
+  const Workload w = model_workload("llama_13b", Precision::kMixedFloat16, 1);
+  for (const GpuChoice& c : rank_gpus(w, gpus, RankBy::kSpeed)) {
+    EXPECT_FALSE(c.fits) << c.gpu.id;
+    EXPECT_EQ(c.gpus_needed, 0);
+  }
+}
+
+TEST(PlanServer, DimmLayoutRoundsUp) {
+  auto l = dimm_layout_for(160 * core::kGiB, 12, 1);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->total_bytes, 192 * core::kGiB);  // 12 x 16 GB
+  auto d = dimm_layout_for(100 * core::kGiB, 2, 2);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->total_bytes, 128 * core::kGiB);  // 4 x 32 GB
+  EXPECT_FALSE(dimm_layout_for(4096 * core::kGiB, 2, 2));
+}
+
+TEST(PlanServer, BalancesTheBarrel) {
+  const auto gpus = fixture_gpus();
+  Workload w = model_workload("resnet50", Precision::kMixedFloat16, 1024);
+  w.gpus = 4;
+  const GpuChoice c = judge_gpu(w, fixture(gpus, "a100-sxm4-80gb"), gpus);
+  DataOptions data;
+  data.storage_separate = true;
+  data.price_per_gpu_hour = 2.0;
+  const ServerPlan s = balance_server(w, c, data);
+  EXPECT_EQ(s.gpus, 4);
+  EXPECT_GE(s.ram_bytes, 2u * 4 * 80 * core::kGiB);             // the guide's 2x GPU memory
+  EXPECT_GE(s.pcie_lanes, 64);                                   // x16 per GPU
+  EXPECT_GE(s.cpu_cores, 16);                                    // the guide's minimum
+  EXPECT_GE(s.cpu_cores_needed, static_cast<int>(s.samples_per_s / 300.0));
+  ASSERT_TRUE(s.network_gbits);
+  EXPECT_NEAR(s.read_bytes_per_s, s.samples_per_s * 108000.0, 1.0);
+  EXPECT_GE(s.psu_watts, 4 * 400);
+  ASSERT_TRUE(s.cost_per_epoch);
+  EXPECT_NEAR(*s.cost_per_epoch, s.epoch_seconds / 3600.0 * 2.0 * 4, 1e-9);
+  // A measured decode rate replaces the assumed one.
+  data.decode_rate_per_core = 1000;
+  data.decode_rate_source = "tfrig bench decode";
+  const ServerPlan m = balance_server(w, c, data);
+  EXPECT_LT(m.cpu_cores_needed, s.cpu_cores_needed);
+  EXPECT_EQ(m.per_core_basis, "measured (tfrig bench decode)");
+}
+
+TEST(PlanJson, CarriesTheContract) {
+  const auto gpus = fixture_gpus();
+  const PlanResult r = make_plan(model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
+  const nlohmann::json j = to_json(r);
+  for (const char* k : {"total_bytes", "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "overhead_bytes"}) {
+    ASSERT_TRUE(j["memory"].contains(k)) << k;
+    EXPECT_TRUE(j["memory"][k].is_number_unsigned()) << k;
+  }
+  const uint64_t parts = j["memory"]["weights_bytes"].get<uint64_t>() + j["memory"]["gradients_bytes"].get<uint64_t>() +
+                         j["memory"]["optimizer_bytes"].get<uint64_t>() + j["memory"]["activations_bytes"].get<uint64_t>() +
+                         j["memory"]["overhead_bytes"].get<uint64_t>();
+  EXPECT_EQ(parts, j["memory"]["total_bytes"].get<uint64_t>());
+  ASSERT_EQ(j["gpus"].size(), gpus.size());
+  for (const auto& g : j["gpus"]) {
+    for (const char* k : {"name", "fits", "gpus_needed", "max_batch_per_gpu", "est_samples_per_s", "basis"}) EXPECT_TRUE(g.contains(k)) << k;
+    const std::string basis = g["basis"];
+    EXPECT_TRUE(basis == "measured" || basis == "estimated") << basis;
+  }
+}
+
+TEST(PlanCatalogAdapter, CoversTheReference) {
+  const auto gpus = plan_gpus_from_catalog();
+  EXPECT_GE(gpus.size(), 40u);
+  for (const GpuCandidate& g : gpus) {
+    EXPECT_GT(g.memory_bytes, 0u) << g.id;
+    EXPECT_TRUE(g.fp32_tflops || g.fp16_tflops) << g.id;
+  }
+  // The guide's examples are all there.
+  for (const char* id : {"tesla-t4", "rtx-3060-12gb", "rtx-4060-ti-16gb", "rtx-4090", "rtx-a5000", "a100-sxm4-80gb", "h800-sxm5"}) {
+    EXPECT_TRUE(std::any_of(gpus.begin(), gpus.end(), [&](const GpuCandidate& g) { return g.id == id; })) << id;
+  }
+}
+
+TEST(PlanMachine, JudgesAnInventory) {
+  const auto gpus = fixture_gpus();
+  inventory::Inventory inv;
+  inventory::Gpu g;
+  g.name = "NVIDIA GeForce RTX 4090";
+  g.memory_total_bytes = 24 * core::kGiB;
+  g.pcie_link_width_current = 8;
+  inv.gpus.push_back(g);
+  inv.cpu.physical_cores = 8;
+  inv.memory.total_bytes = 32 * core::kGiB;
+  const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
+  const MachineVerdict v = judge_machine(inv, "test", w, gpus, {});
+  ASSERT_EQ(v.gpus.size(), 1u);
+  EXPECT_EQ(v.gpus[0].gpu.id, "rtx-4090");
+  EXPECT_FALSE(v.shortest.empty());
+  bool ram_short = false, pcie_short = false;
+  for (const Stave& s : v.staves) {
+    if (s.name == "RAM") ram_short = s.verdict == "short";  // 32 GiB < 2 x 24 GiB
+    if (s.name == "PCIe") pcie_short = s.verdict == "short";
+  }
+  EXPECT_TRUE(ram_short);
+  EXPECT_TRUE(pcie_short);
+}
+
+TEST(PlanMachine, FallsBackToPciDevices) {
+  const auto gpus = fixture_gpus();
+  inventory::Inventory inv;
+  inventory::PciDevice d;
+  d.address = "0000:01:00.0";
+  d.vendor_id = 0x10de;
+  d.device_id = 0x2684;
+  d.is_gpu = true;
+  d.link_width_current = 16;
+  inv.pci.devices.push_back(d);
+  inv.cpu.physical_cores = 32;
+  inv.memory.total_bytes = 128 * core::kGiB;
+  const MachineVerdict v = judge_machine(inv, "test", model_workload("resnet50", Precision::kMixedFloat16, 128), gpus, {});
+  ASSERT_EQ(v.gpus.size(), 1u);
+  EXPECT_EQ(v.gpus[0].gpu.id, "rtx-4090");
+  EXPECT_TRUE(v.shortest.empty()) << v.shortest;
+}
+
+TEST(PlanMachine, NoGpuMeansTheGpuStaveIsShort) {
+  const auto gpus = fixture_gpus();
+  inventory::Inventory inv;
+  inv.cpu.physical_cores = 64;
+  inv.memory.total_bytes = 512 * core::kGiB;
+  const MachineVerdict v = judge_machine(inv, "test", model_workload("bert_base", Precision::kFp32, 8), gpus, {});
+  EXPECT_EQ(v.shortest, "GPU");
+  EXPECT_FALSE(v.notes.empty());
+}
+
+}  // namespace
+}  // namespace tfrig::plan
