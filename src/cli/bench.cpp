@@ -80,7 +80,10 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   core::SysRoot root(global.root);
   std::vector<std::string> paths = {o.dir};
   if (!o.data_dir.empty()) paths.push_back(o.data_dir);
-  probe::Context pctx{root, paths, std::chrono::milliseconds(3000)};
+  probe::Context pctx;
+  pctx.root = root;
+  pctx.data_paths = paths;
+  pctx.deadline = std::chrono::milliseconds(3000);
   auto inv = probe::run_probes(pctx, probe::all_probes());
 
   bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;

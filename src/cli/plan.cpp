@@ -10,6 +10,7 @@
 #include "cli/inventory_source.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "knowledge/knowledge.h"
 #include "plan/catalog_adapter.h"
 #include "plan/keras_summary.h"
 #include "plan/model_catalog.h"
@@ -229,7 +230,13 @@ void add_plan_command(CLI::App& app, RunState& state) {
     if (o->price_per_hour >= 0) data.price_per_gpu_hour = o->price_per_hour;
 
     const auto rank = plan::parse_rank_by(o->rank);
-    const std::vector<plan::GpuCandidate> catalog = plan::plan_gpus_from_catalog();
+    auto knowledge = knowledge::load(state.global.knowledge_dir);
+    if (!knowledge) {
+      core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
+      state.exit_code = exit_code_for(knowledge.error());
+      return;
+    }
+    const std::vector<plan::GpuCandidate> catalog = plan::plan_gpus_from_catalog(*knowledge);
     plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data);
 
     if (o->here || !o->snapshot.empty()) {

@@ -3,14 +3,14 @@
 
 #include <vector>
 
+#include "knowledge/knowledge.h"
 #include "plan/gpu_candidate.h"
 
 namespace tfrig::plan {
 
-// Every GPU of the catalog as a planning candidate.
-// TODO(merge): to be replaced by a mapping of knowledge::Knowledge::gpus()
-// (src/knowledge/, branch `rules`) once that branch is merged; until then it
-// reads a compact table derived from ../shared/reference/gpus.yaml.
+// Every GPU of the knowledge base's catalog as a planning candidate.
+std::vector<GpuCandidate> plan_gpus_from_catalog(const knowledge::Knowledge& knowledge);
+// The same from the embedded knowledge base (empty if it cannot load).
 std::vector<GpuCandidate> plan_gpus_from_catalog();
 
 }  // namespace tfrig::plan
