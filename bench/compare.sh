@@ -63,8 +63,9 @@ row() {  # row TEST TFRIG_VALUE REFERENCE_VALUE UNIT REFERENCE_NAME TARGET
   local ratio
   local ratio a b tool
   ratio=$(python3 -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.2f}' if b>0 else 'n/a')" "$2" "$3")
-  a=$(python3 -c "import sys; print(f'{float(sys.argv[1]):.4g}')" "$2")
-  b=$(python3 -c "import sys; print(f'{float(sys.argv[1]):.4g}')" "$3")
+  fmt='import sys; v=float(sys.argv[1]); print(f"{v:.0f}" if abs(v) >= 1000 else f"{v:.4g}")'
+  a=$(python3 -c "$fmt" "$2")
+  b=$(python3 -c "$fmt" "$3")
   tool=${5//|/\\|}  # a pipe inside a Markdown table cell must be escaped
   rows+=("| $1 | $a | $b | $4 | \`$tool\` | ${ratio}x | $6 |")
   echo "  $1: tfrig $a vs $b $4 -> ${ratio}x" >&2
@@ -95,8 +96,11 @@ print(n*{'':1,'K':1024,'M':1024**2,'G':1024**3,'T':1024**4}[u])" "$1"; }
 # ---------------------------------------------------------------- storage
 if wants storage; then
   echo "storage: tfrig then fio (O_DIRECT, io_uring) on $DIR, $SIZE" >&2
+  # --norandommap --randrepeat=0: plain random offsets, as tfrig draws them
+  # (fio's default map, which visits every block once, costs CPU per I/O).
   fio_common=(--filename="$work/fio.bin" --size="$(bytes_of "$SIZE")" --direct=1 --ioengine=io_uring
-              --time_based --runtime="$SECONDS_PER_TEST" --ramp_time=1 --output-format=json --name=cmp)
+              --time_based --runtime="$SECONDS_PER_TEST" --ramp_time=1 --output-format=json --name=cmp
+              --norandommap --randrepeat=0)
   fio --rw=write --bs=1M --direct=1 --size="$(bytes_of "$SIZE")" --filename="$work/fio.bin" --name=fill \
       --output=/dev/null
   fio_round() {  # fio_round N
