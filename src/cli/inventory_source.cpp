@@ -1,6 +1,7 @@
 #include "cli/inventory_source.h"
 
 #include <cmath>
+#include <filesystem>
 
 #include "cli/command.h"
 #include "core/log.h"
@@ -47,7 +48,10 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   // --root) and build only the GPU part of an inventory from it.
   core::Stopwatch watch;
   core::SysRoot here("/");
-  auto text = here.read_text(file, 64u << 20);
+  // A relative FILE is relative to the current directory, not to "/".
+  std::error_code ec;
+  const std::string path = std::filesystem::absolute(file, ec).string();
+  auto text = here.read_text(ec ? file : path, 64u << 20);
   if (!text) return tl::unexpected(text.error());
   auto xml = probe::parse::parse_nvidia_smi_xml(*text);
   if (!xml) return core::fail(xml.error().code, file + ": " + xml.error().where, xml.error().message);

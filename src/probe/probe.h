@@ -32,7 +32,9 @@ struct Context {
   core::SysRoot root;
   std::vector<std::string> data_paths;  // --data DIR: where the datasets live
   std::chrono::milliseconds deadline{5000};
-  std::vector<std::string> python_prefixes;  // --python PREFIX: more Python environments to look in
+  // --python PREFIX: more Python environments to look in. The default member
+  // initializer keeps three-element aggregate initialisations warning-free.
+  std::vector<std::string> python_prefixes = {};
 };
 
 class Probe {

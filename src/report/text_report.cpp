@@ -162,6 +162,10 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
     field(out, "GPUs", "none found");
     return;
   }
+  if (r.source.rfind("nvidia-smi-xml:", 0) == 0) {
+    // Say why these columns are unknown rather than leave "?" unexplained.
+    field(out, "Not in the XML", "compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology");
+  }
   core::Table t({"gpu", "name", "bus id", "CC", "memory", "PCIe now", "PCIe max", "persist", "ECC", "MIG", "temp",
                  "power", "from"});
   for (const auto& g : inv.gpus) {

@@ -20,9 +20,10 @@ struct Ran {
 
 // Runs the binary with stdout captured (stderr discarded); the arguments
 // are test data paths without shell metacharacters.
-Ran run_tfrig(const std::string& args) {
+Ran run_tfrig(const std::string& args, const std::string& cwd = "") {
   Ran r;
-  const std::string cmd = std::string(TFRIG_BINARY) + " " + args + " 2>/dev/null";
+  const std::string cmd =
+      (cwd.empty() ? std::string() : "cd " + cwd + " && ") + std::string(TFRIG_BINARY) + " " + args + " 2>/dev/null";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   std::array<char, 4096> buf{};
@@ -67,6 +68,14 @@ TEST(ImportNvidiaSmiXml, DoctorReadsTheXmlDirectly) {
   auto j = nlohmann::json::parse(json.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded());
   EXPECT_EQ(j["inventory"]["gpus"][0]["mig_mode_current"], true);
+}
+
+TEST(ImportNvidiaSmiXml, RelativePathIsRelativeToTheCurrentDirectory) {
+  auto imported = run_tfrig("import nvidia-smi-xml nvidia-smi-xml/telegraf/gt-1030.xml", test::data_path(""));
+  ASSERT_EQ(imported.exit_code, 0);
+  auto j = nlohmann::json::parse(imported.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["inventory"]["gpus"][0]["name"], "NVIDIA GeForce GT 1030");
 }
 
 TEST(ImportNvidiaSmiXml, BadInputsHaveDocumentedExitCodes) {

@@ -3,7 +3,9 @@
 // and every failure mode: library absent, symbol absent, init errors.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "gpu_test_support.h"
 #include "gpulib/nvml.h"
@@ -175,11 +177,27 @@ TEST_F(NvmlProbeTest, SlowInitIsTimed) {
   EXPECT_GE(*inv.driver.nvml.init_seconds, 0.15);  // a lower bound, not a speed check
 }
 
-TEST_F(NvmlProbeTest, NoGpus) {
+TEST_F(NvmlProbeTest, UnreadableCaptureIsAnError) {
   capture("../nvidia-smi-xml/README.md");  // not JSON: the fake's init fails with UNKNOWN
   inventory::Inventory inv;
   run(TFRIG_FAKE_NVML, inv);
   EXPECT_EQ(inv.driver.nvml.state, "error");
+}
+
+TEST_F(NvmlProbeTest, InitWorksButNoGpu) {
+  const std::string path = ::testing::TempDir() + "/tfrig-fake-nvml-no-gpu.json";
+  {
+    std::ofstream f(path);
+    f << R"({"inventory": {"gpus": [], "driver": {"version": "550.54.14", "cuda_version": "12.4"}}})";
+  }
+  ::setenv("TFRIG_FAKE_NVML_CAPTURE", path.c_str(), 1);
+  inventory::Inventory inv;
+  auto status = run(TFRIG_FAKE_NVML, inv);
+  EXPECT_EQ(status.state, State::kAbsent);
+  EXPECT_EQ(inv.driver.nvml.state, "no_device");
+  EXPECT_EQ(inv.driver.version, "550.54.14");
+  EXPECT_EQ(inv.driver.cuda_version, "12.4");
+  std::remove(path.c_str());
 }
 
 TEST_F(NvmlProbeTest, MergeJoinsNvmlGpusOntoTheBusList) {
