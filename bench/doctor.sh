@@ -30,3 +30,7 @@ t_inxi=$(median_ms inxi -F)
 t_lshw=$(median_ms lshw -short)
 printf '%-28s %10s ms\n' "tfrig doctor" "$t_tfrig" "tfrig doctor --format json" "$t_json" "inxi -F" "$t_inxi" "lshw -short" "$t_lshw"
 awk -v a="$t_inxi" -v b="$t_tfrig" -v c="$t_lshw" 'BEGIN {printf "inxi -F / tfrig doctor: %.1fx\nlshw -short / tfrig doctor: %.1fx\n", a/b, c/b}'
+
+# The GPU-stack probes on this machine and on a root with 20 Python environments.
+echo
+bash "$(dirname "$0")/doctor-stack.sh" "$runs" "$tfrig"
