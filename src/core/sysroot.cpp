@@ -49,7 +49,11 @@ SysRoot::EnvMap process_environment() {
 
 SysRoot::SysRoot() : SysRoot("/", process_environment()) {}
 
-SysRoot::SysRoot(std::string root) : SysRoot(std::move(root), process_environment()) {}
+// A captured tree is another machine (or a test fixture): this process's
+// environment (LD_LIBRARY_PATH, HOME, VIRTUAL_ENV, ...) says nothing about
+// it, so only the live root sees the environment.
+SysRoot::SysRoot(std::string root)
+    : SysRoot(root, (root.empty() || root == "/") ? process_environment() : EnvMap{}) {}
 
 SysRoot::SysRoot(std::string root, EnvMap env) : root_(std::move(root)), env_(std::move(env)) {
   if (root_.empty()) root_.assign(1, '/');

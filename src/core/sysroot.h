@@ -21,6 +21,7 @@ class SysRoot {
 
   // Root "/" with the process environment.
   SysRoot();
+  // Any other root starts with an empty environment: it is another machine.
   explicit SysRoot(std::string root);
   SysRoot(std::string root, EnvMap env);
 
