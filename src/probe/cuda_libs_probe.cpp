@@ -411,7 +411,7 @@ class CudaLibsProbe final : public Probe {
 
     ProbeStatus status;
     status.problems = problems.problems();
-    if (!have_cache) status.problems.push_back("no readable /etc/ld.so.cache: the loader cache was not consulted");
+    if (!have_cache) status.problems.push_back(root.full_path("etc/ld.so.cache") + ": not readable; the loader cache was not consulted");
     std::string summary;
     for (const char* fam : {"libcuda", "cudart", "cublas", "cudnn", "nccl"}) {
       const inventory::CudaLibrary* pick = nullptr;

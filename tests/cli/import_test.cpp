@@ -51,7 +51,7 @@ TEST(ImportNvidiaSmiXml, WritesASnapshotThatDoctorReads) {
 
   const std::string snap = ::testing::TempDir() + "/tfrig-import-test.json";
   ASSERT_EQ(run_tfrig("import nvidia-smi-xml " + xml + " -o " + snap).exit_code, 0);
-  auto doctor = run_tfrig("doctor --color never --snapshot " + snap);
+  auto doctor = run_tfrig("doctor --fail-on never --color never --snapshot " + snap);
   EXPECT_EQ(doctor.exit_code, 0);
   EXPECT_NE(doctor.out.find("GPUs and driver"), std::string::npos);
   EXPECT_NE(doctor.out.find("NVIDIA GeForce RTX 2080"), std::string::npos);
@@ -59,12 +59,12 @@ TEST(ImportNvidiaSmiXml, WritesASnapshotThatDoctorReads) {
 }
 
 TEST(ImportNvidiaSmiXml, DoctorReadsTheXmlDirectly) {
-  auto doctor = run_tfrig("doctor --color never --nvidia-smi-xml " + test::data_path("nvidia-smi-xml/netdata/a100-sxm4-mig.xml"));
+  auto doctor = run_tfrig("doctor --fail-on never --color never --nvidia-smi-xml " + test::data_path("nvidia-smi-xml/netdata/a100-sxm4-mig.xml"));
   EXPECT_EQ(doctor.exit_code, 0);
   EXPECT_NE(doctor.out.find("NVIDIA A100-SXM4-40GB"), std::string::npos);
   EXPECT_NE(doctor.out.find("510.47.03"), std::string::npos);
   EXPECT_NE(doctor.out.find("up to 11.6"), std::string::npos);
-  auto json = run_tfrig("doctor --format json --nvidia-smi-xml " + test::data_path("nvidia-smi-xml/netdata/a100-sxm4-mig.xml"));
+  auto json = run_tfrig("doctor --fail-on never --format json --nvidia-smi-xml " + test::data_path("nvidia-smi-xml/netdata/a100-sxm4-mig.xml"));
   auto j = nlohmann::json::parse(json.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded());
   EXPECT_EQ(j["inventory"]["gpus"][0]["mig_mode_current"], true);

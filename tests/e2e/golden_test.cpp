@@ -11,12 +11,16 @@
 // then review `git diff tests/golden` before committing: every changed line
 // is a change users will see.
 //
+// Doctor runs use --fail-on never: the verdict exit codes (0/1/2) are tested
+// with the rules (tests/rules, tests/cli); here only the report matters.
+//
 // Also here: snapshot -> doctor --snapshot round trip, and the documented
 // exit codes (65 bad input file, 66 missing input, 73 cannot write output,
 // 64 usage) with messages naming the file.
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -24,6 +28,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "probe/probe.h"
 #include "test_support.h"
 
 namespace tfrig::test {
@@ -71,7 +76,7 @@ std::string line_diff(const std::string& expected, const std::string& actual) {
 void check_golden(const std::string& file, const std::string& actual) {
   const std::string path = golden_dir() + "/" + file;
   if (updating()) {
-    fs::create_directories(golden_dir());
+    fs::create_directories(fs::path(path).parent_path());
     write_file(path, actual);
     std::cout << "[ golden   ] rewrote " << path << "\n";
     return;
@@ -93,7 +98,7 @@ class Golden : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Golden, DoctorText) {
   const std::string root = root_dir(GetParam());
-  auto r = run_tfrig({"--root", root, "doctor", "--color", "never", "--deadline", "60"});
+  auto r = run_tfrig({"--root", root, "doctor", "--fail-on", "never", "--color", "never", "--deadline", "60"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(contains(r.out, "\033[")) << "colour with --color never";
   check_golden(GetParam() + ".txt", normalize_text_report(r.out, root));
@@ -101,14 +106,14 @@ TEST_P(Golden, DoctorText) {
 
 TEST_P(Golden, DoctorJson) {
   const std::string root = root_dir(GetParam());
-  auto r = run_tfrig({"--root", root, "doctor", "--format", "json", "--deadline", "60"});
+  auto r = run_tfrig({"--root", root, "doctor", "--fail-on", "never", "--format", "json", "--deadline", "60"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
   ASSERT_FALSE(j.is_discarded()) << "not JSON:\n" << r.out.substr(0, 2000);
   EXPECT_EQ(j["schema_version"], 1);
   EXPECT_EQ(j["root"], root);
   EXPECT_EQ(j["source"], "live");
-  EXPECT_EQ(j["probes"].size(), 6u);
+  EXPECT_EQ(j["probes"].size(), probe::all_probes().size());
   check_golden(GetParam() + ".json", normalize_json_report(r.out, root));
 }
 
@@ -121,9 +126,9 @@ TEST_P(Golden, SnapshotRoundTripGivesTheSameInventory) {
   EXPECT_TRUE(written.out.empty()) << written.out;
   EXPECT_EQ(list_dir(dir.path()), (std::vector<std::string>{"snap.json"}));  // no temp left
 
-  auto loaded = run_tfrig({"doctor", "--snapshot", snap, "--format", "json"});
+  auto loaded = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", snap, "--format", "json"});
   ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
-  auto live = run_tfrig({"--root", root, "doctor", "--format", "json", "--deadline", "60"});
+  auto live = run_tfrig({"--root", root, "doctor", "--fail-on", "never", "--format", "json", "--deadline", "60"});
   ASSERT_EQ(live.exit_code, 0) << live.err;
 
   auto a = nlohmann::json::parse(normalize_json_report(loaded.out, root));
@@ -136,12 +141,47 @@ TEST_P(Golden, SnapshotRoundTripGivesTheSameInventory) {
   EXPECT_TRUE(a == b) << line_diff(b.dump(1), a.dump(1));
 
   // The text report of the snapshot renders too, and says where it came from.
-  auto text = run_tfrig({"doctor", "--snapshot", snap, "--color", "never"});
+  auto text = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", snap, "--color", "never"});
   EXPECT_EQ(text.exit_code, 0) << text.err;
   EXPECT_TRUE(contains(text.out, "snapshot:" + snap)) << text.out.substr(0, 300);
 }
 
 INSTANTIATE_TEST_SUITE_P(Roots, Golden, ::testing::ValuesIn(root_names()), param_name);
+
+// Doctor on every real `nvidia-smi -q -x` capture (tests/data/nvidia-smi-xml,
+// provenance in its README), through the import path: what the rules say
+// about a colleague's machine from that one file.
+std::vector<std::string> nvidia_smi_xml_files() {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(data_dir()) / "nvidia-smi-xml")) {
+    if (e.is_regular_file() && e.path().extension() == ".xml") {
+      out.push_back(fs::relative(e.path(), fs::path(data_dir()) / "nvidia-smi-xml").string());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class GoldenNvidiaSmiXml : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenNvidiaSmiXml, DoctorTextAndJson) {
+  const std::string file = (fs::path(data_dir()) / "nvidia-smi-xml" / GetParam()).string();
+  std::string name = GetParam();
+  std::replace(name.begin(), name.end(), '/', '_');
+  auto text = run_tfrig({"doctor", "--fail-on", "never", "--nvidia-smi-xml", file, "--color", "never"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("GPU"), std::string::npos);
+  check_golden("nvidia-smi-xml/" + name + ".txt", normalize_text_report(text.out, data_dir()));
+  auto json = run_tfrig({"doctor", "--fail-on", "never", "--nvidia-smi-xml", file, "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  auto j = nlohmann::json::parse(json.out, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_FALSE(j["inventory"]["gpus"].empty()) << "no GPU imported from " << file;
+  EXPECT_TRUE(j.contains("findings"));
+  check_golden("nvidia-smi-xml/" + name + ".json", normalize_json_report(json.out, data_dir()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Captures, GoldenNvidiaSmiXml, ::testing::ValuesIn(nvidia_smi_xml_files()), param_name);
 
 // ------------------------------------------------------------ errors and exit codes
 
@@ -161,7 +201,7 @@ TEST_F(SnapshotErrors, WrongFieldTypeIsExit65NamingTheFileAndJsonPath) {
   j["inventory"]["cpu"]["threads"] = "many";
   const std::string file = dir_.file("bad-type.json");
   write_file(file, j.dump(2));
-  auto r = run_tfrig({"doctor", "--snapshot", file});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file});
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_TRUE(contains(r.err, file)) << r.err;
   EXPECT_TRUE(contains(r.err, "/inventory/cpu/threads")) << r.err;
@@ -173,7 +213,7 @@ TEST_F(SnapshotErrors, WrongTypeInAListNamesTheIndex) {
   j["inventory"]["pci"]["devices"][1]["vendor_id"] = "0x1af4";
   const std::string file = dir_.file("bad-list.json");
   write_file(file, j.dump());
-  auto r = run_tfrig({"doctor", "--snapshot", file, "--format", "json"});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file, "--format", "json"});
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_TRUE(contains(r.err, file)) << r.err;
   EXPECT_TRUE(contains(r.err, "/inventory/pci/devices/1/vendor_id")) << r.err;
@@ -184,7 +224,7 @@ TEST_F(SnapshotErrors, BadProbeStateNamesItsPath) {
   j["probes"][2]["state"] = "fine";
   const std::string file = dir_.file("bad-state.json");
   write_file(file, j.dump());
-  auto r = run_tfrig({"doctor", "--snapshot", file});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file});
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_TRUE(contains(r.err, file + ": /probes/2/state")) << r.err;
 }
@@ -192,7 +232,7 @@ TEST_F(SnapshotErrors, BadProbeStateNamesItsPath) {
 TEST_F(SnapshotErrors, NotJsonIsExit65WithTheByte) {
   const std::string file = dir_.file("not.json");
   write_file(file, "{\"schema_version\": 1,\n oops");
-  auto r = run_tfrig({"doctor", "--snapshot", file});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file});
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_TRUE(contains(r.err, file + ": byte ")) << r.err;
 }
@@ -202,7 +242,7 @@ TEST_F(SnapshotErrors, NewerSchemaIsExit65) {
   j["schema_version"] = 99;
   const std::string file = dir_.file("future.json");
   write_file(file, j.dump());
-  auto r = run_tfrig({"doctor", "--snapshot", file});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file});
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_TRUE(contains(r.err, file + ": /schema_version")) << r.err;
   EXPECT_TRUE(contains(r.err, "upgrade tfrig")) << r.err;
@@ -211,7 +251,7 @@ TEST_F(SnapshotErrors, NewerSchemaIsExit65) {
 TEST_F(SnapshotErrors, NotASnapshotIsExit65) {
   const std::string file = dir_.file("array.json");
   write_file(file, "[1, 2]");
-  auto r = run_tfrig({"doctor", "--snapshot", file});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file});
   EXPECT_EQ(r.exit_code, 65) << r.err;
   EXPECT_TRUE(contains(r.err, file)) << r.err;
 }
@@ -223,7 +263,7 @@ TEST_F(SnapshotErrors, MissingKeysReadAsUnknown) {
   j["inventory"].erase("limits");
   const std::string file = dir_.file("old.json");
   write_file(file, j.dump());
-  auto r = run_tfrig({"doctor", "--snapshot", file, "--format", "json"});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto out = nlohmann::json::parse(r.out);
   EXPECT_TRUE(out["inventory"]["cpu"]["threads"].is_null());
@@ -237,7 +277,7 @@ TEST_F(SnapshotErrors, NegativeValueForAnUnsignedFieldIsExit65) {
   j["inventory"]["memory"]["total_bytes"] = -1;
   const std::string file = dir_.file("negative.json");
   write_file(file, j.dump());
-  auto r = run_tfrig({"doctor", "--snapshot", file, "--format", "json"});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file, "--format", "json"});
   EXPECT_EQ(r.exit_code, 65) << r.err << r.out.substr(0, 200);
   EXPECT_TRUE(contains(r.err, "/inventory/memory/total_bytes")) << r.err;
 }
@@ -249,21 +289,21 @@ TEST_F(SnapshotErrors, LimitThatIsNotAnObjectIsExit65) {
   j["inventory"]["limits"]["nofile"] = 5;
   const std::string file = dir_.file("limit.json");
   write_file(file, j.dump());
-  auto r = run_tfrig({"doctor", "--snapshot", file, "--format", "json"});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file, "--format", "json"});
   EXPECT_EQ(r.exit_code, 65) << r.err << r.out.substr(0, 200);
   EXPECT_TRUE(contains(r.err, "/inventory/limits/nofile")) << r.err;
 }
 
 TEST_F(SnapshotErrors, MissingSnapshotIsExit66NamingThePath) {
   const std::string file = dir_.file("does-not-exist.json");
-  auto r = run_tfrig({"doctor", "--snapshot", file});
+  auto r = run_tfrig({"doctor", "--fail-on", "never", "--snapshot", file});
   EXPECT_EQ(r.exit_code, 66) << r.err;
   EXPECT_TRUE(contains(r.err, file)) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(CliErrors, NonexistentRootNamesThePath) {
-  auto r = run_tfrig({"--root", "/nonexistent", "doctor"});
+  auto r = run_tfrig({"--root", "/nonexistent", "doctor", "--fail-on", "never"});
   EXPECT_EQ(r.exit_code, 66) << r.err;
   EXPECT_TRUE(contains(r.err, "/nonexistent")) << r.err;
   EXPECT_TRUE(contains(r.err, "--root")) << r.err;
@@ -274,8 +314,8 @@ TEST(CliErrors, NonexistentRootNamesThePath) {
 }
 
 TEST(CliErrors, UsageErrorsAreExit64) {
-  EXPECT_EQ(run_tfrig({"doctor", "--format", "yaml"}).exit_code, 64);
-  EXPECT_EQ(run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--deadline", "0"}).exit_code, 64);
+  EXPECT_EQ(run_tfrig({"doctor", "--fail-on", "never", "--format", "yaml"}).exit_code, 64);
+  EXPECT_EQ(run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--fail-on", "never", "--deadline", "0"}).exit_code, 64);
   EXPECT_EQ(run_tfrig({"snapshot"}).exit_code, 64);  // -o is required
   EXPECT_EQ(run_tfrig({}).exit_code, 64);            // a subcommand is required
 }
@@ -325,9 +365,9 @@ TEST(Cli, MountPointThatIsNotUtf8) {
   write_file(dir.file("proc/self/mountinfo"),
              "26 1 254:0 / / rw - ext4 /dev/vda rw\n"
              "27 26 0:50 / /mnt/caf\\351 rw - nfs4 srv:/x rw\n");
-  auto text = run_tfrig({"--root", dir.path(), "doctor", "--color", "never"});
+  auto text = run_tfrig({"--root", dir.path(), "doctor", "--fail-on", "never", "--color", "never"});
   EXPECT_EQ(text.exit_code, 0) << text.err;
-  auto r = run_tfrig({"--root", dir.path(), "doctor", "--format", "json"});
+  auto r = run_tfrig({"--root", dir.path(), "doctor", "--fail-on", "never", "--format", "json"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out, nullptr, /*allow_exceptions=*/false);
   EXPECT_FALSE(j.is_discarded()) << r.out.substr(0, 300);
@@ -361,7 +401,7 @@ TEST(Normalize, TimesRootAndVersionDoNotMatter) {
 }
 
 TEST(Cli, DataPathInTheReport) {
-  auto r = run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--data", "/usr/lib", "--format", "json"});
+  auto r = run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--fail-on", "never", "--data", "/usr/lib", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["inventory"]["storage"]["data_paths"].size(), 1u);
@@ -369,12 +409,12 @@ TEST(Cli, DataPathInTheReport) {
   EXPECT_EQ(dp["path"], "/usr/lib");
   EXPECT_EQ(dp["mount_point"], "/");
   EXPECT_EQ(dp["block_device"], "vda");
-  auto text = run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--data", "/usr/lib", "--color", "never"});
+  auto text = run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--fail-on", "never", "--data", "/usr/lib", "--color", "never"});
   EXPECT_TRUE(contains(text.out, "Data path        /usr/lib on / (ext4), disk vda (virtual)")) << text.out;
 }
 
 TEST(Cli, ColorAlwaysColoursAndVersionPrints) {
-  auto r = run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--color", "always"});
+  auto r = run_tfrig({"--root", root_dir("debian12-vm"), "doctor", "--fail-on", "never", "--color", "always"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(contains(r.out, "\033[32mok\033[0m")) << r.out.substr(0, 300);
   auto v = run_tfrig({"--version"});

@@ -26,7 +26,7 @@ bool contains(const std::string& s, std::string_view part) { return s.find(part)
 
 Context context_for(const std::string& root, std::vector<std::string> data_paths = {}) {
   // A generous deadline: these tests assert values, never timings.
-  return Context{core::SysRoot(root, {}), std::move(data_paths), std::chrono::milliseconds(60000)};
+  return Context{core::SysRoot(root, {}), std::move(data_paths), std::chrono::milliseconds(60000), {}};
 }
 
 RunResult run_root(std::string_view name, std::vector<std::string> data_paths = {}) {
@@ -90,14 +90,15 @@ TEST(Probes, TableOrderAndSources) {
     ids.emplace_back(p->id());
     EXPECT_FALSE(p->sources().empty()) << p->id();
   }
-  EXPECT_EQ(ids, (std::vector<std::string>{"host", "cpu", "memory", "storage", "pci", "limits"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"host", "cpu", "memory", "storage", "pci", "limits", "nvidia_driver", "nvml",
+                                           "cuda_libs", "python", "containers"}));
 }
 
 TEST(Probes, EveryRootGivesEveryStatusAndProblemsNameFullPaths) {
   for (const auto& name : tfrig::test::root_names()) {
     SCOPED_TRACE(name);
     auto r = run_root(name);
-    ASSERT_EQ(r.statuses.size(), 6u);
+    ASSERT_EQ(r.statuses.size(), all_probes().size());
     std::vector<std::string> ids;
     for (const auto& s : r.statuses) {
       ids.push_back(s.id);
@@ -109,7 +110,9 @@ TEST(Probes, EveryRootGivesEveryStatusAndProblemsNameFullPaths) {
         EXPECT_TRUE(contains(p, ": ")) << s.id << ": " << p;
       }
     }
-    EXPECT_EQ(ids, (std::vector<std::string>{"host", "cpu", "memory", "storage", "pci", "limits"}));
+    std::vector<std::string> table;
+    for (const auto& p : all_probes()) table.emplace_back(p->id());
+    EXPECT_EQ(ids, table);
   }
 }
 
@@ -569,7 +572,7 @@ class BrokenRoot : public ::testing::Test {
 RunResult* BrokenRoot::run_ = nullptr;
 
 TEST_F(BrokenRoot, EveryProbeReturnsAStatus) {
-  ASSERT_EQ(run().statuses.size(), 6u);
+  ASSERT_EQ(run().statuses.size(), all_probes().size());
   for (const auto& s : run().statuses) EXPECT_FALSE(s.detail.empty()) << s.id;
   // host: os-release is garbage and osrelease binary; whether that is "ok"
   // with a kernel from proc/version or "error" is the probe's call.
@@ -713,7 +716,7 @@ TEST(Runner, AHangingProbeIsRecordedAsErrorAndTheOthersComplete) {
       std::make_shared<FakeProbe>("slow", FakeProbe::Mode::kHang, gate),
       std::make_shared<FakeProbe>("last", FakeProbe::Mode::kFast),
   };
-  Context ctx{core::SysRoot("/nonexistent-root", {}), {}, std::chrono::milliseconds(50)};
+  Context ctx{core::SysRoot("/nonexistent-root", {}), {}, std::chrono::milliseconds(50), {}};
   auto r = run_probes(ctx, probes);
   const bool slow_finished = gate->finished;
   gate->release();  // let the left-behind thread end
@@ -740,7 +743,7 @@ TEST(Runner, AThrowingProbeIsRecordedAsError) {
       std::make_shared<FakeProbe>("bad", FakeProbe::Mode::kThrow),
       std::make_shared<FakeProbe>("good", FakeProbe::Mode::kFast),
   };
-  Context ctx{core::SysRoot("/nonexistent-root", {}), {}, std::chrono::milliseconds(60000)};
+  Context ctx{core::SysRoot("/nonexistent-root", {}), {}, std::chrono::milliseconds(60000), {}};
   auto r = run_probes(ctx, probes);
   ASSERT_EQ(r.statuses.size(), 2u);
   EXPECT_EQ(r.statuses[0].id, "bad");
