@@ -97,7 +97,8 @@ TEST(DoctorCli, FailOnAndOnly) {
   auto os = run("doctor --only os --format json --snapshot " + snap);
   EXPECT_EQ(os.code, 1);  // the open-files warning
   EXPECT_NE(nlohmann::json::parse(os.out)["verdict"].get<std::string>().find("only the os rules"), std::string::npos);
-  for (const auto& f : nlohmann::json::parse(os.out)["findings"]) EXPECT_EQ(f["area"], "os");
+  const auto os_json = nlohmann::json::parse(os.out);  // a named value: the loop must not range over a temporary
+  for (const auto& f : os_json["findings"]) EXPECT_EQ(f["area"], "os");
   auto gpu = run("doctor --only gpu --fail-on error --format json --snapshot " + snap);
   EXPECT_EQ(gpu.code, 0);  // a warning only
   EXPECT_EQ(run("doctor --only gpu --snapshot " + snap).code, 1);
