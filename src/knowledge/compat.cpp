@@ -302,8 +302,8 @@ CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q) {
     if (c.verdict == "caveats" && a.verdict == "yes") a.verdict = "caveats";
   }
 
-  // ---- Nearest working combinations ----
-  if (a.verdict != "yes") {
+  // ---- Nearest working combinations (when the answer is no) ----
+  if (a.verdict == "no") {
     const TfBuild* best = nullptr;
     bool best_jit = false;
     for (bool jit : {false, true}) {

@@ -412,13 +412,16 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   }
   out.uncertain = row->uncertain;
   // SASS sm_XY runs on the same major with minor >= Y (tf_compute.json notes).
+  // The newest matching SASS is what the CUDA runtime picks (sm_89 over sm_80 on 8.9).
+  std::optional<Version> best;
   for (const auto& s : row->sass) {
     auto v = Version::parse(s);
-    if (v && v->major() == cc.major() && v->minor() <= cc.minor()) {
-      out.support = KernelSupport::kSass;
-      out.detail = "sm_" + std::to_string(v->major()) + std::to_string(v->minor()) + " SASS";
-      return out;
-    }
+    if (v && v->major() == cc.major() && v->minor() <= cc.minor() && (!best || *v > *best)) best = v;
+  }
+  if (best) {
+    out.support = KernelSupport::kSass;
+    out.detail = "sm_" + std::to_string(best->major()) + std::to_string(best->minor()) + " SASS";
+    return out;
   }
   // PTX compute_XY is JIT-compiled for any CC >= X.Y.
   for (const auto& p : row->ptx) {

@@ -130,7 +130,7 @@ bool datacenter(const Context& ctx, const inventory::Gpu& g) {
 }
 
 Check persistence_off(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  if (u::gpus(ctx).empty()) return Check::skip(u::no_nvml_gpus_reason(ctx));
   Check c;
   bool known = false;
   for (const auto& g : u::gpus(ctx)) {
@@ -149,7 +149,7 @@ Check persistence_off(const Context& ctx) {
 }
 
 Check ecc_disabled(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  if (u::gpus(ctx).empty()) return Check::skip(u::no_nvml_gpus_reason(ctx));
   Check c;
   bool known = false;
   for (const auto& g : u::gpus(ctx)) {
@@ -168,7 +168,7 @@ Check ecc_disabled(const Context& ctx) {
 }
 
 Check memory_errors(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  if (u::gpus(ctx).empty()) return Check::skip(u::no_nvml_gpus_reason(ctx));
   const auto limit = static_cast<uint64_t>(ctx.k.number("retired_pages_max", 63));
   Check c;
   bool known = false;
@@ -195,7 +195,7 @@ Check memory_errors(const Context& ctx) {
 }
 
 Check mig_enabled(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  if (u::gpus(ctx).empty()) return Check::skip(u::no_nvml_gpus_reason(ctx));
   Check c;
   bool known = false;
   for (const auto& g : u::gpus(ctx)) {
@@ -216,7 +216,7 @@ Check mig_enabled(const Context& ctx) {
 }
 
 Check memory_in_use(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip("GPUs read by NVML");
+  if (u::gpus(ctx).empty()) return Check::skip(u::no_nvml_gpus_reason(ctx));
   Check c;
   bool known = false;
   for (const auto& g : u::gpus(ctx)) {

@@ -176,8 +176,8 @@ std::string rules_markdown() {
   std::string out;
   out += "# tfrig rules\n\n";
   out += "Generated from the rule table (`src/rules/`) by `tfrig rules --markdown`; do not edit by hand.\n";
-  out += "`tests/rules/rules_doc_test.cpp` fails when this file differs from the table; rerun with\n";
-  out += "`TFRIG_UPDATE_GOLDEN=1` to rewrite it.\n\n";
+  out += "The test `RulesDoc.DocsRulesMdIsGeneratedFromTheTable` (tests/cli/doctor_cli_test.cpp) fails when this\n";
+  out += "file differs from the table; run the tests with `TFRIG_UPDATE_GOLDEN=1` to rewrite it.\n\n";
   out += "Every rule ends pass, warn, fail or skip; a skip names the fact that was missing. Severities:\n";
   out += "`error` (TensorFlow will not use the GPU, or will fail), `warning` (it runs, slower or fragile),\n";
   out += "`info` (advice). Ids never change once released.\n\n";

@@ -27,6 +27,10 @@ bool gpu_presence_known(const Context& ctx) {
   return !ctx.inv.pci.devices.empty() || !ctx.inv.gpus.empty();
 }
 
+std::string no_nvml_gpus_reason(const Context& ctx) {
+  return gpu_count(ctx) > 0 ? "GPU details (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)";
+}
+
 std::string gpu_entity(const inventory::Gpu& g) { return "gpu" + std::to_string(g.index); }
 
 std::string gpu_label(const inventory::Gpu& g) {

@@ -20,6 +20,8 @@ int gpu_count(const Context& ctx);
 // Did anything look for GPUs at all?
 bool gpu_presence_known(const Context& ctx);
 std::string gpu_entity(const inventory::Gpu& g);
+// Why there is no NVML GPU to check: none at all, or NVML could not read them.
+std::string no_nvml_gpus_reason(const Context& ctx);
 std::string gpu_label(const inventory::Gpu& g);
 
 // The GPU's compute capability: NVML's, else the catalog's for its name or PCI id.

@@ -85,7 +85,7 @@ TEST(DoctorCli, TwoA100sOnAnOldDriverText) {
   std::getline(in, line2);
   std::getline(in, verdict);
   EXPECT_EQ(line1.rfind("tfrig doctor", 0), 0u);
-  EXPECT_EQ(verdict, "TensorFlow 2.17.0 (installed in /venv) will not use the 2 GPUs: 1 error, 3 warnings, 6 infos");
+  EXPECT_EQ(verdict, "TensorFlow 2.17.0 (installed in /venv) will not use the 2 GPUs: 1 error, 2 warnings, 6 infos");
   EXPECT_NE(r.out.find("driver.too_old_for_cuda"), std::string::npos);
   EXPECT_NE(r.out.find("gpu.no_p2p_multi_gpu"), std::string::npos);
   EXPECT_LT(r.out.find("driver.too_old_for_cuda"), r.out.find("gpu.no_p2p_multi_gpu"));  // worst first

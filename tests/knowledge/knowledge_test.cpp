@@ -97,6 +97,7 @@ TEST(Knowledge, KernelSupport) {
   const auto& k = builtin();
   auto v = [](const char* s) { return *Version::parse(s); };
   EXPECT_EQ(k.kernel_support(v("2.17.0"), v("8.6")).support, KernelSupport::kSass);  // sm_80 runs on 8.6
+  EXPECT_EQ(k.kernel_support(v("2.17.0"), v("8.9")).detail, "sm_89 SASS");
   EXPECT_EQ(k.kernel_support(v("2.17.0"), v("12.0")).support, KernelSupport::kPtxJit);
   EXPECT_EQ(k.kernel_support(v("2.17.0"), v("5.2")).support, KernelSupport::kNone);
   EXPECT_EQ(k.kernel_support(v("2.17.0"), v("3.0")).support, KernelSupport::kBelowMinimum);

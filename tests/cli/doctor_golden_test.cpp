@@ -1,0 +1,55 @@
+// Golden doctor output (test layer 4) on the snapshots in tests/data/snapshots:
+// the whole text report, and the findings part of the JSON. Review the diff,
+// then rerun with TFRIG_UPDATE_GOLDEN=1 to accept a change.
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace tfrig {
+namespace {
+
+std::string run_in_data(const std::string& args) {
+  // Relative snapshot paths keep the header the same on every checkout.
+  const std::string cmd = "cd '" + std::string(TFRIG_TEST_DATA) + "' && '" + TFRIG_BINARY + "' " + args + " 2>/dev/null";
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return out;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  ::pclose(p);
+  return out;
+}
+
+void check_golden(const std::string& name, const std::string& have) {
+  const std::string path = std::string(TFRIG_TEST_DATA) + "/golden/doctor/" + name;
+  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") std::ofstream(path) << have;
+  std::ifstream in(path);
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(have, want.str()) << path << " differs; review, then rerun with TFRIG_UPDATE_GOLDEN=1";
+}
+
+class DoctorGolden : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DoctorGolden, Text) {
+  check_golden(std::string(GetParam()) + ".txt",
+               run_in_data(std::string("doctor --color never --snapshot snapshots/") + GetParam() + ".json"));
+}
+
+TEST_P(DoctorGolden, JsonFindings) {
+  auto j = nlohmann::json::parse(run_in_data(std::string("doctor --format json --snapshot snapshots/") + GetParam() + ".json"));
+  nlohmann::json part;
+  for (const char* key : {"target", "verdict", "summary", "findings", "skipped"}) part[key] = j[key];
+  check_golden(std::string(GetParam()) + ".findings.json", part.dump(1) + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Snapshots, DoctorGolden, ::testing::Values("cpu_box_cuda13", "gpu_box_two_a100_old_driver"));
+
+}  // namespace
+}  // namespace tfrig
