@@ -93,7 +93,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     attach_findings(*report, *knowledge, findings);
     std::string out;
     if (opts->format == "json") {
-      out = report::to_json(*report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      out = report_json_text(*report);
     } else {
       out = report::render_text(*report, report::TextOptions{use_color(opts->color), true});
     }

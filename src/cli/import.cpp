@@ -35,19 +35,7 @@ void add_import_command(CLI::App& app, RunState& state) {
     for (const auto& s : report->probes) {
       for (const auto& p : s.problems) core::log(core::LogLevel::kWarn, "{}", p);
     }
-    const std::string text = report::to_json(*report).dump(2) + "\n";
-    if (opts->output == "-") {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      state.exit_code = kExitOk;
-      return;
-    }
-    if (auto written = core::write_file_atomic(opts->output, text); !written) {
-      core::log(core::LogLevel::kError, "{}", written.error().to_string());
-      state.exit_code = kExitCantCreate;
-      return;
-    }
-    core::log(core::LogLevel::kInfo, "wrote {} GPU(s) to {}", report->inventory.gpus.size(), opts->output);
-    state.exit_code = kExitOk;
+    state.exit_code = write_report_json(*report, opts->output);
   });
 }
 

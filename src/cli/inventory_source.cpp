@@ -1,9 +1,11 @@
 #include "cli/inventory_source.h"
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "cli/command.h"
+#include "core/atomic_file.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "probe/parse/nvidia_smi_xml.h"
@@ -73,6 +75,24 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   }
   r.probes.push_back(std::move(status));
   return r;
+}
+
+std::string report_json_text(const report::Report& report) {
+  return report::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+int write_report_json(const report::Report& report, const std::string& output) {
+  const std::string text = report_json_text(report);
+  if (output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kExitOk;
+  }
+  if (auto written = core::write_file_atomic(output, text); !written) {
+    core::log(core::LogLevel::kError, "{}", written.error().to_string());
+    return kExitCantCreate;
+  }
+  core::log(core::LogLevel::kInfo, "wrote {} ({} bytes)", output, text.size());
+  return kExitOk;
 }
 
 int exit_code_for(const core::Error& error) {

@@ -26,6 +26,14 @@ core::Result<report::Report> load_report(const InventorySourceOptions& options);
 // (GPUs and driver), for `doctor --nvidia-smi-xml` and `import nvidia-smi-xml`.
 core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file);
 
+// The report as JSON, invalid UTF-8 replaced (a mount name or an XML field can
+// hold any bytes): the one serialisation of doctor --format json, snapshot and import.
+std::string report_json_text(const report::Report& report);
+
+// Writes the report's JSON to `output` ("-" = stdout) atomically; returns the
+// exit code (kExitCantCreate with the path logged when it cannot be written).
+int write_report_json(const report::Report& report, const std::string& output);
+
 // The documented exit code for an input error.
 int exit_code_for(const core::Error& error);
 

@@ -34,19 +34,7 @@ void add_snapshot_command(CLI::App& app, RunState& state) {
       state.exit_code = exit_code_for(report.error());
       return;
     }
-    const std::string text = report::to_json(*report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    if (opts->output == "-") {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      state.exit_code = kExitOk;
-      return;
-    }
-    if (auto written = core::write_file_atomic(opts->output, text); !written) {
-      core::log(core::LogLevel::kError, "{}", written.error().to_string());
-      state.exit_code = kExitCantCreate;
-      return;
-    }
-    core::log(core::LogLevel::kInfo, "wrote snapshot {} ({} bytes)", opts->output, text.size());
-    state.exit_code = kExitOk;
+    state.exit_code = write_report_json(*report, opts->output);
   });
 }
 
