@@ -30,7 +30,19 @@ for name in "${targets[@]}"; do
   [ -d "$seeds" ] && args+=("$seeds")
   echo "fuzz: $name for ${seconds}s"
   ./"$build"/fuzz/fuzz_"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-    -print_final_stats=0 "${args[@]}" 2>&1 | tail -n 3
-  [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "fuzz: $name FAILED"; exit 1; }
+    -artifact_prefix="$scratch/$name-" -print_final_stats=0 "${args[@]}" > "$scratch/$name.log" 2>&1 && rc=0 || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    # The whole report and the input that failed, in hex, so a CI log alone
+    # is enough to reproduce it (the scratch directory is removed on exit).
+    grep -v '^#' "$scratch/$name.log" | tail -n 40
+    for artifact in "$scratch/$name"-*; do
+      [ -f "$artifact" ] || continue
+      echo "fuzz: input $(basename "$artifact") ($(stat -c %s "$artifact") bytes):"
+      od -A d -t x1 -v "$artifact" | head -n 200
+    done
+    echo "fuzz: $name FAILED (exit $rc)"
+    exit 1
+  fi
+  tail -n 1 "$scratch/$name.log"
 done
 echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash"

@@ -311,6 +311,12 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   return out;
 }
 
+// Bounds far above any real model (the largest published models have ~2^41
+// parameters; a 139 GiB GPU holds ~2^37 bytes) that keep every byte count
+// below: layers x elements x batch x 4 bytes stays inside 64 bits.
+constexpr uint64_t kMaxLayerElems = uint64_t{1} << 40;
+constexpr uint64_t kMaxParams = uint64_t{1} << 44;
+
 core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::string_view source_name) {
   Workload w;
   w.model_id = "keras:" + std::string(source_name);
@@ -325,6 +331,10 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
     l.type = kl.type;
     l.kind = keras_layer_kind(kl.type, kl.name);
     l.params = kl.params;
+    if (kl.params > kMaxParams) {
+      return core::fail(core::ErrorCode::kInvalidArgument, fmt::format("line {}", kl.line),
+                        fmt::format("layer '{}' claims {} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
+    }
     sum += kl.params;
     if (kl.shape_known) {
       // The first dimension is the batch; None elsewhere is a variable length.
@@ -339,8 +349,9 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
         } else {
           unknown_dims = true;
         }
-        if (d != 0 && elems > std::numeric_limits<uint64_t>::max() / d) {
-          return core::fail(core::ErrorCode::kInvalidArgument, fmt::format("line {}", kl.line), "output shape too large");
+        if (d != 0 && elems > kMaxLayerElems / d) {
+          return core::fail(core::ErrorCode::kInvalidArgument, fmt::format("line {}", kl.line),
+                            fmt::format("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU", kl.name));
         }
         elems *= d;
         if (i + 1 < kl.shape.size()) positions *= d;
@@ -365,6 +376,10 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
   if (unknown_dims) w.notes.push_back("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len");
   w.params = s.total_params.value_or(sum);
   w.trainable_params = s.trainable_params.value_or(w.params);
+  if (w.params > kMaxParams || w.trainable_params > kMaxParams) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "summary",
+                      fmt::format("the totals claim {} parameters (more than 2^44): not a model that fits any GPU", std::max(w.params, w.trainable_params)));
+  }
   for (const std::string& warn : s.warnings) w.notes.push_back(warn);
   // An image input gives the image side for the data defaults.
   for (const KerasLayer& kl : s.layers) {

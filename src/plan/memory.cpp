@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <limits>
 
 #include "core/units.h"
 
@@ -38,6 +40,24 @@ constexpr double kFragmentation = 0.05;
 // https://www.tensorflow.org/guide/mixed_precision, "the variables are float32").
 // Gradients of float32 variables are float32.
 constexpr uint64_t kVariableBytes = 4;
+
+// Byte counts from outside input (a Keras summary, flags) can exceed 64 bits;
+// they saturate so an absurd model reads "does not fit" instead of wrapping
+// to a small number (and a double out of range is never converted: that is
+// undefined behaviour).
+uint64_t saturating_bytes(double v) {
+  constexpr double kLimit = 18446744073709549568.0;  // largest double below 2^64
+  if (!(v > 0)) return 0;
+  return v >= kLimit ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(v);
+}
+
+uint64_t saturating_sum(std::initializer_list<uint64_t> parts) {
+  uint64_t total = 0;
+  for (const uint64_t p : parts) {
+    total = p > std::numeric_limits<uint64_t>::max() - total ? std::numeric_limits<uint64_t>::max() : total + p;
+  }
+  return total;
+}
 
 // Bytes per parameter of optimizer state, in float32 (Keras optimizers):
 // SGD none; SGD with momentum one slot; Adam/AdamW two slots (m, v:
@@ -174,7 +194,7 @@ uint64_t activation_bytes(const Workload& w, uint64_t batch) {
     kept += stored_factor(w.layers, i, e) * static_cast<double>(w.layers[i].out_elems);
     peak = std::max(peak, kept + 2.0 * static_cast<double>(w.layers[i].out_elems));
   }
-  return static_cast<uint64_t>(std::ceil(peak * static_cast<double>(e) * static_cast<double>(batch)));
+  return saturating_bytes(std::ceil(peak * static_cast<double>(e) * static_cast<double>(batch)));
 }
 
 MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
@@ -190,7 +210,7 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
     // matrices of width d that is ~ 2/d of the parameters (d = hidden size,
     // 256 channels for CNNs as a typical width).
     const double d = w.transformer ? static_cast<double>(w.transformer->hidden) : 256.0;
-    m.optimizer_bytes = static_cast<uint64_t>(4.0 * 2.0 * static_cast<double>(w.trainable_params) / d);
+    m.optimizer_bytes = saturating_bytes(4.0 * 2.0 * static_cast<double>(w.trainable_params) / d);
   } else {
     m.optimizer_bytes = w.trainable_params * optimizer_bytes_per_param(w.optimizer);
   }
@@ -201,13 +221,15 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
     uint64_t largest = 0;
     for (const Layer& l : w.layers) largest = std::max(largest, l.out_elems);
     m.workspace_bytes =
-        std::clamp<uint64_t>(largest * batch * activation_element_bytes(w.precision), kCudnnWorkspaceFloor, kCudnnWorkspaceCap);
+        std::clamp<uint64_t>(saturating_bytes(static_cast<double>(largest) * static_cast<double>(batch) *
+                                              static_cast<double>(activation_element_bytes(w.precision))),
+                             kCudnnWorkspaceFloor, kCudnnWorkspaceCap);
   }
   m.context_bytes = kContextBytes;
   const uint64_t tensors =
-      m.weights_bytes + m.master_weights_bytes + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes;
-  m.fragmentation_bytes = static_cast<uint64_t>(kFragmentation * static_cast<double>(tensors));
-  m.total_bytes = tensors + m.workspace_bytes + m.context_bytes + m.fragmentation_bytes;
+      saturating_sum({m.weights_bytes, m.master_weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes});
+  m.fragmentation_bytes = saturating_bytes(kFragmentation * static_cast<double>(tensors));
+  m.total_bytes = saturating_sum({tensors, m.workspace_bytes, m.context_bytes, m.fragmentation_bytes});
   return m;
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "plan/keras_summary.h"
 #include "plan/memory.h"
 #include "test_support.h"
@@ -124,6 +126,28 @@ TEST(KerasSummary, SurvivesOddInput) {
   auto w = keras_workload(*s, 0, "m");
   ASSERT_TRUE(w);
   EXPECT_FALSE(w->notes.empty());
+}
+
+TEST(KerasSummary, RejectsSizesNoModelHas) {
+  // Found by the keras_summary fuzz target: shapes whose product overflowed
+  // the activation estimate (a double out of uint64 range, undefined
+  // behaviour) must be refused with the line and layer named.
+  auto s = parse_keras_summary("Layer (type) Output Shape Param #\nd (Dense) (None, 4000000, 4000000) 650\n");
+  ASSERT_TRUE(s);
+  auto w = keras_workload(*s, 0, "huge");
+  ASSERT_FALSE(w);
+  EXPECT_NE(w.error().to_string().find("'d'"), std::string::npos) << w.error().to_string();
+  EXPECT_NE(w.error().to_string().find("line"), std::string::npos) << w.error().to_string();
+  s = parse_keras_summary("Layer (type) Output Shape Param #\nd (Dense) (None, 10) 99999999999999999\n");
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(keras_workload(*s, 0, "params"));
+  // Just under the bounds: the estimate saturates instead of wrapping.
+  s = parse_keras_summary("Layer (type) Output Shape Param #\na (Dense) (None, 1000000, 1000000) 10\nb (Dense) (None, 1000000, 1000000) 10\n");
+  ASSERT_TRUE(s);
+  w = keras_workload(*s, 0, "big");
+  ASSERT_TRUE(w) << w.error().to_string();
+  const MemoryBreakdown m = estimate_memory(*w, 1u << 24);
+  EXPECT_EQ(m.total_bytes, std::numeric_limits<uint64_t>::max());
 }
 
 TEST(KerasSummary, NoneDimensionsTakeSeqLen) {
