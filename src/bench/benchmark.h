@@ -27,6 +27,13 @@ enum class Status { kOk, kSkipped, kFailed };
 std::string_view status_name(Status status);
 
 // One metric of one benchmark, aggregated over its samples.
+// What the knowledge base says this hardware should reach (bench/expectation.h).
+struct Expectation {
+  double value = 0;     // in the measurement's unit
+  std::string basis;    // "catalog peak, dense tensor-core bf16" / "PCIe Gen 5 x16 link rate"
+  std::string source;   // where the figure comes from
+};
+
 struct Measurement {
   std::string id;      // benchmark id: "storage"
   std::string metric;  // "rand4k_qd32"
@@ -44,6 +51,8 @@ struct Measurement {
   // From the history with --compare: the previous run's median on this machine.
   std::optional<double> previous_median;
   std::string previous_timestamp;
+  // With --compare: what this hardware should reach, where known.
+  std::optional<Expectation> expected;
 };
 
 // What the user asked for; benchmarks read what applies to them.

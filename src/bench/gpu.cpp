@@ -281,9 +281,7 @@ class GemmBenchmark final : public Benchmark {
                                {"layout", "TN (A transposed), column-major"},
                                {"precision", p.label},
                                {"iterations_per_sample", iterations},
-                               {"library", lt.soname},
-                               // TODO(knowledge base): the catalog peak for this GPU and precision.
-                               {"catalog_peak_tflops", nullptr}};
+                               {"library", lt.soname}};
       if (info->cc_major < p.min_cc_major) {
         runner.skip(p.metric, "TFLOPS",
                     fmt::format("{} needs compute capability {}.0 or newer; this GPU is {}.{}", p.metric,

@@ -205,6 +205,12 @@ nlohmann::json to_json(const Measurement& m) {
                                  : nlohmann::json(nullptr);
     j["previous"] = prev;
   }
+  if (m.expected) {
+    j["expected"] = {{"value", m.expected->value},
+                     {"basis", m.expected->basis},
+                     {"source", m.expected->source},
+                     {"ratio", ok && m.expected->value > 0 ? nlohmann::json(m.median / m.expected->value) : nlohmann::json(nullptr)}};
+  }
   return j;
 }
 
@@ -245,6 +251,12 @@ std::string render_text(const BenchReport& report) {
     headers.insert(headers.end(), {"previous", "change"});
     align.insert(align.end(), {A::kRight, A::kRight});
   }
+  const bool expected = std::any_of(report.results.begin(), report.results.end(),
+                                    [](const Measurement& m) { return m.expected.has_value(); });
+  if (expected) {
+    headers.insert(headers.end(), {"expected", "of expected"});
+    align.insert(align.end(), {A::kRight, A::kRight});
+  }
   core::Table table(headers, align);
   struct Footnote {
     std::string id, metric, text;
@@ -266,6 +278,15 @@ std::string render_text(const BenchReport& report) {
         row.push_back(m.status == Status::kOk && *m.previous_median != 0
                           ? fmt::format("{:+.1f}%", (m.median / *m.previous_median - 1) * 100)
                           : "-");
+      } else {
+        row.insert(row.end(), {"-", "-"});
+      }
+    }
+    if (expected) {
+      if (m.expected && m.expected->value > 0) {
+        row.push_back(format_value(m.expected->value));
+        row.push_back(fmt::format("{:.0f}%", m.median / m.expected->value * 100));
+        footnotes.push_back({m.id, m.metric, "expected: " + m.expected->basis + " (" + m.expected->source + ")"});
       } else {
         row.insert(row.end(), {"-", "-"});
       }

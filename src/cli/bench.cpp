@@ -8,12 +8,14 @@
 #include <fmt/format.h>
 
 #include "bench/benchmarks.h"
+#include "bench/expectation.h"
 #include "bench/history.h"
 #include "bench/interrupt.h"
 #include "bench/runner.h"
 #include "cli/command.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "knowledge/knowledge.h"
 #include "probe/probe.h"
 
 namespace tfrig::cli {
@@ -130,8 +132,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
       }
     }
   }
-  // TODO(knowledge base): --compare against the catalog's expectation for
-  // this hardware (GPU peaks from knowledge/gpus) once that lands.
+  if (o.compare) bench::add_expectations(report->results, inv.inventory, knowledge::builtin());
 
   std::string out = o.format == "json" ? bench::to_json(*report).dump(2) + "\n" : bench::render_text(*report);
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -170,7 +171,7 @@ void add_bench_command(CLI::App& app, RunState& state) {
   cmd->add_option("--history", o->history, "History database (default $XDG_DATA_HOME/tfrig/history.db)")
       ->type_name("FILE");
   cmd->add_flag("--no-history", o->no_history, "Do not record this run");
-  cmd->add_flag("--compare", o->compare, "Show the change against the previous run on this machine");
+  cmd->add_flag("--compare", o->compare, "Show the change against the previous run on this machine and the share of what the catalog expects of this hardware");
   cmd->add_flag("--list", o->list, "List the benchmarks and their metrics");
   cmd->callback([o, &state] { state.exit_code = run_bench(*o, state.global); });
 }
