@@ -211,7 +211,8 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
       }
       if (ctx.threads == 1) {
         runner.skip(fmt::format("decode{}_all_cores", augment ? "_augment" : ""), "images/s",
-                    "only one CPU available: see the 1_core result");
+                    ctx.config.threads == 1 ? "--threads 1 asks for one core: see the 1_core result"
+                                            : "only one CPU available: see the 1_core result");
         break;
       }
     }
