@@ -109,147 +109,150 @@ core::Result<Tag> read_tag(Cursor& c) {
   return tag;
 }
 
-core::Status decode_bytes_list(std::string_view msg, size_t base, FeatureView& f) {
+// Walks the fields of one message: `on_field(tag, cursor)` reads a field it
+// knows and returns true; every other field is skipped by its wire type
+// (protobuf's rule for unknown fields: forward compatibility).
+template <typename OnField>
+core::Status for_each_field(std::string_view msg, size_t base, OnField&& on_field) {
   Cursor c(msg, base);
   while (!c.done()) {
     auto tag = read_tag(c);
     if (!tag) return tl::unexpected(tag.error());
-    if (tag->field == 1 && tag->wire_type == kLengthDelimited) {
-      size_t at = 0;
-      auto v = c.bytes(&at);
-      if (!v) return tl::unexpected(v.error());
-      f.bytes.push_back(*v);
-    } else if (auto st = c.skip(tag->wire_type); !st) {
-      return st;
+    core::Result<bool> known = on_field(*tag, c);
+    if (!known) return tl::unexpected(known.error());
+    if (!*known) {
+      if (auto st = c.skip(tag->wire_type); !st) return st;
     }
   }
   return {};
+}
+
+// A length-delimited field's bytes, with their offset in the record (errors
+// inside a nested message name the byte of the whole record).
+struct Nested {
+  std::string_view data;
+  size_t at = 0;
+};
+
+core::Result<Nested> read_nested(Cursor& c) {
+  Nested n;
+  auto v = c.bytes(&n.at);
+  if (!v) return tl::unexpected(v.error());
+  n.data = *v;
+  return n;
+}
+
+bool is_field(const Tag& tag, uint64_t field, int wire_type) { return tag.field == field && tag.wire_type == wire_type; }
+
+core::Status decode_bytes_list(std::string_view msg, size_t base, FeatureView& f) {
+  return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+    if (!is_field(tag, 1, kLengthDelimited)) return false;
+    auto v = read_nested(c);
+    if (!v) return tl::unexpected(v.error());
+    f.bytes.push_back(v->data);
+    return true;
+  });
+}
+
+float float_from_bits(uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, 4);
+  return x;
 }
 
 core::Status decode_float_list(std::string_view msg, size_t base, FeatureView& f) {
-  Cursor c(msg, base);
-  while (!c.done()) {
-    auto tag = read_tag(c);
-    if (!tag) return tl::unexpected(tag.error());
-    if (tag->field == 1 && tag->wire_type == kLengthDelimited) {  // packed
-      size_t at = 0;
-      auto v = c.bytes(&at);
+  return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+    if (is_field(tag, 1, kLengthDelimited)) {  // packed
+      auto v = read_nested(c);
       if (!v) return tl::unexpected(v.error());
-      if (v->size() % 4 != 0) {
-        return core::fail(ErrorCode::kParse, fmt::format("byte {}", at),
-                          fmt::format("packed float list of {} bytes; expected a multiple of 4", v->size()));
+      if (v->data.size() % 4 != 0) {
+        return core::fail(ErrorCode::kParse, fmt::format("byte {}", v->at),
+                          fmt::format("packed float list of {} bytes; expected a multiple of 4", v->data.size()));
       }
-      for (size_t i = 0; i < v->size(); i += 4) {
+      for (size_t i = 0; i < v->data.size(); i += 4) {
         uint32_t bits = 0;
-        for (int k = 3; k >= 0; --k) bits = (bits << 8) | static_cast<unsigned char>((*v)[i + k]);
-        float x;
-        std::memcpy(&x, &bits, 4);
-        f.floats.push_back(x);
+        for (int k = 3; k >= 0; --k) bits = (bits << 8) | static_cast<unsigned char>(v->data[i + k]);
+        f.floats.push_back(float_from_bits(bits));
       }
-    } else if (tag->field == 1 && tag->wire_type == kFixed32) {  // unpacked
+      return true;
+    }
+    if (is_field(tag, 1, kFixed32)) {  // unpacked
       auto bits = c.fixed32();
       if (!bits) return tl::unexpected(bits.error());
-      float x;
-      uint32_t b = *bits;
-      std::memcpy(&x, &b, 4);
-      f.floats.push_back(x);
-    } else if (auto st = c.skip(tag->wire_type); !st) {
-      return st;
+      f.floats.push_back(float_from_bits(*bits));
+      return true;
     }
-  }
-  return {};
+    return false;
+  });
 }
 
 core::Status decode_int64_list(std::string_view msg, size_t base, FeatureView& f) {
-  Cursor c(msg, base);
-  while (!c.done()) {
-    auto tag = read_tag(c);
-    if (!tag) return tl::unexpected(tag.error());
-    if (tag->field == 1 && tag->wire_type == kLengthDelimited) {  // packed
-      size_t at = 0;
-      auto v = c.bytes(&at);
+  return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+    if (is_field(tag, 1, kLengthDelimited)) {  // packed
+      auto v = read_nested(c);
       if (!v) return tl::unexpected(v.error());
-      Cursor inner(*v, at);
+      Cursor inner(v->data, v->at);
       while (!inner.done()) {
         auto x = inner.varint();
         if (!x) return tl::unexpected(x.error());
         f.ints.push_back(static_cast<int64_t>(*x));
       }
-    } else if (tag->field == 1 && tag->wire_type == kVarint) {  // unpacked
+      return true;
+    }
+    if (is_field(tag, 1, kVarint)) {  // unpacked
       auto x = c.varint();
       if (!x) return tl::unexpected(x.error());
       f.ints.push_back(static_cast<int64_t>(*x));
-    } else if (auto st = c.skip(tag->wire_type); !st) {
-      return st;
+      return true;
     }
-  }
-  return {};
+    return false;
+  });
 }
 
 core::Status decode_feature(std::string_view msg, size_t base, FeatureView& f) {
-  Cursor c(msg, base);
-  while (!c.done()) {
-    auto tag = read_tag(c);
-    if (!tag) return tl::unexpected(tag.error());
-    if (tag->wire_type == kLengthDelimited && tag->field >= 1 && tag->field <= 3) {
-      size_t at = 0;
-      auto v = c.bytes(&at);
-      if (!v) return tl::unexpected(v.error());
-      auto kind = tag->field == 1 ? FeatureKind::kBytes : tag->field == 2 ? FeatureKind::kFloat : FeatureKind::kInt64;
-      // oneof: a different member replaces; the same one merges (protobuf
-      // merge semantics for repeated fields append).
-      if (f.kind != kind) f = FeatureView{kind, {}, {}, {}};
-      core::Status st = kind == FeatureKind::kBytes   ? decode_bytes_list(*v, at, f)
-                        : kind == FeatureKind::kFloat ? decode_float_list(*v, at, f)
-                                                      : decode_int64_list(*v, at, f);
-      if (!st) return st;
-    } else if (auto st = c.skip(tag->wire_type); !st) {
-      return st;
-    }
-  }
-  return {};
+  return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+    if (tag.wire_type != kLengthDelimited || tag.field < 1 || tag.field > 3) return false;
+    auto v = read_nested(c);
+    if (!v) return tl::unexpected(v.error());
+    auto kind = tag.field == 1 ? FeatureKind::kBytes : tag.field == 2 ? FeatureKind::kFloat : FeatureKind::kInt64;
+    // oneof: a different member replaces; the same one merges (protobuf
+    // merge semantics for repeated fields append).
+    if (f.kind != kind) f = FeatureView{kind, {}, {}, {}};
+    core::Status st = kind == FeatureKind::kBytes   ? decode_bytes_list(v->data, v->at, f)
+                      : kind == FeatureKind::kFloat ? decode_float_list(v->data, v->at, f)
+                                                    : decode_int64_list(v->data, v->at, f);
+    if (!st) return tl::unexpected(st.error());
+    return true;
+  });
 }
 
 core::Status decode_map_entry(std::string_view msg, size_t base, FeaturesView& out) {
-  Cursor c(msg, base);
   std::string_view key;
   FeatureView value;
-  while (!c.done()) {
-    auto tag = read_tag(c);
-    if (!tag) return tl::unexpected(tag.error());
-    if (tag->field == 1 && tag->wire_type == kLengthDelimited) {
-      size_t at = 0;
-      auto v = c.bytes(&at);
-      if (!v) return tl::unexpected(v.error());
-      key = *v;
-    } else if (tag->field == 2 && tag->wire_type == kLengthDelimited) {
-      size_t at = 0;
-      auto v = c.bytes(&at);
-      if (!v) return tl::unexpected(v.error());
-      if (auto st = decode_feature(*v, at, value); !st) return st;
-    } else if (auto st = c.skip(tag->wire_type); !st) {
-      return st;
+  auto st = for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+    if (!is_field(tag, 1, kLengthDelimited) && !is_field(tag, 2, kLengthDelimited)) return false;
+    auto v = read_nested(c);
+    if (!v) return tl::unexpected(v.error());
+    if (tag.field == 1) {
+      key = v->data;
+    } else if (auto fs = decode_feature(v->data, v->at, value); !fs) {
+      return tl::unexpected(fs.error());
     }
-  }
+    return true;
+  });
+  if (!st) return st;
   out.insert_or_assign(std::string(key), std::move(value));
   return {};
 }
 
 core::Status decode_features(std::string_view msg, size_t base, FeaturesView& out) {
-  Cursor c(msg, base);
-  while (!c.done()) {
-    auto tag = read_tag(c);
-    if (!tag) return tl::unexpected(tag.error());
-    if (tag->field == 1 && tag->wire_type == kLengthDelimited) {
-      size_t at = 0;
-      auto v = c.bytes(&at);
-      if (!v) return tl::unexpected(v.error());
-      if (auto st = decode_map_entry(*v, at, out); !st) return st;
-    } else if (auto st = c.skip(tag->wire_type); !st) {
-      return st;
-    }
-  }
-  return {};
+  return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+    if (!is_field(tag, 1, kLengthDelimited)) return false;
+    auto v = read_nested(c);
+    if (!v) return tl::unexpected(v.error());
+    if (auto st = decode_map_entry(v->data, v->at, out); !st) return tl::unexpected(st.error());
+    return true;
+  });
 }
 
 size_t tag_size(uint64_t field) { return varint_size(field << 3); }
@@ -321,21 +324,17 @@ size_t varint_size(uint64_t v) {
 
 core::Result<FeaturesView> decode_example(std::string_view data) {
   FeaturesView out;
-  Cursor c(data, 0);
-  while (!c.done()) {
-    auto tag = read_tag(c);
-    if (!tag) return tl::unexpected(tag.error());
-    if (tag->field == 1 && tag->wire_type == kLengthDelimited) {
-      size_t at = 0;
-      auto v = c.bytes(&at);
-      if (!v) return tl::unexpected(v.error());
-      if (auto st = decode_features(*v, at, out); !st) return tl::unexpected(st.error());
-    } else if (tag->wire_type == kStartGroup || tag->wire_type == kEndGroup) {
-      return c.error(fmt::format("group wire type {} in an Example; expected field 1 (features)", tag->wire_type));
-    } else if (auto st = c.skip(tag->wire_type); !st) {
-      return tl::unexpected(st.error());
+  auto st = for_each_field(data, 0, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+    if (tag.wire_type == kStartGroup || tag.wire_type == kEndGroup) {
+      return c.error(fmt::format("group wire type {} in an Example; expected field 1 (features)", tag.wire_type));
     }
-  }
+    if (!is_field(tag, 1, kLengthDelimited)) return false;
+    auto v = read_nested(c);
+    if (!v) return tl::unexpected(v.error());
+    if (auto fs = decode_features(v->data, v->at, out); !fs) return tl::unexpected(fs.error());
+    return true;
+  });
+  if (!st) return tl::unexpected(st.error());
   return out;
 }
 
