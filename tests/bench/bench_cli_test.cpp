@@ -1,9 +1,12 @@
 // End to end: the tfrig binary as a child process.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -123,6 +126,30 @@ TEST(BenchCli, ADirectoryWithoutWritePermissionFailsStorageAndTheOthersStillRun)
   ASSERT_NE(crc, nullptr);
   EXPECT_EQ((*crc)["status"], "ok");
   EXPECT_TRUE(testing::entries(target.path()).empty());
+}
+
+// A read-only filesystem: a real one, mounted for the test (tmpfs, ro) where
+// this process may mount (root in a container that allows it); skipped
+// elsewhere, saying why.
+TEST(BenchCli, AReadOnlyFilesystemFailsStorageWithThatReasonAndTheOthersStillRun) {
+  TempDir io, target;
+  if (::mount("tfrig-test", target.path().c_str(), "tmpfs", MS_RDONLY, "size=1m") != 0) {
+    GTEST_SKIP() << "cannot mount a read-only tmpfs here: " << std::strerror(errno);
+  }
+  auto r = testing::run_tfrig({"bench", "crc32c", "storage", "--dir", target.path(), "--format", "json", "--quick",
+                               "--repetitions", "1", "--sample-seconds", "0.05", "--no-history"},
+                              io.path());
+  ::umount(target.path().c_str());
+  ASSERT_EQ(r.exit_code, 2) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  const auto* seq = find_result(doc, "storage", "seq_read_direct");
+  ASSERT_NE(seq, nullptr);
+  EXPECT_EQ((*seq)["status"], "failed");
+  EXPECT_NE((*seq)["reason"].get<std::string>().find("read-only filesystem"), std::string::npos) << (*seq)["reason"];
+  EXPECT_NE((*seq)["reason"].get<std::string>().find(target.path()), std::string::npos) << (*seq)["reason"];
+  const auto* crc = find_result(doc, "crc32c", "crc32c");
+  ASSERT_NE(crc, nullptr);
+  EXPECT_EQ((*crc)["status"], "ok");
 }
 
 TEST(BenchCli, RefusesToWriteIntoAFileOrAPseudoFilesystem) {
