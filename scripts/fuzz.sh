@@ -3,6 +3,9 @@
 # for a fixed time, seeded from tests/data/fuzz-corpus/<name>/. New corpus
 # entries go to a scratch directory, never into the repository.
 # Usage: scripts/fuzz.sh [seconds per target, default 15] [target names...]
+# The seed is fixed (FUZZ_SEED, default 1) so CI repeats the start of a run
+# that was made longer here; FUZZ_SEED=0 lets libFuzzer pick one (for
+# exploring: `FUZZ_SEED=0 scripts/fuzz.sh 300`).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds="${1:-15}"
@@ -30,7 +33,7 @@ for name in "${targets[@]}"; do
   [ -d "$seeds" ] && args+=("$seeds")
   echo "fuzz: $name for ${seconds}s"
   ./"$build"/fuzz/fuzz_"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix="$scratch/$name-" -print_final_stats=0 "${args[@]}" > "$scratch/$name.log" 2>&1 && rc=0 || rc=$?
+    -seed="${FUZZ_SEED:-1}" -artifact_prefix="$scratch/$name-" -print_final_stats=0 "${args[@]}" > "$scratch/$name.log" 2>&1 && rc=0 || rc=$?
   if [ "$rc" -ne 0 ]; then
     # The whole report and the input that failed, in hex, so a CI log alone
     # is enough to reproduce it (the scratch directory is removed on exit).
