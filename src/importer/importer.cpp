@@ -496,6 +496,7 @@ void merge_gpus(Facts& f) {
     Gpu& g = gpu_for(gpus, addr, "pci");
     fill(g.pci_device_id, d.device_id && *d.device_id != 0xffff ? d.device_id : std::nullopt);
     fill(g.numa_node, d.numa_node);
+    fill(g.name, parse::lspci_product_name(d));
     // The link as lspci saw it, where nvidia-smi did not say.
     if (!g.pcie_link_width_current && !g.pcie_link_gen_current) {
       if (d.link_speed_gts) g.pcie_link_gen_current = parse::pcie_generation_from_gts(*d.link_speed_gts);

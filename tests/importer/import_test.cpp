@@ -260,8 +260,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "Trourest186__Serverless-Computing-Final", "Young768__profiling", "blacksoil__BashCommands",
                       "duaneya__tool_man", "eler__git_examples", "mikhail99__PaperAntXGradio",
                       "pavana27__Lambda-Bug-report"),
-    [](const ::testing::TestParamInfo<const char*>& info) {
-      std::string name = info.param;
+    [](const ::testing::TestParamInfo<const char*>& param_info) {
+      std::string name = param_info.param;
       for (char& c : name) {
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
       }

@@ -50,6 +50,7 @@ TEST(Lspci, NnDvvvWithDowngradedLinkAndDriver) {
   EXPECT_EQ(gpu->link_width, 16);
   EXPECT_EQ(gpu->link_width_cap, 16);
   EXPECT_FALSE(gpu->config_all_ones);
+  EXPECT_EQ(parse::lspci_product_name(*gpu), "GeForce RTX 2080 Ti Rev. A");
 }
 
 TEST(Lspci, LostGpuReadsAllOnes) {

@@ -121,6 +121,20 @@ bool lspci_is_nvidia_gpu(const LspciDevice& d) {
   return d.vendor_id == 0x10deu && d.class_code && (*d.class_code >> 16) == 0x03;
 }
 
+std::optional<std::string> lspci_product_name(const LspciDevice& d) {
+  std::string_view s = d.description;
+  if (const size_t rev = s.find(" (rev "); rev != std::string_view::npos) s = s.substr(0, rev);
+  s = core::trim(s);
+  // Drop the "-nn" id pair.
+  if (s.size() >= 12 && s.back() == ']' && s[s.size() - 11] == '[' && s[s.size() - 6] == ':') s = core::trim(s.substr(0, s.size() - 11));
+  if (s.empty() || s.back() != ']') return std::nullopt;
+  const size_t open = s.rfind('[');
+  if (open == std::string_view::npos || open + 2 > s.size()) return std::nullopt;
+  std::string_view name = core::trim(s.substr(open + 1, s.size() - open - 2));
+  if (name.empty()) return std::nullopt;
+  return std::string(name);
+}
+
 std::optional<int> pcie_generation_from_gts(double gts) {
   constexpr double kSpeeds[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0};
   for (int i = 0; i < 6; ++i) {

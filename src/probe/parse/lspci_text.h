@@ -58,6 +58,10 @@ bool is_lspci_device_header(std::string_view line);
 // True for an NVIDIA display-class device (vendor 0x10de, base class 0x03).
 bool lspci_is_nvidia_gpu(const LspciDevice& d);
 
+// The product name lspci printed from pci.ids: "GA102 [GeForce RTX 3090] [10de:2204]"
+// -> "GeForce RTX 3090"; nullopt when pci.ids had none ("Device 2204").
+std::optional<std::string> lspci_product_name(const LspciDevice& d);
+
 // PCIe generation from a link speed in GT/s (2.5, 5, 8, 16, 32, 64 = gen 1..6,
 // PCIe base specification); nullopt for any other value.
 std::optional<int> pcie_generation_from_gts(double gts);
