@@ -31,6 +31,8 @@ std::string_view kind_name(FileKind kind) {
     case FileKind::kNvidiaSmiXml: return "nvidia-smi -q -x";
     case FileKind::kLspci: return "lspci";
     case FileKind::kTopo: return "nvidia-smi topo -m";
+    case FileKind::kProcNvidiaVersion: return "/proc/driver/nvidia/version";
+    case FileKind::kProcGpuInformation: return "/proc/driver/nvidia/gpus/*/information";
     case FileKind::kUnknown: return "unknown";
   }
   return "unknown";
@@ -42,6 +44,10 @@ FileKind detect_kind(std::string_view text) {
   if (head.find("<nvidia_smi_log") != std::string_view::npos) return FileKind::kNvidiaSmiXml;
   if (parse::looks_like_nvidia_smi_text(text)) return FileKind::kNvidiaSmiText;
   if (parse::looks_like_nvidia_smi_topo(text)) return FileKind::kTopo;
+  if (core::starts_with(core::trim(head), "NVRM version:")) return FileKind::kProcNvidiaVersion;
+  if (core::starts_with(core::trim(head), "Model:") && head.find("Bus Location:") != std::string_view::npos) {
+    return FileKind::kProcGpuInformation;
+  }
   // lspci: the first non-empty line is a device header.
   for (auto line : core::split_lines(head)) {
     if (core::trim(line).empty()) continue;
@@ -690,6 +696,8 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
       case FileKind::kNvidiaSmiXml: apply_smi_xml(text, in.name, f); break;
       case FileKind::kLspci: apply_lspci(text, in.name, f, true); break;
       case FileKind::kTopo: apply_topo(text, in.name, f); break;
+      case FileKind::kProcNvidiaVersion: apply_version_file(text, in.name, f); break;
+      case FileKind::kProcGpuInformation: apply_gpu_information(text, in.name, in.name, f); break;
       case FileKind::kUnknown:
         return core::fail(core::ErrorCode::kUnsupported, in.name,
                           "unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, lspci "

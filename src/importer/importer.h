@@ -19,7 +19,16 @@
 
 namespace tfrig::importer {
 
-enum class FileKind { kBugReport, kNvidiaSmiText, kNvidiaSmiXml, kLspci, kTopo, kUnknown };
+enum class FileKind {
+  kBugReport,
+  kNvidiaSmiText,
+  kNvidiaSmiXml,
+  kLspci,
+  kTopo,
+  kProcNvidiaVersion,     // a copy of /proc/driver/nvidia/version
+  kProcGpuInformation,    // a copy of /proc/driver/nvidia/gpus/<bus>/information
+  kUnknown
+};
 std::string_view kind_name(FileKind kind);
 FileKind detect_kind(std::string_view text);
 

@@ -270,3 +270,52 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace tfrig
+
+namespace tfrig {
+namespace {
+
+// The contract: `doctor --from FILE` judges the same document `import FILE -o S`
+// followed by `doctor --snapshot S` does.
+TEST(ImportCli, ImportThenSnapshotEqualsDoctorFrom) {
+  test::TempDir tmp;
+  const std::string log = test::data_dir() + "/nvidia-bug-report/blacksoil__BashCommands.log.gz";
+  auto imported = test::run_tfrig({"import", log, "-o", tmp.file("snap.json")});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  auto from = test::run_tfrig({"doctor", "--format", "json", "--from", log});
+  auto snap = test::run_tfrig({"doctor", "--format", "json", "--snapshot", tmp.file("snap.json")});
+  EXPECT_EQ(from.exit_code, 2);  // errors: the lost GPU
+  EXPECT_EQ(snap.exit_code, from.exit_code);
+  auto a = nlohmann::json::parse(from.out);
+  auto b = nlohmann::json::parse(snap.out);
+  EXPECT_EQ(a["findings"], b["findings"]);
+  EXPECT_EQ(a["inventory"], b["inventory"]);
+  EXPECT_EQ(a["schema_version"], b["schema_version"]);
+}
+
+TEST(ImportCli, UsageAndInputErrors) {
+  EXPECT_EQ(test::run_tfrig({"import"}).exit_code, 64);
+  test::TempDir tmp;
+  test::write_file(tmp.file("notes.txt"), "hello\n");
+  auto unknown = test::run_tfrig({"import", tmp.file("notes.txt")});
+  EXPECT_EQ(unknown.exit_code, 65);
+  EXPECT_NE(unknown.err.find("notes.txt"), std::string::npos) << unknown.err;
+  EXPECT_EQ(test::run_tfrig({"import", tmp.file("missing.log")}).exit_code, 66);
+  // The older spelling still works.
+  auto xml = test::run_tfrig({"import", "nvidia-smi-xml", test::data_dir() + "/nvidia-smi-xml/telegraf/a10g.xml"});
+  EXPECT_EQ(xml.exit_code, 0) << xml.err;
+  EXPECT_NE(xml.out.find("\"nvidia-smi-xml\""), std::string::npos);
+}
+
+TEST(ImportCli, ProcFilesOnTheirOwn) {
+  // Copies of /proc/driver/nvidia/{version,gpus/*/information} sent next to an lspci.
+  const std::string dir = "proc-driver-nvidia/Trourest186__Serverless-Computing-Final/proc/driver/nvidia/";
+  auto r = import({dir + "version", dir + "gpus/0000:00:10.0/information",
+                   "lspci/Trourest186__Serverless-Computing-Final.lspci-nnDvvvxxx.txt"});
+  EXPECT_EQ(r.inventory.driver.kernel_module_version, "515.65.01");
+  ASSERT_EQ(r.inventory.gpus.size(), 1u);
+  EXPECT_EQ(r.inventory.gpus[0].name, "NVIDIA GeForce RTX 2080 Ti");
+  EXPECT_EQ(r.inventory.gpus[0].pcie_link_gen_current, 1);
+}
+
+}  // namespace
+}  // namespace tfrig
