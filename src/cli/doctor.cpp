@@ -58,7 +58,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->excludes("--snapshot");
   cmd->add_option("--from", opts->from,
                   "Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML, lspci, topo -m")
-      ->type_name("FILE...")
+      ->type_name("FILE")
       ->excludes("--snapshot")
       ->excludes("--nvidia-smi-xml");
   cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));

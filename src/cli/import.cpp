@@ -43,7 +43,7 @@ void add_import_command(CLI::App& app, RunState& state) {
       "import", "Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot");
   cmd->add_option("FILE", opts->inputs,
                   "Files from one machine, each detected by content (gzip too): merged into one snapshot")
-      ->type_name("FILE...");
+      ->type_name("FILE");
   cmd->add_option("-o,--output", opts->output, "Snapshot to write ('-' for stdout, the default)")->type_name("FILE");
   CLI::App* xml = cmd->add_subcommand("nvidia-smi-xml", "The GPUs and driver from 'nvidia-smi -q -x' output");
   xml->add_option("FILE", opts->xml_input, "The XML file ('nvidia-smi -q -x > FILE' on the other machine)")
