@@ -23,6 +23,7 @@ struct DoctorOptions {
   std::string color = "auto";
   std::vector<std::string> python_prefixes;
   std::string nvidia_smi_xml;
+  std::vector<std::string> from;
   std::string tf;
   std::string only;
   std::string explain;
@@ -55,6 +56,11 @@ void add_doctor_command(CLI::App& app, RunState& state) {
                   "Report the GPUs and driver of another machine from its 'nvidia-smi -q -x' output")
       ->type_name("FILE")
       ->excludes("--snapshot");
+  cmd->add_option("--from", opts->from,
+                  "Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML, lspci, topo -m")
+      ->type_name("FILE")
+      ->excludes("--snapshot")
+      ->excludes("--nvidia-smi-xml");
   cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("--tf", opts->tf, "TensorFlow version to check for when none is installed")->type_name("VERSION");
   cmd->add_option("--only", opts->only, "Run the rules of one area only")
@@ -73,6 +79,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     source.deadline_seconds = opts->deadline_seconds;
     source.python_prefixes = opts->python_prefixes;
     source.nvidia_smi_xml = opts->nvidia_smi_xml;
+    source.from = opts->from;
     auto report = load_report(source);
     if (!report) {
       core::log(core::LogLevel::kError, "{}", report.error().to_string());

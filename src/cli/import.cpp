@@ -1,41 +1,64 @@
-// tfrig import: turn another tool's output into a tfrig snapshot.
+// tfrig import: turn other tools' output into a tfrig snapshot.
+//   tfrig import FILE... [-o OUT]
+// reads an nvidia-bug-report log (.gz or not), `nvidia-smi -q` text or XML,
+// `lspci -vvv` output and `nvidia-smi topo -m` matrices from another machine,
+// detects each file's kind from its content, and writes one snapshot for
+// `tfrig doctor --snapshot OUT` (docs/import.md).
 //   tfrig import nvidia-smi-xml FILE [-o OUT]
-// reads `nvidia-smi -q -x` from a colleague's machine and writes a snapshot
-// holding its GPUs and driver, for `tfrig doctor --snapshot OUT`.
+// is the older spelling for one XML file, kept working.
 #include <cstdio>
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
-#include "core/atomic_file.h"
 #include "core/log.h"
+#include "importer/importer.h"
 #include "report/report.h"
 
 namespace tfrig::cli {
 
+namespace {
+
+int write_imported(core::Result<report::Report> report, const std::string& output) {
+  if (!report) {
+    core::log(core::LogLevel::kError, "{}", report.error().to_string());
+    return exit_code_for(report.error());
+  }
+  for (const auto& s : report->probes) {
+    core::log(core::LogLevel::kInfo, "import {}: {}", s.id, s.detail);
+    for (const auto& p : s.problems) core::log(core::LogLevel::kWarn, "{}", p);
+  }
+  return write_report_json(*report, output);
+}
+
+}  // namespace
+
 void add_import_command(CLI::App& app, RunState& state) {
   struct Options {
-    std::string input;
+    std::vector<std::string> inputs;
+    std::string xml_input;
     std::string output = "-";
   };
   auto opts = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("import", "Turn another tool's output into a tfrig snapshot");
-  cmd->require_subcommand(1);
+  CLI::App* cmd = app.add_subcommand(
+      "import", "Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot");
+  cmd->add_option("FILE", opts->inputs,
+                  "Files from one machine, each detected by content (gzip too): merged into one snapshot")
+      ->type_name("FILE");
+  cmd->add_option("-o,--output", opts->output, "Snapshot to write ('-' for stdout, the default)")->type_name("FILE");
   CLI::App* xml = cmd->add_subcommand("nvidia-smi-xml", "The GPUs and driver from 'nvidia-smi -q -x' output");
-  xml->add_option("FILE", opts->input, "The XML file ('nvidia-smi -q -x > FILE' on the other machine)")
+  xml->add_option("FILE", opts->xml_input, "The XML file ('nvidia-smi -q -x > FILE' on the other machine)")
       ->required()
       ->type_name("FILE");
   xml->add_option("-o,--output", opts->output, "Snapshot to write ('-' for stdout, the default)")->type_name("FILE");
-  xml->callback([opts, &state] {
-    auto report = report_from_nvidia_smi_xml(opts->input);
-    if (!report) {
-      core::log(core::LogLevel::kError, "{}", report.error().to_string());
-      state.exit_code = exit_code_for(report.error());
+  xml->callback([opts, &state] { state.exit_code = write_imported(report_from_nvidia_smi_xml(opts->xml_input), opts->output); });
+  cmd->callback([opts, &state, cmd] {
+    if (cmd->got_subcommand("nvidia-smi-xml")) return;
+    if (opts->inputs.empty()) {
+      core::log(core::LogLevel::kError, "import: give at least one FILE (see 'tfrig import --help')");
+      state.exit_code = kExitUsage;
       return;
     }
-    for (const auto& s : report->probes) {
-      for (const auto& p : s.problems) core::log(core::LogLevel::kWarn, "{}", p);
-    }
-    state.exit_code = write_report_json(*report, opts->output);
+    state.exit_code = write_imported(importer::import_files(opts->inputs), opts->output);
   });
 }
 

@@ -8,6 +8,7 @@
 #include "core/atomic_file.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "importer/importer.h"
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/probe.h"
 
@@ -16,6 +17,7 @@ namespace tfrig::cli {
 core::Result<report::Report> load_report(const InventorySourceOptions& options) {
   if (!options.snapshot.empty()) return report::load_snapshot(options.snapshot);
   if (!options.nvidia_smi_xml.empty()) return report_from_nvidia_smi_xml(options.nvidia_smi_xml);
+  if (!options.from.empty()) return importer::import_files(options.from);
 
   core::SysRoot root(options.root);
   if (!root.is_dir("")) {

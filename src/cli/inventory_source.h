@@ -18,6 +18,7 @@ struct InventorySourceOptions {
   double deadline_seconds = 5.0;
   std::vector<std::string> python_prefixes;  // --python PREFIX
   std::string nvidia_smi_xml;  // non-empty: the GPU part of an inventory from `nvidia-smi -q -x` output
+  std::vector<std::string> from;  // non-empty: import these files (src/importer) instead of probing
 };
 
 core::Result<report::Report> load_report(const InventorySourceOptions& options);

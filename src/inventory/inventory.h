@@ -208,6 +208,9 @@ struct Gpu {
   Opt<uint64_t> process_memory_bytes;  // held by processes other than tfrig
   std::vector<NvLink> nvlinks;
   Opt<std::string> driver_problem;     // why this GPU has no working driver, if so
+  // Added by import (issue 7):
+  Opt<bool> lost;                      // fell off the bus: nvidia-smi "GPU is lost", config space reads all 1s
+  Opt<std::string> lost_evidence;      // the line that says so
 };
 
 // Topology of one GPU pair (nvmlDeviceGetTopologyCommonAncestor, P2P status).
@@ -234,6 +237,18 @@ struct NvmlStatus {
   Opt<double> init_seconds;
 };
 
+// NVRM Xid messages of one Xid number on one GPU, from the kernel log
+// ("NVRM: Xid (PCI:0000:03:00): 13, pid=..., <message>").
+struct XidEvent {
+  int xid = 0;
+  Opt<std::string> pci_bus_id;   // normalised "0000:03:00.0"
+  uint64_t count = 0;            // distinct kernel log lines
+  Opt<std::string> first_time;   // the timestamp of the first line, as written
+  Opt<std::string> last_time;
+  std::string message;           // the text after the Xid number on the first line
+  std::string source;            // where it was read: "dmesg", "kernel log"
+};
+
 struct DriverInfo {
   Opt<std::string> version;             // "535.104.05" (NVML, else the kernel module)
   Opt<std::string> cuda_version;        // the newest CUDA the driver supports: "12.2"
@@ -247,6 +262,9 @@ struct DriverInfo {
   Opt<bool> module_nouveau;
   std::vector<DeviceNode> device_nodes;
   NvmlStatus nvml;
+  // Added by import (issue 7):
+  Opt<std::string> nvidia_smi_error;    // what nvidia-smi printed instead of its report, verbatim (first line)
+  std::vector<XidEvent> xid_events;     // NVRM Xid messages from the kernel log, one per (GPU, Xid)
 };
 
 struct CudaLibrary {

@@ -40,14 +40,17 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, source, name, uuid, 
                                                 remapped_rows_failure, mig_mode_current, mig_mode_pending,
                                                 pcie_link_gen_current, pcie_link_gen_max, pcie_link_width_current,
                                                 pcie_link_width_max, numa_node, cpu_affinity, compute_mode,
-                                                process_count, process_memory_bytes, nvlinks, driver_problem)
+                                                process_count, process_memory_bytes, nvlinks, driver_problem, lost,
+                                                lost_evidence)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuPair, gpu_a, gpu_b, level, p2p_read, nvlink)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceNode, path, readable, writable)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlStatus, state, detail, library_path, init_seconds)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XidEvent, xid, pci_bus_id, count, first_time, last_time, message,
+                                                source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverInfo, version, cuda_version, nvml_version, loaded,
                                                 kernel_module_version, kernel_module_flavor, module_nvidia,
                                                 module_nvidia_uvm, module_nvidia_drm, module_nouveau, device_nodes,
-                                                nvml)
+                                                nvml, nvidia_smi_error, xid_events)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaLibrary, family, soname, path, version, found_via, resolved,
                                                 version_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkit, path, version, version_source, link_target)

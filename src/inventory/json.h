@@ -47,6 +47,8 @@ void to_json(nlohmann::json& j, const DeviceNode& v);
 void from_json(const nlohmann::json& j, DeviceNode& v);
 void to_json(nlohmann::json& j, const NvmlStatus& v);
 void from_json(const nlohmann::json& j, NvmlStatus& v);
+void to_json(nlohmann::json& j, const XidEvent& v);
+void from_json(const nlohmann::json& j, XidEvent& v);
 void to_json(nlohmann::json& j, const DriverInfo& v);
 void from_json(const nlohmann::json& j, DriverInfo& v);
 void to_json(nlohmann::json& j, const CudaLibrary& v);

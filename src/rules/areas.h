@@ -8,6 +8,7 @@
 namespace tfrig::rules {
 
 std::vector<Rule> gpu_rules();
+std::vector<Rule> gpu_health_rules();  // gpu_health.cpp: Xid events, lost GPUs
 std::vector<Rule> driver_rules();
 std::vector<Rule> cuda_stack_rules();
 std::vector<Rule> tensorflow_rules();

@@ -59,7 +59,7 @@ const std::vector<std::string_view>& areas() {
 const std::vector<Rule>& all_rules() {
   static const std::vector<Rule> kRules = [] {
     std::vector<Rule> all;
-    for (auto table : {gpu_rules, driver_rules, cuda_stack_rules, tensorflow_rules, cpu_rules, memory_rules,
+    for (auto table : {gpu_rules, gpu_health_rules, driver_rules, cuda_stack_rules, tensorflow_rules, cpu_rules, memory_rules,
                        storage_rules, hardware_rules, os_rules, container_rules, tuning_rules}) {
       auto part = table();
       all.insert(all.end(), part.begin(), part.end());

@@ -90,6 +90,25 @@ std::vector<RuleCase> cases() {
          i.gpus[0].pcie_link_width_current.reset();
          i.gpus[0].pcie_link_gen_current.reset();
        }},
+      {"gpu.xid_event",
+       [](Inventory& i, Probes&) {
+         inventory::XidEvent e;
+         e.xid = 79;
+         e.pci_bus_id = i.gpus[0].pci_bus_id;
+         e.count = 3;
+         e.first_time = "Jun 25 21:09:01";
+         e.last_time = "Jun 26 11:17:25";
+         e.message = "GPU has fallen off the bus.";
+         e.source = "dmesg";
+         i.driver.xid_events.push_back(e);
+       },
+       kNothing, [](Inventory&, Probes& p) { p = std::set<std::string>{"nvml", "pci"}; }},
+      {"gpu.lost",
+       [](Inventory& i, Probes&) {
+         i.gpus[0].lost = true;
+         i.gpus[0].lost_evidence = "nvidia-smi: Unable to determine the device handle for GPU 0000:3b:00.0: GPU is lost.";
+       },
+       kNothing, [](Inventory& i, Probes&) { i.driver.nvml.state = "driver_not_loaded"; }},
       {"gpu.no_p2p_multi_gpu",
        [](Inventory& i, Probes&) {
          two_gpus(i);
@@ -312,7 +331,7 @@ TEST(RuleTable, IdsAreUniqueAndShaped) {
 TEST(RuleTable, ContractIdsExist) {
   for (const char* id : {"gpu.no_gpu", "driver.not_loaded", "driver.nouveau_bound", "driver.library_mismatch",
                          "driver.too_old_for_cuda", "gpu.compute_capability_unsupported", "gpu.ptx_jit_only",
-                         "gpu.pcie_link_downgraded", "gpu.no_p2p_multi_gpu", "cuda.library_missing",
+                         "gpu.pcie_link_downgraded", "gpu.no_p2p_multi_gpu", "gpu.xid_event", "gpu.lost", "cuda.library_missing",
                          "cuda.cudnn_version_conflict", "tf.python_unsupported", "tf.cpu_package_on_gpu_host",
                          "cpu.no_avx", "memory.ram_below_2x_vram", "os.swap_enabled", "os.nofile_low",
                          "storage.dataset_on_hdd", "container.nvidia_runtime_missing", "tuning.mixed_precision"}) {

@@ -1,0 +1,725 @@
+#include "importer/importer.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "core/clock.h"
+#include "core/sysroot.h"
+#include "core/text.h"
+#include "importer/bug_report.h"
+#include "importer/gzip.h"
+#include "probe/parse/kernel_log.h"
+#include "probe/parse/lspci_text.h"
+#include "probe/parse/nvidia_smi_text.h"
+#include "probe/parse/nvidia_smi_topo.h"
+#include "probe/parse/nvidia_smi_xml.h"
+#include "probe/parse/proc_driver_nvidia.h"
+#include "probe/parse/proc_text.h"
+
+namespace tfrig::importer {
+
+namespace parse = probe::parse;
+using inventory::Gpu;
+
+std::string_view kind_name(FileKind kind) {
+  switch (kind) {
+    case FileKind::kBugReport: return "nvidia-bug-report";
+    case FileKind::kNvidiaSmiText: return "nvidia-smi -q";
+    case FileKind::kNvidiaSmiXml: return "nvidia-smi -q -x";
+    case FileKind::kLspci: return "lspci";
+    case FileKind::kTopo: return "nvidia-smi topo -m";
+    case FileKind::kProcNvidiaVersion: return "/proc/driver/nvidia/version";
+    case FileKind::kProcGpuInformation: return "/proc/driver/nvidia/gpus/*/information";
+    case FileKind::kUnknown: return "unknown";
+  }
+  return "unknown";
+}
+
+FileKind detect_kind(std::string_view text) {
+  if (looks_like_bug_report(text)) return FileKind::kBugReport;
+  const std::string_view head = text.substr(0, 4096);
+  if (head.find("<nvidia_smi_log") != std::string_view::npos) return FileKind::kNvidiaSmiXml;
+  if (parse::looks_like_nvidia_smi_text(text)) return FileKind::kNvidiaSmiText;
+  if (parse::looks_like_nvidia_smi_topo(text)) return FileKind::kTopo;
+  if (core::starts_with(core::trim(head), "NVRM version:")) return FileKind::kProcNvidiaVersion;
+  if (core::starts_with(core::trim(head), "Model:") && head.find("Bus Location:") != std::string_view::npos) {
+    return FileKind::kProcGpuInformation;
+  }
+  // lspci: the first non-empty line is a device header.
+  for (auto line : core::split_lines(head)) {
+    if (core::trim(line).empty()) continue;
+    return parse::is_lspci_device_header(line) ? FileKind::kLspci : FileKind::kUnknown;
+  }
+  return FileKind::kUnknown;
+}
+
+namespace {
+
+// Everything the inputs said, before it is merged into one inventory.
+struct Facts {
+  inventory::Inventory inv;  // host, cpu, memory and driver fields are written directly
+  std::map<std::string, parse::LspciDevice> lspci;  // by address; later sections add to earlier ones
+  std::string lspci_source;
+  std::optional<parse::NvidiaSmiText> smi;
+  std::string smi_source;
+  std::optional<parse::NvidiaSmiXml> xml;
+  std::string xml_source;
+  std::vector<std::pair<std::string, parse::NvidiaGpuInformation>> proc_gpus;  // (bus id, information)
+  std::string proc_source;
+  std::vector<std::pair<std::string, parse::KernelLog>> kernel_logs;  // (source, parsed)
+  std::optional<parse::TopoMatrix> topo;
+  std::string topo_source;
+  bool version_file_missing = false;
+  std::vector<probe::ProbeStatus> statuses;
+};
+
+void note(Facts& f, const std::string& id, const std::string& detail, probe::State state = probe::State::kOk) {
+  for (auto& s : f.statuses) {
+    if (s.id != id) continue;
+    s.detail += "; " + detail;
+    if (state == probe::State::kOk) s.state = state;
+    return;
+  }
+  probe::ProbeStatus s;
+  s.id = id;
+  s.state = state;
+  s.detail = detail;
+  f.statuses.push_back(std::move(s));
+}
+
+void problem(Facts& f, const std::string& id, const std::string& text) {
+  note(f, id, "with problems", probe::State::kOk);
+  for (auto& s : f.statuses) {
+    if (s.id == id) s.problems.push_back(text);
+  }
+}
+
+std::string where(const std::string& file, const BugReportSection* sec) {
+  if (sec == nullptr) return file;
+  return file + ":" + std::to_string(sec->line) + " (" + std::string(core::trim(sec->header)) + ")";
+}
+
+// ---- The host sections: uname, os-release (else lsb-release / issue) ----
+
+void apply_uname(std::string_view uname, inventory::HostInfo& host) {
+  // "Linux <host> <release> #<build> ... <machine> <processor> <platform> GNU/Linux"
+  const auto t = core::split_ws(uname);
+  if (t.size() >= 3 && t[0] == "Linux") {
+    host.hostname = std::string(t[1]);
+    host.kernel_release = std::string(t[2]);
+  }
+  for (size_t i = 3; i < t.size(); ++i) {
+    if (t[i] == "x86_64" || t[i] == "aarch64" || t[i] == "ppc64le") {
+      host.architecture = std::string(t[i]);
+      break;
+    }
+  }
+}
+
+void apply_os_release(std::string_view text, inventory::HostInfo& host) {
+  const auto os = parse::parse_os_release(text);
+  auto get = [&os](const char* key) -> std::optional<std::string> {
+    auto it = os.values.find(key);
+    if (it == os.values.end() || it->second.empty()) return std::nullopt;
+    return it->second;
+  };
+  host.os_id = get("ID");
+  host.os_name = get("NAME");
+  host.os_version_id = get("VERSION_ID");
+  host.os_pretty_name = get("PRETTY_NAME");
+  host.os_codename = get("VERSION_CODENAME");
+  if (!host.os_codename) host.os_codename = get("UBUNTU_CODENAME");
+}
+
+// /etc/lsb-release (DISTRIB_* in the os-release syntax): the older reports' only structured OS name.
+void apply_lsb_release(std::string_view text, inventory::HostInfo& host) {
+  const auto os = parse::parse_os_release(text);
+  auto get = [&os](const char* key) -> std::optional<std::string> {
+    auto it = os.values.find(key);
+    if (it == os.values.end() || it->second.empty()) return std::nullopt;
+    return it->second;
+  };
+  if (!host.os_id) {
+    if (auto id = get("DISTRIB_ID")) host.os_id = core::to_lower(*id);
+  }
+  if (!host.os_name) host.os_name = get("DISTRIB_ID");
+  if (!host.os_version_id) host.os_version_id = get("DISTRIB_RELEASE");
+  if (!host.os_pretty_name) host.os_pretty_name = get("DISTRIB_DESCRIPTION");
+  if (!host.os_codename) host.os_codename = get("DISTRIB_CODENAME");
+}
+
+// /etc/issue: "Ubuntu 16.04.3 LTS \n \l" (agetty escapes dropped); the
+// pretty name only, when nothing better is known. ASSUMED: the first line names the OS.
+void apply_issue(std::string_view text, inventory::HostInfo& host) {
+  if (host.os_pretty_name) return;
+  for (auto line : core::split_lines(text)) {
+    std::string s;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size()) {
+        ++i;
+        continue;
+      }
+      s.push_back(line[i]);
+    }
+    // "Arch Linux \r (\l)" leaves "Arch Linux  ()".
+    for (size_t at = s.find("()"); at != std::string::npos; at = s.find("()")) s.erase(at, 2);
+    const std::string_view t = core::trim(s);
+    if (t.empty()) continue;
+    std::string pretty;
+    for (auto w : core::split_ws(t)) pretty += (pretty.empty() ? "" : " ") + std::string(w);
+    host.os_pretty_name = pretty;
+    const auto words = core::split_ws(t);
+    if (!host.os_id && !words.empty()) host.os_id = core::to_lower(words[0]);
+    // "Ubuntu 22.04.3 LTS" -> VERSION_ID "22.04" (os-release's form for Ubuntu).
+    if (!host.os_version_id && words.size() >= 2 && words[0] == "Ubuntu") {
+      const auto parts = core::split(words[1], '.');
+      if (parts.size() >= 2 && core::parse_u64(parts[0]) && core::parse_u64(parts[1])) {
+        host.os_version_id = std::string(parts[0]) + "." + std::string(parts[1]);
+      }
+    }
+    return;
+  }
+}
+
+// ---- cpuinfo, meminfo (the live probes' parsers, the cpu/memory probes' mapping) ----
+
+void apply_cpuinfo(std::string_view text, const std::string& src, Facts& f) {
+  auto info = parse::parse_cpuinfo(text);
+  if (!info) {
+    problem(f, "cpu", src + ": " + info.error().to_string());
+    return;
+  }
+  auto& cpu = f.inv.cpu;
+  cpu.vendor = info->vendor;
+  cpu.model_name = info->model_name;
+  cpu.threads = info->logical_cpus;
+  cpu.sockets = info->sockets;
+  cpu.physical_cores = info->physical_cores;
+  auto has = [&](const char* flag) { return info->flags.count(flag) > 0; };
+  const bool x86 = info->flags.count("sse2") > 0 || info->vendor.value_or("").find("Intel") != std::string::npos ||
+                   info->vendor.value_or("").find("AMD") != std::string::npos;
+  if (x86) {
+    cpu.flags.avx = has("avx");
+    cpu.flags.avx2 = has("avx2");
+    cpu.flags.fma = has("fma");
+    cpu.flags.avx512f = has("avx512f");
+    cpu.flags.amx = has("amx_tile");
+  }
+  // As the host probe does without DMI: the CPU flag says a hypervisor, not which.
+  if (info->has_hypervisor_flag && !f.inv.host.virtualization) f.inv.host.virtualization = "unknown hypervisor";
+  note(f, "cpu", fmt::format("{}: {} threads ({})", cpu.model_name.value_or("unknown CPU"), info->logical_cpus, src));
+}
+
+void apply_meminfo(std::string_view text, const std::string& src, Facts& f) {
+  auto info = parse::parse_meminfo(text);
+  if (!info) {
+    problem(f, "memory", src + ": " + info.error().to_string());
+    return;
+  }
+  auto get = [&](const char* k) -> std::optional<uint64_t> {
+    auto it = info->find(k);
+    if (it == info->end()) return std::nullopt;
+    return it->second;
+  };
+  auto& mem = f.inv.memory;
+  mem.total_bytes = get("MemTotal");
+  mem.available_bytes = get("MemAvailable");
+  mem.swap_total_bytes = get("SwapTotal");
+  if (auto total = get("SwapTotal"), free = get("SwapFree"); total && free && *free <= *total) mem.swap_used_bytes = *total - *free;
+  mem.hugepages_total = get("HugePages_Total");
+  mem.hugepage_size_bytes = get("Hugepagesize");
+  note(f, "memory", fmt::format("{} MiB RAM ({})", mem.total_bytes.value_or(0) >> 20, src));
+}
+
+// ---- the NVIDIA kernel module ----
+
+void apply_modules(std::string_view text, const std::string& src, Facts& f) {
+  const auto mods = parse::parse_proc_modules(text);
+  auto& d = f.inv.driver;
+  d.module_nvidia = mods.count("nvidia") > 0;
+  d.module_nvidia_uvm = mods.count("nvidia_uvm") > 0;
+  d.module_nvidia_drm = mods.count("nvidia_drm") > 0;
+  d.module_nouveau = mods.count("nouveau") > 0;
+  note(f, "nvidia_driver", fmt::format("/proc/modules: nvidia {} ({})", *d.module_nvidia ? "loaded" : "not loaded", src));
+}
+
+void apply_version_file(std::string_view text, const std::string& src, Facts& f) {
+  auto v = parse::parse_nvidia_version(text);
+  if (!v) {
+    problem(f, "nvidia_driver", src + ": " + v.error().to_string());
+    return;
+  }
+  f.inv.driver.kernel_module_version = v->version;
+  f.inv.driver.kernel_module_flavor = v->flavor;
+  f.inv.driver.loaded = true;
+  note(f, "nvidia_driver", fmt::format("kernel module {} ({}) ({})", v->version, v->flavor, src));
+}
+
+void apply_gpu_information(std::string_view text, const std::string& path, const std::string& src, Facts& f) {
+  auto info = parse::parse_nvidia_gpu_information(text);
+  if (!info) {
+    problem(f, "nvidia_driver", src + ": " + info.error().to_string());
+    return;
+  }
+  // .../gpus/<bus id>/information
+  std::string bus;
+  const auto parts = core::split(path, '/');
+  if (parts.size() >= 2) bus = std::string(parts[parts.size() - 2]);
+  std::string key = info->bus_location.value_or(parse::normalize_pci_bus_id(bus).value_or(bus));
+  for (const auto& [b, i] : f.proc_gpus) {
+    if (b == key) return;
+  }
+  f.proc_gpus.emplace_back(std::move(key), std::move(*info));
+  if (f.proc_source.empty()) f.proc_source = src;
+}
+
+// ---- lspci, nvidia-smi, kernel log, topo ----
+
+void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool required) {
+  auto parsed = parse::parse_lspci(text);
+  if (!parsed) {
+    if (required) problem(f, "pci", src + ": " + parsed.error().to_string());
+    return;
+  }
+  for (auto& d : parsed->devices) {
+    auto it = f.lspci.find(d.address);
+    if (it == f.lspci.end()) {
+      f.lspci.emplace(d.address, std::move(d));
+      continue;
+    }
+    // A later, more verbose section fills what the earlier one lacked.
+    auto& e = it->second;
+    auto fill = [](auto& into, const auto& from) {
+      if (!into && from) into = from;
+    };
+    fill(e.class_code, d.class_code);
+    fill(e.vendor_id, d.vendor_id);
+    fill(e.device_id, d.device_id);
+    fill(e.subsystem_vendor_id, d.subsystem_vendor_id);
+    fill(e.subsystem_device_id, d.subsystem_device_id);
+    fill(e.revision, d.revision);
+    fill(e.driver, d.driver);
+    fill(e.numa_node, d.numa_node);
+    if (d.link_speed_gts || d.link_width) {
+      e.link_speed_cap_gts = d.link_speed_cap_gts;
+      e.link_width_cap = d.link_width_cap;
+      e.link_speed_gts = d.link_speed_gts;
+      e.link_width = d.link_width;
+      e.speed_downgraded = d.speed_downgraded;
+      e.width_downgraded = d.width_downgraded;
+    }
+    e.config_all_ones = e.config_all_ones || d.config_all_ones;
+    if (e.modules.empty()) e.modules = d.modules;
+  }
+  if (f.lspci_source.empty()) f.lspci_source = src;
+  for (const auto& p : parsed->problems) problem(f, "pci", src + ": " + p);
+}
+
+void apply_smi_text(std::string_view text, const std::string& src, Facts& f, bool required) {
+  auto parsed = parse::parse_nvidia_smi_text(text);
+  if (!parsed) {
+    if (required) problem(f, "nvml", src + ": " + parsed.error().to_string());
+    return;
+  }
+  if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty() && !parsed->error) return;
+  f.smi = std::move(*parsed);
+  f.smi_source = src;
+}
+
+void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
+  auto parsed = parse::parse_nvidia_smi_xml(text);
+  if (!parsed) {
+    problem(f, "nvml", src + ": " + parsed.error().to_string());
+    return;
+  }
+  f.xml = std::move(*parsed);
+  f.xml_source = src;
+}
+
+void apply_kernel_log(std::string_view text, const std::string& src, Facts& f) {
+  auto log = parse::parse_kernel_log(text);
+  note(f, "kernel_log", fmt::format("{} Xid line(s) ({})", log.xids.size(), src));
+  f.kernel_logs.emplace_back(src, std::move(log));
+}
+
+void apply_topo(std::string_view text, const std::string& src, Facts& f) {
+  auto parsed = parse::parse_nvidia_smi_topo(text);
+  if (!parsed) {
+    problem(f, "topology", src + ": " + parsed.error().to_string());
+    return;
+  }
+  note(f, "topology", fmt::format("{} devices in the matrix ({})", parsed->devices.size(), src));
+  f.topo = std::move(*parsed);
+  f.topo_source = src;
+}
+
+// The lspci sections worth parsing: any with -v (devices with drivers and
+// links) or plain -nn (the full device list); never the -t tree.
+bool lspci_listing(std::string_view header) {
+  const auto t = core::split_ws(header);
+  if (t.empty() || !core::ends_with(t[0], "lspci")) return false;
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (t[i] == "-d") {
+      ++i;
+      continue;
+    }
+    if (core::starts_with(t[i], "-") && t[i].find('t') != std::string_view::npos) return false;
+  }
+  return true;
+}
+
+bool nvidia_smi_query(std::string_view header, bool& xml) {
+  const auto t = core::split_ws(header);
+  if (t.size() < 2 || !core::ends_with(t[0], "nvidia-smi")) return false;
+  if (t[1] != "--query" && t[1] != "-q") return false;
+  xml = false;
+  for (size_t i = 2; i < t.size(); ++i) {
+    if (t[i] == "-x" || t[i] == "--xml-format") {
+      xml = true;
+    } else {
+      return false;  // --unit, -d ...: not the device report
+    }
+  }
+  return true;
+}
+
+void import_bug_report(std::string_view text, const std::string& name, Facts& f) {
+  auto report = split_bug_report(text);
+  if (!report) {
+    problem(f, "host", name + ": " + report.error().to_string());
+    return;
+  }
+  auto& host = f.inv.host;
+  if (report->uname) apply_uname(*report->uname, host);
+  std::vector<std::string> host_sources;
+  bool os_release = false;
+  for (const auto& sec : report->sections) {
+    const std::string src = where(name, &sec);
+    if (sec.path) {
+      const std::string& p = *sec.path;
+      if (sec.missing) {
+        if (p == "/proc/driver/nvidia/version") f.version_file_missing = true;
+        continue;
+      }
+      if (p == "/proc/cpuinfo") {
+        apply_cpuinfo(sec.body, src, f);
+      } else if (p == "/proc/meminfo") {
+        apply_meminfo(sec.body, src, f);
+      } else if (p == "/proc/modules") {
+        apply_modules(sec.body, src, f);
+      } else if (p == "/proc/version") {
+        const std::string_view line = core::trim(sec.body);
+        if (!line.empty()) host.kernel_version = std::string(line.substr(0, line.find('\n')));
+      } else if (p == "/etc/os-release") {
+        apply_os_release(sec.body, host);
+        os_release = true;
+        host_sources.push_back(src);
+      } else if (p == "/etc/lsb-release") {
+        apply_lsb_release(sec.body, host);
+        host_sources.push_back(src);
+      } else if (p == "/etc/issue") {
+        apply_issue(sec.body, host);
+        host_sources.push_back(src);
+      } else if (p == "/proc/driver/nvidia/version") {
+        apply_version_file(sec.body, src, f);
+      } else if (core::starts_with(p, "/proc/driver/nvidia/gpus/") && core::ends_with(p, "/information")) {
+        apply_gpu_information(sec.body, p, src, f);
+      }
+      continue;
+    }
+    const std::string_view h = core::trim(sec.header);
+    bool xml = false;
+    if (lspci_listing(h)) {
+      apply_lspci(sec.body, src, f, false);
+    } else if (nvidia_smi_query(h, xml)) {
+      if (xml) {
+        apply_smi_xml(sec.body, src, f);
+      } else {
+        apply_smi_text(sec.body, src, f, false);
+      }
+    } else if (h == "dmesg:" || core::starts_with(h, "Scanning kernel log files")) {
+      apply_kernel_log(sec.body, src, f);
+    } else if (core::ends_with(core::split_ws(h).empty() ? h : core::split_ws(h)[0], "nvidia-smi") &&
+               h.find("topo") != std::string_view::npos) {
+      apply_topo(sec.body, src, f);
+    }
+  }
+  (void)os_release;
+  note(f, "host",
+       fmt::format("{}, kernel {} ({}{})", host.os_pretty_name.value_or("unknown OS"),
+                   host.kernel_release.value_or("unknown"), name,
+                   report->script_version ? ", nvidia-bug-report.sh " + *report->script_version : std::string()));
+}
+
+// ---- The merge ----
+
+Gpu& gpu_for(std::vector<Gpu>& gpus, const std::string& bus, const std::string& source) {
+  for (auto& g : gpus) {
+    if (g.pci_bus_id == bus) return g;
+  }
+  Gpu g;
+  g.source = source;
+  g.pci_bus_id = bus;
+  gpus.push_back(std::move(g));
+  return gpus.back();
+}
+
+template <class T>
+void fill(std::optional<T>& into, const std::optional<T>& from) {
+  if (!into && from) into = from;
+}
+
+void merge_gpus(Facts& f) {
+  auto& inv = f.inv;
+  std::vector<Gpu> gpus;
+  // nvidia-smi first (NVML's view, the richest), then /proc, then the PCI bus.
+  if (f.xml) {
+    for (const auto& g : f.xml->gpus) {
+      gpus.push_back(g);
+      gpus.back().lost = false;  // nvidia-smi opened it
+    }
+  }
+  if (f.smi) {
+    for (const auto& s : f.smi->gpus) {
+      const bool known = s.pci_bus_id && std::any_of(gpus.begin(), gpus.end(), [&](const Gpu& g) {
+                           return g.pci_bus_id == s.pci_bus_id;
+                         });
+      if (known) continue;
+      gpus.push_back(s);
+      gpus.back().lost = false;  // nvidia-smi opened it
+    }
+  }
+  for (const auto& [bus, info] : f.proc_gpus) {
+    Gpu& g = gpu_for(gpus, bus, "proc");
+    fill(g.name, info.model);
+    if (info.uuid && info.uuid->find('?') == std::string::npos) fill(g.uuid, info.uuid);
+  }
+  for (const auto& [addr, d] : f.lspci) {
+    if (!parse::lspci_is_nvidia_gpu(d)) continue;
+    Gpu& g = gpu_for(gpus, addr, "pci");
+    fill(g.pci_device_id, d.device_id && *d.device_id != 0xffff ? d.device_id : std::nullopt);
+    fill(g.numa_node, d.numa_node);
+    fill(g.name, parse::lspci_product_name(d));
+    // The link as lspci saw it, where nvidia-smi did not say.
+    if (!g.pcie_link_width_current && !g.pcie_link_gen_current) {
+      if (d.link_speed_gts) g.pcie_link_gen_current = parse::pcie_generation_from_gts(*d.link_speed_gts);
+      if (d.link_speed_cap_gts) g.pcie_link_gen_max = parse::pcie_generation_from_gts(*d.link_speed_cap_gts);
+      g.pcie_link_width_current = d.link_width;
+      g.pcie_link_width_max = d.link_width_cap;
+    }
+    if (d.config_all_ones) {
+      g.lost = true;
+      if (!g.lost_evidence) {
+        g.lost_evidence = "lspci: the device's config space reads all 1s (rev ff) (" + f.lspci_source + ")";
+      }
+    }
+  }
+  // What nvidia-smi and the kernel said about GPUs it could not use.
+  if (f.smi) {
+    for (const auto& he : f.smi->handle_errors) {
+      if (he.pci_bus_id.empty()) continue;
+      Gpu& g = gpu_for(gpus, he.pci_bus_id, "nvidia-smi-q");
+      if (he.lost) {
+        g.lost = true;
+        g.lost_evidence = "nvidia-smi: Unable to determine the device handle for GPU " + he.pci_bus_id + ": " + he.reason;
+      } else {
+        fill(g.driver_problem, std::optional<std::string>("nvidia-smi: " + he.reason));
+      }
+    }
+  }
+  for (const auto& [src, log] : f.kernel_logs) {
+    for (const auto& bus : log.fallen_off_bus) {
+      Gpu& g = gpu_for(gpus, bus, "pci");
+      g.lost = true;
+      if (!g.lost_evidence) g.lost_evidence = "kernel: NVRM: GPU at " + bus + " has fallen off the bus (" + src + ")";
+    }
+    for (const auto& [bus, what] : log.init_failed) {
+      Gpu& g = gpu_for(gpus, bus, "pci");
+      fill(g.driver_problem, std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
+    }
+  }
+  // PCI address order, as nvidia-smi and CUDA number them by default.
+  std::stable_sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) {
+    return a.pci_bus_id.value_or("~") < b.pci_bus_id.value_or("~");
+  });
+  for (size_t i = 0; i < gpus.size(); ++i) gpus[i].index = static_cast<int>(i);
+  inv.gpus = std::move(gpus);
+}
+
+void merge_pci(Facts& f) {
+  if (f.lspci.empty()) return;
+  for (const auto& [addr, d] : f.lspci) {
+    inventory::PciDevice p;
+    p.address = addr;
+    if (!d.config_all_ones) {
+      p.vendor_id = d.vendor_id;
+      p.device_id = d.device_id;
+      p.subsystem_vendor_id = d.subsystem_vendor_id;
+      p.subsystem_device_id = d.subsystem_device_id;
+    } else {
+      p.vendor_id = d.vendor_id;  // from the name lspci printed from its cache
+    }
+    p.class_code = d.class_code;
+    if (!d.class_name.empty()) p.class_name = d.class_name;
+    if (d.vendor_id == 0x10deu) p.vendor_name = "NVIDIA";
+    p.driver = d.driver;
+    p.numa_node = d.numa_node;
+    p.link_speed_current_gts = d.link_speed_gts;
+    p.link_speed_max_gts = d.link_speed_cap_gts;
+    p.link_width_current = d.link_width;
+    p.link_width_max = d.link_width_cap;
+    p.is_gpu = parse::lspci_is_nvidia_gpu(d);
+    f.inv.pci.devices.push_back(std::move(p));
+  }
+  int gpus = 0;
+  for (const auto& d : f.inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
+  note(f, "pci", fmt::format("{} PCI devices, {} NVIDIA GPUs ({})", f.inv.pci.devices.size(), gpus, f.lspci_source));
+}
+
+void merge_driver(Facts& f) {
+  auto& d = f.inv.driver;
+  if (!d.loaded) {
+    if (d.module_nvidia == true) {
+      d.loaded = true;
+    } else if (d.module_nvidia == false && (f.version_file_missing || !d.kernel_module_version)) {
+      d.loaded = false;
+    }
+  }
+  if (f.xml) {
+    fill(d.version, f.xml->driver_version);
+    fill(d.cuda_version, f.xml->cuda_version);
+  }
+  if (f.smi) {
+    fill(d.version, f.smi->driver_version);
+    fill(d.cuda_version, f.smi->cuda_version);
+  }
+  if (!d.version) d.version = d.kernel_module_version;
+
+  // NVML's state as nvidia-smi (an NVML program) met it.
+  const std::string src = f.smi ? f.smi_source : f.xml_source;
+  if (f.smi && f.smi->error && f.smi->gpus.empty()) {
+    const std::string& kind = *f.smi->error_kind;
+    d.nvml.state = kind == "gpu_lost" ? "error" : kind;
+    d.nvml.detail = "nvidia-smi: " + *f.smi->error + " (" + src + ")";
+    d.nvidia_smi_error = f.smi->error;
+    note(f, "nvml", "nvidia-smi failed: " + *f.smi->error + " (" + src + ")", probe::State::kError);
+  } else if ((f.smi && !f.smi->gpus.empty()) || (f.xml && !f.xml->gpus.empty())) {
+    d.nvml.state = "ok";
+    d.nvml.detail = "imported from " + src;
+    if (f.smi && f.smi->error) d.nvidia_smi_error = f.smi->error;
+    const size_t n = f.smi ? f.smi->gpus.size() : f.xml->gpus.size();
+    note(f, "nvml", fmt::format("{} GPU(s), driver {}, CUDA {} ({})", n, d.version.value_or("unknown"),
+                                d.cuda_version.value_or("unknown"), src));
+  } else if (f.smi || f.xml) {
+    d.nvml.state = "no_device";
+    d.nvml.detail = "imported from " + src;
+    note(f, "nvml", "no GPU listed (" + src + ")", probe::State::kAbsent);
+  }
+  // The kernel's side of a mismatch, as evidence.
+  for (const auto& [ksrc, log] : f.kernel_logs) {
+    if (d.nvml.state == "driver_mismatch" && log.api_mismatch_client) {
+      d.nvml.detail += fmt::format("; kernel log: NVRM API mismatch, client {} vs kernel module {} ({})",
+                                   *log.api_mismatch_client, log.api_mismatch_module.value_or("?"), ksrc);
+      break;
+    }
+  }
+}
+
+void merge_xids(Facts& f) {
+  // The same message appears in dmesg, the journal and kern.log: count each
+  // (GPU, Xid) in the source that has the most of it, not the sum.
+  std::map<std::pair<std::string, int>, inventory::XidEvent> best;
+  for (const auto& [src, log] : f.kernel_logs) {
+    std::map<std::pair<std::string, int>, inventory::XidEvent> here;
+    for (const auto& x : log.xids) {
+      auto& e = here[{x.pci_bus_id, x.xid}];
+      if (e.count == 0) {
+        e.xid = x.xid;
+        e.pci_bus_id = x.pci_bus_id;
+        e.first_time = x.time;
+        e.message = x.message;
+        e.source = src;
+      }
+      ++e.count;
+      e.last_time = x.time;
+    }
+    for (auto& [key, e] : here) {
+      auto it = best.find(key);
+      if (it == best.end() || e.count > it->second.count) best[key] = std::move(e);
+    }
+  }
+  for (auto& [key, e] : best) f.inv.driver.xid_events.push_back(std::move(e));
+}
+
+report::Report finish(Facts& f, const std::vector<std::string>& names, double seconds) {
+  merge_pci(f);
+  merge_gpus(f);
+  merge_driver(f);
+  merge_xids(f);
+  if (f.topo) parse::apply_nvidia_smi_topo(*f.topo, f.inv);
+  report::Report r;
+  r.tool_version = TFRIG_VERSION;
+  r.generated_at = core::utc_timestamp();
+  r.root = "";
+  std::string joined;
+  for (const auto& n : names) joined += (joined.empty() ? "" : ",") + n;
+  r.source = "import:" + joined;
+  r.inventory = std::move(f.inv);
+  for (auto& s : f.statuses) s.seconds = seconds;
+  r.probes = std::move(f.statuses);
+  return r;
+}
+
+}  // namespace
+
+core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
+  core::Stopwatch watch;
+  Facts f;
+  std::vector<std::string> names;
+  for (const auto& in : inputs) {
+    names.push_back(in.name);
+    std::string inflated;
+    std::string_view text = in.bytes;
+    if (is_gzip(text)) {
+      auto out = gunzip(text, kMaxTextBytes);
+      if (!out) return core::fail(out.error().code, in.name + ": " + out.error().where, out.error().message);
+      inflated = std::move(*out);
+      text = inflated;
+    }
+    const FileKind kind = detect_kind(text);
+    switch (kind) {
+      case FileKind::kBugReport: import_bug_report(text, in.name, f); break;
+      case FileKind::kNvidiaSmiText: apply_smi_text(text, in.name, f, true); break;
+      case FileKind::kNvidiaSmiXml: apply_smi_xml(text, in.name, f); break;
+      case FileKind::kLspci: apply_lspci(text, in.name, f, true); break;
+      case FileKind::kTopo: apply_topo(text, in.name, f); break;
+      case FileKind::kProcNvidiaVersion: apply_version_file(text, in.name, f); break;
+      case FileKind::kProcGpuInformation: apply_gpu_information(text, in.name, in.name, f); break;
+      case FileKind::kUnknown:
+        return core::fail(core::ErrorCode::kUnsupported, in.name,
+                          "unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, lspci "
+                          "-vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)");
+    }
+  }
+  return finish(f, names, watch.seconds());
+}
+
+core::Result<report::Report> import_files(const std::vector<std::string>& paths) {
+  if (paths.empty()) return core::fail(core::ErrorCode::kInvalidArgument, "FILE", "at least one file to import");
+  std::vector<Input> inputs;
+  // The files come from another machine: read them as plain files, never under --root.
+  core::SysRoot here("/");
+  for (const auto& p : paths) {
+    std::error_code ec;
+    const std::string abs = std::filesystem::absolute(p, ec).string();
+    auto bytes = here.read_text(ec ? p : abs, size_t{64} << 20);
+    if (!bytes) return tl::unexpected(bytes.error());
+    inputs.push_back(Input{p, std::move(*bytes)});
+  }
+  return import_inputs(inputs);
+}
+
+}  // namespace tfrig::importer

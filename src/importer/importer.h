@@ -1,0 +1,51 @@
+// tfrig import: other tools' output -> one machine's report, for doctor.
+//
+// Each input's kind is detected from its content (gzip is unwrapped first):
+// an nvidia-bug-report log, `nvidia-smi -q` text (or one of its error
+// outputs), `nvidia-smi -q -x` XML, `lspci` text, `nvidia-smi topo -m`.
+// Each section or file goes to the same parser the live probes use (or, for
+// formats only an import reads, the parser in src/probe/parse/), and the
+// facts of every input are merged into one Inventory: several files describe
+// one machine (e.g. a bug report plus a topo matrix). What no input says
+// stays unknown. docs/import.md describes the mapping.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "report/report.h"
+
+namespace tfrig::importer {
+
+enum class FileKind {
+  kBugReport,
+  kNvidiaSmiText,
+  kNvidiaSmiXml,
+  kLspci,
+  kTopo,
+  kProcNvidiaVersion,     // a copy of /proc/driver/nvidia/version
+  kProcGpuInformation,    // a copy of /proc/driver/nvidia/gpus/<bus>/information
+  kUnknown
+};
+std::string_view kind_name(FileKind kind);
+FileKind detect_kind(std::string_view text);
+
+struct Input {
+  std::string name;   // shown in sources and errors
+  std::string bytes;  // the file's content, gzip or not
+};
+
+// The biggest decompressed input accepted (the largest real bug report in
+// the fixtures is 17.6 MB of text).
+constexpr size_t kMaxTextBytes = size_t{256} << 20;
+
+// Merges every input into one report (source "import:<names>"). Fails
+// naming the input when one cannot be read or its kind is unknown.
+core::Result<report::Report> import_inputs(const std::vector<Input>& inputs);
+
+// Reads the files (relative paths against the current directory) and imports them.
+core::Result<report::Report> import_files(const std::vector<std::string>& paths);
+
+}  // namespace tfrig::importer

@@ -1,0 +1,112 @@
+// GPU health rules from what the driver logged and what nvidia-smi met:
+// Xid events in the kernel log and GPUs that fell off the bus. Their facts
+// come from an imported nvidia-bug-report (issue 7; src/importer/) or from
+// any source that fills DriverInfo::xid_events and Gpu::lost.
+#include <fmt/format.h>
+
+#include "knowledge/xid_catalog.h"
+#include "rules/areas.h"
+#include "rules/util.h"
+
+namespace tfrig::rules {
+
+namespace {
+
+namespace u = util;
+
+// The inventory GPU at a PCI address, if any.
+const inventory::Gpu* gpu_at(const Context& ctx, const std::optional<std::string>& bus) {
+  if (!bus) return nullptr;
+  for (const auto& g : ctx.inv.gpus) {
+    if (g.pci_bus_id == bus) return &g;
+  }
+  return nullptr;
+}
+
+Check xid_events(const Context& ctx) {
+  const auto& events = ctx.inv.driver.xid_events;
+  if (events.empty() && !ctx.probed("kernel_log")) {
+    return Check::skip("kernel messages (read from an imported nvidia-bug-report: `tfrig doctor --from FILE`)");
+  }
+  Check c;
+  for (const auto& e : events) {
+    const auto* g = gpu_at(ctx, e.pci_bus_id);
+    const std::string who = g != nullptr ? u::gpu_label(*g) : "The GPU at " + e.pci_bus_id.value_or("an unknown address");
+    const auto info = knowledge::xid_info(e.xid);
+    const std::string meaning =
+        info ? std::string(info->meaning) : std::string("not in tfrig's table; see NVIDIA's Xid catalog");
+    std::string when;
+    if (e.first_time && e.last_time && *e.first_time != *e.last_time) {
+      when = fmt::format(", first {} last {}", *e.first_time, *e.last_time);
+    } else if (e.first_time) {
+      when = ", at " + *e.first_time;
+    }
+    std::vector<Evidence> ev{
+        {"Xid", fmt::format("{} ({}{})", e.xid, meaning, info ? ", " + std::string(knowledge::xid_class_name(info->cls)) : ""),
+         std::string(knowledge::kXidSource)},
+        {"kernel message", "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
+         e.source},
+        {"lines", fmt::format("{}{}", e.count, when), e.source},
+    };
+    Hit h;
+    h.entity = g != nullptr ? u::gpu_entity(*g) : e.pci_bus_id.value_or("host");
+    h.message = fmt::format("{} logged Xid {} {} time{}: {}.", who, e.xid, e.count, e.count == 1 ? "" : "s", meaning);
+    h.evidence = std::move(ev);
+    h.fix = info ? std::string(info->action)
+                 : "Look the Xid up in NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html) and "
+                   "follow its resolution.";
+    h.severity = info && info->severe ? Severity::kError : Severity::kWarning;
+    c.add(std::move(h));
+  }
+  return c;
+}
+
+Check gpu_lost(const Context& ctx) {
+  bool known = false;
+  Check c;
+  for (const auto& g : ctx.inv.gpus) {
+    if (!g.lost) continue;
+    known = true;
+    if (!*g.lost) continue;
+    std::vector<Evidence> ev;
+    ev.push_back({"GPU lost", g.lost_evidence.value_or("yes"), "nvidia-smi, kernel log, lspci"});
+    if (g.pci_bus_id) ev.push_back({"PCI address", *g.pci_bus_id, "nvidia-smi, lspci"});
+    c.add(Hit{u::gpu_entity(g),
+              u::gpu_label(g) + " has fallen off the bus: it no longer answers on PCIe, so no program can use it "
+                                "until the machine is rebooted.",
+              ev, "", {}});
+  }
+  if (known) return c;
+  // NVML opened every GPU it listed: none of them is lost.
+  if (!ctx.inv.gpus.empty() && ctx.inv.driver.nvml.state == "ok") return Check::pass();
+  if (!u::gpu_presence_known(ctx)) return Check::skip("an NVIDIA GPU (none found)");
+  return Check::skip("whether each GPU still answers (nvidia-smi or NVML, kernel messages)");
+}
+
+}  // namespace
+
+std::vector<Rule> gpu_health_rules() {
+  return {
+      {"gpu.xid_event", "gpu", Severity::kWarning, "The driver logged Xid errors",
+       "NVRM Xid messages in the kernel log (dmesg, journal, kern.log of an imported nvidia-bug-report), one finding per "
+       "GPU and Xid, with NVIDIA's meaning and action.",
+       "An Xid is the driver reporting a GPU error: 13/31/43 are program faults, 48/63/64/92-95 GPU memory (ECC, row "
+       "remapping), 79 a GPU that left the bus, 61/62/119/120 firmware (NVIDIA Xid documentation).",
+       "Follow the action for the Xid (NVIDIA's Xid catalog); reset the GPU or reboot for memory, bus and firmware "
+       "Xids, and RMA a card whose memory or bus errors repeat.",
+       {"https://docs.nvidia.com/deploy/xid-errors/index.html",
+        "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html"},
+       xid_events},
+      {"gpu.lost", "gpu", Severity::kError, "GPU has fallen off the bus",
+       "nvidia-smi's \"Unable to determine the device handle ... GPU is lost\", the kernel's \"GPU at ... has fallen "
+       "off the bus\", and lspci reading the device's config space as all 1s.",
+       "A lost GPU does not answer on PCIe: every CUDA call on it fails until a reboot (Xid 79, NVIDIA Xid "
+       "documentation).",
+       "Reboot to recover the GPU; then reseat it, check its power cables, riser and slot, the PSU and the "
+       "temperatures; if it keeps falling off the bus, RMA the card.",
+       {"https://docs.nvidia.com/deploy/xid-errors/index.html"},
+       gpu_lost},
+  };
+}
+
+}  // namespace tfrig::rules
