@@ -219,8 +219,9 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
     if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no file could be read");
     out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
     out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
-                               fmt::format("{} files ({}) read cold on {} threads in {}, {}", cold.items,
-                                           core::format_bytes_binary(cold.bytes), threads, core::format_seconds(cold.seconds),
+                               fmt::format("{} files ({}) read cold on {} thread{} in {}, {}", cold.items,
+                                           core::format_bytes_binary(cold.bytes), threads, threads == 1 ? "" : "s",
+                                           core::format_seconds(cold.seconds),
                                            core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
     say("storage: warm re-reads");
     std::vector<std::string> read_part(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
@@ -260,8 +261,9 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
       out.decode_per_core = *one;
       out.stages.push_back(Stage{kDecode, *all, Origin::kMeasured,
                                  fmt::format("{} JPEG(s) decoded with TurboJPEG + random resized crop {}x{}, flip, normalise; "
-                                             "{} threads; {:.0f}/s on one core",
-                                             set.images.size(), bench::kCropSize, bench::kCropSize, threads, *one)});
+                                             "{} thread{}; {:.0f}/s on one core",
+                                             set.images.size(), bench::kCropSize, bench::kCropSize, threads,
+                                             threads == 1 ? "" : "s", *one)});
     } else {
       out.notes.push_back("decode failed: " + (all ? one.error() : all.error()).to_string());
     }

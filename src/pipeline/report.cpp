@@ -1,6 +1,7 @@
 #include "pipeline/report.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -57,14 +58,17 @@ std::string render_text(const Report& r) {
   out += fmt::format("tfrig pipeline: {} ({} files, {}), {} on {}\n", r.data_dir, r.measured.files_total,
                      core::format_bytes_binary(r.measured.bytes_total), r.demand.model_name,
                      r.demand.gpu_name.empty() ? "the given GPU rate" : r.demand.gpu_name);
-  out += fmt::format("\nThe barrel (samples/s; each stave's share of what the GPU consumes):\n");
-  const double longest = std::max_element(b.stages.begin(), b.stages.end(), [](const Stage& x, const Stage& y) {
-                           return x.samples_per_s < y.samples_per_s;
-                         })->samples_per_s;
+  out += fmt::format("\nThe barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):\n");
   for (const Stage& s : b.stages) {
-    const int bar = longest > 0 ? static_cast<int>(std::clamp(s.samples_per_s / std::max(longest, b.gpu_demand) * 30.0, 0.0, 30.0)) : 0;
-    out += fmt::format("  {:<15} {:>10.0f}  {:>6.0f}%  {:<30}  {}{}\n", s.name, s.samples_per_s, share_of_demand(b, s) * 100,
-                       std::string(static_cast<size_t>(bar), '#'), origin_name(s.origin), s.name == b.bottleneck ? "  <- shortest stave" : "");
+    // 15 characters = the GPU's demand; longer staves are cut at 200%.
+    const double share = b.gpu_demand > 0 ? share_of_demand(b, s) : 0;
+    const int len = static_cast<int>(std::lround(std::clamp(share, 0.0, 2.0) * 15.0));
+    std::string bar(30, ' ');
+    for (int i = 0; i < len; ++i) bar[static_cast<size_t>(i)] = '#';
+    bar[15] = len > 15 ? '#' : '|';
+    if (share > 2.0) bar.back() = '>';
+    out += fmt::format("  {:<15} {:>10.0f}  {:>6.0f}%  {}  {}{}\n", s.name, s.samples_per_s, share * 100, bar,
+                       origin_name(s.origin), s.name == b.bottleneck ? "  <- shortest stave" : "");
   }
   out += "\n";
   for (const Stage& s : b.stages) out += fmt::format("  {}: {}\n", s.name, s.detail);

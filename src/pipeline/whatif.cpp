@@ -72,7 +72,7 @@ std::vector<Change> changes(const Barrel& base, const WhatIfInputs& in) {
   // Hardware (cost rank 2+): cores, NVMe, network storage.
   if (const int k = cores_needed(base, in); k > 0 && find_stage(base, kDecode) != nullptr) {
     const double rate = find_stage(base, kDecode)->samples_per_s + k * in.decode_per_core;
-    out.push_back({"more_cores", fmt::format("{} more CPU cores", k), Origin::kMeasured,
+    out.push_back({"more_cores", fmt::format("{} more CPU core{}", k, k == 1 ? "" : "s"), Origin::kMeasured,
                    fmt::format("decode + augment at the measured {:.0f} samples/s per core: {:.0f} samples/s", in.decode_per_core, rate),
                    2, true, [rate](const Barrel& b) { return with_stage(b, Stage{kDecode, rate, Origin::kMeasured, "more cores"}); }});
   } else if (in.cores > 0 && in.decode_per_core > 0 && find_stage(base, kDecode) != nullptr) {

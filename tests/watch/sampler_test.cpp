@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 class FakeRoot {
  public:
   FakeRoot() {
+    fs::create_directories(dir_.file("proc"));
     fs::create_directories(dir_.file("sys/block/sda"));
     fs::create_directories(dir_.file("sys/block/loop0"));
   }
