@@ -66,6 +66,12 @@ Pressure pressure(const Sample& s, const RunInfo& info, const Thresholds& th) {
                       s.process->cpu_cores));
     raise(p.cpu, p.cpu_why, s.process->hottest_thread_cores / th.cpu_saturated,
           fmt::format("one thread wants {:.0f}% of a core (a serial stage)", s.process->hottest_thread_cores * 100));
+    const double reads = s.process->read_bytes_per_s.value_or(0);
+    if (reads >= th.reading_min_bytes_per_s && s.process->hottest_thread_cores < th.cpu_saturated) {
+      const double off = 1.0 - s.process->hottest_thread_cores;
+      raise(p.io, p.io_why, off / th.reading_off_cpu_share,
+            fmt::format("reading {} from storage while off the CPU {:.0f}% of the time", core::format_rate(reads), off * 100));
+    }
     if (s.process->blocked_threads > 0 && s.process->read_bytes_per_s.value_or(0) > 0) {
       raise(p.io, p.io_why, 1.0,
             fmt::format("{} thread(s) blocked on I/O while reading {}", s.process->blocked_threads,
@@ -246,6 +252,13 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
     any_read = any_read || (s.process && s.process->read_bytes_per_s);
   }
   a.gpu_watched = any_gpu;
+  if (rec.samples.empty()) {
+    a.blind.push_back(fmt::format("everything: no sample was taken (the run ended within the first {:.3g} s interval)",
+                                  rec.info.interval_s));
+    a.explanation = "idle: no sample to judge.";
+    a.fix = "watch for longer than one interval (--interval, --duration)";
+    return a;
+  }
   if (!any_gpu) {
     a.blind.push_back(rec.info.gpu_status.empty()
                           ? std::string("GPU utilisation: not reported (no GPU watched), so the verdict is about the CPU and I/O side only")

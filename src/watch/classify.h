@@ -54,6 +54,13 @@ struct Thresholds {
   // of the --disk-limit the user measured (tfrig bench storage). With a tree
   // watched, these count only while the tree reads or has threads blocked.
   double iowait_cores = 0.5;
+  // A watched tree that reads >= 1 MB/s from storage while even its busiest
+  // thread is off the CPU (neither running nor runnable) >= 25% of the time
+  // is waiting on those reads (ASSUMED; Linux's per-task block-I/O delay,
+  // delayacct, is off by default since 5.14, and thread state D is only an
+  // instant's view).
+  double reading_min_bytes_per_s = 1e6;
+  double reading_off_cpu_share = 0.25;
   double disk_util = 0.90;
   double disk_limit_share = 0.90;
   // PCIe-bound: host<->GPU traffic at >= 70% of the link's theoretical
