@@ -184,6 +184,30 @@ TEST(PipelineCli, JsonContractAndDecodeBottleneck) {
   }
 }
 
+TEST(PipelineCli, AutoGpuFromThisMachinesNvml) {
+  // --gpu auto takes the GPU the inventory finds: here the fake NVML's H100.
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  test::RunOptions env;
+  env.env = {std::string("TFRIG_NVML_LIBRARY=") + TFRIG_FAKE_NVML,
+             "TFRIG_FAKE_NVML_CAPTURE=" + test::data_dir() + "/watch/fake-nvml-h100-load.json"};
+  auto r = test::run_tfrig({"pipeline", "--data", dir.file("data"), "--model", "resnet50", "--threads", "1", "--seconds", "0.2",
+                            "--no-pack", "--format", "json"},
+                           env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["gpu"], "NVIDIA H100 SXM5 80GB");  // matched to the catalog by its PCI device id 0x2330
+  EXPECT_GT(j["gpu_demand_samples_per_s"].get<double>(), 0);
+  // No CUDA here: the link is this machine's GPU link (gen 5 x16 from NVML), estimated.
+  bool seen = false;
+  for (const auto& s : j["stages"]) {
+    if (s["name"] != "host_to_device") continue;
+    seen = true;
+    EXPECT_EQ(s["origin"], "estimated");
+  }
+  EXPECT_TRUE(seen);
+}
+
 TEST(PipelineCli, UsageErrors) {
   auto r = test::run_tfrig({"pipeline", "--data", "/nonexistent-dir", "--samples-per-s", "10"});
   EXPECT_EQ(r.exit_code, 66) << r.err;

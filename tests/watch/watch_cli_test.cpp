@@ -53,6 +53,19 @@ TEST(WatchCli, LiveRunAroundACommand) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
 }
 
+TEST(WatchCli, GpuThroughTheFakeNvml) {
+  // The H100 "load" row (100% busy) replayed by the fake NVML: compute-bound.
+  test::RunOptions env;
+  env.env = {std::string("TFRIG_NVML_LIBRARY=") + TFRIG_FAKE_NVML,
+             "TFRIG_FAKE_NVML_CAPTURE=" + data("fake-nvml-h100-load.json")};
+  auto r = test::run_tfrig({"watch", "--interval", "100ms", "--format", "json", "--", "sh", "-c", "sleep 0.5"}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["gpu_watched"].get<bool>());
+  EXPECT_EQ(j["gpus"][0]["name"], "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(j["verdict"], "compute_bound");
+}
+
 TEST(WatchCli, UsageErrors) {
   EXPECT_EQ(test::run_tfrig({"watch", "--interval", "fast", "--", "true"}).exit_code, 64);
   EXPECT_EQ(test::run_tfrig({"watch", "--pid", "1", "--", "true"}).exit_code, 64);

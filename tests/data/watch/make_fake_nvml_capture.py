@@ -18,7 +18,9 @@ mib = 1024 * 1024
 gpu = {
     "index": 0,
     "name": row["name"],
-    "pci_bus_id": "00000000:01:00.0",
+    "pci_bus_id": row["pci.bus_id"],
+    # pci.device_id is DEVICE<<16 | VENDOR ("0x233010DE"); the capture keeps the device id.
+    "pci_device_id": int(row["pci.device_id"], 16) >> 16,
     "memory_total_bytes": int(num(row["memory.total [MiB]"]) * mib),
     "memory_used_bytes": int(num(row["memory.used [MiB]"]) * mib),
     "pcie_link_gen_current": int(num(row["pcie.link.gen.current"])),
