@@ -126,7 +126,8 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
   if (auto lib = root.env("TFRIG_NVML_LIBRARY")) w.nvml_library = *lib;
   if (!root.is_live() && !w.nvml_library) w.gpu = false;  // NVML talks to this kernel, not a captured root
 
-  bench::InterruptGuard guard(2.0);
+  // Grace: the loop stops within 50 ms, then waits up to 2 s for the command.
+  bench::InterruptGuard guard(5.0);
   const bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
   auto on_sample = [tty](const watch::Sample& s) {
     if (tty) {
