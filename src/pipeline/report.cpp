@@ -55,9 +55,11 @@ Report build_report(ReportInputs in) {
 std::string render_text(const Report& r) {
   const Barrel& b = r.barrel;
   std::string out;
-  out += fmt::format("tfrig pipeline: {} ({} files, {}), {} on {}\n", r.data_dir, r.measured.files_total,
-                     core::format_bytes_binary(r.measured.bytes_total), r.demand.model_name,
-                     r.demand.gpu_name.empty() ? "the given GPU rate" : r.demand.gpu_name);
+  out += fmt::format("tfrig pipeline: {} ({} files, {}), {}\n", r.data_dir, r.measured.files_total,
+                     core::format_bytes_binary(r.measured.bytes_total),
+                     r.demand.gpu.origin == Origin::kAssumed
+                         ? fmt::format("GPU demand given: {:.0f} samples/s", r.demand.gpu.samples_per_s)
+                         : fmt::format("{} on {}", r.demand.model_name, r.demand.gpu_name));
   out += fmt::format("\nThe barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):\n");
   for (const Stage& s : b.stages) {
     // 15 characters = the GPU's demand; longer staves are cut at 200%.
@@ -72,6 +74,7 @@ std::string render_text(const Report& r) {
   }
   out += "\n";
   for (const Stage& s : b.stages) out += fmt::format("  {}: {}\n", s.name, s.detail);
+  for (const auto& n : r.measured.notes) out += fmt::format("  Note: {}\n", n);
   out += fmt::format("\nShortest stave: {}\nPredicted GPU utilization: {:.0f}% (with prefetch; {:.0f}% without: the stages add up)\n",
                      b.bottleneck, b.predicted_utilization * 100, r.serial_utilization * 100);
   if (r.epoch_seconds) {
@@ -96,7 +99,6 @@ std::string render_text(const Report& r) {
   for (const Advice& a : r.advice) {
     out += fmt::format("  [{}] {}\n    Fix: {}\n    Code: {}\n    Source: {}\n", a.stage, a.problem, a.fix, a.code, a.source);
   }
-  for (const auto& n : r.measured.notes) out += fmt::format("\nNote: {}\n", n);
   return out;
 }
 
