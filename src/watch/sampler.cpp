@@ -53,27 +53,57 @@ void ProcSampler::note(const std::string& problem) {
 std::map<int64_t, ProcSampler::Proc> ProcSampler::read_tree() {
   std::map<int64_t, Proc> tree;
   if (!pid_) return tree;
-  // Parent links of every process, then the descendants of the root.
   std::map<int64_t, std::vector<int64_t>> children;
   std::map<int64_t, PidStat> stats;
-  auto entries = root_.list_dir("proc");
-  if (!entries) {
-    note(entries.error().to_string());
-    return tree;
-  }
-  for (const auto& name : *entries) {
-    auto pid = core::parse_u64(name);
-    if (!pid || *pid > 4194304) continue;
-    const std::string rel = "proc/" + name + "/stat";
+  auto read_stat = [&](int64_t pid) -> bool {
+    const std::string rel = fmt::format("proc/{}/stat", pid);
     auto text = root_.read_text(rel, 4096);
-    if (!text) continue;  // exited between the listing and the read
+    if (!text) return false;  // exited between the listing and the read
     auto st = parse_pid_stat(*text, root_.full_path(rel));
     if (!st) {
       note(st.error().to_string());
-      continue;
+      return false;
     }
-    children[st->ppid].push_back(st->pid);
     stats.emplace(st->pid, *st);
+    return true;
+  };
+  // Fast path: the kernel's children lists (/proc/PID/task/TID/children,
+  // CONFIG_PROC_CHILDREN, on in the common distribution kernels) walk only
+  // the tree. Else one pass over every /proc/N/stat finds the parent links.
+  const bool has_children = root_.exists(fmt::format("proc/{}/task/{}/children", *pid_, *pid_));
+  if (has_children) {
+    std::vector<int64_t> todo = {*pid_};
+    std::set<int64_t> visited;
+    while (!todo.empty()) {
+      const int64_t p = todo.back();
+      todo.pop_back();
+      if (!visited.insert(p).second || !read_stat(p)) continue;
+      auto tasks = root_.list_dir(fmt::format("proc/{}/task", p));
+      if (!tasks) continue;
+      for (const auto& t : *tasks) {
+        auto text = root_.read_text(fmt::format("proc/{}/task/{}/children", p, t), 1u << 20);
+        if (!text) continue;
+        for (auto c : core::split_ws(*text)) {
+          if (auto child = core::parse_u64(c); child && *child <= 4194304) {
+            children[p].push_back(static_cast<int64_t>(*child));
+            todo.push_back(static_cast<int64_t>(*child));
+          }
+        }
+      }
+    }
+  } else {
+    auto entries = root_.list_dir("proc");
+    if (!entries) {
+      note(entries.error().to_string());
+      return tree;
+    }
+    for (const auto& name : *entries) {
+      auto pid = core::parse_u64(name);
+      if (!pid || *pid > 4194304) continue;
+      if (read_stat(static_cast<int64_t>(*pid))) {
+        if (auto it = stats.find(static_cast<int64_t>(*pid)); it != stats.end()) children[it->second.ppid].push_back(it->second.pid);
+      }
+    }
   }
   if (stats.find(*pid_) == stats.end()) {
     root_gone_ = true;
@@ -85,7 +115,9 @@ std::map<int64_t, ProcSampler::Proc> ProcSampler::read_tree() {
     int64_t p = todo.back();
     todo.pop_back();
     if (!seen.insert(p).second) continue;
-    const PidStat& st = stats.at(p);
+    auto found = stats.find(p);
+    if (found == stats.end()) continue;  // a child that exited while the tree was walked
+    const PidStat& st = found->second;
     Proc proc;
     proc.task = Task{st.utime + st.stime, st.cutime + st.cstime, st.ppid};
     proc.threads = st.threads;

@@ -1,6 +1,7 @@
 // The record/replay format: round trip, and clear errors on bad input.
 #include <gtest/gtest.h>
 
+#include "watch/classify.h"
 #include "watch/recording.h"
 #include "watch_test_util.h"
 
@@ -72,6 +73,31 @@ TEST(WatchRecording, RecordedStreamsParse) {
     EXPECT_GE(rec.samples.size(), 3u) << f;
     EXPECT_FALSE(rec.info.command.empty()) << f;
   }
+}
+
+// What libFuzzer does at scale, in miniature and deterministic: every
+// truncation and a sweep of byte flips of a real recording must parse or
+// fail cleanly, and whatever parses must analyse.
+TEST(WatchRecording, SurvivesTruncationAndByteFlips) {
+  const std::string seed = tfrig::test::read_file(test_util::data("cpu-heavy.jsonl"));
+  ASSERT_FALSE(seed.empty());
+  size_t parsed = 0;
+  auto exercise = [&](const std::string& text) {
+    auto rec = parse_recording(text, "m");
+    if (rec) {
+      ++parsed;
+      (void)analyse(*rec);
+    } else {
+      EXPECT_FALSE(rec.error().to_string().empty());
+    }
+  };
+  for (size_t n = 0; n <= seed.size(); n += 7) exercise(seed.substr(0, n));
+  for (size_t i = 0; i < seed.size(); i += 3) {
+    std::string m = seed;
+    m[i] = static_cast<char>(m[i] ^ 0x25);
+    exercise(m);
+  }
+  EXPECT_GT(parsed, 0u);
 }
 
 }  // namespace

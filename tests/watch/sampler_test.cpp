@@ -26,7 +26,9 @@ namespace fs = std::filesystem;
 // A two-core machine with one disk and a process tree 100 -> 101.
 class FakeRoot {
  public:
-  FakeRoot() {
+  // children_files: the kernel's /proc/PID/task/TID/children lists exist
+  // (CONFIG_PROC_CHILDREN), so the sampler walks the tree instead of scanning.
+  explicit FakeRoot(bool children_files = false) : children_files_(children_files) {
     fs::create_directories(dir_.file("proc"));
     fs::create_directories(dir_.file("sys/block/sda"));
     fs::create_directories(dir_.file("sys/block/loop0"));
@@ -50,15 +52,26 @@ class FakeRoot {
     test::write_file(dir_.file(d + "/stat"), stat);
     test::write_file(dir_.file(d + "/task/" + std::to_string(pid) + "/stat"), stat);
     test::write_file(dir_.file(d + "/io"), fmt::format("rchar: {}\nwchar: 0\nread_bytes: {}\nwrite_bytes: 0\n", read_bytes, read_bytes));
+    if (children_files_) {
+      test::write_file(dir_.file(d + "/task/" + std::to_string(pid) + "/children"), pid == 100 ? "101 " : "");
+    }
   }
-  void remove_process(int pid) { fs::remove_all(dir_.file(fmt::format("proc/{}", pid))); }
+  void remove_process(int pid) {
+    fs::remove_all(dir_.file(fmt::format("proc/{}", pid)));
+    if (children_files_ && pid == 101 && fs::exists(dir_.file("proc/100/task/100/children"))) {
+      test::write_file(dir_.file("proc/100/task/100/children"), "");
+    }
+  }
 
  private:
   test::TempDir dir_;
+  bool children_files_ = false;
 };
 
-TEST(WatchSampler, IntervalRatesFromCounterDeltas) {
-  FakeRoot r;
+class WatchSamplerTree : public ::testing::TestWithParam<bool> {};
+
+TEST_P(WatchSamplerTree, IntervalRatesFromCounterDeltas) {
+  FakeRoot r(GetParam());
   r.cpu(100, 100, 0, 100, 100, 0);
   r.disk(1000, 0);
   r.process(100, 1, 'S', 10, 0, 0);
@@ -93,8 +106,8 @@ TEST(WatchSampler, IntervalRatesFromCounterDeltas) {
   EXPECT_NEAR(sample->disks[0].util, 0.9, 1e-9);
 }
 
-TEST(WatchSampler, ExitedChildIsNotCountedTwice) {
-  FakeRoot r;
+TEST_P(WatchSamplerTree, ExitedChildIsNotCountedTwice) {
+  FakeRoot r(GetParam());
   r.cpu(0, 100, 0, 0, 100, 0);
   r.disk(0, 0);
   r.process(100, 1, 'S', 10, 0, 0);
@@ -116,6 +129,8 @@ TEST(WatchSampler, ExitedChildIsNotCountedTwice) {
   s.take(2, 1.0);
   EXPECT_TRUE(s.root_gone());
 }
+
+INSTANTIATE_TEST_SUITE_P(WatchScanOrChildren, WatchSamplerTree, ::testing::Bool());
 
 TEST(WatchSampler, PcieLinkRates) {
   EXPECT_NEAR(*pcie_link_bytes_per_s(3, 16), 15.75e9, 0.01e9);
