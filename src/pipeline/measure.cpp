@@ -46,7 +46,16 @@ int usable_cpus() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// Files tfrig pack (and most tools) keep next to the shards: indexes, the
+// label map, manifests. They are neither samples nor shards.
+bool is_sidecar_name(const std::string& path) {
+  const std::string name = core::to_lower(fs::path(path).filename().string());
+  return core::ends_with(name, ".json") || core::ends_with(name, ".txt") || core::ends_with(name, ".csv") ||
+         name.find(".tmp-") != std::string::npos;
+}
+
 bool is_tfrecord_name(const std::string& path) {
+  if (is_sidecar_name(path)) return false;
   const std::string name = core::to_lower(fs::path(path).filename().string());
   return name.find(".tfrecord") != std::string::npos || name.find("tfrecord-") != std::string::npos ||
          core::ends_with(name, ".tfrec");
@@ -199,10 +208,13 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   std::vector<std::string> files = std::move(*listed);
   if (files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, "no regular files in the dataset directory");
   std::vector<std::string> shards;
+  size_t sidecars = 0;
   for (const auto& f : files) {
     if (is_tfrecord_name(f)) shards.push_back(f);
+    if (is_sidecar_name(f)) ++sidecars;
   }
-  out.input_is_tfrecord = shards.size() * 2 > files.size();
+  // A folder of shards (with tfrig pack's indexes and label map beside them).
+  out.input_is_tfrecord = !shards.empty() && shards.size() * 2 > files.size() - sidecars;
   out.files_sampled = out.input_is_tfrecord ? shards.size() : files.size();
 
   // ---- storage ----
