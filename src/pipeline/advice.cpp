@@ -35,7 +35,7 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
       } else {
         out.push_back({s->name, problem,
                        "stop reading millions of small files one by one: pack them into TFRecord shards of 100 MB or more "
-                       "(tfrig pack --src DIR --out SHARDS) and interleave the shards; until then read files in parallel; "
+                       "(tfrig pack DIR -o SHARDS) and interleave the shards; until then read files in parallel; "
                        "cache() in RAM when the dataset fits",
                        "ds = tf.data.Dataset.from_tensor_slices(tf.io.gfile.glob('SHARDS/*.tfrecord')).interleave("
                        "tf.data.TFRecordDataset, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # was: "
