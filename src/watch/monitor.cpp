@@ -47,8 +47,13 @@ class RecordWriter {
     if (std::rename(tmp_.c_str(), path_.c_str()) != 0) return tl::unexpected(core::errno_error(errno, path_, "rename"));
     return {};
   }
+  // Not closed: the run failed before it began (no command, no process);
+  // nothing was recorded, so the temporary file goes.
   ~RecordWriter() {
-    if (f_ != nullptr) std::fclose(f_);
+    if (f_ != nullptr) {
+      std::fclose(f_);
+      std::remove(tmp_.c_str());
+    }
   }
 
  private:

@@ -66,6 +66,14 @@ TEST(WatchCli, GpuThroughTheFakeNvml) {
   EXPECT_EQ(j["verdict"], "compute_bound");
 }
 
+TEST(WatchCli, MissingCommandLeavesNoRecording) {
+  test::TempDir dir;
+  auto r = test::run_tfrig({"watch", "--no-gpu", "--record", dir.file("r.jsonl"), "--", "/nonexistent/train.py"});
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/train.py"), std::string::npos) << r.err;
+  EXPECT_TRUE(test::list_dir(dir.path()).empty());
+}
+
 TEST(WatchCli, UsageErrors) {
   EXPECT_EQ(test::run_tfrig({"watch", "--interval", "fast", "--", "true"}).exit_code, 64);
   EXPECT_EQ(test::run_tfrig({"watch", "--pid", "1", "--", "true"}).exit_code, 64);
