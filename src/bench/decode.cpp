@@ -103,53 +103,6 @@ class DecodeBenchmark final : public Benchmark {
   void run(const RunContext& ctx, Runner& runner) override;
 };
 
-// Decodes (and augments) images for `seconds` on `threads` threads, each
-// walking the set from its own starting point; returns images per second.
-core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
-                                   const std::atomic<bool>& cancelled, uint64_t seed) {
-  std::atomic<uint64_t> done{0};
-  std::atomic<bool> failed{false};
-  std::string error;
-  std::mutex error_mutex;
-  core::Stopwatch watch;
-  // Each worker reads the clock after every image (a vDSO call, tens of
-  // nanoseconds against milliseconds of decode) instead of a timer thread
-  // that would take CPU from the decoders.
-  auto worker = [&](int index) {
-    TjHandle h(false);
-    std::vector<uint8_t> rgb;
-    std::vector<float> out(static_cast<size_t>(kCropSize) * kCropSize * 3);
-    std::mt19937_64 rng(seed + static_cast<uint64_t>(index));
-    size_t i = static_cast<size_t>(index) % set.images.size();
-    uint64_t local = 0;
-    while (watch.seconds() < seconds && !failed.load(std::memory_order_relaxed) &&
-           !cancelled.load(std::memory_order_relaxed)) {
-      Header hd;
-      auto s = decode_rgb(h.get(), set.images[i], set.names[i], rgb, hd);
-      if (!s) {
-        std::lock_guard lock(error_mutex);
-        if (error.empty()) error = s.error().to_string();
-        failed = true;
-        break;
-      }
-      if (augment) {
-        CropBox box = random_resized_crop(hd.width, hd.height, rng);
-        bool flip = (rng() & 1) != 0;
-        resize_flip_normalize(rgb.data(), hd.width, hd.height, box, flip, kCropSize, out.data());
-      }
-      ++local;
-      i = (i + 1) % set.images.size();
-    }
-    done += local;
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& t : pool) t.join();
-  double secs = watch.seconds();
-  if (failed) return core::fail(core::ErrorCode::kParse, "decode", error);
-  return static_cast<double>(done.load()) / std::max(secs, 1e-9);
-}
 
 void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
   core::Result<JpegSet> set = ctx.config.data_dir.empty()
@@ -220,6 +173,52 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
 }
 
 }  // namespace
+
+core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
+                                   const std::atomic<bool>& cancelled, uint64_t seed) {
+  std::atomic<uint64_t> done{0};
+  std::atomic<bool> failed{false};
+  std::string error;
+  std::mutex error_mutex;
+  core::Stopwatch watch;
+  // Each worker reads the clock after every image (a vDSO call, tens of
+  // nanoseconds against milliseconds of decode) instead of a timer thread
+  // that would take CPU from the decoders.
+  auto worker = [&](int index) {
+    TjHandle h(false);
+    std::vector<uint8_t> rgb;
+    std::vector<float> out(static_cast<size_t>(kCropSize) * kCropSize * 3);
+    std::mt19937_64 rng(seed + static_cast<uint64_t>(index));
+    size_t i = static_cast<size_t>(index) % set.images.size();
+    uint64_t local = 0;
+    while (watch.seconds() < seconds && !failed.load(std::memory_order_relaxed) &&
+           !cancelled.load(std::memory_order_relaxed)) {
+      Header hd;
+      auto s = decode_rgb(h.get(), set.images[i], set.names[i], rgb, hd);
+      if (!s) {
+        std::lock_guard lock(error_mutex);
+        if (error.empty()) error = s.error().to_string();
+        failed = true;
+        break;
+      }
+      if (augment) {
+        CropBox box = random_resized_crop(hd.width, hd.height, rng);
+        bool flip = (rng() & 1) != 0;
+        resize_flip_normalize(rgb.data(), hd.width, hd.height, box, flip, kCropSize, out.data());
+      }
+      ++local;
+      i = (i + 1) % set.images.size();
+    }
+    done += local;
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
+  for (auto& t : pool) t.join();
+  double secs = watch.seconds();
+  if (failed) return core::fail(core::ErrorCode::kParse, "decode", error);
+  return static_cast<double>(done.load()) / std::max(secs, 1e-9);
+}
 
 CropBox random_resized_crop(int width, int height, std::mt19937_64& rng) {
   // torchvision.transforms.RandomResizedCrop.get_params, and the same

@@ -4,6 +4,7 @@
 // all cores. Images are held in memory so storage does not enter the number.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -30,6 +31,13 @@ core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint6
 
 // Synthetic photographs of ImageNet's typical size and quality.
 core::Result<JpegSet> generate_jpegs(int count, int width, int height, int quality, uint64_t seed);
+
+// Decodes (and with `augment`, crops, flips and normalises) the images for
+// `seconds` on `threads` threads, each walking the set from its own starting
+// point; returns images per second. Shared by the decode benchmark and tfrig
+// pipeline's decode stage.
+core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
+                                   const std::atomic<bool>& cancelled, uint64_t seed);
 
 // The crop RandomResizedCrop picks: area fraction in [0.08, 1], aspect ratio
 // in [3/4, 4/3] log-uniform, ten tries, then the central crop.

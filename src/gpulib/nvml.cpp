@@ -61,6 +61,10 @@ struct Nvml::Symbols {
   Return (*nvlink_version)(Device, unsigned, unsigned*) = nullptr;
   Return (*topology_common_ancestor)(Device, Device, int*) = nullptr;
   Return (*p2p_status)(Device, Device, int, int*) = nullptr;
+  // Added for tfrig watch (sampled every interval).
+  Return (*utilization)(Device, nvml::Utilization*) = nullptr;
+  Return (*pcie_throughput)(Device, int, unsigned*) = nullptr;
+  Return (*power_usage)(Device, unsigned*) = nullptr;
 };
 
 std::string failure_state_name(NvmlFailure failure) {
@@ -208,6 +212,9 @@ std::unique_ptr<Nvml> Nvml::open(const std::optional<std::string>& library_overr
   resolve(n->handle_, s.temperature, {"nvmlDeviceGetTemperature"}, nullptr);
   resolve(n->handle_, s.clock_info, {"nvmlDeviceGetClockInfo"}, nullptr);
   resolve(n->handle_, s.max_clock_info, {"nvmlDeviceGetMaxClockInfo"}, nullptr);
+  resolve(n->handle_, s.utilization, {"nvmlDeviceGetUtilizationRates"}, nullptr);
+  resolve(n->handle_, s.pcie_throughput, {"nvmlDeviceGetPcieThroughput"}, nullptr);
+  resolve(n->handle_, s.power_usage, {"nvmlDeviceGetPowerUsage"}, nullptr);
   resolve(n->handle_, s.persistence_mode, {"nvmlDeviceGetPersistenceMode"}, nullptr);
   resolve(n->handle_, s.ecc_mode, {"nvmlDeviceGetEccMode"}, nullptr);
   resolve(n->handle_, s.total_ecc_errors, {"nvmlDeviceGetTotalEccErrors"}, nullptr);
@@ -399,6 +406,27 @@ std::optional<unsigned> Nvml::clock(Device d, int type) {
   if (sym_->clock_info == nullptr) return std::nullopt;
   unsigned v = 0;
   if (!ok(sym_->clock_info(d, type, &v), "nvmlDeviceGetClockInfo")) return std::nullopt;
+  return v;
+}
+
+std::optional<nvml::Utilization> Nvml::utilization(Device d) {
+  if (sym_->utilization == nullptr) return std::nullopt;
+  nvml::Utilization u{};
+  if (!ok(sym_->utilization(d, &u), "nvmlDeviceGetUtilizationRates")) return std::nullopt;
+  return u;
+}
+
+std::optional<unsigned> Nvml::pcie_throughput_kbps(Device d, int counter) {
+  if (sym_->pcie_throughput == nullptr) return std::nullopt;
+  unsigned v = 0;
+  if (!ok(sym_->pcie_throughput(d, counter, &v), "nvmlDeviceGetPcieThroughput")) return std::nullopt;
+  return v;
+}
+
+std::optional<unsigned> Nvml::power_usage_milliwatts(Device d) {
+  if (sym_->power_usage == nullptr) return std::nullopt;
+  unsigned v = 0;
+  if (!ok(sym_->power_usage(d, &v), "nvmlDeviceGetPowerUsage")) return std::nullopt;
   return v;
 }
 

@@ -94,6 +94,18 @@ struct ProcessInfoV2 {
   unsigned int compute_instance_id;
 };
 
+// nvmlUtilization_t: percent of the last sample period (1/6 s to 1 s,
+// product-dependent) during which a kernel ran / device memory was read or
+// written (NVML API Reference, nvmlUtilization_t).
+struct Utilization {
+  unsigned int gpu;
+  unsigned int memory;
+};
+// nvmlPcieUtilCounter_t for nvmlDeviceGetPcieThroughput (KB/s over a 20 ms
+// window, NVML API Reference).
+constexpr int kPcieUtilTxBytes = 0;
+constexpr int kPcieUtilRxBytes = 1;
+
 // nvmlEnableState_t
 constexpr int kFeatureDisabled = 0;
 constexpr int kFeatureEnabled = 1;
@@ -200,6 +212,11 @@ class Nvml {
   std::optional<unsigned> temperature(nvml::Device d);
   std::optional<unsigned> clock(nvml::Device d, int type);
   std::optional<unsigned> max_clock(nvml::Device d, int type);
+  // Sampled by tfrig watch: utilisation percentages, PCIe KB/s per counter
+  // (kPcieUtilTxBytes / kPcieUtilRxBytes), board power draw in milliwatts.
+  std::optional<nvml::Utilization> utilization(nvml::Device d);
+  std::optional<unsigned> pcie_throughput_kbps(nvml::Device d, int counter);
+  std::optional<unsigned> power_usage_milliwatts(nvml::Device d);
   std::optional<bool> persistence_mode(nvml::Device d);
   std::optional<std::pair<bool, bool>> ecc_mode(nvml::Device d);  // current, pending
   std::optional<uint64_t> ecc_errors(nvml::Device d, int error_type, int counter_type);

@@ -57,9 +57,8 @@ constexpr uint64_t kDimmGiB[] = {16, 24, 32, 48, 64, 96, 128, 256};
 
 // U.2/U.3 data-centre NVMe capacities (1.92/3.84/7.68/15.36 TB, decimal).
 constexpr uint64_t kNvmeBytes[] = {1920000000000, 3840000000000, 7680000000000, 15360000000000};
-// ASSUMED: one NVMe drive sustains 3 GB/s of ~100 kB random reads (PCIe 4.0
-// x4 drives list ~7 GB/s sequential; small reads reach about half).
-constexpr double kNvmeReadPerDrive = 3e9;
+// One NVMe drive's small-read rate: kNvmeSmallReadBytesPerS (server.h).
+constexpr double kNvmeReadPerDrive = kNvmeSmallReadBytesPerS;
 
 constexpr int kEthernetGbits[] = {10, 25, 40, 100, 200, 400};
 

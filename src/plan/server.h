@@ -12,6 +12,11 @@
 
 namespace tfrig::plan {
 
+// ASSUMED: one NVMe drive sustains 3 GB/s of ~100 kB random reads (PCIe 4.0
+// x4 drives list ~7 GB/s sequential; small reads reach about half). Shared
+// with tfrig pipeline's "on NVMe" what-if.
+inline constexpr double kNvmeSmallReadBytesPerS = 3e9;
+
 struct DataOptions {
   std::optional<uint64_t> dataset_samples;       // --dataset-size
   std::optional<uint64_t> sample_bytes;          // --sample-bytes

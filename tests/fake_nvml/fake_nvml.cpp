@@ -311,6 +311,27 @@ FAKE_API int nvmlDeviceGetMaxClockInfo(void* d, int type, unsigned* out) {
   if (type == 1) return number(d, "clock_sm_max_mhz", out);
   return kNotSupported;
 }
+// tfrig watch's samples: fields a watch capture adds (tests/data/watch/README.md).
+struct Utilization {
+  unsigned gpu;
+  unsigned memory;
+};
+FAKE_API int nvmlDeviceGetUtilizationRates(void* d, Utilization* u) {
+  if (number(d, "utilization_gpu_percent", &u->gpu) != kSuccess) return kNotSupported;
+  if (number(d, "utilization_memory_percent", &u->memory) != kSuccess) u->memory = 0;
+  return kSuccess;
+}
+FAKE_API int nvmlDeviceGetPcieThroughput(void* d, int counter, unsigned* out) {
+  if (counter == 0) return number(d, "pcie_tx_kbps", out);
+  if (counter == 1) return number(d, "pcie_rx_kbps", out);
+  return kInvalidArgument;
+}
+FAKE_API int nvmlDeviceGetPowerUsage(void* d, unsigned* mw) {
+  double w = 0;
+  if (number(d, "power_draw_watts", &w) != kSuccess) return kNotSupported;
+  *mw = static_cast<unsigned>(w * 1000 + 0.5);
+  return kSuccess;
+}
 FAKE_API int nvmlDeviceGetPersistenceMode(void* d, int* out) { return flag(d, "persistence_mode", out); }
 FAKE_API int nvmlDeviceGetEccMode(void* d, int* current, int* pending) {
   if (flag(d, "ecc_mode_current", current) != kSuccess) return kNotSupported;

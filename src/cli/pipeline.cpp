@@ -1,0 +1,133 @@
+// tfrig pipeline: measure each stage of the input pipeline on the user's own
+// dataset against what the GPU consumes; name the shortest stave, the
+// predicted GPU utilization, the what-ifs and the fix. Work is in src/pipeline/.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "bench/interrupt.h"
+#include "cli/command.h"
+#include "core/log.h"
+#include "pipeline/demand.h"
+#include "pipeline/measure.h"
+#include "pipeline/report.h"
+#include "plan/catalog_adapter.h"
+#include "probe/probe.h"
+
+namespace tfrig::cli {
+namespace {
+
+struct PipelineOptions {
+  std::string data_dir;
+  std::string model;
+  double samples_per_s = 0;
+  std::string gpu = "auto";
+  int gpus = 1;
+  std::string precision = "fp32";
+  uint64_t batch = 0;
+  int threads = 0;
+  std::string format = "text";
+  double dataset_size = 0;
+  double seconds = 2.0;
+  int files = 2000;
+  std::string dir = ".";
+  bool no_pack = false;
+};
+
+int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
+  bench::InterruptGuard guard;
+  if (!o.model.empty() && o.samples_per_s > 0) {
+    core::log(core::LogLevel::kError, "give either --model or --samples-per-s, not both");
+    return kExitUsage;
+  }
+  core::SysRoot root(global.root);
+  probe::Context pctx;
+  pctx.root = root;
+  pctx.data_paths = {o.data_dir, o.dir};
+  pctx.deadline = std::chrono::milliseconds(3000);
+  auto inv = probe::run_probes(pctx, probe::all_probes());
+
+  pipeline::DemandRequest req;
+  if (!o.model.empty()) req.model = o.model;
+  if (o.samples_per_s > 0) req.samples_per_s = o.samples_per_s;
+  req.gpu = o.gpu;
+  req.gpus = o.gpus;
+  req.precision = o.precision;
+  req.batch = o.batch;
+  const auto catalog = plan::plan_gpus_from_catalog();
+  auto demand = pipeline::resolve_demand(req, inv.inventory, catalog);
+  if (!demand) {
+    core::log(core::LogLevel::kError, "{}", demand.error().to_string());
+    return demand.error().code == core::ErrorCode::kNotFound || demand.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage
+                                                                                                                       : kExitInternal;
+  }
+
+  pipeline::MeasureOptions mo;
+  mo.data_dir = o.data_dir;
+  mo.scratch_parent = o.dir;
+  mo.threads = o.threads;
+  mo.stage_seconds = o.seconds;
+  mo.max_files = static_cast<size_t>(o.files);
+  mo.pack_what_if = !o.no_pack;
+  mo.estimated_link_bytes_per_s = demand->link_bytes_per_s;
+  mo.estimated_link_detail = demand->link_detail;
+  const bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
+  auto step = [tty](const std::string& s) {
+    if (tty) {
+      std::fprintf(stderr, "\r\033[K%s", s.c_str());
+      std::fflush(stderr);
+    } else {
+      core::log(core::LogLevel::kInfo, "{}", s);
+    }
+  };
+  auto measured = pipeline::measure_stages(mo, inv.inventory, guard.cancelled(), step);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
+  if (!measured) {
+    core::log(core::LogLevel::kError, "{}", measured.error().to_string());
+    return measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal;
+  }
+  pipeline::ReportInputs in;
+  in.data_dir = o.data_dir;
+  in.demand = std::move(*demand);
+  in.measured = std::move(*measured);
+  if (o.dataset_size > 0) in.dataset_size = o.dataset_size;
+  if (inv.inventory.memory.available_bytes) in.available_memory_bytes = *inv.inventory.memory.available_bytes;
+  const pipeline::Report report = pipeline::build_report(std::move(in));
+  const std::string out = o.format == "json" ? pipeline::render_json(report).dump(2) + "\n" : pipeline::render_text(report);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_pipeline_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<PipelineOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "pipeline", "Measure your dataset's input pipeline against the GPU's demand: the shortest stave and the predicted GPU utilization");
+  cmd->add_option("--data", o->data_dir, "The dataset: a folder of image files, or of TFRecord shards (read only)")
+      ->type_name("DIR")
+      ->required();
+  cmd->add_option("--model", o->model, "Built-in model whose GPU demand to use (default resnet50)")->type_name("NAME");
+  cmd->add_option("--samples-per-s", o->samples_per_s, "The GPU's demand in samples/s, measured by you (instead of --model)")
+      ->check(CLI::Range(1e-3, 1e9));
+  cmd->add_option("--gpu", o->gpu, "auto (this machine's GPU) or a catalog name: \"NVIDIA GeForce RTX 4090\"")->default_str("auto");
+  cmd->add_option("--gpus", o->gpus, "GPUs training together (data parallel)")->check(CLI::Range(1, 4096))->default_str("1");
+  cmd->add_option("--precision", o->precision, "fp32, mixed_float16 or mixed_bfloat16")
+      ->check(CLI::IsMember({"fp32", "mixed_float16", "mixed_bfloat16"}))
+      ->default_str("fp32");
+  cmd->add_option("--batch", o->batch, "Global batch size (default 256 per GPU)")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--threads", o->threads, "Threads for reads and decode (default: every CPU)")->check(CLI::Range(1, 4096));
+  cmd->add_option("--dataset-size", o->dataset_size, "Samples per epoch (default: the files in --data)")->check(CLI::Range(1.0, 1e13));
+  cmd->add_option("--seconds", o->seconds, "Time given to each measurement")->check(CLI::Range(0.05, 600.0))->default_str("2");
+  cmd->add_option("--files", o->files, "Files of the dataset sampled")->check(CLI::Range(1, 10000000))->default_str("2000");
+  cmd->add_option("--dir", o->dir, "Where the TFRecord what-if packs its sample (default: the current directory)")->type_name("DIR");
+  cmd->add_flag("--no-pack", o->no_pack, "Skip the TFRecord what-if (no scratch files)");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->callback([o, &state] { state.exit_code = run_pipeline(*o, state.global); });
+}
+
+}  // namespace tfrig::cli

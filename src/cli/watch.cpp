@@ -1,0 +1,174 @@
+// tfrig watch: sample GPU, CPU and disk while training runs (from outside
+// the process) and say what the GPU waits on. The work is in src/watch/.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "bench/interrupt.h"
+#include "cli/command.h"
+#include "core/log.h"
+#include "core/text.h"
+#include "core/units.h"
+#include "watch/classify.h"
+#include "watch/monitor.h"
+#include "watch/recording.h"
+#include "watch/render.h"
+
+namespace tfrig::cli {
+namespace {
+
+struct WatchCliOptions {
+  int64_t pid = 0;
+  std::vector<std::string> command;
+  std::string interval = "1s";
+  std::string duration;
+  std::string format = "text";
+  std::string record;
+  std::string replay;
+  std::string disk_limit;
+  bool no_gpu = false;
+};
+
+// "1s", "500ms", "2m", "1h" or plain seconds.
+std::optional<double> parse_duration(std::string_view text) {
+  std::string_view t = core::trim(text);
+  double scale = 1;
+  if (core::ends_with(t, "ms")) {
+    scale = 0.001;
+    t.remove_suffix(2);
+  } else if (core::ends_with(t, "s")) {
+    t.remove_suffix(1);
+  } else if (core::ends_with(t, "m")) {
+    scale = 60;
+    t.remove_suffix(1);
+  } else if (core::ends_with(t, "h")) {
+    scale = 3600;
+    t.remove_suffix(1);
+  }
+  auto v = core::parse_double(t);
+  if (!v || !std::isfinite(*v) || *v <= 0 || *v * scale > 1e7) return std::nullopt;
+  return *v * scale;
+}
+
+int emit(const watch::Recording& rec, const std::string& format) {
+  const watch::Analysis a = watch::analyse(rec);
+  std::string out;
+  if (format == "json") {
+    out = watch::render_json(rec, a).dump(2) + "\n";
+  } else if (format == "csv") {
+    out = watch::render_csv(rec, a);
+  } else {
+    out = watch::render_text(rec, a);
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  return kExitOk;
+}
+
+int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
+  if (!o.replay.empty()) {
+    if (o.pid != 0 || !o.command.empty() || !o.record.empty()) {
+      core::log(core::LogLevel::kError, "--replay re-analyses a recording: it takes no --pid, COMMAND or --record");
+      return kExitUsage;
+    }
+    std::ifstream in(o.replay, std::ios::binary);
+    if (!in) {
+      core::log(core::LogLevel::kError, "{}: cannot be opened", o.replay);
+      return kExitNoInput;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto rec = watch::parse_recording(ss.str(), o.replay);
+    if (!rec) {
+      core::log(core::LogLevel::kError, "{}", rec.error().to_string());
+      return kExitDataErr;
+    }
+    return emit(*rec, o.format);
+  }
+  if (o.pid != 0 && !o.command.empty()) {
+    core::log(core::LogLevel::kError, "give either --pid PID or -- COMMAND, not both");
+    return kExitUsage;
+  }
+  watch::WatchOptions w;
+  auto interval = parse_duration(o.interval);
+  if (!interval || *interval < 0.05) {
+    core::log(core::LogLevel::kError, "--interval: expected a duration of at least 50ms such as 1s or 500ms");
+    return kExitUsage;
+  }
+  w.interval_s = *interval;
+  if (!o.duration.empty()) {
+    auto d = parse_duration(o.duration);
+    if (!d) {
+      core::log(core::LogLevel::kError, "--duration: expected a duration such as 60s, 5m or 2h");
+      return kExitUsage;
+    }
+    w.duration_s = *d;
+  }
+  if (!o.disk_limit.empty()) {
+    std::string_view t = core::trim(o.disk_limit);
+    if (core::ends_with(t, "/s")) t.remove_suffix(2);
+    auto bytes = core::parse_size(t);
+    if (!bytes || *bytes == 0) {
+      core::log(core::LogLevel::kError, "--disk-limit: expected a rate such as 550MB/s or 3GB/s");
+      return kExitUsage;
+    }
+    w.disk_limit_bytes_per_s = static_cast<double>(*bytes);
+  }
+  if (o.pid != 0) w.pid = o.pid;
+  w.command = o.command;
+  w.record_path = o.record;
+  w.gpu = !o.no_gpu;
+  core::SysRoot root(global.root);
+  if (auto lib = root.env("TFRIG_NVML_LIBRARY")) w.nvml_library = *lib;
+  if (!root.is_live() && !w.nvml_library) w.gpu = false;  // NVML talks to this kernel, not a captured root
+
+  // Grace: the loop stops within 50 ms, then waits up to 2 s for the command.
+  bench::InterruptGuard guard(5.0);
+  const bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
+  auto on_sample = [tty](const watch::Sample& s) {
+    if (tty) {
+      std::fprintf(stderr, "\r\033[K%s", watch::status_line(s).c_str());
+      std::fflush(stderr);
+    }
+  };
+  auto result = watch::run_watch(root, w, guard.cancelled(), on_sample);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  if (!result) {
+    core::log(core::LogLevel::kError, "{}", result.error().to_string());
+    return result.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal;
+  }
+  for (const auto& p : result->problems) core::log(core::LogLevel::kWarn, "{}", p);
+  if (!o.record.empty()) core::log(core::LogLevel::kInfo, "recorded {} sample(s) in {}", result->recording.samples.size(), o.record);
+  emit(result->recording, o.format);
+  if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
+  if (result->command_exit_status && *result->command_exit_status != 0) {
+    core::log(core::LogLevel::kWarn, "the command exited with status {}", *result->command_exit_status);
+    return kExitErrors;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_watch_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<WatchCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "watch", "Sample GPU, CPU and disk while training runs and say whether it is input-, compute- or I/O-bound");
+  cmd->add_option("--pid", o->pid, "Watch this process and its descendants")->check(CLI::Range(1, 4194304));
+  cmd->add_option("command", o->command, "-- COMMAND ARGS...: run it and watch it until it exits")->type_name("COMMAND");
+  cmd->add_option("--interval", o->interval, "Time between samples (1s, 500ms)")->default_str("1s");
+  cmd->add_option("--duration", o->duration,
+                  "Stop after this long (default: when COMMAND or PID exits; 60s system-wide)");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "csv"}))->default_str("text");
+  cmd->add_option("--record", o->record, "Save the samples (JSON Lines) to FILE")->type_name("FILE");
+  cmd->add_option("--replay", o->replay, "Re-analyse a recording instead of watching")->type_name("FILE");
+  cmd->add_option("--disk-limit", o->disk_limit, "The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s");
+  cmd->add_flag("--no-gpu", o->no_gpu, "Do not open NVML");
+  cmd->callback([o, &state] { state.exit_code = run_watch_cli(*o, state.global); });
+}
+
+}  // namespace tfrig::cli

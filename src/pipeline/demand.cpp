@@ -1,0 +1,99 @@
+#include "pipeline/demand.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+#include "plan/model_catalog.h"
+#include "plan/plan.h"
+#include "plan/ranking.h"
+#include "plan/throughput.h"
+#include "watch/sampler.h"
+
+namespace tfrig::pipeline {
+
+const plan::GpuCandidate* find_gpu(std::span<const plan::GpuCandidate> catalog, const std::string& text) {
+  const std::string want = core::to_lower(core::trim(text));
+  if (want.empty()) return nullptr;
+  for (const auto& g : catalog) {
+    if (core::to_lower(g.id) == want || core::to_lower(g.name) == want) return &g;
+  }
+  const plan::GpuCandidate* best = nullptr;
+  for (const auto& g : catalog) {
+    if (core::to_lower(g.name).find(want) == std::string::npos) continue;
+    if (best == nullptr || g.name.size() < best->name.size()) best = &g;
+  }
+  return best;
+}
+
+std::optional<int> pcie_gen_of_architecture(const std::string& architecture) {
+  const std::string a = core::to_lower(architecture);
+  if (core::starts_with(a, "hopper") || core::starts_with(a, "blackwell")) return 5;
+  if (core::starts_with(a, "ampere") || core::starts_with(a, "ada")) return 4;
+  if (core::starts_with(a, "turing") || core::starts_with(a, "volta") || core::starts_with(a, "pascal")) return 3;
+  return std::nullopt;
+}
+
+core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inventory& inv,
+                                    std::span<const plan::GpuCandidate> catalog) {
+  Demand d;
+  auto precision = plan::parse_precision(r.precision);
+  if (!precision) return core::fail(core::ErrorCode::kInvalidArgument, "--precision", "expected fp32, mixed_float16 or mixed_bfloat16");
+  d.mixed = *precision != plan::Precision::kFp32;
+
+  // The GPU: named, or this machine's first.
+  std::optional<plan::GpuCandidate> gpu;
+  if (r.gpu.empty() || core::to_lower(r.gpu) == "auto") {
+    if (!inv.gpus.empty()) gpu = plan::candidate_for(inv.gpus.front(), catalog);
+  } else if (const plan::GpuCandidate* g = find_gpu(catalog, r.gpu)) {
+    gpu = *g;
+  } else {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", fmt::format("'{}' is not in the GPU catalog (tfrig knowledge gpus lists it)", r.gpu));
+  }
+  if (gpu) {
+    d.gpu_name = gpu->name;
+    if (auto gen = pcie_gen_of_architecture(gpu->architecture)) {
+      d.link_bytes_per_s = watch::pcie_link_bytes_per_s(*gen, 16);
+      d.link_detail = fmt::format("{}'s link, PCIe {}.0 x16 ({} boards, from the catalog)", gpu->name, *gen, gpu->architecture);
+    }
+  }
+
+  if (r.samples_per_s) {
+    d.gpu = Stage{kGpu, *r.samples_per_s, Origin::kAssumed, "given with --samples-per-s"};
+    d.model_name = "(given rate)";
+    return d;
+  }
+  if (!gpu) {
+    return core::fail(core::ErrorCode::kNotFound, "--gpu",
+                      "no GPU found on this machine: name the one you train on (--gpu \"NVIDIA GeForce RTX 4090\") or give "
+                      "its rate (--samples-per-s N)");
+  }
+  const plan::CatalogModel* model = plan::find_model(r.model);
+  if (model == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", fmt::format("'{}' is not a built-in model (tfrig plan --list-models)", r.model));
+  auto w = plan::catalog_workload(*model, 0, 0);
+  if (!w) return tl::unexpected(w.error());
+  d.model_name = model->display_name;
+  w->gpus = std::max(1, r.gpus);
+  w->batch = r.batch > 0 ? r.batch : 256ull * static_cast<uint64_t>(w->gpus);
+  const double scaling = w->gpus > 1 ? plan::scaling_efficiency(*gpu, w->gpus) * w->gpus : 1.0;
+  auto rate_at = [&](plan::Precision p) -> std::optional<plan::Throughput> {
+    plan::Workload wp = *w;
+    wp.precision = p;
+    return plan::gpu_throughput(wp, *gpu, catalog);
+  };
+  auto t = rate_at(*precision);
+  if (!t || t->samples_per_s <= 0) {
+    return core::fail(core::ErrorCode::kUnsupported, "--gpu", fmt::format("no throughput figure or estimate for {} on {}", model->display_name, gpu->name));
+  }
+  d.gpu = Stage{kGpu, t->samples_per_s * scaling, t->basis == "measured" ? Origin::kMeasured : Origin::kEstimated,
+                fmt::format("{} {} on {}{}: {} ({})", model->display_name, plan::precision_name(*precision), gpu->name,
+                            w->gpus > 1 ? fmt::format(" x{} (scaling {:.0f}%)", w->gpus, scaling / w->gpus * 100) : "",
+                            t->basis == "measured" ? "published rate" : "scaled estimate", t->detail)};
+  if (!d.mixed) {
+    if (auto m = rate_at(plan::Precision::kMixedFloat16)) d.mixed_samples_per_s = m->samples_per_s * scaling;
+  }
+  return d;
+}
+
+}  // namespace tfrig::pipeline

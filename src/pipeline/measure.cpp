@@ -1,0 +1,403 @@
+#include "pipeline/measure.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/decode.h"
+#include "bench/runner.h"
+#include "bench/scratch.h"
+#include "bench/storage.h"
+#include "core/clock.h"
+#include "core/text.h"
+#include "core/units.h"
+#include "tfrecord/example.h"
+#include "tfrecord/pack.h"
+#include "tfrecord/record.h"
+#include "watch/sampler.h"
+
+namespace tfrig::pipeline {
+
+double sample_tensor_bytes() { return static_cast<double>(bench::kCropSize) * bench::kCropSize * 3 * 4; }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// ASSUMED: pinned host-to-device copies reach about 80% of the link's
+// theoretical rate (CUDA bandwidthTest on x16 Gen3/Gen4 links typically
+// shows 12-13 of 15.75 GB/s and 24-26 of 31.5 GB/s).
+constexpr double kPcieEfficiency = 0.80;
+// ASSUMED: each sample is copied twice in host memory after augmentation
+// (into the batch, then into the pinned staging buffer).
+constexpr double kHostCopiesPerSample = 2.0;
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Files tfrig pack (and most tools) keep next to the shards: indexes, the
+// label map, manifests. They are neither samples nor shards.
+bool is_sidecar_name(const std::string& path) {
+  const std::string name = core::to_lower(fs::path(path).filename().string());
+  return core::ends_with(name, ".json") || core::ends_with(name, ".txt") || core::ends_with(name, ".csv") ||
+         name.find(".tmp-") != std::string::npos;
+}
+
+bool is_tfrecord_name(const std::string& path) {
+  if (is_sidecar_name(path)) return false;
+  const std::string name = core::to_lower(fs::path(path).filename().string());
+  return name.find(".tfrecord") != std::string::npos || name.find("tfrecord-") != std::string::npos ||
+         core::ends_with(name, ".tfrec");
+}
+
+struct DirTotals {
+  uint64_t files = 0;
+  uint64_t bytes = 0;
+};
+
+DirTotals walk(const std::string& dir) {
+  DirTotals t;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code e2;
+    if (it->is_regular_file(e2) && !e2) {
+      ++t.files;
+      t.bytes += it->file_size(e2);
+    }
+    if (t.files >= 100'000'000) break;
+  }
+  return t;
+}
+
+struct ReadRun {
+  uint64_t items = 0;  // files or records
+  uint64_t bytes = 0;
+  double seconds = 0;
+};
+
+// Small files read in chunks until `seconds` pass (at least one chunk).
+ReadRun read_files_timed(const std::vector<std::string>& files, int threads, double seconds, const std::atomic<bool>& cancelled) {
+  ReadRun r;
+  core::Stopwatch w;
+  const size_t chunk = static_cast<size_t>(std::max(64, threads * 16));
+  for (size_t i = 0; i < files.size() && !cancelled.load(); i += chunk) {
+    std::vector<std::string> part(files.begin() + static_cast<std::ptrdiff_t>(i),
+                                  files.begin() + static_cast<std::ptrdiff_t>(std::min(files.size(), i + chunk)));
+    auto st = bench::read_files_parallel(part, threads, cancelled);
+    r.items += st.files;
+    r.bytes += st.bytes;
+    if (w.seconds() >= seconds) break;
+  }
+  r.seconds = w.seconds();
+  return r;
+}
+
+// TFRecord shards streamed record by record (framing and CRCs checked, as
+// TFRecordDataset does), one shard per thread, until `seconds` pass.
+ReadRun stream_tfrecords(const std::vector<std::string>& shards, int threads, double seconds, const std::atomic<bool>& cancelled,
+                         std::string& error) {
+  std::atomic<size_t> next{0};
+  std::atomic<uint64_t> records{0}, bytes{0};
+  std::mutex m;
+  core::Stopwatch w;
+  auto worker = [&] {
+    for (size_t i = next++; i < shards.size(); i = next++) {
+      auto reader = tfrecord::RecordReader::open(shards[i]);
+      if (!reader) {
+        std::lock_guard lock(m);
+        if (error.empty()) error = reader.error().to_string();
+        continue;
+      }
+      while (!cancelled.load(std::memory_order_relaxed)) {
+        auto rec = reader->next();
+        if (!rec) {
+          std::lock_guard lock(m);
+          if (error.empty()) error = rec.error().to_string(shards[i]);
+          break;
+        }
+        if (!*rec) break;
+        records.fetch_add(1, std::memory_order_relaxed);
+        bytes.fetch_add((*rec)->size(), std::memory_order_relaxed);
+        if ((records.load(std::memory_order_relaxed) & 63) == 0 && w.seconds() >= seconds) return;
+      }
+      if (w.seconds() >= seconds) return;
+    }
+  };
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(shards.size())));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  return ReadRun{records.load(), bytes.load(), w.seconds()};
+}
+
+// The JPEGs inside TFRecord shards (image/encoded), for the decode stage.
+bench::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size_t max_images, uint64_t max_bytes) {
+  bench::JpegSet set;
+  uint64_t total = 0;
+  for (const auto& path : shards) {
+    auto reader = tfrecord::RecordReader::open(path);
+    if (!reader) continue;
+    while (set.images.size() < max_images) {
+      auto rec = reader->next();
+      if (!rec || !*rec) break;
+      auto ex = tfrecord::decode_example(**rec);
+      if (!ex) continue;
+      auto it = ex->find("image/encoded");
+      if (it == ex->end() || it->second.bytes.empty()) continue;
+      const auto img = it->second.bytes.front();
+      if (total + img.size() > max_bytes) return set;
+      total += img.size();
+      set.images.emplace_back(img);
+      set.names.push_back(fmt::format("{}#{}", path, reader->records_read()));
+    }
+    if (set.images.size() >= max_images) break;
+  }
+  return set;
+}
+
+std::optional<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
+                                   const inventory::Inventory& inv, const std::atomic<bool>& cancelled, std::string& why) {
+  auto report = bench::run_benchmarks({id}, config, inv, cancelled);
+  if (!report) {
+    why = report.error().to_string();
+    return std::nullopt;
+  }
+  for (const auto& m : report->results) {
+    if (m.metric != metric) continue;
+    if (m.status == bench::Status::kOk && m.median > 0) return m.median;
+    why = m.reason.empty() ? std::string(bench::status_name(m.status)) : m.reason;
+  }
+  if (why.empty()) why = metric + " not reported";
+  return std::nullopt;
+}
+
+}  // namespace
+
+core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::Inventory& inv, const std::atomic<bool>& cancelled,
+                                      const StepFn& step) {
+  auto say = [&](const std::string& s) {
+    if (step) step(s);
+  };
+  Measured out;
+  out.threads = o.threads > 0 ? o.threads : usable_cpus();
+  const int threads = out.threads;
+
+  say("listing the dataset");
+  std::error_code ec;
+  if (!fs::is_directory(o.data_dir, ec)) {
+    return core::fail(core::ErrorCode::kNotFound, o.data_dir, "not a directory (--data takes the dataset's folder)");
+  }
+  const DirTotals totals = walk(o.data_dir);
+  out.files_total = totals.files;
+  out.bytes_total = totals.bytes;
+  auto listed = bench::list_dataset(o.data_dir, o.max_files);
+  if (!listed) return tl::unexpected(listed.error());
+  std::vector<std::string> files = std::move(*listed);
+  if (files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, "no regular files in the dataset directory");
+  std::vector<std::string> shards;
+  size_t sidecars = 0;
+  for (const auto& f : files) {
+    if (is_tfrecord_name(f)) shards.push_back(f);
+    if (is_sidecar_name(f)) ++sidecars;
+  }
+  // A folder of shards (with tfrig pack's indexes and label map beside them).
+  out.input_is_tfrecord = !shards.empty() && shards.size() * 2 > files.size() - sidecars;
+  out.files_sampled = out.input_is_tfrecord ? shards.size() : files.size();
+
+  // ---- storage ----
+  if (!out.input_is_tfrecord) {
+    say("storage: cold reads of the dataset's files");
+    bench::drop_page_cache(files);
+    const double resident = bench::resident_fraction(files, 200);
+    if (resident > 0.5) {
+      out.notes.push_back(fmt::format("{:.0f}% of the files stayed in the page cache after asking the kernel to drop them "
+                                      "(pages mapped by another process?): the cold read is partly warm",
+                                      resident * 100));
+    }
+    const ReadRun cold = read_files_timed(files, threads, o.stage_seconds, cancelled);
+    if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no file could be read");
+    out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
+    out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
+                               fmt::format("{} files ({}) read cold on {} thread{} in {}, {}", cold.items,
+                                           core::format_bytes_binary(cold.bytes), threads, threads == 1 ? "" : "s",
+                                           core::format_seconds(cold.seconds),
+                                           core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+    say("storage: warm re-reads");
+    std::vector<std::string> read_part(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
+    const ReadRun warm = read_files_timed(read_part, threads, o.stage_seconds / 2, cancelled);
+    if (warm.items > 0 && warm.seconds > 0) {
+      out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
+      out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} files/s", *out.warm_storage_samples_per_s);
+    }
+  } else {
+    say("storage: TFRecord shards streamed cold");
+    bench::drop_page_cache(shards);
+    std::string err;
+    const ReadRun cold = stream_tfrecords(shards, threads, o.stage_seconds, cancelled, err);
+    if (!err.empty()) out.notes.push_back("TFRecord read: " + err);
+    if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no TFRecord record could be read");
+    out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
+    out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
+                               fmt::format("{} records ({}) streamed cold from {} shard(s) in {}, {}", cold.items,
+                                           core::format_bytes_binary(cold.bytes), shards.size(), core::format_seconds(cold.seconds),
+                                           core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+    std::string err2;
+    const ReadRun warm = stream_tfrecords(shards, threads, o.stage_seconds / 2, cancelled, err2);
+    if (warm.items > 0 && warm.seconds > 0) {
+      out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
+      out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} records/s", *out.warm_storage_samples_per_s);
+    }
+  }
+
+  // ---- decode + augmentation ----
+  say("decode: JPEG decode + augmentation");
+  bench::JpegSet set;
+  if (out.input_is_tfrecord) {
+    set = jpegs_from_tfrecords(shards, o.max_files, o.max_decode_bytes);
+  } else if (auto loaded = bench::load_jpegs(o.data_dir, o.max_files, o.max_decode_bytes)) {
+    set = std::move(*loaded);
+  }
+  if (set.images.empty()) {
+    out.notes.push_back("no JPEG in the dataset decoded, so the decode stage was not measured");
+  } else {
+    auto all = bench::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7);
+    auto one = threads == 1 ? all : bench::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11);
+    if (all && one) {
+      out.decode_per_core = *one;
+      out.stages.push_back(Stage{kDecode, *all, Origin::kMeasured,
+                                 fmt::format("{} JPEG(s) decoded with TurboJPEG + random resized crop {}x{}, flip, normalise; "
+                                             "{} thread{}; {:.0f}/s on one core",
+                                             set.images.size(), bench::kCropSize, bench::kCropSize, threads,
+                                             threads == 1 ? "" : "s", *one)});
+    } else {
+      out.notes.push_back("decode failed: " + (all ? one.error() : all.error()).to_string());
+    }
+    if (!set.rejected.empty()) {
+      out.notes.push_back(fmt::format("{} file(s) are not decodable JPEGs and were left out of decode; first: {}",
+                                      set.rejected.size(), set.rejected.front()));
+    }
+  }
+
+  bench::Config cfg;
+  cfg.threads = threads;
+  cfg.quick = true;
+  cfg.repetitions = 3;
+  cfg.warmup = 0;
+  cfg.budget_seconds = std::max(0.5, o.stage_seconds * 2);
+  cfg.sample_seconds = std::max(0.05, o.stage_seconds / 4);
+  cfg.scratch_parent = o.scratch_parent;
+
+  // ---- host memory ----
+  if (o.measure_memory) {
+    say("host memory: copies");
+    std::string why;
+    if (auto gbs = bench_metric("memory", threads == 1 ? "copy_1_thread" : "copy_all_threads", cfg, inv, cancelled, why)) {
+      const double rate = *gbs * 1e9 / (kHostCopiesPerSample * sample_tensor_bytes());
+      out.stages.push_back(Stage{kHostMemory, rate, Origin::kMeasured,
+                                 fmt::format("memory copy at {:.1f} GB/s (tfrig bench memory) / {} copies of a {} float32 sample", *gbs,
+                                             kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
+    } else {
+      out.notes.push_back("host memory not measured: " + why);
+    }
+  }
+
+  // ---- host to device ----
+  bool h2d = false;
+  if (o.measure_pcie && !inv.gpus.empty()) {
+    say("host to device: pinned copies");
+    std::string why;
+    if (auto gbs = bench_metric("pcie", "h2d_pinned", cfg, inv, cancelled, why)) {
+      out.stages.push_back(Stage{kHostToDevice, *gbs * 1e9 / sample_tensor_bytes(), Origin::kMeasured,
+                                 fmt::format("pinned host-to-device copies at {:.1f} GB/s (tfrig bench pcie)", *gbs)});
+      h2d = true;
+    } else {
+      out.notes.push_back("host-to-device copies not measured: " + why);
+    }
+  }
+  if (!h2d) {
+    std::optional<double> link;
+    std::string detail;
+    for (const auto& g : inv.gpus) {
+      if (g.pcie_link_gen_max && g.pcie_link_width_max) {
+        link = watch::pcie_link_bytes_per_s(*g.pcie_link_gen_max, *g.pcie_link_width_max);
+        detail = fmt::format("this machine's GPU link, PCIe gen {} x{}", *g.pcie_link_gen_max, *g.pcie_link_width_max);
+        break;
+      }
+    }
+    if (!link && o.estimated_link_bytes_per_s) {
+      link = o.estimated_link_bytes_per_s;
+      detail = o.estimated_link_detail;
+    }
+    Origin origin = Origin::kEstimated;
+    if (!link) {
+      // The guide: x16 per GPU; PCIe 4.0 is the generation of current
+      // mainstream boards (Ampere, Ada).
+      link = watch::pcie_link_bytes_per_s(4, 16);
+      detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (the guide: x16 per GPU)";
+      origin = Origin::kAssumed;
+    }
+    out.stages.push_back(Stage{kHostToDevice, *link * kPcieEfficiency / sample_tensor_bytes(), origin,
+                               fmt::format("{}: {} theoretical x {:.0f}% (ASSUMED efficiency of pinned copies)", detail,
+                                           core::format_rate(*link), kPcieEfficiency * 100)});
+  }
+
+  // ---- what-if: the same files packed into TFRecord shards ----
+  if (!out.input_is_tfrecord && o.pack_what_if && !cancelled.load()) {
+    say("what-if: packing a sample into TFRecord shards");
+    auto scratch = bench::ScratchDir::create(o.scratch_parent);
+    if (!scratch) {
+      out.notes.push_back("TFRecord what-if not measured: " + scratch.error().to_string());
+    } else {
+      // A manifest of the sample (at most 64 MiB of it) so pack reads exactly those files.
+      std::string manifest;
+      uint64_t bytes = 0;
+      size_t count = 0;
+      for (const auto& f : files) {
+        std::error_code e;
+        const uint64_t size = fs::file_size(f, e);
+        if (e) continue;
+        if (bytes + size > (64ull << 20) && count > 0) break;
+        bytes += size;
+        ++count;
+        manifest += nlohmann::json{{"path", fs::absolute(f, e).string()}}.dump() + "\n";
+      }
+      std::ofstream(scratch->file("sample.jsonl")) << manifest;
+      tfrecord::PackOptions po;
+      po.src = scratch->file("sample.jsonl");
+      po.out_dir = scratch->file("shards");
+      po.plan.shard_size_bytes = 16ull * 1000 * 1000;
+      po.jobs = static_cast<unsigned>(threads);
+      fs::create_directories(po.out_dir, ec);
+      auto packed = tfrecord::run_pack(po);
+      if (!packed || packed->shard_paths.empty()) {
+        out.notes.push_back("TFRecord what-if not measured: " + (packed ? std::string("no shard written") : packed.error().error.to_string()));
+      } else {
+        bench::drop_page_cache(packed->shard_paths);
+        std::string err;
+        const ReadRun run = stream_tfrecords(packed->shard_paths, threads, o.stage_seconds, cancelled, err);
+        if (run.items > 0 && run.seconds > 0) {
+          out.tfrecord_samples_per_s = static_cast<double>(run.items) / run.seconds;
+        } else {
+          out.notes.push_back("TFRecord what-if: " + (err.empty() ? std::string("no record read") : err));
+        }
+      }
+      (void)scratch->remove();
+    }
+  }
+  return out;
+}
+
+}  // namespace tfrig::pipeline

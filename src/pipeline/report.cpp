@@ -1,0 +1,159 @@
+#include "pipeline/report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+
+namespace tfrig::pipeline {
+
+Report build_report(ReportInputs in) {
+  Report r;
+  r.data_dir = in.data_dir;
+  r.target_utilization = in.target_utilization;
+  std::vector<Stage> stages = in.measured.stages;
+  stages.push_back(in.demand.gpu);
+  r.barrel = evaluate(std::move(stages));
+  r.serial_utilization = serial_utilization(r.barrel);
+  WhatIfInputs wi;
+  wi.tfrecord_samples_per_s = in.measured.tfrecord_samples_per_s;
+  wi.warm_storage_samples_per_s = in.measured.warm_storage_samples_per_s;
+  wi.input_is_tfrecord = in.measured.input_is_tfrecord;
+  wi.dataset_bytes = static_cast<double>(in.measured.bytes_total);
+  // ASSUMED: a cache may use up to 80% of the memory available now.
+  if (in.available_memory_bytes) wi.fits_in_ram = wi.dataset_bytes <= 0.8 * static_cast<double>(*in.available_memory_bytes);
+  wi.avg_sample_bytes = in.measured.avg_sample_bytes;
+  wi.decode_per_core = in.measured.decode_per_core;
+  wi.cores = in.measured.threads;
+  wi.gpu_demand_mixed = in.demand.mixed_samples_per_s;
+  wi.already_mixed = in.demand.mixed;
+  wi.target_utilization = in.target_utilization;
+  r.what_ifs = what_ifs(r.barrel, wi);
+  r.cheapest = cheapest_fix(r.barrel, wi);
+  r.advice = advise(r.barrel, in.measured.input_is_tfrecord);
+  if (in.dataset_size) {
+    r.dataset_samples = *in.dataset_size;
+    r.dataset_samples_source = "--dataset-size";
+  } else if (in.measured.input_is_tfrecord) {
+    // Records per byte from the sample, times the directory's bytes.
+    if (in.measured.avg_sample_bytes > 0) {
+      r.dataset_samples = static_cast<double>(in.measured.bytes_total) / in.measured.avg_sample_bytes;
+      r.dataset_samples_source = "estimated from the shards' size / the average record";
+    }
+  } else {
+    r.dataset_samples = static_cast<double>(in.measured.files_total);
+    r.dataset_samples_source = fmt::format("files in {}", in.data_dir);
+  }
+  r.epoch_seconds = epoch_seconds(r.barrel, r.dataset_samples);
+  r.demand = std::move(in.demand);
+  r.measured = std::move(in.measured);
+  return r;
+}
+
+std::string render_text(const Report& r) {
+  const Barrel& b = r.barrel;
+  std::string out;
+  out += fmt::format("tfrig pipeline: {} ({} files, {}), {}\n", r.data_dir, r.measured.files_total,
+                     core::format_bytes_binary(r.measured.bytes_total),
+                     r.demand.gpu.origin == Origin::kAssumed
+                         ? fmt::format("GPU demand given: {:.0f} samples/s", r.demand.gpu.samples_per_s)
+                         : fmt::format("{} on {}", r.demand.model_name, r.demand.gpu_name));
+  out += fmt::format("\nThe barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):\n");
+  for (const Stage& s : b.stages) {
+    // 15 characters = the GPU's demand; longer staves are cut at 200%.
+    const double share = b.gpu_demand > 0 ? share_of_demand(b, s) : 0;
+    const int len = static_cast<int>(std::lround(std::clamp(share, 0.0, 2.0) * 15.0));
+    std::string bar(30, ' ');
+    for (int i = 0; i < len; ++i) bar[static_cast<size_t>(i)] = '#';
+    bar[15] = len > 15 ? '#' : '|';
+    if (share > 2.0) bar.back() = '>';
+    out += fmt::format("  {:<15} {:>10.0f}  {:>6.0f}%  {}  {}{}\n", s.name, s.samples_per_s, share * 100, bar,
+                       origin_name(s.origin), s.name == b.bottleneck ? "  <- shortest stave" : "");
+  }
+  out += "\n";
+  for (const Stage& s : b.stages) out += fmt::format("  {}: {}\n", s.name, s.detail);
+  for (const auto& n : r.measured.notes) out += fmt::format("  Note: {}\n", n);
+  out += fmt::format("\nShortest stave: {}\nPredicted GPU utilization: {:.0f}% (with prefetch; {:.0f}% without: the stages add up)\n",
+                     b.bottleneck, b.predicted_utilization * 100, r.serial_utilization * 100);
+  if (r.epoch_seconds) {
+    out += fmt::format("Time per epoch: {} for {:.0f} samples ({}) at {:.0f} samples/s\n", core::format_seconds(*r.epoch_seconds),
+                       r.dataset_samples, r.dataset_samples_source, b.training_rate);
+  }
+  out += "\nWhat if:\n";
+  for (const WhatIf& w : r.what_ifs) {
+    out += fmt::format("  {:<48} {:>5}  {}  ({}: {})\n", w.change,
+                       w.applicable ? fmt::format("{:.0f}%", w.predicted_utilization * 100) : "n/a",
+                       w.applicable ? "shortest: " + w.bottleneck : "", origin_name(w.origin), w.detail);
+  }
+  if (b.predicted_utilization >= r.target_utilization) {
+    out += fmt::format("\nAlready above {:.0f}%: no change needed to keep the GPU fed.\n", r.target_utilization * 100);
+  } else if (r.cheapest) {
+    out += fmt::format("\nCheapest change above {:.0f}%: {} -> {:.0f}%\n", r.target_utilization * 100, r.cheapest->change,
+                       r.cheapest->predicted_utilization * 100);
+  } else {
+    out += fmt::format("\nNo single change or pair of changes measured here reaches {:.0f}%.\n", r.target_utilization * 100);
+  }
+  out += "\nAdvice:\n";
+  for (const Advice& a : r.advice) {
+    out += fmt::format("  [{}] {}\n    Fix: {}\n    Code: {}\n    Source: {}\n", a.stage, a.problem, a.fix, a.code, a.source);
+  }
+  return out;
+}
+
+nlohmann::ordered_json render_json(const Report& r) {
+  using OJson = nlohmann::ordered_json;
+  const Barrel& b = r.barrel;
+  OJson j;
+  j["schema_version"] = 1;
+  j["data_dir"] = r.data_dir;
+  j["model"] = r.demand.model_name;
+  j["gpu"] = r.demand.gpu_name.empty() ? OJson(nullptr) : OJson(r.demand.gpu_name);
+  OJson stages = OJson::array();
+  for (const Stage& s : b.stages) {
+    stages.push_back(OJson{{"name", s.name}, {"samples_per_s", s.samples_per_s}, {"origin", origin_name(s.origin)},
+                           {"share_of_gpu_demand", share_of_demand(b, s)}, {"detail", s.detail}});
+  }
+  j["stages"] = std::move(stages);
+  j["gpu_demand_samples_per_s"] = b.gpu_demand;
+  j["bottleneck"] = b.bottleneck;
+  j["predicted_gpu_utilization"] = b.predicted_utilization;
+  j["predicted_gpu_utilization_without_prefetch"] = r.serial_utilization;
+  j["training_samples_per_s"] = b.training_rate;
+  j["dataset_samples"] = r.dataset_samples;
+  j["dataset_samples_source"] = r.dataset_samples_source;
+  j["epoch_seconds"] = r.epoch_seconds ? OJson(*r.epoch_seconds) : OJson(nullptr);
+  OJson wis = OJson::array();
+  for (const WhatIf& w : r.what_ifs) {
+    wis.push_back(OJson{{"id", w.id}, {"change", w.change}, {"predicted_gpu_utilization", w.predicted_utilization},
+                        {"bottleneck", w.bottleneck}, {"origin", origin_name(w.origin)}, {"applicable", w.applicable},
+                        {"detail", w.detail}});
+  }
+  j["what_if"] = std::move(wis);
+  j["target_gpu_utilization"] = r.target_utilization;
+  if (r.cheapest) {
+    j["cheapest_change"] = OJson{{"id", r.cheapest->id}, {"change", r.cheapest->change},
+                                 {"predicted_gpu_utilization", r.cheapest->predicted_utilization}};
+  } else {
+    j["cheapest_change"] = nullptr;
+  }
+  OJson adv = OJson::array();
+  for (const Advice& a : r.advice) {
+    adv.push_back(OJson{{"stage", a.stage}, {"problem", a.problem}, {"fix", a.fix}, {"code", a.code}, {"source", a.source}});
+  }
+  j["advice"] = std::move(adv);
+  j["measurement"] = OJson{{"threads", r.measured.threads},
+                           {"files_total", r.measured.files_total},
+                           {"bytes_total", r.measured.bytes_total},
+                           {"files_sampled", r.measured.files_sampled},
+                           {"avg_sample_bytes", r.measured.avg_sample_bytes},
+                           {"input", r.measured.input_is_tfrecord ? "tfrecord" : "files"},
+                           {"decode_per_core_samples_per_s", r.measured.decode_per_core},
+                           {"warm_storage_samples_per_s", r.measured.warm_storage_samples_per_s ? OJson(*r.measured.warm_storage_samples_per_s) : OJson(nullptr)},
+                           {"tfrecord_samples_per_s", r.measured.tfrecord_samples_per_s ? OJson(*r.measured.tfrecord_samples_per_s) : OJson(nullptr)},
+                           {"notes", r.measured.notes}};
+  return j;
+}
+
+}  // namespace tfrig::pipeline

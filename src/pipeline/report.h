@@ -1,0 +1,48 @@
+// tfrig pipeline's report: the barrel, the what-ifs, the advice; as text
+// for people and JSON for programs (the issue 10 contract).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/advice.h"
+#include "pipeline/barrel.h"
+#include "pipeline/demand.h"
+#include "pipeline/measure.h"
+#include "pipeline/whatif.h"
+
+namespace tfrig::pipeline {
+
+struct Report {
+  std::string data_dir;
+  Demand demand;
+  Measured measured;
+  Barrel barrel;
+  double serial_utilization = 0;   // the same stages without prefetch
+  std::vector<WhatIf> what_ifs;
+  std::optional<WhatIf> cheapest;  // reaching the target; none when already there or nothing does
+  double target_utilization = 0.90;
+  std::vector<Advice> advice;
+  double dataset_samples = 0;
+  std::string dataset_samples_source;  // "--dataset-size" or "files in DIR"
+  std::optional<double> epoch_seconds;
+};
+
+struct ReportInputs {
+  std::string data_dir;
+  Demand demand;
+  Measured measured;
+  std::optional<double> dataset_size;       // --dataset-size
+  std::optional<uint64_t> available_memory_bytes;
+  double target_utilization = 0.90;
+};
+
+Report build_report(ReportInputs in);
+
+std::string render_text(const Report& r);
+nlohmann::ordered_json render_json(const Report& r);
+
+}  // namespace tfrig::pipeline

@@ -1,0 +1,199 @@
+#include "watch/monitor.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/clock.h"
+#include "watch/recording.h"
+#include "watch/sampler.h"
+
+extern char** environ;
+
+namespace tfrig::watch {
+namespace {
+
+// The recording is written under FILE.tmp as it goes and renamed at the end,
+// so FILE is either absent or complete (src/core/atomic_file.h's rule).
+class RecordWriter {
+ public:
+  core::Status open(const std::string& path) {
+    path_ = path;
+    tmp_ = path + ".tmp";
+    f_ = std::fopen(tmp_.c_str(), "w");
+    if (f_ == nullptr) return tl::unexpected(core::errno_error(errno, tmp_, "create"));
+    return {};
+  }
+  void write(const std::string& line) {
+    if (f_ != nullptr) {
+      std::fwrite(line.data(), 1, line.size(), f_);
+      std::fflush(f_);
+    }
+  }
+  core::Status close() {
+    if (f_ == nullptr) return {};
+    const bool bad = std::fflush(f_) != 0 || ::fsync(fileno(f_)) != 0;
+    const int err = errno;
+    std::fclose(f_);
+    f_ = nullptr;
+    if (bad) return tl::unexpected(core::errno_error(err, tmp_, "write"));
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) return tl::unexpected(core::errno_error(errno, path_, "rename"));
+    return {};
+  }
+  // Not closed: the run failed before it began (no command, no process);
+  // nothing was recorded, so the temporary file goes.
+  ~RecordWriter() {
+    if (f_ != nullptr) {
+      std::fclose(f_);
+      std::remove(tmp_.c_str());
+    }
+  }
+
+ private:
+  std::string path_, tmp_;
+  FILE* f_ = nullptr;
+};
+
+core::Result<pid_t> spawn(const std::vector<std::string>& command) {
+  std::vector<char*> argv;
+  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // The caller may block SIGINT/SIGTERM for its interrupt watcher; the
+  // command must start with the default mask, as from a shell.
+  sigset_t empty;
+  sigemptyset(&empty);
+  posix_spawnattr_setsigmask(&attr, &empty);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return tl::unexpected(core::errno_error(rc, command.front(), "run"));
+  return pid;
+}
+
+}  // namespace
+
+core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOptions& o, const std::atomic<bool>& stop,
+                                    const std::function<void(const Sample&)>& on_sample) {
+  WatchResult result;
+  RunInfo& info = result.recording.info;
+  info.interval_s = o.interval_s;
+  info.started_utc = core::utc_timestamp();
+  info.disk_limit_bytes_per_s = o.disk_limit_bytes_per_s;
+  info.source = "live";
+  info.cpus = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
+
+  GpuPoller gpus;
+  if (o.gpu) {
+    if (gpus.start(o.interval_s, o.nvml_library)) {
+      info.gpus = gpus.gpus();
+    } else {
+      info.gpu_status = gpus.status();
+    }
+  } else {
+    info.gpu_status = "not watched (--no-gpu)";
+  }
+
+  RecordWriter writer;
+  if (!o.record_path.empty()) {
+    if (auto s = writer.open(o.record_path); !s) return tl::unexpected(s.error());
+  }
+
+  std::optional<pid_t> child;
+  if (!o.command.empty()) {
+    auto pid = spawn(o.command);
+    if (!pid) return tl::unexpected(pid.error());
+    child = *pid;
+    info.pid = *pid;
+    std::string cmd;
+    for (const auto& a : o.command) cmd += (cmd.empty() ? "" : " ") + a;
+    info.command = cmd;
+  } else if (o.pid) {
+    info.pid = *o.pid;
+    if (!root.exists(fmt::format("proc/{}/stat", *o.pid))) {
+      return tl::unexpected(core::Error{core::ErrorCode::kNotFound, root.full_path(fmt::format("proc/{}", *o.pid)),
+                                        "no such process"});
+    }
+  }
+  writer.write(info_line(info));
+
+  const double duration = o.duration_s.value_or(child ? 1e12 : kDefaultDurationSeconds);
+  ProcSampler sampler(root, info.pid);
+  core::Stopwatch watch;
+  sampler.take(0, 0);
+  double last_t = 0;
+  bool child_done = false;
+  int64_t tick = 0;
+  auto finish_child = [&](int status) {
+    child_done = true;
+    if (WIFEXITED(status)) result.command_exit_status = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.command_exit_status = 128 + WTERMSIG(status);
+  };
+  while (true) {
+    ++tick;
+    const double target = static_cast<double>(tick) * o.interval_s;
+    // Sleep to the next tick in slices, so that the end of the command or a
+    // stop request is seen within 50 ms.
+    bool exited = false;
+    while (watch.seconds() < target && !stop.load()) {
+      if (child && !child_done) {
+        siginfo_t si{};
+        // WNOWAIT leaves the zombie in place: its /proc/PID/stat still
+        // holds its final CPU times for the last sample.
+        if (::waitid(P_PID, static_cast<id_t>(*child), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == *child) {
+          exited = true;
+          break;
+        }
+      }
+      const double left = target - watch.seconds();
+      std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, std::max(0.0, left))));
+    }
+    const double now = watch.seconds();
+    Sample s;
+    bool have = false;
+    if (auto taken = sampler.take(now, now - last_t)) {
+      s = std::move(*taken);
+      have = true;
+    }
+    last_t = now;
+    if (have && now > 0.2 * o.interval_s) {
+      s.gpus = gpus.latest();
+      writer.write(sample_line(s));
+      if (on_sample) on_sample(s);
+      result.recording.samples.push_back(std::move(s));
+    }
+    if (exited) {
+      int status = 0;
+      if (::waitpid(*child, &status, 0) == *child) finish_child(status);
+      break;
+    }
+    if (stop.load() || now >= duration || (!child && sampler.root_gone())) break;
+  }
+  gpus.stop();
+  if (child && !child_done) {
+    // Stopped early (Ctrl-C reaches the command through the terminal too):
+    // give it a moment, never kill it.
+    for (int i = 0; i < 40 && !child_done; ++i) {
+      int status = 0;
+      if (::waitpid(*child, &status, WNOHANG) == *child) finish_child(status);
+      else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (!child_done) result.problems.push_back(fmt::format("the command (pid {}) was still running when the watch stopped", *child));
+  }
+  for (const auto& p : sampler.problems()) result.problems.push_back(p);
+  if (!o.record_path.empty()) {
+    if (auto s = writer.close(); !s) return tl::unexpected(s.error());
+  }
+  return result;
+}
+
+}  // namespace tfrig::watch

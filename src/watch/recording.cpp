@@ -1,0 +1,312 @@
+#include "watch/recording.h"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/text.h"
+
+namespace tfrig::watch {
+namespace {
+
+using OJson = nlohmann::ordered_json;
+using Json = nlohmann::json;
+
+template <class T>
+OJson opt(const std::optional<T>& v) {
+  return v ? OJson(*v) : OJson(nullptr);
+}
+
+// Limits of what a recording may hold: far above any real machine, low
+// enough that every conversion to an integer type is defined.
+constexpr double kMaxCount = 1e7;         // cores, processes, threads
+constexpr double kMaxBytes = 9.0e15;      // below 2^53: exact in a double
+constexpr double kMaxRate = 1e15;         // bytes/s
+constexpr double kMaxSeconds = 1e9;
+constexpr size_t kMaxArray = 65536;
+
+// Reading one line's object: every error names the line and the field path.
+class Reader {
+ public:
+  Reader(std::string where, size_t line) : where_(std::move(where)), line_(line) {}
+
+  core::Error error(const std::string& field, const std::string& message) const {
+    return core::Error{core::ErrorCode::kParse, fmt::format("{}:{}", where_, line_),
+                       field.empty() ? message : field + ": " + message};
+  }
+
+  // A number in [lo, hi]; nullopt when absent or null and !required.
+  core::Result<std::optional<double>> number(const Json& obj, const char* key, const std::string& path, double lo,
+                                            double hi, bool required = false) const {
+    const std::string field = path.empty() ? key : path + "." + key;
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) {
+      if (required) return tl::unexpected(error(field, "missing"));
+      return std::optional<double>{};
+    }
+    if (!it->is_number()) return tl::unexpected(error(field, "expected a number"));
+    const double v = it->get<double>();
+    if (!std::isfinite(v) || v < lo || v > hi) {
+      return tl::unexpected(error(field, fmt::format("expected a number from {} to {}", lo, hi)));
+    }
+    return std::optional<double>{v};
+  }
+
+  core::Result<std::string> string(const Json& obj, const char* key, const std::string& path) const {
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) return std::string();
+    if (!it->is_string()) return tl::unexpected(error(path.empty() ? key : path + "." + key, "expected a string"));
+    return it->get<std::string>();
+  }
+
+  // An array (or absent/null = empty) of at most kMaxArray elements.
+  core::Result<const Json*> array(const Json& obj, const char* key, const std::string& path) const {
+    static const Json kEmpty = Json::array();
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) return &kEmpty;
+    if (!it->is_array()) return tl::unexpected(error(path.empty() ? key : path + "." + key, "expected an array"));
+    if (it->size() > kMaxArray) return tl::unexpected(error(path.empty() ? key : path + "." + key, "too many elements"));
+    return &*it;
+  }
+
+ private:
+  std::string where_;
+  size_t line_;
+};
+
+#define TRY_NUM(var, expr)          \
+  auto var##_r = (expr);            \
+  if (!var##_r) return tl::unexpected(var##_r.error()); \
+  const std::optional<double> var = *var##_r
+
+core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
+  RunInfo info;
+  TRY_NUM(version, r.number(j, "tfrig_watch", "", 1, 1e6, true));
+  if (*version > kRecordingVersion) {
+    return tl::unexpected(r.error("tfrig_watch", fmt::format("recording version {} is newer than this tfrig reads ({})",
+                                                             *version, kRecordingVersion)));
+  }
+  TRY_NUM(interval, r.number(j, "interval_s", "", 0.001, 86400, true));
+  info.interval_s = *interval;
+  TRY_NUM(cpus, r.number(j, "cpus", "", 0, kMaxCount));
+  info.cpus = static_cast<int>(cpus.value_or(0));
+  for (auto [key, out] : {std::pair{"started_utc", &info.started_utc}, std::pair{"command", &info.command},
+                          std::pair{"gpu_status", &info.gpu_status}}) {
+    auto s = r.string(j, key, "");
+    if (!s) return tl::unexpected(s.error());
+    *out = *s;
+  }
+  TRY_NUM(pid, r.number(j, "pid", "", 0, 4194304));  // PID_MAX_LIMIT on 64-bit (proc(5), pid_max)
+  if (pid) info.pid = static_cast<int64_t>(*pid);
+  TRY_NUM(limit, r.number(j, "disk_limit_bytes_per_s", "", 0, kMaxRate));
+  info.disk_limit_bytes_per_s = limit;
+  auto gpus = r.array(j, "gpus", "");
+  if (!gpus) return tl::unexpected(gpus.error());
+  for (size_t i = 0; i < (*gpus)->size(); ++i) {
+    const Json& g = (**gpus)[i];
+    const std::string path = fmt::format("gpus[{}]", i);
+    if (!g.is_object()) return tl::unexpected(r.error(path, "expected an object"));
+    GpuInfo gi;
+    TRY_NUM(index, r.number(g, "index", path, 0, 65535, true));
+    gi.index = static_cast<unsigned>(*index);
+    auto name = r.string(g, "name", path);
+    if (!name) return tl::unexpected(name.error());
+    gi.name = *name;
+    TRY_NUM(link, r.number(g, "pcie_link_bytes_per_s", path, 0, kMaxRate));
+    gi.pcie_link_bytes_per_s = link;
+    info.gpus.push_back(std::move(gi));
+  }
+  return info;
+}
+
+core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
+  Sample s;
+  TRY_NUM(t, r.number(j, "t", "", 0, kMaxSeconds, true));
+  s.t = *t;
+  if (auto it = j.find("cpu"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) return tl::unexpected(r.error("cpu", "expected an object"));
+    CpuSample c;
+    TRY_NUM(cores, r.number(*it, "cores", "cpu", 0, kMaxCount, true));
+    c.cores = static_cast<int>(*cores);
+    TRY_NUM(busy, r.number(*it, "busy_cores", "cpu", 0, kMaxCount, true));
+    c.busy_cores = *busy;
+    TRY_NUM(iowait, r.number(*it, "iowait_cores", "cpu", 0, kMaxCount));
+    c.iowait_cores = iowait.value_or(0);
+    for (auto [key, out] : {std::pair{"core_busy", &c.core_busy}, std::pair{"core_iowait", &c.core_iowait}}) {
+      auto arr = r.array(*it, key, "cpu");
+      if (!arr) return tl::unexpected(arr.error());
+      for (size_t i = 0; i < (*arr)->size(); ++i) {
+        const Json& v = (**arr)[i];
+        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1) {
+          return tl::unexpected(r.error(fmt::format("cpu.{}[{}]", key, i), "expected a fraction from 0 to 1"));
+        }
+        out->push_back(v.get<double>());
+      }
+    }
+    s.cpu = std::move(c);
+  }
+  if (auto it = j.find("process"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) return tl::unexpected(r.error("process", "expected an object"));
+    ProcessSample p;
+    TRY_NUM(processes, r.number(*it, "processes", "process", 0, kMaxCount));
+    p.processes = static_cast<int>(processes.value_or(0));
+    TRY_NUM(threads, r.number(*it, "threads", "process", 0, kMaxCount));
+    p.threads = static_cast<uint64_t>(threads.value_or(0));
+    TRY_NUM(cpu, r.number(*it, "cpu_cores", "process", 0, kMaxCount, true));
+    p.cpu_cores = *cpu;
+    TRY_NUM(demand, r.number(*it, "cpu_demand_cores", "process", 0, kMaxCount));
+    p.cpu_demand_cores = demand.value_or(p.cpu_cores);
+    TRY_NUM(hot, r.number(*it, "hottest_thread_cores", "process", 0, kMaxCount));
+    p.hottest_thread_cores = hot.value_or(0);
+    TRY_NUM(blocked, r.number(*it, "blocked_threads", "process", 0, kMaxCount));
+    p.blocked_threads = static_cast<int>(blocked.value_or(0));
+    TRY_NUM(read, r.number(*it, "read_bytes_per_s", "process", 0, kMaxRate));
+    p.read_bytes_per_s = read;
+    s.process = p;
+  }
+  auto disks = r.array(j, "disks", "");
+  if (!disks) return tl::unexpected(disks.error());
+  for (size_t i = 0; i < (*disks)->size(); ++i) {
+    const Json& d = (**disks)[i];
+    const std::string path = fmt::format("disks[{}]", i);
+    if (!d.is_object()) return tl::unexpected(r.error(path, "expected an object"));
+    DiskSample ds;
+    auto name = r.string(d, "name", path);
+    if (!name) return tl::unexpected(name.error());
+    ds.name = *name;
+    TRY_NUM(read, r.number(d, "read_bytes_per_s", path, 0, kMaxRate, true));
+    ds.read_bytes_per_s = *read;
+    TRY_NUM(util, r.number(d, "util", path, 0, 1.5));  // io_ticks can overshoot the interval slightly
+    ds.util = util.value_or(0);
+    TRY_NUM(inflight, r.number(d, "in_flight", path, 0, kMaxCount));
+    ds.in_flight = static_cast<uint64_t>(inflight.value_or(0));
+    s.disks.push_back(std::move(ds));
+  }
+  auto gpus = r.array(j, "gpus", "");
+  if (!gpus) return tl::unexpected(gpus.error());
+  for (size_t i = 0; i < (*gpus)->size(); ++i) {
+    const Json& g = (**gpus)[i];
+    const std::string path = fmt::format("gpus[{}]", i);
+    if (!g.is_object()) return tl::unexpected(r.error(path, "expected an object"));
+    GpuSample gs;
+    TRY_NUM(index, r.number(g, "index", path, 0, 65535, true));
+    gs.index = static_cast<unsigned>(*index);
+    TRY_NUM(util, r.number(g, "util_percent", path, 0, 100));
+    gs.util_percent = util;
+    TRY_NUM(mutil, r.number(g, "memory_util_percent", path, 0, 100));
+    gs.memory_util_percent = mutil;
+    TRY_NUM(mem, r.number(g, "memory_used_bytes", path, 0, kMaxBytes));
+    if (mem) gs.memory_used_bytes = static_cast<uint64_t>(*mem);
+    TRY_NUM(rx, r.number(g, "pcie_rx_bytes_per_s", path, 0, kMaxRate));
+    gs.pcie_rx_bytes_per_s = rx;
+    TRY_NUM(tx, r.number(g, "pcie_tx_bytes_per_s", path, 0, kMaxRate));
+    gs.pcie_tx_bytes_per_s = tx;
+    TRY_NUM(clock, r.number(g, "sm_clock_mhz", path, 0, 1e6));
+    gs.sm_clock_mhz = clock;
+    TRY_NUM(power, r.number(g, "power_watts", path, 0, 1e6));
+    gs.power_watts = power;
+    s.gpus.push_back(gs);
+  }
+  return s;
+}
+
+#undef TRY_NUM
+
+}  // namespace
+
+OJson info_to_json(const RunInfo& info) {
+  OJson j;
+  j["tfrig_watch"] = kRecordingVersion;
+  j["interval_s"] = info.interval_s;
+  j["cpus"] = info.cpus;
+  j["started_utc"] = info.started_utc;
+  j["command"] = info.command;
+  j["pid"] = opt(info.pid);
+  j["gpu_status"] = info.gpu_status;
+  j["disk_limit_bytes_per_s"] = opt(info.disk_limit_bytes_per_s);
+  OJson gpus = OJson::array();
+  for (const GpuInfo& g : info.gpus) {
+    gpus.push_back(OJson{{"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", opt(g.pcie_link_bytes_per_s)}});
+  }
+  j["gpus"] = std::move(gpus);
+  return j;
+}
+
+OJson sample_to_json(const Sample& s) {
+  OJson j;
+  // Rounded so recordings stay small and diffs readable; far below the noise.
+  auto r3 = [](double v) { return std::round(v * 1000.0) / 1000.0; };
+  j["t"] = r3(s.t);
+  if (s.cpu) {
+    OJson busy = OJson::array(), iowait = OJson::array();
+    for (double v : s.cpu->core_busy) busy.push_back(r3(v));
+    for (double v : s.cpu->core_iowait) iowait.push_back(r3(v));
+    j["cpu"] = OJson{{"cores", s.cpu->cores}, {"busy_cores", r3(s.cpu->busy_cores)}, {"iowait_cores", r3(s.cpu->iowait_cores)},
+                     {"core_busy", std::move(busy)}, {"core_iowait", std::move(iowait)}};
+  } else {
+    j["cpu"] = nullptr;
+  }
+  if (s.process) {
+    const ProcessSample& p = *s.process;
+    OJson read = p.read_bytes_per_s ? OJson(std::round(*p.read_bytes_per_s)) : OJson(nullptr);
+    j["process"] = OJson{{"processes", p.processes}, {"threads", p.threads}, {"cpu_cores", r3(p.cpu_cores)},
+                         {"cpu_demand_cores", r3(p.cpu_demand_cores)}, {"hottest_thread_cores", r3(p.hottest_thread_cores)}, {"blocked_threads", p.blocked_threads},
+                         {"read_bytes_per_s", std::move(read)}};
+  } else {
+    j["process"] = nullptr;
+  }
+  OJson disks = OJson::array();
+  for (const DiskSample& d : s.disks) {
+    disks.push_back(OJson{{"name", d.name}, {"read_bytes_per_s", std::round(d.read_bytes_per_s)}, {"util", r3(d.util)},
+                          {"in_flight", d.in_flight}});
+  }
+  j["disks"] = std::move(disks);
+  OJson gpus = OJson::array();
+  for (const GpuSample& g : s.gpus) {
+    gpus.push_back(OJson{{"index", g.index}, {"util_percent", opt(g.util_percent)}, {"memory_util_percent", opt(g.memory_util_percent)},
+                         {"memory_used_bytes", opt(g.memory_used_bytes)}, {"pcie_rx_bytes_per_s", opt(g.pcie_rx_bytes_per_s)},
+                         {"pcie_tx_bytes_per_s", opt(g.pcie_tx_bytes_per_s)}, {"sm_clock_mhz", opt(g.sm_clock_mhz)},
+                         {"power_watts", opt(g.power_watts)}});
+  }
+  j["gpus"] = std::move(gpus);
+  return j;
+}
+
+std::string info_line(const RunInfo& info) { return info_to_json(info).dump() + "\n"; }
+std::string sample_line(const Sample& s) { return sample_to_json(s).dump() + "\n"; }
+
+core::Result<Recording> parse_recording(std::string_view text, const std::string& where) {
+  Recording rec;
+  bool have_info = false;
+  size_t line_no = 0;
+  double last_t = -1;
+  for (std::string_view line : core::split_lines(text)) {
+    ++line_no;
+    if (core::trim(line).empty()) continue;
+    Reader r(where, line_no);
+    Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded()) return tl::unexpected(r.error("", "not a JSON object (each line of a recording is one)"));
+    if (!j.is_object()) return tl::unexpected(r.error("", "expected a JSON object"));
+    if (!have_info) {
+      if (!j.contains("tfrig_watch")) {
+        return tl::unexpected(r.error("", "the first line must be the run header {\"tfrig_watch\":1,...}: not a tfrig watch recording"));
+      }
+      auto info = parse_info(j, r);
+      if (!info) return tl::unexpected(info.error());
+      rec.info = std::move(*info);
+      have_info = true;
+      continue;
+    }
+    auto s = parse_sample(j, r);
+    if (!s) return tl::unexpected(s.error());
+    if (s->t < last_t) return tl::unexpected(r.error("t", fmt::format("goes back in time ({} after {})", s->t, last_t)));
+    last_t = s->t;
+    rec.samples.push_back(std::move(*s));
+  }
+  if (!have_info) return tl::unexpected(core::Error{core::ErrorCode::kParse, where, "empty: no run header line"});
+  rec.info.source = "replay " + where;
+  return rec;
+}
+
+}  // namespace tfrig::watch

@@ -1,0 +1,19 @@
+// tfrig watch's outputs: the live status line, and the report as text,
+// JSON ({..., verdict, phases, samples} last) or CSV (one row per sample).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "watch/classify.h"
+#include "watch/sample.h"
+
+namespace tfrig::watch {
+
+std::string status_line(const Sample& s);
+std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th = {});
+nlohmann::ordered_json render_json(const Recording& rec, const Analysis& a, const Thresholds& th = {});
+std::string render_csv(const Recording& rec, const Analysis& a);
+
+}  // namespace tfrig::watch

@@ -1,0 +1,229 @@
+// tfrig pipeline end to end on small generated datasets (a few hundred tiny
+// JPEGs made with TurboJPEG, and the same packed into TFRecord shards), with
+// short time budgets. The checks are about direction, never speed: slowing a
+// stage must make it the shortest stave.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/decode.h"
+#include "pipeline/demand.h"
+#include "pipeline/measure.h"
+#include "pipeline/report.h"
+#include "plan/catalog_adapter.h"
+#include "test_support.h"
+#include "tfrecord/pack.h"
+
+namespace tfrig::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+// 240 JPEGs of 320x240 in two class folders (encoded once per test run).
+const bench::JpegSet& images() {
+  static const bench::JpegSet set = [] {
+    auto s = bench::generate_jpegs(240, 320, 240, 90, 1);
+    return s ? *s : bench::JpegSet{};
+  }();
+  return set;
+}
+
+void make_dataset(const std::string& dir) {
+  const bench::JpegSet* set = &images();
+  ASSERT_EQ(set->images.size(), 240u);
+  for (size_t i = 0; i < set->images.size(); ++i) {
+    const std::string cls = dir + (i % 2 ? "/cat" : "/dog");
+    fs::create_directories(cls);
+    test::write_file(fmt::format("{}/{:04}.jpg", cls, i), set->images[i]);
+  }
+}
+
+MeasureOptions quick(const std::string& dir, const std::string& scratch, int threads) {
+  MeasureOptions o;
+  o.data_dir = dir;
+  o.scratch_parent = scratch;
+  o.threads = threads;
+  o.stage_seconds = 0.2;
+  o.measure_memory = false;  // bench's memory test has its own tests; keep this fast
+  o.measure_pcie = false;
+  o.estimated_link_bytes_per_s = 31.5e9;
+  o.estimated_link_detail = "PCIe 4.0 x16";
+  return o;
+}
+
+Demand demand_of(double samples_per_s) {
+  Demand d;
+  d.gpu = Stage{kGpu, samples_per_s, Origin::kAssumed, "test"};
+  d.model_name = "test";
+  return d;
+}
+
+TEST(PipelineE2E, OneThreadAgainstAFastGpuNamesDecode) {
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  std::atomic<bool> cancelled{false};
+  auto m = measure_stages(quick(dir.file("data"), dir.path(), 1), inventory::Inventory{}, cancelled);
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->files_total, 240u);
+  EXPECT_FALSE(m->input_is_tfrecord);
+  ASSERT_TRUE(m->tfrecord_samples_per_s);  // the pack what-if ran in the scratch dir
+  EXPECT_GT(m->decode_per_core, 0);
+  ReportInputs in;
+  in.data_dir = dir.file("data");
+  in.demand = demand_of(1e7);
+  in.measured = *m;
+  const Report r = build_report(in);
+  EXPECT_EQ(r.barrel.bottleneck, kDecode) << render_text(r);
+  EXPECT_LT(r.barrel.predicted_utilization, 0.5);
+  for (const auto& s : r.barrel.stages) EXPECT_GT(s.samples_per_s, 0) << s.name;
+  EXPECT_EQ(find_stage(r.barrel, kHostToDevice)->origin, Origin::kEstimated);
+  // The scratch directory is gone.
+  for (const auto& name : test::list_dir(dir.path())) EXPECT_EQ(name.rfind("tfrig-bench-", 0), std::string::npos) << name;
+}
+
+TEST(PipelineE2E, SlowGpuMakesTheGpuTheShortestStave) {
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  std::atomic<bool> cancelled{false};
+  auto o = quick(dir.file("data"), dir.path(), 1);
+  o.pack_what_if = false;
+  auto m = measure_stages(o, inventory::Inventory{}, cancelled);
+  ASSERT_TRUE(m) << m.error().to_string();
+  ReportInputs in;
+  in.data_dir = dir.file("data");
+  in.demand = demand_of(1.0);  // one sample a second: every input stage keeps up
+  in.measured = *m;
+  const Report r = build_report(in);
+  EXPECT_EQ(r.barrel.bottleneck, kGpu);
+  EXPECT_DOUBLE_EQ(r.barrel.predicted_utilization, 1.0);
+  ASSERT_TRUE(r.epoch_seconds);
+  EXPECT_NEAR(*r.epoch_seconds, 240.0, 1e-9);
+}
+
+TEST(PipelineE2E, TfRecordShardsAreStreamedAndDecodedFromTheirExamples) {
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  tfrecord::PackOptions po;
+  po.src = dir.file("data");
+  po.out_dir = dir.file("shards");
+  po.plan.shard_size_bytes = 1000 * 1000;
+  po.jobs = 1;
+  fs::create_directories(po.out_dir);
+  auto packed = tfrecord::run_pack(po);
+  ASSERT_TRUE(packed) << packed.error().error.to_string();
+  ASSERT_GE(packed->shard_paths.size(), 2u);
+  // pack's output folder as it is: shards, their indexes and the label map.
+  std::atomic<bool> cancelled{false};
+  auto m = measure_stages(quick(dir.file("shards"), dir.path(), 1), inventory::Inventory{}, cancelled);
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_TRUE(m->input_is_tfrecord);
+  EXPECT_FALSE(m->tfrecord_samples_per_s);  // already TFRecord: no pack what-if
+  ASSERT_FALSE(m->stages.empty());
+  EXPECT_EQ(m->stages[0].name, kStorage);
+  EXPECT_NE(m->stages[0].detail.find("records"), std::string::npos);
+  EXPECT_GT(m->decode_per_core, 0);
+  EXPECT_GT(m->avg_sample_bytes, 1000);
+  EXPECT_EQ(m->files_sampled, packed->shard_paths.size());
+  for (const auto& n : m->notes) EXPECT_EQ(n.find("TFRecord read"), std::string::npos) << n;  // no index read as a shard
+}
+
+TEST(PipelineE2E, MissingOrEmptyDirectoryIsAClearError) {
+  test::TempDir dir;
+  std::atomic<bool> cancelled{false};
+  auto m = measure_stages(quick(dir.file("nope"), dir.path(), 1), inventory::Inventory{}, cancelled);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().to_string().find("nope"), std::string::npos);
+  m = measure_stages(quick(dir.path(), dir.path(), 1), inventory::Inventory{}, cancelled);
+  ASSERT_FALSE(m);
+  EXPECT_NE(m.error().to_string().find("no regular files"), std::string::npos);
+}
+
+TEST(PipelineDemand, Rtx4090ResNet50FromThePlanModel) {
+  const auto catalog = plan::plan_gpus_from_catalog();
+  ASSERT_FALSE(catalog.empty());
+  const plan::GpuCandidate* g = find_gpu(catalog, "NVIDIA GeForce RTX 4090");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(find_gpu(catalog, "rtx 4090"), g);  // the shortest name containing it
+  DemandRequest req;
+  req.gpu = "NVIDIA GeForce RTX 4090";
+  auto d = resolve_demand(req, inventory::Inventory{}, catalog);
+  ASSERT_TRUE(d) << d.error().to_string();
+  EXPECT_GT(d->gpu.samples_per_s, 0);
+  EXPECT_NE(d->gpu.origin, Origin::kAssumed);
+  ASSERT_TRUE(d->mixed_samples_per_s);
+  EXPECT_GT(*d->mixed_samples_per_s, d->gpu.samples_per_s);
+  ASSERT_TRUE(d->link_bytes_per_s);  // Ada: PCIe 4.0 x16
+  EXPECT_NEAR(*d->link_bytes_per_s, 31.5e9, 0.1e9);
+  req.gpu = "auto";  // no GPU here and none named
+  auto none = resolve_demand(req, inventory::Inventory{}, catalog);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().to_string().find("--samples-per-s"), std::string::npos);
+  req.gpu = "Voodoo 5";
+  EXPECT_FALSE(resolve_demand(req, inventory::Inventory{}, catalog));
+}
+
+TEST(PipelineCli, JsonContractAndDecodeBottleneck) {
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  auto r = test::run_tfrig({"pipeline", "--data", dir.file("data"), "--samples-per-s", "10000000", "--threads", "1",
+                            "--seconds", "0.2", "--no-pack", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["bottleneck"], "decode");
+  std::set<std::string> names;
+  for (const auto& s : j["stages"]) {
+    names.insert(s["name"].get<std::string>());
+    const std::string origin = s["origin"];
+    EXPECT_TRUE(origin == "measured" || origin == "estimated" || origin == "assumed") << origin;
+  }
+  for (const char* n : {"storage", "decode", "gpu"}) EXPECT_EQ(names.count(n), 1u) << n;
+  EXPECT_EQ(j["gpu_demand_samples_per_s"].get<double>(), 1e7);
+  const double u = j["predicted_gpu_utilization"];
+  EXPECT_GE(u, 0.0);
+  EXPECT_LE(u, 1.0);
+  ASSERT_TRUE(j["what_if"].is_array());
+  for (const auto& w : j["what_if"]) {
+    EXPECT_TRUE(w.contains("change"));
+    EXPECT_TRUE(w.contains("predicted_gpu_utilization"));
+  }
+}
+
+TEST(PipelineCli, AutoGpuFromThisMachinesNvml) {
+  // --gpu auto takes the GPU the inventory finds: here the fake NVML's H100.
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  test::RunOptions env;
+  env.env = {std::string("TFRIG_NVML_LIBRARY=") + TFRIG_FAKE_NVML,
+             "TFRIG_FAKE_NVML_CAPTURE=" + test::data_dir() + "/watch/fake-nvml-h100-load.json"};
+  auto r = test::run_tfrig({"pipeline", "--data", dir.file("data"), "--model", "resnet50", "--threads", "1", "--seconds", "0.2",
+                            "--no-pack", "--format", "json"},
+                           env);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["gpu"], "NVIDIA H100 SXM5 80GB");  // matched to the catalog by its PCI device id 0x2330
+  EXPECT_GT(j["gpu_demand_samples_per_s"].get<double>(), 0);
+  // No CUDA here: the link is this machine's GPU link (gen 5 x16 from NVML), estimated.
+  bool seen = false;
+  for (const auto& s : j["stages"]) {
+    if (s["name"] != "host_to_device") continue;
+    seen = true;
+    EXPECT_EQ(s["origin"], "estimated");
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST(PipelineCli, UsageErrors) {
+  auto r = test::run_tfrig({"pipeline", "--data", "/nonexistent-dir", "--samples-per-s", "10"});
+  EXPECT_EQ(r.exit_code, 66) << r.err;
+  r = test::run_tfrig({"pipeline", "--data", "/tmp", "--model", "resnet50", "--samples-per-s", "10"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  r = test::run_tfrig({"pipeline", "--data", "/tmp", "--gpu", "Voodoo 5"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+}
+
+}  // namespace
+}  // namespace tfrig::pipeline

@@ -1,0 +1,161 @@
+// The verdicts on sample streams made from real runs: the CPU/I/O side
+// recorded here with `tfrig watch --record` (an I/O-heavy and a CPU-heavy
+// command, tests/data/watch/README.md) and GPU rows of real nvidia-smi CSV
+// captures taken under load and idle.
+#include <gtest/gtest.h>
+
+#include "watch/classify.h"
+#include "watch/render.h"
+#include "watch_test_util.h"
+
+namespace tfrig::watch {
+namespace {
+
+using test_util::load_recording;
+using test_util::with_gpu;
+
+constexpr const char* kH100Load = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.load.csv";
+constexpr const char* kH100Idle = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.idle.csv";
+constexpr const char* k4080Load = "linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.query-gpu.load.csv";
+constexpr const char* k4080Idle = "linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.query-gpu.idle.csv";
+constexpr const char* k2080Load = "linux-x86_64__nvidia-geforce-rtx-2080-super__610.57.04.query-gpu.load.csv";
+constexpr const char* kMigLoad = "linux-x86_64__nvidia-h100-mig__590.48.01.query-gpu.load.csv";
+
+TEST(WatchClassify, RecordedIoHeavyRunIsIoBound) {
+  const Recording rec = load_recording("io-heavy.jsonl");
+  ASSERT_GE(rec.samples.size(), 3u);
+  const Analysis a = analyse(rec);
+  EXPECT_EQ(verdict_name(a.verdict), "io_bound") << render_text(rec, a);
+  EXPECT_FALSE(a.gpu_watched);
+  ASSERT_FALSE(a.blind.empty());
+  EXPECT_NE(a.blind.front().find("GPU"), std::string::npos);
+}
+
+TEST(WatchClassify, RecordedCpuHeavyRunIsCpuBound) {
+  const Recording rec = load_recording("cpu-heavy.jsonl");
+  ASSERT_GE(rec.samples.size(), 3u);
+  const Analysis a = analyse(rec);
+  EXPECT_EQ(verdict_name(a.verdict), "cpu_bound") << render_text(rec, a);
+}
+
+TEST(WatchClassify, BusyGpuIsComputeBoundWhateverTheHost) {
+  // The H100 at 100% (the capture under load) next to the CPU-heavy host.
+  const Recording rec = with_gpu(load_recording("cpu-heavy.jsonl"), kH100Load);
+  const Analysis a = analyse(rec);
+  EXPECT_EQ(verdict_name(a.verdict), "compute_bound") << render_text(rec, a);
+  EXPECT_TRUE(a.gpu_watched);
+}
+
+TEST(WatchClassify, StarvedGpuWithSaturatedCpuIsInputBoundCpu) {
+  // The guide's Q&A: the GPU nearly idle (RTX 4080 SUPER "load" row: 7%)
+  // while preprocessing holds the CPU.
+  const Recording rec = with_gpu(load_recording("cpu-heavy.jsonl"), k4080Load);
+  const Analysis a = analyse(rec);
+  EXPECT_EQ(verdict_name(a.verdict), "input_bound_cpu") << render_text(rec, a);
+  EXPECT_EQ(a.severity, "highly");  // idle 93% >= the Profiler's 20%
+}
+
+TEST(WatchClassify, StarvedGpuWaitingOnStorageIsInputBoundIo) {
+  // The guide's case study: the GPU starved because small-file reads were slow.
+  const Recording rec = with_gpu(load_recording("io-heavy.jsonl"), k2080Load);
+  const Analysis a = analyse(rec);
+  EXPECT_EQ(verdict_name(a.verdict), "input_bound_io") << render_text(rec, a);
+}
+
+TEST(WatchClassify, IdleGpuAndIdleHostIsIdle) {
+  Recording rec = with_gpu(load_recording("cpu-heavy.jsonl"), kH100Idle);
+  for (auto& s : rec.samples) {  // a quiet host: no process, CPUs idle
+    s.process.reset();
+    if (s.cpu) {
+      s.cpu->busy_cores = 0.02;
+      s.cpu->iowait_cores = 0;
+    }
+    s.disks.clear();
+  }
+  EXPECT_EQ(verdict_name(analyse(rec).verdict), "idle");
+  rec = with_gpu(rec, k4080Idle);
+  EXPECT_EQ(verdict_name(analyse(rec).verdict), "idle");
+}
+
+TEST(WatchClassify, MigGpuWithoutUtilisationFallsBackToTheHostSide) {
+  // MIG instances report utilization.gpu as [N/A]: the GPU side is unknown.
+  const Recording rec = with_gpu(load_recording("cpu-heavy.jsonl"), kMigLoad);
+  const Analysis a = analyse(rec);
+  EXPECT_FALSE(a.gpu_watched);
+  EXPECT_EQ(verdict_name(a.verdict), "cpu_bound");
+}
+
+TEST(WatchClassify, PcieNearTheLinkLimitIsPcieBound) {
+  RunInfo info;
+  info.gpus = {GpuInfo{0, "x", 31.5e9}};
+  Sample s;
+  s.cpu = CpuSample{8, 2.0, 0.0, {}, {}};
+  GpuSample g;
+  g.util_percent = 60;
+  g.pcie_rx_bytes_per_s = 25e9;
+  s.gpus = {g};
+  EXPECT_EQ(classify_sample(s, info).verdict, Verdict::kPcieBound);
+  s.gpus[0].pcie_rx_bytes_per_s = 5e9;  // far from the link: the host side then
+  EXPECT_NE(classify_sample(s, info).verdict, Verdict::kPcieBound);
+}
+
+TEST(WatchClassify, ThresholdsOfTheProfiler) {
+  // Idle share 10%: MODERATELY input-bound (5 <= x < 20); 30%: HIGHLY.
+  RunInfo info;
+  info.interval_s = 1;
+  Recording rec;
+  rec.info = info;
+  for (int i = 0; i < 6; ++i) {
+    Sample s;
+    s.t = i + 1;
+    s.cpu = CpuSample{4, 3.9, 0.0, {}, {}};
+    GpuSample g;
+    g.util_percent = 90;
+    s.gpus = {g};
+    rec.samples.push_back(s);
+  }
+  Analysis a = analyse(rec);
+  EXPECT_EQ(a.verdict, Verdict::kInputBoundCpu);
+  EXPECT_EQ(a.severity, "moderately");
+  for (auto& s : rec.samples) s.gpus[0].util_percent = 70;
+  a = analyse(rec);
+  EXPECT_EQ(a.severity, "highly");
+  for (auto& s : rec.samples) s.gpus[0].util_percent = 96;
+  EXPECT_EQ(analyse(rec).verdict, Verdict::kComputeBound);
+}
+
+TEST(WatchClassify, PhasesFollowChangesAndIgnoreBlips) {
+  Recording compute = with_gpu(load_recording("cpu-heavy.jsonl"), kH100Load);
+  Recording starved = with_gpu(load_recording("cpu-heavy.jsonl"), k4080Load);
+  Recording rec = compute;
+  double t = rec.samples.back().t;
+  for (const auto& s : starved.samples) {
+    Sample c = s;
+    c.t = (t += 1);
+    rec.samples.push_back(c);
+  }
+  // A one-sample blip inside the first phase does not make a phase.
+  rec.samples[1].gpus[0].util_percent = 7;
+  const Analysis a = analyse(rec);
+  ASSERT_EQ(a.phases.size(), 2u) << render_text(rec, a);
+  EXPECT_EQ(a.phases[0].verdict, Verdict::kComputeBound);
+  EXPECT_EQ(a.phases[1].verdict, Verdict::kInputBoundCpu);
+  EXPECT_LT(a.phases[0].end_t, a.phases[1].end_t);
+}
+
+TEST(WatchClassify, JsonEndsWithTheContractKeys) {
+  const Recording rec = load_recording("io-heavy.jsonl");
+  const auto j = render_json(rec, analyse(rec));
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  ASSERT_GE(keys.size(), 3u);
+  EXPECT_EQ(keys[keys.size() - 3], "verdict");
+  EXPECT_EQ(keys[keys.size() - 2], "phases");
+  EXPECT_EQ(keys[keys.size() - 1], "samples");
+  EXPECT_EQ(j["samples"].get<size_t>(), rec.samples.size());
+  const std::string csv = render_csv(rec, analyse(rec));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(rec.samples.size()) + 2);
+}
+
+}  // namespace
+}  // namespace tfrig::watch
