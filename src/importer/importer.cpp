@@ -539,6 +539,7 @@ void merge_gpus(Facts& f) {
     for (const auto& [bus, what] : log.init_failed) {
       Gpu& g = gpu_for(gpus, bus, "pci");
       fill(g.driver_problem, std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
+      fill(g.init_error, std::optional<std::string>(what));
     }
   }
   // PCI address order, as nvidia-smi and CUDA number them by default.

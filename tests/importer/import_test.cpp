@@ -177,6 +177,7 @@ TEST(ImportBugReport, GpuTheDriverCouldNotInitialise) {
   ASSERT_TRUE(r.inventory.gpus[0].driver_problem.has_value());
   EXPECT_NE(r.inventory.gpus[0].driver_problem->find("RmInitAdapter failed"), std::string::npos);
   EXPECT_EQ(r.inventory.driver.kernel_module_version, "550.40.07");
+  EXPECT_TRUE(has(findings(r), "gpu.init_failed@gpu0"));
   EXPECT_EQ(r.inventory.host.os_pretty_name.value_or("").rfind("Debian GNU/Linux 12", 0), 0u);
 }
 
