@@ -394,8 +394,6 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
   }
   auto& host = f.inv.host;
   if (report->uname) apply_uname(*report->uname, host);
-  std::vector<std::string> host_sources;
-  bool os_release = false;
   for (const auto& sec : report->sections) {
     const std::string src = where(name, &sec);
     if (sec.path) {
@@ -415,14 +413,10 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
         if (!line.empty()) host.kernel_version = std::string(line.substr(0, line.find('\n')));
       } else if (p == "/etc/os-release") {
         apply_os_release(sec.body, host);
-        os_release = true;
-        host_sources.push_back(src);
       } else if (p == "/etc/lsb-release") {
         apply_lsb_release(sec.body, host);
-        host_sources.push_back(src);
       } else if (p == "/etc/issue") {
         apply_issue(sec.body, host);
-        host_sources.push_back(src);
       } else if (p == "/proc/driver/nvidia/version") {
         apply_version_file(sec.body, src, f);
       } else if (core::starts_with(p, "/proc/driver/nvidia/gpus/") && core::ends_with(p, "/information")) {
@@ -447,7 +441,6 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
       apply_topo(sec.body, src, f);
     }
   }
-  (void)os_release;
   note(f, "host",
        fmt::format("{}, kernel {} ({}{})", host.os_pretty_name.value_or("unknown OS"),
                    host.kernel_release.value_or("unknown"), name,
