@@ -168,6 +168,14 @@ TEST(ImportBugReport, HealthyServersAndDriverGenerations) {
   EXPECT_EQ(bug_report("Shaydu__mondrian-macos").inventory.driver.kernel_module_flavor, "open");
   EXPECT_EQ(xid(bug_report("mikhail99__PaperAntXGradio"), 31)->pci_bus_id, "0000:01:00.0");
   EXPECT_TRUE(bug_report("Young768__profiling").inventory.driver.xid_events.empty());
+  // pavana27: two RTX A6000s joined by an NVLink bridge (4 links each, nvlink --status and --remotelinkinfo).
+  auto lambda = bug_report("pavana27__Lambda-Bug-report");
+  ASSERT_EQ(lambda.inventory.gpus.size(), 2u);
+  EXPECT_EQ(lambda.inventory.gpus[0].nvlinks.size(), 4u);
+  EXPECT_EQ(lambda.inventory.gpus[0].nvlinks[0].remote_pci_bus_id, "0000:41:00.0");
+  EXPECT_EQ(lambda.inventory.gpus[0].nvlinks[0].remote_kind, "gpu");
+  ASSERT_EQ(lambda.inventory.gpu_topology.size(), 1u);
+  EXPECT_EQ(lambda.inventory.gpu_topology[0].nvlink, true);
 }
 
 TEST(ImportBugReport, GpuTheDriverCouldNotInitialise) {
