@@ -3,7 +3,10 @@
 // ../shared/fixtures/nvidia-bug-report), the rules they fire, and the golden
 // doctor findings in tests/data/golden/import/ (reviewed by hand; rerun with
 // TFRIG_UPDATE_GOLDEN=1 to accept a change).
+#include <sys/stat.h>
+
 #include <array>
+#include <thread>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -299,6 +302,23 @@ TEST(ImportCli, ImportThenSnapshotEqualsDoctorFrom) {
   EXPECT_EQ(a["findings"], b["findings"]);
   EXPECT_EQ(a["inventory"], b["inventory"]);
   EXPECT_EQ(a["schema_version"], b["schema_version"]);
+}
+
+TEST(ImportCli, OutputToAFifoIsWrittenInPlaceNotReplaced) {
+  // `-o /dev/null` must not rename a regular file over the device node; a FIFO
+  // stands in for the device here.
+  test::TempDir tmp;
+  const std::string fifo = tmp.file("out.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = test::read_file(fifo); });
+  auto r = test::run_tfrig({"import", test::data_dir() + "/nvidia-smi-text/cbtogu__nvidiabugreport.nvidia-smi-q.txt", "-o", fifo});
+  reader.join();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_NE(got.find("\"import:"), std::string::npos);
 }
 
 TEST(ImportCli, UsageAndInputErrors) {
