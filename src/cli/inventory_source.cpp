@@ -1,5 +1,7 @@
 #include "cli/inventory_source.h"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -87,6 +89,20 @@ int write_report_json(const report::Report& report, const std::string& output) {
   const std::string text = report_json_text(report);
   if (output == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
+    return kExitOk;
+  }
+  // An existing device or FIFO (`-o /dev/null`, `-o /dev/stdout`, a pipe) is
+  // written in place: the atomic temp-and-rename would replace the node itself
+  // (as root, /dev/null became a regular file that way).
+  struct stat st {};
+  if (::stat(output.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    std::FILE* out = std::fopen(output.c_str(), "wb");
+    const bool ok = out != nullptr && std::fwrite(text.data(), 1, text.size(), out) == text.size();
+    if (out != nullptr && std::fclose(out) != 0) return kExitCantCreate;
+    if (!ok) {
+      core::log(core::LogLevel::kError, "{}: cannot write", output);
+      return kExitCantCreate;
+    }
     return kExitOk;
   }
   if (auto written = core::write_file_atomic(output, text); !written) {

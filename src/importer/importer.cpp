@@ -13,6 +13,7 @@
 #include "importer/gzip.h"
 #include "probe/parse/kernel_log.h"
 #include "probe/parse/lspci_text.h"
+#include "probe/parse/nvidia_smi_nvlink.h"
 #include "probe/parse/nvidia_smi_text.h"
 #include "probe/parse/nvidia_smi_topo.h"
 #include "probe/parse/nvidia_smi_xml.h"
@@ -31,6 +32,7 @@ std::string_view kind_name(FileKind kind) {
     case FileKind::kNvidiaSmiXml: return "nvidia-smi -q -x";
     case FileKind::kLspci: return "lspci";
     case FileKind::kTopo: return "nvidia-smi topo -m";
+    case FileKind::kNvlink: return "nvidia-smi nvlink";
     case FileKind::kProcNvidiaVersion: return "/proc/driver/nvidia/version";
     case FileKind::kProcGpuInformation: return "/proc/driver/nvidia/gpus/*/information";
     case FileKind::kUnknown: return "unknown";
@@ -44,6 +46,7 @@ FileKind detect_kind(std::string_view text) {
   if (head.find("<nvidia_smi_log") != std::string_view::npos) return FileKind::kNvidiaSmiXml;
   if (parse::looks_like_nvidia_smi_text(text)) return FileKind::kNvidiaSmiText;
   if (parse::looks_like_nvidia_smi_topo(text)) return FileKind::kTopo;
+  if (parse::looks_like_nvidia_smi_nvlink(text)) return FileKind::kNvlink;
   if (core::starts_with(core::trim(head), "NVRM version:")) return FileKind::kProcNvidiaVersion;
   if (core::starts_with(core::trim(head), "Model:") && head.find("Bus Location:") != std::string_view::npos) {
     return FileKind::kProcGpuInformation;
@@ -71,6 +74,7 @@ struct Facts {
   std::string proc_source;
   std::vector<std::pair<std::string, parse::KernelLog>> kernel_logs;  // (source, parsed)
   std::optional<parse::TopoMatrix> topo;
+  std::vector<parse::NvlinkGpu> nvlink;
   std::string topo_source;
   bool version_file_missing = false;
   std::vector<probe::ProbeStatus> statuses;
@@ -356,6 +360,33 @@ void apply_topo(std::string_view text, const std::string& src, Facts& f) {
   f.topo_source = src;
 }
 
+void apply_nvlink(std::string_view text, const std::string& src, Facts& f) {
+  const size_t before = f.nvlink.size();
+  parse::parse_nvidia_smi_nvlink(text, f.nvlink);
+  if (!f.nvlink.empty()) note(f, "topology", fmt::format("NVLink of {} GPU(s) ({})", f.nvlink.size() - std::min(before, f.nvlink.size()), src));
+}
+
+void apply_nested_nvlink(std::string_view body, const std::string& src, Facts& f) {
+  for (const char* cmd : {"nvidia-smi nvlink --remotelinkinfo", "nvidia-smi nvlink --status"}) {
+    const size_t at = body.find(cmd);
+    if (at == std::string_view::npos) continue;
+    std::string_view part = body.substr(at);
+    const size_t nl = part.find('\n');
+    part = nl == std::string_view::npos ? std::string_view() : part.substr(nl + 1);
+    // Up to the next command line ("/usr/bin/nvidia-smi ...").
+    for (size_t pos = 0; pos < part.size();) {
+      size_t end = part.find('\n', pos);
+      if (end == std::string_view::npos) end = part.size();
+      if (pos < part.size() && part[pos] == '/') {
+        part = part.substr(0, pos);
+        break;
+      }
+      pos = end + 1;
+    }
+    apply_nvlink(part, src + " [" + cmd + "]", f);
+  }
+}
+
 // The lspci sections worth parsing: any with -v (devices with drivers and
 // links) or plain -nn (the full device list); never the -t tree.
 bool lspci_listing(std::string_view header) {
@@ -394,8 +425,6 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
   }
   auto& host = f.inv.host;
   if (report->uname) apply_uname(*report->uname, host);
-  std::vector<std::string> host_sources;
-  bool os_release = false;
   for (const auto& sec : report->sections) {
     const std::string src = where(name, &sec);
     if (sec.path) {
@@ -415,14 +444,10 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
         if (!line.empty()) host.kernel_version = std::string(line.substr(0, line.find('\n')));
       } else if (p == "/etc/os-release") {
         apply_os_release(sec.body, host);
-        os_release = true;
-        host_sources.push_back(src);
       } else if (p == "/etc/lsb-release") {
         apply_lsb_release(sec.body, host);
-        host_sources.push_back(src);
       } else if (p == "/etc/issue") {
         apply_issue(sec.body, host);
-        host_sources.push_back(src);
       } else if (p == "/proc/driver/nvidia/version") {
         apply_version_file(sec.body, src, f);
       } else if (core::starts_with(p, "/proc/driver/nvidia/gpus/") && core::ends_with(p, "/information")) {
@@ -440,6 +465,12 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
       } else {
         apply_smi_text(sec.body, src, f, false);
       }
+      // Script versions from 2019 on run `nvidia-smi nvlink --status` and
+      // friends inside the same section, each after its command line.
+      apply_nested_nvlink(sec.body, src, f);
+    } else if (h.find("nvidia-smi nvlink --status") != std::string_view::npos ||
+               h.find("nvidia-smi nvlink --remotelinkinfo") != std::string_view::npos) {
+      apply_nvlink(sec.body, src, f);
     } else if (h == "dmesg:" || core::starts_with(h, "Scanning kernel log files")) {
       apply_kernel_log(sec.body, src, f);
     } else if (core::ends_with(core::split_ws(h).empty() ? h : core::split_ws(h)[0], "nvidia-smi") &&
@@ -447,7 +478,6 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
       apply_topo(sec.body, src, f);
     }
   }
-  (void)os_release;
   note(f, "host",
        fmt::format("{}, kernel {} ({}{})", host.os_pretty_name.value_or("unknown OS"),
                    host.kernel_release.value_or("unknown"), name,
@@ -539,6 +569,7 @@ void merge_gpus(Facts& f) {
     for (const auto& [bus, what] : log.init_failed) {
       Gpu& g = gpu_for(gpus, bus, "pci");
       fill(g.driver_problem, std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
+      fill(g.init_error, std::optional<std::string>(what));
     }
   }
   // PCI address order, as nvidia-smi and CUDA number them by default.
@@ -654,12 +685,52 @@ void merge_xids(Facts& f) {
   for (auto& [key, e] : best) f.inv.driver.xid_events.push_back(std::move(e));
 }
 
+// NVLink links onto the GPUs (by UUID, else nvidia-smi's index), and a
+// topology pair with nvlink set for every two GPUs an active link joins.
+void merge_nvlink(Facts& f) {
+  auto& gpus = f.inv.gpus;
+  for (const auto& n : f.nvlink) {
+    inventory::Gpu* g = nullptr;
+    for (auto& c : gpus) {
+      if (n.uuid && c.uuid == n.uuid) g = &c;
+    }
+    if (g == nullptr) {
+      for (auto& c : gpus) g = (g == nullptr && c.index == n.index) ? &c : g;
+    }
+    if (g == nullptr) continue;
+    g->nvlinks = n.links;
+    for (auto& l : g->nvlinks) {
+      if (!l.remote_pci_bus_id) continue;
+      for (const auto& c : gpus) {
+        if (c.pci_bus_id == l.remote_pci_bus_id) l.remote_kind = "gpu";
+      }
+    }
+  }
+  for (const auto& a : gpus) {
+    for (const auto& l : a.nvlinks) {
+      if (l.active == false || !l.remote_pci_bus_id) continue;
+      for (const auto& b : gpus) {
+        if (b.pci_bus_id != l.remote_pci_bus_id || b.index <= a.index) continue;
+        bool found = false;
+        for (auto& p : f.inv.gpu_topology) {
+          if (p.gpu_a == a.index && p.gpu_b == b.index) {
+            p.nvlink = true;
+            found = true;
+          }
+        }
+        if (!found) f.inv.gpu_topology.push_back(inventory::GpuPair{a.index, b.index, std::nullopt, std::nullopt, true});
+      }
+    }
+  }
+}
+
 report::Report finish(Facts& f, const std::vector<std::string>& names, double seconds) {
   merge_pci(f);
   merge_gpus(f);
   merge_driver(f);
   merge_xids(f);
   if (f.topo) parse::apply_nvidia_smi_topo(*f.topo, f.inv);
+  merge_nvlink(f);
   report::Report r;
   r.tool_version = TFRIG_VERSION;
   r.generated_at = core::utc_timestamp();
@@ -696,6 +767,7 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
       case FileKind::kNvidiaSmiXml: apply_smi_xml(text, in.name, f); break;
       case FileKind::kLspci: apply_lspci(text, in.name, f, true); break;
       case FileKind::kTopo: apply_topo(text, in.name, f); break;
+      case FileKind::kNvlink: apply_nvlink(text, in.name, f); break;
       case FileKind::kProcNvidiaVersion: apply_version_file(text, in.name, f); break;
       case FileKind::kProcGpuInformation: apply_gpu_information(text, in.name, in.name, f); break;
       case FileKind::kUnknown:

@@ -25,6 +25,7 @@ enum class FileKind {
   kNvidiaSmiXml,
   kLspci,
   kTopo,
+  kNvlink,                // nvidia-smi nvlink --status / --remotelinkinfo
   kProcNvidiaVersion,     // a copy of /proc/driver/nvidia/version
   kProcGpuInformation,    // a copy of /proc/driver/nvidia/gpus/<bus>/information
   kUnknown

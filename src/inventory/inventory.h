@@ -211,6 +211,7 @@ struct Gpu {
   // Added by import (issue 7):
   Opt<bool> lost;                      // fell off the bus: nvidia-smi "GPU is lost", config space reads all 1s
   Opt<std::string> lost_evidence;      // the line that says so
+  Opt<std::string> init_error;         // the kernel module could not initialise it: "RmInitAdapter failed! (0x30:0xffff:1086)"
 };
 
 // Topology of one GPU pair (nvmlDeviceGetTopologyCommonAncestor, P2P status).

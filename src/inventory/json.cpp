@@ -41,7 +41,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, source, name, uuid, 
                                                 pcie_link_gen_current, pcie_link_gen_max, pcie_link_width_current,
                                                 pcie_link_width_max, numa_node, cpu_affinity, compute_mode,
                                                 process_count, process_memory_bytes, nvlinks, driver_problem, lost,
-                                                lost_evidence)
+                                                lost_evidence, init_error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuPair, gpu_a, gpu_b, level, p2p_read, nvlink)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceNode, path, readable, writable)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlStatus, state, detail, library_path, init_seconds)

@@ -83,6 +83,24 @@ Check gpu_lost(const Context& ctx) {
   return Check::skip("whether each GPU still answers (nvidia-smi or NVML, kernel messages)");
 }
 
+Check init_failed(const Context& ctx) {
+  Check c;
+  for (const auto& g : ctx.inv.gpus) {
+    if (!g.init_error) continue;
+    std::vector<Evidence> ev{{"kernel message", "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
+    if (ctx.inv.driver.module_nouveau == true) ev.push_back({"nouveau module loaded", "yes", "/proc/modules"});
+    c.add(Hit{u::gpu_entity(g),
+              u::gpu_label(g) + " was found but the nvidia kernel module could not initialise it (RmInitAdapter failed): "
+                                "CUDA and nvidia-smi do not see it.",
+              ev, "", {}});
+  }
+  if (!c.hits.empty()) return c;
+  if (!ctx.inv.gpus.empty() && ctx.inv.driver.nvml.state == "ok") return Check::pass();
+  if (ctx.probed("kernel_log") && u::gpu_presence_known(ctx)) return Check::pass();
+  if (!u::gpu_presence_known(ctx)) return Check::skip("an NVIDIA GPU (none found)");
+  return Check::skip("kernel messages of the nvidia module (an imported nvidia-bug-report) or NVML");
+}
+
 }  // namespace
 
 std::vector<Rule> gpu_health_rules() {
@@ -106,6 +124,16 @@ std::vector<Rule> gpu_health_rules() {
        "temperatures; if it keeps falling off the bus, RMA the card.",
        {"https://docs.nvidia.com/deploy/xid-errors/index.html"},
        gpu_lost},
+      {"gpu.init_failed", "gpu", Severity::kError, "The driver could not initialise a GPU",
+       "The kernel log's \"NVRM: GPU <address>: RmInitAdapter failed!\" for a GPU on the bus.",
+       "The module is loaded and bound but the GPU never came up, so it is invisible to CUDA; seen with nouveau "
+       "loaded next to nvidia, GPUs passed through to VMs, missing PCIe power and a driver built for another "
+       "kernel (ASSUMED: causes from NVIDIA forum and open-gpu-kernel-modules reports).",
+       "Read the NVRM lines around it (`sudo dmesg | grep NVRM`); blacklist nouveau, check the GPU's power cables "
+       "and, for passthrough, that the whole GPU (and its audio function) is given to the VM; reinstall the driver "
+       "for the running kernel; reboot.",
+       {"https://github.com/NVIDIA/open-gpu-kernel-modules/issues"},
+       init_failed},
   };
 }
 

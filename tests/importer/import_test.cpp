@@ -3,7 +3,10 @@
 // ../shared/fixtures/nvidia-bug-report), the rules they fire, and the golden
 // doctor findings in tests/data/golden/import/ (reviewed by hand; rerun with
 // TFRIG_UPDATE_GOLDEN=1 to accept a change).
+#include <sys/stat.h>
+
 #include <array>
+#include <thread>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -168,6 +171,14 @@ TEST(ImportBugReport, HealthyServersAndDriverGenerations) {
   EXPECT_EQ(bug_report("Shaydu__mondrian-macos").inventory.driver.kernel_module_flavor, "open");
   EXPECT_EQ(xid(bug_report("mikhail99__PaperAntXGradio"), 31)->pci_bus_id, "0000:01:00.0");
   EXPECT_TRUE(bug_report("Young768__profiling").inventory.driver.xid_events.empty());
+  // pavana27: two RTX A6000s joined by an NVLink bridge (4 links each, nvlink --status and --remotelinkinfo).
+  auto lambda = bug_report("pavana27__Lambda-Bug-report");
+  ASSERT_EQ(lambda.inventory.gpus.size(), 2u);
+  EXPECT_EQ(lambda.inventory.gpus[0].nvlinks.size(), 4u);
+  EXPECT_EQ(lambda.inventory.gpus[0].nvlinks[0].remote_pci_bus_id, "0000:41:00.0");
+  EXPECT_EQ(lambda.inventory.gpus[0].nvlinks[0].remote_kind, "gpu");
+  ASSERT_EQ(lambda.inventory.gpu_topology.size(), 1u);
+  EXPECT_EQ(lambda.inventory.gpu_topology[0].nvlink, true);
 }
 
 TEST(ImportBugReport, GpuTheDriverCouldNotInitialise) {
@@ -177,6 +188,7 @@ TEST(ImportBugReport, GpuTheDriverCouldNotInitialise) {
   ASSERT_TRUE(r.inventory.gpus[0].driver_problem.has_value());
   EXPECT_NE(r.inventory.gpus[0].driver_problem->find("RmInitAdapter failed"), std::string::npos);
   EXPECT_EQ(r.inventory.driver.kernel_module_version, "550.40.07");
+  EXPECT_TRUE(has(findings(r), "gpu.init_failed@gpu0"));
   EXPECT_EQ(r.inventory.host.os_pretty_name.value_or("").rfind("Debian GNU/Linux 12", 0), 0u);
 }
 
@@ -290,6 +302,23 @@ TEST(ImportCli, ImportThenSnapshotEqualsDoctorFrom) {
   EXPECT_EQ(a["findings"], b["findings"]);
   EXPECT_EQ(a["inventory"], b["inventory"]);
   EXPECT_EQ(a["schema_version"], b["schema_version"]);
+}
+
+TEST(ImportCli, OutputToAFifoIsWrittenInPlaceNotReplaced) {
+  // `-o /dev/null` must not rename a regular file over the device node; a FIFO
+  // stands in for the device here.
+  test::TempDir tmp;
+  const std::string fifo = tmp.file("out.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string got;
+  std::thread reader([&] { got = test::read_file(fifo); });
+  auto r = test::run_tfrig({"import", test::data_dir() + "/nvidia-smi-text/cbtogu__nvidiabugreport.nvidia-smi-q.txt", "-o", fifo});
+  reader.join();
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(fifo.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_NE(got.find("\"import:"), std::string::npos);
 }
 
 TEST(ImportCli, UsageAndInputErrors) {

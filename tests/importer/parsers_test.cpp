@@ -8,6 +8,7 @@
 #include "importer/importer.h"
 #include "probe/parse/kernel_log.h"
 #include "probe/parse/lspci_text.h"
+#include "probe/parse/nvidia_smi_nvlink.h"
 #include "probe/parse/nvidia_smi_text.h"
 #include "probe/parse/nvidia_smi_topo.h"
 #include "test_support.h"
@@ -216,6 +217,36 @@ TEST(Topo, EveryFixtureParses) {
   auto phb = parse::parse_nvidia_smi_topo(data("nvidia-smi-topo/2x1080Ti-PHB.topo-m.txt"));
   ASSERT_TRUE(phb.has_value());
   EXPECT_EQ(parse::topo_level(phb->rows[0].cells[1]), "host_bridge");
+}
+
+TEST(Nvlink, StatusWithInactiveLinks) {
+  // azhpc-diagnostics' "bad" 8xV100 capture: 36 links at 25.781 GB/s, 6 <inactive>.
+  std::vector<parse::NvlinkGpu> gpus;
+  const std::string text = data("nvidia-smi-nvlink/azhpc.nvlink-s.bad.8xV100.out");
+  EXPECT_TRUE(parse::looks_like_nvidia_smi_nvlink(text));
+  EXPECT_EQ(importer::detect_kind(text), importer::FileKind::kNvlink);
+  parse::parse_nvidia_smi_nvlink(text, gpus);
+  ASSERT_EQ(gpus.size(), 7u);  // the capture lists 7 of the 8 GPUs
+  int active = 0, inactive = 0;
+  for (const auto& g : gpus) {
+    EXPECT_TRUE(g.uuid.has_value());
+    for (const auto& l : g.links) (l.active == true ? active : inactive) += 1;
+  }
+  EXPECT_EQ(active, 36);
+  EXPECT_EQ(inactive, 6);
+}
+
+TEST(Nvlink, RemoteLinkInfoMergesWithStatus) {
+  std::vector<parse::NvlinkGpu> gpus;
+  parse::parse_nvidia_smi_nvlink("GPU 0: NVIDIA RTX A6000 (UUID: GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba)\n"
+                                 "\t Link 0: 14.062 GB/s\n", gpus);
+  parse::parse_nvidia_smi_nvlink("GPU 0: NVIDIA RTX A6000 (UUID: GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba)\n"
+                                 "\t Link 0: Remote Device 00000000:41:00.0: Link 0\n", gpus);
+  ASSERT_EQ(gpus.size(), 1u);
+  ASSERT_EQ(gpus[0].links.size(), 1u);
+  EXPECT_EQ(gpus[0].links[0].active, true);
+  EXPECT_EQ(gpus[0].links[0].remote_pci_bus_id, "0000:41:00.0");
+  EXPECT_EQ(gpus[0].uuid, "GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba");
 }
 
 TEST(Gzip, MultiMemberBugReportInflatesWhole) {

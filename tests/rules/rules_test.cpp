@@ -109,6 +109,11 @@ std::vector<RuleCase> cases() {
          i.gpus[0].lost_evidence = "nvidia-smi: Unable to determine the device handle for GPU 0000:3b:00.0: GPU is lost.";
        },
        kNothing, [](Inventory& i, Probes&) { i.driver.nvml.state = "driver_not_loaded"; }},
+      {"gpu.init_failed", [](Inventory& i, Probes&) { i.gpus[0].init_error = "RmInitAdapter failed! (0x30:0xffff:1086)"; },
+       kNothing, [](Inventory& i, Probes& p) {
+         i.driver.nvml.state = "driver_not_loaded";
+         p = std::set<std::string>{"pci"};
+       }},
       {"gpu.no_p2p_multi_gpu",
        [](Inventory& i, Probes&) {
          two_gpus(i);
@@ -331,7 +336,8 @@ TEST(RuleTable, IdsAreUniqueAndShaped) {
 TEST(RuleTable, ContractIdsExist) {
   for (const char* id : {"gpu.no_gpu", "driver.not_loaded", "driver.nouveau_bound", "driver.library_mismatch",
                          "driver.too_old_for_cuda", "gpu.compute_capability_unsupported", "gpu.ptx_jit_only",
-                         "gpu.pcie_link_downgraded", "gpu.no_p2p_multi_gpu", "gpu.xid_event", "gpu.lost", "cuda.library_missing",
+                         "gpu.pcie_link_downgraded", "gpu.no_p2p_multi_gpu", "gpu.xid_event", "gpu.lost",
+                         "gpu.init_failed", "cuda.library_missing",
                          "cuda.cudnn_version_conflict", "tf.python_unsupported", "tf.cpu_package_on_gpu_host",
                          "cpu.no_avx", "memory.ram_below_2x_vram", "os.swap_enabled", "os.nofile_low",
                          "storage.dataset_on_hdd", "container.nvidia_runtime_missing", "tuning.mixed_precision"}) {

@@ -256,6 +256,7 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
     if (core::trim(raw).empty()) continue;
     if (raw.front() == '#') break;  // a capture file's next section
+    if (raw.front() == '/') break;  // a bug report's next command ("/usr/bin/nvidia-smi nvlink --status")
     const Line l = split_line(raw);
     if (l.indent == 0) {
       if (!l.value && core::starts_with(l.key, "GPU ")) {

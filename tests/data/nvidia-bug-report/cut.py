@@ -17,7 +17,7 @@ KEEP_PATHS = re.compile(
     r"|proc/driver/nvidia/(\./)?(version|gpus/[^/]+/information))( does not exist)?$")
 KEEP_COMMANDS = re.compile(
     r"^(Start of NVIDIA bug report|dmesg:|Scanning kernel log files|\S*lspci (-d \S+ )?-(nn|v|nnDvvv)\S*"
-    r"|\S*nvidia-smi (--query|-q)( -x)?$|\S*nvidia-smi topo)")
+    r"|\S*nvidia-smi (--query|-q)( -x)?$|\S*nvidia-smi topo|\S*nvidia-smi nvlink --(status|remotelinkinfo))")
 
 
 def main():
