@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "knowledge/pcie.h"
 #include "plan/model_catalog.h"
 #include "plan/plan.h"
 #include "plan/ranking.h"
 #include "plan/throughput.h"
-#include "watch/sampler.h"
 
 namespace tfrig::pipeline {
 
@@ -54,7 +54,7 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
   if (gpu) {
     d.gpu_name = gpu->name;
     if (auto gen = pcie_gen_of_architecture(gpu->architecture)) {
-      d.link_bytes_per_s = watch::pcie_link_bytes_per_s(*gen, 16);
+      d.link_bytes_per_s = knowledge::pcie_link_bytes_per_second(*gen, 16);
       d.link_detail = fmt::format("{}'s link, PCIe {}.0 x16 ({} boards, from the catalog)", gpu->name, *gen, gpu->architecture);
     }
   }

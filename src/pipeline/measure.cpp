@@ -18,10 +18,10 @@
 #include "core/clock.h"
 #include "core/text.h"
 #include "core/units.h"
+#include "knowledge/pcie.h"
 #include "tfrecord/example.h"
 #include "tfrecord/pack.h"
 #include "tfrecord/record.h"
-#include "watch/sampler.h"
 
 namespace tfrig::pipeline {
 
@@ -332,7 +332,7 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
     std::string detail;
     for (const auto& g : inv.gpus) {
       if (g.pcie_link_gen_max && g.pcie_link_width_max) {
-        link = watch::pcie_link_bytes_per_s(*g.pcie_link_gen_max, *g.pcie_link_width_max);
+        link = knowledge::pcie_link_bytes_per_second(*g.pcie_link_gen_max, *g.pcie_link_width_max);
         detail = fmt::format("this machine's GPU link, PCIe gen {} x{}", *g.pcie_link_gen_max, *g.pcie_link_width_max);
         break;
       }
@@ -345,7 +345,7 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
     if (!link) {
       // The guide: x16 per GPU; PCIe 4.0 is the generation of current
       // mainstream boards (Ampere, Ada).
-      link = watch::pcie_link_bytes_per_s(4, 16);
+      link = knowledge::pcie_link_bytes_per_second(4, 16);
       detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (the guide: x16 per GPU)";
       origin = Origin::kAssumed;
     }

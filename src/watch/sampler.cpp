@@ -10,28 +10,13 @@
 
 #include "core/text.h"
 #include "gpulib/nvml.h"
+#include "knowledge/pcie.h"
 
 namespace tfrig::watch {
 
 long clock_ticks_per_second() {
   long t = ::sysconf(_SC_CLK_TCK);
   return t > 0 ? t : 100;
-}
-
-std::optional<double> pcie_link_bytes_per_s(int gen, int width) {
-  // GT/s per lane and encoding efficiency by generation (PCI-SIG base specs).
-  double gts = 0, efficiency = 128.0 / 130.0;
-  switch (gen) {
-    case 1: gts = 2.5; efficiency = 0.8; break;
-    case 2: gts = 5.0; efficiency = 0.8; break;
-    case 3: gts = 8.0; break;
-    case 4: gts = 16.0; break;
-    case 5: gts = 32.0; break;
-    case 6: gts = 64.0; efficiency = 242.0 / 256.0; break;
-    default: return std::nullopt;
-  }
-  if (width <= 0 || width > 32) return std::nullopt;
-  return gts * 1e9 * efficiency / 8.0 * width;
 }
 
 ProcSampler::ProcSampler(const core::SysRoot& root, std::optional<int64_t> pid, long ticks_per_second)
@@ -310,7 +295,7 @@ bool GpuPoller::start(double interval_s, const std::optional<std::string>& libra
       gi.name = nvml_->name(*h).value_or("");
       auto gen = nvml_->pcie_link_gen(*h, false);
       auto width = nvml_->pcie_link_width(*h, false);
-      if (gen && width) gi.pcie_link_bytes_per_s = pcie_link_bytes_per_s(static_cast<int>(*gen), static_cast<int>(*width));
+      if (gen && width) gi.pcie_link_bytes_per_s = knowledge::pcie_link_bytes_per_second(static_cast<int>(*gen), static_cast<int>(*width));
     }
     info_.push_back(std::move(gi));
   }

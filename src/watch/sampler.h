@@ -32,12 +32,6 @@ namespace tfrig::watch {
 // on every Linux architecture tfrig runs on).
 long clock_ticks_per_second();
 
-// Theoretical one-direction bandwidth of a PCIe link: per-lane rate after
-// line coding (PCI-SIG: 2.5 and 5 GT/s with 8b/10b, 8/16/32/64 GT/s with
-// 128b/130b; gen 6 FLIT mode taken as 64 GT/s x 242/256) x lanes. nullopt
-// for unknown generations or widths.
-std::optional<double> pcie_link_bytes_per_s(int gen, int width);
-
 class ProcSampler {
  public:
   // `pid`: the root of the process tree to follow; none = system-wide only.

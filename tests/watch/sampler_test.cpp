@@ -132,14 +132,6 @@ TEST_P(WatchSamplerTree, ExitedChildIsNotCountedTwice) {
 
 INSTANTIATE_TEST_SUITE_P(WatchScanOrChildren, WatchSamplerTree, ::testing::Bool());
 
-TEST(WatchSampler, PcieLinkRates) {
-  EXPECT_NEAR(*pcie_link_bytes_per_s(3, 16), 15.75e9, 0.01e9);
-  EXPECT_NEAR(*pcie_link_bytes_per_s(4, 16), 31.5e9, 0.01e9);
-  EXPECT_NEAR(*pcie_link_bytes_per_s(1, 1), 0.25e9, 1e3);
-  EXPECT_FALSE(pcie_link_bytes_per_s(9, 16));
-  EXPECT_FALSE(pcie_link_bytes_per_s(4, 0));
-}
-
 class WatchNvml : public ::testing::Test {
  protected:
   void SetUp() override {
