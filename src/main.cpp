@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   cli::add_inspect_command(app, state);
   cli::add_bench_command(app, state);
   cli::add_plan_command(app, state);
+  cli::add_setup_command(app, state);
 
   try {
     app.parse(argc, argv);

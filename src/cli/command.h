@@ -43,5 +43,6 @@ void add_verify_command(CLI::App& app, RunState& state);
 void add_inspect_command(CLI::App& app, RunState& state);
 void add_bench_command(CLI::App& app, RunState& state);
 void add_plan_command(CLI::App& app, RunState& state);
+void add_setup_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli
