@@ -523,6 +523,12 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   add_version(p, "driver_branch", d.branch);
   add_version(p, "cuda", d.branch_cuda);
   add_version(p, "min_driver", d.min_driver);
+  if (p.gpu.name.find("SXM") != std::string::npos && d.installer == "ubuntu-drivers") {
+    // tuning_and_setup.md 7.1 / 10 #8: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
+    p.notes.push_back("An SXM GPU: on an NVSwitch (HGX) board also install " +
+                      f.driver_package("ubuntu_fabricmanager", d.branch) +
+                      " (the same branch as the driver) and enable nvidia-fabricmanager.service.");
+  }
   if (!p.gpu.cc) {
     p.notes.push_back("No GPU known (none found, none given with --gpu): the driver is the proprietary " + d.branch +
                       " branch and tuning.py picks the precision at run time.");
@@ -587,12 +593,10 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
                         std::all_of(p.tfs.begin(), p.tfs.end(), [&](const TfTarget& t) {
                           return minor_ge(t.image_cuda, p.cuda_malloc_async_min_cuda);
                         });
-  p.swappiness = static_cast<int>(k.number("swappiness_max", 10));
-  {
-    std::ostringstream s;
-    s << static_cast<long long>(k.number("nofile_recommended", 1048576));
-    p.nofile = s.str();
-  }
+  // Clamped to what the kernel accepts before the conversion (vm.rst: swappiness 0-200;
+  // nofile at most fs.nr_open's ceiling): a --knowledge file may hold any number.
+  p.swappiness = static_cast<int>(std::clamp(k.number("swappiness_max", 10), 0.0, 200.0));
+  p.nofile = std::to_string(static_cast<long long>(std::clamp(k.number("nofile_recommended", 1048576), 1024.0, 2147483584.0)));
   p.governor = k.text("governor_recommended", "performance");
   if (os->uncertain) {
     p.notes.push_back("The driver branches and CUDA range of " + os->id +
