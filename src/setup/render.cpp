@@ -83,9 +83,11 @@ put_file() {
   fi
   run install -D -m "$mode" "$src" "$dest"
 }
+# No `cmd | grep -q` under pipefail: grep -q exits at the first match and the writer's
+# SIGPIPE would fail the pipeline; outputs are captured first.
 have_pkg() {
   # shellcheck disable=SC2016 # ${Status} is dpkg-query's field, not a shell variable
-  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
 }
 apt_install() {
   local missing=() p
@@ -177,7 +179,11 @@ step_driver() {
 )SH";
 
 constexpr const char* kDriverUbuntu = R"SH(  apt_install @UBUNTU_DRIVERS_PKG@
-  if command -v ubuntu-drivers >/dev/null 2>&1 && ! ubuntu-drivers list --gpgpu 2>/dev/null | grep -q "@DRIVER_LIST_NAME@"; then
+  local offered=""
+  if command -v ubuntu-drivers >/dev/null 2>&1; then
+    offered="$(ubuntu-drivers list --gpgpu 2>/dev/null || true)"
+  fi
+  if command -v ubuntu-drivers >/dev/null 2>&1 && ! grep -q "@DRIVER_LIST_NAME@" <<<"$offered"; then
     if [ "$DRY_RUN" -eq 0 ]; then
       echo "install.sh: ubuntu-drivers does not offer @DRIVER_LIST_NAME@ here; see 'ubuntu-drivers list --gpgpu'" >&2
       exit 1
@@ -240,7 +246,9 @@ step_cuda() {
       run env DEBIAN_FRONTEND=noninteractive apt-get install -y "@CUDNN_PKG@=$want"
       ;;
   esac
-  if apt-mark showhold 2>/dev/null | grep -qx @CUDNN_PKG@; then
+  local holds
+  holds="$(apt-mark showhold 2>/dev/null || true)"
+  if grep -qx @CUDNN_PKG@ <<<"$holds"; then
     ok "@CUDNN_PKG@ is held"
   else
     run apt-mark hold @CUDNN_PKG@

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct Cell {
   std::string gpu = "auto";
   bool refused = false;  // the golden is the refusal text
 };
+// gtest prints a parameter by its name, not its bytes.
+inline void PrintTo(const Cell& c, std::ostream* os) { *os << c.name; }
 
 const std::vector<Cell>& cells();
 // The outcome of one cell (snapshot loaded, options applied); fails the test on an Error.

@@ -54,9 +54,11 @@ put_file() {
   fi
   run install -D -m "$mode" "$src" "$dest"
 }
+# No `cmd | grep -q` under pipefail: grep -q exits at the first match and the writer's
+# SIGPIPE would fail the pipeline; outputs are captured first.
 have_pkg() {
   # shellcheck disable=SC2016 # ${Status} is dpkg-query's field, not a shell variable
-  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
 }
 apt_install() {
   local missing=() p
@@ -138,7 +140,11 @@ step_driver() {
     note "driver $have is older than 520.61.05: installing branch 580"
   fi
   apt_install ubuntu-drivers-common
-  if command -v ubuntu-drivers >/dev/null 2>&1 && ! ubuntu-drivers list --gpgpu 2>/dev/null | grep -q "nvidia-driver-580-server-open"; then
+  local offered=""
+  if command -v ubuntu-drivers >/dev/null 2>&1; then
+    offered="$(ubuntu-drivers list --gpgpu 2>/dev/null || true)"
+  fi
+  if command -v ubuntu-drivers >/dev/null 2>&1 && ! grep -q "nvidia-driver-580-server-open" <<<"$offered"; then
     if [ "$DRY_RUN" -eq 0 ]; then
       echo "install.sh: ubuntu-drivers does not offer nvidia-driver-580-server-open here; see 'ubuntu-drivers list --gpgpu'" >&2
       exit 1
@@ -192,7 +198,9 @@ step_cuda() {
       run env DEBIAN_FRONTEND=noninteractive apt-get install -y "libcudnn8=$want"
       ;;
   esac
-  if apt-mark showhold 2>/dev/null | grep -qx libcudnn8; then
+  local holds
+  holds="$(apt-mark showhold 2>/dev/null || true)"
+  if grep -qx libcudnn8 <<<"$holds"; then
     ok "libcudnn8 is held"
   else
     run apt-mark hold libcudnn8

@@ -54,9 +54,11 @@ put_file() {
   fi
   run install -D -m "$mode" "$src" "$dest"
 }
+# No `cmd | grep -q` under pipefail: grep -q exits at the first match and the writer's
+# SIGPIPE would fail the pipeline; outputs are captured first.
 have_pkg() {
   # shellcheck disable=SC2016 # ${Status} is dpkg-query's field, not a shell variable
-  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
 }
 apt_install() {
   local missing=() p

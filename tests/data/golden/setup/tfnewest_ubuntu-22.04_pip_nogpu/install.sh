@@ -54,9 +54,11 @@ put_file() {
   fi
   run install -D -m "$mode" "$src" "$dest"
 }
+# No `cmd | grep -q` under pipefail: grep -q exits at the first match and the writer's
+# SIGPIPE would fail the pipeline; outputs are captured first.
 have_pkg() {
   # shellcheck disable=SC2016 # ${Status} is dpkg-query's field, not a shell variable
-  dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
 }
 apt_install() {
   local missing=() p
@@ -125,7 +127,11 @@ step_driver() {
     note "driver $have is older than 555.42.02: installing branch 580"
   fi
   apt_install ubuntu-drivers-common
-  if command -v ubuntu-drivers >/dev/null 2>&1 && ! ubuntu-drivers list --gpgpu 2>/dev/null | grep -q "nvidia-driver-580-server"; then
+  local offered=""
+  if command -v ubuntu-drivers >/dev/null 2>&1; then
+    offered="$(ubuntu-drivers list --gpgpu 2>/dev/null || true)"
+  fi
+  if command -v ubuntu-drivers >/dev/null 2>&1 && ! grep -q "nvidia-driver-580-server" <<<"$offered"; then
     if [ "$DRY_RUN" -eq 0 ]; then
       echo "install.sh: ubuntu-drivers does not offer nvidia-driver-580-server here; see 'ubuntu-drivers list --gpgpu'" >&2
       exit 1
