@@ -108,6 +108,20 @@ TEST_P(SetupFiles, SysctlAndLimitsParse) {
   EXPECT_EQ(limit_lines, 4);
 }
 
+TEST_P(SetupFiles, TuningPyIsPython) {
+  if (sh("command -v python3 >/dev/null 2>&1") != 0) GTEST_SKIP() << "python3 is not installed";
+  const auto files = render_cell(GetParam());
+  const OutputFile* py = find(files, "tuning.py");
+  ASSERT_NE(py, nullptr);
+  tfrig::test::TempDir tmp;
+  tfrig::test::write_file(tmp.file("tuning.py"), py->content);
+  EXPECT_EQ(sh("python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' " + tmp.file("tuning.py")), 0);
+  for (const char* needed : {"interleave(", "num_parallel_calls=autotune", "prefetch(", "tf.data.AUTOTUNE",
+                             "set_global_policy("}) {
+    EXPECT_NE(py->content.find(needed), std::string::npos) << needed;
+  }
+}
+
 class SetupContainerFiles : public ::testing::TestWithParam<Cell> {};
 
 TEST_P(SetupContainerFiles, DockerfileAndComposeParse) {
