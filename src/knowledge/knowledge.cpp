@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/text.h"
+#include "knowledge/setup_facts.h"
 #include "knowledge_data.h"
 
 namespace tfrig::knowledge {
@@ -20,7 +21,7 @@ using core::Version;
 // The files the loader understands; any other *.json is ignored.
 constexpr std::string_view kFileNames[] = {"tf_builds.json",   "tf_pip_extras.json", "cuda_drivers.json",
                                            "tf_libraries.json", "tf_compute.json",    "gpus.json",
-                                           "thresholds.json"};
+                                           "thresholds.json",  "setup.json"};
 
 std::string str(const json& j, const char* key) {
   auto it = j.find(key);
@@ -272,6 +273,10 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
                                                          str(a, "source"), a.value("uncertain", false)});
         }
         file.rows = k.facts_.size() + k.architectures_.size();
+      } else if (name == "setup.json") {
+        auto facts = std::make_shared<SetupFacts>(parse_setup_facts(doc));
+        file.rows = facts->os_targets.size() + facts->ngc_releases.size() + facts->gpu_branch_limits.size();
+        k.setup_ = std::move(facts);
       }
     } catch (const json::exception& e) {
       return core::fail(ErrorCode::kParse, where, e.what());
@@ -586,6 +591,11 @@ std::optional<GpuMatch> Knowledge::find_gpu(std::string_view query) const {
 const Fact* Knowledge::fact(std::string_view key) const {
   auto it = facts_.find(key);
   return it == facts_.end() ? nullptr : &it->second;
+}
+
+const SetupFacts& Knowledge::setup() const {
+  static const SetupFacts kNone;
+  return setup_ ? *setup_ : kNone;
 }
 
 double Knowledge::number(std::string_view key, double fallback) const {

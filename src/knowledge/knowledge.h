@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@
 #include "core/version.h"
 
 namespace tfrig::knowledge {
+
+struct SetupFacts;  // knowledge/setup_facts.h
 
 struct SourceRef {
   std::string id;
@@ -229,6 +232,9 @@ class Knowledge {
   double number(std::string_view key, double fallback) const;
   std::string text(std::string_view key, std::string fallback) const;
 
+  // ---- what `tfrig setup` writes (setup.json) ----
+  const SetupFacts& setup() const;
+
  private:
   struct CcRow {
     std::vector<std::string> names;
@@ -252,6 +258,7 @@ class Knowledge {
   std::vector<CcRow> cc_rows_;
   std::map<std::string, Fact, std::less<>> facts_;
   std::vector<ArchitectureSupport> architectures_;
+  std::shared_ptr<const SetupFacts> setup_;
 };
 
 // The embedded knowledge, loaded once. A broken embedded file is a build bug

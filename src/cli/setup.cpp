@@ -1,0 +1,102 @@
+// tfrig setup: write the installation (install.sh, container files, OS
+// tuning, README) for one machine and one TensorFlow version; never runs it.
+// The plan is src/setup/plan.cpp, the files src/setup/render.cpp; docs/setup.md.
+#include <cstdio>
+
+#include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/log.h"
+#include "knowledge/knowledge.h"
+#include "setup/plan.h"
+#include "setup/render.h"
+#include "setup/write.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct SetupCliOptions {
+  std::vector<std::string> tf;
+  std::string os;
+  std::string method = "pip";
+  std::string gpu = "auto";
+  std::string snapshot;
+  std::string output;
+  bool force = false;
+};
+
+}  // namespace
+
+void add_setup_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<SetupCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "setup", "Write the install script, container files and OS tuning for a TensorFlow version (never runs them)");
+  cmd->add_option("--tf", o->tf, "TensorFlow version(s), comma-separated for A/B containers (default: the newest this machine can run)")
+      ->delimiter(',')
+      ->type_name("VERSION[,VERSION]");
+  cmd->add_option("--os", o->os, "Target OS: ubuntu-20.04, ubuntu-22.04, ubuntu-24.04, debian-12 (default: this machine's)")
+      ->type_name("OS");
+  cmd->add_option("--method", o->method, "How TensorFlow is installed")
+      ->check(CLI::IsMember({"pip", "apt", "container", "ngc"}))
+      ->default_str("pip");
+  cmd->add_option("--gpu", o->gpu, "GPU: auto (this machine's), a name or PCI id, or cc:X.Y")->default_str("auto");
+  cmd->add_option("--from-snapshot", o->snapshot, "Plan for the machine in this snapshot (tfrig snapshot -o)")
+      ->type_name("FILE");
+  cmd->add_option("-o,--output", o->output, "Write the files into DIR (without it, only the plan is printed)")
+      ->type_name("DIR");
+  cmd->add_flag("--force", o->force, "Write into a DIR that is not empty (tfrig's files are replaced, others kept)");
+  cmd->callback([o, &state] {
+    auto k = knowledge::load(state.global.knowledge_dir);
+    if (!k) {
+      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      state.exit_code = exit_code_for(k.error());
+      return;
+    }
+    InventorySourceOptions source;
+    source.root = state.global.root;
+    source.snapshot = o->snapshot;
+    auto report = load_report(source);
+    if (!report && !o->snapshot.empty()) {
+      core::log(core::LogLevel::kError, "{}", report.error().to_string());
+      state.exit_code = exit_code_for(report.error());
+      return;
+    }
+    if (!report) core::log(core::LogLevel::kWarn, "could not probe this machine ({}); planning from the options only",
+                           report.error().to_string());
+    setup::SetupOptions options;
+    options.tf = o->tf;
+    options.os = o->os;
+    options.method = *setup::parse_method(o->method);
+    options.gpu = o->gpu;
+    auto outcome = setup::make_setup_plan(*k, report ? &report->inventory : nullptr, options);
+    if (!outcome) {
+      core::log(core::LogLevel::kError, "{}", outcome.error().to_string());
+      state.exit_code = kExitUsage;
+      return;
+    }
+    if (outcome->refusal) {
+      const std::string text = setup::refusal_text(*outcome->refusal);
+      std::fwrite(text.data(), 1, text.size(), stderr);
+      state.exit_code = kExitErrors;
+      return;
+    }
+    const setup::SetupPlan& plan = *outcome->plan;
+    std::string text = setup::plan_summary(plan);
+    if (o->output.empty()) {
+      text += "(pass -o DIR to write install.sh and the other files)\n";
+    } else {
+      const auto files = setup::render_all(plan, *k);
+      if (auto st = setup::write_outputs(o->output, files, o->force); !st) {
+        core::log(core::LogLevel::kError, "{}", st.error().to_string());
+        state.exit_code = kExitCantCreate;
+        return;
+      }
+      text += "Wrote " + std::to_string(files.size()) + " files to " + o->output + ": read README.md, then run " +
+              o->output + "/install.sh --dry-run\n";
+    }
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    state.exit_code = kExitOk;
+  });
+}
+
+}  // namespace tfrig::cli

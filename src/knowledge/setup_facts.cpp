@@ -1,0 +1,169 @@
+#include "knowledge/setup_facts.h"
+
+#include "core/version.h"
+
+namespace tfrig::knowledge {
+
+namespace {
+
+using nlohmann::json;
+
+std::string s(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+std::optional<std::string> os(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+std::vector<std::string> list(const json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const auto& v : *it) out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  return out;
+}
+
+const json& obj(const json& j, const char* key) {
+  static const json kEmpty = json::object();
+  auto it = j.find(key);
+  return it != j.end() && it->is_object() ? *it : kEmpty;
+}
+
+const json& arr(const json& j, const char* key) {
+  static const json kEmpty = json::array();
+  auto it = j.find(key);
+  return it != j.end() && it->is_array() ? *it : kEmpty;
+}
+
+std::map<std::string, std::string> string_map(const json& j) {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_string()) out[k] = v.get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string fill_template(std::string text, const std::map<std::string, std::string>& values) {
+  for (const auto& [key, value] : values) {
+    const std::string token = "{" + key + "}";
+    for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos + value.size())) {
+      text.replace(pos, token.size(), value);
+    }
+  }
+  return text;
+}
+
+const OsTarget* SetupFacts::find_os(std::string_view id) const {
+  for (const auto& o : os_targets) {
+    if (o.id == id) return &o;
+  }
+  return nullptr;
+}
+
+const OsTarget* SetupFacts::find_os(std::string_view os_id, std::string_view version_id) const {
+  for (const auto& o : os_targets) {
+    if (o.os_id == os_id && o.version_id == version_id) return &o;
+  }
+  return nullptr;
+}
+
+std::string SetupFacts::driver_package(const std::string& name, const std::string& branch) const {
+  auto it = driver_packages.find(name);
+  if (it == driver_packages.end()) return "";
+  return fill_template(it->second, {{"branch", branch}});
+}
+
+const NgcRelease* SetupFacts::ngc_for(std::string_view tf) const {
+  auto want = core::Version::parse(tf);
+  if (!want) return nullptr;
+  const NgcRelease* best = nullptr;
+  for (const auto& r : ngc_releases) {
+    auto v = core::Version::parse(r.tf);
+    if (!v || v->major() != want->major() || v->minor() != want->minor()) continue;
+    auto rel = core::Version::parse(r.release);
+    auto best_rel = best ? core::Version::parse(best->release) : std::nullopt;
+    if (!best || (rel && best_rel && *rel > *best_rel)) best = &r;
+  }
+  return best;
+}
+
+SetupFacts parse_setup_facts(const json& doc) {
+  SetupFacts f;
+  const json& keyring = obj(doc, "cuda_keyring");
+  f.keyring_package = s(keyring, "package");
+  f.keyring_version = s(keyring, "version");
+  f.cuda_repo_url_base = s(keyring, "url_base");
+  f.keyring_source = s(keyring, "source");
+  const json& ctk = obj(doc, "container_toolkit");
+  f.ctk_gpgkey_url = s(ctk, "gpgkey_url");
+  f.ctk_list_url = s(ctk, "list_url");
+  f.ctk_keyring = s(ctk, "keyring");
+  f.ctk_list_file = s(ctk, "list_file");
+  f.ctk_package = s(ctk, "package");
+  f.ctk_source = s(ctk, "source");
+  for (const auto& r : arr(doc, "os_targets")) {
+    OsTarget t;
+    t.id = s(r, "id");
+    t.os_id = s(r, "os_id");
+    t.version_id = s(r, "version_id");
+    t.codename = s(r, "codename");
+    t.cuda_repo = s(r, "cuda_repo");
+    t.python = s(r, "python");
+    t.driver_installer = s(r, "driver_installer");
+    t.driver_branches = list(r, "driver_branches");
+    t.cuda_repo_min = s(r, "cuda_repo_min");
+    t.cuda_repo_max = os(r, "cuda_repo_max");
+    t.docker_package = s(r, "docker_package");
+    t.source = s(r, "source");
+    t.uncertain = r.value("uncertain", false);
+    t.note = s(r, "note");
+    f.os_targets.push_back(std::move(t));
+  }
+  f.driver_packages = string_map(obj(doc, "driver_packages"));
+  const json& open = obj(doc, "open_module");
+  f.open_supported_min_cc = s(open, "supported_min_cc");
+  f.open_required_min_cc = s(open, "required_min_cc");
+  f.open_default_from_branch = s(open, "default_from_branch");
+  f.open_source = s(open, "source");
+  for (const auto& r : arr(doc, "gpu_branch_limits")) {
+    f.gpu_branch_limits.push_back(GpuBranchLimit{s(r, "cc_min"), s(r, "cc_max"), os(r, "first_branch"),
+                                                 os(r, "last_branch"), s(r, "source"), r.value("uncertain", true)});
+  }
+  const json& cuda = obj(doc, "cuda_packages");
+  f.cuda_toolkit_package = s(cuda, "toolkit");
+  f.cuda_libraries_package = s(cuda, "libraries");
+  for (const auto& r : arr(cuda, "cudnn")) {
+    f.cudnn_packages.push_back(
+        CudnnPackage{s(r, "cudnn_major"), s(r, "package"), s(r, "version_prefix"), s(r, "version_suffix")});
+  }
+  const json& hub = obj(doc, "docker_hub");
+  f.docker_repository = s(hub, "repository");
+  f.docker_gpu_suffix = s(hub, "gpu_suffix");
+  f.docker_source = s(hub, "source");
+  const json& ngc = obj(doc, "ngc");
+  f.ngc_repository = s(ngc, "repository");
+  f.ngc_tag_suffix = s(ngc, "tag_suffix");
+  f.ngc_final_release = s(ngc, "final_release");
+  f.ngc_min_cc = s(ngc, "min_cc");
+  for (const auto& r : arr(ngc, "releases")) {
+    f.ngc_releases.push_back(NgcRelease{s(r, "release"), s(r, "tf"), s(r, "cuda"), s(r, "min_driver"), s(r, "source"),
+                                        r.value("uncertain", true)});
+  }
+  const json& c = obj(doc, "container");
+  f.shm_size = s(c, "shm_size");
+  f.memlock = s(c, "memlock");
+  f.stack = s(c, "stack");
+  f.container_source = s(c, "source");
+  f.venv_dir = s(doc, "venv_dir");
+  f.apt_packages = string_map(obj(doc, "apt_packages"));
+  return f;
+}
+
+}  // namespace tfrig::knowledge

@@ -1,0 +1,650 @@
+#include "setup/plan.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/text.h"
+
+namespace tfrig::setup {
+
+namespace {
+
+using core::Version;
+using knowledge::Knowledge;
+using knowledge::OsTarget;
+using knowledge::SetupFacts;
+using knowledge::TfBuild;
+
+std::optional<Version> ver(std::string_view s) { return Version::parse(s); }
+
+// a >= b on the first two parts ("12.4" >= "12.3"); false when either is not a version.
+bool minor_ge(std::string_view a, std::string_view b) {
+  auto va = ver(a), vb = ver(b);
+  if (!va || !vb) return false;
+  if (va->major() != vb->major()) return va->major() > vb->major();
+  return va->minor() >= vb->minor();
+}
+
+bool in_cc_range(const std::string& cc, const std::string& lo, const std::string& hi) {
+  auto v = ver(cc), l = ver(lo), h = ver(hi);
+  return v && l && h && *v >= *l && *v <= *h;
+}
+
+// The CUDA a driver branch ships with: the newest toolkit whose minimum Linux
+// driver belongs to the branch ("550" -> "12.4").
+std::string branch_cuda(const Knowledge& k, const std::string& branch) {
+  std::optional<Version> best;
+  for (const auto& t : k.toolkit_drivers()) {
+    auto d = ver(t.min_linux);
+    auto branch_v = core::parse_u64(branch);
+    if (!d || !branch_v || d->major() != *branch_v) continue;
+    auto c = ver(t.cuda);
+    if (c && (!best || *c > *best)) best = c;
+  }
+  return best ? best->truncated(2) : "";
+}
+
+// The oldest driver that runs software built with this CUDA: the first
+// toolkit release of that major.minor, else the minor-compat minimum.
+std::string min_driver_for(const Knowledge& k, const std::string& cuda) {
+  auto want = ver(cuda);
+  if (!want) return "";
+  std::optional<Version> best_cuda;
+  std::string best;
+  for (const auto& t : k.toolkit_drivers()) {
+    auto c = ver(t.cuda);
+    if (!c || c->major() != want->major() || c->minor() != want->minor()) continue;
+    if (!best_cuda || *c < *best_cuda) {
+      best_cuda = c;
+      best = t.min_linux;
+    }
+  }
+  if (!best.empty()) return best;
+  auto m = k.min_driver_for_cuda(*want);
+  return m && m->min_linux ? *m->min_linux : "";
+}
+
+bool gpu_allows_branch(const SetupFacts& f, const std::optional<std::string>& cc, const std::string& branch) {
+  if (!cc) return true;
+  auto b = core::parse_u64(branch);
+  if (!b) return false;
+  for (const auto& l : f.gpu_branch_limits) {
+    if (!in_cc_range(*cc, l.cc_min, l.cc_max)) continue;
+    if (l.first_branch) {
+      auto fb = core::parse_u64(*l.first_branch);
+      if (fb && *b < *fb) return false;
+    }
+    if (l.last_branch) {
+      auto lb = core::parse_u64(*l.last_branch);
+      if (lb && *b > *lb) return false;
+    }
+  }
+  return true;
+}
+
+// The newest branch this OS offers that ships the CUDA needed and drives the GPU.
+std::string choose_branch(const Knowledge& k, const OsTarget& os, const std::string& cuda,
+                          const std::optional<std::string>& cc) {
+  for (auto it = os.driver_branches.rbegin(); it != os.driver_branches.rend(); ++it) {
+    if (!gpu_allows_branch(k.setup(), cc, *it)) continue;
+    const std::string bc = branch_cuda(k, *it);
+    if (!bc.empty() && minor_ge(bc, cuda)) return *it;
+  }
+  return "";
+}
+
+bool and_cuda_for(const Knowledge& k, const std::string& tf) {
+  const std::string first = k.text("pip_cuda_extra_first_tf", "");
+  return !first.empty() && minor_ge(tf, first);
+}
+
+bool needs_cuda_repo_libs(Method m, bool and_cuda) { return m == Method::kApt || (m == Method::kPip && !and_cuda); }
+
+std::string python_range(const TfBuild& b) {
+  if (b.python.empty()) return "?";
+  return b.python_min() == b.python_max() ? b.python_min() : b.python_min() + "-" + b.python_max();
+}
+
+// The CUDA the installed software needs: the wheel's build CUDA, or the image's.
+std::string cuda_needed(const Knowledge& k, Method m, const TfBuild& b) {
+  if (m == Method::kNgc) {
+    const auto* r = k.setup().ngc_for(b.tf);
+    return r ? r->cuda : "";
+  }
+  return b.cuda;
+}
+
+const knowledge::CudnnPackage* cudnn_package_for(const SetupFacts& f, const std::string& cudnn) {
+  auto v = ver(cudnn);
+  if (!v) return nullptr;
+  for (const auto& p : f.cudnn_packages) {
+    auto m = core::parse_u64(p.cudnn_major);
+    if (m && *m == v->major()) return &p;
+  }
+  return nullptr;
+}
+
+// Why this TF release cannot work here with this method; empty when it can.
+std::string why_not(const Knowledge& k, const OsTarget& os, Method m, const GpuTarget& gpu, const TfBuild& b) {
+  auto tf = ver(b.tf);
+  if (!tf) return "TensorFlow " + b.tf + " is not a version";
+  const bool and_cuda = and_cuda_for(k, b.tf);
+  if (m == Method::kPip || m == Method::kApt) {
+    auto py = ver(os.python);
+    if (!py || !b.supports_python(*py)) {
+      return "TensorFlow " + b.tf + " supports Python " + python_range(b) + " but " + os.id + " ships Python " +
+             os.python + " (tested-build table)";
+    }
+  }
+  if (m == Method::kNgc && !k.setup().ngc_for(b.tf)) {
+    return "no NGC TensorFlow release ships TensorFlow " + tf->truncated(2) + " (setup.json ngc.releases)";
+  }
+  if (gpu.cc && m == Method::kNgc) {
+    // NVIDIA builds the NGC images for every capability from its minimum, not the official wheel's list.
+    auto cc = ver(*gpu.cc), min = ver(k.setup().ngc_min_cc);
+    if (cc && min && *cc < *min) {
+      return "NGC TensorFlow images need compute capability " + k.setup().ngc_min_cc + " or newer, not " + *gpu.cc;
+    }
+  } else if (gpu.cc) {
+    auto cc = ver(*gpu.cc);
+    if (cc) {
+      auto kv = k.kernel_support(*tf, *cc);
+      if (kv.support == knowledge::KernelSupport::kNone || kv.support == knowledge::KernelSupport::kBelowMinimum) {
+        return "TensorFlow " + b.tf + " has no kernels for compute capability " + *gpu.cc + " (" + kv.detail + ")";
+      }
+    }
+  }
+  const std::string cuda = cuda_needed(k, m, b);
+  if (choose_branch(k, os, cuda, gpu.cc).empty()) {
+    return "no driver branch offered on " + os.id + " ships CUDA " + cuda +
+           (gpu.cc ? " and drives compute capability " + *gpu.cc : "");
+  }
+  if (needs_cuda_repo_libs(m, and_cuda)) {
+    if (!minor_ge(b.cuda, os.cuda_repo_min) || (os.cuda_repo_max && !minor_ge(*os.cuda_repo_max, b.cuda))) {
+      return "NVIDIA's " + os.cuda_repo + " repository has no CUDA " + b.cuda + " (it carries " + os.cuda_repo_min +
+             (os.cuda_repo_max ? " to " + *os.cuda_repo_max : " and later") + ")";
+    }
+    if (!cudnn_package_for(k.setup(), b.cudnn)) return "no apt package known for cuDNN " + b.cudnn;
+  }
+  return "";
+}
+
+core::Result<GpuTarget> resolve_gpu(const Knowledge& k, const inventory::Inventory* inv, const std::string& want) {
+  GpuTarget g;
+  if (want.empty() || want == "auto") {
+    if (!inv) return g;
+    if (!inv->gpus.empty()) {
+      const auto& first = inv->gpus.front();
+      g.from_machine = true;
+      g.count = static_cast<int>(inv->gpus.size());
+      g.name = first.name.value_or("");
+      g.cc = first.compute_capability;
+      g.architecture = first.architecture.value_or("");
+      std::optional<knowledge::GpuMatch> m;
+      if (!g.name.empty()) m = k.find_gpu(g.name);
+      if (!m && first.pci_device_id) m = k.find_gpu_by_pci_id(*first.pci_device_id);
+      if (m) {
+        if (!g.cc) g.cc = m->compute_capability;
+        if (g.architecture.empty()) g.architecture = m->architecture;
+        if (g.name.empty()) g.name = m->name;
+      }
+      return g;
+    }
+    for (const auto& d : inv->pci.devices) {
+      if (!d.is_gpu || !d.device_id) continue;
+      ++g.count;
+      if (g.count > 1) continue;
+      g.from_machine = true;
+      if (auto m = k.find_gpu_by_pci_id(*d.device_id)) {
+        g.name = m->name;
+        g.cc = m->compute_capability;
+        g.architecture = m->architecture;
+      }
+    }
+    return g;
+  }
+  if (core::starts_with(want, "cc:")) {
+    const std::string cc = want.substr(3);
+    if (!ver(cc)) return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", "expected cc:MAJOR.MINOR, got " + want);
+    g.cc = cc;
+    g.name = "compute capability " + cc;
+    return g;
+  }
+  auto m = k.find_gpu(want);
+  if (!m) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--gpu",
+                      "no GPU named '" + want + "' in the knowledge base (a name, PCI id, or cc:X.Y)");
+  }
+  g.name = m->name;
+  g.cc = m->compute_capability;
+  g.architecture = m->architecture;
+  return g;
+}
+
+// "2.17" or "2.17.0" -> its row; "2.16.2" -> the 2.16.1 row with the version
+// kept when the knowledge base knows that release (pip extras).
+core::Result<std::pair<const TfBuild*, std::string>> resolve_tf(const Knowledge& k, const std::string& want) {
+  auto v = ver(want);
+  if (!v) return core::fail(core::ErrorCode::kInvalidArgument, "--tf", "expected a version like 2.17, got '" + want + "'");
+  const TfBuild* b = k.find_tf_build(*v);
+  if (!b) {
+    std::string known;
+    for (const auto& r : k.tf_builds()) known += (known.empty() ? "" : ", ") + r.tf;
+    return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
+                      "TensorFlow " + want + " is not in the tested-build table (known: " + known + ")");
+  }
+  if (v->parts().size() <= 2 || *ver(b->tf) == *v) return std::make_pair(b, b->tf);
+  for (const auto& r : k.tf_builds()) {
+    if (r.tf == want) return std::make_pair(b, want);
+  }
+  if (const auto* p = k.pip_extra_for(*v); p && p->tf == want) return std::make_pair(b, want);
+  return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
+                    "TensorFlow " + want + " is not in the knowledge base; use " + v->truncated(2) + " (its row " +
+                        b->tf + ")");
+}
+
+std::vector<std::string> nearest(const Knowledge& k, const OsTarget& os, Method m, const GpuTarget& gpu,
+                                 const TfBuild* wanted) {
+  const auto& rows = k.tf_builds();
+  long wanted_index = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (&rows[i] == wanted) wanted_index = static_cast<long>(i);
+  }
+  std::vector<std::pair<long, std::string>> ok;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (!why_not(k, os, m, gpu, rows[i]).empty()) continue;
+    ok.emplace_back(std::labs(static_cast<long>(i) - wanted_index), rows[i].tf);
+  }
+  std::stable_sort(ok.begin(), ok.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ok.size() && i < 3; ++i) {
+    out.push_back("--tf " + ok[i].second + " --method " + std::string(method_name(m)));
+  }
+  // The nearest release by another method (the same release first, when one works).
+  std::pair<long, std::string> best{-1, ""};
+  for (Method other : {Method::kPip, Method::kContainer, Method::kNgc, Method::kApt}) {
+    if (other == m) continue;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const long d = std::labs(static_cast<long>(i) - wanted_index);
+      if ((best.first >= 0 && d >= best.first) || !why_not(k, os, other, gpu, rows[i]).empty()) continue;
+      best = {d, "--tf " + rows[i].tf + " --method " + std::string(method_name(other))};
+    }
+  }
+  if (best.first >= 0) out.push_back(best.second);
+  return out;
+}
+
+std::string service_name(const std::string& tf) {
+  auto v = ver(tf);
+  return v ? "tf-" + std::to_string(v->major()) + "-" + std::to_string(v->minor()) : "tf";
+}
+
+void add_version(SetupPlan& p, const std::string& kind, const std::string& value) {
+  if (value.empty()) return;
+  for (const auto& [k, v] : p.versions) {
+    if (k == kind && v == value) return;
+  }
+  p.versions.emplace_back(kind, value);
+}
+
+void build_steps(const Knowledge& k, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
+  p.steps.push_back({"preflight", "Check the OS and that the script runs as root",
+                     "The packages and paths below are for " + p.os->id + " only; installing drivers and writing /etc needs root.",
+                     "tfrig", "Nothing to undo."});
+  p.steps.push_back({"nouveau", "Blacklist nouveau where it is bound",
+                     "If the open-source nouveau driver owns the GPU, the NVIDIA module cannot bind and nvidia-smi finds no device.",
+                     "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/",
+                     "sudo rm /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u, then reboot."});
+  if (p.cuda_repo) {
+    p.steps.push_back({"cuda_repo", "Add NVIDIA's CUDA apt repository (" + f.keyring_package + " " + f.keyring_version + ")",
+                       p.driver.installer == "cuda-repo" && !p.cuda.needed
+                           ? "The driver for " + p.os->id + " comes from NVIDIA's repository (there is no ubuntu-drivers)."
+                           : "The CUDA toolkit and cuDNN packages pinned to the tested-build table come from NVIDIA's repository.",
+                       "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
+                       "sudo apt-get purge " + f.keyring_package + " && sudo apt-get update."});
+  }
+  p.steps.push_back({"driver", "NVIDIA driver branch " + p.driver.branch + (p.driver.open ? " (open kernel modules)" : ""),
+                     p.driver.why, p.driver.installer == "ubuntu-drivers"
+                                       ? "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"
+                                       : "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
+                     p.driver.installer == "ubuntu-drivers"
+                         ? "sudo apt-get --purge remove '*nvidia*" + p.driver.branch + "*' and reboot."
+                         : "sudo apt-get --purge remove " + p.driver.install_id + " and reboot."});
+  p.steps.push_back({"persistenced", "Turn the NVIDIA persistence daemon on",
+                     "Without a persistent client the driver tears the GPU state down when the last process exits; every start then pays seconds of re-initialisation.",
+                     "https://docs.nvidia.com/deploy/driver-persistence/index.html",
+                     "sudo systemctl disable --now nvidia-persistenced."});
+  if (p.cuda.needed) {
+    p.steps.push_back({"cuda", "CUDA " + p.cuda.cuda + " (" + p.cuda.package + ") and cuDNN " + p.cuda.cudnn + " (" +
+                                   p.cuda.cudnn_package + "), held at those versions",
+                       "TensorFlow " + p.tfs.front().version + " was built and tested with CUDA " + p.cuda.cuda +
+                           " and cuDNN " + p.cuda.cudnn + "; another major version gives 'Could not load dynamic library'.",
+                       "https://www.tensorflow.org/install/source#gpu",
+                       "sudo apt-mark unhold " + p.cuda.cudnn_package + " && sudo apt-get purge " + p.cuda.package + " " +
+                           p.cuda.cudnn_package + "; sudo rm /etc/ld.so.conf.d/90-tfrig-cuda.conf && sudo ldconfig."});
+  }
+  if (!container) {
+    p.steps.push_back({"python", "A Python " + p.python + " virtual environment in " + p.venv_dir,
+                       "TensorFlow " + p.tfs.front().version + " supports Python " + python_range(*p.tfs.front().build) +
+                           "; a venv keeps its pins away from the system's Python.",
+                       "https://www.tensorflow.org/install/pip", "sudo rm -rf " + p.venv_dir + "."});
+    p.steps.push_back({"tensorflow", "Install " + p.tfs.front().pip_requirement,
+                       p.tfs.front().and_cuda
+                           ? "The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the host needs only the driver."
+                           : "This release uses the CUDA and cuDNN installed by the step above.",
+                       "https://www.tensorflow.org/install/pip",
+                       p.venv_dir + "/bin/python -m pip uninstall " + p.tfs.front().pip_name + "."});
+  } else {
+    p.steps.push_back({"docker", "Docker engine", "The container method runs TensorFlow in Docker; the host keeps only the driver.",
+                       "https://www.tensorflow.org/install/docker", "sudo apt-get purge " + p.os->docker_package + "."});
+    p.steps.push_back({"container_toolkit", "NVIDIA Container Toolkit: repository, package, Docker runtime",
+                       "The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its runtime in /etc/docker/daemon.json.",
+                       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
+                       "sudo apt-get purge " + f.ctk_package + "; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl restart docker."});
+  }
+  p.steps.push_back({"swap", "Swap off and vm.swappiness=" + std::to_string(p.swappiness),
+                     "The guide: turn swap off on a training server; a paging host stalls the input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule.",
+                     "guide; https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst",
+                     "sudo rm /etc/sysctl.d/90-tfrig.conf; restore /etc/fstab from /etc/fstab.tfrig-bak; sudo swapon -a; sudo sysctl --system."});
+  p.steps.push_back({"limits", "Open files " + p.nofile + " and unlimited locked memory",
+                     "Many TFRecord shards read in parallel hit 'Too many open files'; NCCL over RDMA needs locked memory.",
+                     "tensorflow/datasets#1441; NVIDIA/nccl-tests#206",
+                     "sudo rm /etc/security/limits.d/90-tfrig.conf and log in again."});
+  p.steps.push_back({"governor", "CPU frequency governor: " + p.governor,
+                     "Decoding and augmentation in tf.data run on the CPU; a power-saving governor slows the input pipeline. Common practice.",
+                     "https://www.kernel.org/doc/Documentation/admin-guide/pm/cpufreq.rst",
+                     "Reboot (the setting is not persistent), or write the old governor back to /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor."});
+  p.steps.push_back({"verify", "Verify: nvidia-smi and a one-line TensorFlow GPU check",
+                     "Prints the driver and GPUs the system sees, then whether TensorFlow lists a GPU.",
+                     container ? "https://www.tensorflow.org/install/docker" : "https://www.tensorflow.org/install/pip",
+                     "Nothing to undo."});
+}
+
+}  // namespace
+
+std::string_view method_name(Method m) {
+  switch (m) {
+    case Method::kPip: return "pip";
+    case Method::kApt: return "apt";
+    case Method::kContainer: return "container";
+    case Method::kNgc: return "ngc";
+  }
+  return "pip";
+}
+
+std::optional<Method> parse_method(std::string_view s) {
+  if (s == "pip") return Method::kPip;
+  if (s == "apt") return Method::kApt;
+  if (s == "container") return Method::kContainer;
+  if (s == "ngc") return Method::kNgc;
+  return std::nullopt;
+}
+
+core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
+                                          const SetupOptions& o) {
+  const SetupFacts& f = k.setup();
+  if (f.os_targets.empty()) return core::fail(core::ErrorCode::kNotFound, "setup.json", "no os_targets in the knowledge base");
+  std::string known_os;
+  for (const auto& t : f.os_targets) known_os += (known_os.empty() ? "" : ", ") + t.id;
+  const OsTarget* os = nullptr;
+  if (!o.os.empty()) {
+    os = f.find_os(o.os);
+    if (!os) return core::fail(core::ErrorCode::kInvalidArgument, "--os", "unknown OS '" + o.os + "' (known: " + known_os + ")");
+  } else {
+    const std::string id = inv && inv->host.os_id ? *inv->host.os_id : "";
+    const std::string version = inv && inv->host.os_version_id ? *inv->host.os_version_id : "";
+    os = f.find_os(id, version);
+    if (!os) {
+      return core::fail(core::ErrorCode::kInvalidArgument, "--os",
+                        "this machine's OS (" + (id.empty() ? std::string("unknown") : id + " " + version) +
+                            ") has no setup recipe; pass --os, one of: " + known_os);
+    }
+  }
+  const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
+  if (o.tf.size() > 1 && !container) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
+                      "several TensorFlow versions (A/B) need --method container or ngc: one service per version");
+  }
+  auto gpu = resolve_gpu(k, inv, o.gpu);
+  if (!gpu) return tl::unexpected(gpu.error());
+
+  PlanOutcome out;
+  SetupPlan p;
+  p.os = os;
+  p.method = o.method;
+  p.gpu = *gpu;
+  // Which releases.
+  std::vector<std::pair<const TfBuild*, std::string>> wanted;
+  if (o.tf.empty()) {
+    for (const auto& b : k.tf_builds()) {
+      if (why_not(k, *os, o.method, p.gpu, b).empty()) {
+        wanted.emplace_back(&b, b.tf);
+        break;
+      }
+    }
+    if (wanted.empty()) {
+      out.refusal = Refusal{"no TensorFlow release in the tested-build table works on " + os->id + " with method " +
+                                std::string(method_name(o.method)) +
+                                (p.gpu.cc ? " and compute capability " + *p.gpu.cc : ""),
+                            nearest(k, *os, o.method, p.gpu, nullptr)};
+      return out;
+    }
+    p.notes.push_back("TensorFlow " + wanted.front().second + ": the newest release this machine can run with method " +
+                      std::string(method_name(o.method)) + " (pass --tf to choose).");
+  } else {
+    for (const auto& t : o.tf) {
+      auto r = resolve_tf(k, t);
+      if (!r) return tl::unexpected(r.error());
+      wanted.push_back(*r);
+    }
+  }
+  for (const auto& [b, version] : wanted) {
+    std::string reason = why_not(k, *os, o.method, p.gpu, *b);
+    if (!reason.empty()) {
+      out.refusal = Refusal{reason, nearest(k, *os, o.method, p.gpu, b)};
+      return out;
+    }
+  }
+  // The releases.
+  std::string need_cuda;
+  for (const auto& [b, version] : wanted) {
+    TfTarget t;
+    t.version = version;
+    t.build = b;
+    // [and-cuda] only for pip: the apt method uses the system's CUDA and cuDNN.
+    t.and_cuda = o.method == Method::kPip && and_cuda_for(k, version);
+    t.pip_name = b->package == "tensorflow_gpu" ? "tensorflow-gpu" : "tensorflow";
+    t.pip_requirement = t.pip_name + (t.and_cuda ? "[and-cuda]" : "") + "==" + version;
+    t.service = service_name(version);
+    t.image_cuda = cuda_needed(k, o.method, *b);
+    if (o.method == Method::kContainer) {
+      // Docker Hub has images for the table's rows (x.y.0), not every patch.
+      t.image = f.docker_repository + ":" + b->tf + f.docker_gpu_suffix;
+      add_version(p, "tf", b->tf);
+    } else if (o.method == Method::kNgc) {
+      t.ngc = f.ngc_for(b->tf);
+      t.image = f.ngc_repository + ":" + t.ngc->release + f.ngc_tag_suffix;
+      add_version(p, "ngc_release", t.ngc->release);
+      add_version(p, "tf", t.ngc->tf);
+      if (t.ngc->uncertain) {
+        p.notes.push_back("NGC " + t.ngc->release + " = TensorFlow " + t.ngc->tf + " with CUDA " + t.ngc->cuda +
+                          " is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); check the image's banner.");
+      }
+    }
+    if (p.gpu.cc && o.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
+      auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));
+      if (kv.support == knowledge::KernelSupport::kPtxJit) {
+        t.kernel_note = "TensorFlow " + b->tf + " has only PTX for compute capability " + *p.gpu.cc + " (" + kv.detail +
+                        "): the driver JIT-compiles every kernel on first start (30 minutes or more).";
+        p.notes.push_back(t.kernel_note);
+      } else if (kv.support == knowledge::KernelSupport::kUnknown) {
+        p.notes.push_back("Which compute capabilities TensorFlow " + b->tf + " carries kernels for is not in the knowledge base.");
+      }
+    }
+    if (need_cuda.empty() || minor_ge(t.image_cuda, need_cuda)) need_cuda = t.image_cuda;
+    add_version(p, "tf", version);
+    add_version(p, "cuda", t.image_cuda);
+    if (!container) {
+      add_version(p, "cuda", b->cuda);
+      add_version(p, "cudnn", b->cudnn);
+    }
+    p.tfs.push_back(std::move(t));
+  }
+  // The driver.
+  DriverPlan& d = p.driver;
+  d.branch = choose_branch(k, *os, need_cuda, p.gpu.cc);
+  d.branch_cuda = branch_cuda(k, d.branch);
+  d.min_driver_cuda = need_cuda;
+  d.min_driver = min_driver_for(k, need_cuda);
+  d.installer = os->driver_installer;
+  {
+    auto cc = p.gpu.cc ? ver(*p.gpu.cc) : std::nullopt;
+    auto sup = ver(f.open_supported_min_cc), req = ver(f.open_required_min_cc);
+    auto branch_v = core::parse_u64(d.branch), from = core::parse_u64(f.open_default_from_branch);
+    d.open = cc && ((req && *cc >= *req) || (sup && *cc >= *sup && branch_v && from && *branch_v >= *from));
+  }
+  if (d.installer == "ubuntu-drivers") {
+    d.install_id = f.driver_package(d.open ? "ubuntu_drivers_server_open" : "ubuntu_drivers_server", d.branch);
+    d.utils_package = f.driver_package("ubuntu_utils", d.branch);
+  } else {
+    d.install_id = f.driver_package(d.open ? "cuda_repo_open" : "cuda_repo_proprietary", d.branch);
+  }
+  d.why = "CUDA " + need_cuda + " needs driver " + d.min_driver + " or newer; branch " + d.branch + " ships CUDA " +
+          d.branch_cuda + " and is the newest branch " + os->id + " offers" +
+          (p.gpu.cc ? " that drives compute capability " + *p.gpu.cc : "") + ". " +
+          (d.open ? "Open kernel modules: NVIDIA's default from branch " + f.open_default_from_branch + " for compute capability " +
+                        f.open_supported_min_cc + " and newer."
+                  : (p.gpu.cc ? "Proprietary kernel modules (the open ones need compute capability " + f.open_supported_min_cc +
+                                    " and branch " + f.open_default_from_branch + " or newer)."
+                              : "Proprietary kernel modules: the GPU is not known, and they drive every generation this branch supports."));
+  add_version(p, "driver_branch", d.branch);
+  add_version(p, "cuda", d.branch_cuda);
+  add_version(p, "min_driver", d.min_driver);
+  if (p.gpu.name.find("SXM") != std::string::npos && d.installer == "ubuntu-drivers") {
+    // tuning_and_setup.md 7.1 / 10 #8: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
+    p.notes.push_back("An SXM GPU: on an NVSwitch (HGX) board also install " +
+                      f.driver_package("ubuntu_fabricmanager", d.branch) +
+                      " (the same branch as the driver) and enable nvidia-fabricmanager.service.");
+  }
+  if (!p.gpu.cc) {
+    p.notes.push_back("No GPU known (none found, none given with --gpu): the driver is the proprietary " + d.branch +
+                      " branch and tuning.py picks the precision at run time.");
+  }
+  // CUDA from NVIDIA's repository (apt; pip before [and-cuda]).
+  const TfTarget& first = p.tfs.front();
+  const auto* cudnn_pkg = cudnn_package_for(f, first.build->cudnn);
+  auto cv = ver(first.build->cuda);
+  if (!container && needs_cuda_repo_libs(o.method, first.and_cuda) && cv && cudnn_pkg) {
+    CudaPlan& c = p.cuda;
+    const std::map<std::string, std::string> vals{{"major", std::to_string(cv->major())},
+                                                  {"minor", std::to_string(cv->minor())},
+                                                  {"cuda_major", std::to_string(cv->major())},
+                                                  {"cudnn", first.build->cudnn}};
+    c.needed = true;
+    c.cuda = first.build->cuda;
+    c.package = knowledge::fill_template(o.method == Method::kApt ? f.cuda_toolkit_package : f.cuda_libraries_package, vals);
+    c.cudnn = first.build->cudnn;
+    const auto* cp = cudnn_pkg;
+    c.cudnn_package = knowledge::fill_template(cp->package, vals);
+    c.cudnn_prefix = knowledge::fill_template(cp->version_prefix, vals);
+    c.cudnn_suffix = knowledge::fill_template(cp->version_suffix, vals);
+    c.lib_dir = "/usr/local/cuda-" + c.cuda + "/lib64";
+  }
+  p.cuda_repo = p.cuda.needed || d.installer == "cuda-repo";
+  if (p.cuda_repo) add_version(p, "cuda_keyring", f.keyring_version);
+  p.repo_arch = inv && inv->host.architecture == std::optional<std::string>("aarch64") ? "sbsa" : "x86_64";
+  if (!container) {
+    p.python = os->python;
+    add_version(p, "python", p.python);
+  }
+  p.venv_dir = f.venv_dir;
+  add_version(p, "os", os->version_id);
+  p.nouveau_bound = inv && (inv->driver.module_nouveau == std::optional<bool>(true) ||
+                            std::any_of(inv->pci.devices.begin(), inv->pci.devices.end(), [](const auto& dev) {
+                              return dev.is_gpu && dev.driver == std::optional<std::string>("nouveau");
+                            }));
+  // Tuning.
+  p.fp16_min_cc = k.text("mixed_float16_min_cc", "");
+  p.bf16_min_cc = k.text("mixed_bfloat16_min_cc", "");
+  add_version(p, "cc", p.fp16_min_cc);
+  add_version(p, "cc", p.bf16_min_cc);
+  if (p.gpu.cc) {
+    add_version(p, "cc", *p.gpu.cc);
+    auto cc = ver(*p.gpu.cc), fp16 = ver(p.fp16_min_cc), bf16 = ver(p.bf16_min_cc);
+    if (cc && bf16 && *cc >= *bf16) {
+      p.mixed_precision = "mixed_bfloat16";
+      p.mixed_precision_why = "compute capability " + *p.gpu.cc + " >= " + p.bf16_min_cc +
+                              ": bfloat16 Tensor Cores, float32's range, no loss scaling";
+    } else if (cc && fp16 && *cc >= *fp16) {
+      p.mixed_precision = "mixed_float16";
+      p.mixed_precision_why = "compute capability " + *p.gpu.cc + " has float16 Tensor Cores (>= " + p.fp16_min_cc +
+                              ") but no bfloat16 ones (< " + p.bf16_min_cc + "); Keras' fit() scales the loss";
+    } else {
+      p.mixed_precision_why = "compute capability " + *p.gpu.cc + " < " + p.fp16_min_cc +
+                              ": no Tensor Cores, mixed precision would not be faster";
+    }
+  }
+  p.cuda_malloc_async_min_cuda = k.text("cuda_malloc_async_min_cuda", "");
+  add_version(p, "cuda", p.cuda_malloc_async_min_cuda);
+  p.cuda_malloc_async = !p.cuda_malloc_async_min_cuda.empty() &&
+                        std::all_of(p.tfs.begin(), p.tfs.end(), [&](const TfTarget& t) {
+                          return minor_ge(t.image_cuda, p.cuda_malloc_async_min_cuda);
+                        });
+  // Clamped to what the kernel accepts before the conversion (vm.rst: swappiness 0-200;
+  // nofile at most fs.nr_open's ceiling): a --knowledge file may hold any number.
+  p.swappiness = static_cast<int>(std::clamp(k.number("swappiness_max", 10), 0.0, 200.0));
+  p.nofile = std::to_string(static_cast<long long>(std::clamp(k.number("nofile_recommended", 1048576), 1024.0, 2147483584.0)));
+  p.governor = k.text("governor_recommended", "performance");
+  if (os->uncertain) {
+    p.notes.push_back("The driver branches and CUDA range of " + os->id +
+                      " are remembered, not read from the archive: install.sh checks the package exists before installing.");
+  }
+  build_steps(k, p);
+  out.plan = std::move(p);
+  return out;
+}
+
+std::string plan_summary(const SetupPlan& p) {
+  std::ostringstream s;
+  s << "tfrig setup: " << p.os->id << ", method " << method_name(p.method) << ", GPU "
+    << (p.gpu.name.empty() ? std::string("unknown") : p.gpu.name)
+    << (p.gpu.cc ? " (compute capability " + *p.gpu.cc + ")" : "") << "\n";
+  for (const auto& t : p.tfs) {
+    s << "  TensorFlow " << t.version;
+    if (!t.image.empty()) {
+      s << ": image " << t.image;
+    } else {
+      s << ": " << t.pip_requirement << " in a Python " << p.python << " venv";
+    }
+    s << " (CUDA " << t.image_cuda;
+    if (p.method != Method::kNgc) s << ", cuDNN " << t.build->cudnn;
+    s << ")\n";
+  }
+  s << "  Driver: branch " << p.driver.branch << (p.driver.open ? " open" : "") << " via " << p.driver.installer
+    << " (needs >= " << p.driver.min_driver << ")\n";
+  if (p.cuda.needed) s << "  CUDA: " << p.cuda.package << ", " << p.cuda.cudnn_package << " " << p.cuda.cudnn << ".x\n";
+  s << "  Mixed precision: " << (p.mixed_precision.empty() ? (p.gpu.cc ? "none (float32)" : "decided at run time") : p.mixed_precision)
+    << "\n";
+  s << "  Steps:";
+  for (size_t i = 0; i < p.steps.size(); ++i) s << (i ? ", " : " ") << p.steps[i].id;
+  s << "\n";
+  for (const auto& n : p.notes) s << "  note: " << n << "\n";
+  return s.str();
+}
+
+std::string refusal_text(const Refusal& r) {
+  std::ostringstream s;
+  s << "tfrig setup: refused: " << r.reason << "\n";
+  if (r.nearest.empty()) {
+    s << "  no nearby combination works either\n";
+  } else {
+    s << "  nearest that work:\n";
+    for (const auto& n : r.nearest) s << "    tfrig setup " << n << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace tfrig::setup

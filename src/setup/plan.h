@@ -1,0 +1,130 @@
+// tfrig setup, the plan: from the machine (or a snapshot), the knowledge base
+// and the options, which TensorFlow, driver branch, packages, images and OS
+// settings to install, step by step with why. Pure: no I/O; the renderers
+// (render.h) turn a plan into files.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+#include "inventory/inventory.h"
+#include "knowledge/knowledge.h"
+#include "knowledge/setup_facts.h"
+
+namespace tfrig::setup {
+
+enum class Method { kPip, kApt, kContainer, kNgc };
+std::string_view method_name(Method m);
+std::optional<Method> parse_method(std::string_view s);
+
+struct SetupOptions {
+  std::vector<std::string> tf;  // empty: the newest the machine can run
+  std::string os;               // "" = this machine's
+  Method method = Method::kPip;
+  std::string gpu = "auto";     // "auto", a name/PCI id, or "cc:X.Y"
+};
+
+struct GpuTarget {
+  std::string name;                       // "NVIDIA A100-SXM4-80GB"; "" when unknown
+  std::optional<std::string> cc;          // "8.0"
+  std::string architecture;
+  int count = 0;                          // on the machine (0 when given by --gpu)
+  bool from_machine = false;
+};
+
+// One TensorFlow release to install (several only for container methods).
+struct TfTarget {
+  std::string version;           // "2.17.0": a row of the tested-build table (or pip extras)
+  const knowledge::TfBuild* build = nullptr;
+  std::string pip_name;          // "tensorflow", "tensorflow-gpu"
+  std::string pip_requirement;   // "tensorflow[and-cuda]==2.17.0"
+  bool and_cuda = false;         // the pip extra pulls CUDA/cuDNN wheels
+  std::string image;             // container/ngc: the FROM image
+  std::string image_cuda;        // the CUDA the image (or the wheel) needs
+  const knowledge::NgcRelease* ngc = nullptr;
+  std::string service;           // compose service name: "tf-2-17"
+  std::string kernel_note;       // PTX JIT or unknown kernels on this GPU
+};
+
+struct DriverPlan {
+  std::string branch;        // "550"
+  std::string branch_cuda;   // the CUDA the branch ships with: "12.4"
+  bool open = false;         // open kernel modules
+  std::string installer;     // "ubuntu-drivers" or "cuda-repo"
+  std::string install_id;    // "nvidia:550-server" or the apt package
+  std::string utils_package; // nvidia-utils-550-server (ubuntu-drivers --gpgpu has no nvidia-smi)
+  std::string min_driver;    // the oldest driver that runs the CUDA needed: "545.23.06"
+  std::string min_driver_cuda;  // that CUDA: "12.3"
+  std::string why;
+};
+
+struct CudaPlan {          // apt method, and pip for TF before [and-cuda]
+  bool needed = false;
+  std::string cuda;          // "12.3"
+  std::string package;       // cuda-toolkit-12-3 / cuda-libraries-11-8
+  std::string cudnn;         // "8.9"
+  std::string cudnn_package; // libcudnn8
+  std::string cudnn_prefix;  // "8.9."
+  std::string cudnn_suffix;  // "+cuda12"
+  std::string lib_dir;       // /usr/local/cuda-12.3/lib64
+};
+
+struct Step {
+  std::string id;     // "driver"
+  std::string title;
+  std::string why;
+  std::string source; // URL or reference
+  std::string undo;
+};
+
+struct SetupPlan {
+  const knowledge::OsTarget* os = nullptr;
+  Method method = Method::kPip;
+  GpuTarget gpu;
+  std::vector<TfTarget> tfs;
+  DriverPlan driver;
+  CudaPlan cuda;
+  bool cuda_repo = false;     // the NVIDIA CUDA apt repository is added
+  std::string repo_arch;      // "x86_64" or "sbsa"
+  std::string python;         // the venv's Python (pip/apt)
+  std::string venv_dir;
+  bool nouveau_bound = false; // the snapshot shows nouveau loaded or bound
+  std::string mixed_precision;  // "mixed_float16", "mixed_bfloat16", "" (float32)
+  std::string mixed_precision_why;
+  std::string fp16_min_cc, bf16_min_cc;
+  bool cuda_malloc_async = false;
+  std::string cuda_malloc_async_min_cuda;
+  int swappiness = 10;
+  std::string nofile;
+  std::string governor;
+  std::vector<Step> steps;
+  std::vector<std::string> notes;  // assumptions and caveats, printed and in the README
+  // Every version the outputs contain, with what it is ("tf", "cuda", ...):
+  // the test checks each against the knowledge base.
+  std::vector<std::pair<std::string, std::string>> versions;
+};
+
+// Why a combination cannot work, and the nearest ones that can.
+struct Refusal {
+  std::string reason;
+  std::vector<std::string> nearest;  // "--tf 2.15 (Python 3.9-3.11)" style suggestions
+};
+
+struct PlanOutcome {
+  std::optional<SetupPlan> plan;
+  std::optional<Refusal> refusal;
+};
+
+// An Error for options that name nothing known (an OS, a GPU, a TF version);
+// a Refusal (in the outcome) for known parts that cannot work together.
+core::Result<PlanOutcome> make_setup_plan(const knowledge::Knowledge& k, const inventory::Inventory* inv,
+                                          const SetupOptions& options);
+
+// The short plan `tfrig setup` prints.
+std::string plan_summary(const SetupPlan& plan);
+std::string refusal_text(const Refusal& r);
+
+}  // namespace tfrig::setup

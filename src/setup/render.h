@@ -1,0 +1,34 @@
+// tfrig setup, the renderers: a SetupPlan to the files written into -o DIR.
+// Templates hold no version: every version comes from the plan, which takes
+// it from the knowledge base (tests/setup/setup_versions_test.cpp checks).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "setup/plan.h"
+
+namespace tfrig::setup {
+
+struct OutputFile {
+  std::string path;  // relative to DIR: "install.sh", "sysctl.d/90-tfrig.conf"
+  std::string content;
+  unsigned mode = 0644;
+};
+
+std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k);
+std::string render_env(const SetupPlan& p);
+std::string render_tuning_py(const SetupPlan& p);
+std::string render_sysctl(const SetupPlan& p);
+std::string render_limits(const SetupPlan& p);
+std::string render_dockerfile(const SetupPlan& p);
+std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k);
+std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k);
+
+// Every file of the plan, in a stable order.
+std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledge& k);
+
+// "@KEY@" -> value.
+std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& values);
+
+}  // namespace tfrig::setup

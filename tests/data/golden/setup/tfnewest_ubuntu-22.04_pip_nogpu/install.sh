@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# install.sh -- written by `tfrig setup` for ubuntu-22.04, method pip, unknown GPU,
+# TensorFlow 2.21.0. It never ran on its own: read README.md, then
+#   ./install.sh --dry-run     prints every command, changes nothing, needs no root
+#   sudo ./install.sh          does it; every step checks first and says "ok: ... (skipping)"
+#                              when there is nothing to do, so a second run changes nothing.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="${TFRIG_ROOT:-}"            # a throwaway root every file path is prefixed with (tests)
+VENV="${TFRIG_VENV:-/opt/tfrig/venv}"
+DRY_RUN=0
+REBOOT_NEEDED=0
+
+usage() {
+  cat <<'USAGE'
+Usage: install.sh [--dry-run] [--help]
+  --dry-run   print every command instead of running it (no root needed, nothing changes)
+Environment: TFRIG_ROOT=DIR prefixes the files it reads and writes (a throwaway root);
+             TFRIG_VENV=DIR puts the Python environment elsewhere.
+USAGE
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) DRY_RUN=1 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "install.sh: unknown option '$1'" >&2; usage >&2; exit 64 ;;
+  esac
+  shift
+done
+
+step() { printf '\n==> %s\n' "$*"; }
+ok() { printf '    ok: %s (skipping)\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+run() {
+  if [ "$DRY_RUN" -eq 1 ]; then
+    printf '    would run:'
+    printf ' %q' "$@"
+    printf '\n'
+  else
+    printf '    +'
+    printf ' %q' "$@"
+    printf '\n'
+    "$@"
+  fi
+}
+# put_file SRC DEST MODE: installs a file shipped next to this script when it differs.
+put_file() {
+  local src="$HERE/$1" dest="$ROOT$2" mode="$3"
+  if [ -f "$dest" ] && cmp -s "$src" "$dest"; then
+    ok "$2 is up to date"
+    return 0
+  fi
+  run install -D -m "$mode" "$src" "$dest"
+}
+# No `cmd | grep -q` under pipefail: grep -q exits at the first match and the writer's
+# SIGPIPE would fail the pipeline; outputs are captured first.
+have_pkg() {
+  # shellcheck disable=SC2016 # ${Status} is dpkg-query's field, not a shell variable
+  [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
+}
+apt_install() {
+  local missing=() p
+  for p in "$@"; do
+    have_pkg "$p" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    ok "installed: $*"
+    return 0
+  fi
+  run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+}
+# version_ge A B: A >= B in version order.
+version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]; }
+
+step_preflight() {
+  step "Preflight: ubuntu 22.04, run as root"
+  local os_id="" os_version=""
+  if [ -r "$ROOT/etc/os-release" ]; then
+    os_id="$(sed -n 's/^ID=//p' "$ROOT/etc/os-release" | tr -d '"')"
+    os_version="$(sed -n 's/^VERSION_ID=//p' "$ROOT/etc/os-release" | tr -d '"')"
+  fi
+  if [ "$os_id" = "ubuntu" ] && [ "$os_version" = "22.04" ]; then
+    ok "this machine is ubuntu 22.04"
+  elif [ "$DRY_RUN" -eq 1 ]; then
+    note "warning: written for ubuntu 22.04, this machine says '${os_id:-?} ${os_version:-?}' (a dry run goes on)"
+  else
+    echo "install.sh: written for ubuntu 22.04 but this machine is '${os_id:-unknown} ${os_version:-}';" \
+      "run tfrig setup on this machine (or with --os) again" >&2
+    exit 1
+  fi
+  if [ "$DRY_RUN" -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: installing the driver and packages and writing /etc needs root:" \
+      "run 'sudo $0' (or '$0 --dry-run' to see the commands)" >&2
+    exit 77
+  fi
+}
+
+step_nouveau() {
+  step "Blacklist nouveau where it is bound"
+  if [ ! -d "$ROOT/sys/module/nouveau" ]; then
+    ok "nouveau is not loaded"
+    return 0
+  fi
+  if [ -f "$ROOT/etc/modprobe.d/blacklist-nouveau.conf" ] && grep -q '^blacklist nouveau' "$ROOT/etc/modprobe.d/blacklist-nouveau.conf"; then
+    ok "nouveau is blacklisted already (it goes at the next reboot)"
+    REBOOT_NEEDED=1
+    return 0
+  fi
+  put_file modprobe.d/blacklist-nouveau.conf /etc/modprobe.d/blacklist-nouveau.conf 0644
+  run update-initramfs -u
+  REBOOT_NEEDED=1
+}
+
+step_driver() {
+  step "NVIDIA driver branch 580: CUDA 12.5 needs driver 555.42.02 or newer"
+  local have=""
+  if command -v nvidia-smi >/dev/null 2>&1; then
+    have="$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || true)"
+  fi
+  if [ -n "$have" ] && version_ge "$have" "555.42.02"; then
+    ok "driver $have is loaded and >= 555.42.02"
+    return 0
+  fi
+  if [ -n "$have" ]; then
+    note "driver $have is older than 555.42.02: installing branch 580"
+  fi
+  apt_install ubuntu-drivers-common
+  local offered=""
+  if command -v ubuntu-drivers >/dev/null 2>&1; then
+    offered="$(ubuntu-drivers list --gpgpu 2>/dev/null || true)"
+  fi
+  if command -v ubuntu-drivers >/dev/null 2>&1 && ! grep -q "nvidia-driver-580-server" <<<"$offered"; then
+    if [ "$DRY_RUN" -eq 0 ]; then
+      echo "install.sh: ubuntu-drivers does not offer nvidia-driver-580-server here; see 'ubuntu-drivers list --gpgpu'" >&2
+      exit 1
+    fi
+    note "warning: ubuntu-drivers does not offer nvidia-driver-580-server on this machine"
+  fi
+  run ubuntu-drivers install --gpgpu nvidia:580-server
+  apt_install nvidia-utils-580-server
+  REBOOT_NEEDED=1
+}
+
+step_persistenced() {
+  step "NVIDIA persistence daemon on"
+  if systemctl is-active --quiet nvidia-persistenced 2>/dev/null; then
+    ok "nvidia-persistenced is active"
+    return 0
+  fi
+  if systemctl is-enabled --quiet nvidia-persistenced 2>/dev/null; then
+    ok "nvidia-persistenced is enabled (it starts with the driver)"
+    return 0
+  fi
+  run systemctl enable nvidia-persistenced
+  if [ -d "$ROOT/sys/module/nvidia" ]; then
+    run systemctl start nvidia-persistenced
+  else
+    note "the nvidia module is not loaded yet: the daemon starts after the reboot"
+  fi
+}
+
+step_python() {
+  step "Python 3.10 virtual environment in $VENV"
+  if [ -x "$VENV/bin/python" ]; then
+    ok "$VENV exists ($("$VENV/bin/python" --version 2>&1 || echo '?'))"
+    return 0
+  fi
+  apt_install python3-venv python3-pip
+  run python3.10 -m venv "$VENV"
+}
+
+step_tensorflow() {
+  step "TensorFlow 2.21.0: tensorflow[and-cuda]==2.21.0"
+  local have=""
+  if [ -x "$VENV/bin/python" ]; then
+    have="$("$VENV/bin/python" -m pip show tensorflow 2>/dev/null | sed -n 's/^Version: //p' || true)"
+  fi
+  if [ "$have" = "2.21.0" ]; then
+    ok "tensorflow $have is installed in $VENV"
+    return 0
+  fi
+  run "$VENV/bin/python" -m pip install --upgrade pip
+  run "$VENV/bin/python" -m pip install "tensorflow[and-cuda]==2.21.0"
+}
+
+step_swap() {
+  step "Swap off and vm.swappiness=10"
+  if [ -z "$(swapon --show --noheadings 2>/dev/null || true)" ]; then
+    ok "no active swap"
+  else
+    run swapoff -a
+  fi
+  if grep -Eq '^[^#].*[[:space:]]swap[[:space:]]' "$ROOT/etc/fstab" 2>/dev/null; then
+    run sed -i.tfrig-bak -E 's|^([^#].*[[:space:]]swap[[:space:]].*)$|# tfrig: \1|' "$ROOT/etc/fstab"
+  else
+    ok "no swap line in /etc/fstab"
+  fi
+  put_file sysctl.d/90-tfrig.conf /etc/sysctl.d/90-tfrig.conf 0644
+  if [ "$(sysctl -n vm.swappiness 2>/dev/null || true)" = "10" ]; then
+    ok "vm.swappiness is 10"
+  else
+    run sysctl -p "$ROOT/etc/sysctl.d/90-tfrig.conf"
+  fi
+}
+
+step_limits() {
+  step "Open files 1048576 and unlimited locked memory"
+  put_file security/limits.d/90-tfrig.conf /etc/security/limits.d/90-tfrig.conf 0644
+  note "limits apply to new logins; services started by systemd use LimitNOFILE= / LimitMEMLOCK= instead"
+}
+
+step_governor() {
+  step "CPU frequency governor: performance"
+  local f n=0 changed=0
+  for f in "$ROOT"/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor; do
+    [ -e "$f" ] || continue
+    n=$((n + 1))
+    if [ "$(cat "$f")" != "performance" ]; then
+      changed=$((changed + 1))
+      if [ "$DRY_RUN" -eq 1 ]; then
+        printf '    would run: echo performance > %s\n' "$f"
+      else
+        echo performance >"$f"
+      fi
+    fi
+  done
+  if [ "$n" -eq 0 ]; then
+    ok "no cpufreq on this machine (a VM, or a fixed frequency)"
+  elif [ "$changed" -eq 0 ]; then
+    ok "all $n CPUs use performance"
+  else
+    note "set on $changed of $n CPUs until the next boot (persist with cpupower.service or tuned)"
+  fi
+}
+
+step_verify() {
+  step "Verify: nvidia-smi and a one-line TensorFlow GPU check"
+  if [ "$DRY_RUN" -eq 0 ] && [ "$REBOOT_NEEDED" -eq 1 ]; then
+    note "reboot first (driver or nouveau changed), then run ./install.sh again: done steps are skipped"
+    return 0
+  fi
+  run nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
+  run "$VENV/bin/python" -c 'import tensorflow as tf; g = tf.config.list_physical_devices("GPU"); print("TensorFlow", tf.__version__, "sees", len(g), "GPU(s):", g); raise SystemExit(0 if g else 1)'
+}
+
+main() {
+  step_preflight
+  step_nouveau
+  step_driver
+  step_persistenced
+  step_python
+  step_tensorflow
+  step_swap
+  step_limits
+  step_governor
+  step_verify
+  printf '\n'
+  if [ "$DRY_RUN" -eq 1 ]; then
+    echo "install.sh: dry run done; nothing was changed."
+  elif [ "$REBOOT_NEEDED" -eq 1 ]; then
+    echo "install.sh: done; reboot to load the NVIDIA driver, then run it again to verify."
+  else
+    echo "install.sh: done."
+  fi
+}
+
+main

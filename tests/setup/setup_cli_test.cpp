@@ -1,0 +1,62 @@
+// `tfrig setup` end to end: the plan printed, the files written with their
+// modes, a non-empty DIR refused without --force, refusals exit 2 with the
+// nearest combinations, and a machine probed under --root.
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace tfrig::test {
+namespace {
+
+const std::string kA100 = data_dir() + "/../golden/nvidia-smi-xml/telegraf_a100-sxm4-v12.xml.json";
+
+TEST(SetupCli, WritesTheFilesAndRefusesANonEmptyDir) {
+  TempDir tmp;
+  const std::string out = tmp.file("out");
+  auto r = run_tfrig({"setup", "--from-snapshot", kA100, "--os", "ubuntu-22.04", "--tf", "2.17", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("TensorFlow 2.17.0"), std::string::npos) << r.out;
+  for (const char* f : {"README.md", "install.sh", "tfrig.env", "tuning.py", "sysctl.d/90-tfrig.conf",
+                        "security/limits.d/90-tfrig.conf"}) {
+    EXPECT_TRUE(path_exists(out + "/" + f)) << f;
+  }
+  struct stat st {};
+  ASSERT_EQ(::stat((out + "/install.sh").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0755u);
+  const std::string before = read_file(out + "/install.sh");
+  auto again = run_tfrig({"setup", "--from-snapshot", kA100, "--os", "ubuntu-22.04", "--tf", "2.17", "-o", out});
+  EXPECT_EQ(again.exit_code, 73) << again.err;
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+  auto forced = run_tfrig({"setup", "--from-snapshot", kA100, "--os", "ubuntu-22.04", "--tf", "2.17", "--method",
+                           "container", "-o", out, "--force"});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_TRUE(path_exists(out + "/compose.yaml"));
+  EXPECT_NE(read_file(out + "/install.sh"), before);
+}
+
+TEST(SetupCli, RefusalExitsTwoWithTheNearest) {
+  auto r = run_tfrig({"setup", "--os", "ubuntu-24.04", "--tf", "2.10", "--gpu", "Tesla T4"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("refused"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tfrig setup --tf"), std::string::npos) << r.err;
+}
+
+TEST(SetupCli, UsageErrors) {
+  EXPECT_EQ(run_tfrig({"setup", "--os", "plan9", "--tf", "2.17"}).exit_code, 64);
+  EXPECT_EQ(run_tfrig({"setup", "--os", "ubuntu-22.04", "--tf", "2.15,2.17"}).exit_code, 64);
+  EXPECT_EQ(run_tfrig({"setup", "--method", "conda"}).exit_code, 64);
+}
+
+TEST(SetupCli, PlansForAProbedRoot) {
+  // A captured Debian 12 machine without a GPU: its OS, the newest TF it runs.
+  TempDir tmp;
+  auto r = run_tfrig({"--root", root_dir("debian12-vm"), "setup", "-o", tmp.file("out")});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("debian-12"), std::string::npos) << r.out;
+  EXPECT_TRUE(path_exists(tmp.file("out/install.sh")));
+}
+
+}  // namespace
+}  // namespace tfrig::test

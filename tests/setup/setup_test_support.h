@@ -1,0 +1,40 @@
+// The golden grid of `tfrig setup`: (TF version x OS x method x GPU class)
+// cells on the fixture machines' snapshots, shared by the setup tests.
+#pragma once
+
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "setup/plan.h"
+#include "setup/render.h"
+
+namespace tfrig::setup::test {
+
+struct Cell {
+  std::string name;      // golden directory name
+  std::string snapshot;  // relative to tests/ ("golden/nvidia-smi-xml/telegraf_tesla-t4.xml.json"); "" = none
+  std::string tf;        // "2.17", "2.15,2.17", "" = default
+  std::string os;
+  Method method = Method::kPip;
+  std::string gpu = "auto";
+  bool refused = false;  // the golden is the refusal text
+};
+// gtest prints a parameter by its name, not its bytes.
+inline void PrintTo(const Cell& c, std::ostream* os) { *os << c.name; }
+
+const std::vector<Cell>& cells();
+// The outcome of one cell (snapshot loaded, options applied); fails the test on an Error.
+PlanOutcome run_cell(const Cell& c);
+// The files the cell writes (empty for a refusal).
+std::vector<OutputFile> render_cell(const Cell& c);
+// Every dotted version token ("12.3", "2.17.0", "1.1") in the knowledge base's data files.
+const std::set<std::string>& knowledge_version_tokens();
+std::vector<std::string> version_tokens(const std::string& text);
+// tests/data/golden/setup
+std::string golden_dir();
+bool update_golden();
+
+}  // namespace tfrig::setup::test
