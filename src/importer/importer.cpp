@@ -124,18 +124,7 @@ void apply_uname(std::string_view uname, inventory::HostInfo& host) {
 }
 
 void apply_os_release(std::string_view text, inventory::HostInfo& host) {
-  const auto os = parse::parse_os_release(text);
-  auto get = [&os](const char* key) -> std::optional<std::string> {
-    auto it = os.values.find(key);
-    if (it == os.values.end() || it->second.empty()) return std::nullopt;
-    return it->second;
-  };
-  host.os_id = get("ID");
-  host.os_name = get("NAME");
-  host.os_version_id = get("VERSION_ID");
-  host.os_pretty_name = get("PRETTY_NAME");
-  host.os_codename = get("VERSION_CODENAME");
-  if (!host.os_codename) host.os_codename = get("UBUNTU_CODENAME");
+  parse::apply_os_release(parse::parse_os_release(text), host);
 }
 
 // /etc/lsb-release (DISTRIB_* in the os-release syntax): the older reports' only structured OS name.
@@ -197,21 +186,7 @@ void apply_cpuinfo(std::string_view text, const std::string& src, Facts& f) {
     return;
   }
   auto& cpu = f.inv.cpu;
-  cpu.vendor = info->vendor;
-  cpu.model_name = info->model_name;
-  cpu.threads = info->logical_cpus;
-  cpu.sockets = info->sockets;
-  cpu.physical_cores = info->physical_cores;
-  auto has = [&](const char* flag) { return info->flags.count(flag) > 0; };
-  const bool x86 = info->flags.count("sse2") > 0 || info->vendor.value_or("").find("Intel") != std::string::npos ||
-                   info->vendor.value_or("").find("AMD") != std::string::npos;
-  if (x86) {
-    cpu.flags.avx = has("avx");
-    cpu.flags.avx2 = has("avx2");
-    cpu.flags.fma = has("fma");
-    cpu.flags.avx512f = has("avx512f");
-    cpu.flags.amx = has("amx_tile");
-  }
+  parse::apply_cpuinfo(*info, cpu);
   // As the host probe does without DMI: the CPU flag says a hypervisor, not which.
   if (info->has_hypervisor_flag && !f.inv.host.virtualization) f.inv.host.virtualization = "unknown hypervisor";
   note(f, "cpu", fmt::format("{}: {} threads ({})", cpu.model_name.value_or("unknown CPU"), info->logical_cpus, src));
@@ -223,18 +198,8 @@ void apply_meminfo(std::string_view text, const std::string& src, Facts& f) {
     problem(f, "memory", src + ": " + info.error().to_string());
     return;
   }
-  auto get = [&](const char* k) -> std::optional<uint64_t> {
-    auto it = info->find(k);
-    if (it == info->end()) return std::nullopt;
-    return it->second;
-  };
   auto& mem = f.inv.memory;
-  mem.total_bytes = get("MemTotal");
-  mem.available_bytes = get("MemAvailable");
-  mem.swap_total_bytes = get("SwapTotal");
-  if (auto total = get("SwapTotal"), free = get("SwapFree"); total && free && *free <= *total) mem.swap_used_bytes = *total - *free;
-  mem.hugepages_total = get("HugePages_Total");
-  mem.hugepage_size_bytes = get("Hugepagesize");
+  parse::apply_meminfo(*info, mem);
   note(f, "memory", fmt::format("{} MiB RAM ({})", mem.total_bytes.value_or(0) >> 20, src));
 }
 

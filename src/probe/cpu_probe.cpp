@@ -48,22 +48,7 @@ class CpuProbe final : public Probe {
       if (info->truncated) {
         problems.add(root.full_path("proc/cpuinfo") + ": ends mid-entry (truncated?); counts may be low");
       }
-      cpu.vendor = info->vendor;
-      cpu.model_name = info->model_name;
-      cpu.threads = info->logical_cpus;
-      cpu.sockets = info->sockets;
-      cpu.physical_cores = info->physical_cores;
-      auto has = [&](const char* flag) { return info->flags.count(flag) > 0; };
-      // arm64 lists "Features" without AVX: unknown there is "false" only on x86.
-      bool x86 = info->flags.count("sse2") > 0 || info->vendor.value_or("").find("Intel") != std::string::npos ||
-                 info->vendor.value_or("").find("AMD") != std::string::npos;
-      if (x86) {
-        cpu.flags.avx = has("avx");
-        cpu.flags.avx2 = has("avx2");
-        cpu.flags.fma = has("fma");
-        cpu.flags.avx512f = has("avx512f");
-        cpu.flags.amx = has("amx_tile");
-      }
+      parse::apply_cpuinfo(*info, cpu);
       if (cpu.model_name) cpu.base_mhz = mhz_from_model_name(*cpu.model_name);
     }
 

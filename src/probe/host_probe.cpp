@@ -51,17 +51,7 @@ class HostProbe final : public Probe {
       problems.add(root.full_path(os_path) + ": binary data, expected KEY=value lines");
     } else if (os_text) {
       auto os = parse::parse_os_release(*os_text);
-      auto get = [&os](const char* key) -> std::optional<std::string> {
-        auto it = os.values.find(key);
-        if (it == os.values.end() || it->second.empty()) return std::nullopt;
-        return it->second;
-      };
-      host.os_id = get("ID");
-      host.os_name = get("NAME");
-      host.os_version_id = get("VERSION_ID");
-      host.os_pretty_name = get("PRETTY_NAME");
-      host.os_codename = get("VERSION_CODENAME");
-      if (!host.os_codename) host.os_codename = get("UBUNTU_CODENAME");
+      parse::apply_os_release(os, host);
       for (int line : os.bad_lines) {
         problems.add(root.full_path(os_path) + ":" + std::to_string(line) + ": expected KEY=value");
       }

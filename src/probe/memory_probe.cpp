@@ -28,21 +28,9 @@ class MemoryProbe final : public Probe {
     } else if (auto info = parse::parse_meminfo(*text); !info) {
       problems.add(root.full_path("proc/meminfo") + ": " + info.error().to_string());
     } else {
-      auto get = [&](const char* key) -> std::optional<uint64_t> {
-        auto it = info->find(key);
-        if (it == info->end()) return std::nullopt;
-        return it->second;
-      };
-      have_meminfo = get("MemTotal").has_value();
+      parse::apply_meminfo(*info, mem);
+      have_meminfo = mem.total_bytes.has_value();
       if (!have_meminfo) problems.add(root.full_path("proc/meminfo") + ": no MemTotal line");
-      mem.total_bytes = get("MemTotal");
-      mem.available_bytes = get("MemAvailable");
-      mem.swap_total_bytes = get("SwapTotal");
-      if (auto total = get("SwapTotal"), free = get("SwapFree"); total && free && *free <= *total) {
-        mem.swap_used_bytes = *total - *free;
-      }
-      mem.hugepages_total = get("HugePages_Total");
-      mem.hugepage_size_bytes = get("Hugepagesize");
     }
 
     if (auto sw = root.read_line("proc/sys/vm/swappiness")) {

@@ -388,4 +388,52 @@ std::optional<double> parse_link_speed(std::string_view text) {
   return v;
 }
 
+void apply_os_release(const OsRelease& os, inventory::HostInfo& host) {
+  auto get = [&os](const char* key) -> std::optional<std::string> {
+    auto it = os.values.find(key);
+    if (it == os.values.end() || it->second.empty()) return std::nullopt;
+    return it->second;
+  };
+  host.os_id = get("ID");
+  host.os_name = get("NAME");
+  host.os_version_id = get("VERSION_ID");
+  host.os_pretty_name = get("PRETTY_NAME");
+  host.os_codename = get("VERSION_CODENAME");
+  if (!host.os_codename) host.os_codename = get("UBUNTU_CODENAME");
+}
+
+void apply_cpuinfo(const CpuinfoSummary& info, inventory::CpuInfo& cpu) {
+  cpu.vendor = info.vendor;
+  cpu.model_name = info.model_name;
+  cpu.threads = info.logical_cpus;
+  cpu.sockets = info.sockets;
+  cpu.physical_cores = info.physical_cores;
+  auto has = [&](const char* flag) { return info.flags.count(flag) > 0; };
+  const bool x86 = has("sse2") || info.vendor.value_or("").find("Intel") != std::string::npos ||
+                   info.vendor.value_or("").find("AMD") != std::string::npos;
+  if (x86) {
+    cpu.flags.avx = has("avx");
+    cpu.flags.avx2 = has("avx2");
+    cpu.flags.fma = has("fma");
+    cpu.flags.avx512f = has("avx512f");
+    cpu.flags.amx = has("amx_tile");
+  }
+}
+
+void apply_meminfo(const std::map<std::string, uint64_t, std::less<>>& info, inventory::MemoryInfo& mem) {
+  auto get = [&](const char* key) -> std::optional<uint64_t> {
+    auto it = info.find(key);
+    if (it == info.end()) return std::nullopt;
+    return it->second;
+  };
+  mem.total_bytes = get("MemTotal");
+  mem.available_bytes = get("MemAvailable");
+  mem.swap_total_bytes = get("SwapTotal");
+  if (auto total = get("SwapTotal"), free = get("SwapFree"); total && free && *free <= *total) {
+    mem.swap_used_bytes = *total - *free;
+  }
+  mem.hugepages_total = get("HugePages_Total");
+  mem.hugepage_size_bytes = get("Hugepagesize");
+}
+
 }  // namespace tfrig::probe::parse

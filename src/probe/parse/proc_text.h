@@ -40,9 +40,18 @@ struct CpuinfoSummary {
 };
 core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text);
 
+// The inventory fields each file fills, shared by the live probes and the
+// importer (a bug report's sections) so both read a file the same way.
+void apply_os_release(const OsRelease& os, inventory::HostInfo& host);
+// Counts, names and, on x86 only, the vector flags (arm64 lists "Features"
+// without AVX: unknown there is not "false").
+void apply_cpuinfo(const CpuinfoSummary& info, inventory::CpuInfo& cpu);
+
 // /proc/meminfo and /sys/devices/system/node/nodeN/meminfo ("Node 0 MemTotal:").
 // Values in bytes (the kernel's "kB" is KiB); counts (HugePages_*) as is.
 core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::string_view text);
+// RAM, swap and huge pages from meminfo's fields (the memory probe and the importer).
+void apply_meminfo(const std::map<std::string, uint64_t, std::less<>>& info, inventory::MemoryInfo& mem);
 
 // The kernel's cpulist format: "0-3,8,10-11" (also the empty list "").
 core::Result<std::vector<int>> parse_cpulist(std::string_view text);
