@@ -232,9 +232,21 @@ std::optional<Sample> ProcSampler::take(double t, double elapsed) {
       }
       // A child that exited and was waited for moved its whole life into its
       // parent's cutime/cstime and read_bytes; what we saw of it before is
-      // taken back out so it is not counted twice.
+      // taken back out so it is not counted twice. The parent may have exited
+      // too and been waited for in turn (sh -> timeout -> worker): what
+      // counts is that some ancestor we saw is still in the tree.
+      auto reaped_into_tree = [&](const Proc& gone) {
+        int64_t ancestor = gone.task.ppid;
+        for (size_t depth = 0; depth <= last_tree_.size(); ++depth) {
+          if (tree.count(ancestor) != 0) return true;
+          auto up = last_tree_.find(ancestor);
+          if (up == last_tree_.end()) return false;
+          ancestor = up->second.task.ppid;
+        }
+        return false;
+      };
       for (const auto& [pid, l] : last_tree_) {
-        if (tree.count(pid) != 0 || tree.count(l.task.ppid) == 0) continue;
+        if (tree.count(pid) != 0 || !reaped_into_tree(l)) continue;
         ticks -= static_cast<double>(l.task.ticks + l.task.child_ticks);
         if (l.read_bytes) read -= static_cast<double>(*l.read_bytes);
       }

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -52,18 +53,28 @@ class FakeRoot {
     test::write_file(dir_.file(d + "/stat"), stat);
     test::write_file(dir_.file(d + "/task/" + std::to_string(pid) + "/stat"), stat);
     test::write_file(dir_.file(d + "/io"), fmt::format("rchar: {}\nwchar: 0\nread_bytes: {}\nwrite_bytes: 0\n", read_bytes, read_bytes));
-    if (children_files_) {
-      test::write_file(dir_.file(d + "/task/" + std::to_string(pid) + "/children"), pid == 100 ? "101 " : "");
-    }
+    parent_[pid] = ppid;
+    write_children();
   }
   void remove_process(int pid) {
     fs::remove_all(dir_.file(fmt::format("proc/{}", pid)));
-    if (children_files_ && pid == 101 && fs::exists(dir_.file("proc/100/task/100/children"))) {
-      test::write_file(dir_.file("proc/100/task/100/children"), "");
-    }
+    parent_.erase(pid);
+    write_children();
   }
 
  private:
+  // Each live process's children list, as the kernel keeps it.
+  void write_children() {
+    if (!children_files_) return;
+    for (const auto& [pid, ppid] : parent_) {
+      std::string kids;
+      for (const auto& [child, its_parent] : parent_) {
+        if (its_parent == pid) kids += std::to_string(child) + " ";
+      }
+      test::write_file(dir_.file(fmt::format("proc/{}/task/{}/children", pid, pid)), kids);
+    }
+  }
+  std::map<int, int> parent_;
   test::TempDir dir_;
   bool children_files_ = false;
 };
@@ -128,6 +139,31 @@ TEST_P(WatchSamplerTree, ExitedChildIsNotCountedTwice) {
   r.remove_process(100);
   s.take(2, 1.0);
   EXPECT_TRUE(s.root_gone());
+}
+
+// sh -> timeout -> worker: the worker exits and is waited for by timeout,
+// which exits and is waited for by sh, between two samples. Both lives land
+// in sh's cutime; what was seen of them before must come out once each (the
+// run that found it showed 43 cores on a 2-core machine).
+TEST_P(WatchSamplerTree, AGrandchildReapedThroughAnExitedParentIsNotCountedTwice) {
+  FakeRoot r(GetParam());
+  r.cpu(0, 100, 0, 0, 100, 0);
+  r.disk(0, 0);
+  r.process(100, 1, 'S', 1, 0, 0);
+  r.process(101, 100, 'S', 2, 0, 0);
+  r.process(102, 101, 'R', 300, 0, 0);
+  core::SysRoot root(r.path());
+  ProcSampler s(root, int64_t{100}, 100);
+  s.take(0, 0);
+  // 10 more ticks of the worker, then both exit: 100's cutime gets 101's
+  // 2 ticks plus 101's cutime (the worker's 310).
+  r.remove_process(102);
+  r.remove_process(101);
+  r.process(100, 1, 'S', 1, 312, 0);
+  r.cpu(10, 90, 0, 0, 100, 0);
+  auto sample = s.take(1, 0.1);
+  ASSERT_TRUE(sample && sample->process);
+  EXPECT_NEAR(sample->process->cpu_cores, 1.0, 1e-9);  // 10 ticks in 0.1 s
 }
 
 INSTANTIATE_TEST_SUITE_P(WatchScanOrChildren, WatchSamplerTree, ::testing::Bool());
