@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include "test_paths.h"
+
 namespace tfrig::test {
 
 inline std::string data_path(const std::string& rel) { return std::string(TFRIG_TEST_DATA) + "/" + rel; }

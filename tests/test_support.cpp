@@ -24,6 +24,15 @@ namespace tfrig::test {
 
 namespace fs = std::filesystem;
 
+namespace paths {
+const char* test_data() { return TFRIG_PATH_TEST_DATA; }
+const char* binary() { return TFRIG_PATH_BINARY; }
+const char* fake_nvml() { return TFRIG_PATH_FAKE_NVML; }
+const char* fake_nvml_legacy() { return TFRIG_PATH_FAKE_NVML_LEGACY; }
+const char* fake_nvml_nocount() { return TFRIG_PATH_FAKE_NVML_NOCOUNT; }
+const char* fake_cuda() { return TFRIG_PATH_FAKE_CUDA; }
+}  // namespace paths
+
 std::string data_dir() { return TFRIG_TEST_DATA; }
 
 std::string root_dir(std::string_view name) { return data_dir() + "/roots/" + std::string(name); }

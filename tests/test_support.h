@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "test_paths.h"
+
 namespace tfrig::test {
 
 // TFRIG_TEST_DATA (absolute path of tests/data).

@@ -16,6 +16,8 @@
 #include <functional>
 #include <sstream>
 #include <string>
+
+#include "test_paths.h"
 #include <thread>
 #include <vector>
 

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+#include "test_paths.h"
+
 namespace tfrig::testing {
 
 inline std::string data_path(const std::string& rel) { return std::string(TFRIG_TEST_DATA) + "/" + rel; }
