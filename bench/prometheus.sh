@@ -54,7 +54,7 @@ c1="$(cpu_ticks "$exporter_pid")"
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2}'; }
 tfrig_wall_ms="$(awk '{print $1*1000}' "$work/tfrig.times" | median)"
 tfrig_cpu_ms="$(awk '{print ($2+$3)*1000}' "$work/tfrig.times" | median)"
-scrape_wall_ms="$(awk '{print $1/1000}' "$work/scrape.wall" | median)"
+scrape_wall_ms="$(awk '{print $1/1000}' "$work/scrape.wall" | median | xargs printf "%.0f")"
 scrape_cpu_ms="$(awk -v a="$c0" -v b="$c1" -v t="$ticks" -v n="$runs" 'BEGIN {printf "%.1f", (b-a)*1000/t/n}')"
 tfrig_samples="$(grep -vc '^#' "$work/textfile/tfrig.prom")"
 scrape_samples="$(grep -vc '^#' "$work/scrape.txt")"
