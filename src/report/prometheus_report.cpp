@@ -400,6 +400,27 @@ std::string prometheus_metrics_markdown() {
                        m.help, m.source);
   }
   out +=
+      "\n## Conventions\n\n"
+      "- `gpu` is the GPU's index as tfrig lists it (NVML order); `pci_bus_id` is normalised "
+      "(`0000:3b:00.0`). The node itself is named by the `instance` label Prometheus adds when it scrapes "
+      "node_exporter, as for node_exporter's own metrics.\n"
+      "- Label cardinality stays bounded: one series per GPU, per probe, per firing (rule, entity), per "
+      "(GPU, Xid number). No timestamps in the samples (node_exporter's textfile collector refuses them); "
+      "`tfrig_last_run_timestamp_seconds` says when the file was written.\n"
+      "- Counts the driver keeps (ECC errors, retired pages, Xid lines in the kernel log) are gauges: a reload "
+      "of the driver or a rotated log resets them, which a counter must never do. Alert on them with "
+      "`max_over_time - min_over_time` or `delta`, not `rate`.\n"
+      "- Known 0 and unknown differ: a GPU whose ECC counters NVML could not read has no "
+      "`tfrig_gpu_ecc_errors` series at all, and `absent()` or `unless` finds it.\n"
+      "- `tfrig_gpu_info` has no `vbios` label yet: the inventory does not read the VBIOS version.\n"
+      "\n## Queries\n\n"
+      "- Nodes with an error finding: `tfrig_verdict == 2`\n"
+      "- Which rules fire where: `sum by (rule_id) (tfrig_finding)`\n"
+      "- GPUs on a narrower PCIe link than they support: "
+      "`tfrig_gpu_pcie_link_width_lanes < tfrig_gpu_pcie_link_max_width_lanes`\n"
+      "- Stacks in the fleet: `count by (tensorflow, cuda, cudnn, driver) (tfrig_stack_info)`\n"
+      "- GPU names per node, joined onto another metric: "
+      "`tfrig_gpu_memory_total_bytes * on (instance, gpu) group_left (name) tfrig_gpu_info`\n"
       "\nAlert rules over these metrics: `deploy/prometheus/tfrig-rules.yml` (unit tests beside it, run with "
       "`promtool test rules`). Deployment: `deploy/kubernetes/README.md`.\n";
   return out;

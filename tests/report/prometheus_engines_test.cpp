@@ -302,6 +302,13 @@ TEST_F(PrometheusEngines, ScrapesTfrigTextfilesAndFiresAlerts) {
   }
   EXPECT_EQ(value("tfrig_gpu_pcie_link_max_width_lanes{machine=\"link\",gpu=\"1\"}"), 16.0);
   EXPECT_EQ(value("count(tfrig_finding{rule_id=\"gpu.pcie_link_downgraded\",machine=\"link\"})"), 2.0);
+  // The join docs/metrics.md shows: GPU names onto another metric.
+  auto named = query("tfrig_gpu_memory_total_bytes{machine=\"link\"} * on (instance, gpu) group_left (name) tfrig_gpu_info");
+  ASSERT_EQ(named.size(), 2u);
+  for (const auto& [labels, bytes] : named) {
+    EXPECT_EQ(labels["name"], "NVIDIA GeForce RTX 3080");
+    EXPECT_EQ(bytes, 10737418240.0);
+  }
   // Three drivers: the stack drift expression sees three stacks in the job.
   EXPECT_EQ(value("count by (job) (count by (job, tensorflow, cuda, cudnn, driver) (tfrig_stack_info))"), 3.0);
 
