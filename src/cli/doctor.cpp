@@ -1,6 +1,7 @@
 // tfrig doctor: probe this machine (or load a snapshot) and report.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 
 #include "cli/command.h"
@@ -8,6 +9,7 @@
 #include "cli/inventory_source.h"
 #include "core/log.h"
 #include "core/units.h"
+#include "report/prometheus.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -28,6 +30,7 @@ struct DoctorOptions {
   std::string only;
   std::string explain;
   std::string fail_on = "warning";
+  std::string output = "-";
 };
 
 bool use_color(const std::string& mode) {
@@ -44,7 +47,11 @@ bool use_color(const std::string& mode) {
 void add_doctor_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<DoctorOptions>();
   CLI::App* cmd = app.add_subcommand("doctor", "Probe this machine (or a snapshot) and report what it found");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json", "prometheus"}))->default_str("text");
+  cmd->add_option("-o,--output", opts->output,
+                  "Write the report to FILE (to a temporary name, then renamed: node_exporter's textfile collector "
+                  "never reads half a file); '-' for stdout")
+      ->type_name("FILE");
   cmd->add_option("--snapshot", opts->snapshot, "Analyse a snapshot saved by 'tfrig snapshot' instead of this machine")
       ->type_name("FILE");
   cmd->add_option("--data", opts->data_paths, "Where the training data lives (which disk and filesystem)")
@@ -101,10 +108,15 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     std::string out;
     if (opts->format == "json") {
       out = report_json_text(*report);
+    } else if (opts->format == "prometheus") {
+      out = report::render_prometheus(*report, std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(), watch.seconds());
     } else {
-      out = report::render_text(*report, report::TextOptions{use_color(opts->color), true});
+      out = report::render_text(*report, report::TextOptions{opts->output == "-" && use_color(opts->color), true});
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    if (const int written = write_output(out, opts->output); written != kExitOk) {
+      state.exit_code = written;
+      return;
+    }
     std::fflush(stdout);
     core::log(core::LogLevel::kInfo, "doctor took {} in total", core::format_seconds(watch.seconds()));
     state.exit_code = exit_code_for_findings(report->summary, opts->fail_on);

@@ -86,7 +86,10 @@ std::string report_json_text(const report::Report& report) {
 }
 
 int write_report_json(const report::Report& report, const std::string& output) {
-  const std::string text = report_json_text(report);
+  return write_output(report_json_text(report), output);
+}
+
+int write_output(const std::string& text, const std::string& output) {
   if (output == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return kExitOk;

@@ -34,6 +34,9 @@ std::string report_json_text(const report::Report& report);
 // Writes the report's JSON to `output` ("-" = stdout) atomically; returns the
 // exit code (kExitCantCreate with the path logged when it cannot be written).
 int write_report_json(const report::Report& report, const std::string& output);
+// Writes text to `output` the same way ("-" = stdout; a device or FIFO in
+// place; a file atomically, so a reader never sees half of it).
+int write_output(const std::string& text, const std::string& output);
 
 // The documented exit code for an input error.
 int exit_code_for(const core::Error& error);

@@ -5,10 +5,13 @@
 // took is recorded in driver.nvml.init_seconds. When NVML cannot be used the
 // reason is recorded exactly (driver.nvml.state) and the GPUs listed by the
 // nvidia_driver probe from /proc and sysfs stay, each with that reason.
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "gpulib/nvml.h"
 #include "probe/parse/proc_driver_nvidia.h"
+#include "probe/host_mount.h"
 #include "probe/probe.h"
 #include "probe/probes.h"
 
@@ -82,10 +85,17 @@ class NvmlProbe final : public Probe {
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     ProbeStatus status;
     auto& nvs = out.driver.nvml;
-    const auto override_path = ctx.root.env("TFRIG_NVML_LIBRARY");
-    if (!ctx.root.is_live() && !override_path) {
-      // NVML talks to the running kernel: under --root it would describe
-      // this machine, not the captured one.
+    auto override_path = ctx.root.env("TFRIG_NVML_LIBRARY");
+    // The host mounted into a container (--root /host) runs this kernel:
+    // NVML describes it. The library to load is this process's choice, so
+    // its override comes from this process's environment.
+    const bool host_mount = !ctx.root.is_live() && root_is_running_kernel(ctx.root);
+    if (host_mount && !override_path) {
+      if (const char* lib = std::getenv("TFRIG_NVML_LIBRARY"); lib != nullptr && lib[0] != '\0') override_path = lib;
+    }
+    if (!ctx.root.is_live() && !host_mount && !override_path) {
+      // NVML talks to the running kernel: under --root of a captured tree it
+      // would describe this machine, not the captured one.
       nvs.state = "not_tried";
       nvs.detail = "NVML reads only the live machine; --root " + ctx.root.root() + " given";
       status.state = State::kSkipped;

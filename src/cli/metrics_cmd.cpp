@@ -1,0 +1,36 @@
+// tfrig metrics: the Prometheus metrics doctor --format prometheus writes
+// (--markdown prints docs/metrics.md, generated from the same table).
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "core/table.h"
+#include "report/prometheus.h"
+
+namespace tfrig::cli {
+
+void add_metrics_command(CLI::App& app, RunState& state) {
+  auto markdown = std::make_shared<bool>(false);
+  CLI::App* cmd = app.add_subcommand("metrics", "List the Prometheus metrics of 'doctor --format prometheus' (--markdown: docs/metrics.md)");
+  cmd->add_flag("--markdown", *markdown, "Print docs/metrics.md");
+  cmd->callback([markdown, &state] {
+    std::string out;
+    if (*markdown) {
+      out = report::prometheus_metrics_markdown();
+    } else {
+      core::Table t({"metric", "type", "labels"});
+      for (const auto& m : report::prometheus_metrics()) {
+        std::string labels;
+        for (const auto& l : m.labels) labels += (labels.empty() ? "" : ",") + std::string(l);
+        t.add_row({std::string(m.name), std::string(report::metric_type_name(m.type)), labels});
+      }
+      out = t.render("") + fmt::format("\n{} metrics; docs/metrics.md says what each means.\n",
+                                       report::prometheus_metrics().size());
+    }
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    state.exit_code = kExitOk;
+  });
+}
+
+}  // namespace tfrig::cli
