@@ -160,6 +160,9 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
 }  // namespace
 
 core::Result<PriceBook> parse_price_book(std::string_view text, const std::string& path) {
+  // A price book is a page of numbers; anything larger is not one.
+  constexpr size_t kMaxBytes = size_t{1} << 20;
+  if (text.size() > kMaxBytes) return core::fail(core::ErrorCode::kParse, path, "larger than 1 MiB: not a price book");
   json doc;
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
