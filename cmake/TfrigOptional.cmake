@@ -11,6 +11,9 @@ find_package(pugixml CONFIG REQUIRED)
 # ZlibOutputBuffer/ZlibInputStream use it. Required by `tfrig pack/verify`.
 find_package(ZLIB REQUIRED)
 
+# yaml-cpp (libyaml-cpp-dev): price books for `tfrig plan --prices FILE.yaml`.
+find_package(yaml-cpp CONFIG REQUIRED)
+
 find_package(SQLite3 REQUIRED)  # bench history (libsqlite3-dev)
 pkg_check_modules(TFRIG_URING REQUIRED IMPORTED_TARGET liburing)  # bench storage (liburing-dev)
 pkg_check_modules(TFRIG_TURBOJPEG REQUIRED IMPORTED_TARGET libturbojpeg)  # bench decode (libturbojpeg0-dev)
@@ -22,7 +25,7 @@ pkg_check_modules(TFRIG_ISAL IMPORTED_TARGET libisal)
 
 function(tfrig_link_optional target)
   target_link_libraries(${target} PRIVATE pugixml::pugixml SQLite::SQLite3 PkgConfig::TFRIG_URING
-                                          PkgConfig::TFRIG_TURBOJPEG)
+                                          PkgConfig::TFRIG_TURBOJPEG yaml-cpp)
   target_link_libraries(${target} PUBLIC ZLIB::ZLIB)
   if(TFRIG_ISAL_FOUND)
     target_link_libraries(${target} PRIVATE PkgConfig::TFRIG_ISAL)

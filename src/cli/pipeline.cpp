@@ -4,15 +4,19 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "bench/interrupt.h"
 #include "cli/command.h"
+#include "cli/inventory_source.h"
 #include "core/log.h"
 #include "pipeline/demand.h"
 #include "pipeline/measure.h"
 #include "pipeline/report.h"
+#include "pipeline/run_cost.h"
+#include "plan/prices.h"
 #include "plan/catalog_adapter.h"
 #include "probe/probe.h"
 
@@ -34,12 +38,48 @@ struct PipelineOptions {
   int files = 2000;
   std::string dir = ".";
   bool no_pack = false;
+  // Time and money of the run per what-if (plan's --epochs/--prices/--rent/--buy/--kwh).
+  double epochs = 0;
+  std::string prices;
+  std::vector<std::string> rent;
+  std::vector<std::string> buy;
+  double kwh = -1;
 };
+
+// The price book from --prices, --rent, --buy and --kwh.
+core::Result<plan::PriceBook> read_prices(const PipelineOptions& o) {
+  plan::PriceBook book;
+  if (!o.prices.empty()) {
+    // Through SysRoot("/") for its refusals (FIFOs, devices) and size cap.
+    auto text = core::SysRoot("/").read_text(std::filesystem::absolute(o.prices).string());
+    if (!text) return tl::unexpected(text.error());
+    auto parsed = plan::parse_price_book(*text, o.prices);
+    if (!parsed) return tl::unexpected(parsed.error());
+    book = std::move(*parsed);
+  }
+  for (const std::string& r : o.rent) {
+    if (auto st = plan::apply_rent_flag(book, r); !st) return tl::unexpected(st.error());
+  }
+  for (const std::string& b : o.buy) {
+    if (auto st = plan::apply_buy_flag(book, b); !st) return tl::unexpected(st.error());
+  }
+  if (o.kwh >= 0) book.power_price_per_kwh = o.kwh;
+  return book;
+}
 
 int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   bench::InterruptGuard guard;
   if (!o.model.empty() && o.samples_per_s > 0) {
     core::log(core::LogLevel::kError, "give either --model or --samples-per-s, not both");
+    return kExitUsage;
+  }
+  auto prices = read_prices(o);
+  if (!prices) {
+    core::log(core::LogLevel::kError, "{}", prices.error().to_string());
+    return exit_code_for(prices.error());
+  }
+  if (o.epochs <= 0 && (!o.prices.empty() || !o.rent.empty() || !o.buy.empty())) {
+    core::log(core::LogLevel::kError, "--epochs: the cost of a run needs its length (--epochs E)");
     return kExitUsage;
   }
   core::SysRoot root(global.root);
@@ -95,8 +135,26 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   in.measured = std::move(*measured);
   if (o.dataset_size > 0) in.dataset_size = o.dataset_size;
   if (inv.inventory.memory.available_bytes) in.available_memory_bytes = *inv.inventory.memory.available_bytes;
+  const std::string gpu_name = in.demand.gpu_name;
   const pipeline::Report report = pipeline::build_report(std::move(in));
-  const std::string out = o.format == "json" ? pipeline::render_json(report).dump(2) + "\n" : pipeline::render_text(report);
+  std::optional<pipeline::RunCostTable> costs;
+  if (o.epochs > 0) {
+    const plan::GpuCandidate* found = pipeline::find_gpu(catalog, gpu_name);
+    plan::GpuCandidate gpu = found != nullptr ? *found : plan::GpuCandidate{};
+    if (found == nullptr) gpu.id = gpu.name = gpu_name.empty() ? std::string("GPU") : gpu_name;
+    plan::RunSpec run;
+    run.epochs = o.epochs;
+    costs = pipeline::cost_what_ifs(report, gpu, o.gpus, run, *prices);
+  }
+  std::string out;
+  if (o.format == "json") {
+    auto j = pipeline::render_json(report);
+    j["run_cost"] = costs ? pipeline::run_cost_json(*costs) : nlohmann::ordered_json(nullptr);
+    out = j.dump(2) + "\n";
+  } else {
+    out = pipeline::render_text(report);
+    if (costs) out += pipeline::render_run_cost_text(*costs);
+  }
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);
   return kExitOk;
@@ -126,6 +184,13 @@ void add_pipeline_command(CLI::App& app, RunState& state) {
   cmd->add_option("--files", o->files, "Files of the dataset sampled")->check(CLI::Range(1, 10000000))->default_str("2000");
   cmd->add_option("--dir", o->dir, "Where the TFRecord what-if packs its sample (default: the current directory)")->type_name("DIR");
   cmd->add_flag("--no-pack", o->no_pack, "Skip the TFRecord what-if (no scratch files)");
+  cmd->add_option("--epochs", o->epochs, "Time and cost of a run of E epochs, as measured and after each what-if")
+      ->check(CLI::Range(0.001, 1e6))
+      ->type_name("E");
+  cmd->add_option("--prices", o->prices, "Price book (YAML or JSON), as for 'tfrig plan --prices'")->type_name("FILE");
+  cmd->add_option("--rent", o->rent, "Hourly rent of one GPU: \"NVIDIA GeForce RTX 4090=0.60\"")->type_name("GPU=PRICE");
+  cmd->add_option("--buy", o->buy, "Purchase price of one GPU: \"NVIDIA GeForce RTX 4090=1599\"")->type_name("GPU=PRICE");
+  cmd->add_option("--kwh", o->kwh, "Electricity price per kWh")->check(CLI::Range(0.0, 100.0))->type_name("PRICE");
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
   cmd->callback([o, &state] { state.exit_code = run_pipeline(*o, state.global); });
 }

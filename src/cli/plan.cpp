@@ -1,5 +1,7 @@
 // tfrig plan: size a TensorFlow server for a workload (src/plan/, docs/plan.md).
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,6 +14,8 @@
 #include "core/units.h"
 #include "knowledge/knowledge.h"
 #include "plan/catalog_adapter.h"
+#include "plan/cost_report.h"
+#include "plan/prices.h"
 #include "plan/keras_summary.h"
 #include "plan/model_catalog.h"
 #include "plan/plan.h"
@@ -46,6 +50,16 @@ struct PlanOptions {
   bool all = false;
   size_t top = 0;
   bool list_models = false;
+  // Time and money of a run (plan/cost.h).
+  double epochs = 0;
+  uint64_t steps = 0;
+  std::string prices;
+  std::vector<std::string> rent;
+  std::vector<std::string> buy;
+  double kwh = -1;
+  int runs_per_month = 0;
+  std::string deadline;
+  std::string pipeline_json;
 };
 
 struct DataDirStats {
@@ -152,6 +166,74 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   return w;
 }
 
+// "12h", "90min", "2d", "3600s" or plain hours: the deadline in hours.
+std::optional<double> parse_deadline_hours(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !std::isfinite(v) || v <= 0) return std::nullopt;
+  const std::string unit(end);
+  if (unit.empty() || unit == "h") return v;
+  if (unit == "min" || unit == "m") return v / 60;
+  if (unit == "s") return v / 3600;
+  if (unit == "d") return v * 24;
+  return std::nullopt;
+}
+
+// The run and the prices from the options; nullopt run when the user asked
+// for no time or cost (neither --epochs nor --steps).
+core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const plan::DataOptions& data, const plan::Workload& w,
+                                                    plan::PriceBook& prices) {
+  if (!o.prices.empty()) {
+    auto text = read_text_file(o.prices);
+    if (!text) return tl::unexpected(text.error());
+    auto book = plan::parse_price_book(*text, o.prices);
+    if (!book) return tl::unexpected(book.error());
+    prices = std::move(*book);
+  }
+  for (const std::string& r : o.rent) {
+    if (auto st = plan::apply_rent_flag(prices, r); !st) return tl::unexpected(st.error());
+  }
+  for (const std::string& b : o.buy) {
+    if (auto st = plan::apply_buy_flag(prices, b); !st) return tl::unexpected(st.error());
+  }
+  if (o.kwh >= 0) {
+    if (!std::isfinite(o.kwh) || o.kwh > 100) return core::fail(core::ErrorCode::kInvalidArgument, "--kwh", "expected a price per kWh from 0 to 100");
+    prices.power_price_per_kwh = o.kwh;
+  }
+  if (o.epochs <= 0 && o.steps == 0) {
+    const bool asked_cost = !o.prices.empty() || !o.rent.empty() || !o.buy.empty() || o.runs_per_month > 0 || !o.deadline.empty() || !o.pipeline_json.empty();
+    if (asked_cost) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", "time and cost need the length of the run: --epochs E (with --dataset-size N or --data DIR) or --steps S");
+    return std::optional<plan::RunSpec>{};
+  }
+  if (o.epochs > 0 && o.steps > 0) return core::fail(core::ErrorCode::kInvalidArgument, "--steps", "give --epochs or --steps, not both");
+  plan::RunSpec run;
+  if (o.epochs > 0) {
+    if (!std::isfinite(o.epochs) || o.epochs > 1e6) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", "expected 0 < E <= 1e6");
+    run.epochs = o.epochs;
+    run.dataset_samples = data.dataset_samples.value_or(plan::default_dataset_samples(w));
+  } else {
+    run.steps = o.steps;
+    run.batch = w.batch;
+  }
+  if (o.runs_per_month > 0) {
+    if (o.runs_per_month > 100000) return core::fail(core::ErrorCode::kInvalidArgument, "--runs-per-month", "expected 1..100000");
+    run.runs_per_month = o.runs_per_month;
+  }
+  if (!o.deadline.empty()) {
+    run.deadline_hours = parse_deadline_hours(o.deadline);
+    if (!run.deadline_hours) return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected a duration such as 12h, 90min, 2d");
+  }
+  if (!o.pipeline_json.empty()) {
+    auto text = read_text_file(o.pipeline_json);
+    if (!text) return tl::unexpected(text.error());
+    auto rate = plan::input_rate_from_pipeline_json(*text, o.pipeline_json);
+    if (!rate) return tl::unexpected(rate.error());
+    run.input_rate = *rate;
+    run.input_rate_source = "tfrig pipeline, " + o.pipeline_json;
+  }
+  return std::optional<plan::RunSpec>{run};
+}
+
 void print_models() {
   std::string out = "Built-in models (--model):\n";
   for (const plan::CatalogModel& m : plan::model_catalog()) {
@@ -192,6 +274,18 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--all", o->all, "List GPUs that do not fit too");
   cmd->add_option("--top", o->top, "Show only the first N GPUs");
   cmd->add_flag("--list-models", o->list_models, "List the built-in models and exit");
+  cmd->add_option("--epochs", o->epochs, "Time and cost of a run of E epochs over the dataset (--dataset-size or --data)")->type_name("E");
+  cmd->add_option("--steps", o->steps, "Time and cost of a run of S steps of the global batch (instead of --epochs)")->type_name("S");
+  cmd->add_option("--prices", o->prices, "Price book (YAML or JSON): rent and purchase per GPU, power, server; see data/prices.example.yaml")
+      ->type_name("FILE");
+  cmd->add_option("--rent", o->rent, "Hourly rent of one GPU: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)")->type_name("GPU=PRICE");
+  cmd->add_option("--buy", o->buy, "Purchase price of one GPU: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)")->type_name("GPU=PRICE");
+  cmd->add_option("--kwh", o->kwh, "Electricity price per kWh, for owned servers")->type_name("PRICE");
+  cmd->add_option("--runs-per-month", o->runs_per_month, "Runs a month: compares instances reserved 24/7 with released after each run")
+      ->type_name("K");
+  cmd->add_option("--deadline", o->deadline, "The cheapest option that finishes within this time (12h, 90min, 2d)")->type_name("TIME");
+  cmd->add_option("--pipeline", o->pipeline_json, "A 'tfrig pipeline --format json' result: its input rate caps every GPU")
+      ->type_name("FILE");
   cmd->callback([o, &state] {
     if (o->list_models) {
       print_models();
@@ -238,6 +332,11 @@ void add_plan_command(CLI::App& app, RunState& state) {
     }
     const std::vector<plan::GpuCandidate> catalog = plan::plan_gpus_from_catalog(*knowledge);
     plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data);
+    plan::PriceBook prices;
+    auto run = build_run(*o, data, *w, prices);
+    if (!run) return fail_with(run.error());
+    std::optional<plan::CostTable> costs;
+    if (*run) costs = plan::cost_table(result.gpus, **run, prices);
 
     if (o->here || !o->snapshot.empty()) {
       InventorySourceOptions source;
@@ -254,9 +353,16 @@ void add_plan_command(CLI::App& app, RunState& state) {
     ro.all_gpus = o->all;
     ro.top = o->top;
     std::string out;
-    if (o->format == "json") out = plan::to_json(result).dump(2) + "\n";
-    else if (o->format == "markdown") out = plan::render_markdown(result, ro);
-    else out = plan::render_text(result, ro);
+    if (o->format == "json") {
+      nlohmann::json j = plan::to_json(result);
+      j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
+      out = j.dump(2) + "\n";
+    } else if (o->format == "markdown") {
+      out = plan::render_markdown(result, ro);
+    } else {
+      out = plan::render_text(result, ro);
+      if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10);
+    }
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
     state.exit_code = kExitOk;

@@ -1,0 +1,93 @@
+#include "pipeline/run_cost.h"
+
+#include <fmt/format.h>
+
+#include "core/table.h"
+#include "plan/cost_report.h"
+
+namespace tfrig::pipeline {
+
+using OJson = nlohmann::ordered_json;
+
+namespace {
+
+WhatIfCost row(std::string id, std::string change, double utilization, const Report& r, const plan::GpuCandidate& gpu, int gpus,
+               plan::RunSpec run, const plan::PriceBook& prices) {
+  const double demand = r.barrel.gpu_demand;
+  // The barrel's utilization is what the input stages deliver as a share of
+  // the demand: the same cap plan applies to every GPU.
+  run.input_rate = utilization * demand;
+  return WhatIfCost{std::move(id), std::move(change), plan::cost_option(gpu, gpus, plan::RateBand{demand, demand, demand, "measured"}, run, prices)};
+}
+
+std::string money(const std::optional<double>& v, const std::string& currency) {
+  return v ? plan::format_money(*v, currency) : std::string("-");
+}
+
+}  // namespace
+
+RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int gpus, plan::RunSpec run, const plan::PriceBook& prices) {
+  RunCostTable t;
+  t.currency = prices.currency;
+  t.prices_source = prices.source;
+  if (r.barrel.gpu_demand <= 0 || r.dataset_samples <= 0) return t;
+  run.dataset_samples = static_cast<uint64_t>(r.dataset_samples);
+  t.epochs = run.epochs.value_or(0);
+  t.dataset_samples = r.dataset_samples;
+  t.rows.push_back(row("measured", "as measured", r.barrel.predicted_utilization, r, gpu, gpus, run, prices));
+  for (const WhatIf& w : r.what_ifs) {
+    if (!w.applicable) continue;
+    t.rows.push_back(row(w.id, w.change, w.predicted_utilization, r, gpu, gpus, run, prices));
+  }
+  return t;
+}
+
+std::string render_run_cost_text(const RunCostTable& t) {
+  if (t.rows.empty()) return {};
+  const plan::OptionCost& base = t.rows.front().cost;
+  std::string out = fmt::format("\nTime and cost of the run ({:g} epochs of {:.0f} samples on {} x {}{}):\n", t.epochs, t.dataset_samples,
+                                base.gpus, base.gpu_name,
+                                t.prices_source.empty() ? "; no prices given: --rent \"GPU=PRICE\" or --prices FILE" : "; prices: " + t.prices_source);
+  core::Table table({"change", "GPU busy", "run", "rented", "owned"},
+                    {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
+                     core::Table::Align::kRight});
+  for (const WhatIfCost& w : t.rows) {
+    table.add_row({w.change, fmt::format("{:.0f}%", w.cost.utilization * 100), plan::format_hours(w.cost.run_hours), money(w.cost.rent_cost, t.currency),
+                   money(w.cost.own_cost, t.currency)});
+  }
+  out += table.render();
+  // The best what-if in one sentence, the way it is decided on.
+  const WhatIfCost* best = nullptr;
+  for (size_t i = 1; i < t.rows.size(); ++i) {
+    if (!best || t.rows[i].cost.run_hours < best->cost.run_hours) best = &t.rows[i];
+  }
+  if (best != nullptr && best->cost.run_hours < base.run_hours) {
+    std::string line = fmt::format("  {}: GPU {:.0f}% -> {:.0f}%, run {} -> {}", best->change, base.utilization * 100, best->cost.utilization * 100,
+                                   plan::format_hours(base.run_hours), plan::format_hours(best->cost.run_hours));
+    if (base.rent_cost && best->cost.rent_cost)
+      line += fmt::format(", rented cost {} -> {}", plan::format_money(*base.rent_cost, t.currency), plan::format_money(*best->cost.rent_cost, t.currency));
+    out += line + "\n";
+  }
+  return out;
+}
+
+OJson run_cost_json(const RunCostTable& t) {
+  OJson j;
+  j["currency"] = t.currency;
+  j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
+  OJson rows = OJson::array();
+  for (const WhatIfCost& w : t.rows) {
+    const plan::OptionCost& c = w.cost;
+    rows.push_back(OJson{{"id", w.id},
+                         {"change", w.change},
+                         {"gpu_utilization", c.utilization},
+                         {"epoch_hours", c.epoch_hours},
+                         {"run_hours", c.run_hours},
+                         {"rent_cost", c.rent_cost ? OJson(*c.rent_cost) : OJson(nullptr)},
+                         {"own_cost", c.own_cost ? OJson(*c.own_cost) : OJson(nullptr)}});
+  }
+  j["rows"] = std::move(rows);
+  return j;
+}
+
+}  // namespace tfrig::pipeline

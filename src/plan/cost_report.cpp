@@ -1,0 +1,202 @@
+#include "plan/cost_report.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/table.h"
+
+namespace tfrig::plan {
+
+using OJson = nlohmann::ordered_json;
+
+namespace {
+
+OJson opt(const std::optional<double>& v) { return v ? OJson(*v) : OJson(nullptr); }
+
+std::string money_or_dash(const std::optional<double>& v, const std::string& currency) {
+  return v ? format_money(*v, currency) : std::string("-");
+}
+
+}  // namespace
+
+RateBand rate_band(const GpuChoice& choice) {
+  RateBand band;
+  band.expected = choice.est_samples_per_s;
+  band.low = band.expected;
+  band.high = band.expected;
+  band.basis = choice.per_gpu ? choice.per_gpu->basis : std::string("estimated");
+  if (band.basis != "measured") {
+    // ASSUMED +-30% around an estimate from the GPU's peak and a calibrated
+    // utilisation, so the run time is shown as a range, not one number.
+    band.low = band.expected * 0.7;
+    band.high = band.expected * 1.3;
+  }
+  return band;
+}
+
+CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, const PriceBook& prices) {
+  CostTable t;
+  t.run = run;
+  t.currency = prices.currency;
+  t.prices_source = prices.source;
+  for (const GpuChoice& c : choices) {
+    if (!c.fits || c.gpus_needed < 1 || c.est_samples_per_s <= 0) continue;
+    t.options.push_back(cost_option(c.gpu, c.gpus_needed, rate_band(c), run, prices));
+  }
+  t.cheapest = cheapest_meeting_deadline(t.options);
+  if (prices.amortization_assumed && std::any_of(t.options.begin(), t.options.end(), [](const OptionCost& o) { return o.own_cost.has_value(); }))
+    t.notes.push_back(fmt::format("owned: written off over {:g} years (assumed; amortization_years in the price file)", prices.amortization_years));
+  if (run.input_rate)
+    t.notes.push_back(fmt::format("input pipeline delivers {:.0f} samples/s ({}): faster GPUs wait for it", *run.input_rate, run.input_rate_source));
+  return t;
+}
+
+std::string format_hours(double hours) {
+  if (!std::isfinite(hours)) return "-";
+  if (hours >= 48) return fmt::format("{:.1f} d", hours / 24);
+  if (hours >= 1) return fmt::format("{:.1f} h", hours);
+  if (hours * 60 >= 1) return fmt::format("{:.0f} min", hours * 60);
+  return fmt::format("{:.0f} s", hours * 3600);
+}
+
+std::string format_money(double amount, const std::string& currency) {
+  if (amount >= 10000) return fmt::format("{} {:.0f}", currency, amount);
+  // Costs per 1,000 samples are often fractions of a cent: keep 3 digits.
+  if (amount > 0 && amount < 0.1) return fmt::format("{} {:.3g}", currency, amount);
+  return fmt::format("{} {:.2f}", currency, amount);
+}
+
+std::string render_cost_text(const CostTable& t, size_t top) {
+  std::string out;
+  const auto samples = run_samples(t.run);
+  if (!samples) return out;
+  std::string what;
+  if (t.run.steps) what = fmt::format("{} steps of batch {}", *t.run.steps, t.run.batch);
+  else what = fmt::format("{:g} epochs of {} samples", *t.run.epochs, *t.run.dataset_samples);
+  out += fmt::format("\nTime and cost of the run ({})\n", what);
+  if (t.prices_source.empty()) out += "  no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)\n";
+  else out += fmt::format("  prices: {}, {}\n", t.prices_source, t.currency);
+
+  core::Table table({"GPU", "n", "GPU busy", "epoch", "run (band)", "lost to input", "rented", "owned", "per 1k samples", "buy pays off"},
+                    {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
+                     core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
+                     core::Table::Align::kRight, core::Table::Align::kRight});
+  size_t shown = 0;
+  for (size_t i = 0; i < t.options.size(); ++i) {
+    if (top > 0 && shown >= top && (!t.cheapest || *t.cheapest != i)) continue;
+    const OptionCost& o = t.options[i];
+    std::string run = format_hours(o.run_hours);
+    if (o.run_hours_high > o.run_hours_low * 1.001) run += fmt::format(" ({} - {})", format_hours(o.run_hours_low), format_hours(o.run_hours_high));
+    if (!o.meets_deadline) run += " late";
+    table.add_row({o.gpu_name + (t.cheapest && *t.cheapest == i ? " *" : ""), std::to_string(o.gpus),
+                   fmt::format("{:.0f}%", o.utilization * 100), o.epoch_hours > 0 ? format_hours(o.epoch_hours) : "-", run,
+                   o.hours_lost_to_input > 0 ? format_hours(o.hours_lost_to_input) : "-", money_or_dash(o.rent_cost, t.currency),
+                   money_or_dash(o.own_cost, t.currency), money_or_dash(o.cost_per_1k_samples, t.currency),
+                   o.breakeven_months ? fmt::format("{:.1f} months", *o.breakeven_months) : "-"});
+    ++shown;
+  }
+  out += table.render();
+  out += "  run (band): expected, and the range the throughput estimate allows; measured rows have no band\n";
+  out += "  rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power\n";
+  if (t.cheapest) {
+    const OptionCost& c = t.options[*t.cheapest];
+    const double cost = std::min(c.rent_cost.value_or(INFINITY), c.own_cost.value_or(INFINITY));
+    out += fmt::format("\n* Cheapest{}: {} x {}, {} for the run, done in {}\n", t.run.deadline_hours ? fmt::format(" within {}", format_hours(*t.run.deadline_hours)) : "",
+                       c.gpus, c.gpu_name, format_money(cost, t.currency), format_hours(c.run_hours));
+  } else if (t.run.deadline_hours) {
+    out += fmt::format("\nNo priced option finishes within {} (at the slow end of its band).\n", format_hours(*t.run.deadline_hours));
+  }
+  for (const OptionCost& o : t.options) {
+    if (o.hours_lost_to_input > 0 && o.rent_lost_to_input && *o.rent_lost_to_input > 0) {
+      out += fmt::format("  {}: the input pipeline costs {} of this run ({} of {}); fix the pipeline before buying a faster GPU\n", o.gpu_name,
+                         format_money(*o.rent_lost_to_input, t.currency), format_hours(o.hours_lost_to_input), format_hours(o.run_hours));
+      break;  // the same pipeline starves every option; one line says it
+    }
+  }
+  bool header = false;
+  for (size_t i = 0; i < t.options.size() && i < std::max<size_t>(top, 3); ++i) {
+    const OptionCost& o = t.options[i];
+    if (!o.rent_month_reserved || !o.rent_month_released) continue;
+    if (!header) {
+      out += fmt::format("\nPer month with {} runs: reserved around the clock vs released after each run\n", *t.run.runs_per_month);
+      header = true;
+    }
+    out += fmt::format("  {} x {}: {} reserved, {} released (saves {:.0f}%)\n", o.gpus, o.gpu_name, format_money(*o.rent_month_reserved, t.currency),
+                       format_money(*o.rent_month_released, t.currency),
+                       *o.rent_month_reserved > 0 ? (1 - *o.rent_month_released / *o.rent_month_reserved) * 100 : 0.0);
+  }
+  for (const std::string& n : t.notes) out += "  note: " + n + "\n";
+  return out;
+}
+
+OJson cost_to_json(const CostTable& t) {
+  OJson j;
+  j["samples"] = opt(run_samples(t.run));
+  j["epochs"] = opt(t.run.epochs);
+  j["dataset_samples"] = t.run.dataset_samples ? OJson(*t.run.dataset_samples) : OJson(nullptr);
+  j["steps"] = t.run.steps ? OJson(*t.run.steps) : OJson(nullptr);
+  j["input_rate_samples_per_s"] = opt(t.run.input_rate);
+  j["runs_per_month"] = t.run.runs_per_month ? OJson(*t.run.runs_per_month) : OJson(nullptr);
+  j["deadline_hours"] = opt(t.run.deadline_hours);
+  j["currency"] = t.currency;
+  j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
+  OJson options = OJson::array();
+  for (const OptionCost& o : t.options) {
+    options.push_back(OJson{{"gpu", o.gpu_name},
+                            {"gpus", o.gpus},
+                            {"basis", o.gpu_rate.basis},
+                            {"gpu_samples_per_s", o.gpu_rate.expected},
+                            {"gpu_samples_per_s_low", o.gpu_rate.low},
+                            {"gpu_samples_per_s_high", o.gpu_rate.high},
+                            {"effective_samples_per_s", o.effective_rate},
+                            {"gpu_utilization", o.utilization},
+                            {"epoch_hours", o.epoch_hours > 0 ? OJson(o.epoch_hours) : OJson(nullptr)},
+                            {"run_hours", o.run_hours},
+                            {"run_hours_low", o.run_hours_low},
+                            {"run_hours_high", o.run_hours_high},
+                            {"hours_lost_to_input", o.hours_lost_to_input},
+                            {"meets_deadline", o.meets_deadline},
+                            {"rent_billed_hours", opt(o.rent_billed_hours)},
+                            {"rent_cost", opt(o.rent_cost)},
+                            {"rent_cost_lost_to_input", opt(o.rent_lost_to_input)},
+                            {"rent_month_reserved", opt(o.rent_month_reserved)},
+                            {"rent_month_released", opt(o.rent_month_released)},
+                            {"own_capex", opt(o.own_capex)},
+                            {"own_cost", opt(o.own_cost)},
+                            {"own_energy_kwh", opt(o.own_energy_kwh)},
+                            {"own_energy_cost", opt(o.own_energy_cost)},
+                            {"own_month", opt(o.own_month)},
+                            {"own_hours_per_month", o.own_cost ? OJson(o.own_hours_per_month) : OJson(nullptr)},
+                            {"cost_per_1k_samples", opt(o.cost_per_1k_samples)},
+                            {"breakeven_months", opt(o.breakeven_months)},
+                            {"notes", o.notes}});
+  }
+  j["options"] = std::move(options);
+  j["cheapest"] = t.cheapest ? OJson(*t.cheapest) : OJson(nullptr);
+  j["notes"] = t.notes;
+  return j;
+}
+
+core::Result<double> input_rate_from_pipeline_json(const std::string& text, const std::string& path) {
+  const auto doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return core::fail(core::ErrorCode::kParse, path, "not JSON (expected the output of 'tfrig pipeline --format json')");
+  if (!doc.contains("stages") || !doc["stages"].is_array())
+    return core::fail(core::ErrorCode::kParse, path + ": stages", "missing (expected the output of 'tfrig pipeline --format json')");
+  std::optional<double> slowest;
+  size_t i = 0;
+  for (const auto& s : doc["stages"]) {
+    const std::string field = fmt::format("{}: stages[{}]", path, i++);
+    if (!s.is_object() || !s.contains("name") || !s["name"].is_string() || !s.contains("samples_per_s") || !s["samples_per_s"].is_number())
+      return core::fail(core::ErrorCode::kParse, field, "expected {\"name\": ..., \"samples_per_s\": N}");
+    const double rate = s["samples_per_s"].get<double>();
+    if (!std::isfinite(rate) || rate < 0) return core::fail(core::ErrorCode::kParse, field + ".samples_per_s", "expected a rate of 0 or more");
+    if (s["name"].get<std::string>() == "gpu" || rate <= 0) continue;  // the GPU is the demand; 0 is unknown
+    slowest = slowest ? std::min(*slowest, rate) : rate;
+  }
+  if (!slowest) return core::fail(core::ErrorCode::kParse, path + ": stages", "no input stage with a measured rate");
+  return *slowest;
+}
+
+}  // namespace tfrig::plan

@@ -1,0 +1,46 @@
+// The time-and-money section of `tfrig plan` (and the cost column of
+// `tfrig pipeline`'s what-ifs): every ranked option costed for one run,
+// as text for people and JSON for programs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/cost.h"
+#include "plan/ranking.h"
+
+namespace tfrig::plan {
+
+struct CostTable {
+  RunSpec run;
+  std::string currency = "USD";
+  std::string prices_source;  // the price file, "command line", or empty when nothing is priced
+  std::vector<OptionCost> options;
+  std::optional<size_t> cheapest;  // meeting the deadline (or overall without one)
+  std::vector<std::string> notes;
+};
+
+// The band around a plan's throughput: the estimate's own band where the
+// throughput model gives one, else the figure itself for a measured row.
+RateBand rate_band(const GpuChoice& choice);
+
+// Costs every GPU choice that fits (in the plan's order).
+CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, const PriceBook& prices);
+
+// "3.2 h", "41 min", "2.1 d".
+std::string format_hours(double hours);
+// "USD 12.06" or "12.06 EUR"-style: the currency code first.
+std::string format_money(double amount, const std::string& currency);
+
+std::string render_cost_text(const CostTable& t, size_t top);
+nlohmann::ordered_json cost_to_json(const CostTable& t);
+
+// The input pipeline's rate from a `tfrig pipeline --format json` result:
+// the slowest input stage (every stage but the GPU). Errors name the file
+// and field.
+core::Result<double> input_rate_from_pipeline_json(const std::string& text, const std::string& path);
+
+}  // namespace tfrig::plan

@@ -1,0 +1,256 @@
+#include "plan/prices.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+namespace tfrig::plan {
+
+using nlohmann::json;
+
+std::string_view billing_name(Billing b) {
+  switch (b) {
+    case Billing::kPerSecond: return "per_second";
+    case Billing::kPerMinute: return "per_minute";
+    case Billing::kPerHour: return "per_hour";
+  }
+  return "per_hour";
+}
+
+std::optional<Billing> parse_billing(std::string_view s) {
+  if (s == "per_second" || s == "second") return Billing::kPerSecond;
+  if (s == "per_minute" || s == "minute") return Billing::kPerMinute;
+  if (s == "per_hour" || s == "hour") return Billing::kPerHour;
+  return std::nullopt;
+}
+
+namespace {
+
+// A YAML scalar becomes a JSON number when all of it reads as one, else a
+// string; so both formats go through one validator below.
+json yaml_to_json(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: {
+      json out = json::object();
+      for (const auto& kv : node) out[kv.first.as<std::string>()] = yaml_to_json(kv.second);
+      return out;
+    }
+    case YAML::NodeType::Sequence: {
+      json out = json::array();
+      for (const auto& item : node) out.push_back(yaml_to_json(item));
+      return out;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string s = node.Scalar();
+      if (!s.empty() && node.Tag() != "!") {  // "!" marks a quoted scalar
+        char* end = nullptr;
+        const double v = std::strtod(s.c_str(), &end);
+        if (end != nullptr && *end == '\0' && end != s.c_str()) return v;
+      }
+      return s;
+    }
+    default: return nullptr;
+  }
+}
+
+struct Reader {
+  const std::string& path;
+
+  core::Error error(const std::string& field, const std::string& what) const {
+    return core::Error{core::ErrorCode::kParse, path + ": " + field, what};
+  }
+
+  // A number in [lo, hi]; absent or null gives nullopt.
+  core::Result<std::optional<double>> number(const json& obj, const std::string& key, const std::string& field, double lo,
+                                             double hi) const {
+    if (!obj.contains(key) || obj[key].is_null()) return std::optional<double>{};
+    const json& v = obj[key];
+    if (!v.is_number()) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, v.dump())));
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d < lo || d > hi) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, v.dump())));
+    return std::optional<double>{d};
+  }
+
+  core::Result<std::optional<Billing>> billing(const json& obj, const std::string& key, const std::string& field) const {
+    if (!obj.contains(key) || obj[key].is_null()) return std::optional<Billing>{};
+    const json& v = obj[key];
+    auto b = v.is_string() ? parse_billing(v.get<std::string>()) : std::nullopt;
+    if (!b) return tl::unexpected(error(field, "expected per_second, per_minute or per_hour, found " + v.dump()));
+    return std::optional<Billing>{*b};
+  }
+
+  core::Status only_keys(const json& obj, const std::string& field, std::initializer_list<std::string_view> allowed) const {
+    for (const auto& [k, v] : obj.items()) {
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        std::string list;
+        for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        return tl::unexpected(error(field.empty() ? k : field + "." + k, "unknown field (known: " + list + ")"));
+      }
+    }
+    return {};
+  }
+};
+
+// Prices, power and hours: generous upper bounds that still catch a unit
+// slip (a price in cents, watts in milliwatts).
+constexpr double kMaxPrice = 1e9;
+constexpr double kMaxHourly = 1e5;
+constexpr double kHoursPerMonthMax = 744;  // 31 days x 24 h
+
+core::Result<GpuPrice> read_gpu_price(const Reader& r, const json& v, const std::string& field) {
+  GpuPrice p;
+  if (v.is_number()) {  // shorthand: "RTX 4090: 0.60" is an hourly rent
+    auto rent = r.number(json{{"x", v}}, "x", field, 0, kMaxHourly);
+    if (!rent) return tl::unexpected(rent.error());
+    p.rent_per_gpu_hour = *rent;
+    return p;
+  }
+  if (!v.is_object()) return tl::unexpected(r.error(field, "expected a map with rent_per_hour and/or purchase, or a number (hourly rent)"));
+  if (auto s = r.only_keys(v, field, {"rent_per_hour", "purchase", "billing", "minimum_billed_minutes", "note", "provider", "source", "as_of"}); !s)
+    return tl::unexpected(s.error());
+  auto rent = r.number(v, "rent_per_hour", field + ".rent_per_hour", 0, kMaxHourly);
+  if (!rent) return tl::unexpected(rent.error());
+  auto buy = r.number(v, "purchase", field + ".purchase", 0, kMaxPrice);
+  if (!buy) return tl::unexpected(buy.error());
+  auto billing = r.billing(v, "billing", field + ".billing");
+  if (!billing) return tl::unexpected(billing.error());
+  auto min_minutes = r.number(v, "minimum_billed_minutes", field + ".minimum_billed_minutes", 0, 60 * 24 * 31);
+  if (!min_minutes) return tl::unexpected(min_minutes.error());
+  if (!*rent && !*buy) return tl::unexpected(r.error(field, "gives neither rent_per_hour nor purchase"));
+  p.rent_per_gpu_hour = *rent;
+  p.purchase_per_gpu = *buy;
+  p.billing = *billing;
+  if (*min_minutes) p.minimum_billed_hours = **min_minutes / 60.0;
+  for (const char* k : {"provider", "as_of", "source", "note"}) {
+    if (v.contains(k) && v[k].is_string()) p.note += (p.note.empty() ? "" : "; ") + v[k].get<std::string>();
+  }
+  return p;
+}
+
+std::string normalise_gpu_key(std::string_view s) {
+  std::string out;
+  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // Names with and without the vendor prefix mean the same card.
+  if (out.rfind("nvidia ", 0) == 0) out.erase(0, 7);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+core::Status apply_flag(PriceBook& book, std::string_view value, const char* option, bool rent) {
+  const auto eq = value.rfind('=');
+  const std::string usage = fmt::format("expected {} \"GPU NAME=PRICE\", e.g. {} \"NVIDIA GeForce RTX 4090={}\"", option, option, rent ? "0.60" : "1599");
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == value.size()) return core::fail(core::ErrorCode::kInvalidArgument, option, usage);
+  const std::string name(value.substr(0, eq));
+  const std::string number(value.substr(eq + 1));
+  char* end = nullptr;
+  const double v = std::strtod(number.c_str(), &end);
+  if (end == number.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > (rent ? kMaxHourly : kMaxPrice))
+    return core::fail(core::ErrorCode::kInvalidArgument, option, usage + ", found price '" + number + "'");
+  GpuPrice& p = book.gpus[name];
+  (rent ? p.rent_per_gpu_hour : p.purchase_per_gpu) = v;
+  if (book.source.empty()) book.source = "command line";
+  return {};
+}
+
+}  // namespace
+
+core::Result<PriceBook> parse_price_book(std::string_view text, const std::string& path) {
+  // A price book is a page of numbers; anything larger is not one.
+  constexpr size_t kMaxBytes = size_t{1} << 20;
+  if (text.size() > kMaxBytes) return core::fail(core::ErrorCode::kParse, path, "larger than 1 MiB: not a price book");
+  json doc;
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') {
+    doc = json::parse(text.begin(), text.end(), nullptr, false);
+    if (doc.is_discarded()) return core::fail(core::ErrorCode::kParse, path, "not valid JSON (a price book is a JSON object or YAML map)");
+  } else {
+    try {
+      doc = yaml_to_json(YAML::Load(std::string(text)));
+    } catch (const YAML::Exception& e) {
+      return core::fail(core::ErrorCode::kParse, fmt::format("{}:{}:{}", path, e.mark.line + 1, e.mark.column + 1),
+                        "not valid YAML: " + e.msg);
+    }
+  }
+  if (!doc.is_object()) return core::fail(core::ErrorCode::kParse, path, "expected a map of price fields at the top (see data/prices.example.yaml)");
+  const Reader r{path};
+  if (auto s = r.only_keys(doc, "", {"currency", "as_of", "sources", "notes", "gpus", "billing", "minimum_billed_minutes", "server",
+                                     "power_price_per_kwh", "hours_per_month", "amortization_years", "storage_per_month",
+                                     "network_per_month"});
+      !s)
+    return tl::unexpected(s.error());
+  PriceBook book;
+  book.source = path;
+  if (doc.contains("currency")) {
+    if (!doc["currency"].is_string() || doc["currency"].get<std::string>().empty() || doc["currency"].get<std::string>().size() > 8)
+      return tl::unexpected(r.error("currency", "expected a currency code such as USD, EUR or CNY"));
+    book.currency = doc["currency"].get<std::string>();
+  }
+  auto billing = r.billing(doc, "billing", "billing");
+  if (!billing) return tl::unexpected(billing.error());
+  if (*billing) book.billing = **billing;
+  auto min_minutes = r.number(doc, "minimum_billed_minutes", "minimum_billed_minutes", 0, 60 * 24 * 31);
+  if (!min_minutes) return tl::unexpected(min_minutes.error());
+  if (*min_minutes) book.minimum_billed_hours = **min_minutes / 60.0;
+  auto kwh = r.number(doc, "power_price_per_kwh", "power_price_per_kwh", 0, 100);
+  if (!kwh) return tl::unexpected(kwh.error());
+  book.power_price_per_kwh = *kwh;
+  auto hours = r.number(doc, "hours_per_month", "hours_per_month", 0, kHoursPerMonthMax);
+  if (!hours) return tl::unexpected(hours.error());
+  if (*hours && **hours <= 0) return tl::unexpected(r.error("hours_per_month", "expected more than 0 hours of use a month"));
+  book.hours_per_month = *hours;
+  auto years = r.number(doc, "amortization_years", "amortization_years", 0, 30);
+  if (!years) return tl::unexpected(years.error());
+  if (*years) {
+    if (**years <= 0) return tl::unexpected(r.error("amortization_years", "expected more than 0 years"));
+    book.amortization_years = **years;
+    book.amortization_assumed = false;
+  }
+  for (const char* k : {"storage_per_month", "network_per_month"}) {
+    auto v = r.number(doc, k, k, 0, kMaxPrice);
+    if (!v) return tl::unexpected(v.error());
+    (std::string_view(k) == "storage_per_month" ? book.storage_per_month : book.network_per_month) = v->value_or(0);
+  }
+  if (doc.contains("server")) {
+    const json& s = doc["server"];
+    if (!s.is_object()) return tl::unexpected(r.error("server", "expected a map with purchase and/or watts"));
+    if (auto st = r.only_keys(s, "server", {"purchase", "watts", "note", "source"}); !st) return tl::unexpected(st.error());
+    auto buy = r.number(s, "purchase", "server.purchase", 0, kMaxPrice);
+    if (!buy) return tl::unexpected(buy.error());
+    auto watts = r.number(s, "watts", "server.watts", 0, 100000);
+    if (!watts) return tl::unexpected(watts.error());
+    book.server_purchase = *buy;
+    book.server_watts = *watts;
+  }
+  if (doc.contains("gpus")) {
+    const json& g = doc["gpus"];
+    if (!g.is_object()) return tl::unexpected(r.error("gpus", "expected a map from GPU name to its prices"));
+    for (const auto& [name, v] : g.items()) {
+      auto p = read_gpu_price(r, v, "gpus." + name);
+      if (!p) return tl::unexpected(p.error());
+      book.gpus[name] = std::move(*p);
+    }
+  }
+  return book;
+}
+
+core::Status apply_rent_flag(PriceBook& book, std::string_view value) { return apply_flag(book, value, "--rent", true); }
+core::Status apply_buy_flag(PriceBook& book, std::string_view value) { return apply_flag(book, value, "--buy", false); }
+
+const GpuPrice* find_price(const PriceBook& book, const GpuCandidate& gpu) {
+  const std::string id = normalise_gpu_key(gpu.id);
+  const std::string name = normalise_gpu_key(gpu.name);
+  for (const auto& [key, price] : book.gpus) {
+    const std::string k = normalise_gpu_key(key);
+    if (k == id || k == name) return &price;
+  }
+  return nullptr;
+}
+
+bool has_gpu_prices(const PriceBook& book) { return !book.gpus.empty(); }
+
+}  // namespace tfrig::plan
