@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "importer/bug_report.h"
 #include "importer/gzip.h"
+#include "report/coverage.h"
 #include "probe/parse/kernel_log.h"
 #include "probe/parse/lspci_text.h"
 #include "probe/parse/nvidia_smi_nvlink.h"
@@ -68,6 +69,16 @@ struct Facts {
   std::string lspci_source;
   std::optional<parse::NvidiaSmiText> smi;
   std::string smi_source;
+  // What nvidia-smi printed instead of (or next to) its report, from every
+  // -q input: kept when another input's report replaces `smi`.
+  struct SmiError {
+    std::string line;
+    std::string kind;
+    std::string source;
+  };
+  std::vector<SmiError> smi_errors;
+  std::vector<std::pair<parse::NvidiaSmiText::HandleError, std::string>> handle_errors;  // (error, source)
+  std::optional<int> attached_gpus;  // the largest "Attached GPUs" header
   std::optional<parse::NvidiaSmiXml> xml;
   std::string xml_source;
   std::vector<std::pair<std::string, parse::NvidiaGpuInformation>> proc_gpus;  // (bus id, information)
@@ -241,6 +252,7 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
   for (const auto& [b, i] : f.proc_gpus) {
     if (b == key) return;
   }
+  note(f, "nvidia_driver", fmt::format("GPU {}: {} ({})", key, info->model.value_or("model unknown"), src));
   f.proc_gpus.emplace_back(std::move(key), std::move(*info));
   if (f.proc_source.empty()) f.proc_source = src;
 }
@@ -293,7 +305,18 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
     if (required) problem(f, "nvml", src + ": " + parsed.error().to_string());
     return;
   }
-  if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty() && !parsed->error) return;
+  if (parsed->error) f.smi_errors.push_back({*parsed->error, parsed->error_kind.value_or("error"), src});
+  for (const auto& he : parsed->handle_errors) f.handle_errors.emplace_back(he, src);
+  if (parsed->attached_gpus && (!f.attached_gpus || *parsed->attached_gpus > *f.attached_gpus)) {
+    f.attached_gpus = parsed->attached_gpus;
+  }
+  if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
+    problem(f, "nvml",
+            fmt::format("{}{} of {} GPUs ({} of {} GPUs in {}, whose header says 'Attached GPUs : {}')", report::kCutShort,
+                        *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
+                        parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
+  }
+  if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty()) return;
   f.smi = std::move(*parsed);
   f.smi_source = src;
 }
@@ -303,6 +326,15 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   if (!parsed) {
     problem(f, "nvml", src + ": " + parsed.error().to_string());
     return;
+  }
+  if (parsed->attached_gpus && (!f.attached_gpus || *parsed->attached_gpus > *f.attached_gpus)) {
+    f.attached_gpus = parsed->attached_gpus;
+  }
+  if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
+    problem(f, "nvml",
+            fmt::format("{}{} of {} GPUs ({} of {} GPUs in {}, whose attached_gpus says {})", report::kCutShort,
+                        *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
+                        parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
   }
   f.xml = std::move(*parsed);
   f.xml_source = src;
@@ -513,16 +545,17 @@ void merge_gpus(Facts& f) {
     }
   }
   // What nvidia-smi and the kernel said about GPUs it could not use.
-  if (f.smi) {
-    for (const auto& he : f.smi->handle_errors) {
-      if (he.pci_bus_id.empty()) continue;
-      Gpu& g = gpu_for(gpus, he.pci_bus_id, "nvidia-smi-q");
-      if (he.lost) {
-        g.lost = true;
-        g.lost_evidence = "nvidia-smi: Unable to determine the device handle for GPU " + he.pci_bus_id + ": " + he.reason;
-      } else {
-        fill(g.driver_problem, std::optional<std::string>("nvidia-smi: " + he.reason));
-      }
+  // Kept whatever another input said about the same GPU: a GPU nvidia-smi
+  // could not open is never counted usable.
+  for (const auto& [he, src] : f.handle_errors) {
+    if (he.pci_bus_id.empty()) continue;
+    Gpu& g = gpu_for(gpus, he.pci_bus_id, "nvidia-smi-q");
+    const std::string& line = he.line;
+    if (he.lost) {
+      g.lost = true;
+      g.lost_evidence = "nvidia-smi: " + line + " (" + src + ")";
+    } else {
+      g.driver_problem = line;  // verbatim: the evidence gpu.unreachable shows
     }
   }
   for (const auto& [src, log] : f.kernel_logs) {
@@ -535,6 +568,16 @@ void merge_gpus(Facts& f) {
       Gpu& g = gpu_for(gpus, bus, "pci");
       fill(g.driver_problem, std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
       fill(g.init_error, std::optional<std::string>(what));
+    }
+  }
+  // A cut capture: its header counts GPUs the file does not hold. They exist
+  // (counted, never judged); "cut short" in the problems names them.
+  if (f.attached_gpus && gpus.size() < static_cast<size_t>(*f.attached_gpus)) {
+    const size_t missing = static_cast<size_t>(*f.attached_gpus) - gpus.size();
+    for (size_t i = 0; i < missing; ++i) {
+      Gpu g;
+      g.source = "nvidia-smi-header";  // not in the file: nothing but its existence is known
+      gpus.push_back(std::move(g));
     }
   }
   // PCI address order, as nvidia-smi and CUDA number them by default.
@@ -594,18 +637,28 @@ void merge_driver(Facts& f) {
   }
   if (!d.version) d.version = d.kernel_module_version;
 
-  // NVML's state as nvidia-smi (an NVML program) met it.
+  // nvidia-smi's error, from any input: the one that says most about the
+  // whole driver (a GPU-level "error" only when nothing else was printed).
+  const Facts::SmiError* err = nullptr;
+  for (const auto& e : f.smi_errors) {
+    if (err == nullptr || (err->kind == "error" && e.kind != "error")) err = &e;
+  }
+  if (err != nullptr) d.nvidia_smi_error = err->line;
+
+  // NVML's state as nvidia-smi (an NVML program) met it. An error about the
+  // whole driver wins over another input's list of GPUs: the machine's
+  // nvidia-smi failed, so no GPU is counted usable.
   const std::string src = f.smi ? f.smi_source : f.xml_source;
-  if (f.smi && f.smi->error && f.smi->gpus.empty()) {
-    const std::string& kind = *f.smi->error_kind;
+  const bool listed = (f.smi && !f.smi->gpus.empty()) || (f.xml && !f.xml->gpus.empty());
+  const bool whole_driver = err != nullptr && err->kind != "error" && err->kind != "gpu_lost";
+  if (err != nullptr && (!listed || whole_driver)) {
+    const std::string& kind = err->kind;
     d.nvml.state = kind == "gpu_lost" ? "error" : kind;
-    d.nvml.detail = "nvidia-smi: " + *f.smi->error + " (" + src + ")";
-    d.nvidia_smi_error = f.smi->error;
-    note(f, "nvml", "nvidia-smi failed: " + *f.smi->error + " (" + src + ")", probe::State::kError);
-  } else if ((f.smi && !f.smi->gpus.empty()) || (f.xml && !f.xml->gpus.empty())) {
+    d.nvml.detail = "nvidia-smi: " + err->line + " (" + err->source + ")";
+    note(f, "nvml", "nvidia-smi failed: " + err->line + " (" + err->source + ")", probe::State::kError);
+  } else if (listed) {
     d.nvml.state = "ok";
     d.nvml.detail = "imported from " + src;
-    if (f.smi && f.smi->error) d.nvidia_smi_error = f.smi->error;
     const size_t n = f.smi ? f.smi->gpus.size() : f.xml->gpus.size();
     note(f, "nvml", fmt::format("{} GPU(s), driver {}, CUDA {} ({})", n, d.version.value_or("unknown"),
                                 d.cuda_version.value_or("unknown"), src));
@@ -694,7 +747,31 @@ report::Report finish(Facts& f, const std::vector<std::string>& names, double se
   merge_gpus(f);
   merge_driver(f);
   merge_xids(f);
+  if (f.topo && f.inv.gpus.empty()) {
+    // A matrix alone still names the GPUs (GPU0..GPUn, in CUDA's order):
+    // they exist, with their CPU affinity and NUMA node, nothing more known.
+    for (const auto& row : f.topo->rows) {
+      if (row.name.size() < 4 || row.name.compare(0, 3, "GPU") != 0) continue;
+      auto n = core::parse_u64(std::string_view(row.name).substr(3));
+      if (!n || *n > 4096) continue;
+      Gpu g;
+      g.index = static_cast<int>(*n);
+      g.source = "nvidia-smi-topo";
+      f.inv.gpus.push_back(std::move(g));
+    }
+  }
   if (f.topo) parse::apply_nvidia_smi_topo(*f.topo, f.inv);
+  if (f.inv.gpus.empty()) {
+    // nvidia-smi nvlink alone: "GPU 0: Tesla V100-SXM2-32GB (UUID: ...)" names each GPU.
+    for (const auto& n : f.nvlink) {
+      Gpu g;
+      g.index = n.index;
+      g.source = "nvidia-smi-nvlink";
+      if (!n.name.empty()) g.name = n.name;
+      g.uuid = n.uuid;
+      f.inv.gpus.push_back(std::move(g));
+    }
+  }
   merge_nvlink(f);
   report::Report r;
   r.tool_version = TFRIG_VERSION;
@@ -719,12 +796,24 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
     names.push_back(in.name);
     std::string inflated;
     std::string_view text = in.bytes;
+    std::string cut_note;
     if (is_gzip(text)) {
-      auto out = gunzip(text, kMaxTextBytes);
-      if (!out) return core::fail(out.error().code, in.name + ": " + out.error().where, out.error().message);
-      inflated = std::move(*out);
+      std::string partial;
+      auto out = gunzip(text, kMaxTextBytes, &partial);
+      if (out) {
+        inflated = std::move(*out);
+      } else if (out.error().code == core::ErrorCode::kParse && !partial.empty()) {
+        // A bug report whose last gzip members are cut or corrupt: what came
+        // before is still evidence; the rest was not examined.
+        cut_note = fmt::format("{}the end of {} ({} at {}; read the first {} bytes of text)", report::kCutShort, in.name,
+                               out.error().message, out.error().where, partial.size());
+        inflated = std::move(partial);
+      } else {
+        return core::fail(out.error().code, in.name + ": " + out.error().where, out.error().message);
+      }
       text = inflated;
     }
+    if (!cut_note.empty()) problem(f, "host", cut_note);
     const FileKind kind = detect_kind(text);
     switch (kind) {
       case FileKind::kBugReport: import_bug_report(text, in.name, f); break;
