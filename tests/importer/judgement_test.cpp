@@ -14,6 +14,7 @@
 #include "importer/importer.h"
 #include "knowledge/knowledge.h"
 #include "probe/parse/kernel_log.h"
+#include "probe/parse/proc_driver_nvidia.h"
 #include "report/coverage.h"
 #include "test_support.h"
 
@@ -129,6 +130,24 @@ TEST(NvidiaSmiErrors, UnopenedGpuStaysUnusableAcrossMerges) {
     EXPECT_TRUE(has_evidence_value(*f, "Unable to determine the device handle for GPU 0000:83:00.0: Unknown Error"));
     EXPECT_NE(r.verdict.find("will use 3 of 4 GPUs"), std::string::npos) << r.verdict;
   }
+}
+
+// A GT 1030 passed through to a VM (kata-containers/runtime#2546): lspci lists it
+// bound to nvidia, nvidia-smi cannot open it, /proc calls its model "Unknown".
+TEST(NvidiaSmiErrors, PassedThroughGpuThatNvidiaSmiCannotOpen) {
+  const auto r = judged_files({"nvidia-smi-errors/kata-gt1030.lspci-vnn.txt", "nvidia-smi-errors/kata-gt1030.nvidia-smi.txt"});
+  ASSERT_EQ(r.inventory.gpus.size(), 1u);
+  EXPECT_EQ(r.inventory.gpus[0].pci_bus_id, "0000:00:08.0");
+  EXPECT_EQ(r.inventory.gpus[0].name.value_or(""), "GeForce GT 1030");  // from lspci
+  const auto* f = finding(r, "gpu.unreachable");
+  ASSERT_NE(f, nullptr) << r.verdict;
+  EXPECT_TRUE(has_evidence_value(*f, "Unable to determine the device handle for GPU 0000:00:08.0: Unknown Error"));
+  EXPECT_NE(r.verdict.find("will not use the GPU"), std::string::npos) << r.verdict;
+  // "Model: Unknown" is no name: null, so lspci's or the catalog's name stands.
+  auto info = probe::parse::parse_nvidia_gpu_information(
+      test::read_file(test::data_dir() + "/nvidia-smi-errors/kata-gt1030.information-head.txt"));
+  ASSERT_TRUE(info.has_value());
+  EXPECT_FALSE(info->model.has_value());
 }
 
 // ---- 2. The verdict says what was examined ----
