@@ -11,6 +11,7 @@
 #include "core/text.h"
 #include "importer/bug_report.h"
 #include "importer/gzip.h"
+#include "inventory/kernel_events.h"
 #include "report/coverage.h"
 #include "probe/parse/kernel_log.h"
 #include "probe/parse/lspci_text.h"
@@ -62,6 +63,17 @@ FileKind detect_kind(std::string_view text) {
 
 namespace {
 
+// Which boot a kernel log covers: the running one (the bug report's dmesg,
+// `journalctl -b -0`, /var/log/dmesg), earlier ones (`journalctl -b -1`,
+// `-b -2`), or several (kern.log rotates across boots).
+enum class Boot { kCurrent, kEarlier, kMixed };
+
+struct KernelLogPart {
+  std::string source;
+  parse::KernelLog log;
+  Boot boot = Boot::kMixed;
+};
+
 // Everything the inputs said, before it is merged into one inventory.
 struct Facts {
   inventory::Inventory inv;  // host, cpu, memory and driver fields are written directly
@@ -83,7 +95,7 @@ struct Facts {
   std::string xml_source;
   std::vector<std::pair<std::string, parse::NvidiaGpuInformation>> proc_gpus;  // (bus id, information)
   std::string proc_source;
-  std::vector<std::pair<std::string, parse::KernelLog>> kernel_logs;  // (source, parsed)
+  std::vector<KernelLogPart> kernel_logs;
   std::optional<parse::TopoMatrix> topo;
   std::vector<parse::NvlinkGpu> nvlink;
   std::string topo_source;
@@ -340,10 +352,42 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   f.xml_source = src;
 }
 
-void apply_kernel_log(std::string_view text, const std::string& src, Facts& f) {
+void apply_kernel_log(std::string_view text, const std::string& src, Facts& f, Boot boot) {
   auto log = parse::parse_kernel_log(text);
   note(f, "kernel_log", fmt::format("{} Xid line(s) ({})", log.xids.size(), src));
-  f.kernel_logs.emplace_back(src, std::move(log));
+  f.kernel_logs.push_back(KernelLogPart{src, std::move(log), boot});
+}
+
+// The bug report's kernel-log scan holds several logs, each after an
+// indented "  <name>:" line ("journalctl -b -0:", "/var/log/kern.log:").
+void apply_kernel_log_scan(std::string_view body, const std::string& src, Facts& f) {
+  std::string name;
+  size_t part_start = 0;
+  auto flush = [&](size_t end) {
+    const std::string_view part = body.substr(part_start, end - part_start);
+    if (core::trim(part).empty()) return;
+    Boot boot = Boot::kMixed;
+    if (name == "journalctl -b -0" || name == "/var/log/dmesg") {
+      boot = Boot::kCurrent;
+    } else if (core::starts_with(name, "journalctl -b -")) {
+      boot = Boot::kEarlier;
+    }
+    apply_kernel_log(part, name.empty() ? src : src + " [" + name + "]", f, boot);
+  };
+  for (size_t pos = 0; pos < body.size();) {
+    size_t nl = body.find('\n', pos);
+    if (nl == std::string_view::npos) nl = body.size();
+    const std::string_view line = body.substr(pos, nl - pos);
+    const std::string_view t = core::trim(line);
+    if (!line.empty() && line[0] == ' ' && core::ends_with(t, ":") &&
+        (core::starts_with(t, "journalctl") || core::starts_with(t, "/"))) {
+      flush(pos);
+      name = std::string(t.substr(0, t.size() - 1));
+      part_start = nl;
+    }
+    pos = nl + 1;
+  }
+  flush(body.size());
 }
 
 void apply_topo(std::string_view text, const std::string& src, Facts& f) {
@@ -468,8 +512,10 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
     } else if (h.find("nvidia-smi nvlink --status") != std::string_view::npos ||
                h.find("nvidia-smi nvlink --remotelinkinfo") != std::string_view::npos) {
       apply_nvlink(sec.body, src, f);
-    } else if (h == "dmesg:" || core::starts_with(h, "Scanning kernel log files")) {
-      apply_kernel_log(sec.body, src, f);
+    } else if (h == "dmesg:") {
+      apply_kernel_log(sec.body, src, f, Boot::kCurrent);
+    } else if (core::starts_with(h, "Scanning kernel log files")) {
+      apply_kernel_log_scan(sec.body, src, f);
     } else if (core::ends_with(core::split_ws(h).empty() ? h : core::split_ws(h)[0], "nvidia-smi") &&
                h.find("topo") != std::string_view::npos) {
       apply_topo(sec.body, src, f);
@@ -558,7 +604,13 @@ void merge_gpus(Facts& f) {
       g.driver_problem = line;  // verbatim: the evidence gpu.unreachable shows
     }
   }
-  for (const auto& [src, log] : f.kernel_logs) {
+  // Only the running boot says a GPU is lost now (a log spanning boots does
+  // when nothing of the running boot was captured); earlier boots are history,
+  // which gpu.xid_event reports as such.
+  const bool have_current = std::any_of(f.kernel_logs.begin(), f.kernel_logs.end(),
+                                        [](const KernelLogPart& p) { return p.boot == Boot::kCurrent; });
+  for (const auto& [src, log, boot] : f.kernel_logs) {
+    if (boot == Boot::kEarlier || (boot == Boot::kMixed && have_current)) continue;
     for (const auto& bus : log.fallen_off_bus) {
       Gpu& g = gpu_for(gpus, bus, "pci");
       g.lost = true;
@@ -668,7 +720,7 @@ void merge_driver(Facts& f) {
     note(f, "nvml", "no GPU listed (" + src + ")", probe::State::kAbsent);
   }
   // The kernel's side of a mismatch, as evidence.
-  for (const auto& [ksrc, log] : f.kernel_logs) {
+  for (const auto& [ksrc, log, boot] : f.kernel_logs) {
     if (d.nvml.state == "driver_mismatch" && log.api_mismatch_client) {
       d.nvml.detail += fmt::format("; kernel log: NVRM API mismatch, client {} vs kernel module {} ({})",
                                    *log.api_mismatch_client, log.api_mismatch_module.value_or("?"), ksrc);
@@ -679,9 +731,13 @@ void merge_driver(Facts& f) {
 
 void merge_xids(Facts& f) {
   // The same message appears in dmesg, the journal and kern.log: count each
-  // (GPU, Xid) in the source that has the most of it, not the sum.
-  std::map<std::pair<std::string, int>, inventory::XidEvent> best;
-  for (const auto& [src, log] : f.kernel_logs) {
+  // (GPU, Xid) in the source that has the most of it, not the sum, preferring
+  // the running boot's logs; one seen only in earlier boots is history.
+  auto rank = [](Boot b) { return b == Boot::kCurrent ? 2 : b == Boot::kMixed ? 1 : 0; };
+  const bool have_current = std::any_of(f.kernel_logs.begin(), f.kernel_logs.end(),
+                                        [](const KernelLogPart& p) { return p.boot == Boot::kCurrent; });
+  std::map<std::pair<std::string, int>, std::pair<int, inventory::XidEvent>> best;  // (rank, event)
+  for (const auto& [src, log, boot] : f.kernel_logs) {
     std::map<std::pair<std::string, int>, inventory::XidEvent> here;
     for (const auto& x : log.xids) {
       auto& e = here[{x.pci_bus_id, x.xid}];
@@ -697,10 +753,17 @@ void merge_xids(Facts& f) {
     }
     for (auto& [key, e] : here) {
       auto it = best.find(key);
-      if (it == best.end() || e.count > it->second.count) best[key] = std::move(e);
+      const int r = rank(boot);
+      if (it == best.end() || r > it->second.first || (r == it->second.first && e.count > it->second.second.count)) {
+        best[key] = {r, std::move(e)};
+      }
     }
   }
-  for (auto& [key, e] : best) f.inv.driver.xid_events.push_back(std::move(e));
+  for (auto& [key, re] : best) {
+    auto& [r, e] = re;
+    if (have_current && r < 2) e.source += std::string(" ") + std::string(inventory::kEarlierBoot);
+    f.inv.driver.xid_events.push_back(std::move(e));
+  }
 }
 
 // NVLink links onto the GPUs (by UUID, else nvidia-smi's index), and a

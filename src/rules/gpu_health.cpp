@@ -4,6 +4,7 @@
 // any source that fills DriverInfo::xid_events and Gpu::lost.
 #include <fmt/format.h>
 
+#include "inventory/kernel_events.h"
 #include "knowledge/xid_catalog.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -56,6 +57,12 @@ Check xid_events(const Context& ctx) {
                  : "Look the Xid up in NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html) and "
                    "follow its resolution.";
     h.severity = info && info->severe ? Severity::kError : Severity::kWarning;
+    if (inventory::from_earlier_boot(e.source)) {
+      // The running boot's log does not have it: history, not the state now.
+      h.message = fmt::format("{} logged Xid {} {} time{} on an earlier boot, not in this boot's log: {}. Watch for it.",
+                              who, e.xid, e.count, e.count == 1 ? "" : "s", meaning);
+      h.severity = Severity::kWarning;
+    }
     c.add(std::move(h));
   }
   return c;

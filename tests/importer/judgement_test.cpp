@@ -12,6 +12,7 @@
 #include "cli/findings.h"
 #include "importer/gzip.h"
 #include "importer/importer.h"
+#include "inventory/kernel_events.h"
 #include "knowledge/knowledge.h"
 #include "probe/parse/kernel_log.h"
 #include "probe/parse/proc_driver_nvidia.h"
@@ -281,6 +282,45 @@ TEST(KernelLogLostGpu, EveryWordingNamesTheGpu) {
   EXPECT_TRUE(probe::parse::parse_kernel_log("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1e04)\nNVRM: installed in "
                                              "this system is not supported by the\nNVRM: NVIDIA 520.56.06 driver release.\n")
                   .fallen_off_bus.empty());
+}
+
+// ---- 4. Which boot: the running one says lost now, earlier ones are history ----
+
+TEST(KernelLogBoots, EarlierBootEventsAreHistory) {
+  // blacksoil's log: the GPU fell off the bus in this boot (dmesg at 1897 s,
+  // journalctl -b -0 at Jun 26 11:17:25) and on an earlier one (journalctl -b -2, Jun 25).
+  const auto whole = judged_files({"nvidia-bug-report/blacksoil__BashCommands.log.gz"});
+  ASSERT_EQ(whole.inventory.driver.xid_events.size(), 1u);
+  EXPECT_FALSE(inventory::from_earlier_boot(whole.inventory.driver.xid_events[0].source));
+  EXPECT_EQ(whole.inventory.driver.xid_events[0].count, 1u);  // once in the running boot, not summed
+  EXPECT_TRUE(whole.inventory.gpus[0].lost.value_or(false));
+  // A synthetic cut: the running boot's lost lines (and nvidia-smi's) removed; Jun 25 stays.
+  std::string log;
+  {
+    const std::string gz = test::read_file(test::data_dir() + "/nvidia-bug-report/blacksoil__BashCommands.log.gz");
+    auto text = importer::gunzip(gz, importer::kMaxTextBytes);
+    ASSERT_TRUE(text.has_value());
+    for (std::string_view rest = *text; !rest.empty();) {
+      const size_t nl = rest.find('\n');
+      const std::string_view line = rest.substr(0, nl == std::string_view::npos ? rest.size() : nl + 1);
+      rest.remove_prefix(line.size());
+      const bool now = line.find("[ 1897.0163") != std::string_view::npos ||
+                       line.find("Jun 26 11:17:25 aharijanto-S3 kernel: NVRM") != std::string_view::npos ||
+                       line.find("Unable to determine the device handle") != std::string_view::npos;
+      if (!now) log += line;
+    }
+  }
+  const auto cut = judged({{"earlier.log", log}});
+  ASSERT_EQ(cut.inventory.driver.xid_events.size(), 1u);
+  EXPECT_TRUE(inventory::from_earlier_boot(cut.inventory.driver.xid_events[0].source))
+      << cut.inventory.driver.xid_events[0].source;
+  const auto* f = finding(cut, "gpu.xid_event");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, rules::Severity::kWarning);
+  EXPECT_NE(f->message.find("earlier boot"), std::string::npos) << f->message;
+  for (const auto& g : cut.inventory.gpus) {
+    EXPECT_EQ(g.lost_evidence.value_or("").find("kernel:"), std::string::npos) << *g.lost_evidence;
+  }
 }
 
 }  // namespace
