@@ -428,6 +428,32 @@ void apply_nested_nvlink(std::string_view body, const std::string& src, Facts& f
   }
 }
 
+// A capture file of several commands (nvidia_gpu_exporter's captures): each
+// output follows a "# $ <command>" line and a rule of '#'. The -q report is
+// read by apply_smi_text; the topology and NVLink outputs are read here.
+void apply_capture_sections(std::string_view text, const std::string& name, Facts& f) {
+  constexpr std::string_view kCommand = "# $ ";
+  for (size_t at = text.find(kCommand); at != std::string_view::npos; at = text.find(kCommand, at + 1)) {
+    if (at > 0 && text[at - 1] != '\n') continue;
+    const size_t eol = text.find('\n', at);
+    if (eol == std::string_view::npos) break;
+    const std::string_view command = core::trim(text.substr(at + kCommand.size(), eol - at - kCommand.size()));
+    // The output starts after the rule under the command and ends at the next rule.
+    size_t body = text.find('\n', eol + 1);
+    if (body == std::string_view::npos) break;
+    ++body;
+    size_t end = text.find("\n#####", body);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view out = text.substr(body, end - body);
+    const std::string src = name + " [" + std::string(command) + "]";
+    if (command == "nvidia-smi topo -m") {
+      apply_topo(out, src, f);
+    } else if (command == "nvidia-smi nvlink -s" || command == "nvidia-smi nvlink --status") {
+      apply_nvlink(out, src, f);
+    }
+  }
+}
+
 // The lspci sections worth parsing: any with -v (devices with drivers and
 // links) or plain -nn (the full device list); never the -t tree.
 bool lspci_listing(std::string_view header) {
@@ -880,7 +906,10 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
     const FileKind kind = detect_kind(text);
     switch (kind) {
       case FileKind::kBugReport: import_bug_report(text, in.name, f); break;
-      case FileKind::kNvidiaSmiText: apply_smi_text(text, in.name, f, true); break;
+      case FileKind::kNvidiaSmiText:
+        apply_smi_text(text, in.name, f, true);
+        apply_capture_sections(text, in.name, f);
+        break;
       case FileKind::kNvidiaSmiXml: apply_smi_xml(text, in.name, f); break;
       case FileKind::kLspci: apply_lspci(text, in.name, f, true); break;
       case FileKind::kTopo: apply_topo(text, in.name, f); break;

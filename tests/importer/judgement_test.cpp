@@ -284,6 +284,20 @@ TEST(KernelLogLostGpu, EveryWordingNamesTheGpu) {
                   .fallen_off_bus.empty());
 }
 
+// ---- 5. Read all of what is there ----
+
+TEST(CaptureSections, TopologyAndNvlinkInsideAMultiCommandCapture) {
+  // nvidia_gpu_exporter's H100 capture: -q, topo -m and nvlink -s in one file.
+  const auto r = judged_files({"nvidia-smi-text/linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.txt"});
+  ASSERT_EQ(r.inventory.gpus.size(), 1u);
+  const auto& g = r.inventory.gpus[0];
+  EXPECT_EQ(g.numa_node, 0);                 // topo -m's NUMA Affinity
+  EXPECT_FALSE(g.cpu_affinity.empty());      // topo -m's CPU Affinity
+  ASSERT_EQ(g.nvlinks.size(), 18u);          // nvlink -s: 18 links at 26.562 GB/s
+  for (const auto& l : g.nvlinks) EXPECT_EQ(l.active, true) << l.link;
+  EXPECT_TRUE(contains(report::coverage_of(r).examined, "GPU topology"));
+}
+
 // ---- 4. Which boot: the running one says lost now, earlier ones are history ----
 
 TEST(KernelLogBoots, EarlierBootEventsAreHistory) {
