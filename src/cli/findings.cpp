@@ -1,5 +1,6 @@
 #include "cli/findings.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -25,32 +26,53 @@ std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, w
 
 }  // namespace
 
-std::string verdict_line(const rules::Context& ctx, const rules::Evaluation& ev) {
+std::string verdict_line(const rules::Context& ctx, const rules::Evaluation& ev, const report::Coverage& coverage) {
   const int gpus = rules::util::gpu_count(ctx);
+  const int usable = rules::util::usable_gpu_count(ctx);
   bool gpu_blocked = false;
   bool import_blocked = false;
+  // Rules that take one GPU out, not the whole stack: the others stay usable.
+  const std::set<std::string> per_gpu{"gpu.lost", "gpu.unreachable", "gpu.init_failed"};
   for (const auto& f : ev.findings) {
     if (f.severity != rules::Severity::kError) continue;
     if (f.rule_id == "cpu.no_avx") import_blocked = true;
+    if (per_gpu.count(f.rule_id)) continue;
     if (f.area == "gpu" || f.area == "driver" || f.area == "cuda" || f.area == "tf" || f.area == "container") gpu_blocked = true;
   }
+  auto not_examined = [&coverage](const char* part) {
+    return std::find(coverage.not_examined.begin(), coverage.not_examined.end(), part) != coverage.not_examined.end();
+  };
+  const bool driver_unknown = not_examined("driver");
   std::string head = ctx.target.label();
   if (import_blocked) {
     head += " will not start on this CPU";
+  } else if (gpus == 0 && not_examined("GPUs") && !rules::util::driver_failed(ctx)) {
+    head += ": whether this machine has a GPU was not examined";  // never "CPU only" from a version file
+  } else if (gpus == 0 && rules::util::driver_failed(ctx)) {
+    head += " will not use a GPU";  // nvidia-smi failed: whatever is on the bus, CUDA sees none
   } else if (gpus == 0) {
     head += " will run on the CPU only";
-  } else if (gpu_blocked) {
+  } else if (gpu_blocked || usable == 0) {
     head += fmt::format(" will not use the {}", gpus == 1 ? "GPU" : fmt::format("{} GPUs", gpus));
+  } else if (driver_unknown) {
+    head += fmt::format(": {} seen, whether it can use {} was not judged", plural(gpus, "GPU"), gpus == 1 ? "it" : "them");
+  } else if (usable < gpus) {
+    head += fmt::format(" will use {} of {} GPUs", usable, gpus);
   } else {
     head += fmt::format(" will use {}", plural(gpus, "GPU"));
   }
+  std::string scope;
+  if (!coverage.not_examined.empty()) {
+    scope = " (read: " + (coverage.examined.empty() ? std::string("nothing the rules use") : rules::util::join(coverage.examined, ", ")) +
+            "; not examined: " + rules::util::join(coverage.not_examined, ", ") + ")";
+  }
   const auto& s = ev.summary;
-  if (s.total() == 0) return head + ": no problems found";
+  if (s.total() == 0) return head + (scope.empty() ? ": no problems found" : ": no problems found in what was read" + scope);
   std::vector<std::string> parts;
   if (s.errors) parts.push_back(plural(s.errors, "error"));
   if (s.warnings) parts.push_back(plural(s.warnings, "warning"));
   if (s.infos) parts.push_back(plural(s.infos, "info"));
-  return head + ": " + rules::util::join(parts, ", ");
+  return head + ": " + rules::util::join(parts, ", ") + scope;
 }
 
 rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, const FindingsOptions& options) {
@@ -58,7 +80,7 @@ rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge&
   auto ev = rules::evaluate(ctx, options.only_area);
   r.evaluated = true;
   r.target = ctx.target.label();
-  r.verdict = verdict_line(ctx, ev);
+  r.verdict = verdict_line(ctx, ev, report::coverage_of(r));
   if (!options.only_area.empty()) r.verdict += " (only the " + options.only_area + " rules ran)";
   r.findings = ev.findings;
   r.summary = ev.summary;

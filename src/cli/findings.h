@@ -7,6 +7,7 @@
 #include <string>
 
 #include "knowledge/knowledge.h"
+#include "report/coverage.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -25,8 +26,10 @@ std::optional<std::set<std::string>> probes_run(const report::Report& r);
 // verdict in the report.
 rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, const FindingsOptions& options);
 
-// "TensorFlow 2.17.0 (installed in /usr) will use 2 GPUs: 1 error, 3 warnings, 2 infos".
-std::string verdict_line(const rules::Context& ctx, const rules::Evaluation& ev);
+// "TensorFlow 2.17.0 (installed in /usr) will use 2 GPUs: 1 error, 3 warnings, 2 infos";
+// with parts not examined (report/coverage.h), "... : no problems found in what was
+// read (read: GPU topology; not examined: driver, CUDA libraries, TensorFlow)".
+std::string verdict_line(const rules::Context& ctx, const rules::Evaluation& ev, const report::Coverage& coverage = {});
 
 // 0 clean, 1 warnings, 2 errors; fail_on: "error" (only errors fail),
 // "warning" (default), "info" (any finding), "never".

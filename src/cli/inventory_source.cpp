@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/units.h"
 #include "importer/importer.h"
+#include "report/coverage.h"
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/probe.h"
 
@@ -73,7 +74,14 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   status.detail = std::to_string(xml->gpus.size()) + " GPU(s), driver " + xml->driver_version.value_or("unknown") +
                   ", CUDA " + xml->cuda_version.value_or("unknown") + (xml->dtd ? ", " + *xml->dtd : std::string());
   status.seconds = watch.seconds();
-  if (xml->attached_gpus && *xml->attached_gpus != static_cast<int>(xml->gpus.size())) {
+  if (xml->attached_gpus && *xml->attached_gpus > static_cast<int>(xml->gpus.size())) {
+    // Named as not examined in the verdict (report/coverage.h).
+    status.problems.push_back(std::string(report::kCutShort) +
+                              std::to_string(*xml->attached_gpus - static_cast<int>(xml->gpus.size())) + " of " +
+                              std::to_string(*xml->attached_gpus) + " GPUs (" + file + ": <attached_gpus> says " +
+                              std::to_string(*xml->attached_gpus) + " but " + std::to_string(xml->gpus.size()) +
+                              " <gpu> elements are present)");
+  } else if (xml->attached_gpus && *xml->attached_gpus != static_cast<int>(xml->gpus.size())) {
     status.problems.push_back(file + ": <attached_gpus> says " + std::to_string(*xml->attached_gpus) + " but " +
                               std::to_string(xml->gpus.size()) + " <gpu> elements are present (trimmed file?)");
   }

@@ -11,17 +11,22 @@ bool is_gzip(std::string_view bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-core::Result<std::string> gunzip(std::string_view bytes, size_t max_output) {
+core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std::string* partial) {
   std::string out;
+  // Hands the text inflated so far to the caller, then the error.
+  auto cut = [&](tl::unexpected<core::Error> e) -> core::Result<std::string> {
+    if (partial != nullptr) *partial = std::move(out);
+    return e;
+  };
   size_t pos = 0;
   char buf[1 << 16];
   while (pos < bytes.size()) {
     // Padding after the last member (tar-style zeros) is not another member.
     if (!is_gzip(bytes.substr(pos))) {
       if (pos > 0 && std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.end(), [](char c) { return c == 0; })) break;
-      return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
-                        pos == 0 ? "not gzip data (expected the magic bytes 1f 8b)"
-                                 : "trailing bytes after a gzip member that are not another member");
+      return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
+                            pos == 0 ? "not gzip data (expected the magic bytes 1f 8b)"
+                                     : "trailing bytes after a gzip member that are not another member"));
     }
     z_stream z{};
     // 15 + 16: a gzip wrapper (zlib.h, inflateInit2).
@@ -41,11 +46,11 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output) {
         std::string msg = z.msg != nullptr ? z.msg : "inflate error";
         inflateEnd(&z);
         if (rc == Z_BUF_ERROR) {
-          return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
-                            "truncated gzip data (the member starting at offset " + std::to_string(member_start) +
-                                " does not end)");
+          return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
+                                "truncated gzip data (the member starting at offset " + std::to_string(member_start) +
+                                    " does not end)"));
         }
-        return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos), "corrupt gzip data: " + msg);
+        return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos), "corrupt gzip data: " + msg));
       }
       if (out.size() + produced > max_output) {
         inflateEnd(&z);
@@ -55,9 +60,9 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output) {
       out.append(buf, produced);
       if (rc != Z_STREAM_END && produced == 0 && pos >= bytes.size()) {
         inflateEnd(&z);
-        return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
-                          "truncated gzip data (the member starting at offset " + std::to_string(member_start) +
-                              " does not end)");
+        return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
+                              "truncated gzip data (the member starting at offset " + std::to_string(member_start) +
+                                  " does not end)"));
       }
     }
     inflateEnd(&z);

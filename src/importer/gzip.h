@@ -17,6 +17,8 @@ bool is_gzip(std::string_view bytes);
 // Inflates every member; fails on corrupt data (naming the byte offset), on
 // a stream that ends inside a member ("truncated"), and when the output
 // would pass max_output bytes.
-core::Result<std::string> gunzip(std::string_view bytes, size_t max_output);
+// On a parse failure, `partial` (when given) receives what the members
+// before the bad spot inflated to: a bug report cut short is still evidence.
+core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std::string* partial = nullptr);
 
 }  // namespace tfrig::importer

@@ -11,6 +11,8 @@
 #include "core/text.h"
 #include "importer/bug_report.h"
 #include "importer/gzip.h"
+#include "inventory/kernel_events.h"
+#include "report/coverage.h"
 #include "probe/parse/kernel_log.h"
 #include "probe/parse/lspci_text.h"
 #include "probe/parse/nvidia_smi_nvlink.h"
@@ -61,6 +63,17 @@ FileKind detect_kind(std::string_view text) {
 
 namespace {
 
+// Which boot a kernel log covers: the running one (the bug report's dmesg,
+// `journalctl -b -0`, /var/log/dmesg), earlier ones (`journalctl -b -1`,
+// `-b -2`), or several (kern.log rotates across boots).
+enum class Boot { kCurrent, kEarlier, kMixed };
+
+struct KernelLogPart {
+  std::string source;
+  parse::KernelLog log;
+  Boot boot = Boot::kMixed;
+};
+
 // Everything the inputs said, before it is merged into one inventory.
 struct Facts {
   inventory::Inventory inv;  // host, cpu, memory and driver fields are written directly
@@ -68,11 +81,21 @@ struct Facts {
   std::string lspci_source;
   std::optional<parse::NvidiaSmiText> smi;
   std::string smi_source;
+  // What nvidia-smi printed instead of (or next to) its report, from every
+  // -q input: kept when another input's report replaces `smi`.
+  struct SmiError {
+    std::string line;
+    std::string kind;
+    std::string source;
+  };
+  std::vector<SmiError> smi_errors;
+  std::vector<std::pair<parse::NvidiaSmiText::HandleError, std::string>> handle_errors;  // (error, source)
+  std::optional<int> attached_gpus;  // the largest "Attached GPUs" header
   std::optional<parse::NvidiaSmiXml> xml;
   std::string xml_source;
   std::vector<std::pair<std::string, parse::NvidiaGpuInformation>> proc_gpus;  // (bus id, information)
   std::string proc_source;
-  std::vector<std::pair<std::string, parse::KernelLog>> kernel_logs;  // (source, parsed)
+  std::vector<KernelLogPart> kernel_logs;
   std::optional<parse::TopoMatrix> topo;
   std::vector<parse::NvlinkGpu> nvlink;
   std::string topo_source;
@@ -241,6 +264,7 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
   for (const auto& [b, i] : f.proc_gpus) {
     if (b == key) return;
   }
+  note(f, "nvidia_driver", fmt::format("GPU {}: {} ({})", key, info->model.value_or("model unknown"), src));
   f.proc_gpus.emplace_back(std::move(key), std::move(*info));
   if (f.proc_source.empty()) f.proc_source = src;
 }
@@ -293,7 +317,18 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
     if (required) problem(f, "nvml", src + ": " + parsed.error().to_string());
     return;
   }
-  if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty() && !parsed->error) return;
+  if (parsed->error) f.smi_errors.push_back({*parsed->error, parsed->error_kind.value_or("error"), src});
+  for (const auto& he : parsed->handle_errors) f.handle_errors.emplace_back(he, src);
+  if (parsed->attached_gpus && (!f.attached_gpus || *parsed->attached_gpus > *f.attached_gpus)) {
+    f.attached_gpus = parsed->attached_gpus;
+  }
+  if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
+    problem(f, "nvml",
+            fmt::format("{}{} of {} GPUs ({} of {} GPUs in {}, whose header says 'Attached GPUs : {}')", report::kCutShort,
+                        *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
+                        parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
+  }
+  if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty()) return;
   f.smi = std::move(*parsed);
   f.smi_source = src;
 }
@@ -304,14 +339,55 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
     problem(f, "nvml", src + ": " + parsed.error().to_string());
     return;
   }
+  if (parsed->attached_gpus && (!f.attached_gpus || *parsed->attached_gpus > *f.attached_gpus)) {
+    f.attached_gpus = parsed->attached_gpus;
+  }
+  if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
+    problem(f, "nvml",
+            fmt::format("{}{} of {} GPUs ({} of {} GPUs in {}, whose attached_gpus says {})", report::kCutShort,
+                        *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
+                        parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
+  }
   f.xml = std::move(*parsed);
   f.xml_source = src;
 }
 
-void apply_kernel_log(std::string_view text, const std::string& src, Facts& f) {
+void apply_kernel_log(std::string_view text, const std::string& src, Facts& f, Boot boot) {
   auto log = parse::parse_kernel_log(text);
   note(f, "kernel_log", fmt::format("{} Xid line(s) ({})", log.xids.size(), src));
-  f.kernel_logs.emplace_back(src, std::move(log));
+  f.kernel_logs.push_back(KernelLogPart{src, std::move(log), boot});
+}
+
+// The bug report's kernel-log scan holds several logs, each after an
+// indented "  <name>:" line ("journalctl -b -0:", "/var/log/kern.log:").
+void apply_kernel_log_scan(std::string_view body, const std::string& src, Facts& f) {
+  std::string name;
+  size_t part_start = 0;
+  auto flush = [&](size_t end) {
+    const std::string_view part = body.substr(part_start, end - part_start);
+    if (core::trim(part).empty()) return;
+    Boot boot = Boot::kMixed;
+    if (name == "journalctl -b -0" || name == "/var/log/dmesg") {
+      boot = Boot::kCurrent;
+    } else if (core::starts_with(name, "journalctl -b -")) {
+      boot = Boot::kEarlier;
+    }
+    apply_kernel_log(part, name.empty() ? src : src + " [" + name + "]", f, boot);
+  };
+  for (size_t pos = 0; pos < body.size();) {
+    size_t nl = body.find('\n', pos);
+    if (nl == std::string_view::npos) nl = body.size();
+    const std::string_view line = body.substr(pos, nl - pos);
+    const std::string_view t = core::trim(line);
+    if (!line.empty() && line[0] == ' ' && core::ends_with(t, ":") &&
+        (core::starts_with(t, "journalctl") || core::starts_with(t, "/"))) {
+      flush(pos);
+      name = std::string(t.substr(0, t.size() - 1));
+      part_start = nl;
+    }
+    pos = nl + 1;
+  }
+  flush(body.size());
 }
 
 void apply_topo(std::string_view text, const std::string& src, Facts& f) {
@@ -349,6 +425,32 @@ void apply_nested_nvlink(std::string_view body, const std::string& src, Facts& f
       pos = end + 1;
     }
     apply_nvlink(part, src + " [" + cmd + "]", f);
+  }
+}
+
+// A capture file of several commands (nvidia_gpu_exporter's captures): each
+// output follows a "# $ <command>" line and a rule of '#'. The -q report is
+// read by apply_smi_text; the topology and NVLink outputs are read here.
+void apply_capture_sections(std::string_view text, const std::string& name, Facts& f) {
+  constexpr std::string_view kCommand = "# $ ";
+  for (size_t at = text.find(kCommand); at != std::string_view::npos; at = text.find(kCommand, at + 1)) {
+    if (at > 0 && text[at - 1] != '\n') continue;
+    const size_t eol = text.find('\n', at);
+    if (eol == std::string_view::npos) break;
+    const std::string_view command = core::trim(text.substr(at + kCommand.size(), eol - at - kCommand.size()));
+    // The output starts after the rule under the command and ends at the next rule.
+    size_t body = text.find('\n', eol + 1);
+    if (body == std::string_view::npos) break;
+    ++body;
+    size_t end = text.find("\n#####", body);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view out = text.substr(body, end - body);
+    const std::string src = name + " [" + std::string(command) + "]";
+    if (command == "nvidia-smi topo -m") {
+      apply_topo(out, src, f);
+    } else if (command == "nvidia-smi nvlink -s" || command == "nvidia-smi nvlink --status") {
+      apply_nvlink(out, src, f);
+    }
   }
 }
 
@@ -436,8 +538,10 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
     } else if (h.find("nvidia-smi nvlink --status") != std::string_view::npos ||
                h.find("nvidia-smi nvlink --remotelinkinfo") != std::string_view::npos) {
       apply_nvlink(sec.body, src, f);
-    } else if (h == "dmesg:" || core::starts_with(h, "Scanning kernel log files")) {
-      apply_kernel_log(sec.body, src, f);
+    } else if (h == "dmesg:") {
+      apply_kernel_log(sec.body, src, f, Boot::kCurrent);
+    } else if (core::starts_with(h, "Scanning kernel log files")) {
+      apply_kernel_log_scan(sec.body, src, f);
     } else if (core::ends_with(core::split_ws(h).empty() ? h : core::split_ws(h)[0], "nvidia-smi") &&
                h.find("topo") != std::string_view::npos) {
       apply_topo(sec.body, src, f);
@@ -513,19 +617,26 @@ void merge_gpus(Facts& f) {
     }
   }
   // What nvidia-smi and the kernel said about GPUs it could not use.
-  if (f.smi) {
-    for (const auto& he : f.smi->handle_errors) {
-      if (he.pci_bus_id.empty()) continue;
-      Gpu& g = gpu_for(gpus, he.pci_bus_id, "nvidia-smi-q");
-      if (he.lost) {
-        g.lost = true;
-        g.lost_evidence = "nvidia-smi: Unable to determine the device handle for GPU " + he.pci_bus_id + ": " + he.reason;
-      } else {
-        fill(g.driver_problem, std::optional<std::string>("nvidia-smi: " + he.reason));
-      }
+  // Kept whatever another input said about the same GPU: a GPU nvidia-smi
+  // could not open is never counted usable.
+  for (const auto& [he, src] : f.handle_errors) {
+    if (he.pci_bus_id.empty()) continue;
+    Gpu& g = gpu_for(gpus, he.pci_bus_id, "nvidia-smi-q");
+    const std::string& line = he.line;
+    if (he.lost) {
+      g.lost = true;
+      g.lost_evidence = "nvidia-smi: " + line + " (" + src + ")";
+    } else {
+      g.driver_problem = line;  // verbatim: the evidence gpu.unreachable shows
     }
   }
-  for (const auto& [src, log] : f.kernel_logs) {
+  // Only the running boot says a GPU is lost now (a log spanning boots does
+  // when nothing of the running boot was captured); earlier boots are history,
+  // which gpu.xid_event reports as such.
+  const bool have_current = std::any_of(f.kernel_logs.begin(), f.kernel_logs.end(),
+                                        [](const KernelLogPart& p) { return p.boot == Boot::kCurrent; });
+  for (const auto& [src, log, boot] : f.kernel_logs) {
+    if (boot == Boot::kEarlier || (boot == Boot::kMixed && have_current)) continue;
     for (const auto& bus : log.fallen_off_bus) {
       Gpu& g = gpu_for(gpus, bus, "pci");
       g.lost = true;
@@ -535,6 +646,16 @@ void merge_gpus(Facts& f) {
       Gpu& g = gpu_for(gpus, bus, "pci");
       fill(g.driver_problem, std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
       fill(g.init_error, std::optional<std::string>(what));
+    }
+  }
+  // A cut capture: its header counts GPUs the file does not hold. They exist
+  // (counted, never judged); "cut short" in the problems names them.
+  if (f.attached_gpus && gpus.size() < static_cast<size_t>(*f.attached_gpus)) {
+    const size_t missing = static_cast<size_t>(*f.attached_gpus) - gpus.size();
+    for (size_t i = 0; i < missing; ++i) {
+      Gpu g;
+      g.source = "nvidia-smi-header";  // not in the file: nothing but its existence is known
+      gpus.push_back(std::move(g));
     }
   }
   // PCI address order, as nvidia-smi and CUDA number them by default.
@@ -594,18 +715,28 @@ void merge_driver(Facts& f) {
   }
   if (!d.version) d.version = d.kernel_module_version;
 
-  // NVML's state as nvidia-smi (an NVML program) met it.
+  // nvidia-smi's error, from any input: the one that says most about the
+  // whole driver (a GPU-level "error" only when nothing else was printed).
+  const Facts::SmiError* err = nullptr;
+  for (const auto& e : f.smi_errors) {
+    if (err == nullptr || (err->kind == "error" && e.kind != "error")) err = &e;
+  }
+  if (err != nullptr) d.nvidia_smi_error = err->line;
+
+  // NVML's state as nvidia-smi (an NVML program) met it. An error about the
+  // whole driver wins over another input's list of GPUs: the machine's
+  // nvidia-smi failed, so no GPU is counted usable.
   const std::string src = f.smi ? f.smi_source : f.xml_source;
-  if (f.smi && f.smi->error && f.smi->gpus.empty()) {
-    const std::string& kind = *f.smi->error_kind;
+  const bool listed = (f.smi && !f.smi->gpus.empty()) || (f.xml && !f.xml->gpus.empty());
+  const bool whole_driver = err != nullptr && err->kind != "error" && err->kind != "gpu_lost";
+  if (err != nullptr && (!listed || whole_driver)) {
+    const std::string& kind = err->kind;
     d.nvml.state = kind == "gpu_lost" ? "error" : kind;
-    d.nvml.detail = "nvidia-smi: " + *f.smi->error + " (" + src + ")";
-    d.nvidia_smi_error = f.smi->error;
-    note(f, "nvml", "nvidia-smi failed: " + *f.smi->error + " (" + src + ")", probe::State::kError);
-  } else if ((f.smi && !f.smi->gpus.empty()) || (f.xml && !f.xml->gpus.empty())) {
+    d.nvml.detail = "nvidia-smi: " + err->line + " (" + err->source + ")";
+    note(f, "nvml", "nvidia-smi failed: " + err->line + " (" + err->source + ")", probe::State::kError);
+  } else if (listed) {
     d.nvml.state = "ok";
     d.nvml.detail = "imported from " + src;
-    if (f.smi && f.smi->error) d.nvidia_smi_error = f.smi->error;
     const size_t n = f.smi ? f.smi->gpus.size() : f.xml->gpus.size();
     note(f, "nvml", fmt::format("{} GPU(s), driver {}, CUDA {} ({})", n, d.version.value_or("unknown"),
                                 d.cuda_version.value_or("unknown"), src));
@@ -615,7 +746,7 @@ void merge_driver(Facts& f) {
     note(f, "nvml", "no GPU listed (" + src + ")", probe::State::kAbsent);
   }
   // The kernel's side of a mismatch, as evidence.
-  for (const auto& [ksrc, log] : f.kernel_logs) {
+  for (const auto& [ksrc, log, boot] : f.kernel_logs) {
     if (d.nvml.state == "driver_mismatch" && log.api_mismatch_client) {
       d.nvml.detail += fmt::format("; kernel log: NVRM API mismatch, client {} vs kernel module {} ({})",
                                    *log.api_mismatch_client, log.api_mismatch_module.value_or("?"), ksrc);
@@ -626,9 +757,13 @@ void merge_driver(Facts& f) {
 
 void merge_xids(Facts& f) {
   // The same message appears in dmesg, the journal and kern.log: count each
-  // (GPU, Xid) in the source that has the most of it, not the sum.
-  std::map<std::pair<std::string, int>, inventory::XidEvent> best;
-  for (const auto& [src, log] : f.kernel_logs) {
+  // (GPU, Xid) in the source that has the most of it, not the sum, preferring
+  // the running boot's logs; one seen only in earlier boots is history.
+  auto rank = [](Boot b) { return b == Boot::kCurrent ? 2 : b == Boot::kMixed ? 1 : 0; };
+  const bool have_current = std::any_of(f.kernel_logs.begin(), f.kernel_logs.end(),
+                                        [](const KernelLogPart& p) { return p.boot == Boot::kCurrent; });
+  std::map<std::pair<std::string, int>, std::pair<int, inventory::XidEvent>> best;  // (rank, event)
+  for (const auto& [src, log, boot] : f.kernel_logs) {
     std::map<std::pair<std::string, int>, inventory::XidEvent> here;
     for (const auto& x : log.xids) {
       auto& e = here[{x.pci_bus_id, x.xid}];
@@ -644,10 +779,17 @@ void merge_xids(Facts& f) {
     }
     for (auto& [key, e] : here) {
       auto it = best.find(key);
-      if (it == best.end() || e.count > it->second.count) best[key] = std::move(e);
+      const int r = rank(boot);
+      if (it == best.end() || r > it->second.first || (r == it->second.first && e.count > it->second.second.count)) {
+        best[key] = {r, std::move(e)};
+      }
     }
   }
-  for (auto& [key, e] : best) f.inv.driver.xid_events.push_back(std::move(e));
+  for (auto& [key, re] : best) {
+    auto& [r, e] = re;
+    if (have_current && r < 2) e.source += std::string(" ") + std::string(inventory::kEarlierBoot);
+    f.inv.driver.xid_events.push_back(std::move(e));
+  }
 }
 
 // NVLink links onto the GPUs (by UUID, else nvidia-smi's index), and a
@@ -694,7 +836,31 @@ report::Report finish(Facts& f, const std::vector<std::string>& names, double se
   merge_gpus(f);
   merge_driver(f);
   merge_xids(f);
+  if (f.topo && f.inv.gpus.empty()) {
+    // A matrix alone still names the GPUs (GPU0..GPUn, in CUDA's order):
+    // they exist, with their CPU affinity and NUMA node, nothing more known.
+    for (const auto& row : f.topo->rows) {
+      if (row.name.size() < 4 || row.name.compare(0, 3, "GPU") != 0) continue;
+      auto n = core::parse_u64(std::string_view(row.name).substr(3));
+      if (!n || *n > 4096) continue;
+      Gpu g;
+      g.index = static_cast<int>(*n);
+      g.source = "nvidia-smi-topo";
+      f.inv.gpus.push_back(std::move(g));
+    }
+  }
   if (f.topo) parse::apply_nvidia_smi_topo(*f.topo, f.inv);
+  if (f.inv.gpus.empty()) {
+    // nvidia-smi nvlink alone: "GPU 0: Tesla V100-SXM2-32GB (UUID: ...)" names each GPU.
+    for (const auto& n : f.nvlink) {
+      Gpu g;
+      g.index = n.index;
+      g.source = "nvidia-smi-nvlink";
+      if (!n.name.empty()) g.name = n.name;
+      g.uuid = n.uuid;
+      f.inv.gpus.push_back(std::move(g));
+    }
+  }
   merge_nvlink(f);
   report::Report r;
   r.tool_version = TFRIG_VERSION;
@@ -719,16 +885,31 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
     names.push_back(in.name);
     std::string inflated;
     std::string_view text = in.bytes;
+    std::string cut_note;
     if (is_gzip(text)) {
-      auto out = gunzip(text, kMaxTextBytes);
-      if (!out) return core::fail(out.error().code, in.name + ": " + out.error().where, out.error().message);
-      inflated = std::move(*out);
+      std::string partial;
+      auto out = gunzip(text, kMaxTextBytes, &partial);
+      if (out) {
+        inflated = std::move(*out);
+      } else if (out.error().code == core::ErrorCode::kParse && !partial.empty()) {
+        // A bug report whose last gzip members are cut or corrupt: what came
+        // before is still evidence; the rest was not examined.
+        cut_note = fmt::format("{}the end of {} ({} at {}; read the first {} bytes of text)", report::kCutShort, in.name,
+                               out.error().message, out.error().where, partial.size());
+        inflated = std::move(partial);
+      } else {
+        return core::fail(out.error().code, in.name + ": " + out.error().where, out.error().message);
+      }
       text = inflated;
     }
+    if (!cut_note.empty()) problem(f, "host", cut_note);
     const FileKind kind = detect_kind(text);
     switch (kind) {
       case FileKind::kBugReport: import_bug_report(text, in.name, f); break;
-      case FileKind::kNvidiaSmiText: apply_smi_text(text, in.name, f, true); break;
+      case FileKind::kNvidiaSmiText:
+        apply_smi_text(text, in.name, f, true);
+        apply_capture_sections(text, in.name, f);
+        break;
       case FileKind::kNvidiaSmiXml: apply_smi_xml(text, in.name, f); break;
       case FileKind::kLspci: apply_lspci(text, in.name, f, true); break;
       case FileKind::kTopo: apply_topo(text, in.name, f); break;

@@ -224,7 +224,8 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
     }
     if (trimmed.find("params:") != std::string_view::npos) {
       read_total(trimmed, "Non-trainable params:", out.non_trainable_params);
-      if (trimmed.find("Non-trainable") == std::string_view::npos) {
+      read_total(trimmed, "Optimizer params:", out.optimizer_params);
+      if (trimmed.find("Non-trainable") == std::string_view::npos && trimmed.find("Optimizer") == std::string_view::npos) {
         read_total(trimmed, "Trainable params:", out.trainable_params);
         read_total(trimmed, "Total params:", out.total_params);
       }
@@ -305,10 +306,16 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   }
   uint64_t sum = 0;
   for (const KerasLayer& l : out.layers) sum += l.params;
-  if (out.total_params && *out.total_params != sum) {
-    out.warnings.push_back(fmt::format("the rows add up to {} parameters, the summary's total says {}", sum, *out.total_params));
+  if (const auto weights = keras_weight_count(out); weights && *weights != sum) {
+    out.warnings.push_back(fmt::format("the rows add up to {} parameters, the summary's totals say {} weights", sum, *weights));
   }
   return out;
+}
+
+std::optional<uint64_t> keras_weight_count(const KerasSummary& s) {
+  if (s.trainable_params && s.non_trainable_params) return *s.trainable_params + *s.non_trainable_params;
+  if (s.total_params && s.optimizer_params && *s.optimizer_params <= *s.total_params) return *s.total_params - *s.optimizer_params;
+  return s.total_params;
 }
 
 // Bounds far above any real model (the largest published models have ~2^41
@@ -374,7 +381,7 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
     w.layers.push_back(std::move(l));
   }
   if (unknown_dims) w.notes.push_back("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len");
-  w.params = s.total_params.value_or(sum);
+  w.params = keras_weight_count(s).value_or(sum);  // never the printed total when it includes optimizer slots
   w.trainable_params = s.trainable_params.value_or(w.params);
   if (w.params > kMaxParams || w.trainable_params > kMaxParams) {
     return core::fail(core::ErrorCode::kInvalidArgument, "summary",

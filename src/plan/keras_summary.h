@@ -37,8 +37,15 @@ struct KerasSummary {
   std::optional<uint64_t> total_params;
   std::optional<uint64_t> trainable_params;
   std::optional<uint64_t> non_trainable_params;
+  // Keras 3 on a compiled, built model: "Optimizer params: 101,782 (397.59 KB)";
+  // its "Total params" then includes them (the optimizer's slots, not weights).
+  std::optional<uint64_t> optimizer_params;
   std::vector<std::string> warnings;
 };
+
+// The model's weights: trainable + non-trainable when both are printed, else
+// the total less the optimizer's slots, else the total.
+std::optional<uint64_t> keras_weight_count(const KerasSummary& summary);
 
 // Inputs larger than this are refused (a summary of thousands of layers is
 // well under a megabyte).

@@ -173,6 +173,7 @@ class Scanner {
       }
       return;
     }
+    if (loader_searched) ++loader_dirs_;
     std::vector<std::pair<std::string, std::string>> candidates;  // name, base
     std::set<std::string> link_targets;
     for (const auto& n : *names) {
@@ -191,6 +192,8 @@ class Scanner {
   }
 
   std::vector<inventory::CudaLibrary> take() { return std::move(libs_); }
+  // Directories of the loader's own search that exist (LD_LIBRARY_PATH, the defaults).
+  int loader_dirs() const { return loader_dirs_; }
 
  private:
   // Symlinks resolved inside the root, with directories cached: this VM
@@ -280,6 +283,7 @@ class Scanner {
   ProblemLog& problems_;
   std::set<std::string> seen_;
   std::set<std::string> scanned_;
+  int loader_dirs_ = 0;
   std::set<std::string> resolved_;
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> dist_cache_;
   std::map<std::string, std::string> dir_cache_;
@@ -424,6 +428,15 @@ class CudaLibsProbe final : public Probe {
                                   : pick->version.value_or("?") + (pick->resolved == true ? "" : " (" + pick->found_via + ")"));
     }
     status.state = out.cuda.libraries.empty() && out.cuda.toolkits.empty() ? State::kAbsent : State::kOk;
+    // A captured tree without /etc/ld.so.cache and library folders (only /proc
+    // and /sys copied): nothing says the libraries are missing, so the rules
+    // must not judge them.
+    if (!have_cache && scan.loader_dirs() == 0 && out.cuda.libraries.empty() && out.cuda.toolkits.empty()) {
+      status.state = State::kSkipped;
+      status.detail = "no loader cache and no library folders under " + root.full_path("/") +
+                      ": the CUDA libraries were not examined";
+      return status;
+    }
     status.detail = fmt::format("{} CUDA libraries, {} toolkit{}: {}", out.cuda.libraries.size(), out.cuda.toolkits.size(),
                                 out.cuda.toolkits.size() == 1 ? "" : "s", summary);
     return status;

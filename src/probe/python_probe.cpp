@@ -55,6 +55,12 @@ class PythonProbe final : public Probe {
     }
     ProbeStatus status;
     status.problems = problems.problems();
+    if (out.python.environments.empty() && !root.is_dir("usr") && ctx.python_prefixes.empty()) {
+      // A captured tree of /proc and /sys only: nothing says Python is missing.
+      status.state = State::kSkipped;
+      status.detail = "no usr folder under " + root.full_path("/") + ": Python environments were not examined";
+      return status;
+    }
     if (out.python.environments.empty()) {
       status.state = State::kAbsent;
       status.detail = "no Python site-packages found";

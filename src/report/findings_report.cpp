@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "report/coverage.h"
 #include "report/report.h"
 #include "rules/rule.h"
 
@@ -63,9 +64,12 @@ nlohmann::json findings_to_json(const Report& report) {
   for (const auto& f : report.findings) list.push_back(finding_to_json(f));
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", missing}});
+  const Coverage coverage = coverage_of(report);
   return nlohmann::json{{"target", report.target},
                         {"skipped", skipped},
                         {"verdict", report.verdict},
+                        {"examined", coverage.examined},
+                        {"not_examined", coverage.not_examined},
                         {"findings", list},
                         {"summary", {{"error", report.summary.errors},
                                      {"warning", report.summary.warnings},

@@ -13,7 +13,32 @@ namespace {
 namespace u = util;
 using core::Version;
 
+// nvidia-smi's own words, as evidence: the exact line and the file it came from.
+Evidence smi_said(const inventory::DriverInfo& d) {
+  return {"nvidia-smi printed", d.nvidia_smi_error.value_or("?"), u::nvidia_smi_source(d).value_or("nvidia-smi")};
+}
+
+// nvidia-smi (an import) said this about the whole driver.
+bool smi_says(const inventory::DriverInfo& d, const char* state) { return d.nvidia_smi_error && d.nvml.state == state; }
+
 Check not_loaded(const Context& ctx) {
+  if (smi_says(ctx.inv.driver, "driver_not_loaded")) {
+    const auto& d = ctx.inv.driver;
+    // nouveau owning the GPU is its own rule.
+    for (const auto* p : u::pci_gpus(ctx)) {
+      if (p->driver && *p->driver == "nouveau") return Check::pass();
+    }
+    std::vector<Evidence> ev{smi_said(d)};
+    if (d.module_nvidia) ev.push_back({"nvidia in /proc/modules", u::yes_no(*d.module_nvidia), "/proc/modules"});
+    if (d.kernel_module_version) ev.push_back({"kernel module", *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    for (const auto* p : u::pci_gpus(ctx)) ev.push_back({"driver bound to " + p->address, p->driver.value_or("none"), "lspci -k / sysfs"});
+    Check c;
+    c.add(Hit{"host",
+              "nvidia-smi could not communicate with the NVIDIA kernel driver: the nvidia module is not loaded (not "
+              "installed, not built for this kernel, or refused by Secure Boot), so CUDA finds no device.",
+              ev, "", {}});
+    return c;
+  }
   if (!u::gpu_presence_known(ctx)) return Check::skip("PCI device list");
   const auto pci = u::pci_gpus(ctx);
   if (pci.empty() && ctx.inv.gpus.empty()) return Check::skip("an NVIDIA GPU (none found)");
@@ -66,6 +91,14 @@ Check nouveau_bound(const Context& ctx) {
 bool has_loader_lib(const Context& ctx, const std::string& soname) { return u::would_load(ctx, soname) != nullptr; }
 
 Check library_unresolvable(const Context& ctx) {
+  if (smi_says(ctx.inv.driver, "library_missing")) {
+    Check c;
+    c.add(Hit{"libnvidia-ml.so.1",
+              "nvidia-smi could not load libnvidia-ml.so: the driver's user-space libraries are missing or not on "
+              "the loader's path, so NVML and libcuda.so.1 (every CUDA program, TensorFlow included) fail.",
+              {smi_said(ctx.inv.driver)}, "", {}});
+    return c;
+  }
   if (u::gpu_count(ctx) == 0) return Check::skip("an NVIDIA GPU (none found)");
   if (!ctx.probed("cuda_libs")) return Check::skip("loader search results (the cuda_libs probe did not run)");
   Check c;
@@ -97,7 +130,12 @@ Check library_mismatch(const Context& ctx) {
   const auto& d = ctx.inv.driver;
   if (d.nvml.state == "driver_mismatch") {
     Check c;
-    std::vector<Evidence> ev{{"NVML init", "Driver/library version mismatch" + (d.nvml.detail.empty() ? "" : ": " + d.nvml.detail), "nvmlInit_v2"}};
+    std::vector<Evidence> ev;
+    if (smi_says(d, "driver_mismatch")) {
+      ev.push_back(smi_said(d));
+    } else {
+      ev.push_back({"NVML init", "Driver/library version mismatch" + (d.nvml.detail.empty() ? "" : ": " + d.nvml.detail), "nvmlInit_v2"});
+    }
     if (d.kernel_module_version) ev.push_back({"kernel module", *d.kernel_module_version, "/proc/driver/nvidia/version"});
     if (auto lv = libcuda_version(ctx)) ev.push_back({"user-space libcuda", *lv, "the file libcuda.so.1 resolves to"});
     c.add(Hit{"host", "The NVIDIA user-space libraries and the loaded kernel module are different versions "
@@ -143,7 +181,9 @@ Check too_old_for_cuda(const Context& ctx) {
             fmt::format("Driver {} is older than {} that CUDA {} needs, and {} was built with CUDA {}: \"CUDA driver "
                         "version is insufficient for CUDA runtime version\".",
                         drv->text(), minv->text(), min->cuda, ctx.target.label(), cuda->text()),
-            {{"driver", drv->text(), d.version ? "NVML" : "/proc/driver/nvidia/version"},
+            {{"driver", drv->text(), !d.version ? "/proc/driver/nvidia/version"
+                                                 : d.nvml.detail.rfind("imported from ", 0) == 0 ? "nvidia-smi (" + d.nvml.detail.substr(14) + ")"
+                                                                                                  : std::string("NVML")},
              {"CUDA of the target", cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
              {"minimum driver for CUDA " + min->cuda, minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
               u::knowledge_source("cuda_drivers.json", min->source)}},
@@ -152,6 +192,30 @@ Check too_old_for_cuda(const Context& ctx) {
                         "supports (`tfrig compat --driver {}`).",
                         minv->text(), drv->text()),
             {}});
+  return c;
+}
+
+// "No devices were found": the driver answered but drives no GPU.
+Check no_devices(const Context& ctx) {
+  const auto& d = ctx.inv.driver;
+  // Live, NVML counting no device on a machine without an NVIDIA GPU is no problem.
+  if (!smi_says(d, "no_device") && !(d.nvml.state == "no_device" && !u::pci_gpus(ctx).empty())) {
+    if (d.nvml.state == "ok" && !ctx.inv.gpus.empty()) return Check::pass();
+    if (d.nvml.state == "not_tried") return Check::skip("nvidia-smi's or NVML's answer");
+    return Check::pass();
+  }
+  std::vector<Evidence> ev;
+  if (smi_says(d, "no_device")) ev.push_back(smi_said(d));
+  std::vector<std::string> bus;
+  for (const auto* p : u::pci_gpus(ctx)) {
+    bus.push_back(p->address);
+    ev.push_back({"NVIDIA GPU on the bus " + p->address, "driver bound: " + p->driver.value_or("none"), "lspci -k / sysfs"});
+  }
+  std::string which = bus.empty() ? "which GPUs are on the bus was not captured (`lspci -nnk -d 10de:` shows them)"
+                                  : fmt::format("the bus holds {} NVIDIA GPU(s) ({}) that the nvidia driver does not drive",
+                                                bus.size(), u::join(bus, ", "));
+  Check c;
+  c.add(Hit{"host", "nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; " + which + ".", ev, "", {}});
   return c;
 }
 
@@ -214,6 +278,16 @@ std::vector<Rule> driver_rules() {
        "Upgrade the driver, or use a TF release whose CUDA the driver supports (`tfrig compat --driver VERSION`).",
        {"https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"},
        too_old_for_cuda},
+      {"driver.no_devices", "driver", Severity::kError, "The driver drives no GPU (\"No devices were found\")",
+       "nvidia-smi's \"No devices were found\" (or NVML counting no device) next to the NVIDIA GPUs on the PCI bus and "
+       "the driver bound to each.",
+       "The module is loaded but no GPU came up under it: the GPU is bound to another driver (vfio-pci for a VM, "
+       "nouveau), the driver is too old or too new for the GPU (the open module needs Turing or newer), or the "
+       "GPU failed to initialise (NVRM RmInitAdapter failed in the kernel log).",
+       "`lspci -nnk -d 10de:` shows which driver holds each GPU; `sudo dmesg | grep NVRM` says why the nvidia "
+       "driver did not take it; install a driver branch that supports the GPU and reboot.",
+       {"https://github.com/NVIDIA/open-gpu-kernel-modules#compatible-gpus"},
+       no_devices},
       {"driver.device_permissions", "driver", Severity::kError, "NVIDIA device nodes not accessible",
        "Read/write access of the current user to /dev/nvidia*.",
        "DCGM's 'Permissions and OS Blocks' test fails when /dev/nvidia* is not accessible.",

@@ -140,7 +140,7 @@ Check persistence_off(const Context& ctx) {
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " is a datacenter GPU with persistence mode off: the driver tears the GPU down "
                                 "whenever no process uses it, so every start pays the re-initialisation.",
-              {{"persistence mode", "disabled", "NVML nvmlDeviceGetPersistenceMode"}},
+              {{"persistence mode", "disabled", u::reported_by(g)}},
               "",
               {}});
   }
@@ -159,7 +159,7 @@ Check ecc_disabled(const Context& ctx) {
     std::string pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? "enabled (after reboot)" : "disabled") : "unknown";
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " supports ECC but runs with it off: memory bit errors go undetected in long runs.",
-              {{"ECC mode (current)", "disabled", "NVML nvmlDeviceGetEccMode"}, {"ECC mode (pending)", pending, "NVML"}},
+              {{"ECC mode (current)", "disabled", u::reported_by(g)}, {"ECC mode (pending)", pending, u::reported_by(g)}},
               fmt::format("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth).", g.index),
               {}});
   }
@@ -184,10 +184,10 @@ Check memory_errors(const Context& ctx) {
       why = fmt::format("{} retired pages, at or above DCGM's limit {}", *g.retired_pages_count, limit);
     }
     if (why.empty()) continue;
-    if (g.retired_pages_count) ev.push_back({"retired pages", std::to_string(*g.retired_pages_count), "NVML"});
-    if (g.retired_pages_pending) ev.push_back({"retirement pending", u::yes_no(*g.retired_pages_pending), "NVML"});
-    if (g.remapped_rows_pending) ev.push_back({"row remap pending", u::yes_no(*g.remapped_rows_pending), "NVML"});
-    if (g.remapped_rows_failure) ev.push_back({"row remap failure", u::yes_no(*g.remapped_rows_failure), "NVML"});
+    if (g.retired_pages_count) ev.push_back({"retired pages", std::to_string(*g.retired_pages_count), u::reported_by(g)});
+    if (g.retired_pages_pending) ev.push_back({"retirement pending", u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
+    if (g.remapped_rows_pending) ev.push_back({"row remap pending", u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
+    if (g.remapped_rows_failure) ev.push_back({"row remap failure", u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
     c.add(Hit{u::gpu_entity(g), u::gpu_label(g) + ": " + why + ".", ev, "", {}});
   }
   if (!known) return Check::skip("retired pages / remapped rows (NVML did not report them)");
@@ -205,7 +205,7 @@ Check mig_enabled(const Context& ctx) {
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
                                 "(the first visible one), never the whole GPU.",
-              {{"MIG mode (current)", "enabled", "NVML nvmlDeviceGetMigMode"}},
+              {{"MIG mode (current)", "enabled", u::reported_by(g)}},
               fmt::format("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
                           "instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`).",
                           g.index),
@@ -224,8 +224,8 @@ Check memory_in_use(const Context& ctx) {
     known = true;
     if (g.process_count.value_or(0) == 0 && g.process_memory_bytes.value_or(0) == 0) continue;
     std::vector<Evidence> ev;
-    if (g.process_count) ev.push_back({"other processes", std::to_string(*g.process_count), "NVML running processes"});
-    if (g.process_memory_bytes) ev.push_back({"memory they hold", u::bytes(*g.process_memory_bytes), "NVML"});
+    if (g.process_count) ev.push_back({"other processes", std::to_string(*g.process_count), u::reported_by(g)});
+    if (g.process_memory_bytes) ev.push_back({"memory they hold", u::bytes(*g.process_memory_bytes), u::reported_by(g)});
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " already has memory held by other processes: TensorFlow maps nearly all GPU memory "
                                 "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
@@ -246,7 +246,7 @@ Check pcie_link_downgraded(const Context& ctx) {
                   fmt::format("{} runs its PCIe link at x{} of x{}: host-device copies get {}% of the bandwidth.",
                               u::gpu_label(g), *g.pcie_link_width_current, *g.pcie_link_width_max,
                               100 * *g.pcie_link_width_current / *g.pcie_link_width_max),
-                  {{"link width (current / max)", fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), "NVML"}},
+                  {{"link width (current / max)", fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), u::reported_by(g)}},
                   "",
                   {}});
       }
@@ -258,7 +258,7 @@ Check pcie_link_downgraded(const Context& ctx) {
                   fmt::format("{} runs PCIe gen {} of gen {}. Idle GPUs lower the link generation to save power, so "
                               "this matters only if it stays low under load.",
                               u::gpu_label(g), *g.pcie_link_gen_current, *g.pcie_link_gen_max),
-                  {{"link generation (current / max)", fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), "NVML"}},
+                  {{"link generation (current / max)", fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), u::reported_by(g)}},
                   "Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
                   "check the BIOS PCIe speed setting and riser cables.",
                   Severity::kInfo});

@@ -4,6 +4,7 @@
 // any source that fills DriverInfo::xid_events and Gpu::lost.
 #include <fmt/format.h>
 
+#include "inventory/kernel_events.h"
 #include "knowledge/xid_catalog.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -56,6 +57,12 @@ Check xid_events(const Context& ctx) {
                  : "Look the Xid up in NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html) and "
                    "follow its resolution.";
     h.severity = info && info->severe ? Severity::kError : Severity::kWarning;
+    if (inventory::from_earlier_boot(e.source)) {
+      // The running boot's log does not have it: history, not the state now.
+      h.message = fmt::format("{} logged Xid {} {} time{} on an earlier boot, not in this boot's log: {}. Watch for it.",
+                              who, e.xid, e.count, e.count == 1 ? "" : "s", meaning);
+      h.severity = Severity::kWarning;
+    }
     c.add(std::move(h));
   }
   return c;
@@ -101,6 +108,41 @@ Check init_failed(const Context& ctx) {
   return Check::skip("kernel messages of the nvidia module (an imported nvidia-bug-report) or NVML");
 }
 
+// nvidia-smi could not open a GPU it knows of ("Unable to determine the
+// device handle for GPU 0000:01:00.0: Unknown Error"), not the lost case.
+Check unreachable(const Context& ctx) {
+  Check c;
+  // The importer keeps nvidia-smi's line verbatim; the NVML probe says it in its own words.
+  const std::string kSmi = "Unable to determine the device handle";
+  const std::string kNvml = "NVML could not open GPU";
+  const auto& d = ctx.inv.driver;
+  for (const auto& g : ctx.inv.gpus) {
+    if (!g.driver_problem) continue;
+    const bool smi = g.driver_problem->rfind(kSmi, 0) == 0;
+    if (!smi && g.driver_problem->rfind(kNvml, 0) != 0) continue;
+    c.add(Hit{u::gpu_entity(g),
+              fmt::format("{} could not open {} at {}: no program can use it, and it is not counted as a usable GPU.",
+                          smi ? "nvidia-smi" : "NVML", u::gpu_label(g), g.pci_bus_id.value_or("an unknown address")),
+              {{smi ? "nvidia-smi printed" : "NVML", *g.driver_problem,
+                smi ? u::nvidia_smi_source(d).value_or("nvidia-smi -q") : "nvmlDeviceGetHandleByIndex"}},
+              "", {}});
+  }
+  // An error naming no bus address ("... for GPU 0: Unknown Error").
+  if (c.hits.empty() && d.nvidia_smi_error && d.nvidia_smi_error->rfind(kSmi, 0) == 0 &&
+      d.nvidia_smi_error->find("GPU is lost") == std::string::npos) {
+    bool named = false;
+    for (const auto& g : ctx.inv.gpus) named = named || g.driver_problem == d.nvidia_smi_error;
+    if (!named) {
+      c.add(Hit{"host", "nvidia-smi could not open a GPU: no program can use it.",
+                {{"nvidia-smi printed", *d.nvidia_smi_error, u::nvidia_smi_source(d).value_or("nvidia-smi")}}, "", {}});
+    }
+  }
+  if (!c.hits.empty()) return c;
+  if (!ctx.inv.gpus.empty() && d.nvml.state == "ok") return Check::pass();
+  if (!u::gpu_presence_known(ctx)) return Check::skip("an NVIDIA GPU (none found)");
+  return Check::skip("whether nvidia-smi or NVML could open each GPU");
+}
+
 }  // namespace
 
 std::vector<Rule> gpu_health_rules() {
@@ -124,6 +166,16 @@ std::vector<Rule> gpu_health_rules() {
        "temperatures; if it keeps falling off the bus, RMA the card.",
        {"https://docs.nvidia.com/deploy/xid-errors/index.html"},
        gpu_lost},
+      {"gpu.unreachable", "gpu", Severity::kError, "nvidia-smi could not open a GPU",
+       "nvidia-smi's \"Unable to determine the device handle for GPU <address>: Unknown Error\" (any reason but "
+       "\"GPU is lost\", which gpu.lost covers).",
+       "NVML has no handle for the GPU, so CUDA cannot use it either; seen after a GPU fault (Xid), with a "
+       "GPU the driver half-initialised, and with Above 4G decoding / resizable BAR off for large-memory GPUs "
+       "(ASSUMED: causes from public bug reports and NVIDIA forum threads).",
+       "Read the kernel log around it (`sudo dmesg | grep -e NVRM -e Xid`); reset the GPU (`sudo nvidia-smi -r -i "
+       "<address>`) or reboot; check its power cables and riser, and Above 4G decoding in the BIOS.",
+       {"https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html"},
+       unreachable},
       {"gpu.init_failed", "gpu", Severity::kError, "The driver could not initialise a GPU",
        "The kernel log's \"NVRM: GPU <address>: RmInitAdapter failed!\" for a GPU on the bus.",
        "The module is loaded and bound but the GPU never came up, so it is invisible to CUDA; seen with nouveau "

@@ -1,5 +1,6 @@
 // Hardware balance rules (the guide's barrel): PCIe lanes per GPU and NUMA
 // placement of the GPUs against the CPUs that feed them.
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -13,32 +14,62 @@ namespace {
 
 namespace u = util;
 
+// The widest link the GPU itself has: its own link capability on the PCI
+// bus (lspci LnkCap, sysfs max_link_width: the endpoint's, not the slot's),
+// else the catalog's lane count. Unknown for a GPU neither names (a GT 1030
+// is x4 by design, a laptop GPU often x8): then the GPU is not judged.
+struct OwnLanes {
+  int lanes;
+  std::string source;
+};
+std::optional<OwnLanes> own_lanes(const Context& ctx, const inventory::Gpu& g) {
+  for (const auto& d : ctx.inv.pci.devices) {
+    if (g.pci_bus_id && d.address == *g.pci_bus_id && d.link_width_max) {
+      return OwnLanes{*d.link_width_max, "the GPU's link capability (lspci LnkCap / sysfs max_link_width)"};
+    }
+  }
+  auto m = u::gpu_catalog(ctx, g);
+  if (m && m->spec && m->spec->pcie_lanes) return OwnLanes{*m->spec->pcie_lanes, "knowledge " + m->source};
+  return std::nullopt;
+}
+
 Check pcie_below_x16(const Context& ctx) {
   Check c;
   bool known = false;
   const int want = static_cast<int>(ctx.k.number("pcie_lanes_per_gpu", 16));
   for (const auto& g : u::gpus(ctx)) {
-    if (!g.pcie_link_width_max) continue;
+    const std::string src = u::reported_by(g);
+    // lspci and sysfs give the GPU's own maximum (LnkCap, max_link_width):
+    // a narrow slot shows there as a downgraded link (gpu.pcie_link_downgraded).
+    // NVML and nvidia-smi give the smaller of GPU and slot as the maximum.
+    if (g.source == "pci" || g.source == "proc") continue;
+    const auto have = g.pcie_link_width_max;
+    if (!have) continue;
+    const auto own = own_lanes(ctx, g);
+    if (!own) continue;  // nothing says how wide the GPU itself is
     known = true;
-    if (*g.pcie_link_width_max >= want) continue;
-    // Some cards are narrower by design (RTX 4060 Ti: x8); then the slot is not the limit.
-    auto m = u::gpu_catalog(ctx, g);
-    if (m && m->spec && m->spec->pcie_lanes && *m->spec->pcie_lanes <= *g.pcie_link_width_max) continue;
+    const int goal = std::min(own->lanes, want);
+    if (*have >= goal) continue;
+    std::vector<Evidence> ev{{"maximum link width (the smaller of GPU and slot)", fmt::format("x{}", *have), src},
+                             {"the GPU's own width", fmt::format("x{}", own->lanes), own->source}};
+    if (goal == want) ev.push_back({"wanted per GPU", fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")});
     c.add(Hit{u::gpu_entity(g),
-              fmt::format("{} can use at most x{} (slot or bifurcation), not x{}: host-to-GPU copies get {}% of the "
-                          "bandwidth.",
-                          u::gpu_label(g), *g.pcie_link_width_max, want, 100 * *g.pcie_link_width_max / want),
-              {{"maximum link width", fmt::format("x{}", *g.pcie_link_width_max), "NVML (min of GPU and slot)"},
-               {"wanted per GPU", fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")}},
-              "", {}});
+              fmt::format("{} can use at most x{} (slot, riser or bifurcation) although it is built for x{}: "
+                          "host-to-GPU copies get {}% of its bandwidth.",
+                          u::gpu_label(g), *have, goal, 100 * *have / goal),
+              ev, "", {}});
   }
   if (u::gpus(ctx).empty()) {
     for (const auto* d : u::pci_gpus(ctx)) {
-      if (!d->link_width_max) continue;
+      // sysfs: max_link_width is the GPU's own, current_link_width what the slot gave it.
+      if (!d->link_width_current || !d->link_width_max) continue;
       known = true;
-      if (*d->link_width_max >= want) continue;
-      c.add(Hit{d->address, fmt::format("The GPU at {} has at most x{} lanes, not x{}.", d->address, *d->link_width_max, want),
-                {{"maximum link width", fmt::format("x{}", *d->link_width_max), "/sys/bus/pci/devices/" + d->address + "/max_link_width"}},
+      const int goal = std::min(*d->link_width_max, want);
+      if (*d->link_width_current >= goal) continue;
+      c.add(Hit{d->address,
+                fmt::format("The GPU at {} runs at x{} although it is built for x{}.", d->address, *d->link_width_current, goal),
+                {{"negotiated link width", fmt::format("x{}", *d->link_width_current), "lspci LnkSta / sysfs current_link_width of " + d->address},
+                 {"the GPU's own width", fmt::format("x{}", *d->link_width_max), "lspci LnkCap / sysfs max_link_width of " + d->address}},
                 "", {}});
     }
   }
@@ -99,7 +130,9 @@ Check gpu_numa(const Context& ctx) {
 std::vector<Rule> hardware_rules() {
   return {
       {"hardware.pcie_below_x16", "hardware", Severity::kWarning, "GPU on fewer than x16 PCIe lanes",
-       "The maximum link width of each GPU (the smaller of GPU and slot), unless the card itself is narrower.",
+       "Each GPU's maximum link as NVML or nvidia-smi report it (the smaller of GPU and slot) against the GPU's own "
+       "width (its PCIe link capability from lspci/sysfs, else the catalog's lanes): x16 only for cards built for "
+       "x16; a GPU whose own width is unknown is not judged.",
        "The guide: at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes.",
        "Move the GPU to a CPU-attached x16 slot; avoid x8/x4 bifurcation for training GPUs; pick a CPU platform "
        "with enough lanes (Xeon, EPYC).",

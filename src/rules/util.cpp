@@ -23,12 +23,49 @@ int gpu_count(const Context& ctx) {
   return static_cast<int>(std::max(ctx.inv.gpus.size(), pci_gpus(ctx).size()));
 }
 
+bool gpu_unusable(const inventory::Gpu& g) {
+  return g.lost == true || g.init_error.has_value() || g.driver_problem.has_value();
+}
+
+bool driver_failed(const Context& ctx) {
+  const auto& s = ctx.inv.driver.nvml.state;
+  return s == "driver_not_loaded" || s == "driver_mismatch" || s == "library_missing" || s == "no_device";
+}
+
+std::optional<std::string> nvidia_smi_source(const inventory::DriverInfo& d) {
+  // The importer writes "nvidia-smi: <line> (<file:line (section)>)".
+  if (!d.nvidia_smi_error) return std::nullopt;
+  const std::string head = "nvidia-smi: " + *d.nvidia_smi_error + " (";
+  const std::string& t = d.nvml.detail;
+  if (t.size() <= head.size() || t.compare(0, head.size(), head) != 0 || t.back() != ')') return std::nullopt;
+  return t.substr(head.size(), t.size() - head.size() - 1);
+}
+
+int usable_gpu_count(const Context& ctx) {
+  if (driver_failed(ctx)) return 0;
+  int unusable = 0;
+  for (const auto& g : ctx.inv.gpus) unusable += gpu_unusable(g) ? 1 : 0;
+  return std::max(gpu_count(ctx) - unusable, 0);
+}
+
 bool gpu_presence_known(const Context& ctx) {
   return !ctx.inv.pci.devices.empty() || !ctx.inv.gpus.empty();
 }
 
 std::string no_nvml_gpus_reason(const Context& ctx) {
   return gpu_count(ctx) > 0 ? "GPU details (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)";
+}
+
+std::string reported_by(const inventory::Gpu& g) {
+  if (g.source == "nvml") return "NVML";
+  if (g.source == "nvidia-smi-xml") return "nvidia-smi -q -x (XML)";
+  if (g.source == "nvidia-smi-q") return "nvidia-smi -q (text)";
+  if (g.source == "pci") return "lspci / sysfs";
+  if (g.source == "proc") return "/proc/driver/nvidia/gpus";
+  if (g.source == "nvidia-smi-topo") return "nvidia-smi topo -m";
+  if (g.source == "nvidia-smi-header") return "nvidia-smi -q header";
+  if (g.source == "nvidia-smi-nvlink") return "nvidia-smi nvlink";
+  return g.source.empty() ? std::string("NVML") : g.source;
 }
 
 std::string gpu_entity(const inventory::Gpu& g) { return "gpu" + std::to_string(g.index); }
@@ -38,11 +75,18 @@ std::string gpu_label(const inventory::Gpu& g) {
 }
 
 std::optional<knowledge::GpuMatch> gpu_catalog(const Context& ctx, const inventory::Gpu& g) {
+  auto by_id = g.pci_device_id ? ctx.k.find_gpu_by_pci_id(*g.pci_device_id) : std::nullopt;
   if (g.name) {
-    if (auto m = ctx.k.find_gpu(*g.name)) return m;
+    if (auto m = ctx.k.find_gpu(*g.name)) {
+      // One marketing name, two cards ("NVIDIA GeForce RTX 4060 Ti" is 8 or
+      // 16 GB): the device id decides when the name's entry does not hold it.
+      const bool id_elsewhere = by_id && by_id->spec && m->spec &&
+                                std::find(m->spec->pci_device_ids.begin(), m->spec->pci_device_ids.end(),
+                                          *g.pci_device_id) == m->spec->pci_device_ids.end();
+      return id_elsewhere ? by_id : m;
+    }
   }
-  if (g.pci_device_id) return ctx.k.find_gpu_by_pci_id(*g.pci_device_id);
-  return std::nullopt;
+  return by_id;
 }
 
 std::optional<GpuCc> gpu_cc(const Context& ctx, const inventory::Gpu& g) {

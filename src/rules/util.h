@@ -17,12 +17,26 @@ const std::vector<inventory::Gpu>& gpus(const Context& ctx);
 std::vector<const inventory::PciDevice*> pci_gpus(const Context& ctx);
 // GPUs on the machine by either source (NVML sees none when the driver is broken).
 int gpu_count(const Context& ctx);
+// GPUs nvidia-smi, NVML, /proc or the kernel said cannot be used: lost,
+// not initialised, or with a driver problem (nvidia-smi or NVML could not open it).
+bool gpu_unusable(const inventory::Gpu& g);
+// The GPUs a program could use: none when nvidia-smi or NVML failed for the
+// whole driver, else those not unusable (the header's count for a cut capture).
+int usable_gpu_count(const Context& ctx);
+// nvidia-smi or NVML failed for the whole driver (not loaded, mismatch, no
+// library, no device): nvml.state, live or as the importer read nvidia-smi.
+bool driver_failed(const Context& ctx);
 // Did anything look for GPUs at all?
 bool gpu_presence_known(const Context& ctx);
 std::string gpu_entity(const inventory::Gpu& g);
 // Why there is no NVML GPU to check: none at all, or NVML could not read them.
 std::string no_nvml_gpus_reason(const Context& ctx);
 std::string gpu_label(const inventory::Gpu& g);
+// Where a GPU's values were read, for evidence rows: "NVML", "nvidia-smi -q -x
+// (XML)", "nvidia-smi -q (text)", "lspci", "/proc/driver/nvidia", "sysfs".
+std::string reported_by(const inventory::Gpu& g);
+// The file nvidia-smi's error output was read from (an import), if known.
+std::optional<std::string> nvidia_smi_source(const inventory::DriverInfo& d);
 
 // The GPU's compute capability: NVML's, else the catalog's for its name or PCI id.
 struct GpuCc {

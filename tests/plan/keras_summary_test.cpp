@@ -87,6 +87,29 @@ TEST(KerasSummary, Keras3BoxTable) {
   EXPECT_EQ(q.total_params, 12730u);
 }
 
+// A compiled Keras 3 model prints "Optimizer params: N" and its "Total params"
+// includes them: the weights are trainable + non-trainable, never that total.
+TEST(KerasSummary, Keras3OptimizerParamsAreNotWeights) {
+  const KerasSummary s = parse_fixture("keras3_compiled_optimizer_params.txt");
+  ASSERT_EQ(s.layers.size(), 2u);
+  EXPECT_EQ(s.total_params, 152672u);
+  EXPECT_EQ(s.trainable_params, 50890u);
+  EXPECT_EQ(s.non_trainable_params, 0u);
+  EXPECT_EQ(s.optimizer_params, 101782u);
+  EXPECT_EQ(keras_weight_count(s), 50890u);
+  EXPECT_EQ(sum(s), 50890u);
+  EXPECT_TRUE(s.warnings.empty()) << s.warnings.front();
+  auto w = keras_workload(s, 0, "keras3_compiled_optimizer_params.txt");
+  ASSERT_TRUE(w) << w.error().to_string();
+  EXPECT_EQ(w->params, 50890u);
+  EXPECT_EQ(w->trainable_params, 50890u);
+  // Without the trainable/non-trainable lines: the total less the optimizer's slots.
+  KerasSummary t = s;
+  t.trainable_params.reset();
+  t.non_trainable_params.reset();
+  EXPECT_EQ(keras_weight_count(t), 50890u);
+}
+
 TEST(KerasSummary, WorkloadCountsActivations) {
   const KerasSummary s = parse_fixture("keras3_box_functional.txt");
   auto w = keras_workload(s, 0, "keras3_box_functional.txt");

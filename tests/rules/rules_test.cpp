@@ -109,6 +109,11 @@ std::vector<RuleCase> cases() {
          i.gpus[0].lost_evidence = "nvidia-smi: Unable to determine the device handle for GPU 0000:3b:00.0: GPU is lost.";
        },
        kNothing, [](Inventory& i, Probes&) { i.driver.nvml.state = "driver_not_loaded"; }},
+      {"gpu.unreachable",
+       [](Inventory& i, Probes&) {
+         i.gpus[0].driver_problem = "Unable to determine the device handle for GPU 0000:3b:00.0: Unknown Error";
+       },
+       kNothing, [](Inventory& i, Probes&) { i.driver.nvml.state = "driver_not_loaded"; }},
       {"gpu.init_failed", [](Inventory& i, Probes&) { i.gpus[0].init_error = "RmInitAdapter failed! (0x30:0xffff:1086)"; },
        kNothing, [](Inventory& i, Probes& p) {
          i.driver.nvml.state = "driver_not_loaded";
@@ -145,6 +150,12 @@ std::vector<RuleCase> cases() {
          i.driver.kernel_module_version.reset();
          i.driver.nvml.state = "not_tried";
        }},
+      {"driver.no_devices",
+       [](Inventory& i, Probes&) {
+         i.driver.nvml.state = "no_device";
+         i.driver.nvidia_smi_error = "No devices were found";
+       },
+       kNothing, [](Inventory& i, Probes&) { i.driver.nvml.state = "not_tried"; }},
       {"driver.too_old_for_cuda",
        [](Inventory& i, Probes&) {
          i.driver.version = "470.82.01";

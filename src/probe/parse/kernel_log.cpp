@@ -55,6 +55,8 @@ KernelLog parse_kernel_log(std::string_view text) {
   std::set<std::string, std::less<>> seen;
   std::set<std::string, std::less<>> lost;
   int line_no = 0;
+  std::optional<std::string> pending_lost;  // "The NVIDIA GPU <bus>" waiting for its "fallen off the bus" line
+  int pending_lines = 0;
   for (auto raw : core::split_lines(text)) {
     ++line_no;
     const size_t nvrm = raw.find("NVRM: ");
@@ -78,13 +80,31 @@ KernelLog parse_kernel_log(std::string_view text) {
       std::string_view message = rest.substr(n);
       if (core::starts_with(message, ",")) message.remove_prefix(1);
       out.xids.push_back(KernelXid{static_cast<int>(*xid), *bus, time_of(prefix), std::string(core::trim(message)), line_no});
-    } else if (msg.find("has fallen off the bus") != std::string_view::npos && core::starts_with(msg, "GPU at ")) {
-      std::string_view rest = msg.substr(7);
-      const size_t sp = rest.find(' ');
-      if (auto bus = normalize_pci_bus_id(rest.substr(0, sp)); bus && lost.insert(*bus).second) {
-        out.fallen_off_bus.push_back(*bus);
+    } else if (msg.find("fallen off the bus") != std::string_view::npos && core::starts_with(msg, "GPU ")) {
+      // "GPU at 00000000:04:00.0 has fallen off the bus." (older drivers) and
+      // "GPU 0000:01:00.0: GPU has fallen off the bus." (newer ones).
+      std::string_view rest = msg.substr(core::starts_with(msg, "GPU at ") ? 7 : 4);
+      // The bus id itself holds ':'; it ends at the first space (and drops the ':' before it).
+      std::string_view token = rest.substr(0, rest.find(' '));
+      if (core::ends_with(token, ":")) token.remove_suffix(1);
+      if (auto bus = normalize_pci_bus_id(token); bus && lost.insert(*bus).second) out.fallen_off_bus.push_back(*bus);
+    } else if (core::starts_with(msg, "The NVIDIA GPU ")) {
+      // RmInitAdapter (open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osinit.c) prints
+      //   "NVRM: The NVIDIA GPU 0000:b3:00.0" / "NVRM: (PCI ID: 10de:26b5) installed in this system has" /
+      //   "NVRM: fallen off the bus and is not responding to commands."
+      // on three lines (one when a log joins them).
+      std::string_view rest = msg.substr(15);
+      pending_lost = normalize_pci_bus_id(rest.substr(0, rest.find(' ')));
+      pending_lines = 3;
+      if (msg.find("fallen off the bus") != std::string_view::npos && pending_lost && lost.insert(*pending_lost).second) {
+        out.fallen_off_bus.push_back(*pending_lost);
+        pending_lost.reset();
       }
-    } else if (core::starts_with(msg, "GPU ") && msg.find("RmInitAdapter failed") != std::string_view::npos) {
+    } else if (pending_lost && pending_lines > 0 && msg.find("fallen off the bus") != std::string_view::npos) {
+      if (lost.insert(*pending_lost).second) out.fallen_off_bus.push_back(*pending_lost);
+      pending_lost.reset();
+    }
+    if (pending_lines > 0 && --pending_lines == 0) pending_lost.reset(); else if (core::starts_with(msg, "GPU ") && msg.find("RmInitAdapter failed") != std::string_view::npos) {
       std::string_view rest = msg.substr(4);
       const size_t colon = rest.find(": ");
       if (colon == std::string_view::npos) continue;

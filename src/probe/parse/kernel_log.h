@@ -1,7 +1,8 @@
 // Kernel messages (dmesg, journalctl -k, /var/log/kern.log) -> what the
 // NVIDIA kernel module said about its GPUs:
 //   "NVRM: Xid (PCI:0000:03:00): 13, pid=3074, Graphics SM Warp Exception ..."
-//   "NVRM: GPU at 00000000:04:00.0 has fallen off the bus."
+//   "NVRM: GPU at 00000000:04:00.0 has fallen off the bus."  (also "NVRM: GPU 0000:01:00.0: GPU has fallen
+//   off the bus." and the three-line "NVRM: The NVIDIA GPU <bus> ... fallen off the bus and is not responding")
 //   "NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x30:0xffff:1086)"
 //   "NVRM: API mismatch: the client has the version 525.125.06, but"
 //   "NVRM: this kernel module has the version 515.65.01. ..."

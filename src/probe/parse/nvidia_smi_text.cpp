@@ -19,9 +19,11 @@ struct KnownError {
   std::string_view text;
   std::string_view kind;
 };
+// The first match wins, so the specific texts come before the generic ones.
 constexpr KnownError kErrors[] = {
     {"couldn't communicate with the NVIDIA driver", "driver_not_loaded"},
     {"Driver/library version mismatch", "driver_mismatch"},
+    {"couldn't find libnvidia-ml.so", "library_missing"},
     {"No devices were found", "no_device"},
     {"Insufficient Permissions", "no_permission"},
     {"GPU is lost", "gpu_lost"},
@@ -39,7 +41,8 @@ std::optional<std::string_view> error_kind_of(std::string_view line) {
 bool unknown_value(std::string_view v) {
   return v.empty() || v == "N/A" || v == "[N/A]" || v == "Not Supported" || v == "[Not Supported]" ||
          v == "Unknown Error" || v == "[Unknown Error]" || v == "Requested functionality has been deprecated" ||
-         v == "[Requested functionality has been deprecated]" || v == "Unknown";
+         v == "[Requested functionality has been deprecated]" || v == "Unknown" || v == "Not Found" ||
+         v == "[Not Found]";
 }
 
 // One GPU's "path -> value" (paths join the keys with '/'; first one wins).
@@ -211,16 +214,27 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
     if (!kind) continue;
     if (core::starts_with(t, "Unable to determine the device handle for GPU")) {
       // "Unable to determine the device handle for GPU 0000:04:00.0: GPU is lost.  Reboot ..."
+      // Drivers print "GPU 0000:04:00.0: ...", "GPU0000:CB:00.0: ..." or,
+      // newer ones, "GPU1: 0000:34:00.0: ..." (the index first).
       std::string_view rest = core::trim(t.substr(std::string_view("Unable to determine the device handle for GPU").size()));
-      const size_t sep = rest.find(": ");
       NvidiaSmiText::HandleError he;
-      if (sep != std::string_view::npos) {
-        he.pci_bus_id = normalize_pci_bus_id(rest.substr(0, sep)).value_or(std::string(rest.substr(0, sep)));
+      size_t sep = rest.find(": ");
+      if (sep != std::string_view::npos && core::parse_u64(rest.substr(0, sep))) {
+        const std::string_view after = rest.substr(sep + 2);
+        const size_t next = after.find(": ");
+        if (next != std::string_view::npos && normalize_pci_bus_id(after.substr(0, next))) {
+          rest = after;
+          sep = next;
+        }
+      }
+      if (sep != std::string_view::npos && normalize_pci_bus_id(rest.substr(0, sep))) {
+        he.pci_bus_id = *normalize_pci_bus_id(rest.substr(0, sep));
         he.reason = std::string(core::trim(rest.substr(sep + 2)));
       } else {
-        he.reason = std::string(rest);
+        he.reason = std::string(sep == std::string_view::npos ? rest : core::trim(rest.substr(sep + 2)));
       }
       he.lost = *kind == "gpu_lost";
+      he.line = std::string(t);
       out.handle_errors.push_back(std::move(he));
     }
     if (!out.error || (out.error_kind == "error" && *kind != "error")) {

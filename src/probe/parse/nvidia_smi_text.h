@@ -29,8 +29,8 @@ struct NvidiaSmiText {
   std::vector<inventory::Gpu> gpus;           // source "nvidia-smi-q", index = order in the text
 
   // The first error line nvidia-smi printed, verbatim, and its class:
-  // "driver_not_loaded", "driver_mismatch", "no_device", "gpu_lost",
-  // "no_permission", "error". Empty when the query ran.
+  // "driver_not_loaded", "driver_mismatch", "library_missing", "no_device",
+  // "gpu_lost", "no_permission", "error". Empty when the query ran.
   std::optional<std::string> error;
   std::optional<std::string> error_kind;
   // "Unable to determine the device handle for GPU 0000:04:00.0: GPU is lost":
@@ -39,6 +39,7 @@ struct NvidiaSmiText {
     std::string pci_bus_id;  // normalised
     std::string reason;      // "GPU is lost.  Reboot the system to recover this GPU"
     bool lost = false;
+    std::string line;        // the whole line, verbatim (the evidence)
   };
   std::vector<HandleError> handle_errors;
 };

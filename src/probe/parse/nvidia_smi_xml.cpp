@@ -21,7 +21,7 @@ bool is_placeholder(std::string_view v) {
   if (v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
   return v == "N/A" || v == "Not Supported" || v == "Unknown Error" || v == "Insufficient Permissions" ||
          v == "Requested functionality has been deprecated" || v == "GPU access blocked by the operating system" ||
-         v == "Unknown" || v == "None";
+         v == "Unknown" || v == "None" || v == "Not Found";
 }
 
 // Text of the element at `path` (slash-separated) under `node`, trimmed;

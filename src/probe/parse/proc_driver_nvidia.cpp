@@ -99,6 +99,15 @@ core::Result<NvidiaVersionFile> parse_nvidia_version(std::string_view text) {
   return out;
 }
 
+// What the module prints when it does not know a value ("Model: Unknown"
+// for a GPU newer than the driver's name table): null, never a value.
+namespace {
+bool placeholder_value(std::string_view v) {
+  if (v.size() >= 2 && v.front() == '[' && v.back() == ']') v = v.substr(1, v.size() - 2);
+  return v == "Unknown" || v == "N/A" || v == "Not Found" || v == "Not Supported" || v == "??.??.??.??.??";
+}
+}  // namespace
+
 core::Result<NvidiaGpuInformation> parse_nvidia_gpu_information(std::string_view text) {
   NvidiaGpuInformation out;
   int fields = 0;
@@ -108,6 +117,7 @@ core::Result<NvidiaGpuInformation> parse_nvidia_gpu_information(std::string_view
     const auto key = kv->first;
     const std::string value(kv->second);
     ++fields;
+    if (placeholder_value(value)) continue;
     if (key == "Model") {
       out.model = value;
     } else if (key == "GPU UUID") {

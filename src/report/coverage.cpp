@@ -1,0 +1,48 @@
+#include "report/coverage.h"
+
+#include <set>
+
+namespace tfrig::report {
+
+Coverage coverage_of(const Report& r) {
+  Coverage c;
+  if (r.probes.empty()) return c;
+  // A probe "looked" when it ran, found the thing absent, or failed on what it
+  // read (nvidia-smi's error is a fact); skipped means nothing was there to read.
+  std::set<std::string> looked;
+  std::set<std::string> read;
+  for (const auto& s : r.probes) {
+    if (s.state != probe::State::kSkipped) looked.insert(s.id);
+    if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) read.insert(s.id);
+  }
+  const auto& inv = r.inventory;
+  // The parts every verdict accounts for, then those only an import names.
+  auto part = [&c](const std::string& name, bool examined, bool always_listed) {
+    if (examined) {
+      c.examined.push_back(name);
+    } else if (always_listed) {
+      c.not_examined.push_back(name);
+    }
+  };
+  const bool smi_xml = looked.count("nvidia_smi_xml") > 0;  // doctor on an nvidia-smi -q -x file
+  // /proc/driver/nvidia/version alone says nothing about which GPUs there are.
+  part("GPUs", looked.count("nvml") || looked.count("pci") || smi_xml || !inv.gpus.empty(), true);
+  part("driver", looked.count("nvidia_driver") || looked.count("nvml") || smi_xml || inv.driver.nvidia_smi_error.has_value(), true);
+  part("CUDA libraries", read.count("cuda_libs") > 0, true);
+  part("TensorFlow", read.count("python") > 0, true);
+  part("CPU", read.count("cpu") > 0, true);
+  part("memory", read.count("memory") > 0, true);
+  part("GPU topology", looked.count("topology") > 0, false);
+  part("kernel log", looked.count("kernel_log") > 0, false);
+  // What a cut capture left out: "7 of 8 GPUs", "the end of report.log.gz".
+  for (const auto& s : r.probes) {
+    for (const auto& p : s.problems) {
+      if (p.rfind(kCutShort, 0) != 0) continue;
+      const std::string what = p.substr(kCutShort.size());
+      c.not_examined.push_back(what.substr(0, what.find(" (")));
+    }
+  }
+  return c;
+}
+
+}  // namespace tfrig::report
