@@ -149,6 +149,7 @@ RunResult run_tfrig(const std::vector<std::string>& args, const RunOptions& opti
     if (drop) {
       if (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(126);
     }
+    if (!options.cwd.empty() && ::chdir(options.cwd.c_str()) != 0) ::_exit(124);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }

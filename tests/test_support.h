@@ -56,6 +56,10 @@ struct RunOptions {
   bool as_nobody = false;
   // Extra "NAME=value" entries on top of this process's environment.
   std::vector<std::string> env;
+  // The child's working directory (empty: this process's). Golden tests run
+  // from tests/data with relative paths, so what they print (and where the
+  // text wraps) does not depend on where the tree was checked out.
+  std::string cwd;
 };
 
 // Runs the built tfrig binary with args (argv[0] is added), waits, and

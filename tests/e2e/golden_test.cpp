@@ -165,14 +165,17 @@ std::vector<std::string> nvidia_smi_xml_files() {
 class GoldenNvidiaSmiXml : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenNvidiaSmiXml, DoctorTextAndJson) {
-  const std::string file = (fs::path(data_dir()) / "nvidia-smi-xml" / GetParam()).string();
+  // Relative to tests/data, so the output is the same wherever the tree is.
+  const std::string file = (fs::path("nvidia-smi-xml") / GetParam()).string();
   std::string name = GetParam();
   std::replace(name.begin(), name.end(), '/', '_');
-  auto text = run_tfrig({"doctor", "--fail-on", "never", "--nvidia-smi-xml", file, "--color", "never"});
+  RunOptions in_data;
+  in_data.cwd = data_dir();
+  auto text = run_tfrig({"doctor", "--fail-on", "never", "--nvidia-smi-xml", file, "--color", "never"}, in_data);
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("GPU"), std::string::npos);
   check_golden("nvidia-smi-xml/" + name + ".txt", normalize_text_report(text.out, data_dir()));
-  auto json = run_tfrig({"doctor", "--fail-on", "never", "--nvidia-smi-xml", file, "--format", "json"});
+  auto json = run_tfrig({"doctor", "--fail-on", "never", "--nvidia-smi-xml", file, "--format", "json"}, in_data);
   ASSERT_EQ(json.exit_code, 0) << json.err;
   auto j = nlohmann::json::parse(json.out, nullptr, /*allow_exceptions=*/false);
   ASSERT_FALSE(j.is_discarded());
