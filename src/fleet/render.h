@@ -1,0 +1,21 @@
+// The fleet report as text for people and JSON for programs (docs/fleet.md
+// has the JSON contract).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "fleet/compare.h"
+
+namespace tfrig::fleet {
+
+struct RenderOptions {
+  bool color = false;
+  size_t max_nodes_listed = 12;  // text only: longer node lists end in "and N more"
+};
+
+std::string render_text(const FleetReport& r, const RenderOptions& options);
+nlohmann::json to_json(const FleetReport& r);
+
+}  // namespace tfrig::fleet
