@@ -80,7 +80,7 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   const bool none_read = loaded.nodes.empty();
   auto report = fleet::compare(std::move(loaded.nodes), std::move(loaded.unreadable), baseline);
   std::string out = o.format == "json"
-                        ? fleet::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+                        ? fleet::render_json(report)
                         : fleet::render_text(report, fleet::RenderOptions{color_wanted(o.color)});
   std::fwrite(out.data(), 1, out.size(), stdout);
   std::fflush(stdout);

@@ -178,7 +178,8 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
       auto& o = odd[n.name];
       o.node = n.name;
       if (inserted) o.findings.push_back(f.rule_id);
-      o.fixes.push_back(f.fix);
+      const rules::Rule* rule = f.fix.empty() ? rules::find_rule(f.rule_id) : nullptr;
+      o.fixes.push_back(rule ? std::string(rule->fix) : f.fix);
     }
     for (const auto& [rule, sev] : fired) odd[n.name].score += severity_weight(sev);
   }

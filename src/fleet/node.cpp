@@ -33,7 +33,11 @@ Node summarize_node(const report::Report& report, const knowledge::Knowledge& k,
   n.summary = ev.summary;
   n.findings.reserve(ev.findings.size());
   for (auto& f : ev.findings) {
-    n.findings.push_back(NodeFinding{std::move(f.rule_id), f.severity, std::move(f.entity), std::move(f.fix)});
+    // Most fixes are the rule's own text: kept once in the rule table, not
+    // once per node (10,000 nodes x 20 findings add up).
+    const rules::Rule* rule = rules::find_rule(f.rule_id);
+    std::string fix = rule && f.fix == rule->fix ? std::string() : std::move(f.fix);
+    n.findings.push_back(NodeFinding{std::move(f.rule_id), f.severity, std::move(f.entity), std::move(fix)});
   }
   return n;
 }

@@ -20,7 +20,7 @@ struct NodeFinding {
   std::string rule_id;
   rules::Severity severity = rules::Severity::kWarning;
   std::string entity;
-  std::string fix;
+  std::string fix;  // empty: the rule's own fix (rules::find_rule)
 };
 
 struct Node {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace tfrig::fleet {
 
@@ -102,67 +103,72 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   return out;
 }
 
-nlohmann::json to_json(const FleetReport& r) {
-  using nlohmann::json;
-  json nodes = json::array();
-  for (const auto& n : r.nodes) {
-    nodes.push_back({{"node", n.name},
-                     {"file", n.file},
-                     {"hostname", n.hostname.empty() ? json(nullptr) : json(n.hostname)},
-                     {"source", n.source},
-                     {"schema_version", n.schema_version},
-                     {"tool_version", n.tool_version},
-                     {"notes", n.notes},
-                     {"summary", {{"error", n.summary.errors}, {"warning", n.summary.warnings}, {"info", n.summary.infos}}}});
-  }
-  json unreadable = json::array();
-  for (const auto& u : r.unreadable) unreadable.push_back({{"node", u.name}, {"file", u.file}, {"error", u.error}});
-  json drift = json::array();
-  for (const auto& d : r.drift) {
+namespace {
+
+using nlohmann::json;
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// Appends `"key": [ e0, e1, ... ]`, each element made and dumped on its own
+// so that a report on 10,000 nodes never exists as one JSON tree.
+template <class T, class F>
+void append_array(std::string& out, const char* key, const std::vector<T>& items, F make) {
+  out += fmt::format(",\n \"{}\": [", key);
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ",\n  " : "\n  ") + dump(make(items[i], i));
+  out += items.empty() ? "]" : "\n ]";
+}
+
+}  // namespace
+
+std::string render_json(const FleetReport& r) {
+  std::string out = "{\n \"schema_version\": 1";
+  out += ",\n \"tool_version\": " + dump(TFRIG_VERSION);
+  out += ",\n \"baseline\": " + (r.baseline ? dump(*r.baseline) : std::string("null"));
+  out += ",\n \"worst\": " + (r.any_problem ? dump(std::string(rules::severity_name(r.worst))) : std::string("null"));
+  out += ",\n \"node_count\": " + std::to_string(r.nodes.size() + r.unreadable.size());
+  append_array(out, "nodes", r.nodes, [](const Node& n, size_t) {
+    return json{{"node", n.name},
+                {"file", n.file},
+                {"hostname", n.hostname.empty() ? json(nullptr) : json(n.hostname)},
+                {"source", n.source},
+                {"schema_version", n.schema_version},
+                {"tool_version", n.tool_version},
+                {"notes", n.notes},
+                {"summary", {{"error", n.summary.errors}, {"warning", n.summary.warnings}, {"info", n.summary.infos}}}};
+  });
+  append_array(out, "unreadable", r.unreadable, [](const Unreadable& u, size_t) {
+    return json{{"node", u.name}, {"file", u.file}, {"error", u.error}};
+  });
+  append_array(out, "drift", r.drift, [](const Drift& d, size_t) {
     json differing = json::array();
     for (const auto& nv : d.differing) differing.push_back({{"node", nv.node}, {"value", nv.value}});
-    drift.push_back({{"fact", d.fact},
-                     {"kind", d.kind},
-                     {"scope", d.scope.empty() ? json(nullptr) : json(d.scope)},
-                     {"title", d.title},
-                     {"expected", d.expected},
-                     {"expected_nodes", d.expected_nodes},
-                     {"known_nodes", d.known_nodes},
-                     {"differing", differing}});
-  }
-  json findings = json::array();
-  for (const auto& f : r.findings) {
+    return json{{"fact", d.fact},
+                {"kind", d.kind},
+                {"scope", d.scope.empty() ? json(nullptr) : json(d.scope)},
+                {"title", d.title},
+                {"expected", d.expected},
+                {"expected_nodes", d.expected_nodes},
+                {"known_nodes", d.known_nodes},
+                {"differing", differing}};
+  });
+  append_array(out, "findings", r.findings, [](const FindingAcross& f, size_t) {
     json on = json::array();
     for (const auto& n : f.nodes) on.push_back({{"node", n.node}, {"entities", n.entities}});
-    findings.push_back({{"rule_id", f.rule_id},
-                        {"severity", rules::severity_name(f.severity)},
-                        {"title", f.title},
-                        {"node_count", f.nodes.size()},
-                        {"nodes", on},
-                        {"on_baseline", f.on_baseline}});
-  }
-  json odd = json::array();
-  int rank = 0;
-  for (const auto& n : r.odd_nodes) {
+    return json{{"rule_id", f.rule_id},
+                {"severity", rules::severity_name(f.severity)},
+                {"title", f.title},
+                {"node_count", f.nodes.size()},
+                {"nodes", on},
+                {"on_baseline", f.on_baseline}};
+  });
+  append_array(out, "odd_nodes", r.odd_nodes, [](const OddNode& n, size_t i) {
     json diffs = json::array();
     for (const auto& d : n.differences) diffs.push_back({{"fact", d.fact}, {"value", d.value}, {"expected", d.expected}});
-    odd.push_back({{"rank", ++rank},
-                   {"node", n.node},
-                   {"score", n.score},
-                   {"differences", diffs},
-                   {"findings", n.findings},
-                   {"fixes", n.fixes}});
-  }
-  return json{{"schema_version", 1},
-              {"tool_version", TFRIG_VERSION},
-              {"baseline", r.baseline ? json(*r.baseline) : json(nullptr)},
-              {"worst", r.any_problem ? json(rules::severity_name(r.worst)) : json(nullptr)},
-              {"node_count", r.nodes.size() + r.unreadable.size()},
-              {"nodes", nodes},
-              {"unreadable", unreadable},
-              {"drift", drift},
-              {"findings", findings},
-              {"odd_nodes", odd}};
+    return json{{"rank", i + 1}, {"node", n.node},         {"score", n.score},
+                {"differences", diffs}, {"findings", n.findings}, {"fixes", n.fixes}};
+  });
+  out += "\n}\n";
+  return out;
 }
 
 }  // namespace tfrig::fleet

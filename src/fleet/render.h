@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "fleet/compare.h"
 
 namespace tfrig::fleet {
@@ -16,6 +14,7 @@ struct RenderOptions {
 };
 
 std::string render_text(const FleetReport& r, const RenderOptions& options);
-nlohmann::json to_json(const FleetReport& r);
+// The JSON document (docs/fleet.md), written element by element.
+std::string render_json(const FleetReport& r);
 
 }  // namespace tfrig::fleet
