@@ -3,7 +3,8 @@
 # inventory of three hosts (ansible_connection=local), each a different
 # fixture root standing in for a machine: the playbook copies tfrig, snapshots
 # every host, fetches the snapshots and runs tfrig fleet, which must name the
-# host on the other root as the odd node out. The playbook is yamllint-clean.
+# host on the other root as the odd node out. The playbook is yamllint-clean
+# and ansible-lint-clean (production profile) where ansible-lint is installed.
 # Exit 77 (skipped) without ansible-playbook or yamllint (scripts/deps-fleet.txt).
 # Usage: playbook_test.sh TFRIG_BINARY REPO_ROOT
 set -euo pipefail
@@ -17,6 +18,11 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 yamllint -s -c "$repo/deploy/ansible/.yamllint" "$repo/deploy/ansible/" || fail "yamllint"
+# ansible-lint (Debian 12's 6.13) offline, its caches under the work directory.
+if command -v ansible-lint >/dev/null; then
+  (cd "$repo/deploy/ansible" && HOME="$work/lint-home" XDG_CACHE_HOME="$work/lint-cache" \
+    ansible-lint --offline --nocolor tfrig-fleet.yml) >"$work/lint.log" 2>&1 || { cat "$work/lint.log"; fail "ansible-lint"; }
+fi
 
 roots="$repo/tests/data/roots"
 cat >"$work/inventory.ini" <<INI
