@@ -81,6 +81,10 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   if (r.odd_nodes.empty()) out += "  none: no node differs from the rest\n";
   int rank = 0;
   for (const auto& n : r.odd_nodes) {
+    if (static_cast<size_t>(rank) == o.max_odd_nodes) {
+      out += fmt::format("  ... and {} more (`--format json` lists every one)\n", r.odd_nodes.size() - o.max_odd_nodes);
+      break;
+    }
     out += fmt::format("  {}. {}  (score {})\n", ++rank, bold(o.color, n.node), n.score);
     for (const auto& d : n.differences) out += fmt::format("       {}: {} (fleet: {})\n", d.fact, d.value, d.expected);
     for (const auto& id : n.findings) out += fmt::format("       {} fires here\n", id);

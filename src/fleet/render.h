@@ -11,6 +11,7 @@ namespace tfrig::fleet {
 struct RenderOptions {
   bool color = false;
   size_t max_nodes_listed = 12;  // text only: longer node lists end in "and N more"
+  size_t max_odd_nodes = 25;     // text only: the JSON lists every odd node
 };
 
 std::string render_text(const FleetReport& r, const RenderOptions& options);

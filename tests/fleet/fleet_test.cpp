@@ -444,6 +444,11 @@ TEST(FleetCompare, BaselineValuesAreExpectedAndItsFindingsAreNotHeldAgainstNodes
   EXPECT_EQ(r.drift[0].differing[0].node, "n1");
   ASSERT_EQ(r.odd_nodes.size(), 3u);
   for (const auto& o : r.odd_nodes) EXPECT_NE(o.node, "n4");
+  // The text lists the first odd nodes and says how many more the JSON has.
+  const std::string text = render_text(r, RenderOptions{false, 12, 1});
+  EXPECT_NE(text.find("1. n1"), std::string::npos) << text;
+  EXPECT_NE(text.find("and 2 more"), std::string::npos) << text;
+  EXPECT_NE(text.find("baseline: on 2 of the 5 nodes"), std::string::npos) << text;
   for (const auto& f : r.findings) {
     if (f.on_baseline) {
       for (const auto& o : r.odd_nodes) {
