@@ -172,8 +172,11 @@ Loaded load_nodes(const std::vector<std::string>& files, const knowledge::Knowle
       }
     }
   };
+  // Reading is CPU-bound (JSON parsing, the rules): more threads than cores
+  // only add memory, one document each.
+  constexpr unsigned kMaxJobs = 256;
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(files.size(), 1)));
+  jobs = static_cast<unsigned>(std::min<size_t>({jobs, kMaxJobs, std::max<size_t>(files.size(), 1)}));
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();

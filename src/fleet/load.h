@@ -18,7 +18,7 @@ namespace tfrig::fleet {
 
 struct LoadOptions {
   std::optional<std::string> tf;  // --tf: the TensorFlow version rules judge against when none is installed
-  unsigned jobs = 0;              // 0: every core
+  unsigned jobs = 0;              // 0: every core; at most 256
 };
 
 // The files of the inputs: a file as given, a directory's *.json, *.json.gz,
