@@ -36,6 +36,10 @@ cleanup() {
   exit "$rc"
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
+# Each daemon also dies on its own after this long, should this script be
+# killed outright (ctest's timeout is 180 s).
+life=(timeout --kill-after=5 150)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # Waits (up to 30 s) until the command succeeds.
 wait_for() {
@@ -47,7 +51,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # munge: its own key, socket and files.
 mkdir -m 0700 "$work/munge"
 mungekey --create --keyfile="$work/munge/munge.key" --force
-munged --foreground --force --key-file="$work/munge/munge.key" --socket="$work/munge/munge.socket" \
+"${life[@]}" munged --foreground --force --key-file="$work/munge/munge.key" --socket="$work/munge/munge.socket" \
   --pid-file="$work/munge/munged.pid" --seed-file="$work/munge/munged.seed" --log-file="$work/munged.log" 2>>"$work/munged.log" &
 pids+=($!)
 wait_for test -S "$work/munge/munge.socket"
@@ -90,10 +94,10 @@ SlurmdTimeout=30
 NodeName=$node NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=ALL Default=YES MaxTime=10 State=UP
 CONF
-slurmctld -D -i -f "$SLURM_CONF" 2>>"$work/slurmctld.log" &
+"${life[@]}" slurmctld -D -i -f "$SLURM_CONF" 2>>"$work/slurmctld.log" &
 pids+=($!)
 wait_for scontrol ping
-slurmd -D -N "$node" -f "$SLURM_CONF" 2>>"$work/slurmd.log" &
+"${life[@]}" slurmd -D -N "$node" -f "$SLURM_CONF" 2>>"$work/slurmd.log" &
 pids+=($!)
 node_state() { sinfo -h -N -n "$node" -o '%T'; }
 wait_for bash -c "sinfo -h -N -n $node -o '%T' | grep -qx idle"
@@ -131,9 +135,9 @@ PY
 for ppm in "$work"/data/*/*.ppm; do cjpeg -quality 80 "$ppm" >"${ppm%.ppm}.jpg" && rm "$ppm"; done
 pack=("$tfrig" pack "$work/data" --prefix train --seed 7 --shard-size 20KB --no-progress)
 "${pack[@]}" -o "$work/one" >/dev/null
-sbatch --wait --array=0-3 -o "$work/array-%a.log" \
+timeout 60 sbatch --wait --array=0-3 -o "$work/array-%a.log" \
   --wrap "${pack[*]} -o $work/array --num-shards 4 --shard-index \$SLURM_ARRAY_TASK_ID" >/dev/null
-sbatch --wait --array=0-3 -o "$work/auto-%a.log" --wrap "${pack[*]} -o $work/auto --shard-index auto" >/dev/null
+timeout 60 sbatch --wait --array=0-3 -o "$work/auto-%a.log" --wrap "${pack[*]} -o $work/auto --shard-index auto" >/dev/null
 for out in array auto; do
   diff -r "$work/one" "$work/$out" || fail "the $out pack differs from the one-machine pack"
   "$tfrig" verify --examples "$work/$out" >/dev/null || fail "verify found bad records in the $out pack"
@@ -144,7 +148,7 @@ grep -q "slice 3 of 4" "$work/auto-3.log" || fail "task 3 did not pack slice 3 o
 
 # 3. Collection recipe (docs/fleet.md): one snapshot per node, then fleet.
 mkdir -p "$work/snapshots"
-srun --nodes=1 --ntasks-per-node=1 sh -c "'$tfrig' --root '$repo/tests/data/roots/stack-cuda12' snapshot -o '$work/snapshots/'\$SLURMD_NODENAME.json" 2>/dev/null
+timeout 60 srun --nodes=1 --ntasks-per-node=1 sh -c "'$tfrig' --root '$repo/tests/data/roots/stack-cuda12' snapshot -o '$work/snapshots/'\$SLURMD_NODENAME.json" 2>/dev/null
 [ -s "$work/snapshots/$node.json" ] || fail "srun did not write $node.json"
 set +e
 "$tfrig" fleet --format json "$work/snapshots" >"$work/fleet.json"
