@@ -1,6 +1,7 @@
 // tfrig fleet: differences planted one at a time into fleets of real fixture
 // machines are named, each on the node it was planted on, and nothing else is.
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <set>
 
@@ -392,10 +393,14 @@ TEST(FleetLoad, VariedFleetOfSnapshotsBugReportsAndBrokenFiles) {
   test::write_file(dir.file("young.log.gz"), test::read_file(test::data_dir() + "/nvidia-bug-report/Young768__profiling.log.gz"));
   test::write_file(dir.file("lost.log.gz"), test::read_file(test::data_dir() + "/nvidia-bug-report/blacksoil__BashCommands.log.gz"));
   test::write_file(dir.file("truncated.json"), base_text_prefix());
+  // A gzipped snapshot is read as one.
+  test::write_file(dir.file("zipped"), bases()[1].doc.dump());
+  ASSERT_EQ(std::system(("gzip -n " + dir.file("zipped") + " && mv " + dir.file("zipped.gz") + " " + dir.file("zipped.json.gz")).c_str()), 0);
   test::write_file(dir.file("notes.md"), "not a node");  // not taken from a directory
   test::write_file(dir.file("garbage.txt"), "hello\n");  // taken, and of no known kind
   auto r = compare_dir(dir.path());
-  EXPECT_EQ(r.nodes.size(), bases().size() + 2);
+  EXPECT_EQ(r.nodes.size(), bases().size() + 3);
+  EXPECT_TRUE(std::any_of(r.nodes.begin(), r.nodes.end(), [](const Node& n) { return n.name == "zipped" && n.source == "snapshot"; }));
   ASSERT_EQ(r.unreadable.size(), 2u);
   EXPECT_EQ(r.unreadable[0].name, "garbage");
   EXPECT_EQ(r.unreadable[1].name, "truncated");
