@@ -101,6 +101,12 @@ core::Result<std::vector<std::string>> list_inputs(const std::vector<std::string
       const std::string name = entry.path().filename().string();
       if (name.empty() || name[0] == '.') continue;
       std::error_code ec2;
+      // A subdirectory is one machine described by several files (a bug
+      // report with a `topo -m` matrix, a capture's outputs): one node.
+      if (entry.is_directory(ec2)) {
+        found.push_back(entry.path().string());
+        continue;
+      }
       if (!entry.is_regular_file(ec2)) continue;
       const bool taken = std::any_of(kSuffixes.begin(), kSuffixes.end(),
                                      [&](std::string_view s) { return core::ends_with(name, s); });
@@ -125,6 +131,20 @@ std::string node_name(const std::string& file) {
 }
 
 core::Result<report::Report> read_report(const std::string& file, std::vector<std::string>& notes) {
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) {
+    std::vector<std::string> parts;
+    for (const auto& entry : fs::directory_iterator(file, ec)) {
+      const std::string name = entry.path().filename().string();
+      std::error_code ec2;
+      if (!name.empty() && name[0] != '.' && entry.is_regular_file(ec2)) parts.push_back(entry.path().string());
+    }
+    if (ec) return tl::unexpected(core::errno_error(ec.value(), file, "list"));
+    if (parts.empty()) return core::fail(core::ErrorCode::kNotFound, file, "an empty directory (expected one machine's files)");
+    std::sort(parts.begin(), parts.end());
+    notes.push_back("imported from " + std::to_string(parts.size()) + " files");
+    return importer::import_files(parts);
+  }
   auto bytes = read_bytes(file);
   if (!bytes) return tl::unexpected(bytes.error());
   std::string text;

@@ -22,7 +22,8 @@ struct LoadOptions {
 };
 
 // The files of the inputs: a file as given, a directory's *.json, *.json.gz,
-// *.log, *.log.gz, *.gz, *.xml and *.txt files (not recursive, sorted).
+// *.log, *.log.gz, *.gz, *.xml and *.txt files and its subdirectories (each
+// one node whose files are imported together; not deeper), sorted.
 // Fails naming an input that does not exist.
 core::Result<std::vector<std::string>> list_inputs(const std::vector<std::string>& inputs);
 

@@ -393,13 +393,24 @@ TEST(FleetLoad, VariedFleetOfSnapshotsBugReportsAndBrokenFiles) {
   test::write_file(dir.file("young.log.gz"), test::read_file(test::data_dir() + "/nvidia-bug-report/Young768__profiling.log.gz"));
   test::write_file(dir.file("lost.log.gz"), test::read_file(test::data_dir() + "/nvidia-bug-report/blacksoil__BashCommands.log.gz"));
   test::write_file(dir.file("truncated.json"), base_text_prefix());
+  // A subdirectory is one machine of several files, imported together: a
+  // real bug report and a real NVLink topology matrix.
+  ASSERT_EQ(std::system(("mkdir " + dir.file("multi")).c_str()), 0);
+  test::write_file(dir.file("multi/report.log.gz"),
+                   test::read_file(test::data_dir() + "/nvidia-bug-report/pavana27__Lambda-Bug-report.log.gz"));
+  test::write_file(dir.file("multi/topo.txt"), test::read_file(test::data_dir() + "/nvidia-smi-topo/2xGPU-NV2.topo-m.txt"));
+  auto multi = load_node(dir.file("multi"), kb(), LoadOptions{});
+  ASSERT_TRUE(multi.has_value()) << multi.error().to_string();
+  EXPECT_EQ(multi->name, "multi");
+  EXPECT_EQ(multi->notes, std::vector<std::string>{"imported from 2 files"});
+  EXPECT_TRUE(std::any_of(multi->facts.begin(), multi->facts.end(), [](const Fact& f) { return f.kind == "gpu.nvlink" && f.value != "none"; }));
   // A gzipped snapshot is read as one.
   test::write_file(dir.file("zipped"), bases()[1].doc.dump());
   ASSERT_EQ(std::system(("gzip -n " + dir.file("zipped") + " && mv " + dir.file("zipped.gz") + " " + dir.file("zipped.json.gz")).c_str()), 0);
   test::write_file(dir.file("notes.md"), "not a node");  // not taken from a directory
   test::write_file(dir.file("garbage.txt"), "hello\n");  // taken, and of no known kind
   auto r = compare_dir(dir.path());
-  EXPECT_EQ(r.nodes.size(), bases().size() + 3);
+  EXPECT_EQ(r.nodes.size(), bases().size() + 4);
   EXPECT_TRUE(std::any_of(r.nodes.begin(), r.nodes.end(), [](const Node& n) { return n.name == "zipped" && n.source == "snapshot"; }));
   ASSERT_EQ(r.unreadable.size(), 2u);
   EXPECT_EQ(r.unreadable[0].name, "garbage");
