@@ -96,7 +96,7 @@ void add_fleet_command(CLI::App& app, RunState& state) {
   CLI::App* cmd = app.add_subcommand("fleet", "Compare many machines' snapshots: drift, findings across nodes, the odd node out");
   cmd->add_option("INPUT", opts->inputs,
                   "Snapshots (tfrig snapshot / doctor --format json / import), bug reports or nvidia-smi files, "
-                  "or directories of them; one file per node")
+                  "or directories of them; one file (or a subdirectory of files) per node")
       ->required()
       ->type_name("FILE|DIR");
   cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
