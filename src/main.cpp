@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   cli::add_watch_command(app, state);
   cli::add_setup_command(app, state);
   cli::add_metrics_command(app, state);
+  cli::add_fleet_command(app, state);
 
   try {
     app.parse(argc, argv);

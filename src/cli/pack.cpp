@@ -1,6 +1,8 @@
 // `tfrig pack SRC -o OUT`: options only; the work is in tfrecord/pack.cpp.
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -9,6 +11,7 @@
 #include "core/units.h"
 #include "tfrecord/pack.h"
 #include "tfrecord/progress.h"
+#include "tfrecord/slice.h"
 
 namespace tfrig::cli {
 
@@ -22,6 +25,8 @@ struct PackArgs {
   bool no_shuffle = false;
   bool progress = false;
   bool no_progress = false;
+  std::string shard_index = "0";
+  std::optional<uint32_t> num_shards;
 };
 
 int exit_code_for(const tfrecord::PackError& e) {
@@ -45,6 +50,14 @@ int run(PackArgs& a) {
     return kExitUsage;
   }
   auto& o = a.options;
+  auto slice = tfrecord::resolve_slice(a.shard_index, a.num_shards, [](const char* name) { return std::getenv(name); });
+  if (!slice) {
+    core::log(core::LogLevel::kError, "{}", slice.error().to_string());
+    return kExitUsage;
+  }
+  o.shard_index = slice->index;
+  o.num_slices = slice->count;
+  if (slice->origin != "--shard-index") core::log(core::LogLevel::kInfo, "slice {} of {} from {}", slice->index, slice->count, slice->origin);
   o.plan.shard_size_bytes = *size;
   o.plan.shuffle = !a.no_shuffle;
   o.compression = *comp;
@@ -91,9 +104,12 @@ void add_pack_command(CLI::App& app, RunState& state) {
   cmd->add_option("--shard-size", args->shard_size, "Target shard size (200MB, 1GiB)")->capture_default_str();
   cmd->add_option("--seed", o.plan.seed, "Shuffle seed (same seed, same shards)")->capture_default_str();
   cmd->add_flag("--no-shuffle", args->no_shuffle, "Keep the sorted listing order");
-  cmd->add_option("--shard-index", o.shard_index, "Pack only slice I of --num-shards (0-based)")->capture_default_str();
-  cmd->add_option("--num-shards", o.num_slices, "Number of slices the work is split into (one per machine)")
-      ->capture_default_str()
+  cmd->add_option("--shard-index", args->shard_index,
+                  "Pack only slice I of --num-shards (0-based); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
+      ->type_name("I|auto")
+      ->capture_default_str();
+  cmd->add_option("--num-shards", args->num_shards, "Number of slices the work is split into (one per machine)")
+      ->type_name("N")
       ->check(CLI::PositiveNumber);
   cmd->add_option("-j,--jobs", o.jobs, "Parallel shard writers (0 = all cores)")->capture_default_str();
   cmd->add_option("--compression", args->compression, "none, gzip or zlib (as tf.io.TFRecordOptions)")

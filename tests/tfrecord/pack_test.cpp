@@ -136,6 +136,38 @@ TEST(Pack, DeterministicAndSlicesEqualOneRun) {
   EXPECT_EQ(run_tfrig(pack_args(dir / "src", dir / "x", "--num-shards 3 --shard-index 3")).exit_code, 64);
 }
 
+// --shard-index auto: each task of a Slurm job array (--array=1-4, so the
+// IDs start at 1) or of a Kubernetes Indexed Job finds its slice in the
+// environment, and the tasks together write exactly what one run writes.
+TEST(Pack, ShardIndexAutoFromSlurmOrKubernetesEqualsOneRun) {
+  ScratchDir dir;
+  make_dataset(dir / "src");
+  ASSERT_EQ(run_tfrig(pack_args(dir / "src", dir / "one", "--seed 11")).exit_code, 0);
+  const auto one = dir_contents(dir / "one");
+  for (int id = 1; id <= 4; ++id) {
+    auto r = run_shell(fmt::format("env SLURM_ARRAY_TASK_ID={} SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_COUNT=4 ", id) +
+                       shell_quote(TFRIG_BINARY) + " " + pack_args(dir / "src", dir / "slurm", "--seed 11 --shard-index auto"));
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find(fmt::format("slice {} of 4", id - 1)), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(dir_contents(dir / "slurm"), one);
+  for (int index = 0; index < 3; ++index) {
+    auto r = run_shell(fmt::format("env -u SLURM_ARRAY_TASK_ID JOB_COMPLETION_INDEX={} ", index) + shell_quote(TFRIG_BINARY) +
+                       " " + pack_args(dir / "src", dir / "k8s", "--seed 11 --shard-index auto --num-shards 3"));
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+  }
+  EXPECT_EQ(dir_contents(dir / "k8s"), one);
+  // No batch system, or a count that contradicts the array's: a usage error naming it.
+  auto none = run_shell("env -u SLURM_ARRAY_TASK_ID -u JOB_COMPLETION_INDEX " + shell_quote(TFRIG_BINARY) + " " +
+                        pack_args(dir / "src", dir / "x", "--shard-index auto"));
+  EXPECT_EQ(none.exit_code, 64);
+  EXPECT_NE(none.out.find("SLURM_ARRAY_TASK_ID"), std::string::npos) << none.out;
+  auto clash = run_shell("env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=4 " + shell_quote(TFRIG_BINARY) + " " +
+                         pack_args(dir / "src", dir / "x", "--shard-index auto --num-shards 3"));
+  EXPECT_EQ(clash.exit_code, 64);
+  EXPECT_NE(clash.out.find("SLURM_ARRAY_TASK_COUNT 4"), std::string::npos) << clash.out;
+}
+
 // kill -9 in the middle of a shard, then --resume: the result is byte for
 // byte what an uninterrupted run writes, and no temporary file is left.
 TEST(Pack, ResumeAfterKillNineIsByteIdentical) {

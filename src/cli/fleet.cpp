@@ -1,0 +1,114 @@
+// tfrig fleet SNAPSHOT... | DIR: compare many machines (docs/fleet.md).
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/units.h"
+#include "fleet/compare.h"
+#include "fleet/load.h"
+#include "fleet/render.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct FleetOptions {
+  std::vector<std::string> inputs;
+  std::string format = "text";
+  std::string baseline;
+  std::string fail_on = "warning";
+  std::string tf;
+  std::string color = "auto";
+  unsigned jobs = 0;
+};
+
+bool color_wanted(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");  // https://no-color.org
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  return ::isatty(STDOUT_FILENO) == 1;
+}
+
+// doctor's rule: the worst thing found against --fail-on.
+int exit_code_for_fleet(const fleet::FleetReport& r, const std::string& fail_on) {
+  if (!r.any_problem || fail_on == "never") return kExitOk;
+  if (r.worst == rules::Severity::kError) return kExitErrors;
+  if (fail_on == "error") return kExitOk;
+  if (r.worst == rules::Severity::kWarning) return kExitWarnings;
+  return fail_on == "info" ? kExitWarnings : kExitOk;
+}
+
+int run(const FleetOptions& o, const GlobalOptions& global) {
+  core::Stopwatch watch;
+  auto knowledge = knowledge::load(global.knowledge_dir);
+  if (!knowledge) {
+    core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
+    return exit_code_for(knowledge.error());
+  }
+  auto files = fleet::list_inputs(o.inputs);
+  if (!files) {
+    core::log(core::LogLevel::kError, "{}", files.error().to_string());
+    return exit_code_for(files.error());
+  }
+  if (files->empty()) {
+    core::log(core::LogLevel::kError, "no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)",
+              o.inputs.front());
+    return kExitNoInput;
+  }
+  fleet::LoadOptions load;
+  if (!o.tf.empty()) load.tf = o.tf;
+  load.jobs = o.jobs;
+  std::optional<fleet::Node> baseline;
+  if (!o.baseline.empty()) {
+    auto b = fleet::load_node(o.baseline, *knowledge, load);
+    if (!b) {
+      core::log(core::LogLevel::kError, "--baseline: {}", b.error().to_string());
+      return exit_code_for(b.error());
+    }
+    baseline = std::move(*b);
+  }
+  auto loaded = fleet::load_nodes(*files, *knowledge, load);
+  core::log(core::LogLevel::kInfo, "read {} nodes ({} unreadable) in {}", loaded.nodes.size(), loaded.unreadable.size(),
+            core::format_seconds(watch.seconds()));
+  for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", u.error);
+  const bool none_read = loaded.nodes.empty();
+  auto report = fleet::compare(std::move(loaded.nodes), std::move(loaded.unreadable), baseline);
+  std::string out = o.format == "json"
+                        ? fleet::render_json(report)
+                        : fleet::render_text(report, fleet::RenderOptions{color_wanted(o.color)});
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::fflush(stdout);
+  core::log(core::LogLevel::kInfo, "fleet took {} in total", core::format_seconds(watch.seconds()));
+  if (none_read) return kExitNoInput;
+  return exit_code_for_fleet(report, o.fail_on);
+}
+
+}  // namespace
+
+void add_fleet_command(CLI::App& app, RunState& state) {
+  auto opts = std::make_shared<FleetOptions>();
+  CLI::App* cmd = app.add_subcommand("fleet", "Compare many machines' snapshots: drift, findings across nodes, the odd node out");
+  cmd->add_option("INPUT", opts->inputs,
+                  "Snapshots (tfrig snapshot / doctor --format json / import), bug reports or nvidia-smi files, "
+                  "or directories of them; one file (or a subdirectory of files) per node")
+      ->required()
+      ->type_name("FILE|DIR");
+  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->add_option("--baseline", opts->baseline, "A known-good node's snapshot: its values are the expected ones")
+      ->type_name("FILE");
+  cmd->add_option("--fail-on", opts->fail_on, "Lowest severity that makes the exit code non-zero")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
+      ->default_str("warning");
+  cmd->add_option("--tf", opts->tf, "TensorFlow version the rules judge nodes without one against")->type_name("VERSION");
+  cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("-j,--jobs", opts->jobs, "Snapshots read in parallel (0 = all cores)")->capture_default_str();
+  cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
+}
+
+}  // namespace tfrig::cli

@@ -1,0 +1,84 @@
+// The comparison: many nodes in, the fleet's view out. Pure: no file is read
+// here (fleet/load.h reads them), so every case is tested on built nodes.
+//
+//   drift         each fact whose value is not the same on every node that
+//                 knows it: the fleet's value (the majority's, or the
+//                 baseline's) and each node that differs, with its value;
+//   findings      each rule id with the nodes it fires on;
+//   odd nodes     the nodes that differ from the rest, ranked by how much,
+//                 each with what differs and the fix.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleet/node.h"
+#include "rules/finding.h"
+
+namespace tfrig::fleet {
+
+struct NodeValue {
+  std::string node;
+  std::string value;
+};
+
+struct Drift {
+  std::string fact;   // "gpu.pcie_link[gpu1]"
+  std::string kind;   // "gpu.pcie_link"
+  std::string scope;  // "gpu1"
+  std::string title;
+  std::string expected;       // the majority's value, or the baseline's
+  size_t expected_nodes = 0;  // nodes that have it
+  size_t known_nodes = 0;     // nodes whose snapshot states this fact
+  std::vector<NodeValue> differing;  // sorted by node name
+};
+
+struct NodeEntity {
+  std::string node;
+  std::string entities;  // "gpu0, gpu1"
+};
+
+struct FindingAcross {
+  std::string rule_id;
+  rules::Severity severity = rules::Severity::kInfo;  // the worst on any node
+  std::string title;
+  std::vector<NodeEntity> nodes;  // sorted by node name
+  bool on_baseline = false;
+};
+
+struct Difference {
+  std::string fact;
+  std::string value;
+  std::string expected;
+};
+
+struct OddNode {
+  std::string node;
+  int score = 0;
+  std::vector<Difference> differences;
+  std::vector<std::string> findings;  // rule ids that fire here and not on most nodes (or not on the baseline)
+  std::vector<std::string> fixes;     // one per difference and finding, in that order, without repeats
+};
+
+struct FleetReport {
+  std::vector<Node> nodes;  // sorted by name (facts and findings kept for the JSON)
+  std::vector<Unreadable> unreadable;
+  std::optional<std::string> baseline;  // its name, with --baseline
+  std::vector<Drift> drift;             // in fact_kinds() order, then by fact
+  std::vector<FindingAcross> findings;  // worst first, then fewest nodes first, then rule id
+  std::vector<OddNode> odd_nodes;       // highest score first
+  rules::Severity worst = rules::Severity::kInfo;
+  bool any_problem = false;  // a finding, a drift or an unreadable node
+};
+
+// How much one difference weighs when nodes are ranked: a drifted fact as
+// much as a warning; findings by severity (an error outweighs three warnings).
+int severity_weight(rules::Severity s);
+
+// Compares the nodes; with a baseline, the baseline's values are the
+// expected ones and its findings are not counted against the other nodes.
+FleetReport compare(std::vector<Node> nodes, std::vector<Unreadable> unreadable,
+                    const std::optional<Node>& baseline = std::nullopt);
+
+}  // namespace tfrig::fleet

@@ -1,0 +1,45 @@
+#include "fleet/node.h"
+
+#include <set>
+
+#include "rules/rule.h"
+
+namespace tfrig::fleet {
+
+namespace {
+
+// The probes that ran (ok or absent), as doctor decides it: a section whose
+// probe failed is unknown, not empty. A report without probe statuses
+// (imported, hand-made) counts every section as probed.
+std::optional<std::set<std::string>> probes_run(const report::Report& r) {
+  if (r.probes.empty()) return std::nullopt;
+  std::set<std::string> out;
+  for (const auto& s : r.probes) {
+    if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) out.insert(s.id);
+  }
+  return out;
+}
+
+}  // namespace
+
+Node summarize_node(const report::Report& report, const knowledge::Knowledge& k, const std::optional<std::string>& tf) {
+  Node n;
+  n.schema_version = report.schema_version;
+  n.tool_version = report.tool_version;
+  if (report.inventory.host.hostname) n.hostname = *report.inventory.host.hostname;
+  n.facts = extract_facts(report);
+  rules::Context ctx{report.inventory, k, rules::resolve_target(report.inventory, k, tf), probes_run(report)};
+  auto ev = rules::evaluate(ctx);
+  n.summary = ev.summary;
+  n.findings.reserve(ev.findings.size());
+  for (auto& f : ev.findings) {
+    // Most fixes are the rule's own text: kept once in the rule table, not
+    // once per node (10,000 nodes x 20 findings add up).
+    const rules::Rule* rule = rules::find_rule(f.rule_id);
+    std::string fix = rule && f.fix == rule->fix ? std::string() : std::move(f.fix);
+    n.findings.push_back(NodeFinding{std::move(f.rule_id), f.severity, std::move(f.entity), std::move(fix)});
+  }
+  return n;
+}
+
+}  // namespace tfrig::fleet

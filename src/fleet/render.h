@@ -1,0 +1,21 @@
+// The fleet report as text for people and JSON for programs (docs/fleet.md
+// has the JSON contract).
+#pragma once
+
+#include <string>
+
+#include "fleet/compare.h"
+
+namespace tfrig::fleet {
+
+struct RenderOptions {
+  bool color = false;
+  size_t max_nodes_listed = 12;  // text only: longer node lists end in "and N more"
+  size_t max_odd_nodes = 25;     // text only: the JSON lists every odd node
+};
+
+std::string render_text(const FleetReport& r, const RenderOptions& options);
+// The JSON document (docs/fleet.md), written element by element.
+std::string render_json(const FleetReport& r);
+
+}  // namespace tfrig::fleet
