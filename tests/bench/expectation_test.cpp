@@ -1,6 +1,7 @@
 // The catalog's expectation for bench results, on GPUs taken from real
 // nvidia-smi -q -x captures (tests/data/nvidia-smi-xml, provenance there).
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include "bench/expectation.h"
 #include "bench/runner.h"
