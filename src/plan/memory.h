@@ -24,7 +24,7 @@ struct MemoryBreakdown {
   uint64_t total_bytes = 0;
   uint64_t uncertainty_bytes = 0;     // margin added before "fits" (not part of total)
 
-  // The contract's five terms (issue 5): weights include the master copy,
+  // The JSON contract's five terms (docs/plan.md): weights include the master copy,
   // overhead is workspace + context + fragmentation; they sum to total.
   uint64_t contract_weights() const { return weights_bytes + master_weights_bytes; }
   uint64_t contract_overhead() const { return workspace_bytes + context_bytes + fragmentation_bytes; }

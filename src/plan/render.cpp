@@ -35,10 +35,12 @@ std::string activation_formula(const Workload& w, uint64_t batch) {
   const uint64_t e = activation_element_bytes(w.precision);
   if (w.family == Family::kTransformer && w.transformer) {
     const TransformerConfig& c = *w.transformer;
-    const char* per_layer = w.recompute == Recompute::kFull       ? "e*sbh (full recomputation)"
-                            : w.recompute == Recompute::kSelective ? "sbh*(16e+2) (selective recomputation)"
-                                                                   : "sbh*(16e+2) + as^2b*(2e+1)";
-    return fmt::format("{} layers x {} [Korthikanti et al. 2022] with s={} b={} h={} a={} e={}", c.layers + c.decoder_layers, per_layer,
+    const char* per_layer = w.recompute == Recompute::kFull ? "e*sbh (full recomputation)"
+                            : w.xla ? (w.recompute == Recompute::kSelective ? "sbh*(16e+2) (XLA-fused, selective recomputation)"
+                                                                            : "sbh*(16e+2) + as^2b*(2e+1) (XLA-fused)")
+                                    : (w.recompute == Recompute::kSelective ? "sbh*(10e+4f+7e*ffn/h) (op by op, selective recomputation)"
+                                                                            : "sbh*(10e+4f+7e*ffn/h) + as^2b*(2f+e if mixed) (op by op, no XLA)");
+    return fmt::format("{} layers x {} with s={} b={} h={} a={} e={} f=4 (docs/plan.md)", c.layers + c.decoder_layers, per_layer,
                        w.seq_len, batch, c.hidden, c.heads, e);
   }
   return fmt::format("sum over {} layers of the outputs kept for backward x batch {} x {} B", w.layers.size(), batch, e);
