@@ -17,6 +17,7 @@
 #include "plan/cost_report.h"
 #include "plan/prices.h"
 #include "plan/keras_summary.h"
+#include "plan/measurements.h"
 #include "plan/model_catalog.h"
 #include "plan/plan.h"
 #include "plan/render.h"
@@ -36,6 +37,7 @@ struct PlanOptions {
   std::string precision = "fp32";
   std::string optimizer = "adam";
   std::string recompute = "none";
+  bool xla = false;
   int gpus = 1;
   uint64_t dataset_size = 0;
   std::string sample_bytes;
@@ -161,6 +163,7 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   w.precision = *precision;
   w.optimizer = *optimizer;
   w.recompute = *recompute;
+  w.xla = o.xla;
   w.batch = o.batch;
   w.gpus = o.gpus;
   return w;
@@ -260,6 +263,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--precision", o->precision, "fp32, mixed_float16 or mixed_bfloat16");
   cmd->add_option("--optimizer", o->optimizer, "sgd, momentum, adam, adamw or adafactor");
   cmd->add_option("--recompute", o->recompute, "Activation recomputation for transformers: none, selective, full");
+  cmd->add_flag("--xla", o->xla, "Training runs under XLA (jit_compile): fused kernels keep fewer activations");
   cmd->add_option("--gpus", o->gpus, "Use at least this many GPUs (data parallel)");
   cmd->add_option("--dataset-size", o->dataset_size, "Samples in the dataset (default: ImageNet-1k for images)")->type_name("N");
   cmd->add_option("--sample-bytes", o->sample_bytes, "Average bytes per stored sample (e.g. 110k)")->type_name("SIZE");
@@ -331,7 +335,15 @@ void add_plan_command(CLI::App& app, RunState& state) {
       return;
     }
     const std::vector<plan::GpuCandidate> catalog = plan::plan_gpus_from_catalog(*knowledge);
-    plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data);
+    // --knowledge may bring newer measurements: the calibration is refitted on them.
+    std::optional<plan::ThroughputModel> model;
+    if (!state.global.knowledge_dir.empty()) {
+      auto measured = plan::load_measurements(state.global.knowledge_dir);
+      if (!measured) return fail_with(measured.error());
+      model = plan::make_throughput_model(*measured, catalog);
+    }
+    const plan::ThroughputModel* use = model ? &*model : nullptr;
+    plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data, use);
     plan::PriceBook prices;
     auto run = build_run(*o, data, *w, prices);
     if (!run) return fail_with(run.error());
@@ -346,7 +358,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
       auto report = load_report(source);
       if (!report) return fail_with(report.error());
       const std::string where = o->snapshot.empty() ? std::string("this machine") : "snapshot " + o->snapshot;
-      result.machine = plan::judge_machine(report->inventory, where, *w, catalog, data);
+      result.machine = plan::judge_machine(report->inventory, where, *w, catalog, data, use);
     }
 
     plan::RenderOptions ro;

@@ -21,7 +21,7 @@ using core::Version;
 // The files the loader understands; any other *.json is ignored.
 constexpr std::string_view kFileNames[] = {"tf_builds.json",   "tf_pip_extras.json", "cuda_drivers.json",
                                            "tf_libraries.json", "tf_compute.json",    "gpus.json",
-                                           "thresholds.json",  "setup.json"};
+                                           "thresholds.json",  "setup.json",         "plan_measurements.json"};
 
 std::string str(const json& j, const char* key) {
   auto it = j.find(key);
@@ -277,6 +277,10 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
         auto facts = std::make_shared<SetupFacts>(parse_setup_facts(doc));
         file.rows = facts->os_targets.size() + facts->ngc_releases.size() + facts->gpu_branch_limits.size();
         k.setup_ = std::move(facts);
+      } else if (name == "plan_measurements.json") {
+        // Listed and checked here; the planner reads the rows
+        // (plan/measurements.cpp, which owns their meaning).
+        file.rows = rows_of(doc, "throughput").size() + rows_of(doc, "batch_limits").size();
       }
     } catch (const json::exception& e) {
       return core::fail(ErrorCode::kParse, where, e.what());

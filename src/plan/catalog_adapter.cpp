@@ -1,8 +1,8 @@
 // plan_gpus_from_catalog(): the planner's only view of the GPU catalog.
 //
 // Maps the knowledge base's GPU catalog (knowledge::GpuSpec, built from
-// ../shared/reference/gpus.yaml with each row's sources) to planning
-// candidates. gpus.yaml conventions apply: tensor TFLOPS dense with FP32
+// data/knowledge/gpus.json, with each row's sources) to planning
+// candidates. gpus.json conventions apply: tensor TFLOPS dense with FP32
 // accumulate, bandwidth in decimal GB/s, launch price US MSRP or none.
 #include "plan/catalog_adapter.h"
 
@@ -57,7 +57,7 @@ std::vector<GpuCandidate> plan_gpus_from_catalog(const knowledge::Knowledge& kno
     g.tf32_tflops = spec.tf32_tensor_tflops_dense;
     g.fp16_tflops = spec.fp16_tensor_tflops_dense;
     g.bf16_tflops = spec.bf16_tensor_tflops_dense;
-    // gpus.yaml: nvlink.total_gbs is null where the part has no NVLink.
+    // gpus.json: nvlink.total_gbs is null where the part has no NVLink.
     if (spec.nvlink_supported.value_or(false)) g.nvlink_gbs = spec.nvlink_total_gbs;
     g.ecc = spec.ecc;
     g.tdp_watts = spec.tdp_w;

@@ -24,15 +24,12 @@ std::string money_or_dash(const std::optional<double>& v, const std::string& cur
 RateBand rate_band(const GpuChoice& choice) {
   RateBand band;
   band.expected = choice.est_samples_per_s;
-  band.low = band.expected;
-  band.high = band.expected;
+  // The throughput model's own band (measured rows: the spread of the
+  // published rows; estimates: the held-out error of the calibration,
+  // docs/plan-validation.md), scaled like the rate to all the GPUs.
+  band.low = choice.est_samples_per_s_low > 0 ? choice.est_samples_per_s_low : band.expected;
+  band.high = choice.est_samples_per_s_high > 0 ? choice.est_samples_per_s_high : band.expected;
   band.basis = choice.per_gpu ? choice.per_gpu->basis : std::string("estimated");
-  if (band.basis != "measured") {
-    // ASSUMED +-30% around an estimate from the GPU's peak and a calibrated
-    // utilisation, so the run time is shown as a range, not one number.
-    band.low = band.expected * 0.7;
-    band.high = band.expected * 1.3;
-  }
   return band;
 }
 

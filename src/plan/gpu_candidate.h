@@ -12,18 +12,18 @@
 
 namespace tfrig::plan {
 
-// gpus.yaml `segment`: consumer (GeForce), workstation (RTX A/Ada), datacenter.
+// gpus.json `segment`: consumer (GeForce), workstation (RTX A/Ada), datacenter.
 enum class Segment { kConsumer, kWorkstation, kDatacenter };
 std::string_view segment_name(Segment s);
 
-// The guide's three tiers (../shared/seed/000_8d0b28da42ef950f.txt): entry
+// The guide's three tiers (docs/guide.md): entry
 // (T4, RTX 3060, 4060 Ti), mainstream (RTX 4090, A5000), enterprise (A100,
 // H800 with NVLink).
 enum class Tier { kEntry, kMainstream, kEnterprise };
 std::string_view tier_name(Tier t);
 
 struct GpuCandidate {
-  std::string id;    // gpus.yaml id: "a100-sxm4-80gb"
+  std::string id;    // gpus.json id: "a100-sxm4-80gb"
   std::string name;  // "NVIDIA A100 80GB SXM4"
   std::string architecture;
   uint64_t memory_bytes = 0;  // nominal capacity, binary GiB as marketed
@@ -40,7 +40,7 @@ struct GpuCandidate {
   Segment segment = Segment::kDatacenter;
   std::optional<double> launch_price_usd;  // US MSRP at launch; none for datacenter parts
   std::vector<uint32_t> pci_device_ids;
-  std::string confidence;  // gpus.yaml confidence: high, medium, low
+  std::string confidence;  // gpus.json confidence: high, medium, low
 };
 
 Tier tier_of(const GpuCandidate& gpu);

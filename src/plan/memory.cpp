@@ -35,6 +35,12 @@ constexpr uint64_t kCublasWorkspace = 32 * core::kMiB;
 // (tensorflow/core/common_runtime/bfc_allocator.h) and fragments between steps.
 constexpr double kFragmentation = 0.05;
 
+// The estimate's uncertainty, added before "fits" is said: 10% of the total.
+// Chosen so that no published out-of-memory batch in
+// data/knowledge/plan_measurements.json is called "fits" (docs/plan-validation.md
+// lists them); when unsure the planner errs toward "does not fit".
+constexpr double kUncertainty = 0.10;
+
 // Keras mixed precision keeps variables in float32 and casts them to float16
 // or bfloat16 inside each layer's call (TensorFlow guide "Mixed precision",
 // https://www.tensorflow.org/guide/mixed_precision, "the variables are float32").
@@ -125,34 +131,78 @@ double stored_factor(const std::vector<Layer>& layers, size_t i, uint64_t elem_b
 
 uint64_t activation_element_bytes(Precision p) { return p == Precision::kFp32 ? 4 : 2; }
 
-uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t s, uint64_t b, Precision p,
-                                            Recompute r) {
-  // Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
-  // Transformer Models" (arXiv:2205.05198), section 4.1, with 16-bit
-  // activations: per layer s*b*h*(34 + 5*a*s/h) bytes, of which
-  //   attention 11sbh + 5as^2b, MLP 19sbh, two layer norms 4sbh.
-  // Split into e-byte tensors and 1-byte dropout masks so the same count
-  // holds at fp32 (e = 4):
-  //   sbh * (16e + 2) + a*s^2*b * (2e + 1)        (e = 2 gives 34 and 5)
-  // Without dropout (Llama) the masks go: 16e sbh + 2e as^2b.
-  // SwiGLU keeps the MLP input and three ffn-wide tensors (gate, up, their
-  // product): e*sb*(h + 3 ffn) instead of e*sb*(h + 2 ffn) for GeLU.
-  // Selective recomputation drops the a*s^2*b term (section 5); full
-  // recomputation keeps only each layer's input, e*sbh (section 4.3: 2sbhL).
+namespace {
+
+uint64_t fused_layer_activation_bytes(const TransformerConfig& c, uint64_t s, uint64_t b, Precision p, Recompute r) {
+  // Korthikanti et al. 2022, section 4.1, with 16-bit activations: per layer
+  // s*b*h*(34 + 5*a*s/h) bytes (attention 11sbh + 5as^2b, MLP 19sbh, two
+  // layer norms 4sbh), split into e-byte tensors and 1-byte dropout masks so
+  // the same count holds at fp32: sbh*(16e + 2) + a*s^2*b*(2e + 1). XLA fuses
+  // TensorFlow's elementwise chains (GELU, dropout, softmax, layer norm) into
+  // such kernels.
   const uint64_t e = activation_element_bytes(p);
   const uint64_t h = static_cast<uint64_t>(c.hidden), a = static_cast<uint64_t>(c.heads);
   const uint64_t ff = static_cast<uint64_t>(c.ffn);
   const uint64_t sbh = s * b * h;
   if (r == Recompute::kFull) return e * sbh;
   const uint64_t mask = c.dropout ? 1 : 0;
-  // attention without the s^2 core: QKV input, Q, K, V, projection input (5e) + dropout mask
   const uint64_t attention = 5 * e * sbh + mask * sbh;
-  // MLP: input, then the ffn-wide tensors, + dropout mask
   const uint64_t mlp = e * s * b * (h + (c.gated_mlp ? 3 : 2) * ff) + mask * sbh;
   const uint64_t norms = 2 * e * sbh;
   uint64_t bytes = attention + mlp + norms;
-  // softmax output (e) + its dropout mask (1) and dropout output (e)
   if (r == Recompute::kNone) bytes += a * s * s * b * (c.dropout ? 2 * e + 1 : e);
+  return bytes;
+}
+
+}  // namespace
+
+uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t s, uint64_t b, Precision p,
+                                            Recompute r, bool xla) {
+  if (xla) return fused_layer_activation_bytes(c, s, b, p, r);
+  // What one encoder/decoder layer keeps for backward when TensorFlow runs it
+  // op by op, as Keras and the TensorFlow BERT code do without XLA or fused
+  // attention. Korthikanti et al. 2022 ("Reducing Activation Recomputation in
+  // Large Transformer Models", arXiv:2205.05198, section 4.1) count the
+  // fused-kernel case, 34*sbh + 5*a*s^2*b bytes at 16 bit; unfused TensorFlow
+  // keeps more, because every op holds the inputs its registered gradient reads:
+  //  - e is the element size of the compute (4 fp32, 2 mixed); f = 4 for the
+  //    ops TensorFlow's mixed precision keeps in float32 (Softmax, the layer
+  //    norm statistics: the deny list of auto_mixed_precision_lists.h);
+  //  - tf.nn.dropout multiplies by a mask cast to the tensor's type: the mask
+  //    and the scaled input, 2 tensors of e bytes;
+  //  - attention: the QKV input, Q, K, V (transposed copies the batched
+  //    matmuls read), the context fed to the output projection: 5e sbh;
+  //  - each layer norm keeps its input and its normalised value: 2f sbh;
+  //  - MLP: its input and seven ffn-wide tensors: the pre-activation, the
+  //    five intermediates the tanh GELU of google-research/bert modeling.py
+  //    keeps when built from elementwise ops (x^3, the tanh argument, tanh,
+  //    1 + tanh, the cdf) and the GELU output: e*sb*(h + 7 ffn); SwiGLU
+  //    (gate, its sigmoid, the SiLU, up, product): e*sb*(h + 5 ffn);
+  //  - per attention score (a*s^2*b): the softmax output and the dropout mask
+  //    (f each), and under mixed precision the float16 cast the second matmul
+  //    reads (e). The raw scores are not kept: the scaling multiply's gradient
+  //    needs only its constant.
+  // For BERT's shapes that is 168*sbh + 8*a*s^2*b bytes at fp32, close to what
+  // google-research/bert's published largest batches on a 12 GB GPU imply
+  // (docs/plan-validation.md).
+  // Selective recomputation drops the s^2 terms; full recomputation keeps
+  // only each layer's input (Korthikanti et al. sections 4.3 and 5).
+  const uint64_t e = activation_element_bytes(p);
+  constexpr uint64_t f = 4;
+  const bool mixed = p != Precision::kFp32;
+  const uint64_t h = static_cast<uint64_t>(c.hidden), a = static_cast<uint64_t>(c.heads);
+  const uint64_t ff = static_cast<uint64_t>(c.ffn);
+  const uint64_t sbh = s * b * h;
+  if (r == Recompute::kFull) return e * sbh;
+  const uint64_t drop = c.dropout ? 2 * e : 0;
+  const uint64_t attention = 5 * e * sbh + drop * sbh;
+  const uint64_t mlp = e * s * b * (h + (c.gated_mlp ? 5 : 7) * ff) + drop * sbh;
+  const uint64_t norms = 2 * 2 * f * sbh;
+  uint64_t bytes = attention + mlp + norms;
+  if (r == Recompute::kNone) {
+    const uint64_t per_score = f + (c.dropout ? f : 0) + (mixed ? e : 0);
+    bytes += a * s * s * b * per_score;
+  }
   return bytes;
 }
 
@@ -162,7 +212,7 @@ uint64_t activation_bytes(const Workload& w, uint64_t batch) {
     const TransformerConfig& c = *w.transformer;
     const uint64_t s = static_cast<uint64_t>(w.seq_len);
     const uint64_t h = static_cast<uint64_t>(c.hidden);
-    const uint64_t per_layer = transformer_layer_activation_bytes(c, s, batch, w.precision, w.recompute);
+    const uint64_t per_layer = transformer_layer_activation_bytes(c, s, batch, w.precision, w.recompute, w.xla);
     uint64_t total = per_layer * static_cast<uint64_t>(c.layers);
     if (c.kind == TransformerKind::kEncoderDecoder) {
       // A decoder layer adds cross-attention: a second attention block
@@ -171,14 +221,16 @@ uint64_t activation_bytes(const Workload& w, uint64_t batch) {
       cross.ffn = 0;
       const uint64_t extra = w.recompute == Recompute::kFull
                                  ? 0
-                                 : transformer_layer_activation_bytes(cross, s, batch, w.precision, w.recompute) -
+                                 : transformer_layer_activation_bytes(cross, s, batch, w.precision, w.recompute, w.xla) -
                                        e * s * batch * h;  // no second MLP input
       total += (per_layer + extra) * static_cast<uint64_t>(c.decoder_layers);
     }
     // Korthikanti et al. section 4.2: embedding dropout mask (sbh), final
     // layer norm input and output-layer input (e*sbh each), and the logits
     // kept in float32 for the cross-entropy, 4*s*b*v (the paper's 4sbv).
-    total += (c.dropout ? s * batch * h : 0) + 2 * e * s * batch * h;
+    // Under TensorFlow the embedding dropout keeps mask and scaled input
+    // (2e*sbh) and BERT's embedding layer norm its input and output (2f*sbh).
+    total += (c.dropout ? 2 * e * s * batch * h : 0) + 2 * e * s * batch * h + 2 * 4 * s * batch * h;
     if (c.vocab > 0 && c.kind != TransformerKind::kEncoder) {
       total += 4 * s * batch * static_cast<uint64_t>(c.vocab);
     }
@@ -203,7 +255,15 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
   const bool mixed = w.precision != Precision::kFp32;
   m.weights_bytes = w.params * (mixed ? 2 : kVariableBytes);
   m.master_weights_bytes = mixed ? w.params * kVariableBytes : 0;
-  m.gradients_bytes = w.trainable_params * kVariableBytes;
+  // Gradients are float32 (of float32 variables). A second full copy exists
+  // when the step rewrites them: the loss-scale optimizer's unscaling under
+  // mixed precision (tf.keras.mixed_precision.LossScaleOptimizer
+  // get_unscaled_gradients returns new tensors) and the global-norm clipping
+  // transformer fine-tuning uses (tf.clip_by_global_norm, as in
+  // google-research/bert optimization.py) both return new tensors while the
+  // originals are still referenced.
+  const bool rewrites_gradients = mixed || w.family == Family::kTransformer;
+  m.gradients_bytes = w.trainable_params * kVariableBytes * (rewrites_gradients ? 2 : 1);
   if (w.optimizer == Optimizer::kAdafactor) {
     // Shazeer & Stern 2018, "Adafactor" (arXiv:1804.04235): an r x c matrix
     // keeps r + c second-moment floats instead of r*c; with square-ish
@@ -213,6 +273,11 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
     m.optimizer_bytes = saturating_bytes(4.0 * 2.0 * static_cast<double>(w.trainable_params) / d);
   } else {
     m.optimizer_bytes = w.trainable_params * optimizer_bytes_per_param(w.optimizer);
+    // Without XLA a hand-written update (google-research/bert
+    // optimization.py: next_m, next_v as new tensors before the assigns) runs
+    // as separate ops for every variable, and the executor may run them all at
+    // once: one more copy of the slots is alive. XLA fuses the update.
+    if (!w.xla) m.optimizer_bytes *= 2;
   }
   m.activations_bytes = activation_bytes(w, batch);
   if (w.family == Family::kTransformer) {
@@ -230,30 +295,64 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
       saturating_sum({m.weights_bytes, m.master_weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes});
   m.fragmentation_bytes = saturating_bytes(kFragmentation * static_cast<double>(tensors));
   m.total_bytes = saturating_sum({tensors, m.workspace_bytes, m.context_bytes, m.fragmentation_bytes});
+  m.uncertainty_bytes = saturating_bytes(kUncertainty * static_cast<double>(m.total_bytes));
   return m;
 }
 
-uint64_t usable_gpu_bytes(uint64_t memory_bytes) {
-  // ASSUMED: 2% for what the driver reserves (ECC, page tables) beyond the
-  // context counted in the estimate; gpus.yaml notes NVML totals run slightly
-  // below the marketed capacity.
-  return static_cast<uint64_t>(static_cast<double>(memory_bytes) * 0.98);
+uint64_t tf_reserved_bytes(uint64_t memory_bytes, int cc_major) {
+  // TensorFlow leaves part of the free memory to the system and gives the
+  // rest to its BFC allocator: MinSystemMemory in
+  // tensorflow/core/common_runtime/gpu/gpu_device.cc reserves 225 MiB below
+  // 2 GiB free, else 500 MiB (compute capability <= 6.x), 1050 MiB (7.x) or
+  // 1536 MiB (8.x and later).
+  if (memory_bytes < 2 * core::kGiB) return 225 * core::kMiB;
+  if (cc_major <= 6) return 500 * core::kMiB;
+  if (cc_major <= 7) return 1050 * core::kMiB;
+  return 1536 * core::kMiB;
 }
 
-uint64_t usable_gpu_bytes(const GpuCandidate& gpu) { return usable_gpu_bytes(gpu.memory_bytes); }
+int compute_capability_major(const GpuCandidate& gpu) {
+  // The architecture's compute capability major (NVIDIA CUDA C Programming
+  // Guide, "Compute Capabilities"); unknown architectures count as the
+  // newest, whose reserve is the largest.
+  const std::string& a = gpu.architecture;
+  if (a == "Kepler") return 3;
+  if (a == "Maxwell") return 5;
+  if (a == "Pascal") return 6;
+  if (a == "Volta" || a == "Turing") return 7;
+  if (a == "Ampere" || a == "Ada Lovelace" || a == "Ada") return 8;
+  if (a == "Hopper") return 9;
+  return 10;
+}
+
+uint64_t usable_gpu_bytes(uint64_t memory_bytes, int cc_major) {
+  // ASSUMED: 2% for what the driver reserves (ECC, page tables) beyond the
+  // context counted in the estimate; gpus.json notes NVML totals run slightly
+  // below the marketed capacity. TensorFlow's own reserve comes off too.
+  const uint64_t after_driver = static_cast<uint64_t>(static_cast<double>(memory_bytes) * 0.98);
+  const uint64_t reserve = tf_reserved_bytes(memory_bytes, cc_major);
+  return after_driver > reserve ? after_driver - reserve : 0;
+}
+
+uint64_t usable_gpu_bytes(uint64_t memory_bytes) { return usable_gpu_bytes(memory_bytes, 10); }
+
+uint64_t usable_gpu_bytes(const GpuCandidate& gpu) { return usable_gpu_bytes(gpu.memory_bytes, compute_capability_major(gpu)); }
+
+bool fits_in(const MemoryBreakdown& m, uint64_t usable) { return saturating_sum({m.total_bytes, m.uncertainty_bytes}) <= usable; }
 
 uint64_t max_batch_that_fits(const Workload& w, uint64_t usable) {
-  if (estimate_memory(w, 1).total_bytes > usable) return 0;
+  auto fits = [&](uint64_t b) { return fits_in(estimate_memory(w, b), usable); };
+  if (!fits(1)) return 0;
   uint64_t lo = 1, hi = 2;
   constexpr uint64_t kLimit = uint64_t{1} << 24;
-  while (hi < kLimit && estimate_memory(w, hi).total_bytes <= usable) {
+  while (hi < kLimit && fits(hi)) {
     lo = hi;
     hi *= 2;
   }
-  if (hi >= kLimit && estimate_memory(w, hi).total_bytes <= usable) return kLimit;
+  if (hi >= kLimit && fits(hi)) return kLimit;
   while (hi - lo > 1) {
     const uint64_t mid = lo + (hi - lo) / 2;
-    if (estimate_memory(w, mid).total_bytes <= usable) lo = mid;
+    if (fits(mid)) lo = mid;
     else hi = mid;
   }
   return lo;

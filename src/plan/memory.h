@@ -22,8 +22,9 @@ struct MemoryBreakdown {
   uint64_t context_bytes = 0;         // CUDA context, library kernels, TF runtime
   uint64_t fragmentation_bytes = 0;   // allocator slack
   uint64_t total_bytes = 0;
+  uint64_t uncertainty_bytes = 0;     // margin added before "fits" (not part of total)
 
-  // The contract's five terms (issue 5): weights include the master copy,
+  // The JSON contract's five terms (docs/plan.md): weights include the master copy,
   // overhead is workspace + context + fragmentation; they sum to total.
   uint64_t contract_weights() const { return weights_bytes + master_weights_bytes; }
   uint64_t contract_overhead() const { return workspace_bytes + context_bytes + fragmentation_bytes; }
@@ -35,19 +36,28 @@ uint64_t activation_element_bytes(Precision p);
 // Activation bytes of one batch (exposed for tests and docs).
 uint64_t activation_bytes(const Workload& w, uint64_t batch);
 // The per-layer transformer term of Korthikanti et al. 2022 for one layer.
+// Op by op as TensorFlow runs it, or fused (xla: Korthikanti et al.'s count).
 uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t seq, uint64_t batch, Precision p,
-                                            Recompute r);
+                                            Recompute r, bool xla = false);
 
 MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch_per_gpu);
 
 // What a GPU's memory leaves to the training process: the nominal capacity
-// less what the driver keeps (gpus.yaml notes NVML reports slightly less
+// less what the driver keeps (gpus.json notes NVML reports slightly less
 // than marketed: A100 80GB -> 81920 MiB, H100 80GB -> ~81559 MiB).
+// TensorFlow's own reserve (MinSystemMemory) comes off as well, by compute
+// capability major.
 uint64_t usable_gpu_bytes(const GpuCandidate& gpu);
-uint64_t usable_gpu_bytes(uint64_t memory_bytes);
+uint64_t usable_gpu_bytes(uint64_t memory_bytes, int cc_major);
+uint64_t usable_gpu_bytes(uint64_t memory_bytes);  // the newest GPUs' reserve
+uint64_t tf_reserved_bytes(uint64_t memory_bytes, int cc_major);
+int compute_capability_major(const GpuCandidate& gpu);
 
-// The largest batch per GPU whose estimate fits in usable bytes; 0 when not
-// even one sample fits.
+// "fits" only when the estimate plus its uncertainty fits.
+bool fits_in(const MemoryBreakdown& m, uint64_t usable_bytes);
+
+// The largest batch per GPU whose estimate plus uncertainty fits in usable
+// bytes; 0 when not even one sample fits.
 uint64_t max_batch_that_fits(const Workload& w, uint64_t usable_bytes);
 
 }  // namespace tfrig::plan

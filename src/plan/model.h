@@ -95,6 +95,9 @@ struct Workload {
   Precision precision = Precision::kFp32;
   Optimizer optimizer = Optimizer::kAdam;
   Recompute recompute = Recompute::kNone;
+  // XLA (jit_compile / TF_XLA_FLAGS): fused kernels keep fewer activations and
+  // the optimizer update is fused; off is TensorFlow's default.
+  bool xla = false;
   std::string throughput_key;  // key into the measured rates ("resnet50", "bert_large@384"); empty = none
   std::vector<std::string> notes;
 };

@@ -10,14 +10,15 @@
 
 namespace tfrig::plan {
 
-PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, RankBy rank_by, const DataOptions& data) {
+PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, RankBy rank_by, const DataOptions& data,
+                     const ThroughputModel* model) {
   PlanResult r;
   r.workload = w;
   r.rank_by = rank_by;
   const uint64_t n = static_cast<uint64_t>(std::max(1, w.gpus));
   r.batch_per_gpu = (std::max<uint64_t>(1, w.batch) + n - 1) / n;
   r.memory = estimate_memory(w, r.batch_per_gpu);
-  r.gpus = rank_gpus(w, gpus, rank_by);
+  r.gpus = rank_gpus(w, gpus, rank_by, model);
   for (const GpuChoice& c : r.gpus) {
     if (c.fits && c.per_gpu) {
       r.server = balance_server(w, c, data);
@@ -54,7 +55,7 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
     return diff(b) < diff(*a);
   };
   // Several cards share a PCI id or a name (RTX 3060 8/12 GB): the memory
-  // size decides (gpus.yaml: "disambiguate by NVML total memory").
+  // size decides (gpus.json: "disambiguate by NVML total memory").
   if (gpu.pci_device_id) {
     for (const GpuCandidate& c : catalog) {
       if (std::find(c.pci_device_ids.begin(), c.pci_device_ids.end(), *gpu.pci_device_id) != c.pci_device_ids.end() && closer(best, c)) {
@@ -85,7 +86,7 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
 }
 
 MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
-                             std::span<const GpuCandidate> catalog, const DataOptions& data) {
+                             std::span<const GpuCandidate> catalog, const DataOptions& data, const ThroughputModel* model) {
   MachineVerdict v;
   v.source = source;
   // The GPU probes fill inv.gpus; without them (no driver, or an older
@@ -110,7 +111,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
   const int have_gpus = static_cast<int>(mine.size());
   Workload here = w;
   here.gpus = std::max(1, have_gpus);
-  for (const GpuCandidate& c : mine) v.gpus.push_back(judge_gpu(here, c, catalog));
+  for (const GpuCandidate& c : mine) v.gpus.push_back(judge_gpu(here, c, catalog, model));
 
   auto add = [&v](std::string name, std::string have, std::string need, std::optional<double> ratio) {
     Stave s{std::move(name), std::move(have), std::move(need), "unknown", 0};
@@ -129,7 +130,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
   if (!v.gpus.empty()) {
     feed = v.gpus.front();
   } else {
-    for (GpuChoice& c : rank_gpus(w, catalog, RankBy::kPricePerformance)) {
+    for (GpuChoice& c : rank_gpus(w, catalog, RankBy::kPricePerformance, model)) {
       if (c.fits && c.per_gpu) {
         feed = c;
         break;
@@ -143,8 +144,9 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     const uint64_t per_gpu = (std::max<uint64_t>(1, w.batch) + static_cast<uint64_t>(have_gpus) - 1) / static_cast<uint64_t>(have_gpus);
     const MemoryBreakdown m = estimate_memory(w, per_gpu);
     add("GPU memory", fmt::format("{} per GPU (largest batch {})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu),
-        fmt::format("{} for batch {} per GPU", core::format_bytes_binary(m.total_bytes), per_gpu),
-        static_cast<double>(usable_gpu_bytes(g.gpu)) / static_cast<double>(m.total_bytes));
+        fmt::format("{} (+{} uncertainty) for batch {} per GPU", core::format_bytes_binary(m.total_bytes),
+                    core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
+        static_cast<double>(usable_gpu_bytes(g.gpu)) / static_cast<double>(m.total_bytes + m.uncertainty_bytes));
     add("GPU count", std::to_string(have_gpus), std::to_string(g.gpus_needed), static_cast<double>(have_gpus) / std::max(1, g.gpus_needed));
   } else {
     add("GPU", "none", feed ? feed->gpu.name : std::string("a GPU that fits"), 0.0);

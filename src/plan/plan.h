@@ -43,13 +43,15 @@ struct PlanResult {
   std::optional<MachineVerdict> machine;
 };
 
-PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, RankBy rank_by, const DataOptions& data);
+// model: measured rows and calibration (nullptr = the embedded knowledge's).
+PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, RankBy rank_by, const DataOptions& data,
+                     const ThroughputModel* model = nullptr);
 
 // Matches an inventory GPU to a catalog candidate (PCI device id, then
 // name); a GPU not in the catalog becomes a candidate with its memory only.
 GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandidate> catalog);
 
 MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
-                             std::span<const GpuCandidate> catalog, const DataOptions& data);
+                             std::span<const GpuCandidate> catalog, const DataOptions& data, const ThroughputModel* model = nullptr);
 
 }  // namespace tfrig::plan

@@ -36,7 +36,7 @@ double scaling_efficiency(const GpuCandidate& gpu, int n) {
   return gpu.nvlink_gbs ? 0.92 : 0.85;
 }
 
-GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> all) {
+GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> /*all*/, const ThroughputModel* model) {
   GpuChoice c;
   c.gpu = gpu;
   c.tier = tier_of(gpu);
@@ -50,20 +50,22 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
     c.memory = estimate_memory(w, c.batch_per_gpu);
   } else {
     c.memory = estimate_memory(w, 1);
-    c.notes.push_back(fmt::format("one sample needs {} of {} usable: needs model parallelism or sharded optimizer state (not planned here)",
-                                  core::format_bytes_binary(c.memory.total_bytes),
+    c.notes.push_back(fmt::format("one sample needs {} (+{} uncertainty) of {} usable: needs model parallelism or sharded optimizer state (not planned here)",
+                                  core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
                                   core::format_bytes_binary(usable_gpu_bytes(gpu))));
   }
-  c.per_gpu = gpu_throughput(w, gpu, all);
+  c.per_gpu = gpu_throughput(w, gpu, model != nullptr ? *model : builtin_throughput_model());
   if (c.fits && c.per_gpu) {
     c.scaling = scaling_efficiency(gpu, c.gpus_needed);
     c.est_samples_per_s = c.per_gpu->samples_per_s * c.gpus_needed * c.scaling;
+    c.est_samples_per_s_low = c.per_gpu->low * c.gpus_needed * c.scaling;
+    c.est_samples_per_s_high = c.per_gpu->high * c.gpus_needed * c.scaling;
     if (gpu.launch_price_usd && *gpu.launch_price_usd > 0) {
       c.samples_per_s_per_kusd = c.per_gpu->samples_per_s / (*gpu.launch_price_usd / 1000.0);
     }
   }
   // The guide's notes per tier and on consumer vs professional cards
-  // (../shared/seed/000_8d0b28da42ef950f.txt).
+  // (docs/guide.md).
   switch (c.tier) {
     case Tier::kEntry:
       c.notes.push_back("entry tier (guide: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models");
@@ -95,10 +97,10 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
   return c;
 }
 
-std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by) {
+std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by, const ThroughputModel* model) {
   std::vector<GpuChoice> out;
   out.reserve(gpus.size());
-  for (const GpuCandidate& g : gpus) out.push_back(judge_gpu(w, g, gpus));
+  for (const GpuCandidate& g : gpus) out.push_back(judge_gpu(w, g, gpus, model));
   auto key = [by](const GpuChoice& c) -> double {
     switch (by) {
       case RankBy::kPricePerformance:

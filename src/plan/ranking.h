@@ -30,6 +30,8 @@ struct GpuChoice {
   std::optional<Throughput> per_gpu;
   double scaling = 1.0;            // multi-GPU efficiency applied
   double est_samples_per_s = 0;    // all gpus_needed together
+  double est_samples_per_s_low = 0;   // its uncertainty band
+  double est_samples_per_s_high = 0;
   std::optional<double> samples_per_s_per_kusd;  // per GPU, per 1000 USD of launch price
   std::vector<std::string> notes;
 };
@@ -37,7 +39,8 @@ struct GpuChoice {
 // Data-parallel scaling efficiency of n GPUs (docs/plan.md).
 double scaling_efficiency(const GpuCandidate& gpu, int n);
 
-GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> all);
-std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by);
+// model: the measured rows and calibration to use; nullptr = the embedded ones.
+GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> all, const ThroughputModel* model = nullptr);
+std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by, const ThroughputModel* model = nullptr);
 
 }  // namespace tfrig::plan

@@ -26,14 +26,21 @@ std::string grouped(uint64_t n) {
 
 std::string rate(double r) { return r >= 100 ? fmt::format("{:.0f}", r) : fmt::format("{:.1f}", r); }
 
+// "1234 (990-1500)": the rate with its uncertainty band.
+std::string rate_band(const GpuChoice& c) {
+  return fmt::format("{} ({}-{})", rate(c.est_samples_per_s), rate(c.est_samples_per_s_low), rate(c.est_samples_per_s_high));
+}
+
 std::string activation_formula(const Workload& w, uint64_t batch) {
   const uint64_t e = activation_element_bytes(w.precision);
   if (w.family == Family::kTransformer && w.transformer) {
     const TransformerConfig& c = *w.transformer;
-    const char* per_layer = w.recompute == Recompute::kFull       ? "e*sbh (full recomputation)"
-                            : w.recompute == Recompute::kSelective ? "sbh*(16e+2) (selective recomputation)"
-                                                                   : "sbh*(16e+2) + as^2b*(2e+1)";
-    return fmt::format("{} layers x {} [Korthikanti et al. 2022] with s={} b={} h={} a={} e={}", c.layers + c.decoder_layers, per_layer,
+    const char* per_layer = w.recompute == Recompute::kFull ? "e*sbh (full recomputation)"
+                            : w.xla ? (w.recompute == Recompute::kSelective ? "sbh*(16e+2) (XLA-fused, selective recomputation)"
+                                                                            : "sbh*(16e+2) + as^2b*(2e+1) (XLA-fused)")
+                                    : (w.recompute == Recompute::kSelective ? "sbh*(10e+4f+7e*ffn/h) (op by op, selective recomputation)"
+                                                                            : "sbh*(10e+4f+7e*ffn/h) + as^2b*(2f+e if mixed) (op by op, no XLA)");
+    return fmt::format("{} layers x {} with s={} b={} h={} a={} e={} f=4 (docs/plan.md)", c.layers + c.decoder_layers, per_layer,
                        w.seq_len, batch, c.hidden, c.heads, e);
   }
   return fmt::format("sum over {} layers of the outputs kept for backward x batch {} x {} B", w.layers.size(), batch, e);
@@ -49,13 +56,17 @@ std::vector<MemoryRow> memory_rows(const PlanResult& r) {
   rows.push_back({"weights", m.weights_bytes,
                   fmt::format("{} params x {} B ({})", millions(w.params), mixed ? 2 : 4, mixed ? "16-bit copies compute reads" : "float32 variables")});
   if (mixed) rows.push_back({"master weights", m.master_weights_bytes, fmt::format("{} params x 4 B (float32 variables)", millions(w.params))});
-  rows.push_back({"gradients", m.gradients_bytes, fmt::format("{} trainable x 4 B (float32)", millions(w.trainable_params))});
+  rows.push_back({"gradients", m.gradients_bytes,
+                  m.gradients_bytes > w.trainable_params * 4
+                      ? fmt::format("{} trainable x 4 B (float32) x 2: the unscaled/clipped copy TensorFlow makes", millions(w.trainable_params))
+                      : fmt::format("{} trainable x 4 B (float32)", millions(w.trainable_params))});
   rows.push_back({fmt::format("optimizer ({})", optimizer_name(w.optimizer)), m.optimizer_bytes,
                   w.optimizer == Optimizer::kAdafactor ? std::string("factored second moments ~ 2/width of the parameters x 4 B")
-                                                       : fmt::format("{} trainable x {} B of slots", millions(w.trainable_params),
+                                                       : fmt::format("{} trainable x {} B of slots{}", millions(w.trainable_params),
                                                                      w.optimizer == Optimizer::kSgd        ? 0
                                                                      : w.optimizer == Optimizer::kMomentum ? 4
-                                                                                                           : 8)});
+                                                                                                           : 8,
+                                                                     w.xla ? "" : " x 2 (the update's new slot values, without XLA)")});
   rows.push_back({"activations", m.activations_bytes, activation_formula(w, m.batch_per_gpu)});
   rows.push_back({"workspace", m.workspace_bytes, w.family == Family::kTransformer ? "cuBLAS workspace" : "cuDNN workspace: largest layer output, 64 MiB..4 GiB"});
   rows.push_back({"CUDA context + runtime", m.context_bytes, "assumed"});
@@ -79,6 +90,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
   core::Table mem({"term", "size", "formula"}, {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft});
   for (const MemoryRow& row : memory_rows(r)) mem.add_row({row.term, core::format_bytes_binary(row.bytes), row.formula});
   mem.add_row({"total", core::format_bytes_binary(r.memory.total_bytes), ""});
+  mem.add_row({"uncertainty", core::format_bytes_binary(r.memory.uncertainty_bytes), "10% of the total: 'fits' only when total + this fits"});
   out += mem.render();
 
   out += fmt::format("\nGPUs ranked by {}\n", rank_by_name(r.rank_by));
@@ -97,7 +109,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
     if (o.top > 0 && shown >= o.top) continue;
     ++shown;
     gt.add_row({std::to_string(shown), c.gpu.name, core::format_bytes_binary(c.gpu.memory_bytes), c.fits ? std::to_string(c.gpus_needed) : "-",
-                c.fits ? std::to_string(c.max_batch_per_gpu) : "0", c.per_gpu && c.fits ? rate(c.est_samples_per_s) : "-",
+                c.fits ? std::to_string(c.max_batch_per_gpu) : "0", c.per_gpu && c.fits ? rate_band(c) : "-",
                 c.per_gpu ? c.per_gpu->basis : "-", c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-",
                 std::string(tier_name(c.tier)) + "/" + std::string(segment_name(c.gpu.segment))});
   }
@@ -105,7 +117,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
   if (not_fitting > 0 && !o.all_gpus) {
     out += fmt::format("  {} do not fit even one sample (--all lists them)\n", not_fitting);
   }
-  out += "  samples/s: all the GPUs together; per $1k: one GPU's samples/s per 1000 USD of launch price\n";
+  out += "  samples/s: all the GPUs together, with the uncertainty band in brackets; per $1k: one GPU's samples/s per 1000 USD of launch price\n";
 
   if (r.server) {
     const ServerPlan& s = *r.server;
@@ -157,7 +169,7 @@ std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
     if (o.top > 0 && shown >= o.top) break;
     ++shown;
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", shown, c.gpu.name, core::format_bytes_binary(c.gpu.memory_bytes),
-                       c.fits ? std::to_string(c.gpus_needed) : "-", c.max_batch_per_gpu, c.per_gpu && c.fits ? rate(c.est_samples_per_s) : "-",
+                       c.fits ? std::to_string(c.gpus_needed) : "-", c.max_batch_per_gpu, c.per_gpu && c.fits ? rate_band(c) : "-",
                        c.per_gpu ? c.per_gpu->basis : "-", c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-");
   }
   if (r.server) {
@@ -205,7 +217,8 @@ nlohmann::json to_json(const PlanResult& r) {
                    {"master_weights_bytes", m.master_weights_bytes},
                    {"workspace_bytes", m.workspace_bytes},
                    {"context_bytes", m.context_bytes},
-                   {"fragmentation_bytes", m.fragmentation_bytes}}}};
+                   {"fragmentation_bytes", m.fragmentation_bytes},
+                   {"uncertainty_bytes", m.uncertainty_bytes}}}};
   json gpus = json::array();
   for (const GpuChoice& c : r.gpus) {
     json g;
@@ -219,6 +232,11 @@ nlohmann::json to_json(const PlanResult& r) {
     g["total_bytes_per_gpu"] = c.memory.total_bytes;
     g["est_samples_per_s"] = c.fits && c.per_gpu ? json(c.est_samples_per_s) : json(nullptr);
     g["est_samples_per_s_per_gpu"] = c.per_gpu ? json(c.per_gpu->samples_per_s) : json(nullptr);
+    g["est_samples_per_s_low"] = c.fits && c.per_gpu ? json(c.est_samples_per_s_low) : json(nullptr);
+    g["est_samples_per_s_high"] = c.fits && c.per_gpu ? json(c.est_samples_per_s_high) : json(nullptr);
+    g["math"] = c.per_gpu ? json(c.per_gpu->math) : json(nullptr);
+    g["bound"] = c.per_gpu && !c.per_gpu->bound.empty() ? json(c.per_gpu->bound) : json(nullptr);
+    g["uncertainty_bytes_per_gpu"] = c.memory.uncertainty_bytes;
     g["basis"] = c.per_gpu ? c.per_gpu->basis : "estimated";
     g["basis_detail"] = c.per_gpu ? json(c.per_gpu->detail) : json("no compute figures for this GPU");
     g["scaling_efficiency"] = c.scaling;

@@ -1,58 +1,100 @@
-// Training throughput of a GPU: published measured rates where they exist
-// (../shared/reference/training_throughput.yaml), else an estimate from the
-// GPU's peak at the precision and a model-utilisation factor calibrated on
-// those same measured rows. Every rate says which it is.
+// Training throughput of one GPU: a published TensorFlow measurement where
+// one exists for the model, input size, GPU and precision, else a two-roof
+// estimate (compute peak of the math the precision really runs, DRAM
+// bandwidth) with a few efficiencies fitted on the published TensorFlow rows
+// of data/knowledge/plan_measurements.json. Every rate carries an
+// uncertainty band and says which it is. docs/plan.md explains the model.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "plan/gpu_candidate.h"
+#include "plan/measurements.h"
 #include "plan/model.h"
 
 namespace tfrig::plan {
 
-enum class PrecisionClass { kFp32, kMixed };
-PrecisionClass precision_class(Precision p);
-
-struct MeasuredRate {
-  const char* model_key;  // "resnet50", "bert_large@384"
-  const char* gpu_id;     // gpus.yaml id
-  PrecisionClass precision;
-  double samples_per_s;   // median of the rows used
-  int rows;
-  bool tensorflow;        // true when the rows used are TensorFlow rows
-  const char* source;     // one of the rows' sources
-};
-
-std::span<const MeasuredRate> measured_rates();
-const MeasuredRate* find_measured_rate(std::string_view model_key, std::string_view gpu_id, PrecisionClass p);
-
-// Dense peak TFLOPS the precision runs at on this GPU: TF32 tensor cores for
-// fp32 where present (TensorFlow enables TF32 by default since 2.4:
-// tf.config.experimental.enable_tensor_float_32_execution), FP16/BF16
-// tensor cores under mixed precision, else the FP32 CUDA-core figure.
+// The arithmetic a precision runs on a GPU. TensorFlow runs float32 matmuls
+// and convolutions on TF32 tensor cores on Ampere and later by default
+// (since TF 2.4: tf.config.experimental.enable_tensor_float_32_execution),
+// so fp32 there is kTf32. Mixed float16 uses FP16 tensor cores with FP32
+// accumulate (GeForce cards run that at half their FP16-accumulate rate;
+// the catalog's figures are the FP32-accumulate ones).
+enum class MathMode { kFp32, kTf32, kFp16, kBf16 };
+std::string_view math_mode_name(MathMode m);  // "FP32", "TF32", "FP16 tensor", "BF16 tensor"
+MathMode math_mode(const GpuCandidate& gpu, Precision p);
+MathMode math_mode(const GpuCandidate& gpu, MeasuredPrecision p);
+// Dense peak TFLOPS of that math on the GPU; FP32 CUDA cores where the GPU
+// lacks the tensor mode.
+std::optional<double> peak_tflops(const GpuCandidate& gpu, MathMode m);
 std::optional<double> peak_tflops(const GpuCandidate& gpu, Precision p);
+
+// The work and DRAM traffic of one training sample (forward + backward).
+struct SampleCost {
+  double flops = 0;            // all training FLOPs
+  double cuda_core_flops = 0;  // of which depthwise convolutions: no tensor-core path, they run at the FP32 rate
+  double bytes = 0;
+};
+SampleCost sample_cost(const Workload& w);
+// Bytes of activations moved through DRAM per training sample.
+double memory_traffic_per_sample(const Workload& w);
+
+// The fitted parameters: the fraction of the compute peak reached per cost
+// family and math mode, the fraction of DRAM bandwidth reached per family
+// (how much of the counted traffic really goes to DRAM), and the band
+// (multipliers on the estimate) that held-out published rows fell in.
+struct Calibration {
+  // [cost family][math mode]; cost families: 0 CNNs of dense convolutions,
+  // 1 transformers, 2 depthwise-separable CNNs (EfficientNet, MobileNet),
+  // whose depthwise and elementwise layers cost differently per FLOP.
+  std::array<std::array<double, 4>, 3> compute_efficiency{};
+  std::array<double, 3> memory_efficiency{0.6, 0.6, 0.6};  // [cost family]
+  double band_low = 0.75;   // 10th percentile of published / estimate, leave-one-GPU-out
+  double band_high = 1.25;  // 90th percentile
+  int rows = 0;             // published rows fitted
+};
+Calibration default_calibration();
+size_t cost_family(const Workload& w);
+std::string_view cost_family_name(size_t f);  // "cnn", "transformer", "depthwise cnn"
+
+// Fits the calibration on the TensorFlow one-GPU rows whose GPU is in gpus.
+// with_band also derives the band from leave-one-GPU-out refits.
+Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus, bool with_band = true);
+
+// What the calibration and the measured rows give a plan.
+struct ThroughputModel {
+  std::vector<ThroughputRow> rows;
+  Calibration calibration;
+};
+ThroughputModel make_throughput_model(const Measurements& m, std::span<const GpuCandidate> gpus);
+// The embedded measurements fitted on the embedded GPU catalog.
+const ThroughputModel& builtin_throughput_model();
 
 struct Throughput {
   double samples_per_s = 0;  // one GPU
+  double low = 0;            // uncertainty band, samples/s
+  double high = 0;
   std::string basis;         // "measured" | "estimated"
+  std::string math;          // math_mode_name of what the precision runs
+  std::string bound;         // estimated: "compute" | "memory"; measured: ""
   std::string detail;        // where the number comes from
 };
 
-// The fraction of the roofline bound (min of FLOPs at peak, DRAM traffic at
-// 70% of bandwidth) that training reaches: the median over the measured rows
-// of the nearest reference model (ResNet-50 for CNNs, BERT-large for
-// transformers) of measured / bound. For transformers this is the model
-// FLOPs utilisation.
-double calibrated_utilisation(Family family, PrecisionClass p, std::span<const GpuCandidate> gpus);
+// The published TensorFlow rows for this model, input size, GPU and
+// precision: fp32 matches fp32 and tf32 rows on GPUs with TF32 (the same
+// math), fp32 rows only elsewhere; mixed_float16 matches mixed_float16.
+std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w, const GpuCandidate& gpu);
 
-// Bytes of activations a layer-list model moves through DRAM per training
-// sample (0 for transformers, whose estimate is compute-bound).
-double memory_traffic_per_sample(const Workload& w);
+// The model alone (no measured row), for validation and for GPUs without rows.
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c);
 
+std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m);
+// With the embedded model (gpus is kept for callers that rank a list).
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> gpus);
 
 }  // namespace tfrig::plan

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_test_util.h"
+#include "test_paths.h"
 
 namespace tfrig::bench {
 namespace {

@@ -2,6 +2,7 @@
 // nvidia-smi -q -x captures (tests/data/nvidia-smi-xml, provenance there).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 #include "bench/expectation.h"
 #include "bench/runner.h"

@@ -135,7 +135,7 @@ TEST(KnowledgeCli, ListsFiles) {
     EXPECT_NE(r.out.find(f), std::string::npos) << f;
   }
   auto j = nlohmann::json::parse(run("knowledge --format json").out);
-  EXPECT_EQ(j["files"].size(), 8u);
+  EXPECT_EQ(j["files"].size(), 9u);
   EXPECT_EQ(run("--knowledge /nonexistent/dir knowledge").code, 66);
 }
 

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "test_paths.h"
 
 #include "test_paths.h"
 

@@ -18,7 +18,7 @@ using core::Version;
 TEST(Knowledge, EmbeddedLoadsEveryFileWithSources) {
   auto k = Knowledge::embedded();
   ASSERT_TRUE(k) << k.error().to_string();
-  EXPECT_EQ(k->files().size(), 8u);
+  EXPECT_EQ(k->files().size(), 9u);
   for (const auto& f : k->files()) {
     EXPECT_GT(f.rows, 0u) << f.name;
     EXPECT_FALSE(f.sources.empty()) << f.name;

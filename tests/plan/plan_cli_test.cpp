@@ -1,5 +1,9 @@
 // The tfrig binary's plan command end to end.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
 #include <nlohmann/json.hpp>
 
 #include "test_support.h"
@@ -45,6 +49,39 @@ TEST(PlanCli, UsageErrors) {
   auto list = test::run_tfrig({"plan", "--list-models"});
   EXPECT_EQ(list.exit_code, 0);
   EXPECT_NE(list.out.find("llama_13b"), std::string::npos);
+}
+
+// --knowledge DIR with a plan_measurements.json: its rows are the measured
+// ones and the calibration is refitted on them; a bad row is named.
+TEST(PlanCli, KnowledgeDirReplacesTheMeasurements) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tfrig-plan-knowledge-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  nlohmann::json row = {{"model", "resnet50"},   {"image_size", 224},     {"seq_len", 0},           {"framework", "tensorflow"},
+                        {"precision", "mixed_float16"}, {"gpu_id", "rtx-4090"}, {"gpu_count", 1}, {"batch", 256},
+                        {"samples_per_s", 1234.0}, {"source", "example/repo:README.md@0123456789012345678901234567890123456789"}};
+  nlohmann::json doc = {{"schema", "tfrig.knowledge.plan_measurements/1"},
+                        {"throughput", nlohmann::json::array({row})},
+                        {"batch_limits", nlohmann::json::array()}};
+  const std::string file = (dir / "plan_measurements.json").string();
+  test::write_file(file, doc.dump());
+  auto r = test::run_tfrig({"--knowledge", dir.string(), "plan", "--model", "resnet50", "--precision", "mixed_float16", "--format", "json", "--all"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  bool seen = false;
+  const nlohmann::json plan = nlohmann::json::parse(r.out);
+  for (const auto& g : plan["gpus"]) {
+    if (g["id"] != "rtx-4090") continue;
+    seen = true;
+    EXPECT_EQ(g["basis"], "measured");
+    EXPECT_DOUBLE_EQ(g["est_samples_per_s_per_gpu"].get<double>(), 1234.0);
+    EXPECT_EQ(g["math"], "FP16 tensor");
+  }
+  EXPECT_TRUE(seen);
+  doc["throughput"][0]["precision"] = "AMP mixed precision";
+  test::write_file(file, doc.dump());
+  auto bad = test::run_tfrig({"--knowledge", dir.string(), "plan", "--model", "resnet50"});
+  EXPECT_EQ(bad.exit_code, 65);
+  EXPECT_NE(bad.err.find(file + ": throughput[0].precision"), std::string::npos) << bad.err;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PlanCli, HereOnAFixtureRoot) {

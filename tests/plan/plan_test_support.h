@@ -1,5 +1,5 @@
 // Fixtures for the planner's tests: a small GPU table built from
-// ../shared/reference/gpus.yaml (the values of the ids named, with that
+// data/knowledge/gpus.json (the values of the ids named, with that
 // file's sources), so the tests do not depend on the catalog adapter.
 #pragma once
 
@@ -31,7 +31,7 @@ inline GpuCandidate gpu(const char* id, const char* name, double gib, double bw,
   return g;
 }
 
-// gpus.yaml ids tesla-t4, rtx-3060-12gb, rtx-4090, rtx-a5000, tesla-v100-sxm2-16gb,
+// gpus.json ids tesla-t4, rtx-3060-12gb, rtx-4090, rtx-a5000, tesla-v100-sxm2-16gb,
 // a100-sxm4-40gb, a100-sxm4-80gb, h100-sxm5 (memory GiB, bandwidth GB/s, dense TFLOPS fp32, tf32,
 // fp16, bf16, TDP W, segment, launch price USD, NVLink GB/s).
 inline std::vector<GpuCandidate> fixture_gpus() {
@@ -45,7 +45,7 @@ inline std::vector<GpuCandidate> fixture_gpus() {
       gpu("a100-sxm4-80gb", "NVIDIA A100 80GB SXM4", 80, 2039, 19.5, 156, 312, 312, 400, Segment::kDatacenter, 0, 600),
       gpu("h100-sxm5", "NVIDIA H100 SXM5 80GB", 80, 3350, 67, 494.7, 989.4, 989.4, 700, Segment::kDatacenter, 0, 900),
   };
-  gpus[2].pci_device_ids = {0x2684};  // gpus.yaml rtx-4090 pci_device_ids
+  gpus[2].pci_device_ids = {0x2684};  // gpus.json rtx-4090 pci_device_ids
   return gpus;
 }
 

@@ -16,6 +16,7 @@
 #include "tfrecord/record.h"
 #include "tfrecord/shard_index.h"
 #include "tfrecord/tfrecord_test_util.h"
+#include "test_paths.h"
 
 namespace tfrig::tfrecord {
 namespace {

@@ -1,0 +1,216 @@
+#include "plan/measurements.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "knowledge_data.h"
+#include "plan/model_catalog.h"
+
+namespace tfrig::plan {
+
+namespace {
+
+using nlohmann::json;
+using core::ErrorCode;
+
+std::string where(const char* array, size_t i, const char* field) {
+  return fmt::format("plan_measurements.json: {}[{}].{}", array, i, field);
+}
+
+core::Result<std::string> need_str(const json& row, const char* array, size_t i, const char* field) {
+  auto it = row.find(field);
+  if (it == row.end() || !it->is_string() || it->get<std::string>().empty()) {
+    return core::fail(ErrorCode::kParse, where(array, i, field), "expected a non-empty string");
+  }
+  return it->get<std::string>();
+}
+
+std::string opt_str(const json& row, const char* field) {
+  auto it = row.find(field);
+  return it != row.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+core::Result<int> need_int(const json& row, const char* array, size_t i, const char* field, int lo, int hi) {
+  auto it = row.find(field);
+  if (it == row.end() || !it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi) {
+    return core::fail(ErrorCode::kParse, where(array, i, field), fmt::format("expected an integer in {}..{}", lo, hi));
+  }
+  return static_cast<int>(it->get<int64_t>());
+}
+
+core::Result<MeasuredPrecision> need_precision(const json& row, const char* array, size_t i) {
+  auto s = need_str(row, array, i, "precision");
+  if (!s) return tl::unexpected(s.error());
+  auto p = parse_measured_precision(*s);
+  if (!p) return core::fail(ErrorCode::kParse, where(array, i, "precision"), "expected fp32, tf32 or mixed_float16, got \"" + *s + "\"");
+  return *p;
+}
+
+// The fields both row kinds share: model, input size, framework, precision, source.
+template <typename Row>
+core::Result<Row> common(const json& row, const char* array, size_t i) {
+  Row r;
+  if (!row.is_object()) return core::fail(ErrorCode::kParse, fmt::format("plan_measurements.json: {}[{}]", array, i), "expected an object");
+  auto model = need_str(row, array, i, "model");
+  if (!model) return tl::unexpected(model.error());
+  if (find_model(*model) == nullptr) return core::fail(ErrorCode::kParse, where(array, i, "model"), "not a catalog model: " + *model);
+  r.model = *model;
+  auto img = need_int(row, array, i, "image_size", 0, 8192);
+  auto seq = need_int(row, array, i, "seq_len", 0, 1 << 20);
+  if (!img) return tl::unexpected(img.error());
+  if (!seq) return tl::unexpected(seq.error());
+  r.image_size = *img;
+  r.seq_len = *seq;
+  auto fw = need_str(row, array, i, "framework");
+  if (!fw) return tl::unexpected(fw.error());
+  r.framework = *fw;
+  auto p = need_precision(row, array, i);
+  if (!p) return tl::unexpected(p.error());
+  r.precision = *p;
+  auto src = need_str(row, array, i, "source");
+  if (!src) return tl::unexpected(src.error());
+  r.source = *src;
+  r.table_row = opt_str(row, "table_row");
+  r.gpu = opt_str(row, "gpu");
+  r.gpu_id = opt_str(row, "gpu_id");
+  return r;
+}
+
+}  // namespace
+
+std::string_view measured_precision_name(MeasuredPrecision p) {
+  switch (p) {
+    case MeasuredPrecision::kFp32: return "fp32";
+    case MeasuredPrecision::kTf32: return "tf32";
+    case MeasuredPrecision::kMixedFloat16: return "mixed_float16";
+  }
+  return "fp32";
+}
+
+std::optional<MeasuredPrecision> parse_measured_precision(std::string_view s) {
+  if (s == "fp32") return MeasuredPrecision::kFp32;
+  if (s == "tf32") return MeasuredPrecision::kTf32;
+  if (s == "mixed_float16") return MeasuredPrecision::kMixedFloat16;
+  return std::nullopt;
+}
+
+core::Result<Measurements> parse_measurements(const json& doc) {
+  Measurements m;
+  if (!doc.is_object()) return core::fail(ErrorCode::kParse, "plan_measurements.json", "expected an object");
+  auto tp = doc.find("throughput");
+  auto bl = doc.find("batch_limits");
+  if (tp == doc.end() || !tp->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: throughput", "expected an array");
+  if (bl == doc.end() || !bl->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: batch_limits", "expected an array");
+  for (size_t i = 0; i < tp->size(); ++i) {
+    const json& row = (*tp)[i];
+    auto r = common<ThroughputRow>(row, "throughput", i);
+    if (!r) return tl::unexpected(r.error());
+    if (r->gpu_id.empty()) return core::fail(ErrorCode::kParse, where("throughput", i, "gpu_id"), "expected the GPU catalog id");
+    auto n = need_int(row, "throughput", i, "gpu_count", 1, 1 << 16);
+    if (!n) return tl::unexpected(n.error());
+    r->gpu_count = *n;
+    auto sps = row.find("samples_per_s");
+    if (sps == row.end() || !sps->is_number() || !(sps->get<double>() > 0)) {
+      return core::fail(ErrorCode::kParse, where("throughput", i, "samples_per_s"), "expected a positive number");
+    }
+    r->samples_per_s = sps->get<double>();
+    if (auto b = row.find("batch"); b != row.end() && !b->is_null()) {
+      auto bi = need_int(row, "throughput", i, "batch", 1, 1 << 24);
+      if (!bi) return tl::unexpected(bi.error());
+      r->batch = *bi;
+    }
+    r->xla = row.value("xla", false);
+    m.throughput.push_back(std::move(*r));
+  }
+  for (size_t i = 0; i < bl->size(); ++i) {
+    const json& row = (*bl)[i];
+    auto r = common<BatchLimitRow>(row, "batch_limits", i);
+    if (!r) return tl::unexpected(r.error());
+    auto b = need_int(row, "batch_limits", i, "batch", 1, 1 << 24);
+    if (!b) return tl::unexpected(b.error());
+    r->batch = *b;
+    auto outcome = need_str(row, "batch_limits", i, "outcome");
+    if (!outcome) return tl::unexpected(outcome.error());
+    if (*outcome != "fits" && *outcome != "oom") {
+      return core::fail(ErrorCode::kParse, where("batch_limits", i, "outcome"), "expected \"fits\" or \"oom\"");
+    }
+    r->fits = *outcome == "fits";
+    r->xla = row.value("xla", false);
+    auto opt = need_str(row, "batch_limits", i, "optimizer");
+    if (!opt) return tl::unexpected(opt.error());
+    auto o = parse_optimizer(*opt);
+    if (!o) return core::fail(ErrorCode::kParse, where("batch_limits", i, "optimizer"), "expected sgd, momentum, adam, adamw or adafactor");
+    r->optimizer = *o;
+    if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
+    if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer()) r->compute_capability_major = c->get<int>();
+    if (r->gpu_id.empty() && !r->gpu_memory_gib) {
+      return core::fail(ErrorCode::kParse, where("batch_limits", i, "gpu_memory_gib"), "expected gpu_id or gpu_memory_gib");
+    }
+    m.batch_limits.push_back(std::move(*r));
+  }
+  return m;
+}
+
+namespace {
+
+constexpr std::string_view kFileName = "plan_measurements.json";
+
+core::Result<Measurements> parse_text(const std::string& text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    return core::fail(ErrorCode::kParse, origin + ": byte " + std::to_string(e.byte), e.what());
+  }
+  auto m = parse_measurements(doc);
+  if (!m && origin != kFileName) m.error().where.replace(0, kFileName.size(), origin);
+  return m;
+}
+
+core::Result<Measurements> embedded_measurements() {
+  for (const auto& f : knowledge::embedded::kFiles) {
+    if (f.name == kFileName) return parse_text(std::string(f.text), std::string(kFileName));
+  }
+  return core::fail(ErrorCode::kNotFound, std::string(kFileName), "not embedded in this build");
+}
+
+}  // namespace
+
+const Measurements& builtin_measurements() {
+  static const Measurements kBuiltin = [] {
+    auto m = embedded_measurements();
+    return m ? std::move(*m) : Measurements();
+  }();
+  return kBuiltin;
+}
+
+core::Result<Measurements> load_measurements(const std::string& knowledge_dir) {
+  if (!knowledge_dir.empty()) {
+    const std::filesystem::path path = std::filesystem::path(knowledge_dir) / std::string(kFileName);
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) return core::fail(ErrorCode::kIo, path.string(), "cannot open");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      return parse_text(ss.str(), path.string());
+    }
+  }
+  return embedded_measurements();
+}
+
+std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p, bool xla) {
+  const CatalogModel* m = find_model(model);
+  if (m == nullptr) return std::nullopt;
+  auto w = catalog_workload(*m, image_size, seq_len);
+  if (!w) return std::nullopt;
+  w->precision = p == MeasuredPrecision::kMixedFloat16 ? Precision::kMixedFloat16 : Precision::kFp32;
+  w->batch = 1;
+  w->xla = xla;
+  return std::move(*w);
+}
+
+}  // namespace tfrig::plan

@@ -1,0 +1,80 @@
+// Published training measurements the planner calibrates on and is validated
+// against (data/knowledge/plan_measurements.json): one-GPU throughput rows and
+// batch sizes reported to fit or to run out of memory. Every row keeps its
+// framework, precision (an explicit column, never guessed from free text),
+// batch, sequence length or image size, GPU count and source.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "plan/model.h"
+
+namespace tfrig::plan {
+
+// The precision a row was published at. kTf32 is its own value: a row that
+// says TF32 ran float32 variables with TF32 tensor-core math.
+enum class MeasuredPrecision { kFp32, kTf32, kMixedFloat16 };
+std::string_view measured_precision_name(MeasuredPrecision p);  // "fp32", "tf32", "mixed_float16"
+std::optional<MeasuredPrecision> parse_measured_precision(std::string_view s);
+
+struct ThroughputRow {
+  std::string model;       // catalog id: "resnet50", "bert_large"
+  int image_size = 0;      // CNNs
+  int seq_len = 0;         // transformers
+  std::string framework;   // "tensorflow", "pytorch", "mxnet", "paddlepaddle"
+  MeasuredPrecision precision = MeasuredPrecision::kFp32;
+  bool xla = false;
+  std::string gpu;         // as the publisher names it
+  std::string gpu_id;      // the GPU catalog's id
+  int gpu_count = 1;
+  std::optional<int> batch;  // per GPU
+  double samples_per_s = 0;
+  std::string source;      // URL or repo:path@commit
+  std::string table_row;   // which row of the source
+};
+
+struct BatchLimitRow {
+  std::string model;
+  int image_size = 0;
+  int seq_len = 0;
+  std::string framework;
+  MeasuredPrecision precision = MeasuredPrecision::kFp32;
+  Optimizer optimizer = Optimizer::kAdam;
+  std::string gpu;
+  std::string gpu_id;                   // empty when the GPU is not in the catalog
+  std::optional<double> gpu_memory_gib; // given when gpu_id is empty
+  std::optional<int> compute_capability_major;
+  bool xla = false;
+  int batch = 0;
+  bool fits = true;                     // outcome: "fits" or "oom"
+  std::string source;
+  std::string table_row;
+};
+
+struct Measurements {
+  std::vector<ThroughputRow> throughput;
+  std::vector<BatchLimitRow> batch_limits;
+};
+
+// Parses the document; a row with a missing or unknown field is an error
+// naming the array, the index and the field.
+core::Result<Measurements> parse_measurements(const nlohmann::json& doc);
+
+// The embedded measurements (a broken embedded file is a build bug: tests
+// load it).
+const Measurements& builtin_measurements();
+// The measurements a command uses: DIR/plan_measurements.json when
+// --knowledge DIR has one, else the embedded file.
+core::Result<Measurements> load_measurements(const std::string& knowledge_dir);
+
+// The workload a row describes (catalog model at its input size and
+// precision); nullopt when the model is not in the catalog.
+std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p, bool xla);
+
+}  // namespace tfrig::plan

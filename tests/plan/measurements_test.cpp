@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "plan/measurements.h"
+#include "plan/throughput.h"
+#include "plan_test_support.h"
+
+namespace tfrig::plan {
+namespace {
+
+using test::fixture;
+using test::fixture_gpus;
+using test::model_workload;
+
+nlohmann::json row(const char* precision, double sps, const char* gpu = "h100-sxm5") {
+  return {{"model", "resnet50"}, {"image_size", 224}, {"seq_len", 0},      {"framework", "tensorflow"}, {"precision", precision},
+          {"gpu_id", gpu},       {"gpu_count", 1},    {"batch", 256},      {"samples_per_s", sps},      {"source", "example:README.md@0"}};
+}
+
+TEST(PlanMeasurements, EmbeddedRowsParseAndCiteASource) {
+  const Measurements& m = builtin_measurements();
+  EXPECT_GT(m.throughput.size(), 150u);
+  EXPECT_GT(m.batch_limits.size(), 50u);
+  size_t tensorflow = 0;
+  const std::regex pinned("[0-9a-f]{40}");
+  for (const ThroughputRow& r : m.throughput) {
+    EXPECT_TRUE(std::regex_search(r.source, pinned)) << r.source;
+    EXPECT_EQ(r.gpu_count, 1) << r.source;
+    if (r.framework == "tensorflow") ++tensorflow;
+  }
+  EXPECT_GE(tensorflow, 40u);
+  for (const BatchLimitRow& r : m.batch_limits) EXPECT_TRUE(std::regex_search(r.source, pinned)) << r.source;
+}
+
+TEST(PlanMeasurements, PrecisionIsAnExplicitColumnNeverGuessed) {
+  nlohmann::json doc = {{"throughput", nlohmann::json::array({row("AMP mixed precision", 100)})}, {"batch_limits", nlohmann::json::array()}};
+  auto m = parse_measurements(doc);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().where, "plan_measurements.json: throughput[0].precision");
+  EXPECT_NE(m.error().message.find("fp32, tf32 or mixed_float16"), std::string::npos);
+  doc["throughput"][0]["precision"] = "tf32";
+  auto ok = parse_measurements(doc);
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_EQ(ok->throughput[0].precision, MeasuredPrecision::kTf32);
+}
+
+TEST(PlanMeasurements, MissingFieldNamesArrayIndexAndField) {
+  nlohmann::json bad = row("fp32", 100);
+  bad.erase("gpu_count");
+  auto m = parse_measurements({{"throughput", nlohmann::json::array({row("fp32", 1), bad})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().where, "plan_measurements.json: throughput[1].gpu_count");
+}
+
+// The old table classed any precision text containing "AMP" as mixed, so
+// "FP32 (TF32 ... AMP...)" rows matched and the mixed figure of H100
+// ResNet-50 became the median of an AMP row and a TF32 row
+// ((2791 + 1895) / 2 = 2343). Each precision now only sees its own rows.
+TEST(PlanMeasurements, MixedPrecisionIsNotTheMedianOfAnAmpAndATf32Row) {
+  const auto gpus = fixture_gpus();
+  auto m = parse_measurements({{"throughput", nlohmann::json::array({row("mixed_float16", 2791), row("tf32", 1895)})},
+                               {"batch_limits", nlohmann::json::array()}});
+  ASSERT_TRUE(m) << m.error().to_string();
+  ThroughputModel model;
+  model.rows = m->throughput;
+  model.calibration = default_calibration();
+  const GpuCandidate& h100 = fixture(gpus, "h100-sxm5");
+  const auto amp = gpu_throughput(model_workload("resnet50", Precision::kMixedFloat16, 256), h100, model);
+  ASSERT_TRUE(amp);
+  EXPECT_EQ(amp->basis, "measured");
+  EXPECT_DOUBLE_EQ(amp->samples_per_s, 2791.0);
+  const auto fp32 = gpu_throughput(model_workload("resnet50", Precision::kFp32, 256), h100, model);
+  ASSERT_TRUE(fp32);
+  EXPECT_EQ(fp32->basis, "measured");
+  EXPECT_DOUBLE_EQ(fp32->samples_per_s, 1895.0);
+  EXPECT_EQ(fp32->math, "TF32");
+  // A GPU without TF32 never takes a TF32 row for fp32.
+  GpuCandidate v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
+  v100.id = "h100-sxm5";
+  EXPECT_TRUE(matching_rows(model.rows, model_workload("resnet50", Precision::kFp32, 256), v100).empty());
+}
+
+TEST(PlanMeasurements, EmbeddedLookupsNeverMixPrecisionsOrFrameworks) {
+  const auto gpus = fixture_gpus();
+  const Measurements& m = builtin_measurements();
+  for (const GpuCandidate& g : gpus) {
+    for (Precision p : {Precision::kFp32, Precision::kMixedFloat16}) {
+      for (const char* id : {"resnet50", "bert_large", "bert_base", "efficientnet_b0"}) {
+        for (const ThroughputRow* r : matching_rows(m.throughput, model_workload(id, p, 8), g)) {
+          EXPECT_EQ(r->framework, "tensorflow");
+          EXPECT_EQ(r->precision == MeasuredPrecision::kMixedFloat16, p == Precision::kMixedFloat16) << r->source;
+        }
+      }
+    }
+  }
+  // RTX 4090 ResNet-50 mixed precision has PyTorch rows only (Lambda): the
+  // plan estimates it instead of taking them as TensorFlow's.
+  const auto t = gpu_throughput(model_workload("resnet50", Precision::kMixedFloat16, 256), fixture(fixture_gpus(), "rtx-4090"),
+                                builtin_throughput_model());
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->basis, "estimated");
+  EXPECT_GT(t->high, t->samples_per_s);
+  EXPECT_LT(t->low, t->samples_per_s);
+}
+
+}  // namespace
+}  // namespace tfrig::plan

@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "plan/catalog_adapter.h"
+#include "plan/validation.h"
+#include "test_paths.h"
+
+namespace tfrig::plan {
+namespace {
+
+const ValidationReport& report() {
+  static const ValidationReport kReport = [] {
+    const std::vector<GpuCandidate> gpus = plan_gpus_from_catalog();
+    return validate(builtin_measurements(), gpus);
+  }();
+  return kReport;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+double recorded(const std::string& page, const std::string& key) {
+  const std::regex re(key + "=([0-9.]+)");
+  std::smatch m;
+  if (!std::regex_search(page, m, re)) return -1;
+  return std::stod(m[1].str());
+}
+
+// The one thing a plan must never do: call a batch that published training
+// ran out of memory with "fits".
+TEST(PlanValidation, NoPublishedOutOfMemoryBatchIsCalledFits) {
+  const ValidationReport& r = report();
+  ASSERT_GT(r.oom_cases, 5u);
+  for (const BoundaryCase& c : r.boundaries) {
+    if (!c.row.fits) {
+      EXPECT_FALSE(c.said_fits) << c.row.model << " batch " << c.row.batch << " on " << c.row.gpu << ": " << c.row.table_row;
+    }
+  }
+  EXPECT_EQ(r.oom_called_fits, 0u);
+}
+
+TEST(PlanValidation, EveryHeldOutRowIsEstimated) {
+  const ValidationReport& r = report();
+  EXPECT_GE(r.calibration.size(), 40u);
+  EXPECT_EQ(r.leave_gpu_out.size(), r.calibration.size());
+  EXPECT_EQ(r.leave_model_out.size(), r.calibration.size());
+  for (const ThroughputCase& c : r.leave_gpu_out) {
+    EXPECT_GT(c.estimate, 0);
+    EXPECT_LE(c.low, c.estimate);
+    EXPECT_GE(c.high, c.estimate);
+  }
+}
+
+// docs/plan-validation.md records the held-out figures; a change to the model
+// or the data that makes them worse fails here. TFRIG_PLAN_VALIDATION_OUT=FILE
+// (scripts/gen_plan_validation.sh) writes the regenerated page.
+TEST(PlanValidation, HeldOutErrorDidNotGrow) {
+  const ValidationReport& r = report();
+  const std::string page = render_validation_markdown(r);
+  if (const char* out = std::getenv("TFRIG_PLAN_VALIDATION_OUT")) {
+    const std::string tmp = std::string(out) + ".tmp";
+    {
+      std::ofstream f(tmp);
+      f << page;
+      ASSERT_TRUE(f.good()) << tmp;
+    }
+    ASSERT_EQ(std::rename(tmp.c_str(), out), 0) << out;
+  }
+  const std::string docs = std::string(TFRIG_TEST_DATA) + "/../../docs/plan-validation.md";
+  const std::string committed = read(docs);
+  ASSERT_FALSE(committed.empty()) << docs;
+  constexpr double kSlack = 0.0005;  // rounding of the recorded figures
+  const double median = recorded(committed, "held_out_median_error");
+  const double worst = recorded(committed, "held_out_worst_error");
+  const double gpu_out = recorded(committed, "gpu_out_median_error");
+  const double model_out = recorded(committed, "model_out_median_error");
+  const double respected = recorded(committed, "boundaries_respected");
+  ASSERT_GE(median, 0) << "no recorded figures in " << docs;
+  EXPECT_LE(r.held_out_summary.median_error, median + kSlack);
+  EXPECT_LE(r.held_out_summary.worst_error, worst + kSlack);
+  EXPECT_LE(r.gpu_out_summary.median_error, gpu_out + kSlack);
+  EXPECT_LE(r.model_out_summary.median_error, model_out + kSlack);
+  EXPECT_GE(static_cast<double>(r.boundaries_respected), respected);
+  EXPECT_EQ(recorded(committed, "oom_called_fits"), 0.0);
+}
+
+}  // namespace
+}  // namespace tfrig::plan
