@@ -1,7 +1,7 @@
 // plan_gpus_from_catalog(): the planner's only view of the GPU catalog.
 //
 // Maps the knowledge base's GPU catalog (knowledge::GpuSpec, built from
-// ../shared/reference/gpus.yaml with each row's sources) to planning
+// data/reference/gpus.yaml with each row's sources) to planning
 // candidates. gpus.yaml conventions apply: tensor TFLOPS dense with FP32
 // accumulate, bandwidth in decimal GB/s, launch price US MSRP or none.
 #include "plan/catalog_adapter.h"

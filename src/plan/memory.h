@@ -23,7 +23,7 @@ struct MemoryBreakdown {
   uint64_t fragmentation_bytes = 0;   // allocator slack
   uint64_t total_bytes = 0;
 
-  // The contract's five terms (issue 5): weights include the master copy,
+  // The contract's five terms (docs/plan.md): weights include the master copy,
   // overhead is workspace + context + fragmentation; they sum to total.
   uint64_t contract_weights() const { return weights_bytes + master_weights_bytes; }
   uint64_t contract_overhead() const { return workspace_bytes + context_bytes + fragmentation_bytes; }

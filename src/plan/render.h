@@ -1,5 +1,5 @@
 // tfrig plan's output: text tables for people, JSON for programs (the
-// contract of issue 5), Markdown for a purchase request.
+// contract in docs/plan.md), Markdown for a purchase request.
 #pragma once
 
 #include <string>

@@ -37,7 +37,7 @@ Check cores_multi_gpu(const Context& ctx) {
   if (!few) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} GPUs fed by {} cores / {} threads: the guide asks for at least {} cores / {} threads on a "
+            fmt::format("{} GPUs fed by {} cores / {} threads: the configuration guide (docs/guide.md) asks for at least {} cores / {} threads on a "
                         "multi-GPU server, or input preprocessing starves the GPUs.",
                         gpus, cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "?",
                         cpu.threads ? std::to_string(*cpu.threads) : "?", min_cores, min_threads),

@@ -363,7 +363,7 @@ std::vector<Rule> gpu_rules() {
       {"gpu.memory_in_use", "gpu", Severity::kWarning, "Another process holds GPU memory",
        "NVML compute/graphics processes other than tfrig and the memory they hold.",
        "TF pre-allocates nearly all GPU memory; a busy GPU gives CUDNN_STATUS_INTERNAL_ERROR or OOM "
-       "(tuning_and_setup.md section 10 #10; DCGM 'Graphics Processes').",
+       "(tensorflow/tensorflow#24828; DCGM 'Graphics Processes').",
        "Stop the other process (`nvidia-smi` lists them), or `export TF_FORCE_GPU_ALLOW_GROWTH=true`.",
        {"https://github.com/tensorflow/tensorflow/issues/24828"},
        memory_in_use},

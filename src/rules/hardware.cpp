@@ -1,4 +1,4 @@
-// Hardware balance rules (the guide's barrel): PCIe lanes per GPU and NUMA
+// Hardware balance rules (the barrel of docs/guide.md): PCIe lanes per GPU and NUMA
 // placement of the GPUs against the CPUs that feed them.
 #include <map>
 
@@ -107,8 +107,8 @@ std::vector<Rule> hardware_rules() {
        pcie_below_x16},
       {"hardware.gpu_numa_binding", "hardware", Severity::kInfo, "GPUs on several NUMA nodes: bind processes",
        "NUMA nodes of the GPUs on a multi-node machine.",
-       "Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; tuning_and_setup.md "
-       "section 6.6).",
+       "Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; "
+       "numactl(8); NVIDIA/DCGM nvvs/plugin_src/pcie/PcieMain.cpp binds its buffers the same way).",
        "`numactl --cpunodebind=N --membind=N` per GPU process (or `taskset -c` with the GPU's local_cpulist).",
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        gpu_numa},

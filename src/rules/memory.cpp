@@ -1,4 +1,4 @@
-// Memory rules: system RAM against GPU memory (the guide's 2x).
+// Memory rules: system RAM against GPU memory (docs/guide.md: 2x).
 #include <fmt/format.h>
 
 #include "rules/areas.h"
@@ -25,7 +25,7 @@ Check ram_below_2x_vram(const Context& ctx) {
   if (ram >= want) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} of RAM for {} of GPU memory: the guide asks for at least {}x ({}), or data loading swaps "
+            fmt::format("{} of RAM for {} of GPU memory: the configuration guide (docs/guide.md) asks for at least {}x ({}), or data loading swaps "
                         "and slows down.",
                         u::bytes(ram), u::bytes(vram), ratio, u::bytes(want)),
             {{"system memory", u::bytes(ram), "/proc/meminfo MemTotal"},

@@ -65,7 +65,7 @@ Check no_nvme(const Context& ctx) {
     list += (list.empty() ? "" : ", ") + d.name + " (" + d.kind.value_or("?") + ")";
   }
   Check c;
-  c.add(Hit{"host", "No NVMe SSD on this machine: the guide requires NVMe for datasets.",
+  c.add(Hit{"host", "No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets.",
             {{"block devices", list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
   return c;
 }

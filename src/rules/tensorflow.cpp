@@ -159,7 +159,7 @@ std::vector<Rule> tensorflow_rules() {
       {"tf.wsl_advice", "tf", Severity::kInfo, "WSL2: the GPU comes from the Windows driver",
        "Whether tfrig runs inside WSL.",
        "TensorFlow 2.10 was the last release with GPU support on native Windows; from 2.11 use WSL2 "
-       "(tensorflow/docs pip.md; the guide).",
+       "(https://www.tensorflow.org/install/pip; docs/guide.md).",
        "Keep the NVIDIA driver on Windows current; install TF with [and-cuda] inside WSL2.",
        {"https://www.tensorflow.org/install/pip#windows-wsl2"},
        wsl_advice},

@@ -524,7 +524,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   add_version(p, "cuda", d.branch_cuda);
   add_version(p, "min_driver", d.min_driver);
   if (p.gpu.name.find("SXM") != std::string::npos && d.installer == "ubuntu-drivers") {
-    // tuning_and_setup.md 7.1 / 10 #8: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
+    // jax-ml/jax#24866, NVIDIA Fabric Manager user guide: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
     p.notes.push_back("An SXM GPU: on an NVSwitch (HGX) board also install " +
                       f.driver_package("ubuntu_fabricmanager", d.branch) +
                       " (the same branch as the driver) and enable nvidia-fabricmanager.service.");
