@@ -1,7 +1,7 @@
 // The knowledge base: the published facts tfrig judges a machine against.
 // TensorFlow's tested builds, the tensorflow[and-cuda] pins, CUDA -> minimum
 // driver, the sonames TF dlopens, the compute capabilities TF wheels carry,
-// a GPU catalog and the thresholds of the guide. Every row keeps the id of its
+// a GPU catalog and the thresholds of the configuration guide (docs/guide.md). Every row keeps the id of its
 // source and says when the fact is uncertain.
 //
 // The data lives in data/knowledge/*.json (docs/knowledge.md), is embedded
@@ -236,6 +236,17 @@ class Knowledge {
   const SetupFacts& setup() const;
 
  private:
+  // One parser per file: each checks every version and number of its rows
+  // (an error names the file, row and field) before it fills the tables.
+  core::Status parse_tf_builds(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_tf_pip_extras(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_cuda_drivers(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_tf_libraries(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_tf_compute(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_gpus(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_thresholds(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_setup(const nlohmann::json& doc, const std::string& where, DataFile& file);
+
   struct CcRow {
     std::vector<std::string> names;
     std::string architecture;
