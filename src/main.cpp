@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   cli::add_pipeline_command(app, state);
   cli::add_watch_command(app, state);
   cli::add_setup_command(app, state);
+  cli::add_capture_command(app, state);
 
   try {
     app.parse(argc, argv);

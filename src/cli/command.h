@@ -46,5 +46,6 @@ void add_plan_command(CLI::App& app, RunState& state);
 void add_pipeline_command(CLI::App& app, RunState& state);
 void add_watch_command(CLI::App& app, RunState& state);
 void add_setup_command(CLI::App& app, RunState& state);
+void add_capture_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli
