@@ -87,7 +87,7 @@ std::vector<Rule> cpu_rules() {
        cores_multi_gpu},
       {"cpu.cores_per_gpu_low", "cpu", Severity::kWarning, "Fewer cores per GPU than data loading needs",
        "Physical cores per GPU against 4 (a rule of thumb, marked uncertain).",
-       "The guide's Q&A: GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
+       "The configuration guide's Q&A (docs/guide.md): GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
        "and augmentation.",
        "Use tf.data with `num_parallel_calls=tf.data.AUTOTUNE`, `prefetch` and `interleave`; cache decoded data; "
        "or a CPU with more cores (`tfrig pipeline` measures it).",

@@ -210,7 +210,7 @@ std::vector<Rule> driver_rules() {
       {"driver.too_old_for_cuda", "driver", Severity::kError, "Driver too old for the CUDA of the target TensorFlow",
        "The driver version against the minor-version-compatibility minimum of the CUDA the target TF was built with.",
        "CUDA 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580 (NVIDIA CUDA compatibility guide; "
-       "cuda_driver_minimums.yaml).",
+       "https://docs.nvidia.com/deploy/cuda-compatibility/).",
        "Upgrade the driver, or use a TF release whose CUDA the driver supports (`tfrig compat --driver VERSION`).",
        {"https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"},
        too_old_for_cuda},

@@ -320,7 +320,7 @@ std::vector<Rule> gpu_rules() {
       {"gpu.compute_capability_unsupported", "gpu", Severity::kError, "TensorFlow has no kernels for this GPU",
        "Each GPU's compute capability against TF's minimum (3.5) and the SASS/PTX the target release's wheels carry.",
        "Below the minimum TF ignores the GPU; with neither matching SASS nor usable PTX every op fails with \"no "
-       "kernel image is available\" (tf_compute_capabilities.yaml: gpu_device.cc, TSL .bazelrc).",
+       "kernel image is available\" (tensorflow/tensorflow gpu_device.cc; the compute capabilities in the TSL .bazelrc).",
        "Use the newest TF release with kernels for the GPU (`tfrig compat --gpu NAME`), build TF from source for its "
        "capability, or replace the GPU.",
        {"https://www.tensorflow.org/install/pip#hardware_requirements", "https://developer.nvidia.com/cuda-gpus"},
@@ -341,7 +341,7 @@ std::vector<Rule> gpu_rules() {
        persistence_off},
       {"gpu.ecc_disabled", "gpu", Severity::kWarning, "ECC off on an ECC-capable GPU",
        "NVML current ECC mode on GPUs that support ECC.",
-       "The guide's reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
+       "The configuration guide's (docs/guide.md) reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
        "silently.",
        "`sudo nvidia-smi -e 1` then reboot.",
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},

@@ -152,7 +152,7 @@ std::vector<Rule> tensorflow_rules() {
       {"tf.and_cuda_missing", "tf", Severity::kError, "TF >= 2.14 without its NVIDIA wheels and no system CUDA",
        "For TF >= 2.14: nvidia-* wheels in TF's environment, else a system libcudart of the right major.",
        "From 2.14 the CUDA libraries come from the tensorflow[and-cuda] extra; a plain `pip install tensorflow` has "
-       "none (tf_pip_cuda_extras.yaml).",
+       "none (tensorflow/tensorflow tensorflow/tools/pip_package/setup.py).",
        "`pip install 'tensorflow[and-cuda]==VERSION'`.",
        {"https://www.tensorflow.org/install/pip"},
        and_cuda_missing},
