@@ -202,9 +202,38 @@ bool newer_build_first(const TfBuild& a, const TfBuild& b) {
 
 }  // namespace
 
-// ---- one parser per file: check every row, then fill the Knowledge ----
+// ---- one parser per file (like setup.json's parse_setup_facts): each checks
+// every version and number of its rows, then fills its part of the tables ----
 
-core::Status Knowledge::parse_tf_builds(const json& doc, const std::string& where, DataFile& file) {
+namespace {
+
+// What the parsers fill; from_texts moves it into the Knowledge.
+struct Tables {
+  std::vector<TfBuild> tf_builds;
+  std::vector<PipExtra> pip_extras;
+  std::vector<DriverMinimum> driver_minimums;
+  std::vector<ToolkitDriver> toolkit_drivers;
+  std::vector<LibraryFamily> library_families;
+  std::vector<std::string> gate_current;
+  std::vector<std::string> gate_before_2_14;
+  std::vector<TfCompute> compute;
+  std::optional<std::string> tf_min_capability;
+  std::vector<GpuSpec> gpus;
+  struct CcRow {
+    std::vector<std::string> names;
+    std::string architecture;
+    std::string cc;
+    std::string source;
+    bool uncertain = false;
+  };
+  std::vector<CcRow> cc_rows;
+  std::map<std::string, Fact, std::less<>> facts;
+  std::vector<ArchitectureSupport> architectures;
+  std::shared_ptr<const SetupFacts> setup;
+};
+
+
+core::Status parse_tf_builds(const json& doc, const std::string& where, Tables& t, DataFile& file) {
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -213,17 +242,17 @@ core::Status Knowledge::parse_tf_builds(const json& doc, const std::string& wher
     TFRIG_CHECK(need_version(r, "cuda", field_at(where, "rows", i, "cuda")));
     TFRIG_CHECK(need_version(r, "cudnn", field_at(where, "rows", i, "cudnn")));
     TFRIG_CHECK(need_version_list(r, "python", field_at(where, "rows", i, "python")));
-    tf_builds_.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
+    t.tf_builds.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
                                  str(r, "cudnn"), str(r, "compiler"), str(r, "source")});
   }
-  if (tf_builds_.empty()) return core::fail(ErrorCode::kParse, where + ": rows", "no rows; expected at least one");
+  if (t.tf_builds.empty()) return core::fail(ErrorCode::kParse, where + ": rows", "no rows; expected at least one");
   // Newest first, whatever order the file has.
-  std::stable_sort(tf_builds_.begin(), tf_builds_.end(), newer_build_first);
-  file.rows = tf_builds_.size();
+  std::stable_sort(t.tf_builds.begin(), t.tf_builds.end(), newer_build_first);
+  file.rows = t.tf_builds.size();
   return {};
 }
 
-core::Status Knowledge::parse_tf_pip_extras(const json& doc, const std::string& where, DataFile& file) {
+core::Status parse_tf_pip_extras(const json& doc, const std::string& where, Tables& t, DataFile& file) {
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -242,13 +271,13 @@ core::Status Knowledge::parse_tf_pip_extras(const json& doc, const std::string& 
         p.packages.emplace_back(pkg, pin.get<std::string>());
       }
     }
-    pip_extras_.push_back(std::move(p));
+    t.pip_extras.push_back(std::move(p));
   }
-  file.rows = pip_extras_.size();
+  file.rows = t.pip_extras.size();
   return {};
 }
 
-core::Status Knowledge::parse_cuda_drivers(const json& doc, const std::string& where, DataFile& file) {
+core::Status parse_cuda_drivers(const json& doc, const std::string& where, Tables& t, DataFile& file) {
   const json& compat = rows_of(doc, "minor_version_compatibility");
   for (size_t i = 0; i < compat.size(); ++i) {
     const json& r = compat[i];
@@ -259,7 +288,7 @@ core::Status Knowledge::parse_cuda_drivers(const json& doc, const std::string& w
     TFRIG_CHECK(need_version(r, "min_windows", field_at(where, array, i, "min_windows"), true));
     TFRIG_CHECK(need_bool(r, "minor_version_compatibility", field_at(where, array, i, "minor_version_compatibility")));
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, array, i, "uncertain")));
-    driver_minimums_.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
+    t.driver_minimums.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
                                              opt_str(r, "min_linux"), opt_str(r, "min_windows"),
                                              r.value("uncertain", false), str(r, "source"), str(r, "note")});
   }
@@ -270,16 +299,16 @@ core::Status Knowledge::parse_cuda_drivers(const json& doc, const std::string& w
     TFRIG_CHECK(need_version(r, "cuda", field_at(where, "toolkits", i, "cuda")));
     TFRIG_CHECK(need_version(r, "min_linux", field_at(where, "toolkits", i, "min_linux")));
     TFRIG_CHECK(need_version(r, "min_windows", field_at(where, "toolkits", i, "min_windows"), true));
-    toolkit_drivers_.push_back(
+    t.toolkit_drivers.push_back(
         ToolkitDriver{str(r, "cuda"), str(r, "release"), str(r, "min_linux"), opt_str(r, "min_windows")});
   }
-  file.rows = driver_minimums_.size() + toolkit_drivers_.size();
+  file.rows = t.driver_minimums.size() + t.toolkit_drivers.size();
   return {};
 }
 
-core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& where, DataFile& file) {
-  gate_current_ = str_list(doc, "gate_required");
-  gate_before_2_14_ = str_list(doc, "gate_required_before_2_14");
+core::Status parse_tf_libraries(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  t.gate_current = str_list(doc, "gate_required");
+  t.gate_before_2_14 = str_list(doc, "gate_required_before_2_14");
   const json& rows = rows_of(doc, "families");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -302,15 +331,15 @@ core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& w
         f.libraries.emplace_back(fam, so.get<std::string>());
       }
     }
-    library_families_.push_back(std::move(f));
+    t.library_families.push_back(std::move(f));
   }
-  file.rows = library_families_.size();
+  file.rows = t.library_families.size();
   return {};
 }
 
-core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& where, DataFile& file) {
+core::Status parse_tf_compute(const json& doc, const std::string& where, Tables& t, DataFile& file) {
   TFRIG_CHECK(need_version(doc, "tf_min_capability", where + ": tf_min_capability", true));
-  if (doc.contains("tf_min_capability")) tf_min_capability_ = str(doc, "tf_min_capability");
+  if (doc.contains("tf_min_capability")) t.tf_min_capability = str(doc, "tf_min_capability");
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -324,14 +353,14 @@ core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& whe
     TFRIG_CHECK(need_version_list(r, "ptx", field_at(where, "rows", i, "ptx")));
     TFRIG_CHECK(need_version(r, "documented_minimum", field_at(where, "rows", i, "documented_minimum"), true));
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "rows", i, "uncertain")));
-    compute_.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
+    t.compute.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
                                  opt_str(r, "documented_minimum"), str(r, "confidence"), r.value("uncertain", true)});
   }
-  file.rows = compute_.size();
+  file.rows = t.compute.size();
   return {};
 }
 
-core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, DataFile& file) {
+core::Status parse_gpus(const json& doc, const std::string& where, Tables& t, DataFile& file) {
   static constexpr const char* kNumbers[] = {
       "vram_gib",       "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense", "bf16_tensor_tflops_dense",
       "tf32_tensor_tflops_dense", "int8_tops_dense", "pcie_gen", "pcie_lanes", "tdp_w", "launch_year",
@@ -389,7 +418,7 @@ core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, Da
     s.confidence = str(g, "confidence");
     s.unverified_fields = str_list(g, "unverified_fields");
     s.sources = str_list(g, "sources");
-    gpus_.push_back(std::move(s));
+    t.gpus.push_back(std::move(s));
   }
   const json& table = rows_of(doc, "compute_capabilities");
   for (size_t i = 0; i < table.size(); ++i) {
@@ -397,14 +426,12 @@ core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, Da
     TFRIG_CHECK(need_object(r, field_at(where, "compute_capabilities", i, "")));
     TFRIG_CHECK(need_version(r, "compute_capability", field_at(where, "compute_capabilities", i, "compute_capability")));
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "compute_capabilities", i, "uncertain")));
-    cc_rows_.push_back(CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
+    t.cc_rows.push_back(Tables::CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
                              str(r, "source"), r.value("uncertain", false)});
   }
-  file.rows = gpus_.size() + cc_rows_.size();
+  file.rows = t.gpus.size() + t.cc_rows.size();
   return {};
 }
-
-namespace {
 
 // Facts read as versions by rules and setup (a "seven" here once crashed
 // them), and facts read with number(): a wrong type is an error at load,
@@ -421,9 +448,7 @@ bool listed(std::span<const std::string_view> names, std::string_view key) {
   return std::find(names.begin(), names.end(), key) != names.end();
 }
 
-}  // namespace
-
-core::Status Knowledge::parse_thresholds(const json& doc, const std::string& where, DataFile& file) {
+core::Status parse_thresholds(const json& doc, const std::string& where, Tables& t, DataFile& file) {
   if (doc.contains("facts")) {
     if (!doc["facts"].is_object()) return bad(where + ": facts", "an object of named facts", doc["facts"]);
     for (const auto& [key, f] : doc["facts"].items()) {
@@ -434,7 +459,7 @@ core::Status Knowledge::parse_thresholds(const json& doc, const std::string& whe
       if (listed(kVersionFacts, key)) TFRIG_CHECK(need_version(f, "value", at + ".value"));
       if (listed(kNumberFacts, key) && !value.is_number()) return bad(at + ".value", "a number", value);
       TFRIG_CHECK(need_bool(f, "uncertain", at + ".uncertain"));
-      facts_[key] = Fact{value, str(f, "source"), f.value("uncertain", false), str(f, "note")};
+      t.facts[key] = Fact{value, str(f, "source"), f.value("uncertain", false), str(f, "note")};
     }
   }
   const json& archs = rows_of(doc, "architectures");
@@ -445,32 +470,35 @@ core::Status Knowledge::parse_thresholds(const json& doc, const std::string& whe
     TFRIG_CHECK(need_number(a, "last_driver_branch", field_at(where, "architectures", i, "last_driver_branch")));
     TFRIG_CHECK(need_version(a, "last_cuda_major", field_at(where, "architectures", i, "last_cuda_major"), true));
     TFRIG_CHECK(need_bool(a, "uncertain", field_at(where, "architectures", i, "uncertain")));
-    architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0), opt_int(a, "last_driver_branch"),
+    t.architectures.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0), opt_int(a, "last_driver_branch"),
                                                  opt_str(a, "last_cuda_major"), str(a, "source"),
                                                  a.value("uncertain", false)});
   }
-  file.rows = facts_.size() + architectures_.size();
+  file.rows = t.facts.size() + t.architectures.size();
   return {};
 }
 
-core::Status Knowledge::parse_setup(const json& doc, const std::string&, DataFile& file) {
+core::Status parse_setup(const json& doc, const std::string&, Tables& t, DataFile& file) {
   auto facts = std::make_shared<SetupFacts>(parse_setup_facts(doc));
   file.rows = facts->os_targets.size() + facts->ngc_releases.size() + facts->gpu_branch_limits.size();
-  setup_ = std::move(facts);
+  t.setup = std::move(facts);
   return {};
 }
 
 #undef TFRIG_CHECK
 
+}  // namespace
+
 core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::string>& texts,
                                               const std::map<std::string, std::string>& origins) {
-  using Parser = core::Status (Knowledge::*)(const json&, const std::string&, DataFile&);
+  using Parser = core::Status (*)(const json&, const std::string&, Tables&, DataFile&);
   static const std::pair<std::string_view, Parser> kParsers[] = {
-      {"tf_builds.json", &Knowledge::parse_tf_builds},       {"tf_pip_extras.json", &Knowledge::parse_tf_pip_extras},
-      {"cuda_drivers.json", &Knowledge::parse_cuda_drivers}, {"tf_libraries.json", &Knowledge::parse_tf_libraries},
-      {"tf_compute.json", &Knowledge::parse_tf_compute},     {"gpus.json", &Knowledge::parse_gpus},
-      {"thresholds.json", &Knowledge::parse_thresholds},     {"setup.json", &Knowledge::parse_setup}};
+      {"tf_builds.json", &parse_tf_builds},       {"tf_pip_extras.json", &parse_tf_pip_extras},
+      {"cuda_drivers.json", &parse_cuda_drivers}, {"tf_libraries.json", &parse_tf_libraries},
+      {"tf_compute.json", &parse_tf_compute},     {"gpus.json", &parse_gpus},
+      {"thresholds.json", &parse_thresholds},     {"setup.json", &parse_setup}};
   Knowledge k;
+  Tables t;
   for (const auto& [name, parser] : kParsers) {
     auto it = texts.find(std::string(name));
     if (it == texts.end()) {
@@ -504,12 +532,28 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
       file.sources.push_back(std::move(ref));
     }
     try {
-      if (auto st = (k.*parser)(doc, where, file); !st) return tl::unexpected(st.error());
+      if (auto st = parser(doc, where, t, file); !st) return tl::unexpected(st.error());
     } catch (const json::exception& e) {
       return core::fail(ErrorCode::kParse, where, e.what());
     }
     k.files_.push_back(std::move(file));
   }
+  k.tf_builds_ = std::move(t.tf_builds);
+  k.pip_extras_ = std::move(t.pip_extras);
+  k.driver_minimums_ = std::move(t.driver_minimums);
+  k.toolkit_drivers_ = std::move(t.toolkit_drivers);
+  k.library_families_ = std::move(t.library_families);
+  k.gate_current_ = std::move(t.gate_current);
+  k.gate_before_2_14_ = std::move(t.gate_before_2_14);
+  k.compute_ = std::move(t.compute);
+  if (t.tf_min_capability) k.tf_min_capability_ = *t.tf_min_capability;
+  k.gpus_ = std::move(t.gpus);
+  for (auto& r : t.cc_rows) {
+    k.cc_rows_.push_back(CcRow{std::move(r.names), std::move(r.architecture), std::move(r.cc), std::move(r.source), r.uncertain});
+  }
+  k.facts_ = std::move(t.facts);
+  k.architectures_ = std::move(t.architectures);
+  k.setup_ = std::move(t.setup);
   return k;
 }
 

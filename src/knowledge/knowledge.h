@@ -236,17 +236,6 @@ class Knowledge {
   const SetupFacts& setup() const;
 
  private:
-  // One parser per file: each checks every version and number of its rows
-  // (an error names the file, row and field) before it fills the tables.
-  core::Status parse_tf_builds(const nlohmann::json& doc, const std::string& where, DataFile& file);
-  core::Status parse_tf_pip_extras(const nlohmann::json& doc, const std::string& where, DataFile& file);
-  core::Status parse_cuda_drivers(const nlohmann::json& doc, const std::string& where, DataFile& file);
-  core::Status parse_tf_libraries(const nlohmann::json& doc, const std::string& where, DataFile& file);
-  core::Status parse_tf_compute(const nlohmann::json& doc, const std::string& where, DataFile& file);
-  core::Status parse_gpus(const nlohmann::json& doc, const std::string& where, DataFile& file);
-  core::Status parse_thresholds(const nlohmann::json& doc, const std::string& where, DataFile& file);
-  core::Status parse_setup(const nlohmann::json& doc, const std::string& where, DataFile& file);
-
   struct CcRow {
     std::vector<std::string> names;
     std::string architecture;
