@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/rule.h"
+#include "test_paths.h"
 
 namespace tfrig {
 namespace {

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "test_paths.h"
+
 namespace tfrig {
 namespace {
 

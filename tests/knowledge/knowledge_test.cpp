@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "knowledge/knowledge.h"
+#include "test_paths.h"
 
 namespace tfrig::knowledge {
 namespace {
