@@ -61,7 +61,11 @@ TEST(Tar, RejectsBadChecksumAndTruncationNamingTheOffset) {
   EXPECT_NE(r.error().message.find("checksum"), std::string::npos);
   auto cut = read_tar(std::string_view(tar).substr(0, 700));
   ASSERT_FALSE(cut);
-  EXPECT_NE(cut.error().message.find("past the end"), std::string::npos) << cut.error().to_string();
+  EXPECT_EQ(cut.error().where, "offset 1024");
+  EXPECT_NE(cut.error().message.find("truncated"), std::string::npos) << cut.error().to_string();
+  auto short_data = read_tar(std::string_view(tar).substr(0, 514));
+  ASSERT_FALSE(short_data);
+  EXPECT_NE(short_data.error().message.find("past the end"), std::string::npos) << short_data.error().to_string();
 }
 
 std::string manifest_text() { return R"({"tfrig_capture": 1, "env": {"HOME": "/root"}})"; }
