@@ -343,7 +343,7 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
     }
     Origin origin = Origin::kEstimated;
     if (!link) {
-      // The guide: x16 per GPU; PCIe 4.0 is the generation of current
+      // docs/guide.md: x16 per GPU; PCIe 4.0 is the generation of current
       // mainstream boards (Ampere, Ada).
       link = knowledge::pcie_link_bytes_per_second(4, 16);
       detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)";

@@ -1,5 +1,5 @@
 // containers: Docker/Podman, the NVIDIA Container Toolkit, CDI specs, and,
-// when tfrig itself runs in a container, which GPUs it was given. The guide
+// when tfrig itself runs in a container, which GPUs it was given. The configuration guide
 // recommends Docker with the NVIDIA Container Toolkit to decouple the driver
 // from the CUDA runtime (docs/guide.md).
 #include <sys/stat.h>

@@ -80,7 +80,7 @@ std::vector<Rule> cpu_rules() {
        no_avx},
       {"cpu.cores_below_multi_gpu", "cpu", Severity::kWarning, "Too few cores for a multi-GPU server",
        "Physical cores and threads when there are two or more GPUs.",
-       "The guide: at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy.",
+       "The configuration guide (docs/guide.md): at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy.",
        "Use a CPU with at least 16 cores / 32 threads, or move preprocessing offline (TFRecord shards of decoded, "
        "resized data).",
        {},

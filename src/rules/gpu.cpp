@@ -312,7 +312,7 @@ std::vector<Rule> gpu_rules() {
   return {
       {"gpu.no_gpu", "gpu", Severity::kError, "No NVIDIA GPU: TensorFlow runs on the CPU",
        "NVIDIA display/3D controllers on the PCI bus and GPUs seen by NVML.",
-       "TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (guide: the GPU is "
+       "TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (docs/guide.md: the GPU is "
        "the core of a TF server).",
        "Run on a machine with an NVIDIA GPU, or pass one through to this VM/container (`docker run --gpus all`).",
        {"https://www.tensorflow.org/install/pip#hardware_requirements"},
@@ -369,13 +369,13 @@ std::vector<Rule> gpu_rules() {
        memory_in_use},
       {"gpu.pcie_link_downgraded", "gpu", Severity::kWarning, "GPU PCIe link below its maximum",
        "Current against maximum PCIe link width and generation (NVML, else sysfs).",
-       "A narrower link cuts host-to-GPU bandwidth, which feeds every batch (guide: x16 per GPU).",
+       "A narrower link cuts host-to-GPU bandwidth, which feeds every batch (docs/guide.md: x16 per GPU).",
        "Reseat the card in an x16 slot, check risers and the BIOS PCIe settings; recheck under load.",
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        pcie_link_downgraded},
       {"gpu.no_p2p_multi_gpu", "gpu", Severity::kWarning, "Several GPUs without NVLink or P2P",
        "NVML topology: NVLink and P2P read status of every GPU pair.",
-       "The guide: in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
+       "The configuration guide (docs/guide.md): in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
        "through host memory.",
        "Use NVLink-bridged or SXM GPUs for data-parallel training; check ACS/IOMMU (`sudo lspci -vvv | grep "
        "ACSCtl`, NCCL troubleshooting) if P2P should work.",

@@ -100,7 +100,7 @@ std::vector<Rule> hardware_rules() {
   return {
       {"hardware.pcie_below_x16", "hardware", Severity::kWarning, "GPU on fewer than x16 PCIe lanes",
        "The maximum link width of each GPU (the smaller of GPU and slot), unless the card itself is narrower.",
-       "The guide: at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes.",
+       "The configuration guide (docs/guide.md): at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes.",
        "Move the GPU to a CPU-attached x16 slot; avoid x8/x4 bifurcation for training GPUs; pick a CPU platform "
        "with enough lanes (Xeon, EPYC).",
        {},

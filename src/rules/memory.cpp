@@ -42,7 +42,7 @@ std::vector<Rule> memory_rules() {
   return {
       {"memory.ram_below_2x_vram", "memory", Severity::kWarning, "System RAM below 2x total GPU memory",
        "MemTotal against twice the sum of GPU memory.",
-       "The guide: system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps.",
+       "The configuration guide (docs/guide.md): system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps.",
        "Add RAM up to 2x the GPU memory.",
        {},
        ram_below_2x_vram},

@@ -346,7 +346,7 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                        "sudo apt-get purge " + f.ctk_package + "; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl restart docker."});
   }
   p.steps.push_back({"swap", "Swap off and vm.swappiness=" + std::to_string(p.swappiness),
-                     "The guide: turn swap off on a training server; a paging host stalls the input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule.",
+                     "The configuration guide (docs/guide.md): turn swap off on a training server; a paging host stalls the input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule.",
                      "guide; https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst",
                      "sudo rm /etc/sysctl.d/90-tfrig.conf; restore /etc/fstab from /etc/fstab.tfrig-bak; sudo swapon -a; sudo sysctl --system."});
   p.steps.push_back({"limits", "Open files " + p.nofile + " and unlimited locked memory",

@@ -759,7 +759,7 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
       << "   - Undo: " << st.undo << "\n";
   }
   s << "\n## Sources\n\n"
-    << "- The guide (how to configure a server for TensorFlow, step by step): the version matrix, swap off,\n"
+    << "- The configuration guide tfrig follows (docs/guide.md in the tfrig repository): the version matrix, swap off,\n"
     << "  open files, Docker with the NVIDIA Container Toolkit, mixed precision, XLA.\n"
     << "- TensorFlow: https://www.tensorflow.org/install/source#gpu (tested builds), https://www.tensorflow.org/install/pip,\n"
     << "  https://www.tensorflow.org/install/docker, https://www.tensorflow.org/guide/mixed_precision,\n"
