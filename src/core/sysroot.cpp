@@ -11,22 +11,11 @@
 
 #include "core/access_log.h"
 #include "core/text.h"
+#include "core/unique_fd.h"
 
 extern char** environ;
 
 namespace tfrig::core {
-
-namespace {
-
-// Closes a descriptor on every return path.
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-}  // namespace
 
 Error errno_error(int err, std::string path, std::string_view action) {
   ErrorCode code = ErrorCode::kIo;
@@ -87,19 +76,18 @@ Result<std::string> SysRoot::read_text(std::string_view rel, size_t max_bytes) c
 
 Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t max_bytes) const {
   const std::string path = full_path(rel);
-  Fd file;
   // O_NONBLOCK: a FIFO planted in a fixture must not hang the run.
-  file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (file.fd < 0) return tl::unexpected(errno_error(errno, path, "open"));
+  UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!file.valid()) return tl::unexpected(errno_error(errno, path, "open"));
   struct stat st {};
-  if (::fstat(file.fd, &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
+  if (::fstat(file.get(), &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
   if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, "is a directory, expected a file");
   if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, "is not a regular file (device, FIFO or socket)");
   std::string out;
   if (st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes));
   char buf[16384];
   while (true) {
-    ssize_t n = ::read(file.fd, buf, sizeof buf);
+    ssize_t n = ::read(file.get(), buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
       return tl::unexpected(errno_error(errno, path, "read"));
