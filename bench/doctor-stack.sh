@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU-stack probes' cost: reading the loader cache and scanning
-# site-packages must stay in milliseconds (issue 3). Times `tfrig doctor` on
+# site-packages must stay in milliseconds. Times `tfrig doctor` on
 # this machine and on a copy of tests/data/roots/stack-cuda12 grown to 20
 # Python environments (conda envs, each with TensorFlow and NVIDIA wheels),
 # and prints the median seconds each probe took over N runs, from the JSON

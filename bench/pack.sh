@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/pack.sh: `tfrig pack` and `tfrig verify` against the cost of just
-# reading the same bytes (issue 8, "Performance").
+# reading the same bytes.
 #
 #   pack   vs  tar cf - DIR | cat > /dev/null     (read every file, one stream out)
 #   verify vs  cat SHARDS | cat > /dev/null       (read every shard)

@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
-"""Regenerate data/knowledge/*.json from the collected reference YAML.
+"""Regenerate data/knowledge/*.json from the reference tables in data/reference/.
 
-Usage: scripts/knowledge_import.py REFERENCE_DIR OUT_DIR
+Usage: scripts/knowledge_import.py [REFERENCE_DIR [OUT_DIR]]
+       scripts/knowledge_import.py --check [REFERENCE_DIR [KNOWLEDGE_DIR]]
+
+Defaults: data/reference and data/knowledge of this repository. --check writes
+nothing: it regenerates in memory and exits 1 (printing a diff) when a file in
+KNOWLEDGE_DIR is not what the reference tables give (a ctest runs it).
 
 A development-time tool (needs python3-yaml); the build never runs it. The
-reference files (../shared/reference/*.yaml) carry the facts with their sources;
-this script keeps only what tfrig's rules, compat and plan read, in a schema
-the C++ loader (src/knowledge/knowledge.cpp) understands, and keeps every
-row's source id and confidence. thresholds.json is written by hand, not here.
-See docs/knowledge.md.
+reference files (data/reference/*.yaml) carry the facts with their public
+sources; this script keeps only what tfrig's rules, compat and plan read, in a
+schema the C++ loader (src/knowledge/knowledge.cpp) understands, and keeps
+every row's source id and confidence. thresholds.json and setup.json are
+written by hand, not here. See docs/knowledge.md.
 """
+import difflib
 import json
 import os
 import re
@@ -34,10 +40,32 @@ def sources_of(doc):
     return out
 
 
+def render(doc):
+    return json.dumps(doc, indent=1, ensure_ascii=False, sort_keys=False) + "\n"
+
+
 def write(out_dir, name, doc):
-    with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1, ensure_ascii=False, sort_keys=False)
-        f.write("\n")
+    # A temporary name, renamed when complete: a reader never sees half a file.
+    path = os.path.join(out_dir, name)
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(render(doc))
+    os.replace(path + ".tmp", path)
+
+
+def check(out_dir, name, doc):
+    path = os.path.join(out_dir, name)
+    want = render(doc)
+    try:
+        with open(path, encoding="utf-8") as f:
+            have = f.read()
+    except OSError as e:
+        print(f"{path}: {e.strerror}", file=sys.stderr)
+        return False
+    if have == want:
+        return True
+    sys.stderr.writelines(difflib.unified_diff(have.splitlines(True), want.splitlines(True),
+                                               path, f"{name} generated from the reference", n=1))
+    return False
 
 
 def tf_builds(ref):
@@ -57,7 +85,7 @@ def tf_builds(ref):
     return {
         "schema": "tfrig.knowledge.tf_builds/1",
         "data_version": str(src.get("commit_date")),
-        "generated_from": "tf_build_matrix.yaml",
+        "generated_from": "data/reference/tf_build_matrix.yaml",
         "sources": sources_of(doc),
         "notes": doc.get("notes", []),
         "rows": rows,
@@ -82,7 +110,7 @@ def tf_pip_extras(ref):
     return {
         "schema": "tfrig.knowledge.tf_pip_extras/1",
         "data_version": "2026-03-11",
-        "generated_from": "tf_pip_cuda_extras.yaml",
+        "generated_from": "data/reference/tf_pip_cuda_extras.yaml",
         "first_release_with_extra": "2.14.0",
         "sources": sources_of(doc),
         "notes": doc.get("notes", []),
@@ -127,7 +155,7 @@ def cuda_drivers(ref):
     return {
         "schema": "tfrig.knowledge.cuda_drivers/1",
         "data_version": "13.2.2",
-        "generated_from": "cuda_driver_minimums.yaml",
+        "generated_from": "data/reference/cuda_driver_minimums.yaml",
         "sources": sources_of(doc),
         "notes": doc.get("notes", []),
         "minor_version_compatibility": compat,
@@ -160,7 +188,7 @@ def tf_libraries(ref):
     return {
         "schema": "tfrig.knowledge.tf_libraries/1",
         "data_version": "2025-03",
-        "generated_from": "tf_dso_names.yaml",
+        "generated_from": "data/reference/tf_dso_names.yaml",
         "sources": sources_of(doc),
         "gate_required": gate["required_all_of_current"],
         "gate_required_before_2_14": gate["required_all_of_before_2023_06_29"],
@@ -195,7 +223,7 @@ def tf_compute(ref):
     return {
         "schema": "tfrig.knowledge.tf_compute/1",
         "data_version": "2025-02",
-        "generated_from": "tf_compute_capabilities.yaml",
+        "generated_from": "data/reference/tf_compute_capabilities.yaml",
         "sources": sources_of(doc),
         "tf_min_capability": "3.5",
         "tf_min_capability_source": "tf-gpu-device-cc",
@@ -226,6 +254,20 @@ def expand_names(text):
     return names
 
 
+def gpus_short_sources(ref):
+    # The short keys gpus.yaml's rows cite (ogkm, dcgm, ...) are defined in its header comment.
+    out = []
+    with open(os.path.join(ref, "gpus.yaml"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"#\s+(\w+)\s+=\s+(https?://\S+)\s*(?:\((.*)\))?", line)
+            if m:
+                entry = {"id": m.group(1), "url": m.group(2)}
+                if m.group(3):
+                    entry["note"] = m.group(3)
+                out.append(entry)
+    return out
+
+
 def gpus(ref):
     doc = load(ref, "gpus.yaml")
     keep = ["id", "name", "aliases", "pci_device_ids", "architecture", "chip", "compute_capability", "vram_gib",
@@ -247,23 +289,42 @@ def gpus(ref):
     return {
         "schema": "tfrig.knowledge.gpus/1",
         "data_version": "2026-03",
-        "generated_from": "gpus.yaml, nvidia_compute_capability.yaml",
-        "sources": [{"id": "gpus.yaml", "note": "per-row sources list (ogkm, dcgm, stas, vendor datasheets)"}]
-                   + sources_of(cc),
+        "generated_from": "data/reference/gpus.yaml, data/reference/nvidia_compute_capability.yaml",
+        "sources": [{"id": "gpus.yaml", "path": "data/reference/gpus.yaml",
+                     "note": "every GPU row lists its own sources (URLs, datasheets) and these short keys"}]
+                   + gpus_short_sources(ref) + sources_of(cc),
         "gpus": rows,
         "compute_capabilities": table,
     }
 
 
+GENERATED = [("tf_builds.json", tf_builds), ("tf_pip_extras.json", tf_pip_extras),
+             ("cuda_drivers.json", cuda_drivers), ("tf_libraries.json", tf_libraries),
+             ("tf_compute.json", tf_compute), ("gpus.json", gpus)]
+
+
 def main():
-    ref, out = sys.argv[1], sys.argv[2]
-    write(out, "tf_builds.json", tf_builds(ref))
-    write(out, "tf_pip_extras.json", tf_pip_extras(ref))
-    write(out, "cuda_drivers.json", cuda_drivers(ref))
-    write(out, "tf_libraries.json", tf_libraries(ref))
-    write(out, "tf_compute.json", tf_compute(ref))
-    write(out, "gpus.json", gpus(ref))
+    args = sys.argv[1:]
+    checking = bool(args) and args[0] == "--check"
+    if checking:
+        args = args[1:]
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ref = args[0] if len(args) > 0 else os.path.join(repo, "data", "reference")
+    out = args[1] if len(args) > 1 else os.path.join(repo, "data", "knowledge")
+    stale = []
+    for name, make in GENERATED:
+        doc = make(ref)
+        if checking:
+            if not check(out, name, doc):
+                stale.append(name)
+        else:
+            write(out, name, doc)
+    if stale:
+        print(f"out of date: {', '.join(stale)}; run scripts/knowledge_import.py and commit data/knowledge",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   cli::add_setup_command(app, state);
   cli::add_metrics_command(app, state);
   cli::add_fleet_command(app, state);
+  cli::add_capture_command(app, state);
 
   try {
     app.parse(argc, argv);

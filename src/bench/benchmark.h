@@ -3,7 +3,7 @@
 // repetitions, the time budget, skipping and cancellation, so a benchmark
 // only says how to take one sample.
 //
-// Ids of benchmarks and metrics are part of the JSON contract (issue 6,
+// Ids of benchmarks and metrics are part of the JSON contract (
 // docs/bench.md) and never change once released.
 #pragma once
 

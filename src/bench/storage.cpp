@@ -21,6 +21,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/sysroot.h"
+#include "core/unique_fd.h"
 #include "core/units.h"
 
 namespace tfrig::bench {
@@ -55,19 +56,7 @@ struct AlignedBuffer {
   void* data = nullptr;
 };
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = core::UniqueFd;  // the shared owner of a descriptor (core/unique_fd.h)
 
 uint64_t next_random(uint64_t& state) {
   // xorshift64 (Marsaglia 2003): cheap, and only offsets depend on it.

@@ -48,5 +48,6 @@ void add_watch_command(CLI::App& app, RunState& state);
 void add_setup_command(CLI::App& app, RunState& state);
 void add_metrics_command(CLI::App& app, RunState& state);
 void add_fleet_command(CLI::App& app, RunState& state);
+void add_capture_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli

@@ -58,7 +58,10 @@ void add_import_command(CLI::App& app, RunState& state) {
       state.exit_code = kExitUsage;
       return;
     }
-    state.exit_code = write_imported(importer::import_files(opts->inputs), opts->output);
+    // load_report: a tfrig capture (tfrig capture -o FILE) is replayed, anything else imported.
+    InventorySourceOptions source;
+    source.from = opts->inputs;
+    state.exit_code = write_imported(load_report(source), opts->output);
   });
 }
 

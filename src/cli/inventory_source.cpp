@@ -1,11 +1,14 @@
 #include "cli/inventory_source.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
+#include "capture/capture.h"
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/log.h"
@@ -17,15 +20,65 @@
 
 namespace tfrig::cli {
 
+namespace {
+
+// A capture is read whole before it is unpacked; 256 MiB is far above any
+// real one (a few MB: file bytes the probes read, empty listing entries).
+constexpr size_t kMaxCaptureBytes = 256u << 20;
+
+// `doctor --from FILE` / `import FILE` with one file that is a tfrig capture:
+// unpack it into a scratch folder and run the probes there, with the
+// environment and options recorded at capture time.
+std::optional<core::Result<report::Report>> report_from_capture(const std::vector<std::string>& from,
+                                                                const InventorySourceOptions& options) {
+  if (from.size() != 1) return std::nullopt;
+  core::SysRoot here("/");
+  std::error_code ec;
+  const std::string path = std::filesystem::absolute(from[0], ec).string();
+  auto bytes = here.read_text(ec ? from[0] : path, kMaxCaptureBytes);
+  if (!bytes || !capture::is_capture(*bytes)) return std::nullopt;
+  char scratch[] = "/tmp/tfrig-capture-XXXXXX";
+  if (::mkdtemp(scratch) == nullptr) return core::fail(core::ErrorCode::kIo, scratch, "cannot create a scratch folder");
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } cleanup{scratch};
+  auto unpacked = capture::unpack_capture(*bytes, scratch);
+  if (!unpacked) {
+    return core::fail(unpacked.error().code, from[0] + ": " + unpacked.error().where, unpacked.error().message);
+  }
+  InventorySourceOptions replay = options;
+  replay.data_paths = unpacked->manifest.data_paths;
+  replay.python_prefixes = unpacked->manifest.python_prefixes;
+  core::SysRoot::EnvMap env(unpacked->manifest.env.begin(), unpacked->manifest.env.end());
+  auto report = probe_report(core::SysRoot(unpacked->root_dir, std::move(env)), replay);
+  if (report) {
+    report->root = "";
+    report->source = "capture:" + from[0];
+  }
+  return report;
+}
+
+}  // namespace
+
 core::Result<report::Report> load_report(const InventorySourceOptions& options) {
   if (!options.snapshot.empty()) return report::load_snapshot(options.snapshot);
   if (!options.nvidia_smi_xml.empty()) return report_from_nvidia_smi_xml(options.nvidia_smi_xml);
-  if (!options.from.empty()) return importer::import_files(options.from);
-
+  if (!options.from.empty()) {
+    if (auto captured = report_from_capture(options.from, options)) return std::move(*captured);
+    return importer::import_files(options.from);
+  }
   core::SysRoot root(options.root);
   if (!root.is_dir("")) {
     return core::fail(core::ErrorCode::kNotFound, root.root(), "--root must be an existing directory");
   }
+  return probe_report(root, options);
+}
+
+core::Result<report::Report> probe_report(const core::SysRoot& root, const InventorySourceOptions& options) {
   if (!(options.deadline_seconds >= 0.001) || options.deadline_seconds > 3600) {
     return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected seconds between 0.001 and 3600");
   }

@@ -7,6 +7,7 @@
 
 #include "core/clock.h"
 #include "core/result.h"
+#include "core/sysroot.h"
 #include "report/report.h"
 
 namespace tfrig::cli {
@@ -22,6 +23,8 @@ struct InventorySourceOptions {
 };
 
 core::Result<report::Report> load_report(const InventorySourceOptions& options);
+// Runs every probe on root (live, --root, an unpacked capture) into a report.
+core::Result<report::Report> probe_report(const core::SysRoot& root, const InventorySourceOptions& options);
 
 // A report whose inventory holds only what `nvidia-smi -q -x` output says
 // (GPUs and driver), for `doctor --nvidia-smi-xml` and `import nvidia-smi-xml`.

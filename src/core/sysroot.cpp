@@ -9,23 +9,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/access_log.h"
 #include "core/text.h"
+#include "core/unique_fd.h"
 
 extern char** environ;
 
 namespace tfrig::core {
-
-namespace {
-
-// Closes a descriptor on every return path.
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-}  // namespace
 
 Error errno_error(int err, std::string path, std::string_view action) {
   ErrorCode code = ErrorCode::kIo;
@@ -73,20 +63,31 @@ std::string SysRoot::full_path(std::string_view rel) const {
 }
 
 Result<std::string> SysRoot::read_text(std::string_view rel, size_t max_bytes) const {
+  auto out = read_text_unrecorded(rel, max_bytes);
+  if (log_) {
+    if (out) {
+      log_->read(rel, *out);
+    } else {
+      log_->looked_up(rel);
+    }
+  }
+  return out;
+}
+
+Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t max_bytes) const {
   const std::string path = full_path(rel);
-  Fd file;
   // O_NONBLOCK: a FIFO planted in a fixture must not hang the run.
-  file.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (file.fd < 0) return tl::unexpected(errno_error(errno, path, "open"));
+  UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!file.valid()) return tl::unexpected(errno_error(errno, path, "open"));
   struct stat st {};
-  if (::fstat(file.fd, &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
+  if (::fstat(file.get(), &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
   if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, "is a directory, expected a file");
   if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, "is not a regular file (device, FIFO or socket)");
   std::string out;
   if (st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes));
   char buf[16384];
   while (true) {
-    ssize_t n = ::read(file.fd, buf, sizeof buf);
+    ssize_t n = ::read(file.get(), buf, sizeof buf);
     if (n < 0) {
       if (errno == EINTR) continue;
       return tl::unexpected(errno_error(errno, path, "read"));
@@ -115,6 +116,7 @@ Result<std::string> SysRoot::read_line(std::string_view rel) const {
 }
 
 Result<std::vector<std::string>> SysRoot::list_dir(std::string_view rel) const {
+  if (log_) log_->listed(rel);
   const std::string path = full_path(rel);
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) return tl::unexpected(errno_error(errno, path, "opendir"));
@@ -133,6 +135,7 @@ Result<std::vector<std::string>> SysRoot::list_dir(std::string_view rel) const {
 }
 
 Result<std::string> SysRoot::read_link(std::string_view rel) const {
+  if (log_) log_->looked_up(rel);
   const std::string path = full_path(rel);
   char buf[4096];
   ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
@@ -142,19 +145,32 @@ Result<std::string> SysRoot::read_link(std::string_view rel) const {
 }
 
 bool SysRoot::exists(std::string_view rel) const {
+  if (log_) log_->looked_up(rel);
   struct stat st {};
   return ::stat(full_path(rel).c_str(), &st) == 0;
 }
 
+SysRoot::Kind SysRoot::kind_of(std::string_view rel) const {
+  struct stat st {};
+  if (::lstat(full_path(rel).c_str(), &st) != 0) return Kind::kMissing;
+  if (S_ISLNK(st.st_mode)) return Kind::kLink;
+  if (S_ISDIR(st.st_mode)) return Kind::kDir;
+  if (S_ISREG(st.st_mode)) return Kind::kFile;
+  return Kind::kOther;
+}
+
 bool SysRoot::is_dir(std::string_view rel) const {
+  if (log_) log_->looked_up(rel);
   struct stat st {};
   return ::stat(full_path(rel).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 std::optional<std::string> SysRoot::env(std::string_view name) const {
   auto it = env_.find(name);
-  if (it == env_.end()) return std::nullopt;
-  return it->second;
+  std::optional<std::string> value;
+  if (it != env_.end()) value = it->second;
+  if (log_) log_->env(name, value);
+  return value;
 }
 
 }  // namespace tfrig::core

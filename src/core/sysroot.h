@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,8 @@
 #include "core/result.h"
 
 namespace tfrig::core {
+
+class AccessLog;  // core/access_log.h
 
 class SysRoot {
  public:
@@ -42,6 +45,9 @@ class SysRoot {
   Result<std::vector<std::string>> list_dir(std::string_view rel) const;
   Result<std::string> read_link(std::string_view rel) const;
   bool exists(std::string_view rel) const;
+  // What the path itself is (lstat: a symlink is kLink), not recorded.
+  enum class Kind { kMissing, kFile, kDir, kLink, kOther };
+  Kind kind_of(std::string_view rel) const;
   bool is_dir(std::string_view rel) const;
 
   std::optional<std::string> env(std::string_view name) const;
@@ -49,9 +55,16 @@ class SysRoot {
 
   static constexpr size_t kDefaultMaxBytes = 16u << 20;
 
+  // Records every later read, listing, lookup and environment query into log
+  // (shared by the copies the probes hold); `tfrig capture` packs what it saw.
+  void record_to(std::shared_ptr<AccessLog> log) { log_ = std::move(log); }
+
  private:
+  Result<std::string> read_text_unrecorded(std::string_view rel, size_t max_bytes) const;
+
   std::string root_;
   EnvMap env_;
+  std::shared_ptr<AccessLog> log_;
 };
 
 // Turns an errno from a failed call on `path` into an Error.

@@ -208,7 +208,7 @@ struct Gpu {
   Opt<uint64_t> process_memory_bytes;  // held by processes other than tfrig
   std::vector<NvLink> nvlinks;
   Opt<std::string> driver_problem;     // why this GPU has no working driver, if so
-  // Added by import (issue 7):
+  // Added by import (docs/import.md):
   Opt<bool> lost;                      // fell off the bus: nvidia-smi "GPU is lost", config space reads all 1s
   Opt<std::string> lost_evidence;      // the line that says so
   Opt<std::string> init_error;         // the kernel module could not initialise it: "RmInitAdapter failed! (0x30:0xffff:1086)"
@@ -263,7 +263,7 @@ struct DriverInfo {
   Opt<bool> module_nouveau;
   std::vector<DeviceNode> device_nodes;
   NvmlStatus nvml;
-  // Added by import (issue 7):
+  // Added by import (docs/import.md):
   Opt<std::string> nvidia_smi_error;    // what nvidia-smi printed instead of its report, verbatim (first line)
   std::vector<XidEvent> xid_events;     // NVRM Xid messages from the kernel log, one per (GPU, Xid)
 };

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 #include "core/text.h"
@@ -123,10 +124,390 @@ std::string_view kernel_support_name(KernelSupport s) {
   return "unknown";
 }
 
+namespace {
+
+// ---- validation at load: every version and number is checked once here, so
+// code that reads the tables later may parse them without checking again. ----
+
+// "tf_builds.json: rows[3].tf" (the row's position and field, for the error).
+std::string field_at(const std::string& where, std::string_view array, size_t row, std::string_view key) {
+  std::string at = where + ": " + std::string(array) + "[" + std::to_string(row) + "]";
+  return key.empty() ? at : at + "." + std::string(key);
+}
+
+core::Status bad(const std::string& at, std::string_view expected, const json& got) {
+  return core::fail(ErrorCode::kParse, at, "expected " + std::string(expected) + ", got " + got.dump());
+}
+
+constexpr std::string_view kVersionWanted = "a version string of digits and dots (e.g. \"12.4\")";
+
+// A required (or, with optional, a null-or-missing allowed) version string.
+core::Status need_version(const json& row, const char* key, const std::string& at, bool optional = false) {
+  auto it = row.find(key);
+  if (it == row.end() || it->is_null()) {
+    if (optional) return {};
+    return core::fail(ErrorCode::kParse, at, std::string("missing; expected ") + std::string(kVersionWanted));
+  }
+  if (!it->is_string() || !Version::parse(it->get<std::string>())) return bad(at, kVersionWanted, *it);
+  return {};
+}
+
+// A list of version strings; with releases, "2.x" (any 2.y) is allowed too.
+core::Status need_version_list(const json& row, const char* key, const std::string& at, bool releases = false) {
+  auto it = row.find(key);
+  if (it == row.end() || it->is_null()) return {};
+  if (!it->is_array()) return bad(at, "a list of version strings", *it);
+  for (size_t i = 0; i < it->size(); ++i) {
+    const json& v = (*it)[i];
+    const std::string item_at = at + "[" + std::to_string(i) + "]";
+    if (!v.is_string()) return bad(item_at, kVersionWanted, v);
+    const auto text = v.get<std::string>();
+    const bool any_minor = releases && core::ends_with(text, ".x") && core::parse_u64(text.substr(0, text.size() - 2));
+    if (!any_minor && !Version::parse(text)) return bad(item_at, kVersionWanted, v);
+  }
+  return {};
+}
+
+core::Status need_number(const json& row, const char* key, const std::string& at) {
+  auto it = row.find(key);
+  if (it == row.end() || it->is_null() || it->is_number()) return {};
+  return bad(at, "a number or null", *it);
+}
+
+core::Status need_bool(const json& row, const char* key, const std::string& at) {
+  auto it = row.find(key);
+  if (it == row.end() || it->is_null() || it->is_boolean()) return {};
+  return bad(at, "true, false or null", *it);
+}
+
+core::Status need_object(const json& row, const std::string& at) {
+  if (row.is_object()) return {};
+  return bad(at, "an object", row);
+}
+
+#define TFRIG_CHECK(expr)          \
+  do {                             \
+    if (auto st_ = (expr); !st_) { \
+      return st_;                  \
+    }                              \
+  } while (0)
+
+// Newest first; a row whose version does not parse (rejected at load, but the
+// order must stay a strict weak order whatever the input) sorts last.
+bool newer_build_first(const TfBuild& a, const TfBuild& b) {
+  auto va = Version::parse(a.tf), vb = Version::parse(b.tf);
+  if (va && vb) return *va > *vb;
+  return va.has_value() && !vb.has_value();
+}
+
+}  // namespace
+
+// ---- one parser per file (like setup.json's parse_setup_facts): each checks
+// every version and number of its rows, then fills its part of the tables ----
+
+namespace {
+
+// What the parsers fill; from_texts moves it into the Knowledge.
+struct Tables {
+  std::vector<TfBuild> tf_builds;
+  std::vector<PipExtra> pip_extras;
+  std::vector<DriverMinimum> driver_minimums;
+  std::vector<ToolkitDriver> toolkit_drivers;
+  std::vector<LibraryFamily> library_families;
+  std::vector<std::string> gate_current;
+  std::vector<std::string> gate_before_2_14;
+  std::vector<TfCompute> compute;
+  std::optional<std::string> tf_min_capability;
+  std::vector<GpuSpec> gpus;
+  struct CcRow {
+    std::vector<std::string> names;
+    std::string architecture;
+    std::string cc;
+    std::string source;
+    bool uncertain = false;
+  };
+  std::vector<CcRow> cc_rows;
+  std::map<std::string, Fact, std::less<>> facts;
+  std::vector<ArchitectureSupport> architectures;
+  std::shared_ptr<const SetupFacts> setup;
+};
+
+
+core::Status parse_tf_builds(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  const json& rows = rows_of(doc, "rows");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
+    TFRIG_CHECK(need_object(r, field_at(where, "rows", i, "")));
+    TFRIG_CHECK(need_version(r, "tf", field_at(where, "rows", i, "tf")));
+    TFRIG_CHECK(need_version(r, "cuda", field_at(where, "rows", i, "cuda")));
+    TFRIG_CHECK(need_version(r, "cudnn", field_at(where, "rows", i, "cudnn")));
+    TFRIG_CHECK(need_version_list(r, "python", field_at(where, "rows", i, "python")));
+    t.tf_builds.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
+                                 str(r, "cudnn"), str(r, "compiler"), str(r, "source")});
+  }
+  if (t.tf_builds.empty()) return core::fail(ErrorCode::kParse, where + ": rows", "no rows; expected at least one");
+  // Newest first, whatever order the file has.
+  std::stable_sort(t.tf_builds.begin(), t.tf_builds.end(), newer_build_first);
+  file.rows = t.tf_builds.size();
+  return {};
+}
+
+core::Status parse_tf_pip_extras(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  const json& rows = rows_of(doc, "rows");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
+    TFRIG_CHECK(need_object(r, field_at(where, "rows", i, "")));
+    TFRIG_CHECK(need_version(r, "tf", field_at(where, "rows", i, "tf")));
+    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "rows", i, "uncertain")));
+    PipExtra p;
+    p.tf = str(r, "tf");
+    p.confidence = str(r, "confidence");
+    p.uncertain = r.value("uncertain", true);
+    p.flavor = str(r, "flavor");
+    p.source = str(r, "source");
+    if (r.contains("packages") && r["packages"].is_object()) {
+      for (const auto& [pkg, pin] : r["packages"].items()) {
+        if (!pin.is_string()) return bad(field_at(where, "rows", i, "packages." + pkg), "a pin string like \"==12.5.82\"", pin);
+        p.packages.emplace_back(pkg, pin.get<std::string>());
+      }
+    }
+    t.pip_extras.push_back(std::move(p));
+  }
+  file.rows = t.pip_extras.size();
+  return {};
+}
+
+core::Status parse_cuda_drivers(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  const json& compat = rows_of(doc, "minor_version_compatibility");
+  for (size_t i = 0; i < compat.size(); ++i) {
+    const json& r = compat[i];
+    const char* array = "minor_version_compatibility";
+    TFRIG_CHECK(need_object(r, field_at(where, array, i, "")));
+    TFRIG_CHECK(need_version(r, "cuda", field_at(where, array, i, "cuda")));
+    TFRIG_CHECK(need_version(r, "min_linux", field_at(where, array, i, "min_linux"), true));
+    TFRIG_CHECK(need_version(r, "min_windows", field_at(where, array, i, "min_windows"), true));
+    TFRIG_CHECK(need_bool(r, "minor_version_compatibility", field_at(where, array, i, "minor_version_compatibility")));
+    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, array, i, "uncertain")));
+    t.driver_minimums.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
+                                             opt_str(r, "min_linux"), opt_str(r, "min_windows"),
+                                             r.value("uncertain", false), str(r, "source"), str(r, "note")});
+  }
+  const json& toolkits = rows_of(doc, "toolkits");
+  for (size_t i = 0; i < toolkits.size(); ++i) {
+    const json& r = toolkits[i];
+    TFRIG_CHECK(need_object(r, field_at(where, "toolkits", i, "")));
+    TFRIG_CHECK(need_version(r, "cuda", field_at(where, "toolkits", i, "cuda")));
+    TFRIG_CHECK(need_version(r, "min_linux", field_at(where, "toolkits", i, "min_linux")));
+    TFRIG_CHECK(need_version(r, "min_windows", field_at(where, "toolkits", i, "min_windows"), true));
+    t.toolkit_drivers.push_back(
+        ToolkitDriver{str(r, "cuda"), str(r, "release"), str(r, "min_linux"), opt_str(r, "min_windows")});
+  }
+  file.rows = t.driver_minimums.size() + t.toolkit_drivers.size();
+  return {};
+}
+
+core::Status parse_tf_libraries(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  t.gate_current = str_list(doc, "gate_required");
+  t.gate_before_2_14 = str_list(doc, "gate_required_before_2_14");
+  const json& rows = rows_of(doc, "families");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
+    TFRIG_CHECK(need_object(r, field_at(where, "families", i, "")));
+    TFRIG_CHECK(need_version_list(r, "tf_versions", field_at(where, "families", i, "tf_versions"), true));
+    if (str_list(r, "tf_versions").empty()) {
+      return core::fail(ErrorCode::kParse, field_at(where, "families", i, "tf_versions"),
+                        "missing or empty; expected a list of releases");
+    }
+    // "cuda" is shown as text only ("12.2 (2.15) / 12.3 (2.16-2.17)"): not a version.
+    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "families", i, "uncertain")));
+    LibraryFamily f;
+    f.tf_versions = str_list(r, "tf_versions");
+    f.cuda = str(r, "cuda");
+    f.confidence = str(r, "confidence");
+    f.uncertain = r.value("uncertain", true);
+    if (r.contains("libraries") && r["libraries"].is_object()) {
+      for (const auto& [fam, so] : r["libraries"].items()) {
+        if (!so.is_string()) return bad(field_at(where, "families", i, "libraries." + fam), "a soname string", so);
+        f.libraries.emplace_back(fam, so.get<std::string>());
+      }
+    }
+    t.library_families.push_back(std::move(f));
+  }
+  file.rows = t.library_families.size();
+  return {};
+}
+
+core::Status parse_tf_compute(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  TFRIG_CHECK(need_version(doc, "tf_min_capability", where + ": tf_min_capability", true));
+  if (doc.contains("tf_min_capability")) t.tf_min_capability = str(doc, "tf_min_capability");
+  const json& rows = rows_of(doc, "rows");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
+    TFRIG_CHECK(need_object(r, field_at(where, "rows", i, "")));
+    TFRIG_CHECK(need_version_list(r, "tf_versions", field_at(where, "rows", i, "tf_versions"), true));
+    if (str_list(r, "tf_versions").empty()) {
+      return core::fail(ErrorCode::kParse, field_at(where, "rows", i, "tf_versions"),
+                        "missing or empty; expected a list of releases");
+    }
+    TFRIG_CHECK(need_version_list(r, "sass", field_at(where, "rows", i, "sass")));
+    TFRIG_CHECK(need_version_list(r, "ptx", field_at(where, "rows", i, "ptx")));
+    TFRIG_CHECK(need_version(r, "documented_minimum", field_at(where, "rows", i, "documented_minimum"), true));
+    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "rows", i, "uncertain")));
+    t.compute.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
+                                 opt_str(r, "documented_minimum"), str(r, "confidence"), r.value("uncertain", true)});
+  }
+  file.rows = t.compute.size();
+  return {};
+}
+
+core::Status parse_gpus(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  static constexpr const char* kNumbers[] = {
+      "vram_gib",       "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense", "bf16_tensor_tflops_dense",
+      "tf32_tensor_tflops_dense", "int8_tops_dense", "pcie_gen", "pcie_lanes", "tdp_w", "launch_year",
+      "launch_price_usd"};
+  static constexpr const char* kBools[] = {"tensor_cores", "ecc"};
+  const json& rows = rows_of(doc, "gpus");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const json& g = rows[i];
+    TFRIG_CHECK(need_object(g, field_at(where, "gpus", i, "")));
+    TFRIG_CHECK(need_version(g, "compute_capability", field_at(where, "gpus", i, "compute_capability"), true));
+    for (const char* key : kNumbers) TFRIG_CHECK(need_number(g, key, field_at(where, "gpus", i, key)));
+    for (const char* key : kBools) TFRIG_CHECK(need_bool(g, key, field_at(where, "gpus", i, key)));
+    GpuSpec s;
+    s.id = str(g, "id");
+    s.name = str(g, "name");
+    s.aliases = str_list(g, "aliases");
+    const auto ids = str_list(g, "pci_device_ids");
+    for (size_t j = 0; j < ids.size(); ++j) {
+      auto v = core::parse_hex(ids[j]);
+      if (!v || *v > 0xffff) {
+        return bad(field_at(where, "gpus", i, "pci_device_ids[" + std::to_string(j) + "]"),
+                   "a 4-digit hexadecimal PCI device id (e.g. \"20B2\")", json(ids[j]));
+      }
+      s.pci_device_ids.push_back(static_cast<uint32_t>(*v));
+    }
+    s.architecture = str(g, "architecture");
+    s.compute_capability = opt_str(g, "compute_capability");
+    s.vram_gib = opt_num(g, "vram_gib");
+    s.memory_bandwidth_gbs = opt_num(g, "memory_bandwidth_gbs");
+    s.fp32_tflops = opt_num(g, "fp32_tflops");
+    s.fp16_tensor_tflops_dense = opt_num(g, "fp16_tensor_tflops_dense");
+    s.bf16_tensor_tflops_dense = opt_num(g, "bf16_tensor_tflops_dense");
+    s.tf32_tensor_tflops_dense = opt_num(g, "tf32_tensor_tflops_dense");
+    s.int8_tops_dense = opt_num(g, "int8_tops_dense");
+    s.tensor_cores = opt_bool(g, "tensor_cores");
+    s.pcie_gen = opt_int(g, "pcie_gen");
+    s.pcie_lanes = opt_int(g, "pcie_lanes");
+    if (g.contains("nvlink") && g["nvlink"].is_object()) {
+      TFRIG_CHECK(need_bool(g["nvlink"], "supported", field_at(where, "gpus", i, "nvlink.supported")));
+      TFRIG_CHECK(need_number(g["nvlink"], "total_gbs", field_at(where, "gpus", i, "nvlink.total_gbs")));
+      s.nvlink_supported = opt_bool(g["nvlink"], "supported");
+      s.nvlink_total_gbs = opt_num(g["nvlink"], "total_gbs");
+    }
+    s.ecc = opt_bool(g, "ecc");
+    s.tdp_w = opt_num(g, "tdp_w");
+    if (g.contains("mig") && g["mig"].is_object()) {
+      TFRIG_CHECK(need_bool(g["mig"], "supported", field_at(where, "gpus", i, "mig.supported")));
+      TFRIG_CHECK(need_number(g["mig"], "max_instances", field_at(where, "gpus", i, "mig.max_instances")));
+      s.mig_supported = opt_bool(g["mig"], "supported");
+      s.mig_max_instances = opt_int(g["mig"], "max_instances");
+    }
+    s.segment = str(g, "segment");
+    s.launch_year = opt_int(g, "launch_year");
+    s.launch_price_usd = opt_num(g, "launch_price_usd");
+    s.confidence = str(g, "confidence");
+    s.unverified_fields = str_list(g, "unverified_fields");
+    s.sources = str_list(g, "sources");
+    t.gpus.push_back(std::move(s));
+  }
+  const json& table = rows_of(doc, "compute_capabilities");
+  for (size_t i = 0; i < table.size(); ++i) {
+    const json& r = table[i];
+    TFRIG_CHECK(need_object(r, field_at(where, "compute_capabilities", i, "")));
+    TFRIG_CHECK(need_version(r, "compute_capability", field_at(where, "compute_capabilities", i, "compute_capability")));
+    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "compute_capabilities", i, "uncertain")));
+    t.cc_rows.push_back(Tables::CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
+                             str(r, "source"), r.value("uncertain", false)});
+  }
+  file.rows = t.gpus.size() + t.cc_rows.size();
+  return {};
+}
+
+// Facts read as versions by rules and setup (a "seven" here once crashed
+// them), and facts read with number(): a wrong type is an error at load,
+// not a silent fallback later.
+constexpr std::string_view kVersionFacts[] = {"mixed_float16_min_cc", "mixed_bfloat16_min_cc",
+                                              "cuda_malloc_async_min_cuda", "windows_native_last_gpu_tf",
+                                              "pip_cuda_extra_first_tf"};
+constexpr std::string_view kNumberFacts[] = {"ram_to_vram_ratio", "multi_gpu_min_cores", "multi_gpu_min_threads",
+                                             "cores_per_gpu_min", "pcie_lanes_per_gpu", "nofile_min",
+                                             "nofile_recommended", "memlock_min_bytes", "swappiness_max",
+                                             "retired_pages_max"};
+
+bool listed(std::span<const std::string_view> names, std::string_view key) {
+  return std::find(names.begin(), names.end(), key) != names.end();
+}
+
+core::Status parse_thresholds(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+  if (doc.contains("facts")) {
+    if (!doc["facts"].is_object()) return bad(where + ": facts", "an object of named facts", doc["facts"]);
+    for (const auto& [key, f] : doc["facts"].items()) {
+      const std::string at = where + ": facts." + key;
+      TFRIG_CHECK(need_object(f, at));
+      if (!f.contains("value")) return core::fail(ErrorCode::kParse, at + ".value", "missing");
+      const json& value = f["value"];
+      if (listed(kVersionFacts, key)) TFRIG_CHECK(need_version(f, "value", at + ".value"));
+      if (listed(kNumberFacts, key) && !value.is_number()) return bad(at + ".value", "a number", value);
+      TFRIG_CHECK(need_bool(f, "uncertain", at + ".uncertain"));
+      t.facts[key] = Fact{value, str(f, "source"), f.value("uncertain", false), str(f, "note")};
+    }
+  }
+  const json& archs = rows_of(doc, "architectures");
+  for (size_t i = 0; i < archs.size(); ++i) {
+    const json& a = archs[i];
+    TFRIG_CHECK(need_object(a, field_at(where, "architectures", i, "")));
+    TFRIG_CHECK(need_number(a, "cc_major", field_at(where, "architectures", i, "cc_major")));
+    TFRIG_CHECK(need_number(a, "last_driver_branch", field_at(where, "architectures", i, "last_driver_branch")));
+    TFRIG_CHECK(need_version(a, "last_cuda_major", field_at(where, "architectures", i, "last_cuda_major"), true));
+    TFRIG_CHECK(need_bool(a, "uncertain", field_at(where, "architectures", i, "uncertain")));
+    t.architectures.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0), opt_int(a, "last_driver_branch"),
+                                                 opt_str(a, "last_cuda_major"), str(a, "source"),
+                                                 a.value("uncertain", false)});
+  }
+  file.rows = t.facts.size() + t.architectures.size();
+  return {};
+}
+
+core::Status parse_setup(const json& doc, const std::string&, Tables& t, DataFile& file) {
+  auto facts = std::make_shared<SetupFacts>(parse_setup_facts(doc));
+  file.rows = facts->os_targets.size() + facts->ngc_releases.size() + facts->gpu_branch_limits.size();
+  t.setup = std::move(facts);
+  return {};
+}
+
+// Listed and counted here; the planner parses and checks the rows
+// (plan/measurements.cpp owns their meaning and names a bad row's field).
+core::Status parse_plan_measurements(const json& doc, const std::string&, Tables&, DataFile& file) {
+  file.rows = rows_of(doc, "throughput").size() + rows_of(doc, "batch_limits").size();
+  return {};
+}
+
+#undef TFRIG_CHECK
+
+}  // namespace
+
 core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::string>& texts,
                                               const std::map<std::string, std::string>& origins) {
+  using Parser = core::Status (*)(const json&, const std::string&, Tables&, DataFile&);
+  static const std::pair<std::string_view, Parser> kParsers[] = {
+      {"tf_builds.json", &parse_tf_builds},       {"tf_pip_extras.json", &parse_tf_pip_extras},
+      {"cuda_drivers.json", &parse_cuda_drivers}, {"tf_libraries.json", &parse_tf_libraries},
+      {"tf_compute.json", &parse_tf_compute},     {"gpus.json", &parse_gpus},
+      {"thresholds.json", &parse_thresholds},     {"setup.json", &parse_setup},
+      {"plan_measurements.json", &parse_plan_measurements}};
   Knowledge k;
-  for (auto name : kFileNames) {
+  Tables t;
+  for (const auto& [name, parser] : kParsers) {
     auto it = texts.find(std::string(name));
     if (it == texts.end()) {
       return core::fail(ErrorCode::kNotFound, std::string(name), "knowledge file missing");
@@ -148,6 +529,7 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
     file.data_version = str(doc, "data_version");
     file.origin = origin;
     for (const auto& s : rows_of(doc, "sources")) {
+      if (!s.is_object()) return tl::unexpected(bad(where + ": sources", "a list of objects {id, url, note}", s).error());
       SourceRef ref{str(s, "id"), str(s, "url"), str(s, "note")};
       if (ref.url.empty() && s.contains("repo")) {
         ref.url = str(s, "repo") + (s.contains("path") ? ":" + str(s, "path") : "") +
@@ -158,136 +540,28 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
       file.sources.push_back(std::move(ref));
     }
     try {
-      if (name == "tf_builds.json") {
-        for (const auto& r : rows_of(doc, "rows")) {
-          k.tf_builds_.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
-                                         str(r, "cudnn"), str(r, "compiler"), str(r, "source")});
-        }
-        // Newest first, whatever order the file has.
-        std::stable_sort(k.tf_builds_.begin(), k.tf_builds_.end(), [](const TfBuild& a, const TfBuild& b) {
-          auto va = Version::parse(a.tf), vb = Version::parse(b.tf);
-          return va && vb && *va > *vb;
-        });
-        file.rows = k.tf_builds_.size();
-      } else if (name == "tf_pip_extras.json") {
-        for (const auto& r : rows_of(doc, "rows")) {
-          PipExtra p;
-          p.tf = str(r, "tf");
-          p.confidence = str(r, "confidence");
-          p.uncertain = r.value("uncertain", true);
-          p.flavor = str(r, "flavor");
-          p.source = str(r, "source");
-          if (r.contains("packages") && r["packages"].is_object()) {
-            for (const auto& [pkg, pin] : r["packages"].items()) p.packages.emplace_back(pkg, pin.get<std::string>());
-          }
-          k.pip_extras_.push_back(std::move(p));
-        }
-        file.rows = k.pip_extras_.size();
-      } else if (name == "cuda_drivers.json") {
-        for (const auto& r : rows_of(doc, "minor_version_compatibility")) {
-          k.driver_minimums_.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
-                                                     opt_str(r, "min_linux"), opt_str(r, "min_windows"),
-                                                     r.value("uncertain", false), str(r, "source"), str(r, "note")});
-        }
-        for (const auto& r : rows_of(doc, "toolkits")) {
-          k.toolkit_drivers_.push_back(
-              ToolkitDriver{str(r, "cuda"), str(r, "release"), str(r, "min_linux"), opt_str(r, "min_windows")});
-        }
-        file.rows = k.driver_minimums_.size() + k.toolkit_drivers_.size();
-      } else if (name == "tf_libraries.json") {
-        k.gate_current_ = str_list(doc, "gate_required");
-        k.gate_before_2_14_ = str_list(doc, "gate_required_before_2_14");
-        for (const auto& r : rows_of(doc, "families")) {
-          LibraryFamily f;
-          f.tf_versions = str_list(r, "tf_versions");
-          f.cuda = str(r, "cuda");
-          f.confidence = str(r, "confidence");
-          f.uncertain = r.value("uncertain", true);
-          if (r.contains("libraries") && r["libraries"].is_object()) {
-            for (const auto& [fam, so] : r["libraries"].items()) f.libraries.emplace_back(fam, so.get<std::string>());
-          }
-          k.library_families_.push_back(std::move(f));
-        }
-        file.rows = k.library_families_.size();
-      } else if (name == "tf_compute.json") {
-        if (doc.contains("tf_min_capability")) k.tf_min_capability_ = str(doc, "tf_min_capability");
-        for (const auto& r : rows_of(doc, "rows")) {
-          k.compute_.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
-                                         opt_str(r, "documented_minimum"), str(r, "confidence"),
-                                         r.value("uncertain", true)});
-        }
-        file.rows = k.compute_.size();
-      } else if (name == "gpus.json") {
-        for (const auto& g : rows_of(doc, "gpus")) {
-          GpuSpec s;
-          s.id = str(g, "id");
-          s.name = str(g, "name");
-          s.aliases = str_list(g, "aliases");
-          for (const auto& id : str_list(g, "pci_device_ids")) {
-            if (auto v = core::parse_hex(id)) s.pci_device_ids.push_back(static_cast<uint32_t>(*v));
-          }
-          s.architecture = str(g, "architecture");
-          s.compute_capability = opt_str(g, "compute_capability");
-          s.vram_gib = opt_num(g, "vram_gib");
-          s.memory_bandwidth_gbs = opt_num(g, "memory_bandwidth_gbs");
-          s.fp32_tflops = opt_num(g, "fp32_tflops");
-          s.fp16_tensor_tflops_dense = opt_num(g, "fp16_tensor_tflops_dense");
-          s.bf16_tensor_tflops_dense = opt_num(g, "bf16_tensor_tflops_dense");
-          s.tf32_tensor_tflops_dense = opt_num(g, "tf32_tensor_tflops_dense");
-          s.int8_tops_dense = opt_num(g, "int8_tops_dense");
-          s.tensor_cores = opt_bool(g, "tensor_cores");
-          s.pcie_gen = opt_int(g, "pcie_gen");
-          s.pcie_lanes = opt_int(g, "pcie_lanes");
-          if (g.contains("nvlink") && g["nvlink"].is_object()) {
-            s.nvlink_supported = opt_bool(g["nvlink"], "supported");
-            s.nvlink_total_gbs = opt_num(g["nvlink"], "total_gbs");
-          }
-          s.ecc = opt_bool(g, "ecc");
-          s.tdp_w = opt_num(g, "tdp_w");
-          if (g.contains("mig") && g["mig"].is_object()) {
-            s.mig_supported = opt_bool(g["mig"], "supported");
-            s.mig_max_instances = opt_int(g["mig"], "max_instances");
-          }
-          s.segment = str(g, "segment");
-          s.launch_year = opt_int(g, "launch_year");
-          s.launch_price_usd = opt_num(g, "launch_price_usd");
-          s.confidence = str(g, "confidence");
-          s.unverified_fields = str_list(g, "unverified_fields");
-          s.sources = str_list(g, "sources");
-          k.gpus_.push_back(std::move(s));
-        }
-        for (const auto& r : rows_of(doc, "compute_capabilities")) {
-          k.cc_rows_.push_back(CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
-                                     str(r, "source"), r.value("uncertain", false)});
-        }
-        file.rows = k.gpus_.size() + k.cc_rows_.size();
-      } else if (name == "thresholds.json") {
-        if (doc.contains("facts") && doc["facts"].is_object()) {
-          for (const auto& [key, f] : doc["facts"].items()) {
-            k.facts_[key] = Fact{f.value("value", json()), str(f, "source"), f.value("uncertain", false), str(f, "note")};
-          }
-        }
-        for (const auto& a : rows_of(doc, "architectures")) {
-          k.architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0),
-                                                         opt_int(a, "last_driver_branch"), opt_str(a, "last_cuda_major"),
-                                                         str(a, "source"), a.value("uncertain", false)});
-        }
-        file.rows = k.facts_.size() + k.architectures_.size();
-      } else if (name == "setup.json") {
-        auto facts = std::make_shared<SetupFacts>(parse_setup_facts(doc));
-        file.rows = facts->os_targets.size() + facts->ngc_releases.size() + facts->gpu_branch_limits.size();
-        k.setup_ = std::move(facts);
-      } else if (name == "plan_measurements.json") {
-        // Listed and checked here; the planner reads the rows
-        // (plan/measurements.cpp, which owns their meaning).
-        file.rows = rows_of(doc, "throughput").size() + rows_of(doc, "batch_limits").size();
-      }
+      if (auto st = parser(doc, where, t, file); !st) return tl::unexpected(st.error());
     } catch (const json::exception& e) {
       return core::fail(ErrorCode::kParse, where, e.what());
     }
     k.files_.push_back(std::move(file));
   }
-  if (k.tf_builds_.empty()) return core::fail(ErrorCode::kParse, "tf_builds.json", "no rows");
+  k.tf_builds_ = std::move(t.tf_builds);
+  k.pip_extras_ = std::move(t.pip_extras);
+  k.driver_minimums_ = std::move(t.driver_minimums);
+  k.toolkit_drivers_ = std::move(t.toolkit_drivers);
+  k.library_families_ = std::move(t.library_families);
+  k.gate_current_ = std::move(t.gate_current);
+  k.gate_before_2_14_ = std::move(t.gate_before_2_14);
+  k.compute_ = std::move(t.compute);
+  if (t.tf_min_capability) k.tf_min_capability_ = *t.tf_min_capability;
+  k.gpus_ = std::move(t.gpus);
+  for (auto& r : t.cc_rows) {
+    k.cc_rows_.push_back(CcRow{std::move(r.names), std::move(r.architecture), std::move(r.cc), std::move(r.source), r.uncertain});
+  }
+  k.facts_ = std::move(t.facts);
+  k.architectures_ = std::move(t.architectures);
+  k.setup_ = std::move(t.setup);
   return k;
 }
 

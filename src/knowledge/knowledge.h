@@ -1,7 +1,7 @@
 // The knowledge base: the published facts tfrig judges a machine against.
 // TensorFlow's tested builds, the tensorflow[and-cuda] pins, CUDA -> minimum
 // driver, the sonames TF dlopens, the compute capabilities TF wheels carry,
-// a GPU catalog and the thresholds of the guide. Every row keeps the id of its
+// a GPU catalog and the thresholds of the configuration guide (docs/guide.md). Every row keeps the id of its
 // source and says when the fact is uncertain.
 //
 // The data lives in data/knowledge/*.json (docs/knowledge.md), is embedded

@@ -28,10 +28,10 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
         out.push_back({s->name, problem,
                        "read several shards at once and keep reads ahead of the GPU; if the disk itself is at its limit, "
                        "cache() the data in RAM when it fits or move it to faster storage (NVMe, or 10/25 GbE network storage "
-                       "as in the guide's case study)",
+                       "as in the case study of docs/guide.md)",
                        "ds = tf.data.Dataset.from_tensor_slices(shards).interleave(lambda f: tf.data.TFRecordDataset(f, "
                        "buffer_size=8 << 20), cycle_length=16, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)",
-                       fmt::format("{} (parallelize data extraction); ../shared/reference/tuning_and_setup.md section 4", kDataPerf)});
+                       fmt::format("{} (parallelize data extraction; best practice summary)", kDataPerf)});
       } else {
         out.push_back({s->name, problem,
                        "stop reading millions of small files one by one: pack them into TFRecord shards of 100 MB or more "
@@ -40,7 +40,7 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
                        "ds = tf.data.Dataset.from_tensor_slices(tf.io.gfile.glob('SHARDS/*.tfrecord')).interleave("
                        "tf.data.TFRecordDataset, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # was: "
                        "files.map(tf.io.read_file)",
-                       fmt::format("{} (shards >= 10 MB, ideally >= 100 MB); {}; the guide's case study", kTfRecordTutorial, kDataPerf)});
+                       fmt::format("{} (shards >= 10 MB, ideally >= 100 MB); {}; docs/guide.md (small-file case study)", kTfRecordTutorial, kDataPerf)});
       }
     } else if (s->name == kDecode) {
       out.push_back({s->name, problem,
@@ -49,7 +49,7 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
                      "decoded data fits in RAM",
                      "ds = ds.map(parse_and_augment, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # with "
                      "tf.io.decode_and_crop_jpeg instead of tf.io.decode_jpeg + crop",
-                     fmt::format("{} (parallelize data transformation; cache); the guide's Q&A: GPU 0% with CPU 100%", kDataPerf)});
+                     fmt::format("{} (parallelize data transformation; cache); docs/guide.md (GPU 0% with CPU 100%)", kDataPerf)});
     } else if (s->name == kHostMemory) {
       out.push_back({s->name, problem,
                      "copy less: batch uint8 images and cast/normalise on the GPU (4x fewer bytes than float32), and vectorise "
@@ -67,9 +67,9 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
   }
   if (b.bottleneck == kGpu && b.gpu_demand > 0) {
     out.push_back({kGpu, "every input stave keeps up: the GPU sets the pace, as it should",
-                   "make the GPU itself faster: mixed precision on Tensor Core GPUs (2-3x, the guide) and XLA",
+                   "make the GPU itself faster: mixed precision on Tensor Core GPUs (2-3x, docs/guide.md) and XLA",
                    "tf.keras.mixed_precision.set_global_policy('mixed_float16'); model.compile(..., jit_compile=True)",
-                   fmt::format("{}; ../shared/reference/tuning_and_setup.md sections 1-2", kMixed)});
+                   fmt::format("{}; https://openxla.org/xla/tf2xla", kMixed)});
   }
   out.push_back({"all", "the barrel assumes every stage runs at once",
                  "end the pipeline with prefetch so input and training overlap (step time becomes max(input, train) "

@@ -1,7 +1,7 @@
-// Advice: each short stave tied to the fix the guide (../shared/seed/),
-// TensorFlow's tf.data performance guide and
-// ../shared/reference/tuning_and_setup.md section 4 give, with the line of
-// tf.data code to change.
+// Advice: each short stave tied to the fix the configuration guide
+// (docs/guide.md) and TensorFlow's tf.data performance guides
+// (https://www.tensorflow.org/guide/data_performance, .../data_performance_analysis)
+// give, with the line of tf.data code to change.
 #pragma once
 
 #include <string>

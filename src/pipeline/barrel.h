@@ -1,7 +1,7 @@
 // The barrel: the input pipeline's stages and the GPU as staves, each a rate
 // in samples/s. With prefetch every stage runs at once, so training moves at
-// the rate of the shortest stave (the guide's "barrel effect",
-// ../shared/seed/); the GPU is busy for the share of time its demand is met.
+// the rate of the shortest stave (the "barrel effect" of the configuration
+// guide, docs/guide.md); the GPU is busy for the share of time its demand is met.
 // Pure functions over given rates: no measurement here.
 #pragma once
 
@@ -17,7 +17,7 @@ namespace tfrig::pipeline {
 enum class Origin { kMeasured, kEstimated, kAssumed };
 std::string_view origin_name(Origin o);  // "measured" | "estimated" | "assumed"
 
-// Stage names of the JSON contract (issue 10).
+// Stage names of the JSON contract (docs/pipeline.md).
 inline constexpr const char* kStorage = "storage";
 inline constexpr const char* kDecode = "decode";
 inline constexpr const char* kHostMemory = "host_memory";

@@ -343,10 +343,10 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
     }
     Origin origin = Origin::kEstimated;
     if (!link) {
-      // The guide: x16 per GPU; PCIe 4.0 is the generation of current
+      // docs/guide.md: x16 per GPU; PCIe 4.0 is the generation of current
       // mainstream boards (Ampere, Ada).
       link = knowledge::pcie_link_bytes_per_second(4, 16);
-      detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (the guide: x16 per GPU)";
+      detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)";
       origin = Origin::kAssumed;
     }
     out.stages.push_back(Stage{kHostToDevice, *link * kPcieEfficiency / sample_tensor_bytes(), origin,

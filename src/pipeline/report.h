@@ -1,5 +1,5 @@
 // tfrig pipeline's report: the barrel, the what-ifs, the advice; as text
-// for people and JSON for programs (the issue 10 contract).
+// for people and JSON for programs (the contract in docs/pipeline.md).
 #pragma once
 
 #include <optional>

@@ -1,8 +1,8 @@
 // plan_gpus_from_catalog(): the planner's only view of the GPU catalog.
 //
 // Maps the knowledge base's GPU catalog (knowledge::GpuSpec, built from
-// data/knowledge/gpus.json, with each row's sources) to planning
-// candidates. gpus.json conventions apply: tensor TFLOPS dense with FP32
+// data/reference/gpus.yaml with each row's sources) to planning
+// candidates. gpus.yaml conventions apply: tensor TFLOPS dense with FP32
 // accumulate, bandwidth in decimal GB/s, launch price US MSRP or none.
 #include "plan/catalog_adapter.h"
 

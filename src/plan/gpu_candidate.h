@@ -16,7 +16,7 @@ namespace tfrig::plan {
 enum class Segment { kConsumer, kWorkstation, kDatacenter };
 std::string_view segment_name(Segment s);
 
-// The guide's three tiers (docs/guide.md): entry
+// The three tiers of the configuration guide (docs/guide.md): entry
 // (T4, RTX 3060, 4060 Ti), mainstream (RTX 4090, A5000), enterprise (A100,
 // H800 with NVLink).
 enum class Tier { kEntry, kMainstream, kEnterprise };

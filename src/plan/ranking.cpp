@@ -64,8 +64,8 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
       c.samples_per_s_per_kusd = c.per_gpu->samples_per_s / (*gpu.launch_price_usd / 1000.0);
     }
   }
-  // The guide's notes per tier and on consumer vs professional cards
-  // (docs/guide.md).
+  // The notes per tier and on consumer vs professional cards of the
+  // configuration guide (docs/guide.md).
   switch (c.tier) {
     case Tier::kEntry:
       c.notes.push_back("entry tier (guide: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models");

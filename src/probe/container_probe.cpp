@@ -1,7 +1,7 @@
 // containers: Docker/Podman, the NVIDIA Container Toolkit, CDI specs, and,
-// when tfrig itself runs in a container, which GPUs it was given. The guide
+// when tfrig itself runs in a container, which GPUs it was given. The configuration guide
 // recommends Docker with the NVIDIA Container Toolkit to decouple the driver
-// from the CUDA runtime (../shared/seed/).
+// from the CUDA runtime (docs/guide.md).
 #include <sys/stat.h>
 
 #include <fmt/format.h>
@@ -42,6 +42,8 @@ class ContainerProbe final : public Probe {
       for (auto dir : core::split(path, ':')) {
         if (dir.empty() || dir.front() != '/') continue;
         const std::string candidate = std::string(dir) + "/" + name;
+        // exists() first: it is what `tfrig capture` records; stat says it is a file.
+        if (!root.exists(candidate)) continue;
         struct stat st {};
         if (::stat(root.full_path(candidate).c_str(), &st) == 0 && S_ISREG(st.st_mode)) return candidate;
       }

@@ -9,7 +9,7 @@
 // a stale cache ("ld.so.conf": run ldconfig), CUDA toolkits under
 // /usr/local/cuda* ("cuda_toolkit") and NVIDIA's pip wheels in every Python
 // environment ("pip_wheel:<prefix>": TensorFlow >= 2.14 finds these through
-// its own RPATH, see ../shared/reference/tf_dso_names.yaml).
+// its own RPATH, see data/reference/tf_dso_names.yaml).
 #include <fnmatch.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // limits: open files and locked memory of this process, and what
-// limits.conf / limits.d set for new sessions (the guide: raise the
+// limits.conf / limits.d set for new sessions (docs/guide.md: raise the
 // open-files ulimit; pinned host memory needs memlock).
 #include "core/text.h"
 #include "probe/parse/proc_text.h"

@@ -1,4 +1,4 @@
-// storage: block devices and their kind (the guide: NVMe for datasets; TFRecord
+// storage: block devices and their kind (docs/guide.md: NVMe for datasets; TFRecord
 // loading is latency-sensitive), mounts, and where each --data path lives.
 #include <climits>
 #include <cstdlib>

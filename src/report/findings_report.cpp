@@ -1,4 +1,4 @@
-// Findings in the report: the JSON contract of issue 4 ({rule_id, severity,
+// Findings in the report: the JSON contract ({rule_id, severity,
 // area, entity, title, message, evidence, fix} and a summary per severity)
 // and the text block doctor prints first: the verdict line, then the
 // findings grouped by area, worst area first.

@@ -76,7 +76,7 @@ std::vector<Rule> container_rules() {
   return {
       {"container.nvidia_runtime_missing", "container", Severity::kWarning, "Docker without the NVIDIA Container Toolkit",
        "Docker or Podman present, and nvidia-ctk / nvidia-container-runtime / CDI specs absent.",
-       "The guide: run TF in Docker with the NVIDIA Container Toolkit so driver and runtime are decoupled and TF "
+       "The configuration guide (docs/guide.md): run TF in Docker with the NVIDIA Container Toolkit so driver and runtime are decoupled and TF "
        "versions can be switched; without it containers cannot see the GPU.",
        "Install the toolkit (`sudo apt-get install -y nvidia-container-toolkit` from NVIDIA's repository), then "
        "`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker`.",

@@ -37,7 +37,7 @@ Check cores_multi_gpu(const Context& ctx) {
   if (!few) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} GPUs fed by {} cores / {} threads: the guide asks for at least {} cores / {} threads on a "
+            fmt::format("{} GPUs fed by {} cores / {} threads: the configuration guide (docs/guide.md) asks for at least {} cores / {} threads on a "
                         "multi-GPU server, or input preprocessing starves the GPUs.",
                         gpus, cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "?",
                         cpu.threads ? std::to_string(*cpu.threads) : "?", min_cores, min_threads),
@@ -80,14 +80,14 @@ std::vector<Rule> cpu_rules() {
        no_avx},
       {"cpu.cores_below_multi_gpu", "cpu", Severity::kWarning, "Too few cores for a multi-GPU server",
        "Physical cores and threads when there are two or more GPUs.",
-       "The guide: at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy.",
+       "The configuration guide (docs/guide.md): at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy.",
        "Use a CPU with at least 16 cores / 32 threads, or move preprocessing offline (TFRecord shards of decoded, "
        "resized data).",
        {},
        cores_multi_gpu},
       {"cpu.cores_per_gpu_low", "cpu", Severity::kWarning, "Fewer cores per GPU than data loading needs",
        "Physical cores per GPU against 4 (a rule of thumb, marked uncertain).",
-       "The guide's Q&A: GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
+       "The configuration guide's Q&A (docs/guide.md): GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
        "and augmentation.",
        "Use tf.data with `num_parallel_calls=tf.data.AUTOTUNE`, `prefetch` and `interleave`; cache decoded data; "
        "or a CPU with more cores (`tfrig pipeline` measures it).",

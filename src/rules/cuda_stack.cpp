@@ -132,7 +132,7 @@ std::vector<Rule> cuda_stack_rules() {
        "at the soname of the target release, resolved in the loader's order: LD_LIBRARY_PATH, the nvidia wheels on "
        "TF's RUNPATH (>= 2.14), /etc/ld.so.cache, default directories.",
        "One missing library and TF logs \"Cannot dlopen some GPU libraries\" and silently runs on the CPU "
-       "(gpu_device.cc; tf_dso_names.yaml).",
+       "(tensorflow/tensorflow gpu_device.cc; the TSL dso_loader).",
        "TF >= 2.14: `pip install 'tensorflow[and-cuda]==VERSION'`; older: install the CUDA/cuDNN of the tested-build "
        "table and run `sudo ldconfig`.",
        {"https://www.tensorflow.org/install/pip", "https://github.com/tensorflow/tensorflow/issues/60646"},

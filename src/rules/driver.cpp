@@ -243,7 +243,7 @@ std::vector<Rule> driver_rules() {
       {"driver.not_loaded", "driver", Severity::kError, "GPU present but the NVIDIA driver is not loaded",
        "The nvidia kernel module and the driver bound to each NVIDIA GPU on the PCI bus.",
        "Without the module CUDA finds no device; usual causes: no driver, a kernel upgrade without DKMS or prebuilt "
-       "modules, Secure Boot rejecting the module (tuning_and_setup.md section 10 #12).",
+       "modules, Secure Boot rejecting the module (GoogleCloudPlatform/compute-gpu-installation#18).",
        "`sudo ubuntu-drivers install --gpgpu` (or `sudo apt install nvidia-driver-<branch>-server`), check Secure "
        "Boot with `mokutil --sb-state`, reboot; `sudo modprobe nvidia` to load it now.",
        {"https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"},
@@ -266,7 +266,7 @@ std::vector<Rule> driver_rules() {
       {"driver.library_mismatch", "driver", Severity::kError, "Driver user space and kernel module differ",
        "NVML's init status and the kernel module version against the libcuda.so.1 version.",
        "After a user-space upgrade without reboot NVML fails with \"Driver/library version mismatch\" "
-       "(Ubuntu server docs; tuning_and_setup.md section 10 #11).",
+       "(https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/; NVIDIA/ubuntu-packaging-nvidia-driver#3).",
        "Reboot (or unload and reload the nvidia modules); then `sudo apt-mark hold` the driver packages so "
        "unattended upgrades do not repeat it.",
        {"https://github.com/NVIDIA/ubuntu-packaging-nvidia-driver/issues/3"},
@@ -274,7 +274,7 @@ std::vector<Rule> driver_rules() {
       {"driver.too_old_for_cuda", "driver", Severity::kError, "Driver too old for the CUDA of the target TensorFlow",
        "The driver version against the minor-version-compatibility minimum of the CUDA the target TF was built with.",
        "CUDA 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580 (NVIDIA CUDA compatibility guide; "
-       "cuda_driver_minimums.yaml).",
+       "https://docs.nvidia.com/deploy/cuda-compatibility/).",
        "Upgrade the driver, or use a TF release whose CUDA the driver supports (`tfrig compat --driver VERSION`).",
        {"https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"},
        too_old_for_cuda},

@@ -312,7 +312,7 @@ std::vector<Rule> gpu_rules() {
   return {
       {"gpu.no_gpu", "gpu", Severity::kError, "No NVIDIA GPU: TensorFlow runs on the CPU",
        "NVIDIA display/3D controllers on the PCI bus and GPUs seen by NVML.",
-       "TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (guide: the GPU is "
+       "TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (docs/guide.md: the GPU is "
        "the core of a TF server).",
        "Run on a machine with an NVIDIA GPU, or pass one through to this VM/container (`docker run --gpus all`).",
        {"https://www.tensorflow.org/install/pip#hardware_requirements"},
@@ -320,7 +320,7 @@ std::vector<Rule> gpu_rules() {
       {"gpu.compute_capability_unsupported", "gpu", Severity::kError, "TensorFlow has no kernels for this GPU",
        "Each GPU's compute capability against TF's minimum (3.5) and the SASS/PTX the target release's wheels carry.",
        "Below the minimum TF ignores the GPU; with neither matching SASS nor usable PTX every op fails with \"no "
-       "kernel image is available\" (tf_compute_capabilities.yaml: gpu_device.cc, TSL .bazelrc).",
+       "kernel image is available\" (tensorflow/tensorflow gpu_device.cc; the compute capabilities in the TSL .bazelrc).",
        "Use the newest TF release with kernels for the GPU (`tfrig compat --gpu NAME`), build TF from source for its "
        "capability, or replace the GPU.",
        {"https://www.tensorflow.org/install/pip#hardware_requirements", "https://developer.nvidia.com/cuda-gpus"},
@@ -341,7 +341,7 @@ std::vector<Rule> gpu_rules() {
        persistence_off},
       {"gpu.ecc_disabled", "gpu", Severity::kWarning, "ECC off on an ECC-capable GPU",
        "NVML current ECC mode on GPUs that support ECC.",
-       "The guide's reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
+       "The configuration guide's (docs/guide.md) reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
        "silently.",
        "`sudo nvidia-smi -e 1` then reboot.",
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
@@ -363,19 +363,19 @@ std::vector<Rule> gpu_rules() {
       {"gpu.memory_in_use", "gpu", Severity::kWarning, "Another process holds GPU memory",
        "NVML compute/graphics processes other than tfrig and the memory they hold.",
        "TF pre-allocates nearly all GPU memory; a busy GPU gives CUDNN_STATUS_INTERNAL_ERROR or OOM "
-       "(tuning_and_setup.md section 10 #10; DCGM 'Graphics Processes').",
+       "(tensorflow/tensorflow#24828; DCGM 'Graphics Processes').",
        "Stop the other process (`nvidia-smi` lists them), or `export TF_FORCE_GPU_ALLOW_GROWTH=true`.",
        {"https://github.com/tensorflow/tensorflow/issues/24828"},
        memory_in_use},
       {"gpu.pcie_link_downgraded", "gpu", Severity::kWarning, "GPU PCIe link below its maximum",
        "Current against maximum PCIe link width and generation (NVML, else sysfs).",
-       "A narrower link cuts host-to-GPU bandwidth, which feeds every batch (guide: x16 per GPU).",
+       "A narrower link cuts host-to-GPU bandwidth, which feeds every batch (docs/guide.md: x16 per GPU).",
        "Reseat the card in an x16 slot, check risers and the BIOS PCIe settings; recheck under load.",
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        pcie_link_downgraded},
       {"gpu.no_p2p_multi_gpu", "gpu", Severity::kWarning, "Several GPUs without NVLink or P2P",
        "NVML topology: NVLink and P2P read status of every GPU pair.",
-       "The guide: in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
+       "The configuration guide (docs/guide.md): in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
        "through host memory.",
        "Use NVLink-bridged or SXM GPUs for data-parallel training; check ACS/IOMMU (`sudo lspci -vvv | grep "
        "ACSCtl`, NCCL troubleshooting) if P2P should work.",

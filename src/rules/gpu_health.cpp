@@ -1,6 +1,6 @@
 // GPU health rules from what the driver logged and what nvidia-smi met:
 // Xid events in the kernel log and GPUs that fell off the bus. Their facts
-// come from an imported nvidia-bug-report (issue 7; src/importer/) or from
+// come from an imported nvidia-bug-report (src/importer/) or from
 // any source that fills DriverInfo::xid_events and Gpu::lost.
 #include <fmt/format.h>
 

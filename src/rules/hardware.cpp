@@ -1,4 +1,4 @@
-// Hardware balance rules (the guide's barrel): PCIe lanes per GPU and NUMA
+// Hardware balance rules (the barrel of docs/guide.md): PCIe lanes per GPU and NUMA
 // placement of the GPUs against the CPUs that feed them.
 #include <algorithm>
 #include <map>
@@ -133,15 +133,15 @@ std::vector<Rule> hardware_rules() {
        "Each GPU's maximum link as NVML or nvidia-smi report it (the smaller of GPU and slot) against the GPU's own "
        "width (its PCIe link capability from lspci/sysfs, else the catalog's lanes): x16 only for cards built for "
        "x16; a GPU whose own width is unknown is not judged.",
-       "The guide: at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes.",
+       "The configuration guide (docs/guide.md): at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes.",
        "Move the GPU to a CPU-attached x16 slot; avoid x8/x4 bifurcation for training GPUs; pick a CPU platform "
        "with enough lanes (Xeon, EPYC).",
        {},
        pcie_below_x16},
       {"hardware.gpu_numa_binding", "hardware", Severity::kInfo, "GPUs on several NUMA nodes: bind processes",
        "NUMA nodes of the GPUs on a multi-node machine.",
-       "Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; tuning_and_setup.md "
-       "section 6.6).",
+       "Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; "
+       "numactl(8); NVIDIA/DCGM nvvs/plugin_src/pcie/PcieMain.cpp binds its buffers the same way).",
        "`numactl --cpunodebind=N --membind=N` per GPU process (or `taskset -c` with the GPU's local_cpulist).",
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        gpu_numa},

@@ -1,4 +1,4 @@
-// Memory rules: system RAM against GPU memory (the guide's 2x).
+// Memory rules: system RAM against GPU memory (docs/guide.md: 2x).
 #include <fmt/format.h>
 
 #include "rules/areas.h"
@@ -25,7 +25,7 @@ Check ram_below_2x_vram(const Context& ctx) {
   if (ram >= want) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} of RAM for {} of GPU memory: the guide asks for at least {}x ({}), or data loading swaps "
+            fmt::format("{} of RAM for {} of GPU memory: the configuration guide (docs/guide.md) asks for at least {}x ({}), or data loading swaps "
                         "and slows down.",
                         u::bytes(ram), u::bytes(vram), ratio, u::bytes(want)),
             {{"system memory", u::bytes(ram), "/proc/meminfo MemTotal"},
@@ -42,7 +42,7 @@ std::vector<Rule> memory_rules() {
   return {
       {"memory.ram_below_2x_vram", "memory", Severity::kWarning, "System RAM below 2x total GPU memory",
        "MemTotal against twice the sum of GPU memory.",
-       "The guide: system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps.",
+       "The configuration guide (docs/guide.md): system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps.",
        "Add RAM up to 2x the GPU memory.",
        {},
        ram_below_2x_vram},

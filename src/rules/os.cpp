@@ -148,14 +148,14 @@ std::vector<Rule> os_rules() {
   return {
       {"os.not_ubuntu_lts", "os", Severity::kInfo, "Not an Ubuntu LTS release",
        "os-release ID and VERSION_ID against the Ubuntu LTS releases tested (20.04, 22.04, 24.04).",
-       "The guide recommends Ubuntu LTS: best CUDA and AI library compatibility; NVIDIA's CUDA repositories cover "
+       "The configuration guide (docs/guide.md) recommends Ubuntu LTS: best CUDA and AI library compatibility; NVIDIA's CUDA repositories cover "
        "ubuntu2004/2204/2404.",
        "Prefer Ubuntu 22.04 or 24.04 LTS for a new server; elsewhere use NVIDIA's repository for your distribution.",
        {"https://docs.nvidia.com/cuda/cuda-installation-guide-linux/"},
        not_ubuntu_lts},
       {"os.swap_enabled", "os", Severity::kWarning, "Swap on or vm.swappiness high",
        "SwapTotal and vm.swappiness.",
-       "The guide: turn swap off; swapping kills training speed (swappiness 1-10 is common practice; kernel "
+       "The configuration guide (docs/guide.md): turn swap off; swapping kills training speed (swappiness 1-10 is common practice; kernel "
        "vm.rst).",
        "`sudo swapoff -a` and comment the swap lines in /etc/fstab (Ubuntu: /swap.img); or "
        "`echo 'vm.swappiness=10' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`.",
@@ -163,7 +163,7 @@ std::vector<Rule> os_rules() {
        swap_enabled},
       {"os.nofile_low", "os", Severity::kWarning, "Open-files limit below 65536",
        "Soft and hard RLIMIT_NOFILE, and what limits.conf sets.",
-       "The guide: raise ulimit -n; many TFRecord shards give \"Too many open files\" (tensorflow/datasets#1441).",
+       "The configuration guide (docs/guide.md): raise ulimit -n; many TFRecord shards give \"Too many open files\" (tensorflow/datasets#1441).",
        "`* soft nofile 1048576` and `* hard nofile 1048576` in /etc/security/limits.d/, then log in again.",
        {"https://github.com/tensorflow/datasets/issues/1441"},
        nofile_low},

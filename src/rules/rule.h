@@ -25,7 +25,7 @@ enum class Outcome { kPass, kWarn, kFail, kSkip };
 std::string_view outcome_name(Outcome o);
 
 // The TensorFlow release the rules judge against: the installed one, else
-// --tf, else the newest known (issue 4).
+// --tf, else the newest known.
 struct Target {
   core::Version tf;
   std::string origin;  // "installed", "--tf", "newest known"

@@ -65,7 +65,7 @@ Check no_nvme(const Context& ctx) {
     list += (list.empty() ? "" : ", ") + d.name + " (" + d.kind.value_or("?") + ")";
   }
   Check c;
-  c.add(Hit{"host", "No NVMe SSD on this machine: the guide requires NVMe for datasets.",
+  c.add(Hit{"host", "No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets.",
             {{"block devices", list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
   return c;
 }
@@ -76,7 +76,7 @@ std::vector<Rule> storage_rules() {
   return {
       {"storage.dataset_on_hdd", "storage", Severity::kWarning, "Dataset on a rotating disk",
        "The disk under each --data path (rotational flag).",
-       "The guide: TFRecord loading is very sensitive to I/O latency; use NVMe SSD.",
+       "The configuration guide (docs/guide.md): TFRecord loading is very sensitive to I/O latency; use NVMe SSD.",
        "Move the dataset to an NVMe SSD, or pack it into large TFRecord shards (`tfrig pack`) and cache it.",
        {"https://www.tensorflow.org/guide/data_performance"},
        dataset_on_hdd},
@@ -88,7 +88,7 @@ std::vector<Rule> storage_rules() {
        dataset_on_network},
       {"storage.no_nvme", "storage", Severity::kWarning, "No NVMe SSD",
        "Whether any block device is NVMe.",
-       "The guide: storage must be NVMe SSD for training data.",
+       "The configuration guide (docs/guide.md): storage must be NVMe SSD for training data.",
        "Add an NVMe SSD for datasets and checkpoints.",
        {},
        no_nvme},

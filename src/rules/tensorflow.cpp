@@ -152,14 +152,14 @@ std::vector<Rule> tensorflow_rules() {
       {"tf.and_cuda_missing", "tf", Severity::kError, "TF >= 2.14 without its NVIDIA wheels and no system CUDA",
        "For TF >= 2.14: nvidia-* wheels in TF's environment, else a system libcudart of the right major.",
        "From 2.14 the CUDA libraries come from the tensorflow[and-cuda] extra; a plain `pip install tensorflow` has "
-       "none (tf_pip_cuda_extras.yaml).",
+       "none (tensorflow/tensorflow tensorflow/tools/pip_package/setup.py).",
        "`pip install 'tensorflow[and-cuda]==VERSION'`.",
        {"https://www.tensorflow.org/install/pip"},
        and_cuda_missing},
       {"tf.wsl_advice", "tf", Severity::kInfo, "WSL2: the GPU comes from the Windows driver",
        "Whether tfrig runs inside WSL.",
        "TensorFlow 2.10 was the last release with GPU support on native Windows; from 2.11 use WSL2 "
-       "(tensorflow/docs pip.md; the guide).",
+       "(https://www.tensorflow.org/install/pip; docs/guide.md).",
        "Keep the NVIDIA driver on Windows current; install TF with [and-cuda] inside WSL2.",
        {"https://www.tensorflow.org/install/pip#windows-wsl2"},
        wsl_advice},

@@ -42,7 +42,7 @@ Check mixed_precision(const Context& ctx) {
   } else if (lowest->cc >= f16) {
     c.add(Hit{"host",
               fmt::format("The GPUs have fp16 Tensor Cores (compute capability {}): mixed_float16 gives 2-3x on "
-                          "matmul/conv and halves activation memory (the guide).", lowest->cc.text()),
+                          "matmul/conv and halves activation memory (https://www.tensorflow.org/guide/mixed_precision; docs/guide.md).", lowest->cc.text()),
               ev,
               "Add at program start: `tf.keras.mixed_precision.set_global_policy('mixed_float16')` (Model.fit scales "
               "the loss; custom loops wrap the optimizer in LossScaleOptimizer).",
@@ -54,7 +54,7 @@ Check mixed_precision(const Context& ctx) {
 
 Check xla(const Context& ctx) {
   if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? "GPU compute capability (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)");
-  // Offered where the guide's tuning applies: Tensor Core GPUs (CC >= 7.0).
+  // Offered where the tuning of docs/guide.md applies: Tensor Core GPUs (CC >= 7.0).
   bool tensor_cores = false;
   for (const auto& g : u::gpus(ctx)) {
     auto cc = u::gpu_cc(ctx, g);
@@ -100,14 +100,14 @@ std::vector<Rule> tuning_rules() {
   return {
       {"tuning.mixed_precision", "tuning", Severity::kInfo, "Mixed precision policy for this GPU",
        "The lowest compute capability among the GPUs against 7.0 (fp16 Tensor Cores) and 8.0 (bf16); silent below 7.0 (no Tensor Cores: keep float32).",
-       "The guide: mixed_float16 on Tensor Core GPUs (Volta, Turing, Ampere+) gives 2-3x and half the memory; bf16 "
+       "The configuration guide (docs/guide.md): mixed_float16 on Tensor Core GPUs (Volta, Turing, Ampere+) gives 2-3x and half the memory; bf16 "
        "needs CC >= 8.0 (NVIDIA Transformer Engine support matrix; tensorflow.org/guide/mixed_precision).",
        "`tf.keras.mixed_precision.set_global_policy('mixed_float16')` (7.x) or 'mixed_bfloat16' (8.0+).",
        {"https://www.tensorflow.org/guide/mixed_precision"},
        mixed_precision},
       {"tuning.xla_auto_jit", "tuning", Severity::kInfo, "XLA auto-clustering",
-       "Offered on machines with Tensor Core GPUs (compute capability >= 7.0), where the guide's tuning applies.",
-       "The guide: TF_XLA_FLAGS=--tf_xla_auto_jit=2 fuses the graph, good for Transformers (openxla.org tf2xla).",
+       "Offered on machines with Tensor Core GPUs (compute capability >= 7.0), where the tuning of the configuration guide (docs/guide.md) applies.",
+       "The configuration guide (docs/guide.md): TF_XLA_FLAGS=--tf_xla_auto_jit=2 fuses the graph, good for Transformers (openxla.org tf2xla).",
        "`export TF_XLA_FLAGS=--tf_xla_auto_jit=2`.",
        {"https://openxla.org/xla/tf2xla"},
        xla},

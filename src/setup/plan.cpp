@@ -346,7 +346,7 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                        "sudo apt-get purge " + f.ctk_package + "; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl restart docker."});
   }
   p.steps.push_back({"swap", "Swap off and vm.swappiness=" + std::to_string(p.swappiness),
-                     "The guide: turn swap off on a training server; a paging host stalls the input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule.",
+                     "The configuration guide (docs/guide.md): turn swap off on a training server; a paging host stalls the input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule.",
                      "guide; https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst",
                      "sudo rm /etc/sysctl.d/90-tfrig.conf; restore /etc/fstab from /etc/fstab.tfrig-bak; sudo swapon -a; sudo sysctl --system."});
   p.steps.push_back({"limits", "Open files " + p.nofile + " and unlimited locked memory",
@@ -524,7 +524,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   add_version(p, "cuda", d.branch_cuda);
   add_version(p, "min_driver", d.min_driver);
   if (p.gpu.name.find("SXM") != std::string::npos && d.installer == "ubuntu-drivers") {
-    // tuning_and_setup.md 7.1 / 10 #8: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
+    // jax-ml/jax#24866, NVIDIA Fabric Manager user guide: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
     p.notes.push_back("An SXM GPU: on an NVSwitch (HGX) board also install " +
                       f.driver_package("ubuntu_fabricmanager", d.branch) +
                       " (the same branch as the driver) and enable nvidia-fabricmanager.service.");

@@ -525,7 +525,7 @@ std::string render_env(const SetupPlan& p) {
     << "# KEY=VALUE lines: read by `docker compose` (env_file), `docker run --env-file`, and a shell with\n"
     << "#   set -a; . ./tfrig.env; set +a\n"
     << "# Each line says what it does and when not to use it.\n\n"
-    << "# XLA auto-clustering: fuses ops into larger kernels (the guide: good for Transformers; TF's XLA\n"
+    << "# XLA auto-clustering: fuses ops into larger kernels (docs/guide.md: good for Transformers; TF's XLA\n"
     << "# docs: most internal benchmarks run faster). Not when input shapes change every step (each new\n"
     << "# shape recompiles) or under memory pressure (use --tf_xla_auto_jit=1). An unknown flag aborts TF.\n"
     << "TF_XLA_FLAGS=--tf_xla_auto_jit=2\n\n";
@@ -620,7 +620,7 @@ std::string render_sysctl(const SetupPlan& p) {
     << "#   sudo sysctl -p /etc/sysctl.d/90-tfrig.conf\n"
     << "# Undo: delete this file and run `sudo sysctl --system` (the kernel default is 60).\n\n"
     << "# Prefer dropping file cache over swapping process memory out: a training host that pages\n"
-    << "# stalls tf.data workers and pinned buffers (the guide: swap off; the kernel's vm.rst:\n"
+    << "# stalls tf.data workers and pinned buffers (docs/guide.md: swap off; the kernel's vm.rst:\n"
     << "# 0-200, default 60). The value is common practice, not an NVIDIA or TensorFlow rule.\n"
     << "vm.swappiness = " << p.swappiness << "\n";
   return s.str();
@@ -631,7 +631,7 @@ std::string render_limits(const SetupPlan& p) {
   s << "# /etc/security/limits.d/90-tfrig.conf -- written by `tfrig setup`; read by pam_limits at login.\n"
     << "# Undo: delete this file and log in again. Services under systemd use LimitNOFILE=/LimitMEMLOCK=.\n\n"
     << "# Open files: tf.data interleaving many TFRecord shards fails with \"Too many open files\" at the\n"
-    << "# usual 1024 (tensorflow/datasets#1441); the guide says raise ulimit -n.\n"
+    << "# usual 1024 (tensorflow/datasets#1441); docs/guide.md: raise ulimit -n.\n"
     << "*    soft    nofile     " << p.nofile << "\n"
     << "*    hard    nofile     " << p.nofile << "\n"
     << "# Locked memory: NCCL over InfiniBand/RoCE registers pinned buffers; a low limit fails with\n"
@@ -759,7 +759,7 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
       << "   - Undo: " << st.undo << "\n";
   }
   s << "\n## Sources\n\n"
-    << "- The guide (how to configure a server for TensorFlow, step by step): the version matrix, swap off,\n"
+    << "- The configuration guide tfrig follows (docs/guide.md in the tfrig repository): the version matrix, swap off,\n"
     << "  open files, Docker with the NVIDIA Container Toolkit, mixed precision, XLA.\n"
     << "- TensorFlow: https://www.tensorflow.org/install/source#gpu (tested builds), https://www.tensorflow.org/install/pip,\n"
     << "  https://www.tensorflow.org/install/docker, https://www.tensorflow.org/guide/mixed_precision,\n"

@@ -31,7 +31,7 @@ struct Thresholds {
   // step time waits for input, MODERATELY when >= 5%, NOT input-bound below
   // (kHighlyInfeedBoundThresholdInPercent = 20, kModeratelyInfeedBoundThresholdInPercent
   // = 5, tensorflow/core/profiler/convert/op_stats_to_input_pipeline_analysis.cc;
-  // ../shared/reference/tuning_and_setup.md section 4). Watching from outside,
+  // https://www.tensorflow.org/guide/data_performance_analysis). Watching from outside,
   // the GPU's idle share stands in for the input share of step time
   // (ASSUMED: with prefetch, the GPU idles exactly while it waits for input).
   double highly_input_bound_idle = 0.20;

@@ -1,4 +1,4 @@
-// End to end (test layer 4): the tfrig binary on snapshots built for the
+// End to end: the tfrig binary on snapshots built for the
 // tests, its JSON contract, exit codes and options; and docs/rules.md
 // generated from the rule table (TFRIG_UPDATE_GOLDEN=1 rewrites it).
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-// Golden doctor output (test layer 4) on the snapshots in tests/data/snapshots:
+// Golden doctor output on the snapshots in tests/data/snapshots:
 // the whole text report, and the findings part of the JSON. Review the diff,
 // then rerun with TFRIG_UPDATE_GOLDEN=1 to accept a change.
 #include <array>
@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "test_paths.h"
+
 #include "test_paths.h"
 
 #include "test_paths.h"

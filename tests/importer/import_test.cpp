@@ -1,6 +1,6 @@
-// tfrig import on every fixture machine (test layers 2 and 4): the facts each
-// nvidia-bug-report gives (checked against the files, see the README of
-// ../shared/fixtures/nvidia-bug-report), the rules they fire, and the golden
+// tfrig import on every fixture machine (end to end): the facts each
+// nvidia-bug-report gives (checked against the files; provenance in
+// tests/data/provenance/nvidia-bug-report.md), the rules they fire, and the golden
 // doctor findings in tests/data/golden/import/ (reviewed by hand; rerun with
 // TFRIG_UPDATE_GOLDEN=1 to accept a change).
 #include <sys/stat.h>

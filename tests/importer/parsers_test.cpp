@@ -1,4 +1,4 @@
-// The parsers only an import needs (test layer 1): lspci text, nvidia-smi -q
+// The parsers only an import needs: lspci text, nvidia-smi -q
 // text and its error outputs, kernel-log Xid lines, topo -m matrices, the
 // bug-report splitter and gzip, each on real captures (tests/data/README.md).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// tfrig compat against the published tables (test layer 3, table-driven):
+// tfrig compat against the published tables (table-driven):
 // TensorFlow's tested builds, NVIDIA's CUDA driver minimums, the compute
 // capabilities in the TF wheels, and the edges the issue names.
 #include <gtest/gtest.h>

@@ -18,7 +18,7 @@ Barrel example(double storage, double decode, double gpu) {
 TEST(PipelineBarrel, ShortestStaveSetsUtilization) {
   const Barrel b = example(300, 1200, 1000);
   EXPECT_EQ(b.bottleneck, kStorage);
-  EXPECT_DOUBLE_EQ(b.predicted_utilization, 0.3);  // the guide's 30% GPU
+  EXPECT_DOUBLE_EQ(b.predicted_utilization, 0.3);  // docs/guide.md: the 30% GPU
   EXPECT_DOUBLE_EQ(b.training_rate, 300);
   EXPECT_EQ(b.stages.back().name, kGpu);  // the GPU stave goes last
   EXPECT_DOUBLE_EQ(share_of_demand(b, *find_stage(b, kDecode)), 1.2);

@@ -1,5 +1,5 @@
 // Fixtures for the planner's tests: a small GPU table built from
-// data/knowledge/gpus.json (the values of the ids named, with that
+// data/reference/gpus.yaml (the values of the ids named, with that
 // file's sources), so the tests do not depend on the catalog adapter.
 #pragma once
 

@@ -144,9 +144,9 @@ TEST(PlanServer, BalancesTheBarrel) {
   data.price_per_gpu_hour = 2.0;
   const ServerPlan s = balance_server(w, c, data);
   EXPECT_EQ(s.gpus, 4);
-  EXPECT_GE(s.ram_bytes, 2u * 4 * 80 * core::kGiB);             // the guide's 2x GPU memory
+  EXPECT_GE(s.ram_bytes, 2u * 4 * 80 * core::kGiB);             // docs/guide.md: 2x GPU memory
   EXPECT_GE(s.pcie_lanes, 64);                                   // x16 per GPU
-  EXPECT_GE(s.cpu_cores, 16);                                    // the guide's minimum
+  EXPECT_GE(s.cpu_cores, 16);                                    // docs/guide.md: the minimum
   EXPECT_GE(s.cpu_cores_needed, static_cast<int>(s.samples_per_s / 300.0));
   ASSERT_TRUE(s.network_gbits);
   EXPECT_NEAR(s.read_bytes_per_s, s.samples_per_s * 108000.0, 1.0);

@@ -1,6 +1,6 @@
 // The GPU-stack sections survive a snapshot: probe a fixture root, write the
 // report as JSON, read it back, and get the same document (the contract
-// fields named in issue 3 included, null for unknown).
+// fields of docs/cli.md included, null for unknown).
 #include <gtest/gtest.h>
 
 #include "gpu_test_support.h"

@@ -1,4 +1,4 @@
-// Inventories built by hand for the rule tests (test layer 3): a healthy
+// Inventories built by hand for the rule tests: a healthy
 // single-GPU training box that every rule stays silent on (except advice),
 // and small helpers to break one thing at a time.
 #pragma once

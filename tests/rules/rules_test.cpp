@@ -1,4 +1,4 @@
-// Every rule, three ways (test layer 3): it fires on an inventory with the
+// Every rule, three ways: it fires on an inventory with the
 // problem, stays silent on the healthy one, and skips (naming the missing
 // fact) when the input it needs is unknown.
 #include <functional>

@@ -17,7 +17,7 @@ std::string bytes(std::initializer_list<int> b) {
 }
 
 // {"x": int64_list [1, 2]} as protobuf serializes it (packed), from
-// ../shared/reference/tuning_and_setup.md section 5.
+// https://www.tensorflow.org/tutorials/load_data/tfrecord ("TFRecords format details").
 TEST(Example, EncodesKnownBytes) {
   std::string out;
   encode_example({{"x", FeatureValue{FeatureKind::kInt64, {}, {}, {1, 2}}}}, out);

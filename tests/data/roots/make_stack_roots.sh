@@ -16,7 +16,7 @@
 # Libraries are tiny real ELF shared objects with the real SONAME (ldconfig
 # only caches ELF files); ld.so.cache is made by `ldconfig -C FILE -r ROOT`
 # exactly as on a machine. METADATA headers and build_info.py follow the
-# real wheels; the version pins follow ../shared/reference/tf_pip_cuda_extras.yaml
+# real wheels; the version pins follow data/reference/tf_pip_cuda_extras.yaml
 # and tf_build_matrix.yaml. Needs gcc and ldconfig (Debian 12: gcc, libc-bin).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # regenerate_roots.sh - rebuild the fixture roots under tests/data/roots/ from the
-# shared upstream captures, exactly as described in tests/data/README.md.
+# upstream archives, exactly as described in tests/data/README.md.
 #
-# Usage: regenerate_roots.sh [FIXTURES_DIR]     (default /work/shared/fixtures)
+# Usage: regenerate_roots.sh FIXTURES_DIR   (a folder holding the upstream archives named in
+#        tests/data/README.md, in the layout read below)
 #
 # Rebuilds: procfs-fixtures, node-exporter, hwloc-*, broken.
 # Does NOT touch debian12-vm (a capture of a live machine: see capture_root.sh
@@ -10,7 +11,7 @@
 set -euo pipefail
 export LC_ALL=C
 
-FIX=${1:-/work/shared/fixtures}
+FIX=${1:?usage: regenerate_roots.sh FIXTURES_DIR}
 PS=$FIX/procfs-sysfs
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 mkdir -p "$HERE/../roots"

@@ -1,0 +1,76 @@
+// tfrig capture: pack the files the probes read on this machine into one
+// .tar.gz that `tfrig doctor --from FILE` (or `tfrig import FILE`) judges on
+// any other machine, the way a user sends a whole machine for advice.
+#include "capture/capture.h"
+#include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/atomic_file.h"
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/units.h"
+
+namespace tfrig::cli {
+
+void add_capture_command(CLI::App& app, RunState& state) {
+  struct Options {
+    std::string output;
+    std::vector<std::string> data_paths;
+    double deadline_seconds = 5.0;
+    std::vector<std::string> python_prefixes;
+  };
+  auto opts = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "capture", "Pack the files the probes read into a .tar.gz for 'doctor --from FILE' on another machine");
+  cmd->add_option("-o,--output", opts->output, "The .tar.gz to write")->required()->type_name("FILE");
+  cmd->add_option("--data", opts->data_paths, "Where the training data lives")->type_name("DIR");
+  cmd->add_option("--python", opts->python_prefixes, "Also look for TensorFlow in this Python prefix")->type_name("PREFIX");
+  cmd->add_option("--deadline", opts->deadline_seconds, "Seconds each probe may take")->default_str("5");
+  cmd->callback([opts, &state] {
+    core::SysRoot root(state.global.root);
+    if (!root.is_dir("")) {
+      core::log(core::LogLevel::kError, "{}: --root must be an existing directory", root.root());
+      state.exit_code = kExitNoInput;
+      return;
+    }
+    auto log = std::make_shared<core::AccessLog>();
+    core::SysRoot recording = root;
+    recording.record_to(log);
+    InventorySourceOptions source;
+    source.data_paths = opts->data_paths;
+    source.deadline_seconds = opts->deadline_seconds;
+    source.python_prefixes = opts->python_prefixes;
+    auto report = probe_report(recording, source);
+    if (!report) {
+      core::log(core::LogLevel::kError, "{}", report.error().to_string());
+      state.exit_code = exit_code_for(report.error());
+      return;
+    }
+    for (const auto& p : opts->data_paths) log->looked_up(p);  // storage resolves them by path
+    const auto seen = log->snapshot();
+    capture::Manifest manifest;
+    manifest.tool_version = TFRIG_VERSION;
+    manifest.captured_at = core::utc_timestamp();
+    for (const auto& [name, value] : seen.env) {
+      if (value) manifest.env[name] = *value;
+    }
+    manifest.data_paths = opts->data_paths;
+    manifest.python_prefixes = opts->python_prefixes;
+    const auto entries = capture::capture_entries(root, seen, manifest);
+    auto gz = capture::gzip(capture::write_tar(entries));
+    if (!gz) {
+      core::log(core::LogLevel::kError, "{}", gz.error().to_string());
+      state.exit_code = kExitInternal;
+      return;
+    }
+    if (auto written = core::write_file_atomic(opts->output, *gz); !written) {
+      core::log(core::LogLevel::kError, "{}", written.error().to_string());
+      state.exit_code = kExitCantCreate;
+      return;
+    }
+    core::log(core::LogLevel::kInfo, "wrote {}: {} entries ({} files read by the probes), {}", opts->output,
+              entries.size(), seen.reads.size(), core::format_bytes_binary(gz->size()));
+    state.exit_code = kExitOk;
+  });
+}
+
+}  // namespace tfrig::cli
