@@ -1,5 +1,6 @@
 // The catalog's expectation for bench results, on GPUs taken from real
 // nvidia-smi -q -x captures (tests/data/nvidia-smi-xml, provenance there).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "bench/expectation.h"
