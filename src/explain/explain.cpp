@@ -92,6 +92,43 @@ bool looks_like_error(std::string_view line, const std::vector<std::string>& mar
 
 void LogAnalyzer::add_line(std::string_view line) {
   const uint64_t n = ++result_.lines;
+  const std::string_view message = message_of(line);
+  if (message.size() > kMaxCachedMessageBytes) {
+    classify(line, n);
+    return;
+  }
+  // The key keeps the severity letter: "E ... x" and "I ... x" are not the same line.
+  const char level = glog_letter_prefix(line) ? line[0] : dated_level(line);
+  std::string key(1, level ? level : '-');
+  key.append(message);
+  auto it = seen_.find(key);
+  if (it != seen_.end()) {
+    // The same message again: same signature and values, same facts (already recorded).
+    if (it->second.kind == 1) result_.hits[it->second.index].group.add(n);
+    if (it->second.kind == 2) result_.unrecognised[it->second.index].add(n);
+    if (it->second.kind == 3) ++result_.unrecognised_not_kept;
+    return;
+  }
+  const size_t hits_before = result_.hits.size();
+  const size_t unrec_before = result_.unrecognised.size();
+  const uint64_t counted_before = counted_;
+  classify(line, n);
+  Seen seen;
+  if (counted_ != counted_before) {
+    // Which group took the line: the last one that grew.
+    if (result_.hits.size() > hits_before) {
+      seen = {1, result_.hits.size() - 1};
+    } else if (result_.unrecognised.size() > unrec_before) {
+      seen = {2, result_.unrecognised.size() - 1};
+    } else {
+      seen = last_seen_;
+    }
+  }
+  if (seen_.size() >= kMaxCachedMessages) seen_.clear();
+  seen_.emplace(std::move(key), seen);
+}
+
+void LogAnalyzer::classify(std::string_view line, uint64_t n) {
   for (const auto& f : table_.facts) {
     if (result_.facts.count(f.name) || line.find(f.needle) == std::string_view::npos) continue;
     auto parts = extract(f.extract, line);
@@ -102,21 +139,21 @@ void LogAnalyzer::add_line(std::string_view line) {
     if (!value.empty()) result_.facts[f.name] = LogFact{clean_text(value, 120), n};
   }
   for (const auto& sig : table_.signatures) {
-    bool matched = false;
+    size_t at = std::string_view::npos;
     for (const auto& m : sig.match) {
-      if (line.find(m) != std::string_view::npos) {
-        matched = true;
-        break;
-      }
+      at = line.find(m);
+      if (at != std::string_view::npos) break;
     }
-    if (!matched) continue;
+    if (at == std::string_view::npos) continue;
     std::vector<std::pair<std::string, std::string>> values;
     if (sig.extract) {
       auto& [last_message, parts] = last_extract_[&sig];
       const std::string_view message = message_of(line);
       if (last_message.empty() || message != last_message) {
         last_message.assign(message);
-        parts = extract(*sig.extract, line);
+        // From where the match text starts: the values follow it, and the
+        // regex then matches at its first try instead of scanning the prefix.
+        parts = extract(*sig.extract, line.substr(at));
       }
       for (size_t i = 0; i < parts.size() && i < sig.extract->fields.size(); ++i) {
         if (!parts[i].empty()) values.emplace_back(sig.extract->fields[i], clean_text(parts[i], 160));
@@ -131,6 +168,8 @@ void LogAnalyzer::add_line(std::string_view line) {
     }
     if (it != hit_index_.end()) {
       result_.hits[it->second].group.add(n);
+      ++counted_;
+      last_seen_ = {1, it->second};
       return;
     }
     SignatureHit hit{&sig, {}};
@@ -140,6 +179,7 @@ void LogAnalyzer::add_line(std::string_view line) {
     hit_index_[key] = result_.hits.size();
     hit_index_.emplace(sig.id + "\x1e", result_.hits.size());
     result_.hits.push_back(std::move(hit));
+    ++counted_;
     return;
   }
   if (!looks_like_error(line, table_.error_markers)) return;
@@ -147,14 +187,19 @@ void LogAnalyzer::add_line(std::string_view line) {
   auto it = unrecognised_index_.find(key);
   if (it != unrecognised_index_.end()) {
     result_.unrecognised[it->second].add(n);
+    ++counted_;
+    last_seen_ = {2, it->second};
   } else if (result_.unrecognised.size() < kMaxUnrecognised) {
     LineGroup g;
     g.sample = clean_text(line);
     g.add(n);
     unrecognised_index_[key] = result_.unrecognised.size();
     result_.unrecognised.push_back(std::move(g));
+    ++counted_;
   } else {
     ++result_.unrecognised_not_kept;
+    ++counted_;
+    last_seen_ = {3, 0};
   }
 }
 

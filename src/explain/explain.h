@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "explain/signatures.h"
@@ -47,7 +48,7 @@ struct LogAnalysis {
   uint64_t truncated_lines = 0;
   std::vector<SignatureHit> hits;        // in order of first appearance
   std::vector<LineGroup> unrecognised;   // error-looking lines no row matched, grouped by text
-  uint64_t unrecognised_not_kept = 0;    // distinct texts beyond the cap (counted, not kept)
+  uint64_t unrecognised_not_kept = 0;    // lines of texts beyond the cap (counted, not kept)
   std::map<std::string, LogFact> facts;  // the first value of each fact
 };
 
@@ -69,6 +70,18 @@ class LogAnalyzer {
   // Per signature, the last message (without its timestamp prefix) and what
   // its regex extracted: repeated lines skip the regex.
   std::map<const Signature*, std::pair<std::string, std::vector<std::string>>> last_extract_;
+  // Messages already classified (without their timestamp prefix): a repeated
+  // line skips the scan. Bounded: short messages only, cleared when full.
+  static constexpr size_t kMaxCachedMessages = 8192;
+  static constexpr size_t kMaxCachedMessageBytes = 512;
+  struct Seen {
+    int kind = 0;  // 0 nothing, 1 a hit, 2 unrecognised, 3 unrecognised beyond the cap
+    size_t index = 0;
+  };
+  std::unordered_map<std::string, Seen> seen_;
+  uint64_t counted_ = 0;  // lines that joined a group
+  Seen last_seen_;        // the existing group the last counted line joined
+  void classify(std::string_view line, uint64_t n);
 };
 
 // A whole text at once (tests, fuzzing).
