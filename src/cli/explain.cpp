@@ -9,12 +9,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/compat_query.h"
+#include "cli/explain_log.h"
 #include "cli/findings.h"
 #include "cli/inventory_source.h"
 #include "core/atomic_file.h"
@@ -22,6 +24,8 @@
 #include "explain/command_runner.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
+#include "importer/gzip.h"
+#include "importer/importer.h"
 #include "knowledge/compat.h"
 
 namespace tfrig::cli {
@@ -87,6 +91,80 @@ std::optional<std::vector<std::string>> command_after_dashes(const std::vector<s
 }
 
 }  // namespace
+
+std::vector<explain::Explained> judged_log_findings(const explain::LogAnalysis& a, const report::Report* machine,
+                                                    const knowledge::Knowledge& k) {
+  auto findings = explain::findings_from(a);
+  auto q = explain::compat_query_from_log(a);
+  std::optional<knowledge::CompatAnswer> compat;
+  if (machine) fill_compat_from_machine(q, machine->inventory);
+  // Without a TensorFlow version (from the log or the machine) compat would
+  // judge the newest release, which says nothing about this log.
+  if (q.tf) compat = knowledge::check_compat(k, q);
+  explain::judge_against_machine(findings, a, machine, k, compat);
+  return findings;
+}
+
+core::Result<FromFiles> split_from_files(const std::vector<std::string>& paths, const std::string& knowledge_dir) {
+  FromFiles out;
+  for (const auto& p : paths) {
+    std::ifstream in(p, std::ios::binary);
+    std::string head(4096, '\0');
+    if (in) {
+      in.read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<size_t>(in.gcount()));
+    }
+    // Unreadable, gzip, or a kind the importer knows: the importer's (and its errors).
+    if (!in && head.empty()) {
+      out.captures.push_back(p);
+      continue;
+    }
+    if (importer::is_gzip(head) || importer::detect_kind(head) != importer::FileKind::kUnknown) {
+      out.captures.push_back(p);
+      continue;
+    }
+    if (!out.table) {
+      auto t = explain::load_signature_table(knowledge_dir);
+      if (!t) return tl::unexpected(t.error());
+      out.table = std::make_shared<const explain::SignatureTable>(std::move(*t));
+    }
+    auto a = analyze_file(p, *out.table);
+    if (!a) return tl::unexpected(a.error());
+    bool recognised = false;
+    for (const auto& h : a->hits) recognised |= !h.signature->harmless();
+    if (recognised) {
+      out.logs.emplace_back(p, std::move(*a));
+    } else {
+      out.captures.push_back(p);  // the importer names it as of no known kind
+    }
+  }
+  return out;
+}
+
+void add_log_findings(report::Report& r, const FromFiles& files, const knowledge::Knowledge& k) {
+  for (const auto& [name, a] : files.logs) {
+    auto findings = judged_log_findings(a, &r, k);
+    rules::Summary added;
+    for (auto& e : findings) {
+      for (auto& ev : e.finding.evidence) {
+        if (ev.source.rfind("log line", 0) == 0) ev.source = name + ": " + ev.source.substr(4);
+      }
+      r.findings.push_back(std::move(e.finding));
+    }
+    added = rules::summarize(r.findings);
+    const auto own = rules::summarize(std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
+    r.summary = added;
+    std::vector<std::string> parts;
+    if (own.errors) parts.push_back(fmt::format("{} error{}", own.errors, own.errors == 1 ? "" : "s"));
+    if (own.warnings) parts.push_back(fmt::format("{} warning{}", own.warnings, own.warnings == 1 ? "" : "s"));
+    if (own.infos) parts.push_back(fmt::format("{} info{}", own.infos, own.infos == 1 ? "" : "s"));
+    std::string joined;
+    for (size_t i = 0; i < parts.size(); ++i) joined += (i ? ", " : "") + parts[i];
+    r.verdict += fmt::format("; the log {} adds {} (tfrig explain)", name, joined.empty() ? "nothing" : joined);
+  }
+  std::stable_sort(r.findings.begin(), r.findings.end(),
+                   [](const rules::Finding& x, const rules::Finding& y) { return x.severity > y.severity; });
+}
 
 void add_explain_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<ExplainOptions>();
@@ -200,14 +278,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
         core::log(core::LogLevel::kWarn, "could not read this machine ({}); judging the log alone", r.error().to_string());
       }
     }
-    auto findings = explain::findings_from(analysis);
-    auto q = explain::compat_query_from_log(analysis);
-    std::optional<knowledge::CompatAnswer> compat;
-    if (machine) fill_compat_from_machine(q, machine->inventory);
-    // Without a TensorFlow version (from the log or the machine) compat would
-    // judge the newest release, which says nothing about this log.
-    if (q.tf) compat = knowledge::check_compat(*k, q);
-    explain::judge_against_machine(findings, analysis, machine ? &*machine : nullptr, *k, compat);
+    auto findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
     auto report = explain::explain_report(findings, analysis, source, machine ? &*machine : nullptr);
     // Render; a command's own stdout is passed through, so the report goes to stderr then.
     const int fd = o->output != "-" ? -1 : command ? STDERR_FILENO : STDOUT_FILENO;

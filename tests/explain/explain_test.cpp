@@ -330,3 +330,32 @@ TEST(ExplainDocs, DocsExplainMdIsGeneratedFromTheTable) {
 
 }  // namespace
 }  // namespace tfrig
+
+namespace tfrig {
+namespace {
+
+// doctor --from: a bug report and a TensorFlow log of one machine judged together.
+TEST(ExplainDoctorFrom, ALogNextToABugReport) {
+  auto r = test::run_tfrig({"doctor", "--format", "json", "--from", test::data_dir() + "/nvidia-bug-report/Young768__profiling.log.gz",
+                            "--from", log_path("tf-44869-no-device-container.log")});
+  ASSERT_EQ(r.exit_code, 2) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["verdict"].get<std::string>().find("adds 2 errors, 1 info (tfrig explain)"), std::string::npos) << j["verdict"];
+  std::set<std::string> from_log;
+  for (const auto& f : j["findings"]) {
+    for (const auto& e : f["evidence"]) {
+      if (e["source"].get<std::string>().find("tf-44869-no-device-container.log: line") != std::string::npos) from_log.insert(f["rule_id"]);
+    }
+  }
+  EXPECT_EQ(from_log, (std::set<std::string>{"container.no_gpu_given", "driver.not_loaded", "log.harmless_noise"}));
+  // Worst first across both sources.
+  for (size_t i = 1; i < j["findings"].size(); ++i) {
+    auto rank = [](const std::string& s) { return s == "error" ? 2 : s == "warning" ? 1 : 0; };
+    EXPECT_GE(rank(j["findings"][i - 1]["severity"]), rank(j["findings"][i]["severity"]));
+  }
+  // A log alone is not a machine.
+  EXPECT_EQ(test::run_tfrig({"doctor", "--from", log_path("tf-8526-driver-insufficient.log")}).exit_code, 64);
+}
+
+}  // namespace
+}  // namespace tfrig
