@@ -169,7 +169,9 @@ std::string signatures_markdown(const SignatureTable& table) {
   out += "lines that look like errors but match no row are listed as not recognised. Run on the machine (or with\n";
   out += "`--snapshot FILE` / `--from CAPTURE`), each finding is also judged against the machine: doctor's rule of the\n";
   out += "same id runs on its inventory, and the versions the log names (TensorFlow, CUDA, cuDNN, compute\n";
-  out += "capability, driver) go through the same check as `tfrig compat`. Options and exit codes: [cli.md](cli.md).\n\n";
+  out += "capability, driver) go through the same check as `tfrig compat`. `tfrig doctor --from BUG-REPORT --from LOG`\n";
+  out += "judges a log next to a capture of the same machine: the log's findings join doctor's. Options and exit\n";
+  out += "codes: [cli.md](cli.md).\n\n";
   out += fmt::format("{} signatures (data version {}); each row's source is a public issue where the line was reported.\n\n",
                      table.signatures.size(), table.data_version);
   out += "| rule id | severity | matches | what it means | cause | fix | source |\n";
