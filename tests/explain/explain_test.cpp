@@ -286,6 +286,11 @@ TEST(ExplainCli, ListExitCodesAndStdin) {
   EXPECT_EQ(ok.out.substr(0, 5), "fine\n");
   EXPECT_NE(ok.err.find("log.cuda_forward_compat"), std::string::npos);
   EXPECT_EQ(test::run_tfrig({"explain", "--no-machine", "--", "/nonexistent/cmd"}).exit_code, 127);
+  // stdin, through a shell redirection.
+  auto in = test::run_tfrig({"explain", "--no-machine", "--", "sh", "-c", "\"$1\" explain - < \"$0\"", log_path("nccl-525-shm-kubeflow.log"),
+                             test::binary_path()});
+  EXPECT_EQ(in.exit_code, 2);
+  EXPECT_NE(in.out.find("stdin: 3 lines read: 1 error"), std::string::npos) << in.out;
 }
 
 // A 100 MB log of repeated real lines is streamed: memory stays flat and the
