@@ -13,6 +13,11 @@ namespace tfrig::explain {
 
 namespace {
 
+// std::regex (libstdc++) matches by recursion, a stack frame per character a
+// quantifier takes: on a 64 KiB line it overflows the stack. The values sit
+// next to the text that matched, so the regex sees at most this much of the line.
+constexpr size_t kRegexWindowBytes = 1024;
+
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool digits(std::string_view s, size_t from, size_t n) {
@@ -130,8 +135,12 @@ void LogAnalyzer::add_line(std::string_view line) {
 
 void LogAnalyzer::classify(std::string_view line, uint64_t n) {
   for (const auto& f : table_.facts) {
-    if (result_.facts.count(f.name) || line.find(f.needle) == std::string_view::npos) continue;
-    auto parts = extract(f.extract, line);
+    if (result_.facts.count(f.name)) continue;
+    const size_t at = line.find(f.needle);
+    if (at == std::string_view::npos) continue;
+    // A window around the needle: the value is near it (before it for some patterns).
+    const size_t from = at > kRegexWindowBytes / 4 ? at - kRegexWindowBytes / 4 : 0;
+    auto parts = extract(f.extract, line.substr(from, kRegexWindowBytes));
     std::string value;
     for (const auto& p : parts) {
       if (!p.empty()) value += (value.empty() ? "" : ".") + p;
@@ -153,7 +162,7 @@ void LogAnalyzer::classify(std::string_view line, uint64_t n) {
         last_message.assign(message);
         // From where the match text starts: the values follow it, and the
         // regex then matches at its first try instead of scanning the prefix.
-        parts = extract(*sig.extract, line.substr(at));
+        parts = extract(*sig.extract, line.substr(at, kRegexWindowBytes));
       }
       for (size_t i = 0; i < parts.size() && i < sig.extract->fields.size(); ++i) {
         if (!parts[i].empty()) values.emplace_back(sig.extract->fields[i], clean_text(parts[i], 160));

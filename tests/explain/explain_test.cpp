@@ -234,6 +234,16 @@ TEST(ExplainReader, LongLinesAreCutAndCounted) {
   EXPECT_EQ(s.truncated_lines(), 1u);
 }
 
+TEST(ExplainReader, AHugeLineDoesNotOverflowTheRegex) {
+  // std::regex recurses per character: a 64 KiB value once blew the stack (found by the fuzz target).
+  const std::string line = "W dso_loader.cc:60] Could not load dynamic library '" + std::string(60000, 'a') + "'; dlerror\n" +
+                           "name: " + std::string(60000, 'b') + " major: 8 minor: 0\n";
+  const auto a = explain::analyze_text(table(), line);
+  ASSERT_EQ(a.hits.size(), 1u);
+  EXPECT_EQ(a.hits[0].signature->rule_id, "cuda.library_missing");
+  EXPECT_EQ(a.facts.at("compute_capability").value, "8.0");
+}
+
 TEST(ExplainReader, CleanTextReplacesBadBytes) {
   EXPECT_EQ(explain::clean_text("a\xc3\xa9z"), "a\xc3\xa9z");
   EXPECT_EQ(explain::clean_text("a\xff" "b"), "a\xef\xbf\xbd" "b");
