@@ -209,12 +209,18 @@ std::string log_rules_markdown(const SignatureTable& table) {
     const auto& rows = by_rule[id];
     const Signature& first = *rows.front();
     out += fmt::format("### `{}` ({})\n\n", id, rules::severity_name(first.severity));
-    out += fmt::format("**{}**\n\n", first.what);
-    std::string matches;
-    for (const auto* s : rows) matches += (matches.empty() ? "" : " or ") + quoted_matches(*s);
-    out += fmt::format("- Checks: a log line containing {}\n", matches);
-    out += fmt::format("- Why: {}\n", first.cause);
-    out += fmt::format("- Fix: {}\n", first.fix);
+    if (rows.size() == 1) {
+      out += fmt::format("**{}**\n\n", first.what);
+      out += fmt::format("- Checks: a log line containing {}\n", quoted_matches(first));
+      out += fmt::format("- Why: {}\n", first.cause);
+      out += fmt::format("- Fix: {}\n", first.fix);
+    } else {
+      // Several signatures share the id: each with its own meaning, cause and fix.
+      out += fmt::format("**{} signatures:**\n\n", rows.size());
+      for (const auto* s : rows) {
+        out += fmt::format("- {} (a log line containing {}) Why: {} Fix: {}\n", s->what, quoted_matches(*s), s->cause, s->fix);
+      }
+    }
     out += "- References:";
     std::set<std::string> seen;
     for (const auto* s : rows) {
