@@ -10,6 +10,8 @@ function(tfrig_embed_knowledge out_header)
   set(table "")
   set(i 0)
   foreach(f IN LISTS knowledge_files)
+    # A changed data file re-runs the configure step (file(READ) alone is not tracked).
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${f})
     get_filename_component(name ${f} NAME)
     file(READ ${f} hex HEX)
     string(LENGTH "${hex}" hex_len)

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.fallthrough();
 
   cli::RunState state;
+  state.argv.assign(argv, argv + argc);
   app.add_option("--root", state.global.root, "Read the machine under DIR instead of / (a captured tree)")
       ->type_name("DIR");
   app.add_flag("-v,--verbose", state.global.verbosity, "More log on stderr (-v info with timings, -vv debug)");
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   cli::add_metrics_command(app, state);
   cli::add_fleet_command(app, state);
   cli::add_capture_command(app, state);
+  cli::add_explain_command(app, state);
 
   try {
     app.parse(argc, argv);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +31,7 @@ struct GlobalOptions {
 struct RunState {
   GlobalOptions global;
   int exit_code = kExitOk;
+  std::vector<std::string> argv;  // as given (explain finds its `-- CMD ARGS` here)
 };
 
 void add_doctor_command(CLI::App& app, RunState& state);
@@ -49,5 +51,6 @@ void add_setup_command(CLI::App& app, RunState& state);
 void add_metrics_command(CLI::App& app, RunState& state);
 void add_fleet_command(CLI::App& app, RunState& state);
 void add_capture_command(CLI::App& app, RunState& state);
+void add_explain_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli

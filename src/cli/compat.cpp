@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/compat_query.h"
 #include "cli/inventory_source.h"
 #include "core/log.h"
 #include "core/text.h"
@@ -23,8 +24,9 @@ struct CompatOptions {
 
 std::optional<std::string> given(const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); }
 
-// Fills what was not given from the probed machine.
-void fill_from_machine(knowledge::CompatQuery& q, const inventory::Inventory& inv) {
+}  // namespace
+
+void fill_compat_from_machine(knowledge::CompatQuery& q, const inventory::Inventory& inv) {
   if (!q.driver) q.driver = inv.driver.version ? inv.driver.version : inv.driver.kernel_module_version;
   if (!q.gpu && !inv.gpus.empty()) {
     const auto& g = inv.gpus.front();
@@ -67,7 +69,6 @@ void fill_from_machine(knowledge::CompatQuery& q, const inventory::Inventory& in
   if (!q.os && inv.host.wsl == true) q.os = "wsl";
 }
 
-}  // namespace
 
 void add_compat_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<CompatOptions>();
@@ -103,7 +104,7 @@ void add_compat_command(CLI::App& app, RunState& state) {
       source.root = state.global.root;
       auto report = load_report(source);
       if (report) {
-        fill_from_machine(q, report->inventory);
+        fill_compat_from_machine(q, report->inventory);
       } else {
         core::log(core::LogLevel::kWarn, "could not probe this machine ({}); using only the given parts",
                   report.error().to_string());

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/explain_log.h"
 #include "cli/findings.h"
 #include "cli/inventory_source.h"
 #include "core/log.h"
@@ -64,7 +65,8 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->type_name("FILE")
       ->excludes("--snapshot");
   cmd->add_option("--from", opts->from,
-                  "Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML, lspci, topo -m")
+                  "Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML, lspci, topo -m, "
+                  "and error logs (TensorFlow, NCCL, Docker: as tfrig explain)")
       ->type_name("FILE")
       ->excludes("--snapshot")
       ->excludes("--nvidia-smi-xml");
@@ -86,7 +88,26 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     source.deadline_seconds = opts->deadline_seconds;
     source.python_prefixes = opts->python_prefixes;
     source.nvidia_smi_xml = opts->nvidia_smi_xml;
-    source.from = opts->from;
+    // Logs among --from (TensorFlow's, nvidia-smi's, NCCL's...) go to explain;
+    // the rest to the importer. Only logs: the machine is unknown, not this one.
+    FromFiles from_files;
+    if (!opts->from.empty()) {
+      auto split = split_from_files(opts->from, state.global.knowledge_dir);
+      if (!split) {
+        core::log(core::LogLevel::kError, "{}", split.error().to_string());
+        state.exit_code = exit_code_for(split.error());
+        return;
+      }
+      from_files = std::move(*split);
+    }
+    if (!opts->from.empty() && from_files.captures.empty()) {
+      core::log(core::LogLevel::kError, "--from: {} is a log, not a capture of the machine: 'tfrig explain {}' reads it "
+                "(doctor --from judges a log next to a bug report or nvidia-smi output of the same machine)",
+                from_files.logs.front().first, from_files.logs.front().first);
+      state.exit_code = kExitUsage;
+      return;
+    }
+    source.from = from_files.captures;
     auto report = load_report(source);
     if (!report) {
       core::log(core::LogLevel::kError, "{}", report.error().to_string());
@@ -105,6 +126,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     }
     FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
     attach_findings(*report, *knowledge, findings);
+    add_log_findings(*report, from_files, *knowledge);
     std::string out;
     if (opts->format == "json") {
       out = report_json_text(*report);

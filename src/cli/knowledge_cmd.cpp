@@ -8,6 +8,7 @@
 #include "cli/inventory_source.h"
 #include "core/log.h"
 #include "core/table.h"
+#include "explain/signatures.h"
 #include "knowledge/knowledge.h"
 #include "rules/rule.h"
 
@@ -79,7 +80,9 @@ void add_rules_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--markdown", *markdown, "Print docs/rules.md");
   cmd->callback([markdown, &state] {
     if (*markdown) {
-      print(rules::rules_markdown());
+      // The log.* rules live in the signature table (explain), not in doctor's table.
+      auto table = explain::load_signature_table(state.global.knowledge_dir);
+      print(rules::rules_markdown() + (table ? explain::log_rules_markdown(*table) : std::string()));
       state.exit_code = kExitOk;
       return;
     }

@@ -1,5 +1,7 @@
 // End to end: the tfrig binary as a child process.
 #include <gtest/gtest.h>
+
+#include "test_paths.h"
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>

@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+
+#include "test_paths.h"
 #include <nlohmann/json.hpp>
 #include "test_paths.h"
 

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_paths.h"
+
 #include "knowledge/knowledge.h"
 #include "test_paths.h"
 

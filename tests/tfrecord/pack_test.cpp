@@ -1,6 +1,8 @@
 // End to end: the tfrig binary packs a generated dataset; the shards are read
 // back with the library's reader and decoder.
 #include <gtest/gtest.h>
+
+#include "test_paths.h"
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>

@@ -1,0 +1,313 @@
+// tfrig explain [FILE|-] / tfrig explain -- CMD ARGS: read a log (or a
+// command's output as it runs), recognise the signatures of
+// data/knowledge/log_signatures.json, and report them as doctor-style
+// findings, judged against a machine when one is at hand (docs/explain.md).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/compat_query.h"
+#include "cli/explain_log.h"
+#include "cli/findings.h"
+#include "cli/inventory_source.h"
+#include "core/atomic_file.h"
+#include "core/log.h"
+#include "explain/command_runner.h"
+#include "explain/explain.h"
+#include "explain/log_reader.h"
+#include "importer/gzip.h"
+#include "importer/importer.h"
+#include "knowledge/compat.h"
+
+namespace tfrig::cli {
+
+namespace {
+
+struct ExplainOptions {
+  std::vector<std::string> args;  // FILE, or the command after --
+  bool list = false;
+  bool markdown = false;
+  std::string format = "text";
+  std::string color = "auto";
+  std::string snapshot;
+  std::vector<std::string> from;
+  bool machine = false;
+  bool no_machine = false;
+  std::string fail_on = "warning";
+  std::string output = "-";
+};
+
+// Reads FILE ("-": stdin) through the analyzer, 1 MiB at a time.
+core::Result<explain::LogAnalysis> analyze_file(const std::string& path, const explain::SignatureTable& table) {
+  const bool is_stdin = path == "-";
+  const std::string name = is_stdin ? "stdin" : path;
+  if (!is_stdin) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return core::fail(core::ErrorCode::kNotFound, path, std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) return core::fail(core::ErrorCode::kIo, path, "is a directory; expected a log file");
+  }
+  std::FILE* f = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
+  if (!f) return core::fail(core::ErrorCode::kNotFound, path, std::strerror(errno));
+  explain::LogAnalyzer analyzer(table);
+  explain::LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
+  std::vector<char> buf(1 << 20);
+  size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+    splitter.feed(std::string_view(buf.data(), n));
+    analyzer.add_bytes(n);
+  }
+  const bool failed = std::ferror(f) != 0;
+  const int err = errno;
+  if (!is_stdin) std::fclose(f);
+  if (failed) return core::fail(core::ErrorCode::kIo, name, std::string("read failed: ") + std::strerror(err));
+  splitter.finish();
+  return analyzer.finish(splitter.truncated_lines());
+}
+
+bool use_color(const std::string& mode, int fd) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");  // https://no-color.org
+  if (no_color != nullptr && no_color[0] != '\0') return false;
+  return ::isatty(fd) == 1;
+}
+
+// The words after `explain --` on the command line, if any.
+std::optional<std::vector<std::string>> command_after_dashes(const std::vector<std::string>& argv) {
+  auto sub = std::find(argv.begin(), argv.end(), "explain");
+  if (sub == argv.end()) return std::nullopt;
+  auto dashes = std::find(sub, argv.end(), "--");
+  if (dashes == argv.end()) return std::nullopt;
+  return std::vector<std::string>(dashes + 1, argv.end());
+}
+
+}  // namespace
+
+std::vector<explain::Explained> judged_log_findings(const explain::LogAnalysis& a, const report::Report* machine,
+                                                    const knowledge::Knowledge& k) {
+  auto findings = explain::findings_from(a);
+  auto q = explain::compat_query_from_log(a);
+  std::optional<knowledge::CompatAnswer> compat;
+  if (machine) fill_compat_from_machine(q, machine->inventory);
+  // Without a TensorFlow version (from the log or the machine) compat would
+  // judge the newest release, which says nothing about this log.
+  if (q.tf) compat = knowledge::check_compat(k, q);
+  explain::judge_against_machine(findings, a, machine, k, compat);
+  return findings;
+}
+
+core::Result<FromFiles> split_from_files(const std::vector<std::string>& paths, const std::string& knowledge_dir) {
+  FromFiles out;
+  for (const auto& p : paths) {
+    std::ifstream in(p, std::ios::binary);
+    std::string head(4096, '\0');
+    if (in) {
+      in.read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<size_t>(in.gcount()));
+    }
+    // Unreadable, gzip, or a kind the importer knows: the importer's (and its errors).
+    if (!in && head.empty()) {
+      out.captures.push_back(p);
+      continue;
+    }
+    if (importer::is_gzip(head) || importer::detect_kind(head) != importer::FileKind::kUnknown) {
+      out.captures.push_back(p);
+      continue;
+    }
+    if (!out.table) {
+      auto t = explain::load_signature_table(knowledge_dir);
+      if (!t) return tl::unexpected(t.error());
+      out.table = std::make_shared<const explain::SignatureTable>(std::move(*t));
+    }
+    auto a = analyze_file(p, *out.table);
+    if (!a) return tl::unexpected(a.error());
+    bool recognised = false;
+    for (const auto& h : a->hits) recognised |= !h.signature->harmless();
+    if (recognised) {
+      out.logs.emplace_back(p, std::move(*a));
+    } else {
+      out.captures.push_back(p);  // the importer names it as of no known kind
+    }
+  }
+  return out;
+}
+
+void add_log_findings(report::Report& r, const FromFiles& files, const knowledge::Knowledge& k) {
+  for (const auto& [name, a] : files.logs) {
+    auto findings = judged_log_findings(a, &r, k);
+    rules::Summary added;
+    for (auto& e : findings) {
+      for (auto& ev : e.finding.evidence) {
+        if (ev.source.rfind("log line", 0) == 0) ev.source = name + ": " + ev.source.substr(4);
+      }
+      r.findings.push_back(std::move(e.finding));
+    }
+    added = rules::summarize(r.findings);
+    const auto own = rules::summarize(std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
+    r.summary = added;
+    std::vector<std::string> parts;
+    if (own.errors) parts.push_back(fmt::format("{} error{}", own.errors, own.errors == 1 ? "" : "s"));
+    if (own.warnings) parts.push_back(fmt::format("{} warning{}", own.warnings, own.warnings == 1 ? "" : "s"));
+    if (own.infos) parts.push_back(fmt::format("{} info{}", own.infos, own.infos == 1 ? "" : "s"));
+    std::string joined;
+    for (size_t i = 0; i < parts.size(); ++i) joined += (i ? ", " : "") + parts[i];
+    r.verdict += fmt::format("; the log {} adds {} (tfrig explain)", name, joined.empty() ? "nothing" : joined);
+  }
+  std::stable_sort(r.findings.begin(), r.findings.end(),
+                   [](const rules::Finding& x, const rules::Finding& y) { return x.severity > y.severity; });
+}
+
+void add_explain_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<ExplainOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "explain", "Read an error log (TensorFlow, nvidia-smi, Docker, NCCL, apt) and say what it means and the fix");
+  cmd->add_option("args", o->args, "The log file ('-' or nothing: stdin); after --: a command to run and read")
+      ->type_name("FILE | -- CMD ARGS");
+  cmd->add_flag("--list", o->list, "List the signatures explain recognises");
+  cmd->add_flag("--markdown", o->markdown, "Print docs/explain.md (generated from the signature table)");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--color", o->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--snapshot", o->snapshot, "Judge the findings against this snapshot's machine")->type_name("FILE");
+  cmd->add_option("--from", o->from, "Judge the findings against the machine of these captures (as doctor --from)")
+      ->type_name("FILE")
+      ->excludes("--snapshot");
+  cmd->add_flag("--machine", o->machine, "Judge the findings against this machine (the default when running a command)");
+  cmd->add_flag("--no-machine", o->no_machine, "Judge the log alone, even when running a command")
+      ->excludes("--machine")
+      ->excludes("--snapshot")
+      ->excludes("--from");
+  cmd->add_option("--fail-on", o->fail_on, "Lowest severity that makes the exit code non-zero")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  cmd->add_option("-o,--output", o->output, "Write the report to FILE ('-': stdout; stderr when running a command)")
+      ->type_name("FILE");
+  cmd->callback([o, &state] {
+    auto table = explain::load_signature_table(state.global.knowledge_dir);
+    if (!table) {
+      core::log(core::LogLevel::kError, "{}", table.error().to_string());
+      state.exit_code = exit_code_for(table.error());
+      return;
+    }
+    if (o->list || o->markdown) {
+      const std::string out = o->markdown ? explain::signatures_markdown(*table) : explain::signatures_list_text(*table);
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      state.exit_code = kExitOk;
+      return;
+    }
+    const auto command = command_after_dashes(state.argv);
+    if (command && command->empty()) {
+      core::log(core::LogLevel::kError, "explain: expected a command after --");
+      state.exit_code = kExitUsage;
+      return;
+    }
+    if (!command && o->args.size() > 1) {
+      core::log(core::LogLevel::kError, "explain: one log file expected, got {} (to run a command: tfrig explain -- CMD ARGS)",
+                o->args.size());
+      state.exit_code = kExitUsage;
+      return;
+    }
+    // Read the log.
+    explain::LogAnalysis analysis;
+    std::string source;
+    int command_status = 0;
+    if (command) {
+      explain::LogAnalyzer analyzer(*table);
+      explain::LineSplitter out_lines([&](std::string_view line) { analyzer.add_line(line); });
+      explain::LineSplitter err_lines([&](std::string_view line) { analyzer.add_line(line); });
+      auto ran = explain::run_command(
+          *command,
+          [&](std::string_view b) {
+            out_lines.feed(b);
+            analyzer.add_bytes(b.size());
+          },
+          [&](std::string_view b) {
+            err_lines.feed(b);
+            analyzer.add_bytes(b.size());
+          });
+      if (!ran) {
+        core::log(core::LogLevel::kError, "{}", ran.error().to_string());
+        state.exit_code = ran.error().code == core::ErrorCode::kNotFound ? 127 : kExitInternal;
+        return;
+      }
+      out_lines.finish();
+      err_lines.finish();
+      command_status = ran->exit_code;
+      analysis = analyzer.finish(out_lines.truncated_lines() + err_lines.truncated_lines());
+      source = "the output of " + command->front();
+    } else {
+      const std::string path = o->args.empty() ? "-" : o->args.front();
+      auto read = analyze_file(path, *table);
+      if (!read) {
+        core::log(core::LogLevel::kError, "{}", read.error().to_string());
+        state.exit_code = exit_code_for(read.error());
+        return;
+      }
+      analysis = std::move(*read);
+      source = path == "-" ? "stdin" : path;
+    }
+    // The machine to judge against.
+    auto k = knowledge::load(state.global.knowledge_dir);
+    if (!k) {
+      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      state.exit_code = exit_code_for(k.error());
+      return;
+    }
+    const bool explicit_machine = !o->snapshot.empty() || !o->from.empty() || o->machine;
+    std::optional<report::Report> machine;
+    if (explicit_machine || (command && !o->no_machine)) {
+      InventorySourceOptions src;
+      src.root = state.global.root;
+      src.snapshot = o->snapshot;
+      src.from = o->from;
+      auto r = load_report(src);
+      if (r) {
+        machine = std::move(*r);
+      } else if (explicit_machine) {
+        core::log(core::LogLevel::kError, "{}", r.error().to_string());
+        state.exit_code = exit_code_for(r.error());
+        return;
+      } else {
+        core::log(core::LogLevel::kWarn, "could not read this machine ({}); judging the log alone", r.error().to_string());
+      }
+    }
+    auto findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
+    auto report = explain::explain_report(findings, analysis, source, machine ? &*machine : nullptr);
+    // Render; a command's own stdout is passed through, so the report goes to stderr then.
+    const int fd = o->output != "-" ? -1 : command ? STDERR_FILENO : STDOUT_FILENO;
+    std::string out;
+    if (o->format == "json") {
+      auto j = report::findings_to_json(report);
+      j["source"] = source;
+      j["log"] = explain::analysis_json(analysis);
+      if (command) j["command_exit_code"] = command_status;
+      out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    } else {
+      out = report::render_findings_text(report, fd >= 0 && use_color(o->color, fd)) + explain::unrecognised_text(analysis);
+      if (analysis.truncated_lines) out += fmt::format("({} lines longer than 64 KiB were cut)\n", analysis.truncated_lines);
+    }
+    if (fd < 0) {
+      auto w = core::write_file_atomic(o->output, out);
+      if (!w) {
+        core::log(core::LogLevel::kError, "{}", w.error().to_string());
+        state.exit_code = kExitCantCreate;
+        return;
+      }
+    } else {
+      std::FILE* stream = fd == STDERR_FILENO ? stderr : stdout;
+      std::fwrite(out.data(), 1, out.size(), stream);
+      std::fflush(stream);
+    }
+    const int verdict = exit_code_for_findings(report.summary, o->fail_on);
+    state.exit_code = command && command_status != 0 ? command_status : verdict;
+  });
+}
+
+}  // namespace tfrig::cli

@@ -1,0 +1,389 @@
+#include "explain/explain.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "explain/log_reader.h"
+#include "rules/rule.h"
+
+namespace tfrig::explain {
+
+namespace {
+
+// std::regex (libstdc++) matches by recursion, a stack frame per character a
+// quantifier takes: on a 64 KiB line it overflows the stack. The values sit
+// next to the text that matched, so the regex sees at most this much of the line.
+constexpr size_t kRegexWindowBytes = 1024;
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool digits(std::string_view s, size_t from, size_t n) {
+  if (s.size() < from + n) return false;
+  for (size_t i = from; i < from + n; ++i) {
+    if (!is_digit(s[i])) return false;
+  }
+  return true;
+}
+
+// glog/absl "E1224 10:32:35.123 ..." (level letter, MMDD).
+bool glog_letter_prefix(std::string_view s) { return s.size() > 6 && std::string_view("IWEF").find(s[0]) != std::string_view::npos && digits(s, 1, 4) && s[5] == ' '; }
+
+// TensorFlow's "2020-06-21 14:35:28.215703: E tensorflow/...".
+bool dated_prefix(std::string_view s) { return digits(s, 0, 4) && s.size() > 10 && s[4] == '-' && digits(s, 5, 2) && s[7] == '-' && digits(s, 8, 2); }
+
+// The severity letter of a dated TensorFlow line, or 0.
+char dated_level(std::string_view s) {
+  if (!dated_prefix(s)) return 0;
+  const size_t colon = s.find(": ", 10);
+  if (colon == std::string_view::npos || colon > 40 || s.size() < colon + 4 || s[colon + 3] != ' ') return 0;
+  return s[colon + 2];
+}
+
+std::string with_thousands(uint64_t n) {
+  std::string digits_text = std::to_string(n);
+  std::string out;
+  for (size_t i = 0; i < digits_text.size(); ++i) {
+    if (i > 0 && (digits_text.size() - i) % 3 == 0) out += ',';
+    out += digits_text[i];
+  }
+  return out;
+}
+
+std::vector<std::string> extract(const Extractor& e, std::string_view line) {
+  std::vector<std::string> out;
+  const std::string text(line);
+  std::smatch m;
+  if (!std::regex_search(text, m, *e.re)) return out;
+  for (size_t g = 1; g < m.size(); ++g) out.push_back(m[g].matched ? m[g].str() : std::string());
+  return out;
+}
+
+}  // namespace
+
+void LineGroup::add(uint64_t line_number) {
+  ++count;
+  if (lines.size() < kLinesKept) lines.push_back(line_number);
+}
+
+std::string LineGroup::describe() const {
+  std::string out = count == 1 ? "line " : "lines ";
+  for (size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + std::to_string(lines[i]);
+  if (count > lines.size()) out += ", ...";
+  if (count > 1) out += fmt::format(" (x{})", with_thousands(count));
+  return out;
+}
+
+std::string_view message_of(std::string_view line) {
+  if (glog_letter_prefix(line) || dated_prefix(line)) {
+    const size_t end = line.find("] ");
+    if (end != std::string_view::npos && end < 160) return line.substr(end + 2);
+  }
+  return line;
+}
+
+bool looks_like_error(std::string_view line, const std::vector<std::string>& markers) {
+  if (glog_letter_prefix(line) && (line[0] == 'E' || line[0] == 'F')) return true;
+  const char level = dated_level(line);
+  if (level == 'E' || level == 'F') return true;
+  if (level == 'I') return false;  // an INFO line that mentions an error is not one
+  for (const auto& m : markers) {
+    if (line.find(m) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+void LogAnalyzer::add_line(std::string_view line) {
+  const uint64_t n = ++result_.lines;
+  const std::string_view message = message_of(line);
+  if (message.size() > kMaxCachedMessageBytes) {
+    classify(line, n);
+    return;
+  }
+  // The key keeps the severity letter: "E ... x" and "I ... x" are not the same line.
+  const char level = glog_letter_prefix(line) ? line[0] : dated_level(line);
+  std::string key(1, level ? level : '-');
+  key.append(message);
+  auto it = seen_.find(key);
+  if (it != seen_.end()) {
+    // The same message again: same signature and values, same facts (already recorded).
+    if (it->second.kind == 1) result_.hits[it->second.index].group.add(n);
+    if (it->second.kind == 2) result_.unrecognised[it->second.index].add(n);
+    if (it->second.kind == 3) ++result_.unrecognised_not_kept;
+    return;
+  }
+  const size_t hits_before = result_.hits.size();
+  const size_t unrec_before = result_.unrecognised.size();
+  const uint64_t counted_before = counted_;
+  classify(line, n);
+  Seen seen;
+  if (counted_ != counted_before) {
+    // Which group took the line: the last one that grew.
+    if (result_.hits.size() > hits_before) {
+      seen = {1, result_.hits.size() - 1};
+    } else if (result_.unrecognised.size() > unrec_before) {
+      seen = {2, result_.unrecognised.size() - 1};
+    } else {
+      seen = last_seen_;
+    }
+  }
+  if (seen_.size() >= kMaxCachedMessages) seen_.clear();
+  seen_.emplace(std::move(key), seen);
+}
+
+void LogAnalyzer::classify(std::string_view line, uint64_t n) {
+  for (const auto& f : table_.facts) {
+    if (result_.facts.count(f.name)) continue;
+    const size_t at = line.find(f.needle);
+    if (at == std::string_view::npos) continue;
+    // A window around the needle: the value is near it (before it for some patterns).
+    const size_t from = at > kRegexWindowBytes / 4 ? at - kRegexWindowBytes / 4 : 0;
+    auto parts = extract(f.extract, line.substr(from, kRegexWindowBytes));
+    std::string value;
+    for (const auto& p : parts) {
+      if (!p.empty()) value += (value.empty() ? "" : ".") + p;
+    }
+    if (!value.empty()) result_.facts[f.name] = LogFact{clean_text(value, 120), n};
+  }
+  for (const auto& sig : table_.signatures) {
+    size_t at = std::string_view::npos;
+    for (const auto& m : sig.match) {
+      at = line.find(m);
+      if (at != std::string_view::npos) break;
+    }
+    if (at == std::string_view::npos) continue;
+    std::vector<std::pair<std::string, std::string>> values;
+    if (sig.extract) {
+      auto& [last_message, parts] = last_extract_[&sig];
+      const std::string_view message = message_of(line);
+      if (last_message.empty() || message != last_message) {
+        last_message.assign(message);
+        // From where the match text starts: the values follow it, and the
+        // regex then matches at its first try instead of scanning the prefix.
+        parts = extract(*sig.extract, line.substr(at, kRegexWindowBytes));
+      }
+      for (size_t i = 0; i < parts.size() && i < sig.extract->fields.size(); ++i) {
+        if (!parts[i].empty()) values.emplace_back(sig.extract->fields[i], clean_text(parts[i], 160));
+      }
+    }
+    std::string key = sig.id;
+    for (const auto& [name, value] : values) key += "\x1f" + value;
+    auto it = hit_index_.find(key);
+    if (it == hit_index_.end() && result_.hits.size() >= kMaxGroups) {
+      // Over the cap: count the line with the first group of the same signature.
+      it = hit_index_.find(sig.id + "\x1e");
+    }
+    if (it != hit_index_.end()) {
+      result_.hits[it->second].group.add(n);
+      ++counted_;
+      last_seen_ = {1, it->second};
+      return;
+    }
+    SignatureHit hit{&sig, {}};
+    hit.group.sample = clean_text(line);
+    hit.group.values = std::move(values);
+    hit.group.add(n);
+    hit_index_[key] = result_.hits.size();
+    hit_index_.emplace(sig.id + "\x1e", result_.hits.size());
+    result_.hits.push_back(std::move(hit));
+    ++counted_;
+    return;
+  }
+  if (!looks_like_error(line, table_.error_markers)) return;
+  const std::string key = clean_text(message_of(line), 200);
+  auto it = unrecognised_index_.find(key);
+  if (it != unrecognised_index_.end()) {
+    result_.unrecognised[it->second].add(n);
+    ++counted_;
+    last_seen_ = {2, it->second};
+  } else if (result_.unrecognised.size() < kMaxUnrecognised) {
+    LineGroup g;
+    g.sample = clean_text(line);
+    g.add(n);
+    unrecognised_index_[key] = result_.unrecognised.size();
+    result_.unrecognised.push_back(std::move(g));
+    ++counted_;
+  } else {
+    ++result_.unrecognised_not_kept;
+    ++counted_;
+    last_seen_ = {3, 0};
+  }
+}
+
+LogAnalysis LogAnalyzer::finish(uint64_t truncated_lines) {
+  result_.truncated_lines = truncated_lines;
+  return std::move(result_);
+}
+
+LogAnalysis analyze_text(const SignatureTable& table, std::string_view text) {
+  LogAnalyzer analyzer(table);
+  LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
+  splitter.feed(text);
+  splitter.finish();
+  analyzer.add_bytes(text.size());
+  return analyzer.finish(splitter.truncated_lines());
+}
+
+std::vector<Explained> findings_from(const LogAnalysis& a) {
+  std::vector<Explained> out;
+  for (const auto& hit : a.hits) {
+    const Signature& sig = *hit.signature;
+    rules::Finding f;
+    f.rule_id = sig.rule_id;
+    f.severity = sig.severity;
+    const rules::Rule* rule = rules::find_rule(sig.rule_id);
+    f.area = rule ? std::string(rule->area) : sig.area;
+    f.entity = "log";
+    for (const auto& [name, value] : hit.group.values) {
+      if (name == "library") f.entity = value;
+    }
+    f.title = sig.what;
+    f.message = fmt::format("{} Seen on {}.", sig.cause, hit.group.describe());
+    const std::string first_line = fmt::format("log line {}", hit.group.lines.front());
+    f.evidence.push_back({"log line", hit.group.sample, first_line});
+    for (const auto& [name, value] : hit.group.values) f.evidence.push_back({name, value, first_line});
+    for (const auto& name : sig.facts) {
+      auto it = a.facts.find(name);
+      if (it != a.facts.end()) f.evidence.push_back({name, it->second.value, fmt::format("log line {}", it->second.line)});
+    }
+    f.fix = sig.fix;
+    f.references = {sig.source};
+    out.push_back({std::move(f), &sig});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Explained& x, const Explained& y) { return x.finding.severity > y.finding.severity; });
+  return out;
+}
+
+knowledge::CompatQuery compat_query_from_log(const LogAnalysis& a) {
+  knowledge::CompatQuery q;
+  auto fact = [&](const char* name) -> std::optional<std::string> {
+    auto it = a.facts.find(name);
+    return it == a.facts.end() ? std::nullopt : std::optional<std::string>(it->second.value);
+  };
+  q.tf = fact("tf_version");
+  q.driver = fact("driver_version");
+  q.cudnn = fact("cudnn_loaded");
+  if (auto cc = fact("compute_capability")) q.gpu = "cc:" + *cc;
+  return q;
+}
+
+namespace {
+
+std::optional<std::set<std::string>> probes_that_ran(const report::Report& r) {
+  if (r.probes.empty()) return std::nullopt;
+  std::set<std::string> out;
+  for (const auto& s : r.probes) {
+    if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) out.insert(s.id);
+  }
+  return out;
+}
+
+bool compat_matters(const Explained& e) {
+  const auto& area = e.finding.area;
+  if (area == "cuda" || area == "driver" || area == "gpu") return true;
+  for (const auto& r : e.signature->machine_rules) {
+    if (r.rfind("driver.", 0) == 0 || r.rfind("cuda.", 0) == 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& a, const report::Report* machine,
+                           const knowledge::Knowledge& k, const std::optional<knowledge::CompatAnswer>& compat) {
+  auto tf = a.facts.count("tf_version") ? std::optional<std::string>(a.facts.at("tf_version").value) : std::nullopt;
+  static const inventory::Inventory kNoInventory;
+  const auto& inv = machine ? machine->inventory : kNoInventory;
+  rules::Context ctx{inv, k, rules::resolve_target(inv, k, tf), machine ? probes_that_ran(*machine) : std::nullopt};
+  const std::string where = !machine ? "the log alone" : machine->source == "live" ? "this machine" : machine->source;
+  for (auto& e : findings) {
+    if (e.finding.rule_id == "log.harmless_noise") continue;
+    std::vector<std::string> ids;
+    if (rules::find_rule(e.finding.rule_id)) ids.push_back(e.finding.rule_id);
+    for (const auto& r : e.signature->machine_rules) ids.push_back(r);
+    if (!machine) ids.clear();
+    bool fix_replaced = false;
+    for (const auto& id : ids) {
+      const rules::Rule* rule = rules::find_rule(id);
+      if (!rule) continue;
+      auto rr = rules::run_rule(*rule, ctx);
+      const std::string fact = fmt::format("{} on {}", id, where);
+      const std::string source = "doctor rule " + id;
+      if (rr.outcome == rules::Outcome::kSkip) {
+        e.finding.evidence.push_back({fact, "not checked: " + rr.skip_reason + " unknown", source});
+      } else if (rr.findings.empty()) {
+        e.finding.evidence.push_back({fact, "passes now (the log may come from another machine, or from before a change)", source});
+      } else {
+        const auto& mf = rr.findings.front();
+        e.finding.evidence.push_back({fact, mf.message, source});
+        if (!fix_replaced) {
+          e.finding.evidence.push_back({"fix from the log alone", e.finding.fix, "log_signatures.json"});
+          e.finding.fix = mf.fix;
+          fix_replaced = true;
+        }
+      }
+    }
+    if (compat && compat_matters(e)) {
+      e.finding.evidence.push_back({machine ? "compat (the log's versions + " + where + ")" : std::string("compat (the log's versions)"), fmt::format("TensorFlow {}: {}", compat->tf, compat->verdict), "tfrig compat"});
+      for (const auto& c : compat->checks) {
+        if (c.verdict != "yes") e.finding.evidence.push_back({"compat: " + c.part, c.verdict + ": " + c.reason, "tfrig compat"});
+      }
+      if (compat->verdict != "yes" && !compat->alternatives.empty()) e.finding.fix += "; or, per tfrig compat: " + compat->alternatives.front();
+    }
+  }
+}
+
+report::Report explain_report(const std::vector<Explained>& findings, const LogAnalysis& a, const std::string& source,
+                              const report::Report* machine) {
+  report::Report r;
+  r.source = source;
+  r.evaluated = true;
+  for (const auto& e : findings) r.findings.push_back(e.finding);
+  r.summary = rules::summarize(r.findings);
+  if (machine) {
+    r.target = machine->source == "live" ? "this machine" : machine->source;
+    r.inventory = machine->inventory;
+  }
+  std::string head = fmt::format("{}: {} line{} read", source, with_thousands(a.lines), a.lines == 1 ? "" : "s");
+  if (machine) head += ", judged against " + r.target;
+  const auto& s = r.summary;
+  std::vector<std::string> parts;
+  auto plural = [](int n, const char* w) { return fmt::format("{} {}{}", n, w, n == 1 ? "" : "s"); };
+  if (s.errors) parts.push_back(plural(s.errors, "error"));
+  if (s.warnings) parts.push_back(plural(s.warnings, "warning"));
+  if (s.infos) parts.push_back(plural(s.infos, "info"));
+  std::string tail;
+  for (size_t i = 0; i < parts.size(); ++i) tail += (i ? ", " : "") + parts[i];
+  r.verdict = head + ": " + (parts.empty() ? "no known signature" : tail);
+  if (!a.unrecognised.empty()) r.verdict += fmt::format("; {} not recognised", plural(static_cast<int>(a.unrecognised.size()), "error-looking line"));
+  return r;
+}
+
+std::string unrecognised_text(const LogAnalysis& a) {
+  if (a.unrecognised.empty()) return "";
+  std::string out = "\nnot recognised (lines that look like errors; no signature matched them)\n";
+  for (const auto& g : a.unrecognised) out += fmt::format("  {}: {}\n", g.describe(), g.sample);
+  if (a.unrecognised_not_kept) out += fmt::format("  ... and {} more\n", with_thousands(a.unrecognised_not_kept));
+  return out;
+}
+
+nlohmann::json analysis_json(const LogAnalysis& a) {
+  nlohmann::json facts = nlohmann::json::object();
+  for (const auto& [name, f] : a.facts) facts[name] = {{"value", f.value}, {"line", f.line}};
+  nlohmann::json unrec = nlohmann::json::array();
+  for (const auto& g : a.unrecognised) unrec.push_back({{"text", g.sample}, {"lines", g.lines}, {"count", g.count}});
+  nlohmann::json groups = nlohmann::json::array();
+  for (const auto& h : a.hits) {
+    nlohmann::json values = nlohmann::json::object();
+    for (const auto& [name, value] : h.group.values) values[name] = value;
+    groups.push_back({{"signature", h.signature->id}, {"rule_id", h.signature->rule_id}, {"lines", h.group.lines},
+                      {"count", h.group.count}, {"values", values}});
+  }
+  return nlohmann::json{{"lines", a.lines},       {"bytes", a.bytes},   {"truncated_lines", a.truncated_lines},
+                        {"signatures", groups},   {"facts", facts},     {"not_recognised", unrec},
+                        {"not_recognised_not_kept", a.unrecognised_not_kept}};
+}
+
+}  // namespace tfrig::explain

@@ -1,0 +1,124 @@
+// tfrig explain: recognise the signatures of the table in a log, line by
+// line, in bounded memory; group repeated lines; turn the groups into findings
+// rendered like doctor's; and judge them against a machine's inventory
+// (doctor's rule of the same id, and the compat check with the log's versions).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "explain/signatures.h"
+#include "knowledge/compat.h"
+#include "knowledge/knowledge.h"
+#include "report/report.h"
+#include "rules/finding.h"
+
+namespace tfrig::explain {
+
+// Where lines of one kind were seen: the first few line numbers (1-based) and how many in all.
+struct LineGroup {
+  static constexpr size_t kLinesKept = 8;
+  std::vector<uint64_t> lines;
+  uint64_t count = 0;
+  std::string sample;                         // the first line, cleaned for printing
+  std::vector<std::pair<std::string, std::string>> values;  // extracted from the first line
+  void add(uint64_t line_number);
+  // "line 12", "lines 12, 40, 41", "lines 12, 40, ... (x1,204)".
+  std::string describe() const;
+};
+
+struct SignatureHit {
+  const Signature* signature = nullptr;
+  LineGroup group;
+};
+
+struct LogFact {
+  std::string value;
+  uint64_t line = 0;
+};
+
+struct LogAnalysis {
+  uint64_t lines = 0;
+  uint64_t bytes = 0;
+  uint64_t truncated_lines = 0;
+  std::vector<SignatureHit> hits;        // in order of first appearance
+  std::vector<LineGroup> unrecognised;   // error-looking lines no row matched, grouped by text
+  uint64_t unrecognised_not_kept = 0;    // lines of texts beyond the cap (counted, not kept)
+  std::map<std::string, LogFact> facts;  // the first value of each fact
+};
+
+// Feeds lines one at a time; memory stays bounded by the caps below whatever the log's size.
+class LogAnalyzer {
+ public:
+  static constexpr size_t kMaxGroups = 200;        // distinct (signature, values) groups kept
+  static constexpr size_t kMaxUnrecognised = 50;   // distinct unrecognised texts kept
+  explicit LogAnalyzer(const SignatureTable& table) : table_(table) {}
+  void add_line(std::string_view line);
+  void add_bytes(uint64_t n) { result_.bytes += n; }
+  LogAnalysis finish(uint64_t truncated_lines = 0);
+
+ private:
+  const SignatureTable& table_;
+  LogAnalysis result_;
+  std::map<std::string, size_t> hit_index_;
+  std::map<std::string, size_t> unrecognised_index_;
+  // Per signature, the last message (without its timestamp prefix) and what
+  // its regex extracted: repeated lines skip the regex.
+  std::map<const Signature*, std::pair<std::string, std::vector<std::string>>> last_extract_;
+  // Messages already classified (without their timestamp prefix): a repeated
+  // line skips the scan. Bounded: short messages only, cleared when full.
+  static constexpr size_t kMaxCachedMessages = 8192;
+  static constexpr size_t kMaxCachedMessageBytes = 512;
+  struct Seen {
+    int kind = 0;  // 0 nothing, 1 a hit, 2 unrecognised, 3 unrecognised beyond the cap
+    size_t index = 0;
+  };
+  std::unordered_map<std::string, Seen> seen_;
+  uint64_t counted_ = 0;  // lines that joined a group
+  Seen last_seen_;        // the existing group the last counted line joined
+  void classify(std::string_view line, uint64_t n);
+};
+
+// A whole text at once (tests, fuzzing).
+LogAnalysis analyze_text(const SignatureTable& table, std::string_view text);
+
+// True for an unmatched line that should be shown: a glog line of level E or
+// F, or one containing an error marker of the table.
+bool looks_like_error(std::string_view line, const std::vector<std::string>& markers);
+// The text of a log line without its glog/absl prefix (timestamp, thread, file:line]).
+std::string_view message_of(std::string_view line);
+
+// A finding and the row it came from.
+struct Explained {
+  rules::Finding finding;
+  const Signature* signature = nullptr;
+};
+
+// One finding per group, worst first, in doctor's shape.
+std::vector<Explained> findings_from(const LogAnalysis& a);
+
+// The compat question the log answers: its versions (TF, CUDA runtime asked
+// for, cuDNN, compute capability, driver); the caller fills the rest from the machine.
+knowledge::CompatQuery compat_query_from_log(const LogAnalysis& a);
+
+// Adds to each finding what the machine says: doctor's rule of the same id
+// (and the row's machine_rules) run on its inventory, with that finding's fix
+// for this machine; and, for CUDA/driver/GPU findings, the compat answer.
+// machine may be null: then only the compat answer (from the log's versions alone) is added.
+void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& a, const report::Report* machine,
+                           const knowledge::Knowledge& k, const std::optional<knowledge::CompatAnswer>& compat);
+
+// The report explain renders: findings, summary, verdict (and the target when judged on a machine).
+report::Report explain_report(const std::vector<Explained>& findings, const LogAnalysis& a, const std::string& source,
+                              const report::Report* machine);
+
+// The block after the findings: lines that look like errors but are not recognised.
+std::string unrecognised_text(const LogAnalysis& a);
+nlohmann::json analysis_json(const LogAnalysis& a);
+
+}  // namespace tfrig::explain
