@@ -4,9 +4,11 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/findings.h"
 #include "cli/inventory_source.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "report/report.h"
 #include "rules/rule.h"
@@ -92,6 +94,13 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       state.exit_code = exit_code_for(knowledge.error());
       return;
     }
+    if (!opts->tf.empty()) {
+      if (auto ok = known_tf_version(*knowledge, "--tf", opts->tf); !ok) {
+        core::log(core::LogLevel::kError, "{}", ok.error().to_string());
+        state.exit_code = kExitUsage;
+        return;
+      }
+    }
     if (!opts->explain.empty()) {
       state.exit_code = explain_rule(*report, *knowledge, opts->explain, opts->tf);
       return;
@@ -104,7 +113,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     } else {
       out = report::render_text(*report, report::TextOptions{use_color(opts->color), true});
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    (void)core::write_stdout(out);
     std::fflush(stdout);
     core::log(core::LogLevel::kInfo, "doctor took {} in total", core::format_seconds(watch.seconds()));
     state.exit_code = exit_code_for_findings(report->summary, opts->fail_on);

@@ -9,7 +9,9 @@
 
 #include "bench/interrupt.h"
 #include "cli/command.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "pipeline/demand.h"
 #include "pipeline/measure.h"
 #include "pipeline/report.h"
@@ -96,8 +98,8 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   if (o.dataset_size > 0) in.dataset_size = o.dataset_size;
   if (inv.inventory.memory.available_bytes) in.available_memory_bytes = *inv.inventory.memory.available_bytes;
   const pipeline::Report report = pipeline::build_report(std::move(in));
-  const std::string out = o.format == "json" ? pipeline::render_json(report).dump(2) + "\n" : pipeline::render_text(report);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  const std::string out = o.format == "json" ? core::json_text(pipeline::render_json(report)) : pipeline::render_text(report);
+  (void)core::write_stdout(out);
   std::fflush(stdout);
   return kExitOk;
 }
