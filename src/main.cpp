@@ -3,7 +3,9 @@
 #include <exception>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "core/log.h"
+#include "core/output.h"
 
 int main(int argc, char** argv) {
   using namespace tfrig;
@@ -49,6 +51,10 @@ int main(int argc, char** argv) {
   cli::add_capture_command(app, state);
   cli::add_explain_command(app, state);
 
+  if (auto unknown = cli::unknown_command_message(app, argc, argv)) {
+    std::fprintf(stderr, "tfrig: %s\n", unknown->c_str());
+    return cli::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -63,6 +69,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tfrig: internal error: %s\n", e.what());
     return cli::kExitInternal;
+  }
+  // Whatever the command printed: a write that failed (a full disk, /dev/full)
+  // is exit 73, never an exit 0 with a cut or empty result.
+  if (auto written = core::finish_stdout(); !written) {
+    std::fprintf(stderr, "tfrig: cannot write the output to %s\n", written.error().to_string().c_str());
+    if (state.exit_code < cli::kExitUsage) return cli::kExitCantCreate;
   }
   return state.exit_code;
 }

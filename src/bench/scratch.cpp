@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <csignal>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/log.h"
 #include "core/sysroot.h"
@@ -196,7 +199,40 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
     core::log(core::LogLevel::kDebug, "short write to scratch marker in {}", dir.path_);
   }
   core::log(core::LogLevel::kDebug, "scratch directory {}", dir.path_);
+  if (auto stale = stale_scratch_dirs(real); !stale.empty()) {
+    core::log(core::LogLevel::kWarn,
+              "{} scratch director{} of earlier runs that were killed (their pid no longer runs) take space: {}; "
+              "remove with rm -r once no other machine uses them",
+              stale.size(), stale.size() == 1 ? "y" : "ies", fmt::join(stale, ", "));
+  }
   return dir;
+}
+
+std::vector<std::string> stale_scratch_dirs(const std::string& parent) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(parent.c_str());
+  if (d == nullptr) return out;
+  while (dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (!core::starts_with(name, kScratchPrefix)) continue;
+    const std::string dir = (parent == "/" ? std::string() : parent) + "/" + name;
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    // "tfrig bench scratch directory of pid N; ..." (written by create()).
+    core::SysRoot here("/");
+    auto marker = here.read_text(dir + "/" + kScratchMarker, 4096);
+    if (!marker) continue;
+    const size_t at = marker->find("of pid ");
+    if (at == std::string::npos) continue;
+    size_t end = at + 7;
+    while (end < marker->size() && std::isdigit(static_cast<unsigned char>((*marker)[end]))) ++end;
+    auto pid = core::parse_i64(std::string_view(*marker).substr(at + 7, end - at - 7));
+    if (!pid || *pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(*pid), 0) != 0 && errno == ESRCH) out.push_back(dir);
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 core::Status ScratchDir::remove() {

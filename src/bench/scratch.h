@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/result.h"
 
@@ -50,6 +51,12 @@ class ScratchDir {
 // Checks that `dir`'s filesystem has `bytes` free for this user (statvfs
 // f_bavail), naming both numbers when not.
 core::Status ensure_free_space(const std::string& dir, uint64_t bytes);
+
+// Scratch directories under parent whose marker names a pid that no longer
+// runs here (a run killed with -9): named in a warning by create(), never
+// removed automatically (on a shared filesystem the pid may be another
+// host's live run). Sorted.
+std::vector<std::string> stale_scratch_dirs(const std::string& parent);
 
 // Removes every scratch directory still registered: the last resort of the
 // interrupt watcher when the main thread does not finish in time.

@@ -13,7 +13,9 @@
 #include "bench/interrupt.h"
 #include "bench/runner.h"
 #include "cli/command.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
 #include "probe/probe.h"
@@ -56,7 +58,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
 
   if (o.list) {
     std::string out = list_text();
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    (void)core::write_stdout(out);
     return kExitOk;
   }
   bench::Config config;
@@ -134,8 +136,8 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   }
   if (o.compare) bench::add_expectations(report->results, inv.inventory, knowledge::builtin());
 
-  std::string out = o.format == "json" ? bench::to_json(*report).dump(2) + "\n" : bench::render_text(*report);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  std::string out = o.format == "json" ? core::json_text(bench::to_json(*report)) : bench::render_text(*report);
+  (void)core::write_stdout(out);
   std::fflush(stdout);
 
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;

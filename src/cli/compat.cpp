@@ -5,8 +5,11 @@
 
 #include "cli/command.h"
 #include "cli/compat_query.h"
+#include "cli/validate.h"
 #include "cli/inventory_source.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/text.h"
 #include "knowledge/compat.h"
 #include "rules/util.h"
@@ -90,10 +93,17 @@ void add_compat_command(CLI::App& app, RunState& state) {
       state.exit_code = exit_code_for(k.error());
       return;
     }
+    if (!o->tf.empty()) {
+      if (auto ok = known_tf_version(*k, "--tf", o->tf); !ok) {
+        core::log(core::LogLevel::kError, "{}", ok.error().to_string());
+        state.exit_code = kExitUsage;
+        return;
+      }
+    }
     std::string out;
     if (o->matrix) {
-      out = o->format == "json" ? knowledge::compat_matrix_json(*k).dump(2) + "\n" : knowledge::compat_matrix_text(*k);
-      std::fwrite(out.data(), 1, out.size(), stdout);
+      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k)) : knowledge::compat_matrix_text(*k);
+      (void)core::write_stdout(out);
       state.exit_code = kExitOk;
       return;
     }
@@ -111,8 +121,8 @@ void add_compat_command(CLI::App& app, RunState& state) {
       }
     }
     auto answer = knowledge::check_compat(*k, q);
-    out = o->format == "json" ? knowledge::compat_to_json(answer).dump(2) + "\n" : knowledge::compat_to_text(answer);
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer)) : knowledge::compat_to_text(answer);
+    (void)core::write_stdout(out);
     std::fflush(stdout);
     state.exit_code = answer.verdict == "no" ? kExitErrors : answer.verdict == "caveats" ? kExitWarnings : kExitOk;
   });

@@ -6,9 +6,11 @@
 
 #include "cli/command.h"
 #include "cli/explain_log.h"
+#include "cli/validate.h"
 #include "cli/findings.h"
 #include "cli/inventory_source.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "report/prometheus.h"
 #include "report/report.h"
@@ -119,6 +121,13 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
       state.exit_code = exit_code_for(knowledge.error());
       return;
+    }
+    if (!opts->tf.empty()) {
+      if (auto ok = known_tf_version(*knowledge, "--tf", opts->tf); !ok) {
+        core::log(core::LogLevel::kError, "{}", ok.error().to_string());
+        state.exit_code = kExitUsage;
+        return;
+      }
     }
     if (!opts->explain.empty()) {
       state.exit_code = explain_rule(*report, *knowledge, opts->explain, opts->tf);

@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "rules/util.h"
 
 namespace tfrig::cli {
@@ -120,7 +121,7 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
   r.summary = rules::summarize(rr.findings);
   r.verdict = fmt::format("{}: {}", rule->id, rules::outcome_name(rr.outcome));
   if (!rr.findings.empty()) out += report::render_findings_text(r, false);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  (void)core::write_stdout(out);
   return kExitOk;
 }
 

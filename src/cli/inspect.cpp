@@ -3,6 +3,9 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "core/escape.h"
+#include "core/json_text.h"
+#include "core/output.h"
 #include "core/log.h"
 #include "tfrecord/inspect.h"
 
@@ -29,14 +32,24 @@ int run(InspectArgs& a) {
   auto r = tfrecord::inspect_file(a.path, a.options);
   if (!r) {
     core::log(core::LogLevel::kError, "inspect: {}", r.error().to_string());
-    return r.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitDataErr;
+    switch (r.error().code) {
+      case core::ErrorCode::kNotFound:
+      case core::ErrorCode::kPermissionDenied:
+      case core::ErrorCode::kIo: return kExitNoInput;
+      default: return kExitDataErr;
+    }
   }
   if (a.json) {
-    std::printf("%s\n", tfrecord::report_to_json(*r).dump(2).c_str());
+    (void)core::write_stdout(core::json_text(tfrecord::report_to_json(*r)));
   } else {
     std::fputs(tfrecord::report_to_text(*r).c_str(), stdout);
   }
-  return r->error ? kExitDataErr : kExitOk;
+  if (r->error) {
+    core::log(core::LogLevel::kError, "inspect: {}: not a valid TFRecord file from record {} (byte offset {}): {}",
+              core::escape_bytes(a.path), r->error->record_index, r->error->offset, core::escape_bytes(r->error->message));
+    return kExitDataErr;
+  }
+  return kExitOk;
 }
 
 }  // namespace

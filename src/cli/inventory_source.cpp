@@ -11,7 +11,9 @@
 #include "capture/capture.h"
 #include "cli/command.h"
 #include "core/atomic_file.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "importer/importer.h"
 #include "report/coverage.h"
@@ -82,7 +84,17 @@ core::Result<report::Report> probe_report(const core::SysRoot& root, const Inven
   if (!(options.deadline_seconds >= 0.001) || options.deadline_seconds > 3600) {
     return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected seconds between 0.001 and 3600");
   }
-  probe::Context ctx{root, options.data_paths,
+  // On this machine a relative --data is relative to the working directory
+  // (SysRoot would read it from "/"); under a captured --root it stays
+  // relative to that root.
+  std::vector<std::string> data_paths = options.data_paths;
+  if (root.is_live()) {
+    for (auto& p : data_paths) {
+      std::error_code ec;
+      if (!p.empty() && p.front() != '/') p = std::filesystem::absolute(p, ec).lexically_normal().string();
+    }
+  }
+  probe::Context ctx{root, data_paths,
                      std::chrono::milliseconds(static_cast<long>(std::lround(options.deadline_seconds * 1000))),
                      options.python_prefixes};
   auto run = probe::run_probes(ctx, probe::all_probes());
@@ -143,7 +155,7 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
 }
 
 std::string report_json_text(const report::Report& report) {
-  return report::to_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return core::json_text(report::to_json(report));
 }
 
 int write_report_json(const report::Report& report, const std::string& output) {
@@ -152,28 +164,14 @@ int write_report_json(const report::Report& report, const std::string& output) {
 
 int write_output(const std::string& text, const std::string& output) {
   if (output == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    (void)core::write_stdout(text);
     return kExitOk;
   }
-  // An existing device or FIFO (`-o /dev/null`, `-o /dev/stdout`, a pipe) is
-  // written in place: the atomic temp-and-rename would replace the node itself
-  // (as root, /dev/null became a regular file that way).
-  struct stat st {};
-  if (::stat(output.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-    std::FILE* out = std::fopen(output.c_str(), "wb");
-    const bool ok = out != nullptr && std::fwrite(text.data(), 1, text.size(), out) == text.size();
-    if (out != nullptr && std::fclose(out) != 0) return kExitCantCreate;
-    if (!ok) {
-      core::log(core::LogLevel::kError, "{}: cannot write", output);
-      return kExitCantCreate;
-    }
-    return kExitOk;
-  }
-  if (auto written = core::write_file_atomic(output, text); !written) {
-    core::log(core::LogLevel::kError, "{}", written.error().to_string());
+  if (auto written = core::write_output(output, text); !written) {
+    core::log(core::LogLevel::kError, "cannot write {}", written.error().to_string());
     return kExitCantCreate;
   }
-  core::log(core::LogLevel::kInfo, "wrote {} ({} bytes)", output, text.size());
+  if (output != "-") core::log(core::LogLevel::kInfo, "wrote {} ({} bytes)", output, text.size());
   return kExitOk;
 }
 

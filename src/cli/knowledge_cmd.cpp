@@ -6,7 +6,9 @@
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/table.h"
 #include "explain/signatures.h"
 #include "knowledge/knowledge.h"
@@ -17,7 +19,7 @@ namespace tfrig::cli {
 namespace {
 
 void print(const std::string& s) {
-  std::fwrite(s.data(), 1, s.size(), stdout);
+  (void)core::write_stdout(s);
   std::fflush(stdout);
 }
 
@@ -44,7 +46,7 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
         files.push_back({{"file", f.name}, {"schema", f.schema}, {"data_version", f.data_version}, {"origin", f.origin},
                          {"rows", f.rows}, {"sources", src}});
       }
-      print(nlohmann::json{{"files", files}}.dump(2) + "\n");
+      print(core::json_text(nlohmann::json{{"files", files}}));
       state.exit_code = kExitOk;
       return;
     }

@@ -6,7 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "bench/interrupt.h"
 #include "cli/command.h"
+#include "core/escape.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "tfrecord/pack.h"
@@ -32,7 +34,9 @@ struct PackArgs {
 int exit_code_for(const tfrecord::PackError& e) {
   if (e.output) return kExitCantCreate;
   switch (e.error.code) {
-    case core::ErrorCode::kNotFound: return kExitNoInput;
+    case core::ErrorCode::kNotFound:
+    case core::ErrorCode::kPermissionDenied:
+    case core::ErrorCode::kIo: return kExitNoInput;
     case core::ErrorCode::kInvalidArgument: return kExitUsage;
     default: return kExitDataErr;
   }
@@ -63,10 +67,24 @@ int run(PackArgs& a) {
   o.compression = *comp;
   o.on_error = a.on_error == "fail" ? tfrecord::OnError::kFail : tfrecord::OnError::kSkip;
   o.progress = !a.no_progress && (a.progress || tfrecord::stderr_is_terminal());
+  // Ctrl-C / SIGTERM: the workers stop between records and each unfinished
+  // shard's temporary file is removed; the shards already renamed into place
+  // are complete and --resume keeps them. Grace: a worker may be mid-read of
+  // a large file on a slow disk.
+  bench::InterruptGuard guard(30.0);
+  o.cancel = &guard.cancelled();
   auto sum = tfrecord::run_pack(o);
   if (!sum) {
     core::log(core::LogLevel::kError, "pack: {}", sum.error().error.to_string());
     return exit_code_for(sum.error());
+  }
+  if (sum->interrupted) {
+    core::log(core::LogLevel::kError,
+              "pack: interrupted by signal {}: {} shard(s) of {} are complete in {} ({} kept from an earlier run); "
+              "no temporary files are left; run the same command with --resume to finish",
+              guard.signal_number(), sum->shards_written + sum->shards_resumed, sum->shards_in_slice, o.out_dir,
+              sum->shards_resumed);
+    return 128 + guard.signal_number();
   }
   std::printf("packed %llu records from %s (%s, %llu files listed) into %u of %u shards in %s%s\n",
               static_cast<unsigned long long>(sum->records), o.src.c_str(), sum->source_kind.c_str(),
@@ -80,11 +98,16 @@ int run(PackArgs& a) {
               core::format_seconds(sum->seconds).c_str(), static_cast<double>(sum->records) / secs,
               core::format_rate(static_cast<double>(sum->bytes_read) / secs).c_str());
   if (!sum->label_map_path.empty()) std::printf("  label map: %s\n", sum->label_map_path.c_str());
+  if (sum->skipped_not_regular > 0) {
+    std::printf("  skipped %llu entr%s of the source folder that are not regular files (FIFOs, devices, sockets)\n",
+                static_cast<unsigned long long>(sum->skipped_not_regular), sum->skipped_not_regular == 1 ? "y" : "ies");
+  }
   if (!sum->failures.empty()) {
     std::printf("  skipped %zu file(s) that could not be read or are not images:\n", sum->failures.size());
     constexpr size_t kShown = 20;
     for (size_t i = 0; i < sum->failures.size() && i < kShown; ++i) {
-      std::printf("    %s: %s\n", sum->failures[i].path.c_str(), sum->failures[i].reason.c_str());
+      std::printf("    %s: %s\n", core::escape_bytes(sum->failures[i].path).c_str(),
+                  core::escape_bytes(sum->failures[i].reason).c_str());
     }
     if (sum->failures.size() > kShown) std::printf("    ... and %zu more\n", sum->failures.size() - kShown);
   }

@@ -11,7 +11,10 @@
 #include "bench/interrupt.h"
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "core/input_file.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "pipeline/demand.h"
 #include "pipeline/measure.h"
 #include "pipeline/report.h"
@@ -50,8 +53,7 @@ struct PipelineOptions {
 core::Result<plan::PriceBook> read_prices(const PipelineOptions& o) {
   plan::PriceBook book;
   if (!o.prices.empty()) {
-    // Through SysRoot("/") for its refusals (FIFOs, devices) and size cap.
-    auto text = core::SysRoot("/").read_text(std::filesystem::absolute(o.prices).string());
+    auto text = core::read_input_file(o.prices, 1u << 20);  // a price book is a page of numbers
     if (!text) return tl::unexpected(text.error());
     auto parsed = plan::parse_price_book(*text, o.prices);
     if (!parsed) return tl::unexpected(parsed.error());
@@ -150,12 +152,12 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   if (o.format == "json") {
     auto j = pipeline::render_json(report);
     j["run_cost"] = costs ? pipeline::run_cost_json(*costs) : nlohmann::ordered_json(nullptr);
-    out = j.dump(2) + "\n";
+    out = core::json_text(std::move(j));
   } else {
     out = pipeline::render_text(report);
     if (costs) out += pipeline::render_run_cost_text(*costs);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  (void)core::write_stdout(out);
   std::fflush(stdout);
   return kExitOk;
 }

@@ -10,7 +10,11 @@
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "cli/validate.h"
+#include "core/input_file.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
 #include "plan/catalog_adapter.h"
@@ -93,14 +97,8 @@ core::Result<DataDirStats> measure_data_dir(const std::string& dir) {
   return s;
 }
 
-core::Result<std::string> read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::fail(core::ErrorCode::kNotFound, path, "cannot open the file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return core::fail(core::ErrorCode::kIo, path, "read error");
-  return ss.str();
-}
+// model.summary() of the largest Keras models is a few MB of text.
+core::Result<std::string> read_text_file(const std::string& path) { return core::read_input_file(path, 16u << 20); }
 
 core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   const int sources = (!o.model.empty() ? 1 : 0) + (o.params > 0 ? 1 : 0) + (!o.keras_summary.empty() ? 1 : 0);
@@ -245,7 +243,7 @@ void print_models() {
                        : m.default_seq_len > 0       ? fmt::format("seq {}", m.default_seq_len)
                                                      : fmt::format("{} px", m.default_image_size));
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  (void)core::write_stdout(out);
 }
 
 }  // namespace
@@ -254,23 +252,23 @@ void add_plan_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<PlanOptions>();
   CLI::App* cmd = app.add_subcommand("plan", "Size a server for a training job: GPU memory, GPUs ranked, the rest balanced");
   cmd->add_option("--model", o->model, "A built-in model (--list-models)")->type_name("NAME");
-  cmd->add_option("--params", o->params, "A model known only by its parameter count")->type_name("N");
+  cmd->add_option("--params", o->params, "A model known only by its parameter count")->type_name("N")->check(CLI::Range(uint64_t{1}, uint64_t{100000000000000}));
   cmd->add_option("--family", o->family, "With --params: cnn or transformer")->check(CLI::IsMember({"cnn", "transformer"}));
   cmd->add_option("--keras-summary", o->keras_summary, "Plan the model whose Keras model.summary() text is in FILE")->type_name("FILE");
   cmd->add_option("--batch", o->batch, "Global batch size (default 32, Keras fit's default)");
-  cmd->add_option("--image-size", o->image_size, "Input side in pixels (default: the model's)");
-  cmd->add_option("--seq-len", o->seq_len, "Sequence length in tokens (default: the model's)");
+  cmd->add_option("--image-size", o->image_size, "Input side in pixels (default: the model's)")->check(CLI::Range(1, 65536));
+  cmd->add_option("--seq-len", o->seq_len, "Sequence length in tokens (default: the model's)")->check(CLI::Range(1, 100000000));
   cmd->add_option("--precision", o->precision, "fp32, mixed_float16 or mixed_bfloat16");
   cmd->add_option("--optimizer", o->optimizer, "sgd, momentum, adam, adamw or adafactor");
   cmd->add_option("--recompute", o->recompute, "Activation recomputation for transformers: none, selective, full");
   cmd->add_flag("--xla", o->xla, "Training runs under XLA (jit_compile): fused kernels keep fewer activations");
-  cmd->add_option("--gpus", o->gpus, "Use at least this many GPUs (data parallel)");
-  cmd->add_option("--dataset-size", o->dataset_size, "Samples in the dataset (default: ImageNet-1k for images)")->type_name("N");
+  cmd->add_option("--gpus", o->gpus, "Use at least this many GPUs (data parallel)")->check(CLI::Range(1, 100000));
+  cmd->add_option("--dataset-size", o->dataset_size, "Samples in the dataset (default: ImageNet-1k for images)")->type_name("N")->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000000}));
   cmd->add_option("--sample-bytes", o->sample_bytes, "Average bytes per stored sample (e.g. 110k)")->type_name("SIZE");
   cmd->add_option("--data", o->data_dir, "Measure dataset size and sample bytes from the files under DIR")->type_name("DIR");
-  cmd->add_option("--decode-rate-per-core", o->decode_rate_per_core, "Samples/s one core decodes and augments (from 'tfrig bench decode')");
+  cmd->add_option("--decode-rate-per-core", o->decode_rate_per_core, "Samples/s one core decodes and augments (from 'tfrig bench decode')")->check(finite_in(0.001, 1e9));
   cmd->add_flag("--storage-separate", o->storage_separate, "The data lives on another machine: size the network");
-  cmd->add_option("--price-per-hour", o->price_per_hour, "Price per GPU-hour, for the cost of an epoch");
+  cmd->add_option("--price-per-hour", o->price_per_hour, "Price per GPU-hour, for the cost of an epoch")->check(finite_in(0, 1e6));
   cmd->add_option("--rank", o->rank, "Order of the GPU list")->check(CLI::IsMember({"price-performance", "speed", "memory"}));
   cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "markdown"}));
   cmd->add_flag("--here", o->here, "Judge this machine: what fits, the largest batch, the short stave");
@@ -368,14 +366,14 @@ void add_plan_command(CLI::App& app, RunState& state) {
     if (o->format == "json") {
       nlohmann::json j = plan::to_json(result);
       j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
-      out = j.dump(2) + "\n";
+      out = core::json_text(std::move(j));
     } else if (o->format == "markdown") {
       out = plan::render_markdown(result, ro);
     } else {
       out = plan::render_text(result, ro);
       if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10);
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    (void)core::write_stdout(out);
     std::fflush(stdout);
     state.exit_code = kExitOk;
   });

@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/inventory_source.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "knowledge/knowledge.h"
 #include "setup/plan.h"
 #include "setup/render.h"
@@ -94,7 +95,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
       text += "Wrote " + std::to_string(files.size()) + " files to " + o->output + ": read README.md, then run " +
               o->output + "/install.sh --dry-run\n";
     }
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    (void)core::write_stdout(text);
     state.exit_code = kExitOk;
   });
 }

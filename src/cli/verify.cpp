@@ -1,10 +1,16 @@
 // `tfrig verify PATH...`: options only; the work is in tfrecord/verify.cpp.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "core/escape.h"
+#include "core/input_file.h"
+#include "core/json_text.h"
+#include "core/output.h"
 #include "core/log.h"
 #include "tfrecord/progress.h"
 #include "tfrecord/verify.h"
@@ -31,7 +37,18 @@ int run(VerifyArgs& a) {
     a.options.compression = *c;
   }
   a.options.progress = a.progress;
+  // A path that is missing or not a file (a device never ends) is a usage
+  // problem, named before anything is verified; folders are expanded.
+  for (const auto& p : a.paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(p, ec)) continue;
+    if (auto ok = core::check_input_file(p); !ok) {
+      core::log(core::LogLevel::kError, "verify: {}", ok.error().to_string());
+      return kExitNoInput;
+    }
+  }
   auto verdicts = tfrecord::verify_paths(a.paths, a.options);
+  const auto set_problems = tfrecord::check_shard_sets(a.paths);
   size_t bad = 0;
   uint64_t records = 0;
   for (const auto& v : verdicts) {
@@ -46,7 +63,7 @@ int run(VerifyArgs& a) {
     auto arr = nlohmann::ordered_json::array();
     for (const auto& v : verdicts) {
       nlohmann::ordered_json f;
-      f["path"] = v.path;
+      f["path"] = core::escape_bytes(v.path);
       f["ok"] = v.ok;
       f["compression"] = std::string(tfrecord::compression_name(v.compression));
       f["records"] = v.records;
@@ -57,19 +74,22 @@ int run(VerifyArgs& a) {
         f["problem"] = nullptr;
       } else {
         f["problem"] = nlohmann::ordered_json{
-            {"kind", v.problem}, {"record", v.record_index}, {"offset", v.offset}, {"message", v.message}};
+            {"kind", v.problem}, {"record", v.record_index}, {"offset", v.offset}, {"message", core::escape_bytes(v.message)}};
       }
       arr.push_back(std::move(f));
     }
     j["results"] = std::move(arr);
-    std::printf("%s\n", j.dump(2).c_str());
+    j["set_problems"] = set_problems;
+    (void)core::write_stdout(core::json_text(j));
   } else {
     for (const auto& v : verdicts) std::printf("%s\n", v.to_string().c_str());
-    std::printf("%zu file(s), %zu bad, %llu good records\n", verdicts.size(), bad,
-                static_cast<unsigned long long>(records));
+    for (const auto& p : set_problems) std::printf("INCOMPLETE %s\n", p.c_str());
+    std::printf("%zu file(s), %zu bad, %llu good records%s\n", verdicts.size(), bad,
+                static_cast<unsigned long long>(records),
+                set_problems.empty() ? "" : fmt::format("; {} incomplete shard set(s)", set_problems.size()).c_str());
   }
   if (verdicts.empty()) return kExitNoInput;
-  return bad == 0 ? kExitOk : kExitWarnings;
+  return bad == 0 && set_problems.empty() ? kExitOk : kExitWarnings;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -10,7 +11,11 @@
 
 #include "bench/interrupt.h"
 #include "cli/command.h"
+#include "cli/inventory_source.h"
+#include "core/input_file.h"
+#include "core/json_text.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "watch/classify.h"
@@ -58,13 +63,13 @@ int emit(const watch::Recording& rec, const std::string& format) {
   const watch::Analysis a = watch::analyse(rec);
   std::string out;
   if (format == "json") {
-    out = watch::render_json(rec, a).dump(2) + "\n";
+    out = core::json_text(watch::render_json(rec, a));
   } else if (format == "csv") {
     out = watch::render_csv(rec, a);
   } else {
     out = watch::render_text(rec, a);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  (void)core::write_stdout(out);
   std::fflush(stdout);
   return kExitOk;
 }
@@ -75,14 +80,13 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
       core::log(core::LogLevel::kError, "--replay re-analyses a recording: it takes no --pid, COMMAND or --record");
       return kExitUsage;
     }
-    std::ifstream in(o.replay, std::ios::binary);
-    if (!in) {
-      core::log(core::LogLevel::kError, "{}: cannot be opened", o.replay);
-      return kExitNoInput;
+    // A day sampled every second is ~50 MB of JSON Lines; 512 MiB is ten days.
+    auto text = core::read_input_file(o.replay, 512u << 20);
+    if (!text) {
+      core::log(core::LogLevel::kError, "{}", text.error().to_string());
+      return exit_code_for(text.error());
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto rec = watch::parse_recording(ss.str(), o.replay);
+    auto rec = watch::parse_recording(*text, o.replay);
     if (!rec) {
       core::log(core::LogLevel::kError, "{}", rec.error().to_string());
       return kExitDataErr;
@@ -118,6 +122,14 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     }
     w.disk_limit_bytes_per_s = static_cast<double>(*bytes);
   }
+  if (!o.record.empty()) {
+    // Refused before the command runs, not after it ended.
+    std::error_code ec;
+    if (std::filesystem::is_directory(o.record, ec)) {
+      core::log(core::LogLevel::kError, "{}: is a directory; --record expects a file name", o.record);
+      return kExitNoInput;
+    }
+  }
   if (o.pid != 0) w.pid = o.pid;
   w.command = o.command;
   w.record_path = o.record;
@@ -135,11 +147,16 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
       std::fflush(stderr);
     }
   };
+  w.stop_signal = [&guard] { return guard.signal_number(); };
   auto result = watch::run_watch(root, w, guard.cancelled(), on_sample);
   if (tty) std::fprintf(stderr, "\r\033[K");
   if (!result) {
-    core::log(core::LogLevel::kError, "{}", result.error().to_string());
-    return result.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal;
+    const core::Error& e = result.error();
+    core::log(core::LogLevel::kError, "{}", e.to_string());
+    // Like a shell: 127 for a command not found, 126 for one that cannot run.
+    if (!o.command.empty() && e.where == o.command.front()) return e.code == core::ErrorCode::kNotFound ? 127 : 126;
+    if (!o.record.empty() && core::starts_with(e.where, o.record)) return kExitCantCreate;
+    return exit_code_for(e);
   }
   for (const auto& p : result->problems) core::log(core::LogLevel::kWarn, "{}", p);
   if (!o.record.empty()) core::log(core::LogLevel::kInfo, "recorded {} sample(s) in {}", result->recording.samples.size(), o.record);

@@ -7,10 +7,22 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "core/sysroot.h"
 
 namespace tfrig::core {
+
+namespace {
+
+// "PATH: cannot ...: No space left on device", with errno_error's code.
+Error sentence_error(int err, const std::string& path, const std::string& what) {
+  Error e = errno_error(err, path, what);
+  e.message = what + ": " + std::strerror(err);
+  return e;
+}
+
+}  // namespace
 
 namespace {
 
@@ -79,7 +91,7 @@ Result<AtomicWriter> AtomicWriter::open(const std::string& path, unsigned mode) 
   if (w.fd_ < 0) {
     int err = errno;
     w.temp_path_.clear();
-    return tl::unexpected(errno_error(err, path, "create temporary file for"));
+    return tl::unexpected(sentence_error(err, path, "cannot create the temporary file to write it"));
   }
   return w;
 }
@@ -107,7 +119,7 @@ Status AtomicWriter::commit() {
   }
   fd_ = -1;
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    return tl::unexpected(errno_error(errno, path_, "rename temporary file into"));
+    return tl::unexpected(sentence_error(errno, path_, "cannot rename the finished temporary file to this name"));
   }
   temp_path_.clear();
   return fsync_dir(parent_dir(path_));

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/input_file.h"
 #include "core/sysroot.h"
 #include "core/text.h"
 #include "importer/bug_report.h"
@@ -928,12 +929,11 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
 core::Result<report::Report> import_files(const std::vector<std::string>& paths) {
   if (paths.empty()) return core::fail(core::ErrorCode::kInvalidArgument, "FILE", "at least one file to import");
   std::vector<Input> inputs;
-  // The files come from another machine: read them as plain files, never under --root.
-  core::SysRoot here("/");
+  // The files come from another machine: read them as plain files, never
+  // under --root; "-" is stdin and a pipe (<(zcat x.gz)) is read too, with
+  // the same cap; directories and devices are refused (core/input_file.h).
   for (const auto& p : paths) {
-    std::error_code ec;
-    const std::string abs = std::filesystem::absolute(p, ec).string();
-    auto bytes = here.read_text(ec ? p : abs, size_t{64} << 20);
+    auto bytes = core::read_input_file(p, size_t{64} << 20);
     if (!bytes) return tl::unexpected(bytes.error());
     inputs.push_back(Input{p, std::move(*bytes)});
   }

@@ -361,8 +361,10 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
     if (!scratch) {
       out.notes.push_back("TFRecord what-if not measured: " + scratch.error().to_string());
     } else {
-      // A manifest of the sample (at most 64 MiB of it) so pack reads exactly those files.
-      std::string manifest;
+      // A manifest of the sample (at most 64 MiB of it) so pack reads exactly
+      // those files. CSV, not JSON Lines: a file name may be any bytes (not
+      // UTF-8), and a quoted CSV field holds them exactly (RFC 4180).
+      std::string manifest = "path\n";
       uint64_t bytes = 0;
       size_t count = 0;
       for (const auto& f : files) {
@@ -372,11 +374,16 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
         if (bytes + size > (64ull << 20) && count > 0) break;
         bytes += size;
         ++count;
-        manifest += nlohmann::json{{"path", fs::absolute(f, e).string()}}.dump() + "\n";
+        manifest += '"';
+        for (char c : fs::absolute(f, e).string()) {
+          if (c == '"') manifest += '"';
+          manifest += c;
+        }
+        manifest += "\"\n";
       }
-      std::ofstream(scratch->file("sample.jsonl")) << manifest;
+      std::ofstream(scratch->file("sample.csv"), std::ios::binary) << manifest;
       tfrecord::PackOptions po;
-      po.src = scratch->file("sample.jsonl");
+      po.src = scratch->file("sample.csv");
       po.out_dir = scratch->file("shards");
       po.plan.shard_size_bytes = 16ull * 1000 * 1000;
       po.jobs = static_cast<unsigned>(threads);

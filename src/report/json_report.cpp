@@ -1,6 +1,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/input_file.h"
 #include "core/sysroot.h"
 #include "inventory/json.h"
 #include "report/report.h"
@@ -81,11 +82,13 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
 }
 
 core::Result<Report> load_snapshot(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return tl::unexpected(core::errno_error(errno, path, "open"));
+  // A snapshot of a large machine is a few hundred kB; 64 MiB is far above any.
+  constexpr size_t kMaxSnapshotBytes = 64u << 20;
+  auto text = core::read_input_file(path, kMaxSnapshotBytes);
+  if (!text) return tl::unexpected(text.error());
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {
     return core::fail(core::ErrorCode::kParse, path + ": byte " + std::to_string(e.byte),
                       std::string("not valid JSON: ") + e.what());

@@ -244,8 +244,20 @@ core::Result<std::pair<const TfBuild*, std::string>> resolve_tf(const Knowledge&
                         b->tf + ")");
 }
 
+// The user's own --os and --gpu, repeated in every suggestion so that each
+// can be pasted as it is (a suggestion without them means this machine).
+std::string given_target(const SetupOptions& o) {
+  std::string out;
+  if (!o.os.empty()) out += " --os " + o.os;
+  if (!o.gpu.empty() && o.gpu != "auto") {
+    const bool plain = o.gpu.find_first_of(" \t'\"$`\\") == std::string::npos;
+    out += " --gpu " + (plain ? o.gpu : "'" + o.gpu + "'");
+  }
+  return out;
+}
+
 std::vector<std::string> nearest(const Knowledge& k, const OsTarget& os, Method m, const GpuTarget& gpu,
-                                 const TfBuild* wanted) {
+                                 const TfBuild* wanted, const std::string& target) {
   const auto& rows = k.tf_builds();
   long wanted_index = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -259,7 +271,7 @@ std::vector<std::string> nearest(const Knowledge& k, const OsTarget& os, Method 
   std::stable_sort(ok.begin(), ok.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
   for (size_t i = 0; i < ok.size() && i < 3; ++i) {
-    out.push_back("--tf " + ok[i].second + " --method " + std::string(method_name(m)));
+    out.push_back("--tf " + ok[i].second + " --method " + std::string(method_name(m)) + target);
   }
   // The nearest release by another method (the same release first, when one works).
   std::pair<long, std::string> best{-1, ""};
@@ -268,7 +280,7 @@ std::vector<std::string> nearest(const Knowledge& k, const OsTarget& os, Method 
     for (size_t i = 0; i < rows.size(); ++i) {
       const long d = std::labs(static_cast<long>(i) - wanted_index);
       if ((best.first >= 0 && d >= best.first) || !why_not(k, os, other, gpu, rows[i]).empty()) continue;
-      best = {d, "--tf " + rows[i].tf + " --method " + std::string(method_name(other))};
+      best = {d, "--tf " + rows[i].tf + " --method " + std::string(method_name(other)) + target};
     }
   }
   if (best.first >= 0) out.push_back(best.second);
@@ -429,7 +441,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
       out.refusal = Refusal{"no TensorFlow release in the tested-build table works on " + os->id + " with method " +
                                 std::string(method_name(o.method)) +
                                 (p.gpu.cc ? " and compute capability " + *p.gpu.cc : ""),
-                            nearest(k, *os, o.method, p.gpu, nullptr)};
+                            nearest(k, *os, o.method, p.gpu, nullptr, given_target(o))};
       return out;
     }
     p.notes.push_back("TensorFlow " + wanted.front().second + ": the newest release this machine can run with method " +
@@ -444,7 +456,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   for (const auto& [b, version] : wanted) {
     std::string reason = why_not(k, *os, o.method, p.gpu, *b);
     if (!reason.empty()) {
-      out.refusal = Refusal{reason, nearest(k, *os, o.method, p.gpu, b)};
+      out.refusal = Refusal{reason, nearest(k, *os, o.method, p.gpu, b, given_target(o))};
       return out;
     }
   }

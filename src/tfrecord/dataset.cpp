@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/input_file.h"
 #include "core/text.h"
 
 namespace tfrig::tfrecord {
@@ -37,13 +38,15 @@ bool hidden(const fs::path& p) {
   return !name.empty() && name[0] == '.';
 }
 
-core::Result<std::string> read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::fail(ErrorCode::kNotFound, path, "cannot open manifest");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return core::fail(ErrorCode::kIo, path, "cannot read manifest");
-  return ss.str();
+// A manifest of ten million rows is ~1 GB of text; past that it is not one.
+core::Result<std::string> read_whole(const std::string& path) { return core::read_input_file(path, 1u << 30); }
+
+// True when p is the excluded folder (compared by device and inode, so
+// "out", "./out" and a symlink to it are all the same folder).
+bool is_excluded(const fs::path& p, const struct stat* excluded) {
+  if (excluded == nullptr) return false;
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && st.st_dev == excluded->st_dev && st.st_ino == excluded->st_ino;
 }
 
 core::Result<Dataset> load_directory(const std::string& src, const DatasetOptions& options) {
@@ -51,8 +54,11 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
   ds.kind = "directory";
   std::error_code ec;
   std::vector<std::string> classes;
+  struct stat excluded_st {};
+  const struct stat* excluded =
+      !options.exclude_dir.empty() && ::stat(options.exclude_dir.c_str(), &excluded_st) == 0 ? &excluded_st : nullptr;
   for (fs::directory_iterator it(src, ec), end; !ec && it != end; it.increment(ec)) {
-    if (hidden(it->path())) continue;
+    if (hidden(it->path()) || is_excluded(it->path(), excluded)) continue;
     std::error_code ec2;
     if (it->is_directory(ec2)) {
       classes.push_back(it->path().filename().string());
@@ -60,7 +66,7 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
   }
   if (ec) return core::fail(ErrorCode::kIo, src, "cannot list directory: " + ec.message());
   if (classes.empty()) {
-    return core::fail(ErrorCode::kInvalidArgument, src,
+    return core::fail(ErrorCode::kParse, src,
                       "no class sub-folders; expected SRC/<class>/<image files> or a CSV/JSONL manifest");
   }
   std::sort(classes.begin(), classes.end());
@@ -75,7 +81,18 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
         continue;
       }
       std::error_code ec2;
-      if (it->is_directory(ec2)) continue;
+      if (it->is_directory(ec2)) {
+        if (is_excluded(it->path(), excluded)) it.disable_recursion_pending();
+        continue;
+      }
+      // A FIFO, socket or device (also behind a symlink) is never opened: a
+      // FIFO blocks the run, /dev/zero never ends. A broken link stays in the
+      // listing and is reported with its reason, like any unreadable file.
+      const auto type = it->status(ec2).type();
+      if (!ec2 && type != fs::file_type::regular && type != fs::file_type::not_found) {
+        ++ds.skipped_not_regular;
+        continue;
+      }
       SourceItem item;
       item.path = it->path().string();
       item.filename = it->path().lexically_relative(src).generic_string();
@@ -170,7 +187,7 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
   if (!text) return tl::unexpected(text.error());
   auto rows = parse_csv(*text, src);
   if (!rows) return tl::unexpected(rows.error());
-  if (rows->empty()) return core::fail(ErrorCode::kInvalidArgument, src, "empty manifest; expected a header row");
+  if (rows->empty()) return core::fail(ErrorCode::kParse, src, "empty manifest; expected a header row");
   const auto& header = rows->front().fields;
   int path_col = -1;
   int label_col = -1;
@@ -183,7 +200,7 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
     }
   }
   if (path_col < 0) {
-    return core::fail(ErrorCode::kInvalidArgument, src + ":1",
+    return core::fail(ErrorCode::kParse, src + ":1",
                       "no path column in the header; expected one named path, filename, file or image");
   }
   std::vector<size_t> extra_cols;
@@ -438,7 +455,7 @@ core::Result<Dataset> load_dataset(const std::string& src, const DatasetOptions&
     if (ds) stat_items(*ds);
   }
   if (!ds) return ds;
-  if (ds->items.empty()) return core::fail(ErrorCode::kInvalidArgument, src, "no input files found");
+  if (ds->items.empty()) return core::fail(ErrorCode::kParse, src, "no input files found");
   // The listing order is part of what makes runs (and slices) identical.
   std::stable_sort(ds->items.begin(), ds->items.end(),
                    [](const SourceItem& a, const SourceItem& b) { return a.filename < b.filename; });

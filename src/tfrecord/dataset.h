@@ -39,9 +39,16 @@ struct Dataset {
   std::vector<std::pair<int64_t, std::string>> label_map;
   std::vector<std::string> extra_keys;
   std::string kind;  // "directory", "csv", "jsonl"
+  // Entries of a source folder that are FIFOs, devices or sockets (also
+  // behind a symlink): skipped, never opened (a FIFO would block the run for
+  // ever), and counted for the summary.
+  uint64_t skipped_not_regular = 0;
 };
 
 struct DatasetOptions {
+  // A folder left out of a directory listing: pack's output folder when it
+  // lies inside SRC (else it would become a class and shift every label).
+  std::string exclude_dir;
   int64_t label_offset = 0;  // 0: Keras image_dataset_from_directory; 1: the Inception/ImageNet scripts (0 = background)
 };
 

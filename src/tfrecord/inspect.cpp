@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/crc32c.h"
+#include "core/escape.h"
 #include "core/table.h"
 #include "core/text.h"
 
@@ -15,11 +16,9 @@ namespace {
 
 nlohmann::ordered_json bytes_json(std::string_view b, bool show) {
   if (show) {
-    if (core::looks_like_text(b) || b.empty()) return std::string(b);
-    std::string hex;
-    hex.reserve(b.size() * 2);
-    for (unsigned char c : b) hex += fmt::format("{:02x}", c);
-    return nlohmann::ordered_json{{"hex", hex}};
+    // Text only when it is valid UTF-8 (JSON cannot hold anything else).
+    if (b.empty() || (core::looks_like_text(b) && core::is_valid_utf8(b))) return std::string(b);
+    return nlohmann::ordered_json{{"hex", core::hex_bytes(b)}};
   }
   return nlohmann::ordered_json{{"size", b.size()}, {"crc32c", fmt::format("0x{:08x}", core::crc32c(b))}};
 }
@@ -51,7 +50,8 @@ nlohmann::ordered_json example_to_json(const FeaturesView& ex, bool show_bytes) 
       case FeatureKind::kNone:
         break;
     }
-    j[key] = nlohmann::ordered_json{{std::string(feature_kind_name(f.kind)), std::move(values)}};
+    // Keys are outside bytes too (a feature key "\xff\xfe"): escaped.
+    j[core::escape_bytes(key)] = nlohmann::ordered_json{{std::string(feature_kind_name(f.kind)), std::move(values)}};
   }
   return j;
 }
@@ -95,23 +95,24 @@ core::Result<InspectReport> inspect_file(const std::string& path, const InspectO
 
 nlohmann::ordered_json report_to_json(const InspectReport& r) {
   nlohmann::ordered_json j;
-  j["path"] = r.path;
+  j["path"] = core::escape_bytes(r.path);
   j["compression"] = std::string(compression_name(r.compression));
   j["records"] = r.records;
   j["stream_bytes"] = r.stream_bytes;
   j["records_not_examples"] = r.not_examples;
-  j["first_not_example"] = r.first_not_example.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.first_not_example);
+  j["first_not_example"] =
+      r.first_not_example.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(core::escape_bytes(r.first_not_example));
   if (r.error) {
     j["error"] = nlohmann::ordered_json{{"problem", std::string(record_problem_name(r.error->problem))},
                                         {"record", r.error->record_index},
                                         {"offset", r.error->offset},
-                                        {"message", r.error->message}};
+                                        {"message", core::escape_bytes(r.error->message)}};
   } else {
     j["error"] = nullptr;
   }
   auto schema = nlohmann::ordered_json::array();
   for (const auto& [key, s] : r.schema) {
-    schema.push_back(nlohmann::ordered_json{{"key", key},
+    schema.push_back(nlohmann::ordered_json{{"key", core::escape_bytes(key)},
                                             {"kind", s.kinds},
                                             {"records", s.records},
                                             {"min_values", s.records ? s.min_values : 0},
@@ -123,21 +124,22 @@ nlohmann::ordered_json report_to_json(const InspectReport& r) {
 }
 
 std::string report_to_text(const InspectReport& r) {
-  std::string out = fmt::format("{}: {} records, {} stream bytes, compression {}\n", r.path, r.records,
+  std::string out = fmt::format("{}: {} records, {} stream bytes, compression {}\n", core::escape_bytes(r.path), r.records,
                                 r.stream_bytes, compression_name(r.compression));
   if (r.error) {
     out += fmt::format("  stopped at record {} (byte offset {}): {}: {}\n", r.error->record_index, r.error->offset,
-                       record_problem_name(r.error->problem), r.error->message);
+                       record_problem_name(r.error->problem), core::escape_bytes(r.error->message));
   }
   if (r.not_examples > 0) {
-    out += fmt::format("  {} record(s) are not tf.train.Examples; first: {}\n", r.not_examples, r.first_not_example);
+    out += fmt::format("  {} record(s) are not tf.train.Examples; first: {}\n", r.not_examples,
+                       core::escape_bytes(r.first_not_example));
   }
   if (!r.schema.empty()) {
     core::Table t({"key", "kind", "records", "min values", "max values"},
                   {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
                    core::Table::Align::kRight, core::Table::Align::kRight});
     for (const auto& [key, s] : r.schema) {
-      t.add_row({key, s.kinds, std::to_string(s.records), std::to_string(s.records ? s.min_values : 0),
+      t.add_row({core::escape_bytes(key), s.kinds, std::to_string(s.records), std::to_string(s.records ? s.min_values : 0),
                  std::to_string(s.max_values)});
     }
     out += "\nFeatures:\n" + t.render();

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -19,6 +21,7 @@
 
 #include "core/atomic_file.h"
 #include "core/clock.h"
+#include "core/escape.h"
 #include "core/log.h"
 #include "core/text.h"
 #include "tfrecord/example.h"
@@ -96,6 +99,8 @@ struct Shared {
   std::vector<FileFailure> failures;
   std::optional<PackError> fatal;
 
+  bool cancelled() const { return options.cancel != nullptr && options.cancel->load(); }
+
   void set_fatal(PackError e) {
     std::lock_guard<std::mutex> lock(mu);
     if (!fatal) fatal = std::move(e);
@@ -141,8 +146,9 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
   ShardIndex index;
   index.shard = name;
   index.compression = o.compression;
+  index.plan_fingerprint = plan_fingerprint(s.ds, s.plan, shard, o.compression);
   for (uint32_t item_index : shard.items) {
-    if (s.stop) return;  // the writer's destructor removes the temporary file
+    if (s.stop || s.cancelled()) return;  // the writer's destructor removes the temporary file
     const SourceItem& item = s.ds.items[item_index];
     auto st = read_file_into(item.path, b.file);
     core::Result<ImageInfo> info = st ? sniff_image(b.file) : tl::unexpected(st.error());
@@ -174,6 +180,7 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
       std::raise(SIGSTOP);
     }
   }
+  if (s.cancelled()) return;
   if (auto st = writer->finish(); !st) return s.set_fatal(PackError{st.error(), true});
   index.records = writer->records();
   index.stream_bytes = writer->uncompressed_offset();
@@ -188,13 +195,53 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
 }
 
 // A shard from an earlier run counts as done when it and its index exist
-// and the index describes a file of exactly this size.
-bool shard_complete(const std::string& path) {
+// and the index describes a file of exactly this size. Its plan fingerprint
+// is returned so the caller can refuse a shard from another plan.
+std::optional<std::string> complete_shard_fingerprint(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return false;
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
   auto idx = read_index(index_path_for(path));
-  return idx && idx->file_bytes == static_cast<uint64_t>(st.st_size);
+  if (!idx || idx->file_bytes != static_cast<uint64_t>(st.st_size)) return std::nullopt;
+  return idx->plan_fingerprint;
 }
+
+// Names of PREFIX-NNNNN-of-MMMMM.tfrecord files in dir whose MMMMM is not
+// count (shard_file_name's format). Sorted.
+std::vector<std::string> other_plan_shards(const std::string& dir, const std::string& prefix, uint32_t count) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (d == nullptr) return out;
+  const std::string head = prefix + "-";
+  constexpr std::string_view kExt = ".tfrecord";
+  while (dirent* e = ::readdir(d)) {
+    const std::string_view n(e->d_name);
+    // "-NNNNN-of-MMMMM.tfrecord" after the prefix.
+    if (!core::starts_with(n, head) || !core::ends_with(n, kExt) || n.size() != head.size() + 14 + kExt.size()) continue;
+    const std::string_view mid = n.substr(head.size(), 14);
+    if (mid.substr(5, 4) != "-of-") continue;
+    auto m = core::parse_u64(mid.substr(9, 5));
+    if (!core::parse_u64(mid.substr(0, 5)) || !m || *m == count) continue;
+    out.emplace_back(n);
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// FNV-1a, 64 bits (http://www.isthe.com/chongo/tech/comp/fnv/): not for
+// security, only to tell two plans apart.
+struct Fnv1a {
+  uint64_t h = 14695981039346656037ull;
+  void add(std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;  // a separator no text byte sequence can fake: "ab"+"c" != "a"+"bc"
+    h *= 1099511628211ull;
+  }
+  void add(uint64_t v) { add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
+};
 
 // Removes "<name>.tmp-*" and "<name>.index.json.tmp-*" left by a killed run
 // (core::AtomicWriter's temporary names), only for this slice's shards.
@@ -221,6 +268,31 @@ void remove_stale_temps(const std::string& dir, const std::vector<std::string>& 
 
 }  // namespace
 
+std::string plan_fingerprint(const Dataset& ds, const Plan& plan, const ShardPlan& shard, Compression compression) {
+  Fnv1a f;
+  f.add(std::string_view("tfrig-pack-plan-1"));
+  f.add(static_cast<uint64_t>(plan.shards.size()));
+  f.add(compression_name(compression));
+  for (uint32_t i : shard.items) {
+    const SourceItem& item = ds.items[i];
+    f.add(item.filename);
+    f.add(item.size_bytes);
+    f.add(static_cast<uint64_t>(item.label.value_or(INT64_MIN)));
+    f.add(item.label_text);
+    for (const auto& [key, value] : item.extras) {
+      f.add(key);
+      for (const auto& b : value.bytes) f.add(b);
+      for (float x : value.floats) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &x, sizeof bits);
+        f.add(uint64_t{bits});
+      }
+      for (int64_t x : value.ints) f.add(static_cast<uint64_t>(x));
+    }
+  }
+  return fmt::format("{:016x}", f.h);
+}
+
 std::string label_map_path(const std::string& out_dir, const std::string& prefix) {
   return (fs::path(out_dir) / (prefix + ".label_map.json")).string();
 }
@@ -233,7 +305,8 @@ std::string serialize_label_map(const Dataset& ds) {
   for (const auto& [id, name] : ds.label_map) {
     nlohmann::ordered_json e;
     e["id"] = id;
-    e["name"] = name;
+    e["name"] = core::escape_bytes(name);
+    if (!core::is_valid_utf8(name)) e["name_hex"] = core::hex_bytes(name);
     labels.push_back(std::move(e));
   }
   j["labels"] = std::move(labels);
@@ -252,7 +325,11 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
     return tl::unexpected(PackError{
         core::Error{ErrorCode::kInvalidArgument, "--prefix", "must be a non-empty file name without '/'"}, false});
   }
-  auto ds = load_dataset(o.src, o.dataset);
+  // The output folder may sit inside SRC (pack data -o data/tfrecords):
+  // it is not a class.
+  DatasetOptions dataset_options = o.dataset;
+  if (dataset_options.exclude_dir.empty()) dataset_options.exclude_dir = o.out_dir;
+  auto ds = load_dataset(o.src, dataset_options);
   if (!ds) return tl::unexpected(PackError{ds.error(), false});
   Plan plan = plan_shards(*ds, o.plan);
   if (plan.shards.size() > 99999) {
@@ -272,6 +349,27 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   sum.shards_total = static_cast<uint32_t>(plan.shards.size());
   const auto count = static_cast<uint32_t>(plan.shards.size());
 
+  // Shards of this prefix from a plan with another shard count would stay
+  // next to the new set (a glob PREFIX-* then reads both): replaced with
+  // --overwrite, else refused.
+  if (auto other = other_plan_shards(o.out_dir, o.prefix, count); !other.empty()) {
+    if (!o.overwrite) {
+      return tl::unexpected(PackError{
+          core::Error{ErrorCode::kInvalidArgument, o.out_dir,
+                      fmt::format("holds {} shard(s) of another plan ({}, ...; {} shards now); a different "
+                                  "input, --seed or --shard-size cannot resume them: pass --overwrite to replace "
+                                  "them, or pack into a new folder",
+                                  other.size(), other.front(), count)},
+          false});
+    }
+    for (const auto& name : other) {
+      const std::string p = (fs::path(o.out_dir) / name).string();
+      core::log(core::LogLevel::kInfo, "pack: removing {} of another plan (--overwrite)", p);
+      ::unlink(index_path_for(p).c_str());
+      ::unlink(p.c_str());
+    }
+  }
+
   std::vector<const ShardPlan*> todo;
   std::vector<std::string> names;
   uint64_t todo_files = 0;
@@ -285,9 +383,19 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
     sum.shard_paths.push_back(path);
     struct stat st {};
     bool exists = ::stat(path.c_str(), &st) == 0;
-    if (exists && o.resume && shard_complete(path)) {
-      ++sum.shards_resumed;
-      continue;
+    if (exists && o.resume) {
+      if (auto fingerprint = complete_shard_fingerprint(path)) {
+        if (*fingerprint != plan_fingerprint(*ds, plan, shard, o.compression)) {
+          return tl::unexpected(PackError{
+              core::Error{ErrorCode::kInvalidArgument, path,
+                          "was written by a different plan (another input, --seed, --shard-size, --compression or "
+                          "--label-offset, or a tfrig without plan fingerprints); --resume keeps only shards of the "
+                          "same plan: pass --overwrite to rewrite them, or pack into a new folder"},
+              false});
+        }
+        ++sum.shards_resumed;
+        continue;
+      }
     }
     if (exists && !o.resume && !o.overwrite) {
       return tl::unexpected(PackError{
@@ -331,6 +439,8 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   progress.finish();
 
   if (shared.fatal) return tl::unexpected(std::move(*shared.fatal));
+  sum.interrupted = shared.cancelled();
+  sum.skipped_not_regular = ds->skipped_not_regular;
   sum.shards_written = shared.shards_written;
   sum.records = shared.records;
   sum.bytes_read = shared.bytes_read;

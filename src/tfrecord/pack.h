@@ -15,6 +15,7 @@
 // under its final name is always complete and indexed. --resume skips those.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ struct PackOptions {
   bool overwrite = false;
   OnError on_error = OnError::kSkip;
   bool progress = false;
+  // Set by a signal (SIGINT/SIGTERM): workers stop between records, the
+  // unfinished shards' temporary files are removed, finished shards stay.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct FileFailure {
@@ -63,6 +67,8 @@ struct PackSummary {
   std::vector<FileFailure> failures;
   std::vector<std::string> shard_paths;  // this slice's shards
   std::string label_map_path;
+  uint64_t skipped_not_regular = 0;  // FIFOs, devices, sockets in SRC: not packed
+  bool interrupted = false;          // stopped by `cancel`: shards_written are complete, the rest are not written
 };
 
 struct PackError {
@@ -74,6 +80,14 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& options);
 
 // The label map file: {"schema_version":1,"labels":[{"id":0,"name":"cat"},...]}.
 std::string label_map_path(const std::string& out_dir, const std::string& prefix);
+// Label names that are not valid UTF-8 (a class folder named in Latin-1)
+// are written escaped (core::escape_bytes) in "name" with their exact bytes
+// in "name_hex"; the shards' image/class/text keeps the exact bytes.
 std::string serialize_label_map(const Dataset& ds);
+
+// What a shard holds: the items (file name, label, size) in write order,
+// the shard count and the compression. Two runs that would write different
+// bytes into shard k have different fingerprints (FNV-1a 64, hex).
+std::string plan_fingerprint(const Dataset& ds, const Plan& plan, const ShardPlan& shard, Compression compression);
 
 }  // namespace tfrig::tfrecord

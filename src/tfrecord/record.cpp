@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/crc32c.h"
+#include "core/input_file.h"
 #include "core/text.h"
 
 namespace tfrig::tfrecord {
@@ -265,7 +266,15 @@ void append_record(std::string& out, std::string_view data) {
 std::unique_ptr<ByteSource> memory_source(std::string_view data) { return std::make_unique<MemorySource>(data); }
 
 core::Result<std::unique_ptr<ByteSource>> file_source(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // A directory or a device (/dev/zero never ends) is refused by name.
+  if (auto ok = core::check_input_file(path); !ok) return tl::unexpected(ok.error());
+  // O_NONBLOCK for the open only: a FIFO with no writer reads as empty
+  // instead of blocking for ever.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd >= 0) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  }
   if (fd < 0) {
     int err = errno;
     auto code = err == ENOENT ? ErrorCode::kNotFound

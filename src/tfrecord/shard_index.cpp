@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/input_file.h"
+
 namespace tfrig::tfrecord {
 
 std::string index_path_for(const std::string& shard_path) { return shard_path + ".index.json"; }
@@ -19,6 +21,7 @@ std::string serialize_index(const ShardIndex& index) {
   j["records"] = index.records;
   j["file_bytes"] = index.file_bytes;
   j["stream_bytes"] = index.stream_bytes;
+  if (!index.plan_fingerprint.empty()) j["plan_fingerprint"] = index.plan_fingerprint;
   j["offsets"] = index.offsets;
   return j.dump() + "\n";
 }
@@ -40,6 +43,7 @@ core::Result<ShardIndex> parse_index(std::string_view text, const std::string& w
     idx.file_bytes = j.at("file_bytes").get<uint64_t>();
     idx.stream_bytes = j.at("stream_bytes").get<uint64_t>();
     idx.offsets = j.at("offsets").get<std::vector<uint64_t>>();
+    if (j.contains("plan_fingerprint")) idx.plan_fingerprint = j.at("plan_fingerprint").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
     // Caught here: nothing crosses the stage boundary.
     return core::fail(core::ErrorCode::kParse, where, std::string("bad shard index: ") + e.what());
@@ -52,11 +56,10 @@ core::Result<ShardIndex> parse_index(std::string_view text, const std::string& w
 }
 
 core::Result<ShardIndex> read_index(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::fail(core::ErrorCode::kNotFound, path, "cannot open shard index");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_index(ss.str(), path);
+  // 8 bytes of text per record offset: 64 MiB is millions of records.
+  auto text = core::read_input_file(path, 64u << 20);
+  if (!text) return tl::unexpected(text.error());
+  return parse_index(*text, path);
 }
 
 }  // namespace tfrig::tfrecord

@@ -22,6 +22,9 @@ struct ShardIndex {
   uint64_t file_bytes = 0;    // size on disk
   uint64_t stream_bytes = 0;  // uncompressed record stream size
   std::vector<uint64_t> offsets;
+  // What the shard was planned from (pack's plan_fingerprint): --resume keeps
+  // a shard only when it matches. Empty in indexes written before it existed.
+  std::string plan_fingerprint;
 };
 
 std::string index_path_for(const std::string& shard_path);

@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "core/escape.h"
 #include "core/text.h"
 #include "tfrecord/example.h"
 #include "tfrecord/progress.h"
@@ -20,14 +24,14 @@ namespace fs = std::filesystem;
 
 std::string FileVerdict::to_string() const {
   if (ok) {
-    return fmt::format("OK   {}: {} records, {} bytes ({}), index {}", path, records, file_bytes,
+    return fmt::format("OK   {}: {} records, {} bytes ({}), index {}", core::escape_bytes(path), records, file_bytes,
                        compression_name(compression), index);
   }
   if (problem == "io" || problem == "index_mismatch") {
-    return fmt::format("FAIL {}: {}: {}", path, problem, message);
+    return fmt::format("FAIL {}: {}: {}", core::escape_bytes(path), problem, core::escape_bytes(message));
   }
-  return fmt::format("FAIL {}: {} in record {} at byte offset {}{}: {}", path, problem, record_index, offset,
-                     compression == Compression::kNone ? "" : " (uncompressed stream)", message);
+  return fmt::format("FAIL {}: {} in record {} at byte offset {}{}: {}", core::escape_bytes(path), problem, record_index,
+                     offset, compression == Compression::kNone ? "" : " (uncompressed stream)", core::escape_bytes(message));
 }
 
 FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
@@ -150,6 +154,55 @@ std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, con
   for (auto& t : threads) t.join();
   progress.finish();
   return out;
+}
+
+std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths) {
+  std::vector<std::string> problems;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(p, ec)) continue;
+    // prefix -> (count -> indexes present)
+    std::map<std::string, std::map<uint32_t, std::set<uint32_t>>> sets;
+    std::vector<std::string> temps;
+    for (fs::directory_iterator it(p, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.find(".tmp-") != std::string::npos || core::ends_with(name, ".tmp")) {
+        temps.push_back(name);
+        continue;
+      }
+      // PREFIX-NNNNN-of-MMMMM.tfrecord (tfrecord/plan.h's shard_file_name)
+      constexpr std::string_view kExt = ".tfrecord";
+      if (!core::ends_with(name, kExt) || name.size() < kExt.size() + 16) continue;
+      const std::string_view stem = std::string_view(name).substr(0, name.size() - kExt.size());
+      const std::string_view tail = stem.substr(stem.size() - 15);  // "-NNNNN-of-MMMMM"
+      if (tail[0] != '-' || tail.substr(6, 4) != "-of-") continue;
+      auto index = core::parse_u64(tail.substr(1, 5));
+      auto count = core::parse_u64(tail.substr(10, 5));
+      if (!index || !count || *index >= *count) continue;
+      sets[std::string(stem.substr(0, stem.size() - 15))][static_cast<uint32_t>(*count)].insert(
+          static_cast<uint32_t>(*index));
+    }
+    for (const auto& [prefix, by_count] : sets) {
+      for (const auto& [count, present] : by_count) {
+        if (present.size() == count) continue;
+        std::vector<std::string> missing;
+        for (uint32_t i = 0; i < count && missing.size() < 5; ++i) {
+          if (present.count(i) == 0) missing.push_back(fmt::format("{:05d}", i));
+        }
+        problems.push_back(fmt::format("{}: shard set {}-*-of-{:05d} is incomplete: {} of {} shard(s) missing ({}{})",
+                                       core::escape_bytes(p), core::escape_bytes(prefix), count, count - present.size(),
+                                       count, fmt::join(missing, ", "),
+                                       count - present.size() > missing.size() ? ", ..." : ""));
+      }
+    }
+    if (!temps.empty()) {
+      std::sort(temps.begin(), temps.end());
+      problems.push_back(fmt::format("{}: {} temporary file(s) left by an interrupted run (first: {}); run pack again "
+                                     "with --resume to finish the set",
+                                     core::escape_bytes(p), temps.size(), core::escape_bytes(temps.front())));
+    }
+  }
+  return problems;
 }
 
 }  // namespace tfrig::tfrecord

@@ -43,4 +43,9 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options);
 // skipped) and verifies all files in parallel. Results in input order.
 std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, const VerifyOptions& options);
 
+// For each directory in paths: every shard set PREFIX-*-of-N.tfrecord found
+// there that lacks some of its N shards, and temporary files left by an
+// interrupted pack. One line per problem, naming the folder; empty = complete.
+std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths);
+
 }  // namespace tfrig::tfrecord

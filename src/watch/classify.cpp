@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
@@ -171,6 +172,14 @@ SampleClass classify_sample(const Sample& s, const RunInfo& info, const Threshol
 
 namespace {
 
+// "1 h", "5 min", "2.5 s", "500 ms": as a person writes an interval (never "3.6e+03 s").
+std::string interval_text(double s) {
+  if (s >= 3600 && std::fmod(s, 3600) == 0) return fmt::format("{:.0f} h", s / 3600);
+  if (s >= 60 && std::fmod(s, 60) == 0) return fmt::format("{:.0f} min", s / 60);
+  if (s < 1) return fmt::format("{:.0f} ms", s * 1000);
+  return fmt::format("{:.6g} s", std::round(s * 1000) / 1000);
+}
+
 struct Acc {
   double gpu = 0, cpu = 0, iowait = 0, proc = 0, read = 0;
   int n_gpu = 0, n_cpu = 0, n_proc = 0, n_read = 0;
@@ -253,8 +262,8 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
   }
   a.gpu_watched = any_gpu;
   if (rec.samples.empty()) {
-    a.blind.push_back(fmt::format("everything: no sample was taken (the run ended within the first {:.3g} s interval)",
-                                  rec.info.interval_s));
+    a.blind.push_back(fmt::format("everything: no sample was taken (the run ended within the first {} interval)",
+                                  interval_text(rec.info.interval_s)));
     a.explanation = "idle: no sample to judge.";
     a.fix = "watch for longer than one interval (--interval, --duration)";
     return a;

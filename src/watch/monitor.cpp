@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -31,20 +32,31 @@ class RecordWriter {
     if (f_ == nullptr) return tl::unexpected(core::errno_error(errno, tmp_, "create"));
     return {};
   }
+  // The first failed write (a full disk) is kept: close() reports it and
+  // leaves nothing under FILE.
   void write(const std::string& line) {
-    if (f_ != nullptr) {
-      std::fwrite(line.data(), 1, line.size(), f_);
-      std::fflush(f_);
+    if (f_ == nullptr || write_errno_ != 0) return;
+    errno = 0;
+    if (std::fwrite(line.data(), 1, line.size(), f_) != line.size() || std::fflush(f_) != 0) {
+      write_errno_ = errno != 0 ? errno : EIO;
     }
   }
   core::Status close() {
     if (f_ == nullptr) return {};
-    const bool bad = std::fflush(f_) != 0 || ::fsync(fileno(f_)) != 0;
-    const int err = errno;
-    std::fclose(f_);
+    errno = 0;
+    const bool bad = write_errno_ != 0 || std::fflush(f_) != 0 || std::ferror(f_) || ::fsync(fileno(f_)) != 0;
+    const int err = write_errno_ != 0 ? write_errno_ : (errno != 0 ? errno : EIO);
+    const bool close_failed = std::fclose(f_) != 0;
     f_ = nullptr;
-    if (bad) return tl::unexpected(core::errno_error(err, tmp_, "write"));
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) return tl::unexpected(core::errno_error(errno, path_, "rename"));
+    if (bad || close_failed) {
+      std::remove(tmp_.c_str());
+      return tl::unexpected(core::errno_error(bad ? err : errno, path_, "write"));
+    }
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+      const int rename_err = errno;
+      std::remove(tmp_.c_str());
+      return tl::unexpected(core::errno_error(rename_err, path_, "rename"));
+    }
     return {};
   }
   // Not closed: the run failed before it began (no command, no process);
@@ -59,6 +71,7 @@ class RecordWriter {
  private:
   std::string path_, tmp_;
   FILE* f_ = nullptr;
+  int write_errno_ = 0;
 };
 
 core::Result<pid_t> spawn(const std::vector<std::string>& command) {
@@ -72,7 +85,10 @@ core::Result<pid_t> spawn(const std::vector<std::string>& command) {
   sigset_t empty;
   sigemptyset(&empty);
   posix_spawnattr_setsigmask(&attr, &empty);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+  // Its own process group: a signal to tfrig is forwarded to the command and
+  // everything it started (a launcher's workers), exactly once.
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), environ);
   posix_spawnattr_destroy(&attr);
@@ -144,7 +160,9 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
     // Sleep to the next tick in slices, so that the end of the command or a
     // stop request is seen within 50 ms.
     bool exited = false;
-    while (watch.seconds() < target && !stop.load()) {
+    // --duration ends the run even inside a long interval.
+    const double wake = std::min(target, duration);
+    while (watch.seconds() < wake && !stop.load()) {
       if (child && !child_done) {
         siginfo_t si{};
         // WNOWAIT leaves the zombie in place: its /proc/PID/stat still
@@ -154,7 +172,7 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
           break;
         }
       }
-      const double left = target - watch.seconds();
+      const double left = wake - watch.seconds();
       std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, std::max(0.0, left))));
     }
     const double now = watch.seconds();
@@ -180,9 +198,12 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
   }
   gpus.stop();
   if (child && !child_done) {
-    // Stopped early (Ctrl-C reaches the command through the terminal too):
-    // give it a moment, never kill it.
-    for (int i = 0; i < 40 && !child_done; ++i) {
+    // Stopped early by a signal: pass it on to the command's process group
+    // and wait for the command (the interrupt guard's grace is 5 s). Stopped
+    // by --duration: the command keeps running, as documented.
+    const int sig = o.stop_signal ? o.stop_signal() : 0;
+    if (sig != 0) ::kill(-*child, sig);
+    for (int i = 0; i < (sig != 0 ? 80 : 40) && !child_done; ++i) {
       int status = 0;
       if (::waitpid(*child, &status, WNOHANG) == *child) finish_child(status);
       else std::this_thread::sleep_for(std::chrono::milliseconds(50));

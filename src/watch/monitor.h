@@ -25,6 +25,10 @@ struct WatchOptions {
   std::optional<double> disk_limit_bytes_per_s;
   bool gpu = true;                       // false: --no-gpu
   std::optional<std::string> nvml_library;  // TFRIG_NVML_LIBRARY
+  // The signal that set `stop` (0 or unset: none). The command runs in its
+  // own process group, so the terminal's Ctrl-C reaches only tfrig; the
+  // signal is forwarded to the whole group and the command waited for.
+  std::function<int()> stop_signal;
 };
 
 struct WatchResult {

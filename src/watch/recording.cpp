@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_text.h"
 #include "core/text.h"
 
 namespace tfrig::watch {
@@ -273,8 +274,8 @@ OJson sample_to_json(const Sample& s) {
   return j;
 }
 
-std::string info_line(const RunInfo& info) { return info_to_json(info).dump() + "\n"; }
-std::string sample_line(const Sample& s) { return sample_to_json(s).dump() + "\n"; }
+std::string info_line(const RunInfo& info) { return core::json_text(info_to_json(info), -1); }
+std::string sample_line(const Sample& s) { return core::json_text(sample_to_json(s), -1); }
 
 core::Result<Recording> parse_recording(std::string_view text, const std::string& where) {
   Recording rec;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -31,6 +32,26 @@ TEST(ScratchDir, IsCreatedInsideTheParentWithAMarkerAndRemovedCompletely) {
   }  // destructor removes
   EXPECT_FALSE(std::filesystem::exists(path));
   EXPECT_TRUE(testing::entries(parent.path()).empty());
+}
+
+TEST(ScratchDir, StaleDirectoriesOfDeadRunsAreFoundNotLiveOnes) {
+  TempDir parent;
+  // A pid that ran and is gone: a child that exited and was reaped.
+  pid_t dead = ::fork();
+  ASSERT_GE(dead, 0);
+  if (dead == 0) ::_exit(0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(dead, &status, 0), dead);
+  const std::string stale = parent.path() + "/" + kScratchPrefix + "killed";
+  const std::string live = parent.path() + "/" + kScratchPrefix + "running";
+  std::filesystem::create_directory(stale);
+  std::filesystem::create_directory(live);
+  testing::write_file(stale + "/" + kScratchMarker,
+                      "tfrig bench scratch directory of pid " + std::to_string(dead) + "; safe to delete\n");
+  testing::write_file(live + "/" + kScratchMarker,
+                      "tfrig bench scratch directory of pid " + std::to_string(::getpid()) + "; safe to delete\n");
+  std::filesystem::create_directory(parent.path() + "/" + kScratchPrefix + "no-marker");
+  EXPECT_EQ(stale_scratch_dirs(parent.path()), std::vector<std::string>{stale});
 }
 
 TEST(ScratchDir, RemovalDoesNotFollowSymlinksOut) {

@@ -192,6 +192,26 @@ TEST(PipelineCli, JsonContractAndDecodeBottleneck) {
   }
 }
 
+TEST(PipelineCli, NonUtf8ClassAndFileNamesKeepTheJsonValid) {
+  // The TFRecord what-if packs a sample: a Latin-1 class folder and file
+  // name reach its label map and the report (they crashed the JSON once).
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  fs::rename(dir.file("data/cat"), dir.file("data/caf\xe9"));
+  fs::rename(dir.file("data/dog/0000.jpg"), dir.file("data/dog/\xff\xfe.jpg"));
+  auto r = test::run_tfrig({"pipeline", "--data", dir.file("data"), "--samples-per-s", "1000", "--threads", "1",
+                            "--seconds", "0.2", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  ASSERT_TRUE(nlohmann::json::accept(r.out)) << r.out;
+  bool tfrecord_what_if = false;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& w : j.at("what_if")) {
+    if (w.at("id") == "tfrecord") tfrecord_what_if = true;
+  }
+  EXPECT_TRUE(tfrecord_what_if) << r.out;
+}
+
 TEST(PipelineCli, AutoGpuFromThisMachinesNvml) {
   // --gpu auto takes the GPU the inventory finds: here the fake NVML's H100.
   test::TempDir dir;

@@ -100,10 +100,13 @@ TEST(SetupPlan, RefusesPythonTheReleaseDoesNotSupportWithWorkingNearest) {
   ASSERT_TRUE(out.refusal);
   EXPECT_NE(out.refusal->reason.find("Python"), std::string::npos) << out.refusal->reason;
   ASSERT_FALSE(out.refusal->nearest.empty());
-  // Each suggestion plans.
+  // Each suggestion plans, and keeps the user's --os and --gpu.
   for (const auto& n : out.refusal->nearest) {
     const auto tf = n.substr(5, n.find(' ', 5) - 5);
-    const auto method = parse_method(n.substr(n.rfind(' ') + 1));
+    const size_t m = n.find("--method ") + 9;
+    const auto method = parse_method(n.substr(m, n.find(' ', m) - m));
+    EXPECT_NE(n.find("--os ubuntu-24.04"), std::string::npos) << n;
+    EXPECT_NE(n.find("--gpu 'GeForce RTX 3060'"), std::string::npos) << n;
     ASSERT_TRUE(method) << n;
     auto again = plan({tf}, "ubuntu-24.04", *method, "GeForce RTX 3060");
     EXPECT_TRUE(again.plan) << n;

@@ -21,6 +21,16 @@ constexpr const char* k4080Idle = "linux-x86_64__nvidia-geforce-rtx-4080-super__
 constexpr const char* k2080Load = "linux-x86_64__nvidia-geforce-rtx-2080-super__610.57.04.query-gpu.load.csv";
 constexpr const char* kMigLoad = "linux-x86_64__nvidia-h100-mig__590.48.01.query-gpu.load.csv";
 
+TEST(WatchClassify, AnIntervalReadsAsPeopleWriteIt) {
+  Recording rec;
+  rec.info.interval_s = 3600;
+  const Analysis a = analyse(rec);
+  ASSERT_FALSE(a.blind.empty());
+  EXPECT_NE(a.blind[0].find("first 1 h interval"), std::string::npos) << a.blind[0];
+  rec.info.interval_s = 0.5;
+  EXPECT_NE(analyse(rec).blind[0].find("first 500 ms interval"), std::string::npos) << analyse(rec).blind[0];
+}
+
 TEST(WatchClassify, RecordedIoHeavyRunIsIoBound) {
   const Recording rec = load_recording("io-heavy.jsonl");
   ASSERT_GE(rec.samples.size(), 3u);

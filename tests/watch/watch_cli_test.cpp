@@ -69,7 +69,7 @@ TEST(WatchCli, GpuThroughTheFakeNvml) {
 TEST(WatchCli, MissingCommandLeavesNoRecording) {
   test::TempDir dir;
   auto r = test::run_tfrig({"watch", "--no-gpu", "--record", dir.file("r.jsonl"), "--", "/nonexistent/train.py"});
-  EXPECT_EQ(r.exit_code, 66) << r.err;
+  EXPECT_EQ(r.exit_code, 127) << r.err;  // not found, as a shell says
   EXPECT_NE(r.err.find("/nonexistent/train.py"), std::string::npos) << r.err;
   EXPECT_TRUE(test::list_dir(dir.path()).empty());
 }

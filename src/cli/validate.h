@@ -1,0 +1,28 @@
+// Option values checked when they are read, so a bad value is exit 64
+// naming the option instead of a silent default or a nonsense result.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "core/result.h"
+#include "knowledge/knowledge.h"
+
+namespace tfrig::cli {
+
+// A number in [lo, hi]; NaN and infinities are refused (CLI::Range lets NaN through).
+CLI::Validator finite_in(double lo, double hi);
+
+// A TensorFlow version the knowledge base has a build for; the error
+// (kInvalidArgument, where = option) names the known range.
+core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& option, const std::string& value);
+
+// The first word of the command line that is not an option, when it names
+// no command: "unknown command 'doctr'; did you mean 'doctor'?" (the
+// nearest name within two edits), else nullopt. CLI11 alone says only
+// "The following arguments were not expected".
+std::optional<std::string> unknown_command_message(const CLI::App& app, int argc, const char* const* argv);
+
+}  // namespace tfrig::cli
