@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <vector>
 
@@ -108,6 +109,14 @@ std::vector<explain::Explained> judged_log_findings(const explain::LogAnalysis& 
 core::Result<FromFiles> split_from_files(const std::vector<std::string>& paths, const std::string& knowledge_dir) {
   FromFiles out;
   for (const auto& p : paths) {
+    // Only a regular file is looked into here: stdin, pipes, devices and
+    // directories go to the importer, which reads them with its caps or
+    // refuses them with their own error (opening a FIFO here would block).
+    std::error_code ec;
+    if (p == "-" || !std::filesystem::is_regular_file(p, ec)) {
+      out.captures.push_back(p);
+      continue;
+    }
     std::ifstream in(p, std::ios::binary);
     std::string head(4096, '\0');
     if (in) {
