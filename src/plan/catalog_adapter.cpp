@@ -34,7 +34,7 @@ std::string_view tier_name(Tier t) {
 }
 
 Tier tier_of(const GpuCandidate& gpu) {
-  // The guide's examples fix the boundaries: its entry cards have 12-16 GB
+  // The configuration guide's examples fix the boundaries: its entry cards have 12-16 GB
   // (T4, RTX 3060, 4060 Ti), mainstream 24 GB (RTX 4090, A5000), enterprise
   // 40 GB and more (A100 40/80 GB, H800).
   const uint64_t gib = gpu.memory_bytes / core::kGiB;

@@ -170,7 +170,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
                                : std::nullopt);
   }
 
-  // PCIe: x16 per GPU (the guide); the narrowest link decides.
+  // PCIe: x16 per GPU (docs/guide.md); the narrowest link decides.
   std::optional<int> narrowest;
   for (const inventory::Gpu& g : found) {
     if (g.pcie_link_width_current) narrowest = std::min(narrowest.value_or(64), *g.pcie_link_width_current);
@@ -190,10 +190,10 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     const std::string kind = d.device_kind.value_or(d.network ? "network" : "unknown");
     std::optional<double> ratio;
     if (kind == "nvme") ratio = 1.0;
-    else if (kind == "hdd") ratio = 0.25;  // a disk's ~100 random reads/s cannot serve small files (the guide: NVMe for datasets)
+    else if (kind == "hdd") ratio = 0.25;  // a disk's ~100 random reads/s cannot serve small files (the configuration guide, docs/guide.md: NVMe for datasets)
     else if (kind == "ssd") ratio = 1.0;
     else if (d.network) ratio = data.storage_separate ? 1.0 : 0.5;
-    add("storage", fmt::format("{} on {}", d.path, kind), "NVMe (the guide: TFRecord loading is sensitive to I/O latency)", ratio);
+    add("storage", fmt::format("{} on {}", d.path, kind), "NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)", ratio);
   }
   if (inv.storage.data_paths.empty()) {
     v.notes.push_back("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate");

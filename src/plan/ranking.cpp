@@ -31,7 +31,7 @@ double scaling_efficiency(const GpuCandidate& gpu, int n) {
   if (n <= 1) return 1.0;
   // With NVLink: 0.92, measured: NVIDIA DeepLearningExamples TensorFlow
   // ResNet-50 v1.5 README, DGX A100: 8 GPUs 17400 img/s AMP vs 1 GPU 2375
-  // (17400 / (8 x 2375) = 0.916). Over PCIe only: 0.85, ASSUMED (the guide:
+  // (17400 / (8 x 2375) = 0.916). Over PCIe only: 0.85, ASSUMED (docs/guide.md:
   // "PCIe bandwidth becomes the bottleneck" for multi-GPU training).
   return gpu.nvlink_gbs ? 0.92 : 0.85;
 }
@@ -68,13 +68,13 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
   // configuration guide (docs/guide.md).
   switch (c.tier) {
     case Tier::kEntry:
-      c.notes.push_back("entry tier (guide: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models");
+      c.notes.push_back("entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models");
       break;
     case Tier::kMainstream:
-      c.notes.push_back("mainstream tier (guide: RTX 4090 24 GB, RTX A5000)");
+      c.notes.push_back("mainstream tier (docs/guide.md: RTX 4090 24 GB, RTX A5000)");
       break;
     case Tier::kEnterprise:
-      c.notes.push_back("enterprise tier (guide: A100 40/80 GB, H800 with NVLink)");
+      c.notes.push_back("enterprise tier (docs/guide.md: A100 40/80 GB, H800 with NVLink)");
       break;
   }
   if (gpu.segment == Segment::kConsumer) {
@@ -86,7 +86,7 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
   }
   if (c.gpus_needed > 1) {
     c.notes.push_back(gpu.nvlink_gbs ? fmt::format("{} GPUs: NVLink ({:.0f} GB/s per GPU) carries the gradient all-reduce", c.gpus_needed, *gpu.nvlink_gbs)
-                                     : fmt::format("{} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the guide names as the multi-GPU bottleneck", c.gpus_needed));
+                                     : fmt::format("{} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the configuration guide (docs/guide.md) names as the multi-GPU bottleneck", c.gpus_needed));
   }
   if (w.precision == Precision::kMixedBfloat16 && !gpu.bf16_tflops) {
     c.notes.push_back("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16");

@@ -26,7 +26,7 @@ constexpr uint64_t kTextSamples = 1000000;
 constexpr double kImageDecodePerCore = 300.0;
 // ASSUMED for text: parsing pre-tokenised TFRecords, 5000 sequences/s per core.
 constexpr double kTextParsePerCore = 5000.0;
-// The guide: "at least 16 cores / 32 threads".
+// The configuration guide (docs/guide.md): "at least 16 cores / 32 threads".
 constexpr int kGuideMinCores = 16;
 
 struct CpuClass {
@@ -109,7 +109,7 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   p.image_input = image_input(w);
 
   // CPU: decode + augment at the GPUs' rate, plus one core per GPU for the
-  // framework's host threads (ASSUMED), at least the guide's 16.
+  // framework's host threads (ASSUMED), at least the configuration guide's 16.
   if (data.decode_rate_per_core && *data.decode_rate_per_core > 0) {
     p.per_core_rate = *data.decode_rate_per_core;
     p.per_core_basis = "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
@@ -142,7 +142,7 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   p.nvme_bytes = drive * static_cast<uint64_t>(p.nvme_drives);
 
   if (data.storage_separate) {
-    // The guide's case study: storage separate from compute, 10 GbE inside
+    // The configuration guide's case study: storage separate from compute, 10 GbE inside
     // the network so data arrives faster than the GPU consumes it. ASSUMED
     // 30% headroom over the payload for protocol overhead and bursts.
     p.network_gbits = p.read_bytes_per_s * 8.0 / 1e9 * 1.3;
@@ -155,12 +155,12 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
     }
   }
 
-  // PCIe lanes: x16 per GPU (the guide), x4 per NVMe drive (NVMe over
+  // PCIe lanes: x16 per GPU (docs/guide.md), x4 per NVMe drive (NVMe over
   // PCIe x4, the U.2/M.2 form factors), x16 for a 100 GbE+ NIC, x8 below.
   const int nic_lanes = data.storage_separate ? (p.network_gbits && *p.network_gbits > 40 ? 16 : 8) : 0;
   p.pcie_lanes = 16 * p.gpus + 4 * p.nvme_drives + nic_lanes;
 
-  // RAM: at least 2x the total GPU memory (the guide: "A100 80 GB -> 256 GB").
+  // RAM: at least 2x the total GPU memory (the configuration guide, docs/guide.md: "A100 80 GB -> 256 GB").
   p.ram_min_bytes = 2 * choice.gpu.memory_bytes * static_cast<uint64_t>(p.gpus);
 
   const CpuClass* cls = &kCpuClasses[std::size(kCpuClasses) - 1];
@@ -203,7 +203,7 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   const std::string rate = fmt::format("{:.0f} samples/s", p.samples_per_s);
   p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), fmt::format("{} samples/s together", static_cast<long long>(std::llround(p.samples_per_s)))});
   p.lines.push_back({"CPU", fmt::format("{} cores / {} threads", p.cpu_cores, 2 * p.cpu_cores),
-                     fmt::format("{} / {:.0f} per core ({}) + 1 per GPU = {}; guide minimum 16", rate, p.per_core_rate, p.per_core_basis,
+                     fmt::format("{} / {:.0f} per core ({}) + 1 per GPU = {}; docs/guide.md minimum 16", rate, p.per_core_rate, p.per_core_basis,
                                  p.cpu_cores_needed)});
   p.lines.push_back({"CPU class", p.cpu_class, fmt::format("{} PCIe lanes: x16 per GPU, x4 per NVMe{}", p.pcie_lanes, nic_lanes ? ", NIC" : "")});
   p.lines.push_back({"RAM", fmt::format("{} ({})", core::format_bytes_binary(p.ram_bytes), p.dimm_layout),

@@ -1,4 +1,4 @@
-// The rest of the server, balanced around the chosen GPUs (the guide's
+// The rest of the server, balanced around the chosen GPUs (the configuration guide's
 // barrel: CPU, PCIe, RAM, storage, network and power must keep them fed).
 #pragma once
 
@@ -22,7 +22,7 @@ struct DataOptions {
   std::optional<uint64_t> sample_bytes;          // --sample-bytes
   std::optional<double> decode_rate_per_core;    // samples/s one core decodes and augments
   std::string decode_rate_source;                // "tfrig bench decode", "--decode-rate-per-core"
-  bool storage_separate = false;                 // data on another machine (the guide's case study)
+  bool storage_separate = false;                 // data on another machine (the configuration guide's case study)
   std::optional<double> price_per_gpu_hour;      // --price-per-hour, per GPU
 };
 
