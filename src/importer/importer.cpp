@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "importer/bug_report.h"
 #include "importer/gzip.h"
+#include "importer/text_encoding.h"
 #include "inventory/kernel_events.h"
 #include "report/coverage.h"
 #include "probe/parse/kernel_log.h"
@@ -904,6 +905,11 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
       text = inflated;
     }
     if (!cut_note.empty()) problem(f, "host", cut_note);
+    // nvidia-smi output saved by Windows PowerShell's `>` is UTF-16.
+    if (auto utf8 = utf16_to_utf8(text)) {
+      inflated = std::move(*utf8);
+      text = inflated;
+    }
     const FileKind kind = detect_kind(text);
     switch (kind) {
       case FileKind::kBugReport: import_bug_report(text, in.name, f); break;
