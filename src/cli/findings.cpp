@@ -8,18 +8,11 @@
 #include "cli/command.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "report/probes_run.h"
 #include "rules/util.h"
 
 namespace tfrig::cli {
 
-std::optional<std::set<std::string>> probes_run(const report::Report& r) {
-  if (r.probes.empty()) return std::nullopt;
-  std::set<std::string> out;
-  for (const auto& s : r.probes) {
-    if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) out.insert(s.id);
-  }
-  return out;
-}
 
 namespace {
 
@@ -77,7 +70,7 @@ std::string verdict_line(const rules::Context& ctx, const rules::Evaluation& ev,
 }
 
 rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, const FindingsOptions& options) {
-  rules::Context ctx{r.inventory, k, rules::resolve_target(r.inventory, k, options.tf), probes_run(r)};
+  rules::Context ctx{r.inventory, k, rules::resolve_target(r.inventory, k, options.tf), report::probes_run(r)};
   auto ev = rules::evaluate(ctx, options.only_area);
   r.evaluated = true;
   r.target = ctx.target.label();
@@ -109,7 +102,7 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
     return kExitUsage;
   }
   rules::Context ctx{r.inventory, k, rules::resolve_target(r.inventory, k, tf.empty() ? std::nullopt : std::optional<std::string>(tf)),
-                     probes_run(r)};
+                     report::probes_run(r)};
   auto rr = rules::run_rule(*rule, ctx);
   std::string out = fmt::format("{} ({}, {})\n  {}\n\n  Checks: {}\n  Why:    {}\n  Fix:    {}\n", rule->id, rule->area,
                                 rules::severity_name(rule->severity), rule->title, rule->checks, rule->why, rule->fix);

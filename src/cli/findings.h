@@ -18,10 +18,6 @@ struct FindingsOptions {
   std::string only_area;          // --only AREA
 };
 
-// Probe ids that ran on the machine of this report (ok or absent); nullopt
-// when the report lists no probes (a hand-made snapshot).
-std::optional<std::set<std::string>> probes_run(const report::Report& r);
-
 // Evaluates every rule (or one area) and stores findings, summary, target and
 // verdict in the report.
 rules::Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, const FindingsOptions& options);

@@ -11,7 +11,6 @@
 #include "bench/interrupt.h"
 #include "cli/command.h"
 #include "cli/inventory_source.h"
-#include "core/input_file.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -49,33 +48,13 @@ struct PipelineOptions {
   double kwh = -1;
 };
 
-// The price book from --prices, --rent, --buy and --kwh.
-core::Result<plan::PriceBook> read_prices(const PipelineOptions& o) {
-  plan::PriceBook book;
-  if (!o.prices.empty()) {
-    auto text = core::read_input_file(o.prices, 1u << 20);  // a price book is a page of numbers
-    if (!text) return tl::unexpected(text.error());
-    auto parsed = plan::parse_price_book(*text, o.prices);
-    if (!parsed) return tl::unexpected(parsed.error());
-    book = std::move(*parsed);
-  }
-  for (const std::string& r : o.rent) {
-    if (auto st = plan::apply_rent_flag(book, r); !st) return tl::unexpected(st.error());
-  }
-  for (const std::string& b : o.buy) {
-    if (auto st = plan::apply_buy_flag(book, b); !st) return tl::unexpected(st.error());
-  }
-  if (o.kwh >= 0) book.power_price_per_kwh = o.kwh;
-  return book;
-}
-
 int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   bench::InterruptGuard guard;
   if (!o.model.empty() && o.samples_per_s > 0) {
     core::log(core::LogLevel::kError, "give either --model or --samples-per-s, not both");
     return kExitUsage;
   }
-  auto prices = read_prices(o);
+  auto prices = plan::load_prices(plan::PriceOptions{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt});
   if (!prices) {
     core::log(core::LogLevel::kError, "{}", prices.error().to_string());
     return exit_code_for(prices.error());

@@ -184,23 +184,10 @@ std::optional<double> parse_deadline_hours(const std::string& text) {
 // for no time or cost (neither --epochs nor --steps).
 core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const plan::DataOptions& data, const plan::Workload& w,
                                                     plan::PriceBook& prices) {
-  if (!o.prices.empty()) {
-    auto text = read_text_file(o.prices);
-    if (!text) return tl::unexpected(text.error());
-    auto book = plan::parse_price_book(*text, o.prices);
-    if (!book) return tl::unexpected(book.error());
-    prices = std::move(*book);
-  }
-  for (const std::string& r : o.rent) {
-    if (auto st = plan::apply_rent_flag(prices, r); !st) return tl::unexpected(st.error());
-  }
-  for (const std::string& b : o.buy) {
-    if (auto st = plan::apply_buy_flag(prices, b); !st) return tl::unexpected(st.error());
-  }
-  if (o.kwh >= 0) {
-    if (!std::isfinite(o.kwh) || o.kwh > 100) return core::fail(core::ErrorCode::kInvalidArgument, "--kwh", "expected a price per kWh from 0 to 100");
-    prices.power_price_per_kwh = o.kwh;
-  }
+  plan::PriceOptions po{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt};
+  auto book = plan::load_prices(po);
+  if (!book) return tl::unexpected(book.error());
+  prices = std::move(*book);
   if (o.epochs <= 0 && o.steps == 0) {
     const bool asked_cost = !o.prices.empty() || !o.rent.empty() || !o.buy.empty() || o.runs_per_month > 0 || !o.deadline.empty() || !o.pipeline_json.empty();
     if (asked_cost) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", "time and cost need the length of the run: --epochs E (with --dataset-size N or --data DIR) or --steps S");

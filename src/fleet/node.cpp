@@ -2,25 +2,10 @@
 
 #include <set>
 
+#include "report/probes_run.h"
 #include "rules/rule.h"
 
 namespace tfrig::fleet {
-
-namespace {
-
-// The probes that ran (ok or absent), as doctor decides it: a section whose
-// probe failed is unknown, not empty. A report without probe statuses
-// (imported, hand-made) counts every section as probed.
-std::optional<std::set<std::string>> probes_run(const report::Report& r) {
-  if (r.probes.empty()) return std::nullopt;
-  std::set<std::string> out;
-  for (const auto& s : r.probes) {
-    if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) out.insert(s.id);
-  }
-  return out;
-}
-
-}  // namespace
 
 Node summarize_node(const report::Report& report, const knowledge::Knowledge& k, const std::optional<std::string>& tf) {
   Node n;
@@ -28,7 +13,7 @@ Node summarize_node(const report::Report& report, const knowledge::Knowledge& k,
   n.tool_version = report.tool_version;
   if (report.inventory.host.hostname) n.hostname = *report.inventory.host.hostname;
   n.facts = extract_facts(report);
-  rules::Context ctx{report.inventory, k, rules::resolve_target(report.inventory, k, tf), probes_run(report)};
+  rules::Context ctx{report.inventory, k, rules::resolve_target(report.inventory, k, tf), report::probes_run(report)};
   auto ev = rules::evaluate(ctx);
   n.summary = ev.summary;
   n.findings.reserve(ev.findings.size());

@@ -5,19 +5,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "report/severity_paint.h"
+
 namespace tfrig::fleet {
 
 namespace {
 
-std::string paint(bool color, rules::Severity s, const std::string& text) {
-  if (!color) return text;
-  switch (s) {
-    case rules::Severity::kError: return "\033[31m" + text + "\033[0m";
-    case rules::Severity::kWarning: return "\033[33m" + text + "\033[0m";
-    case rules::Severity::kInfo: return "\033[36m" + text + "\033[0m";
-  }
-  return text;
-}
+std::string paint(bool color, rules::Severity s, const std::string& text) { return report::paint_severity(color, s, text); }
 
 std::string bold(bool color, const std::string& text) { return color ? "\033[1m" + text + "\033[0m" : text; }
 

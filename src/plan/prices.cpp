@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "core/input_file.h"
+
 namespace tfrig::plan {
 
 using nlohmann::json;
@@ -249,6 +251,28 @@ const GpuPrice* find_price(const PriceBook& book, const GpuCandidate& gpu) {
     if (k == id || k == name) return &price;
   }
   return nullptr;
+}
+
+core::Result<PriceBook> load_prices(const PriceOptions& o) {
+  PriceBook book;
+  if (!o.file.empty()) {
+    auto text = core::read_input_file(o.file, size_t{1} << 20);
+    if (!text) return tl::unexpected(text.error());
+    auto parsed = parse_price_book(*text, o.file);
+    if (!parsed) return tl::unexpected(parsed.error());
+    book = std::move(*parsed);
+  }
+  for (const std::string& r : o.rent) {
+    if (auto st = apply_rent_flag(book, r); !st) return tl::unexpected(st.error());
+  }
+  for (const std::string& b : o.buy) {
+    if (auto st = apply_buy_flag(book, b); !st) return tl::unexpected(st.error());
+  }
+  if (o.kwh) {
+    if (!std::isfinite(*o.kwh) || *o.kwh < 0 || *o.kwh > 100) return core::fail(core::ErrorCode::kInvalidArgument, "--kwh", "expected a price per kWh from 0 to 100");
+    book.power_price_per_kwh = *o.kwh;
+  }
+  return book;
 }
 
 bool has_gpu_prices(const PriceBook& book) { return !book.gpus.empty(); }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.h"
 #include "plan/gpu_candidate.h"
@@ -60,6 +61,17 @@ core::Status apply_buy_flag(PriceBook& book, std::string_view value);
 // The price the book gives this GPU (its id, name or an alias; "NVIDIA "
 // and case ignored), or nullptr.
 const GpuPrice* find_price(const PriceBook& book, const GpuCandidate& gpu);
+
+// The price book of the command line: --prices FILE (read with a 1 MiB cap,
+// errors name the file and field: exit 65), then each --rent and --buy, then
+// --kwh when given (>= 0). Shared by plan and pipeline.
+struct PriceOptions {
+  std::string file;
+  std::vector<std::string> rent;
+  std::vector<std::string> buy;
+  std::optional<double> kwh;
+};
+core::Result<PriceBook> load_prices(const PriceOptions& o);
 
 // True when the book prices anything at all for GPUs.
 bool has_gpu_prices(const PriceBook& book);

@@ -1,4 +1,5 @@
 #include "report/coverage.h"
+#include "report/probes_run.h"
 
 #include <set>
 
@@ -43,6 +44,15 @@ Coverage coverage_of(const Report& r) {
     }
   }
   return c;
+}
+
+std::optional<std::set<std::string>> probes_run(const Report& r) {
+  if (r.probes.empty()) return std::nullopt;
+  std::set<std::string> out;
+  for (const auto& s : r.probes) {
+    if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) out.insert(s.id);
+  }
+  return out;
 }
 
 }  // namespace tfrig::report

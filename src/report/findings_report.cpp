@@ -8,9 +8,20 @@
 
 #include "report/coverage.h"
 #include "report/report.h"
+#include "report/severity_paint.h"
 #include "rules/rule.h"
 
 namespace tfrig::report {
+
+std::string paint_severity(bool color, rules::Severity s, const std::string& text) {
+  if (!color) return text;
+  switch (s) {
+    case rules::Severity::kError: return "\033[31m" + text + "\033[0m";
+    case rules::Severity::kWarning: return "\033[33m" + text + "\033[0m";
+    case rules::Severity::kInfo: return "\033[36m" + text + "\033[0m";
+  }
+  return text;
+}
 
 namespace {
 
@@ -24,15 +35,7 @@ nlohmann::json finding_to_json(const rules::Finding& f) {
                         {"references", f.references}};
 }
 
-std::string paint(bool color, rules::Severity s, const std::string& text) {
-  if (!color) return text;
-  switch (s) {
-    case rules::Severity::kError: return "\033[31m" + text + "\033[0m";
-    case rules::Severity::kWarning: return "\033[33m" + text + "\033[0m";
-    case rules::Severity::kInfo: return "\033[36m" + text + "\033[0m";
-  }
-  return text;
-}
+std::string paint(bool color, rules::Severity s, const std::string& text) { return paint_severity(color, s, text); }
 
 // Indents continuation lines of wrapped text.
 std::string wrap(const std::string& text, size_t width, const std::string& indent) {

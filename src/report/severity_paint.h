@@ -1,0 +1,15 @@
+// Severity colours on a terminal (red errors, yellow warnings, cyan infos),
+// shared by every text renderer so that one finding looks the same in doctor,
+// explain and fleet.
+#pragma once
+
+#include <string>
+
+#include "rules/rule.h"
+
+namespace tfrig::report {
+
+// text in the severity's ANSI colour when color is true, else unchanged.
+std::string paint_severity(bool color, rules::Severity s, const std::string& text);
+
+}  // namespace tfrig::report
