@@ -72,9 +72,15 @@ core::Status decode_rgb(tjhandle h, const std::string& jpeg, const std::string& 
   hd = *header;
   rgb.resize(static_cast<size_t>(hd.width) * static_cast<size_t>(hd.height) * 3);
   if (tjDecompress2(h, reinterpret_cast<const unsigned char*>(jpeg.data()), static_cast<unsigned long>(jpeg.size()),
-                    rgb.data(), hd.width, 0, hd.height, TJPF_RGB, 0) != 0 &&
-      tjGetErrorCode(h) != TJERR_WARNING) {
-    return core::fail(core::ErrorCode::kParse, name, std::string("corrupt JPEG: ") + tjGetErrorStr2(h));
+                    rgb.data(), hd.width, 0, hd.height, TJPF_RGB, 0) != 0) {
+    const std::string message = tjGetErrorStr2(h);
+    // Warnings (extraneous bytes before a marker) decode as TensorFlow does,
+    // but a file that ends before its last scan does not: tf.io.decode_jpeg
+    // fails on it unless try_recover_truncated=True (default False,
+    // https://www.tensorflow.org/api_docs/python/tf/io/decode_jpeg).
+    if (tjGetErrorCode(h) != TJERR_WARNING || message.find("Premature end") != std::string::npos) {
+      return core::fail(core::ErrorCode::kParse, name, "corrupt JPEG: " + message);
+    }
   }
   return {};
 }
@@ -149,9 +155,13 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
                                         "random horizontal flip, normalise to float32 HWC",
                                         kCropSize);
       }
+      DecodeFailures failed;
       Measurement& m = runner.measure(metric, "images/s", params, [&, threads, augment]() {
-        return decode_sample(*set, threads, augment, ctx.config.sample_seconds, ctx.cancelled, 7);
+        return decode_sample(*set, threads, augment, ctx.config.sample_seconds, ctx.cancelled, 7, &failed);
       });
+      if (failed.images > 0) {
+        m.notes.push_back(fmt::format("{} image(s) failed to decode and were skipped; first: {}", failed.images, failed.first_error));
+      }
       if (!set->rejected.empty()) {
         m.notes.push_back(fmt::format("{} file(s) skipped as corrupt or not JPEG; first: {}", set->rejected.size(),
                                       set->rejected.front()));
@@ -174,11 +184,23 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
 
 }  // namespace
 
+core::Status check_jpeg_decodes(const std::string& jpeg, const std::string& name) {
+  // One decoder and one pixel buffer per thread: pack's writers call this
+  // for every image.
+  thread_local TjHandle h(false);
+  thread_local std::vector<uint8_t> rgb;
+  if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, name, "TurboJPEG could not start a decoder");
+  Header hd;
+  return decode_rgb(h.get(), jpeg, name, rgb, hd);
+}
+
 core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
-                                   const std::atomic<bool>& cancelled, uint64_t seed) {
+                                   const std::atomic<bool>& cancelled, uint64_t seed, DecodeFailures* failures) {
   std::atomic<uint64_t> done{0};
-  std::atomic<bool> failed{false};
-  std::string error;
+  // Images that failed once are skipped from then on (value-initialised: false).
+  std::vector<std::atomic<bool>> bad(set.images.size());
+  std::atomic<size_t> bad_count{0};
+  std::string first_error;
   std::mutex error_mutex;
   core::Stopwatch watch;
   // Each worker reads the clock after every image (a vDSO call, tens of
@@ -191,15 +213,22 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
     std::mt19937_64 rng(seed + static_cast<uint64_t>(index));
     size_t i = static_cast<size_t>(index) % set.images.size();
     uint64_t local = 0;
-    while (watch.seconds() < seconds && !failed.load(std::memory_order_relaxed) &&
+    while (watch.seconds() < seconds && bad_count.load(std::memory_order_relaxed) < set.images.size() &&
            !cancelled.load(std::memory_order_relaxed)) {
+      if (bad[i].load(std::memory_order_relaxed)) {
+        i = (i + 1) % set.images.size();
+        continue;
+      }
       Header hd;
       auto s = decode_rgb(h.get(), set.images[i], set.names[i], rgb, hd);
       if (!s) {
-        std::lock_guard lock(error_mutex);
-        if (error.empty()) error = s.error().to_string();
-        failed = true;
-        break;
+        if (!bad[i].exchange(true)) {
+          ++bad_count;
+          std::lock_guard lock(error_mutex);
+          if (first_error.empty()) first_error = s.error().to_string();
+        }
+        i = (i + 1) % set.images.size();
+        continue;
       }
       if (augment) {
         CropBox box = random_resized_crop(hd.width, hd.height, rng);
@@ -216,7 +245,8 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
   worker(0);
   for (auto& t : pool) t.join();
   double secs = watch.seconds();
-  if (failed) return core::fail(core::ErrorCode::kParse, "decode", error);
+  if (failures != nullptr) *failures = DecodeFailures{bad_count.load(), first_error};
+  if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", "no image decoded: " + first_error);
   return static_cast<double>(done.load()) / std::max(secs, 1e-9);
 }
 

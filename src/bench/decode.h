@@ -36,8 +36,21 @@ core::Result<JpegSet> generate_jpegs(int count, int width, int height, int quali
 // `seconds` on `threads` threads, each walking the set from its own starting
 // point; returns images per second. Shared by the decode benchmark and tfrig
 // pipeline's decode stage.
+// Decodes one JPEG to pixels as TensorFlow's decode_jpeg would: a file cut
+// short fails (see decode_rgb), extraneous bytes before a marker do not.
+// For `tfrig pack --validate full`; errors name the file.
+core::Status check_jpeg_decodes(const std::string& jpeg, const std::string& name);
+
+// An image that fails its full decode (a truncated JPEG passes the header
+// check load_jpegs does) is counted, named and skipped from then on, so one
+// bad file never stops the measurement; only a set where every image fails
+// is an error.
+struct DecodeFailures {
+  size_t images = 0;        // distinct images that failed
+  std::string first_error;  // the decoder's message for the first of them
+};
 core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
-                                   const std::atomic<bool>& cancelled, uint64_t seed);
+                                   const std::atomic<bool>& cancelled, uint64_t seed, DecodeFailures* failures = nullptr);
 
 // The crop RandomResizedCrop picks: area fraction in [0.08, 1], aspect ratio
 // in [3/4, 4/3] log-uniform, ten tries, then the central crop.

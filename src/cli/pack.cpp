@@ -24,6 +24,7 @@ struct PackArgs {
   std::string shard_size = "200MB";
   std::string compression = "none";
   std::string on_error = "skip";
+  std::string validate = "header";
   bool no_shuffle = false;
   bool progress = false;
   bool no_progress = false;
@@ -66,6 +67,7 @@ int run(PackArgs& a) {
   o.plan.shuffle = !a.no_shuffle;
   o.compression = *comp;
   o.on_error = a.on_error == "fail" ? tfrecord::OnError::kFail : tfrecord::OnError::kSkip;
+  o.validate = a.validate == "full" ? tfrecord::Validate::kFull : tfrecord::Validate::kHeader;
   o.progress = !a.no_progress && (a.progress || tfrecord::stderr_is_terminal());
   // Ctrl-C / SIGTERM: the workers stop between records and each unfinished
   // shard's temporary file is removed; the shards already renamed into place
@@ -98,6 +100,10 @@ int run(PackArgs& a) {
               core::format_seconds(sum->seconds).c_str(), static_cast<double>(sum->records) / secs,
               core::format_rate(static_cast<double>(sum->bytes_read) / secs).c_str());
   if (!sum->label_map_path.empty()) std::printf("  label map: %s\n", sum->label_map_path.c_str());
+  std::printf("  images checked: %s\n", o.validate == tfrecord::Validate::kFull
+                                            ? "every JPEG decoded to pixels (--validate full); other formats by their header"
+                                            : "header only (--validate header): a JPEG cut short is packed as it is; "
+                                              "--validate full decodes each one");
   if (sum->skipped_not_regular > 0) {
     std::printf("  skipped %llu entr%s of the source folder that are not regular files (FIFOs, devices, sockets)\n",
                 static_cast<unsigned long long>(sum->skipped_not_regular), sum->skipped_not_regular == 1 ? "y" : "ies");
@@ -144,6 +150,11 @@ void add_pack_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--overwrite", o.overwrite, "Rewrite shards that already exist");
   cmd->add_option("--on-error", args->on_error, "Unreadable or non-image files: skip (report and count) or fail")
       ->check(CLI::IsMember({"skip", "fail"}))
+      ->capture_default_str();
+  cmd->add_option("--validate", args->validate,
+                  "header: read each image's header (fast); full: also decode every JPEG, skipping (or, with "
+                  "--on-error fail, refusing) one that does not decode")
+      ->check(CLI::IsMember({"header", "full"}))
       ->capture_default_str();
   cmd->add_flag("--progress", args->progress, "Progress on stderr even when it is not a terminal");
   cmd->add_flag("--no-progress", args->no_progress, "No progress line");

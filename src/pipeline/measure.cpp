@@ -273,8 +273,17 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   if (set.images.empty()) {
     out.notes.push_back("no JPEG in the dataset decoded, so the decode stage was not measured");
   } else {
-    auto all = bench::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7);
-    auto one = threads == 1 ? all : bench::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11);
+    bench::DecodeFailures failed_all, failed_one;
+    auto all = bench::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7, &failed_all);
+    auto one = threads == 1 ? all : bench::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11, &failed_one);
+    // A file that fails its full decode is skipped and counted: the stave is
+    // measured on the rest, and the report says how many failed.
+    const bench::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
+    if (failed.images > 0) {
+      out.decode_failures = failed.images;
+      out.notes.push_back(fmt::format("{} of {} sampled image(s) failed to decode and were skipped (first: {})", failed.images,
+                                      set.images.size(), failed.first_error));
+    }
     if (all && one) {
       out.decode_per_core = *one;
       out.stages.push_back(Stage{kDecode, *all, Origin::kMeasured,

@@ -46,6 +46,7 @@ struct Measured {
   uint64_t bytes_total = 0;
   uint64_t files_sampled = 0;
   double avg_sample_bytes = 0;
+  uint64_t decode_failures = 0;     // sampled images that failed a full decode (skipped, not measured)
   std::vector<std::string> notes;   // what the user should know (cache not dropped, files rejected, ...)
 };
 

@@ -147,6 +147,7 @@ nlohmann::ordered_json render_json(const Report& r) {
                            {"files_total", r.measured.files_total},
                            {"bytes_total", r.measured.bytes_total},
                            {"files_sampled", r.measured.files_sampled},
+                           {"decode_failures", r.measured.decode_failures},
                            {"avg_sample_bytes", r.measured.avg_sample_bytes},
                            {"input", r.measured.input_is_tfrecord ? "tfrecord" : "files"},
                            {"decode_per_core_samples_per_s", r.measured.decode_per_core},

@@ -26,6 +26,7 @@
 #include "core/text.h"
 #include "tfrecord/example.h"
 #include "tfrecord/image_header.h"
+#include "bench/decode.h"
 #include "tfrecord/progress.h"
 #include "tfrecord/shard_index.h"
 
@@ -146,15 +147,23 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
   ShardIndex index;
   index.shard = name;
   index.compression = o.compression;
-  index.plan_fingerprint = plan_fingerprint(s.ds, s.plan, shard, o.compression);
+  index.plan_fingerprint = plan_fingerprint(s.ds, s.plan, shard, o.compression, o.validate);
   for (uint32_t item_index : shard.items) {
     if (s.stop || s.cancelled()) return;  // the writer's destructor removes the temporary file
     const SourceItem& item = s.ds.items[item_index];
     auto st = read_file_into(item.path, b.file);
     core::Result<ImageInfo> info = st ? sniff_image(b.file) : tl::unexpected(st.error());
+    bool undecodable = false;
+    if (info && o.validate == Validate::kFull && info->format == "jpeg") {
+      if (auto full = bench::check_jpeg_decodes(b.file, item.path); !full) {
+        info = tl::unexpected(full.error());
+        undecodable = true;
+      }
+    }
     if (!info) {
-      std::string reason = st ? "not an image we can read the size of (" + info.error().to_string() + ")"
-                              : info.error().message;
+      std::string reason = undecodable ? "a JPEG that does not decode (" + info.error().message + ")"
+                           : st        ? "not an image we can read the size of (" + info.error().to_string() + ")"
+                                       : info.error().message;
       core::log(core::LogLevel::kWarn, "pack: {}: {}", item.path, reason);
       if (o.on_error == OnError::kFail) {
         return s.set_fatal(PackError{core::Error{info.error().code == ErrorCode::kParse ? ErrorCode::kParse
@@ -268,9 +277,13 @@ void remove_stale_temps(const std::string& dir, const std::vector<std::string>& 
 
 }  // namespace
 
-std::string plan_fingerprint(const Dataset& ds, const Plan& plan, const ShardPlan& shard, Compression compression) {
+std::string plan_fingerprint(const Dataset& ds, const Plan& plan, const ShardPlan& shard, Compression compression,
+                             Validate validate) {
   Fnv1a f;
   f.add(std::string_view("tfrig-pack-plan-1"));
+  // Full validation can leave files out that a header check keeps: a
+  // different plan. (Header-only plans keep the fingerprints they had.)
+  if (validate == Validate::kFull) f.add(std::string_view("validate=full"));
   f.add(static_cast<uint64_t>(plan.shards.size()));
   f.add(compression_name(compression));
   for (uint32_t i : shard.items) {
@@ -385,7 +398,7 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
     bool exists = ::stat(path.c_str(), &st) == 0;
     if (exists && o.resume) {
       if (auto fingerprint = complete_shard_fingerprint(path)) {
-        if (*fingerprint != plan_fingerprint(*ds, plan, shard, o.compression)) {
+        if (*fingerprint != plan_fingerprint(*ds, plan, shard, o.compression, o.validate)) {
           return tl::unexpected(PackError{
               core::Error{ErrorCode::kInvalidArgument, path,
                           "was written by a different plan (another input, --seed, --shard-size, --compression or "

@@ -29,6 +29,8 @@ namespace tfrig::tfrecord {
 
 enum class OnError { kSkip, kFail };
 
+enum class Validate { kHeader, kFull };
+
 struct PackOptions {
   std::string src;
   std::string out_dir;
@@ -42,6 +44,10 @@ struct PackOptions {
   bool resume = false;
   bool overwrite = false;
   OnError on_error = OnError::kSkip;
+  // header: read each image's header only (size, channels; fast). full: also
+  // decode every JPEG to pixels, so a file cut short is skipped (or fails
+  // with --on-error fail) instead of failing later in training.
+  Validate validate = Validate::kHeader;
   bool progress = false;
   // Set by a signal (SIGINT/SIGTERM): workers stop between records, the
   // unfinished shards' temporary files are removed, finished shards stay.
@@ -88,6 +94,7 @@ std::string serialize_label_map(const Dataset& ds);
 // What a shard holds: the items (file name, label, size) in write order,
 // the shard count and the compression. Two runs that would write different
 // bytes into shard k have different fingerprints (FNV-1a 64, hex).
-std::string plan_fingerprint(const Dataset& ds, const Plan& plan, const ShardPlan& shard, Compression compression);
+std::string plan_fingerprint(const Dataset& ds, const Plan& plan, const ShardPlan& shard, Compression compression,
+                             Validate validate = Validate::kHeader);
 
 }  // namespace tfrig::tfrecord

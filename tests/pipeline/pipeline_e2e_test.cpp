@@ -85,6 +85,51 @@ TEST(PipelineE2E, OneThreadAgainstAFastGpuNamesDecode) {
   for (const auto& name : test::list_dir(dir.path())) EXPECT_EQ(name.rfind("tfrig-bench-", 0), std::string::npos) << name;
 }
 
+// A JPEG cut in half keeps a valid header but fails its full decode, as
+// tf.io.decode_jpeg fails on it. In a folder it is left out when the set is
+// loaded; packed into TFRecord shards (pack reads only headers) it reaches
+// the decode stage, where it is counted and skipped: either way the decode
+// stave is measured on the other 239 and the verdict does not change.
+TEST(PipelineE2E, OneTruncatedJpegIsCountedNotAVerdict) {
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  const std::string cut = dir.file("data") + "/cat/0001.jpg";
+  const std::string whole = test::read_file(cut);
+  test::write_file(cut, whole.substr(0, whole.size() / 2));
+  tfrecord::PackOptions po;
+  po.src = dir.file("data");
+  po.out_dir = dir.file("shards");
+  po.plan.shard_size_bytes = 1000 * 1000;
+  po.jobs = 1;
+  fs::create_directories(po.out_dir);
+  auto packed = tfrecord::run_pack(po);
+  ASSERT_TRUE(packed) << packed.error().error.to_string();
+  std::atomic<bool> cancelled{false};
+  for (const std::string input : {"data", "shards"}) {
+    auto o = quick(dir.file(input), dir.path(), 1);
+    o.pack_what_if = false;
+    auto m = measure_stages(o, inventory::Inventory{}, cancelled);
+    ASSERT_TRUE(m) << input << ": " << m.error().to_string();
+    ReportInputs in;
+    in.data_dir = dir.file(input);
+    in.demand = demand_of(1e7);
+    in.measured = *m;
+    const Report r = build_report(in);
+    const std::string text = render_text(r);
+    ASSERT_NE(find_stage(r.barrel, kDecode), nullptr) << text;
+    EXPECT_GT(find_stage(r.barrel, kDecode)->samples_per_s, 0) << text;
+    EXPECT_EQ(r.barrel.bottleneck, kDecode) << text;
+    EXPECT_NE(text.find("Premature end of JPEG file"), std::string::npos) << text;
+    if (input == "shards") {
+      EXPECT_EQ(m->decode_failures, 1u) << text;
+      EXPECT_NE(text.find("1 of 240 sampled image(s) failed to decode and were skipped"), std::string::npos) << text;
+      EXPECT_EQ(render_json(r)["measurement"]["decode_failures"], 1);
+    } else {
+      EXPECT_NE(text.find("1 file(s) are not decodable JPEGs"), std::string::npos) << text;
+    }
+  }
+}
+
 TEST(PipelineE2E, SlowGpuMakesTheGpuTheShortestStave) {
   test::TempDir dir;
   make_dataset(dir.file("data"));
