@@ -60,6 +60,10 @@ json yaml_to_json(const YAML::Node& node) {
   }
 }
 
+// A value as the user wrote it, for an error message: bytes that are not
+// UTF-8 (a YAML file may hold any) are replaced, never thrown on.
+std::string shown(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 struct Reader {
   const std::string& path;
 
@@ -72,9 +76,9 @@ struct Reader {
                                              double hi) const {
     if (!obj.contains(key) || obj[key].is_null()) return std::optional<double>{};
     const json& v = obj[key];
-    if (!v.is_number()) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, v.dump())));
+    if (!v.is_number()) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, shown(v))));
     const double d = v.get<double>();
-    if (!std::isfinite(d) || d < lo || d > hi) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, v.dump())));
+    if (!std::isfinite(d) || d < lo || d > hi) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, shown(v))));
     return std::optional<double>{d};
   }
 
@@ -82,7 +86,7 @@ struct Reader {
     if (!obj.contains(key) || obj[key].is_null()) return std::optional<Billing>{};
     const json& v = obj[key];
     auto b = v.is_string() ? parse_billing(v.get<std::string>()) : std::nullopt;
-    if (!b) return tl::unexpected(error(field, "expected per_second, per_minute or per_hour, found " + v.dump()));
+    if (!b) return tl::unexpected(error(field, "expected per_second, per_minute or per_hour, found " + shown(v)));
     return std::optional<Billing>{*b};
   }
 

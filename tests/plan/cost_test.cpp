@@ -272,6 +272,17 @@ TEST(PriceBook, BadFilesNameTheFileAndField) {
   EXPECT_EQ(bad_json.error().where, "p.json");
 }
 
+// A YAML file may hold any bytes: a wrong value that is not UTF-8 is named
+// in the error, never thrown on (found by fuzz_price_book).
+TEST(PriceBook, InvalidUtf8ValueIsAnErrorNotACrash) {
+  for (const char* text : {"gpus:\n  RTX 4090:\n    rent_per_hour: \"\xcf\x28\"\n", "billing: \xff\xfe\n",
+                           "gpus:\n  \xcf\x28:\n    purchase: x\xcf\n"}) {
+    auto r = parse_price_book(text, "p.yaml");
+    ASSERT_FALSE(r) << text;
+    EXPECT_EQ(r.error().code, core::ErrorCode::kParse);
+  }
+}
+
 TEST(PriceBook, SingleFlags) {
   PriceBook book;
   ASSERT_TRUE(apply_rent_flag(book, "NVIDIA GeForce RTX 4090=0.60"));
