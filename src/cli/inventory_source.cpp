@@ -143,7 +143,7 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
     // Named as not examined in the verdict (report/coverage.h).
     status.problems.push_back(std::string(report::kCutShort) +
                               std::to_string(*xml->attached_gpus - static_cast<int>(xml->gpus.size())) + " of " +
-                              std::to_string(*xml->attached_gpus) + " GPUs (" + file + ": <attached_gpus> says " +
+                              std::to_string(*xml->attached_gpus) + " GPUs not in the file (" + file + ": <attached_gpus> says " +
                               std::to_string(*xml->attached_gpus) + " but " + std::to_string(xml->gpus.size()) +
                               " <gpu> elements are present)");
   } else if (xml->attached_gpus && *xml->attached_gpus != static_cast<int>(xml->gpus.size())) {

@@ -326,7 +326,7 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
   }
   if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
     problem(f, "nvml",
-            fmt::format("{}{} of {} GPUs ({} of {} GPUs in {}, whose header says 'Attached GPUs : {}')", report::kCutShort,
+            fmt::format("{}{} of {} GPUs not in the file ({} of {} GPUs in {}, whose header says 'Attached GPUs : {}')", report::kCutShort,
                         *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
                         parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
   }
@@ -346,7 +346,7 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   }
   if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
     problem(f, "nvml",
-            fmt::format("{}{} of {} GPUs ({} of {} GPUs in {}, whose attached_gpus says {})", report::kCutShort,
+            fmt::format("{}{} of {} GPUs not in the file ({} of {} GPUs in {}, whose attached_gpus says {})", report::kCutShort,
                         *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
                         parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
   }

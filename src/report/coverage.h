@@ -16,7 +16,7 @@
 namespace tfrig::report {
 
 // A probe problem that starts with this names a part a cut capture left out
-// ("cut short: 7 of 8 GPUs (1 of 8 GPUs in FILE, ...)"): the text up to " ("
+// ("cut short: 7 of 8 GPUs not in the file (1 of 8 GPUs in FILE, ...)"): the text up to " ("
 // is listed as not examined.
 inline constexpr std::string_view kCutShort = "cut short: ";
 
