@@ -279,6 +279,4 @@ core::Result<PriceBook> load_prices(const PriceOptions& o) {
   return book;
 }
 
-bool has_gpu_prices(const PriceBook& book) { return !book.gpus.empty(); }
-
 }  // namespace tfrig::plan

@@ -73,7 +73,4 @@ struct PriceOptions {
 };
 core::Result<PriceBook> load_prices(const PriceOptions& o);
 
-// True when the book prices anything at all for GPUs.
-bool has_gpu_prices(const PriceBook& book);
-
 }  // namespace tfrig::plan

@@ -42,6 +42,18 @@ void make_dataset(const std::string& dir) {
   }
 }
 
+// tfrig pack of a folder into 1 MB shards on one writer (as a user would
+// before running pipeline on the shards).
+auto pack_into_shards(const std::string& src, const std::string& out) {
+  tfrecord::PackOptions po;
+  po.src = src;
+  po.out_dir = out;
+  po.plan.shard_size_bytes = 1000 * 1000;
+  po.jobs = 1;
+  fs::create_directories(po.out_dir);
+  return tfrecord::run_pack(po);
+}
+
 MeasureOptions quick(const std::string& dir, const std::string& scratch, int threads) {
   MeasureOptions o;
   o.data_dir = dir;
@@ -103,13 +115,7 @@ TEST(PipelineE2E, OneTruncatedJpegIsCountedNotAVerdict) {
   const std::string cut = dir.file("data") + "/cat/0001.jpg";
   const std::string whole = test::read_file(cut);
   test::write_file(cut, whole.substr(0, whole.size() / 2));
-  tfrecord::PackOptions po;
-  po.src = dir.file("data");
-  po.out_dir = dir.file("shards");
-  po.plan.shard_size_bytes = 1000 * 1000;
-  po.jobs = 1;
-  fs::create_directories(po.out_dir);
-  auto packed = tfrecord::run_pack(po);
+  auto packed = pack_into_shards(dir.file("data"), dir.file("shards"));
   ASSERT_TRUE(packed) << packed.error().error.to_string();
   std::atomic<bool> cancelled{false};
   for (const std::string input : {"data", "shards"}) {
@@ -160,13 +166,7 @@ TEST(PipelineE2E, SlowGpuMakesTheGpuTheShortestStave) {
 TEST(PipelineE2E, TfRecordShardsAreStreamedAndDecodedFromTheirExamples) {
   test::TempDir dir;
   make_dataset(dir.file("data"));
-  tfrecord::PackOptions po;
-  po.src = dir.file("data");
-  po.out_dir = dir.file("shards");
-  po.plan.shard_size_bytes = 1000 * 1000;
-  po.jobs = 1;
-  fs::create_directories(po.out_dir);
-  auto packed = tfrecord::run_pack(po);
+  auto packed = pack_into_shards(dir.file("data"), dir.file("shards"));
   ASSERT_TRUE(packed) << packed.error().error.to_string();
   ASSERT_GE(packed->shard_paths.size(), 2u);
   // pack's output folder as it is: shards, their indexes and the label map.
