@@ -14,17 +14,13 @@ namespace tfrig::cli {
 void add_capture_command(CLI::App& app, RunState& state) {
   struct Options {
     std::string output;
-    std::vector<std::string> data_paths;
-    double deadline_seconds = 5.0;
-    std::vector<std::string> python_prefixes;
+    InventorySourceOptions source;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "capture", "Pack the files the probes read into a .tar.gz for 'doctor --from FILE' on another machine");
   cmd->add_option("-o,--output", opts->output, "The .tar.gz to write")->required()->type_name("FILE");
-  cmd->add_option("--data", opts->data_paths, "Where the training data lives")->type_name("DIR");
-  cmd->add_option("--python", opts->python_prefixes, "Also look for TensorFlow in this Python prefix")->type_name("PREFIX");
-  cmd->add_option("--deadline", opts->deadline_seconds, "Seconds each probe may take")->default_str("5");
+  add_probe_options(*cmd, opts->source);
   cmd->callback([opts, &state] {
     core::SysRoot root(state.global.root);
     if (!root.is_dir("")) {
@@ -35,17 +31,13 @@ void add_capture_command(CLI::App& app, RunState& state) {
     auto log = std::make_shared<core::AccessLog>();
     core::SysRoot recording = root;
     recording.record_to(log);
-    InventorySourceOptions source;
-    source.data_paths = opts->data_paths;
-    source.deadline_seconds = opts->deadline_seconds;
-    source.python_prefixes = opts->python_prefixes;
-    auto report = probe_report(recording, source);
+    auto report = probe_report(recording, opts->source);
     if (!report) {
       core::log(core::LogLevel::kError, "{}", report.error().to_string());
       state.exit_code = exit_code_for(report.error());
       return;
     }
-    for (const auto& p : opts->data_paths) log->looked_up(p);  // storage resolves them by path
+    for (const auto& p : opts->source.data_paths) log->looked_up(p);  // storage resolves them by path
     const auto seen = log->snapshot();
     capture::Manifest manifest;
     manifest.tool_version = TFRIG_VERSION;
@@ -53,8 +45,8 @@ void add_capture_command(CLI::App& app, RunState& state) {
     for (const auto& [name, value] : seen.env) {
       if (value) manifest.env[name] = *value;
     }
-    manifest.data_paths = opts->data_paths;
-    manifest.python_prefixes = opts->python_prefixes;
+    manifest.data_paths = opts->source.data_paths;
+    manifest.python_prefixes = opts->source.python_prefixes;
     const auto entries = capture::capture_entries(root, seen, manifest);
     auto gz = capture::gzip(capture::write_tar(entries));
     if (!gz) {

@@ -66,6 +66,12 @@ std::optional<core::Result<report::Report>> report_from_capture(const std::vecto
 
 }  // namespace
 
+void add_probe_options(CLI::App& cmd, InventorySourceOptions& options) {
+  cmd.add_option("--data", options.data_paths, "Where the training data lives")->type_name("DIR");
+  cmd.add_option("--python", options.python_prefixes, "Also look for TensorFlow in this Python prefix")->type_name("PREFIX");
+  cmd.add_option("--deadline", options.deadline_seconds, "Seconds each probe may take")->default_str("5");
+}
+
 core::Result<report::Report> load_report(const InventorySourceOptions& options) {
   if (!options.snapshot.empty()) return report::load_snapshot(options.snapshot);
   if (!options.nvidia_smi_xml.empty()) return report_from_nvidia_smi_xml(options.nvidia_smi_xml);

@@ -10,6 +10,10 @@
 #include "core/sysroot.h"
 #include "report/report.h"
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace tfrig::cli {
 
 struct InventorySourceOptions {
@@ -21,6 +25,10 @@ struct InventorySourceOptions {
   std::string nvidia_smi_xml;  // non-empty: the GPU part of an inventory from `nvidia-smi -q -x` output
   std::vector<std::string> from;  // non-empty: import these files (src/importer) instead of probing
 };
+
+// --data, --python and --deadline, bound to `options`: the probe options of
+// every command that probes the machine into a report (snapshot, capture).
+void add_probe_options(CLI::App& cmd, InventorySourceOptions& options);
 
 core::Result<report::Report> load_report(const InventorySourceOptions& options);
 // Runs every probe on root (live, --root, an unpacked capture) into a report.
