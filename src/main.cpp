@@ -58,11 +58,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    state.exit_code = app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    state.exit_code = app.exit(e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    state.exit_code = app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return cli::kExitUsage;

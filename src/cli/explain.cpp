@@ -22,6 +22,7 @@
 #include "cli/inventory_source.h"
 #include "core/atomic_file.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "explain/command_runner.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
@@ -207,7 +208,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
     }
     if (o->list || o->markdown) {
       const std::string out = o->markdown ? explain::signatures_markdown(*table) : explain::signatures_list_text(*table);
-      std::fwrite(out.data(), 1, out.size(), stdout);
+      static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
       state.exit_code = kExitOk;
       return;
     }
@@ -310,9 +311,11 @@ void add_explain_command(CLI::App& app, RunState& state) {
         return;
       }
     } else {
-      std::FILE* stream = fd == STDERR_FILENO ? stderr : stdout;
-      std::fwrite(out.data(), 1, out.size(), stream);
-      std::fflush(stream);
+      if (fd == STDERR_FILENO) {
+        std::fwrite(out.data(), 1, out.size(), stderr);
+      } else {
+        static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
+      }
     }
     const int verdict = exit_code_for_findings(report.summary, o->fail_on);
     state.exit_code = command && command_status != 0 ? command_status : verdict;

@@ -62,13 +62,16 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, const s
   } catch (const nlohmann::json::parse_error& e) {
     return core::fail(core::ErrorCode::kParse, file + ": byte " + std::to_string(e.byte),
                       std::string("not valid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
+    return core::fail(core::ErrorCode::kParse, file, std::string("not valid JSON: ") + e.what());
   }
   // A newer tfrig's snapshot still compares on the fields this one knows:
   // adding fields is not a schema bump (inventory.h), so what a newer schema
   // changed is at most a few facts, which then show as drift or unknown.
   std::optional<int> newer_schema;
-  if (j.is_object() && j.contains("schema_version") && j["schema_version"].is_number_integer() &&
-      j["schema_version"].get<int>() > inventory::kSchemaVersion) {
+  if (j.is_object() && j.contains("schema_version") && j["schema_version"].is_number_unsigned() &&
+      j["schema_version"].get<uint64_t>() > static_cast<uint64_t>(inventory::kSchemaVersion) &&
+      j["schema_version"].get<uint64_t>() <= 1'000'000) {  // the range report_from_json reads
     newer_schema = j["schema_version"].get<int>();
     notes.push_back("schema " + std::to_string(*newer_schema) + " is newer than this tfrig's (" +
                     std::to_string(inventory::kSchemaVersion) + "): read the fields it knows");

@@ -316,6 +316,65 @@ TEST(OptionValues, OutOfRangeValuesAreUsageErrorsNamingTheOption) {
   EXPECT_NE(r.out.find("tfrig knows TensorFlow"), std::string::npos) << r.out;
 }
 
+// Every number of a snapshot is checked against what its field can hold: a
+// whole number where an integer is expected, in range, not negative, finite.
+// Before, "threads": 1e300 showed as "-2147483648 threads", 2.5 as 2 and -5
+// as -5, and "1e400" (beyond a double) was an internal error.
+TEST(SnapshotNumbers, OutOfRangeNumbersAreExit65NamingTheJsonPath) {
+  ScratchDir dir;
+  const auto good = nlohmann::json::parse(
+      testing::read_file(testing::data_path("snapshots/gpu_box_two_a100_old_driver.json")));
+  const std::vector<std::pair<std::string, nlohmann::json>> cases = {
+      {"/inventory/cpu/threads", 1e300},
+      {"/inventory/cpu/threads", -5},
+      {"/inventory/cpu/threads", 2.5},
+      {"/inventory/cpu/physical_cores", -1},
+      {"/inventory/cpu/sockets", 4294967297ull},
+      {"/inventory/cpu/numa_nodes/0/cpus/1", 1e300},
+      {"/inventory/memory/total_bytes", -1},
+      {"/inventory/memory/swappiness", -60},
+      {"/inventory/gpus/0/power_limit_watts", -3.5},
+      {"/inventory/gpus/1/index", 2.5},
+      {"/inventory/gpus/0/memory_total_bytes", 1e30},
+      {"/inventory/pci/devices/0/vendor_id", 1099511627776ull},
+  };
+  const std::string file = dir / "bad-number.json";
+  for (const auto& [path, value] : cases) {
+    auto j = good;
+    const nlohmann::json::json_pointer ptr(path);
+    j[ptr] = value;  // a key this snapshot lacks (read as unknown) is added
+    testing::write_file(file, j.dump());
+    // All three read the snapshot through one parser: doctor for every case,
+    // plan and setup for the first (kept short for CI).
+    std::vector<std::string> commands = {"doctor --snapshot "};
+    if (&path == &cases.front().first) commands = {"doctor --snapshot ", "plan --model resnet50 --snapshot ", "setup --from-snapshot "};
+    for (const std::string& command : commands) {
+      const auto r = run_stderr(command + shell_quote(file));
+      SCOPED_TRACE(command + path + " = " + value.dump());
+      EXPECT_EQ(r.exit_code, 65) << r.out;
+      EXPECT_NE(r.out.find(path), std::string::npos) << "names the JSON path: " << r.out;
+      EXPECT_NE(r.out.find("bad-number.json"), std::string::npos) << r.out;
+    }
+  }
+  // A whole number written as 64.0 is still 64.
+  auto j = good;
+  j["inventory"]["cpu"]["threads"] = 64.0;
+  testing::write_file(file, j.dump());
+  EXPECT_LT(run_stderr("doctor --snapshot " + shell_quote(file)).exit_code, 3);
+  // A number beyond a double is malformed JSON, not an internal error.
+  std::string text = good.dump();
+  const std::string threads = "\"threads\":64";
+  ASSERT_NE(text.find(threads), std::string::npos);
+  text.replace(text.find(threads), threads.size(), "\"threads\":1e400");
+  testing::write_file(file, text);
+  for (const std::string command : {"doctor --snapshot ", "fleet ", "plan --model resnet50 --snapshot "}) {
+    const auto r = run_stderr(command + shell_quote(file));
+    EXPECT_EQ(r.exit_code, command == "fleet " ? 66 : 65) << command << r.out;  // fleet: no snapshot read
+    EXPECT_EQ(r.out.find("internal error"), std::string::npos) << command << r.out;
+    EXPECT_NE(r.out.find("bad-number.json"), std::string::npos) << command << r.out;
+  }
+}
+
 // ---- pack -----------------------------------------------------------------
 
 void make_images(const std::string& root, const std::vector<std::string>& classes, int per_class) {
