@@ -375,6 +375,44 @@ TEST(SnapshotNumbers, OutOfRangeNumbersAreExit65NamingTheJsonPath) {
   }
 }
 
+// A snapshot whose GPUs have no name or memory and whose CPU and RAM are
+// unknown: plan says "unknown", never "0 B per GPU" short, "need 0" GPUs or
+// "0 B" of RAM (what it printed before).
+TEST(PlanSnapshot, UnknownCountsAndSizesPrintUnknown) {
+  ScratchDir dir;
+  auto j = nlohmann::json::parse(testing::read_file(testing::data_path("snapshots/gpu_box_two_a100_old_driver.json")));
+  for (auto& g : j["inventory"]["gpus"]) {
+    g["memory_total_bytes"] = nullptr;
+    g["name"] = nullptr;
+    g["pci_device_id"] = nullptr;
+  }
+  for (const char* k : {"threads", "physical_cores", "sockets"}) j["inventory"]["cpu"][k] = nullptr;
+  for (const char* k : {"total_bytes", "available_bytes"}) j["inventory"]["memory"][k] = nullptr;
+  const std::string file = dir / "unknown.json";
+  testing::write_file(file, j.dump());
+  const std::string out = dir / "plan.txt";
+  ASSERT_EQ(run_stderr("plan --model resnet50 --snapshot " + shell_quote(file), out).exit_code, 0);
+  const std::string text = testing::read_file(out);
+  const std::string barrel = text.substr(text.find("The barrel on snapshot"));
+  EXPECT_EQ(barrel.find(" 0 B"), std::string::npos) << barrel;
+  EXPECT_EQ(barrel.find("largest batch 0"), std::string::npos) << barrel;
+  EXPECT_EQ(barrel.find("at 0 samples/s"), std::string::npos) << barrel;
+  EXPECT_EQ(barrel.find("shortest stave"), std::string::npos) << "nothing is known to be short: " << barrel;
+  EXPECT_EQ(barrel.find("  short\n"), std::string::npos) << barrel;
+  EXPECT_NE(barrel.find("4 unknown"), std::string::npos) << barrel;
+  EXPECT_NE(barrel.find("GPU memory  unknown"), std::string::npos) << barrel;
+  ASSERT_EQ(run_stderr("plan --model resnet50 --format json --snapshot " + shell_quote(file), out).exit_code, 0);
+  const auto plan = nlohmann::json::parse(testing::read_file(out));
+  for (const auto& stave : plan.at("machine").at("staves")) {
+    const std::string name = stave.at("name");
+    if (name == "PCIe") continue;  // the link width is in this snapshot
+    EXPECT_EQ(stave.at("verdict"), "unknown") << stave.dump();
+    EXPECT_TRUE(stave.at("ratio").is_null()) << stave.dump();
+    EXPECT_NE(stave.at("need"), "0") << stave.dump();
+    EXPECT_EQ(stave.at("have").get<std::string>().find("0 B"), std::string::npos) << stave.dump();
+  }
+}
+
 // ---- pack -----------------------------------------------------------------
 
 void make_images(const std::string& root, const std::vector<std::string>& classes, int per_class) {
