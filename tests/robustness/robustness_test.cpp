@@ -250,9 +250,25 @@ TEST(Watch, ACommandThatCannotRunExitsLikeAShell) {
   const std::string not_exec = dir / "not-executable";
   testing::write_file(not_exec, "#!/bin/sh\n");
   ::chmod(not_exec.c_str(), 0644);
-  if (::geteuid() != 0) {
-    EXPECT_EQ(run_stderr("watch --no-gpu -- " + shell_quote(not_exec)).exit_code, 126);
+  // execve needs an execute bit even for root, and never runs a directory.
+  for (const std::string& cmd : {not_exec, dir.path()}) {
+    const auto r = run_stderr("watch --no-gpu -- " + shell_quote(cmd));
+    EXPECT_EQ(r.exit_code, 126) << cmd << ": " << r.out;
+    EXPECT_NE(r.out.find("Permission denied"), std::string::npos) << r.out;
   }
+}
+
+TEST(Cli, AnUnknownCommandNamesItselfAndTheNearest) {
+  for (const std::string args : {"doctr", "-v doctr", "--root / doctr --format json"}) {
+    const auto r = run_stderr(args);
+    EXPECT_EQ(r.exit_code, 64) << args << ": " << r.out;
+    EXPECT_NE(r.out.find("unknown command 'doctr'; did you mean 'doctor'?"), std::string::npos) << r.out;
+    EXPECT_EQ(line_count(r.out), 1u) << r.out;
+  }
+  const auto far = run_stderr("xyzzy");
+  EXPECT_EQ(far.exit_code, 64) << far.out;
+  EXPECT_NE(far.out.find("unknown command 'xyzzy'"), std::string::npos) << far.out;
+  EXPECT_EQ(far.out.find("did you mean"), std::string::npos) << "nothing near: " << far.out;
 }
 
 TEST(Watch, DurationEndsTheRunInsideALongInterval) {
@@ -410,6 +426,32 @@ TEST(PlanSnapshot, UnknownCountsAndSizesPrintUnknown) {
     EXPECT_TRUE(stave.at("ratio").is_null()) << stave.dump();
     EXPECT_NE(stave.at("need"), "0") << stave.dump();
     EXPECT_EQ(stave.at("have").get<std::string>().find("0 B"), std::string::npos) << stave.dump();
+  }
+}
+
+// docs/cli.md: --color auto colours only a terminal and never with NO_COLOR
+// set; an explicit --color always or never wins over both.
+TEST(Cli, NoColorAndColorOptionsAgreeWithTheDocs) {
+  const std::string snapshot = shell_quote(testing::data_path("snapshots/gpu_box_two_a100_old_driver.json"));
+  const std::string log = shell_quote(testing::data_path("logs/behaviormetrics-385-cusolver-cudnn.log"));
+  const bool have_script = testing::run_shell("command -v script >/dev/null 2>&1").exit_code == 0;
+  for (const std::string& args : {"doctor --snapshot " + snapshot, "fleet " + snapshot + " " + snapshot, "explain " + log}) {
+    auto colours = [&](const std::string& env, const std::string& flags) {
+      const auto r = testing::run_shell(env + shell_quote(TFRIG_BINARY) + " " + args + flags + " 2>/dev/null");
+      return r.out.find("\x1b[") != std::string::npos;
+    };
+    EXPECT_TRUE(colours("NO_COLOR=1 ", " --color always")) << args;
+    EXPECT_TRUE(colours("", " --color always")) << args;
+    EXPECT_FALSE(colours("", " --color never")) << args;
+    EXPECT_FALSE(colours("", "")) << args << ": not a terminal";
+    if (!have_script) continue;
+    // On a terminal (script(1) gives one): colour unless NO_COLOR is set.
+    auto on_tty = [&](const std::string& env) {
+      const auto r = testing::run_shell("script -qec " + shell_quote(env + shell_quote(TFRIG_BINARY) + " " + args) + " /dev/null");
+      return r.out.find("\x1b[") != std::string::npos;
+    };
+    EXPECT_TRUE(on_tty("")) << args;
+    EXPECT_FALSE(on_tty("NO_COLOR=1 ")) << args;
   }
 }
 
