@@ -155,10 +155,14 @@ TEST(BadInput, NoPermissionIsUnreadable) {
   testing::write_file(file, "{}");
   ::chmod(file.c_str(), 0);
   const std::string as_nobody = ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-  for (const std::string args : {"doctor --snapshot ", "plan --keras-summary ", "watch --replay "}) {
+  // Every command that reads a file: 66 with the system's reason (docs/cli.md).
+  for (const std::string args : {"doctor --snapshot ", "plan --keras-summary ", "watch --replay ",
+                                 "plan --model resnet50 --snapshot ", "setup --from-snapshot ", "import ", "doctor --from ",
+                                 "inspect ", "verify "}) {
     const auto r = run_stderr(args + shell_quote(file), "/dev/null", as_nobody);
     EXPECT_EQ(r.exit_code, 66) << args << r.out;
-    EXPECT_NE(r.out.find("Permission denied"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Permission denied"), std::string::npos) << args << r.out;
+    EXPECT_NE(r.out.find("secret.json"), std::string::npos) << args << r.out;
   }
 }
 
@@ -659,7 +663,18 @@ TEST(PackRobustness, ManifestErrorsAreDataErrors) {
   testing::write_file(dir / "empty.csv", "");
   testing::write_file(dir / "nopath.csv", "label\ncat\n");
   testing::write_file(dir / "header-only.csv", "path,label\n");
-  for (const std::string m : {"empty.csv", "nopath.csv", "header-only.csv"}) {
+  // A bad row is malformed input as an empty manifest is: 65, naming file and line.
+  testing::write_file(dir / "short-row.csv", "path,label\na.jpg,cat\nb.jpg\n");
+  testing::write_file(dir / "open-quote.csv", "path,label\na.jpg,cat\n\"b.jpg,dog\n");
+  testing::write_file(dir / "empty.jsonl", "");
+  testing::write_file(dir / "not-json.jsonl", "{\"path\": \"a.jpg\", \"label\": \"cat\"}\nnot json\n");
+  testing::write_file(dir / "path-number.jsonl", "{\"path\": \"a.jpg\", \"label\": \"cat\"}\n{\"path\": 3}\n");
+  for (const std::string m : {"short-row.csv", "open-quote.csv", "not-json.jsonl", "path-number.jsonl"}) {
+    const auto r = run_stderr(pack_args(dir / m, dir / "out"));
+    EXPECT_EQ(r.exit_code, 65) << m << ": " << r.out;
+    EXPECT_NE(r.out.find(m + ":"), std::string::npos) << r.out;
+  }
+  for (const std::string m : {"empty.csv", "nopath.csv", "header-only.csv", "empty.jsonl"}) {
     const auto r = run_stderr(pack_args(dir / m, dir / "out"));
     EXPECT_EQ(r.exit_code, 65) << m << ": " << r.out;
     EXPECT_NE(r.out.find(m), std::string::npos) << r.out;
