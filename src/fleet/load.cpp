@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/input_file.h"
 #include "core/sysroot.h"
 #include "core/text.h"
 #include "importer/gzip.h"
@@ -31,20 +32,10 @@ const std::vector<std::string_view> kSuffixes = {".json.gz", ".log.gz", ".json",
 // 17.6 MB of text, which the importer's own limit covers.
 constexpr size_t kMaxFileBytes = importer::kMaxTextBytes;
 
-core::Result<std::string> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return tl::unexpected(core::errno_error(errno, path, "open"));
-  std::string bytes;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    bytes.append(buf, static_cast<size_t>(in.gcount()));
-    if (bytes.size() > kMaxFileBytes) {
-      return core::fail(core::ErrorCode::kUnsupported, path, "larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
-    }
-  }
-  if (in.bad()) return tl::unexpected(core::errno_error(errno, path, "read"));
-  return bytes;
-}
+// Through core::read_input_file: a device is refused and a FIFO without a
+// writer reads as empty (an ifstream blocked on one, and read 256 MiB of
+// /dev/zero before giving up).
+core::Result<std::string> read_bytes(const std::string& path) { return core::read_input_file(path, kMaxFileBytes); }
 
 bool looks_like_json(std::string_view text) {
   for (char c : text) {
