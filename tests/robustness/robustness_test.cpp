@@ -201,6 +201,22 @@ TEST(BadInput, PipesAreReadWithTheSameCaps) {
   EXPECT_NE(capped.out.find("larger than"), std::string::npos) << capped.out;
 }
 
+// What a Keras summary says that cannot be is malformed input (65) naming
+// the file and line; an absurd output shape was a usage error (64) naming
+// only "line 5".
+TEST(BadInput, AnImpossibleKerasSummaryIsMalformedNamingFileAndLine) {
+  ScratchDir dir;
+  std::string text = testing::read_file(testing::data_path("keras_summary/tf_keras_2_2_mnist_convnet.txt"));
+  const std::string shape = "(None, 26, 26, 32)";
+  ASSERT_NE(text.find(shape), std::string::npos);
+  text.replace(text.find(shape), shape.size(), "(None, 2600000000, 2600000000, 32)");
+  const std::string file = dir / "absurd-summary.txt";
+  testing::write_file(file, text);
+  const auto r = run_stderr("plan --keras-summary " + shell_quote(file));
+  EXPECT_EQ(r.exit_code, 65) << r.out;
+  EXPECT_NE(r.out.find("absurd-summary.txt: line 5"), std::string::npos) << r.out;
+}
+
 // Commands whose whole result goes to stdout: /dev/full makes every write
 // fail with ENOSPC, as a full disk does.
 TEST(FailedWrites, StdoutOnAFullDiskIsExit73) {
@@ -211,7 +227,9 @@ TEST(FailedWrites, StdoutOnAFullDiskIsExit73) {
   const std::string snapshot = shell_quote(testing::data_path("snapshots/gpu_box_two_a100_old_driver.json"));
   for (const std::string& args : std::vector<std::string>{"rules", "knowledge", "compat --tf 2.15 --cuda 12.2", "plan --model resnet50 --snapshot " + snapshot,
         "inspect " + shard, "verify " + shard, "doctor --format json --root " + root, "snapshot -o - --root " + root,
-        "watch --replay " + shell_quote(testing::data_path("watch/cpu-heavy.jsonl"))}) {
+        "watch --replay " + shell_quote(testing::data_path("watch/cpu-heavy.jsonl")),
+        // Printed in one piece: the errno was lost to a later flush ("Input/output error").
+        "metrics --markdown", "explain --markdown", "fleet " + snapshot + " " + snapshot, "--help", "plan --help"}) {
     const auto r = run_stderr(args, "/dev/full");
     EXPECT_EQ(r.exit_code, 73) << args << ": " << r.out;
     EXPECT_NE(r.out.find("standard output"), std::string::npos) << args << ": " << r.out;
@@ -332,6 +350,15 @@ TEST(OptionValues, OutOfRangeValuesAreUsageErrorsNamingTheOption) {
       {"doctor --root " + shell_quote(testing::data_path("roots/debian12-vm")) + " --tf 9.9", "--tf"},
       {"compat --only-given --tf abc", "--tf"},
       {"compat --only-given --tf 9.9", "--tf"},
+      // A version that is not one is a usage error, not a "no" verdict about it.
+      {"compat --only-given --cuda abc", "--cuda"},
+      {"compat --only-given --cudnn x", "--cudnn"},
+      {"compat --only-given --driver abc", "--driver"},
+      {"compat --only-given --python three", "--python"},
+      {"plan --model resnet50 --epochs -1", "--epochs"},
+      {"plan --model resnet50 --kwh -1", "--kwh"},
+      {"plan --model resnet50 --steps 0", "--steps"},
+      {"plan --model resnet50 --runs-per-month -2", "--runs-per-month"},
   };
   for (const auto& [args, option] : cases) {
     const auto r = run_stderr(args);
@@ -622,6 +649,34 @@ TEST(PackRobustness, VerifyReportsAnIncompleteShardSet) {
   EXPECT_EQ(missing.exit_code, 1) << missing.out;
   EXPECT_NE(missing.out.find("incomplete"), std::string::npos) << missing.out;
   EXPECT_NE(missing.out.find("00001"), std::string::npos) << missing.out;
+}
+
+TEST(PackRobustness, AShardSizeBelowOneRecordWritesNoEmptyShard) {
+  ScratchDir dir;
+  make_images(dir / "src", {"cat", "dog"}, 3);
+  const auto r = run_stderr("pack " + shell_quote(dir / "src") + " -o " + shell_quote(dir / "out") +
+                            " --shard-size 100 --no-progress");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  size_t shards = 0;
+  for (const auto& e : fs::directory_iterator(dir / "out")) {
+    const std::string n = e.path().filename().string();
+    if (n.size() <= 9 || n.substr(n.size() - 9) != ".tfrecord") continue;
+    ++shards;
+    EXPECT_GT(fs::file_size(e.path()), 16u) << n << " holds no record";
+  }
+  EXPECT_EQ(shards, 6u) << "one record per shard";
+  EXPECT_EQ(testing::run_shell(shell_quote(TFRIG_BINARY) + " verify " + shell_quote(dir / "out") + " 2>&1").exit_code, 0);
+}
+
+TEST(PackRobustness, VerifyReportsATemporaryLeftByAnInterruptedRun) {
+  ScratchDir dir;
+  make_images(dir / "src", {"cat", "dog"}, 3);
+  ASSERT_EQ(run_stderr(pack_args(dir / "src", dir / "out")).exit_code, 0);
+  testing::write_file(dir / "out/data-00000-of-00001.tfrecord.tmp-4242", "partial");
+  const auto r = testing::run_shell(shell_quote(TFRIG_BINARY) + " verify " + shell_quote(dir / "out") + " 2>&1");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("INCOMPLETE"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(".tmp-4242"), std::string::npos) << r.out;
 }
 
 TEST(PackRobustness, SigtermMidShardRemovesTemporariesAndResumeCompletes) {
