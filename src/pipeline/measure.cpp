@@ -168,20 +168,20 @@ bench::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size
   return set;
 }
 
-std::optional<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
-                                   const inventory::Inventory& inv, const std::atomic<bool>& cancelled, std::string& why) {
+// One metric of one of bench's benchmarks (its median), or why there is
+// none: the benchmark's own reason (no GPU, no CUDA) is what the note says.
+core::Result<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
+                                  const inventory::Inventory& inv, const std::atomic<bool>& cancelled) {
   auto report = bench::run_benchmarks({id}, config, inv, cancelled);
-  if (!report) {
-    why = report.error().to_string();
-    return std::nullopt;
-  }
+  if (!report) return tl::unexpected(report.error());
+  std::string why;
   for (const auto& m : report->results) {
     if (m.metric != metric) continue;
     if (m.status == bench::Status::kOk && m.median > 0) return m.median;
     why = m.reason.empty() ? std::string(bench::status_name(m.status)) : m.reason;
   }
   if (why.empty()) why = metric + " not reported";
-  return std::nullopt;
+  return core::fail(core::ErrorCode::kUnsupported, "", why);
 }
 
 // The dataset as the stages see it: the sampled files, and the TFRecord
@@ -327,14 +327,14 @@ bench::Config stage_bench_config(const MeasureOptions& o, int threads) {
 // The host-memory stave: bench's copy rate over the copies each sample takes.
 void measure_host_memory(const bench::Config& cfg, const inventory::Inventory& inv, int threads, const std::atomic<bool>& cancelled,
                          Measured& out) {
-  std::string why;
-  if (auto gbs = bench_metric("memory", threads == 1 ? "copy_1_thread" : "copy_all_threads", cfg, inv, cancelled, why)) {
+  auto gbs = bench_metric("memory", threads == 1 ? "copy_1_thread" : "copy_all_threads", cfg, inv, cancelled);
+  if (gbs) {
     const double rate = *gbs * 1e9 / (kHostCopiesPerSample * sample_tensor_bytes());
     out.stages.push_back(Stage{kHostMemory, rate, Origin::kMeasured,
                                fmt::format("memory copy at {:.1f} GB/s (tfrig bench memory) / {} copies of a {} float32 sample", *gbs,
                                            kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
   } else {
-    out.notes.push_back("host memory not measured: " + why);
+    out.notes.push_back("host memory not measured: " + gbs.error().to_string());
   }
 }
 
@@ -342,13 +342,13 @@ void measure_host_memory(const bench::Config& cfg, const inventory::Inventory& i
 // a note) when it could not be.
 bool measure_host_to_device(const bench::Config& cfg, const inventory::Inventory& inv, const std::atomic<bool>& cancelled,
                             Measured& out) {
-  std::string why;
-  if (auto gbs = bench_metric("pcie", "h2d_pinned", cfg, inv, cancelled, why)) {
+  auto gbs = bench_metric("pcie", "h2d_pinned", cfg, inv, cancelled);
+  if (gbs) {
     out.stages.push_back(Stage{kHostToDevice, *gbs * 1e9 / sample_tensor_bytes(), Origin::kMeasured,
                                fmt::format("pinned host-to-device copies at {:.1f} GB/s (tfrig bench pcie)", *gbs)});
     return true;
   }
-  out.notes.push_back("host-to-device copies not measured: " + why);
+  out.notes.push_back("host-to-device copies not measured: " + gbs.error().to_string());
   return false;
 }
 

@@ -318,18 +318,19 @@ GpuPoller::GpuPoller() = default;
 GpuPoller::~GpuPoller() { stop(); }
 
 bool GpuPoller::start(double interval_s, const std::optional<std::string>& library_override) {
-  gpulib::NvmlError err;
-  nvml_ = gpulib::Nvml::open(library_override, err);
-  if (!nvml_) {
-    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(err.failure), err.detail);
+  auto opened = gpulib::Nvml::open(library_override);
+  if (!opened) {
+    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(opened.error().failure), opened.error().detail);
     return false;
   }
-  unsigned count = 0;
-  if (!nvml_->device_count(count, err)) {
-    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(err.failure), err.detail);
+  nvml_ = std::move(*opened);
+  auto counted = nvml_->device_count();
+  if (!counted) {
+    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(counted.error().failure), counted.error().detail);
     nvml_.reset();
     return false;
   }
+  const unsigned count = *counted;
   if (count == 0) {
     status_ = "NVML no_device: the driver sees no GPU";
     nvml_.reset();

@@ -243,5 +243,49 @@ TEST(NvmlNames, FailureStates) {
   EXPECT_EQ(gpulib::return_code_name(12345), "NVML error 12345");
 }
 
+// The library itself, below the probe: open and device_count answer a
+// Result whose error keeps the kind of failure.
+TEST_F(NvmlProbeTest, OpenAndDeviceCountReturnResults) {
+  auto opened = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+  ASSERT_TRUE(opened) << opened.error().detail;
+  ASSERT_NE(*opened, nullptr);
+  auto count = (*opened)->device_count();
+  ASSERT_TRUE(count) << count.error().detail;
+  EXPECT_EQ(*count, 1u);  // a100-sxm4-v12.json has one GPU
+
+  auto missing = gpulib::Nvml::open(test::data_path("no-such-libnvidia-ml.so.1"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().failure, gpulib::NvmlFailure::kLibraryMissing);
+  EXPECT_NE(missing.error().detail.find("no-such-libnvidia-ml.so.1"), std::string::npos) << missing.error().detail;
+
+  auto no_count = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML_NOCOUNT));
+  ASSERT_FALSE(no_count);
+  EXPECT_EQ(no_count.error().failure, gpulib::NvmlFailure::kSymbolMissing);
+  EXPECT_NE(no_count.error().detail.find("nvmlDeviceGetCount"), std::string::npos) << no_count.error().detail;
+
+  ::setenv("TFRIG_FAKE_NVML_INIT_RC", "18", 1);
+  auto mismatch = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+  ASSERT_FALSE(mismatch);
+  EXPECT_EQ(mismatch.error().failure, gpulib::NvmlFailure::kDriverMismatch);
+}
+
+TEST_F(NvmlProbeTest, DeviceCountErrorNamesTheCall) {
+  // The fake keeps one state for every handle and does not count nvmlInit
+  // calls: closing a second handle shuts NVML down under the first, whose
+  // count then fails with NVML_ERROR_UNINITIALIZED.
+  auto first = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+  ASSERT_TRUE(first) << first.error().detail;
+  {
+    auto second = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+    ASSERT_TRUE(second) << second.error().detail;
+  }
+  auto count = (*first)->device_count();
+  ASSERT_FALSE(count);
+  EXPECT_EQ(count.error().failure, gpulib::NvmlFailure::kError);
+  EXPECT_NE(count.error().detail.find("nvmlDeviceGetCount returned " + gpulib::return_code_name(gpulib::nvml::kErrorUninitialized)),
+            std::string::npos)
+      << count.error().detail;
+}
+
 }  // namespace
 }  // namespace tfrig::probe
