@@ -136,10 +136,13 @@ ReadRun stream_tfrecords(const std::vector<std::string>& shards, int threads, do
     }
   };
   const int n = std::max(1, std::min<int>(threads, static_cast<int>(shards.size())));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < n; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < n; ++t) pool.emplace_back(worker);
+    worker();
+  }
   return ReadRun{records.load(), bytes.load(), w.seconds()};
 }
 

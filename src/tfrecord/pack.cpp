@@ -446,10 +446,13 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
       write_shard(shared, *todo[k], buffers);
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+  }
   progress.finish();
 
   if (shared.fatal) return tl::unexpected(std::move(*shared.fatal));

@@ -149,10 +149,13 @@ std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, con
       progress.add(1, out[k].file_bytes);
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+  }
   progress.finish();
   return out;
 }

@@ -3,14 +3,18 @@
 // and every failure mode: library absent, symbol absent, init errors.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "gpu_test_support.h"
 #include "gpulib/nvml.h"
 #include "probe/probe.h"
 #include "probe/probes.h"
+#include "test_support.h"
 
 namespace tfrig::probe {
 namespace {
@@ -285,6 +289,26 @@ TEST_F(NvmlProbeTest, DeviceCountErrorNamesTheCall) {
   EXPECT_NE(count.error().detail.find("nvmlDeviceGetCount returned " + gpulib::return_code_name(gpulib::nvml::kErrorUninitialized)),
             std::string::npos)
       << count.error().detail;
+}
+
+// A probe past its deadline does not hold the process: doctor prints its
+// whole report and exits with its own code while NVML's init still sleeps
+// (the process then ends with _Exit, under the sleeping thread).
+TEST(NvmlProbeLate, DoctorFinishesWithoutWaitingForALateProbe) {
+  test::RunOptions env;
+  env.env = {std::string("TFRIG_NVML_LIBRARY=") + TFRIG_FAKE_NVML,
+             "TFRIG_FAKE_NVML_CAPTURE=" + test::data_path("fake-nvml/a100-sxm4-v12.json"), "TFRIG_FAKE_NVML_INIT_MS=20000"};
+  const auto start = std::chrono::steady_clock::now();
+  auto r = test::run_tfrig({"doctor", "--format", "json", "--fail-on", "never", "--deadline", "1"}, env);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(seconds, 15.0) << "waited for the sleeping NVML init";  // the sleep is 20 s: not a speed check
+  auto doc = nlohmann::json::parse(r.out);
+  bool late = false;
+  for (const auto& p : doc["probes"]) {
+    if (p["id"] == "nvml") late = p["state"] == "error" && p["detail"].get<std::string>().find("deadline") != std::string::npos;
+  }
+  EXPECT_TRUE(late) << r.out;
 }
 
 }  // namespace
