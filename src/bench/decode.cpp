@@ -269,10 +269,13 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
     }
     done += local;
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& t : pool) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+    worker(0);
+  }
   double secs = watch.seconds();
   if (failures != nullptr) *failures = DecodeFailures{bad_count.load(), first_error};
   if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", "no image decoded: " + first_error);

@@ -191,10 +191,13 @@ Loaded load_nodes(const std::vector<std::string>& files, const knowledge::Knowle
   constexpr unsigned kMaxJobs = 256;
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<size_t>({jobs, kMaxJobs, std::max<size_t>(files.size(), 1)}));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+  }
 
   // Two files with one name (a/node1.json, b/node1.json): name both by path.
   std::map<std::string, int> seen;
