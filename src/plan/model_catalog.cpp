@@ -36,13 +36,15 @@ class Net {
   void preprocess(const std::string& name, const std::string& type, uint64_t params) {
     push(name, type, LayerKind::kPreprocess, params, 0);
   }
-  void conv(const std::string& name, int64_t filters, int64_t k, int64_t stride, bool bias) {
-    const int64_t cin = s_.c;
+  // groups > 1: a grouped convolution (ResNeXt): each output channel sees cin / groups inputs.
+  void conv(const std::string& name, int64_t filters, int64_t k, int64_t stride, bool bias, int64_t groups = 1) {
+    const int64_t cin = s_.c / groups;
     s_.h = (s_.h + stride - 1) / stride;
     s_.w = (s_.w + stride - 1) / stride;
     s_.c = filters;
     push(name, "Conv2D", LayerKind::kConv, u(k * k * cin * filters + (bias ? filters : 0)),
          u(s_.h * s_.w * filters * k * k * cin));
+    layers_.back().winograd = k == 3 && stride == 1 && groups == 1;
   }
   void depthwise(const std::string& name, int64_t k, int64_t stride, bool bias) {
     s_.h = (s_.h + stride - 1) / stride;
@@ -67,6 +69,7 @@ class Net {
     s_.w = 1;
     push(name, "GlobalAveragePooling2D", LayerKind::kGlobalPool, 0, 0);
   }
+  void flatten(const std::string& name) { push(name, "Flatten", LayerKind::kView, 0, 0); }
   void dense(const std::string& name, int64_t units) {
     const int64_t in = s_.h * s_.w * s_.c;
     s_ = {1, 1, units};
@@ -75,7 +78,7 @@ class Net {
 
  private:
   void push(const std::string& name, const std::string& type, LayerKind kind, uint64_t params, uint64_t macs) {
-    layers_.push_back(Layer{name, type, kind, u(s_.h * s_.w * s_.c), params, macs});
+    layers_.push_back(Layer{name, type, kind, u(s_.h * s_.w * s_.c), params, macs, false});
   }
   Shape s_;
   std::vector<Layer> layers_;
@@ -89,7 +92,8 @@ class Net {
 std::vector<Layer> build_resnet(int depth, int image_size) {
   const int blocks50[] = {3, 4, 6, 3};
   const int blocks101[] = {3, 4, 23, 3};
-  const int* blocks = depth == 101 ? blocks101 : blocks50;
+  const int blocks152[] = {3, 8, 36, 3};
+  const int* blocks = depth == 152 ? blocks152 : depth == 101 ? blocks101 : blocks50;
   Net net(image_size, 3);
   net.conv("conv1_conv", 64, 7, 2, true);
   net.bn("conv1_bn");
@@ -119,6 +123,83 @@ std::vector<Layer> build_resnet(int depth, int image_size) {
     }
   }
   net.global_pool("avg_pool");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+// Xie et al. 2017, "Aggregated Residual Transformations for Deep Neural
+// Networks" (arXiv:1611.05431), Table 1 (32x4d: 32 groups of width 4 in the
+// first stage, doubled per stage; blocks 3-4-23-3); with squeeze-and-excitation
+// (Hu et al. 2018, arXiv:1709.01507: reduction 16, after the last BN of the
+// residual branch). As NVIDIA DeepLearningExamples builds them for
+// TensorFlow: stride on the 3x3 convolution (v1.5), no conv biases.
+std::vector<Layer> build_resnext101_32x4d(int image_size, bool squeeze_excite) {
+  const int blocks[] = {3, 4, 23, 3};
+  Net net(image_size, 3);
+  net.conv("conv1_conv", 64, 7, 2, false);
+  net.bn("conv1_bn");
+  net.relu("conv1_relu");
+  net.pool("pool1_pool", 2);
+  for (int stage = 0; stage < 4; ++stage) {
+    const int64_t width = 128LL << stage;  // 32 groups x 4 channels, doubled per stage
+    const int64_t out = 256LL << stage;
+    for (int b = 0; b < blocks[stage]; ++b) {
+      const std::string p = "conv" + std::to_string(stage + 2) + "_block" + std::to_string(b + 1) + "_";
+      const int64_t stride = (b == 0 && stage > 0) ? 2 : 1;
+      const Net::Shape in = net.shape();
+      if (b == 0) {  // projection shortcut
+        net.conv(p + "0_conv", out, 1, stride, false);
+        net.bn(p + "0_bn");
+        net.set_shape(in);
+      }
+      net.conv(p + "1_conv", width, 1, 1, false);
+      net.bn(p + "1_bn");
+      net.relu(p + "1_relu");
+      net.conv(p + "2_conv", width, 3, stride, false, 32);
+      net.bn(p + "2_bn");
+      net.relu(p + "2_relu");
+      net.conv(p + "3_conv", out, 1, 1, false);
+      net.bn(p + "3_bn");
+      if (squeeze_excite) {
+        const Net::Shape main = net.shape();
+        net.global_pool(p + "se_squeeze");
+        net.conv(p + "se_reduce", out / 16, 1, 1, true);
+        net.relu(p + "se_relu");
+        net.conv(p + "se_expand", out, 1, 1, true);
+        net.act(p + "se_sigmoid");
+        net.set_shape(main);
+        net.multiply(p + "se_excite");
+      }
+      net.add(p + "add");
+      net.relu(p + "out");
+    }
+  }
+  net.global_pool("avg_pool");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+// Simonyan & Zisserman 2015, "Very Deep Convolutional Networks for
+// Large-Scale Image Recognition" (arXiv:1409.1556), Table 1 configuration D;
+// Keras Applications vgg16.py (3x3 convolutions with biases, 2x2 max pools,
+// two 4096-wide dense layers, 1000 classes).
+std::vector<Layer> build_vgg16(int image_size) {
+  const int convs[] = {2, 2, 3, 3, 3};
+  Net net(image_size, 3);
+  for (int stage = 0; stage < 5; ++stage) {
+    const int64_t f = std::min<int64_t>(512, 64LL << stage);
+    for (int i = 0; i < convs[stage]; ++i) {
+      const std::string p = "block" + std::to_string(stage + 1) + "_conv" + std::to_string(i + 1);
+      net.conv(p, f, 3, 1, true);
+      net.relu(p + "_relu");
+    }
+    net.pool("block" + std::to_string(stage + 1) + "_pool", 2);
+  }
+  net.flatten("flatten");
+  net.dense("fc1", 4096);
+  net.relu("fc1_relu");
+  net.dense("fc2", 4096);
+  net.relu("fc2_relu");
   net.dense("predictions", 1000);
   return net.take();
 }
@@ -316,6 +397,14 @@ const std::vector<CatalogModel>& model_catalog() {
         "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet50: 25,636,712", 224, "resnet50");
     cnn("resnet101", "ResNet-101", {"resnet-101", "resnet_101"}, 44707176,
         "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet101: 44,707,176", 224, "");
+    cnn("resnet152", "ResNet-152", {"resnet-152", "resnet_152"}, 60419944,
+        "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet152: 60,419,944", 224, "");
+    cnn("resnext101_32x4d", "ResNeXt-101 32x4d", {"resnext101-32x4d", "resnext101"}, 44315560,
+        "Xie et al. 2017 (arXiv:1611.05431) Table 1 (32x4d); trainable 44,177,704 as timm resnext101_32x4d counts (44.18M), + BN moving statistics", 224, "");
+    cnn("se_resnext101_32x4d", "SE-ResNeXt-101 32x4d", {"se-resnext101-32x4d", "se_resnext101"}, 49093272,
+        "Hu et al. 2018 (arXiv:1709.01507) Table 2: SE-ResNeXt-101 (32x4d) 49.0M; trainable 48,955,416 as timm seresnext101_32x4d counts (48.96M), + BN moving statistics", 224, "");
+    cnn("vgg16", "VGG-16", {"vgg-16", "vgg_16"}, 138357544,
+        "Simonyan & Zisserman 2015 (arXiv:1409.1556) Table 2: 138M; Keras Applications VGG16: 138,357,544", 224, "");
     cnn("efficientnet_b0", "EfficientNet-B0", {"efficientnetb0", "efficientnet-b0"}, 5330571,
         "Tan & Le 2019 (arXiv:1905.11946) Table 2: 5.3M; Keras Applications EfficientNetB0: 5,330,571", 224, "");
     cnn("efficientnet_b4", "EfficientNet-B4", {"efficientnetb4", "efficientnet-b4"}, 19466823,
@@ -386,6 +475,10 @@ core::Result<Workload> catalog_workload(const CatalogModel& model, int image_siz
   if (model.family == Family::kCnn) {
     if (model.id == "resnet50") w.layers = build_resnet(50, w.image_size);
     else if (model.id == "resnet101") w.layers = build_resnet(101, w.image_size);
+    else if (model.id == "resnet152") w.layers = build_resnet(152, w.image_size);
+    else if (model.id == "resnext101_32x4d") w.layers = build_resnext101_32x4d(w.image_size, false);
+    else if (model.id == "se_resnext101_32x4d") w.layers = build_resnext101_32x4d(w.image_size, true);
+    else if (model.id == "vgg16") w.layers = build_vgg16(w.image_size);
     else if (model.id == "mobilenet_v2") w.layers = build_mobilenet_v2(w.image_size);
     else if (model.id == "efficientnet_b0") w.layers = build_efficientnet(1.0, 1.0, w.image_size);
     else if (model.id == "efficientnet_b4") w.layers = build_efficientnet(1.4, 1.8, w.image_size);

@@ -71,7 +71,7 @@ std::optional<RowFeatures> features(const ThroughputRow& r, std::span<const GpuC
   RowFeatures f;
   f.family = cost_family(*w);
   f.mode = mode_index(m);
-  f.flops = cost.flops - cost.cuda_core_flops;
+  f.flops = effective_flops(cost, m);
   f.core_flops = cost.cuda_core_flops;
   f.bytes = cost.bytes;
   f.peak = *peak * 1e12;
@@ -210,8 +210,15 @@ SampleCost sample_cost(const Workload& w) {
   // whatever the precision (3 x forward MACs x 2, as for the rest).
   for (const Layer& l : w.layers) {
     if (l.kind == LayerKind::kDepthwiseConv) c.cuda_core_flops += 6.0 * static_cast<double>(l.macs);
+    if (l.winograd) c.winograd_flops += 6.0 * static_cast<double>(l.macs);
   }
   return c;
+}
+
+double effective_flops(const SampleCost& c, MathMode m) {
+  const double dense = c.flops - c.cuda_core_flops;
+  if (m != MathMode::kFp32) return dense;
+  return dense - c.winograd_flops * (1.0 - 1.0 / kWinogradSaving);
 }
 
 size_t cost_family(const Workload& w) {
@@ -317,7 +324,7 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   const double ce32 = c.compute_efficiency[fam][mode_index(MathMode::kFp32)];
   const double bw = gpu.memory_bandwidth_gbs.value_or(0) * 1e9;
   const double fp32_peak = gpu.fp32_tflops.value_or(*peak) * 1e12;
-  const double t_compute = (cost.flops - cost.cuda_core_flops) / (ce * *peak * 1e12) +
+  const double t_compute = effective_flops(cost, m) / (ce * *peak * 1e12) +
                            (cost.cuda_core_flops > 0 ? cost.cuda_core_flops / (ce32 * fp32_peak) : 0.0);
   const double me = c.memory_efficiency[fam];
   const double t_memory = bw > 0 ? cost.bytes / (me * bw) : 0.0;

@@ -39,7 +39,16 @@ struct SampleCost {
   double flops = 0;            // all training FLOPs
   double cuda_core_flops = 0;  // of which depthwise convolutions: no tensor-core path, they run at the FP32 rate
   double bytes = 0;
+  double winograd_flops = 0;   // of the flops, dense 3x3 stride-1 convolutions (Layer::winograd)
 };
+// Multiplications Winograd's F(2x2, 3x3) saves on a 3x3 convolution: 16
+// instead of 36 per 2x2 output tile (Lavin & Gray 2016, "Fast Algorithms for
+// Convolutional Neural Networks", arXiv:1509.09308). cuDNN offers it for
+// FP32 on CUDA cores; the tensor-core paths TensorFlow picks run implicit GEMM.
+inline constexpr double kWinogradSaving = 36.0 / 16.0;
+// The FLOPs a sample costs on the math mode's own units (excluding the
+// depthwise FLOPs that run on CUDA cores), Winograd applied on FP32.
+double effective_flops(const SampleCost& c, MathMode m);
 SampleCost sample_cost(const Workload& w);
 // Bytes of activations moved through DRAM per training sample.
 double memory_traffic_per_sample(const Workload& w);
