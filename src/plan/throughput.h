@@ -46,10 +46,14 @@ struct SampleCost {
 // Convolutional Neural Networks", arXiv:1509.09308). cuDNN offers it for
 // FP32 on CUDA cores; the tensor-core paths TensorFlow picks run implicit GEMM.
 inline constexpr double kWinogradSaving = 36.0 / 16.0;
-// The FLOPs a sample costs on the math mode's own units (excluding the
-// depthwise FLOPs that run on CUDA cores), Winograd applied on FP32.
-double effective_flops(const SampleCost& c, MathMode m);
 SampleCost sample_cost(const Workload& w);
+// The batch one GPU runs: w.batch split over w.gpus.
+uint64_t per_gpu_batch(const Workload& w);
+// DRAM bytes of one training step that do not grow with the batch: reading
+// the weights, writing and reading the gradients, the optimizer update. Per
+// sample it is this over the batch per GPU, which is why small batches run
+// slower per sample.
+double update_bytes_per_step(const Workload& w);
 // Bytes of activations moved through DRAM per training sample.
 double memory_traffic_per_sample(const Workload& w);
 

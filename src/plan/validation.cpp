@@ -28,7 +28,7 @@ const GpuCandidate* find_gpu(std::span<const GpuCandidate> gpus, const std::stri
 
 std::optional<ThroughputCase> estimate_case(const ThroughputRow& r, std::span<const GpuCandidate> gpus, const Calibration& c) {
   const GpuCandidate* g = find_gpu(gpus, r.gpu_id);
-  auto w = row_workload(r.model, r.image_size, r.seq_len, r.precision, r.xla);
+  auto w = throughput_row_workload(r);
   if (g == nullptr || !w) return std::nullopt;
   GpuCandidate gpu = *g;
   // A row published as TF32 ran TF32 math; an fp32 row ran what fp32 runs there.
