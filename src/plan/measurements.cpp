@@ -128,6 +128,11 @@ core::Result<Measurements> parse_measurements(const json& doc) {
       if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), "expected sgd, momentum, adam, adamw or adafactor");
       r->optimizer = *opt;
     }
+    if (row.contains("accumulation_steps")) {
+      auto acc = need_int(row, "throughput", i, "accumulation_steps", 1, 1 << 20);
+      if (!acc) return tl::unexpected(acc.error());
+      r->accumulation_steps = *acc;
+    }
     m.throughput.push_back(std::move(*r));
   }
   for (size_t i = 0; i < bl->size(); ++i) {

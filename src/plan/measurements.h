@@ -35,6 +35,7 @@ struct ThroughputRow {
   int gpu_count = 1;
   std::optional<int> batch;  // per GPU
   Optimizer optimizer = Optimizer::kAdam;  // what the run used (sets the per-step update traffic)
+  int accumulation_steps = 1;              // gradient accumulation: batches per optimizer update
   double samples_per_s = 0;
   std::string source;      // URL or repo:path@commit
   std::string table_row;   // which row of the source

@@ -51,7 +51,7 @@ struct Roofs {
   bool autotune = false;
 };
 
-std::optional<Roofs> make_roofs(const Workload& w, const GpuCandidate& g) {
+std::optional<Roofs> make_roofs(const Workload& w, const GpuCandidate& g, int accumulation_steps = 1) {
   const MathMode m = math_mode(g, w.precision);
   const auto peak = peak_tflops(g, m);
   const SampleCost cost = sample_cost(w);
@@ -63,7 +63,7 @@ std::optional<Roofs> make_roofs(const Workload& w, const GpuCandidate& g) {
   r.winograd = cost.winograd_flops;
   r.dense = std::max(0.0, cost.flops - cost.cuda_core_flops - cost.winograd_flops);
   const uint64_t batch = per_gpu_batch(w);
-  r.bytes = cost.bytes + update_bytes_per_step(w) / static_cast<double>(batch);
+  r.bytes = cost.bytes + update_bytes_per_step(w, accumulation_steps) / static_cast<double>(batch);
   r.peak = *peak * 1e12;
   r.fp32_peak = g.fp32_tflops.value_or(*peak) * 1e12;
   r.bandwidth = g.memory_bandwidth_gbs.value_or(0) * 1e9;
@@ -117,7 +117,7 @@ std::optional<RowFeatures> features(const ThroughputRow& r, std::span<const GpuC
   if (g == gpus.end()) return std::nullopt;
   auto w = throughput_row_workload(r);
   if (!w) return std::nullopt;
-  auto roofs = make_roofs(*w, *g);
+  auto roofs = make_roofs(*w, *g, r.accumulation_steps);
   if (!roofs) return std::nullopt;
   return RowFeatures{*roofs, r.samples_per_s, r.gpu_id};
 }
@@ -260,14 +260,15 @@ uint64_t per_gpu_batch(const Workload& w) {
   return std::max<uint64_t>(1, (w.batch + gpus - 1) / gpus);
 }
 
-double update_bytes_per_step(const Workload& w) {
-  // Per trainable parameter and step, in float32 unless said: the gradient
-  // written by backward and read by the update (8 B); the update kernel
-  // (TensorFlow's fused ResourceApply* ops) reading and writing the variable
-  // (8 B) and each slot (8 B per slot: momentum 1, Adam/AdamW 2, Adafactor's
-  // factored moments ~0); the weights read by forward and backward (8 B), or
-  // under mixed precision the float16 copy written once and read twice (6 B)
-  // plus the loss-scale optimizer's unscaling of the gradients (8 B).
+double update_bytes_per_step(const Workload& w, int accumulation_steps) {
+  // Per trainable parameter, in float32 unless said: the gradient written by
+  // backward and read again (8 B); the weights read by forward and backward
+  // (8 B), or under mixed precision the float16 copy written once and read
+  // twice (6 B) plus the loss-scale optimizer's unscaling of the gradients
+  // (8 B); with accumulation, the accumulator read and written (8 B). Once per
+  // update: the update kernel (TensorFlow's fused ResourceApply* ops) reading
+  // and writing the variable (8 B) and each slot (8 B per slot: momentum 1,
+  // Adam/AdamW 2, Adafactor's factored moments ~0).
   double slots = 0;
   switch (w.optimizer) {
     case Optimizer::kSgd: slots = 0; break;
@@ -276,8 +277,11 @@ double update_bytes_per_step(const Workload& w) {
     case Optimizer::kAdamW: slots = 2; break;
     case Optimizer::kAdafactor: slots = 0; break;
   }
+  const double acc = static_cast<double>(std::max(1, accumulation_steps));
   const double weights = w.precision == Precision::kFp32 ? 8.0 : 6.0 + 8.0;
-  return static_cast<double>(w.trainable_params) * (8.0 + 8.0 + 8.0 * slots + weights);
+  const double every_step = 8.0 + weights + (acc > 1 ? 8.0 : 0.0);
+  const double per_update = 8.0 + 8.0 * slots;
+  return static_cast<double>(w.trainable_params) * (every_step + per_update / acc);
 }
 
 size_t cost_family(const Workload& w) {
@@ -373,8 +377,8 @@ std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> r
   return out;
 }
 
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c) {
-  const auto roofs = make_roofs(w, gpu);
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps) {
+  const auto roofs = make_roofs(w, gpu, accumulation_steps);
   if (!roofs) return std::nullopt;
   const MathMode m = roofs->mode;
   const SampleCost cost = sample_cost(w);

@@ -52,8 +52,10 @@ uint64_t per_gpu_batch(const Workload& w);
 // DRAM bytes of one training step that do not grow with the batch: reading
 // the weights, writing and reading the gradients, the optimizer update. Per
 // sample it is this over the batch per GPU, which is why small batches run
-// slower per sample.
-double update_bytes_per_step(const Workload& w);
+// slower per sample. With gradient accumulation (accumulation_steps batches
+// per update) a step also adds its gradients to the accumulator and pays
+// 1/accumulation_steps of the update.
+double update_bytes_per_step(const Workload& w, int accumulation_steps = 1);
 // Bytes of activations moved through DRAM per training sample.
 double memory_traffic_per_sample(const Workload& w);
 
@@ -104,7 +106,8 @@ struct Throughput {
 std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w, const GpuCandidate& gpu);
 
 // The model alone (no measured row), for validation and for GPUs without rows.
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c);
+// accumulation_steps: batches per optimizer update (gradient accumulation).
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps = 1);
 
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m);
 // With the embedded model (gpus is kept for callers that rank a list).

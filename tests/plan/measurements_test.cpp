@@ -58,10 +58,13 @@ TEST(PlanMeasurements, MissingFieldNamesArrayIndexAndField) {
 TEST(PlanMeasurements, ThroughputRowOptimizerIsParsedOrRefused) {
   nlohmann::json r = row("fp32", 100);
   r["optimizer"] = "momentum";
+  r["accumulation_steps"] = 4;
   auto ok = parse_measurements({{"throughput", nlohmann::json::array({row("fp32", 1), r})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_TRUE(ok) << ok.error().to_string();
   EXPECT_EQ(ok->throughput[0].optimizer, Optimizer::kAdam);  // absent: adam
   EXPECT_EQ(ok->throughput[1].optimizer, Optimizer::kMomentum);
+  EXPECT_EQ(ok->throughput[0].accumulation_steps, 1);
+  EXPECT_EQ(ok->throughput[1].accumulation_steps, 4);
   auto w = throughput_row_workload(ok->throughput[1]);
   ASSERT_TRUE(w);
   EXPECT_EQ(w->batch, 256u);

@@ -101,6 +101,11 @@ TEST(PlanThroughput, SmallBatchesPayTheUpdateOnFewerSamples) {
   EXPECT_GT(update(Optimizer::kAdam, Precision::kFp32), update(Optimizer::kMomentum, Precision::kFp32));
   EXPECT_GT(update(Optimizer::kMomentum, Precision::kFp32), update(Optimizer::kSgd, Precision::kFp32));
   EXPECT_GT(update(Optimizer::kSgd, Precision::kMixedFloat16), update(Optimizer::kSgd, Precision::kFp32));
+  // Gradient accumulation pays the update once per accumulation_steps batches
+  // but adds the accumulator's read and write to every batch.
+  const Workload adam = model_workload("bert_large", Precision::kMixedFloat16, 64);
+  EXPECT_LT(update_bytes_per_step(adam, 1024), update_bytes_per_step(adam, 1));
+  EXPECT_GT(update_bytes_per_step(adam, 1024), update_bytes_per_step(model_workload("bert_large", Precision::kMixedFloat16, 64, Optimizer::kSgd), 1) * 0.5);
   // Per GPU: the batch is split over the GPUs asked for.
   Workload two = model_workload("resnet50", Precision::kFp32, 257);
   two.gpus = 2;
