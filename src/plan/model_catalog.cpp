@@ -16,6 +16,10 @@ namespace {
 
 uint64_t u(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
 
+// The layer type of a BatchNormalization without its scale (gamma): its
+// parameters are 3 per channel, two of them (the moving statistics) frozen.
+constexpr const char* kBatchNormNoScale = "BatchNormalization(scale=False)";
+
 // Builds a CNN layer list, tracking the feature map shape. Padding is "same"
 // throughout (output side = ceil(input / stride)), which gives the Keras
 // Applications shapes at their default sizes (224 -> 112 -> 56 -> 28 -> 14 -> 7).
@@ -45,6 +49,28 @@ class Net {
     push(name, "Conv2D", LayerKind::kConv, u(k * k * cin * filters + (bias ? filters : 0)),
          u(s_.h * s_.w * filters * k * k * cin));
     layers_.back().winograd = k == 3 && stride == 1 && groups == 1;
+  }
+  // A kh x kw convolution without bias; valid: no padding (Inception's stem
+  // and reductions), output side = (input - kernel) / stride + 1.
+  void conv_kxk(const std::string& name, int64_t filters, int64_t kh, int64_t kw, int64_t stride, bool valid) {
+    const int64_t cin = s_.c;
+    s_.h = valid ? (s_.h - kh) / stride + 1 : (s_.h + stride - 1) / stride;
+    s_.w = valid ? (s_.w - kw) / stride + 1 : (s_.w + stride - 1) / stride;
+    s_.c = filters;
+    push(name, "Conv2D", LayerKind::kConv, u(kh * kw * cin * filters), u(s_.h * s_.w * filters * kh * kw * cin));
+    layers_.back().winograd = kh == 3 && kw == 3 && stride == 1;
+  }
+  // Keras BatchNormalization(scale=False): beta, moving mean and variance.
+  void bn_no_scale(const std::string& name) { push(name, kBatchNormNoScale, LayerKind::kBatchNorm, u(3 * s_.c), 0); }
+  void pool_valid(const std::string& name, int64_t k, int64_t stride) {
+    s_.h = (s_.h - k) / stride + 1;
+    s_.w = (s_.w - k) / stride + 1;
+    push(name, "MaxPooling2D", LayerKind::kPool, 0, 0);
+  }
+  void avg_pool_same(const std::string& name) { push(name, "AveragePooling2D", LayerKind::kPool, 0, 0); }
+  void concat(const std::string& name, int64_t channels) {
+    s_.c = channels;
+    push(name, "Concatenate", LayerKind::kConcat, 0, 0);
   }
   void depthwise(const std::string& name, int64_t k, int64_t stride, bool bias) {
     s_.h = (s_.h + stride - 1) / stride;
@@ -200,6 +226,118 @@ std::vector<Layer> build_vgg16(int image_size) {
   net.relu("fc1_relu");
   net.dense("fc2", 4096);
   net.relu("fc2_relu");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+// Szegedy et al. 2016, "Rethinking the Inception Architecture for Computer
+// Vision" (arXiv:1512.00567), Table 1 and Figures 5-7; Keras Applications
+// inception_v3.py (conv2d_bn: Conv2D without bias, BatchNormalization
+// without scale, ReLU; 299 px; mixed0 .. mixed10; 1000-class head).
+std::vector<Layer> build_inception_v3(int image_size) {
+  Net net(image_size, 3);
+  int id = 0;
+  auto cbr = [&](int64_t filters, int64_t kh, int64_t kw, int64_t stride = 1, bool valid = false) {
+    const std::string p = "conv2d_" + std::to_string(++id);
+    net.conv_kxk(p, filters, kh, kw, stride, valid);
+    net.bn_no_scale(p + "_bn");
+    net.relu(p + "_relu");
+    return net.shape().c;
+  };
+  auto from = [&](Net::Shape s) { net.set_shape(s); };
+  cbr(32, 3, 3, 2, true);
+  cbr(32, 3, 3, 1, true);
+  cbr(64, 3, 3);
+  net.pool_valid("max_pooling2d_1", 3, 2);
+  cbr(80, 1, 1, 1, true);
+  cbr(192, 3, 3, 1, true);
+  net.pool_valid("max_pooling2d_2", 3, 2);
+  // mixed0-2 (35 x 35): 1x1, 1x1 -> 5x5, 1x1 -> 3x3 -> 3x3, avg pool -> 1x1.
+  for (int m = 0; m < 3; ++m) {
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(64, 1, 1);
+    from(in);
+    cbr(48, 1, 1);
+    c += cbr(64, 5, 5);
+    from(in);
+    cbr(64, 1, 1);
+    cbr(96, 3, 3);
+    c += cbr(96, 3, 3);
+    from(in);
+    net.avg_pool_same("average_pooling2d_" + std::to_string(m));
+    c += cbr(m == 0 ? 32 : 64, 1, 1);
+    net.concat("mixed" + std::to_string(m), c);
+  }
+  {  // mixed3: reduction to 17 x 17
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(384, 3, 3, 2, true);
+    from(in);
+    cbr(64, 1, 1);
+    cbr(96, 3, 3);
+    c += cbr(96, 3, 3, 2, true);
+    from(in);
+    net.pool_valid("max_pooling2d_3", 3, 2);
+    c += in.c;
+    net.concat("mixed3", c);
+  }
+  // mixed4-7 (17 x 17): factorised 7x7 as 1x7 and 7x1.
+  const int64_t widths[] = {128, 160, 160, 192};
+  for (int m = 0; m < 4; ++m) {
+    const int64_t f = widths[m];
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(192, 1, 1);
+    from(in);
+    cbr(f, 1, 1);
+    cbr(f, 1, 7);
+    c += cbr(192, 7, 1);
+    from(in);
+    cbr(f, 1, 1);
+    cbr(f, 7, 1);
+    cbr(f, 1, 7);
+    cbr(f, 7, 1);
+    c += cbr(192, 1, 7);
+    from(in);
+    net.avg_pool_same("average_pooling2d_" + std::to_string(m + 3));
+    c += cbr(192, 1, 1);
+    net.concat("mixed" + std::to_string(m + 4), c);
+  }
+  {  // mixed8: reduction to 8 x 8
+    const Net::Shape in = net.shape();
+    cbr(192, 1, 1);
+    int64_t c = cbr(320, 3, 3, 2, true);
+    from(in);
+    cbr(192, 1, 1);
+    cbr(192, 1, 7);
+    cbr(192, 7, 1);
+    c += cbr(192, 3, 3, 2, true);
+    from(in);
+    net.pool_valid("max_pooling2d_4", 3, 2);
+    c += in.c;
+    net.concat("mixed8", c);
+  }
+  // mixed9-10 (8 x 8): expanded filter banks, 1x3 and 3x1 side by side.
+  for (int m = 0; m < 2; ++m) {
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(320, 1, 1);
+    from(in);
+    cbr(384, 1, 1);
+    const Net::Shape b = net.shape();
+    c += cbr(384, 1, 3);
+    from(b);
+    c += cbr(384, 3, 1);
+    from(in);
+    cbr(448, 1, 1);
+    cbr(384, 3, 3);
+    const Net::Shape d = net.shape();
+    c += cbr(384, 1, 3);
+    from(d);
+    c += cbr(384, 3, 1);
+    from(in);
+    net.avg_pool_same("average_pooling2d_" + std::to_string(m + 7));
+    c += cbr(192, 1, 1);
+    net.concat("mixed" + std::to_string(m + 9), c);
+  }
+  net.global_pool("avg_pool");
   net.dense("predictions", 1000);
   return net.take();
 }
@@ -405,6 +543,8 @@ const std::vector<CatalogModel>& model_catalog() {
         "Hu et al. 2018 (arXiv:1709.01507) Table 2: SE-ResNeXt-101 (32x4d) 49.0M; trainable 48,955,416 as timm seresnext101_32x4d counts (48.96M), + BN moving statistics", 224, "");
     cnn("vgg16", "VGG-16", {"vgg-16", "vgg_16"}, 138357544,
         "Simonyan & Zisserman 2015 (arXiv:1409.1556) Table 2: 138M; Keras Applications VGG16: 138,357,544", 224, "");
+    cnn("inception_v3", "Inception v3", {"inceptionv3", "inception-v3", "inception3"}, 23851784,
+        "Szegedy et al. 2016 (arXiv:1512.00567); Keras Applications InceptionV3: 23,851,784", 299, "");
     cnn("efficientnet_b0", "EfficientNet-B0", {"efficientnetb0", "efficientnet-b0"}, 5330571,
         "Tan & Le 2019 (arXiv:1905.11946) Table 2: 5.3M; Keras Applications EfficientNetB0: 5,330,571", 224, "");
     cnn("efficientnet_b4", "EfficientNet-B4", {"efficientnetb4", "efficientnet-b4"}, 19466823,
@@ -479,12 +619,15 @@ core::Result<Workload> catalog_workload(const CatalogModel& model, int image_siz
     else if (model.id == "resnext101_32x4d") w.layers = build_resnext101_32x4d(w.image_size, false);
     else if (model.id == "se_resnext101_32x4d") w.layers = build_resnext101_32x4d(w.image_size, true);
     else if (model.id == "vgg16") w.layers = build_vgg16(w.image_size);
+    else if (model.id == "inception_v3") w.layers = build_inception_v3(w.image_size);
     else if (model.id == "mobilenet_v2") w.layers = build_mobilenet_v2(w.image_size);
     else if (model.id == "efficientnet_b0") w.layers = build_efficientnet(1.0, 1.0, w.image_size);
     else if (model.id == "efficientnet_b4") w.layers = build_efficientnet(1.4, 1.8, w.image_size);
     uint64_t frozen = 0;
     for (const Layer& l : w.layers) {
-      if (l.kind == LayerKind::kBatchNorm) frozen += l.params / 2;  // moving mean and variance
+      if (l.kind == LayerKind::kBatchNorm) {  // moving mean and variance: 2 of 4 (or of 3 without scale) per channel
+        frozen += l.type == kBatchNormNoScale ? l.params / 3 * 2 : l.params / 2;
+      }
       if (l.kind == LayerKind::kPreprocess) frozen += l.params;
     }
     w.trainable_params = w.params > frozen ? w.params - frozen : 0;

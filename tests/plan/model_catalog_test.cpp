@@ -26,6 +26,9 @@ TEST(ModelCatalog, ResNetParamsMatchKerasApplications) {
 // statistics, which the catalog total adds as Keras does).
 TEST(ModelCatalog, VggAndResNeXtParamsMatchPublishedCounts) {
   EXPECT_EQ(sum_params(build_vgg16(224)), 138357544u);
+  EXPECT_EQ(sum_params(build_inception_v3(299)), 23851784u);
+  // Keras InceptionV3: 23,817,352 trainable (BN without scale keeps beta only).
+  EXPECT_EQ(test::model_workload("inception_v3", Precision::kFp32, 1).trainable_params, 23817352u);
   for (bool se : {false, true}) {
     uint64_t moving = 0;
     const std::vector<Layer> layers = build_resnext101_32x4d(224, se);
