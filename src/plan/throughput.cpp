@@ -143,23 +143,39 @@ Calibration fit_toward(std::span<const RowFeatures> rows, const Calibration& pri
   c.rows = static_cast<int>(rows.size());
   std::vector<double*> params;
   for (auto& fam : c.compute_efficiency) {
-    for (double& e : fam) params.push_back(&e);
+    // BF16 is not fitted: it takes FP16's value below.
+    for (size_t m = 0; m < fam.size(); ++m) {
+      if (m != mode_index(MathMode::kBf16)) params.push_back(&fam[m]);
+    }
   }
   for (double& m : c.memory_efficiency) params.push_back(&m);
   // Coordinate descent with a golden-section search on each parameter's
-  // logarithm, between 1% and 100% of the peak.
+  // logarithm, between 1% and 100% of the peak; each step reuses the inner
+  // point the previous one evaluated.
   constexpr double kPhi = 0.6180339887498949;
+  auto at = [&](double* p, double x) {
+    *p = std::exp(x);
+    return objective(rows, c, prior);
+  };
   for (int sweep = 0; sweep < 8; ++sweep) {
     for (double* p : params) {
       double lo = std::log(0.01), hi = std::log(1.0);
+      double a = hi - kPhi * (hi - lo), b = lo + kPhi * (hi - lo);
+      double fa = at(p, a), fb = at(p, b);
       for (int it = 0; it < 40; ++it) {
-        const double a = hi - kPhi * (hi - lo), b = lo + kPhi * (hi - lo);
-        *p = std::exp(a);
-        const double fa = objective(rows, c, prior);
-        *p = std::exp(b);
-        const double fb = objective(rows, c, prior);
-        if (fa <= fb) hi = b;
-        else lo = a;
+        if (fa <= fb) {
+          hi = b;
+          b = a;
+          fb = fa;
+          a = hi - kPhi * (hi - lo);
+          fa = at(p, a);
+        } else {
+          lo = a;
+          a = b;
+          fa = fb;
+          b = lo + kPhi * (hi - lo);
+          fb = at(p, b);
+        }
       }
       *p = std::exp((lo + hi) / 2);
     }
