@@ -416,6 +416,7 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
       "{}-bound ({}): {:.3g} training FLOPs per sample at {} of {:.1f} TFLOPS {} + {:.3g} bytes per sample at {} of {:.0f} GB/s; "
       "efficiencies fitted on {} published TensorFlow rows, band {:.2f}x-{:.2f}x (leave-one-GPU-out)",
       t.bound, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, c.rows, c.band_low, c.band_high);
+  if (roofs->autotune) t.detail += "; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)";
   return t;
 }
 
