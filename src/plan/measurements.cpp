@@ -123,6 +123,16 @@ core::Result<Measurements> parse_measurements(const json& doc) {
       r->batch = *bi;
     }
     r->xla = row.value("xla", false);
+    if (auto o = row.find("optimizer"); o != row.end()) {
+      auto opt = o->is_string() ? parse_optimizer(o->get<std::string>()) : std::nullopt;
+      if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), "expected sgd, momentum, adam, adamw or adafactor");
+      r->optimizer = *opt;
+    }
+    if (row.contains("accumulation_steps")) {
+      auto acc = need_int(row, "throughput", i, "accumulation_steps", 1, 1 << 20);
+      if (!acc) return tl::unexpected(acc.error());
+      r->accumulation_steps = *acc;
+    }
     m.throughput.push_back(std::move(*r));
   }
   for (size_t i = 0; i < bl->size(); ++i) {
@@ -213,6 +223,15 @@ std::optional<Workload> row_workload(std::string_view model, int image_size, int
   w->batch = 1;
   w->xla = xla;
   return std::move(*w);
+}
+
+std::optional<Workload> throughput_row_workload(const ThroughputRow& r) {
+  auto w = row_workload(r.model, r.image_size, r.seq_len, r.precision, r.xla);
+  if (!w) return std::nullopt;
+  w->batch = static_cast<uint64_t>(r.batch.value_or(256));
+  w->gpus = 1;
+  w->optimizer = r.optimizer;
+  return w;
 }
 
 }  // namespace tfrig::plan

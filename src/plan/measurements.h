@@ -34,6 +34,8 @@ struct ThroughputRow {
   std::string gpu_id;      // the GPU catalog's id
   int gpu_count = 1;
   std::optional<int> batch;  // per GPU
+  Optimizer optimizer = Optimizer::kAdam;  // what the run used (sets the per-step update traffic)
+  int accumulation_steps = 1;              // gradient accumulation: batches per optimizer update
   double samples_per_s = 0;
   std::string source;      // URL or repo:path@commit
   std::string table_row;   // which row of the source
@@ -76,5 +78,9 @@ core::Result<Measurements> load_measurements(const std::string& knowledge_dir);
 // The workload a row describes (catalog model at its input size and
 // precision); nullopt when the model is not in the catalog.
 std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p, bool xla);
+// A throughput row's workload: the above at the row's batch (one GPU) and
+// optimizer. A row without a batch is taken at 256 per GPU (ASSUMED: the
+// per-step update then weighs little, as at the batches such tables use).
+std::optional<Workload> throughput_row_workload(const ThroughputRow& r);
 
 }  // namespace tfrig::plan

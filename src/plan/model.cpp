@@ -97,10 +97,12 @@ std::string_view layer_kind_name(LayerKind k) {
 
 double forward_flops_per_sample(const Workload& w) {
   if (w.family == Family::kTransformer && w.transformer) {
-    // Kaplan et al. 2020, Table 1: forward FLOPs per token
-    // C = 2 N + 2 n_layer n_ctx d_attn, with N the non-embedding parameters
-    // (every layer's matrices) plus the output projection onto the
-    // vocabulary where the model has one.
+    // Kaplan et al. 2020, Table 1: forward FLOPs per token 2 N, with N the
+    // non-embedding parameters (every layer's matrices) plus the output
+    // projection onto the vocabulary where the model has one; the attention
+    // core as Narayanan et al. 2021 (arXiv:2104.04473, section 5.1) count it,
+    // 4 b s^2 h per layer (QK^T and the product with V, 2 b s^2 h each, the
+    // full square as TensorFlow computes it, masked or not): 4 s h per token.
     const TransformerConfig& c = *w.transformer;
     const double h = c.hidden, ff = c.ffn, s = w.seq_len;
     const double mlp = c.gated_mlp ? 3 * h * ff : 2 * h * ff;
@@ -113,7 +115,7 @@ double forward_flops_per_sample(const Workload& w) {
     }
     if (c.vocab > 0 && c.kind != TransformerKind::kEncoder) n += h * c.vocab;
     if (c.kind == TransformerKind::kVision) n += 3.0 * c.patch * c.patch * h;
-    return s * (2 * n + 2 * attn_layers * s * h);
+    return s * (2 * n + 4 * attn_layers * s * h);
   }
   double macs = 0;
   for (const Layer& l : w.layers) macs += static_cast<double>(l.macs);

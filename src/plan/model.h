@@ -59,6 +59,10 @@ struct Layer {
   uint64_t out_elems = 0;  // elements of the output per sample
   uint64_t params = 0;
   uint64_t macs = 0;       // multiply-accumulates per sample, forward
+  // A dense 3x3 stride-1 convolution: cuDNN can run it with Winograd's
+  // minimal filtering on CUDA cores (fewer multiplications than counted).
+  // Unknown (false) for Keras summaries, which do not give the kernel size.
+  bool winograd = false;
 };
 
 enum class Family { kCnn, kTransformer };

@@ -16,6 +16,10 @@ namespace {
 
 uint64_t u(int64_t v) { return v < 0 ? 0 : static_cast<uint64_t>(v); }
 
+// The layer type of a BatchNormalization without its scale (gamma): its
+// parameters are 3 per channel, two of them (the moving statistics) frozen.
+constexpr const char* kBatchNormNoScale = "BatchNormalization(scale=False)";
+
 // Builds a CNN layer list, tracking the feature map shape. Padding is "same"
 // throughout (output side = ceil(input / stride)), which gives the Keras
 // Applications shapes at their default sizes (224 -> 112 -> 56 -> 28 -> 14 -> 7).
@@ -36,13 +40,37 @@ class Net {
   void preprocess(const std::string& name, const std::string& type, uint64_t params) {
     push(name, type, LayerKind::kPreprocess, params, 0);
   }
-  void conv(const std::string& name, int64_t filters, int64_t k, int64_t stride, bool bias) {
-    const int64_t cin = s_.c;
+  // groups > 1: a grouped convolution (ResNeXt): each output channel sees cin / groups inputs.
+  void conv(const std::string& name, int64_t filters, int64_t k, int64_t stride, bool bias, int64_t groups = 1) {
+    const int64_t cin = s_.c / groups;
     s_.h = (s_.h + stride - 1) / stride;
     s_.w = (s_.w + stride - 1) / stride;
     s_.c = filters;
     push(name, "Conv2D", LayerKind::kConv, u(k * k * cin * filters + (bias ? filters : 0)),
          u(s_.h * s_.w * filters * k * k * cin));
+    layers_.back().winograd = k == 3 && stride == 1 && groups == 1;
+  }
+  // A kh x kw convolution without bias; valid: no padding (Inception's stem
+  // and reductions), output side = (input - kernel) / stride + 1.
+  void conv_kxk(const std::string& name, int64_t filters, int64_t kh, int64_t kw, int64_t stride, bool valid) {
+    const int64_t cin = s_.c;
+    s_.h = valid ? (s_.h - kh) / stride + 1 : (s_.h + stride - 1) / stride;
+    s_.w = valid ? (s_.w - kw) / stride + 1 : (s_.w + stride - 1) / stride;
+    s_.c = filters;
+    push(name, "Conv2D", LayerKind::kConv, u(kh * kw * cin * filters), u(s_.h * s_.w * filters * kh * kw * cin));
+    layers_.back().winograd = kh == 3 && kw == 3 && stride == 1;
+  }
+  // Keras BatchNormalization(scale=False): beta, moving mean and variance.
+  void bn_no_scale(const std::string& name) { push(name, kBatchNormNoScale, LayerKind::kBatchNorm, u(3 * s_.c), 0); }
+  void pool_valid(const std::string& name, int64_t k, int64_t stride) {
+    s_.h = (s_.h - k) / stride + 1;
+    s_.w = (s_.w - k) / stride + 1;
+    push(name, "MaxPooling2D", LayerKind::kPool, 0, 0);
+  }
+  void avg_pool_same(const std::string& name) { push(name, "AveragePooling2D", LayerKind::kPool, 0, 0); }
+  void concat(const std::string& name, int64_t channels) {
+    s_.c = channels;
+    push(name, "Concatenate", LayerKind::kConcat, 0, 0);
   }
   void depthwise(const std::string& name, int64_t k, int64_t stride, bool bias) {
     s_.h = (s_.h + stride - 1) / stride;
@@ -67,6 +95,7 @@ class Net {
     s_.w = 1;
     push(name, "GlobalAveragePooling2D", LayerKind::kGlobalPool, 0, 0);
   }
+  void flatten(const std::string& name) { push(name, "Flatten", LayerKind::kView, 0, 0); }
   void dense(const std::string& name, int64_t units) {
     const int64_t in = s_.h * s_.w * s_.c;
     s_ = {1, 1, units};
@@ -75,7 +104,7 @@ class Net {
 
  private:
   void push(const std::string& name, const std::string& type, LayerKind kind, uint64_t params, uint64_t macs) {
-    layers_.push_back(Layer{name, type, kind, u(s_.h * s_.w * s_.c), params, macs});
+    layers_.push_back(Layer{name, type, kind, u(s_.h * s_.w * s_.c), params, macs, false});
   }
   Shape s_;
   std::vector<Layer> layers_;
@@ -89,7 +118,8 @@ class Net {
 std::vector<Layer> build_resnet(int depth, int image_size) {
   const int blocks50[] = {3, 4, 6, 3};
   const int blocks101[] = {3, 4, 23, 3};
-  const int* blocks = depth == 101 ? blocks101 : blocks50;
+  const int blocks152[] = {3, 8, 36, 3};
+  const int* blocks = depth == 152 ? blocks152 : depth == 101 ? blocks101 : blocks50;
   Net net(image_size, 3);
   net.conv("conv1_conv", 64, 7, 2, true);
   net.bn("conv1_bn");
@@ -117,6 +147,195 @@ std::vector<Layer> build_resnet(int depth, int image_size) {
       net.add(p + "add");
       net.relu(p + "out");
     }
+  }
+  net.global_pool("avg_pool");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+// Xie et al. 2017, "Aggregated Residual Transformations for Deep Neural
+// Networks" (arXiv:1611.05431), Table 1 (32x4d: 32 groups of width 4 in the
+// first stage, doubled per stage; blocks 3-4-23-3); with squeeze-and-excitation
+// (Hu et al. 2018, arXiv:1709.01507: reduction 16, after the last BN of the
+// residual branch). As NVIDIA DeepLearningExamples builds them for
+// TensorFlow: stride on the 3x3 convolution (v1.5), no conv biases.
+std::vector<Layer> build_resnext101_32x4d(int image_size, bool squeeze_excite) {
+  const int blocks[] = {3, 4, 23, 3};
+  Net net(image_size, 3);
+  net.conv("conv1_conv", 64, 7, 2, false);
+  net.bn("conv1_bn");
+  net.relu("conv1_relu");
+  net.pool("pool1_pool", 2);
+  for (int stage = 0; stage < 4; ++stage) {
+    const int64_t width = 128LL << stage;  // 32 groups x 4 channels, doubled per stage
+    const int64_t out = 256LL << stage;
+    for (int b = 0; b < blocks[stage]; ++b) {
+      const std::string p = "conv" + std::to_string(stage + 2) + "_block" + std::to_string(b + 1) + "_";
+      const int64_t stride = (b == 0 && stage > 0) ? 2 : 1;
+      const Net::Shape in = net.shape();
+      if (b == 0) {  // projection shortcut
+        net.conv(p + "0_conv", out, 1, stride, false);
+        net.bn(p + "0_bn");
+        net.set_shape(in);
+      }
+      net.conv(p + "1_conv", width, 1, 1, false);
+      net.bn(p + "1_bn");
+      net.relu(p + "1_relu");
+      net.conv(p + "2_conv", width, 3, stride, false, 32);
+      net.bn(p + "2_bn");
+      net.relu(p + "2_relu");
+      net.conv(p + "3_conv", out, 1, 1, false);
+      net.bn(p + "3_bn");
+      if (squeeze_excite) {
+        const Net::Shape main = net.shape();
+        net.global_pool(p + "se_squeeze");
+        net.conv(p + "se_reduce", out / 16, 1, 1, true);
+        net.relu(p + "se_relu");
+        net.conv(p + "se_expand", out, 1, 1, true);
+        net.act(p + "se_sigmoid");
+        net.set_shape(main);
+        net.multiply(p + "se_excite");
+      }
+      net.add(p + "add");
+      net.relu(p + "out");
+    }
+  }
+  net.global_pool("avg_pool");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+// Simonyan & Zisserman 2015, "Very Deep Convolutional Networks for
+// Large-Scale Image Recognition" (arXiv:1409.1556), Table 1 configuration D;
+// Keras Applications vgg16.py (3x3 convolutions with biases, 2x2 max pools,
+// two 4096-wide dense layers, 1000 classes).
+std::vector<Layer> build_vgg16(int image_size) {
+  const int convs[] = {2, 2, 3, 3, 3};
+  Net net(image_size, 3);
+  for (int stage = 0; stage < 5; ++stage) {
+    const int64_t f = std::min<int64_t>(512, 64LL << stage);
+    for (int i = 0; i < convs[stage]; ++i) {
+      const std::string p = "block" + std::to_string(stage + 1) + "_conv" + std::to_string(i + 1);
+      net.conv(p, f, 3, 1, true);
+      net.relu(p + "_relu");
+    }
+    net.pool("block" + std::to_string(stage + 1) + "_pool", 2);
+  }
+  net.flatten("flatten");
+  net.dense("fc1", 4096);
+  net.relu("fc1_relu");
+  net.dense("fc2", 4096);
+  net.relu("fc2_relu");
+  net.dense("predictions", 1000);
+  return net.take();
+}
+
+// Szegedy et al. 2016, "Rethinking the Inception Architecture for Computer
+// Vision" (arXiv:1512.00567), Table 1 and Figures 5-7; Keras Applications
+// inception_v3.py (conv2d_bn: Conv2D without bias, BatchNormalization
+// without scale, ReLU; 299 px; mixed0 .. mixed10; 1000-class head).
+std::vector<Layer> build_inception_v3(int image_size) {
+  Net net(image_size, 3);
+  int id = 0;
+  auto cbr = [&](int64_t filters, int64_t kh, int64_t kw, int64_t stride = 1, bool valid = false) {
+    const std::string p = "conv2d_" + std::to_string(++id);
+    net.conv_kxk(p, filters, kh, kw, stride, valid);
+    net.bn_no_scale(p + "_bn");
+    net.relu(p + "_relu");
+    return net.shape().c;
+  };
+  auto from = [&](Net::Shape s) { net.set_shape(s); };
+  cbr(32, 3, 3, 2, true);
+  cbr(32, 3, 3, 1, true);
+  cbr(64, 3, 3);
+  net.pool_valid("max_pooling2d_1", 3, 2);
+  cbr(80, 1, 1, 1, true);
+  cbr(192, 3, 3, 1, true);
+  net.pool_valid("max_pooling2d_2", 3, 2);
+  // mixed0-2 (35 x 35): 1x1, 1x1 -> 5x5, 1x1 -> 3x3 -> 3x3, avg pool -> 1x1.
+  for (int m = 0; m < 3; ++m) {
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(64, 1, 1);
+    from(in);
+    cbr(48, 1, 1);
+    c += cbr(64, 5, 5);
+    from(in);
+    cbr(64, 1, 1);
+    cbr(96, 3, 3);
+    c += cbr(96, 3, 3);
+    from(in);
+    net.avg_pool_same("average_pooling2d_" + std::to_string(m));
+    c += cbr(m == 0 ? 32 : 64, 1, 1);
+    net.concat("mixed" + std::to_string(m), c);
+  }
+  {  // mixed3: reduction to 17 x 17
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(384, 3, 3, 2, true);
+    from(in);
+    cbr(64, 1, 1);
+    cbr(96, 3, 3);
+    c += cbr(96, 3, 3, 2, true);
+    from(in);
+    net.pool_valid("max_pooling2d_3", 3, 2);
+    c += in.c;
+    net.concat("mixed3", c);
+  }
+  // mixed4-7 (17 x 17): factorised 7x7 as 1x7 and 7x1.
+  const int64_t widths[] = {128, 160, 160, 192};
+  for (int m = 0; m < 4; ++m) {
+    const int64_t f = widths[m];
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(192, 1, 1);
+    from(in);
+    cbr(f, 1, 1);
+    cbr(f, 1, 7);
+    c += cbr(192, 7, 1);
+    from(in);
+    cbr(f, 1, 1);
+    cbr(f, 7, 1);
+    cbr(f, 1, 7);
+    cbr(f, 7, 1);
+    c += cbr(192, 1, 7);
+    from(in);
+    net.avg_pool_same("average_pooling2d_" + std::to_string(m + 3));
+    c += cbr(192, 1, 1);
+    net.concat("mixed" + std::to_string(m + 4), c);
+  }
+  {  // mixed8: reduction to 8 x 8
+    const Net::Shape in = net.shape();
+    cbr(192, 1, 1);
+    int64_t c = cbr(320, 3, 3, 2, true);
+    from(in);
+    cbr(192, 1, 1);
+    cbr(192, 1, 7);
+    cbr(192, 7, 1);
+    c += cbr(192, 3, 3, 2, true);
+    from(in);
+    net.pool_valid("max_pooling2d_4", 3, 2);
+    c += in.c;
+    net.concat("mixed8", c);
+  }
+  // mixed9-10 (8 x 8): expanded filter banks, 1x3 and 3x1 side by side.
+  for (int m = 0; m < 2; ++m) {
+    const Net::Shape in = net.shape();
+    int64_t c = cbr(320, 1, 1);
+    from(in);
+    cbr(384, 1, 1);
+    const Net::Shape b = net.shape();
+    c += cbr(384, 1, 3);
+    from(b);
+    c += cbr(384, 3, 1);
+    from(in);
+    cbr(448, 1, 1);
+    cbr(384, 3, 3);
+    const Net::Shape d = net.shape();
+    c += cbr(384, 1, 3);
+    from(d);
+    c += cbr(384, 3, 1);
+    from(in);
+    net.avg_pool_same("average_pooling2d_" + std::to_string(m + 7));
+    c += cbr(192, 1, 1);
+    net.concat("mixed" + std::to_string(m + 9), c);
   }
   net.global_pool("avg_pool");
   net.dense("predictions", 1000);
@@ -316,6 +535,16 @@ const std::vector<CatalogModel>& model_catalog() {
         "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet50: 25,636,712", 224, "resnet50");
     cnn("resnet101", "ResNet-101", {"resnet-101", "resnet_101"}, 44707176,
         "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet101: 44,707,176", 224, "");
+    cnn("resnet152", "ResNet-152", {"resnet-152", "resnet_152"}, 60419944,
+        "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet152: 60,419,944", 224, "");
+    cnn("resnext101_32x4d", "ResNeXt-101 32x4d", {"resnext101-32x4d", "resnext101"}, 44315560,
+        "Xie et al. 2017 (arXiv:1611.05431) Table 1 (32x4d); trainable 44,177,704 as timm resnext101_32x4d counts (44.18M), + BN moving statistics", 224, "");
+    cnn("se_resnext101_32x4d", "SE-ResNeXt-101 32x4d", {"se-resnext101-32x4d", "se_resnext101"}, 49093272,
+        "Hu et al. 2018 (arXiv:1709.01507) Table 2: SE-ResNeXt-101 (32x4d) 49.0M; trainable 48,955,416 as timm seresnext101_32x4d counts (48.96M), + BN moving statistics", 224, "");
+    cnn("vgg16", "VGG-16", {"vgg-16", "vgg_16"}, 138357544,
+        "Simonyan & Zisserman 2015 (arXiv:1409.1556) Table 2: 138M; Keras Applications VGG16: 138,357,544", 224, "");
+    cnn("inception_v3", "Inception v3", {"inceptionv3", "inception-v3", "inception3"}, 23851784,
+        "Szegedy et al. 2016 (arXiv:1512.00567); Keras Applications InceptionV3: 23,851,784", 299, "");
     cnn("efficientnet_b0", "EfficientNet-B0", {"efficientnetb0", "efficientnet-b0"}, 5330571,
         "Tan & Le 2019 (arXiv:1905.11946) Table 2: 5.3M; Keras Applications EfficientNetB0: 5,330,571", 224, "");
     cnn("efficientnet_b4", "EfficientNet-B4", {"efficientnetb4", "efficientnet-b4"}, 19466823,
@@ -386,12 +615,19 @@ core::Result<Workload> catalog_workload(const CatalogModel& model, int image_siz
   if (model.family == Family::kCnn) {
     if (model.id == "resnet50") w.layers = build_resnet(50, w.image_size);
     else if (model.id == "resnet101") w.layers = build_resnet(101, w.image_size);
+    else if (model.id == "resnet152") w.layers = build_resnet(152, w.image_size);
+    else if (model.id == "resnext101_32x4d") w.layers = build_resnext101_32x4d(w.image_size, false);
+    else if (model.id == "se_resnext101_32x4d") w.layers = build_resnext101_32x4d(w.image_size, true);
+    else if (model.id == "vgg16") w.layers = build_vgg16(w.image_size);
+    else if (model.id == "inception_v3") w.layers = build_inception_v3(w.image_size);
     else if (model.id == "mobilenet_v2") w.layers = build_mobilenet_v2(w.image_size);
     else if (model.id == "efficientnet_b0") w.layers = build_efficientnet(1.0, 1.0, w.image_size);
     else if (model.id == "efficientnet_b4") w.layers = build_efficientnet(1.4, 1.8, w.image_size);
     uint64_t frozen = 0;
     for (const Layer& l : w.layers) {
-      if (l.kind == LayerKind::kBatchNorm) frozen += l.params / 2;  // moving mean and variance
+      if (l.kind == LayerKind::kBatchNorm) {  // moving mean and variance: 2 of 4 (or of 3 without scale) per channel
+        frozen += l.type == kBatchNormNoScale ? l.params / 3 * 2 : l.params / 2;
+      }
       if (l.kind == LayerKind::kPreprocess) frozen += l.params;
     }
     w.trainable_params = w.params > frozen ? w.params - frozen : 0;

@@ -34,6 +34,9 @@ core::Result<Workload> catalog_workload(const CatalogModel& model, int image_siz
 // Layer lists of the CNNs at an input side (exposed for tests).
 std::vector<Layer> build_resnet(int depth, int image_size);
 std::vector<Layer> build_mobilenet_v2(int image_size);
+std::vector<Layer> build_resnext101_32x4d(int image_size, bool squeeze_excite);
+std::vector<Layer> build_vgg16(int image_size);
+std::vector<Layer> build_inception_v3(int image_size);
 std::vector<Layer> build_efficientnet(double width, double depth, int image_size);
 
 // Parameter count of a transformer configuration (exposed for tests).

@@ -54,7 +54,11 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
                                   core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
                                   core::format_bytes_binary(usable_gpu_bytes(gpu))));
   }
-  c.per_gpu = gpu_throughput(w, gpu, model != nullptr ? *model : builtin_throughput_model());
+  // The rate of one GPU at the batch it runs (the per-step update is spread over it).
+  Workload one = w;
+  one.batch = std::max<uint64_t>(1, c.batch_per_gpu);
+  one.gpus = 1;
+  c.per_gpu = gpu_throughput(one, gpu, model != nullptr ? *model : builtin_throughput_model());
   if (c.fits && c.per_gpu) {
     c.scaling = scaling_efficiency(gpu, c.gpus_needed);
     c.est_samples_per_s = c.per_gpu->samples_per_s * c.gpus_needed * c.scaling;

@@ -32,18 +32,48 @@ double quantile(std::vector<double> v, double q) {
   return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
 }
 
-// What the fit needs of one published row, computed once.
-struct RowFeatures {
+// What one sample costs on one GPU before any efficiency: the work split by
+// the units that run it, the DRAM traffic, and the GPU's roofs.
+struct Roofs {
   size_t family = 0;
-  size_t mode = 0;
-  double flops = 0;      // per sample, on the math mode's units
-  double core_flops = 0; // per sample, on FP32 CUDA cores (depthwise convolutions)
-  double bytes = 0;      // per sample
-  double peak = 0;       // FLOP/s
-  double fp32_peak = 0;  // FLOP/s
+  MathMode mode = MathMode::kFp32;
+  double winograd = 0;   // FLOPs of dense 3x3 stride-1 convolutions
+  double dense = 0;      // the other tensor-path FLOPs
+  double core = 0;       // depthwise FLOPs, FP32 CUDA cores whatever the precision
+  double bytes = 0;      // DRAM bytes per sample, the step's update spread over the batch
+  double peak = 0;       // FLOP/s of the math mode
+  double fp32_peak = 0;  // FLOP/s on CUDA cores
   double bandwidth = 0;  // B/s
-  double measured = 0;   // samples/s
-  std::string gpu_id;
+  // cuDNN's autotuner (TF_CUDNN_USE_AUTOTUNE, on by default) times every
+  // convolution algorithm and keeps the fastest: with TF32 allowed a
+  // convolution still runs on FP32 CUDA cores (Winograd included) where that
+  // is faster, as on GeForce Ampere, whose FP32 and TF32 peaks are equal.
+  bool autotune = false;
+};
+
+std::optional<Roofs> make_roofs(const Workload& w, const GpuCandidate& g, int accumulation_steps = 1) {
+  const MathMode m = math_mode(g, w.precision);
+  const auto peak = peak_tflops(g, m);
+  const SampleCost cost = sample_cost(w);
+  if (!peak || *peak <= 0 || cost.flops <= 0) return std::nullopt;
+  Roofs r;
+  r.family = cost_family(w);
+  r.mode = m;
+  r.core = cost.cuda_core_flops;
+  r.winograd = cost.winograd_flops;
+  r.dense = std::max(0.0, cost.flops - cost.cuda_core_flops - cost.winograd_flops);
+  const uint64_t batch = per_gpu_batch(w);
+  r.bytes = cost.bytes + update_bytes_per_step(w, accumulation_steps) / static_cast<double>(batch);
+  r.peak = *peak * 1e12;
+  r.fp32_peak = g.fp32_tflops.value_or(*peak) * 1e12;
+  r.bandwidth = g.memory_bandwidth_gbs.value_or(0) * 1e9;
+  r.autotune = w.family == Family::kCnn && m == MathMode::kTf32;
+  return r;
+}
+
+struct SampleTimes {
+  double compute = 0;  // s per sample
+  double memory = 0;
 };
 
 // Two roofs that do not overlap fully: a step spends its FLOPs at a fraction
@@ -52,34 +82,44 @@ struct RowFeatures {
 // the larger of the two; adding them is the pessimistic end of the same
 // model and fits the published rows better where neither roof dominates,
 // such as GeForce cards under mixed precision.)
+SampleTimes sample_times(const Roofs& r, const Calibration& c) {
+  const double e = c.compute_efficiency[r.family][mode_index(r.mode)];
+  const double e32 = c.compute_efficiency[r.family][mode_index(MathMode::kFp32)];
+  const double rate = e * r.peak, rate32 = e32 * r.fp32_peak;
+  SampleTimes t;
+  if (r.mode == MathMode::kFp32) {
+    t.compute = (r.winograd / kWinogradSaving + r.dense) / rate;
+  } else if (r.autotune) {
+    t.compute = std::min(r.winograd / rate, r.winograd / kWinogradSaving / rate32) + std::min(r.dense / rate, r.dense / rate32);
+  } else {
+    t.compute = (r.winograd + r.dense) / rate;
+  }
+  if (r.core > 0) t.compute += r.core / rate32;
+  if (r.bandwidth > 0) t.memory = r.bytes / (c.memory_efficiency[r.family] * r.bandwidth);
+  return t;
+}
+
+// What the fit needs of one published row, computed once.
+struct RowFeatures {
+  Roofs roofs;
+  double measured = 0;  // samples/s
+  std::string gpu_id;
+};
+
 double predicted_rate(const RowFeatures& f, const Calibration& c) {
-  const double t = f.flops / (c.compute_efficiency[f.family][f.mode] * f.peak) +
-                   (f.core_flops > 0 ? f.core_flops / (c.compute_efficiency[f.family][0] * f.fp32_peak) : 0.0) +
-                   (f.bandwidth > 0 ? f.bytes / (c.memory_efficiency[f.family] * f.bandwidth) : 0.0);
-  return t > 0 ? 1.0 / t : 0.0;
+  const SampleTimes t = sample_times(f.roofs, c);
+  const double sum = t.compute + t.memory;
+  return sum > 0 ? 1.0 / sum : 0.0;
 }
 
 std::optional<RowFeatures> features(const ThroughputRow& r, std::span<const GpuCandidate> gpus) {
   auto g = std::find_if(gpus.begin(), gpus.end(), [&](const GpuCandidate& c) { return c.id == r.gpu_id; });
   if (g == gpus.end()) return std::nullopt;
-  auto w = row_workload(r.model, r.image_size, r.seq_len, r.precision, r.xla);
+  auto w = throughput_row_workload(r);
   if (!w) return std::nullopt;
-  const MathMode m = math_mode(*g, r.precision);
-  const auto peak = peak_tflops(*g, m);
-  const SampleCost cost = sample_cost(*w);
-  if (!peak || *peak <= 0 || cost.flops <= 0) return std::nullopt;
-  RowFeatures f;
-  f.family = cost_family(*w);
-  f.mode = mode_index(m);
-  f.flops = cost.flops - cost.cuda_core_flops;
-  f.core_flops = cost.cuda_core_flops;
-  f.bytes = cost.bytes;
-  f.peak = *peak * 1e12;
-  f.fp32_peak = g->fp32_tflops.value_or(*peak) * 1e12;
-  f.bandwidth = g->memory_bandwidth_gbs.value_or(0) * 1e9;
-  f.measured = r.samples_per_s;
-  f.gpu_id = r.gpu_id;
-  return f;
+  auto roofs = make_roofs(*w, *g, r.accumulation_steps);
+  if (!roofs) return std::nullopt;
+  return RowFeatures{*roofs, r.samples_per_s, r.gpu_id};
 }
 
 // The objective: the sum of absolute log errors (robust to the odd row), and
@@ -103,23 +143,39 @@ Calibration fit_toward(std::span<const RowFeatures> rows, const Calibration& pri
   c.rows = static_cast<int>(rows.size());
   std::vector<double*> params;
   for (auto& fam : c.compute_efficiency) {
-    for (double& e : fam) params.push_back(&e);
+    // BF16 is not fitted: it takes FP16's value below.
+    for (size_t m = 0; m < fam.size(); ++m) {
+      if (m != mode_index(MathMode::kBf16)) params.push_back(&fam[m]);
+    }
   }
   for (double& m : c.memory_efficiency) params.push_back(&m);
   // Coordinate descent with a golden-section search on each parameter's
-  // logarithm, between 1% and 100% of the peak.
+  // logarithm, between 1% and 100% of the peak; each step reuses the inner
+  // point the previous one evaluated.
   constexpr double kPhi = 0.6180339887498949;
+  auto at = [&](double* p, double x) {
+    *p = std::exp(x);
+    return objective(rows, c, prior);
+  };
   for (int sweep = 0; sweep < 8; ++sweep) {
     for (double* p : params) {
       double lo = std::log(0.01), hi = std::log(1.0);
+      double a = hi - kPhi * (hi - lo), b = lo + kPhi * (hi - lo);
+      double fa = at(p, a), fb = at(p, b);
       for (int it = 0; it < 40; ++it) {
-        const double a = hi - kPhi * (hi - lo), b = lo + kPhi * (hi - lo);
-        *p = std::exp(a);
-        const double fa = objective(rows, c, prior);
-        *p = std::exp(b);
-        const double fb = objective(rows, c, prior);
-        if (fa <= fb) hi = b;
-        else lo = a;
+        if (fa <= fb) {
+          hi = b;
+          b = a;
+          fb = fa;
+          a = hi - kPhi * (hi - lo);
+          fa = at(p, a);
+        } else {
+          lo = a;
+          a = b;
+          fa = fb;
+          b = lo + kPhi * (hi - lo);
+          fb = at(p, b);
+        }
       }
       *p = std::exp((lo + hi) / 2);
     }
@@ -135,7 +191,7 @@ Calibration fit_toward(std::span<const RowFeatures> rows, const Calibration& pri
 // with few or no rows (a model left out) inherits what the others show.
 Calibration fit(std::span<const RowFeatures> rows) {
   std::vector<RowFeatures> pooled(rows.begin(), rows.end());
-  for (RowFeatures& f : pooled) f.family = 0;
+  for (RowFeatures& f : pooled) f.roofs.family = 0;
   const Calibration shared = fit_toward(pooled, default_calibration());
   Calibration prior = shared;
   for (auto& fam : prior.compute_efficiency) fam = shared.compute_efficiency[0];
@@ -210,8 +266,38 @@ SampleCost sample_cost(const Workload& w) {
   // whatever the precision (3 x forward MACs x 2, as for the rest).
   for (const Layer& l : w.layers) {
     if (l.kind == LayerKind::kDepthwiseConv) c.cuda_core_flops += 6.0 * static_cast<double>(l.macs);
+    if (l.winograd) c.winograd_flops += 6.0 * static_cast<double>(l.macs);
   }
   return c;
+}
+
+uint64_t per_gpu_batch(const Workload& w) {
+  const uint64_t gpus = static_cast<uint64_t>(std::max(1, w.gpus));
+  return std::max<uint64_t>(1, (w.batch + gpus - 1) / gpus);
+}
+
+double update_bytes_per_step(const Workload& w, int accumulation_steps) {
+  // Per trainable parameter, in float32 unless said: the gradient written by
+  // backward and read again (8 B); the weights read by forward and backward
+  // (8 B), or under mixed precision the float16 copy written once and read
+  // twice (6 B) plus the loss-scale optimizer's unscaling of the gradients
+  // (8 B); with accumulation, the accumulator read and written (8 B). Once per
+  // update: the update kernel (TensorFlow's fused ResourceApply* ops) reading
+  // and writing the variable (8 B) and each slot (8 B per slot: momentum 1,
+  // Adam/AdamW 2, Adafactor's factored moments ~0).
+  double slots = 0;
+  switch (w.optimizer) {
+    case Optimizer::kSgd: slots = 0; break;
+    case Optimizer::kMomentum: slots = 1; break;
+    case Optimizer::kAdam:
+    case Optimizer::kAdamW: slots = 2; break;
+    case Optimizer::kAdafactor: slots = 0; break;
+  }
+  const double acc = static_cast<double>(std::max(1, accumulation_steps));
+  const double weights = w.precision == Precision::kFp32 ? 8.0 : 6.0 + 8.0;
+  const double every_step = 8.0 + weights + (acc > 1 ? 8.0 : 0.0);
+  const double per_update = 8.0 + 8.0 * slots;
+  return static_cast<double>(w.trainable_params) * (every_step + per_update / acc);
 }
 
 size_t cost_family(const Workload& w) {
@@ -307,20 +393,18 @@ std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> r
   return out;
 }
 
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c) {
-  const MathMode m = math_mode(gpu, w.precision);
-  const auto peak = peak_tflops(gpu, m);
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps) {
+  const auto roofs = make_roofs(w, gpu, accumulation_steps);
+  if (!roofs) return std::nullopt;
+  const MathMode m = roofs->mode;
   const SampleCost cost = sample_cost(w);
-  if (!peak || *peak <= 0 || cost.flops <= 0) return std::nullopt;
-  const size_t fam = cost_family(w);
+  const size_t fam = roofs->family;
   const double ce = c.compute_efficiency[fam][mode_index(m)];
-  const double ce32 = c.compute_efficiency[fam][mode_index(MathMode::kFp32)];
-  const double bw = gpu.memory_bandwidth_gbs.value_or(0) * 1e9;
-  const double fp32_peak = gpu.fp32_tflops.value_or(*peak) * 1e12;
-  const double t_compute = (cost.flops - cost.cuda_core_flops) / (ce * *peak * 1e12) +
-                           (cost.cuda_core_flops > 0 ? cost.cuda_core_flops / (ce32 * fp32_peak) : 0.0);
   const double me = c.memory_efficiency[fam];
-  const double t_memory = bw > 0 ? cost.bytes / (me * bw) : 0.0;
+  const double bw = roofs->bandwidth;
+  const double peak = roofs->peak / 1e12;
+  const SampleTimes times = sample_times(*roofs, c);
+  const double t_compute = times.compute, t_memory = times.memory;
   Throughput t;
   t.samples_per_s = 1.0 / (t_compute + t_memory);
   t.low = t.samples_per_s * c.band_low;
@@ -331,7 +415,8 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   t.detail = fmt::format(
       "{}-bound ({}): {:.3g} training FLOPs per sample at {} of {:.1f} TFLOPS {} + {:.3g} bytes per sample at {} of {:.0f} GB/s; "
       "efficiencies fitted on {} published TensorFlow rows, band {:.2f}x-{:.2f}x (leave-one-GPU-out)",
-      t.bound, cost_family_name(fam), cost.flops, percent(ce), *peak, t.math, cost.bytes, percent(me), bw / 1e9, c.rows, c.band_low, c.band_high);
+      t.bound, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, c.rows, c.band_low, c.band_high);
+  if (roofs->autotune) t.detail += "; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)";
   return t;
 }
 

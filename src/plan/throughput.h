@@ -39,8 +39,23 @@ struct SampleCost {
   double flops = 0;            // all training FLOPs
   double cuda_core_flops = 0;  // of which depthwise convolutions: no tensor-core path, they run at the FP32 rate
   double bytes = 0;
+  double winograd_flops = 0;   // of the flops, dense 3x3 stride-1 convolutions (Layer::winograd)
 };
+// Multiplications Winograd's F(2x2, 3x3) saves on a 3x3 convolution: 16
+// instead of 36 per 2x2 output tile (Lavin & Gray 2016, "Fast Algorithms for
+// Convolutional Neural Networks", arXiv:1509.09308). cuDNN offers it for
+// FP32 on CUDA cores; the tensor-core paths TensorFlow picks run implicit GEMM.
+inline constexpr double kWinogradSaving = 36.0 / 16.0;
 SampleCost sample_cost(const Workload& w);
+// The batch one GPU runs: w.batch split over w.gpus.
+uint64_t per_gpu_batch(const Workload& w);
+// DRAM bytes of one training step that do not grow with the batch: reading
+// the weights, writing and reading the gradients, the optimizer update. Per
+// sample it is this over the batch per GPU, which is why small batches run
+// slower per sample. With gradient accumulation (accumulation_steps batches
+// per update) a step also adds its gradients to the accumulator and pays
+// 1/accumulation_steps of the update.
+double update_bytes_per_step(const Workload& w, int accumulation_steps = 1);
 // Bytes of activations moved through DRAM per training sample.
 double memory_traffic_per_sample(const Workload& w);
 
@@ -91,7 +106,8 @@ struct Throughput {
 std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w, const GpuCandidate& gpu);
 
 // The model alone (no measured row), for validation and for GPUs without rows.
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c);
+// accumulation_steps: batches per optimizer update (gradient accumulation).
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps = 1);
 
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m);
 // With the embedded model (gpus is kept for callers that rank a list).

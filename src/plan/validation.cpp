@@ -28,11 +28,11 @@ const GpuCandidate* find_gpu(std::span<const GpuCandidate> gpus, const std::stri
 
 std::optional<ThroughputCase> estimate_case(const ThroughputRow& r, std::span<const GpuCandidate> gpus, const Calibration& c) {
   const GpuCandidate* g = find_gpu(gpus, r.gpu_id);
-  auto w = row_workload(r.model, r.image_size, r.seq_len, r.precision, r.xla);
+  auto w = throughput_row_workload(r);
   if (g == nullptr || !w) return std::nullopt;
   GpuCandidate gpu = *g;
   // A row published as TF32 ran TF32 math; an fp32 row ran what fp32 runs there.
-  auto t = estimate_throughput(*w, gpu, c);
+  auto t = estimate_throughput(*w, gpu, c, r.accumulation_steps);
   if (!t) return std::nullopt;
   return ThroughputCase{r, t->samples_per_s, t->low, t->high, t->samples_per_s / r.samples_per_s};
 }
@@ -180,9 +180,11 @@ std::string render_validation_markdown(const ValidationReport& r) {
   out += "at least 90% of batch-size boundaries respected; no published out-of-memory batch called \"fits\".\n\n";
   // Machine-read by the test: the recorded figures it compares against.
   out += fmt::format("<!-- recorded: held_out_median_error={:.4f} held_out_worst_error={:.4f} gpu_out_median_error={:.4f} "
-                     "model_out_median_error={:.4f} boundaries_respected={} oom_called_fits={} -->\n\n",
+                     "model_out_median_error={:.4f} gpu_out_within_25={} model_out_within_25={} boundaries_respected={} "
+                     "oom_called_fits={} -->\n\n",
                      r.held_out_summary.median_error, r.held_out_summary.worst_error, r.gpu_out_summary.median_error,
-                     r.model_out_summary.median_error, r.boundaries_respected, r.oom_called_fits);
+                     r.model_out_summary.median_error, r.gpu_out_summary.within_25, r.model_out_summary.within_25,
+                     r.boundaries_respected, r.oom_called_fits);
   out += "## Fitted parameters (all rows)\n\n";
   out += "Fraction of the compute peak reached, by cost family and the math the precision runs, and of the DRAM bandwidth:\n\n";
   out += "| cost family | FP32 | TF32 | FP16 tensor | BF16 tensor | DRAM bandwidth |\n| --- | ---: | ---: | ---: | ---: | ---: |\n";

@@ -53,6 +53,28 @@ TEST(PlanMeasurements, MissingFieldNamesArrayIndexAndField) {
   EXPECT_EQ(m.error().where, "plan_measurements.json: throughput[1].gpu_count");
 }
 
+// A throughput row may say which optimizer the run used (it sets the
+// per-step update traffic); a value that is not one is refused by name.
+TEST(PlanMeasurements, ThroughputRowOptimizerIsParsedOrRefused) {
+  nlohmann::json r = row("fp32", 100);
+  r["optimizer"] = "momentum";
+  r["accumulation_steps"] = 4;
+  auto ok = parse_measurements({{"throughput", nlohmann::json::array({row("fp32", 1), r})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_EQ(ok->throughput[0].optimizer, Optimizer::kAdam);  // absent: adam
+  EXPECT_EQ(ok->throughput[1].optimizer, Optimizer::kMomentum);
+  EXPECT_EQ(ok->throughput[0].accumulation_steps, 1);
+  EXPECT_EQ(ok->throughput[1].accumulation_steps, 4);
+  auto w = throughput_row_workload(ok->throughput[1]);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->batch, 256u);
+  EXPECT_EQ(w->optimizer, Optimizer::kMomentum);
+  r["optimizer"] = "lamb";
+  auto bad = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().where, "plan_measurements.json: throughput[0].optimizer");
+}
+
 // The old table classed any precision text containing "AMP" as mixed, so
 // "FP32 (TF32 ... AMP...)" rows matched and the mixed figure of H100
 // ResNet-50 became the median of an AMP row and a TF32 row

@@ -18,6 +18,26 @@ uint64_t sum_params(const std::vector<Layer>& layers) {
 TEST(ModelCatalog, ResNetParamsMatchKerasApplications) {
   EXPECT_EQ(sum_params(build_resnet(50, 224)), 25636712u);
   EXPECT_EQ(sum_params(build_resnet(101, 224)), 44707176u);
+  EXPECT_EQ(sum_params(build_resnet(152, 224)), 60419944u);
+}
+
+// VGG16 as Keras Applications counts it; ResNeXt-101 32x4d and its SE variant
+// as timm counts them (trainable: BN scale and offset, not the moving
+// statistics, which the catalog total adds as Keras does).
+TEST(ModelCatalog, VggAndResNeXtParamsMatchPublishedCounts) {
+  EXPECT_EQ(sum_params(build_vgg16(224)), 138357544u);
+  EXPECT_EQ(sum_params(build_inception_v3(299)), 23851784u);
+  // Keras InceptionV3: 23,817,352 trainable (BN without scale keeps beta only).
+  EXPECT_EQ(test::model_workload("inception_v3", Precision::kFp32, 1).trainable_params, 23817352u);
+  for (bool se : {false, true}) {
+    uint64_t moving = 0;
+    const std::vector<Layer> layers = build_resnext101_32x4d(224, se);
+    for (const Layer& l : layers) {
+      if (l.kind == LayerKind::kBatchNorm) moving += l.params / 2;
+    }
+    EXPECT_EQ(sum_params(layers) - moving, se ? 48955416u : 44177704u) << se;
+    EXPECT_EQ(sum_params(layers), find_model(se ? "se_resnext101_32x4d" : "resnext101_32x4d")->published_params);
+  }
 }
 
 TEST(ModelCatalog, MobileNetV2ParamsMatchKerasApplications) { EXPECT_EQ(sum_params(build_mobilenet_v2(224)), 3538984u); }

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "core/units.h"
 #include "plan/catalog_adapter.h"
 #include "plan/plan.h"
@@ -42,6 +44,72 @@ TEST(PlanRanking, DepthwiseCnnsAreMemoryBound) {
   EXPECT_EQ(sample_cost(model_workload("resnet50", Precision::kFp32, 1)).cuda_core_flops, 0);
   EXPECT_GT(memory_traffic_per_sample(model_workload("bert_base", Precision::kFp32, 1)),
             memory_traffic_per_sample(model_workload("bert_base", Precision::kMixedFloat16, 1)));
+}
+
+// Winograd's saving applies to dense 3x3 stride-1 convolutions only: nearly
+// all of VGG-16's work, about half of ResNet-50's (its 3x3 convolutions sit
+// between 1x1 ones), none of a grouped (ResNeXt) or depthwise (MobileNet) 3x3.
+TEST(PlanThroughput, WinogradCountsDense3x3Stride1ConvolutionsOnly) {
+  auto share = [](const char* id) {
+    const SampleCost c = sample_cost(model_workload(id, Precision::kFp32, 1));
+    return c.winograd_flops / c.flops;
+  };
+  EXPECT_GT(share("vgg16"), 0.95);
+  EXPECT_GT(share("resnet50"), 0.3);
+  EXPECT_LT(share("resnet50"), 0.7);
+  EXPECT_LT(share("resnext101_32x4d"), share("resnet101"));
+  EXPECT_EQ(share("mobilenet_v2"), 0.0);
+}
+
+// cuDNN's autotuner keeps FP32 CUDA-core algorithms (Winograd) where they beat
+// TF32, as on GeForce Ampere (equal FP32 and TF32 peaks); on an A100 (TF32 at
+// 8x FP32) TF32 wins and the FP32 rate does not matter.
+TEST(PlanThroughput, AutotuneKeepsFp32WhereTf32IsNoFaster) {
+  const auto gpus = fixture_gpus();
+  const Calibration& c = builtin_throughput_model().calibration;
+  const Workload vgg = model_workload("vgg16", Precision::kFp32, 64, Optimizer::kSgd);
+  for (const char* id : {"rtx-3060-12gb", "a100-sxm4-40gb"}) {
+    GpuCandidate g = fixture(gpus, id);
+    const auto with_fp32 = estimate_throughput(vgg, g, c);
+    g.fp32_tflops = 0.5;  // an FP32 path too slow to pick
+    const auto tf32_only = estimate_throughput(vgg, g, c);
+    ASSERT_TRUE(with_fp32 && tf32_only);
+    EXPECT_EQ(with_fp32->math, "TF32");
+    if (std::string(id) == "rtx-3060-12gb") {
+      EXPECT_GT(with_fp32->samples_per_s, 1.2 * tf32_only->samples_per_s);
+    } else {
+      EXPECT_NEAR(with_fp32->samples_per_s / tf32_only->samples_per_s, 1.0, 1e-9);
+    }
+  }
+}
+
+// The step's weight, gradient and optimizer traffic is paid once per step, so
+// a small batch runs slower per sample (DeepLearningExamples TensorFlow2 BERT-
+// large SQuAD fp32: 9.8 sequences/s at batch 3 on V100 16GB, 11.1 at batch 8
+// on V100 32GB), and Adam moves more than momentum, momentum more than SGD.
+TEST(PlanThroughput, SmallBatchesPayTheUpdateOnFewerSamples) {
+  const auto gpus = fixture_gpus();
+  GpuCandidate v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
+  v100.id = "not-measured";
+  const auto small = gpu_throughput(model_workload("bert_large", Precision::kFp32, 3), v100, builtin_throughput_model());
+  const auto large = gpu_throughput(model_workload("bert_large", Precision::kFp32, 8), v100, builtin_throughput_model());
+  ASSERT_TRUE(small && large);
+  EXPECT_LT(small->samples_per_s, large->samples_per_s);
+  const double ratio = small->samples_per_s / large->samples_per_s;
+  EXPECT_GT(ratio, 0.7) << "published 9.8 / 11.1 = 0.88";
+  auto update = [](Optimizer o, Precision p) { return update_bytes_per_step(model_workload("resnet50", p, 1, o)); };
+  EXPECT_GT(update(Optimizer::kAdam, Precision::kFp32), update(Optimizer::kMomentum, Precision::kFp32));
+  EXPECT_GT(update(Optimizer::kMomentum, Precision::kFp32), update(Optimizer::kSgd, Precision::kFp32));
+  EXPECT_GT(update(Optimizer::kSgd, Precision::kMixedFloat16), update(Optimizer::kSgd, Precision::kFp32));
+  // Gradient accumulation pays the update once per accumulation_steps batches
+  // but adds the accumulator's read and write to every batch.
+  const Workload adam = model_workload("bert_large", Precision::kMixedFloat16, 64);
+  EXPECT_LT(update_bytes_per_step(adam, 1024), update_bytes_per_step(adam, 1));
+  EXPECT_GT(update_bytes_per_step(adam, 1024), update_bytes_per_step(model_workload("bert_large", Precision::kMixedFloat16, 64, Optimizer::kSgd), 1) * 0.5);
+  // Per GPU: the batch is split over the GPUs asked for.
+  Workload two = model_workload("resnet50", Precision::kFp32, 257);
+  two.gpus = 2;
+  EXPECT_EQ(per_gpu_batch(two), 129u);
 }
 
 TEST(PlanRanking, CalibrationIsPlausibleAndShowsABand) {
