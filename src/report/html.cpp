@@ -35,7 +35,7 @@ a{color:var(--info)}
 .verdict.error{border-color:var(--err);background:var(--errbg)}
 .verdict.warning{border-color:var(--warn);background:var(--warnbg)}
 .verdict.ok,.verdict.info{border-color:var(--ok);background:var(--okbg)}
-.sev{display:inline-block;min-width:5.6em;text-align:center;font-size:12px;font-weight:700;letter-spacing:.04em;padding:1px 6px;border-radius:3px;border:1px solid currentColor;vertical-align:1px}
+.sev{display:inline-block;min-width:5.6em;text-align:center;font-size:12px;font-weight:700;letter-spacing:.04em;padding:1px 6px;border-radius:3px;border:1px solid currentColor;vertical-align:1px;text-transform:uppercase}
 .sev.error{color:var(--err);background:var(--errbg)}
 .sev.warning{color:var(--warn);background:var(--warnbg)}
 .sev.info{color:var(--info);background:var(--infobg)}
@@ -59,13 +59,16 @@ tr.drift td.drift,td.drift{background:var(--warnbg);font-weight:600}
 tr.short td,td.short{font-weight:700}
 ul.plain{list-style:none;padding-left:0}
 figure{margin:12px 0 18px;break-inside:avoid}
-figure svg{max-width:100%;height:auto;display:block}
+figure{overflow-x:auto}
+figure svg{width:100%;max-width:900px;height:auto;display:block}
+figure svg.natural{width:auto;max-width:100%;min-width:0}
 figcaption{font-size:13px;color:var(--muted)}
 svg text{font-family:"DejaVu Sans",sans-serif;font-size:12px;fill:#1b1f24}
 svg .axis{stroke:#8c959f;stroke-width:1}
 svg .grid{stroke:#d8dee4;stroke-width:1}
 svg .ref{stroke:#1b1f24;stroke-width:2;stroke-dasharray:6 4}
 details{margin:8px 0}
+details.more{margin:-4px 0 14px 18px}
 summary{cursor:pointer;color:var(--info)}
 .kv th{width:32%}
 .footer{color:var(--muted);font-size:12px;margin-top:32px;border-top:1px solid var(--line);padding-top:8px}
@@ -73,12 +76,15 @@ summary{cursor:pointer;color:var(--info)}
 body{font-size:14px}
 .verdict{font-size:16px}
 td{max-width:70vw}
+figure svg{min-width:620px}
+figure svg.natural{min-width:0}
 header.top,main,nav.toc{padding-left:10px;padding-right:10px}
 .kv th{width:auto}
 table{display:block;overflow-x:auto}
 th,td{padding:2px 5px}
 }
 @media print{
+figure svg{min-width:0;max-width:100%}
 @page{margin:14mm}
 header.top{background:none;color:#000;border-bottom:2px solid #000;padding:0 0 6px}
 header.top p{color:#333}

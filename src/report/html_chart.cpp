@@ -19,9 +19,9 @@ constexpr const char* kAccent = "#D55E00";
 // Dash patterns that tell lines apart without colour.
 constexpr const char* kDashes[] = {"", "8 4", "2 3", "10 3 2 3", "4 4", "1 2"};
 
-constexpr double kWidth = 640;
-constexpr double kLabelWidth = 176;
-constexpr double kValueWidth = 118;
+constexpr double kWidth = 760;
+constexpr double kLabelWidth = 212;
+constexpr double kValueWidth = 204;
 constexpr double kRow = 24;
 
 std::string num(double v) { return fmt::format("{:.1f}", v); }
@@ -68,7 +68,7 @@ struct Scale {
 double nice_ceiling(double v) {
   if (v <= 0 || !std::isfinite(v)) return 1;
   const double p = std::pow(10.0, std::floor(std::log10(v)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+  for (double m : {1.0, 2.0, 4.0, 5.0, 10.0}) {
     if (m * p >= v * 0.999) return m * p;
   }
   return 10 * p;
@@ -140,7 +140,7 @@ std::string bar_chart(const BarChart& c) {
     const auto& b = c.bars[i];
     const double y = top + kRow * static_cast<double>(i);
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(kLabelWidth - 6), num(y + 16),
-                       escape(short_label(b.label, 26)));
+                       escape(short_label(b.label, 29)));
     double end = s.x0;
     if (std::isfinite(b.value)) {
       end = std::max(s.at(b.value), s.x0 + 1);
@@ -149,7 +149,7 @@ std::string bar_chart(const BarChart& c) {
     }
     std::string text = b.value_text + (b.mark.empty() ? "" : " \u2190 " + b.mark);
     svg += fmt::format("<text x=\"{}\" y=\"{}\"{}>{}</text>", num(end + 4), num(y + 16),
-                       b.highlight ? " font-weight=\"bold\"" : "", escape(short_label(text, 30)));
+                       b.highlight ? " font-weight=\"bold\"" : "", escape(short_label(text, 28)));
   }
   if (c.reference) {
     const double x = s.at(*c.reference);
@@ -165,7 +165,7 @@ std::string bar_chart(const BarChart& c) {
     rows.push_back({escape(b.label), escape(b.value_text), escape(b.mark)});
   }
   if (c.reference) rows.push_back({"<em>" + escape(c.reference_label) + "</em>", escape(tick_text(*c.reference)), ""});
-  return figure(c.title, svg, table("", {"", c.value_header, ""}, rows));
+  return figure(c.title, svg, c.with_table ? table("", {"", c.value_header, ""}, rows) : "");
 }
 
 std::string stacked_bytes_chart(const StackedChart& c) {
@@ -212,7 +212,7 @@ std::string stacked_bytes_chart(const StackedChart& c) {
     const auto& b = c.bars[i];
     const double y = top + kRow * static_cast<double>(i);
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(kLabelWidth - 6), num(y + 16),
-                       escape(short_label(b.label, 26)));
+                       escape(short_label(b.label, 29)));
     double acc = 0;
     for (size_t p = 0; p < b.parts.size(); ++p) {
       const double v = std::max(b.parts[p], 0.0);
@@ -289,8 +289,8 @@ std::string line_chart(const LineChart& c) {
   }
   for (int i = 0; i <= 5; ++i) {
     const double t = x_start + (x_end - x_start) * i / 5;
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", num(px(t)), num(kTop + kPlotH + 16),
-                       escape(fmt::format("{:.3g} s", t)));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\">{}</text>", num(px(t)), num(kTop + kPlotH + 16),
+                       i == 5 ? "end" : i == 0 ? "start" : "middle", escape(fmt::format("{:.3g} s", t)));
   }
   svg += fmt::format("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(kLeft), num(kTop + kPlotH),
                      num(kWidth - kRight), num(kTop + kPlotH));

@@ -29,6 +29,7 @@ struct BarChart {
   std::string reference_label;
   bool log_scale = false;  // for rates that differ by orders of magnitude
   std::optional<double> max;  // the axis end; default: the largest value or reference
+  bool with_table = true;     // false: the caller shows the same numbers in its own table
 };
 std::string bar_chart(const BarChart& chart);
 

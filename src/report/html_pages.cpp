@@ -155,9 +155,9 @@ std::string links_section(const json& gpus) {
     Bar b;
     b.label = gpu_label(g);
     b.value = share;
-    b.value_text = fmt::format("Gen{} x{} of Gen{} x{}", gc, wc, gm, wm);
+    b.value_text = fmt::format("Gen{} x{} / Gen{} x{}", gc, wc, gm, wm);
     if (share < 99.9) {
-      b.mark = "below max";
+      b.mark = "below";
       b.highlight = true;
     }
     chart.bars.push_back(std::move(b));
@@ -183,7 +183,9 @@ std::string topology_section(const json& inv) {
   std::map<std::pair<int, int>, Pair> pairs;
   for (const auto& p : array(inv, "gpu_topology")) {
     if (!member(p, "gpu_a").is_number() || !member(p, "gpu_b").is_number()) continue;
-    auto key = std::minmax(p["gpu_a"].get<int>(), p["gpu_b"].get<int>());
+    const int a = p["gpu_a"].get<int>();
+    const int b = p["gpu_b"].get<int>();
+    const std::pair<int, int> key{std::min(a, b), std::max(a, b)};  // by value: std::minmax returns references
     Pair& e = pairs[key];
     e.nvlink = e.nvlink || (member(p, "nvlink").is_boolean() && p["nvlink"].get<bool>());
     e.connection = str(p, "level");
@@ -195,7 +197,8 @@ std::string topology_section(const json& inv) {
       if (str(l, "remote_kind") != "gpu" || !(member(l, "active").is_boolean() && l["active"].get<bool>())) continue;
       auto it = by_bus.find(str(l, "remote_pci_bus_id"));
       if (it == by_bus.end() || it->second == g["index"].get<int>()) continue;
-      auto key = std::minmax(g["index"].get<int>(), it->second);
+      const int self = g["index"].get<int>();
+      const std::pair<int, int> key{std::min(self, it->second), std::max(self, it->second)};
       Pair& e = pairs[key];
       e.nvlink = true;
       if (e.p2p.empty()) e.p2p = "unknown";
@@ -243,7 +246,7 @@ std::string topology_section(const json& inv) {
   const double height = arc_space + 100;
   out += fmt::format(
       "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0f} {:.0f}\" width=\"{:.0f}\" height=\"{:.0f}\" "
-      "role=\"img\" aria-label=\"GPUs by NUMA node; solid green arcs are NVLink, dashed grey arcs PCIe paths\">",
+      "class=\"natural\" role=\"img\" aria-label=\"GPUs by NUMA node; solid green arcs are NVLink, dashed grey arcs PCIe paths\">",
       width, height, width, height);
   out += arcs + boxes + "</svg><figcaption>GPUs by NUMA node. Solid arcs: NVLink; dashed arcs: PCIe path (its level in the table)."
                         "</figcaption>";
@@ -306,8 +309,27 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
     std::stable_sort(sorted.begin(), sorted.end(), [](const json* a, const json* b) {
       return severity_rank(str(*a, "severity")) > severity_rank(str(*b, "severity"));
     });
+    // One rule firing on eight GPUs reads as one finding: the first in full,
+    // the others folded under it (still in the page, one click away).
+    std::vector<std::vector<const json*>> groups;
+    std::map<std::string, size_t> group_of;
+    for (const json* f : sorted) {
+      const std::string key = str(*f, "rule_id") + "\n" + str(*f, "severity");
+      auto [it, added] = group_of.emplace(key, groups.size());
+      if (added) groups.emplace_back();
+      groups[it->second].push_back(f);
+    }
     std::string body = sorted.empty() ? "<p>No findings.</p>" : "";
-    for (size_t i = 0; i < sorted.size(); ++i) body += finding_html(*sorted[i], i + 1, p);
+    size_t n = 0;
+    for (const auto& group : groups) {
+      body += finding_html(*group.front(), ++n, p);
+      if (group.size() < 2) continue;
+      std::string entities;
+      for (size_t i = 1; i < group.size(); ++i) entities += (i > 1 ? ", " : "") + str(*group[i], "entity");
+      body += fmt::format("<details class=\"more\"><summary>The same on {} more: {}</summary>", group.size() - 1, escape(entities));
+      for (size_t i = 1; i < group.size(); ++i) body += finding_html(*group[i], ++n, p);
+      body += "</details>\n";
+    }
     out.push_back({std::string(p) + "findings", fmt::format("Findings ({})", sorted.size()), body});
   }
   out.push_back({std::string(p) + "topology", "GPU topology and links",
@@ -495,8 +517,10 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
     chart.max = 100;
     chart.reference = std::isfinite(target) ? target * 100 : 90;
     chart.reference_label = "target " + percent(std::isfinite(target) ? target : 0.9);
-    chart.bars.push_back({"as measured", util * 100, percent(util), "now", true});
-    std::vector<std::vector<std::string>> rows;
+    chart.bars.push_back({"as measured", util * 100, percent(util), "now", false});
+    chart.with_table = false;  // the what-if table below has the same numbers
+    std::vector<std::vector<std::string>> rows{{"<strong>as measured</strong>", escape(percent(util)), escape(str(d, "bottleneck")),
+                                                "measured", ""}};
     for (const auto& w : array(d, "what_if")) {
       const bool applicable = !member(w, "applicable").is_boolean() || w["applicable"].get<bool>();
       const double u = dbl(w, "predicted_gpu_utilization");
@@ -505,6 +529,7 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
                       escape(str(w, "detail"))});
     }
     std::string body = bar_chart(chart);
+    rows.push_back({"<em>target</em>", escape(percent(std::isfinite(target) ? target : 0.9)), "", "", ""});
     body += table("What-ifs", {"change", "GPU utilization", "then the pace is set by", "origin", "detail"}, rows);
     out.push_back({std::string(p) + "whatif", "What-ifs", body});
   }
@@ -644,9 +669,12 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
   std::vector<Section> out;
   const json& run = member(d, "run");
   {
-    const std::string sev = member(d, "severity").is_string() ? str(d, "severity") : "ok";
-    std::string body = verdict_box(sev, severity_badge(sev) + " " + escape(verdict_words(str(d, "verdict"))) + ": " +
-                                            escape(str(d, "explanation")));
+    // The verdict itself is the badge's word; its colour from the severity
+    // (none without a GPU watched: then it describes the work, an info).
+    const std::string verdict = str(d, "verdict");
+    const std::string sev = member(d, "severity").is_string() ? str(d, "severity") : verdict == "compute_bound" ? "ok" : "info";
+    std::string body = verdict_box(sev, "<span class=\"sev " + escape(anchor(sev)) + "\">" + escape(verdict_words(verdict)) +
+                                            "</span> " + escape(str(d, "explanation")));
     if (!str(d, "fix").empty()) body += "<h4>Fix</h4><p>" + with_code(str(d, "fix")) + "</p>";
     body += kv({{"Watched", escape(str(run, "command").empty() ? "pid " + member(run, "pid").dump() : str(run, "command"))},
                 {"Started", escape(str(run, "started_utc"))},
@@ -753,7 +781,9 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& f : array(d, "findings")) {
       std::string where;
-      for (const auto& n : array(f, "nodes")) where += escape(str(n, "node")) + " (" + escape(str(n, "entities")) + ") ";
+      for (const auto& n : array(f, "nodes")) {
+        where += (where.empty() ? "" : "; ") + escape(str(n, "node")) + " (" + escape(str(n, "entities")) + ")";
+      }
       rows.push_back({severity_badge(str(f, "severity")), escape(str(f, "title")), "<code>" + escape(str(f, "rule_id")) + "</code>",
                       json_value_html(member(f, "node_count")), where});
     }

@@ -60,6 +60,7 @@ done
 "$tfrig" -q fleet "$work"/fleet-*.json --format html -o "$out/fleet.html" || true
 "$tfrig" -q report -o "$out/report.html" "$data/snapshots/gpu_box_two_a100_old_driver.json" "$work/bench.json" "$work/pipeline.json"
 
+echo "browser_test: pages written (${SECONDS} s)"
 # ---- each page: tidy, then the browser -------------------------------------
 # chromium spends most of its ~2 s per run waiting, not computing: the four
 # runs of a page go in parallel, two pages at a time.
@@ -84,6 +85,7 @@ for ((i = 0; i < ${#pages[@]}; i += 2)); do
   if [ $((i + 1)) -lt ${#pages[@]} ]; then shoot "${pages[i + 1]}" & fi
   wait
 done
+echo "browser_test: pages opened in chromium (${SECONDS} s)"
 
 status=0
 check() {
@@ -123,4 +125,5 @@ check bench
 check watch "$work/watch.json"
 check fleet "$work/fleet.json"
 check report "$work/bench.json" "$work/pipeline.json"
+echo "browser_test: checked (${SECONDS} s)"
 exit $status

@@ -244,6 +244,23 @@ TEST_F(HtmlPagesFromCommands, FormatHtmlWritesAFileAndReportCombinesInputs) {
   EXPECT_EQ(r.exit_code, 66);
 }
 
+TEST_F(HtmlPagesFromCommands, TopologyShowsEachNvlinkPairOnceAndLinksBelowMax) {
+  // A real bug report of two RTX A6000 joined by four NVLinks.
+  auto r = test::run_tfrig({"import", test::data_dir() + "/nvidia-bug-report/pavana27__Lambda-Bug-report.log.gz", "-o", tmp.file("a6000.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = run_json({"doctor", "--snapshot", tmp.file("a6000.json"), "--format", "json"});
+  std::string page = render_documents({{PageKind::kDoctor, doc, "a6000"}});
+  EXPECT_NE(page.find("<td>GPU 0 \u2194 GPU 1</td><td>NVLink</td>"), std::string::npos);
+  size_t pairs = 0;
+  for (size_t p = page.find("\u2194"); p != std::string::npos; p = page.find("\u2194", p + 1)) ++pairs;
+  EXPECT_EQ(pairs, 1u);
+  EXPECT_NE(page.find("<td>GPU 0 NVIDIA RTX A6000</td><td>Gen4 x16 / Gen4 x16</td><td></td>"), std::string::npos);
+  // The 8-GPU machine's links run at Gen1 of Gen3: each marked with a word.
+  doc = run_json({"doctor", "--snapshot", test::data_dir() + "/snapshots/eight_quadro_rtx5000.json", "--format", "json"});
+  page = render_documents({{PageKind::kDoctor, doc, "eight"}});
+  EXPECT_NE(page.find("<td>GPU 7 Quadro RTX 5000</td><td>Gen1 x16 / Gen3 x16</td><td>below</td>"), std::string::npos);
+}
+
 TEST_F(HtmlPagesFromCommands, EightGpuMachineIsUnderOneMegabyteAndTidyFindsNoError) {
   const std::string snap = test::data_dir() + "/snapshots/eight_quadro_rtx5000.json";
   auto r = test::run_tfrig({"doctor", "--snapshot", snap, "--format", "html", "-o", tmp.file("d8.html")});
