@@ -29,12 +29,13 @@ main{max-width:1200px;margin:0 auto;padding:8px 24px 40px}
 h2{font-size:19px;border-bottom:2px solid var(--line);padding-bottom:4px;margin:28px 0 12px}
 h3{font-size:16px;margin:18px 0 6px}
 h4{font-size:14px;margin:12px 0 4px;color:var(--muted)}
-p{margin:6px 0}
+p{margin:6px 0;overflow-wrap:anywhere}
 a{color:var(--info)}
 .verdict{font-size:18px;font-weight:600;margin:12px 0;padding:10px 14px;border-left:6px solid var(--muted);background:var(--band)}
 .verdict.error{border-color:var(--err);background:var(--errbg)}
 .verdict.warning{border-color:var(--warn);background:var(--warnbg)}
-.verdict.ok,.verdict.info{border-color:var(--ok);background:var(--okbg)}
+.verdict.ok{border-color:var(--ok);background:var(--okbg)}
+.verdict.info{border-color:var(--info);background:var(--infobg)}
 .sev{display:inline-block;min-width:5.6em;text-align:center;font-size:12px;font-weight:700;letter-spacing:.04em;padding:1px 6px;border-radius:3px;border:1px solid currentColor;vertical-align:1px;text-transform:uppercase}
 .sev.error{color:var(--err);background:var(--errbg)}
 .sev.warning{color:var(--warn);background:var(--warnbg)}

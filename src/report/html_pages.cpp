@@ -378,7 +378,8 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
       std::vector<std::vector<std::string>> srows;
       for (const auto& s : array(machine, "staves")) {
         const std::string v = str(s, "verdict");
-        srows.push_back({escape(str(s, "name")), severity_badge(v == "ok" ? "ok" : v == "short" ? "warning" : v) + " " + escape(v),
+        const std::string cls = v == "ok" ? "ok" : v == "short" ? "warning" : v == "fail" ? "error" : "info";
+        srows.push_back({escape(str(s, "name")), "<span class=\"sev " + cls + "\">" + escape(v) + "</span>",
                          escape(str(s, "need")), escape(str(s, "have"))});
       }
       body += table("Staves of this machine", {"stave", "verdict", "needs", "has"}, srows);

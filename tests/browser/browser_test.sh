@@ -11,10 +11,11 @@
 # usage: browser_test.sh TFRIG SOURCE_DIR ARTIFACT_DIR
 # Exit 77 (skipped) when chromium, tidy or python3-pil is missing (scripts/deps-report.txt).
 set -euo pipefail
-tfrig="$1"
-src="$2"
+tfrig="$(realpath "$1")"
+src="$(realpath "$2")"
 out="$3"
 data="$src/tests/data"
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
@@ -33,32 +34,37 @@ rm -rf "$out"
 mkdir -p "$out"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# Relative names inside the scratch folder: what the pages show as their
+# sources reads the same on every machine (and in docs/report/*.png).
+ln -s "$data" "$work/data"
+cd "$work"
+data=data
 
 # ---- the pages, each with the JSON it must show --------------------------
-"$tfrig" -q doctor --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format json -o "$work/doctor.json" || true
+"$tfrig" -q doctor --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format json -o "doctor.json" || true
 "$tfrig" -q doctor --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format html -o "$out/doctor.html" || true
-"$tfrig" -q doctor --from "$data/nvidia-bug-report/Young768__profiling.log.gz" --format json -o "$work/doctor8.json" || true
-"$tfrig" -q report -o "$out/doctor8.html" "$work/doctor8.json"
-"$tfrig" -q plan --model resnet50 --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format json -o "$work/plan.json"
+"$tfrig" -q doctor --from "$data/nvidia-bug-report/Young768__profiling.log.gz" --format json -o "doctor8.json" || true
+"$tfrig" -q report -o "$out/doctor8.html" "doctor8.json"
+"$tfrig" -q plan --model resnet50 --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format json -o "plan.json"
 "$tfrig" -q plan --model resnet50 --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format html -o "$out/plan.html"
-mkdir -p "$work/dataset"
-cp "$data/tfrecord/tfx__cifar10_test.tfrecord" "$work/dataset/"
-"$tfrig" -q pipeline --data "$work/dataset" --gpu "NVIDIA GeForce RTX 4090" --seconds 0.05 --no-pack --format json -o "$work/pipeline.json"
-"$tfrig" -q report -o "$out/pipeline.html" "$work/pipeline.json"
+mkdir -p "dataset"
+cp "$data/tfrecord/tfx__cifar10_test.tfrecord" "dataset/"
+"$tfrig" -q pipeline --data "dataset" --gpu "NVIDIA GeForce RTX 4090" --seconds 0.05 --no-pack --format json -o "pipeline.json"
+"$tfrig" -q report -o "$out/pipeline.html" "pipeline.json"
 # Three short runs into a fresh history: the page charts them.
 for run in 1 2 3; do
-  "$tfrig" -q bench crc32c --repetitions 2 --warmup 0 --sample-seconds 0.02 --budget 1 --history "$work/history.db" \
+  "$tfrig" -q bench crc32c --repetitions 2 --warmup 0 --sample-seconds 0.02 --budget 1 --history "history.db" \
     --format html -o "$out/bench.html"
 done
-"$tfrig" -q bench crc32c --repetitions 2 --warmup 0 --sample-seconds 0.02 --budget 1 --no-history --format json -o "$work/bench.json"
-"$tfrig" -q watch --replay "$data/watch/io-heavy.jsonl" --format json -o "$work/watch.json"
+"$tfrig" -q bench crc32c --repetitions 2 --warmup 0 --sample-seconds 0.02 --budget 1 --no-history --format json -o "bench.json"
+"$tfrig" -q watch --replay "$data/watch/io-heavy.jsonl" --format json -o "watch.json"
 "$tfrig" -q watch --replay "$data/watch/io-heavy.jsonl" --format html -o "$out/watch.html"
 for node in Young768__profiling duaneya__tool_man eler__git_examples; do
-  "$tfrig" -q import "$data/nvidia-bug-report/$node.log.gz" -o "$work/fleet-$node.json"
+  "$tfrig" -q import "$data/nvidia-bug-report/$node.log.gz" -o "fleet-$node.json"
 done
-"$tfrig" -q fleet "$work"/fleet-*.json --format json -o "$work/fleet.json" || true
-"$tfrig" -q fleet "$work"/fleet-*.json --format html -o "$out/fleet.html" || true
-"$tfrig" -q report -o "$out/report.html" "$data/snapshots/gpu_box_two_a100_old_driver.json" "$work/bench.json" "$work/pipeline.json"
+"$tfrig" -q fleet fleet-*.json --format json -o "fleet.json" || true
+"$tfrig" -q fleet fleet-*.json --format html -o "$out/fleet.html" || true
+"$tfrig" -q report -o "$out/report.html" "$data/snapshots/gpu_box_two_a100_old_driver.json" "bench.json" "pipeline.json"
 
 echo "browser_test: pages written (${SECONDS} s)"
 # ---- each page: tidy, then the browser -------------------------------------
@@ -69,12 +75,12 @@ shoot() {
   local url="file://$out/$name.html"
   local flags=(--headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars --disable-extensions
     --enable-logging=stderr --v=0)
-  chromium "${flags[@]}" --user-data-dir="$work/p-$name-dom" --dump-dom "$url" > "$out/$name.dom.html" 2> "$out/$name.log" &
-  chromium "${flags[@]}" --user-data-dir="$work/p-$name-1280" --window-size=1280,2000 --screenshot="$out/$name-1280.png" "$url" \
+  chromium "${flags[@]}" --user-data-dir="p-$name-dom" --dump-dom "$url" > "$out/$name.dom.html" 2> "$out/$name.log" &
+  chromium "${flags[@]}" --user-data-dir="p-$name-1280" --window-size=1280,2000 --screenshot="$out/$name-1280.png" "$url" \
     > /dev/null 2> "$out/$name.1280.log" &
-  chromium "${flags[@]}" --user-data-dir="$work/p-$name-390" --window-size=390,2000 --screenshot="$out/$name-390.png" "$url" \
+  chromium "${flags[@]}" --user-data-dir="p-$name-390" --window-size=390,2000 --screenshot="$out/$name-390.png" "$url" \
     > /dev/null 2> "$out/$name.390.log" &
-  chromium "${flags[@]}" --user-data-dir="$work/p-$name-pdf" --no-pdf-header-footer --print-to-pdf="$out/$name.pdf" "$url" \
+  chromium "${flags[@]}" --user-data-dir="p-$name-pdf" --no-pdf-header-footer --print-to-pdf="$out/$name.pdf" "$url" \
     > /dev/null 2> "$out/$name.pdf.log" &
   wait
 }
@@ -117,13 +123,13 @@ check() {
   fi
 }
 
-check doctor "$work/doctor.json"
-check doctor8 "$work/doctor8.json"
-check plan "$work/plan.json"
-check pipeline "$work/pipeline.json"
+check doctor "doctor.json"
+check doctor8 "doctor8.json"
+check plan "plan.json"
+check pipeline "pipeline.json"
 check bench
-check watch "$work/watch.json"
-check fleet "$work/fleet.json"
-check report "$work/bench.json" "$work/pipeline.json"
+check watch "watch.json"
+check fleet "fleet.json"
+check report "bench.json" "pipeline.json"
 echo "browser_test: checked (${SECONDS} s)"
 exit $status
