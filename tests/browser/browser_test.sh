@@ -8,12 +8,13 @@
 # Content-Security-Policy, screenshots at 1280 and 390 px and a PDF that are
 # not blank. The pictures stay in BUILD/browser-artifacts for people to look at.
 #
-# usage: browser_test.sh TFRIG SOURCE_DIR ARTIFACT_DIR
+# usage: browser_test.sh TFRIG SOURCE_DIR ARTIFACT_DIR FAKE_NVML_LIBRARY
 # Exit 77 (skipped) when chromium, tidy or python3-pil is missing (scripts/deps-report.txt).
 set -euo pipefail
 tfrig="$(realpath "$1")"
 src="$(realpath "$2")"
 out="$3"
+fake_nvml="$(realpath "$4")"
 data="$src/tests/data"
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 
@@ -59,6 +60,10 @@ done
 "$tfrig" -q bench crc32c --repetitions 2 --warmup 0 --sample-seconds 0.02 --budget 1 --no-history --format json -o "bench.json"
 "$tfrig" -q watch --replay "$data/watch/io-heavy.jsonl" --format json -o "watch.json"
 "$tfrig" -q watch --replay "$data/watch/io-heavy.jsonl" --format html -o "$out/watch.html"
+# A live watch of a CPU-bound command with the replaying NVML (a real H100
+# capture, tests/data/watch/): the chart has a GPU line.
+TFRIG_NVML_LIBRARY="$fake_nvml" TFRIG_FAKE_NVML_CAPTURE="$data/watch/fake-nvml-h100-load.json" \
+  "$tfrig" -q watch --interval 100ms --format html -o "$out/watchgpu.html" -- sh -c 'head -c 100000000 /dev/zero | sha256sum > /dev/null'
 for node in Young768__profiling duaneya__tool_man eler__git_examples; do
   "$tfrig" -q import "$data/nvidia-bug-report/$node.log.gz" -o "fleet-$node.json"
 done
@@ -85,7 +90,7 @@ shoot() {
   wait
 }
 
-pages=(doctor doctor8 plan pipeline bench watch fleet report)
+pages=(doctor doctor8 plan pipeline bench watch watchgpu fleet report)
 for ((i = 0; i < ${#pages[@]}; i += 2)); do
   shoot "${pages[i]}" &
   if [ $((i + 1)) -lt ${#pages[@]} ]; then shoot "${pages[i + 1]}" & fi
@@ -129,6 +134,7 @@ check plan "plan.json"
 check pipeline "pipeline.json"
 check bench
 check watch "watch.json"
+check watchgpu
 check fleet "fleet.json"
 check report "bench.json" "pipeline.json"
 echo "browser_test: checked (${SECONDS} s)"
