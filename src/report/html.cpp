@@ -224,6 +224,7 @@ std::string table(std::string_view caption, const std::vector<std::string>& head
 std::string human_number(double v) {
   if (!std::isfinite(v)) return "unknown";
   const double a = std::fabs(v);
+  if (a >= 1e15) return fmt::format("{:.3g}", v);
   if (a >= 1000) {
     // Thousands separated by commas, no decimals.
     const auto n = static_cast<long long>(std::llround(v));

@@ -66,7 +66,7 @@ struct Scale {
 
 // Round axis ends: 1, 2 or 5 times a power of ten.
 double nice_ceiling(double v) {
-  if (v <= 0 || !std::isfinite(v)) return 1;
+  if (v <= 0 || !std::isfinite(v) || v > 1e300) return 1;
   const double p = std::pow(10.0, std::floor(std::log10(v)));
   for (double m : {1.0, 2.0, 4.0, 5.0, 10.0}) {
     if (m * p >= v * 0.999) return m * p;
@@ -110,7 +110,13 @@ std::string bar_chart(const BarChart& c) {
   if (s.log) {
     s.lo = std::pow(10.0, std::floor(std::log10(min_pos)));
     s.hi = std::pow(10.0, std::ceil(std::log10(std::max(max, min_pos * 10))));
-  } else {
+    // Denormals and the top of double: no usable decade, draw it linear.
+    if (!(s.lo > 0) || !std::isfinite(s.hi)) {
+      s.log = false;
+      s.lo = 0;
+    }
+  }
+  if (!s.log) {
     s.hi = c.max.value_or(nice_ceiling(max));
   }
   const double top = c.reference ? 20 : 6;
@@ -124,7 +130,7 @@ std::string bar_chart(const BarChart& c) {
   // Grid and ticks.
   std::vector<double> ticks;
   if (s.log) {
-    for (double t = s.lo; t <= s.hi * 1.0001; t *= 10) ticks.push_back(t);
+    for (double t = s.lo; t <= s.hi * 1.0001 && ticks.size() < 16; t *= 10) ticks.push_back(t);
   } else {
     for (int i = 0; i <= 4; ++i) ticks.push_back(s.lo + (s.hi - s.lo) * i / 4);
   }
@@ -265,7 +271,8 @@ std::string line_chart(const LineChart& c) {
   const double legend_y = kTop + kPlotH + 38;
   const double height = legend_y + 8;
   const double x_end = c.x.empty() ? 1 : std::max(c.x.back(), 1e-9);
-  const double x_start = c.x.empty() ? 0 : std::min(c.x.front(), 0.0);
+  double x_start = c.x.empty() ? 0 : std::min(c.x.front(), 0.0);
+  if (!(x_end > x_start) || !std::isfinite(x_end - x_start)) x_start = x_end - 1;  // unordered or broken times
   auto px = [&](double t) { return kLeft + (t - x_start) / (x_end - x_start) * (kWidth - kLeft - kRight); };
   auto py = [&](double v) { return kTop + kPlotH - std::clamp(v / c.y_max, 0.0, 1.0) * kPlotH; };
   std::string desc = c.title + ". ";

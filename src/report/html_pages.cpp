@@ -28,6 +28,15 @@ double dbl(const json& j, std::string_view key) {
   return it->get<double>();
 }
 
+// An integer field, or `fallback` when absent, not a number, or outside int
+// (a document given to tfrig report can hold anything: 1e300 must not reach
+// a cast).
+int integer(const json& j, std::string_view key, int fallback) {
+  const double v = dbl(j, key);
+  if (!std::isfinite(v) || v < -1e9 || v > 1e9) return fallback;
+  return static_cast<int>(v);
+}
+
 const json& member(const json& j, std::string_view key) {
   static const json kNull;
   if (!j.is_object()) return kNull;
@@ -151,7 +160,7 @@ std::string links_section(const json& gpus) {
     const double wc = dbl(g, "pcie_link_width_current");
     const double wm = dbl(g, "pcie_link_width_max");
     if (!std::isfinite(gc) || !std::isfinite(gm) || !std::isfinite(wc) || !std::isfinite(wm) || wm <= 0) continue;
-    const double share = pcie_gts(static_cast<int>(gc)) * wc / (pcie_gts(static_cast<int>(gm)) * wm) * 100;
+    const double share = pcie_gts(integer(g, "pcie_link_gen_current", 0)) * wc / (pcie_gts(integer(g, "pcie_link_gen_max", 0)) * wm) * 100;
     Bar b;
     b.label = gpu_label(g);
     b.value = share;
@@ -173,7 +182,7 @@ std::string topology_section(const json& inv) {
   // Pairs: from NVML's topology, and NVLinks whose far end is another GPU.
   std::map<std::string, int> by_bus;
   for (const auto& g : gpus) {
-    if (member(g, "pci_bus_id").is_string() && member(g, "index").is_number()) by_bus[str(g, "pci_bus_id")] = g["index"].get<int>();
+    if (member(g, "pci_bus_id").is_string() && member(g, "index").is_number()) by_bus[str(g, "pci_bus_id")] = integer(g, "index", -1);
   }
   struct Pair {
     std::string connection;
@@ -183,8 +192,8 @@ std::string topology_section(const json& inv) {
   std::map<std::pair<int, int>, Pair> pairs;
   for (const auto& p : array(inv, "gpu_topology")) {
     if (!member(p, "gpu_a").is_number() || !member(p, "gpu_b").is_number()) continue;
-    const int a = p["gpu_a"].get<int>();
-    const int b = p["gpu_b"].get<int>();
+    const int a = integer(p, "gpu_a", -1);
+    const int b = integer(p, "gpu_b", -1);
     const std::pair<int, int> key{std::min(a, b), std::max(a, b)};  // by value: std::minmax returns references
     Pair& e = pairs[key];
     e.nvlink = e.nvlink || (member(p, "nvlink").is_boolean() && p["nvlink"].get<bool>());
@@ -196,8 +205,8 @@ std::string topology_section(const json& inv) {
     for (const auto& l : array(g, "nvlinks")) {
       if (str(l, "remote_kind") != "gpu" || !(member(l, "active").is_boolean() && l["active"].get<bool>())) continue;
       auto it = by_bus.find(str(l, "remote_pci_bus_id"));
-      if (it == by_bus.end() || it->second == g["index"].get<int>()) continue;
-      const int self = g["index"].get<int>();
+      const int self = integer(g, "index", -1);
+      if (it == by_bus.end() || it->second == self) continue;
       const std::pair<int, int> key{std::min(self, it->second), std::max(self, it->second)};
       Pair& e = pairs[key];
       e.nvlink = true;
@@ -206,7 +215,7 @@ std::string topology_section(const json& inv) {
   }
   // GPUs grouped by NUMA node, in index order.
   std::map<int, std::vector<const json*>> by_numa;  // -1 = unknown
-  for (const auto& g : gpus) by_numa[member(g, "numa_node").is_number() ? g["numa_node"].get<int>() : -1].push_back(&g);
+  for (const auto& g : gpus) by_numa[integer(g, "numa_node", -1)].push_back(&g);
   std::string out;
   if (gpus.empty()) return "<p>No GPUs in this input.</p>";
   // The diagram: a box per GPU, NUMA nodes as frames, pairs as arcs above.
@@ -219,7 +228,7 @@ std::string topology_section(const json& inv) {
   for (const auto& [numa, list] : by_numa) {
     const double x0 = x;
     for (const json* g : list) {
-      const int idx = member(*g, "index").is_number() ? (*g)["index"].get<int>() : -1;
+      const int idx = integer(*g, "index", -1);
       centre[idx] = x + kBox / 2;
       boxes += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.0f}\" height=\"40\" rx=\"4\" fill=\"#e6f0fb\" stroke=\"#0b4f9c\"/>"
                            "<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"middle\">GPU {}</text>",
@@ -254,10 +263,7 @@ std::string topology_section(const json& inv) {
   for (const auto& g : gpus) {
     rows.push_back({escape(gpu_label(g)), escape(str(g, "pci_bus_id")),
                     member(g, "numa_node").is_number() ? escape(g["numa_node"].dump()) : "unknown",
-                    escape(fmt::format("{}", fmt::join(member(g, "cpu_affinity").is_array()
-                                                           ? member(g, "cpu_affinity").get<std::vector<int>>()
-                                                           : std::vector<int>{},
-                                                       ","))),
+                    json_html(member(g, "cpu_affinity")),
                     escape(std::to_string(array(g, "nvlinks").size()))});
   }
   out += table("GPUs and their NUMA nodes", {"GPU", "PCI bus", "NUMA node", "CPUs close to it", "NVLinks"}, rows);
@@ -283,9 +289,9 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
     std::string body;
     if (judged) {
       const json& sum = member(d, "summary");
-      const int errors = member(sum, "error").is_number() ? sum["error"].get<int>() : 0;
-      const int warnings = member(sum, "warning").is_number() ? sum["warning"].get<int>() : 0;
-      const int infos = member(sum, "info").is_number() ? sum["info"].get<int>() : 0;
+      const int errors = integer(sum, "error", 0);
+      const int warnings = integer(sum, "warning", 0);
+      const int infos = integer(sum, "info", 0);
       const std::string worst = errors ? "error" : warnings ? "warning" : "ok";
       body += verdict_box(worst, severity_badge(worst == "ok" ? "ok" : worst) + " " + escape(str(d, "verdict")));
       body += fmt::format("<p class=\"counts\"><span>{} {}</span><span>{} {}</span><span>{} {}</span></p>",
@@ -343,7 +349,7 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
   }
   {
     json rest = json::object();
-    for (auto it = d.begin(); it != d.end(); ++it) {
+    for (auto it = d.begin(); d.is_object() && it != d.end(); ++it) {
       if (it.key() != "inventory") rest[it.key()] = it.value();
     }
     out.push_back({std::string(p) + "probes", "Probes, rules skipped, document", all_data(rest, "doctor (all but the inventory)")});
@@ -711,7 +717,7 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
     std::string body = line_chart(chart);
     std::vector<std::vector<std::string>> rows;
     for (const auto& ph : array(d, "phases")) {
-      rows.push_back({escape(fmt::format("{:g}-{:g} s", dbl(ph, "start_s"), dbl(ph, "end_s"))), escape(verdict_words(str(ph, "verdict"))),
+      rows.push_back({escape(fmt::format("{:.2f}-{:.2f} s", dbl(ph, "start_s"), dbl(ph, "end_s"))), escape(verdict_words(str(ph, "verdict"))),
                       json_value_html(member(ph, "gpu_util_percent")), escape(percent(dbl(ph, "cpu_busy_share"))),
                       escape(human_number(dbl(ph, "read_bytes_per_s") / 1e6)) + " MB/s", escape(str(ph, "why"))});
     }
@@ -719,7 +725,7 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
     out.push_back({std::string(p) + "timeline", "Over time", body});
   }
   json rest = d;
-  rest.erase("series");
+  if (rest.is_object()) rest.erase("series");
   out.push_back({std::string(p) + "data", "All data", all_data(rest, "watch")});
   return out;
 }

@@ -139,6 +139,31 @@ TEST(HtmlPages, DetectsEachKindOfJsonOutput) {
   EXPECT_EQ(detect_kind(json::array()), std::nullopt);
 }
 
+TEST(HtmlPages, AnyShapeOfDocumentRendersAsEveryKind) {
+  // tfrig report reads whatever file it is given: wrong types, huge and tiny
+  // numbers, unordered times must give a page, never a throw or a hang.
+  const std::vector<json> docs = {
+      json::parse(R"({"inventory":{"gpus":[{"index":1e300,"numa_node":-1e300,"cpu_affinity":["x",{}],"pci_bus_id":7,
+        "pcie_link_gen_current":1e300,"pcie_link_gen_max":3,"pcie_link_width_current":16,"pcie_link_width_max":16,
+        "nvlinks":[{"remote_kind":"gpu","active":true,"remote_pci_bus_id":"a"}]}],"gpu_topology":[{"gpu_a":"x","gpu_b":1e300}]},
+        "probes":5,"findings":[3,{"severity":7,"evidence":"x","references":[1]}],"summary":{"error":1e300}})"),
+      json::parse(R"({"stages":[{"name":"a","samples_per_s":5e-324},{"name":"b","samples_per_s":1.7e308}],
+        "gpu_demand_samples_per_s":5e-324,"what_if":"x","predicted_gpu_utilization":"y"})"),
+      json::parse(R"({"whole_run":1,"phases":[{"start_s":5,"end_s":1}],"series":{"t":[3,2,1,"x"],"gpu_util_percent":[5,[1,2]],
+        "cpu_busy_percent":"x"}})"),
+      json::parse(R"({"results":[{"median":-1,"expected":{"value":0}}],"context":[],"history":[{"median":1e308,"unit":5},{}]})"),
+      json::parse(R"({"nodes":[1,{"node":2}],"drift":[{"differing":[{"node":null,"value":[1]}]}],"findings":{"a":1}})"),
+      json::parse(R"([1,2,3])"), json(nullptr), json("text")};
+  for (const auto& doc : docs) {
+    for (PageKind kind : {PageKind::kDoctor, PageKind::kPlan, PageKind::kPipeline, PageKind::kBench, PageKind::kWatch,
+                          PageKind::kFleet}) {
+      std::string page;
+      EXPECT_NO_THROW(page = render_documents({{kind, doc, "x"}})) << kind_name(kind) << " " << doc.dump();
+      EXPECT_NE(page.find("</html>"), std::string::npos);
+    }
+  }
+}
+
 TEST(HtmlPages, DoctorPageHoldsEveryFindingAndValueWorstFirst) {
   const std::string snap = test::data_dir() + "/snapshots/gpu_box_two_a100_old_driver.json";
   json doc = run_json({"doctor", "--snapshot", snap, "--format", "json"});
