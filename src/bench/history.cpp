@@ -217,6 +217,29 @@ core::Result<std::optional<PreviousResult>> History::previous(const std::string&
   return std::optional<PreviousResult>(p);
 }
 
+core::Result<std::vector<HistoryPoint>> History::results_of_machine(const std::string& machine_id) const {
+  Stmt s(db_,
+         "SELECT runs.id, runs.timestamp, results.bench_id, results.metric, results.unit, results.median "
+         "FROM results JOIN runs ON results.run_id = runs.id "
+         "WHERE runs.machine_id = ? AND results.status = 'ok' AND results.median IS NOT NULL ORDER BY runs.id, results.rowid");
+  if (!s.ok()) return tl::unexpected(sql_error("prepare"));
+  s.text(1, machine_id);
+  std::vector<HistoryPoint> out;
+  int rc = 0;
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    HistoryPoint p;
+    p.run_id = sqlite3_column_int64(s.get(), 0);
+    p.timestamp = s.column_text(1);
+    p.id = s.column_text(2);
+    p.metric = s.column_text(3);
+    p.unit = s.column_text(4);
+    p.median = sqlite3_column_double(s.get(), 5);
+    out.push_back(std::move(p));
+  }
+  if (rc != SQLITE_DONE) return tl::unexpected(sql_error("query"));
+  return out;
+}
+
 core::Result<BenchReport> History::load(int64_t run_id) const {
   BenchReport report;
   {

@@ -25,6 +25,15 @@ struct PreviousResult {
   double median = 0;
 };
 
+struct HistoryPoint {
+  int64_t run_id = 0;
+  std::string timestamp;
+  std::string id;
+  std::string metric;
+  std::string unit;
+  double median = 0;
+};
+
 class History {
  public:
   History() = default;
@@ -42,6 +51,8 @@ class History {
   // The latest ok result of id/metric on this machine from a run before `before_run`.
   core::Result<std::optional<PreviousResult>> previous(const std::string& machine_id, const std::string& id,
                                                        const std::string& metric, int64_t before_run) const;
+  // Every ok result of this machine, oldest run first (the report's history charts).
+  core::Result<std::vector<HistoryPoint>> results_of_machine(const std::string& machine_id) const;
   // A stored run, as it was recorded.
   core::Result<BenchReport> load(int64_t run_id) const;
   const std::string& path() const { return path_; }

@@ -13,6 +13,8 @@
 #include "bench/interrupt.h"
 #include "bench/runner.h"
 #include "cli/command.h"
+#include "cli/html_output.h"
+#include "cli/inventory_source.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -27,6 +29,7 @@ namespace {
 struct BenchOptions {
   std::vector<std::string> ids;
   std::string format = "text";
+  std::string output = "-";
   std::string data_dir;
   std::string dir = ".";
   int threads = 0;
@@ -110,6 +113,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
     return report.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal;
   }
 
+  nlohmann::json history_json = nlohmann::json::array();
   if (!o.no_history && guard.signal_number() == 0) {
     std::string path = o.history.empty() ? bench::default_history_path() : o.history;
     auto history = bench::History::open(path);
@@ -132,13 +136,32 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
       } else {
         core::log(core::LogLevel::kInfo, "recorded as run {} in {}", *id, history->path());
       }
+      if (o.format == "html") {
+        // The page charts every run of this machine, this one included.
+        if (auto points = history->results_of_machine(report->context.machine_id)) {
+          for (const auto& p : *points) {
+            history_json.push_back({{"run_id", p.run_id}, {"timestamp", p.timestamp}, {"id", p.id}, {"metric", p.metric},
+                                    {"unit", p.unit}, {"median", p.median}});
+          }
+        } else {
+          core::log(core::LogLevel::kWarn, "history not shown: {}", points.error().to_string());
+        }
+      }
     }
   }
-  if (o.compare) bench::add_expectations(report->results, inv.inventory, knowledge::builtin());
+  // The HTML page always sets each metric against the catalog.
+  if (o.compare || o.format == "html") bench::add_expectations(report->results, inv.inventory, knowledge::builtin());
 
-  std::string out = o.format == "json" ? core::json_text(bench::to_json(*report)) : bench::render_text(*report);
-  (void)core::write_stdout(out);
+  int written = kExitOk;
+  if (o.format == "html") {
+    nlohmann::json j = nlohmann::json::parse(core::json_text(bench::to_json(*report)));
+    j["history"] = std::move(history_json);
+    written = write_html_page(report::html::PageKind::kBench, std::move(j), "tfrig bench", o.output);
+  } else {
+    written = write_output(o.format == "json" ? core::json_text(bench::to_json(*report)) : bench::render_text(*report), o.output);
+  }
   std::fflush(stdout);
+  if (written != kExitOk) return written;
 
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   for (const auto& m : report->results) {
@@ -154,7 +177,8 @@ void add_bench_command(CLI::App& app, RunState& state) {
   CLI::App* cmd = app.add_subcommand("bench", "Measure storage, memory, JPEG decode, CRC32C, PCIe and GEMM on this machine");
   cmd->add_option("ids", o->ids, "Benchmarks to run (default: all): storage memory decode crc32c pcie gemm")
       ->type_name("ID");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("-o,--output", o->output, "Write to FILE (atomically); '-' for stdout")->type_name("FILE");
   cmd->add_option("--data", o->data_dir, "Your dataset: small-file reads and JPEG decode use its files (read only)")
       ->type_name("DIR");
   cmd->add_option("--dir", o->dir, "Where storage makes its scratch directory (default: the current directory)")

@@ -52,5 +52,6 @@ void add_metrics_command(CLI::App& app, RunState& state);
 void add_fleet_command(CLI::App& app, RunState& state);
 void add_capture_command(CLI::App& app, RunState& state);
 void add_explain_command(CLI::App& app, RunState& state);
+void add_report_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli

@@ -8,6 +8,7 @@
 #include "cli/explain_log.h"
 #include "cli/validate.h"
 #include "cli/findings.h"
+#include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -50,7 +51,7 @@ bool use_color(const std::string& mode) {
 void add_doctor_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<DoctorOptions>();
   CLI::App* cmd = app.add_subcommand("doctor", "Probe this machine (or a snapshot) and report what it found");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json", "prometheus"}))->default_str("text");
+  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json", "prometheus", "html"}))->default_str("text");
   cmd->add_option("-o,--output", opts->output,
                   "Write the report to FILE (to a temporary name, then renamed: node_exporter's textfile collector "
                   "never reads half a file); '-' for stdout")
@@ -141,6 +142,8 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       out = report_json_text(*report);
     } else if (opts->format == "prometheus") {
       out = report::render_prometheus(*report, std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(), watch.seconds());
+    } else if (opts->format == "html") {
+      out = report::html::render_documents({{report::html::PageKind::kDoctor, report::to_json(*report), report->source}});
     } else {
       out = report::render_text(*report, report::TextOptions{opts->output == "-" && use_color(opts->color), true});
     }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -21,6 +22,7 @@ namespace {
 struct FleetOptions {
   std::vector<std::string> inputs;
   std::string format = "text";
+  std::string output = "-";
   std::string baseline;
   std::string fail_on = "warning";
   std::string tf;
@@ -80,10 +82,17 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", u.error);
   const bool none_read = loaded.nodes.empty();
   auto report = fleet::compare(std::move(loaded.nodes), std::move(loaded.unreadable), baseline);
-  std::string out = o.format == "json"
-                        ? fleet::render_json(report)
-                        : fleet::render_text(report, fleet::RenderOptions{color_wanted(o.color)});
-  static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
+  int written = kExitOk;
+  if (o.format == "html") {
+    written = write_html_page(report::html::PageKind::kFleet, nlohmann::json::parse(fleet::render_json(report)), "tfrig fleet",
+                              o.output);
+  } else {
+    written = write_output(o.format == "json" ? fleet::render_json(report)
+                                              : fleet::render_text(report, fleet::RenderOptions{o.output == "-" && color_wanted(o.color)}),
+                           o.output);
+  }
+  std::fflush(stdout);
+  if (written != kExitOk) return written;
   core::log(core::LogLevel::kInfo, "fleet took {} in total", core::format_seconds(watch.seconds()));
   if (none_read) return kExitNoInput;
   return exit_code_for_fleet(report, o.fail_on);
@@ -99,7 +108,8 @@ void add_fleet_command(CLI::App& app, RunState& state) {
                   "or directories of them; one file (or a subdirectory of files) per node")
       ->required()
       ->type_name("FILE|DIR");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("-o,--output", opts->output, "Write to FILE (atomically); '-' for stdout")->type_name("FILE");
   cmd->add_option("--baseline", opts->baseline, "A known-good node's snapshot: its values are the expected ones")
       ->type_name("FILE");
   cmd->add_option("--fail-on", opts->fail_on, "Lowest severity that makes the exit code non-zero")

@@ -10,6 +10,7 @@
 
 #include "bench/interrupt.h"
 #include "cli/command.h"
+#include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/json_text.h"
 #include "core/log.h"
@@ -35,6 +36,7 @@ struct PipelineOptions {
   uint64_t batch = 0;
   int threads = 0;
   std::string format = "text";
+  std::string output = "-";
   double dataset_size = 0;
   double seconds = 2.0;
   int files = 2000;
@@ -128,17 +130,21 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     costs = pipeline::cost_what_ifs(report, gpu, o.gpus, run, *prices);
   }
   std::string out;
-  if (o.format == "json") {
+  if (o.format == "json" || o.format == "html") {
     auto j = pipeline::render_json(report);
     j["run_cost"] = costs ? pipeline::run_cost_json(*costs) : nlohmann::ordered_json(nullptr);
+    if (o.format == "html") {
+      return write_html_page(report::html::PageKind::kPipeline, nlohmann::json::parse(core::json_text(std::move(j))),
+                             "tfrig pipeline --data " + o.data_dir, o.output);
+    }
     out = core::json_text(std::move(j));
   } else {
     out = pipeline::render_text(report);
     if (costs) out += pipeline::render_run_cost_text(*costs);
   }
-  (void)core::write_stdout(out);
+  const int written = write_output(out, o.output);
   std::fflush(stdout);
-  return kExitOk;
+  return written;
 }
 
 }  // namespace
@@ -172,7 +178,8 @@ void add_pipeline_command(CLI::App& app, RunState& state) {
   cmd->add_option("--rent", o->rent, "Hourly rent of one GPU: \"NVIDIA GeForce RTX 4090=0.60\"")->type_name("GPU=PRICE");
   cmd->add_option("--buy", o->buy, "Purchase price of one GPU: \"NVIDIA GeForce RTX 4090=1599\"")->type_name("GPU=PRICE");
   cmd->add_option("--kwh", o->kwh, "Electricity price per kWh")->check(CLI::Range(0.0, 100.0))->type_name("PRICE");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}))->default_str("text");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("-o,--output", o->output, "Write to FILE (atomically); '-' for stdout")->type_name("FILE");
   cmd->callback([o, &state] { state.exit_code = run_pipeline(*o, state.global); });
 }
 

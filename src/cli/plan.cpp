@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "cli/validate.h"
 #include "core/input_file.h"
@@ -66,6 +67,7 @@ struct PlanOptions {
   int runs_per_month = 0;
   std::string deadline;
   std::string pipeline_json;
+  std::string output = "-";
 };
 
 struct DataDirStats {
@@ -261,7 +263,8 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--storage-separate", o->storage_separate, "The data lives on another machine: size the network");
   cmd->add_option("--price-per-hour", o->price_per_hour, "Price per GPU-hour, for the cost of an epoch")->check(finite_in(0, 1e6));
   cmd->add_option("--rank", o->rank, "Order of the GPU list")->check(CLI::IsMember({"price-performance", "speed", "memory"}));
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "markdown", "html"}));
+  cmd->add_option("-o,--output", o->output, "Write to FILE (atomically); '-' for stdout")->type_name("FILE");
   cmd->add_flag("--here", o->here, "Judge this machine: what fits, the largest batch, the short stave");
   cmd->add_option("--snapshot", o->snapshot, "Judge the machine of a snapshot saved by 'tfrig snapshot'")->type_name("FILE");
   cmd->add_flag("--all", o->all, "List GPUs that do not fit too");
@@ -354,9 +357,13 @@ void add_plan_command(CLI::App& app, RunState& state) {
     ro.all_gpus = o->all;
     ro.top = o->top;
     std::string out;
-    if (o->format == "json") {
+    if (o->format == "json" || o->format == "html") {
       nlohmann::json j = plan::to_json(result);
       j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
+      if (o->format == "html") {
+        state.exit_code = write_html_page(report::html::PageKind::kPlan, std::move(j), "tfrig plan", o->output);
+        return;
+      }
       out = core::json_text(std::move(j));
     } else if (o->format == "markdown") {
       out = plan::render_markdown(result, ro);
@@ -364,9 +371,8 @@ void add_plan_command(CLI::App& app, RunState& state) {
       out = plan::render_text(result, ro);
       if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10);
     }
-    (void)core::write_stdout(out);
+    state.exit_code = write_output(out, o->output);
     std::fflush(stdout);
-    state.exit_code = kExitOk;
   });
 }
 

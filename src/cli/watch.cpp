@@ -11,6 +11,7 @@
 
 #include "bench/interrupt.h"
 #include "cli/command.h"
+#include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
@@ -32,6 +33,7 @@ struct WatchCliOptions {
   std::string interval = "1s";
   std::string duration;
   std::string format = "text";
+  std::string output = "-";
   std::string record;
   std::string replay;
   std::string disk_limit;
@@ -59,9 +61,14 @@ std::optional<double> parse_duration(std::string_view text) {
   return *v * scale;
 }
 
-int emit(const watch::Recording& rec, const std::string& format) {
+int emit(const watch::Recording& rec, const std::string& format, const std::string& output) {
   const watch::Analysis a = watch::analyse(rec);
   std::string out;
+  if (format == "html") {
+    nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a)));
+    j["series"] = report::html::watch_series_json(rec);
+    return write_html_page(report::html::PageKind::kWatch, std::move(j), "tfrig watch, " + rec.info.source, output);
+  }
   if (format == "json") {
     out = core::json_text(watch::render_json(rec, a));
   } else if (format == "csv") {
@@ -69,9 +76,9 @@ int emit(const watch::Recording& rec, const std::string& format) {
   } else {
     out = watch::render_text(rec, a);
   }
-  (void)core::write_stdout(out);
+  const int written = write_output(out, output);
   std::fflush(stdout);
-  return kExitOk;
+  return written;
 }
 
 int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
@@ -91,7 +98,7 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
       core::log(core::LogLevel::kError, "{}", rec.error().to_string());
       return kExitDataErr;
     }
-    return emit(*rec, o.format);
+    return emit(*rec, o.format, o.output);
   }
   if (o.pid != 0 && !o.command.empty()) {
     core::log(core::LogLevel::kError, "give either --pid PID or -- COMMAND, not both");
@@ -160,7 +167,7 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
   }
   for (const auto& p : result->problems) core::log(core::LogLevel::kWarn, "{}", p);
   if (!o.record.empty()) core::log(core::LogLevel::kInfo, "recorded {} sample(s) in {}", result->recording.samples.size(), o.record);
-  emit(result->recording, o.format);
+  if (const int written = emit(result->recording, o.format, o.output); written != kExitOk) return written;
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (result->command_exit_status && *result->command_exit_status != 0) {
     core::log(core::LogLevel::kWarn, "the command exited with status {}", *result->command_exit_status);
@@ -180,7 +187,8 @@ void add_watch_command(CLI::App& app, RunState& state) {
   cmd->add_option("--interval", o->interval, "Time between samples (1s, 500ms)")->default_str("1s");
   cmd->add_option("--duration", o->duration,
                   "Stop after this long (default: when COMMAND or PID exits; 60s system-wide)");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "csv"}))->default_str("text");
+  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "csv", "html"}))->default_str("text");
+  cmd->add_option("-o,--output", o->output, "Write the report to FILE (atomically); '-' for stdout")->type_name("FILE");
   cmd->add_option("--record", o->record, "Save the samples (JSON Lines) to FILE")->type_name("FILE");
   cmd->add_option("--replay", o->replay, "Re-analyse a recording instead of watching")->type_name("FILE");
   cmd->add_option("--disk-limit", o->disk_limit, "The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s");

@@ -1,0 +1,349 @@
+#include "report/html_chart.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/html.h"
+
+namespace tfrig::report::html {
+
+namespace {
+
+// Okabe & Ito, "Color Universal Design" (2008), https://jfly.uni-koeln.de/color/:
+// blue, orange, bluish green, reddish purple, sky blue, vermillion.
+constexpr const char* kPalette[] = {"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"};
+constexpr size_t kPaletteSize = sizeof(kPalette) / sizeof(kPalette[0]);
+constexpr const char* kAccent = "#D55E00";
+// Dash patterns that tell lines apart without colour.
+constexpr const char* kDashes[] = {"", "8 4", "2 3", "10 3 2 3", "4 4", "1 2"};
+
+constexpr double kWidth = 760;
+constexpr double kLabelWidth = 212;
+constexpr double kValueWidth = 204;
+constexpr double kRow = 24;
+
+std::string num(double v) { return fmt::format("{:.1f}", v); }
+
+// Labels in the SVG are cut to fit; the table keeps them whole.
+std::string short_label(const std::string& s, size_t max_chars) {
+  if (s.size() <= max_chars) return s;
+  size_t cut = max_chars - 1;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+  return s.substr(0, cut) + "\u2026";
+}
+
+std::string svg_open(double height, const std::string& id, const std::string& title, const std::string& desc) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0f} {:.0f}\" width=\"{:.0f}\" height=\"{:.0f}\" role=\"img\" "
+      "aria-label=\"{}\" data-chart=\"{}\"><title>{}</title><desc>{}</desc>",
+      kWidth, height, kWidth, height, escape(title + ". " + desc), id, escape(title), escape(desc));
+}
+
+// Unique ids for <title>/<desc> within one page.
+std::string next_id() {
+  static thread_local int counter = 0;
+  return fmt::format("chart{}", ++counter);
+}
+
+struct Scale {
+  bool log = false;
+  double lo = 0;
+  double hi = 1;
+  double x0 = 0;
+  double x1 = 1;
+  double at(double v) const {
+    double t = 0;
+    if (log) {
+      t = v <= 0 ? 0 : (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
+    } else {
+      t = (v - lo) / (hi - lo);
+    }
+    return x0 + std::clamp(t, 0.0, 1.0) * (x1 - x0);
+  }
+};
+
+// Round axis ends: 1, 2 or 5 times a power of ten.
+double nice_ceiling(double v) {
+  if (v <= 0 || !std::isfinite(v) || v > 1e300) return 1;
+  const double p = std::pow(10.0, std::floor(std::log10(v)));
+  for (double m : {1.0, 2.0, 4.0, 5.0, 10.0}) {
+    if (m * p >= v * 0.999) return m * p;
+  }
+  return 10 * p;
+}
+
+std::string tick_text(double v) {
+  const double a = std::fabs(v);
+  if (a >= 1e9) return fmt::format("{:g}G", v / 1e9);
+  if (a >= 1e6) return fmt::format("{:g}M", v / 1e6);
+  if (a >= 1e4) return fmt::format("{:g}k", v / 1e3);
+  return fmt::format("{:g}", v);
+}
+
+std::string figure(const std::string& title, const std::string& svg, const std::string& table_html) {
+  return "<figure>" + svg + "<figcaption>" + escape(title) + "</figcaption>" + table_html + "</figure>\n";
+}
+
+}  // namespace
+
+std::string percent(double share) {
+  if (!std::isfinite(share)) return "unknown";
+  return fmt::format("{:.1f}%", share * 100);
+}
+
+std::string bar_chart(const BarChart& c) {
+  const std::string id = next_id();
+  double max = c.reference.value_or(0);
+  double min_pos = c.reference && *c.reference > 0 ? *c.reference : INFINITY;
+  for (const auto& b : c.bars) {
+    if (std::isfinite(b.value)) {
+      max = std::max(max, b.value);
+      if (b.value > 0) min_pos = std::min(min_pos, b.value);
+    }
+  }
+  Scale s;
+  s.log = c.log_scale && std::isfinite(min_pos);
+  s.x0 = kLabelWidth;
+  s.x1 = kWidth - kValueWidth;
+  if (s.log) {
+    s.lo = std::pow(10.0, std::floor(std::log10(min_pos)));
+    s.hi = std::pow(10.0, std::ceil(std::log10(std::max(max, min_pos * 10))));
+    // Denormals and the top of double: no usable decade, draw it linear.
+    if (!(s.lo > 0) || !std::isfinite(s.hi)) {
+      s.log = false;
+      s.lo = 0;
+    }
+  }
+  if (!s.log) {
+    s.hi = c.max.value_or(nice_ceiling(max));
+  }
+  const double top = c.reference ? 20 : 6;
+  const double height = top + kRow * static_cast<double>(c.bars.size()) + 26;
+  const double axis_y = top + kRow * static_cast<double>(c.bars.size());
+  std::string desc = c.title + ". ";
+  for (const auto& b : c.bars) desc += b.label + ": " + b.value_text + (b.mark.empty() ? "" : " (" + b.mark + ")") + "; ";
+  if (c.reference) desc += c.reference_label + ".";
+  std::string svg = svg_open(height, id, c.title, desc);
+
+  // Grid and ticks.
+  std::vector<double> ticks;
+  if (s.log) {
+    for (double t = s.lo; t <= s.hi * 1.0001 && ticks.size() < 16; t *= 10) ticks.push_back(t);
+  } else {
+    for (int i = 0; i <= 4; ++i) ticks.push_back(s.lo + (s.hi - s.lo) * i / 4);
+  }
+  for (double t : ticks) {
+    const double x = s.at(t);
+    svg += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(top), num(x), num(axis_y));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", num(x), num(axis_y + 16),
+                       escape(tick_text(t)));
+  }
+  svg += fmt::format("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(s.x0), num(axis_y), num(s.x1),
+                     num(axis_y));
+  for (size_t i = 0; i < c.bars.size(); ++i) {
+    const auto& b = c.bars[i];
+    const double y = top + kRow * static_cast<double>(i);
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(kLabelWidth - 6), num(y + 16),
+                       escape(short_label(b.label, 29)));
+    double end = s.x0;
+    if (std::isfinite(b.value)) {
+      end = std::max(s.at(b.value), s.x0 + 1);
+      svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"/>", num(s.x0), num(y + 4),
+                         num(end - s.x0), b.highlight ? kAccent : kPalette[0]);
+    }
+    std::string text = b.value_text + (b.mark.empty() ? "" : " \u2190 " + b.mark);
+    svg += fmt::format("<text x=\"{}\" y=\"{}\"{}>{}</text>", num(end + 4), num(y + 16),
+                       b.highlight ? " font-weight=\"bold\"" : "", escape(short_label(text, 28)));
+  }
+  if (c.reference) {
+    const double x = s.at(*c.reference);
+    svg += fmt::format("<line class=\"ref\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(top - 4), num(x),
+                       num(axis_y));
+    svg += fmt::format("<text x=\"{}\" y=\"12\" text-anchor=\"{}\">{}</text>", num(x),
+                       x > kWidth - 200 ? "end" : "middle", escape(c.reference_label));
+  }
+  svg += "</svg>";
+
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& b : c.bars) {
+    rows.push_back({escape(b.label), escape(b.value_text), escape(b.mark)});
+  }
+  if (c.reference) rows.push_back({"<em>" + escape(c.reference_label) + "</em>", escape(tick_text(*c.reference)), ""});
+  return figure(c.title, svg, c.with_table ? table("", {"", c.value_header, ""}, rows) : "");
+}
+
+std::string stacked_bytes_chart(const StackedChart& c) {
+  const std::string id = next_id();
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  double max = 0;
+  for (const auto& b : c.bars) {
+    double total = 0;
+    for (double p : b.parts) total += std::max(p, 0.0);
+    max = std::max({max, total, b.capacity});
+  }
+  Scale s;
+  s.x0 = kLabelWidth;
+  s.x1 = kWidth - kValueWidth;
+  s.hi = nice_ceiling(max / kGiB) * kGiB;
+  const double legend_h = 22;
+  const double top = legend_h + 4;
+  const double axis_y = top + kRow * static_cast<double>(c.bars.size());
+  const double height = axis_y + 26;
+  std::string desc = c.title + ". ";
+  for (const auto& b : c.bars) {
+    double total = 0;
+    for (double p : b.parts) total += std::max(p, 0.0);
+    desc += fmt::format("{}: {} of {} {}; ", b.label, human_bytes(total), human_bytes(b.capacity), c.capacity_name);
+  }
+  std::string svg = svg_open(height, id, c.title, desc);
+  // Legend.
+  double lx = 4;
+  for (size_t p = 0; p < c.part_names.size(); ++p) {
+    svg += fmt::format("<rect x=\"{}\" y=\"5\" width=\"12\" height=\"12\" fill=\"{}\"/>", num(lx), kPalette[p % kPaletteSize]);
+    svg += fmt::format("<text x=\"{}\" y=\"15\">{}</text>", num(lx + 16), escape(c.part_names[p]));
+    lx += 24 + 7.2 * static_cast<double>(c.part_names[p].size());
+  }
+  svg += fmt::format("<line class=\"ref\" x1=\"{}\" y1=\"11\" x2=\"{}\" y2=\"11\"/><text x=\"{}\" y=\"15\">{}</text>",
+                     num(lx), num(lx + 18), num(lx + 22), escape(c.capacity_name));
+  for (int i = 0; i <= 4; ++i) {
+    const double v = s.hi * i / 4;
+    const double x = s.at(v);
+    svg += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(top), num(x), num(axis_y));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", num(x), num(axis_y + 16),
+                       escape(fmt::format("{:g} GiB", v / kGiB)));
+  }
+  for (size_t i = 0; i < c.bars.size(); ++i) {
+    const auto& b = c.bars[i];
+    const double y = top + kRow * static_cast<double>(i);
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(kLabelWidth - 6), num(y + 16),
+                       escape(short_label(b.label, 29)));
+    double acc = 0;
+    for (size_t p = 0; p < b.parts.size(); ++p) {
+      const double v = std::max(b.parts[p], 0.0);
+      if (v <= 0) continue;
+      const double x_a = s.at(acc);
+      const double x_b = s.at(acc + v);
+      svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" fill=\"{}\"><title>{}: {}</title></rect>",
+                         num(x_a), num(y + 4), num(std::max(x_b - x_a, 0.5)), kPalette[p % kPaletteSize],
+                         escape(p < c.part_names.size() ? c.part_names[p] : ""), escape(human_bytes(v)));
+      acc += v;
+    }
+    double end = s.at(acc);
+    if (b.capacity > 0) {
+      const double x = s.at(b.capacity);
+      svg += fmt::format("<line class=\"ref\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(y + 1), num(x),
+                         num(y + 23));
+      end = std::max(end, x);
+    }
+    svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(end + 4), num(y + 16), escape(short_label(b.note, 18)));
+  }
+  svg += "</svg>";
+
+  std::vector<std::string> header{""};
+  for (const auto& n : c.part_names) header.push_back(n);
+  header.push_back("total");
+  header.push_back(c.capacity_name);
+  header.push_back("");
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& b : c.bars) {
+    std::vector<std::string> row{escape(b.label)};
+    double total = 0;
+    for (double p : b.parts) {
+      row.push_back(escape(human_bytes(std::max(p, 0.0))));
+      total += std::max(p, 0.0);
+    }
+    row.push_back(escape(human_bytes(total)));
+    row.push_back(b.capacity > 0 ? escape(human_bytes(b.capacity)) : "unknown");
+    row.push_back(escape(b.note));
+    rows.push_back(std::move(row));
+  }
+  return figure(c.title, svg, table("", header, rows));
+}
+
+std::string line_chart(const LineChart& c) {
+  const std::string id = next_id();
+  constexpr double kLeft = 48;
+  constexpr double kRight = 12;
+  constexpr double kTop = 22;
+  constexpr double kPlotH = 180;
+  const double legend_y = kTop + kPlotH + 38;
+  const double height = legend_y + 8;
+  const double x_end = c.x.empty() ? 1 : std::max(c.x.back(), 1e-9);
+  double x_start = c.x.empty() ? 0 : std::min(c.x.front(), 0.0);
+  if (!(x_end > x_start) || !std::isfinite(x_end - x_start)) x_start = x_end - 1;  // unordered or broken times
+  auto px = [&](double t) { return kLeft + (t - x_start) / (x_end - x_start) * (kWidth - kLeft - kRight); };
+  auto py = [&](double v) { return kTop + kPlotH - std::clamp(v / c.y_max, 0.0, 1.0) * kPlotH; };
+  std::string desc = c.title + ". ";
+  for (const auto& b : c.bands) desc += fmt::format("{:.1f}-{:.1f} s: {}; ", b.start, b.end, b.label);
+  std::string svg = svg_open(height, id, c.title, desc);
+  for (size_t i = 0; i < c.bands.size(); ++i) {
+    const auto& b = c.bands[i];
+    const double xa = px(b.start);
+    const double xb = std::max(px(b.end), xa + 1);
+    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#8c959f\" stroke-width=\"0.5\"/>",
+                       num(xa), num(kTop), num(xb - xa), num(kPlotH), i % 2 == 0 ? "#eef2f6" : "#fbf6ea");
+    svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(xa + 3), num(kTop - 6),
+                       escape(short_label(b.label, std::max<size_t>(4, static_cast<size_t>((xb - xa) / 7)))));
+  }
+  for (int i = 0; i <= 4; ++i) {
+    const double v = c.y_max * i / 4;
+    svg += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(kLeft), num(py(v)),
+                       num(kWidth - kRight), num(py(v)));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(kLeft - 4), num(py(v) + 4),
+                       escape(fmt::format("{:g}{}", v, c.y_unit)));
+  }
+  for (int i = 0; i <= 5; ++i) {
+    const double t = x_start + (x_end - x_start) * i / 5;
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\">{}</text>", num(px(t)), num(kTop + kPlotH + 16),
+                       i == 5 ? "end" : i == 0 ? "start" : "middle", escape(fmt::format("{:.3g} s", t)));
+  }
+  svg += fmt::format("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(kLeft), num(kTop + kPlotH),
+                     num(kWidth - kRight), num(kTop + kPlotH));
+  // At most ~600 points per line: a day of samples still draws small.
+  const size_t step = std::max<size_t>(1, c.x.size() / 600);
+  double lx = kLeft;
+  for (size_t l = 0; l < c.lines.size(); ++l) {
+    const auto& line = c.lines[l];
+    std::string points;
+    auto flush = [&] {
+      if (points.empty()) return;
+      svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\"/>", kPalette[l % kPaletteSize],
+                         kDashes[l % 6][0] ? fmt::format(" stroke-dasharray=\"{}\"", kDashes[l % 6]) : "", points);
+      points.clear();
+    };
+    for (size_t i = 0; i < c.x.size() && i < line.values.size(); i += step) {
+      if (!std::isfinite(line.values[i])) {
+        flush();
+        continue;
+      }
+      points += fmt::format("{},{} ", num(px(c.x[i])), num(py(line.values[i])));
+    }
+    flush();
+    svg += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"{}/>", num(lx),
+                       num(legend_y - 4), num(lx + 22), num(legend_y - 4), kPalette[l % kPaletteSize],
+                       kDashes[l % 6][0] ? fmt::format(" stroke-dasharray=\"{}\"", kDashes[l % 6]) : "");
+    svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(lx + 26), num(legend_y), escape(line.name));
+    lx += 40 + 7.2 * static_cast<double>(line.name.size());
+  }
+  svg += "</svg>";
+
+  // The numbers: every sample up to 120 rows, else evenly spread ones.
+  std::vector<std::string> header{"t (s)"};
+  for (const auto& l : c.lines) header.push_back(l.name);
+  std::vector<std::vector<std::string>> rows;
+  const size_t table_step = std::max<size_t>(1, (c.x.size() + 119) / 120);
+  for (size_t i = 0; i < c.x.size(); i += table_step) {
+    std::vector<std::string> row{escape(fmt::format("{:g}", c.x[i]))};
+    for (const auto& l : c.lines) {
+      row.push_back(i < l.values.size() && std::isfinite(l.values[i]) ? escape(fmt::format("{:.1f}", l.values[i]))
+                                                                       : "unknown");
+    }
+    rows.push_back(std::move(row));
+  }
+  const std::string caption = table_step == 1 ? "every sample" : fmt::format("every {}th sample", table_step);
+  return figure(c.title, svg, "<details><summary>The numbers (" + escape(caption) + ")</summary>" + table("", header, rows) + "</details>");
+}
+
+}  // namespace tfrig::report::html

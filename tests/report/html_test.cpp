@@ -1,0 +1,304 @@
+// The HTML report (src/report/html*.cpp, docs/report.md): escaping, each kind
+// of page holding every value of its JSON, hostile input, size, validity.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/escape.h"
+#include "report/command.h"
+#include "report/html.h"
+#include "report/html_chart.h"
+#include "report/html_pages.h"
+#include "test_support.h"
+
+namespace tfrig::report::html {
+namespace {
+
+using nlohmann::json;
+
+const std::string kHostile = "<script>alert(1)</script>\"'&<img src=x onerror=alert(2)>\xff\xfe\x01";
+
+// Every key, string and number of a JSON document, as the page must show it.
+void leaves(const json& j, std::vector<std::string>& out) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      out.push_back(escape(it.key()));
+      leaves(it.value(), out);
+    }
+  } else if (j.is_array()) {
+    for (const auto& e : j) leaves(e, out);
+  } else if (j.is_string()) {
+    out.push_back(escape(j.get<std::string>()));
+  } else if (j.is_number()) {
+    out.push_back(escape(j.dump()));
+  }
+}
+
+// The values of `doc` that are not on `page` (empty when all are).
+std::vector<std::string> missing_values(const json& doc, const std::string& page) {
+  std::vector<std::string> all;
+  leaves(doc, all);
+  std::vector<std::string> missing;
+  for (const auto& v : all) {
+    if (page.find(v) == std::string::npos) missing.push_back(v);
+  }
+  return missing;
+}
+
+json run_json(const std::vector<std::string>& args) {
+  auto r = test::run_tfrig(args);
+  EXPECT_LE(r.exit_code, 2) << r.err;
+  return json::parse(r.out);
+}
+
+// Replaces every string (not the keys: a snapshot's keys are tfrig's own) with `text`.
+void poison_strings(json& j, const std::string& text) {
+  if (j.is_string()) {
+    j = j.get<std::string>() + text;
+  } else if (j.is_structured()) {
+    for (auto& e : j) poison_strings(e, text);
+  }
+}
+
+TEST(HtmlEscape, MarkupAndQuotesBecomeEntities) {
+  EXPECT_EQ(escape("<b a=\"1\" c='2'>&amp;</b>"), "&lt;b a=&quot;1&quot; c=&#39;2&#39;&gt;&amp;amp;&lt;/b&gt;");
+  EXPECT_EQ(escape("GeForce RTX 4090"), "GeForce RTX 4090");
+  EXPECT_EQ(escape("Größe 数据"), "Größe 数据");  // valid UTF-8 stays as it is
+}
+
+TEST(HtmlEscape, InvalidUtf8AndControlsBecomeHexAndThePageStaysUtf8) {
+  const std::string out = escape(std::string("a\xff\xc3(b\x01\x7f") + "<");
+  EXPECT_EQ(out, "a\\xff\\xc3(b\\x01\\x7f&lt;");
+  EXPECT_TRUE(core::is_valid_utf8(out));
+}
+
+TEST(HtmlEscape, OnlyHttpLinksBecomeLinks) {
+  EXPECT_EQ(link_or_text("https://docs.nvidia.com/x?a=1&b=2"),
+            "<a href=\"https://docs.nvidia.com/x?a=1&amp;b=2\" rel=\"noreferrer\">https://docs.nvidia.com/x?a=1&amp;b=2</a>");
+  EXPECT_EQ(link_or_text("javascript:alert(1)"), "javascript:alert(1)");
+  EXPECT_EQ(link_or_text("https://x\"onmouseover=\"a"), "<a href=\"https://x&quot;onmouseover=&quot;a\" rel=\"noreferrer\">https://x&quot;onmouseover=&quot;a</a>");
+}
+
+TEST(HtmlPage, HasCspThatForbidsFetchesAndPrintAndPhoneStyles) {
+  Page page{"t<1>", "s", {{"a", "A & B", "<p>x</p>"}, {"b", "B", ""}}};
+  const std::string out = render_page(page);
+  EXPECT_NE(out.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"), std::string::npos);
+  EXPECT_NE(out.find("@media print"), std::string::npos);
+  EXPECT_NE(out.find("@media (max-width:600px)"), std::string::npos);
+  EXPECT_NE(out.find("<title>t&lt;1&gt;</title>"), std::string::npos);
+  EXPECT_NE(out.find("<h2 id=\"a-h\">A &amp; B</h2>"), std::string::npos);
+  EXPECT_EQ(out.find("<script"), std::string::npos);
+}
+
+TEST(HtmlPage, SeverityIsAWordNotOnlyAColour) {
+  EXPECT_EQ(severity_badge("error"), "<span class=\"sev error\">ERROR</span>");
+  EXPECT_EQ(severity_badge("warning"), "<span class=\"sev warning\">WARNING</span>");
+}
+
+TEST(HtmlChart, BarChartHasItsNumbersInATableAndATextAlternative) {
+  BarChart c;
+  c.title = "rates";
+  c.value_header = "samples/s";
+  c.bars = {{"storage <ssd>", 598021, "598,021", "", false}, {"decode", 410, "410", "shortest", true}};
+  c.reference = 711;
+  c.reference_label = "GPU demand";
+  c.log_scale = true;
+  const std::string out = bar_chart(c);
+  EXPECT_NE(out.find("role=\"img\""), std::string::npos);
+  EXPECT_NE(out.find("<title>rates</title><desc>rates. storage &lt;ssd&gt;: 598,021; decode: 410 (shortest); GPU demand.</desc>"),
+            std::string::npos);
+  EXPECT_NE(out.find("<td>storage &lt;ssd&gt;</td><td>598,021</td>"), std::string::npos);
+  EXPECT_NE(out.find("<td>decode</td><td>410</td><td>shortest</td>"), std::string::npos);
+  EXPECT_EQ(out.find("<ssd>"), std::string::npos);
+}
+
+TEST(HtmlChart, LineChartBreaksAtUnmeasuredSamples) {
+  LineChart c;
+  c.title = "util";
+  c.x = {0, 1, 2, 3};
+  c.lines = {{"GPU 0", {10, NAN, 30, 40}}};
+  c.bands = {{0, 3, "input bound"}};
+  const std::string out = line_chart(c);
+  size_t polylines = 0;
+  for (size_t p = out.find("<polyline"); p != std::string::npos; p = out.find("<polyline", p + 1)) ++polylines;
+  EXPECT_EQ(polylines, 2u);
+  EXPECT_NE(out.find("<td>1</td><td>unknown</td>"), std::string::npos);
+  EXPECT_NE(out.find("input bound"), std::string::npos);
+}
+
+TEST(HtmlPages, DetectsEachKindOfJsonOutput) {
+  EXPECT_EQ(detect_kind(json{{"inventory", json::object()}, {"probes", json::array()}}), PageKind::kDoctor);
+  EXPECT_EQ(detect_kind(json{{"gpus", 1}, {"memory", 1}, {"model", 1}}), PageKind::kPlan);
+  EXPECT_EQ(detect_kind(json{{"stages", 1}, {"gpu_demand_samples_per_s", 1}}), PageKind::kPipeline);
+  EXPECT_EQ(detect_kind(json{{"results", 1}, {"context", 1}}), PageKind::kBench);
+  EXPECT_EQ(detect_kind(json{{"whole_run", 1}, {"phases", 1}}), PageKind::kWatch);
+  EXPECT_EQ(detect_kind(json{{"nodes", 1}, {"drift", 1}}), PageKind::kFleet);
+  EXPECT_EQ(detect_kind(json{{"x", 1}}), std::nullopt);
+  EXPECT_EQ(detect_kind(json::array()), std::nullopt);
+}
+
+TEST(HtmlPages, AnyShapeOfDocumentRendersAsEveryKind) {
+  // tfrig report reads whatever file it is given: wrong types, huge and tiny
+  // numbers, unordered times must give a page, never a throw or a hang.
+  const std::vector<json> docs = {
+      json::parse(R"({"inventory":{"gpus":[{"index":1e300,"numa_node":-1e300,"cpu_affinity":["x",{}],"pci_bus_id":7,
+        "pcie_link_gen_current":1e300,"pcie_link_gen_max":3,"pcie_link_width_current":16,"pcie_link_width_max":16,
+        "nvlinks":[{"remote_kind":"gpu","active":true,"remote_pci_bus_id":"a"}]}],"gpu_topology":[{"gpu_a":"x","gpu_b":1e300}]},
+        "probes":5,"findings":[3,{"severity":7,"evidence":"x","references":[1]}],"summary":{"error":1e300}})"),
+      json::parse(R"({"stages":[{"name":"a","samples_per_s":5e-324},{"name":"b","samples_per_s":1.7e308}],
+        "gpu_demand_samples_per_s":5e-324,"what_if":"x","predicted_gpu_utilization":"y"})"),
+      json::parse(R"({"whole_run":1,"phases":[{"start_s":5,"end_s":1}],"series":{"t":[3,2,1,"x"],"gpu_util_percent":[5,[1,2]],
+        "cpu_busy_percent":"x"}})"),
+      json::parse(R"({"results":[{"median":-1,"expected":{"value":0}}],"context":[],"history":[{"median":1e308,"unit":5},{}]})"),
+      json::parse(R"({"nodes":[1,{"node":2}],"drift":[{"differing":[{"node":null,"value":[1]}]}],"findings":{"a":1}})"),
+      json::parse(R"([1,2,3])"), json(nullptr), json("text")};
+  for (const auto& doc : docs) {
+    for (PageKind kind : {PageKind::kDoctor, PageKind::kPlan, PageKind::kPipeline, PageKind::kBench, PageKind::kWatch,
+                          PageKind::kFleet}) {
+      std::string page;
+      EXPECT_NO_THROW(page = render_documents({{kind, doc, "x"}})) << kind_name(kind) << " " << doc.dump();
+      EXPECT_NE(page.find("</html>"), std::string::npos);
+    }
+  }
+}
+
+TEST(HtmlPages, DoctorPageHoldsEveryFindingAndValueWorstFirst) {
+  const std::string snap = test::data_dir() + "/snapshots/gpu_box_two_a100_old_driver.json";
+  json doc = run_json({"doctor", "--snapshot", snap, "--format", "json"});
+  const std::string page = render_documents({{PageKind::kDoctor, doc, snap}});
+  EXPECT_EQ(missing_values(doc, page), std::vector<std::string>{});
+  // Worst first: the error's title comes before every warning's.
+  size_t error_at = std::string::npos;
+  size_t first_warning_at = std::string::npos;
+  for (const auto& f : doc["findings"]) {
+    const size_t at = page.find("</span> " + escape(f["title"].get<std::string>()) + "</h3>");
+    ASSERT_NE(at, std::string::npos) << f["title"];
+    if (f["severity"] == "error") error_at = std::min(error_at, at);
+    if (f["severity"] == "warning") first_warning_at = std::min(first_warning_at, at);
+  }
+  ASSERT_NE(error_at, std::string::npos);
+  EXPECT_LT(error_at, first_warning_at);
+  // The fix's command, copyable on its own.
+  EXPECT_NE(page.find("<pre class=\"fix\"><code>sudo ubuntu-drivers install --gpgpu</code></pre>"), std::string::npos);
+}
+
+TEST(HtmlPages, HostileTextInEveryFieldOfASnapshotStaysText) {
+  const std::string snap = test::data_dir() + "/snapshots/gpu_box_two_a100_old_driver.json";
+  json doc = run_json({"doctor", "--snapshot", snap, "--format", "json"});
+  poison_strings(doc, kHostile);
+  const std::string page = render_documents({{PageKind::kDoctor, doc, kHostile}});
+  EXPECT_TRUE(core::is_valid_utf8(page));
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  EXPECT_EQ(page.find("\"'&"), std::string::npos);
+  const std::string escaped = escape(kHostile);
+  EXPECT_EQ(escaped, "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;&lt;img src=x onerror=alert(2)&gt;\\xff\\xfe\\x01");
+  EXPECT_NE(page.find(escaped), std::string::npos);
+  // Every poisoned value is still there, as text.
+  EXPECT_EQ(missing_values(doc, page), std::vector<std::string>{});
+  // The hostile GPU name is in the topology, link and inventory tables, never as markup.
+  EXPECT_NE(page.find("GPU 0 NVIDIA A100-SXM4-80GB" + escaped), std::string::npos);
+}
+
+class HtmlPagesFromCommands : public ::testing::Test {
+ protected:
+  test::TempDir tmp;
+};
+
+TEST_F(HtmlPagesFromCommands, PlanPipelineWatchFleetPagesHoldEveryValue) {
+  const std::string snap = test::data_dir() + "/snapshots/gpu_box_two_a100_old_driver.json";
+  json plan = run_json({"plan", "--model", "resnet50", "--snapshot", snap, "--format", "json"});
+  std::string page = render_documents({{PageKind::kPlan, plan, "plan"}});
+  EXPECT_EQ(missing_values(plan, page), std::vector<std::string>{});
+  EXPECT_NE(page.find("GPU memory per GPU against its VRAM"), std::string::npos);
+
+  std::filesystem::create_directory(tmp.file("data"));
+  test::write_file(tmp.file("data/cifar10.tfrecord"), test::read_file(test::data_dir() + "/tfrecord/tfx__cifar10_test.tfrecord"));
+  json pipeline = run_json({"pipeline", "--data", tmp.file("data"), "--gpu", "NVIDIA GeForce RTX 4090", "--seconds", "0.05",
+                            "--no-pack", "--format", "json"});
+  page = render_documents({{PageKind::kPipeline, pipeline, "pipeline"}});
+  EXPECT_EQ(missing_values(pipeline, page), std::vector<std::string>{});
+  EXPECT_NE(page.find("shortest"), std::string::npos);
+
+  json watch = run_json({"watch", "--replay", test::data_dir() + "/watch/io-heavy.jsonl", "--format", "json"});
+  page = render_documents({{PageKind::kWatch, watch, "watch"}});
+  EXPECT_EQ(missing_values(watch, page), std::vector<std::string>{});
+  EXPECT_NE(page.find("io bound"), std::string::npos);
+
+  for (const std::string node : {"Young768__profiling", "eler__git_examples"}) {
+    auto r = test::run_tfrig({"import", test::data_dir() + "/nvidia-bug-report/" + node + ".log.gz", "-o", tmp.file(node + ".json")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  json fleet = run_json({"fleet", tmp.file("Young768__profiling.json"), tmp.file("eler__git_examples.json"), "--format", "json"});
+  page = render_documents({{PageKind::kFleet, fleet, "fleet"}});
+  EXPECT_EQ(missing_values(fleet, page), std::vector<std::string>{});
+  // A differing value is marked with a sign as well as its background.
+  EXPECT_NE(page.find("<td class=\"drift\"><span class=\"drift\">\u2260 Quadro RTX 5000</span></td>"), std::string::npos);
+}
+
+TEST_F(HtmlPagesFromCommands, FormatHtmlWritesAFileAndReportCombinesInputs) {
+  const std::string snap = test::data_dir() + "/snapshots/gpu_box_two_a100_old_driver.json";
+  auto r = test::run_tfrig({"doctor", "--snapshot", snap, "--format", "html", "-o", tmp.file("d.html")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // the snapshot's findings include an error
+  EXPECT_EQ(r.out, "");
+  const std::string doctor_page = test::read_file(tmp.file("d.html"));
+  EXPECT_EQ(doctor_page.rfind("<!DOCTYPE html>", 0), 0u);
+
+  r = test::run_tfrig({"watch", "--replay", test::data_dir() + "/watch/cpu-heavy.jsonl", "--format", "json", "-o", tmp.file("w.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = test::run_tfrig({"report", "-o", tmp.file("all.html"), snap, tmp.file("w.json"), test::data_dir() + "/watch/io-heavy.jsonl"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string all = test::read_file(tmp.file("all.html"));
+  EXPECT_NE(all.find("tfrig report: 3 results"), std::string::npos);
+  EXPECT_NE(all.find("id=\"d1-findings\""), std::string::npos);  // the plain snapshot was judged
+  EXPECT_NE(all.find("id=\"d3-timeline\""), std::string::npos);
+  EXPECT_NE(all.find("<polyline"), std::string::npos);  // the recording's samples drawn
+
+  test::write_file(tmp.file("other.json"), "{\"hello\": 1}");
+  r = test::run_tfrig({"report", "-o", tmp.file("x.html"), tmp.file("other.json")});
+  EXPECT_EQ(r.exit_code, 65);
+  EXPECT_NE(r.err.find("other.json"), std::string::npos) << r.err;
+  EXPECT_FALSE(test::path_exists(tmp.file("x.html")));
+  test::write_file(tmp.file("bad.json"), "{\"inventory\": [");
+  r = test::run_tfrig({"report", "-o", tmp.file("x.html"), tmp.file("bad.json")});
+  EXPECT_EQ(r.exit_code, 65);
+  EXPECT_NE(r.err.find("bad.json: byte"), std::string::npos) << r.err;
+  r = test::run_tfrig({"report", "-o", tmp.file("x.html"), tmp.file("absent.json")});
+  EXPECT_EQ(r.exit_code, 66);
+}
+
+TEST_F(HtmlPagesFromCommands, TopologyShowsEachNvlinkPairOnceAndLinksBelowMax) {
+  // A real bug report of two RTX A6000 joined by four NVLinks.
+  auto r = test::run_tfrig({"import", test::data_dir() + "/nvidia-bug-report/pavana27__Lambda-Bug-report.log.gz", "-o", tmp.file("a6000.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json doc = run_json({"doctor", "--snapshot", tmp.file("a6000.json"), "--format", "json"});
+  std::string page = render_documents({{PageKind::kDoctor, doc, "a6000"}});
+  EXPECT_NE(page.find("<td>GPU 0 \u2194 GPU 1</td><td>NVLink</td>"), std::string::npos);
+  size_t pairs = 0;
+  for (size_t p = page.find("\u2194"); p != std::string::npos; p = page.find("\u2194", p + 1)) ++pairs;
+  EXPECT_EQ(pairs, 1u);
+  EXPECT_NE(page.find("<td>GPU 0 NVIDIA RTX A6000</td><td>Gen4 x16 / Gen4 x16</td><td></td>"), std::string::npos);
+  // The 8-GPU machine's links run at Gen1 of Gen3: each marked with a word.
+  doc = run_json({"doctor", "--snapshot", test::data_dir() + "/snapshots/eight_quadro_rtx5000.json", "--format", "json"});
+  page = render_documents({{PageKind::kDoctor, doc, "eight"}});
+  EXPECT_NE(page.find("<td>GPU 7 Quadro RTX 5000</td><td>Gen1 x16 / Gen3 x16</td><td>below</td>"), std::string::npos);
+}
+
+TEST_F(HtmlPagesFromCommands, EightGpuMachineIsUnderOneMegabyteAndTidyFindsNoError) {
+  const std::string snap = test::data_dir() + "/snapshots/eight_quadro_rtx5000.json";
+  auto r = test::run_tfrig({"doctor", "--snapshot", snap, "--format", "html", "-o", tmp.file("d8.html")});
+  ASSERT_LE(r.exit_code, 2) << r.err;
+  const std::string page = test::read_file(tmp.file("d8.html"));
+  EXPECT_LT(page.size(), 1000000u);
+  for (int gpu = 0; gpu < 8; ++gpu) EXPECT_NE(page.find("GPU " + std::to_string(gpu) + " Quadro RTX 5000"), std::string::npos);
+  const std::string tidy = test::find_program("tidy");
+  if (tidy.empty()) GTEST_SKIP() << "tidy not installed (scripts/deps-report.txt)";
+  // tidy: exit 2 = errors. Warnings are about SVG attributes its HTML5 tables lack.
+  auto t = test::run_command({tidy, "-q", "-e", "--show-warnings", "no", tmp.file("d8.html")});
+  EXPECT_LT(t.exit_code, 2) << t.output;
+}
+
+}  // namespace
+}  // namespace tfrig::report::html
