@@ -66,6 +66,7 @@ std::vector<GpuCandidate> plan_gpus_from_catalog(const knowledge::Knowledge& kno
                                                 : Segment::kDatacenter;
     g.launch_price_usd = spec.launch_price_usd;
     g.pci_device_ids = spec.pci_device_ids;
+    g.aliases = spec.aliases;
     g.confidence = spec.confidence;
     out.push_back(std::move(g));
   }

@@ -25,6 +25,7 @@ std::string_view tier_name(Tier t);
 struct GpuCandidate {
   std::string id;    // gpus.json id: "a100-sxm4-80gb"
   std::string name;  // "NVIDIA A100 80GB SXM4"
+  std::vector<std::string> aliases;  // the names NVML prints for it: "NVIDIA A100-SXM4-80GB"
   std::string architecture;
   uint64_t memory_bytes = 0;  // nominal capacity, binary GiB as marketed
   std::optional<double> memory_bandwidth_gbs;

@@ -7,6 +7,7 @@
 
 #include "core/text.h"
 #include "core/units.h"
+#include "knowledge/knowledge.h"
 
 namespace tfrig::plan {
 
@@ -30,16 +31,37 @@ PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, Rank
 
 namespace {
 
-std::string normalize_gpu_name(std::string_view s) {
-  std::string v = core::to_lower(s);
-  for (std::string_view drop : {"nvidia ", "geforce ", "tesla "}) {
-    for (size_t p; (p = v.find(drop)) != std::string::npos;) v.erase(p, drop.size());
+// A GPU name as the set of its words, without the vendor and brand words
+// NVML prints on some drivers and not others and without a memory size
+// ("80GB"), which is kept apart: "NVIDIA A100-SXM4-80GB" and the catalog's
+// "NVIDIA A100 80GB SXM4" are the same. Whole words, never substrings: "A10"
+// is not part of "A100", and "RTX 3060 Laptop GPU" or "A10G" is another part.
+struct NameWords {
+  std::vector<std::string> words;
+  std::string memory;  // "80gb", or empty
+};
+
+NameWords name_words(std::string_view name) {
+  NameWords out;
+  for (std::string& w : knowledge::gpu_name_tokens(name)) {
+    const bool memory_size = w.size() > 2 && w.ends_with("gb") &&
+                             std::all_of(w.begin(), w.end() - 2, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+    if (memory_size) {
+      out.memory = w;
+    } else {
+      out.words.push_back(std::move(w));
+    }
   }
-  std::string out;
-  for (char c : v) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out += c;
-  }
+  std::sort(out.words.begin(), out.words.end());
+  out.words.erase(std::unique(out.words.begin(), out.words.end()), out.words.end());
   return out;
+}
+
+// The same part: the same words, and the same memory size where both names give one.
+bool same_part(const NameWords& gpu, std::string_view catalog_name) {
+  const NameWords c = name_words(catalog_name);
+  if (gpu.words.empty() || c.words != gpu.words) return false;
+  return gpu.memory.empty() || c.memory.empty() || gpu.memory == c.memory;
 }
 
 }  // namespace
@@ -64,12 +86,13 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
     }
   }
   if (best == nullptr && gpu.name) {
-    const std::string want = normalize_gpu_name(*gpu.name);
+    // By name (the catalog's or one NVML prints for it); a name that names
+    // no catalog part stays unknown rather than borrowing a neighbour's figures.
+    const NameWords want = name_words(*gpu.name);
     for (const GpuCandidate& c : catalog) {
-      const std::string have = normalize_gpu_name(c.name);
-      if (!want.empty() && (have.find(want) != std::string::npos || want.find(have) != std::string::npos) && closer(best, c)) {
-        best = &c;
-      }
+      const bool named = same_part(want, c.name) ||
+                         std::any_of(c.aliases.begin(), c.aliases.end(), [&](const std::string& a) { return same_part(want, a); });
+      if (named && closer(best, c)) best = &c;
     }
   }
   GpuCandidate out;

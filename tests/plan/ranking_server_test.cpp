@@ -286,6 +286,33 @@ TEST(PlanMachine, JudgesAnInventory) {
   EXPECT_TRUE(pcie_short);
 }
 
+// NVML's names as real machines print them (nvidia-smi -q -x <product_name>,
+// test fixtures): whole words decide, never a substring ("A10" in "A100").
+TEST(PlanMachine, MatchesNvmlNamesToTheCatalogByWholeWords) {
+  const auto gpus = plan_gpus_from_catalog();
+  ASSERT_FALSE(gpus.empty());
+  auto id_of = [&](const char* name, uint64_t memory_gib) {
+    inventory::Gpu g;
+    g.name = name;
+    if (memory_gib > 0) g.memory_total_bytes = memory_gib * core::kGiB;
+    return candidate_for(g, gpus).id;
+  };
+  EXPECT_EQ(id_of("NVIDIA A100-SXM4-80GB", 80), "a100-sxm4-80gb");
+  EXPECT_EQ(id_of("NVIDIA A100-SXM4-40GB", 40), "a100-sxm4-40gb");
+  EXPECT_EQ(id_of("Tesla T4", 15), "tesla-t4");
+  EXPECT_EQ(id_of("NVIDIA GeForce RTX 3080", 10), "rtx-3080-10gb");
+  EXPECT_EQ(id_of("GeForce RTX 2080 Ti", 11), "rtx-2080-ti");
+  EXPECT_EQ(id_of("NVIDIA GeForce RTX 3060", 8), "rtx-3060-8gb");
+  EXPECT_EQ(id_of("NVIDIA GeForce RTX 3060", 12), "rtx-3060-12gb");
+  EXPECT_EQ(id_of("NVIDIA H100 80GB HBM3", 80), "h100-sxm5");
+  // Parts the catalog does not hold stay unknown instead of borrowing a
+  // neighbour's figures.
+  EXPECT_EQ(id_of("NVIDIA A10G", 24), "unknown");
+  EXPECT_EQ(id_of("NVIDIA GeForce RTX 3060 Laptop GPU", 6), "unknown");
+  EXPECT_EQ(id_of("NVIDIA RTX 4000 SFF Ada Generation", 20), "unknown");
+  EXPECT_EQ(id_of("Quadro P400", 2), "unknown");
+}
+
 TEST(PlanMachine, FallsBackToPciDevices) {
   const auto gpus = fixture_gpus();
   inventory::Inventory inv;
