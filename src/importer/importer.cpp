@@ -262,7 +262,7 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
   std::string bus;
   const auto parts = core::split(path, '/');
   if (parts.size() >= 2) bus = std::string(parts[parts.size() - 2]);
-  std::string key = info->bus_location.value_or(parse::normalize_pci_bus_id(bus).value_or(bus));
+  std::string key = info->bus_location.value_or(core::normalize_pci_bus_id(bus).value_or(bus));
   for (const auto& [b, i] : f.proc_gpus) {
     if (b == key) return;
   }
