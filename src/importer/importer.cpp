@@ -12,20 +12,21 @@
 #include "core/text.h"
 #include "importer/bug_report.h"
 #include "importer/gzip.h"
+#include "importer/kernel_log.h"
+#include "importer/lspci_text.h"
+#include "importer/nvidia_smi_nvlink.h"
+#include "importer/nvidia_smi_text.h"
+#include "importer/nvidia_smi_topo.h"
 #include "importer/text_encoding.h"
 #include "inventory/kernel_events.h"
-#include "report/coverage.h"
-#include "probe/parse/kernel_log.h"
-#include "probe/parse/lspci_text.h"
-#include "probe/parse/nvidia_smi_nvlink.h"
-#include "probe/parse/nvidia_smi_text.h"
-#include "probe/parse/nvidia_smi_topo.h"
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "probe/parse/proc_text.h"
+#include "report/coverage.h"
 
 namespace tfrig::importer {
 
+// The parsers the live probes share; the ones only an import needs live here.
 namespace parse = probe::parse;
 using inventory::Gpu;
 
@@ -48,9 +49,9 @@ FileKind detect_kind(std::string_view text) {
   if (looks_like_bug_report(text)) return FileKind::kBugReport;
   const std::string_view head = text.substr(0, 4096);
   if (head.find("<nvidia_smi_log") != std::string_view::npos) return FileKind::kNvidiaSmiXml;
-  if (parse::looks_like_nvidia_smi_text(text)) return FileKind::kNvidiaSmiText;
-  if (parse::looks_like_nvidia_smi_topo(text)) return FileKind::kTopo;
-  if (parse::looks_like_nvidia_smi_nvlink(text)) return FileKind::kNvlink;
+  if (looks_like_nvidia_smi_text(text)) return FileKind::kNvidiaSmiText;
+  if (looks_like_nvidia_smi_topo(text)) return FileKind::kTopo;
+  if (looks_like_nvidia_smi_nvlink(text)) return FileKind::kNvlink;
   if (core::starts_with(core::trim(head), "NVRM version:")) return FileKind::kProcNvidiaVersion;
   if (core::starts_with(core::trim(head), "Model:") && head.find("Bus Location:") != std::string_view::npos) {
     return FileKind::kProcGpuInformation;
@@ -58,7 +59,7 @@ FileKind detect_kind(std::string_view text) {
   // lspci: the first non-empty line is a device header.
   for (auto line : core::split_lines(head)) {
     if (core::trim(line).empty()) continue;
-    return parse::is_lspci_device_header(line) ? FileKind::kLspci : FileKind::kUnknown;
+    return is_lspci_device_header(line) ? FileKind::kLspci : FileKind::kUnknown;
   }
   return FileKind::kUnknown;
 }
@@ -72,16 +73,16 @@ enum class Boot { kCurrent, kEarlier, kMixed };
 
 struct KernelLogPart {
   std::string source;
-  parse::KernelLog log;
+  KernelLog log;
   Boot boot = Boot::kMixed;
 };
 
 // Everything the inputs said, before it is merged into one inventory.
 struct Facts {
   inventory::Inventory inv;  // host, cpu, memory and driver fields are written directly
-  std::map<std::string, parse::LspciDevice> lspci;  // by address; later sections add to earlier ones
+  std::map<std::string, LspciDevice> lspci;  // by address; later sections add to earlier ones
   std::string lspci_source;
-  std::optional<parse::NvidiaSmiText> smi;
+  std::optional<NvidiaSmiText> smi;
   std::string smi_source;
   // What nvidia-smi printed instead of (or next to) its report, from every
   // -q input: kept when another input's report replaces `smi`.
@@ -91,15 +92,15 @@ struct Facts {
     std::string source;
   };
   std::vector<SmiError> smi_errors;
-  std::vector<std::pair<parse::NvidiaSmiText::HandleError, std::string>> handle_errors;  // (error, source)
+  std::vector<std::pair<NvidiaSmiText::HandleError, std::string>> handle_errors;  // (error, source)
   std::optional<int> attached_gpus;  // the largest "Attached GPUs" header
   std::optional<parse::NvidiaSmiXml> xml;
   std::string xml_source;
   std::vector<std::pair<std::string, parse::NvidiaGpuInformation>> proc_gpus;  // (bus id, information)
   std::string proc_source;
   std::vector<KernelLogPart> kernel_logs;
-  std::optional<parse::TopoMatrix> topo;
-  std::vector<parse::NvlinkGpu> nvlink;
+  std::optional<TopoMatrix> topo;
+  std::vector<NvlinkGpu> nvlink;
   std::string topo_source;
   bool version_file_missing = false;
   std::vector<probe::ProbeStatus> statuses;
@@ -274,7 +275,7 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
 // ---- lspci, nvidia-smi, kernel log, topo ----
 
 void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool required) {
-  auto parsed = parse::parse_lspci(text);
+  auto parsed = parse_lspci(text);
   if (!parsed) {
     if (required) problem(f, "pci", src + ": " + parsed.error().to_string());
     return;
@@ -314,7 +315,7 @@ void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool r
 }
 
 void apply_smi_text(std::string_view text, const std::string& src, Facts& f, bool required) {
-  auto parsed = parse::parse_nvidia_smi_text(text);
+  auto parsed = parse_nvidia_smi_text(text);
   if (!parsed) {
     if (required) problem(f, "nvml", src + ": " + parsed.error().to_string());
     return;
@@ -355,7 +356,7 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
 }
 
 void apply_kernel_log(std::string_view text, const std::string& src, Facts& f, Boot boot) {
-  auto log = parse::parse_kernel_log(text);
+  auto log = parse_kernel_log(text);
   note(f, "kernel_log", fmt::format("{} Xid line(s) ({})", log.xids.size(), src));
   f.kernel_logs.push_back(KernelLogPart{src, std::move(log), boot});
 }
@@ -393,7 +394,7 @@ void apply_kernel_log_scan(std::string_view body, const std::string& src, Facts&
 }
 
 void apply_topo(std::string_view text, const std::string& src, Facts& f) {
-  auto parsed = parse::parse_nvidia_smi_topo(text);
+  auto parsed = parse_nvidia_smi_topo(text);
   if (!parsed) {
     problem(f, "topology", src + ": " + parsed.error().to_string());
     return;
@@ -405,7 +406,7 @@ void apply_topo(std::string_view text, const std::string& src, Facts& f) {
 
 void apply_nvlink(std::string_view text, const std::string& src, Facts& f) {
   const size_t before = f.nvlink.size();
-  parse::parse_nvidia_smi_nvlink(text, f.nvlink);
+  parse_nvidia_smi_nvlink(text, f.nvlink);
   if (!f.nvlink.empty()) note(f, "topology", fmt::format("NVLink of {} GPU(s) ({})", f.nvlink.size() - std::min(before, f.nvlink.size()), src));
 }
 
@@ -599,15 +600,15 @@ void merge_gpus(Facts& f) {
     if (info.uuid && info.uuid->find('?') == std::string::npos) fill(g.uuid, info.uuid);
   }
   for (const auto& [addr, d] : f.lspci) {
-    if (!parse::lspci_is_nvidia_gpu(d)) continue;
+    if (!lspci_is_nvidia_gpu(d)) continue;
     Gpu& g = gpu_for(gpus, addr, "pci");
     fill(g.pci_device_id, d.device_id && *d.device_id != 0xffff ? d.device_id : std::nullopt);
     fill(g.numa_node, d.numa_node);
-    fill(g.name, parse::lspci_product_name(d));
+    fill(g.name, lspci_product_name(d));
     // The link as lspci saw it, where nvidia-smi did not say.
     if (!g.pcie_link_width_current && !g.pcie_link_gen_current) {
-      if (d.link_speed_gts) g.pcie_link_gen_current = parse::pcie_generation_from_gts(*d.link_speed_gts);
-      if (d.link_speed_cap_gts) g.pcie_link_gen_max = parse::pcie_generation_from_gts(*d.link_speed_cap_gts);
+      if (d.link_speed_gts) g.pcie_link_gen_current = pcie_generation_from_gts(*d.link_speed_gts);
+      if (d.link_speed_cap_gts) g.pcie_link_gen_max = pcie_generation_from_gts(*d.link_speed_cap_gts);
       g.pcie_link_width_current = d.link_width;
       g.pcie_link_width_max = d.link_width_cap;
     }
@@ -690,7 +691,7 @@ void merge_pci(Facts& f) {
     p.link_speed_max_gts = d.link_speed_cap_gts;
     p.link_width_current = d.link_width;
     p.link_width_max = d.link_width_cap;
-    p.is_gpu = parse::lspci_is_nvidia_gpu(d);
+    p.is_gpu = lspci_is_nvidia_gpu(d);
     f.inv.pci.devices.push_back(std::move(p));
   }
   int gpus = 0;
@@ -851,7 +852,7 @@ report::Report finish(Facts& f, const std::vector<std::string>& names, double se
       f.inv.gpus.push_back(std::move(g));
     }
   }
-  if (f.topo) parse::apply_nvidia_smi_topo(*f.topo, f.inv);
+  if (f.topo) apply_nvidia_smi_topo(*f.topo, f.inv);
   if (f.inv.gpus.empty()) {
     // nvidia-smi nvlink alone: "GPU 0: Tesla V100-SXM2-32GB (UUID: ...)" names each GPU.
     for (const auto& n : f.nvlink) {

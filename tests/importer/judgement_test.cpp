@@ -12,9 +12,9 @@
 #include "cli/findings.h"
 #include "importer/gzip.h"
 #include "importer/importer.h"
+#include "importer/kernel_log.h"
 #include "inventory/kernel_events.h"
 #include "knowledge/knowledge.h"
-#include "probe/parse/kernel_log.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "report/coverage.h"
 #include "test_support.h"
@@ -274,12 +274,12 @@ TEST(KernelLogLostGpu, EveryWordingNamesTheGpu) {
        "0000:b3:00.0"},
   };
   for (const auto& [text, bus] : cases) {
-    const auto log = probe::parse::parse_kernel_log(text);
+    const auto log = importer::parse_kernel_log(text);
     ASSERT_EQ(log.fallen_off_bus.size(), 1u) << text;
     EXPECT_EQ(log.fallen_off_bus[0], bus);
   }
   // "The NVIDIA GPU ..." without the lost lines is not a lost GPU.
-  EXPECT_TRUE(probe::parse::parse_kernel_log("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1e04)\nNVRM: installed in "
+  EXPECT_TRUE(importer::parse_kernel_log("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1e04)\nNVRM: installed in "
                                              "this system is not supported by the\nNVRM: NVIDIA 520.56.06 driver release.\n")
                   .fallen_off_bus.empty());
 }

@@ -1,4 +1,4 @@
-#include "probe/parse/kernel_log.h"
+#include "importer/kernel_log.h"
 
 #include <cctype>
 #include <set>
@@ -6,7 +6,7 @@
 #include "core/pci_address.h"
 #include "core/text.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -122,4 +122,4 @@ KernelLog parse_kernel_log(std::string_view text) {
   return out;
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

@@ -1,9 +1,9 @@
-#include "probe/parse/nvidia_smi_nvlink.h"
+#include "importer/nvidia_smi_nvlink.h"
 
 #include "core/pci_address.h"
 #include "core/text.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -83,4 +83,4 @@ void parse_nvidia_smi_nvlink(std::string_view text, std::vector<NvlinkGpu>& gpus
   }
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

@@ -1,4 +1,4 @@
-#include "probe/parse/nvidia_smi_text.h"
+#include "importer/nvidia_smi_text.h"
 
 #include <cmath>
 #include <map>
@@ -7,7 +7,7 @@
 #include "core/text.h"
 #include "core/units.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -332,4 +332,4 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
   return out;
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

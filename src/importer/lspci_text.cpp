@@ -1,4 +1,4 @@
-#include "probe/parse/lspci_text.h"
+#include "importer/lspci_text.h"
 
 #include <cctype>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "core/pci_address.h"
 #include "core/text.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -250,4 +250,4 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
   return out;
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer
