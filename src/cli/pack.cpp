@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "bench/interrupt.h"
 #include "cli/command.h"
 #include "core/escape.h"
+#include "core/interrupt.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "tfrecord/pack.h"
@@ -73,7 +73,7 @@ int run(PackArgs& a) {
   // shard's temporary file is removed; the shards already renamed into place
   // are complete and --resume keeps them. Grace: a worker may be mid-read of
   // a large file on a slow disk.
-  bench::InterruptGuard guard(30.0);
+  core::InterruptGuard guard(30.0);
   o.cancel = &guard.cancelled();
   auto sum = tfrecord::run_pack(o);
   if (!sum) {
