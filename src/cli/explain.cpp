@@ -21,6 +21,7 @@
 #include "cli/findings.h"
 #include "cli/inventory_source.h"
 #include "core/atomic_file.h"
+#include "core/exit_code.h"
 #include "core/log.h"
 #include "explain/command_runner.h"
 #include "explain/explain.h"
@@ -53,11 +54,11 @@ core::Result<explain::LogAnalysis> analyze_file(const std::string& path, const e
   const std::string name = is_stdin ? "stdin" : path;
   if (!is_stdin) {
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return core::fail(core::ErrorCode::kNotFound, path, std::strerror(errno));
+    if (::stat(path.c_str(), &st) != 0) return core::fail(core::error_code_for_errno(errno), path, std::strerror(errno));
     if (S_ISDIR(st.st_mode)) return core::fail(core::ErrorCode::kIo, path, "is a directory; expected a log file");
   }
   std::FILE* f = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
-  if (!f) return core::fail(core::ErrorCode::kNotFound, path, std::strerror(errno));
+  if (!f) return core::fail(core::error_code_for_errno(errno), path, std::strerror(errno));
   explain::LogAnalyzer analyzer(table);
   explain::LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
   std::vector<char> buf(1 << 20);

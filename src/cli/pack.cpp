@@ -32,16 +32,7 @@ struct PackArgs {
   std::optional<uint32_t> num_shards;
 };
 
-int exit_code_for(const tfrecord::PackError& e) {
-  if (e.output) return kExitCantCreate;
-  switch (e.error.code) {
-    case core::ErrorCode::kNotFound:
-    case core::ErrorCode::kPermissionDenied:
-    case core::ErrorCode::kIo: return kExitNoInput;
-    case core::ErrorCode::kInvalidArgument: return kExitUsage;
-    default: return kExitDataErr;
-  }
-}
+int exit_code_for(const tfrecord::PackError& e) { return e.output ? kExitCantCreate : core::exit_code_for(e.error); }
 
 int run(PackArgs& a) {
   auto size = core::parse_size(a.shard_size);
