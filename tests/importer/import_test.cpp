@@ -14,10 +14,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/findings.h"
 #include "importer/importer.h"
 #include "inventory/json.h"
 #include "knowledge/knowledge.h"
+#include "rules/judge.h"
 #include "test_support.h"
 
 namespace tfrig {
@@ -42,7 +42,7 @@ report::Report bug_report(const std::string& machine) { return import({"nvidia-b
 
 // Rule ids of the findings doctor gives on the report, with their entities.
 std::multiset<std::string> findings(report::Report r) {
-  cli::attach_findings(r, knowledge::builtin(), cli::FindingsOptions{});
+  rules::attach_findings(r, knowledge::builtin(), rules::FindingsOptions{});
   std::multiset<std::string> out;
   for (const auto& f : r.findings) out.insert(f.rule_id + "@" + f.entity);
   return out;

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/findings.h"
 #include "importer/gzip.h"
 #include "importer/importer.h"
 #include "importer/kernel_log.h"
@@ -17,6 +16,7 @@
 #include "knowledge/knowledge.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "report/coverage.h"
+#include "rules/judge.h"
 #include "test_support.h"
 
 namespace tfrig {
@@ -26,9 +26,9 @@ report::Report judged(const std::vector<importer::Input>& inputs, std::optional<
   auto r = importer::import_inputs(inputs);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().to_string());
   report::Report rep = r ? *r : report::Report{};
-  cli::FindingsOptions options;
+  rules::FindingsOptions options;
   options.tf = std::move(tf);
-  cli::attach_findings(rep, knowledge::builtin(), options);
+  rules::attach_findings(rep, knowledge::builtin(), options);
   return rep;
 }
 
