@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "golden.h"
 #include "importer/importer.h"
 #include "inventory/json.h"
 #include "knowledge/knowledge.h"
@@ -264,9 +265,7 @@ TEST_P(ImportGolden, DoctorFindings) {
   part["examined"] = j["examined"];
   part["not_examined"] = j["not_examined"];
   const std::string have = part.dump(1) + "\n";
-  const std::string path = test::data_dir() + "/golden/import/" + machine + ".json";
-  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") test::write_file(path, have);
-  EXPECT_EQ(have, test::read_file(path)) << path << " differs; review, then rerun with TFRIG_UPDATE_GOLDEN=1";
+  EXPECT_TRUE(test::matches_golden(test::golden_path("import/" + machine + ".json"), have));
 }
 
 INSTANTIATE_TEST_SUITE_P(
