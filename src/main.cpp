@@ -1,11 +1,13 @@
 // tfrig: plan, check, measure and set up a TensorFlow GPU server.
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 #include "cli/command.h"
 #include "cli/validate.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "probe/probe.h"
 
 int main(int argc, char** argv) {
   using namespace tfrig;
@@ -58,11 +60,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    state.exit_code = app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    state.exit_code = app.exit(e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    state.exit_code = app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return cli::kExitUsage;
@@ -72,9 +74,14 @@ int main(int argc, char** argv) {
   }
   // Whatever the command printed: a write that failed (a full disk, /dev/full)
   // is exit 73, never an exit 0 with a cut or empty result.
+  int code = state.exit_code;
   if (auto written = core::finish_stdout(); !written) {
     std::fprintf(stderr, "tfrig: cannot write the output to %s\n", written.error().to_string().c_str());
-    if (state.exit_code < cli::kExitUsage) return cli::kExitCantCreate;
+    if (code < cli::kExitUsage) code = cli::kExitCantCreate;
   }
-  return state.exit_code;
+  // A probe left past its deadline may still run on its detached thread:
+  // returning would run static destructors and exit handlers under it, and
+  // std::_Exit runs neither (stdout is flushed above, stderr unbuffered).
+  if (probe::probe_threads_running() > 0) std::_Exit(code);
+  return code;
 }

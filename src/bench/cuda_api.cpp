@@ -13,15 +13,15 @@ namespace tfrig::bench::cuda {
 
 namespace {
 
-void* open_library(const std::string& name, std::string& error) {
+// The library's handle, or the loader's message (dlerror) for why not.
+core::Result<void*> open_library(const std::string& name) {
   dlerror();
   void* h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (h == nullptr) {
-    const char* e = dlerror();
-    error = e != nullptr ? e : "dlopen failed";
-    core::log(core::LogLevel::kDebug, "dlopen {}: {}", name, error);
-  }
-  return h;
+  if (h != nullptr) return h;
+  const char* e = dlerror();
+  const std::string error = e != nullptr ? e : "dlopen failed";
+  core::log(core::LogLevel::kDebug, "dlopen {}: {}", name, error);
+  return core::fail(core::ErrorCode::kNotFound, name, error);
 }
 
 // Resolves the first of `names` (newest version first) into `out`.
@@ -45,11 +45,9 @@ core::Result<Driver> load_driver_once() {
   Driver d;
   const char* env = std::getenv("TFRIG_CUDA_LIBRARY");
   std::string name = env != nullptr && env[0] != '\0' ? env : "libcuda.so.1";
-  std::string error;
-  d.handle = open_library(name, error);
-  if (d.handle == nullptr) {
-    return core::fail(core::ErrorCode::kNotFound, name, "not found: no NVIDIA driver (" + error + ")");
-  }
+  auto opened = open_library(name);
+  if (!opened) return core::fail(core::ErrorCode::kNotFound, name, "not found: no NVIDIA driver (" + opened.error().message + ")");
+  d.handle = *opened;
   std::string missing;
   // The unversioned names of the memory calls take 32-bit device pointers
   // (CUDA 3.2 and older), so only the _v2 names are acceptable there.
@@ -93,10 +91,9 @@ core::Result<CublasLt> load_cublaslt_once() {
   for (const char* n : {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so.11"}) {
     names.emplace_back(std::string("/usr/local/cuda/lib64/") + n);
   }
-  std::string error;
   for (const auto& n : names) {
-    lt.handle = open_library(n, error);
-    if (lt.handle != nullptr) {
+    if (auto opened = open_library(n)) {
+      lt.handle = *opened;
       lt.soname = n;
       break;
     }

@@ -44,6 +44,13 @@ class TjHandle {
   TjHandle(const TjHandle&) = delete;
   TjHandle& operator=(const TjHandle&) = delete;
   tjhandle get() const { return h_; }
+  // A decoder stopped by an error keeps libjpeg's half-read state: the next
+  // header then reads as 0x0 and a later decode can crash. A fresh one is
+  // cheap next to a failed file.
+  void renew_decompressor() {
+    if (h_ != nullptr) tjDestroy(h_);
+    h_ = tjInitDecompress();
+  }
 
  private:
   tjhandle h_;
@@ -60,13 +67,26 @@ core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std:
                           &hd.width, &hd.height, &subsamp, &colorspace) != 0) {
     return core::fail(core::ErrorCode::kParse, name, std::string("not a readable JPEG: ") + tjGetErrorStr2(h));
   }
+  // A file cut before its frame header reads as "tables only": no size.
+  if (hd.width <= 0 || hd.height <= 0) {
+    return core::fail(core::ErrorCode::kParse, name, "not a readable JPEG: no image (the file ends before its frame header)");
+  }
+  // A few hundred bytes can claim 65500x65500 (12 GB of pixels): refused,
+  // as Pillow refuses above twice Image.MAX_IMAGE_PIXELS (2 x 89,478,485;
+  // https://pillow.readthedocs.io/en/stable/reference/Image.html).
+  constexpr int64_t kMaxPixels = 2 * 89'478'485LL;
+  if (static_cast<int64_t>(hd.width) * hd.height > kMaxPixels) {
+    return core::fail(core::ErrorCode::kParse, name,
+                      "a JPEG of " + std::to_string(hd.width) + "x" + std::to_string(hd.height) +
+                          " pixels, above the " + std::to_string(kMaxPixels) + " tfrig decodes (Pillow's limit)");
+  }
   return hd;
 }
 
 // Decodes to RGB8; a libjpeg warning (recoverable corruption, as in a few
 // ImageNet files) is not an error, a fatal error is.
-core::Status decode_rgb(tjhandle h, const std::string& jpeg, const std::string& name, std::vector<uint8_t>& rgb,
-                        Header& hd) {
+core::Status decode_rgb_once(tjhandle h, const std::string& jpeg, const std::string& name, std::vector<uint8_t>& rgb,
+                             Header& hd) {
   auto header = read_header(h, jpeg, name);
   if (!header) return tl::unexpected(header.error());
   hd = *header;
@@ -83,6 +103,15 @@ core::Status decode_rgb(tjhandle h, const std::string& jpeg, const std::string& 
     }
   }
   return {};
+}
+
+// Every decode goes through here: a failure renews the decoder so one bad
+// file never fails (or crashes) the next good one.
+core::Status decode_rgb(TjHandle& h, const std::string& jpeg, const std::string& name, std::vector<uint8_t>& rgb,
+                        Header& hd) {
+  auto s = decode_rgb_once(h.get(), jpeg, name, rgb, hd);
+  if (!s) h.renew_decompressor();
+  return s;
 }
 
 uint64_t mix(uint64_t x) {
@@ -191,7 +220,7 @@ core::Status check_jpeg_decodes(const std::string& jpeg, const std::string& name
   thread_local std::vector<uint8_t> rgb;
   if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, name, "TurboJPEG could not start a decoder");
   Header hd;
-  return decode_rgb(h.get(), jpeg, name, rgb, hd);
+  return decode_rgb(h, jpeg, name, rgb, hd);
 }
 
 core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
@@ -220,7 +249,7 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
         continue;
       }
       Header hd;
-      auto s = decode_rgb(h.get(), set.images[i], set.names[i], rgb, hd);
+      auto s = decode_rgb(h, set.images[i], set.names[i], rgb, hd);
       if (!s) {
         if (!bad[i].exchange(true)) {
           ++bad_count;
@@ -240,10 +269,13 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
     }
     done += local;
   };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (auto& t : pool) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+    worker(0);
+  }
   double secs = watch.seconds();
   if (failures != nullptr) *failures = DecodeFailures{bad_count.load(), first_error};
   if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", "no image decoded: " + first_error);
@@ -338,7 +370,7 @@ core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint6
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (total + data.size() > max_bytes) break;
     Header hd;
-    if (auto s = decode_rgb(h.get(), data, path, rgb, hd); !s) {
+    if (auto s = decode_rgb(h, data, path, rgb, hd); !s) {
       set.rejected.push_back(s.error().to_string());
       continue;
     }

@@ -114,14 +114,11 @@ class Team {
     }
     for (int i = 1; i < n; ++i) {
       int cpu = cpus.empty() ? -1 : cpus[static_cast<size_t>(i) % cpus.size()];
-      threads_.emplace_back([this, i, cpu] { loop(i, cpu); });
+      threads_.emplace_back([this, i, cpu](std::stop_token stop) { loop(stop, i, cpu); });
     }
   }
   ~Team() {
-    quit_.store(true);
-    generation_.fetch_add(1, std::memory_order_release);
-    generation_.notify_all();
-    for (auto& t : threads_) t.join();
+    threads_.clear();  // each jthread asks its member to stop (see loop) and joins it
     if (pinned_caller_) pthread_setaffinity_np(pthread_self(), sizeof(old_affinity_), &old_affinity_);
   }
   Team(const Team&) = delete;
@@ -147,7 +144,14 @@ class Team {
   // arrays four times the cache, so it costs nothing measurable.
   static constexpr int kSpins = 20000;
 
-  void loop(int index, int cpu) {
+  void loop(std::stop_token stop, int index, int cpu) {
+    // A stop request (a jthread's destructor: ~Team, or a constructor that
+    // failed half-way) wakes every member from its wait so it can return.
+    std::stop_callback wake(stop, [this] {
+      quit_.store(true);
+      generation_.fetch_add(1, std::memory_order_release);
+      generation_.notify_all();
+    });
     if (cpu >= 0) {
       cpu_set_t set;
       CPU_ZERO(&set);
@@ -170,13 +174,15 @@ class Team {
   }
 
   int n_;
-  std::vector<std::thread> threads_;
   const std::function<void(int)>* fn_ = nullptr;
   std::atomic<uint64_t> generation_{0};
   std::atomic<int> pending_{0};
   std::atomic<bool> quit_{false};
   bool pinned_caller_ = false;
   cpu_set_t old_affinity_{};
+  // Last, so it is destroyed first: the members are stopped and joined
+  // while the state their stop callbacks touch is still alive.
+  std::vector<std::jthread> threads_;
 };
 
 struct Slice {

@@ -148,10 +148,12 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
 core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random,
                                   double seconds, uint64_t seed) {
   std::atomic<uint64_t> ops{0}, bytes{0}, seq{0};
-  std::atomic<bool> stop{false};
   std::atomic<int> error{0};
   uint64_t blocks = file_bytes / block;
-  auto worker = [&](uint64_t thread_seed) {
+  // The workers read until asked to stop: a jthread's stop request, made
+  // below when the time is up and by its destructor on any other way out,
+  // so no path leaves a worker reading.
+  auto worker = [&](std::stop_token stop, uint64_t thread_seed) {
     AlignedBuffer buf(block);
     if (buf.data == nullptr) {
       error = ENOMEM;
@@ -159,7 +161,7 @@ core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, i
     }
     uint64_t rng = thread_seed | 1;
     uint64_t local_ops = 0, local_bytes = 0;
-    while (!stop.load(std::memory_order_relaxed)) {
+    while (!stop.stop_requested()) {
       uint64_t b = random ? next_random(rng) % blocks : seq.fetch_add(1) % blocks;
       ssize_t n = ::pread(fd, buf.data, block, static_cast<off_t>(b * block));
       if (n < 0) {
@@ -174,11 +176,12 @@ core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, i
     bytes += local_bytes;
   };
   core::Stopwatch watch;
-  std::vector<std::thread> threads;
-  for (int i = 0; i < depth; ++i) threads.emplace_back(worker, seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull);
-  while (watch.seconds() < seconds && error.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  stop = true;
-  for (auto& t : threads) t.join();
+  {
+    std::vector<std::jthread> threads;
+    for (int i = 0; i < depth; ++i) threads.emplace_back(worker, seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull);
+    while (watch.seconds() < seconds && error.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    for (auto& t : threads) t.request_stop();
+  }  // joined here
   IoRun run;
   run.engine = "pread-threads";
   run.ops = ops;
@@ -536,10 +539,13 @@ FileReadStats read_files_parallel(const std::vector<std::string>& files, int thr
   };
   core::Stopwatch watch;
   int n = std::max(1, threads);
-  std::vector<std::thread> pool;
-  for (int t = 1; t < n; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < n; ++t) pool.emplace_back(worker);
+    worker();
+  }
   FileReadStats s;
   s.seconds = watch.seconds();
   s.files = done;

@@ -77,11 +77,11 @@ void add_compat_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<CompatOptions>();
   CLI::App* cmd = app.add_subcommand("compat", "Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?");
   cmd->add_option("--tf", o->tf, "TensorFlow version (default: installed, else the newest known)")->type_name("VERSION");
-  cmd->add_option("--driver", o->driver, "NVIDIA driver version")->type_name("VERSION");
-  cmd->add_option("--cuda", o->cuda, "CUDA toolkit installed on the system")->type_name("VERSION");
-  cmd->add_option("--cudnn", o->cudnn, "cuDNN installed on the system")->type_name("VERSION");
+  cmd->add_option("--driver", o->driver, "NVIDIA driver version")->type_name("VERSION")->check(version_text("535.104.05"));
+  cmd->add_option("--cuda", o->cuda, "CUDA toolkit installed on the system")->type_name("VERSION")->check(version_text("12.2"));
+  cmd->add_option("--cudnn", o->cudnn, "cuDNN installed on the system")->type_name("VERSION")->check(version_text("8.9"));
   cmd->add_option("--gpu", o->gpu, "GPU name, PCI id, or cc:X.Y")->type_name("NAME");
-  cmd->add_option("--python", o->python, "Python version")->type_name("VERSION");
+  cmd->add_option("--python", o->python, "Python version")->type_name("VERSION")->check(version_text("3.11"));
   cmd->add_option("--os", o->os, "Platform")->check(CLI::IsMember({"linux", "wsl", "windows", "macos"}));
   cmd->add_flag("--only-given", o->only_given, "Do not fill missing parts from this machine");
   cmd->add_flag("--matrix", o->matrix, "Print the whole compatibility table");

@@ -2,6 +2,7 @@
 // command's output as it runs), recognise the signatures of
 // data/knowledge/log_signatures.json, and report them as doctor-style
 // findings, judged against a machine when one is at hand (docs/explain.md).
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,8 +22,9 @@
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
 #include "core/atomic_file.h"
-#include "core/exit_code.h"
+#include "core/input_file.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "explain/command_runner.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
@@ -52,13 +54,23 @@ struct ExplainOptions {
 core::Result<explain::LogAnalysis> analyze_file(const std::string& path, const explain::SignatureTable& table) {
   const bool is_stdin = path == "-";
   const std::string name = is_stdin ? "stdin" : path;
+  std::FILE* f = stdin;
   if (!is_stdin) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return core::fail(core::error_code_for_errno(errno), path, std::strerror(errno));
-    if (S_ISDIR(st.st_mode)) return core::fail(core::ErrorCode::kIo, path, "is a directory; expected a log file");
+    // A directory, device or socket is refused (/dev/zero never ends); a log
+    // is streamed, so its size needs no cap.
+    if (auto ok = core::check_input_file(path); !ok) return tl::unexpected(ok.error());
+    // O_NONBLOCK: a FIFO with no writer opens at once and reads as empty
+    // instead of blocking for ever; reads block again after.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return tl::unexpected(core::errno_error(errno, path, "open"));
+    if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    f = ::fdopen(fd, "rb");
+    if (f == nullptr) {
+      const int err = errno;
+      ::close(fd);
+      return tl::unexpected(core::errno_error(err, path, "open"));
+    }
   }
-  std::FILE* f = is_stdin ? stdin : std::fopen(path.c_str(), "rb");
-  if (!f) return core::fail(core::error_code_for_errno(errno), path, std::strerror(errno));
   explain::LogAnalyzer analyzer(table);
   explain::LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
   std::vector<char> buf(1 << 20);
@@ -208,7 +220,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
     }
     if (o->list || o->markdown) {
       const std::string out = o->markdown ? explain::signatures_markdown(*table) : explain::signatures_list_text(*table);
-      std::fwrite(out.data(), 1, out.size(), stdout);
+      static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
       state.exit_code = kExitOk;
       return;
     }
@@ -311,9 +323,11 @@ void add_explain_command(CLI::App& app, RunState& state) {
         return;
       }
     } else {
-      std::FILE* stream = fd == STDERR_FILENO ? stderr : stdout;
-      std::fwrite(out.data(), 1, out.size(), stream);
-      std::fflush(stream);
+      if (fd == STDERR_FILENO) {
+        std::fwrite(out.data(), 1, out.size(), stderr);
+      } else {
+        static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
+      }
     }
     const int verdict = exit_code_for_findings(report.summary, o->fail_on);
     state.exit_code = command && command_status != 0 ? command_status : verdict;

@@ -8,6 +8,7 @@
 #include "cli/inventory_source.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "fleet/compare.h"
 #include "fleet/load.h"
@@ -82,8 +83,7 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   std::string out = o.format == "json"
                         ? fleet::render_json(report)
                         : fleet::render_text(report, fleet::RenderOptions{color_wanted(o.color)});
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  std::fflush(stdout);
+  static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
   core::log(core::LogLevel::kInfo, "fleet took {} in total", core::format_seconds(watch.seconds()));
   if (none_read) return kExitNoInput;
   return exit_code_for_fleet(report, o.fail_on);

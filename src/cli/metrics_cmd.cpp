@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "core/output.h"
 #include "core/table.h"
 #include "report/prometheus.h"
 
@@ -28,7 +29,7 @@ void add_metrics_command(CLI::App& app, RunState& state) {
       out = t.render("") + fmt::format("\n{} metrics; docs/metrics.md says what each means.\n",
                                        report::prometheus_metrics().size());
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
     state.exit_code = kExitOk;
   });
 }

@@ -1,15 +1,12 @@
 // `tfrig pack SRC -o OUT`: options only; the work is in tfrecord/pack.cpp.
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "cli/command.h"
-#include "core/escape.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/output.h"
 #include "core/units.h"
 #include "tfrecord/pack.h"
 #include "tfrecord/progress.h"
@@ -79,35 +76,7 @@ int run(PackArgs& a) {
               sum->shards_resumed);
     return 128 + guard.signal_number();
   }
-  std::printf("packed %llu records from %s (%s, %llu files listed) into %u of %u shards in %s%s\n",
-              static_cast<unsigned long long>(sum->records), o.src.c_str(), sum->source_kind.c_str(),
-              static_cast<unsigned long long>(sum->files_listed), sum->shards_in_slice, sum->shards_total,
-              o.out_dir.c_str(),
-              o.num_slices > 1 ? fmt::format(" (slice {} of {})", o.shard_index, o.num_slices).c_str() : "");
-  std::printf("  written %u shard(s), %s; kept %u complete shard(s) from an earlier run\n", sum->shards_written,
-              core::format_bytes_decimal(sum->bytes_written).c_str(), sum->shards_resumed);
-  double secs = sum->seconds > 0 ? sum->seconds : 1e-9;
-  std::printf("  read %s in %s: %.0f files/s, %s\n", core::format_bytes_decimal(sum->bytes_read).c_str(),
-              core::format_seconds(sum->seconds).c_str(), static_cast<double>(sum->records) / secs,
-              core::format_rate(static_cast<double>(sum->bytes_read) / secs).c_str());
-  if (!sum->label_map_path.empty()) std::printf("  label map: %s\n", sum->label_map_path.c_str());
-  std::printf("  images checked: %s\n", o.validate == tfrecord::Validate::kFull
-                                            ? "every JPEG decoded to pixels (--validate full); other formats by their header"
-                                            : "header only (--validate header): a JPEG cut short is packed as it is; "
-                                              "--validate full decodes each one");
-  if (sum->skipped_not_regular > 0) {
-    std::printf("  skipped %llu entr%s of the source folder that are not regular files (FIFOs, devices, sockets)\n",
-                static_cast<unsigned long long>(sum->skipped_not_regular), sum->skipped_not_regular == 1 ? "y" : "ies");
-  }
-  if (!sum->failures.empty()) {
-    std::printf("  skipped %zu file(s) that could not be read or are not images:\n", sum->failures.size());
-    constexpr size_t kShown = 20;
-    for (size_t i = 0; i < sum->failures.size() && i < kShown; ++i) {
-      std::printf("    %s: %s\n", core::escape_bytes(sum->failures[i].path).c_str(),
-                  core::escape_bytes(sum->failures[i].reason).c_str());
-    }
-    if (sum->failures.size() > kShown) std::printf("    ... and %zu more\n", sum->failures.size() - kShown);
-  }
+  (void)core::write_stdout(tfrecord::render_pack_text(*sum, o));
   return kExitOk;
 }
 

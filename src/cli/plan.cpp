@@ -140,14 +140,18 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   } else {
     auto text = read_text_file(o.keras_summary);
     if (!text) return tl::unexpected(text.error());
-    auto summary = plan::parse_keras_summary(*text);
-    if (!summary) {
-      core::Error e = summary.error();
+    // What the file says is wrong is malformed input (65), named by file and
+    // line, whatever code the parser gave it (an absurd shape was 64 and
+    // named only "line 5").
+    auto in_file = [&o](core::Error e) {
       e.where = o.keras_summary + (e.where.empty() ? "" : ": " + e.where);
-      return tl::unexpected(e);
-    }
+      if (e.code == core::ErrorCode::kInvalidArgument) e.code = core::ErrorCode::kParse;
+      return tl::unexpected(std::move(e));
+    };
+    auto summary = plan::parse_keras_summary(*text);
+    if (!summary) return in_file(summary.error());
     auto built = plan::keras_workload(*summary, o.seq_len, std::filesystem::path(o.keras_summary).filename().string());
-    if (!built) return tl::unexpected(built.error());
+    if (!built) return in_file(built.error());
     w = std::move(*built);
   }
   const auto precision = plan::parse_precision(o.precision);
@@ -263,15 +267,15 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--all", o->all, "List GPUs that do not fit too");
   cmd->add_option("--top", o->top, "Show only the first N GPUs");
   cmd->add_flag("--list-models", o->list_models, "List the built-in models and exit");
-  cmd->add_option("--epochs", o->epochs, "Time and cost of a run of E epochs over the dataset (--dataset-size or --data)")->type_name("E");
-  cmd->add_option("--steps", o->steps, "Time and cost of a run of S steps of the global batch (instead of --epochs)")->type_name("S");
+  cmd->add_option("--epochs", o->epochs, "Time and cost of a run of E epochs over the dataset (--dataset-size or --data)")->type_name("E")->check(finite_in(0.001, 1e6));
+  cmd->add_option("--steps", o->steps, "Time and cost of a run of S steps of the global batch (instead of --epochs)")->type_name("S")->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
   cmd->add_option("--prices", o->prices, "Price book (YAML or JSON): rent and purchase per GPU, power, server; see data/prices.example.yaml")
       ->type_name("FILE");
   cmd->add_option("--rent", o->rent, "Hourly rent of one GPU: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)")->type_name("GPU=PRICE");
   cmd->add_option("--buy", o->buy, "Purchase price of one GPU: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)")->type_name("GPU=PRICE");
-  cmd->add_option("--kwh", o->kwh, "Electricity price per kWh, for owned servers")->type_name("PRICE");
+  cmd->add_option("--kwh", o->kwh, "Electricity price per kWh, for owned servers")->type_name("PRICE")->check(finite_in(0, 100));
   cmd->add_option("--runs-per-month", o->runs_per_month, "Runs a month: compares instances reserved 24/7 with released after each run")
-      ->type_name("K");
+      ->type_name("K")->check(CLI::Range(1, 100000));
   cmd->add_option("--deadline", o->deadline, "The cheapest option that finishes within this time (12h, 90min, 2d)")->type_name("TIME");
   cmd->add_option("--pipeline", o->pipeline_json, "A 'tfrig pipeline --format json' result: its input rate caps every GPU")
       ->type_name("FILE");

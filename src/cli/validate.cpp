@@ -25,6 +25,15 @@ CLI::Validator finite_in(double lo, double hi) {
       fmt::format("NUMBER in [{} - {}]", lo, hi));
 }
 
+CLI::Validator version_text(const std::string& example) {
+  return CLI::Validator(
+      [example](std::string& text) -> std::string {
+        if (!core::Version::parse(text)) return fmt::format("'{}' is not a version; expected numbers such as {}", text, example);
+        return {};
+      },
+      "VERSION");
+}
+
 core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& option, const std::string& value) {
   std::string oldest, newest;
   std::optional<core::Version> lo, hi;

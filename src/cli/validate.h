@@ -15,6 +15,10 @@ namespace tfrig::cli {
 // A number in [lo, hi]; NaN and infinities are refused (CLI::Range lets NaN through).
 CLI::Validator finite_in(double lo, double hi);
 
+// A version number ("12.2", "535.104.05"): text that is none is exit 64
+// naming the option, not a "no" verdict about it. `example` goes in the message.
+CLI::Validator version_text(const std::string& example);
+
 // A TensorFlow version the knowledge base has a build for; the error
 // (kInvalidArgument, where = option) names the known range.
 core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& option, const std::string& value);

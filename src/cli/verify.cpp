@@ -1,15 +1,9 @@
 // `tfrig verify PATH...`: options only; the work is in tfrecord/verify.cpp.
-#include <cstdio>
 #include <filesystem>
 #include <memory>
 
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
-
 #include "cli/command.h"
-#include "core/escape.h"
 #include "core/input_file.h"
-#include "core/json_text.h"
 #include "core/output.h"
 #include "core/log.h"
 #include "tfrecord/progress.h"
@@ -47,49 +41,12 @@ int run(VerifyArgs& a) {
       return kExitNoInput;
     }
   }
-  auto verdicts = tfrecord::verify_paths(a.paths, a.options);
-  const auto set_problems = tfrecord::check_shard_sets(a.paths);
-  size_t bad = 0;
-  uint64_t records = 0;
-  for (const auto& v : verdicts) {
-    if (!v.ok) ++bad;
-    records += v.records;
-  }
-  if (a.json) {
-    nlohmann::ordered_json j;
-    j["files"] = verdicts.size();
-    j["files_bad"] = bad;
-    j["records"] = records;
-    auto arr = nlohmann::ordered_json::array();
-    for (const auto& v : verdicts) {
-      nlohmann::ordered_json f;
-      f["path"] = core::escape_bytes(v.path);
-      f["ok"] = v.ok;
-      f["compression"] = std::string(tfrecord::compression_name(v.compression));
-      f["records"] = v.records;
-      f["file_bytes"] = v.file_bytes;
-      f["stream_bytes"] = v.stream_bytes;
-      f["index"] = v.index;
-      if (v.ok) {
-        f["problem"] = nullptr;
-      } else {
-        f["problem"] = nlohmann::ordered_json{
-            {"kind", v.problem}, {"record", v.record_index}, {"offset", v.offset}, {"message", core::escape_bytes(v.message)}};
-      }
-      arr.push_back(std::move(f));
-    }
-    j["results"] = std::move(arr);
-    j["set_problems"] = set_problems;
-    (void)core::write_stdout(core::json_text(j));
-  } else {
-    for (const auto& v : verdicts) std::printf("%s\n", v.to_string().c_str());
-    for (const auto& p : set_problems) std::printf("INCOMPLETE %s\n", p.c_str());
-    std::printf("%zu file(s), %zu bad, %llu good records%s\n", verdicts.size(), bad,
-                static_cast<unsigned long long>(records),
-                set_problems.empty() ? "" : fmt::format("; {} incomplete shard set(s)", set_problems.size()).c_str());
-  }
-  if (verdicts.empty()) return kExitNoInput;
-  return bad == 0 && set_problems.empty() ? kExitOk : kExitWarnings;
+  tfrecord::VerifyReport report;
+  report.files = tfrecord::verify_paths(a.paths, a.options);
+  report.set_problems = tfrecord::check_shard_sets(a.paths);
+  (void)core::write_stdout(a.json ? tfrecord::render_verify_json(report) : tfrecord::render_verify_text(report));
+  if (report.files.empty()) return kExitNoInput;
+  return report.bad_files() == 0 && report.set_problems.empty() ? kExitOk : kExitWarnings;
 }
 
 }  // namespace

@@ -36,7 +36,11 @@ Status check_input_file(const std::string& path) {
     return check_mode("standard input", st);
   }
   if (::stat(path.c_str(), &st) != 0) return tl::unexpected(errno_error(errno, path, "open"));
-  return check_mode(path, st);
+  if (auto ok = check_mode(path, st); !ok) return ok;
+  // Unreadable is refused here too, as read_input_file's open would: a file
+  // of mode 0 is "Permission denied" before any work, not a verdict after it.
+  if (::access(path.c_str(), R_OK) != 0) return tl::unexpected(errno_error(errno, path, "open"));
+  return {};
 }
 
 Result<std::string> read_input_file(const std::string& path, size_t max_bytes) {

@@ -54,6 +54,8 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     return core::fail(core::ErrorCode::kParse, where + ": byte " + std::to_string(e.byte), e.what());
+  } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
+    return core::fail(core::ErrorCode::kParse, where, e.what());
   }
   if (!doc.is_object() || !doc.contains("signatures") || !doc["signatures"].is_array()) {
     return core::fail(core::ErrorCode::kParse, where, "expected an object with a \"signatures\" array");

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/input_file.h"
 #include "core/sysroot.h"
 #include "core/text.h"
 #include "importer/gzip.h"
@@ -31,20 +32,10 @@ const std::vector<std::string_view> kSuffixes = {".json.gz", ".log.gz", ".json",
 // 17.6 MB of text, which the importer's own limit covers.
 constexpr size_t kMaxFileBytes = importer::kMaxTextBytes;
 
-core::Result<std::string> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return tl::unexpected(core::errno_error(errno, path, "open"));
-  std::string bytes;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    bytes.append(buf, static_cast<size_t>(in.gcount()));
-    if (bytes.size() > kMaxFileBytes) {
-      return core::fail(core::ErrorCode::kUnsupported, path, "larger than " + std::to_string(kMaxFileBytes >> 20) + " MiB");
-    }
-  }
-  if (in.bad()) return tl::unexpected(core::errno_error(errno, path, "read"));
-  return bytes;
-}
+// Through core::read_input_file: a device is refused and a FIFO without a
+// writer reads as empty (an ifstream blocked on one, and read 256 MiB of
+// /dev/zero before giving up).
+core::Result<std::string> read_bytes(const std::string& path) { return core::read_input_file(path, kMaxFileBytes); }
 
 bool looks_like_json(std::string_view text) {
   for (char c : text) {
@@ -62,13 +53,16 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, const s
   } catch (const nlohmann::json::parse_error& e) {
     return core::fail(core::ErrorCode::kParse, file + ": byte " + std::to_string(e.byte),
                       std::string("not valid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
+    return core::fail(core::ErrorCode::kParse, file, std::string("not valid JSON: ") + e.what());
   }
   // A newer tfrig's snapshot still compares on the fields this one knows:
   // adding fields is not a schema bump (inventory.h), so what a newer schema
   // changed is at most a few facts, which then show as drift or unknown.
   std::optional<int> newer_schema;
-  if (j.is_object() && j.contains("schema_version") && j["schema_version"].is_number_integer() &&
-      j["schema_version"].get<int>() > inventory::kSchemaVersion) {
+  if (j.is_object() && j.contains("schema_version") && j["schema_version"].is_number_unsigned() &&
+      j["schema_version"].get<uint64_t>() > static_cast<uint64_t>(inventory::kSchemaVersion) &&
+      j["schema_version"].get<uint64_t>() <= 1'000'000) {  // the range report_from_json reads
     newer_schema = j["schema_version"].get<int>();
     notes.push_back("schema " + std::to_string(*newer_schema) + " is newer than this tfrig's (" +
                     std::to_string(inventory::kSchemaVersion) + "): read the fields it knows");
@@ -197,10 +191,13 @@ Loaded load_nodes(const std::vector<std::string>& files, const knowledge::Knowle
   constexpr unsigned kMaxJobs = 256;
   unsigned jobs = options.jobs ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<size_t>({jobs, kMaxJobs, std::max<size_t>(files.size(), 1)}));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+  }
 
   // Two files with one name (a/node1.json, b/node1.json): name both by path.
   std::map<std::string, int> seen;

@@ -134,9 +134,28 @@ bool is_unknown(Return rc) {
 
 std::string c_string(const char* buf, size_t size) { return std::string(buf, strnlen(buf, size)); }
 
+// What a failed nvmlInit means for the user: the return codes with a known
+// cause get their own state and advice; `what` names the call and NVML's text.
+NvmlError init_failure(Return rc, const std::string& what) {
+  switch (rc) {
+    case nvml::kErrorLibRmVersionMismatch:
+      return {NvmlFailure::kDriverMismatch,
+               what + ": the user-space driver library and the loaded kernel module are different versions "
+                      "(driver upgraded without a reboot, or two drivers installed)"};
+    case nvml::kErrorNoPermission:
+      return {NvmlFailure::kNoPermission, what + ": this user cannot open /dev/nvidia*"};
+    case nvml::kErrorDriverNotLoaded:
+      return {NvmlFailure::kDriverNotLoaded, what + ": the nvidia kernel module is not loaded"};
+    case nvml::kErrorGpuNotFound:
+      return {NvmlFailure::kNoDevice, what};
+    default:
+      return {NvmlFailure::kError, what};
+  }
+}
+
 }  // namespace
 
-std::unique_ptr<Nvml> Nvml::open(const std::optional<std::string>& library_override, NvmlError& error) {
+NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& library_override) {
   std::unique_ptr<Nvml> n(new Nvml());
   n->sym_ = std::make_unique<Symbols>();
   std::vector<std::string> candidates;
@@ -155,11 +174,11 @@ std::unique_ptr<Nvml> Nvml::open(const std::optional<std::string>& library_overr
     tried += err != nullptr ? err : c + ": failed";
   }
   if (n->handle_ == nullptr) {
-    error = {NvmlFailure::kLibraryMissing,
-             (library_override ? "TFRIG_NVML_LIBRARY " + *library_override + " could not be loaded: "
-                               : std::string("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): ")) +
-                 tried};
-    return nullptr;
+    return tl::unexpected(NvmlError{
+        NvmlFailure::kLibraryMissing,
+        (library_override ? "TFRIG_NVML_LIBRARY " + *library_override + " could not be loaded: "
+                          : std::string("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): ")) +
+            tried});
   }
 
   Symbols& s = *n->sym_;
@@ -190,9 +209,9 @@ std::unique_ptr<Nvml> Nvml::open(const std::optional<std::string>& library_overr
   }
   for (const auto& r : required) {
     if (!r.ok) {
-      error = {NvmlFailure::kSymbolMissing, "required NVML entry point " + std::string(r.what) + " missing from " +
-                                                n->library_path_ + " (library too old, or not NVML)"};
-      return nullptr;
+      return tl::unexpected(NvmlError{NvmlFailure::kSymbolMissing, "required NVML entry point " + std::string(r.what) +
+                                                                       " missing from " + n->library_path_ +
+                                                                       " (library too old, or not NVML)"});
     }
   }
   // Optional: each missing one leaves its fields unknown.
@@ -253,26 +272,7 @@ std::unique_ptr<Nvml> Nvml::open(const std::optional<std::string>& library_overr
     const char* text = s.error_string(rc);
     const std::string what = std::string(init_name) + " returned " + return_code_name(rc) + " (" +
                              (text != nullptr ? text : "no message") + ")";
-    switch (rc) {
-      case nvml::kErrorLibRmVersionMismatch:
-        error = {NvmlFailure::kDriverMismatch,
-                 what + ": the user-space driver library and the loaded kernel module are different versions "
-                        "(driver upgraded without a reboot, or two drivers installed)"};
-        break;
-      case nvml::kErrorNoPermission:
-        error = {NvmlFailure::kNoPermission, what + ": this user cannot open /dev/nvidia*"};
-        break;
-      case nvml::kErrorDriverNotLoaded:
-        error = {NvmlFailure::kDriverNotLoaded, what + ": the nvidia kernel module is not loaded"};
-        break;
-      case nvml::kErrorGpuNotFound:
-        error = {NvmlFailure::kNoDevice, what};
-        break;
-      default:
-        error = {NvmlFailure::kError, what};
-        break;
-    }
-    return nullptr;
+    return tl::unexpected(init_failure(rc, what));
   }
   n->initialised_ = true;
   return n;
@@ -315,13 +315,13 @@ std::optional<std::string> Nvml::cuda_driver_version() {
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
-bool Nvml::device_count(unsigned& count, NvmlError& error) {
+NvmlResult<unsigned> Nvml::device_count() {
+  unsigned count = 0;
   const Return rc = sym_->device_count(&count);
-  if (rc == nvml::kSuccess) return true;
+  if (rc == nvml::kSuccess) return count;
   const char* text = sym_->error_string(rc);
-  error = {NvmlFailure::kError,
-           "nvmlDeviceGetCount returned " + return_code_name(rc) + (text != nullptr ? std::string(" (") + text + ")" : "")};
-  return false;
+  return tl::unexpected(NvmlError{NvmlFailure::kError, "nvmlDeviceGetCount returned " + return_code_name(rc) +
+                                                           (text != nullptr ? std::string(" (") + text + ")" : "")});
 }
 
 std::optional<Device> Nvml::handle(unsigned index) {

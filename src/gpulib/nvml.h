@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <tl/expected.hpp>
+
 namespace tfrig::gpulib {
 
 // ---- Our own declarations of the NVML C ABI (nvml.h in the reference). ----
@@ -171,6 +173,12 @@ struct NvmlError {
   std::string detail;  // names the library, the symbol or NVML's error string
 };
 
+// core::Result with NVML's own error: the kind of failure becomes the
+// inventory's nvml state (and the probe's absent/error), so it is kept
+// rather than folded into core::ErrorCode.
+template <class T>
+using NvmlResult = tl::expected<T, NvmlError>;
+
 // NVML's nvmlErrorString text for a return code, or our own name when the
 // library is not loaded (tests and messages).
 std::string return_code_name(nvml::Return rc);
@@ -183,7 +191,7 @@ class Nvml {
   struct Symbols;
 
   // Loads and calls nvmlInit. `library_override` replaces the soname search.
-  static std::unique_ptr<Nvml> open(const std::optional<std::string>& library_override, NvmlError& error);
+  static NvmlResult<std::unique_ptr<Nvml>> open(const std::optional<std::string>& library_override);
   ~Nvml();
   Nvml(const Nvml&) = delete;
   Nvml& operator=(const Nvml&) = delete;
@@ -197,7 +205,7 @@ class Nvml {
   // nvmlSystemGetCudaDriverVersion: 12020 -> "12.2".
   std::optional<std::string> cuda_driver_version();
   // Device count; an error here is a whole-probe failure.
-  bool device_count(unsigned& count, NvmlError& error);
+  NvmlResult<unsigned> device_count();
   std::optional<nvml::Device> handle(unsigned index);
 
   std::optional<std::string> name(nvml::Device d);

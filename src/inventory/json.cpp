@@ -111,8 +111,56 @@ void to_json(nlohmann::json& j, const Inventory& v) {
   j["containers"] = v.containers;
 }
 
+namespace {
+// The few numbers that are plain ints (indexes, ids, line numbers, a count)
+// get the same check as the optional ones, which json_optional.h does as
+// they are read; these are read by nlohmann's unchecked cast.
+template <class T = int>
+void check_whole(const nlohmann::json& obj, const char* key) {
+  if (obj.is_object() && obj.contains(key)) nlohmann::tfrig_detail::check_number_fits<T>(obj.at(key));
+}
+
+void check_each_whole(const nlohmann::json& obj, const char* key) {
+  if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_array()) return;
+  for (const auto& n : obj.at(key)) nlohmann::tfrig_detail::check_number_fits<int>(n);
+}
+
+// Calls f on each element of obj[key] when it is an array.
+template <class F>
+void for_each_in(const nlohmann::json& obj, const char* key, F f) {
+  if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_array()) return;
+  for (const auto& e : obj.at(key)) f(e);
+}
+
+void check_plain_integers(const nlohmann::json& j) {
+  if (j.contains("cpu")) {
+    for_each_in(j.at("cpu"), "numa_nodes", [](const nlohmann::json& n) {
+      check_whole(n, "id");
+      check_each_whole(n, "cpus");
+    });
+  }
+  if (j.contains("limits")) for_each_in(j.at("limits"), "configured", [](const nlohmann::json& e) { check_whole(e, "line"); });
+  for_each_in(j, "gpus", [](const nlohmann::json& g) {
+    check_whole(g, "index");
+    check_each_whole(g, "cpu_affinity");
+    for_each_in(g, "nvlinks", [](const nlohmann::json& l) { check_whole(l, "link"); });
+  });
+  for_each_in(j, "gpu_topology", [](const nlohmann::json& p) {
+    check_whole(p, "gpu_a");
+    check_whole(p, "gpu_b");
+  });
+  if (j.contains("driver")) {
+    for_each_in(j.at("driver"), "xid_events", [](const nlohmann::json& x) {
+      check_whole(x, "xid");
+      check_whole<uint64_t>(x, "count");
+    });
+  }
+}
+}  // namespace
+
 void from_json(const nlohmann::json& j, Inventory& v) {
   v = Inventory{};
+  check_plain_integers(j);
   if (j.contains("host")) j.at("host").get_to(v.host);
   if (j.contains("cpu")) j.at("cpu").get_to(v.cpu);
   if (j.contains("memory")) j.at("memory").get_to(v.memory);

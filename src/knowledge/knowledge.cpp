@@ -492,6 +492,8 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
       doc = json::parse(it->second);
     } catch (const json::parse_error& e) {
       return core::fail(ErrorCode::kParse, where + ": byte " + std::to_string(e.byte), e.what());
+    } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
+      return core::fail(ErrorCode::kParse, where, e.what());
     }
     if (!doc.is_object() || !doc.contains("schema")) {
       return core::fail(ErrorCode::kParse, where, "expected an object with a \"schema\" key");

@@ -136,10 +136,13 @@ ReadRun stream_tfrecords(const std::vector<std::string>& shards, int threads, do
     }
   };
   const int n = std::max(1, std::min<int>(threads, static_cast<int>(shards.size())));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < n; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < n; ++t) pool.emplace_back(worker);
+    worker();
+  }
   return ReadRun{records.load(), bytes.load(), w.seconds()};
 }
 
@@ -168,34 +171,32 @@ bench::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size
   return set;
 }
 
-std::optional<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
-                                   const inventory::Inventory& inv, const std::atomic<bool>& cancelled, std::string& why) {
+// One metric of one of bench's benchmarks (its median), or why there is
+// none: the benchmark's own reason (no GPU, no CUDA) is what the note says.
+core::Result<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
+                                  const inventory::Inventory& inv, const std::atomic<bool>& cancelled) {
   auto report = bench::run_benchmarks({id}, config, inv, cancelled);
-  if (!report) {
-    why = report.error().to_string();
-    return std::nullopt;
-  }
+  if (!report) return tl::unexpected(report.error());
+  std::string why;
   for (const auto& m : report->results) {
     if (m.metric != metric) continue;
     if (m.status == bench::Status::kOk && m.median > 0) return m.median;
     why = m.reason.empty() ? std::string(bench::status_name(m.status)) : m.reason;
   }
   if (why.empty()) why = metric + " not reported";
-  return std::nullopt;
+  return core::fail(core::ErrorCode::kUnsupported, "", why);
 }
 
-}  // namespace
+// The dataset as the stages see it: the sampled files, and the TFRecord
+// shards among them.
+struct Listing {
+  std::vector<std::string> files;
+  std::vector<std::string> shards;
+};
 
-core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::Inventory& inv, const std::atomic<bool>& cancelled,
-                                      const StepFn& step) {
-  auto say = [&](const std::string& s) {
-    if (step) step(s);
-  };
-  Measured out;
-  out.threads = o.threads > 0 ? o.threads : usable_cpus();
-  const int threads = out.threads;
-
-  say("listing the dataset");
+// Lists the dataset (totals over the whole folder, a sample of its files)
+// and decides whether it is a folder of shards or of samples.
+core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
   std::error_code ec;
   if (!fs::is_directory(o.data_dir, ec)) {
     return core::fail(core::ErrorCode::kNotFound, o.data_dir, "not a directory (--data takes the dataset's folder)");
@@ -205,65 +206,77 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   out.bytes_total = totals.bytes;
   auto listed = bench::list_dataset(o.data_dir, o.max_files);
   if (!listed) return tl::unexpected(listed.error());
-  std::vector<std::string> files = std::move(*listed);
-  if (files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, "no regular files in the dataset directory");
-  std::vector<std::string> shards;
+  Listing l;
+  l.files = std::move(*listed);
+  if (l.files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, "no regular files in the dataset directory");
   size_t sidecars = 0;
-  for (const auto& f : files) {
-    if (is_tfrecord_name(f)) shards.push_back(f);
+  for (const auto& f : l.files) {
+    if (is_tfrecord_name(f)) l.shards.push_back(f);
     if (is_sidecar_name(f)) ++sidecars;
   }
   // A folder of shards (with tfrig pack's indexes and label map beside them).
-  out.input_is_tfrecord = !shards.empty() && shards.size() * 2 > files.size() - sidecars;
-  out.files_sampled = out.input_is_tfrecord ? shards.size() : files.size();
+  out.input_is_tfrecord = !l.shards.empty() && l.shards.size() * 2 > l.files.size() - sidecars;
+  out.files_sampled = out.input_is_tfrecord ? l.shards.size() : l.files.size();
+  return l;
+}
 
-  // ---- storage ----
-  if (!out.input_is_tfrecord) {
-    say("storage: cold reads of the dataset's files");
-    bench::drop_page_cache(files);
-    const double resident = bench::resident_fraction(files, 200);
-    if (resident > 0.5) {
-      out.notes.push_back(fmt::format("{:.0f}% of the files stayed in the page cache after asking the kernel to drop them "
-                                      "(pages mapped by another process?): the cold read is partly warm",
-                                      resident * 100));
-    }
-    const ReadRun cold = read_files_timed(files, threads, o.stage_seconds, cancelled);
-    if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no file could be read");
-    out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
-    out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
-                               fmt::format("{} files ({}) read cold on {} thread{} in {}, {}", cold.items,
-                                           core::format_bytes_binary(cold.bytes), threads, threads == 1 ? "" : "s",
-                                           core::format_seconds(cold.seconds),
-                                           core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
-    say("storage: warm re-reads");
-    std::vector<std::string> read_part(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
-    const ReadRun warm = read_files_timed(read_part, threads, o.stage_seconds / 2, cancelled);
-    if (warm.items > 0 && warm.seconds > 0) {
-      out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
-      out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} files/s", *out.warm_storage_samples_per_s);
-    }
-  } else {
-    say("storage: TFRecord shards streamed cold");
-    bench::drop_page_cache(shards);
-    std::string err;
-    const ReadRun cold = stream_tfrecords(shards, threads, o.stage_seconds, cancelled, err);
-    if (!err.empty()) out.notes.push_back("TFRecord read: " + err);
-    if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no TFRecord record could be read");
-    out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
-    out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
-                               fmt::format("{} records ({}) streamed cold from {} shard(s) in {}, {}", cold.items,
-                                           core::format_bytes_binary(cold.bytes), shards.size(), core::format_seconds(cold.seconds),
-                                           core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
-    std::string err2;
-    const ReadRun warm = stream_tfrecords(shards, threads, o.stage_seconds / 2, cancelled, err2);
-    if (warm.items > 0 && warm.seconds > 0) {
-      out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
-      out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} records/s", *out.warm_storage_samples_per_s);
-    }
+// The storage stave of a folder of samples: the files read cold (after
+// dropping them from the page cache), then the part read re-read warm.
+core::Status measure_file_storage(const MeasureOptions& o, const std::vector<std::string>& files, int threads,
+                                  const std::atomic<bool>& cancelled, const StepFn& say, Measured& out) {
+  say("storage: cold reads of the dataset's files");
+  bench::drop_page_cache(files);
+  const double resident = bench::resident_fraction(files, 200);
+  if (resident > 0.5) {
+    out.notes.push_back(fmt::format("{:.0f}% of the files stayed in the page cache after asking the kernel to drop them "
+                                    "(pages mapped by another process?): the cold read is partly warm",
+                                    resident * 100));
   }
+  const ReadRun cold = read_files_timed(files, threads, o.stage_seconds, cancelled);
+  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no file could be read");
+  out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
+  out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
+                             fmt::format("{} files ({}) read cold on {} thread{} in {}, {}", cold.items,
+                                         core::format_bytes_binary(cold.bytes), threads, threads == 1 ? "" : "s",
+                                         core::format_seconds(cold.seconds),
+                                         core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+  say("storage: warm re-reads");
+  std::vector<std::string> read_part(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
+  const ReadRun warm = read_files_timed(read_part, threads, o.stage_seconds / 2, cancelled);
+  if (warm.items > 0 && warm.seconds > 0) {
+    out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
+    out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} files/s", *out.warm_storage_samples_per_s);
+  }
+  return {};
+}
 
-  // ---- decode + augmentation ----
-  say("decode: JPEG decode + augmentation");
+// The storage stave of a folder of shards: records streamed cold, then warm.
+core::Status measure_shard_storage(const MeasureOptions& o, const std::vector<std::string>& shards, int threads,
+                                   const std::atomic<bool>& cancelled, const StepFn& say, Measured& out) {
+  say("storage: TFRecord shards streamed cold");
+  bench::drop_page_cache(shards);
+  std::string err;
+  const ReadRun cold = stream_tfrecords(shards, threads, o.stage_seconds, cancelled, err);
+  if (!err.empty()) out.notes.push_back("TFRecord read: " + err);
+  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no TFRecord record could be read");
+  out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
+  out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
+                             fmt::format("{} records ({}) streamed cold from {} shard(s) in {}, {}", cold.items,
+                                         core::format_bytes_binary(cold.bytes), shards.size(), core::format_seconds(cold.seconds),
+                                         core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+  std::string err2;
+  const ReadRun warm = stream_tfrecords(shards, threads, o.stage_seconds / 2, cancelled, err2);
+  if (warm.items > 0 && warm.seconds > 0) {
+    out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
+    out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} records/s", *out.warm_storage_samples_per_s);
+  }
+  return {};
+}
+
+// The decode stave: the dataset's JPEGs (or those inside its shards) decoded
+// and augmented on every thread, and on one for the per-core rate.
+void measure_decode(const MeasureOptions& o, const std::vector<std::string>& shards, int threads, const std::atomic<bool>& cancelled,
+                    Measured& out) {
   bench::JpegSet set;
   if (out.input_is_tfrecord) {
     set = jpegs_from_tfrecords(shards, o.max_files, o.max_decode_bytes);
@@ -272,34 +285,37 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   }
   if (set.images.empty()) {
     out.notes.push_back("no JPEG in the dataset decoded, so the decode stage was not measured");
-  } else {
-    bench::DecodeFailures failed_all, failed_one;
-    auto all = bench::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7, &failed_all);
-    auto one = threads == 1 ? all : bench::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11, &failed_one);
-    // A file that fails its full decode is skipped and counted: the stave is
-    // measured on the rest, and the report says how many failed.
-    const bench::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
-    if (failed.images > 0) {
-      out.decode_failures = failed.images;
-      out.notes.push_back(fmt::format("{} of {} sampled image(s) failed to decode and were skipped (first: {})", failed.images,
-                                      set.images.size(), failed.first_error));
-    }
-    if (all && one) {
-      out.decode_per_core = *one;
-      out.stages.push_back(Stage{kDecode, *all, Origin::kMeasured,
-                                 fmt::format("{} JPEG(s) decoded with TurboJPEG + random resized crop {}x{}, flip, normalise; "
-                                             "{} thread{}; {:.0f}/s on one core",
-                                             set.images.size(), bench::kCropSize, bench::kCropSize, threads,
-                                             threads == 1 ? "" : "s", *one)});
-    } else {
-      out.notes.push_back("decode failed: " + (all ? one.error() : all.error()).to_string());
-    }
-    if (!set.rejected.empty()) {
-      out.notes.push_back(fmt::format("{} file(s) are not decodable JPEGs and were left out of decode; first: {}",
-                                      set.rejected.size(), set.rejected.front()));
-    }
+    return;
   }
+  bench::DecodeFailures failed_all, failed_one;
+  auto all = bench::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7, &failed_all);
+  auto one = threads == 1 ? all : bench::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11, &failed_one);
+  // A file that fails its full decode is skipped and counted: the stave is
+  // measured on the rest, and the report says how many failed.
+  const bench::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
+  if (failed.images > 0) {
+    out.decode_failures = failed.images;
+    out.notes.push_back(fmt::format("{} of {} sampled image(s) failed to decode and were skipped (first: {})", failed.images,
+                                    set.images.size(), failed.first_error));
+  }
+  if (all && one) {
+    out.decode_per_core = *one;
+    out.stages.push_back(Stage{kDecode, *all, Origin::kMeasured,
+                               fmt::format("{} JPEG(s) decoded with TurboJPEG + random resized crop {}x{}, flip, normalise; "
+                                           "{} thread{}; {:.0f}/s on one core",
+                                           set.images.size(), bench::kCropSize, bench::kCropSize, threads,
+                                           threads == 1 ? "" : "s", *one)});
+  } else {
+    out.notes.push_back("decode failed: " + (all ? one.error() : all.error()).to_string());
+  }
+  if (!set.rejected.empty()) {
+    out.notes.push_back(fmt::format("{} file(s) are not decodable JPEGs and were left out of decode; first: {}",
+                                    set.rejected.size(), set.rejected.front()));
+  }
+}
 
+// bench's memory and pcie tests, shortened to fit the stage time.
+bench::Config stage_bench_config(const MeasureOptions& o, int threads) {
   bench::Config cfg;
   cfg.threads = threads;
   cfg.quick = true;
@@ -308,110 +324,163 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   cfg.budget_seconds = std::max(0.5, o.stage_seconds * 2);
   cfg.sample_seconds = std::max(0.05, o.stage_seconds / 4);
   cfg.scratch_parent = o.scratch_parent;
+  return cfg;
+}
 
-  // ---- host memory ----
-  if (o.measure_memory) {
-    say("host memory: copies");
-    std::string why;
-    if (auto gbs = bench_metric("memory", threads == 1 ? "copy_1_thread" : "copy_all_threads", cfg, inv, cancelled, why)) {
-      const double rate = *gbs * 1e9 / (kHostCopiesPerSample * sample_tensor_bytes());
-      out.stages.push_back(Stage{kHostMemory, rate, Origin::kMeasured,
-                                 fmt::format("memory copy at {:.1f} GB/s (tfrig bench memory) / {} copies of a {} float32 sample", *gbs,
-                                             kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
-    } else {
-      out.notes.push_back("host memory not measured: " + why);
+// The host-memory stave: bench's copy rate over the copies each sample takes.
+void measure_host_memory(const bench::Config& cfg, const inventory::Inventory& inv, int threads, const std::atomic<bool>& cancelled,
+                         Measured& out) {
+  auto gbs = bench_metric("memory", threads == 1 ? "copy_1_thread" : "copy_all_threads", cfg, inv, cancelled);
+  if (gbs) {
+    const double rate = *gbs * 1e9 / (kHostCopiesPerSample * sample_tensor_bytes());
+    out.stages.push_back(Stage{kHostMemory, rate, Origin::kMeasured,
+                               fmt::format("memory copy at {:.1f} GB/s (tfrig bench memory) / {} copies of a {} float32 sample", *gbs,
+                                           kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
+  } else {
+    out.notes.push_back("host memory not measured: " + gbs.error().to_string());
+  }
+}
+
+// The host-to-device stave measured with bench's pinned copies; false (with
+// a note) when it could not be.
+bool measure_host_to_device(const bench::Config& cfg, const inventory::Inventory& inv, const std::atomic<bool>& cancelled,
+                            Measured& out) {
+  auto gbs = bench_metric("pcie", "h2d_pinned", cfg, inv, cancelled);
+  if (gbs) {
+    out.stages.push_back(Stage{kHostToDevice, *gbs * 1e9 / sample_tensor_bytes(), Origin::kMeasured,
+                               fmt::format("pinned host-to-device copies at {:.1f} GB/s (tfrig bench pcie)", *gbs)});
+    return true;
+  }
+  out.notes.push_back("host-to-device copies not measured: " + gbs.error().to_string());
+  return false;
+}
+
+// The host-to-device stave without a measurement: this machine's GPU link,
+// else the catalog's for the planned GPU, else an assumed PCIe 4.0 x16.
+Stage estimated_host_to_device(const MeasureOptions& o, const inventory::Inventory& inv) {
+  std::optional<double> link;
+  std::string detail;
+  for (const auto& g : inv.gpus) {
+    if (g.pcie_link_gen_max && g.pcie_link_width_max) {
+      link = knowledge::pcie_link_bytes_per_second(*g.pcie_link_gen_max, *g.pcie_link_width_max);
+      detail = fmt::format("this machine's GPU link, PCIe gen {} x{}", *g.pcie_link_gen_max, *g.pcie_link_width_max);
+      break;
     }
   }
+  if (!link && o.estimated_link_bytes_per_s) {
+    link = o.estimated_link_bytes_per_s;
+    detail = o.estimated_link_detail;
+  }
+  Origin origin = Origin::kEstimated;
+  if (!link) {
+    // docs/guide.md: x16 per GPU; PCIe 4.0 is the generation of current
+    // mainstream boards (Ampere, Ada).
+    link = knowledge::pcie_link_bytes_per_second(4, 16);
+    detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)";
+    origin = Origin::kAssumed;
+  }
+  return Stage{kHostToDevice, *link * kPcieEfficiency / sample_tensor_bytes(), origin,
+               fmt::format("{}: {} theoretical x {:.0f}% (ASSUMED efficiency of pinned copies)", detail, core::format_rate(*link),
+                           kPcieEfficiency * 100)};
+}
 
-  // ---- host to device ----
+// A manifest of the sample (at most 64 MiB of it) so pack reads exactly
+// those files. CSV, not JSON Lines: a file name may be any bytes (not
+// UTF-8), and a quoted CSV field holds them exactly (RFC 4180).
+std::string sample_manifest(const std::vector<std::string>& files) {
+  std::string manifest = "path\n";
+  uint64_t bytes = 0;
+  size_t count = 0;
+  for (const auto& f : files) {
+    std::error_code e;
+    const uint64_t size = fs::file_size(f, e);
+    if (e) continue;
+    if (bytes + size > (64ull << 20) && count > 0) break;
+    bytes += size;
+    ++count;
+    manifest += '"';
+    for (char c : fs::absolute(f, e).string()) {
+      if (c == '"') manifest += '"';
+      manifest += c;
+    }
+    manifest += "\"\n";
+  }
+  return manifest;
+}
+
+// The what-if: the same files packed into TFRecord shards in a scratch
+// folder and streamed cold, for the rate the storage stave would have.
+void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::string>& files, int threads,
+                              const std::atomic<bool>& cancelled, Measured& out) {
+  auto scratch = bench::ScratchDir::create(o.scratch_parent);
+  if (!scratch) {
+    out.notes.push_back("TFRecord what-if not measured: " + scratch.error().to_string());
+    return;
+  }
+  std::ofstream(scratch->file("sample.csv"), std::ios::binary) << sample_manifest(files);
+  tfrecord::PackOptions po;
+  po.src = scratch->file("sample.csv");
+  po.out_dir = scratch->file("shards");
+  po.plan.shard_size_bytes = 16ull * 1000 * 1000;
+  po.jobs = static_cast<unsigned>(threads);
+  std::error_code ec;
+  fs::create_directories(po.out_dir, ec);
+  auto packed = tfrecord::run_pack(po);
+  if (!packed || packed->shard_paths.empty()) {
+    out.notes.push_back("TFRecord what-if not measured: " + (packed ? std::string("no shard written") : packed.error().error.to_string()));
+  } else {
+    bench::drop_page_cache(packed->shard_paths);
+    std::string err;
+    const ReadRun run = stream_tfrecords(packed->shard_paths, threads, o.stage_seconds, cancelled, err);
+    if (run.items > 0 && run.seconds > 0) {
+      out.tfrecord_samples_per_s = static_cast<double>(run.items) / run.seconds;
+    } else {
+      out.notes.push_back("TFRecord what-if: " + (err.empty() ? std::string("no record read") : err));
+    }
+  }
+  (void)scratch->remove();
+}
+
+}  // namespace
+
+// The stages in the order a sample meets them; each step adds its stave (or
+// a note saying why it could not) to `out`.
+core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::Inventory& inv, const std::atomic<bool>& cancelled,
+                                      const StepFn& step) {
+  const StepFn say = [&](const std::string& s) {
+    if (step) step(s);
+  };
+  Measured out;
+  out.threads = o.threads > 0 ? o.threads : usable_cpus();
+  const int threads = out.threads;
+
+  say("listing the dataset");
+  auto listing = list_input(o, out);
+  if (!listing) return tl::unexpected(listing.error());
+  const auto& [files, shards] = *listing;
+
+  const core::Status storage = out.input_is_tfrecord ? measure_shard_storage(o, shards, threads, cancelled, say, out)
+                                                     : measure_file_storage(o, files, threads, cancelled, say, out);
+  if (!storage) return tl::unexpected(storage.error());
+
+  say("decode: JPEG decode + augmentation");
+  measure_decode(o, shards, threads, cancelled, out);
+
+  const bench::Config cfg = stage_bench_config(o, threads);
+  if (o.measure_memory) {
+    say("host memory: copies");
+    measure_host_memory(cfg, inv, threads, cancelled, out);
+  }
   bool h2d = false;
   if (o.measure_pcie && !inv.gpus.empty()) {
     say("host to device: pinned copies");
-    std::string why;
-    if (auto gbs = bench_metric("pcie", "h2d_pinned", cfg, inv, cancelled, why)) {
-      out.stages.push_back(Stage{kHostToDevice, *gbs * 1e9 / sample_tensor_bytes(), Origin::kMeasured,
-                                 fmt::format("pinned host-to-device copies at {:.1f} GB/s (tfrig bench pcie)", *gbs)});
-      h2d = true;
-    } else {
-      out.notes.push_back("host-to-device copies not measured: " + why);
-    }
+    h2d = measure_host_to_device(cfg, inv, cancelled, out);
   }
-  if (!h2d) {
-    std::optional<double> link;
-    std::string detail;
-    for (const auto& g : inv.gpus) {
-      if (g.pcie_link_gen_max && g.pcie_link_width_max) {
-        link = knowledge::pcie_link_bytes_per_second(*g.pcie_link_gen_max, *g.pcie_link_width_max);
-        detail = fmt::format("this machine's GPU link, PCIe gen {} x{}", *g.pcie_link_gen_max, *g.pcie_link_width_max);
-        break;
-      }
-    }
-    if (!link && o.estimated_link_bytes_per_s) {
-      link = o.estimated_link_bytes_per_s;
-      detail = o.estimated_link_detail;
-    }
-    Origin origin = Origin::kEstimated;
-    if (!link) {
-      // docs/guide.md: x16 per GPU; PCIe 4.0 is the generation of current
-      // mainstream boards (Ampere, Ada).
-      link = knowledge::pcie_link_bytes_per_second(4, 16);
-      detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)";
-      origin = Origin::kAssumed;
-    }
-    out.stages.push_back(Stage{kHostToDevice, *link * kPcieEfficiency / sample_tensor_bytes(), origin,
-                               fmt::format("{}: {} theoretical x {:.0f}% (ASSUMED efficiency of pinned copies)", detail,
-                                           core::format_rate(*link), kPcieEfficiency * 100)});
-  }
+  if (!h2d) out.stages.push_back(estimated_host_to_device(o, inv));
 
-  // ---- what-if: the same files packed into TFRecord shards ----
   if (!out.input_is_tfrecord && o.pack_what_if && !cancelled.load()) {
     say("what-if: packing a sample into TFRecord shards");
-    auto scratch = bench::ScratchDir::create(o.scratch_parent);
-    if (!scratch) {
-      out.notes.push_back("TFRecord what-if not measured: " + scratch.error().to_string());
-    } else {
-      // A manifest of the sample (at most 64 MiB of it) so pack reads exactly
-      // those files. CSV, not JSON Lines: a file name may be any bytes (not
-      // UTF-8), and a quoted CSV field holds them exactly (RFC 4180).
-      std::string manifest = "path\n";
-      uint64_t bytes = 0;
-      size_t count = 0;
-      for (const auto& f : files) {
-        std::error_code e;
-        const uint64_t size = fs::file_size(f, e);
-        if (e) continue;
-        if (bytes + size > (64ull << 20) && count > 0) break;
-        bytes += size;
-        ++count;
-        manifest += '"';
-        for (char c : fs::absolute(f, e).string()) {
-          if (c == '"') manifest += '"';
-          manifest += c;
-        }
-        manifest += "\"\n";
-      }
-      std::ofstream(scratch->file("sample.csv"), std::ios::binary) << manifest;
-      tfrecord::PackOptions po;
-      po.src = scratch->file("sample.csv");
-      po.out_dir = scratch->file("shards");
-      po.plan.shard_size_bytes = 16ull * 1000 * 1000;
-      po.jobs = static_cast<unsigned>(threads);
-      fs::create_directories(po.out_dir, ec);
-      auto packed = tfrecord::run_pack(po);
-      if (!packed || packed->shard_paths.empty()) {
-        out.notes.push_back("TFRecord what-if not measured: " + (packed ? std::string("no shard written") : packed.error().error.to_string()));
-      } else {
-        bench::drop_page_cache(packed->shard_paths);
-        std::string err;
-        const ReadRun run = stream_tfrecords(packed->shard_paths, threads, o.stage_seconds, cancelled, err);
-        if (run.items > 0 && run.seconds > 0) {
-          out.tfrecord_samples_per_s = static_cast<double>(run.items) / run.seconds;
-        } else {
-          out.notes.push_back("TFRecord what-if: " + (err.empty() ? std::string("no record read") : err));
-        }
-      }
-      (void)scratch->remove();
-    }
+    measure_tfrecord_what_if(o, files, threads, cancelled, out);
   }
   return out;
 }

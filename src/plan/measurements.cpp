@@ -164,6 +164,8 @@ core::Result<Measurements> parse_text(const std::string& text, const std::string
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
     return core::fail(ErrorCode::kParse, origin + ": byte " + std::to_string(e.byte), e.what());
+  } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
+    return core::fail(ErrorCode::kParse, origin, e.what());
   }
   auto m = parse_measurements(doc);
   if (!m && origin != kFileName) m.error().where.replace(0, kFileName.size(), origin);

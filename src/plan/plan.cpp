@@ -143,11 +143,23 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     const GpuChoice& g = v.gpus.front();
     const uint64_t per_gpu = (std::max<uint64_t>(1, w.batch) + static_cast<uint64_t>(have_gpus) - 1) / static_cast<uint64_t>(have_gpus);
     const MemoryBreakdown m = estimate_memory(w, per_gpu);
-    add("GPU memory", fmt::format("{} per GPU (largest batch {})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu),
+    // A GPU whose memory neither the inventory nor the catalog gives (an
+    // unnamed device in an older snapshot) is unknown, never "0 B" short or
+    // "need 0 GPUs" ok.
+    const bool memory_known = g.gpu.memory_bytes > 0;
+    add("GPU memory",
+        memory_known ? fmt::format("{} per GPU (largest batch {})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu)
+                     : std::string("unknown"),
         fmt::format("{} (+{} uncertainty) for batch {} per GPU", core::format_bytes_binary(m.total_bytes),
                     core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
-        static_cast<double>(usable_gpu_bytes(g.gpu)) / static_cast<double>(m.total_bytes + m.uncertainty_bytes));
-    add("GPU count", std::to_string(have_gpus), std::to_string(g.gpus_needed), static_cast<double>(have_gpus) / std::max(1, g.gpus_needed));
+        memory_known ? std::optional<double>(static_cast<double>(usable_gpu_bytes(g.gpu)) /
+                                             static_cast<double>(m.total_bytes + m.uncertainty_bytes))
+                     : std::nullopt);
+    const std::string count_need = !memory_known ? "unknown (GPU memory unknown)"
+                                   : g.fits      ? std::to_string(g.gpus_needed)
+                                                 : "none (one sample does not fit one GPU)";
+    add("GPU count", std::to_string(have_gpus), count_need,
+        memory_known && g.fits ? std::optional<double>(static_cast<double>(have_gpus) / std::max(1, g.gpus_needed)) : std::nullopt);
   } else {
     add("GPU", "none", feed ? feed->gpu.name : std::string("a GPU that fits"), 0.0);
   }
@@ -160,14 +172,20 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     const std::optional<int> cores = inv.cpu.physical_cores ? inv.cpu.physical_cores
                                      : inv.cpu.threads        ? std::optional<int>(*inv.cpu.threads / 2)
                                                               : std::nullopt;
+    // A GPU of unknown rate or memory leaves the CPU and RAM it needs unknown.
+    const bool rate_known = need.samples_per_s > 0;
+    const bool ram_need_known = need.ram_min_bytes > 0;
     add("CPU cores", cores ? std::to_string(*cores) : "unknown",
-        fmt::format("{} to decode at {:.0f} samples/s ({:.0f} per core, {})", need.cpu_cores_needed, need.samples_per_s, need.per_core_rate,
-                    need.per_core_basis),
-        cores ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed)) : std::nullopt);
+        rate_known ? fmt::format("{} to decode at {:.0f} samples/s ({:.0f} per core, {})", need.cpu_cores_needed, need.samples_per_s,
+                                 need.per_core_rate, need.per_core_basis)
+                   : std::string("unknown (the GPU's rate is unknown)"),
+        cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed)) : std::nullopt);
     add("RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : "unknown",
-        fmt::format("{} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes)),
-        inv.memory.total_bytes ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) / static_cast<double>(need.ram_min_bytes))
-                               : std::nullopt);
+        ram_need_known ? fmt::format("{} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes))
+                       : std::string("unknown (GPU memory unknown)"),
+        inv.memory.total_bytes && ram_need_known
+            ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) / static_cast<double>(need.ram_min_bytes))
+            : std::nullopt);
   }
 
   // PCIe: x16 per GPU (docs/guide.md); the narrowest link decides.

@@ -1,5 +1,6 @@
 #include "plan/render.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -133,7 +134,14 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
     core::Table bt({"stave", "have", "need", "verdict"});
     for (const Stave& s : m.staves) bt.add_row({s.name, s.have, s.need, s.verdict});
     out += bt.render();
-    out += m.shortest.empty() ? "  no stave is short for this workload\n" : fmt::format("  shortest stave: {}\n", m.shortest);
+    const auto unknown = std::count_if(m.staves.begin(), m.staves.end(), [](const Stave& s) { return s.verdict == "unknown"; });
+    if (!m.shortest.empty()) {
+      out += fmt::format("  shortest stave: {}\n", m.shortest);
+    } else if (unknown > 0) {
+      out += fmt::format("  no stave known to be short for this workload; {} unknown\n", unknown);
+    } else {
+      out += "  no stave is short for this workload\n";
+    }
     for (const std::string& n : m.notes) out += "  note: " + n + "\n";
   }
 
@@ -280,7 +288,8 @@ nlohmann::json to_json(const PlanResult& r) {
   if (r.machine) {
     json staves = json::array();
     for (const Stave& s : r.machine->staves) {
-      staves.push_back({{"name", s.name}, {"have", s.have}, {"need", s.need}, {"verdict", s.verdict}, {"ratio", s.ratio}});
+      staves.push_back({{"name", s.name}, {"have", s.have}, {"need", s.need}, {"verdict", s.verdict},
+                         {"ratio", s.verdict == "unknown" ? json(nullptr) : json(s.ratio)}});
     }
     json mine = json::array();
     for (const GpuChoice& c : r.machine->gpus) {

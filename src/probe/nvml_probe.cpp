@@ -102,15 +102,16 @@ class NvmlProbe final : public Probe {
       status.detail = nvs.detail;
       return status;
     }
-    gpulib::NvmlError error;
-    auto nvml = Nvml::open(override_path, error);
-    if (!nvml) {
+    auto opened = Nvml::open(override_path);
+    if (!opened) {
+      const gpulib::NvmlError& error = opened.error();
       nvs.state = gpulib::failure_state_name(error.failure);
       nvs.detail = error.detail;
       status.state = error.failure == gpulib::NvmlFailure::kLibraryMissing ? State::kAbsent : State::kError;
       status.detail = nvs.state + ": " + error.detail;
       return status;
     }
+    const std::unique_ptr<Nvml> nvml = std::move(*opened);
     nvs.library_path = nvml->library_path();
     nvs.init_seconds = nvml->init_seconds();
     out.driver.loaded = true;  // nvmlInit succeeds only with the kernel module loaded
@@ -118,14 +119,15 @@ class NvmlProbe final : public Probe {
     out.driver.cuda_version = nvml->cuda_driver_version();
     out.driver.nvml_version = nvml->nvml_version();
 
-    unsigned count = 0;
-    if (!nvml->device_count(count, error)) {
+    auto counted = nvml->device_count();
+    if (!counted) {
       nvs.state = "error";
-      nvs.detail = error.detail;
+      nvs.detail = counted.error().detail;
       status.state = State::kError;
-      status.detail = error.detail;
+      status.detail = counted.error().detail;
       return status;
     }
+    unsigned count = *counted;
     if (count == 0) {
       nvs.state = "no_device";
       nvs.detail = "NVML initialised but reports no GPU";

@@ -63,6 +63,11 @@ struct RunResult {
 // and left behind (its thread owns its own state, so nothing dangles).
 RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const Probe>>& probes);
 
+// Probe threads of this process that have not finished, those left past
+// their deadline included. While any runs, main ends the process with
+// std::_Exit instead of returning (see runner.cpp).
+int probe_threads_running();
+
 // Helper for probes: collects per-file problems while filling a section.
 class ProblemLog {
  public:

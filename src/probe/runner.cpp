@@ -1,3 +1,4 @@
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -29,6 +30,11 @@ std::optional<State> state_from_name(std::string_view name) {
 }
 
 namespace {
+
+// Probe threads not yet finished, in the whole process. An atomic has a
+// trivial destructor, so a late thread may still count itself out while
+// the process ends.
+std::atomic<int> g_threads_running{0};
 
 // Everything one probe thread touches; shared so a thread that outlives its
 // deadline still writes into live memory.
@@ -76,7 +82,21 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
     job->probe = probe;
     job->ctx = ctx;
     jobs.push_back(job);
-    std::thread([job, shared] { run_job(job, shared); }).detach();
+    // Detached, not joined: a probe past its deadline (a hung NVML call, a
+    // read on a dead network mount) must not hold the report back, and a
+    // thread cannot be cancelled. It keeps running on memory it owns (the
+    // Job, shared). What it must not meet is the end of the process: static
+    // destructors and the libraries' exit handlers (NVML's among them) run
+    // when main returns. So main asks probe_threads_running() and, while a
+    // thread is left, ends with std::_Exit, which runs neither. The count
+    // drops only after the thread has let go of its Job.
+    g_threads_running.fetch_add(1);
+    std::thread([job, shared]() mutable {
+      run_job(job, shared);
+      job.reset();
+      shared.reset();
+      g_threads_running.fetch_sub(1);
+    }).detach();
   }
 
   RunResult result;
@@ -100,5 +120,7 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
   result.seconds = total.seconds();
   return result;
 }
+
+int probe_threads_running() { return g_threads_running.load(); }
 
 }  // namespace tfrig::probe

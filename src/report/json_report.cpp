@@ -41,6 +41,12 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
   if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
     return core::fail(ErrorCode::kParse, "/schema_version", "missing; expected an integer (is this a tfrig snapshot?)");
   }
+  // get<int> would wrap 4294967297 to 1, a version this tfrig reads.
+  if (const auto v = j["schema_version"].get<int64_t>(); v < 1 || v > 1'000'000) {
+    return core::fail(ErrorCode::kParse, "/schema_version",
+                      "expected a schema version from 1 (this tfrig writes " + std::to_string(inventory::kSchemaVersion) +
+                          "), got " + j["schema_version"].dump());
+  }
   Report r;
   r.schema_version = j["schema_version"].get<int>();
   if (r.schema_version > inventory::kSchemaVersion) {
@@ -92,6 +98,8 @@ core::Result<Report> load_snapshot(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     return core::fail(core::ErrorCode::kParse, path + ": byte " + std::to_string(e.byte),
                       std::string("not valid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
+    return core::fail(core::ErrorCode::kParse, path, std::string("not valid JSON: ") + e.what());
   }
   auto r = report_from_json(j);
   if (!r) {

@@ -256,17 +256,9 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   }
 }
 
-}  // namespace
-
-std::string render_text(const Report& r, const TextOptions& options) {
-  const Painter p{options.color};
+// What the machine is: OS, kernel, and whether it is virtual, a container or WSL.
+void render_host_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  std::string out;
-  out += p.bold("tfrig doctor") + fmt::format(" {} - {}", r.tool_version, r.source == "live" ? "this machine" : r.source);
-  if (r.root != "/" && !r.root.empty()) out += fmt::format(" (root {})", r.root);
-  out += "\n";
-  if (r.evaluated) out += render_findings_text(r, options.color);
-
   heading(out, p, r, "Host", "host");
   field(out, "OS", or_unknown(inv.host.os_pretty_name.has_value() ? inv.host.os_pretty_name : inv.host.os_name));
   field(out, "Kernel", or_unknown(inv.host.kernel_release));
@@ -274,7 +266,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   field(out, "Virtualization", or_unknown(inv.host.virtualization));
   field(out, "Container", or_unknown(inv.host.container));
   field(out, "WSL", or_unknown(inv.host.wsl));
+}
 
+// The CPU: model, topology, the instruction sets TensorFlow builds use, clocks, NUMA.
+void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
   heading(out, p, r, "CPU", "cpu");
   const auto& cpu = inv.cpu;
   field(out, "Model", or_unknown(cpu.model_name));
@@ -303,7 +299,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
     for (const auto& n : cpu.numa_nodes) t.add_row({std::to_string(n.id), cpu_ranges(n.cpus), bytes(n.memory_total_bytes)});
     out += t.render("  ");
   }
+}
 
+// Memory and the kernel settings that decide how it is paged.
+void render_memory_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
   heading(out, p, r, "Memory", "memory");
   const auto& mem = inv.memory;
   field(out, "Total", bytes(mem.total_bytes));
@@ -314,7 +314,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   field(out, "Transparent HP", fmt::format("enabled {}, defrag {}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
   field(out, "Hugepages", mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
                                               : kUnknown);
+}
 
+// Disks, the mounts that hold data, and where the data paths live.
+void render_storage_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
   heading(out, p, r, "Storage", "storage");
   const auto& st = inv.storage;
   if (!st.devices.empty()) {
@@ -344,36 +348,39 @@ std::string render_text(const Report& r, const TextOptions& options) {
                                           dp.network ? ", network" : "", or_unknown(dp.block_device), or_unknown(dp.device_kind)));
     }
   }
+}
 
+// The PCI devices that feed a GPU box.
+void render_pci_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
   heading(out, p, r, "PCI and GPUs", "pci");
-  {
-    int shown = 0;
-    core::Table t({"address", "class", "vendor:device", "driver", "NUMA", "link now", "link max"});
-    for (const auto& d : inv.pci.devices) {
-      // The full list is in the JSON; the terminal shows what feeds a GPU box:
-      // GPUs, storage, network and accelerators.
-      uint32_t base = d.class_code ? (*d.class_code >> 16) : 0xff;
-      const uint32_t sub = d.class_code ? ((*d.class_code >> 8) & 0xff) : 0xff;
-      const bool infiniband = base == 0x0c && sub == 0x06;
-      if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x0b || base == 0x12 || infiniband)) continue;
-      ++shown;
-      t.add_row({d.address, d.is_gpu ? "GPU (" + d.class_name.value_or("display") + ")" : d.class_name.value_or(kUnknown),
-                 fmt::format("{}:{}", d.vendor_id ? fmt::format("{:04x}", *d.vendor_id) : "?",
-                             d.device_id ? fmt::format("{:04x}", *d.device_id) : "?") +
-                     (d.vendor_name ? " " + *d.vendor_name : ""),
-                 d.driver.value_or("none"), or_unknown(d.numa_node), link(d.link_speed_current_gts, d.link_width_current),
-                 link(d.link_speed_max_gts, d.link_width_max)});
-    }
-    int gpus = 0;
-    for (const auto& d : inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
-    field(out, "Devices", fmt::format("{} PCI devices, {} NVIDIA GPUs{}", inv.pci.devices.size(), gpus,
-                                      shown ? "; storage, network, display and accelerators:" : ""));
-    if (shown) out += t.render("  ");
+  int shown = 0;
+  core::Table t({"address", "class", "vendor:device", "driver", "NUMA", "link now", "link max"});
+  for (const auto& d : inv.pci.devices) {
+    // The full list is in the JSON; the terminal shows what feeds a GPU box:
+    // GPUs, storage, network and accelerators.
+    uint32_t base = d.class_code ? (*d.class_code >> 16) : 0xff;
+    const uint32_t sub = d.class_code ? ((*d.class_code >> 8) & 0xff) : 0xff;
+    const bool infiniband = base == 0x0c && sub == 0x06;
+    if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x0b || base == 0x12 || infiniband)) continue;
+    ++shown;
+    t.add_row({d.address, d.is_gpu ? "GPU (" + d.class_name.value_or("display") + ")" : d.class_name.value_or(kUnknown),
+               fmt::format("{}:{}", d.vendor_id ? fmt::format("{:04x}", *d.vendor_id) : "?",
+                           d.device_id ? fmt::format("{:04x}", *d.device_id) : "?") +
+                   (d.vendor_name ? " " + *d.vendor_name : ""),
+               d.driver.value_or("none"), or_unknown(d.numa_node), link(d.link_speed_current_gts, d.link_width_current),
+               link(d.link_speed_max_gts, d.link_width_max)});
   }
+  int gpus = 0;
+  for (const auto& d : inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
+  field(out, "Devices", fmt::format("{} PCI devices, {} NVIDIA GPUs{}", inv.pci.devices.size(), gpus,
+                                    shown ? "; storage, network, display and accelerators:" : ""));
+  if (shown) out += t.render("  ");
+}
 
-  render_gpu_section(out, p, r);
-  render_software_section(out, p, r);
-
+// The resource limits that bite training jobs (open files, locked memory).
+void render_limits_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
   heading(out, p, r, "Limits", "limits");
   const auto& lim = inv.limits;
   field(out, "Open files", fmt::format("soft {}, hard {}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
@@ -386,18 +393,42 @@ std::string render_text(const Report& r, const TextOptions& options) {
     if (e.item != "nofile" && e.item != "memlock") continue;
     field(out, "limits.conf", fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
   }
+}
 
+// What each probe did, and (on request) what it could not read.
+void render_probes_section(std::string& out, const Painter& p, const Report& r, bool show_problems) {
   out += "\n" + p.bold("Probes") + "\n";
   core::Table t({"probe", "state", "time", "detail"});
   for (const auto& s : r.probes) {
     t.add_row({s.id, p.state(s.state), core::format_seconds(s.seconds), s.detail});
   }
   out += t.render("  ");
-  if (options.show_problems) {
+  if (show_problems) {
     for (const auto& s : r.probes) {
       for (const auto& problem : s.problems) out += fmt::format("  {}: {}\n", s.id, problem);
     }
   }
+}
+
+}  // namespace
+
+// The header and findings, then one section per subsystem in a fixed order.
+std::string render_text(const Report& r, const TextOptions& options) {
+  const Painter p{options.color};
+  std::string out;
+  out += p.bold("tfrig doctor") + fmt::format(" {} - {}", r.tool_version, r.source == "live" ? "this machine" : r.source);
+  if (r.root != "/" && !r.root.empty()) out += fmt::format(" (root {})", r.root);
+  out += "\n";
+  if (r.evaluated) out += render_findings_text(r, options.color);
+  render_host_section(out, p, r);
+  render_cpu_section(out, p, r);
+  render_memory_section(out, p, r);
+  render_storage_section(out, p, r);
+  render_pci_section(out, p, r);
+  render_gpu_section(out, p, r);
+  render_software_section(out, p, r);
+  render_limits_section(out, p, r);
+  render_probes_section(out, p, r, options.show_problems);
   return out;
 }
 

@@ -25,6 +25,7 @@
 #include "core/exit_code.h"
 #include "core/log.h"
 #include "core/text.h"
+#include "core/units.h"
 #include "tfrecord/example.h"
 #include "tfrecord/image_header.h"
 #include "bench/decode.h"
@@ -445,10 +446,13 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
       write_shard(shared, *todo[k], buffers);
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+  }
   progress.finish();
 
   if (shared.fatal) return tl::unexpected(std::move(*shared.fatal));
@@ -463,6 +467,35 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
             [](const FileFailure& a, const FileFailure& b) { return a.path < b.path; });
   sum.seconds = watch.seconds();
   return sum;
+}
+
+std::string render_pack_text(const PackSummary& sum, const PackOptions& o) {
+  std::string out = fmt::format("packed {} records from {} ({}, {} files listed) into {} of {} shards in {}{}\n", sum.records, o.src,
+                                sum.source_kind, sum.files_listed, sum.shards_in_slice, sum.shards_total, o.out_dir,
+                                o.num_slices > 1 ? fmt::format(" (slice {} of {})", o.shard_index, o.num_slices) : "");
+  out += fmt::format("  written {} shard(s), {}; kept {} complete shard(s) from an earlier run\n", sum.shards_written,
+                     core::format_bytes_decimal(sum.bytes_written), sum.shards_resumed);
+  const double secs = sum.seconds > 0 ? sum.seconds : 1e-9;
+  out += fmt::format("  read {} in {}: {:.0f} files/s, {}\n", core::format_bytes_decimal(sum.bytes_read), core::format_seconds(sum.seconds),
+                     static_cast<double>(sum.records) / secs, core::format_rate(static_cast<double>(sum.bytes_read) / secs));
+  if (!sum.label_map_path.empty()) out += "  label map: " + sum.label_map_path + "\n";
+  out += fmt::format("  images checked: {}\n", o.validate == Validate::kFull
+                                                   ? "every JPEG decoded to pixels (--validate full); other formats by their header"
+                                                   : "header only (--validate header): a JPEG cut short is packed as it is; "
+                                                     "--validate full decodes each one");
+  if (sum.skipped_not_regular > 0) {
+    out += fmt::format("  skipped {} entr{} of the source folder that are not regular files (FIFOs, devices, sockets)\n",
+                       sum.skipped_not_regular, sum.skipped_not_regular == 1 ? "y" : "ies");
+  }
+  if (!sum.failures.empty()) {
+    out += fmt::format("  skipped {} file(s) that could not be read or are not images:\n", sum.failures.size());
+    constexpr size_t kShown = 20;
+    for (size_t i = 0; i < sum.failures.size() && i < kShown; ++i) {
+      out += fmt::format("    {}: {}\n", core::escape_bytes(sum.failures[i].path), core::escape_bytes(sum.failures[i].reason));
+    }
+    if (sum.failures.size() > kShown) out += fmt::format("    ... and {} more\n", sum.failures.size() - kShown);
+  }
+  return out;
 }
 
 }  // namespace tfrig::tfrecord

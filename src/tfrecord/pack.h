@@ -84,6 +84,11 @@ struct PackError {
 
 tl::expected<PackSummary, PackError> run_pack(const PackOptions& options);
 
+// What `tfrig pack` prints when it finishes: where the records went, the
+// rates, how images were checked and what was skipped (the first 20 files
+// that failed, by name, escaped).
+std::string render_pack_text(const PackSummary& sum, const PackOptions& options);
+
 // The label map file: {"schema_version":1,"labels":[{"id":0,"name":"cat"},...]}.
 std::string label_map_path(const std::string& out_dir, const std::string& prefix);
 // Label names that are not valid UTF-8 (a class folder named in Latin-1)

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "core/escape.h"
+#include "core/json_text.h"
 #include "core/text.h"
 #include "tfrecord/example.h"
 #include "tfrecord/progress.h"
@@ -148,10 +149,13 @@ std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, con
       progress.add(1, out[k].file_bytes);
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+  }
   progress.finish();
   return out;
 }
@@ -203,6 +207,55 @@ std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths)
     }
   }
   return problems;
+}
+
+size_t VerifyReport::bad_files() const {
+  size_t bad = 0;
+  for (const auto& v : files) bad += v.ok ? 0 : 1;
+  return bad;
+}
+
+uint64_t VerifyReport::good_records() const {
+  uint64_t records = 0;
+  for (const auto& v : files) records += v.records;
+  return records;
+}
+
+std::string render_verify_text(const VerifyReport& report) {
+  std::string out;
+  for (const auto& v : report.files) out += v.to_string() + "\n";
+  for (const auto& p : report.set_problems) out += "INCOMPLETE " + p + "\n";
+  out += fmt::format("{} file(s), {} bad, {} good records{}\n", report.files.size(), report.bad_files(), report.good_records(),
+                     report.set_problems.empty() ? "" : fmt::format("; {} incomplete shard set(s)", report.set_problems.size()));
+  return out;
+}
+
+std::string render_verify_json(const VerifyReport& report) {
+  nlohmann::ordered_json j;
+  j["files"] = report.files.size();
+  j["files_bad"] = report.bad_files();
+  j["records"] = report.good_records();
+  auto arr = nlohmann::ordered_json::array();
+  for (const auto& v : report.files) {
+    nlohmann::ordered_json f;
+    f["path"] = core::escape_bytes(v.path);
+    f["ok"] = v.ok;
+    f["compression"] = std::string(compression_name(v.compression));
+    f["records"] = v.records;
+    f["file_bytes"] = v.file_bytes;
+    f["stream_bytes"] = v.stream_bytes;
+    f["index"] = v.index;
+    if (v.ok) {
+      f["problem"] = nullptr;
+    } else {
+      f["problem"] = nlohmann::ordered_json{
+          {"kind", v.problem}, {"record", v.record_index}, {"offset", v.offset}, {"message", core::escape_bytes(v.message)}};
+    }
+    arr.push_back(std::move(f));
+  }
+  j["results"] = std::move(arr);
+  j["set_problems"] = report.set_problems;
+  return core::json_text(j);
 }
 
 }  // namespace tfrig::tfrecord

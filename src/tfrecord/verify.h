@@ -48,4 +48,19 @@ std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, con
 // interrupted pack. One line per problem, naming the folder; empty = complete.
 std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths);
 
+// What one `tfrig verify` found: each file's verdict and the folders' shard
+// set problems. Rendered to a string like every other command's output.
+struct VerifyReport {
+  std::vector<FileVerdict> files;
+  std::vector<std::string> set_problems;
+  size_t bad_files() const;
+  uint64_t good_records() const;
+};
+
+// One line per file, one per incomplete set, then the totals.
+std::string render_verify_text(const VerifyReport& report);
+// {"files", "files_bad", "records", "results": [...], "set_problems"}; file
+// names and messages escaped (core::escape_bytes).
+std::string render_verify_json(const VerifyReport& report);
+
 }  // namespace tfrig::tfrecord

@@ -170,15 +170,14 @@ SampleClass classify_sample(const Sample& s, const RunInfo& info, const Threshol
   return c;
 }
 
-namespace {
-
-// "1 h", "5 min", "2.5 s", "500 ms": as a person writes an interval (never "3.6e+03 s").
 std::string interval_text(double s) {
   if (s >= 3600 && std::fmod(s, 3600) == 0) return fmt::format("{:.0f} h", s / 3600);
   if (s >= 60 && std::fmod(s, 60) == 0) return fmt::format("{:.0f} min", s / 60);
   if (s < 1) return fmt::format("{:.0f} ms", s * 1000);
   return fmt::format("{:.6g} s", std::round(s * 1000) / 1000);
 }
+
+namespace {
 
 struct Acc {
   double gpu = 0, cpu = 0, iowait = 0, proc = 0, read = 0;

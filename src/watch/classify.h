@@ -26,6 +26,9 @@ enum class Verdict {
 };
 std::string_view verdict_name(Verdict v);  // the JSON names: "input_bound_cpu", ...
 
+// "1 h", "5 min", "2.5 s", "500 ms": as a person writes an interval (never "3.6e+03 s").
+std::string interval_text(double seconds);
+
 struct Thresholds {
   // TensorFlow's Profiler calls a program HIGHLY input-bound when >= 20% of
   // step time waits for input, MODERATELY when >= 5%, NOT input-bound below

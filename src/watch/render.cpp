@@ -53,7 +53,7 @@ std::string status_line(const Sample& s) {
 
 std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th) {
   std::string out;
-  out += fmt::format("tfrig watch: {} sample(s) every {} ({})\n", a.samples, core::format_seconds(rec.info.interval_s),
+  out += fmt::format("tfrig watch: {} sample(s) every {} ({})\n", a.samples, interval_text(rec.info.interval_s),
                      rec.info.command.empty() ? (rec.info.pid ? fmt::format("pid {}", *rec.info.pid) : std::string("system-wide"))
                                               : rec.info.command);
   for (const auto& g : rec.info.gpus) {

@@ -142,17 +142,68 @@ std::map<int64_t, ProcSampler::Proc> ProcSampler::read_tree() {
   return tree;
 }
 
-std::optional<Sample> ProcSampler::take(double t, double elapsed) {
-  std::optional<ProcStat> stat;
+namespace {
+
+// Each core's busy and iowait share of the interval between two /proc/stat
+// reads; the counters only grow, so a smaller value is read as no time.
+CpuSample cpu_delta(const ProcStat& last, const ProcStat& now) {
+  CpuSample c;
+  const size_t n = std::min(now.cores.size(), last.cores.size());
+  c.cores = static_cast<int>(n);
+  for (size_t i = 0; i < n; ++i) {
+    const CpuTimes& a = last.cores[i];
+    const CpuTimes& b = now.cores[i];
+    const double total = b.total() > a.total() ? static_cast<double>(b.total() - a.total()) : 0.0;
+    const double busy = b.busy() > a.busy() ? static_cast<double>(b.busy() - a.busy()) : 0.0;
+    // iowait may go backwards on some kernels (proc(5): "not reliable").
+    const double io = b.iowait > a.iowait ? static_cast<double>(b.iowait - a.iowait) : 0.0;
+    const double fb = total > 0 ? std::min(1.0, busy / total) : 0.0;
+    const double fi = total > 0 ? std::min(1.0, io / total) : 0.0;
+    c.core_busy.push_back(fb);
+    c.core_iowait.push_back(fi);
+    c.busy_cores += fb;
+    c.iowait_cores += fi;
+  }
+  return c;
+}
+
+// Bytes read per second, busy share and queue depth of each whole disk seen
+// in both reads.
+std::vector<DiskSample> disk_deltas(const std::map<std::string, DiskStat>& last, const std::map<std::string, DiskStat>& now,
+                                    double elapsed) {
+  std::vector<DiskSample> out;
+  for (const auto& [name, d] : now) {
+    auto l = last.find(name);
+    if (l == last.end()) continue;
+    DiskSample ds;
+    ds.name = name;
+    const uint64_t sectors = d.sectors_read >= l->second.sectors_read ? d.sectors_read - l->second.sectors_read : 0;
+    ds.read_bytes_per_s = static_cast<double>(sectors) * 512.0 / elapsed;
+    const uint64_t ticks_ms = d.io_ticks_ms >= l->second.io_ticks_ms ? d.io_ticks_ms - l->second.io_ticks_ms : 0;
+    ds.util = std::min(1.5, static_cast<double>(ticks_ms) / (elapsed * 1000.0));
+    ds.in_flight = d.in_flight;
+    out.push_back(std::move(ds));
+  }
+  return out;
+}
+
+}  // namespace
+
+// /proc/stat's per-core counters; nullopt (noted) when unreadable.
+std::optional<ProcStat> ProcSampler::read_proc_stat() {
   if (auto text = root_.read_text("proc/stat", 1u << 20)) {
-    if (auto parsed = parse_proc_stat(*text, root_.full_path("proc/stat"))) {
-      stat = std::move(*parsed);
-    } else {
-      note(parsed.error().to_string());
-    }
+    auto parsed = parse_proc_stat(*text, root_.full_path("proc/stat"));
+    if (parsed) return std::move(*parsed);
+    note(parsed.error().to_string());
   } else {
     note(text.error().to_string());
   }
+  return std::nullopt;
+}
+
+// /proc/diskstats for the whole disks only (partitions would count the same
+// reads twice).
+std::map<std::string, DiskStat> ProcSampler::read_disks() {
   std::map<std::string, DiskStat> disks;
   if (auto text = root_.read_text("proc/diskstats", 4u << 20)) {
     if (auto parsed = parse_diskstats(*text, root_.full_path("proc/diskstats"))) {
@@ -167,107 +218,91 @@ std::optional<Sample> ProcSampler::take(double t, double elapsed) {
   } else {
     note(text.error().to_string());
   }
+  return disks;
+}
+
+// The watched tree's CPU, demand, blocked threads and reads over the
+// interval; nullopt when the tree is empty (the root process is gone).
+std::optional<ProcessSample> ProcSampler::process_delta(const std::map<int64_t, Proc>& before, const std::map<int64_t, Proc>& now,
+                                                        long ticks_per_second, double elapsed) {
+  ProcessSample p;
+  const double tick_s = 1.0 / static_cast<double>(ticks_per_second);
+  double ticks = 0, read = 0, hottest = 0, demand = 0;
+  bool read_known = false;
+  for (const auto& [pid, proc] : now) {
+    ++p.processes;
+    p.threads += proc.threads;
+    auto last = before.find(pid);
+    if (last != before.end()) {
+      const Proc& l = last->second;
+      ticks += static_cast<double>(proc.task.ticks) - static_cast<double>(l.task.ticks);
+      ticks += static_cast<double>(proc.task.child_ticks) - static_cast<double>(l.task.child_ticks);
+      if (proc.read_bytes && l.read_bytes) {
+        read += static_cast<double>(*proc.read_bytes) - static_cast<double>(*l.read_bytes);
+        read_known = true;
+      }
+    } else {
+      ticks += static_cast<double>(proc.task.ticks + proc.task.child_ticks);
+      if (proc.read_bytes) {
+        read += static_cast<double>(*proc.read_bytes);
+        read_known = true;
+      }
+    }
+    for (const auto& [tid, ns] : proc.thread_demand_ns) {
+      double d = ns;
+      if (last != before.end()) {
+        if (auto lt = last->second.thread_demand_ns.find(tid); lt != last->second.thread_demand_ns.end()) {
+          d -= lt->second;
+        }
+      }
+      d = std::max(0.0, d);
+      hottest = std::max(hottest, d);
+      demand += d;
+    }
+    p.blocked_threads += proc.blocked;
+  }
+  // A child that exited and was waited for moved its whole life into its
+  // parent's cutime/cstime and read_bytes; what we saw of it before is
+  // taken back out so it is not counted twice. The parent may have exited
+  // too and been waited for in turn (sh -> timeout -> worker): what
+  // counts is that some ancestor we saw is still in the tree.
+  auto reaped_into_tree = [&](const Proc& gone) {
+    int64_t ancestor = gone.task.ppid;
+    for (size_t depth = 0; depth <= before.size(); ++depth) {
+      if (now.count(ancestor) != 0) return true;
+      auto up = before.find(ancestor);
+      if (up == before.end()) return false;
+      ancestor = up->second.task.ppid;
+    }
+    return false;
+  };
+  for (const auto& [pid, l] : before) {
+    if (now.count(pid) != 0 || !reaped_into_tree(l)) continue;
+    ticks -= static_cast<double>(l.task.ticks + l.task.child_ticks);
+    if (l.read_bytes) read -= static_cast<double>(*l.read_bytes);
+  }
+  p.cpu_cores = std::max(0.0, ticks * tick_s / elapsed);
+  p.hottest_thread_cores = std::min(1.0, hottest / 1e9 / elapsed);
+  p.cpu_demand_cores = std::max(p.cpu_cores, demand / 1e9 / elapsed);
+  if (read_known) p.read_bytes_per_s = std::max(0.0, read / elapsed);
+  if (now.empty()) return std::nullopt;
+  return p;
+}
+
+// Reads every counter now and, from the second call on, turns the
+// difference from the previous call into a sample.
+std::optional<Sample> ProcSampler::take(double t, double elapsed) {
+  std::optional<ProcStat> stat = read_proc_stat();
+  std::map<std::string, DiskStat> disks = read_disks();
   auto tree = read_tree();
 
   std::optional<Sample> out;
   if (primed_ && elapsed > 0) {
     Sample s;
     s.t = t;
-    if (stat && last_stat_) {
-      CpuSample c;
-      const size_t n = std::min(stat->cores.size(), last_stat_->cores.size());
-      c.cores = static_cast<int>(n);
-      for (size_t i = 0; i < n; ++i) {
-        const CpuTimes& a = last_stat_->cores[i];
-        const CpuTimes& b = stat->cores[i];
-        const double total = b.total() > a.total() ? static_cast<double>(b.total() - a.total()) : 0.0;
-        const double busy = b.busy() > a.busy() ? static_cast<double>(b.busy() - a.busy()) : 0.0;
-        // iowait may go backwards on some kernels (proc(5): "not reliable").
-        const double io = b.iowait > a.iowait ? static_cast<double>(b.iowait - a.iowait) : 0.0;
-        const double fb = total > 0 ? std::min(1.0, busy / total) : 0.0;
-        const double fi = total > 0 ? std::min(1.0, io / total) : 0.0;
-        c.core_busy.push_back(fb);
-        c.core_iowait.push_back(fi);
-        c.busy_cores += fb;
-        c.iowait_cores += fi;
-      }
-      s.cpu = std::move(c);
-    }
-    if (pid_) {
-      ProcessSample p;
-      const double tick_s = 1.0 / static_cast<double>(ticks_);
-      double ticks = 0, read = 0, hottest = 0, demand = 0;
-      bool read_known = false;
-      for (const auto& [pid, proc] : tree) {
-        ++p.processes;
-        p.threads += proc.threads;
-        auto last = last_tree_.find(pid);
-        if (last != last_tree_.end()) {
-          const Proc& l = last->second;
-          ticks += static_cast<double>(proc.task.ticks) - static_cast<double>(l.task.ticks);
-          ticks += static_cast<double>(proc.task.child_ticks) - static_cast<double>(l.task.child_ticks);
-          if (proc.read_bytes && l.read_bytes) {
-            read += static_cast<double>(*proc.read_bytes) - static_cast<double>(*l.read_bytes);
-            read_known = true;
-          }
-        } else {
-          ticks += static_cast<double>(proc.task.ticks + proc.task.child_ticks);
-          if (proc.read_bytes) {
-            read += static_cast<double>(*proc.read_bytes);
-            read_known = true;
-          }
-        }
-        for (const auto& [tid, ns] : proc.thread_demand_ns) {
-          double d = ns;
-          if (last != last_tree_.end()) {
-            if (auto lt = last->second.thread_demand_ns.find(tid); lt != last->second.thread_demand_ns.end()) {
-              d -= lt->second;
-            }
-          }
-          d = std::max(0.0, d);
-          hottest = std::max(hottest, d);
-          demand += d;
-        }
-        p.blocked_threads += proc.blocked;
-      }
-      // A child that exited and was waited for moved its whole life into its
-      // parent's cutime/cstime and read_bytes; what we saw of it before is
-      // taken back out so it is not counted twice. The parent may have exited
-      // too and been waited for in turn (sh -> timeout -> worker): what
-      // counts is that some ancestor we saw is still in the tree.
-      auto reaped_into_tree = [&](const Proc& gone) {
-        int64_t ancestor = gone.task.ppid;
-        for (size_t depth = 0; depth <= last_tree_.size(); ++depth) {
-          if (tree.count(ancestor) != 0) return true;
-          auto up = last_tree_.find(ancestor);
-          if (up == last_tree_.end()) return false;
-          ancestor = up->second.task.ppid;
-        }
-        return false;
-      };
-      for (const auto& [pid, l] : last_tree_) {
-        if (tree.count(pid) != 0 || !reaped_into_tree(l)) continue;
-        ticks -= static_cast<double>(l.task.ticks + l.task.child_ticks);
-        if (l.read_bytes) read -= static_cast<double>(*l.read_bytes);
-      }
-      p.cpu_cores = std::max(0.0, ticks * tick_s / elapsed);
-      p.hottest_thread_cores = std::min(1.0, hottest / 1e9 / elapsed);
-      p.cpu_demand_cores = std::max(p.cpu_cores, demand / 1e9 / elapsed);
-      if (read_known) p.read_bytes_per_s = std::max(0.0, read / elapsed);
-      if (!tree.empty()) s.process = p;
-    }
-    for (const auto& [name, d] : disks) {
-      auto l = last_disks_.find(name);
-      if (l == last_disks_.end()) continue;
-      DiskSample ds;
-      ds.name = name;
-      const uint64_t sectors = d.sectors_read >= l->second.sectors_read ? d.sectors_read - l->second.sectors_read : 0;
-      ds.read_bytes_per_s = static_cast<double>(sectors) * 512.0 / elapsed;
-      const uint64_t ticks_ms = d.io_ticks_ms >= l->second.io_ticks_ms ? d.io_ticks_ms - l->second.io_ticks_ms : 0;
-      ds.util = std::min(1.5, static_cast<double>(ticks_ms) / (elapsed * 1000.0));
-      ds.in_flight = d.in_flight;
-      s.disks.push_back(std::move(ds));
-    }
+    if (stat && last_stat_) s.cpu = cpu_delta(*last_stat_, *stat);
+    if (pid_) s.process = process_delta(last_tree_, tree, ticks_, elapsed);
+    s.disks = disk_deltas(last_disks_, disks, elapsed);
     out = std::move(s);
   }
   primed_ = true;
@@ -283,18 +318,19 @@ GpuPoller::GpuPoller() = default;
 GpuPoller::~GpuPoller() { stop(); }
 
 bool GpuPoller::start(double interval_s, const std::optional<std::string>& library_override) {
-  gpulib::NvmlError err;
-  nvml_ = gpulib::Nvml::open(library_override, err);
-  if (!nvml_) {
-    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(err.failure), err.detail);
+  auto opened = gpulib::Nvml::open(library_override);
+  if (!opened) {
+    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(opened.error().failure), opened.error().detail);
     return false;
   }
-  unsigned count = 0;
-  if (!nvml_->device_count(count, err)) {
-    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(err.failure), err.detail);
+  nvml_ = std::move(*opened);
+  auto counted = nvml_->device_count();
+  if (!counted) {
+    status_ = fmt::format("NVML {}: {}", gpulib::failure_state_name(counted.error().failure), counted.error().detail);
     nvml_.reset();
     return false;
   }
+  const unsigned count = *counted;
   if (count == 0) {
     status_ = "NVML no_device: the driver sees no GPU";
     nvml_.reset();

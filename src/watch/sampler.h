@@ -66,7 +66,12 @@ class ProcSampler {
     int blocked = 0;  // threads in state D at the read
   };
   void note(const std::string& problem);
+  std::optional<ProcStat> read_proc_stat();
+  std::map<std::string, DiskStat> read_disks();
   std::map<int64_t, Proc> read_tree();
+  // Pure: the tree's use between two reads of it.
+  static std::optional<ProcessSample> process_delta(const std::map<int64_t, Proc>& before, const std::map<int64_t, Proc>& now,
+                                                    long ticks_per_second, double elapsed);
 
   const core::SysRoot& root_;
   std::optional<int64_t> pid_;

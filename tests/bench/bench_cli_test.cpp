@@ -91,6 +91,24 @@ TEST(BenchCli, JsonFollowsTheContractAndGpuBenchmarksSkipWithTheReason) {
   }
 }
 
+// The memory benchmark's team (the caller and two jthreads, parked between
+// passes) runs every metric and is stopped and joined at the end: the
+// process exits on its own with every result.
+TEST(BenchCli, MemoryTeamRunsEveryMetricAndStops) {
+  TempDir io;
+  auto r = testing::run_tfrig({"bench", "memory", "--format", "json", "--quick", "--threads", "3", "--repetitions", "2",
+                               "--sample-seconds", "0.05", "--no-history"},
+                              io.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  for (const char* metric : {"copy_1_thread", "triad_1_thread", "copy_all_threads", "triad_all_threads"}) {
+    const auto* m = find_result(doc, "memory", metric);
+    ASSERT_NE(m, nullptr) << metric;
+    EXPECT_EQ((*m)["status"], "ok") << metric << ": " << (*m)["reason"];
+    EXPECT_GT((*m)["median"].get<double>(), 0) << metric;
+  }
+}
+
 TEST(BenchCli, AMissingDriverLibraryIsNamedInTheSkipReason) {
   TempDir io;
   ::setenv("TFRIG_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);

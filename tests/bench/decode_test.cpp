@@ -44,6 +44,34 @@ TEST(LoadJpegs, SkipsACorruptJpegAndANonJpegNamingThem) {
   EXPECT_NE(all.find("truncated.jpg"), std::string::npos) << all;
 }
 
+// A decoder that failed mid-header keeps a half-read state: the next good
+// image on the same thread must still decode (it once failed as "Invalid
+// argument", so one bad file made pack and pipeline count two).
+TEST(CheckJpegDecodes, AGoodImageAfterABadOneStillDecodes) {
+  auto set = generate_jpegs(1, 64, 48, 90, 3);
+  ASSERT_TRUE(set);
+  const std::string& good = set->images.front();
+  for (size_t cut : {2u, 20u, 200u, 300u}) {
+    EXPECT_FALSE(check_jpeg_decodes(good.substr(0, cut), "cut.jpg")) << cut;
+    auto again = check_jpeg_decodes(good, "good.jpg");
+    EXPECT_TRUE(again) << "after a file cut at " << cut << ": " << again.error().to_string();
+  }
+}
+
+TEST(DecodeSample, OneBadImageIsCountedOnce) {
+  auto set = generate_jpegs(4, 64, 48, 90, 4);
+  ASSERT_TRUE(set);
+  for (size_t cut : {20u, 200u, 300u}) {
+    JpegSet mixed = *set;
+    mixed.images[1] = mixed.images[1].substr(0, cut);
+    std::atomic<bool> cancelled{false};
+    DecodeFailures failures;
+    auto rate = decode_sample(mixed, 1, false, 0.05, cancelled, 1, &failures);
+    ASSERT_TRUE(rate) << rate.error().to_string();
+    EXPECT_EQ(failures.images, 1u) << "cut at " << cut << ": " << failures.first_error;
+  }
+}
+
 TEST(LoadJpegs, AMissingDirectoryIsAnError) {
   EXPECT_FALSE(load_jpegs("/nonexistent/tfrig/data", 10, 1 << 20));
 }

@@ -8,8 +8,10 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/cuda_api.h"
 #include "bench/decode.h"
 #include "pipeline/demand.h"
 #include "pipeline/measure.h"
@@ -95,6 +97,45 @@ TEST(PipelineE2E, OneThreadAgainstAFastGpuNamesDecode) {
   EXPECT_EQ(find_stage(r.barrel, kHostToDevice)->origin, Origin::kEstimated);
   // The scratch directory is gone.
   for (const auto& name : test::list_dir(dir.path())) EXPECT_EQ(name.rfind("tfrig-bench-", 0), std::string::npos) << name;
+}
+
+// A GPU in the inventory asks bench's pcie test for the host-to-device
+// stave; without a CUDA driver library bench's reason becomes the note and
+// the stave is estimated from this GPU's own link instead.
+TEST(PipelineE2E, AnUnmeasuredHostToDeviceStaveSaysWhyAndUsesTheGpusLink) {
+  test::TempDir dir;
+  make_dataset(dir.file("data"));
+  MeasureOptions o = quick(dir.file("data"), dir.path(), 1);
+  o.measure_pcie = true;
+  o.pack_what_if = false;
+  inventory::Inventory inv;
+  inventory::Gpu gpu;
+  gpu.index = 0;
+  gpu.pcie_link_gen_max = 3;
+  gpu.pcie_link_width_max = 8;
+  inv.gpus.push_back(gpu);
+  ::setenv("TFRIG_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);
+  // The driver library is loaded once per process: when another test in
+  // this process (or a real driver) got there first, there is no failure to see.
+  auto driver = bench::cuda::load_driver();
+  if (driver) {
+    ::unsetenv("TFRIG_CUDA_LIBRARY");
+    GTEST_SKIP() << "a CUDA driver library is already loaded in this process";
+  }
+  std::atomic<bool> cancelled{false};
+  auto m = measure_stages(o, inv, cancelled);
+  ::unsetenv("TFRIG_CUDA_LIBRARY");
+  ASSERT_TRUE(m) << m.error().to_string();
+  bool noted = false;
+  for (const auto& n : m->notes) {
+    noted = noted || n == "host-to-device copies not measured: " + driver.error().where + " not found: no NVIDIA driver";
+  }
+  EXPECT_TRUE(noted) << fmt::format("{}", fmt::join(m->notes, " | "));
+  const Stage* h2d = nullptr;
+  for (const auto& s : m->stages) h2d = s.name == kHostToDevice ? &s : h2d;
+  ASSERT_NE(h2d, nullptr);
+  EXPECT_EQ(h2d->origin, Origin::kEstimated);
+  EXPECT_NE(h2d->detail.find("this machine's GPU link, PCIe gen 3 x8"), std::string::npos) << h2d->detail;
 }
 
 // A JPEG cut in half keeps a valid header but fails its full decode, as

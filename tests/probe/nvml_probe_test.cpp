@@ -3,14 +3,18 @@
 // and every failure mode: library absent, symbol absent, init errors.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "gpu_test_support.h"
 #include "gpulib/nvml.h"
 #include "probe/probe.h"
 #include "probe/probes.h"
+#include "test_support.h"
 
 namespace tfrig::probe {
 namespace {
@@ -241,6 +245,70 @@ TEST(NvmlNames, FailureStates) {
   EXPECT_EQ(gpulib::failure_state_name(gpulib::NvmlFailure::kLibraryMissing), "library_missing");
   EXPECT_EQ(gpulib::return_code_name(18), "NVML_ERROR_LIB_RM_VERSION_MISMATCH");
   EXPECT_EQ(gpulib::return_code_name(12345), "NVML error 12345");
+}
+
+// The library itself, below the probe: open and device_count answer a
+// Result whose error keeps the kind of failure.
+TEST_F(NvmlProbeTest, OpenAndDeviceCountReturnResults) {
+  auto opened = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+  ASSERT_TRUE(opened) << opened.error().detail;
+  ASSERT_NE(*opened, nullptr);
+  auto count = (*opened)->device_count();
+  ASSERT_TRUE(count) << count.error().detail;
+  EXPECT_EQ(*count, 1u);  // a100-sxm4-v12.json has one GPU
+
+  auto missing = gpulib::Nvml::open(test::data_path("no-such-libnvidia-ml.so.1"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().failure, gpulib::NvmlFailure::kLibraryMissing);
+  EXPECT_NE(missing.error().detail.find("no-such-libnvidia-ml.so.1"), std::string::npos) << missing.error().detail;
+
+  auto no_count = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML_NOCOUNT));
+  ASSERT_FALSE(no_count);
+  EXPECT_EQ(no_count.error().failure, gpulib::NvmlFailure::kSymbolMissing);
+  EXPECT_NE(no_count.error().detail.find("nvmlDeviceGetCount"), std::string::npos) << no_count.error().detail;
+
+  ::setenv("TFRIG_FAKE_NVML_INIT_RC", "18", 1);
+  auto mismatch = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+  ASSERT_FALSE(mismatch);
+  EXPECT_EQ(mismatch.error().failure, gpulib::NvmlFailure::kDriverMismatch);
+}
+
+TEST_F(NvmlProbeTest, DeviceCountErrorNamesTheCall) {
+  // The fake keeps one state for every handle and does not count nvmlInit
+  // calls: closing a second handle shuts NVML down under the first, whose
+  // count then fails with NVML_ERROR_UNINITIALIZED.
+  auto first = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+  ASSERT_TRUE(first) << first.error().detail;
+  {
+    auto second = gpulib::Nvml::open(std::string(TFRIG_FAKE_NVML));
+    ASSERT_TRUE(second) << second.error().detail;
+  }
+  auto count = (*first)->device_count();
+  ASSERT_FALSE(count);
+  EXPECT_EQ(count.error().failure, gpulib::NvmlFailure::kError);
+  EXPECT_NE(count.error().detail.find("nvmlDeviceGetCount returned " + gpulib::return_code_name(gpulib::nvml::kErrorUninitialized)),
+            std::string::npos)
+      << count.error().detail;
+}
+
+// A probe past its deadline does not hold the process: doctor prints its
+// whole report and exits with its own code while NVML's init still sleeps
+// (the process then ends with _Exit, under the sleeping thread).
+TEST(NvmlProbeLate, DoctorFinishesWithoutWaitingForALateProbe) {
+  test::RunOptions env;
+  env.env = {std::string("TFRIG_NVML_LIBRARY=") + TFRIG_FAKE_NVML,
+             "TFRIG_FAKE_NVML_CAPTURE=" + test::data_path("fake-nvml/a100-sxm4-v12.json"), "TFRIG_FAKE_NVML_INIT_MS=20000"};
+  const auto start = std::chrono::steady_clock::now();
+  auto r = test::run_tfrig({"doctor", "--format", "json", "--fail-on", "never", "--deadline", "1"}, env);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(seconds, 15.0) << "waited for the sleeping NVML init";  // the sleep is 20 s: not a speed check
+  auto doc = nlohmann::json::parse(r.out);
+  bool late = false;
+  for (const auto& p : doc["probes"]) {
+    if (p["id"] == "nvml") late = p["state"] == "error" && p["detail"].get<std::string>().find("deadline") != std::string::npos;
+  }
+  EXPECT_TRUE(late) << r.out;
 }
 
 }  // namespace

@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/units.h"
 #include "tfrecord/example.h"
+#include "tfrecord/pack.h"
 #include "tfrecord/image_header.h"
 #include "tfrecord/record.h"
 #include "tfrecord/shard_index.h"
@@ -63,6 +65,59 @@ std::vector<std::string> shards_in(const std::string& dir) {
 std::string pack_args(const std::string& src, const std::string& out, const std::string& extra = "") {
   return "pack " + shell_quote(src) + " -o " + shell_quote(out) + " --shard-size 40KB --prefix train --no-progress " +
          extra;
+}
+
+// pack's summary is a pure function of the run's result: every line, the
+// slice, the skipped entries and at most 20 failures by (escaped) name.
+TEST(Pack, SummaryRendersToText) {
+  PackOptions o;
+  o.src = "photos";
+  o.out_dir = "shards";
+  o.shard_index = 1;
+  o.num_slices = 4;
+  o.validate = Validate::kFull;
+  PackSummary sum;
+  sum.source_kind = "class folders";
+  sum.files_listed = 1000;
+  sum.shards_total = 8;
+  sum.shards_in_slice = 2;
+  sum.shards_written = 1;
+  sum.shards_resumed = 1;
+  sum.records = 250;
+  sum.bytes_read = 50'000'000;
+  sum.bytes_written = 51'000'000;
+  sum.seconds = 2.0;
+  sum.label_map_path = "shards/labels.json";
+  sum.skipped_not_regular = 1;
+  for (int i = 0; i < 22; ++i) sum.failures.push_back(FileFailure{fmt::format("photos/cat/{:02}.jpg", i), "not an image"});
+  sum.failures[0].path = "photos/cat/\xe9t\xe9.jpg";  // Latin-1, not UTF-8
+
+  std::string expected = fmt::format(
+      "packed 250 records from photos (class folders, 1000 files listed) into 2 of 8 shards in shards (slice 1 of 4)\n"
+      "  written 1 shard(s), {}; kept 1 complete shard(s) from an earlier run\n"
+      "  read {} in {}: 125 files/s, {}\n"
+      "  label map: shards/labels.json\n"
+      "  images checked: every JPEG decoded to pixels (--validate full); other formats by their header\n"
+      "  skipped 1 entry of the source folder that are not regular files (FIFOs, devices, sockets)\n"
+      "  skipped 22 file(s) that could not be read or are not images:\n"
+      "    photos/cat/\\xe9t\\xe9.jpg: not an image\n",
+      core::format_bytes_decimal(51'000'000), core::format_bytes_decimal(50'000'000), core::format_seconds(2.0),
+      core::format_rate(25'000'000));
+  for (int i = 1; i < 20; ++i) expected += fmt::format("    photos/cat/{:02}.jpg: not an image\n", i);
+  expected += "    ... and 2 more\n";
+  EXPECT_EQ(render_pack_text(sum, o), expected);
+
+  // One machine, header checks, nothing skipped: no slice, no skip lines.
+  o.num_slices = 1;
+  o.validate = Validate::kHeader;
+  sum.label_map_path.clear();
+  sum.skipped_not_regular = 0;
+  sum.failures.clear();
+  const std::string plain = render_pack_text(sum, o);
+  EXPECT_EQ(plain.substr(0, plain.find('\n')), "packed 250 records from photos (class folders, 1000 files listed) into 2 of 8 shards in shards");
+  EXPECT_NE(plain.find("  images checked: header only (--validate header)"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("skipped"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("label map"), std::string::npos) << plain;
 }
 
 TEST(Pack, ShardsReadBackExactly) {
@@ -116,6 +171,19 @@ TEST(Pack, ShardsReadBackExactly) {
   auto v = run_tfrig("verify --examples " + shell_quote(dir / "out"));
   EXPECT_EQ(v.exit_code, 0) << v.out;
   EXPECT_NE(v.out.find("0 bad, 60 good records"), std::string::npos) << v.out;
+}
+
+// The summary goes through the checked output path: a full disk on stdout
+// is exit 73 naming standard output, though every shard was written.
+TEST(Pack, SummaryOnAFullDiskIsExit73) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  ScratchDir dir;
+  make_dataset(dir / "src");
+  // run_shell adds 2>&1 after the group, so stderr still reaches the test.
+  auto r = run_shell("{ " + shell_quote(TFRIG_BINARY) + " " + pack_args(dir / "src", dir / "out") + " >/dev/full; }");
+  EXPECT_EQ(r.exit_code, 73) << r.out;
+  EXPECT_NE(r.out.find("standard output"), std::string::npos) << r.out;
+  EXPECT_FALSE(shards_in(dir / "out").empty());
 }
 
 TEST(Pack, DeterministicAndSlicesEqualOneRun) {

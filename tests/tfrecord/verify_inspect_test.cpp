@@ -31,6 +31,52 @@ TEST(Verify, EveryTensorFlowFixtureVerifies) {
   EXPECT_EQ(j["records"], 4952);
 }
 
+// verify's output is a pure function of what it found: the text and the
+// JSON from one report, a file name that is not UTF-8 escaped in both.
+TEST(Verify, ReportRendersToTextAndJson) {
+  VerifyReport report;
+  report.files.push_back(verify_file(data_path("tfrecord/trax__c4-train.tfrecord-00000-of-00001"), {}));
+  ASSERT_TRUE(report.files[0].ok);
+  FileVerdict bad;
+  bad.path = "shards/bad-\xff.tfrecord";
+  bad.ok = false;
+  bad.records = 3;
+  bad.file_bytes = 999;
+  bad.index = "none";
+  bad.problem = "data_crc";
+  bad.record_index = 3;
+  bad.offset = 420;
+  bad.message = "masked CRC-32C of the data does not match";
+  report.files.push_back(bad);
+  report.set_problems.push_back("shards: train-*-of-00004.tfrecord lacks shard 2");
+  EXPECT_EQ(report.bad_files(), 1u);
+  EXPECT_EQ(report.good_records(), 13u);  // 10 in the TFDS shard, 3 before the bad record
+
+  EXPECT_EQ(render_verify_text(report),
+            report.files[0].to_string() + "\n" +
+                "FAIL shards/bad-\\xff.tfrecord: data_crc in record 3 at byte offset 420: masked CRC-32C of the data does not match\n"
+                "INCOMPLETE shards: train-*-of-00004.tfrecord lacks shard 2\n"
+                "2 file(s), 1 bad, 13 good records; 1 incomplete shard set(s)\n");
+
+  const std::string text = render_verify_json(report);
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["files"], 2);
+  EXPECT_EQ(j["files_bad"], 1);
+  EXPECT_EQ(j["records"], 13);
+  ASSERT_EQ(j["results"].size(), 2u);
+  EXPECT_TRUE(j["results"][0]["problem"].is_null());
+  EXPECT_EQ(j["results"][1]["path"], "shards/bad-\\xff.tfrecord");
+  EXPECT_EQ(j["results"][1]["problem"]["kind"], "data_crc");
+  EXPECT_EQ(j["results"][1]["problem"]["record"], 3);
+  EXPECT_EQ(j["results"][1]["problem"]["offset"], 420);
+  EXPECT_EQ(j["set_problems"][0], "shards: train-*-of-00004.tfrecord lacks shard 2");
+
+  // Nothing found: the totals line alone.
+  EXPECT_EQ(render_verify_text(VerifyReport{}), "0 file(s), 0 bad, 0 good records\n");
+}
+
 TEST(Verify, TfdsShardMatchesItsDatasetInfo) {
   // dataset_info.json: numBytes 10603, shardLengths ["10"].
   auto info = nlohmann::json::parse(read_file(data_path("tfrecord/trax__c4_en_2.3.0_dataset_info.json")));

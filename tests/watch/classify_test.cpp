@@ -27,6 +27,7 @@ TEST(WatchClassify, AnIntervalReadsAsPeopleWriteIt) {
   const Analysis a = analyse(rec);
   ASSERT_FALSE(a.blind.empty());
   EXPECT_NE(a.blind[0].find("first 1 h interval"), std::string::npos) << a.blind[0];
+  EXPECT_NE(render_text(rec, a).find("every 1 h"), std::string::npos) << render_text(rec, a);  // not "3600.00 s"
   rec.info.interval_s = 0.5;
   EXPECT_NE(analyse(rec).blind[0].find("first 500 ms interval"), std::string::npos) << analyse(rec).blind[0];
 }
@@ -85,6 +86,32 @@ TEST(WatchClassify, IdleGpuAndIdleHostIsIdle) {
   EXPECT_EQ(verdict_name(analyse(rec).verdict), "idle");
   rec = with_gpu(rec, k4080Idle);
   EXPECT_EQ(verdict_name(analyse(rec).verdict), "idle");
+}
+
+TEST(WatchClassify, ABusySerialProcessOnABigMachineIsNotIdle) {
+  // One Python thread at 0.97 cores inside a 40-thread process on a 64-core
+  // host: 1.5% of the machine, but the GIL-bound stage is saturated.
+  Recording rec = load_recording("cpu-heavy.jsonl");
+  for (auto& s : rec.samples) {
+    if (s.cpu) {
+      s.cpu->cores = 64;
+      s.cpu->busy_cores = 1.0;
+      s.cpu->iowait_cores = 0;
+    }
+    ASSERT_TRUE(s.process);
+    s.process->threads = 40;
+    s.process->cpu_cores = 0.97;
+    s.process->cpu_demand_cores = 0.97;
+    s.process->hottest_thread_cores = 0.97;
+    s.process->blocked_threads = 0;
+    s.process->read_bytes_per_s = 0;
+    s.disks.clear();
+  }
+  Analysis a = analyse(rec);
+  EXPECT_EQ(verdict_name(a.verdict), "cpu_bound") << render_text(rec, a);
+  rec = with_gpu(rec, kH100Idle);
+  a = analyse(rec);
+  EXPECT_EQ(verdict_name(a.verdict), "input_bound_cpu") << render_text(rec, a);
 }
 
 TEST(WatchClassify, MigGpuWithoutUtilisationFallsBackToTheHostSide) {
