@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "probe/parse/kernel_log.h"
+#include "importer/kernel_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto r = tfrig::probe::parse::parse_kernel_log(text);
+  auto r = tfrig::importer::parse_kernel_log(text);
   (void)r;
   return 0;
 }

@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "probe/parse/lspci_text.h"
+#include "importer/lspci_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto r = tfrig::probe::parse::parse_lspci(text);
+  auto r = tfrig::importer::parse_lspci(text);
   (void)r;
   return 0;
 }

@@ -4,12 +4,12 @@
 #include <string_view>
 #include <vector>
 
-#include "probe/parse/nvidia_smi_nvlink.h"
+#include "importer/nvidia_smi_nvlink.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::vector<tfrig::probe::parse::NvlinkGpu> gpus;
-  tfrig::probe::parse::parse_nvidia_smi_nvlink(text, gpus);
-  (void)tfrig::probe::parse::looks_like_nvidia_smi_nvlink(text);
+  std::vector<tfrig::importer::NvlinkGpu> gpus;
+  tfrig::importer::parse_nvidia_smi_nvlink(text, gpus);
+  (void)tfrig::importer::looks_like_nvidia_smi_nvlink(text);
   return 0;
 }

@@ -3,11 +3,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "probe/parse/nvidia_smi_topo.h"
+#include "importer/nvidia_smi_topo.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto r = tfrig::probe::parse::parse_nvidia_smi_topo(text);
+  auto r = tfrig::importer::parse_nvidia_smi_topo(text);
   if (r) {
     tfrig::inventory::Inventory inv;
     for (int i = 0; i < 4; ++i) {
@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       g.index = i;
       inv.gpus.push_back(g);
     }
-    tfrig::probe::parse::apply_nvidia_smi_topo(*r, inv);
+    tfrig::importer::apply_nvidia_smi_topo(*r, inv);
   }
   (void)r;
   return 0;

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto info = tfrig::probe::parse::parse_nvidia_gpu_information(text);
   (void)info;
   (void)tfrig::probe::parse::parse_proc_modules(text);
-  (void)tfrig::probe::parse::normalize_pci_bus_id(text);
+  (void)tfrig::core::normalize_pci_bus_id(text);
   auto daemon = tfrig::probe::parse::parse_daemon_json(text);
   (void)daemon;
   return 0;

@@ -10,11 +10,12 @@
 #include "bench/benchmarks.h"
 #include "bench/expectation.h"
 #include "bench/history.h"
-#include "bench/interrupt.h"
 #include "bench/runner.h"
+#include "bench/scratch.h"
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "core/interrupt.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -57,7 +58,7 @@ std::string list_text() {
 
 int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   // First, before any thread exists: Ctrl-C and SIGTERM go to the watcher.
-  bench::InterruptGuard guard;
+  core::InterruptGuard guard(5.0, bench::remove_all_scratch_dirs);
 
   if (o.list) {
     std::string out = list_text();

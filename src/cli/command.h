@@ -7,17 +7,20 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/exit_code.h"
+
 namespace tfrig::cli {
 
-// Exit codes (docs/cli.md). 0-2 are verdicts; 64+ are sysexits-style failures.
-constexpr int kExitOk = 0;
-constexpr int kExitWarnings = 1;
-constexpr int kExitErrors = 2;
-constexpr int kExitUsage = 64;     // EX_USAGE
-constexpr int kExitDataErr = 65;   // EX_DATAERR: an input file is malformed
-constexpr int kExitNoInput = 66;   // EX_NOINPUT: an input file is missing
-constexpr int kExitCantCreate = 73;  // EX_CANTCREAT: an output could not be written
-constexpr int kExitInternal = 70;  // EX_SOFTWARE
+// Exit codes (docs/cli.md) and the code for an input error: core/exit_code.h.
+using core::exit_code_for;
+using core::kExitCantCreate;
+using core::kExitDataErr;
+using core::kExitErrors;
+using core::kExitInternal;
+using core::kExitNoInput;
+using core::kExitOk;
+using core::kExitUsage;
+using core::kExitWarnings;
 
 // Options every command takes.
 struct GlobalOptions {

@@ -7,14 +7,15 @@
 #include "cli/command.h"
 #include "cli/explain_log.h"
 #include "cli/validate.h"
-#include "cli/findings.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "cli/verdict.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "core/units.h"
 #include "report/prometheus.h"
 #include "report/report.h"
+#include "rules/judge.h"
 #include "rules/rule.h"
 
 namespace tfrig::cli {
@@ -134,8 +135,8 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       state.exit_code = explain_rule(*report, *knowledge, opts->explain, opts->tf);
       return;
     }
-    FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
-    attach_findings(*report, *knowledge, findings);
+    rules::FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
+    rules::attach_findings(*report, *knowledge, findings);
     add_log_findings(*report, from_files, *knowledge);
     std::string out;
     if (opts->format == "json") {

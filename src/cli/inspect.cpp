@@ -32,12 +32,7 @@ int run(InspectArgs& a) {
   auto r = tfrecord::inspect_file(a.path, a.options);
   if (!r) {
     core::log(core::LogLevel::kError, "inspect: {}", r.error().to_string());
-    switch (r.error().code) {
-      case core::ErrorCode::kNotFound:
-      case core::ErrorCode::kPermissionDenied:
-      case core::ErrorCode::kIo: return kExitNoInput;
-      default: return kExitDataErr;
-    }
+    return exit_code_for(r.error());
   }
   if (a.json) {
     (void)core::write_stdout(core::json_text(tfrecord::report_to_json(*r)));

@@ -181,16 +181,4 @@ int write_output(const std::string& text, const std::string& output) {
   return kExitOk;
 }
 
-int exit_code_for(const core::Error& error) {
-  switch (error.code) {
-    case core::ErrorCode::kNotFound: return kExitNoInput;
-    case core::ErrorCode::kParse:
-    case core::ErrorCode::kUnsupported: return kExitDataErr;
-    case core::ErrorCode::kInvalidArgument: return kExitUsage;
-    case core::ErrorCode::kPermissionDenied:
-    case core::ErrorCode::kIo: return kExitNoInput;
-    default: return kExitInternal;
-  }
-}
-
 }  // namespace tfrig::cli

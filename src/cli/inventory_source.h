@@ -49,7 +49,4 @@ int write_report_json(const report::Report& report, const std::string& output);
 // place; a file atomically, so a reader never sees half of it).
 int write_output(const std::string& text, const std::string& output);
 
-// The documented exit code for an input error.
-int exit_code_for(const core::Error& error);
-
 }  // namespace tfrig::cli

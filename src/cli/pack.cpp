@@ -3,8 +3,8 @@
 #include <memory>
 #include <optional>
 
-#include "bench/interrupt.h"
 #include "cli/command.h"
+#include "core/interrupt.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -29,16 +29,7 @@ struct PackArgs {
   std::optional<uint32_t> num_shards;
 };
 
-int exit_code_for(const tfrecord::PackError& e) {
-  if (e.output) return kExitCantCreate;
-  switch (e.error.code) {
-    case core::ErrorCode::kNotFound:
-    case core::ErrorCode::kPermissionDenied:
-    case core::ErrorCode::kIo: return kExitNoInput;
-    case core::ErrorCode::kInvalidArgument: return kExitUsage;
-    default: return kExitDataErr;
-  }
-}
+int exit_code_for(const tfrecord::PackError& e) { return e.output ? kExitCantCreate : core::exit_code_for(e.error); }
 
 int run(PackArgs& a) {
   auto size = core::parse_size(a.shard_size);
@@ -70,7 +61,7 @@ int run(PackArgs& a) {
   // shard's temporary file is removed; the shards already renamed into place
   // are complete and --resume keeps them. Grace: a worker may be mid-read of
   // a large file on a slow disk.
-  bench::InterruptGuard guard(30.0);
+  core::InterruptGuard guard(30.0);
   o.cancel = &guard.cancelled();
   auto sum = tfrecord::run_pack(o);
   if (!sum) {

@@ -8,10 +8,11 @@
 
 #include <fmt/format.h>
 
-#include "bench/interrupt.h"
+#include "bench/scratch.h"
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "core/interrupt.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -51,7 +52,7 @@ struct PipelineOptions {
 };
 
 int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
-  bench::InterruptGuard guard;
+  core::InterruptGuard guard(5.0, bench::remove_all_scratch_dirs);
   if (!o.model.empty() && o.samples_per_s > 0) {
     core::log(core::LogLevel::kError, "give either --model or --samples-per-s, not both");
     return kExitUsage;

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "cli/command.h"
-#include "cli/findings.h"
+#include "rules/judge.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/input_file.h"
@@ -39,7 +39,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 // One input as a page document; a plain snapshot is judged by the rules first.
 core::Result<report::html::Document> load_document(const std::string& path, const knowledge::Knowledge& k,
-                                                   const FindingsOptions& findings) {
+                                                   const rules::FindingsOptions& findings) {
   auto text = core::read_input_file(path, kMaxInputBytes);
   if (!text) return tl::unexpected(text.error());
   if (ends_with(path, ".jsonl") || text->rfind("{\"tfrig_watch\"", 0) == 0) {
@@ -67,7 +67,7 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
   if (*kind == report::html::PageKind::kDoctor && !j.contains("findings")) {
     auto r = report::load_snapshot(path);
     if (!r) return tl::unexpected(r.error());
-    attach_findings(*r, k, findings);
+    rules::attach_findings(*r, k, findings);
     j = nlohmann::json::parse(report_json_text(*r));
   }
   return report::html::Document{*kind, std::move(j), path};
@@ -79,7 +79,7 @@ int run(const ReportOptions& o, const GlobalOptions& global) {
     core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
     return exit_code_for(knowledge.error());
   }
-  FindingsOptions findings{o.tf.empty() ? std::nullopt : std::optional<std::string>(o.tf), ""};
+  rules::FindingsOptions findings{o.tf.empty() ? std::nullopt : std::optional<std::string>(o.tf), ""};
   std::vector<report::html::Document> docs;
   for (const auto& path : o.inputs) {
     auto doc = load_document(path, *knowledge, findings);

@@ -9,11 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "bench/interrupt.h"
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/input_file.h"
+#include "core/interrupt.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -146,7 +146,7 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
   if (!root.is_live() && !w.nvml_library) w.gpu = false;  // NVML talks to this kernel, not a captured root
 
   // Grace: the loop stops within 50 ms, then waits up to 2 s for the command.
-  bench::InterruptGuard guard(5.0);
+  core::InterruptGuard guard(5.0);
   const bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
   auto on_sample = [tty](const watch::Sample& s) {
     if (tty) {

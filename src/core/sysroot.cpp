@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/access_log.h"
+#include "core/exit_code.h"
 #include "core/text.h"
 #include "core/unique_fd.h"
 
@@ -18,9 +19,7 @@ extern char** environ;
 namespace tfrig::core {
 
 Error errno_error(int err, std::string path, std::string_view action) {
-  ErrorCode code = ErrorCode::kIo;
-  if (err == ENOENT || err == ENOTDIR) code = ErrorCode::kNotFound;
-  if (err == EACCES || err == EPERM) code = ErrorCode::kPermissionDenied;
+  const ErrorCode code = error_code_for_errno(err);
   std::string message = std::string(action) + " failed: " + std::strerror(err);
   if (err == ELOOP) message += " (symlink loop)";
   return Error{code, std::move(path), std::move(message)};

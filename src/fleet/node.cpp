@@ -2,8 +2,7 @@
 
 #include <set>
 
-#include "report/probes_run.h"
-#include "rules/rule.h"
+#include "rules/judge.h"
 
 namespace tfrig::fleet {
 
@@ -13,8 +12,7 @@ Node summarize_node(const report::Report& report, const knowledge::Knowledge& k,
   n.tool_version = report.tool_version;
   if (report.inventory.host.hostname) n.hostname = *report.inventory.host.hostname;
   n.facts = extract_facts(report);
-  rules::Context ctx{report.inventory, k, rules::resolve_target(report.inventory, k, tf), report::probes_run(report)};
-  auto ev = rules::evaluate(ctx);
+  auto ev = rules::evaluate(rules::context_for(report, k, tf));
   n.summary = ev.summary;
   n.findings.reserve(ev.findings.size());
   for (auto& f : ev.findings) {

@@ -4,7 +4,7 @@
 // an nvidia-bug-report log, `nvidia-smi -q` text (or one of its error
 // outputs), `nvidia-smi -q -x` XML, `lspci` text, `nvidia-smi topo -m`.
 // Each section or file goes to the same parser the live probes use (or, for
-// formats only an import reads, the parser in src/probe/parse/), and the
+// formats only an import reads, the parser next to this file), and the
 // facts of every input are merged into one Inventory: several files describe
 // one machine (e.g. a bug report plus a topo matrix). What no input says
 // stays unknown. docs/import.md describes the mapping.

@@ -203,37 +203,9 @@ bool newer_build_first(const TfBuild& a, const TfBuild& b) {
 }  // namespace
 
 // ---- one parser per file (like setup.json's parse_setup_facts): each checks
-// every version and number of its rows, then fills its part of the tables ----
+// every version and number of its rows, then fills its own members ----
 
-namespace {
-
-// What the parsers fill; from_texts moves it into the Knowledge.
-struct Tables {
-  std::vector<TfBuild> tf_builds;
-  std::vector<PipExtra> pip_extras;
-  std::vector<DriverMinimum> driver_minimums;
-  std::vector<ToolkitDriver> toolkit_drivers;
-  std::vector<LibraryFamily> library_families;
-  std::vector<std::string> gate_current;
-  std::vector<std::string> gate_before_2_14;
-  std::vector<TfCompute> compute;
-  std::optional<std::string> tf_min_capability;
-  std::vector<GpuSpec> gpus;
-  struct CcRow {
-    std::vector<std::string> names;
-    std::string architecture;
-    std::string cc;
-    std::string source;
-    bool uncertain = false;
-  };
-  std::vector<CcRow> cc_rows;
-  std::map<std::string, Fact, std::less<>> facts;
-  std::vector<ArchitectureSupport> architectures;
-  std::shared_ptr<const SetupFacts> setup;
-};
-
-
-core::Status parse_tf_builds(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+core::Status Knowledge::parse_tf_builds(const json& doc, const std::string& where, DataFile& file) {
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -242,17 +214,17 @@ core::Status parse_tf_builds(const json& doc, const std::string& where, Tables& 
     TFRIG_CHECK(need_version(r, "cuda", field_at(where, "rows", i, "cuda")));
     TFRIG_CHECK(need_version(r, "cudnn", field_at(where, "rows", i, "cudnn")));
     TFRIG_CHECK(need_version_list(r, "python", field_at(where, "rows", i, "python")));
-    t.tf_builds.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
+    tf_builds_.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
                                  str(r, "cudnn"), str(r, "compiler"), str(r, "source")});
   }
-  if (t.tf_builds.empty()) return core::fail(ErrorCode::kParse, where + ": rows", "no rows; expected at least one");
+  if (tf_builds_.empty()) return core::fail(ErrorCode::kParse, where + ": rows", "no rows; expected at least one");
   // Newest first, whatever order the file has.
-  std::stable_sort(t.tf_builds.begin(), t.tf_builds.end(), newer_build_first);
-  file.rows = t.tf_builds.size();
+  std::stable_sort(tf_builds_.begin(), tf_builds_.end(), newer_build_first);
+  file.rows = tf_builds_.size();
   return {};
 }
 
-core::Status parse_tf_pip_extras(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+core::Status Knowledge::parse_tf_pip_extras(const json& doc, const std::string& where, DataFile& file) {
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -271,13 +243,13 @@ core::Status parse_tf_pip_extras(const json& doc, const std::string& where, Tabl
         p.packages.emplace_back(pkg, pin.get<std::string>());
       }
     }
-    t.pip_extras.push_back(std::move(p));
+    pip_extras_.push_back(std::move(p));
   }
-  file.rows = t.pip_extras.size();
+  file.rows = pip_extras_.size();
   return {};
 }
 
-core::Status parse_cuda_drivers(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+core::Status Knowledge::parse_cuda_drivers(const json& doc, const std::string& where, DataFile& file) {
   const json& compat = rows_of(doc, "minor_version_compatibility");
   for (size_t i = 0; i < compat.size(); ++i) {
     const json& r = compat[i];
@@ -288,7 +260,7 @@ core::Status parse_cuda_drivers(const json& doc, const std::string& where, Table
     TFRIG_CHECK(need_version(r, "min_windows", field_at(where, array, i, "min_windows"), true));
     TFRIG_CHECK(need_bool(r, "minor_version_compatibility", field_at(where, array, i, "minor_version_compatibility")));
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, array, i, "uncertain")));
-    t.driver_minimums.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
+    driver_minimums_.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
                                              opt_str(r, "min_linux"), opt_str(r, "min_windows"),
                                              r.value("uncertain", false), str(r, "source"), str(r, "note")});
   }
@@ -299,16 +271,16 @@ core::Status parse_cuda_drivers(const json& doc, const std::string& where, Table
     TFRIG_CHECK(need_version(r, "cuda", field_at(where, "toolkits", i, "cuda")));
     TFRIG_CHECK(need_version(r, "min_linux", field_at(where, "toolkits", i, "min_linux")));
     TFRIG_CHECK(need_version(r, "min_windows", field_at(where, "toolkits", i, "min_windows"), true));
-    t.toolkit_drivers.push_back(
+    toolkit_drivers_.push_back(
         ToolkitDriver{str(r, "cuda"), str(r, "release"), str(r, "min_linux"), opt_str(r, "min_windows")});
   }
-  file.rows = t.driver_minimums.size() + t.toolkit_drivers.size();
+  file.rows = driver_minimums_.size() + toolkit_drivers_.size();
   return {};
 }
 
-core::Status parse_tf_libraries(const json& doc, const std::string& where, Tables& t, DataFile& file) {
-  t.gate_current = str_list(doc, "gate_required");
-  t.gate_before_2_14 = str_list(doc, "gate_required_before_2_14");
+core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& where, DataFile& file) {
+  gate_current_ = str_list(doc, "gate_required");
+  gate_before_2_14_ = str_list(doc, "gate_required_before_2_14");
   const json& rows = rows_of(doc, "families");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -331,15 +303,15 @@ core::Status parse_tf_libraries(const json& doc, const std::string& where, Table
         f.libraries.emplace_back(fam, so.get<std::string>());
       }
     }
-    t.library_families.push_back(std::move(f));
+    library_families_.push_back(std::move(f));
   }
-  file.rows = t.library_families.size();
+  file.rows = library_families_.size();
   return {};
 }
 
-core::Status parse_tf_compute(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& where, DataFile& file) {
   TFRIG_CHECK(need_version(doc, "tf_min_capability", where + ": tf_min_capability", true));
-  if (doc.contains("tf_min_capability")) t.tf_min_capability = str(doc, "tf_min_capability");
+  if (doc.contains("tf_min_capability")) tf_min_capability_ = str(doc, "tf_min_capability");
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
@@ -353,14 +325,14 @@ core::Status parse_tf_compute(const json& doc, const std::string& where, Tables&
     TFRIG_CHECK(need_version_list(r, "ptx", field_at(where, "rows", i, "ptx")));
     TFRIG_CHECK(need_version(r, "documented_minimum", field_at(where, "rows", i, "documented_minimum"), true));
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "rows", i, "uncertain")));
-    t.compute.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
+    compute_.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
                                  opt_str(r, "documented_minimum"), str(r, "confidence"), r.value("uncertain", true)});
   }
-  file.rows = t.compute.size();
+  file.rows = compute_.size();
   return {};
 }
 
-core::Status parse_gpus(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, DataFile& file) {
   static constexpr const char* kNumbers[] = {
       "vram_gib",       "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense", "bf16_tensor_tflops_dense",
       "tf32_tensor_tflops_dense", "int8_tops_dense", "pcie_gen", "pcie_lanes", "tdp_w", "launch_year",
@@ -418,7 +390,7 @@ core::Status parse_gpus(const json& doc, const std::string& where, Tables& t, Da
     s.confidence = str(g, "confidence");
     s.unverified_fields = str_list(g, "unverified_fields");
     s.sources = str_list(g, "sources");
-    t.gpus.push_back(std::move(s));
+    gpus_.push_back(std::move(s));
   }
   const json& table = rows_of(doc, "compute_capabilities");
   for (size_t i = 0; i < table.size(); ++i) {
@@ -426,12 +398,14 @@ core::Status parse_gpus(const json& doc, const std::string& where, Tables& t, Da
     TFRIG_CHECK(need_object(r, field_at(where, "compute_capabilities", i, "")));
     TFRIG_CHECK(need_version(r, "compute_capability", field_at(where, "compute_capabilities", i, "compute_capability")));
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "compute_capabilities", i, "uncertain")));
-    t.cc_rows.push_back(Tables::CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
+    cc_rows_.push_back(CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
                              str(r, "source"), r.value("uncertain", false)});
   }
-  file.rows = t.gpus.size() + t.cc_rows.size();
+  file.rows = gpus_.size() + cc_rows_.size();
   return {};
 }
+
+namespace {
 
 // Facts read as versions by rules and setup (a "seven" here once crashed
 // them), and facts read with number(): a wrong type is an error at load,
@@ -448,7 +422,9 @@ bool listed(std::span<const std::string_view> names, std::string_view key) {
   return std::find(names.begin(), names.end(), key) != names.end();
 }
 
-core::Status parse_thresholds(const json& doc, const std::string& where, Tables& t, DataFile& file) {
+}  // namespace
+
+core::Status Knowledge::parse_thresholds(const json& doc, const std::string& where, DataFile& file) {
   if (doc.contains("facts")) {
     if (!doc["facts"].is_object()) return bad(where + ": facts", "an object of named facts", doc["facts"]);
     for (const auto& [key, f] : doc["facts"].items()) {
@@ -459,7 +435,7 @@ core::Status parse_thresholds(const json& doc, const std::string& where, Tables&
       if (listed(kVersionFacts, key)) TFRIG_CHECK(need_version(f, "value", at + ".value"));
       if (listed(kNumberFacts, key) && !value.is_number()) return bad(at + ".value", "a number", value);
       TFRIG_CHECK(need_bool(f, "uncertain", at + ".uncertain"));
-      t.facts[key] = Fact{value, str(f, "source"), f.value("uncertain", false), str(f, "note")};
+      facts_[key] = Fact{value, str(f, "source"), f.value("uncertain", false), str(f, "note")};
     }
   }
   const json& archs = rows_of(doc, "architectures");
@@ -470,43 +446,40 @@ core::Status parse_thresholds(const json& doc, const std::string& where, Tables&
     TFRIG_CHECK(need_number(a, "last_driver_branch", field_at(where, "architectures", i, "last_driver_branch")));
     TFRIG_CHECK(need_version(a, "last_cuda_major", field_at(where, "architectures", i, "last_cuda_major"), true));
     TFRIG_CHECK(need_bool(a, "uncertain", field_at(where, "architectures", i, "uncertain")));
-    t.architectures.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0), opt_int(a, "last_driver_branch"),
+    architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0), opt_int(a, "last_driver_branch"),
                                                  opt_str(a, "last_cuda_major"), str(a, "source"),
                                                  a.value("uncertain", false)});
   }
-  file.rows = t.facts.size() + t.architectures.size();
+  file.rows = facts_.size() + architectures_.size();
   return {};
 }
 
-core::Status parse_setup(const json& doc, const std::string&, Tables& t, DataFile& file) {
+core::Status Knowledge::parse_setup(const json& doc, const std::string&, DataFile& file) {
   auto facts = std::make_shared<SetupFacts>(parse_setup_facts(doc));
   file.rows = facts->os_targets.size() + facts->ngc_releases.size() + facts->gpu_branch_limits.size();
-  t.setup = std::move(facts);
+  setup_ = std::move(facts);
   return {};
 }
 
 // Listed and counted here; the planner parses and checks the rows
 // (plan/measurements.cpp owns their meaning and names a bad row's field).
-core::Status parse_plan_measurements(const json& doc, const std::string&, Tables&, DataFile& file) {
+core::Status Knowledge::parse_plan_measurements(const json& doc, const std::string&, DataFile& file) {
   file.rows = rows_of(doc, "throughput").size() + rows_of(doc, "batch_limits").size();
   return {};
 }
 
 #undef TFRIG_CHECK
 
-}  // namespace
-
 core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::string>& texts,
                                               const std::map<std::string, std::string>& origins) {
-  using Parser = core::Status (*)(const json&, const std::string&, Tables&, DataFile&);
+  using Parser = core::Status (Knowledge::*)(const json&, const std::string&, DataFile&);
   static const std::pair<std::string_view, Parser> kParsers[] = {
-      {"tf_builds.json", &parse_tf_builds},       {"tf_pip_extras.json", &parse_tf_pip_extras},
-      {"cuda_drivers.json", &parse_cuda_drivers}, {"tf_libraries.json", &parse_tf_libraries},
-      {"tf_compute.json", &parse_tf_compute},     {"gpus.json", &parse_gpus},
-      {"thresholds.json", &parse_thresholds},     {"setup.json", &parse_setup},
-      {"plan_measurements.json", &parse_plan_measurements}};
+      {"tf_builds.json", &Knowledge::parse_tf_builds},       {"tf_pip_extras.json", &Knowledge::parse_tf_pip_extras},
+      {"cuda_drivers.json", &Knowledge::parse_cuda_drivers}, {"tf_libraries.json", &Knowledge::parse_tf_libraries},
+      {"tf_compute.json", &Knowledge::parse_tf_compute},     {"gpus.json", &Knowledge::parse_gpus},
+      {"thresholds.json", &Knowledge::parse_thresholds},     {"setup.json", &Knowledge::parse_setup},
+      {"plan_measurements.json", &Knowledge::parse_plan_measurements}};
   Knowledge k;
-  Tables t;
   for (const auto& [name, parser] : kParsers) {
     auto it = texts.find(std::string(name));
     if (it == texts.end()) {
@@ -542,28 +515,12 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
       file.sources.push_back(std::move(ref));
     }
     try {
-      if (auto st = parser(doc, where, t, file); !st) return tl::unexpected(st.error());
+      if (auto st = (k.*parser)(doc, where, file); !st) return tl::unexpected(st.error());
     } catch (const json::exception& e) {
       return core::fail(ErrorCode::kParse, where, e.what());
     }
     k.files_.push_back(std::move(file));
   }
-  k.tf_builds_ = std::move(t.tf_builds);
-  k.pip_extras_ = std::move(t.pip_extras);
-  k.driver_minimums_ = std::move(t.driver_minimums);
-  k.toolkit_drivers_ = std::move(t.toolkit_drivers);
-  k.library_families_ = std::move(t.library_families);
-  k.gate_current_ = std::move(t.gate_current);
-  k.gate_before_2_14_ = std::move(t.gate_before_2_14);
-  k.compute_ = std::move(t.compute);
-  if (t.tf_min_capability) k.tf_min_capability_ = *t.tf_min_capability;
-  k.gpus_ = std::move(t.gpus);
-  for (auto& r : t.cc_rows) {
-    k.cc_rows_.push_back(CcRow{std::move(r.names), std::move(r.architecture), std::move(r.cc), std::move(r.source), r.uncertain});
-  }
-  k.facts_ = std::move(t.facts);
-  k.architectures_ = std::move(t.architectures);
-  k.setup_ = std::move(t.setup);
   return k;
 }
 

@@ -236,6 +236,19 @@ class Knowledge {
   const SetupFacts& setup() const;
 
  private:
+  // One parser per file (knowledge.cpp): each checks every version and number
+  // of its rows, naming the file, row and field of a bad one, then fills its
+  // own members below. from_texts runs them in turn.
+  core::Status parse_tf_builds(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_tf_pip_extras(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_cuda_drivers(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_tf_libraries(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_tf_compute(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_gpus(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_thresholds(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_setup(const nlohmann::json& doc, const std::string& where, DataFile& file);
+  core::Status parse_plan_measurements(const nlohmann::json& doc, const std::string& where, DataFile& file);
+
   struct CcRow {
     std::vector<std::string> names;
     std::string architecture;

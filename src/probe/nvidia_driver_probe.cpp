@@ -117,7 +117,7 @@ GpuInformation read_gpu_information(const core::SysRoot& root, ProblemLog& probl
         problems.add(root.full_path(rel) + ": " + info.error().to_string());
         continue;
       }
-      std::string bus = info->bus_location.value_or(parse::normalize_pci_bus_id(d).value_or(d));
+      std::string bus = info->bus_location.value_or(core::normalize_pci_bus_id(d).value_or(d));
       infos.emplace_back(std::move(bus), std::move(*info));
     }
   }
@@ -144,7 +144,7 @@ std::optional<PciGpu> read_pci_gpu(const core::SysRoot& root, const std::string&
   auto c = core::parse_hex(*cls);
   if (!v || !c || *v != kVendorNvidia || (*c >> 16) != 0x03) return std::nullopt;
   PciGpu g;
-  g.address = parse::normalize_pci_bus_id(addr).value_or(addr);
+  g.address = core::normalize_pci_bus_id(addr).value_or(addr);
   if (auto dev = root.read_line(base + "device")) {
     if (auto id = core::parse_hex(*dev); id && *id <= 0xffff) g.device_id = static_cast<uint32_t>(*id);
   }

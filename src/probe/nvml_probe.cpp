@@ -67,7 +67,7 @@ std::optional<std::string> topology_level_name(int level) {
 std::optional<std::string> bus_id_of(const nv::PciInfo& p) {
   // Built from the numeric fields: busId's text form differs between the
   // _v1 (16-byte) and _v3 (32-byte) structs.
-  return parse::normalize_pci_bus_id(fmt::format("{:04x}:{:02x}:{:02x}.0", p.domain, p.bus, p.device));
+  return core::normalize_pci_bus_id(fmt::format("{:04x}:{:02x}:{:02x}.0", p.domain, p.bus, p.device));
 }
 
 // CPUs the affinity mask may name: cpu_set_t's 1024 bits covers every

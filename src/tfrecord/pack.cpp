@@ -22,6 +22,7 @@
 #include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/escape.h"
+#include "core/exit_code.h"
 #include "core/log.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -55,8 +56,7 @@ core::Status read_file_into(const std::string& path, std::string& buf) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    return core::fail(err == ENOENT ? ErrorCode::kNotFound : err == EACCES ? ErrorCode::kPermissionDenied : ErrorCode::kIo,
-                      path, std::string("cannot open: ") + std::strerror(err));
+    return core::fail(core::error_code_for_errno(err), path, std::string("cannot open: ") + std::strerror(err));
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/crc32c.h"
+#include "core/exit_code.h"
 #include "core/input_file.h"
 #include "core/text.h"
 
@@ -277,10 +278,7 @@ core::Result<std::unique_ptr<ByteSource>> file_source(const std::string& path) {
   }
   if (fd < 0) {
     int err = errno;
-    auto code = err == ENOENT ? ErrorCode::kNotFound
-                : err == EACCES ? ErrorCode::kPermissionDenied
-                                : ErrorCode::kIo;
-    return core::fail(code, path, "cannot open: " + errno_text(err));
+    return core::fail(core::error_code_for_errno(err), path, "cannot open: " + errno_text(err));
   }
   // Shards are read front to back once: ask for aggressive read-ahead.
   (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);

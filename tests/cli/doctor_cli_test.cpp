@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "explain/signatures.h"
+#include "golden.h"
 #include "rules/rule.h"
 #include "test_paths.h"
 
@@ -146,13 +147,7 @@ TEST(RulesDoc, DocsRulesMdIsGeneratedFromTheTable) {
   const auto log_rules = explain::load_signature_table();
   ASSERT_TRUE(log_rules.has_value());
   const std::string want = rules::rules_markdown() + explain::log_rules_markdown(*log_rules);
-  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path) << want;
-  }
-  std::ifstream in(path);
-  std::stringstream have;
-  have << in.rdbuf();
-  EXPECT_EQ(have.str(), want) << "docs/rules.md is stale: rerun the tests with TFRIG_UPDATE_GOLDEN=1";
+  EXPECT_TRUE(test::matches_golden(path.string(), want));
   EXPECT_EQ(run("rules --markdown").out, want);
 }
 

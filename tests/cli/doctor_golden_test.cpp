@@ -3,18 +3,12 @@
 // then rerun with TFRIG_UPDATE_GOLDEN=1 to accept a change.
 #include <array>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
-#include "test_paths.h"
 #include <nlohmann/json.hpp>
-#include "test_paths.h"
 
-#include "test_paths.h"
-
+#include "golden.h"
 #include "test_paths.h"
 
 namespace tfrig {
@@ -34,12 +28,7 @@ std::string run_in_data(const std::string& args) {
 }
 
 void check_golden(const std::string& name, const std::string& have) {
-  const std::string path = std::string(TFRIG_TEST_DATA) + "/golden/doctor/" + name;
-  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") std::ofstream(path) << have;
-  std::ifstream in(path);
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(have, want.str()) << path << " differs; review, then rerun with TFRIG_UPDATE_GOLDEN=1";
+  EXPECT_TRUE(test::matches_golden(test::golden_path("doctor/" + name), have));
 }
 
 class DoctorGolden : public ::testing::TestWithParam<const char*> {};

@@ -1,15 +1,17 @@
 // End to end: the built tfrig binary (TFRIG_BINARY) on every fixture root.
 //
-// Golden files: tests/golden/<root>.txt holds `tfrig --root <root> doctor
-// --color never` and tests/golden/<root>.json `... doctor --format json`,
-// both normalised (test_support.h: the absolute root path -> <ROOT>, probe
-// times -> <TIME> / "seconds": 0, "generated_at", "tool_version"). Runs use
-// --deadline 60 so that a loaded machine cannot turn a probe into a timeout.
+// Golden files (golden.h): tests/data/golden/roots/<root>.txt holds `tfrig
+// --root <root> doctor --color never` and roots/<root>.json `... doctor
+// --format json`, both normalised (test_support.h: the absolute root path ->
+// <ROOT>, probe times -> <TIME> / "seconds": 0, "generated_at",
+// "tool_version"); nvidia-smi-xml/ the same for `doctor --nvidia-smi-xml` on
+// every captured XML. Runs use --deadline 60 so that a loaded machine cannot
+// turn a probe into a timeout.
 //
 // To rewrite them after an intended change of output:
-//   TFRIG_UPDATE_GOLDEN=1 ./build-tests/tests/tfrig_tests --gtest_filter='Golden*'
-// then review `git diff tests/golden` before committing: every changed line
-// is a change users will see.
+//   TFRIG_UPDATE_GOLDEN=1 ctest --test-dir build
+// then review `git diff tests/data/golden` before committing: every changed
+// line is a change users will see.
 //
 // Doctor runs use --fail-on never: the verdict exit codes (0/1/2) are tested
 // with the rules (tests/rules, tests/cli); here only the report matters.
@@ -28,6 +30,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "golden.h"
 #include "probe/probe.h"
 #include "test_support.h"
 
@@ -38,54 +41,8 @@ namespace fs = std::filesystem;
 
 bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
-std::string golden_dir() { return (fs::path(data_dir()).parent_path() / "golden").string(); }
-
-bool updating() {
-  const char* v = std::getenv("TFRIG_UPDATE_GOLDEN");
-  return v != nullptr && std::string(v) == "1";
-}
-
-// A readable diff: the first differing lines with their numbers.
-std::string line_diff(const std::string& expected, const std::string& actual) {
-  std::vector<std::string> a, b;
-  auto split = [](const std::string& s, std::vector<std::string>& out) {
-    size_t start = 0;
-    while (start <= s.size()) {
-      size_t nl = s.find('\n', start);
-      if (nl == std::string::npos) nl = s.size();
-      out.push_back(s.substr(start, nl - start));
-      start = nl + 1;
-    }
-  };
-  split(expected, a);
-  split(actual, b);
-  std::string out;
-  int shown = 0;
-  for (size_t i = 0; i < std::max(a.size(), b.size()) && shown < 20; ++i) {
-    const std::string* x = i < a.size() ? &a[i] : nullptr;
-    const std::string* y = i < b.size() ? &b[i] : nullptr;
-    if (x && y && *x == *y) continue;
-    out += "line " + std::to_string(i + 1) + ":\n";
-    out += "  golden: " + (x ? *x : std::string("<missing>")) + "\n";
-    out += "  actual: " + (y ? *y : std::string("<missing>")) + "\n";
-    ++shown;
-  }
-  return out;
-}
-
 void check_golden(const std::string& file, const std::string& actual) {
-  const std::string path = golden_dir() + "/" + file;
-  if (updating()) {
-    fs::create_directories(fs::path(path).parent_path());
-    write_file(path, actual);
-    std::cout << "[ golden   ] rewrote " << path << "\n";
-    return;
-  }
-  ASSERT_TRUE(path_exists(path)) << path << " is missing; run with TFRIG_UPDATE_GOLDEN=1 to create it";
-  const std::string expected = read_file(path);
-  EXPECT_TRUE(expected == actual) << "output differs from " << path
-                                  << " (TFRIG_UPDATE_GOLDEN=1 rewrites it):\n"
-                                  << line_diff(expected, actual);
+  EXPECT_TRUE(matches_golden(golden_path(file), actual));
 }
 
 std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
@@ -101,7 +58,7 @@ TEST_P(Golden, DoctorText) {
   auto r = run_tfrig({"--root", root, "doctor", "--fail-on", "never", "--color", "never", "--deadline", "60"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(contains(r.out, "\033[")) << "colour with --color never";
-  check_golden(GetParam() + ".txt", normalize_text_report(r.out, root));
+  check_golden("roots/" + GetParam() + ".txt", normalize_text_report(r.out, root));
 }
 
 TEST_P(Golden, DoctorJson) {
@@ -114,7 +71,7 @@ TEST_P(Golden, DoctorJson) {
   EXPECT_EQ(j["root"], root);
   EXPECT_EQ(j["source"], "live");
   EXPECT_EQ(j["probes"].size(), probe::all_probes().size());
-  check_golden(GetParam() + ".json", normalize_json_report(r.out, root));
+  check_golden("roots/" + GetParam() + ".json", normalize_json_report(r.out, root));
 }
 
 TEST_P(Golden, SnapshotRoundTripGivesTheSameInventory) {

@@ -14,6 +14,7 @@
 
 #include "explain/explain.h"
 #include "explain/log_reader.h"
+#include "golden.h"
 #include "rules/rule.h"
 #include "test_support.h"
 
@@ -348,11 +349,7 @@ TEST(ExplainBigLog, HundredMegabytesInBoundedMemory) {
 TEST(ExplainDocs, DocsExplainMdIsGeneratedFromTheTable) {
   const auto path = std::filesystem::path(test::data_dir()).parent_path().parent_path() / "docs" / "explain.md";
   const std::string want = explain::signatures_markdown(table());
-  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") std::ofstream(path) << want;
-  std::ifstream in(path);
-  std::stringstream have;
-  have << in.rdbuf();
-  EXPECT_EQ(have.str(), want) << "docs/explain.md is stale: rerun the tests with TFRIG_UPDATE_GOLDEN=1";
+  EXPECT_TRUE(test::matches_golden(path.string(), want));
   EXPECT_EQ(test::run_tfrig({"explain", "--markdown"}).out, want);
 }
 

@@ -14,10 +14,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/findings.h"
+#include "golden.h"
 #include "importer/importer.h"
 #include "inventory/json.h"
 #include "knowledge/knowledge.h"
+#include "rules/judge.h"
 #include "test_support.h"
 
 namespace tfrig {
@@ -42,7 +43,7 @@ report::Report bug_report(const std::string& machine) { return import({"nvidia-b
 
 // Rule ids of the findings doctor gives on the report, with their entities.
 std::multiset<std::string> findings(report::Report r) {
-  cli::attach_findings(r, knowledge::builtin(), cli::FindingsOptions{});
+  rules::attach_findings(r, knowledge::builtin(), rules::FindingsOptions{});
   std::multiset<std::string> out;
   for (const auto& f : r.findings) out.insert(f.rule_id + "@" + f.entity);
   return out;
@@ -264,9 +265,7 @@ TEST_P(ImportGolden, DoctorFindings) {
   part["examined"] = j["examined"];
   part["not_examined"] = j["not_examined"];
   const std::string have = part.dump(1) + "\n";
-  const std::string path = test::data_dir() + "/golden/import/" + machine + ".json";
-  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") test::write_file(path, have);
-  EXPECT_EQ(have, test::read_file(path)) << path << " differs; review, then rerun with TFRIG_UPDATE_GOLDEN=1";
+  EXPECT_TRUE(test::matches_golden(test::golden_path("import/" + machine + ".json"), have));
 }
 
 INSTANTIATE_TEST_SUITE_P(

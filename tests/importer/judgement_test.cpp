@@ -9,14 +9,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/findings.h"
 #include "importer/gzip.h"
 #include "importer/importer.h"
+#include "importer/kernel_log.h"
 #include "inventory/kernel_events.h"
 #include "knowledge/knowledge.h"
-#include "probe/parse/kernel_log.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "report/coverage.h"
+#include "rules/judge.h"
 #include "test_support.h"
 
 namespace tfrig {
@@ -26,9 +26,9 @@ report::Report judged(const std::vector<importer::Input>& inputs, std::optional<
   auto r = importer::import_inputs(inputs);
   EXPECT_TRUE(r.has_value()) << (r ? "" : r.error().to_string());
   report::Report rep = r ? *r : report::Report{};
-  cli::FindingsOptions options;
+  rules::FindingsOptions options;
   options.tf = std::move(tf);
-  cli::attach_findings(rep, knowledge::builtin(), options);
+  rules::attach_findings(rep, knowledge::builtin(), options);
   return rep;
 }
 
@@ -274,12 +274,12 @@ TEST(KernelLogLostGpu, EveryWordingNamesTheGpu) {
        "0000:b3:00.0"},
   };
   for (const auto& [text, bus] : cases) {
-    const auto log = probe::parse::parse_kernel_log(text);
+    const auto log = importer::parse_kernel_log(text);
     ASSERT_EQ(log.fallen_off_bus.size(), 1u) << text;
     EXPECT_EQ(log.fallen_off_bus[0], bus);
   }
   // "The NVIDIA GPU ..." without the lost lines is not a lost GPU.
-  EXPECT_TRUE(probe::parse::parse_kernel_log("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1e04)\nNVRM: installed in "
+  EXPECT_TRUE(importer::parse_kernel_log("NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:1e04)\nNVRM: installed in "
                                              "this system is not supported by the\nNVRM: NVIDIA 520.56.06 driver release.\n")
                   .fallen_off_bus.empty());
 }

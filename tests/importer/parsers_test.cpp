@@ -6,17 +6,15 @@
 #include "importer/bug_report.h"
 #include "importer/gzip.h"
 #include "importer/importer.h"
-#include "probe/parse/kernel_log.h"
-#include "probe/parse/lspci_text.h"
-#include "probe/parse/nvidia_smi_nvlink.h"
-#include "probe/parse/nvidia_smi_text.h"
-#include "probe/parse/nvidia_smi_topo.h"
+#include "importer/kernel_log.h"
+#include "importer/lspci_text.h"
+#include "importer/nvidia_smi_nvlink.h"
+#include "importer/nvidia_smi_text.h"
+#include "importer/nvidia_smi_topo.h"
 #include "test_support.h"
 
 namespace tfrig {
 namespace {
-
-namespace parse = probe::parse;
 
 std::string data(const std::string& rel) { return test::read_file(test::data_dir() + "/" + rel); }
 
@@ -26,7 +24,7 @@ std::string gunzipped(const std::string& rel) {
   return out ? *out : std::string();
 }
 
-const parse::LspciDevice* device(const parse::Lspci& l, const std::string& addr) {
+const importer::LspciDevice* device(const importer::Lspci& l, const std::string& addr) {
   for (const auto& d : l.devices) {
     if (d.address == addr) return &d;
   }
@@ -35,14 +33,14 @@ const parse::LspciDevice* device(const parse::Lspci& l, const std::string& addr)
 
 TEST(Lspci, NnDvvvWithDowngradedLinkAndDriver) {
   // Trourest186: an RTX 2080 Ti passed through to a KVM guest; lspci -nnDvvvxxx.
-  auto l = parse::parse_lspci(data("lspci/Trourest186__Serverless-Computing-Final.lspci-nnDvvvxxx.txt"));
+  auto l = importer::parse_lspci(data("lspci/Trourest186__Serverless-Computing-Final.lspci-nnDvvvxxx.txt"));
   ASSERT_TRUE(l.has_value()) << l.error().to_string();
   const auto* gpu = device(*l, "0000:00:10.0");
   ASSERT_NE(gpu, nullptr);
   EXPECT_EQ(gpu->vendor_id, 0x10deu);
   EXPECT_EQ(gpu->device_id, 0x1e07u);
   EXPECT_EQ(gpu->class_code.value_or(0) >> 8, 0x0300u);
-  EXPECT_TRUE(parse::lspci_is_nvidia_gpu(*gpu));
+  EXPECT_TRUE(importer::lspci_is_nvidia_gpu(*gpu));
   EXPECT_EQ(gpu->driver, "nvidia");
   // "LnkSta: Speed 2.5GT/s (downgraded), Width x16 (ok)" against "LnkCap: ... Speed 8GT/s, Width x16".
   EXPECT_DOUBLE_EQ(gpu->link_speed_gts.value_or(0), 2.5);
@@ -51,46 +49,46 @@ TEST(Lspci, NnDvvvWithDowngradedLinkAndDriver) {
   EXPECT_EQ(gpu->link_width, 16);
   EXPECT_EQ(gpu->link_width_cap, 16);
   EXPECT_FALSE(gpu->config_all_ones);
-  EXPECT_EQ(parse::lspci_product_name(*gpu), "GeForce RTX 2080 Ti Rev. A");
+  EXPECT_EQ(importer::lspci_product_name(*gpu), "GeForce RTX 2080 Ti Rev. A");
 }
 
 TEST(Lspci, LostGpuReadsAllOnes) {
   // blacksoil: "04:00.0 3D controller: NVIDIA Corporation GM108M [GeForce 840M] (rev ff) (prog-if ff)".
-  auto l = parse::parse_lspci(data("lspci/blacksoil__BashCommands.lspci-d_10de_v_xxx.txt"));
+  auto l = importer::parse_lspci(data("lspci/blacksoil__BashCommands.lspci-d_10de_v_xxx.txt"));
   ASSERT_TRUE(l.has_value());
   ASSERT_EQ(l->devices.size(), 1u);
   const auto& d = l->devices[0];
   EXPECT_EQ(d.address, "0000:04:00.0");
   EXPECT_TRUE(d.config_all_ones);
   EXPECT_EQ(d.vendor_id, 0x10deu);  // from the name: the dump reads ffff
-  EXPECT_TRUE(parse::lspci_is_nvidia_gpu(d));
+  EXPECT_TRUE(importer::lspci_is_nvidia_gpu(d));
   EXPECT_EQ(d.driver, "nvidia");
 }
 
 TEST(Lspci, GzippedEightH100sAndPlainListings) {
   auto text = gunzipped("lspci/lspci-vvv.dell-8xH100-SXM.txt.gz");
-  auto l = parse::parse_lspci(text);
+  auto l = importer::parse_lspci(text);
   ASSERT_TRUE(l.has_value());
   int gpus = 0;
-  for (const auto& d : l->devices) gpus += parse::lspci_is_nvidia_gpu(d) ? 1 : 0;
+  for (const auto& d : l->devices) gpus += importer::lspci_is_nvidia_gpu(d) ? 1 : 0;
   EXPECT_EQ(gpus, 8);
-  auto nn = parse::parse_lspci(data("lspci/lspci-nn.a10.txt"));
+  auto nn = importer::parse_lspci(data("lspci/lspci-nn.a10.txt"));
   ASSERT_TRUE(nn.has_value());
   gpus = 0;
-  for (const auto& d : nn->devices) gpus += parse::lspci_is_nvidia_gpu(d) ? 1 : 0;
+  for (const auto& d : nn->devices) gpus += importer::lspci_is_nvidia_gpu(d) ? 1 : 0;
   EXPECT_EQ(gpus, 1);
-  auto gb = parse::parse_lspci(data("lspci/lspci.gb200.txt"));
+  auto gb = importer::parse_lspci(data("lspci/lspci.gb200.txt"));
   ASSERT_TRUE(gb.has_value());
   EXPECT_FALSE(gb->devices.empty());
 }
 
 TEST(Lspci, RejectsOtherText) {
-  EXPECT_FALSE(parse::parse_lspci("hello\nworld\n").has_value());
-  EXPECT_FALSE(parse::parse_lspci("").has_value());
+  EXPECT_FALSE(importer::parse_lspci("hello\nworld\n").has_value());
+  EXPECT_FALSE(importer::parse_lspci("").has_value());
 }
 
 TEST(NvidiaSmiText, Driver384WithoutCudaLine) {
-  auto q = parse::parse_nvidia_smi_text(data("nvidia-smi-text/eler__git_examples.nvidia-smi-q.txt"));
+  auto q = importer::parse_nvidia_smi_text(data("nvidia-smi-text/eler__git_examples.nvidia-smi-q.txt"));
   ASSERT_TRUE(q.has_value()) << q.error().to_string();
   EXPECT_EQ(q->driver_version, "384.59");
   EXPECT_FALSE(q->cuda_version.has_value());
@@ -102,7 +100,7 @@ TEST(NvidiaSmiText, Driver384WithoutCudaLine) {
 }
 
 TEST(NvidiaSmiText, Driver535LinkAndMemory) {
-  auto q = parse::parse_nvidia_smi_text(
+  auto q = importer::parse_nvidia_smi_text(
       data("nvidia-smi-text/Bekal-Ramnath-Rao__MasterThesis_HybridCommFramework_FL.nvidia-smi-q.txt"));
   ASSERT_TRUE(q.has_value());
   EXPECT_EQ(q->driver_version, "535.288.01");
@@ -122,7 +120,7 @@ TEST(NvidiaSmiText, Driver535LinkAndMemory) {
 
 TEST(NvidiaSmiText, EveryFixtureParses) {
   for (const auto& name : test::list_dir(test::data_dir() + "/nvidia-smi-text")) {
-    auto q = parse::parse_nvidia_smi_text(data("nvidia-smi-text/" + name));
+    auto q = importer::parse_nvidia_smi_text(data("nvidia-smi-text/" + name));
     ASSERT_TRUE(q.has_value()) << name << ": " << q.error().to_string();
     EXPECT_TRUE(!q->gpus.empty() || q->error.has_value()) << name;
     for (const auto& g : q->gpus) {
@@ -133,27 +131,27 @@ TEST(NvidiaSmiText, EveryFixtureParses) {
 }
 
 TEST(NvidiaSmiText, ErrorOutputsAreFacts) {
-  auto mismatch = parse::parse_nvidia_smi_text(data("nvidia-smi-text/Trourest186__Serverless-Computing-Final.nvidia-smi-q.txt"));
+  auto mismatch = importer::parse_nvidia_smi_text(data("nvidia-smi-text/Trourest186__Serverless-Computing-Final.nvidia-smi-q.txt"));
   ASSERT_TRUE(mismatch.has_value());
   EXPECT_EQ(mismatch->error_kind, "driver_mismatch");
   EXPECT_EQ(mismatch->error, "Failed to initialize NVML: Driver/library version mismatch");
 
-  auto lost = parse::parse_nvidia_smi_text(data("nvidia-smi-text/blacksoil__BashCommands.nvidia-smi-q.txt"));
+  auto lost = importer::parse_nvidia_smi_text(data("nvidia-smi-text/blacksoil__BashCommands.nvidia-smi-q.txt"));
   ASSERT_TRUE(lost.has_value());
   EXPECT_EQ(lost->error_kind, "gpu_lost");
   ASSERT_EQ(lost->handle_errors.size(), 1u);
   EXPECT_EQ(lost->handle_errors[0].pci_bus_id, "0000:04:00.0");
   EXPECT_TRUE(lost->handle_errors[0].lost);
 
-  auto not_loaded = parse::parse_nvidia_smi_text(
+  auto not_loaded = importer::parse_nvidia_smi_text(
       "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
       "driver is installed and running.\n\n");
   ASSERT_TRUE(not_loaded.has_value());
   EXPECT_EQ(not_loaded->error_kind, "driver_not_loaded");
-  auto none = parse::parse_nvidia_smi_text("No devices were found\n");
+  auto none = importer::parse_nvidia_smi_text("No devices were found\n");
   ASSERT_TRUE(none.has_value());
   EXPECT_EQ(none->error_kind, "no_device");
-  EXPECT_FALSE(parse::parse_nvidia_smi_text("Sun Jan 25 12:37:40 2026\n+------+\n").has_value());
+  EXPECT_FALSE(importer::parse_nvidia_smi_text("Sun Jan 25 12:37:40 2026\n+------+\n").has_value());
 }
 
 TEST(KernelLog, XidLinesWithEveryTimestampShape) {
@@ -168,7 +166,7 @@ TEST(KernelLog, XidLinesWithEveryTimestampShape) {
       "[521526.650126] NVRM: this kernel module has the version 515.65.01.  Please\n"
       "[ 1897.016345] NVRM: Xid (PCI:0000:04:00): 79, GPU has fallen off the bus.\n"
       "NVRM: Xid (PCI:zz): x\n";
-  auto log = parse::parse_kernel_log(text);
+  auto log = importer::parse_kernel_log(text);
   ASSERT_EQ(log.xids.size(), 3u);  // the repeated line counts once, the malformed one not at all
   EXPECT_EQ(log.xids[0].xid, 13);
   EXPECT_EQ(log.xids[0].pci_bus_id, "0000:03:00.0");
@@ -185,7 +183,7 @@ TEST(KernelLog, XidLinesWithEveryTimestampShape) {
 }
 
 TEST(Topo, NvlinkNicsAndAffinity) {
-  auto m = parse::parse_nvidia_smi_topo(data("nvidia-smi-topo/8xA100-NV12-10NIC.topo-m.txt"));
+  auto m = importer::parse_nvidia_smi_topo(data("nvidia-smi-topo/8xA100-NV12-10NIC.topo-m.txt"));
   ASSERT_TRUE(m.has_value()) << m.error().to_string();
   EXPECT_EQ(m->devices.size(), 8u + 17u);
   ASSERT_GE(m->rows.size(), 8u);
@@ -198,7 +196,7 @@ TEST(Topo, NvlinkNicsAndAffinity) {
     g.index = i;
     inv.gpus.push_back(g);
   }
-  parse::apply_nvidia_smi_topo(*m, inv);
+  importer::apply_nvidia_smi_topo(*m, inv);
   EXPECT_EQ(inv.gpu_topology.size(), 28u);
   EXPECT_EQ(inv.gpu_topology[0].nvlink, true);
   EXPECT_EQ(inv.gpus[3].cpu_affinity.size(), 104u);
@@ -208,24 +206,24 @@ TEST(Topo, NvlinkNicsAndAffinity) {
 TEST(Topo, EveryFixtureParses) {
   for (const auto& name : test::list_dir(test::data_dir() + "/nvidia-smi-topo")) {
     const std::string text = data("nvidia-smi-topo/" + name);
-    EXPECT_TRUE(parse::looks_like_nvidia_smi_topo(text)) << name;
-    auto m = parse::parse_nvidia_smi_topo(text);
+    EXPECT_TRUE(importer::looks_like_nvidia_smi_topo(text)) << name;
+    auto m = importer::parse_nvidia_smi_topo(text);
     ASSERT_TRUE(m.has_value()) << name << ": " << m.error().to_string();
     EXPECT_FALSE(m->rows.empty()) << name;
     EXPECT_EQ(importer::detect_kind(text), importer::FileKind::kTopo) << name;
   }
-  auto phb = parse::parse_nvidia_smi_topo(data("nvidia-smi-topo/2x1080Ti-PHB.topo-m.txt"));
+  auto phb = importer::parse_nvidia_smi_topo(data("nvidia-smi-topo/2x1080Ti-PHB.topo-m.txt"));
   ASSERT_TRUE(phb.has_value());
-  EXPECT_EQ(parse::topo_level(phb->rows[0].cells[1]), "host_bridge");
+  EXPECT_EQ(importer::topo_level(phb->rows[0].cells[1]), "host_bridge");
 }
 
 TEST(Nvlink, StatusWithInactiveLinks) {
   // azhpc-diagnostics' "bad" 8xV100 capture: 36 links at 25.781 GB/s, 6 <inactive>.
-  std::vector<parse::NvlinkGpu> gpus;
+  std::vector<importer::NvlinkGpu> gpus;
   const std::string text = data("nvidia-smi-nvlink/azhpc.nvlink-s.bad.8xV100.out");
-  EXPECT_TRUE(parse::looks_like_nvidia_smi_nvlink(text));
+  EXPECT_TRUE(importer::looks_like_nvidia_smi_nvlink(text));
   EXPECT_EQ(importer::detect_kind(text), importer::FileKind::kNvlink);
-  parse::parse_nvidia_smi_nvlink(text, gpus);
+  importer::parse_nvidia_smi_nvlink(text, gpus);
   ASSERT_EQ(gpus.size(), 7u);  // the capture lists 7 of the 8 GPUs
   int active = 0, inactive = 0;
   for (const auto& g : gpus) {
@@ -237,10 +235,10 @@ TEST(Nvlink, StatusWithInactiveLinks) {
 }
 
 TEST(Nvlink, RemoteLinkInfoMergesWithStatus) {
-  std::vector<parse::NvlinkGpu> gpus;
-  parse::parse_nvidia_smi_nvlink("GPU 0: NVIDIA RTX A6000 (UUID: GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba)\n"
+  std::vector<importer::NvlinkGpu> gpus;
+  importer::parse_nvidia_smi_nvlink("GPU 0: NVIDIA RTX A6000 (UUID: GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba)\n"
                                  "\t Link 0: 14.062 GB/s\n", gpus);
-  parse::parse_nvidia_smi_nvlink("GPU 0: NVIDIA RTX A6000 (UUID: GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba)\n"
+  importer::parse_nvidia_smi_nvlink("GPU 0: NVIDIA RTX A6000 (UUID: GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba)\n"
                                  "\t Link 0: Remote Device 00000000:41:00.0: Link 0\n", gpus);
   ASSERT_EQ(gpus.size(), 1u);
   ASSERT_EQ(gpus[0].links.size(), 1u);

@@ -1,10 +1,9 @@
 // Golden outputs of the plan for every catalog model at two precisions,
 // against the fixture GPUs (so a change of the catalog does not move them).
 // TFRIG_UPDATE_GOLDEN=1 rewrites the files under tests/data/golden/plan/.
-#include <cstdlib>
-
 #include <gtest/gtest.h>
 
+#include "golden.h"
 #include "plan/model_catalog.h"
 #include "plan/plan.h"
 #include "plan/render.h"
@@ -14,19 +13,8 @@
 namespace tfrig::plan {
 namespace {
 
-bool update_golden() {
-  const char* v = std::getenv("TFRIG_UPDATE_GOLDEN");
-  return v != nullptr && std::string(v) == "1";
-}
-
 void check_golden(const std::string& name, const std::string& actual) {
-  const std::string path = tfrig::test::data_dir() + "/golden/plan/" + name;
-  if (update_golden()) {
-    tfrig::test::write_file(path, actual);
-    return;
-  }
-  ASSERT_TRUE(tfrig::test::path_exists(path)) << path << " missing; run with TFRIG_UPDATE_GOLDEN=1";
-  EXPECT_EQ(tfrig::test::read_file(path), actual) << "golden " << path << " differs; TFRIG_UPDATE_GOLDEN=1 rewrites it";
+  EXPECT_TRUE(tfrig::test::matches_golden(tfrig::test::golden_path("plan/" + name), actual));
 }
 
 class PlanGolden : public ::testing::TestWithParam<std::tuple<std::string, Precision>> {};

@@ -3,10 +3,10 @@
 // (expected values read from each XML independently of this parser).
 #include <gtest/gtest.h>
 
+#include "core/pci_address.h"
 #include "core/units.h"
 #include "gpu_test_support.h"
 #include "probe/parse/nvidia_smi_xml.h"
-#include "probe/parse/proc_driver_nvidia.h"
 
 namespace tfrig::probe::parse {
 namespace {
@@ -76,7 +76,7 @@ TEST_P(EveryCapture, MatchesTheFile) {
   EXPECT_EQ(g.index, 0);
   EXPECT_EQ(g.source, "nvidia-smi-xml");
   EXPECT_EQ(g.name, std::optional<std::string>(e.name));
-  EXPECT_EQ(g.pci_bus_id, normalize_pci_bus_id(e.bus_id));
+  EXPECT_EQ(g.pci_bus_id, core::normalize_pci_bus_id(e.bus_id));
   if (e.memory_mib >= 0) {
     EXPECT_EQ(g.memory_total_bytes, static_cast<uint64_t>(e.memory_mib) * core::kMiB);
   } else {

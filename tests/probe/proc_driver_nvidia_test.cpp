@@ -116,15 +116,5 @@ TEST(ProcDriverNvidia, Modules) {
   EXPECT_EQ(mods.count("nvidia_drm"), 0u);
 }
 
-TEST(ProcDriverNvidia, NormalizePciBusId) {
-  EXPECT_EQ(parse::normalize_pci_bus_id("00000000:3B:00.0"), "0000:3b:00.0");
-  EXPECT_EQ(parse::normalize_pci_bus_id("0000:3b:00.0"), "0000:3b:00.0");
-  EXPECT_EQ(parse::normalize_pci_bus_id("3b:00.0"), "0000:3b:00.0");
-  EXPECT_EQ(parse::normalize_pci_bus_id("00010000:01:00.0"), "10000:01:00.0");  // VMD domains
-  EXPECT_FALSE(parse::normalize_pci_bus_id("GPU-1234"));
-  EXPECT_FALSE(parse::normalize_pci_bus_id("0000:3b:00.9"));
-  EXPECT_FALSE(parse::normalize_pci_bus_id(""));
-}
-
 }  // namespace
 }  // namespace tfrig::probe

@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "golden.h"
 #include "report/command.h"
 #include "test_support.h"
 
@@ -216,8 +217,7 @@ TEST(PrometheusRender, EveryMetricHasOneRowAndAConventionalName) {
 TEST(PrometheusDoc, DocsMetricsMdIsGeneratedFromTheTable) {
   const std::string path = test::repo_root() + "/docs/metrics.md";
   const std::string want = report::prometheus_metrics_markdown();
-  if (const char* u = std::getenv("TFRIG_UPDATE_GOLDEN"); u && std::string(u) == "1") std::ofstream(path) << want;
-  EXPECT_EQ(test::read_file(path), want) << "docs/metrics.md is stale: rerun the tests with TFRIG_UPDATE_GOLDEN=1";
+  EXPECT_TRUE(test::matches_golden(path, want));
   for (const auto& m : report::prometheus_metrics()) {
     EXPECT_NE(want.find("| `" + std::string(m.name) + "` |"), std::string::npos) << m.name;
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/inventory_source.h"
+#include "golden.h"
 #include "knowledge/knowledge.h"
 #include "test_support.h"
 
@@ -13,14 +14,14 @@ namespace tfrig::setup::test {
 
 namespace {
 
-constexpr const char* kA100 = "golden/nvidia-smi-xml/telegraf_a100-sxm4-v12.xml.json";
-constexpr const char* kT4 = "golden/nvidia-smi-xml/telegraf_tesla-t4.xml.json";
-constexpr const char* k1070 = "golden/nvidia-smi-xml/telegraf_gtx-1070-ti.xml.json";
-constexpr const char* k2070 = "golden/nvidia-smi-xml/telegraf_dual_2070-v13.xml.json";
-constexpr const char* k3090 = "golden/nvidia-smi-xml/telegraf_rtx-3090-v12.xml.json";
-constexpr const char* k3060 = "golden/nvidia-smi-xml/netdata_rtx-3060.xml.json";
-constexpr const char* k4090 = "golden/nvidia-smi-xml/netdata_rtx-4090-driver-535.xml.json";
-constexpr const char* kAda = "golden/nvidia-smi-xml/telegraf_rtx-4000-sff-ada-v13.xml.json";
+constexpr const char* kA100 = "data/golden/nvidia-smi-xml/telegraf_a100-sxm4-v12.xml.json";
+constexpr const char* kT4 = "data/golden/nvidia-smi-xml/telegraf_tesla-t4.xml.json";
+constexpr const char* k1070 = "data/golden/nvidia-smi-xml/telegraf_gtx-1070-ti.xml.json";
+constexpr const char* k2070 = "data/golden/nvidia-smi-xml/telegraf_dual_2070-v13.xml.json";
+constexpr const char* k3090 = "data/golden/nvidia-smi-xml/telegraf_rtx-3090-v12.xml.json";
+constexpr const char* k3060 = "data/golden/nvidia-smi-xml/netdata_rtx-3060.xml.json";
+constexpr const char* k4090 = "data/golden/nvidia-smi-xml/netdata_rtx-4090-driver-535.xml.json";
+constexpr const char* kAda = "data/golden/nvidia-smi-xml/telegraf_rtx-4000-sff-ada-v13.xml.json";
 constexpr const char* kTwoA100 = "data/snapshots/gpu_box_two_a100_old_driver.json";
 constexpr const char* kCpuBox = "data/snapshots/cpu_box_cuda13.json";
 
@@ -128,12 +129,9 @@ const std::set<std::string>& knowledge_version_tokens() {
   return kTokens;
 }
 
-std::string golden_dir() { return tfrig::test::data_dir() + "/golden/setup"; }
+std::string golden_dir() { return tfrig::test::golden_path("setup"); }
 
-bool update_golden() {
-  const char* v = std::getenv("TFRIG_UPDATE_GOLDEN");
-  return v != nullptr && std::string(v) == "1";
-}
+bool update_golden() { return tfrig::test::updating_golden(); }
 
 }  // namespace tfrig::setup::test
 

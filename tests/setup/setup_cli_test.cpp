@@ -10,7 +10,7 @@
 namespace tfrig::test {
 namespace {
 
-const std::string kA100 = data_dir() + "/../golden/nvidia-smi-xml/telegraf_a100-sxm4-v12.xml.json";
+const std::string kA100 = data_dir() + "/golden/nvidia-smi-xml/telegraf_a100-sxm4-v12.xml.json";
 
 TEST(SetupCli, WritesTheFilesAndRefusesANonEmptyDir) {
   TempDir tmp;

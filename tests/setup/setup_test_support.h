@@ -15,7 +15,7 @@ namespace tfrig::setup::test {
 
 struct Cell {
   std::string name;      // golden directory name
-  std::string snapshot;  // relative to tests/ ("golden/nvidia-smi-xml/telegraf_tesla-t4.xml.json"); "" = none
+  std::string snapshot;  // relative to tests/ ("data/golden/nvidia-smi-xml/telegraf_tesla-t4.xml.json"); "" = none
   std::string tf;        // "2.17", "2.15,2.17", "" = default
   std::string os;
   Method method = Method::kPip;

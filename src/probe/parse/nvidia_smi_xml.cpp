@@ -4,9 +4,9 @@
 
 #include <cmath>
 
+#include "core/pci_address.h"
 #include "core/text.h"
 #include "core/units.h"
-#include "probe/parse/proc_driver_nvidia.h"
 
 namespace tfrig::probe::parse {
 
@@ -114,10 +114,10 @@ Gpu parse_gpu(const pugi::xml_node& node, int index) {
   g.uuid = text_at(node, "uuid");
   g.serial = text_at(node, "serial");
   if (auto id = text_at(node, "pci/pci_bus_id")) {
-    g.pci_bus_id = normalize_pci_bus_id(*id);
+    g.pci_bus_id = core::normalize_pci_bus_id(*id);
   }
   if (!g.pci_bus_id) {
-    if (const char* id = node.attribute("id").value(); id[0] != '\0') g.pci_bus_id = normalize_pci_bus_id(id);
+    if (const char* id = node.attribute("id").value(); id[0] != '\0') g.pci_bus_id = core::normalize_pci_bus_id(id);
   }
   // pci_device_id "220410DE": device id in the upper 16 bits, vendor below.
   if (auto id = text_at(node, "pci/pci_device_id")) {

@@ -8,14 +8,6 @@ namespace tfrig::probe::parse {
 
 namespace {
 
-bool is_hex(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-  }
-  return true;
-}
-
 // "Key: value" with any run of spaces and tabs after the colon.
 std::optional<std::pair<std::string_view, std::string_view>> key_value(std::string_view line) {
   const size_t colon = line.find(':');
@@ -24,39 +16,6 @@ std::optional<std::pair<std::string_view, std::string_view>> key_value(std::stri
 }
 
 }  // namespace
-
-std::optional<std::string> normalize_pci_bus_id(std::string_view text) {
-  text = core::trim(text);
-  // domain:bus:device.function, the domain optional.
-  auto parts = core::split(text, ':');
-  if (parts.size() == 2) parts.insert(parts.begin(), std::string_view("0000"));
-  if (parts.size() != 3) return std::nullopt;
-  const auto dot = parts[2].find('.');
-  if (dot == std::string_view::npos) return std::nullopt;
-  std::string_view domain = parts[0];
-  const std::string_view bus = parts[1];
-  const std::string_view dev = parts[2].substr(0, dot);
-  const std::string_view fn = parts[2].substr(dot + 1);
-  if (!is_hex(domain) || domain.size() > 8 || !is_hex(bus) || bus.size() > 2 || !is_hex(dev) || dev.size() > 2 ||
-      fn.size() != 1 || fn[0] < '0' || fn[0] > '7') {
-    return std::nullopt;
-  }
-  // NVML's 8-digit domain has the upper 16 bits zero on every x86 machine;
-  // keep extra digits only when they carry a value.
-  while (domain.size() > 4 && domain.front() == '0') domain.remove_prefix(1);
-  std::string out;
-  if (domain.size() < 4) out.append(4 - domain.size(), '0');
-  out += domain;
-  out += ':';
-  if (bus.size() < 2) out += '0';
-  out += bus;
-  out += ':';
-  if (dev.size() < 2) out += '0';
-  out += dev;
-  out += '.';
-  out += fn;
-  return core::to_lower(out);
-}
 
 core::Result<NvidiaVersionFile> parse_nvidia_version(std::string_view text) {
   NvidiaVersionFile out;
@@ -123,7 +82,7 @@ core::Result<NvidiaGpuInformation> parse_nvidia_gpu_information(std::string_view
     } else if (key == "GPU UUID") {
       out.uuid = value;
     } else if (key == "Bus Location") {
-      out.bus_location = normalize_pci_bus_id(value);
+      out.bus_location = core::normalize_pci_bus_id(value);
     } else if (key == "Device Minor") {
       if (auto v = core::parse_u64(value); v && *v < 1024) out.device_minor = static_cast<int>(*v);
     } else if (key == "Video BIOS") {

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/pci_address.h"
 #include "core/result.h"
 
 namespace tfrig::probe::parse {
@@ -40,10 +41,5 @@ core::Result<NvidiaGpuInformation> parse_nvidia_gpu_information(std::string_view
 
 // /proc/modules (proc(5)): the names of the loaded modules.
 std::set<std::string, std::less<>> parse_proc_modules(std::string_view text);
-
-// "00000000:3B:00.0", "0000:3b:00.0", "3b:00.0" -> "0000:3b:00.0"; nullopt
-// when it is not a PCI address. NVML and nvidia-smi write an 8-digit domain,
-// sysfs a 4-digit one; tfrig keeps the sysfs form so the two join.
-std::optional<std::string> normalize_pci_bus_id(std::string_view text);
 
 }  // namespace tfrig::probe::parse

@@ -1,11 +1,11 @@
-#include "probe/parse/nvidia_smi_topo.h"
+#include "importer/nvidia_smi_topo.h"
 
 #include <cctype>
 
 #include "core/text.h"
 #include "probe/parse/proc_text.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -151,7 +151,7 @@ void apply_nvidia_smi_topo(const TopoMatrix& m, inventory::Inventory& inv) {
     if (!a) continue;
     if (auto* g = gpu_at(*a)) {
       if (row.cpu_affinity) {
-        if (auto cpus = parse_cpulist(*row.cpu_affinity)) g->cpu_affinity = *cpus;
+        if (auto cpus = probe::parse::parse_cpulist(*row.cpu_affinity)) g->cpu_affinity = *cpus;
       }
       if (row.numa_affinity) {
         if (auto n = core::parse_u64(*row.numa_affinity); n && *n < 4096) g->numa_node = static_cast<int>(*n);
@@ -171,4 +171,4 @@ void apply_nvidia_smi_topo(const TopoMatrix& m, inventory::Inventory& inv) {
   if (!pairs.empty()) inv.gpu_topology = std::move(pairs);
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

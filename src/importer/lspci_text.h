@@ -18,7 +18,7 @@
 
 #include "core/result.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 struct LspciDevice {
   std::string address;                       // normalised "0000:01:00.0"
@@ -66,4 +66,4 @@ std::optional<std::string> lspci_product_name(const LspciDevice& d);
 // PCIe base specification); nullopt for any other value.
 std::optional<int> pcie_generation_from_gts(double gts);
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

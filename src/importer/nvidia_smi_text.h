@@ -19,7 +19,7 @@
 #include "core/result.h"
 #include "inventory/inventory.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 struct NvidiaSmiText {
   std::optional<std::string> timestamp;       // as written
@@ -51,4 +51,4 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text);
 // True when the text looks like `nvidia-smi -q` output or one of its errors.
 bool looks_like_nvidia_smi_text(std::string_view text);
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

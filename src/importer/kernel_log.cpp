@@ -1,12 +1,12 @@
-#include "probe/parse/kernel_log.h"
+#include "importer/kernel_log.h"
 
 #include <cctype>
 #include <set>
 
+#include "core/pci_address.h"
 #include "core/text.h"
-#include "probe/parse/proc_driver_nvidia.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -68,8 +68,8 @@ KernelLog parse_kernel_log(std::string_view text) {
       if (close == std::string_view::npos) continue;
       // "PCI:0000:03:00" names the device without its function: the GPU is function 0.
       const std::string_view raw_bus = msg.substr(9, close - 9);
-      auto bus = normalize_pci_bus_id(raw_bus);
-      if (!bus) bus = normalize_pci_bus_id(std::string(raw_bus) + ".0");
+      auto bus = core::normalize_pci_bus_id(raw_bus);
+      if (!bus) bus = core::normalize_pci_bus_id(std::string(raw_bus) + ".0");
       std::string_view rest = msg.substr(close + 3);
       size_t n = 0;
       while (n < rest.size() && n < 6 && std::isdigit(static_cast<unsigned char>(rest[n]))) ++n;
@@ -87,14 +87,14 @@ KernelLog parse_kernel_log(std::string_view text) {
       // The bus id itself holds ':'; it ends at the first space (and drops the ':' before it).
       std::string_view token = rest.substr(0, rest.find(' '));
       if (core::ends_with(token, ":")) token.remove_suffix(1);
-      if (auto bus = normalize_pci_bus_id(token); bus && lost.insert(*bus).second) out.fallen_off_bus.push_back(*bus);
+      if (auto bus = core::normalize_pci_bus_id(token); bus && lost.insert(*bus).second) out.fallen_off_bus.push_back(*bus);
     } else if (core::starts_with(msg, "The NVIDIA GPU ")) {
       // RmInitAdapter (open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osinit.c) prints
       //   "NVRM: The NVIDIA GPU 0000:b3:00.0" / "NVRM: (PCI ID: 10de:26b5) installed in this system has" /
       //   "NVRM: fallen off the bus and is not responding to commands."
       // on three lines (one when a log joins them).
       std::string_view rest = msg.substr(15);
-      pending_lost = normalize_pci_bus_id(rest.substr(0, rest.find(' ')));
+      pending_lost = core::normalize_pci_bus_id(rest.substr(0, rest.find(' ')));
       pending_lines = 3;
       if (msg.find("fallen off the bus") != std::string_view::npos && pending_lost && lost.insert(*pending_lost).second) {
         out.fallen_off_bus.push_back(*pending_lost);
@@ -108,7 +108,7 @@ KernelLog parse_kernel_log(std::string_view text) {
       std::string_view rest = msg.substr(4);
       const size_t colon = rest.find(": ");
       if (colon == std::string_view::npos) continue;
-      auto bus = normalize_pci_bus_id(rest.substr(0, colon));
+      auto bus = core::normalize_pci_bus_id(rest.substr(0, colon));
       if (!bus) continue;
       bool dup = false;
       for (const auto& f : out.init_failed) dup = dup || f.first == *bus;
@@ -122,4 +122,4 @@ KernelLog parse_kernel_log(std::string_view text) {
   return out;
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

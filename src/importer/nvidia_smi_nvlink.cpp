@@ -1,9 +1,9 @@
-#include "probe/parse/nvidia_smi_nvlink.h"
+#include "importer/nvidia_smi_nvlink.h"
 
+#include "core/pci_address.h"
 #include "core/text.h"
-#include "probe/parse/proc_driver_nvidia.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -74,7 +74,7 @@ void parse_nvidia_smi_nvlink(std::string_view text, std::vector<NvlinkGpu>& gpus
     if (core::starts_with(value, "Remote Device ")) {
       std::string_view rest = value.substr(14);
       const size_t sep = rest.find(": ");
-      if (auto bus = normalize_pci_bus_id(rest.substr(0, sep))) l.remote_pci_bus_id = bus;
+      if (auto bus = core::normalize_pci_bus_id(rest.substr(0, sep))) l.remote_pci_bus_id = bus;
     } else if (value.find("inactive") != std::string_view::npos) {
       l.active = false;
     } else if (value.find("GB/s") != std::string_view::npos) {
@@ -83,4 +83,4 @@ void parse_nvidia_smi_nvlink(std::string_view text, std::vector<NvlinkGpu>& gpus
   }
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

@@ -1,13 +1,13 @@
-#include "probe/parse/nvidia_smi_text.h"
+#include "importer/nvidia_smi_text.h"
 
 #include <cmath>
 #include <map>
 
+#include "core/pci_address.h"
 #include "core/text.h"
 #include "core/units.h"
-#include "probe/parse/proc_driver_nvidia.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -111,8 +111,8 @@ inventory::Gpu gpu_from(const Values& v, const std::string& header_bus, int inde
   g.architecture = text_of(v, "Product Architecture");
   g.uuid = text_of(v, "GPU UUID");
   g.serial = text_of(v, "Serial Number");
-  if (auto bus = text_of(v, "PCI/Bus Id")) g.pci_bus_id = normalize_pci_bus_id(*bus);
-  if (!g.pci_bus_id) g.pci_bus_id = normalize_pci_bus_id(header_bus);
+  if (auto bus = text_of(v, "PCI/Bus Id")) g.pci_bus_id = core::normalize_pci_bus_id(*bus);
+  if (!g.pci_bus_id) g.pci_bus_id = core::normalize_pci_bus_id(header_bus);
   // "Device Id : 0x1B0610DE": device in the upper 16 bits, vendor below.
   if (auto id = text_of(v, "PCI/Device Id")) {
     if (auto n = core::parse_hex(*id); n && *n <= 0xffffffffu && (*n & 0xffffu) == 0x10de) {
@@ -222,13 +222,13 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
       if (sep != std::string_view::npos && core::parse_u64(rest.substr(0, sep))) {
         const std::string_view after = rest.substr(sep + 2);
         const size_t next = after.find(": ");
-        if (next != std::string_view::npos && normalize_pci_bus_id(after.substr(0, next))) {
+        if (next != std::string_view::npos && core::normalize_pci_bus_id(after.substr(0, next))) {
           rest = after;
           sep = next;
         }
       }
-      if (sep != std::string_view::npos && normalize_pci_bus_id(rest.substr(0, sep))) {
-        he.pci_bus_id = *normalize_pci_bus_id(rest.substr(0, sep));
+      if (sep != std::string_view::npos && core::normalize_pci_bus_id(rest.substr(0, sep))) {
+        he.pci_bus_id = *core::normalize_pci_bus_id(rest.substr(0, sep));
         he.reason = std::string(core::trim(rest.substr(sep + 2)));
       } else {
         he.reason = std::string(sep == std::string_view::npos ? rest : core::trim(rest.substr(sep + 2)));
@@ -332,4 +332,4 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
   return out;
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 struct KernelXid {
   int xid = 0;
@@ -35,4 +35,4 @@ struct KernelLog {
 
 KernelLog parse_kernel_log(std::string_view text);
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

@@ -1,16 +1,16 @@
-#include "bench/interrupt.h"
+#include "core/interrupt.h"
 
 #include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
 
-#include "bench/scratch.h"
 #include "core/log.h"
 
-namespace tfrig::bench {
+namespace tfrig::core {
 
-InterruptGuard::InterruptGuard(double grace_seconds) : grace_seconds_(grace_seconds) {
+InterruptGuard::InterruptGuard(double grace_seconds, std::function<void()> on_forced_exit)
+    : grace_seconds_(grace_seconds), on_forced_exit_(std::move(on_forced_exit)) {
   sigemptyset(&set_);
   sigaddset(&set_, SIGINT);
   sigaddset(&set_, SIGTERM);
@@ -46,7 +46,7 @@ void InterruptGuard::watch() {
   }
   signal_.store(sig);
   cancelled_.store(true);
-  core::log(core::LogLevel::kWarn, "interrupted by signal {}: stopping and removing scratch files", sig);
+  log(LogLevel::kWarn, "interrupted by signal {}: stopping and cleaning up", sig);
 
   // Either the main thread finishes (stopping_) or a second signal comes or
   // the grace period ends. A second signal is polled with sigtimedwait so this
@@ -61,10 +61,10 @@ void InterruptGuard::watch() {
     bool second = sigtimedwait(&set_, nullptr, &zero) > 0;
     if (second || std::chrono::steady_clock::now() >= deadline) break;
   }
-  remove_all_scratch_dirs();
+  if (on_forced_exit_) on_forced_exit_();
   // The one deliberate process exit below main: the main thread is stuck and
-  // the user asked twice or waited; the scratch files are gone already.
+  // the user asked twice or waited; the clean-up has run already.
   _exit(128 + sig);
 }
 
-}  // namespace tfrig::bench
+}  // namespace tfrig::core

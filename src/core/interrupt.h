@@ -1,5 +1,6 @@
-// Ctrl-C and SIGTERM during a benchmark: the run stops between samples, the
-// scratch directories are removed, and the command exits 128+signal.
+// Ctrl-C and SIGTERM during a long command (bench, pipeline, pack, watch):
+// the run stops between samples or records, its clean-up runs (bench's
+// scratch directories are removed), and the command exits 128+signal.
 //
 // How: the guard blocks SIGINT, SIGTERM and SIGHUP in the calling thread
 // before any worker thread exists (workers inherit the mask), and one
@@ -7,21 +8,23 @@
 // so it may log, lock and remove files, which a signal handler may not.
 // It sets the cancel flag; if the main thread has not finished its own
 // clean-up within the grace period (a sample stuck in the kernel), or a
-// second signal arrives, the watcher removes the scratch directories itself
-// and ends the process with _exit.
+// second signal arrives, the watcher runs `on_forced_exit` itself (bench
+// passes the removal of its scratch directories) and ends the process with
+// _exit.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <csignal>
+#include <functional>
 #include <mutex>
 #include <thread>
 
-namespace tfrig::bench {
+namespace tfrig::core {
 
 class InterruptGuard {
  public:
-  explicit InterruptGuard(double grace_seconds = 5.0);
+  explicit InterruptGuard(double grace_seconds = 5.0, std::function<void()> on_forced_exit = {});
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
@@ -34,6 +37,7 @@ class InterruptGuard {
   void watch();
 
   double grace_seconds_;
+  std::function<void()> on_forced_exit_;
   sigset_t set_{};
   sigset_t old_mask_{};
   std::atomic<bool> cancelled_{false};
@@ -44,4 +48,4 @@ class InterruptGuard {
   std::thread watcher_;
 };
 
-}  // namespace tfrig::bench
+}  // namespace tfrig::core

@@ -15,7 +15,7 @@
 #include "core/result.h"
 #include "inventory/inventory.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 struct TopoRow {
   std::string name;                   // "GPU0", "NIC3"
@@ -46,4 +46,4 @@ std::optional<int> topo_nvlinks(std::string_view cell);
 // node, matching GPUn to the inventory GPU with index n.
 void apply_nvidia_smi_topo(const TopoMatrix& m, inventory::Inventory& inv);
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

@@ -1,12 +1,12 @@
-#include "probe/parse/lspci_text.h"
+#include "importer/lspci_text.h"
 
 #include <cctype>
 #include <cmath>
 
+#include "core/pci_address.h"
 #include "core/text.h"
-#include "probe/parse/proc_driver_nvidia.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 namespace {
 
@@ -157,7 +157,7 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
     if (const size_t alen = address_length(line); alen != 0) {
       LspciDevice d;
       d.line = line_no;
-      d.address = normalize_pci_bus_id(line.substr(0, alen)).value_or(std::string(line.substr(0, alen)));
+      d.address = core::normalize_pci_bus_id(line.substr(0, alen)).value_or(std::string(line.substr(0, alen)));
       std::string_view rest = line.substr(alen + 1);
       const size_t colon = rest.find(": ");
       std::string_view cls = colon == std::string_view::npos ? rest : rest.substr(0, colon);
@@ -250,4 +250,4 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
   return out;
 }
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer

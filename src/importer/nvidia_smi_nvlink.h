@@ -13,7 +13,7 @@
 
 #include "inventory/inventory.h"
 
-namespace tfrig::probe::parse {
+namespace tfrig::importer {
 
 struct NvlinkGpu {
   int index = 0;
@@ -29,4 +29,4 @@ void parse_nvidia_smi_nvlink(std::string_view text, std::vector<NvlinkGpu>& gpus
 // True when the text starts like nvlink --status / --remotelinkinfo output.
 bool looks_like_nvidia_smi_nvlink(std::string_view text);
 
-}  // namespace tfrig::probe::parse
+}  // namespace tfrig::importer
