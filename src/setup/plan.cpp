@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <variant>
 
 #include "core/text.h"
 
@@ -395,88 +396,86 @@ std::optional<Method> parse_method(std::string_view s) {
   return std::nullopt;
 }
 
-core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
-                                          const SetupOptions& o) {
-  const SetupFacts& f = k.setup();
+namespace {
+
+using Releases = std::vector<std::pair<const TfBuild*, std::string>>;
+
+// The OS the plan is for: --os, else the machine's.
+core::Result<const OsTarget*> choose_os(const SetupFacts& f, const inventory::Inventory* inv, const SetupOptions& o) {
   if (f.os_targets.empty()) return core::fail(core::ErrorCode::kNotFound, "setup.json", "no os_targets in the knowledge base");
   std::string known_os;
   for (const auto& t : f.os_targets) known_os += (known_os.empty() ? "" : ", ") + t.id;
-  const OsTarget* os = nullptr;
   if (!o.os.empty()) {
-    os = f.find_os(o.os);
+    const OsTarget* os = f.find_os(o.os);
     if (!os) return core::fail(core::ErrorCode::kInvalidArgument, "--os", "unknown OS '" + o.os + "' (known: " + known_os + ")");
-  } else {
-    const std::string id = inv && inv->host.os_id ? *inv->host.os_id : "";
-    const std::string version = inv && inv->host.os_version_id ? *inv->host.os_version_id : "";
-    os = f.find_os(id, version);
-    if (!os) {
-      return core::fail(core::ErrorCode::kInvalidArgument, "--os",
-                        "this machine's OS (" + (id.empty() ? std::string("unknown") : id + " " + version) +
-                            ") has no setup recipe; pass --os, one of: " + known_os);
-    }
+    return os;
   }
-  const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
-  if (o.tf.size() > 1 && !container) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
-                      "several TensorFlow versions (A/B) need --method container or ngc: one service per version");
+  const std::string id = inv && inv->host.os_id ? *inv->host.os_id : "";
+  const std::string version = inv && inv->host.os_version_id ? *inv->host.os_version_id : "";
+  const OsTarget* os = f.find_os(id, version);
+  if (!os) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--os",
+                      "this machine's OS (" + (id.empty() ? std::string("unknown") : id + " " + version) +
+                          ") has no setup recipe; pass --os, one of: " + known_os);
   }
-  auto gpu = resolve_gpu(k, inv, o.gpu);
-  if (!gpu) return tl::unexpected(gpu.error());
+  return os;
+}
 
-  PlanOutcome out;
-  SetupPlan p;
-  p.os = os;
-  p.method = o.method;
-  p.gpu = *gpu;
-  // Which releases.
-  std::vector<std::pair<const TfBuild*, std::string>> wanted;
+// The releases asked for (or the newest that works), or why none can: an
+// Error for a version the knowledge base does not know, a Refusal for one
+// that cannot work here.
+core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k, const SetupOptions& o, SetupPlan& p) {
+  const OsTarget& os = *p.os;
+  Releases wanted;
   if (o.tf.empty()) {
     for (const auto& b : k.tf_builds()) {
-      if (why_not(k, *os, o.method, p.gpu, b).empty()) {
+      if (why_not(k, os, o.method, p.gpu, b).empty()) {
         wanted.emplace_back(&b, b.tf);
         break;
       }
     }
     if (wanted.empty()) {
-      out.refusal = Refusal{"no TensorFlow release in the tested-build table works on " + os->id + " with method " +
-                                std::string(method_name(o.method)) +
-                                (p.gpu.cc ? " and compute capability " + *p.gpu.cc : ""),
-                            nearest(k, *os, o.method, p.gpu, nullptr, given_target(o))};
-      return out;
+      return Refusal{"no TensorFlow release in the tested-build table works on " + os.id + " with method " +
+                         std::string(method_name(o.method)) + (p.gpu.cc ? " and compute capability " + *p.gpu.cc : ""),
+                     nearest(k, os, o.method, p.gpu, nullptr, given_target(o))};
     }
     p.notes.push_back("TensorFlow " + wanted.front().second + ": the newest release this machine can run with method " +
                       std::string(method_name(o.method)) + " (pass --tf to choose).");
-  } else {
-    for (const auto& t : o.tf) {
-      auto r = resolve_tf(k, t);
-      if (!r) return tl::unexpected(r.error());
-      wanted.push_back(*r);
-    }
+    return wanted;
+  }
+  for (const auto& t : o.tf) {
+    auto r = resolve_tf(k, t);
+    if (!r) return tl::unexpected(r.error());
+    wanted.push_back(*r);
   }
   for (const auto& [b, version] : wanted) {
-    std::string reason = why_not(k, *os, o.method, p.gpu, *b);
-    if (!reason.empty()) {
-      out.refusal = Refusal{reason, nearest(k, *os, o.method, p.gpu, b, given_target(o))};
-      return out;
-    }
+    std::string reason = why_not(k, os, o.method, p.gpu, *b);
+    if (!reason.empty()) return Refusal{reason, nearest(k, os, o.method, p.gpu, b, given_target(o))};
   }
-  // The releases.
+  return wanted;
+}
+
+// One TfTarget per release: the pip requirement or the image, and the kernel
+// notes for this GPU. Returns the newest CUDA the releases need.
+std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   std::string need_cuda;
   for (const auto& [b, version] : wanted) {
     TfTarget t;
     t.version = version;
     t.build = b;
     // [and-cuda] only for pip: the apt method uses the system's CUDA and cuDNN.
-    t.and_cuda = o.method == Method::kPip && and_cuda_for(k, version);
+    t.and_cuda = p.method == Method::kPip && and_cuda_for(k, version);
     t.pip_name = b->package == "tensorflow_gpu" ? "tensorflow-gpu" : "tensorflow";
     t.pip_requirement = t.pip_name + (t.and_cuda ? "[and-cuda]" : "") + "==" + version;
     t.service = service_name(version);
-    t.image_cuda = cuda_needed(k, o.method, *b);
-    if (o.method == Method::kContainer) {
+    t.image_cuda = cuda_needed(k, p.method, *b);
+    if (p.method == Method::kContainer) {
       // Docker Hub has images for the table's rows (x.y.0), not every patch.
       t.image = f.docker_repository + ":" + b->tf + f.docker_gpu_suffix;
       add_version(p, "tf", b->tf);
-    } else if (o.method == Method::kNgc) {
+    } else if (p.method == Method::kNgc) {
       t.ngc = f.ngc_for(b->tf);
       t.image = f.ngc_repository + ":" + t.ngc->release + f.ngc_tag_suffix;
       add_version(p, "ngc_release", t.ngc->release);
@@ -486,7 +485,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
                           " is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); check the image's banner.");
       }
     }
-    if (p.gpu.cc && o.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
+    if (p.gpu.cc && p.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
       auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));
       if (kv.support == knowledge::KernelSupport::kPtxJit) {
         t.kernel_note = "TensorFlow " + b->tf + " has only PTX for compute capability " + *p.gpu.cc + " (" + kv.detail +
@@ -505,13 +504,19 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
     }
     p.tfs.push_back(std::move(t));
   }
-  // The driver.
+  return need_cuda;
+}
+
+// The driver branch, its installer and kernel modules, and why.
+void plan_driver(const Knowledge& k, const std::string& need_cuda, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const OsTarget& os = *p.os;
   DriverPlan& d = p.driver;
-  d.branch = choose_branch(k, *os, need_cuda, p.gpu.cc);
+  d.branch = choose_branch(k, os, need_cuda, p.gpu.cc);
   d.branch_cuda = branch_cuda(k, d.branch);
   d.min_driver_cuda = need_cuda;
   d.min_driver = min_driver_for(k, need_cuda);
-  d.installer = os->driver_installer;
+  d.installer = os.driver_installer;
   {
     auto cc = p.gpu.cc ? ver(*p.gpu.cc) : std::nullopt;
     auto sup = ver(f.open_supported_min_cc), req = ver(f.open_required_min_cc);
@@ -525,7 +530,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
     d.install_id = f.driver_package(d.open ? "cuda_repo_open" : "cuda_repo_proprietary", d.branch);
   }
   d.why = "CUDA " + need_cuda + " needs driver " + d.min_driver + " or newer; branch " + d.branch + " ships CUDA " +
-          d.branch_cuda + " and is the newest branch " + os->id + " offers" +
+          d.branch_cuda + " and is the newest branch " + os.id + " offers" +
           (p.gpu.cc ? " that drives compute capability " + *p.gpu.cc : "") + ". " +
           (d.open ? "Open kernel modules: NVIDIA's default from branch " + f.open_default_from_branch + " for compute capability " +
                         f.open_supported_min_cc + " and newer."
@@ -545,11 +550,17 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
     p.notes.push_back("No GPU known (none found, none given with --gpu): the driver is the proprietary " + d.branch +
                       " branch and tuning.py picks the precision at run time.");
   }
-  // CUDA from NVIDIA's repository (apt; pip before [and-cuda]).
+}
+
+// CUDA and cuDNN from NVIDIA's repository (apt; pip before [and-cuda]), and
+// whether that repository is added at all.
+void plan_cuda_libraries(const Knowledge& k, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   const TfTarget& first = p.tfs.front();
   const auto* cudnn_pkg = cudnn_package_for(f, first.build->cudnn);
   auto cv = ver(first.build->cuda);
-  if (!container && needs_cuda_repo_libs(o.method, first.and_cuda) && cv && cudnn_pkg) {
+  if (!container && needs_cuda_repo_libs(p.method, first.and_cuda) && cv && cudnn_pkg) {
     CudaPlan& c = p.cuda;
     const std::map<std::string, std::string> vals{{"major", std::to_string(cv->major())},
                                                   {"minor", std::to_string(cv->minor())},
@@ -557,28 +568,40 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
                                                   {"cudnn", first.build->cudnn}};
     c.needed = true;
     c.cuda = first.build->cuda;
-    c.package = knowledge::fill_template(o.method == Method::kApt ? f.cuda_toolkit_package : f.cuda_libraries_package, vals);
+    c.package = knowledge::fill_template(p.method == Method::kApt ? f.cuda_toolkit_package : f.cuda_libraries_package, vals);
     c.cudnn = first.build->cudnn;
-    const auto* cp = cudnn_pkg;
-    c.cudnn_package = knowledge::fill_template(cp->package, vals);
-    c.cudnn_prefix = knowledge::fill_template(cp->version_prefix, vals);
-    c.cudnn_suffix = knowledge::fill_template(cp->version_suffix, vals);
+    c.cudnn_package = knowledge::fill_template(cudnn_pkg->package, vals);
+    c.cudnn_prefix = knowledge::fill_template(cudnn_pkg->version_prefix, vals);
+    c.cudnn_suffix = knowledge::fill_template(cudnn_pkg->version_suffix, vals);
     c.lib_dir = "/usr/local/cuda-" + c.cuda + "/lib64";
   }
-  p.cuda_repo = p.cuda.needed || d.installer == "cuda-repo";
+  p.cuda_repo = p.cuda.needed || p.driver.installer == "cuda-repo";
   if (p.cuda_repo) add_version(p, "cuda_keyring", f.keyring_version);
+}
+
+// What the host itself contributes: the repository architecture, the venv's
+// Python, whether nouveau holds the GPU.
+void plan_host(const Knowledge& k, const inventory::Inventory* inv, SetupPlan& p) {
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   p.repo_arch = inv && inv->host.architecture == std::optional<std::string>("aarch64") ? "sbsa" : "x86_64";
   if (!container) {
-    p.python = os->python;
+    p.python = p.os->python;
     add_version(p, "python", p.python);
   }
-  p.venv_dir = f.venv_dir;
-  add_version(p, "os", os->version_id);
+  p.venv_dir = k.setup().venv_dir;
+  add_version(p, "os", p.os->version_id);
   p.nouveau_bound = inv && (inv->driver.module_nouveau == std::optional<bool>(true) ||
                             std::any_of(inv->pci.devices.begin(), inv->pci.devices.end(), [](const auto& dev) {
                               return dev.is_gpu && dev.driver == std::optional<std::string>("nouveau");
                             }));
-  // Tuning.
+  if (p.os->uncertain) {
+    p.notes.push_back("The driver branches and CUDA range of " + p.os->id +
+                      " are remembered, not read from the archive: install.sh checks the package exists before installing.");
+  }
+}
+
+// Mixed precision for the GPU, the allocator, and the OS tuning values.
+void plan_tuning(const Knowledge& k, SetupPlan& p) {
   p.fp16_min_cc = k.text("mixed_float16_min_cc", "");
   p.bf16_min_cc = k.text("mixed_bfloat16_min_cc", "");
   add_version(p, "cc", p.fp16_min_cc);
@@ -610,10 +633,38 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   p.swappiness = static_cast<int>(std::clamp(k.number("swappiness_max", 10), 0.0, 200.0));
   p.nofile = std::to_string(static_cast<long long>(std::clamp(k.number("nofile_recommended", 1048576), 1024.0, 2147483584.0)));
   p.governor = k.text("governor_recommended", "performance");
-  if (os->uncertain) {
-    p.notes.push_back("The driver branches and CUDA range of " + os->id +
-                      " are remembered, not read from the archive: install.sh checks the package exists before installing.");
+}
+
+}  // namespace
+
+core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
+                                          const SetupOptions& o) {
+  auto os = choose_os(k.setup(), inv, o);
+  if (!os) return tl::unexpected(os.error());
+  const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
+  if (o.tf.size() > 1 && !container) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
+                      "several TensorFlow versions (A/B) need --method container or ngc: one service per version");
   }
+  auto gpu = resolve_gpu(k, inv, o.gpu);
+  if (!gpu) return tl::unexpected(gpu.error());
+
+  PlanOutcome out;
+  SetupPlan p;
+  p.os = *os;
+  p.method = o.method;
+  p.gpu = *gpu;
+  auto releases = choose_releases(k, o, p);
+  if (!releases) return tl::unexpected(releases.error());
+  if (auto* refusal = std::get_if<Refusal>(&*releases)) {
+    out.refusal = std::move(*refusal);
+    return out;
+  }
+  const std::string need_cuda = plan_releases(k, std::get<Releases>(*releases), p);
+  plan_driver(k, need_cuda, p);
+  plan_cuda_libraries(k, p);
+  plan_host(k, inv, p);
+  plan_tuning(k, p);
   build_steps(k, p);
   out.plan = std::move(p);
   return out;
