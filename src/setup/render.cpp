@@ -62,8 +62,17 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
       {"KEYRING_VERSION", f.keyring_version},
       {"CUDA_REPO", p.os->cuda_repo},
       {"ARCH", p.repo_arch},
-      {"KEYRING_URL", f.cuda_repo_url_base + "/" + p.os->cuda_repo + "/" + p.repo_arch + "/" + f.keyring_package + "_" +
-                          f.keyring_version + "_all.deb"},
+      {"KEYRING_URL", p.sources.cuda_repo_base + "/" + p.os->cuda_repo + "/" + p.repo_arch + "/" + f.keyring_package +
+                          "_" + f.keyring_version + "_all.deb"},
+      {"CHECK_TIMEOUT", std::to_string(f.mirror_check_timeout_s)},
+      {"APT_MIRROR", p.sources.apt_mirror},
+      {"APT_PATTERN", p.sources.apt_pattern},
+      {"CUDA_REPO_BASE", p.sources.cuda_repo_base},
+      {"CUDA_REPO_DEFAULT", p.sources.cuda_repo_default},
+      {"PIP_INDEX", p.sources.pip_index},
+      {"REGISTRY_MIRROR", p.sources.docker_registry_mirror},
+      {"CTK_LIST_FROM", p.sources.ctk_list_from},
+      {"CTK_LIST_TO", p.sources.ctk_list_to},
       {"BRANCH", p.driver.branch},
       {"OPEN", p.driver.open ? " (open kernel modules)" : ""},
       {"MIN_CUDA", p.driver.min_driver_cuda},
@@ -86,8 +95,8 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
       {"PIP_REQ", t.pip_requirement},
       {"DOCKER_PKG", p.os->docker_package},
       {"CTK_KEYRING", f.ctk_keyring},
-      {"CTK_GPGKEY", f.ctk_gpgkey_url},
-      {"CTK_LIST_URL", f.ctk_list_url},
+      {"CTK_GPGKEY", p.sources.ctk_gpgkey_url},
+      {"CTK_LIST_URL", p.sources.ctk_list_url},
       {"CTK_LIST_FILE", f.ctk_list_file},
       {"CTK_PKG", f.ctk_package},
       {"SWAPPINESS", std::to_string(p.swappiness)},
@@ -106,6 +115,13 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
       s += t_sh.section("driver");
       s += t_sh.section(p.driver.installer == "ubuntu-drivers" ? "driver_ubuntu_drivers" : "driver_cuda_repo");
       s += t_sh.section("driver_end");
+    } else if (st.id == "sources") {
+      s += t_sh.section("sources");
+      for (const auto& c : p.sources.checks) {
+        s += fill(t_sh.section("source_check"),
+                  {{"CHECK_KIND", c.mirror ? "mirror" : "default"}, {"CHECK_WHAT", c.what}, {"CHECK_URL", c.url}});
+      }
+      s += t_sh.section("sources_end");
     } else if (st.id == "verify") {
       s += t_sh.section("verify");
       if (is_container(p)) {
@@ -160,15 +176,19 @@ std::string render_limits(const SetupPlan& p) {
 std::string render_dockerfile(const SetupPlan& p) {
   const Template& t = setup_template("Dockerfile.in");
   const auto& first = p.tfs.front();
-  const std::string text =
-      t.section("head") + t.section(p.method == Method::kNgc ? "ngc" : "official") + t.section("body");
-  return fill(text, {{"IMAGE", first.image}, {"SERVICE", first.service}});
+  const std::string text = t.section("head") + t.section(p.method == Method::kNgc ? "ngc" : "official") +
+                           t.section("body") + (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
+                           t.section("tail");
+  return fill(text, {{"IMAGE", first.image}, {"SERVICE", first.service}, {"PIP_INDEX", p.sources.pip_index}});
 }
 
 std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
   const Template& t = setup_template("compose.yaml.in");
-  std::string s = fill(t.section("head"), {{"FIRST_SERVICE", p.tfs.front().service}});
+  std::string s = fill(t.section("head") +
+                           (p.sources.docker_registry_mirror.empty() ? "" : t.section("registry_mirror")) +
+                           t.section("top"),
+                       {{"FIRST_SERVICE", p.tfs.front().service}, {"REGISTRY_MIRROR", p.sources.docker_registry_mirror}});
   for (const auto& tf : p.tfs) {
     s += fill(t.section("service"), {{"SERVICE", tf.service},
                                      {"IMAGE", tf.image},
@@ -197,6 +217,12 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
     << "| `security/limits.d/90-tfrig.conf` | open files and locked memory, installed to /etc/security/limits.d |\n"
     << "| `modprobe.d/blacklist-nouveau.conf` | installed only where nouveau is loaded |\n";
   if (p.cuda.needed) s << "| `ld.so.conf.d/90-tfrig-cuda.conf` | puts " << p.cuda.lib_dir << " on the loader's path |\n";
+  if (!p.sources.pip_index.empty() && !is_container(p)) {
+    s << "| `pip.conf` | the venv's pip index: " << p.sources.pip_index << " |\n";
+  }
+  if (!p.sources.docker_registry_mirror.empty()) {
+    s << "| `docker/daemon.json` | `registry-mirrors`, installed to /etc/docker when there is none |\n";
+  }
   s << "\n## The plan\n\n";
   for (const auto& t : p.tfs) {
     s << "- TensorFlow " << t.version;
@@ -219,6 +245,14 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
                  : std::string("chosen at run time from the GPU's compute capability (tuning.py)"))
     << ".\n";
   for (const auto& n : p.notes) s << "- Note: " << n << "\n";
+  s << "\n## Download sources\n\n"
+    << "`install.sh` first checks that each answers (a HEAD request, " << f.mirror_check_timeout_s
+    << " s; `--dry-run` lists them):\n\n";
+  for (const auto& c : p.sources.checks) s << "- " << c.what << ": " << c.url << "\n";
+  if (!p.sources.apt_mirror.empty()) s << "- apt: the archive in /etc/apt becomes " << p.sources.apt_mirror << "\n";
+  if (!p.sources.preset.empty()) {
+    s << "\nMirror preset `" << p.sources.preset << "`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.\n";
+  }
   s << "\n## How to run it\n\n"
     << "```\n./install.sh --dry-run      # read what it would do; changes nothing\n"
     << "sudo ./install.sh            # do it; reboot when it says so, then run it again\n```\n\n"
@@ -265,6 +299,14 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
     out.push_back({"ld.so.conf.d/90-tfrig-cuda.conf",
                    fill(setup_template("ld-cuda.conf.in").section("head"),
                         {{"CUDA", p.cuda.cuda}, {"TF", p.tfs.front().version}, {"CUDA_LIB_DIR", p.cuda.lib_dir}}),
+                   0644});
+  }
+  if (!p.sources.pip_index.empty() && !is_container(p)) {
+    out.push_back({"pip.conf", fill(setup_template("pip.conf.in").section("head"), {{"PIP_INDEX", p.sources.pip_index}}), 0644});
+  }
+  if (!p.sources.docker_registry_mirror.empty()) {
+    out.push_back({"docker/daemon.json",
+                   fill(setup_template("daemon.json.in").section("head"), {{"REGISTRY_MIRROR", p.sources.docker_registry_mirror}}),
                    0644});
   }
   if (is_container(p)) {
