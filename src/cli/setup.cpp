@@ -24,6 +24,7 @@ struct SetupCliOptions {
   std::string snapshot;
   std::string output;
   bool force = false;
+  setup::MirrorOptions mirrors;
 };
 
 }  // namespace
@@ -45,6 +46,23 @@ void add_setup_command(CLI::App& app, RunState& state) {
       ->type_name("FILE");
   cmd->add_option("-o,--output", o->output, "Write the files into DIR (without it, only the plan is printed)")
       ->type_name("DIR");
+  cmd->add_option("--mirror", o->mirrors.preset,
+                  "Download from mirrors: cn = mainland China (Ubuntu/Debian archive, PyPI, CUDA repository, Container "
+                  "Toolkit; docs/setup.md)")
+      ->check(CLI::IsMember({"cn"}))
+      ->type_name("PRESET");
+  cmd->add_option("--apt-mirror", o->mirrors.apt, "The OS archive's mirror (replaces the one named in /etc/apt)")
+      ->type_name("URL");
+  cmd->add_option("--pip-index", o->mirrors.pip_index, "pip's index (pip.conf in the venv; PIP_INDEX_URL in the image)")
+      ->type_name("URL");
+  cmd->add_option("--docker-registry-mirror", o->mirrors.docker_registry,
+                  "A Docker Hub mirror for registry-mirrors in /etc/docker/daemon.json (container method)")
+      ->type_name("URL");
+  cmd->add_option("--cuda-repo", o->mirrors.cuda_repo, "NVIDIA's CUDA repository or its mirror (the folder holding ubuntu2204/, ...)")
+      ->type_name("URL");
+  cmd->add_option("--container-toolkit-repo", o->mirrors.container_toolkit,
+                  "The NVIDIA Container Toolkit repository or its mirror (the libnvidia-container folder)")
+      ->type_name("URL");
   cmd->add_flag("--force", o->force, "Write into a DIR that is not empty (tfrig's files are replaced, others kept)");
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
@@ -69,6 +87,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
     options.os = o->os;
     options.method = *setup::parse_method(o->method);
     options.gpu = o->gpu;
+    options.mirrors = o->mirrors;
     auto outcome = setup::make_setup_plan(*k, report ? &report->inventory : nullptr, options);
     if (!outcome) {
       core::log(core::LogLevel::kError, "{}", outcome.error().to_string());

@@ -154,6 +154,22 @@ struct LimitsInfo {
   std::vector<LimitsConfEntry> configured;
 };
 
+// A download host a pip, apt or Docker configuration names.
+struct ConfiguredSource {
+  std::string file;  // "/etc/pip.conf"
+  std::string kind;  // "pip", "apt", "docker"
+  std::string host;  // "pypi.tuna.tsinghua.edu.cn"
+};
+
+// The system's locale and time zone and where its package tools download
+// from: what tells a machine set up for mainland China (region.cpp in probe/).
+struct RegionInfo {
+  Opt<std::string> locale;     // LANG of /etc/default/locale or /etc/locale.conf: "zh_CN.UTF-8"
+  Opt<std::string> time_zone;  // /etc/timezone, else the /etc/localtime link: "Asia/Shanghai"
+  std::vector<ConfiguredSource> sources;
+  bool empty() const { return !locale && !time_zone && sources.empty(); }
+};
+
 
 // ---- The NVIDIA and TensorFlow stack (filled by the GPU-stack probes) ----
 
@@ -349,6 +365,7 @@ struct Inventory {
   CudaInfo cuda;
   PythonInfo python;
   ContainerInfo containers;
+  RegionInfo region;
 };
 
 }  // namespace tfrig::inventory

@@ -27,6 +27,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciDevice, address, vendor_id, d
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciInfo, devices)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsConfEntry, file, line, domain, type, item, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsInfo, nofile, memlock, configured)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConfiguredSource, file, kind, host)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RegionInfo, locale, time_zone, sources)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvLink, link, active, remote_pci_bus_id, remote_kind, version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, source, name, uuid, serial, pci_bus_id, pci_device_id,
@@ -109,6 +111,9 @@ void to_json(nlohmann::json& j, const Inventory& v) {
   j["cuda"] = v.cuda;
   j["python"] = v.python;
   j["containers"] = v.containers;
+  // Only when something was found: a machine (or import) without these files
+  // reads as the system defaults (C locale, UTC), and its snapshot stays as before.
+  if (!v.region.empty()) j["region"] = v.region;
 }
 
 namespace {
@@ -173,6 +178,7 @@ void from_json(const nlohmann::json& j, Inventory& v) {
   if (j.contains("cuda")) j.at("cuda").get_to(v.cuda);
   if (j.contains("python")) j.at("python").get_to(v.python);
   if (j.contains("containers")) j.at("containers").get_to(v.containers);
+  if (j.contains("region")) j.at("region").get_to(v.region);
 }
 
 }  // namespace tfrig::inventory

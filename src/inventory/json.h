@@ -11,6 +11,10 @@ namespace tfrig::inventory {
 
 void to_json(nlohmann::json& j, const HostInfo& v);
 void from_json(const nlohmann::json& j, HostInfo& v);
+void to_json(nlohmann::json& j, const ConfiguredSource& v);
+void from_json(const nlohmann::json& j, ConfiguredSource& v);
+void to_json(nlohmann::json& j, const RegionInfo& v);
+void from_json(const nlohmann::json& j, RegionInfo& v);
 void to_json(nlohmann::json& j, const NumaNode& v);
 void from_json(const nlohmann::json& j, NumaNode& v);
 void to_json(nlohmann::json& j, const CpuFlags& v);

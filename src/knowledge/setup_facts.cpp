@@ -1,5 +1,7 @@
 #include "knowledge/setup_facts.h"
 
+#include <algorithm>
+
 #include "core/version.h"
 
 namespace tfrig::knowledge {
@@ -48,6 +50,13 @@ std::map<std::string, std::string> string_map(const json& j) {
   return out;
 }
 
+SourceUrl source_url(const json& j) {
+  if (!j.is_object()) return {};
+  return SourceUrl{s(j, "url"), s(j, "source"), j.value("uncertain", false)};
+}
+
+std::vector<std::string> strings(const json& j, const char* key) { return list(j, key); }
+
 }  // namespace
 
 std::string fill_template(std::string text, const std::map<std::string, std::string>& values) {
@@ -92,6 +101,27 @@ const NgcRelease* SetupFacts::ngc_for(std::string_view tf) const {
     if (!best || (rel && best_rel && *rel > *best_rel)) best = &r;
   }
   return best;
+}
+
+const AptMirror* MirrorPreset::apt_for(std::string_view os_id, std::string_view arch) const {
+  for (const auto& a : apt) {
+    if (a.os_id == os_id && (a.arch == arch || a.arch == "any")) return &a;
+  }
+  return nullptr;
+}
+
+const MirrorPreset* SetupFacts::find_preset(std::string_view id) const {
+  for (const auto& p : mirror_presets) {
+    if (p.id == id) return &p;
+  }
+  return nullptr;
+}
+
+const AptArchive* SetupFacts::apt_archive(std::string_view os_id, std::string_view arch) const {
+  for (const auto& a : apt_archives) {
+    if (a.os_id == os_id && (a.arch == arch || a.arch == "any")) return &a;
+  }
+  return nullptr;
 }
 
 SetupFacts parse_setup_facts(const json& doc) {
@@ -163,6 +193,36 @@ SetupFacts parse_setup_facts(const json& doc) {
   f.container_source = s(c, "source");
   f.venv_dir = s(doc, "venv_dir");
   f.apt_packages = string_map(obj(doc, "apt_packages"));
+  f.ctk_repo_base = s(ctk, "repo_base");
+  const json& m = obj(doc, "mirrors");
+  if (auto it = m.find("check_timeout_s"); it != m.end() && it->is_number_integer()) {
+    // A HEAD request; more than a minute would make a dead source stall the script.
+    f.mirror_check_timeout_s = std::clamp(it->get<int>(), 1, 60);
+  }
+  const json& defaults = obj(m, "defaults");
+  f.default_pip_index = source_url(obj(defaults, "pip_index"));
+  f.docker_hub_registry = source_url(obj(defaults, "docker_hub_registry"));
+  f.ngc_registry = source_url(obj(defaults, "ngc_registry"));
+  for (const auto& r : arr(m, "apt_archives")) {
+    f.apt_archives.push_back(AptArchive{s(r, "os_id"), s(r, "arch"), s(r, "pattern"), s(r, "default"), s(r, "source")});
+  }
+  for (const auto& r : arr(m, "presets")) {
+    MirrorPreset p;
+    p.id = s(r, "id");
+    p.description = s(r, "description");
+    for (const auto& a : arr(r, "apt")) p.apt.push_back(AptMirror{s(a, "os_id"), s(a, "arch"), source_url(a)});
+    p.pip_index = source_url(obj(r, "pip_index"));
+    p.cuda_repo = source_url(obj(r, "cuda_repo"));
+    p.container_toolkit = source_url(obj(r, "container_toolkit"));
+    p.docker_registry_mirror = source_url(obj(r, "docker_registry_mirror"));
+    p.docker_hub_note = s(r, "docker_hub_note");
+    f.mirror_presets.push_back(std::move(p));
+  }
+  for (const auto& r : arr(m, "unusable_docker_hub_mirrors")) {
+    f.unusable_docker_hub_mirrors.push_back(UnusableMirror{s(r, "host"), s(r, "why"), s(r, "source")});
+  }
+  const json& china = obj(m, "china");
+  f.china = ChinaSignals{strings(china, "locales"), strings(china, "time_zones"), strings(china, "mirror_hosts")};
   return f;
 }
 

@@ -59,6 +59,51 @@ struct CudnnPackage {
   std::string version_suffix;  // {cuda_major}
 };
 
+// A download source: a URL with the id of its row in "sources".
+struct SourceUrl {
+  std::string url;
+  std::string source;
+  bool uncertain = false;
+};
+
+// Where an OS's apt archive is named in /etc/apt: install.sh replaces what
+// `pattern` (an extended regex with exactly one group) matches by the mirror.
+struct AptArchive {
+  std::string os_id;  // os-release ID
+  std::string arch;   // "x86_64", "aarch64", "any"
+  std::string pattern;
+  std::string default_url;
+  std::string source;
+};
+
+struct AptMirror {
+  std::string os_id, arch;
+  SourceUrl url;
+};
+
+// --mirror PRESET: the mirrors it sets (an empty url: none, keep the default).
+struct MirrorPreset {
+  std::string id;
+  std::string description;
+  std::vector<AptMirror> apt;
+  SourceUrl pip_index, cuda_repo, container_toolkit, docker_registry_mirror;
+  std::string docker_hub_note;
+
+  // The apt mirror for this OS and machine architecture; nullptr if none.
+  const AptMirror* apt_for(std::string_view os_id, std::string_view arch) const;
+};
+
+struct UnusableMirror {
+  std::string host, why, source;
+};
+
+// What tells that a machine is set up for mainland China (doctor).
+struct ChinaSignals {
+  std::vector<std::string> locales;      // "zh_CN"
+  std::vector<std::string> time_zones;   // "Asia/Shanghai"
+  std::vector<std::string> mirror_hosts; // "mirrors.tuna.tsinghua.edu.cn"
+};
+
 struct SetupFacts {
   std::string keyring_package, keyring_version, cuda_repo_url_base, keyring_source;
   std::string ctk_gpgkey_url, ctk_list_url, ctk_keyring, ctk_list_file, ctk_package, ctk_source;
@@ -75,12 +120,22 @@ struct SetupFacts {
   std::string shm_size, memlock, stack, container_source;
   std::string venv_dir;
   std::map<std::string, std::string> apt_packages;
+  std::string ctk_repo_base;  // the Container Toolkit repository the gpgkey and list URLs are under
+  int mirror_check_timeout_s = 5;
+  SourceUrl default_pip_index, docker_hub_registry, ngc_registry;
+  std::vector<AptArchive> apt_archives;
+  std::vector<MirrorPreset> mirror_presets;
+  std::vector<UnusableMirror> unusable_docker_hub_mirrors;
+  ChinaSignals china;
 
   const OsTarget* find_os(std::string_view id) const;
   const OsTarget* find_os(std::string_view os_id, std::string_view version_id) const;
   std::string driver_package(const std::string& name, const std::string& branch) const;
   // The newest NGC release that ships this TF major.minor; nullptr if none.
   const NgcRelease* ngc_for(std::string_view tf) const;
+  const MirrorPreset* find_preset(std::string_view id) const;
+  // The archive row for this OS and architecture ("any" rows match every one).
+  const AptArchive* apt_archive(std::string_view os_id, std::string_view arch) const;
 };
 
 // Reads setup.json; throws nlohmann::json::exception on a wrong type (the

@@ -5,6 +5,7 @@
 #include "probe/parse/proc_text.h"
 #include "probe/probe.h"
 #include "probe/probes.h"
+#include "probe/region.h"
 
 namespace tfrig::probe {
 
@@ -29,10 +30,13 @@ class HostProbe final : public Probe {
  public:
   std::string_view id() const override { return "host"; }
   std::vector<std::string> sources() const override {
-    return {"etc/os-release", "usr/lib/os-release", "proc/sys/kernel/osrelease", "proc/version",
-            "proc/sys/kernel/hostname", "sys/class/dmi/id/sys_vendor", "sys/class/dmi/id/product_name",
-            "sys/hypervisor/type", "proc/cpuinfo", ".dockerenv", "run/.containerenv", "proc/1/cgroup",
-            "proc/sys/fs/binfmt_misc/WSLInterop"};
+    std::vector<std::string> out = {"etc/os-release", "usr/lib/os-release", "proc/sys/kernel/osrelease", "proc/version",
+                                    "proc/sys/kernel/hostname", "sys/class/dmi/id/sys_vendor",
+                                    "sys/class/dmi/id/product_name", "sys/hypervisor/type", "proc/cpuinfo", ".dockerenv",
+                                    "run/.containerenv", "proc/1/cgroup", "proc/sys/fs/binfmt_misc/WSLInterop"};
+    // The locale, time zone and package-source files (region.cpp).
+    for (auto& s : region_sources()) out.push_back(std::move(s));
+    return out;
   }
 
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
@@ -127,6 +131,10 @@ class HostProbe final : public Probe {
       else host.container = "none";
     }
     if (root.env("KUBERNETES_SERVICE_HOST") && root.is_live()) host.container = "kubernetes";
+    // Locale, time zone and download mirrors (probe/region.cpp).
+    std::vector<std::string> region_problems;
+    out.region = read_region(root, region_problems);
+    for (auto& p : region_problems) problems.add(std::move(p));
 
     ProbeStatus status;
     status.problems = problems.problems();
@@ -144,6 +152,7 @@ class HostProbe final : public Probe {
 
   void merge(inventory::Inventory& into, inventory::Inventory&& from) const override {
     into.host = std::move(from.host);
+    into.region = std::move(from.region);
   }
 };
 

@@ -17,6 +17,7 @@ std::vector<Rule> memory_rules();
 std::vector<Rule> storage_rules();
 std::vector<Rule> hardware_rules();
 std::vector<Rule> os_rules();
+std::vector<Rule> region_rules();  // region.cpp: a machine set up for mainland China
 std::vector<Rule> container_rules();
 std::vector<Rule> tuning_rules();
 

@@ -60,7 +60,7 @@ const std::vector<Rule>& all_rules() {
   static const std::vector<Rule> kRules = [] {
     std::vector<Rule> all;
     for (auto table : {gpu_rules, gpu_health_rules, driver_rules, cuda_stack_rules, tensorflow_rules, cpu_rules, memory_rules,
-                       storage_rules, hardware_rules, os_rules, container_rules, tuning_rules}) {
+                       storage_rules, hardware_rules, os_rules, region_rules, container_rules, tuning_rules}) {
       auto part = table();
       all.insert(all.end(), part.begin(), part.end());
     }

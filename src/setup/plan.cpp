@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <variant>
 
 #include "core/text.h"
 
@@ -306,6 +307,18 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
   p.steps.push_back({"preflight", "Check the OS and that the script runs as root",
                      "The packages and paths below are for " + p.os->id + " only; installing drivers and writing /etc needs root.",
                      "tfrig", "Nothing to undo."});
+  const Sources& src = p.sources;
+  p.steps.push_back({"sources", "Check that every download source answers",
+                     "A source that does not answer (a blocked or slow network, a mirror that closed) would stall apt or pip halfway; each is asked once, with a " +
+                         std::to_string(f.mirror_check_timeout_s) + " s limit, before anything is installed. When default sources do not answer it says how to write the installation with mirrors (--mirror cn).",
+                     "tfrig; docs/setup.md", "Nothing to undo."});
+  if (!src.apt_mirror.empty()) {
+    p.steps.push_back({"apt_mirror", "apt archive from " + src.apt_mirror,
+                       "The " + p.os->id + " archive named in /etc/apt is replaced by the mirror, so apt-get downloads the driver, Docker and Python packages from it.",
+                       p.os->os_id == "debian" ? "https://mirrors.tuna.tsinghua.edu.cn/help/debian/"
+                                               : "https://mirrors.tuna.tsinghua.edu.cn/help/ubuntu/",
+                       "Restore each file from its .tfrig-bak copy in /etc/apt, then sudo apt-get update."});
+  }
   p.steps.push_back({"nouveau", "Blacklist nouveau where it is bound",
                      "If the open-source nouveau driver owns the GPU, the NVIDIA module cannot bind and nvidia-smi finds no device.",
                      "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/",
@@ -317,6 +330,12 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                            : "The CUDA toolkit and cuDNN packages pinned to the tested-build table come from NVIDIA's repository.",
                        "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
                        "sudo apt-get purge " + f.keyring_package + " && sudo apt-get update."});
+  }
+  if (p.cuda_repo && src.cuda_repo_mirrored) {
+    p.steps.push_back({"cuda_repo_mirror", "NVIDIA's CUDA repository from " + src.cuda_repo_base,
+                       "The keyring package names " + src.cuda_repo_default + " in /etc/apt/sources.list.d/cuda-*.list; the mirror serves the same folders.",
+                       "https://github.com/aws/aws-parallelcluster-cookbook/pull/919",
+                       "Restore /etc/apt/sources.list.d/cuda-*.list from its .tfrig-bak copy, then sudo apt-get update."});
   }
   p.steps.push_back({"driver", "NVIDIA driver branch " + p.driver.branch + (p.driver.open ? " (open kernel modules)" : ""),
                      p.driver.why, p.driver.installer == "ubuntu-drivers"
@@ -343,6 +362,11 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                        "TensorFlow " + p.tfs.front().version + " supports Python " + python_range(*p.tfs.front().build) +
                            "; a venv keeps its pins away from the system's Python.",
                        "https://www.tensorflow.org/install/pip", "sudo rm -rf " + p.venv_dir + "."});
+    if (!src.pip_index.empty()) {
+      p.steps.push_back({"pip_index", "pip in the venv downloads from " + src.pip_index,
+                         "pip.conf in the venv sets index-url, so the install below and every later pip install in the venv use the mirror.",
+                         "https://pip.pypa.io/en/stable/topics/configuration/", "rm " + p.venv_dir + "/pip.conf."});
+    }
     p.steps.push_back({"tensorflow", "Install " + p.tfs.front().pip_requirement,
                        p.tfs.front().and_cuda
                            ? "The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the host needs only the driver."
@@ -352,6 +376,12 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
   } else {
     p.steps.push_back({"docker", "Docker engine", "The container method runs TensorFlow in Docker; the host keeps only the driver.",
                        "https://www.tensorflow.org/install/docker", "sudo apt-get purge " + p.os->docker_package + "."});
+    if (!src.docker_registry_mirror.empty()) {
+      p.steps.push_back({"registry_mirror", "Docker Hub through the registry mirror " + src.docker_registry_mirror,
+                         "registry-mirrors in /etc/docker/daemon.json: Docker pulls the TensorFlow images from Docker Hub through the mirror.",
+                         "https://docs.docker.com/docker-hub/image-library/mirror/",
+                         "Remove the mirror from \"registry-mirrors\" in /etc/docker/daemon.json; sudo systemctl restart docker."});
+    }
     p.steps.push_back({"container_toolkit", "NVIDIA Container Toolkit: repository, package, Docker runtime",
                        "The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its runtime in /etc/docker/daemon.json.",
                        "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
@@ -395,88 +425,86 @@ std::optional<Method> parse_method(std::string_view s) {
   return std::nullopt;
 }
 
-core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
-                                          const SetupOptions& o) {
-  const SetupFacts& f = k.setup();
+namespace {
+
+using Releases = std::vector<std::pair<const TfBuild*, std::string>>;
+
+// The OS the plan is for: --os, else the machine's.
+core::Result<const OsTarget*> choose_os(const SetupFacts& f, const inventory::Inventory* inv, const SetupOptions& o) {
   if (f.os_targets.empty()) return core::fail(core::ErrorCode::kNotFound, "setup.json", "no os_targets in the knowledge base");
   std::string known_os;
   for (const auto& t : f.os_targets) known_os += (known_os.empty() ? "" : ", ") + t.id;
-  const OsTarget* os = nullptr;
   if (!o.os.empty()) {
-    os = f.find_os(o.os);
+    const OsTarget* os = f.find_os(o.os);
     if (!os) return core::fail(core::ErrorCode::kInvalidArgument, "--os", "unknown OS '" + o.os + "' (known: " + known_os + ")");
-  } else {
-    const std::string id = inv && inv->host.os_id ? *inv->host.os_id : "";
-    const std::string version = inv && inv->host.os_version_id ? *inv->host.os_version_id : "";
-    os = f.find_os(id, version);
-    if (!os) {
-      return core::fail(core::ErrorCode::kInvalidArgument, "--os",
-                        "this machine's OS (" + (id.empty() ? std::string("unknown") : id + " " + version) +
-                            ") has no setup recipe; pass --os, one of: " + known_os);
-    }
+    return os;
   }
-  const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
-  if (o.tf.size() > 1 && !container) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
-                      "several TensorFlow versions (A/B) need --method container or ngc: one service per version");
+  const std::string id = inv && inv->host.os_id ? *inv->host.os_id : "";
+  const std::string version = inv && inv->host.os_version_id ? *inv->host.os_version_id : "";
+  const OsTarget* os = f.find_os(id, version);
+  if (!os) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--os",
+                      "this machine's OS (" + (id.empty() ? std::string("unknown") : id + " " + version) +
+                          ") has no setup recipe; pass --os, one of: " + known_os);
   }
-  auto gpu = resolve_gpu(k, inv, o.gpu);
-  if (!gpu) return tl::unexpected(gpu.error());
+  return os;
+}
 
-  PlanOutcome out;
-  SetupPlan p;
-  p.os = os;
-  p.method = o.method;
-  p.gpu = *gpu;
-  // Which releases.
-  std::vector<std::pair<const TfBuild*, std::string>> wanted;
+// The releases asked for (or the newest that works), or why none can: an
+// Error for a version the knowledge base does not know, a Refusal for one
+// that cannot work here.
+core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k, const SetupOptions& o, SetupPlan& p) {
+  const OsTarget& os = *p.os;
+  Releases wanted;
   if (o.tf.empty()) {
     for (const auto& b : k.tf_builds()) {
-      if (why_not(k, *os, o.method, p.gpu, b).empty()) {
+      if (why_not(k, os, o.method, p.gpu, b).empty()) {
         wanted.emplace_back(&b, b.tf);
         break;
       }
     }
     if (wanted.empty()) {
-      out.refusal = Refusal{"no TensorFlow release in the tested-build table works on " + os->id + " with method " +
-                                std::string(method_name(o.method)) +
-                                (p.gpu.cc ? " and compute capability " + *p.gpu.cc : ""),
-                            nearest(k, *os, o.method, p.gpu, nullptr, given_target(o))};
-      return out;
+      return Refusal{"no TensorFlow release in the tested-build table works on " + os.id + " with method " +
+                         std::string(method_name(o.method)) + (p.gpu.cc ? " and compute capability " + *p.gpu.cc : ""),
+                     nearest(k, os, o.method, p.gpu, nullptr, given_target(o))};
     }
     p.notes.push_back("TensorFlow " + wanted.front().second + ": the newest release this machine can run with method " +
                       std::string(method_name(o.method)) + " (pass --tf to choose).");
-  } else {
-    for (const auto& t : o.tf) {
-      auto r = resolve_tf(k, t);
-      if (!r) return tl::unexpected(r.error());
-      wanted.push_back(*r);
-    }
+    return wanted;
+  }
+  for (const auto& t : o.tf) {
+    auto r = resolve_tf(k, t);
+    if (!r) return tl::unexpected(r.error());
+    wanted.push_back(*r);
   }
   for (const auto& [b, version] : wanted) {
-    std::string reason = why_not(k, *os, o.method, p.gpu, *b);
-    if (!reason.empty()) {
-      out.refusal = Refusal{reason, nearest(k, *os, o.method, p.gpu, b, given_target(o))};
-      return out;
-    }
+    std::string reason = why_not(k, os, o.method, p.gpu, *b);
+    if (!reason.empty()) return Refusal{reason, nearest(k, os, o.method, p.gpu, b, given_target(o))};
   }
-  // The releases.
+  return wanted;
+}
+
+// One TfTarget per release: the pip requirement or the image, and the kernel
+// notes for this GPU. Returns the newest CUDA the releases need.
+std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   std::string need_cuda;
   for (const auto& [b, version] : wanted) {
     TfTarget t;
     t.version = version;
     t.build = b;
     // [and-cuda] only for pip: the apt method uses the system's CUDA and cuDNN.
-    t.and_cuda = o.method == Method::kPip && and_cuda_for(k, version);
+    t.and_cuda = p.method == Method::kPip && and_cuda_for(k, version);
     t.pip_name = b->package == "tensorflow_gpu" ? "tensorflow-gpu" : "tensorflow";
     t.pip_requirement = t.pip_name + (t.and_cuda ? "[and-cuda]" : "") + "==" + version;
     t.service = service_name(version);
-    t.image_cuda = cuda_needed(k, o.method, *b);
-    if (o.method == Method::kContainer) {
+    t.image_cuda = cuda_needed(k, p.method, *b);
+    if (p.method == Method::kContainer) {
       // Docker Hub has images for the table's rows (x.y.0), not every patch.
       t.image = f.docker_repository + ":" + b->tf + f.docker_gpu_suffix;
       add_version(p, "tf", b->tf);
-    } else if (o.method == Method::kNgc) {
+    } else if (p.method == Method::kNgc) {
       t.ngc = f.ngc_for(b->tf);
       t.image = f.ngc_repository + ":" + t.ngc->release + f.ngc_tag_suffix;
       add_version(p, "ngc_release", t.ngc->release);
@@ -486,7 +514,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
                           " is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); check the image's banner.");
       }
     }
-    if (p.gpu.cc && o.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
+    if (p.gpu.cc && p.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
       auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));
       if (kv.support == knowledge::KernelSupport::kPtxJit) {
         t.kernel_note = "TensorFlow " + b->tf + " has only PTX for compute capability " + *p.gpu.cc + " (" + kv.detail +
@@ -505,13 +533,19 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
     }
     p.tfs.push_back(std::move(t));
   }
-  // The driver.
+  return need_cuda;
+}
+
+// The driver branch, its installer and kernel modules, and why.
+void plan_driver(const Knowledge& k, const std::string& need_cuda, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const OsTarget& os = *p.os;
   DriverPlan& d = p.driver;
-  d.branch = choose_branch(k, *os, need_cuda, p.gpu.cc);
+  d.branch = choose_branch(k, os, need_cuda, p.gpu.cc);
   d.branch_cuda = branch_cuda(k, d.branch);
   d.min_driver_cuda = need_cuda;
   d.min_driver = min_driver_for(k, need_cuda);
-  d.installer = os->driver_installer;
+  d.installer = os.driver_installer;
   {
     auto cc = p.gpu.cc ? ver(*p.gpu.cc) : std::nullopt;
     auto sup = ver(f.open_supported_min_cc), req = ver(f.open_required_min_cc);
@@ -525,7 +559,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
     d.install_id = f.driver_package(d.open ? "cuda_repo_open" : "cuda_repo_proprietary", d.branch);
   }
   d.why = "CUDA " + need_cuda + " needs driver " + d.min_driver + " or newer; branch " + d.branch + " ships CUDA " +
-          d.branch_cuda + " and is the newest branch " + os->id + " offers" +
+          d.branch_cuda + " and is the newest branch " + os.id + " offers" +
           (p.gpu.cc ? " that drives compute capability " + *p.gpu.cc : "") + ". " +
           (d.open ? "Open kernel modules: NVIDIA's default from branch " + f.open_default_from_branch + " for compute capability " +
                         f.open_supported_min_cc + " and newer."
@@ -545,11 +579,17 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
     p.notes.push_back("No GPU known (none found, none given with --gpu): the driver is the proprietary " + d.branch +
                       " branch and tuning.py picks the precision at run time.");
   }
-  // CUDA from NVIDIA's repository (apt; pip before [and-cuda]).
+}
+
+// CUDA and cuDNN from NVIDIA's repository (apt; pip before [and-cuda]), and
+// whether that repository is added at all.
+void plan_cuda_libraries(const Knowledge& k, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   const TfTarget& first = p.tfs.front();
   const auto* cudnn_pkg = cudnn_package_for(f, first.build->cudnn);
   auto cv = ver(first.build->cuda);
-  if (!container && needs_cuda_repo_libs(o.method, first.and_cuda) && cv && cudnn_pkg) {
+  if (!container && needs_cuda_repo_libs(p.method, first.and_cuda) && cv && cudnn_pkg) {
     CudaPlan& c = p.cuda;
     const std::map<std::string, std::string> vals{{"major", std::to_string(cv->major())},
                                                   {"minor", std::to_string(cv->minor())},
@@ -557,28 +597,167 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
                                                   {"cudnn", first.build->cudnn}};
     c.needed = true;
     c.cuda = first.build->cuda;
-    c.package = knowledge::fill_template(o.method == Method::kApt ? f.cuda_toolkit_package : f.cuda_libraries_package, vals);
+    c.package = knowledge::fill_template(p.method == Method::kApt ? f.cuda_toolkit_package : f.cuda_libraries_package, vals);
     c.cudnn = first.build->cudnn;
-    const auto* cp = cudnn_pkg;
-    c.cudnn_package = knowledge::fill_template(cp->package, vals);
-    c.cudnn_prefix = knowledge::fill_template(cp->version_prefix, vals);
-    c.cudnn_suffix = knowledge::fill_template(cp->version_suffix, vals);
+    c.cudnn_package = knowledge::fill_template(cudnn_pkg->package, vals);
+    c.cudnn_prefix = knowledge::fill_template(cudnn_pkg->version_prefix, vals);
+    c.cudnn_suffix = knowledge::fill_template(cudnn_pkg->version_suffix, vals);
     c.lib_dir = "/usr/local/cuda-" + c.cuda + "/lib64";
   }
-  p.cuda_repo = p.cuda.needed || d.installer == "cuda-repo";
+  p.cuda_repo = p.cuda.needed || p.driver.installer == "cuda-repo";
   if (p.cuda_repo) add_version(p, "cuda_keyring", f.keyring_version);
+}
+
+// What the host itself contributes: the repository architecture, the venv's
+// Python, whether nouveau holds the GPU.
+void plan_host(const Knowledge& k, const inventory::Inventory* inv, SetupPlan& p) {
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   p.repo_arch = inv && inv->host.architecture == std::optional<std::string>("aarch64") ? "sbsa" : "x86_64";
   if (!container) {
-    p.python = os->python;
+    p.python = p.os->python;
     add_version(p, "python", p.python);
   }
-  p.venv_dir = f.venv_dir;
-  add_version(p, "os", os->version_id);
+  p.venv_dir = k.setup().venv_dir;
+  add_version(p, "os", p.os->version_id);
   p.nouveau_bound = inv && (inv->driver.module_nouveau == std::optional<bool>(true) ||
                             std::any_of(inv->pci.devices.begin(), inv->pci.devices.end(), [](const auto& dev) {
                               return dev.is_gpu && dev.driver == std::optional<std::string>("nouveau");
                             }));
-  // Tuning.
+  if (p.os->uncertain) {
+    p.notes.push_back("The driver branches and CUDA range of " + p.os->id +
+                      " are remembered, not read from the archive: install.sh checks the package exists before installing.");
+  }
+}
+
+// A URL from a mirror option, checked before it is written into a shell
+// script, a sed expression and a YAML file: http(s), no quoting or shell
+// characters, no trailing slash.
+core::Result<std::string> mirror_url(std::string_view option, const std::string& url) {
+  if (url.empty()) return std::string();
+  if (!core::starts_with(url, "https://") && !core::starts_with(url, "http://")) {
+    return core::fail(core::ErrorCode::kInvalidArgument, std::string(option),
+                      "expected an http:// or https:// URL, got '" + url + "'");
+  }
+  for (char c : url) {
+    if (static_cast<unsigned char>(c) <= ' ' || std::string_view("'\"`$\\#;|&<>(){}*?[]!^@%").find(c) != std::string_view::npos) {
+      return core::fail(core::ErrorCode::kInvalidArgument, std::string(option),
+                        "the URL '" + url + "' holds '" + std::string(1, c) + "', which a URL for install.sh may not");
+    }
+  }
+  std::string out = url;
+  while (out.size() > 8 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+// The mirror an option names, else the preset's, else "" (the default).
+core::Result<std::pair<std::string, const knowledge::SourceUrl*>> pick(std::string_view option, const std::string& given,
+                                                                       const knowledge::SourceUrl* preset) {
+  auto u = mirror_url(option, given);
+  if (!u) return tl::unexpected(u.error());
+  if (!u->empty()) return std::make_pair(*u, static_cast<const knowledge::SourceUrl*>(nullptr));
+  if (preset && !preset->url.empty()) return std::make_pair(preset->url, preset);
+  return std::make_pair(std::string(), static_cast<const knowledge::SourceUrl*>(nullptr));
+}
+
+void add_check(Sources& s, std::string what, std::string url, bool mirror) {
+  for (const auto& c : s.checks) {
+    if (c.url == url) return;
+  }
+  s.checks.push_back({std::move(what), std::move(url), mirror});
+}
+
+// Where every download comes from: the defaults of the knowledge base, the
+// --mirror preset, and the single options over both; and what install.sh
+// checks answers before relying on it.
+core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const MirrorOptions& m = o.mirrors;
+  const knowledge::MirrorPreset* preset = nullptr;
+  if (!m.preset.empty()) {
+    preset = f.find_preset(m.preset);
+    if (!preset) {
+      std::string known;
+      for (const auto& pr : f.mirror_presets) known += (known.empty() ? "" : ", ") + pr.id;
+      return core::fail(core::ErrorCode::kInvalidArgument, "--mirror",
+                        "no mirror preset '" + m.preset + "' in the knowledge base (known: " + known + ")");
+    }
+  }
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
+  const std::string arch = p.repo_arch == "sbsa" ? "aarch64" : "x86_64";
+  Sources& s = p.sources;
+  s.preset = m.preset;
+  // apt: the OS archive named in /etc/apt.
+  const knowledge::AptMirror* preset_apt = preset ? preset->apt_for(p.os->os_id, arch) : nullptr;
+  auto apt = pick("--apt-mirror", m.apt, preset_apt ? &preset_apt->url : nullptr);
+  if (!apt) return tl::unexpected(apt.error());
+  if (!apt->first.empty()) {
+    const knowledge::AptArchive* archive = f.apt_archive(p.os->os_id, arch);
+    if (!archive) {
+      return core::fail(core::ErrorCode::kInvalidArgument, "--apt-mirror",
+                        "the knowledge base does not say where " + p.os->id + " names its archive for " + arch);
+    }
+    s.apt_mirror = apt->first;
+    s.apt_pattern = archive->pattern;
+    add_check(s, "apt archive mirror", s.apt_mirror + "/", true);
+  }
+  // NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
+  auto cuda = pick("--cuda-repo", m.cuda_repo, preset ? &preset->cuda_repo : nullptr);
+  if (!cuda) return tl::unexpected(cuda.error());
+  s.cuda_repo_default = f.cuda_repo_url_base;
+  s.cuda_repo_mirrored = !cuda->first.empty();
+  s.cuda_repo_base = s.cuda_repo_mirrored ? cuda->first : f.cuda_repo_url_base;
+  if (p.cuda_repo) {
+    add_check(s, s.cuda_repo_mirrored ? "CUDA repository mirror" : "NVIDIA CUDA repository",
+              s.cuda_repo_base + "/" + p.os->cuda_repo + "/" + p.repo_arch + "/" + f.keyring_package + "_" +
+                  f.keyring_version + "_all.deb",
+              s.cuda_repo_mirrored);
+    if (cuda->second && cuda->second->uncertain) {
+      p.notes.push_back("The CUDA repository mirror " + s.cuda_repo_base +
+                        " is NVIDIA's China host, not documented by NVIDIA (docs/setup.md): install.sh checks it answers.");
+    }
+  }
+  // pip (pip and apt methods; a container's pip gets PIP_INDEX_URL from the Dockerfile).
+  auto pip = pick("--pip-index", m.pip_index, preset ? &preset->pip_index : nullptr);
+  if (!pip) return tl::unexpected(pip.error());
+  s.pip_index = pip->first;
+  if (!container) {
+    add_check(s, s.pip_index.empty() ? "PyPI" : "PyPI mirror",
+              (s.pip_index.empty() ? f.default_pip_index.url : s.pip_index) + "/pip/", !s.pip_index.empty());
+  }
+  // The NVIDIA Container Toolkit repository, and the registry the images come from.
+  auto ctk = pick("--container-toolkit-repo", m.container_toolkit, preset ? &preset->container_toolkit : nullptr);
+  if (!ctk) return tl::unexpected(ctk.error());
+  s.ctk_mirrored = !ctk->first.empty();
+  const std::string ctk_base = s.ctk_mirrored ? ctk->first : f.ctk_repo_base;
+  // The knowledge base's URLs are under repo_base; a mirror keeps the paths below it.
+  auto rebase = [&](const std::string& url) {
+    return core::starts_with(url, f.ctk_repo_base) ? ctk_base + url.substr(f.ctk_repo_base.size()) : url;
+  };
+  s.ctk_gpgkey_url = rebase(f.ctk_gpgkey_url);
+  s.ctk_list_url = rebase(f.ctk_list_url);
+  // NVIDIA's list names nvidia.github.io; the mirror's copy too (ustclug/mirrorhelp).
+  s.ctk_list_from = s.ctk_mirrored ? "deb " + f.ctk_repo_base : "deb https://";
+  s.ctk_list_to = "deb [signed-by=" + f.ctk_keyring + "] " + (s.ctk_mirrored ? ctk_base : "https://");
+  auto registry = pick("--docker-registry-mirror", m.docker_registry, preset ? &preset->docker_registry_mirror : nullptr);
+  if (!registry) return tl::unexpected(registry.error());
+  s.docker_registry_mirror = container ? registry->first : "";
+  if (container) {
+    add_check(s, s.ctk_mirrored ? "Container Toolkit mirror" : "NVIDIA Container Toolkit repository", s.ctk_gpgkey_url,
+              s.ctk_mirrored);
+    if (p.method == Method::kNgc) {
+      add_check(s, "NGC registry", f.ngc_registry.url, false);
+    } else if (!s.docker_registry_mirror.empty()) {
+      add_check(s, "Docker Hub registry mirror", s.docker_registry_mirror + "/v2/", true);
+    } else {
+      add_check(s, "Docker Hub registry", f.docker_hub_registry.url, false);
+      if (preset && !preset->docker_hub_note.empty()) p.notes.push_back(preset->docker_hub_note);
+    }
+  }
+  return {};
+}
+
+// Mixed precision for the GPU, the allocator, and the OS tuning values.
+void plan_tuning(const Knowledge& k, SetupPlan& p) {
   p.fp16_min_cc = k.text("mixed_float16_min_cc", "");
   p.bf16_min_cc = k.text("mixed_bfloat16_min_cc", "");
   add_version(p, "cc", p.fp16_min_cc);
@@ -610,10 +789,39 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   p.swappiness = static_cast<int>(std::clamp(k.number("swappiness_max", 10), 0.0, 200.0));
   p.nofile = std::to_string(static_cast<long long>(std::clamp(k.number("nofile_recommended", 1048576), 1024.0, 2147483584.0)));
   p.governor = k.text("governor_recommended", "performance");
-  if (os->uncertain) {
-    p.notes.push_back("The driver branches and CUDA range of " + os->id +
-                      " are remembered, not read from the archive: install.sh checks the package exists before installing.");
+}
+
+}  // namespace
+
+core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
+                                          const SetupOptions& o) {
+  auto os = choose_os(k.setup(), inv, o);
+  if (!os) return tl::unexpected(os.error());
+  const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
+  if (o.tf.size() > 1 && !container) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
+                      "several TensorFlow versions (A/B) need --method container or ngc: one service per version");
   }
+  auto gpu = resolve_gpu(k, inv, o.gpu);
+  if (!gpu) return tl::unexpected(gpu.error());
+
+  PlanOutcome out;
+  SetupPlan p;
+  p.os = *os;
+  p.method = o.method;
+  p.gpu = *gpu;
+  auto releases = choose_releases(k, o, p);
+  if (!releases) return tl::unexpected(releases.error());
+  if (auto* refusal = std::get_if<Refusal>(&*releases)) {
+    out.refusal = std::move(*refusal);
+    return out;
+  }
+  const std::string need_cuda = plan_releases(k, std::get<Releases>(*releases), p);
+  plan_driver(k, need_cuda, p);
+  plan_cuda_libraries(k, p);
+  plan_host(k, inv, p);
+  if (auto st = plan_sources(k, o, p); !st) return tl::unexpected(st.error());
+  plan_tuning(k, p);
   build_steps(k, p);
   out.plan = std::move(p);
   return out;
@@ -640,6 +848,9 @@ std::string plan_summary(const SetupPlan& p) {
   if (p.cuda.needed) s << "  CUDA: " << p.cuda.package << ", " << p.cuda.cudnn_package << " " << p.cuda.cudnn << ".x\n";
   s << "  Mixed precision: " << (p.mixed_precision.empty() ? (p.gpu.cc ? "none (float32)" : "decided at run time") : p.mixed_precision)
     << "\n";
+  s << "  Sources" << (p.sources.preset.empty() ? "" : " (--mirror " + p.sources.preset + ")") << ":";
+  for (size_t i = 0; i < p.sources.checks.size(); ++i) s << (i ? ", " : " ") << p.sources.checks[i].url;
+  s << "\n";
   s << "  Steps:";
   for (size_t i = 0; i < p.steps.size(); ++i) s << (i ? ", " : " ") << p.steps[i].id;
   s << "\n";

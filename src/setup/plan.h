@@ -20,11 +20,22 @@ enum class Method { kPip, kApt, kContainer, kNgc };
 std::string_view method_name(Method m);
 std::optional<Method> parse_method(std::string_view s);
 
+// --mirror and the single options it sets; "" keeps the default source.
+struct MirrorOptions {
+  std::string preset;             // "cn"; "" = none
+  std::string apt;                // --apt-mirror URL
+  std::string pip_index;          // --pip-index URL
+  std::string docker_registry;    // --docker-registry-mirror URL
+  std::string cuda_repo;          // --cuda-repo URL (the folder holding ubuntu2204/, debian12/, ...)
+  std::string container_toolkit;  // --container-toolkit-repo URL (the libnvidia-container folder)
+};
+
 struct SetupOptions {
   std::vector<std::string> tf;  // empty: the newest the machine can run
   std::string os;               // "" = this machine's
   Method method = Method::kPip;
   std::string gpu = "auto";     // "auto", a name/PCI id, or "cc:X.Y"
+  MirrorOptions mirrors;
 };
 
 struct GpuTarget {
@@ -72,6 +83,29 @@ struct CudaPlan {          // apt method, and pip for TF before [and-cuda]
   std::string lib_dir;       // /usr/local/cuda-12.3/lib64
 };
 
+// One download source install.sh checks answers before it relies on it.
+struct SourceCheck {
+  std::string what;     // "PyPI index"
+  std::string url;      // what a HEAD request goes to
+  bool mirror = false;  // a mirror (its failure names the option), else a default source
+};
+
+// Where install.sh (and the container files) download from.
+struct Sources {
+  std::string preset;              // "cn" for --mirror cn
+  std::string apt_mirror;          // "" = /etc/apt is left as it is
+  std::string apt_pattern;         // the archive URLs apt_mirror replaces (sed -E, one group)
+  std::string pip_index;           // "" = pip's default index
+  std::string cuda_repo_base;      // NVIDIA's CUDA repository or its mirror
+  std::string cuda_repo_default;   // the repository the keyring's list names
+  bool cuda_repo_mirrored = false;
+  std::string ctk_gpgkey_url, ctk_list_url;
+  std::string ctk_list_from, ctk_list_to;  // the sed that adds signed-by (and the mirror) to the list
+  bool ctk_mirrored = false;
+  std::string docker_registry_mirror;  // "" = Docker Hub directly
+  std::vector<SourceCheck> checks;
+};
+
 struct Step {
   std::string id;     // "driver"
   std::string title;
@@ -100,6 +134,7 @@ struct SetupPlan {
   int swappiness = 10;
   std::string nofile;
   std::string governor;
+  Sources sources;
   std::vector<Step> steps;
   std::vector<std::string> notes;  // assumptions and caveats, printed and in the README
   // Every version the outputs contain, with what it is ("tf", "cuda", ...):

@@ -1,6 +1,7 @@
-// tfrig setup, the renderers: a SetupPlan to the files written into -o DIR.
-// Templates hold no version: every version comes from the plan, which takes
-// it from the knowledge base (tests/setup/setup_versions_test.cpp checks).
+// tfrig setup, the renderers: a SetupPlan to the files written into -o DIR,
+// from the templates in src/setup/templates/ (templates.h). Templates hold no
+// version: every version comes from the plan, which takes it from the
+// knowledge base (tests/setup/setup_files_test.cpp checks).
 #pragma once
 
 #include <string>

@@ -252,6 +252,13 @@ std::vector<RuleCase> cases() {
        [](Inventory& i, Probes&) { i.cpu.governor.reset(); }},
       {"os.thp_always", [](Inventory& i, Probes&) { i.memory.thp_enabled = "always"; }, kNothing,
        [](Inventory& i, Probes&) { i.memory.thp_enabled.reset(); }},
+      {"os.configured_for_china", [](Inventory& i, Probes&) { i.region.time_zone = "Asia/Shanghai"; },
+       [](Inventory& i, Probes&) {
+         i.region.locale = "en_US.UTF-8";
+         i.region.time_zone = "Etc/UTC";
+         i.region.sources.push_back({"/etc/apt/sources.list", "apt", "archive.ubuntu.com"});
+       },
+       [](Inventory&, Probes& p) { p = std::set<std::string>{"pci"}; }},
       {"container.nvidia_runtime_missing",
        [](Inventory& i, Probes&) {
          i.containers.nvidia_ctk.reset();

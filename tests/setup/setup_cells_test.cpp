@@ -43,40 +43,45 @@ const std::vector<Cell>& cells() {
   using M = Method;
   static const std::vector<Cell> kCells = {
       // pip
-      {"tf2.17_ubuntu-22.04_pip_a100", kA100, "2.17", "ubuntu-22.04", M::kPip, "auto", false},
-      {"tf2.17_ubuntu-24.04_pip_rtx4090", k4090, "2.17", "ubuntu-24.04", M::kPip, "auto", false},
-      {"tf2.15_ubuntu-22.04_pip_t4", kT4, "2.15", "ubuntu-22.04", M::kPip, "auto", false},
-      {"tf2.14_ubuntu-22.04_pip_rtx2070", k2070, "2.14", "ubuntu-22.04", M::kPip, "auto", false},
-      {"tf2.12_ubuntu-22.04_pip_rtx3090", k3090, "2.12", "ubuntu-22.04", M::kPip, "auto", false},
-      {"tf2.13_ubuntu-20.04_pip_gtx1070ti", k1070, "2.13", "ubuntu-20.04", M::kPip, "auto", false},
-      {"tf2.19_debian-12_pip_2xa100", kTwoA100, "2.19", "", M::kPip, "auto", false},
-      {"tf2.16_ubuntu-24.04_pip_rtx3060", k3060, "2.16", "ubuntu-24.04", M::kPip, "auto", false},
-      {"tf2.21_ubuntu-24.04_pip_rtx4000ada", kAda, "2.21", "ubuntu-24.04", M::kPip, "auto", false},
-      {"tfnewest_ubuntu-20.04_pip_t4", kT4, "", "ubuntu-20.04", M::kPip, "auto", false},
-      {"tfnewest_ubuntu-22.04_pip_nogpu", kCpuBox, "", "ubuntu-22.04", M::kPip, "auto", false},
+      {"tf2.17_ubuntu-22.04_pip_a100", kA100, "2.17", "ubuntu-22.04", M::kPip, "auto", false, ""},
+      {"tf2.17_ubuntu-24.04_pip_rtx4090", k4090, "2.17", "ubuntu-24.04", M::kPip, "auto", false, ""},
+      {"tf2.15_ubuntu-22.04_pip_t4", kT4, "2.15", "ubuntu-22.04", M::kPip, "auto", false, ""},
+      {"tf2.14_ubuntu-22.04_pip_rtx2070", k2070, "2.14", "ubuntu-22.04", M::kPip, "auto", false, ""},
+      {"tf2.12_ubuntu-22.04_pip_rtx3090", k3090, "2.12", "ubuntu-22.04", M::kPip, "auto", false, ""},
+      {"tf2.13_ubuntu-20.04_pip_gtx1070ti", k1070, "2.13", "ubuntu-20.04", M::kPip, "auto", false, ""},
+      {"tf2.19_debian-12_pip_2xa100", kTwoA100, "2.19", "", M::kPip, "auto", false, ""},
+      {"tf2.16_ubuntu-24.04_pip_rtx3060", k3060, "2.16", "ubuntu-24.04", M::kPip, "auto", false, ""},
+      {"tf2.21_ubuntu-24.04_pip_rtx4000ada", kAda, "2.21", "ubuntu-24.04", M::kPip, "auto", false, ""},
+      {"tfnewest_ubuntu-20.04_pip_t4", kT4, "", "ubuntu-20.04", M::kPip, "auto", false, ""},
+      {"tfnewest_ubuntu-22.04_pip_nogpu", kCpuBox, "", "ubuntu-22.04", M::kPip, "auto", false, ""},
       // apt
-      {"tf2.17_ubuntu-22.04_apt_a100", kA100, "2.17", "ubuntu-22.04", M::kApt, "auto", false},
-      {"tf2.15_ubuntu-22.04_apt_rtx3090", k3090, "2.15", "ubuntu-22.04", M::kApt, "auto", false},
-      {"tf2.12_ubuntu-20.04_apt_gtx1070ti", k1070, "2.12", "ubuntu-20.04", M::kApt, "auto", false},
-      {"tf2.18_ubuntu-24.04_apt_rtx4090", k4090, "2.18", "ubuntu-24.04", M::kApt, "auto", false},
-      {"tf2.17_debian-12_apt_t4", kT4, "2.17", "debian-12", M::kApt, "auto", false},
+      {"tf2.17_ubuntu-22.04_apt_a100", kA100, "2.17", "ubuntu-22.04", M::kApt, "auto", false, ""},
+      {"tf2.15_ubuntu-22.04_apt_rtx3090", k3090, "2.15", "ubuntu-22.04", M::kApt, "auto", false, ""},
+      {"tf2.12_ubuntu-20.04_apt_gtx1070ti", k1070, "2.12", "ubuntu-20.04", M::kApt, "auto", false, ""},
+      {"tf2.18_ubuntu-24.04_apt_rtx4090", k4090, "2.18", "ubuntu-24.04", M::kApt, "auto", false, ""},
+      {"tf2.17_debian-12_apt_t4", kT4, "2.17", "debian-12", M::kApt, "auto", false, ""},
       // container (official images)
-      {"tf2.17_ubuntu-22.04_container_a100", kA100, "2.17", "ubuntu-22.04", M::kContainer, "auto", false},
-      {"tf2.15+2.17_ubuntu-22.04_container_rtx3090", k3090, "2.15,2.17", "ubuntu-22.04", M::kContainer, "auto", false},
-      {"tf2.11_ubuntu-24.04_container_rtx2070", k2070, "2.11", "ubuntu-24.04", M::kContainer, "auto", false},
-      {"tf2.21_debian-12_container_rtx4090", k4090, "2.21", "debian-12", M::kContainer, "auto", false},
-      {"tf2.16_ubuntu-20.04_container_gtx1070ti", k1070, "2.16", "ubuntu-20.04", M::kContainer, "auto", false},
-      {"tf2.17_debian-12_container_nogpu", kCpuBox, "2.17", "debian-12", M::kContainer, "auto", false},
+      {"tf2.17_ubuntu-22.04_container_a100", kA100, "2.17", "ubuntu-22.04", M::kContainer, "auto", false, ""},
+      {"tf2.15+2.17_ubuntu-22.04_container_rtx3090", k3090, "2.15,2.17", "ubuntu-22.04", M::kContainer, "auto", false, ""},
+      {"tf2.11_ubuntu-24.04_container_rtx2070", k2070, "2.11", "ubuntu-24.04", M::kContainer, "auto", false, ""},
+      {"tf2.21_debian-12_container_rtx4090", k4090, "2.21", "debian-12", M::kContainer, "auto", false, ""},
+      {"tf2.16_ubuntu-20.04_container_gtx1070ti", k1070, "2.16", "ubuntu-20.04", M::kContainer, "auto", false, ""},
+      {"tf2.17_debian-12_container_nogpu", kCpuBox, "2.17", "debian-12", M::kContainer, "auto", false, ""},
       // NGC
-      {"tf2.17_ubuntu-22.04_ngc_a100", kA100, "2.17", "ubuntu-22.04", M::kNgc, "auto", false},
-      {"tf2.15_ubuntu-24.04_ngc_h100", "", "2.15", "ubuntu-24.04", M::kNgc, "H100 SXM5 80GB", false},
-      {"tf2.16+2.17_ubuntu-22.04_ngc_rtx4090", k4090, "2.16,2.17", "ubuntu-22.04", M::kNgc, "auto", false},
-      {"tf2.13_debian-12_ngc_t4", kT4, "2.13", "debian-12", M::kNgc, "auto", false},
+      {"tf2.17_ubuntu-22.04_ngc_a100", kA100, "2.17", "ubuntu-22.04", M::kNgc, "auto", false, ""},
+      {"tf2.15_ubuntu-24.04_ngc_h100", "", "2.15", "ubuntu-24.04", M::kNgc, "H100 SXM5 80GB", false, ""},
+      {"tf2.16+2.17_ubuntu-22.04_ngc_rtx4090", k4090, "2.16,2.17", "ubuntu-22.04", M::kNgc, "auto", false, ""},
+      {"tf2.13_debian-12_ngc_t4", kT4, "2.13", "debian-12", M::kNgc, "auto", false, ""},
+      // --mirror cn (mainland China): one cell per method
+      {"tf2.17_ubuntu-22.04_pip_a100_mirror-cn", kA100, "2.17", "ubuntu-22.04", M::kPip, "auto", false, "cn"},
+      {"tf2.17_debian-12_apt_t4_mirror-cn", kT4, "2.17", "debian-12", M::kApt, "auto", false, "cn"},
+      {"tf2.17_ubuntu-24.04_container_rtx4090_mirror-cn", k4090, "2.17", "ubuntu-24.04", M::kContainer, "auto", false, "cn"},
+      {"tf2.17_ubuntu-22.04_ngc_a100_mirror-cn", kA100, "2.17", "ubuntu-22.04", M::kNgc, "auto", false, "cn"},
       // refused, with the nearest that work
-      {"refused_tf2.10_ubuntu-24.04_pip_python", k3060, "2.10", "ubuntu-24.04", M::kPip, "auto", true},
-      {"refused_tf2.17_ubuntu-22.04_pip_k80", "", "2.17", "ubuntu-22.04", M::kPip, "Tesla K80", true},
-      {"refused_tf2.11_ubuntu-22.04_apt_cudarepo", kT4, "2.11", "ubuntu-22.04", M::kApt, "auto", true},
-      {"refused_tf2.19_ubuntu-22.04_ngc_norelease", kA100, "2.19", "ubuntu-22.04", M::kNgc, "auto", true},
+      {"refused_tf2.10_ubuntu-24.04_pip_python", k3060, "2.10", "ubuntu-24.04", M::kPip, "auto", true, ""},
+      {"refused_tf2.17_ubuntu-22.04_pip_k80", "", "2.17", "ubuntu-22.04", M::kPip, "Tesla K80", true, ""},
+      {"refused_tf2.11_ubuntu-22.04_apt_cudarepo", kT4, "2.11", "ubuntu-22.04", M::kApt, "auto", true, ""},
+      {"refused_tf2.19_ubuntu-22.04_ngc_norelease", kA100, "2.19", "ubuntu-22.04", M::kNgc, "auto", true, ""},
   };
   return kCells;
 }
@@ -95,6 +100,7 @@ PlanOutcome run_cell(const Cell& c) {
   o.os = c.os;
   o.method = c.method;
   o.gpu = c.gpu;
+  o.mirrors.preset = c.mirror;
   auto out = make_setup_plan(knowledge::builtin(), report ? &report->inventory : nullptr, o);
   EXPECT_TRUE(out.has_value()) << c.name << ": " << (out ? "" : out.error().to_string());
   return out ? *out : PlanOutcome{};

@@ -49,6 +49,20 @@ TEST(SetupCli, UsageErrors) {
   EXPECT_EQ(run_tfrig({"setup", "--method", "conda"}).exit_code, 64);
 }
 
+TEST(SetupCli, MirrorCnWritesThePipConfigAndBadUrlsAreUsageErrors) {
+  TempDir tmp;
+  const std::string out = tmp.file("out");
+  auto r = run_tfrig({"setup", "--from-snapshot", kA100, "--os", "ubuntu-22.04", "--tf", "2.17", "--mirror", "cn", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Sources (--mirror cn): https://mirrors.tuna.tsinghua.edu.cn/ubuntu/"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(out + "/pip.conf").find("index-url = https://pypi.tuna.tsinghua.edu.cn/simple"), std::string::npos);
+  EXPECT_NE(read_file(out + "/install.sh").find("step_apt_mirror"), std::string::npos);
+  auto bad = run_tfrig({"setup", "--os", "ubuntu-22.04", "--tf", "2.17", "--gpu", "cc:8.0", "--pip-index", "https://x/simple;reboot"});
+  EXPECT_EQ(bad.exit_code, 64) << bad.err;
+  EXPECT_NE(bad.err.find("--pip-index"), std::string::npos) << bad.err;
+  EXPECT_EQ(run_tfrig({"setup", "--os", "ubuntu-22.04", "--mirror", "mars"}).exit_code, 64);
+}
+
 TEST(SetupCli, PlansForAProbedRoot) {
   // A captured Debian 12 machine without a GPU: its OS, the newest TF it runs.
   TempDir tmp;

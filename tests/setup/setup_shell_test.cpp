@@ -131,6 +131,18 @@ FakeMachine make_machine(const tfrig::test::TempDir& tmp, const SetupPlan& plan)
   tfrig::test::write_file(m.root + "/etc/os-release",
                           "ID=" + plan.os->os_id + "\nVERSION_ID=\"" + plan.os->version_id + "\"\n");
   tfrig::test::write_file(m.root + "/etc/fstab", "UUID=1 / ext4 defaults 0 1\n/swap.img none swap sw 0 0\n");
+  // The archive as the installer leaves it (a --mirror plan replaces it).
+  fs::create_directories(m.root + "/etc/apt/sources.list.d");
+  if (plan.os->os_id == "debian") {
+    tfrig::test::write_file(m.root + "/etc/apt/sources.list.d/debian.sources",
+                            "Types: deb\nURIs: http://deb.debian.org/debian\nSuites: " + plan.os->codename +
+                                "\nComponents: main\n\nTypes: deb\nURIs: http://deb.debian.org/debian-security\nSuites: " +
+                                plan.os->codename + "-security\nComponents: main\n");
+  } else {
+    tfrig::test::write_file(m.root + "/etc/apt/sources.list",
+                            "deb http://archive.ubuntu.com/ubuntu/ " + plan.os->codename + " main restricted\n" +
+                                "deb http://security.ubuntu.com/ubuntu/ " + plan.os->codename + "-security main\n");
+  }
   fs::create_directories(m.stubs);
   // Questions: nothing installed, swap on, swappiness 60, the driver branches offered.
   write_stub(m.stubs, "dpkg-query", "exit 1");
@@ -193,6 +205,14 @@ TEST_P(SetupDryRun, PrintsEveryStepAndChangesNothing) {
   EXPECT_NE(text.find("would run: swapoff -a"), std::string::npos) << text;
   EXPECT_NE(text.find("would run: echo " + out.plan->governor), std::string::npos) << text;
   EXPECT_NE(text.find("dry run done; nothing was changed"), std::string::npos) << text;
+  // Every download source listed, none asked.
+  for (const auto& c : out.plan->sources.checks) {
+    EXPECT_NE(text.find("would check: " + c.what + " " + c.url), std::string::npos) << c.url << "\n" << text;
+  }
+  if (!out.plan->sources.apt_mirror.empty()) {
+    EXPECT_NE(text.find("would run: sed -i.tfrig-bak -E"), std::string::npos) << text;
+    EXPECT_NE(text.find(out.plan->sources.apt_mirror), std::string::npos) << text;
+  }
 }
 
 TEST_P(SetupDryRun, StopsClearlyWithoutRoot) {
@@ -227,7 +247,7 @@ std::vector<Cell> dry_run_cells() {
     if (c.refused) continue;
     // One cell per method and OS is enough to run every template.
     bool seen = false;
-    for (const auto& o : out) seen = seen || (o.method == c.method && o.os == c.os);
+    for (const auto& o : out) seen = seen || (o.method == c.method && o.os == c.os && o.mirror == c.mirror);
     if (!seen) out.push_back(c);
   }
   return out;
@@ -357,7 +377,7 @@ std::vector<Cell> idempotent_cells() {
   for (const auto& c : cells()) {
     if (c.refused) continue;
     bool seen = false;
-    for (const auto& o : out) seen = seen || (o.method == c.method && o.os == c.os);
+    for (const auto& o : out) seen = seen || (o.method == c.method && o.os == c.os && o.mirror == c.mirror);
     if (!seen) out.push_back(c);
   }
   return out;
@@ -372,6 +392,65 @@ std::string name_of(const ::testing::TestParamInfo<Cell>& p) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Grid, SetupIdempotent, ::testing::ValuesIn(idempotent_cells()), name_of);
+
+}  // namespace
+}  // namespace tfrig::setup::test
+
+namespace tfrig::setup::test {
+namespace {
+
+// ---- the download sources: checked before anything is installed ----
+
+// A run as root where curl gets no answer (exit 28, curl's timeout): install.sh
+// stops before the first change, with the --mirror advice in English and Chinese.
+TEST(SetupSources, DefaultSourcesSilentGiveTheMirrorAdvice) {
+  Cell c = cells().front();  // pip, ubuntu-22.04, the default sources
+  auto out = run_cell(c);
+  ASSERT_TRUE(out.plan);
+  ASSERT_TRUE(out.plan->sources.preset.empty());
+  tfrig::test::TempDir tmp;
+  const FakeMachine m = make_machine(tmp, *out.plan);
+  write_stub(m.stubs, "id", "echo 0");
+  write_stub(m.stubs, "curl", "exit 28");
+  int rc = -1;
+  const std::string text = run_install(m, "", rc);
+  EXPECT_EQ(rc, 69) << text;
+  EXPECT_NE(text.find("no answer within 5 s: PyPI https://pypi.org/simple/pip/"), std::string::npos) << text;
+  EXPECT_NE(text.find("tfrig setup --mirror cn"), std::string::npos) << text;
+  EXPECT_NE(text.find("默认下载源没有响应"), std::string::npos) << text;
+  EXPECT_NE(text.find("--skip-source-check"), std::string::npos) << text;
+  const std::string calls = fs::exists(m.log) ? tfrig::test::read_file(m.log) : "";
+  EXPECT_EQ(calls.find("CHANGED"), std::string::npos) << calls;
+  // Skipping the check goes on to the steps.
+  const std::string skipped = run_install(m, "--skip-source-check --dry-run", rc);
+  EXPECT_EQ(rc, 0) << skipped;
+  EXPECT_NE(skipped.find("ok: --skip-source-check (skipping)"), std::string::npos) << skipped;
+}
+
+TEST(SetupSources, ASilentMirrorNamesTheOptions) {
+  Cell c = cells().front();
+  c.mirror = "cn";
+  auto out = run_cell(c);
+  ASSERT_TRUE(out.plan);
+  tfrig::test::TempDir tmp;
+  const FakeMachine m = make_machine(tmp, *out.plan);
+  write_stub(m.stubs, "id", "echo 0");
+  // The apt mirror answers, PyPI's does not.
+  write_stub(m.stubs, "curl", "case \"$*\" in *pypi*) exit 28 ;; esac");
+  int rc = -1;
+  const std::string text = run_install(m, "", rc);
+  EXPECT_EQ(rc, 69) << text;
+  EXPECT_NE(text.find("answers: apt archive mirror https://mirrors.tuna.tsinghua.edu.cn/ubuntu/"), std::string::npos) << text;
+  EXPECT_NE(text.find("no answer within 5 s: PyPI mirror https://pypi.tuna.tsinghua.edu.cn/simple/pip/"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("a mirror did not answer"), std::string::npos) << text;
+  EXPECT_NE(text.find("--pip-index"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tfrig setup --mirror cn"), std::string::npos) << "no preset advice when mirrors are in use\n" << text;
+  // Nothing changed: the apt sources are as they were.
+  EXPECT_NE(tfrig::test::read_file(m.root + "/etc/apt/sources.list").find("http://archive.ubuntu.com/ubuntu/"),
+            std::string::npos);
+}
 
 }  // namespace
 }  // namespace tfrig::setup::test

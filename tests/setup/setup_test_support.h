@@ -21,6 +21,7 @@ struct Cell {
   Method method = Method::kPip;
   std::string gpu = "auto";
   bool refused = false;  // the golden is the refusal text
+  std::string mirror;    // --mirror PRESET ("" = the default sources)
 };
 // gtest prints a parameter by its name, not its bytes.
 inline void PrintTo(const Cell& c, std::ostream* os) { *os << c.name; }

@@ -10,12 +10,17 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="${TFRIG_ROOT:-}"            # a throwaway root every file path is prefixed with (tests)
 VENV="${TFRIG_VENV:-/opt/tfrig/venv}"
 DRY_RUN=0
+SKIP_SOURCE_CHECK=0
 REBOOT_NEEDED=0
+DEFAULT_SOURCE_FAILED=0
+MIRROR_FAILED=0
 
 usage() {
   cat <<'USAGE'
-Usage: install.sh [--dry-run] [--help]
-  --dry-run   print every command instead of running it (no root needed, nothing changes)
+Usage: install.sh [--dry-run] [--skip-source-check] [--help]
+  --dry-run             print every command and every download source instead of using them
+                        (no root needed, nothing changes)
+  --skip-source-check   do not first check that each download source answers
 Environment: TFRIG_ROOT=DIR prefixes the files it reads and writes (a throwaway root);
              TFRIG_VENV=DIR puts the Python environment elsewhere.
 USAGE
@@ -24,6 +29,7 @@ USAGE
 while [ $# -gt 0 ]; do
   case "$1" in
     --dry-run) DRY_RUN=1 ;;
+    --skip-source-check) SKIP_SOURCE_CHECK=1 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "install.sh: unknown option '$1'" >&2; usage >&2; exit 64 ;;
   esac
@@ -71,6 +77,29 @@ apt_install() {
   fi
   run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
 }
+# check_source KIND WHAT URL: does URL answer a HEAD request in time? Any HTTP answer counts
+# (a registry's 401 too); KIND "mirror" or "default" says what to advise when it does not.
+check_source() {
+  local kind="$1" what="$2" url="$3"
+  if [ "$DRY_RUN" -eq 1 ]; then
+    note "would check: $what $url"
+    return 0
+  fi
+  if ! command -v curl >/dev/null 2>&1; then
+    note "curl is not installed: not checked: $what $url"
+    return 0
+  fi
+  if curl -sS -I -o /dev/null --max-time 5 "$url" 2>/dev/null; then
+    note "answers: $what $url"
+  else
+    note "no answer within 5 s: $what $url"
+    if [ "$kind" = mirror ]; then
+      MIRROR_FAILED=1
+    else
+      DEFAULT_SOURCE_FAILED=1
+    fi
+  fi
+}
 # version_ge A B: A >= B in version order.
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]; }
 
@@ -94,6 +123,35 @@ step_preflight() {
     echo "install.sh: installing the driver and packages and writing /etc needs root:" \
       "run 'sudo $0' (or '$0 --dry-run' to see the commands)" >&2
     exit 77
+  fi
+}
+
+step_sources() {
+  step "Download sources answer (5 s each)"
+  if [ "$SKIP_SOURCE_CHECK" -eq 1 ]; then
+    ok "--skip-source-check"
+    return 0
+  fi
+  check_source default "NVIDIA CUDA repository" "https://developer.download.nvidia.com/compute/cuda/repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb"
+  check_source default "PyPI" "https://pypi.org/simple/pip/"
+  if [ "$DEFAULT_SOURCE_FAILED" -eq 1 ]; then
+    cat >&2 <<'ADVICE'
+install.sh: a default download source did not answer. From mainland China, write the
+  installation again with mirrors: tfrig setup --mirror cn (with the same options as before),
+  or name your own with --apt-mirror, --pip-index, --cuda-repo, --container-toolkit-repo,
+  --docker-registry-mirror. To go on anyway: ./install.sh --skip-source-check
+install.sh：默认下载源没有响应。如果在中国大陆，请用国内镜像重新生成安装脚本：
+  tfrig setup --mirror cn（其余选项与之前相同），或用 --apt-mirror、--pip-index、--cuda-repo、
+  --container-toolkit-repo、--docker-registry-mirror 指定镜像。仍要继续：./install.sh --skip-source-check
+ADVICE
+    exit 69
+  fi
+  if [ "$MIRROR_FAILED" -eq 1 ]; then
+    echo "install.sh: a mirror did not answer (above): choose another with the option that set it" \
+      "(--apt-mirror, --pip-index, --cuda-repo, --container-toolkit-repo, --docker-registry-mirror)" \
+      "and write the installation again, or go on with --skip-source-check" >&2
+    echo "install.sh：镜像没有响应（见上）：请用对应选项换一个镜像并重新生成安装脚本，或加 --skip-source-check 继续" >&2
+    exit 69
   fi
 }
 
@@ -286,6 +344,7 @@ step_verify() {
 
 main() {
   step_preflight
+  step_sources
   step_nouveau
   step_cuda_repo
   step_driver
