@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/log.h"
 #include "rules/areas.h"
 #include "rules/rule.h"
@@ -136,10 +137,10 @@ RuleResult run_rule(const Rule& rule, const Context& ctx) {
     f.severity = h.severity.value_or(rule.severity);
     f.area = std::string(rule.area);
     f.entity = h.entity;
-    f.title = std::string(rule.title);
+    f.title = tr(rule.title);
     f.message = std::move(h.message);
     f.evidence = std::move(h.evidence);
-    f.fix = h.fix.empty() ? std::string(rule.fix) : std::move(h.fix);
+    f.fix = h.fix.empty() ? tr(rule.fix) : std::move(h.fix);
     for (auto r : rule.references) f.references.emplace_back(r);
     const Outcome o = f.severity == Severity::kError ? Outcome::kFail : Outcome::kWarn;
     if (o == Outcome::kFail || rr.outcome == Outcome::kPass) rr.outcome = o;
