@@ -3,19 +3,20 @@
 #   scripts/i18n.sh update      re-extract po/tfrig.pot from src/ and merge it into po/*.po
 #   scripts/i18n.sh check-pot   fail when po/tfrig.pot is not what the sources give (ctest)
 #   scripts/i18n.sh check-po    fail when a catalog misses a translation, has a fuzzy one,
-#                               or does not compile (msgfmt --check; ctest)
+#                               uses other fields than the English, or does not compile
+#                               (msgfmt --check; ctest)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-# The markers of src/core/i18n.h. --keyword= drops xgettext's defaults (gettext, _ ...);
+# The markers of src/core/i18n.h. --keyword= drops xgettext's defaults (gettext, dgettext ...);
 # no-c-format: our fields are fmt's {} and {0}, a '%' in English text is just a percent.
 extract() {
   local out="$1"
   find src -name '*.cpp' -o -name '*.h' | LC_ALL=C sort > "$out.files"
   xgettext --language=C++ --from-code=UTF-8 --add-comments=TRANSLATORS: \
-    --keyword= --keyword=tr:1 --keyword=trf:1 --keyword=trnf:1,2 --keyword=N_:1 \
-    --flag=tr:1:no-c-format --flag=trf:1:no-c-format --flag=trnf:1:no-c-format --flag=trnf:2:no-c-format \
+    --keyword= --keyword=_:1 --keyword=trf:1 --keyword=trnf:1,2 --keyword=N_:1 \
+    --flag=_:1:no-c-format --flag=trf:1:no-c-format --flag=trnf:1:no-c-format --flag=trnf:2:no-c-format \
     --flag=N_:1:no-c-format \
     --sort-output --add-location=file --package-name=tfrig \
     --files-from="$out.files" -o "$out"
@@ -51,6 +52,8 @@ case "${1:-}" in
         msgattrib --untranslated "$po" >&2 || true
         status=1
       fi
+      # Every translation uses the fields of its English message ({} / {N}).
+      python3 "$root/scripts/check_po_fields.py" "$po" || status=1
       # Every message of the template must be in the catalog, translated.
       if ! msgcmp "$po" po/tfrig.pot 2>&1; then
         echo "$po: lacks messages of po/tfrig.pot: run scripts/i18n.sh update and translate them" >&2

@@ -14,23 +14,23 @@ int main(int argc, char** argv) {
   // The language first: every help text below is built in it.
   const auto lang = cli::lang_flag(argc, argv);
   cli::apply_language(lang);
-  CLI::App app{tr("tfrig: plan, check, measure and set up a TensorFlow GPU server"), "tfrig"};
+  CLI::App app{_("tfrig: plan, check, measure and set up a TensorFlow GPU server"), "tfrig"};
   cli::translate_help(app);
-  app.set_version_flag("--version", std::string("tfrig ") + TFRIG_VERSION, tr("Display program version information and exit"));
+  app.set_version_flag("--version", std::string("tfrig ") + TFRIG_VERSION, _("Display program version information and exit"));
   app.require_subcommand(1);
   app.fallthrough();
 
   cli::RunState state;
   state.argv.assign(argv, argv + argc);
-  app.add_option("--root", state.global.root, tr("Read the machine under DIR instead of / (a captured tree)"))
+  app.add_option("--root", state.global.root, _("Read the machine under DIR instead of / (a captured tree)"))
       ->type_name("DIR");
-  app.add_flag("-v,--verbose", state.global.verbosity, tr("More log on stderr (-v info with timings, -vv debug)"));
-  app.add_option("--knowledge", state.global.knowledge_dir, tr("Read newer knowledge files (*.json) from DIR"))
+  app.add_flag("-v,--verbose", state.global.verbosity, _("More log on stderr (-v info with timings, -vv debug)"));
+  app.add_option("--knowledge", state.global.knowledge_dir, _("Read newer knowledge files (*.json) from DIR"))
       ->type_name("DIR");
-  app.add_flag("-q,--quiet", state.global.quiet, tr("Only errors on stderr"));
+  app.add_flag("-q,--quiet", state.global.quiet, _("Only errors on stderr"));
   std::string lang_value;  // read before parsing (lang_flag); declared so CLI11 accepts it
   app.add_option("--lang", lang_value,
-                 tr("Language of the output: zh_CN or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"))
+                 _("Language of the output: zh_CN or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"))
       ->type_name("LANG");
   app.parse_complete_callback([&state, &app, &lang] {
     // JSON, Prometheus and CSV are read by programs: English unless --lang says otherwise.

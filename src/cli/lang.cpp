@@ -13,12 +13,12 @@ namespace {
 class TranslatedFormatter : public CLI::Formatter {
  public:
   std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
-    return CLI::Formatter::make_group(group == "Options" ? tr("Options") : group, is_positional, std::move(opts));
+    return CLI::Formatter::make_group(group == "Options" ? _("Options") : group, is_positional, std::move(opts));
   }
   std::string make_subcommands(const CLI::App* app, CLI::AppFormatMode mode) const override {
     std::string out = CLI::Formatter::make_subcommands(app, mode);
     const std::string english = "\nSubcommands:\n";
-    if (auto at = out.find(english); at != std::string::npos) out.replace(at, english.size(), "\n" + tr("Subcommands") + ":\n");
+    if (auto at = out.find(english); at != std::string::npos) out.replace(at, english.size(), "\n" + _("Subcommands") + ":\n");
     return out;
   }
 };
@@ -67,16 +67,16 @@ bool writes_machine_output(const CLI::App& app) {
 
 void translate_help(CLI::App& app) {
   auto formatter = std::make_shared<TranslatedFormatter>();
-  formatter->label("Usage", tr("Usage"));
-  formatter->label("OPTIONS", tr("OPTIONS"));
-  formatter->label("SUBCOMMAND", tr("SUBCOMMAND"));
-  formatter->label("SUBCOMMANDS", tr("SUBCOMMANDS"));
-  formatter->label("REQUIRED", tr("REQUIRED"));
-  formatter->label("Positionals", tr("Positionals"));
-  formatter->label("Needs", tr("Needs"));
-  formatter->label("Excludes", tr("Excludes"));
+  formatter->label("Usage", _("Usage"));
+  formatter->label("OPTIONS", _("OPTIONS"));
+  formatter->label("SUBCOMMAND", _("SUBCOMMAND"));
+  formatter->label("SUBCOMMANDS", _("SUBCOMMANDS"));
+  formatter->label("REQUIRED", _("REQUIRED"));
+  formatter->label("Positionals", _("Positionals"));
+  formatter->label("Needs", _("Needs"));
+  formatter->label("Excludes", _("Excludes"));
   app.formatter(formatter);
-  app.set_help_flag("-h,--help", tr("Print this help message and exit"));
+  app.set_help_flag("-h,--help", _("Print this help message and exit"));
 }
 
 }  // namespace tfrig::cli

@@ -5,7 +5,7 @@
 // one self-contained binary that must speak Chinese on a bare server.
 //
 // Marking, for xgettext (scripts/i18n.sh):
-//   tr("text")                     translated text
+//   _("text")                     translated text
 //   trf("{} of {}", a, b)          translated, then formatted; a translation may
 //                                  reorder with numbered fields ("{1} 中的 {0}")
 //   trnf("{} GPU", "{} GPUs", n, n) plural by the catalog's Plural-Forms rule
@@ -64,7 +64,7 @@ std::string choose_language(const std::optional<std::string>& flag,
                             const std::function<const char*(const char*)>& getenv);
 
 // Switches the process to a language ("zh_CN", "en"; anything else is English).
-// Called by main before the commands are built and never concurrently with tr().
+// Called by main before the commands are built and never concurrently with _().
 void set_language(std::string_view language);
 std::string_view language();
 // Languages with an embedded catalog, and the catalog of one (tests).
@@ -87,7 +87,7 @@ constexpr T N_(T text) {
   return text;
 }
 
-inline std::string tr(std::string_view msgid) { return std::string(core::i18n::translate(msgid)); }
+inline std::string _(std::string_view msgid) { return std::string(core::i18n::translate(msgid)); }
 
 template <class... Args>
 std::string trf(fmt::format_string<Args...> msgid, Args&&... args) {

@@ -42,11 +42,11 @@ std::string paint(bool color, rules::Severity s, const std::string& text) { retu
 // The severity as the reader's language says it (JSON keeps severity_name).
 std::string severity_label(rules::Severity s) {
   switch (s) {
-    case rules::Severity::kError: return tr("error");
-    case rules::Severity::kWarning: return tr("warning");
-    case rules::Severity::kInfo: return tr("info");
+    case rules::Severity::kError: return _("error");
+    case rules::Severity::kWarning: return _("warning");
+    case rules::Severity::kInfo: return _("info");
   }
-  return tr("info");
+  return _("info");
 }
 
 size_t severity_column() {
@@ -105,7 +105,7 @@ std::string render_findings_text(const Report& r, bool color) {
       for (const auto& e : f.evidence) {
         out += "          - " + wrap(e.fact + ": " + e.value + "  (" + e.source + ")", 100, "            ") + "\n";
       }
-      const std::string fix_label = tr("fix:");
+      const std::string fix_label = _("fix:");
       out += "          " + fix_label + " " + wrap(f.fix, 100, std::string(10 + core::display_width(fix_label) + 1, ' ')) + "\n";
     }
   }

@@ -30,8 +30,8 @@ Check runtime_missing(const Context& ctx) {
                           "\"could not select device driver \\\"\\\" with capabilities: [[gpu]]\".",
                           c.docker_binary ? "Docker" : "Podman"),
               {{"engine", c.docker_binary.value_or(c.podman_binary.value_or("")), "PATH"},
-               {tr("nvidia-ctk / nvidia-container-runtime"), "not found", "PATH, /usr/bin"},
-               {tr("CDI specs"), "none", "/etc/cdi, /var/run/cdi"}},
+               {_("nvidia-ctk / nvidia-container-runtime"), "not found", "PATH, /usr/bin"},
+               {_("CDI specs"), "none", "/etc/cdi, /var/run/cdi"}},
               "", {}});
   return out;
 }
@@ -45,9 +45,9 @@ Check runtime_not_registered(const Context& ctx) {
   if (registered || !c.cdi_specs.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              tr("The NVIDIA Container Toolkit is installed but the nvidia runtime is not registered with Docker and no "
+              _("The NVIDIA Container Toolkit is installed but the nvidia runtime is not registered with Docker and no "
               "CDI spec exists: containers get no GPU."),
-              {{tr("daemon.json runtimes"), c.docker_runtimes.empty() ? "none" : u::join(c.docker_runtimes, ", "), "/etc/docker/daemon.json"},
+              {{_("daemon.json runtimes"), c.docker_runtimes.empty() ? "none" : u::join(c.docker_runtimes, ", "), "/etc/docker/daemon.json"},
                {"nvidia-ctk", c.nvidia_ctk.value_or("(other toolkit parts)"), "PATH"}},
               "", {}});
   return out;
@@ -62,7 +62,7 @@ Check no_gpu_given(const Context& ctx) {
   if (devices || !ctx.inv.gpus.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              tr("This container was started without a GPU: no /dev/nvidia* devices and no GPU visible "
+              _("This container was started without a GPU: no /dev/nvidia* devices and no GPU visible "
               "(\"CUDA_ERROR_NO_DEVICE\")."),
               {{"container", ctx.inv.host.container.value_or("yes"), "/proc/1/cgroup, /.dockerenv"},
                {"NVIDIA_VISIBLE_DEVICES", c.visible_devices.value_or("unset"), "environment"},

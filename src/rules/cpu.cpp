@@ -19,7 +19,7 @@ Check no_avx(const Context& ctx) {
   if (*ctx.inv.cpu.flags.avx) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            tr("The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
+            _("The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
             "instruction (core dumped)\"."),
             {{"avx", "no", "/proc/cpuinfo flags"}, {"CPU", ctx.inv.cpu.model_name.value_or("unknown"), "/proc/cpuinfo"}},
             "", {}});
@@ -42,9 +42,9 @@ Check cores_multi_gpu(const Context& ctx) {
                         "multi-GPU server, or input preprocessing starves the GPUs.",
                         gpus, cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "?",
                         cpu.threads ? std::to_string(*cpu.threads) : "?", min_cores, min_threads),
-            {{tr("physical cores"), cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "unknown", "/sys/devices/system/cpu"},
+            {{_("physical cores"), cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "unknown", "/sys/devices/system/cpu"},
              {"threads", cpu.threads ? std::to_string(*cpu.threads) : "unknown", "/proc/cpuinfo"},
-             {tr("minimum for multi-GPU"), trf("{} cores / {} threads", min_cores, min_threads), u::knowledge_source("thresholds.json", "guide")}},
+             {_("minimum for multi-GPU"), trf("{} cores / {} threads", min_cores, min_threads), u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;
 }
@@ -62,8 +62,8 @@ Check cores_per_gpu(const Context& ctx) {
             trf("{} physical cores for {} GPU(s): fewer than {} per GPU for decoding and augmentation; an "
                         "image pipeline will likely be CPU-bound (GPU idle while the CPU is at 100%).",
                         cores, gpus, per),
-            {{tr("physical cores"), std::to_string(cores), "/sys/devices/system/cpu"},
-             {tr("cores per GPU wanted"), std::to_string(per) + u::uncertain_note(f && f->uncertain, "rule of thumb"),
+            {{_("physical cores"), std::to_string(cores), "/sys/devices/system/cpu"},
+             {_("cores per GPU wanted"), std::to_string(per) + u::uncertain_note(f && f->uncertain, "rule of thumb"),
               u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;

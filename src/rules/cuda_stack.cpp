@@ -98,7 +98,7 @@ Check cudnn_conflict(const Context& ctx) {
     auto have = Version::parse(*loaded->version);
     auto need = Version::parse(ctx.target.build->cudnn);
     if (have && need && (have->major() != need->major() || have->minor() < need->minor())) {
-      ev.push_back({tr("TF built with cuDNN"), ctx.target.build->cudnn, u::knowledge_source("tf_builds.json", ctx.target.build->source)});
+      ev.push_back({_("TF built with cuDNN"), ctx.target.build->cudnn, u::knowledge_source("tf_builds.json", ctx.target.build->source)});
       c.add(Hit{loaded->soname,
                 trf("{} would load cuDNN {} from {} but was built with {}: \"Loaded runtime CuDNN library: "
                             "{} but source was compiled with: {}\" and convolutions fail (\"DNN library is not found\").",
@@ -118,7 +118,7 @@ Check cudnn_conflict(const Context& ctx) {
                         "framework or LD_LIBRARY_PATH can make TensorFlow load the wrong one{}.",
                         by_version.size(), loaded ? " (TensorFlow would load " + loaded->path + ")" : ""),
             ev,
-            tr("Keep one cuDNN per major version on the loader path: remove the others or isolate them per "
+            _("Keep one cuDNN per major version on the loader path: remove the others or isolate them per "
             "environment (pip nvidia-cudnn wheels inside each venv)."),
             {}});
   return c;

@@ -30,12 +30,12 @@ Check not_loaded(const Context& ctx) {
       if (p->driver && *p->driver == "nouveau") return Check::pass();
     }
     std::vector<Evidence> ev{smi_said(d)};
-    if (d.module_nvidia) ev.push_back({tr("nvidia in /proc/modules"), u::yes_no(*d.module_nvidia), "/proc/modules"});
-    if (d.kernel_module_version) ev.push_back({tr("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    if (d.module_nvidia) ev.push_back({_("nvidia in /proc/modules"), u::yes_no(*d.module_nvidia), "/proc/modules"});
+    if (d.kernel_module_version) ev.push_back({_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
     for (const auto* p : u::pci_gpus(ctx)) ev.push_back({"driver bound to " + p->address, p->driver.value_or("none"), "lspci -k / sysfs"});
     Check c;
     c.add(Hit{"host",
-              tr("nvidia-smi could not communicate with the NVIDIA kernel driver: the nvidia module is not loaded (not "
+              _("nvidia-smi could not communicate with the NVIDIA kernel driver: the nvidia module is not loaded (not "
               "installed, not built for this kernel, or refused by Secure Boot), so CUDA finds no device."),
               ev, "", {}});
     return c;
@@ -58,7 +58,7 @@ Check not_loaded(const Context& ctx) {
     if (p->driver && *p->driver == "nouveau") return Check::pass();
   }
   std::vector<Evidence> ev;
-  if (d.loaded) ev.push_back({tr("nvidia module loaded"), u::yes_no(*d.loaded), "/proc/driver/nvidia/version, /proc/modules"});
+  if (d.loaded) ev.push_back({_("nvidia module loaded"), u::yes_no(*d.loaded), "/proc/driver/nvidia/version, /proc/modules"});
   for (const auto* p : pci) ev.push_back({"driver bound to " + p->address, p->driver.value_or("none"), "/sys/bus/pci/devices/" + p->address + "/driver"});
   Check c;
   c.add(Hit{"host",
@@ -80,10 +80,10 @@ Check nouveau_bound(const Context& ctx) {
     if (*p->driver == "nouveau") ev.push_back({"driver bound to " + p->address, "nouveau", "/sys/bus/pci/devices/" + p->address + "/driver"});
   }
   if (!known) return Check::skip("kernel modules and PCI driver bindings");
-  if (d.module_nouveau.value_or(false)) ev.push_back({tr("nouveau module loaded"), "yes", "/proc/modules"});
+  if (d.module_nouveau.value_or(false)) ev.push_back({_("nouveau module loaded"), "yes", "/proc/modules"});
   if (ev.empty()) return Check::pass();
   Check c;
-  c.add(Hit{"host", tr("The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
+  c.add(Hit{"host", _("The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
                     "and CUDA cannot use it."),
             ev, "", {}});
   return c;
@@ -95,7 +95,7 @@ Check library_unresolvable(const Context& ctx) {
   if (smi_says(ctx.inv.driver, "library_missing")) {
     Check c;
     c.add(Hit{"libnvidia-ml.so.1",
-              tr("nvidia-smi could not load libnvidia-ml.so: the driver's user-space libraries are missing or not on "
+              _("nvidia-smi could not load libnvidia-ml.so: the driver's user-space libraries are missing or not on "
               "the loader's path, so NVML and libcuda.so.1 (every CUDA program, TensorFlow included) fail."),
               {smi_said(ctx.inv.driver)}, "", {}});
     return c;
@@ -114,7 +114,7 @@ Check library_unresolvable(const Context& ctx) {
                           std::string(soname) == "libcuda.so.1" ? "every CUDA program, TensorFlow included,"
                                                                 : "nvidia-smi and NVML monitoring"),
               {{soname, detail, "/etc/ld.so.cache, LD_LIBRARY_PATH"}},
-              tr("Install the driver's user-space libraries of the same version as the kernel module "
+              _("Install the driver's user-space libraries of the same version as the kernel module "
               "(`sudo apt install libnvidia-compute-<branch>` or the full `nvidia-driver-<branch>[-server]`), then "
               "`sudo ldconfig`."),
               {}});
@@ -135,11 +135,11 @@ Check library_mismatch(const Context& ctx) {
     if (smi_says(d, "driver_mismatch")) {
       ev.push_back(smi_said(d));
     } else {
-      ev.push_back({tr("NVML init"), "Driver/library version mismatch" + (d.nvml.detail.empty() ? "" : ": " + d.nvml.detail), "nvmlInit_v2"});
+      ev.push_back({_("NVML init"), "Driver/library version mismatch" + (d.nvml.detail.empty() ? "" : ": " + d.nvml.detail), "nvmlInit_v2"});
     }
-    if (d.kernel_module_version) ev.push_back({tr("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
-    if (auto lv = libcuda_version(ctx)) ev.push_back({tr("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"});
-    c.add(Hit{"host", tr("The NVIDIA user-space libraries and the loaded kernel module are different versions "
+    if (d.kernel_module_version) ev.push_back({_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    if (auto lv = libcuda_version(ctx)) ev.push_back({_("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"});
+    c.add(Hit{"host", _("The NVIDIA user-space libraries and the loaded kernel module are different versions "
                       "(the driver was upgraded without a reboot): NVML and CUDA refuse to start."),
               ev, "", {}});
     return c;
@@ -158,8 +158,8 @@ Check library_mismatch(const Context& ctx) {
             trf("The kernel module is {} but libcuda.so.1 is {}: the driver was upgraded without a reboot "
                         "(\"Failed to initialize NVML: Driver/library version mismatch\").",
                         *d.kernel_module_version, *lv),
-            {{tr("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"},
-             {tr("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"}},
+            {{_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"},
+             {_("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"}},
             "", {}});
   return c;
 }
@@ -185,7 +185,7 @@ Check too_old_for_cuda(const Context& ctx) {
             {{"driver", drv->text(), !d.version ? "/proc/driver/nvidia/version"
                                                  : d.nvml.detail.rfind("imported from ", 0) == 0 ? "nvidia-smi (" + d.nvml.detail.substr(14) + ")"
                                                                                                   : std::string("NVML")},
-             {tr("CUDA of the target"), cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
+             {_("CUDA of the target"), cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
              {"minimum driver for CUDA " + min->cuda, minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
               u::knowledge_source("cuda_drivers.json", min->source)}},
             trf("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
@@ -233,7 +233,7 @@ Check device_permissions(const Context& ctx) {
     }
   }
   if (ev.empty()) return Check::pass();
-  c.add(Hit{"host", tr("The current user cannot open the NVIDIA device nodes: CUDA sees no GPU for this user."), ev, "", {}});
+  c.add(Hit{"host", _("The current user cannot open the NVIDIA device nodes: CUDA sees no GPU for this user."), ev, "", {}});
   return c;
 }
 

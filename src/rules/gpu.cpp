@@ -27,10 +27,10 @@ Check no_gpu(const Context& ctx) {
           "(NVIDIA Container Toolkit on the host).";
   }
   c.add(Hit{"host",
-            tr("No NVIDIA GPU on this machine: TensorFlow will run on the CPU only."),
-            {{tr("NVIDIA display/3D controllers on PCI"), "0", "/sys/bus/pci/devices/*/class,vendor"},
-             {tr("PCI devices seen"), std::to_string(ctx.inv.pci.devices.size()), "/sys/bus/pci/devices"},
-             {tr("GPUs seen by NVML"), std::to_string(ctx.inv.gpus.size()), "NVML"}},
+            _("No NVIDIA GPU on this machine: TensorFlow will run on the CPU only."),
+            {{_("NVIDIA display/3D controllers on PCI"), "0", "/sys/bus/pci/devices/*/class,vendor"},
+             {_("PCI devices seen"), std::to_string(ctx.inv.pci.devices.size()), "/sys/bus/pci/devices"},
+             {_("GPUs seen by NVML"), std::to_string(ctx.inv.gpus.size()), "NVML"}},
             fix,
             {}});
   return c;
@@ -63,7 +63,7 @@ Check per_gpu_cc(const Context& ctx, Fn fn) {
 
 std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
   std::vector<Evidence> ev;
-  ev.push_back({tr("compute capability"), x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, "from the GPU catalog"),
+  ev.push_back({_("compute capability"), x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, "from the GPU catalog"),
                 x.cc.source});
   ev.push_back({"target", ctx.target.label(), "tfrig target resolution"});
   std::string kernels = "unknown";
@@ -72,7 +72,7 @@ std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
     for (const auto& s : x.verdict.row->sass) kernels += (kernels.empty() ? "" : ", ") + ("sm_" + s);
     for (const auto& p : x.verdict.row->ptx) kernels += (kernels.empty() ? "" : ", ") + ("compute_" + p);
   }
-  ev.push_back({tr("kernels in the TF wheel"), kernels + u::uncertain_note(x.verdict.uncertain, "per-release list inferred"),
+  ev.push_back({_("kernels in the TF wheel"), kernels + u::uncertain_note(x.verdict.uncertain, "per-release list inferred"),
                 u::knowledge_source("tf_compute.json", "tsl-bazelrc-history")});
   return ev;
 }
@@ -141,7 +141,7 @@ Check persistence_off(const Context& ctx) {
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " is a datacenter GPU with persistence mode off: the driver tears the GPU down "
                                 "whenever no process uses it, so every start pays the re-initialisation.",
-              {{tr("persistence mode"), "disabled", u::reported_by(g)}},
+              {{_("persistence mode"), "disabled", u::reported_by(g)}},
               "",
               {}});
   }
@@ -160,7 +160,7 @@ Check ecc_disabled(const Context& ctx) {
     std::string pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? "enabled (after reboot)" : "disabled") : "unknown";
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " supports ECC but runs with it off: memory bit errors go undetected in long runs.",
-              {{tr("ECC mode (current)"), "disabled", u::reported_by(g)}, {tr("ECC mode (pending)"), pending, u::reported_by(g)}},
+              {{_("ECC mode (current)"), "disabled", u::reported_by(g)}, {_("ECC mode (pending)"), pending, u::reported_by(g)}},
               trf("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth).", g.index),
               {}});
   }
@@ -185,10 +185,10 @@ Check memory_errors(const Context& ctx) {
       why = trf("{} retired pages, at or above DCGM's limit {}", *g.retired_pages_count, limit);
     }
     if (why.empty()) continue;
-    if (g.retired_pages_count) ev.push_back({tr("retired pages"), std::to_string(*g.retired_pages_count), u::reported_by(g)});
-    if (g.retired_pages_pending) ev.push_back({tr("retirement pending"), u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
-    if (g.remapped_rows_pending) ev.push_back({tr("row remap pending"), u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
-    if (g.remapped_rows_failure) ev.push_back({tr("row remap failure"), u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
+    if (g.retired_pages_count) ev.push_back({_("retired pages"), std::to_string(*g.retired_pages_count), u::reported_by(g)});
+    if (g.retired_pages_pending) ev.push_back({_("retirement pending"), u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
+    if (g.remapped_rows_pending) ev.push_back({_("row remap pending"), u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
+    if (g.remapped_rows_failure) ev.push_back({_("row remap failure"), u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
     c.add(Hit{u::gpu_entity(g), u::gpu_label(g) + ": " + why + ".", ev, "", {}});
   }
   if (!known) return Check::skip("retired pages / remapped rows (NVML did not report them)");
@@ -206,7 +206,7 @@ Check mig_enabled(const Context& ctx) {
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
                                 "(the first visible one), never the whole GPU.",
-              {{tr("MIG mode (current)"), "enabled", u::reported_by(g)}},
+              {{_("MIG mode (current)"), "enabled", u::reported_by(g)}},
               trf("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
                           "instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`).",
                           g.index),
@@ -225,8 +225,8 @@ Check memory_in_use(const Context& ctx) {
     known = true;
     if (g.process_count.value_or(0) == 0 && g.process_memory_bytes.value_or(0) == 0) continue;
     std::vector<Evidence> ev;
-    if (g.process_count) ev.push_back({tr("other processes"), std::to_string(*g.process_count), u::reported_by(g)});
-    if (g.process_memory_bytes) ev.push_back({tr("memory they hold"), u::bytes(*g.process_memory_bytes), u::reported_by(g)});
+    if (g.process_count) ev.push_back({_("other processes"), std::to_string(*g.process_count), u::reported_by(g)});
+    if (g.process_memory_bytes) ev.push_back({_("memory they hold"), u::bytes(*g.process_memory_bytes), u::reported_by(g)});
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " already has memory held by other processes: TensorFlow maps nearly all GPU memory "
                                 "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
@@ -247,7 +247,7 @@ Check pcie_link_downgraded(const Context& ctx) {
                   trf("{} runs its PCIe link at x{} of x{}: host-device copies get {}% of the bandwidth.",
                               u::gpu_label(g), *g.pcie_link_width_current, *g.pcie_link_width_max,
                               100 * *g.pcie_link_width_current / *g.pcie_link_width_max),
-                  {{tr("link width (current / max)"), fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), u::reported_by(g)}},
+                  {{_("link width (current / max)"), fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), u::reported_by(g)}},
                   "",
                   {}});
       }
@@ -259,8 +259,8 @@ Check pcie_link_downgraded(const Context& ctx) {
                   trf("{} runs PCIe gen {} of gen {}. Idle GPUs lower the link generation to save power, so "
                               "this matters only if it stays low under load.",
                               u::gpu_label(g), *g.pcie_link_gen_current, *g.pcie_link_gen_max),
-                  {{tr("link generation (current / max)"), fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), u::reported_by(g)}},
-                  tr("Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
+                  {{_("link generation (current / max)"), fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), u::reported_by(g)}},
+                  _("Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
                   "check the BIOS PCIe speed setting and riser cables."),
                   Severity::kInfo});
       }
@@ -274,7 +274,7 @@ Check pcie_link_downgraded(const Context& ctx) {
         c.add(Hit{d->address,
                   trf("The GPU at {} has its PCIe link at x{} of x{}.", d->address, *d->link_width_current,
                               *d->link_width_max),
-                  {{tr("link width (current / max)"), fmt::format("x{} / x{}", *d->link_width_current, *d->link_width_max),
+                  {{_("link width (current / max)"), fmt::format("x{} / x{}", *d->link_width_current, *d->link_width_max),
                     "/sys/bus/pci/devices/" + d->address + "/current_link_width"}},
                   "",
                   {}});
@@ -301,7 +301,7 @@ Check no_p2p(const Context& ctx) {
   c.add(Hit{"host",
             trf("{} GPUs and no pair joined by NVLink or PCIe peer-to-peer: every gradient all-reduce "
                         "goes through host memory, so data-parallel training scales poorly.", n),
-            {{tr("GPU pairs with NVLink or P2P"), fmt::format("0 of {}", pairs), "NVML topology / P2P status"}},
+            {{_("GPU pairs with NVLink or P2P"), fmt::format("0 of {}", pairs), "NVML topology / P2P status"}},
             "",
             {}});
   return c;

@@ -46,13 +46,13 @@ Check xid_events(const Context& ctx) {
     std::vector<Evidence> ev{
         {"Xid", fmt::format("{} ({}{})", e.xid, meaning, info ? ", " + std::string(knowledge::xid_class_name(info->cls)) : ""),
          std::string(knowledge::kXidSource)},
-        {tr("kernel message"), "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
+        {_("kernel message"), "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
          e.source},
         {"lines", fmt::format("{}{}", e.count, when), e.source},
     };
     Hit h;
     h.entity = g != nullptr ? u::gpu_entity(*g) : e.pci_bus_id.value_or("host");
-    h.message = trf("{} logged Xid {} {} time{}: {}.", who, e.xid, e.count, e.count == 1 ? "" : "s", meaning);
+    h.message = trnf("{0} logged Xid {1} {2} time: {3}.", "{0} logged Xid {1} {2} times: {3}.", e.count, who, e.xid, e.count, meaning);
     h.evidence = std::move(ev);
     h.fix = info ? std::string(info->action)
                  : "Look the Xid up in NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html) and "
@@ -60,8 +60,9 @@ Check xid_events(const Context& ctx) {
     h.severity = info && info->severe ? Severity::kError : Severity::kWarning;
     if (inventory::from_earlier_boot(e.source)) {
       // The running boot's log does not have it: history, not the state now.
-      h.message = trf("{} logged Xid {} {} time{} on an earlier boot, not in this boot's log: {}. Watch for it.",
-                              who, e.xid, e.count, e.count == 1 ? "" : "s", meaning);
+      h.message = trnf("{0} logged Xid {1} {2} time on an earlier boot, not in this boot's log: {3}. Watch for it.",
+                       "{0} logged Xid {1} {2} times on an earlier boot, not in this boot's log: {3}. Watch for it.", e.count, who,
+                       e.xid, e.count, meaning);
       h.severity = Severity::kWarning;
     }
     c.add(std::move(h));
@@ -77,8 +78,8 @@ Check gpu_lost(const Context& ctx) {
     known = true;
     if (!*g.lost) continue;
     std::vector<Evidence> ev;
-    ev.push_back({tr("GPU lost"), g.lost_evidence.value_or("yes"), "nvidia-smi, kernel log, lspci"});
-    if (g.pci_bus_id) ev.push_back({tr("PCI address"), *g.pci_bus_id, "nvidia-smi, lspci"});
+    ev.push_back({_("GPU lost"), g.lost_evidence.value_or("yes"), "nvidia-smi, kernel log, lspci"});
+    if (g.pci_bus_id) ev.push_back({_("PCI address"), *g.pci_bus_id, "nvidia-smi, lspci"});
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " has fallen off the bus: it no longer answers on PCIe, so no program can use it "
                                 "until the machine is rebooted.",
@@ -95,8 +96,8 @@ Check init_failed(const Context& ctx) {
   Check c;
   for (const auto& g : ctx.inv.gpus) {
     if (!g.init_error) continue;
-    std::vector<Evidence> ev{{tr("kernel message"), "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
-    if (ctx.inv.driver.module_nouveau == true) ev.push_back({tr("nouveau module loaded"), "yes", "/proc/modules"});
+    std::vector<Evidence> ev{{_("kernel message"), "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
+    if (ctx.inv.driver.module_nouveau == true) ev.push_back({_("nouveau module loaded"), "yes", "/proc/modules"});
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " was found but the nvidia kernel module could not initialise it (RmInitAdapter failed): "
                                 "CUDA and nvidia-smi do not see it.",
@@ -134,8 +135,8 @@ Check unreachable(const Context& ctx) {
     bool named = false;
     for (const auto& g : ctx.inv.gpus) named = named || g.driver_problem == d.nvidia_smi_error;
     if (!named) {
-      c.add(Hit{"host", tr("nvidia-smi could not open a GPU: no program can use it."),
-                {{tr("nvidia-smi printed"), *d.nvidia_smi_error, u::nvidia_smi_source(d).value_or("nvidia-smi")}}, "", {}});
+      c.add(Hit{"host", _("nvidia-smi could not open a GPU: no program can use it."),
+                {{_("nvidia-smi printed"), *d.nvidia_smi_error, u::nvidia_smi_source(d).value_or("nvidia-smi")}}, "", {}});
     }
   }
   if (!c.hits.empty()) return c;

@@ -51,9 +51,9 @@ Check pcie_below_x16(const Context& ctx) {
     known = true;
     const int goal = std::min(own->lanes, want);
     if (*have >= goal) continue;
-    std::vector<Evidence> ev{{tr("maximum link width (the smaller of GPU and slot)"), fmt::format("x{}", *have), src},
-                             {tr("the GPU's own width"), fmt::format("x{}", own->lanes), own->source}};
-    if (goal == want) ev.push_back({tr("wanted per GPU"), fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")});
+    std::vector<Evidence> ev{{_("maximum link width (the smaller of GPU and slot)"), fmt::format("x{}", *have), src},
+                             {_("the GPU's own width"), fmt::format("x{}", own->lanes), own->source}};
+    if (goal == want) ev.push_back({_("wanted per GPU"), fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")});
     c.add(Hit{u::gpu_entity(g),
               trf("{} can use at most x{} (slot, riser or bifurcation) although it is built for x{}: "
                           "host-to-GPU copies get {}% of its bandwidth.",
@@ -69,8 +69,8 @@ Check pcie_below_x16(const Context& ctx) {
       if (*d->link_width_current >= goal) continue;
       c.add(Hit{d->address,
                 trf("The GPU at {} runs at x{} although it is built for x{}.", d->address, *d->link_width_current, goal),
-                {{tr("negotiated link width"), fmt::format("x{}", *d->link_width_current), "lspci LnkSta / sysfs current_link_width of " + d->address},
-                 {tr("the GPU's own width"), fmt::format("x{}", *d->link_width_max), "lspci LnkCap / sysfs max_link_width of " + d->address}},
+                {{_("negotiated link width"), fmt::format("x{}", *d->link_width_current), "lspci LnkSta / sysfs current_link_width of " + d->address},
+                 {_("the GPU's own width"), fmt::format("x{}", *d->link_width_max), "lspci LnkCap / sysfs max_link_width of " + d->address}},
                 "", {}});
     }
   }
@@ -105,8 +105,8 @@ Check gpu_numa(const Context& ctx) {
   if (by_node.empty() && unknown) {
     c.add(Hit{"host", trf("{} NUMA nodes but the firmware reports no NUMA node for the GPUs (-1): processes "
                                   "cannot be bound to the CPUs near their GPU.", nodes.size()),
-              {{tr("GPU numa_node"), "-1", "/sys/bus/pci/devices/*/numa_node"}},
-              tr("Enable the NUMA/SRAT (_PXM) setting in the BIOS; meanwhile use `nvidia-smi topo -m` to see CPU affinity."),
+              {{_("GPU numa_node"), "-1", "/sys/bus/pci/devices/*/numa_node"}},
+              _("Enable the NUMA/SRAT (_PXM) setting in the BIOS; meanwhile use `nvidia-smi topo -m` to see CPU affinity."),
               Severity::kWarning});
     return c;
   }
@@ -119,8 +119,8 @@ Check gpu_numa(const Context& ctx) {
   c.add(Hit{"host",
             trf("{} NUMA nodes; the GPUs sit on {}. A process fed from the far node crosses the socket "
                         "interconnect for every batch.", nodes.size(), placement),
-            {{tr("GPU NUMA nodes"), placement, "/sys/bus/pci/devices/*/numa_node"},
-             {tr("NUMA nodes"), std::to_string(nodes.size()), "/sys/devices/system/node"}},
+            {{_("GPU NUMA nodes"), placement, "/sys/bus/pci/devices/*/numa_node"},
+             {_("NUMA nodes"), std::to_string(nodes.size()), "/sys/devices/system/node"}},
             "Run one process per GPU bound to its node: " + cmd + ".",
             {}});
   return c;

@@ -29,9 +29,9 @@ Check ram_below_2x_vram(const Context& ctx) {
             trf("{} of RAM for {} of GPU memory: the configuration guide (docs/guide.md) asks for at least {}x ({}), or data loading swaps "
                         "and slows down.",
                         u::bytes(ram), u::bytes(vram), ratio, u::bytes(want)),
-            {{tr("system memory"), u::bytes(ram), "/proc/meminfo MemTotal"},
-             {tr("total GPU memory"), u::bytes(vram), "NVML"},
-             {tr("RAM / GPU memory wanted"), fmt::format("{}x", ratio), u::knowledge_source("thresholds.json", "guide")}},
+            {{_("system memory"), u::bytes(ram), "/proc/meminfo MemTotal"},
+             {_("total GPU memory"), u::bytes(vram), "NVML"},
+             {_("RAM / GPU memory wanted"), fmt::format("{}x", ratio), u::knowledge_source("thresholds.json", "guide")}},
             trf("Install at least {} of RAM (e.g. one A100 80GB -> 256 GB).", u::bytes(want)),
             {}});
   return c;

@@ -111,7 +111,7 @@ Check memlock_low(const Context& ctx) {
                         "(\"ibv_reg_mr failed: Cannot allocate memory\"); single-node training is unaffected.",
                         u::bytes(*l.soft)),
             ev,
-            tr("`printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' | sudo tee "
+            _("`printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' | sudo tee "
             "/etc/security/limits.d/91-tfrig-memlock.conf` and log in again (containers: `--ulimit memlock=-1`)."),
             {}});
   return c;
@@ -135,7 +135,7 @@ Check thp(const Context& ctx) {
   if (*ctx.inv.memory.thp_enabled != "always") return Check::pass();
   Check c;
   c.add(Hit{"host",
-            tr("Transparent hugepages are 'always': khugepaged compaction can stall large host allocations; 'madvise' "
+            _("Transparent hugepages are 'always': khugepaged compaction can stall large host allocations; 'madvise' "
             "(Ubuntu's default) is the usual choice (uncertain: no TF-specific guidance)."),
             {{"transparent_hugepage/enabled", "always", "/sys/kernel/mm/transparent_hugepage/enabled"},
              {"defrag", ctx.inv.memory.thp_defrag.value_or("unknown"), "/sys/kernel/mm/transparent_hugepage/defrag"}},

@@ -66,8 +66,8 @@ Check no_nvme(const Context& ctx) {
     list += (list.empty() ? "" : ", ") + d.name + " (" + d.kind.value_or("?") + ")";
   }
   Check c;
-  c.add(Hit{"host", tr("No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets."),
-            {{tr("block devices"), list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
+  c.add(Hit{"host", _("No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets."),
+            {{_("block devices"), list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
   return c;
 }
 

@@ -68,7 +68,7 @@ Check cpu_package_on_gpu(const Context& ctx) {
             trf("{} {} in {} is a CPU-only build on a machine with an NVIDIA GPU: it never uses the GPU.",
                         tf.distribution, tf.version, e->prefix),
             {{"distribution", tf.distribution, e->site_packages.value_or(e->prefix)},
-             {tr("CUDA build"), tf.is_cuda_build ? u::yes_no(*tf.is_cuda_build) : "unknown", "tensorflow build info"}},
+             {_("CUDA build"), tf.is_cuda_build ? u::yes_no(*tf.is_cuda_build) : "unknown", "tensorflow build info"}},
             trf("`{}/bin/python3 -m pip uninstall -y {} && {}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`",
                         e->prefix, tf.distribution, e->prefix, tf.version),
             {}});
@@ -109,10 +109,10 @@ Check wsl_advice(const Context& ctx) {
   if (!*ctx.inv.host.wsl) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            tr("This is WSL2: TensorFlow > 2.10 has no GPU support on native Windows, and in WSL2 the GPU comes from "
+            _("This is WSL2: TensorFlow > 2.10 has no GPU support on native Windows, and in WSL2 the GPU comes from "
             "the Windows driver (>= 528.33 for CUDA 12); never install a Linux NVIDIA driver inside WSL."),
             {{"WSL", "yes", "/proc/version"}},
-            tr("Install or upgrade the NVIDIA driver on Windows, then `pip install 'tensorflow[and-cuda]'` inside WSL2."),
+            _("Install or upgrade the NVIDIA driver on Windows, then `pip install 'tensorflow[and-cuda]'` inside WSL2."),
             {}});
   return c;
 }
@@ -126,7 +126,7 @@ Check not_installed(const Context& ctx) {
   c.add(Hit{"host",
             trf("No TensorFlow installed in any Python environment found; the checks assume {}.",
                         ctx.target.label()),
-            {{tr("Python environments"), envs.empty() ? "none" : envs, "python probe"}},
+            {{_("Python environments"), envs.empty() ? "none" : envs, "python probe"}},
             trf("`python3 -m venv ~/.venvs/tf && ~/.venvs/tf/bin/pip install 'tensorflow[and-cuda]=={}'`",
                         ctx.target.tf.text()),
             {}});

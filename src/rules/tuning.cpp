@@ -28,8 +28,8 @@ Check mixed_precision(const Context& ctx) {
   const auto f16 = *Version::parse(ctx.k.text("mixed_float16_min_cc", "7.0"));
   const auto bf16 = *Version::parse(ctx.k.text("mixed_bfloat16_min_cc", "8.0"));
   Check c;
-  std::vector<Evidence> ev{{tr("compute capability"), lowest->cc.text() + " (" + u::gpu_label(*which) + ")", lowest->source},
-                           {tr("Tensor Core thresholds"), "mixed_float16 >= " + f16.text() + ", mixed_bfloat16 >= " + bf16.text(),
+  std::vector<Evidence> ev{{_("compute capability"), lowest->cc.text() + " (" + u::gpu_label(*which) + ")", lowest->source},
+                           {_("Tensor Core thresholds"), "mixed_float16 >= " + f16.text() + ", mixed_bfloat16 >= " + bf16.text(),
                             u::knowledge_source("thresholds.json", "tuning-mixed-precision")}};
   if (lowest->cc >= bf16) {
     c.add(Hit{"host",
@@ -37,7 +37,7 @@ Check mixed_precision(const Context& ctx) {
                           "halves activation memory and speeds up matmul/conv; bfloat16 needs no loss scaling.",
                           lowest->cc.text()),
               ev,
-              tr("Add at program start: `tf.keras.mixed_precision.set_global_policy('mixed_bfloat16')` (or "
+              _("Add at program start: `tf.keras.mixed_precision.set_global_policy('mixed_bfloat16')` (or "
               "'mixed_float16'; keep the last layer float32: `layers.Activation('softmax', dtype='float32')`)."),
               {}});
   } else if (lowest->cc >= f16) {
@@ -45,7 +45,7 @@ Check mixed_precision(const Context& ctx) {
               trf("The GPUs have fp16 Tensor Cores (compute capability {}): mixed_float16 gives 2-3x on "
                           "matmul/conv and halves activation memory (https://www.tensorflow.org/guide/mixed_precision; docs/guide.md).", lowest->cc.text()),
               ev,
-              tr("Add at program start: `tf.keras.mixed_precision.set_global_policy('mixed_float16')` (Model.fit scales "
+              _("Add at program start: `tf.keras.mixed_precision.set_global_policy('mixed_float16')` (Model.fit scales "
               "the loss; custom loops wrap the optimizer in LossScaleOptimizer)."),
               {}});
   }
@@ -65,10 +65,10 @@ Check xla(const Context& ctx) {
   if (!tensor_cores) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            tr("XLA auto-clustering fuses ops and cuts memory traffic (about 1.15x on most internal benchmarks, more on "
+            _("XLA auto-clustering fuses ops and cuts memory traffic (about 1.15x on most internal benchmarks, more on "
             "Transformers); it recompiles for every new input shape."),
             {{"TF_XLA_FLAGS", "--tf_xla_auto_jit=2", u::knowledge_source("thresholds.json", "tuning-xla")}},
-            tr("`export TF_XLA_FLAGS=--tf_xla_auto_jit=2` (or `@tf.function(jit_compile=True)` on the train step); use "
+            _("`export TF_XLA_FLAGS=--tf_xla_auto_jit=2` (or `@tf.function(jit_compile=True)` on the train step); use "
             "fixed or bucketed input shapes."),
             {}});
   return c;
@@ -87,10 +87,10 @@ Check gpu_env(const Context& ctx) {
   lines += "`export TF_FORCE_GPU_ALLOW_GROWTH=true` when other processes share the GPU.";
   Check c;
   c.add(Hit{"host",
-            tr("Environment variables that help a GPU training job: the stream-ordered allocator, private GPU threads, "
+            _("Environment variables that help a GPU training job: the stream-ordered allocator, private GPU threads, "
             "and memory growth on shared GPUs."),
             {{"CUDA of " + ctx.target.label(), cuda ? cuda->text() : "unknown", u::knowledge_source("tf_builds.json", "")},
-             {tr("cuda_malloc_async needs CUDA"), ">= " + min_cuda.text(), u::knowledge_source("thresholds.json", "tuning-env")}},
+             {_("cuda_malloc_async needs CUDA"), ">= " + min_cuda.text(), u::knowledge_source("thresholds.json", "tuning-env")}},
             lines, {}});
   return c;
 }
