@@ -30,6 +30,8 @@ case "${1:-}" in
     extract po/tfrig.pot
     for po in po/*.po; do
       msgmerge --quiet --update --backup=none --no-fuzzy-matching --sort-output --add-location=file "$po" po/tfrig.pot
+      # Messages the sources no longer have are dropped, not kept as #~ history.
+      msgattrib --no-obsolete --sort-output --add-location=file -o "$po" "$po"
     done
     ;;
   check-pot)

@@ -30,7 +30,7 @@ std::string install_fix(const Context& ctx) {
                        "RUNPATH; only the driver comes from the system)",
                        py, t.tf.text());
   }
-  if (!t.build) return "Install the CUDA and cuDNN versions of TensorFlow's tested-build table, then `sudo ldconfig`.";
+  if (!t.build) return _("Install the CUDA and cuDNN versions of TensorFlow's tested-build table, then `sudo ldconfig`.");
   auto cuda = Version::parse(t.build->cuda);
   auto cudnn = Version::parse(t.build->cudnn);
   return trf("Install CUDA {} and cuDNN {} (`sudo apt install cuda-toolkit-{}-{} libcudnn{}` from NVIDIA's "

@@ -212,11 +212,16 @@ Check no_devices(const Context& ctx) {
     bus.push_back(p->address);
     ev.push_back({"NVIDIA GPU on the bus " + p->address, "driver bound: " + p->driver.value_or("none"), "lspci -k / sysfs"});
   }
-  std::string which = bus.empty() ? "which GPUs are on the bus was not captured (`lspci -nnk -d 10de:` shows them)"
-                                  : trf("the bus holds {} NVIDIA GPU(s) ({}) that the nvidia driver does not drive",
-                                                bus.size(), u::join(bus, ", "));
+  const std::string message =
+      bus.empty() ? _("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; which GPUs are on the bus "
+                      "was not captured (`lspci -nnk -d 10de:` shows them).")
+                  : trnf("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPU "
+                         "({1}) that the nvidia driver does not drive.",
+                         "nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPUs "
+                         "({1}) that the nvidia driver does not drive.",
+                         bus.size(), bus.size(), u::join(bus, ", "));
   Check c;
-  c.add(Hit{"host", "nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; " + which + ".", ev, "", {}});
+  c.add(Hit{"host", message, ev, "", {}});
   return c;
 }
 

@@ -20,11 +20,11 @@ Check no_gpu(const Context& ctx) {
   if (u::gpu_count(ctx) > 0) return Check::pass();
   Check c;
   std::string fix =
-      "Run TensorFlow on a machine with an NVIDIA GPU (compute capability 6.0 or newer for current releases; "
-      "`tfrig plan` sizes one). In a VM, pass the GPU through (PCI passthrough / vGPU).";
+      _("Run TensorFlow on a machine with an NVIDIA GPU (compute capability 6.0 or newer for current releases; "
+        "`tfrig plan` sizes one). In a VM, pass the GPU through (PCI passthrough / vGPU).");
   if (ctx.inv.host.container && *ctx.inv.host.container != "none") {
-    fix = "This is a container: start it with the GPU, e.g. `docker run --gpus all ...` "
-          "(NVIDIA Container Toolkit on the host).";
+    fix = _("This is a container: start it with the GPU, e.g. `docker run --gpus all ...` "
+            "(NVIDIA Container Toolkit on the host).");
   }
   c.add(Hit{"host",
             _("No NVIDIA GPU on this machine: TensorFlow will run on the CPU only."),
@@ -86,7 +86,7 @@ Check cc_unsupported(const Context& ctx) {
                                            "matching CUDA/cuDNN from `tfrig compat --tf {}`; or build TF from source "
                                            "with TF_CUDA_COMPUTE_CAPABILITIES={}; or replace the GPU.",
                                            *newest, x.cc.cc.text(), *newest, *newest, x.cc.cc.text())
-                             : "Replace the GPU: no TensorFlow release in the knowledge base has kernels for it.";
+                             : _("Replace the GPU: no TensorFlow release in the knowledge base has kernels for it.");
     if (newest && core::Version::parse(*newest) && core::Version::parse(*newest)->minor() < 14) {
       fix = trf("Use TensorFlow {} with CUDA/cuDNN from `tfrig compat --tf {}` (no [and-cuda] extra "
                         "before 2.14), or build TF from source with TF_CUDA_COMPUTE_CAPABILITIES={}, or replace the GPU.",
@@ -112,9 +112,10 @@ Check ptx_jit_only(const Context& ctx) {
                           "compiler is older than the PTX.",
                           u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail),
               cc_evidence(ctx, x),
-              "Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
-              "CUDA_CACHE_PATH in containers); or use a TF build with native kernels for this GPU (NGC container, "
-              "or build from source with TF_CUDA_COMPUTE_CAPABILITIES=" + x.cc.cc.text() + ").",
+              trf("Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
+                  "CUDA_CACHE_PATH in containers); or use a TF build with native kernels for this GPU (NGC container, "
+                  "or build from source with TF_CUDA_COMPUTE_CAPABILITIES={}).",
+                  x.cc.cc.text()),
               {}});
   });
 }
@@ -139,8 +140,9 @@ Check persistence_off(const Context& ctx) {
     known = true;
     if (*g.persistence_mode || !datacenter(ctx, g)) continue;
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " is a datacenter GPU with persistence mode off: the driver tears the GPU down "
-                                "whenever no process uses it, so every start pays the re-initialisation.",
+              trf("{} is a datacenter GPU with persistence mode off: the driver tears the GPU down "
+                  "whenever no process uses it, so every start pays the re-initialisation.",
+                  u::gpu_label(g)),
               {{_("persistence mode"), "disabled", u::reported_by(g)}},
               "",
               {}});
@@ -178,9 +180,9 @@ Check memory_errors(const Context& ctx) {
     known = true;
     std::vector<Evidence> ev;
     std::string why;
-    if (g.retired_pages_pending.value_or(false)) why = "page retirement is pending (needs a GPU reset or reboot)";
-    if (g.remapped_rows_pending.value_or(false)) why = "a row remap is pending (needs a GPU reset or reboot)";
-    if (g.remapped_rows_failure.value_or(false)) why = "a row remap failed: the GPU memory is failing";
+    if (g.retired_pages_pending.value_or(false)) why = _("page retirement is pending (needs a GPU reset or reboot)");
+    if (g.remapped_rows_pending.value_or(false)) why = _("a row remap is pending (needs a GPU reset or reboot)");
+    if (g.remapped_rows_failure.value_or(false)) why = _("a row remap failed: the GPU memory is failing");
     if (g.retired_pages_count && *g.retired_pages_count >= limit) {
       why = trf("{} retired pages, at or above DCGM's limit {}", *g.retired_pages_count, limit);
     }
@@ -189,7 +191,8 @@ Check memory_errors(const Context& ctx) {
     if (g.retired_pages_pending) ev.push_back({_("retirement pending"), u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
     if (g.remapped_rows_pending) ev.push_back({_("row remap pending"), u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
     if (g.remapped_rows_failure) ev.push_back({_("row remap failure"), u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
-    c.add(Hit{u::gpu_entity(g), u::gpu_label(g) + ": " + why + ".", ev, "", {}});
+    // TRANSLATORS: {0} is a GPU ("GPU 0 (NVIDIA A100)"), {1} one of the reasons above.
+    c.add(Hit{u::gpu_entity(g), trf("{0}: {1}.", u::gpu_label(g), why), ev, "", {}});
   }
   if (!known) return Check::skip("retired pages / remapped rows (NVML did not report them)");
   return c;
@@ -228,8 +231,9 @@ Check memory_in_use(const Context& ctx) {
     if (g.process_count) ev.push_back({_("other processes"), std::to_string(*g.process_count), u::reported_by(g)});
     if (g.process_memory_bytes) ev.push_back({_("memory they hold"), u::bytes(*g.process_memory_bytes), u::reported_by(g)});
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " already has memory held by other processes: TensorFlow maps nearly all GPU memory "
-                                "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
+              trf("{} already has memory held by other processes: TensorFlow maps nearly all GPU memory "
+                  "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
+                  u::gpu_label(g)),
               ev, "", {}});
   }
   if (!known) return Check::skip("GPU processes (NVML did not report them)");
