@@ -137,19 +137,20 @@ std::string pad_right(std::string_view text, size_t width) {
 
 std::string wrap_display(std::string_view text, size_t width, std::string_view indent) {
   // Units that may not be split: a run of narrow characters, or one wide
-  // character (with any closing punctuation glued to it). `spaced`: a space
-  // comes before the unit when it is not at the start of a line.
+  // character (with any closing punctuation glued to it). `spaces`: how many
+  // spaces come before the unit when it is not at the start of a line (a run
+  // of two, as in "value  (source)", stays two).
   struct Unit {
     std::string text;
     size_t width = 0;
-    bool spaced = false;
+    size_t spaces = 0;
   };
   std::vector<Unit> units;
-  bool pending_space = false;
+  size_t pending_spaces = 0;
   bool last_wide = false;
   for (size_t i = 0; i < text.size();) {
     if (text[i] == ' ') {
-      pending_space = true;
+      ++pending_spaces;
       ++i;
       continue;
     }
@@ -160,29 +161,29 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
     } else {
       const char32_t cp = next_codepoint(text, i);
       w = codepoint_width(cp);
-      const bool glue = !units.empty() && !pending_space && (no_break_before(cp) || w == 0 || (!last_wide && w != 2));
+      const bool glue = !units.empty() && pending_spaces == 0 && (no_break_before(cp) || w == 0 || (!last_wide && w != 2));
       if (!glue) {
-        units.push_back(Unit{{}, 0, pending_space});
+        units.push_back(Unit{{}, 0, pending_spaces});
       }
       last_wide = w == 2;
     }
-    if (units.empty()) units.push_back(Unit{{}, 0, pending_space});
+    if (units.empty()) units.push_back(Unit{{}, 0, pending_spaces});
     units.back().text.append(text.substr(start, i - start));
     units.back().width += static_cast<size_t>(w);
-    pending_space = false;
+    pending_spaces = 0;
   }
   std::string out;
   const size_t start_col = display_width(indent);
   size_t col = start_col;
   for (const auto& u : units) {
-    const size_t gap = (col > start_col && u.spaced) ? 1 : 0;
+    const size_t gap = col > start_col ? u.spaces : 0;
     if (col > start_col && col + gap + u.width > width) {
       out += "\n";
       out += indent;
       col = start_col;
-    } else if (gap) {
-      out += " ";
-      ++col;
+    } else {
+      out.append(gap, ' ');
+      col += gap;
     }
     out += u.text;
     col += u.width;

@@ -48,6 +48,8 @@ TEST(DisplayWidth, PadRightFillsToColumnsNotBytes) {
 
 TEST(WrapDisplay, EnglishBreaksAtSpaces) {
   EXPECT_EQ(wrap_display("aaa bbb ccc", 9, "  "), "aaa bbb\n  ccc");
+  EXPECT_EQ(wrap_display("fact: value  (source)", 80, ""), "fact: value  (source)");  // two spaces stay two
+  EXPECT_EQ(wrap_display("  lead", 80, ""), "lead");
   EXPECT_EQ(wrap_display("averyveryverylongword x", 8, ""), "averyveryverylongword\nx");
 }
 
