@@ -66,21 +66,24 @@ bool in(const Range (&table)[N], char32_t cp) {
   return cp <= it->last;
 }
 
-// One code point from s at i (advances i); a malformed byte is returned as
-// itself, so it still takes a column and the rest of the text decodes.
+// U+FFFD, what a terminal draws for a byte that is not UTF-8: one column.
+constexpr char32_t kReplacement = 0xFFFD;
+
+// One code point from s at i (advances i); a malformed byte is one U+FFFD,
+// so it still takes a column and the rest of the text decodes.
 char32_t next_codepoint(std::string_view s, size_t& i) {
   const auto c = static_cast<unsigned char>(s[i]);
   size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
   if (len == 0 || i + len > s.size()) {
     ++i;
-    return c;
+    return kReplacement;
   }
   char32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
   for (size_t k = 1; k < len; ++k) {
     const auto cc = static_cast<unsigned char>(s[i + k]);
     if ((cc & 0xC0) != 0x80) {
       ++i;
-      return c;
+      return kReplacement;
     }
     cp = (cp << 6) | (cc & 0x3F);
   }

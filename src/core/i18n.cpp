@@ -349,6 +349,14 @@ std::string_view translate(std::string_view msgid) {
   return active().catalog->find(msgid).value_or(msgid);
 }
 
+std::string_view translate_in_context(std::string_view context, std::string_view msgid) {
+  if (active().catalog == nullptr) return msgid;
+  std::string key(context);
+  key += '\x04';
+  key += msgid;
+  return active().catalog->find(key).value_or(msgid);
+}
+
 std::string_view translate_plural(std::string_view singular, std::string_view plural, uint64_t n) {
   if (active().catalog != nullptr) {
     if (auto t = active().catalog->find_plural(singular, n)) return *t;

@@ -9,6 +9,8 @@
 //   trf("{} of {}", a, b)          translated, then formatted; a translation may
 //                                  reorder with numbered fields ("{1} 中的 {0}")
 //   trnf("{} GPU", "{} GPUs", n, n) plural by the catalog's Plural-Forms rule
+//   C_("GPU table", "memory")      translated in a context, when one English word
+//                                  needs two translations (msgctxt)
 //   N_("text")                     marked only (tables); translated where shown
 // The English text is the key: it is what prints when no catalog matches.
 #pragma once
@@ -72,6 +74,8 @@ std::vector<std::string> embedded_languages();
 const Catalog* embedded_catalog(std::string_view language);
 
 std::string_view translate(std::string_view msgid);
+// gettext's pgettext: the catalog key is context + '\x04' + msgid.
+std::string_view translate_in_context(std::string_view context, std::string_view msgid);
 std::string_view translate_plural(std::string_view singular, std::string_view plural, uint64_t n);
 // fmt::format with a runtime pattern; a translation whose fields do not fit
 // the arguments (a translator's typo) falls back to the English pattern.
@@ -88,6 +92,10 @@ constexpr T N_(T text) {
 }
 
 inline std::string _(std::string_view msgid) { return std::string(core::i18n::translate(msgid)); }
+
+inline std::string C_(std::string_view context, std::string_view msgid) {
+  return std::string(core::i18n::translate_in_context(context, msgid));
+}
 
 template <class... Args>
 std::string trf(fmt::format_string<Args...> msgid, Args&&... args) {

@@ -169,7 +169,7 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
     // Say why these columns are unknown rather than leave "?" unexplained.
     field(out, N_("Not in the XML"), "compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology");
   }
-  core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), _("memory"), _("PCIe now"), _("PCIe max"), _("persist"), _("ECC"), _("MIG"), _("temp"),
+  core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), C_("GPU table", "memory"), _("PCIe now"), _("PCIe max"), _("persist"), _("ECC"), _("MIG"), _("temp"),
                  _("power"), _("from")});
   for (const auto& g : inv.gpus) {
     t.add_row({std::to_string(g.index), g.name.value_or(kUnknown), g.pci_bus_id.value_or("?"),
