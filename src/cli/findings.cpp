@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -111,11 +112,16 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
   rules::Context ctx{r.inventory, k, rules::resolve_target(r.inventory, k, tf.empty() ? std::nullopt : std::optional<std::string>(tf)),
                      report::probes_run(r)};
   auto rr = rules::run_rule(*rule, ctx);
-  std::string out = fmt::format("{} ({}, {})\n  {}\n\n  Checks: {}\n  Why:    {}\n  Fix:    {}\n", rule->id, rule->area,
-                                rules::severity_name(rule->severity), rule->title, rule->checks, rule->why, rule->fix);
-  for (auto ref : rule->references) out += fmt::format("  See:    {}\n", ref);
-  out += fmt::format("\nOn {} for {}: {}{}\n", r.source == "live" ? "this machine" : r.source, ctx.target.label(),
-                     rules::outcome_name(rr.outcome), rr.skip_reason.empty() ? "" : " (missing: " + rr.skip_reason + ")");
+  std::string out = fmt::format("{} ({}, {})\n  {}\n\n", rule->id, rule->area, rules::severity_name(rule->severity), _(rule->title));
+  // Labels padded to the widest, by display width (Chinese labels take two columns a character).
+  const std::string checks = _("Checks:"), why = _("Why:"), fix = _("Fix:"), see = _("See:");
+  size_t w = 0;
+  for (const auto* label : {&checks, &why, &fix, &see}) w = std::max(w, core::display_width(*label));
+  auto line = [w](const std::string& label, std::string_view text) { return "  " + core::pad_right(label, w) + " " + std::string(text) + "\n"; };
+  out += line(checks, _(rule->checks)) + line(why, _(rule->why)) + line(fix, _(rule->fix));
+  for (auto ref : rule->references) out += line(see, ref);
+  out += trf("\nOn {0} for {1}: {2}{3}\n", r.source == "live" ? _("this machine") : r.source, ctx.target.label(),
+             rules::outcome_name(rr.outcome), rr.skip_reason.empty() ? "" : trf(" (missing: {})", rr.skip_reason));
   r.evaluated = true;
   r.findings = rr.findings;
   r.summary = rules::summarize(rr.findings);

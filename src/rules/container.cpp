@@ -76,25 +76,25 @@ Check no_gpu_given(const Context& ctx) {
 std::vector<Rule> container_rules() {
   return {
       {"container.nvidia_runtime_missing", "container", Severity::kWarning, N_("Docker without the NVIDIA Container Toolkit"),
-       "Docker or Podman present, and nvidia-ctk / nvidia-container-runtime / CDI specs absent.",
-       "The configuration guide (docs/guide.md): run TF in Docker with the NVIDIA Container Toolkit so driver and runtime are decoupled and TF "
-       "versions can be switched; without it containers cannot see the GPU.",
+       N_("Docker or Podman present, and nvidia-ctk / nvidia-container-runtime / CDI specs absent."),
+       N_("The configuration guide (docs/guide.md): run TF in Docker with the NVIDIA Container Toolkit so driver and runtime are decoupled and TF "
+       "versions can be switched; without it containers cannot see the GPU."),
        N_("Install the toolkit (`sudo apt-get install -y nvidia-container-toolkit` from NVIDIA's repository), then "
        "`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker`."),
        {"https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"},
        runtime_missing},
       {"container.runtime_not_registered", "container", Severity::kWarning, N_("Toolkit installed but not registered with Docker"),
-       "The runtimes in /etc/docker/daemon.json and CDI specs when the toolkit is installed.",
-       "`nvidia-ctk runtime configure` writes the nvidia runtime into daemon.json; without it (or CDI) Docker cannot "
-       "hand out GPUs.",
+       N_("The runtimes in /etc/docker/daemon.json and CDI specs when the toolkit is installed."),
+       N_("`nvidia-ctk runtime configure` writes the nvidia runtime into daemon.json; without it (or CDI) Docker cannot "
+       "hand out GPUs."),
        N_("`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker` (or `sudo nvidia-ctk "
        "cdi generate --output=/etc/cdi/nvidia.yaml`)."),
        {"https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html"},
        runtime_not_registered},
       {"container.no_gpu_given", "container", Severity::kError, N_("Inside a container that was given no GPU"),
-       "When tfrig runs in a container: /dev/nvidia* and the GPUs visible.",
-       "A container sees a GPU only when started with it (--gpus, CDI, or the nvidia runtime with "
-       "NVIDIA_VISIBLE_DEVICES).",
+       N_("When tfrig runs in a container: /dev/nvidia* and the GPUs visible."),
+       N_("A container sees a GPU only when started with it (--gpus, CDI, or the nvidia runtime with "
+       "NVIDIA_VISIBLE_DEVICES)."),
        N_("Restart the container with `docker run --gpus all ...` (Podman: `--device nvidia.com/gpu=all`; Kubernetes: "
        "`resources.limits: nvidia.com/gpu: 1`)."),
        {"https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"},

@@ -74,22 +74,22 @@ Check cores_per_gpu(const Context& ctx) {
 std::vector<Rule> cpu_rules() {
   return {
       {"cpu.no_avx", "cpu", Severity::kError, N_("CPU without AVX: TensorFlow wheels crash at import"),
-       "The avx flag of an x86_64 CPU.",
-       "Official TF wheels are built with AVX; without it importing TF ends in \"Illegal instruction\".",
+       N_("The avx flag of an x86_64 CPU."),
+       N_("Official TF wheels are built with AVX; without it importing TF ends in \"Illegal instruction\"."),
        N_("Run on a CPU with AVX (every x86 server CPU since 2011), or build TensorFlow from source without AVX."),
        {"https://www.tensorflow.org/install/pip#hardware_requirements"},
        no_avx},
       {"cpu.cores_below_multi_gpu", "cpu", Severity::kWarning, N_("Too few cores for a multi-GPU server"),
-       "Physical cores and threads when there are two or more GPUs.",
-       "The configuration guide (docs/guide.md): at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy.",
+       N_("Physical cores and threads when there are two or more GPUs."),
+       N_("The configuration guide (docs/guide.md): at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy."),
        N_("Use a CPU with at least 16 cores / 32 threads, or move preprocessing offline (TFRecord shards of decoded, "
        "resized data)."),
        {},
        cores_multi_gpu},
       {"cpu.cores_per_gpu_low", "cpu", Severity::kWarning, N_("Fewer cores per GPU than data loading needs"),
-       "Physical cores per GPU against 4 (a rule of thumb, marked uncertain).",
-       "The configuration guide's Q&A (docs/guide.md): GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
-       "and augmentation.",
+       N_("Physical cores per GPU against 4 (a rule of thumb, marked uncertain)."),
+       N_("The configuration guide's Q&A (docs/guide.md): GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
+       "and augmentation."),
        N_("Use tf.data with `num_parallel_calls=tf.data.AUTOTUNE`, `prefetch` and `interleave`; cache decoded data; "
        "or a CPU with more cores (`tfrig pipeline` measures it)."),
        {"https://www.tensorflow.org/guide/data_performance"},

@@ -129,19 +129,19 @@ Check cudnn_conflict(const Context& ctx) {
 std::vector<Rule> cuda_stack_rules() {
   return {
       {"cuda.library_missing", "cuda", Severity::kError, N_("A CUDA library TensorFlow needs cannot be loaded"),
-       "Every library TF must dlopen to register a GPU (cudart, cublas, cublasLt, cufft, cusolver, cusparse, cudnn) "
+       N_("Every library TF must dlopen to register a GPU (cudart, cublas, cublasLt, cufft, cusolver, cusparse, cudnn) "
        "at the soname of the target release, resolved in the loader's order: LD_LIBRARY_PATH, the nvidia wheels on "
-       "TF's RUNPATH (>= 2.14), /etc/ld.so.cache, default directories.",
-       "One missing library and TF logs \"Cannot dlopen some GPU libraries\" and silently runs on the CPU "
-       "(tensorflow/tensorflow gpu_device.cc; the TSL dso_loader).",
+       "TF's RUNPATH (>= 2.14), /etc/ld.so.cache, default directories."),
+       N_("One missing library and TF logs \"Cannot dlopen some GPU libraries\" and silently runs on the CPU "
+       "(tensorflow/tensorflow gpu_device.cc; the TSL dso_loader)."),
        N_("TF >= 2.14: `pip install 'tensorflow[and-cuda]==VERSION'`; older: install the CUDA/cuDNN of the tested-build "
        "table and run `sudo ldconfig`."),
        {"https://www.tensorflow.org/install/pip", "https://github.com/tensorflow/tensorflow/issues/60646"},
        library_missing},
       {"cuda.cudnn_version_conflict", "cuda", Severity::kWarning, N_("Several cuDNN versions can shadow each other"),
-       "cuDNN copies on the loader path, and the version TF would load against the one it was built with.",
-       "TF needs the same cuDNN major and an equal or newer minor; an older copy found first gives \"Loaded runtime "
-       "CuDNN library X but source was compiled with Y\" (tensorflow#60913).",
+       N_("cuDNN copies on the loader path, and the version TF would load against the one it was built with."),
+       N_("TF needs the same cuDNN major and an equal or newer minor; an older copy found first gives \"Loaded runtime "
+       "CuDNN library X but source was compiled with Y\" (tensorflow#60913)."),
        N_("Keep one cuDNN per major on the loader path; make the one TF needs come first."),
        {"https://github.com/tensorflow/tensorflow/issues/60913"},
        cudnn_conflict},

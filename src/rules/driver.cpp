@@ -247,56 +247,56 @@ Check device_permissions(const Context& ctx) {
 std::vector<Rule> driver_rules() {
   return {
       {"driver.not_loaded", "driver", Severity::kError, N_("GPU present but the NVIDIA driver is not loaded"),
-       "The nvidia kernel module and the driver bound to each NVIDIA GPU on the PCI bus.",
-       "Without the module CUDA finds no device; usual causes: no driver, a kernel upgrade without DKMS or prebuilt "
-       "modules, Secure Boot rejecting the module (GoogleCloudPlatform/compute-gpu-installation#18).",
+       N_("The nvidia kernel module and the driver bound to each NVIDIA GPU on the PCI bus."),
+       N_("Without the module CUDA finds no device; usual causes: no driver, a kernel upgrade without DKMS or prebuilt "
+       "modules, Secure Boot rejecting the module (GoogleCloudPlatform/compute-gpu-installation#18)."),
        N_("`sudo ubuntu-drivers install --gpgpu` (or `sudo apt install nvidia-driver-<branch>-server`), check Secure "
        "Boot with `mokutil --sb-state`, reboot; `sudo modprobe nvidia` to load it now."),
        {"https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"},
        not_loaded},
       {"driver.nouveau_bound", "driver", Severity::kError, N_("nouveau owns the GPU"),
-       "The nouveau module in /proc/modules and the driver bound to each NVIDIA GPU.",
-       "With nouveau bound the NVIDIA driver cannot probe the device (\"NVRM: The NVIDIA probe routine was not "
-       "called\"); DCGM fails its Denylist test.",
+       N_("The nouveau module in /proc/modules and the driver bound to each NVIDIA GPU."),
+       N_("With nouveau bound the NVIDIA driver cannot probe the device (\"NVRM: The NVIDIA probe routine was not "
+       "called\"); DCGM fails its Denylist test."),
        N_("`printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/disable-nouveau.conf && "
        "sudo update-initramfs -u && sudo reboot`"),
        {"https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"},
        nouveau_bound},
       {"driver.library_unresolvable", "driver", Severity::kError, N_("libcuda.so.1 or libnvidia-ml.so.1 not resolvable"),
-       "Whether the dynamic loader finds the driver's user-space libraries (LD_LIBRARY_PATH, ld.so.cache, default "
-       "dirs).",
-       "TF dlopens libcuda.so.1 (never shipped by pip); DCGM fails when libnvidia-ml.so.1 cannot be loaded.",
+       N_("Whether the dynamic loader finds the driver's user-space libraries (LD_LIBRARY_PATH, ld.so.cache, default "
+       "dirs)."),
+       N_("TF dlopens libcuda.so.1 (never shipped by pip); DCGM fails when libnvidia-ml.so.1 cannot be loaded."),
        N_("Install the driver's user-space package of the module's version and run `sudo ldconfig`."),
        {"https://github.com/NVIDIA/DCGM/blob/master/nvvs/src/Software.cpp"},
        library_unresolvable},
       {"driver.library_mismatch", "driver", Severity::kError, N_("Driver user space and kernel module differ"),
-       "NVML's init status and the kernel module version against the libcuda.so.1 version.",
-       "After a user-space upgrade without reboot NVML fails with \"Driver/library version mismatch\" "
-       "(https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/; NVIDIA/ubuntu-packaging-nvidia-driver#3).",
+       N_("NVML's init status and the kernel module version against the libcuda.so.1 version."),
+       N_("After a user-space upgrade without reboot NVML fails with \"Driver/library version mismatch\" "
+       "(https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/; NVIDIA/ubuntu-packaging-nvidia-driver#3)."),
        N_("Reboot (or unload and reload the nvidia modules); then `sudo apt-mark hold` the driver packages so "
        "unattended upgrades do not repeat it."),
        {"https://github.com/NVIDIA/ubuntu-packaging-nvidia-driver/issues/3"},
        library_mismatch},
       {"driver.too_old_for_cuda", "driver", Severity::kError, N_("Driver too old for the CUDA of the target TensorFlow"),
-       "The driver version against the minor-version-compatibility minimum of the CUDA the target TF was built with.",
-       "CUDA 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580 (NVIDIA CUDA compatibility guide; "
-       "https://docs.nvidia.com/deploy/cuda-compatibility/).",
+       N_("The driver version against the minor-version-compatibility minimum of the CUDA the target TF was built with."),
+       N_("CUDA 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580 (NVIDIA CUDA compatibility guide; "
+       "https://docs.nvidia.com/deploy/cuda-compatibility/)."),
        N_("Upgrade the driver, or use a TF release whose CUDA the driver supports (`tfrig compat --driver VERSION`)."),
        {"https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"},
        too_old_for_cuda},
       {"driver.no_devices", "driver", Severity::kError, N_("The driver drives no GPU (\"No devices were found\")"),
-       "nvidia-smi's \"No devices were found\" (or NVML counting no device) next to the NVIDIA GPUs on the PCI bus and "
-       "the driver bound to each.",
-       "The module is loaded but no GPU came up under it: the GPU is bound to another driver (vfio-pci for a VM, "
+       N_("nvidia-smi's \"No devices were found\" (or NVML counting no device) next to the NVIDIA GPUs on the PCI bus and "
+       "the driver bound to each."),
+       N_("The module is loaded but no GPU came up under it: the GPU is bound to another driver (vfio-pci for a VM, "
        "nouveau), the driver is too old or too new for the GPU (the open module needs Turing or newer), or the "
-       "GPU failed to initialise (NVRM RmInitAdapter failed in the kernel log).",
+       "GPU failed to initialise (NVRM RmInitAdapter failed in the kernel log)."),
        N_("`lspci -nnk -d 10de:` shows which driver holds each GPU; `sudo dmesg | grep NVRM` says why the nvidia "
        "driver did not take it; install a driver branch that supports the GPU and reboot."),
        {"https://github.com/NVIDIA/open-gpu-kernel-modules#compatible-gpus"},
        no_devices},
       {"driver.device_permissions", "driver", Severity::kError, N_("NVIDIA device nodes not accessible"),
-       "Read/write access of the current user to /dev/nvidia*.",
-       "DCGM's 'Permissions and OS Blocks' test fails when /dev/nvidia* is not accessible.",
+       N_("Read/write access of the current user to /dev/nvidia*."),
+       N_("DCGM's 'Permissions and OS Blocks' test fails when /dev/nvidia* is not accessible."),
        N_("Add the user to the group owning /dev/nvidia* (often `video`/`render`) or fix the udev rule / container "
        "device mapping."),
        {"https://github.com/NVIDIA/DCGM/blob/master/nvvs/src/Software.cpp"},

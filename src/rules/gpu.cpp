@@ -316,72 +316,72 @@ Check no_p2p(const Context& ctx) {
 std::vector<Rule> gpu_rules() {
   return {
       {"gpu.no_gpu", "gpu", Severity::kError, N_("No NVIDIA GPU: TensorFlow runs on the CPU"),
-       "NVIDIA display/3D controllers on the PCI bus and GPUs seen by NVML.",
-       "TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (docs/guide.md: the GPU is "
-       "the core of a TF server).",
+       N_("NVIDIA display/3D controllers on the PCI bus and GPUs seen by NVML."),
+       N_("TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (docs/guide.md: the GPU is "
+       "the core of a TF server)."),
        N_("Run on a machine with an NVIDIA GPU, or pass one through to this VM/container (`docker run --gpus all`)."),
        {"https://www.tensorflow.org/install/pip#hardware_requirements"},
        no_gpu},
       {"gpu.compute_capability_unsupported", "gpu", Severity::kError, N_("TensorFlow has no kernels for this GPU"),
-       "Each GPU's compute capability against TF's minimum (3.5) and the SASS/PTX the target release's wheels carry.",
-       "Below the minimum TF ignores the GPU; with neither matching SASS nor usable PTX every op fails with \"no "
-       "kernel image is available\" (tensorflow/tensorflow gpu_device.cc; the compute capabilities in the TSL .bazelrc).",
+       N_("Each GPU's compute capability against TF's minimum (3.5) and the SASS/PTX the target release's wheels carry."),
+       N_("Below the minimum TF ignores the GPU; with neither matching SASS nor usable PTX every op fails with \"no "
+       "kernel image is available\" (tensorflow/tensorflow gpu_device.cc; the compute capabilities in the TSL .bazelrc)."),
        N_("Use the newest TF release with kernels for the GPU (`tfrig compat --gpu NAME`), build TF from source for its "
        "capability, or replace the GPU."),
        {"https://www.tensorflow.org/install/pip#hardware_requirements", "https://developer.nvidia.com/cuda-gpus"},
        cc_unsupported},
       {"gpu.ptx_jit_only", "gpu", Severity::kWarning, N_("Only PTX for this GPU: slow JIT at first start"),
-       "Whether the target TF wheel has native SASS for the GPU's capability or only PTX of an older one.",
-       "TF logs \"CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer\" "
-       "(gpu_device.cc; tensorflow/docs gpu.md).",
+       N_("Whether the target TF wheel has native SASS for the GPU's capability or only PTX of an older one."),
+       N_("TF logs \"CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer\" "
+       "(gpu_device.cc; tensorflow/docs gpu.md)."),
        N_("`export CUDA_CACHE_MAXSIZE=4294967296` so the JIT runs once; or use a build with native kernels."),
        {"https://github.com/tensorflow/tensorflow/issues/89272"},
        ptx_jit_only},
       {"gpu.persistence_off", "gpu", Severity::kWarning, N_("Persistence mode off on a datacenter GPU"),
-       "NVML persistence mode of datacenter GPUs (catalog segment).",
-       "Without a persistent client the driver re-initialises the GPU on every start (NVIDIA Driver Persistence doc; "
-       "DCGM DCGM_FR_PERSISTENCE_MODE).",
+       N_("NVML persistence mode of datacenter GPUs (catalog segment)."),
+       N_("Without a persistent client the driver re-initialises the GPU on every start (NVIDIA Driver Persistence doc; "
+       "DCGM DCGM_FR_PERSISTENCE_MODE)."),
        N_("`sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`)."),
        {"https://docs.nvidia.com/deploy/driver-persistence/index.html"},
        persistence_off},
       {"gpu.ecc_disabled", "gpu", Severity::kWarning, N_("ECC off on an ECC-capable GPU"),
-       "NVML current ECC mode on GPUs that support ECC.",
-       "The configuration guide's (docs/guide.md) reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
-       "silently.",
+       N_("NVML current ECC mode on GPUs that support ECC."),
+       N_("The configuration guide's (docs/guide.md) reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
+       "silently."),
        N_("`sudo nvidia-smi -e 1` then reboot."),
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        ecc_disabled},
       {"gpu.retired_pages_pending", "gpu", Severity::kError, N_("GPU memory repair pending or failed"),
-       "NVML retired pages (count, pending) and remapped rows (pending, failure).",
-       "DCGM's software plugin fails a GPU with pending retirement, a failed or pending row remap, or >= 63 retired "
-       "pages (NVIDIA/DCGM nvvs/src/Software.cpp).",
+       N_("NVML retired pages (count, pending) and remapped rows (pending, failure)."),
+       N_("DCGM's software plugin fails a GPU with pending retirement, a failed or pending row remap, or >= 63 retired "
+       "pages (NVIDIA/DCGM nvvs/src/Software.cpp)."),
        N_("Reset the GPU (`sudo nvidia-smi -r -i N`) or reboot to apply pending repairs; a failed remap or too many "
        "retired pages means RMA the card."),
        {"https://docs.nvidia.com/deploy/dynamic-page-retirement/index.html"},
        memory_errors},
       {"gpu.mig_enabled", "gpu", Severity::kWarning, N_("MIG mode on: TensorFlow sees one MIG instance"),
-       "NVML current MIG mode.",
-       "With MIG on, CUDA enumerates MIG instances, not the GPU; a process uses one instance.",
+       N_("NVML current MIG mode."),
+       N_("With MIG on, CUDA enumerates MIG instances, not the GPU; a process uses one instance."),
        N_("`sudo nvidia-smi -i N -mig 0` for the whole GPU, or `CUDA_VISIBLE_DEVICES=MIG-<uuid>` per process."),
        {"https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"},
        mig_enabled},
       {"gpu.memory_in_use", "gpu", Severity::kWarning, N_("Another process holds GPU memory"),
-       "NVML compute/graphics processes other than tfrig and the memory they hold.",
-       "TF pre-allocates nearly all GPU memory; a busy GPU gives CUDNN_STATUS_INTERNAL_ERROR or OOM "
-       "(tensorflow/tensorflow#24828; DCGM 'Graphics Processes').",
+       N_("NVML compute/graphics processes other than tfrig and the memory they hold."),
+       N_("TF pre-allocates nearly all GPU memory; a busy GPU gives CUDNN_STATUS_INTERNAL_ERROR or OOM "
+       "(tensorflow/tensorflow#24828; DCGM 'Graphics Processes')."),
        N_("Stop the other process (`nvidia-smi` lists them), or `export TF_FORCE_GPU_ALLOW_GROWTH=true`."),
        {"https://github.com/tensorflow/tensorflow/issues/24828"},
        memory_in_use},
       {"gpu.pcie_link_downgraded", "gpu", Severity::kWarning, N_("GPU PCIe link below its maximum"),
-       "Current against maximum PCIe link width and generation (NVML, else sysfs).",
-       "A narrower link cuts host-to-GPU bandwidth, which feeds every batch (docs/guide.md: x16 per GPU).",
+       N_("Current against maximum PCIe link width and generation (NVML, else sysfs)."),
+       N_("A narrower link cuts host-to-GPU bandwidth, which feeds every batch (docs/guide.md: x16 per GPU)."),
        N_("Reseat the card in an x16 slot, check risers and the BIOS PCIe settings; recheck under load."),
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        pcie_link_downgraded},
       {"gpu.no_p2p_multi_gpu", "gpu", Severity::kWarning, N_("Several GPUs without NVLink or P2P"),
-       "NVML topology: NVLink and P2P read status of every GPU pair.",
-       "The configuration guide (docs/guide.md): in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
-       "through host memory.",
+       N_("NVML topology: NVLink and P2P read status of every GPU pair."),
+       N_("The configuration guide (docs/guide.md): in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
+       "through host memory."),
        N_("Use NVLink-bridged or SXM GPUs for data-parallel training; check ACS/IOMMU (`sudo lspci -vvv | grep "
        "ACSCtl`, NCCL troubleshooting) if P2P should work."),
        {"https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html"},

@@ -150,39 +150,39 @@ Check unreachable(const Context& ctx) {
 std::vector<Rule> gpu_health_rules() {
   return {
       {"gpu.xid_event", "gpu", Severity::kWarning, N_("The driver logged Xid errors"),
-       "NVRM Xid messages in the kernel log (dmesg, journal, kern.log of an imported nvidia-bug-report), one finding per "
-       "GPU and Xid, with NVIDIA's meaning and action.",
-       "An Xid is the driver reporting a GPU error: 13/31/43 are program faults, 48/63/64/92-95 GPU memory (ECC, row "
-       "remapping), 79 a GPU that left the bus, 61/62/119/120 firmware (NVIDIA Xid documentation).",
+       N_("NVRM Xid messages in the kernel log (dmesg, journal, kern.log of an imported nvidia-bug-report), one finding per "
+       "GPU and Xid, with NVIDIA's meaning and action."),
+       N_("An Xid is the driver reporting a GPU error: 13/31/43 are program faults, 48/63/64/92-95 GPU memory (ECC, row "
+       "remapping), 79 a GPU that left the bus, 61/62/119/120 firmware (NVIDIA Xid documentation)."),
        N_("Follow the action for the Xid (NVIDIA's Xid catalog); reset the GPU or reboot for memory, bus and firmware "
        "Xids, and RMA a card whose memory or bus errors repeat."),
        {"https://docs.nvidia.com/deploy/xid-errors/index.html",
         "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html"},
        xid_events},
       {"gpu.lost", "gpu", Severity::kError, N_("GPU has fallen off the bus"),
-       "nvidia-smi's \"Unable to determine the device handle ... GPU is lost\", the kernel's \"GPU at ... has fallen "
-       "off the bus\", and lspci reading the device's config space as all 1s.",
-       "A lost GPU does not answer on PCIe: every CUDA call on it fails until a reboot (Xid 79, NVIDIA Xid "
-       "documentation).",
+       N_("nvidia-smi's \"Unable to determine the device handle ... GPU is lost\", the kernel's \"GPU at ... has fallen "
+       "off the bus\", and lspci reading the device's config space as all 1s."),
+       N_("A lost GPU does not answer on PCIe: every CUDA call on it fails until a reboot (Xid 79, NVIDIA Xid "
+       "documentation)."),
        N_("Reboot to recover the GPU; then reseat it, check its power cables, riser and slot, the PSU and the "
        "temperatures; if it keeps falling off the bus, RMA the card."),
        {"https://docs.nvidia.com/deploy/xid-errors/index.html"},
        gpu_lost},
       {"gpu.unreachable", "gpu", Severity::kError, N_("nvidia-smi could not open a GPU"),
-       "nvidia-smi's \"Unable to determine the device handle for GPU <address>: Unknown Error\" (any reason but "
-       "\"GPU is lost\", which gpu.lost covers).",
-       "NVML has no handle for the GPU, so CUDA cannot use it either; seen after a GPU fault (Xid), with a "
+       N_("nvidia-smi's \"Unable to determine the device handle for GPU <address>: Unknown Error\" (any reason but "
+       "\"GPU is lost\", which gpu.lost covers)."),
+       N_("NVML has no handle for the GPU, so CUDA cannot use it either; seen after a GPU fault (Xid), with a "
        "GPU the driver half-initialised, and with Above 4G decoding / resizable BAR off for large-memory GPUs "
-       "(ASSUMED: causes from public bug reports and NVIDIA forum threads).",
+       "(ASSUMED: causes from public bug reports and NVIDIA forum threads)."),
        N_("Read the kernel log around it (`sudo dmesg | grep -e NVRM -e Xid`); reset the GPU (`sudo nvidia-smi -r -i "
        "<address>`) or reboot; check its power cables and riser, and Above 4G decoding in the BIOS."),
        {"https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html"},
        unreachable},
       {"gpu.init_failed", "gpu", Severity::kError, N_("The driver could not initialise a GPU"),
-       "The kernel log's \"NVRM: GPU <address>: RmInitAdapter failed!\" for a GPU on the bus.",
-       "The module is loaded and bound but the GPU never came up, so it is invisible to CUDA; seen with nouveau "
+       N_("The kernel log's \"NVRM: GPU <address>: RmInitAdapter failed!\" for a GPU on the bus."),
+       N_("The module is loaded and bound but the GPU never came up, so it is invisible to CUDA; seen with nouveau "
        "loaded next to nvidia, GPUs passed through to VMs, missing PCIe power and a driver built for another "
-       "kernel (ASSUMED: causes from NVIDIA forum and open-gpu-kernel-modules reports).",
+       "kernel (ASSUMED: causes from NVIDIA forum and open-gpu-kernel-modules reports)."),
        N_("Read the NVRM lines around it (`sudo dmesg | grep NVRM`); blacklist nouveau, check the GPU's power cables "
        "and, for passthrough, that the whole GPU (and its audio function) is given to the VM; reinstall the driver "
        "for the running kernel; reboot."),

@@ -131,18 +131,18 @@ Check gpu_numa(const Context& ctx) {
 std::vector<Rule> hardware_rules() {
   return {
       {"hardware.pcie_below_x16", "hardware", Severity::kWarning, N_("GPU on fewer than x16 PCIe lanes"),
-       "Each GPU's maximum link as NVML or nvidia-smi report it (the smaller of GPU and slot) against the GPU's own "
+       N_("Each GPU's maximum link as NVML or nvidia-smi report it (the smaller of GPU and slot) against the GPU's own "
        "width (its PCIe link capability from lspci/sysfs, else the catalog's lanes): x16 only for cards built for "
-       "x16; a GPU whose own width is unknown is not judged.",
-       "The configuration guide (docs/guide.md): at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes.",
+       "x16; a GPU whose own width is unknown is not judged."),
+       N_("The configuration guide (docs/guide.md): at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes."),
        N_("Move the GPU to a CPU-attached x16 slot; avoid x8/x4 bifurcation for training GPUs; pick a CPU platform "
        "with enough lanes (Xeon, EPYC)."),
        {},
        pcie_below_x16},
       {"hardware.gpu_numa_binding", "hardware", Severity::kInfo, N_("GPUs on several NUMA nodes: bind processes"),
-       "NUMA nodes of the GPUs on a multi-node machine.",
-       "Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; "
-       "numactl(8); NVIDIA/DCGM nvvs/plugin_src/pcie/PcieMain.cpp binds its buffers the same way).",
+       N_("NUMA nodes of the GPUs on a multi-node machine."),
+       N_("Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; "
+       "numactl(8); NVIDIA/DCGM nvvs/plugin_src/pcie/PcieMain.cpp binds its buffers the same way)."),
        N_("`numactl --cpunodebind=N --membind=N` per GPU process (or `taskset -c` with the GPU's local_cpulist)."),
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        gpu_numa},

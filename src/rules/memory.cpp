@@ -42,8 +42,8 @@ Check ram_below_2x_vram(const Context& ctx) {
 std::vector<Rule> memory_rules() {
   return {
       {"memory.ram_below_2x_vram", "memory", Severity::kWarning, N_("System RAM below 2x total GPU memory"),
-       "MemTotal against twice the sum of GPU memory.",
-       "The configuration guide (docs/guide.md): system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps.",
+       N_("MemTotal against twice the sum of GPU memory."),
+       N_("The configuration guide (docs/guide.md): system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps."),
        N_("Add RAM up to 2x the GPU memory."),
        {},
        ram_below_2x_vram},

@@ -148,46 +148,46 @@ Check thp(const Context& ctx) {
 std::vector<Rule> os_rules() {
   return {
       {"os.not_ubuntu_lts", "os", Severity::kInfo, N_("Not an Ubuntu LTS release"),
-       "os-release ID and VERSION_ID against the Ubuntu LTS releases tested (20.04, 22.04, 24.04).",
-       "The configuration guide (docs/guide.md) recommends Ubuntu LTS: best CUDA and AI library compatibility; NVIDIA's CUDA repositories cover "
-       "ubuntu2004/2204/2404.",
+       N_("os-release ID and VERSION_ID against the Ubuntu LTS releases tested (20.04, 22.04, 24.04)."),
+       N_("The configuration guide (docs/guide.md) recommends Ubuntu LTS: best CUDA and AI library compatibility; NVIDIA's CUDA repositories cover "
+       "ubuntu2004/2204/2404."),
        N_("Prefer Ubuntu 22.04 or 24.04 LTS for a new server; elsewhere use NVIDIA's repository for your distribution."),
        {"https://docs.nvidia.com/cuda/cuda-installation-guide-linux/"},
        not_ubuntu_lts},
       {"os.swap_enabled", "os", Severity::kWarning, N_("Swap on or vm.swappiness high"),
-       "SwapTotal and vm.swappiness.",
-       "The configuration guide (docs/guide.md): turn swap off; swapping kills training speed (swappiness 1-10 is common practice; kernel "
-       "vm.rst).",
+       N_("SwapTotal and vm.swappiness."),
+       N_("The configuration guide (docs/guide.md): turn swap off; swapping kills training speed (swappiness 1-10 is common practice; kernel "
+       "vm.rst)."),
        N_("`sudo swapoff -a` and comment the swap lines in /etc/fstab (Ubuntu: /swap.img); or "
        "`echo 'vm.swappiness=10' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`."),
        {"https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst"},
        swap_enabled},
       {"os.nofile_low", "os", Severity::kWarning, N_("Open-files limit below 65536"),
-       "Soft and hard RLIMIT_NOFILE, and what limits.conf sets.",
-       "The configuration guide (docs/guide.md): raise ulimit -n; many TFRecord shards give \"Too many open files\" (tensorflow/datasets#1441).",
+       N_("Soft and hard RLIMIT_NOFILE, and what limits.conf sets."),
+       N_("The configuration guide (docs/guide.md): raise ulimit -n; many TFRecord shards give \"Too many open files\" (tensorflow/datasets#1441)."),
        N_("`* soft nofile 1048576` and `* hard nofile 1048576` in /etc/security/limits.d/, then log in again."),
        {"https://github.com/tensorflow/datasets/issues/1441"},
        nofile_low},
       {"os.memlock_low", "os", Severity::kInfo, N_("Locked-memory limit low for RDMA"),
-       "Soft RLIMIT_MEMLOCK against 64 MiB.",
-       "NCCL over InfiniBand/RoCE registers pinned memory; a low limit fails with ibv_reg_mr errors "
-       "(NVIDIA/nccl-tests#206).",
+       N_("Soft RLIMIT_MEMLOCK against 64 MiB."),
+       N_("NCCL over InfiniBand/RoCE registers pinned memory; a low limit fails with ibv_reg_mr errors "
+       "(NVIDIA/nccl-tests#206)."),
        N_("`* soft memlock unlimited` and `* hard memlock unlimited` in /etc/security/limits.d/; containers "
        "`--ulimit memlock=-1`."),
        {"https://github.com/NVIDIA/nccl-tests/issues/206"},
        memlock_low},
       {"os.cpu_governor", "os", Severity::kInfo, N_("CPU governor not 'performance'"),
-       "scaling_governor of the CPUs.",
-       "Input pipelines are CPU-bound; 'performance' keeps clocks high (common practice, uncertain; kernel "
-       "cpufreq.rst).",
+       N_("scaling_governor of the CPUs."),
+       N_("Input pipelines are CPU-bound; 'performance' keeps clocks high (common practice, uncertain; kernel "
+       "cpufreq.rst)."),
        N_("`sudo cpupower frequency-set -g performance` (persist with cpupower.service or `tuned-adm profile "
        "throughput-performance`)."),
        {"https://www.kernel.org/doc/Documentation/admin-guide/pm/cpufreq.rst"},
        governor},
       {"os.thp_always", "os", Severity::kInfo, N_("Transparent hugepages set to 'always'"),
-       "/sys/kernel/mm/transparent_hugepage/enabled.",
-       "NVIDIA's bug report collects THP settings; 'always' can cause compaction stalls (uncertain, kernel "
-       "transhuge.rst).",
+       N_("/sys/kernel/mm/transparent_hugepage/enabled."),
+       N_("NVIDIA's bug report collects THP settings; 'always' can cause compaction stalls (uncertain, kernel "
+       "transhuge.rst)."),
        N_("`echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled` (persist with the kernel parameter "
        "`transparent_hugepage=madvise`)."),
        {"https://www.kernel.org/doc/Documentation/admin-guide/mm/transhuge.rst"},

@@ -138,35 +138,35 @@ Check not_installed(const Context& ctx) {
 std::vector<Rule> tensorflow_rules() {
   return {
       {"tf.python_unsupported", "tf", Severity::kError, N_("Python outside the release's supported range"),
-       "The Python version of TF's environment (or of each environment, when TF is not installed) against the "
-       "tested-build table.",
-       "TF wheels exist only for the Python versions of the tested-build table (tensorflow.org/install/source#gpu).",
+       N_("The Python version of TF's environment (or of each environment, when TF is not installed) against the "
+       "tested-build table."),
+       N_("TF wheels exist only for the Python versions of the tested-build table (tensorflow.org/install/source#gpu)."),
        N_("Use a Python in the range (a venv or conda env), or a TF release for this Python."),
        {"https://www.tensorflow.org/install/source#gpu"},
        python_unsupported},
       {"tf.cpu_package_on_gpu_host", "tf", Severity::kError, N_("CPU-only TensorFlow on a GPU machine"),
-       "The installed distribution (tensorflow-cpu, intel builds) and its CUDA build flag, when a GPU is present.",
-       "A CPU build never uses the GPU, whatever the driver and CUDA.",
+       N_("The installed distribution (tensorflow-cpu, intel builds) and its CUDA build flag, when a GPU is present."),
+       N_("A CPU build never uses the GPU, whatever the driver and CUDA."),
        N_("Replace it: `pip uninstall tensorflow-cpu && pip install 'tensorflow[and-cuda]'`."),
        {"https://www.tensorflow.org/install/pip"},
        cpu_package_on_gpu},
       {"tf.and_cuda_missing", "tf", Severity::kError, N_("TF >= 2.14 without its NVIDIA wheels and no system CUDA"),
-       "For TF >= 2.14: nvidia-* wheels in TF's environment, else a system libcudart of the right major.",
-       "From 2.14 the CUDA libraries come from the tensorflow[and-cuda] extra; a plain `pip install tensorflow` has "
-       "none (tensorflow/tensorflow tensorflow/tools/pip_package/setup.py).",
+       N_("For TF >= 2.14: nvidia-* wheels in TF's environment, else a system libcudart of the right major."),
+       N_("From 2.14 the CUDA libraries come from the tensorflow[and-cuda] extra; a plain `pip install tensorflow` has "
+       "none (tensorflow/tensorflow tensorflow/tools/pip_package/setup.py)."),
        N_("`pip install 'tensorflow[and-cuda]==VERSION'`."),
        {"https://www.tensorflow.org/install/pip"},
        and_cuda_missing},
       {"tf.wsl_advice", "tf", Severity::kInfo, N_("WSL2: the GPU comes from the Windows driver"),
-       "Whether tfrig runs inside WSL.",
-       "TensorFlow 2.10 was the last release with GPU support on native Windows; from 2.11 use WSL2 "
-       "(https://www.tensorflow.org/install/pip; docs/guide.md).",
+       N_("Whether tfrig runs inside WSL."),
+       N_("TensorFlow 2.10 was the last release with GPU support on native Windows; from 2.11 use WSL2 "
+       "(https://www.tensorflow.org/install/pip; docs/guide.md)."),
        N_("Keep the NVIDIA driver on Windows current; install TF with [and-cuda] inside WSL2."),
        {"https://www.tensorflow.org/install/pip#windows-wsl2"},
        wsl_advice},
       {"tf.not_installed", "tf", Severity::kInfo, N_("TensorFlow is not installed"),
-       "TensorFlow in every Python environment found.",
-       "Without an installed release the checks judge the newest known one (or --tf).",
+       N_("TensorFlow in every Python environment found."),
+       N_("Without an installed release the checks judge the newest known one (or --tf)."),
        N_("`pip install 'tensorflow[and-cuda]==VERSION'` in a venv."),
        {"https://www.tensorflow.org/install/pip"},
        not_installed},

@@ -100,22 +100,22 @@ Check gpu_env(const Context& ctx) {
 std::vector<Rule> tuning_rules() {
   return {
       {"tuning.mixed_precision", "tuning", Severity::kInfo, N_("Mixed precision policy for this GPU"),
-       "The lowest compute capability among the GPUs against 7.0 (fp16 Tensor Cores) and 8.0 (bf16); silent below 7.0 (no Tensor Cores: keep float32).",
-       "The configuration guide (docs/guide.md): mixed_float16 on Tensor Core GPUs (Volta, Turing, Ampere+) gives 2-3x and half the memory; bf16 "
-       "needs CC >= 8.0 (NVIDIA Transformer Engine support matrix; tensorflow.org/guide/mixed_precision).",
+       N_("The lowest compute capability among the GPUs against 7.0 (fp16 Tensor Cores) and 8.0 (bf16); silent below 7.0 (no Tensor Cores: keep float32)."),
+       N_("The configuration guide (docs/guide.md): mixed_float16 on Tensor Core GPUs (Volta, Turing, Ampere+) gives 2-3x and half the memory; bf16 "
+       "needs CC >= 8.0 (NVIDIA Transformer Engine support matrix; tensorflow.org/guide/mixed_precision)."),
        N_("`tf.keras.mixed_precision.set_global_policy('mixed_float16')` (7.x) or 'mixed_bfloat16' (8.0+)."),
        {"https://www.tensorflow.org/guide/mixed_precision"},
        mixed_precision},
       {"tuning.xla_auto_jit", "tuning", Severity::kInfo, N_("XLA auto-clustering"),
-       "Offered on machines with Tensor Core GPUs (compute capability >= 7.0), where the tuning of the configuration guide (docs/guide.md) applies.",
-       "The configuration guide (docs/guide.md): TF_XLA_FLAGS=--tf_xla_auto_jit=2 fuses the graph, good for Transformers (openxla.org tf2xla).",
+       N_("Offered on machines with Tensor Core GPUs (compute capability >= 7.0), where the tuning of the configuration guide (docs/guide.md) applies."),
+       N_("The configuration guide (docs/guide.md): TF_XLA_FLAGS=--tf_xla_auto_jit=2 fuses the graph, good for Transformers (openxla.org tf2xla)."),
        N_("`export TF_XLA_FLAGS=--tf_xla_auto_jit=2`."),
        {"https://openxla.org/xla/tf2xla"},
        xla},
       {"tuning.gpu_env", "tuning", Severity::kInfo, N_("GPU allocator and thread-mode environment"),
-       "Offered on GPU machines whose target TF was built with CUDA >= 11.2 (cuda_malloc_async's minimum).",
-       "TF_GPU_ALLOCATOR=cuda_malloc_async, TF_GPU_THREAD_MODE=gpu_private, TF_FORCE_GPU_ALLOW_GROWTH "
-       "(tensorflow gpu_performance_analysis.md, gpu_cudamallocasync_allocator.cc).",
+       N_("Offered on GPU machines whose target TF was built with CUDA >= 11.2 (cuda_malloc_async's minimum)."),
+       N_("TF_GPU_ALLOCATOR=cuda_malloc_async, TF_GPU_THREAD_MODE=gpu_private, TF_FORCE_GPU_ALLOW_GROWTH "
+       "(tensorflow gpu_performance_analysis.md, gpu_cudamallocasync_allocator.cc)."),
        N_("The `export` lines in the finding."),
        {"https://www.tensorflow.org/guide/gpu_performance_analysis"},
        gpu_env},
