@@ -90,7 +90,7 @@ void add_rules_command(CLI::App& app, RunState& state) {
       return;
     }
     core::Table t({"id", "severity", "title"});
-    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), std::string(rules::severity_name(r.severity)), std::string(r.title)});
+    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), std::string(rules::severity_name(r.severity)), _(r.title)});
     print(t.render("") + fmt::format("\n{} rules; `tfrig doctor --explain ID` explains one.\n", rules::all_rules().size()));
     state.exit_code = kExitOk;
   });

@@ -178,18 +178,24 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
   std::string out;
   const size_t start_col = display_width(indent);
   size_t col = start_col;
-  for (const auto& u : units) {
-    const size_t gap = col > start_col ? u.spaces : 0;
-    if (col > start_col && col + gap + u.width > width) {
+  // One space at a time, as the report's wrapping always did: each extra space
+  // of a run is placed (or breaks the line) on its own, so English output
+  // stays byte for byte what it was.
+  auto place = [&](std::string_view piece, size_t piece_width, bool spaced) {
+    if (col > start_col && col + (spaced ? 1 : 0) + piece_width > width) {
       out += "\n";
       out += indent;
       col = start_col;
-    } else {
-      out.append(gap, ' ');
-      col += gap;
+    } else if (col > start_col && spaced) {
+      out += ' ';
+      ++col;
     }
-    out += u.text;
-    col += u.width;
+    out += piece;
+    col += piece_width;
+  };
+  for (const auto& u : units) {
+    for (size_t k = 1; k < u.spaces; ++k) place("", 0, true);
+    place(u.text, u.width, u.spaces > 0);
   }
   return out;
 }

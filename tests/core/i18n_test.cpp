@@ -177,9 +177,9 @@ TEST(Translate, ChineseSentencesWithReorderedFieldsAndOnePluralForm) {
   EXPECT_EQ(language(), "zh_CN");
   EXPECT_EQ(_("Driver"), "驱动");
   EXPECT_EQ(_("a message no catalog has"), "a message no catalog has");
-  EXPECT_EQ(trf("{} will run on the CPU only", "TensorFlow 2.17.0"), "TensorFlow 2.17.0 只能在 CPU 上运行");
+  EXPECT_EQ(trf("{} will run on the CPU only", "TensorFlow 2.17.0（--tf）"), "TensorFlow 2.17.0（--tf）只能在 CPU 上运行");
   // The translation puts {2} before {1}.
-  EXPECT_EQ(trf("{0} will use {1} of {2} GPUs", "TF", 3, 4), "TF 将使用 4 块 GPU 中的 3 块");
+  EXPECT_EQ(trf("{0} will use {1} of {2} GPUs", "TF（--tf）", 3, 4), "TF（--tf）将使用 4 块 GPU 中的 3 块");
   EXPECT_EQ(trnf("{} error", "{} errors", 1, 1), "1 个错误");
   EXPECT_EQ(trnf("{} error", "{} errors", 3, 3), "3 个错误");
 }
