@@ -186,7 +186,7 @@ Check too_old_for_cuda(const Context& ctx) {
                                                  : d.nvml.detail.rfind("imported from ", 0) == 0 ? "nvidia-smi (" + d.nvml.detail.substr(14) + ")"
                                                                                                   : std::string("NVML")},
              {_("CUDA of the target"), cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
-             {"minimum driver for CUDA " + min->cuda, minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
+             {trf("minimum driver for CUDA {}", min->cuda), minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
               u::knowledge_source("cuda_drivers.json", min->source)}},
             trf("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
                         "as nvidia-driver-580-server also runs older CUDA), or use an older TF whose CUDA this driver "

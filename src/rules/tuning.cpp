@@ -82,14 +82,15 @@ Check gpu_env(const Context& ctx) {
   if (!cuda) return Check::skip("the CUDA version of " + ctx.target.label());
   // The stream-ordered allocator needs CUDA >= 11.2 (TF >= 2.5); older targets get no advice.
   if (*cuda < min_cuda) return Check::pass();
-  std::string lines = "`export TF_GPU_ALLOCATOR=cuda_malloc_async` (less fragmentation); ";
-  lines += "`export TF_GPU_THREAD_MODE=gpu_private` (dedicated launch threads when tf.data competes for the CPU); ";
-  lines += "`export TF_FORCE_GPU_ALLOW_GROWTH=true` when other processes share the GPU.";
+  const std::string lines =
+      _("`export TF_GPU_ALLOCATOR=cuda_malloc_async` (less fragmentation); "
+        "`export TF_GPU_THREAD_MODE=gpu_private` (dedicated launch threads when tf.data competes for the CPU); "
+        "`export TF_FORCE_GPU_ALLOW_GROWTH=true` when other processes share the GPU.");
   Check c;
   c.add(Hit{"host",
             _("Environment variables that help a GPU training job: the stream-ordered allocator, private GPU threads, "
             "and memory growth on shared GPUs."),
-            {{"CUDA of " + ctx.target.label(), cuda ? cuda->text() : "unknown", u::knowledge_source("tf_builds.json", "")},
+            {{trf("CUDA of {}", ctx.target.label()), cuda ? cuda->text() : "unknown", u::knowledge_source("tf_builds.json", "")},
              {_("cuda_malloc_async needs CUDA"), ">= " + min_cuda.text(), u::knowledge_source("thresholds.json", "tuning-env")}},
             lines, {}});
   return c;
