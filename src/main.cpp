@@ -4,27 +4,39 @@
 #include <exception>
 
 #include "cli/command.h"
+#include "cli/lang.h"
 #include "cli/validate.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "probe/probe.h"
 
 int main(int argc, char** argv) {
   using namespace tfrig;
-  CLI::App app{"tfrig: plan, check, measure and set up a TensorFlow GPU server", "tfrig"};
-  app.set_version_flag("--version", std::string("tfrig ") + TFRIG_VERSION);
+  // The language first: every help text below is built in it.
+  const auto lang = cli::lang_flag(argc, argv);
+  cli::apply_language(lang);
+  CLI::App app{_("tfrig: plan, check, measure and set up a TensorFlow GPU server"), "tfrig"};
+  cli::translate_help(app);
+  app.set_version_flag("--version", std::string("tfrig ") + TFRIG_VERSION, _("Display program version information and exit"));
   app.require_subcommand(1);
   app.fallthrough();
 
   cli::RunState state;
   state.argv.assign(argv, argv + argc);
-  app.add_option("--root", state.global.root, "Read the machine under DIR instead of / (a captured tree)")
+  app.add_option("--root", state.global.root, _("Read the machine under DIR instead of / (a captured tree)"))
       ->type_name("DIR");
-  app.add_flag("-v,--verbose", state.global.verbosity, "More log on stderr (-v info with timings, -vv debug)");
-  app.add_option("--knowledge", state.global.knowledge_dir, "Read newer knowledge files (*.json) from DIR")
+  app.add_flag("-v,--verbose", state.global.verbosity, _("More log on stderr (-v info with timings, -vv debug)"));
+  app.add_option("--knowledge", state.global.knowledge_dir, _("Read newer knowledge files (*.json) from DIR"))
       ->type_name("DIR");
-  app.add_flag("-q,--quiet", state.global.quiet, "Only errors on stderr");
-  app.parse_complete_callback([&state] {
+  app.add_flag("-q,--quiet", state.global.quiet, _("Only errors on stderr"));
+  std::string lang_value;  // read before parsing (lang_flag); declared so CLI11 accepts it
+  app.add_option("--lang", lang_value,
+                 _("Language of the output: zh_CN or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"))
+      ->type_name("LANG");
+  app.parse_complete_callback([&state, &app, &lang] {
+    // JSON, Prometheus and CSV are read by programs: English unless --lang says otherwise.
+    if (!lang && cli::writes_machine_output(app)) core::i18n::set_language("en");
     if (state.global.quiet) {
       core::set_log_level(core::LogLevel::kError);
     } else if (state.global.verbosity >= 2) {
@@ -70,14 +82,14 @@ int main(int argc, char** argv) {
     app.exit(e);
     return cli::kExitUsage;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tfrig: internal error: %s\n", e.what());
+    std::fprintf(stderr, "tfrig: %s\n", trf("internal error: {}", e.what()).c_str());
     return cli::kExitInternal;
   }
   // Whatever the command printed: a write that failed (a full disk, /dev/full)
   // is exit 73, never an exit 0 with a cut or empty result.
   int code = state.exit_code;
   if (auto written = core::finish_stdout(); !written) {
-    std::fprintf(stderr, "tfrig: cannot write the output to %s\n", written.error().to_string().c_str());
+    std::fprintf(stderr, "tfrig: %s\n", trf("cannot write the output to {}", written.error().to_string()).c_str());
     if (code < cli::kExitUsage) code = cli::kExitCantCreate;
   }
   // A probe left past its deadline may still run on its detached thread:

@@ -122,7 +122,17 @@ RunResult run_tfrig(const std::vector<std::string>& args, const RunOptions& opti
   for (auto& a : argv_store) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> env_store;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) env_store.emplace_back(*e);
+  // options.env replaces an inherited variable of the same name (getenv finds the first).
+  auto overridden = [&options](std::string_view entry) {
+    const std::string_view name = entry.substr(0, entry.find('='));
+    for (const auto& o : options.env) {
+      if (std::string_view(o).substr(0, o.find('=')) == name) return true;
+    }
+    return false;
+  };
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (!overridden(*e)) env_store.emplace_back(*e);
+  }
   env_store.insert(env_store.end(), options.env.begin(), options.env.end());
   std::vector<char*> envp;
   for (auto& e : env_store) envp.push_back(e.data());

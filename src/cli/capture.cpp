@@ -6,6 +6,7 @@
 #include "cli/inventory_source.h"
 #include "core/atomic_file.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/units.h"
 
@@ -18,8 +19,8 @@ void add_capture_command(CLI::App& app, RunState& state) {
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
-      "capture", "Pack the files the probes read into a .tar.gz for 'doctor --from FILE' on another machine");
-  cmd->add_option("-o,--output", opts->output, "The .tar.gz to write")->required()->type_name("FILE");
+      "capture", _("Pack the files the probes read into a .tar.gz for 'doctor --from FILE' on another machine"));
+  cmd->add_option("-o,--output", opts->output, _("The .tar.gz to write"))->required()->type_name("FILE");
   add_probe_options(*cmd, opts->source);
   cmd->callback([opts, &state] {
     core::SysRoot root(state.global.root);

@@ -7,6 +7,7 @@
 #include "cli/compat_query.h"
 #include "cli/validate.h"
 #include "cli/inventory_source.h"
+#include "core/i18n.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -75,17 +76,17 @@ void fill_compat_from_machine(knowledge::CompatQuery& q, const inventory::Invent
 
 void add_compat_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<CompatOptions>();
-  CLI::App* cmd = app.add_subcommand("compat", "Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?");
-  cmd->add_option("--tf", o->tf, "TensorFlow version (default: installed, else the newest known)")->type_name("VERSION");
-  cmd->add_option("--driver", o->driver, "NVIDIA driver version")->type_name("VERSION")->check(version_text("535.104.05"));
-  cmd->add_option("--cuda", o->cuda, "CUDA toolkit installed on the system")->type_name("VERSION")->check(version_text("12.2"));
-  cmd->add_option("--cudnn", o->cudnn, "cuDNN installed on the system")->type_name("VERSION")->check(version_text("8.9"));
-  cmd->add_option("--gpu", o->gpu, "GPU name, PCI id, or cc:X.Y")->type_name("NAME");
-  cmd->add_option("--python", o->python, "Python version")->type_name("VERSION")->check(version_text("3.11"));
-  cmd->add_option("--os", o->os, "Platform")->check(CLI::IsMember({"linux", "wsl", "windows", "macos"}));
-  cmd->add_flag("--only-given", o->only_given, "Do not fill missing parts from this machine");
-  cmd->add_flag("--matrix", o->matrix, "Print the whole compatibility table");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
+  CLI::App* cmd = app.add_subcommand("compat", _("Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?"));
+  cmd->add_option("--tf", o->tf, _("TensorFlow version (default: installed, else the newest known)"))->type_name("VERSION");
+  cmd->add_option("--driver", o->driver, _("NVIDIA driver version"))->type_name("VERSION")->check(version_text("535.104.05"));
+  cmd->add_option("--cuda", o->cuda, _("CUDA toolkit installed on the system"))->type_name("VERSION")->check(version_text("12.2"));
+  cmd->add_option("--cudnn", o->cudnn, _("cuDNN installed on the system"))->type_name("VERSION")->check(version_text("8.9"));
+  cmd->add_option("--gpu", o->gpu, _("GPU name, PCI id, or cc:X.Y"))->type_name("NAME");
+  cmd->add_option("--python", o->python, _("Python version"))->type_name("VERSION")->check(version_text("3.11"));
+  cmd->add_option("--os", o->os, _("Platform"))->check(CLI::IsMember({"linux", "wsl", "windows", "macos"}));
+  cmd->add_flag("--only-given", o->only_given, _("Do not fill missing parts from this machine"));
+  cmd->add_flag("--matrix", o->matrix, _("Print the whole compatibility table"));
+  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json"}));
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {

@@ -10,6 +10,7 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -51,36 +52,36 @@ bool use_color(const std::string& mode) {
 
 void add_doctor_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<DoctorOptions>();
-  CLI::App* cmd = app.add_subcommand("doctor", "Probe this machine (or a snapshot) and report what it found");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json", "prometheus", "html"}))->default_str("text");
+  CLI::App* cmd = app.add_subcommand("doctor", _("Probe this machine (or a snapshot) and report what it found"));
+  cmd->add_option("--format", opts->format, _("Output format"))->check(CLI::IsMember({"text", "json", "prometheus", "html"}))->default_str("text");
   cmd->add_option("-o,--output", opts->output,
-                  "Write the report to FILE (to a temporary name, then renamed: node_exporter's textfile collector "
-                  "never reads half a file); '-' for stdout")
+                  _("Write the report to FILE (to a temporary name, then renamed: node_exporter's textfile collector "
+                  "never reads half a file); '-' for stdout"))
       ->type_name("FILE");
-  cmd->add_option("--snapshot", opts->snapshot, "Analyse a snapshot saved by 'tfrig snapshot' instead of this machine")
+  cmd->add_option("--snapshot", opts->snapshot, _("Analyse a snapshot saved by 'tfrig snapshot' instead of this machine"))
       ->type_name("FILE");
-  cmd->add_option("--data", opts->data_paths, "Where the training data lives (which disk and filesystem)")
+  cmd->add_option("--data", opts->data_paths, _("Where the training data lives (which disk and filesystem)"))
       ->type_name("DIR");
-  cmd->add_option("--deadline", opts->deadline_seconds, "Seconds each probe may take")->default_str("5");
-  cmd->add_option("--python", opts->python_prefixes, "Also look for TensorFlow in this Python prefix (venv, conda env)")
+  cmd->add_option("--deadline", opts->deadline_seconds, _("Seconds each probe may take"))->default_str("5");
+  cmd->add_option("--python", opts->python_prefixes, _("Also look for TensorFlow in this Python prefix (venv, conda env)"))
       ->type_name("PREFIX");
   cmd->add_option("--nvidia-smi-xml", opts->nvidia_smi_xml,
-                  "Report the GPUs and driver of another machine from its 'nvidia-smi -q -x' output")
+                  _("Report the GPUs and driver of another machine from its 'nvidia-smi -q -x' output"))
       ->type_name("FILE")
       ->excludes("--snapshot");
   cmd->add_option("--from", opts->from,
-                  "Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML, lspci, topo -m, "
-                  "and error logs (TensorFlow, NCCL, Docker: as tfrig explain)")
+                  _("Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML, lspci, topo -m, "
+                  "and error logs (TensorFlow, NCCL, Docker: as tfrig explain)"))
       ->type_name("FILE")
       ->excludes("--snapshot")
       ->excludes("--nvidia-smi-xml");
-  cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("--tf", opts->tf, "TensorFlow version to check for when none is installed")->type_name("VERSION");
-  cmd->add_option("--only", opts->only, "Run the rules of one area only")
+  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--tf", opts->tf, _("TensorFlow version to check for when none is installed"))->type_name("VERSION");
+  cmd->add_option("--only", opts->only, _("Run the rules of one area only"))
       ->check(CLI::IsMember(std::vector<std::string>(rules::areas().begin(), rules::areas().end())))
       ->type_name("AREA");
-  cmd->add_option("--explain", opts->explain, "Explain one rule and what it says about this machine")->type_name("RULE");
-  cmd->add_option("--fail-on", opts->fail_on, "Lowest severity that makes the exit code non-zero")
+  cmd->add_option("--explain", opts->explain, _("Explain one rule and what it says about this machine"))->type_name("RULE");
+  cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
       ->check(CLI::IsMember({"error", "warning", "info", "never"}))
       ->default_str("warning");
   cmd->callback([opts, &state] {

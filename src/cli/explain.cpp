@@ -22,6 +22,7 @@
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
 #include "core/atomic_file.h"
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -191,25 +192,25 @@ void add_log_findings(report::Report& r, const FromFiles& files, const knowledge
 void add_explain_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<ExplainOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "explain", "Read an error log (TensorFlow, nvidia-smi, Docker, NCCL, apt) and say what it means and the fix");
-  cmd->add_option("args", o->args, "The log file ('-' or nothing: stdin); after --: a command to run and read")
+      "explain", _("Read an error log (TensorFlow, nvidia-smi, Docker, NCCL, apt) and say what it means and the fix"));
+  cmd->add_option("args", o->args, _("The log file ('-' or nothing: stdin); after --: a command to run and read"))
       ->type_name("FILE | -- CMD ARGS");
-  cmd->add_flag("--list", o->list, "List the signatures explain recognises");
-  cmd->add_flag("--markdown", o->markdown, "Print docs/explain.md (generated from the signature table)");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--color", o->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("--snapshot", o->snapshot, "Judge the findings against this snapshot's machine")->type_name("FILE");
-  cmd->add_option("--from", o->from, "Judge the findings against the machine of these captures (as doctor --from)")
+  cmd->add_flag("--list", o->list, _("List the signatures explain recognises"));
+  cmd->add_flag("--markdown", o->markdown, _("Print docs/explain.md (generated from the signature table)"));
+  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--color", o->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--snapshot", o->snapshot, _("Judge the findings against this snapshot's machine"))->type_name("FILE");
+  cmd->add_option("--from", o->from, _("Judge the findings against the machine of these captures (as doctor --from)"))
       ->type_name("FILE")
       ->excludes("--snapshot");
-  cmd->add_flag("--machine", o->machine, "Judge the findings against this machine (the default when running a command)");
-  cmd->add_flag("--no-machine", o->no_machine, "Judge the log alone, even when running a command")
+  cmd->add_flag("--machine", o->machine, _("Judge the findings against this machine (the default when running a command)"));
+  cmd->add_flag("--no-machine", o->no_machine, _("Judge the log alone, even when running a command"))
       ->excludes("--machine")
       ->excludes("--snapshot")
       ->excludes("--from");
-  cmd->add_option("--fail-on", o->fail_on, "Lowest severity that makes the exit code non-zero")
+  cmd->add_option("--fail-on", o->fail_on, _("Lowest severity that makes the exit code non-zero"))
       ->check(CLI::IsMember({"error", "warning", "info", "never"}));
-  cmd->add_option("-o,--output", o->output, "Write the report to FILE ('-': stdout; stderr when running a command)")
+  cmd->add_option("-o,--output", o->output, _("Write the report to FILE ('-': stdout; stderr when running a command)"))
       ->type_name("FILE");
   cmd->callback([o, &state] {
     auto table = explain::load_signature_table(state.global.knowledge_dir);

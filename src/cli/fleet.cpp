@@ -8,6 +8,7 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -102,22 +103,22 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
 
 void add_fleet_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<FleetOptions>();
-  CLI::App* cmd = app.add_subcommand("fleet", "Compare many machines' snapshots: drift, findings across nodes, the odd node out");
+  CLI::App* cmd = app.add_subcommand("fleet", _("Compare many machines' snapshots: drift, findings across nodes, the odd node out"));
   cmd->add_option("INPUT", opts->inputs,
-                  "Snapshots (tfrig snapshot / doctor --format json / import), bug reports or nvidia-smi files, "
-                  "or directories of them; one file (or a subdirectory of files) per node")
+                  _("Snapshots (tfrig snapshot / doctor --format json / import), bug reports or nvidia-smi files, "
+                  "or directories of them; one file (or a subdirectory of files) per node"))
       ->required()
       ->type_name("FILE|DIR");
-  cmd->add_option("--format", opts->format, "Output format")->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
-  cmd->add_option("-o,--output", opts->output, "Write to FILE (atomically); '-' for stdout")->type_name("FILE");
-  cmd->add_option("--baseline", opts->baseline, "A known-good node's snapshot: its values are the expected ones")
+  cmd->add_option("--format", opts->format, _("Output format"))->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("-o,--output", opts->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
+  cmd->add_option("--baseline", opts->baseline, _("A known-good node's snapshot: its values are the expected ones"))
       ->type_name("FILE");
-  cmd->add_option("--fail-on", opts->fail_on, "Lowest severity that makes the exit code non-zero")
+  cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
       ->check(CLI::IsMember({"error", "warning", "info", "never"}))
       ->default_str("warning");
-  cmd->add_option("--tf", opts->tf, "TensorFlow version the rules judge nodes without one against")->type_name("VERSION");
-  cmd->add_option("--color", opts->color, "Colour on the terminal")->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("-j,--jobs", opts->jobs, "Snapshots read in parallel (0 = all cores)")->capture_default_str();
+  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))->type_name("VERSION");
+  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))->capture_default_str();
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
 

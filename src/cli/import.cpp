@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "importer/importer.h"
 #include "report/report.h"
@@ -40,16 +41,16 @@ void add_import_command(CLI::App& app, RunState& state) {
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
-      "import", "Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot");
+      "import", _("Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot"));
   cmd->add_option("FILE", opts->inputs,
-                  "Files from one machine, each detected by content (gzip too): merged into one snapshot")
+                  _("Files from one machine, each detected by content (gzip too): merged into one snapshot"))
       ->type_name("FILE");
-  cmd->add_option("-o,--output", opts->output, "Snapshot to write ('-' for stdout, the default)")->type_name("FILE");
-  CLI::App* xml = cmd->add_subcommand("nvidia-smi-xml", "The GPUs and driver from 'nvidia-smi -q -x' output");
-  xml->add_option("FILE", opts->xml_input, "The XML file ('nvidia-smi -q -x > FILE' on the other machine)")
+  cmd->add_option("-o,--output", opts->output, _("Snapshot to write ('-' for stdout, the default)"))->type_name("FILE");
+  CLI::App* xml = cmd->add_subcommand("nvidia-smi-xml", _("The GPUs and driver from 'nvidia-smi -q -x' output"));
+  xml->add_option("FILE", opts->xml_input, _("The XML file ('nvidia-smi -q -x > FILE' on the other machine)"))
       ->required()
       ->type_name("FILE");
-  xml->add_option("-o,--output", opts->output, "Snapshot to write ('-' for stdout, the default)")->type_name("FILE");
+  xml->add_option("-o,--output", opts->output, _("Snapshot to write ('-' for stdout, the default)"))->type_name("FILE");
   xml->callback([opts, &state] { state.exit_code = write_imported(report_from_nvidia_smi_xml(opts->xml_input), opts->output); });
   cmd->callback([opts, &state, cmd] {
     if (cmd->got_subcommand("nvidia-smi-xml")) return;

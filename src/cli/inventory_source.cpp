@@ -11,6 +11,7 @@
 #include "capture/capture.h"
 #include "cli/command.h"
 #include "core/atomic_file.h"
+#include "core/i18n.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -67,9 +68,9 @@ std::optional<core::Result<report::Report>> report_from_capture(const std::vecto
 }  // namespace
 
 void add_probe_options(CLI::App& cmd, InventorySourceOptions& options) {
-  cmd.add_option("--data", options.data_paths, "Where the training data lives")->type_name("DIR");
-  cmd.add_option("--python", options.python_prefixes, "Also look for TensorFlow in this Python prefix")->type_name("PREFIX");
-  cmd.add_option("--deadline", options.deadline_seconds, "Seconds each probe may take")->default_str("5");
+  cmd.add_option("--data", options.data_paths, _("Where the training data lives"))->type_name("DIR");
+  cmd.add_option("--python", options.python_prefixes, _("Also look for TensorFlow in this Python prefix"))->type_name("PREFIX");
+  cmd.add_option("--deadline", options.deadline_seconds, _("Seconds each probe may take"))->default_str("5");
 }
 
 core::Result<report::Report> load_report(const InventorySourceOptions& options) {

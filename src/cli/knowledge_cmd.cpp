@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "core/i18n.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -28,9 +29,9 @@ void print(const std::string& s) {
 void add_knowledge_command(CLI::App& app, RunState& state) {
   auto format = std::make_shared<std::string>("text");
   auto sources = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("knowledge", "Show the knowledge base: files, data versions, row counts, sources");
-  cmd->add_option("--format", *format, "Output format")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_flag("--sources", *sources, "List every source of every file");
+  CLI::App* cmd = app.add_subcommand("knowledge", _("Show the knowledge base: files, data versions, row counts, sources"));
+  cmd->add_option("--format", *format, _("Output format"))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--sources", *sources, _("List every source of every file"));
   cmd->callback([format, sources, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {
@@ -78,8 +79,8 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
 
 void add_rules_command(CLI::App& app, RunState& state) {
   auto markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("rules", "List every rule doctor runs (--markdown: docs/rules.md)");
-  cmd->add_flag("--markdown", *markdown, "Print docs/rules.md");
+  CLI::App* cmd = app.add_subcommand("rules", _("List every rule doctor runs (--markdown: docs/rules.md)"));
+  cmd->add_flag("--markdown", *markdown, _("Print docs/rules.md"));
   cmd->callback([markdown, &state] {
     if (*markdown) {
       // The log.* rules live in the signature table (explain), not in doctor's table.
@@ -89,7 +90,7 @@ void add_rules_command(CLI::App& app, RunState& state) {
       return;
     }
     core::Table t({"id", "severity", "title"});
-    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), std::string(rules::severity_name(r.severity)), std::string(r.title)});
+    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), std::string(rules::severity_name(r.severity)), _(r.title)});
     print(t.render("") + fmt::format("\n{} rules; `tfrig doctor --explain ID` explains one.\n", rules::all_rules().size()));
     state.exit_code = kExitOk;
   });

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "core/i18n.h"
 #include "core/output.h"
 #include "core/table.h"
 #include "report/prometheus.h"
@@ -13,8 +14,8 @@ namespace tfrig::cli {
 
 void add_metrics_command(CLI::App& app, RunState& state) {
   auto markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("metrics", "List the Prometheus metrics of 'doctor --format prometheus' (--markdown: docs/metrics.md)");
-  cmd->add_flag("--markdown", *markdown, "Print docs/metrics.md");
+  CLI::App* cmd = app.add_subcommand("metrics", _("List the Prometheus metrics of 'doctor --format prometheus' (--markdown: docs/metrics.md)"));
+  cmd->add_flag("--markdown", *markdown, _("Print docs/metrics.md"));
   cmd->callback([markdown, &state] {
     std::string out;
     if (*markdown) {

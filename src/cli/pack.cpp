@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "core/escape.h"
+#include "core/i18n.h"
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -84,40 +86,40 @@ int run(PackArgs& a) {
 
 void add_pack_command(CLI::App& app, RunState& state) {
   auto args = std::make_shared<PackArgs>();
-  auto* cmd = app.add_subcommand("pack", "Pack a directory of class folders or a CSV/JSONL manifest into TFRecord shards");
+  auto* cmd = app.add_subcommand("pack", _("Pack a directory of class folders or a CSV/JSONL manifest into TFRecord shards"));
   auto& o = args->options;
-  cmd->add_option("SRC", o.src, "Directory of class sub-folders, or a CSV/JSONL manifest (path,label,extra columns)")
+  cmd->add_option("SRC", o.src, _("Directory of class sub-folders, or a CSV/JSONL manifest (path,label,extra columns)"))
       ->required();
-  cmd->add_option("-o,--output", o.out_dir, "Output directory for shards, indexes and the label map")->required();
-  cmd->add_option("--prefix", o.prefix, "Shard name prefix: PREFIX-00000-of-00128.tfrecord")->capture_default_str();
-  cmd->add_option("--shard-size", args->shard_size, "Target shard size (200MB, 1GiB)")->capture_default_str();
-  cmd->add_option("--seed", o.plan.seed, "Shuffle seed (same seed, same shards)")->capture_default_str();
-  cmd->add_flag("--no-shuffle", args->no_shuffle, "Keep the sorted listing order");
+  cmd->add_option("-o,--output", o.out_dir, _("Output directory for shards, indexes and the label map"))->required();
+  cmd->add_option("--prefix", o.prefix, _("Shard name prefix: PREFIX-00000-of-00128.tfrecord"))->capture_default_str();
+  cmd->add_option("--shard-size", args->shard_size, _("Target shard size (200MB, 1GiB)"))->capture_default_str();
+  cmd->add_option("--seed", o.plan.seed, _("Shuffle seed (same seed, same shards)"))->capture_default_str();
+  cmd->add_flag("--no-shuffle", args->no_shuffle, _("Keep the sorted listing order"));
   cmd->add_option("--shard-index", args->shard_index,
-                  "Pack only slice I of --num-shards (0-based); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX")
+                  _("Pack only slice I of --num-shards (0-based); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"))
       ->type_name("I|auto")
       ->capture_default_str();
-  cmd->add_option("--num-shards", args->num_shards, "Number of slices the work is split into (one per machine)")
+  cmd->add_option("--num-shards", args->num_shards, _("Number of slices the work is split into (one per machine)"))
       ->type_name("N")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--jobs", o.jobs, "Parallel shard writers (0 = all cores)")->capture_default_str();
-  cmd->add_option("--compression", args->compression, "none, gzip or zlib (as tf.io.TFRecordOptions)")
+  cmd->add_option("-j,--jobs", o.jobs, _("Parallel shard writers (0 = all cores)"))->capture_default_str();
+  cmd->add_option("--compression", args->compression, _("none, gzip or zlib (as tf.io.TFRecordOptions)"))
       ->capture_default_str();
   cmd->add_option("--label-offset", o.dataset.label_offset,
-                  "First label id for named classes (1 for the ImageNet/Inception convention)")
+                  _("First label id for named classes (1 for the ImageNet/Inception convention)"))
       ->capture_default_str();
-  cmd->add_flag("--resume", o.resume, "Keep complete shards from an earlier run; redo the rest");
-  cmd->add_flag("--overwrite", o.overwrite, "Rewrite shards that already exist");
-  cmd->add_option("--on-error", args->on_error, "Unreadable or non-image files: skip (report and count) or fail")
+  cmd->add_flag("--resume", o.resume, _("Keep complete shards from an earlier run; redo the rest"));
+  cmd->add_flag("--overwrite", o.overwrite, _("Rewrite shards that already exist"));
+  cmd->add_option("--on-error", args->on_error, _("Unreadable or non-image files: skip (report and count) or fail"))
       ->check(CLI::IsMember({"skip", "fail"}))
       ->capture_default_str();
   cmd->add_option("--validate", args->validate,
-                  "header: read each image's header (fast); full: also decode every JPEG, skipping (or, with "
-                  "--on-error fail, refusing) one that does not decode")
+                  _("header: read each image's header (fast); full: also decode every JPEG, skipping (or, with "
+                  "--on-error fail, refusing) one that does not decode"))
       ->check(CLI::IsMember({"header", "full"}))
       ->capture_default_str();
-  cmd->add_flag("--progress", args->progress, "Progress on stderr even when it is not a terminal");
-  cmd->add_flag("--no-progress", args->no_progress, "No progress line");
+  cmd->add_flag("--progress", args->progress, _("Progress on stderr even when it is not a terminal"));
+  cmd->add_flag("--no-progress", args->no_progress, _("No progress line"));
   cmd->callback([args, &state] { state.exit_code = run(*args); });
 }
 

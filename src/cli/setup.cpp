@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "knowledge/knowledge.h"
@@ -32,38 +33,38 @@ struct SetupCliOptions {
 void add_setup_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<SetupCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "setup", "Write the install script, container files and OS tuning for a TensorFlow version (never runs them)");
-  cmd->add_option("--tf", o->tf, "TensorFlow version(s), comma-separated for A/B containers (default: the newest this machine can run)")
+      "setup", _("Write the install script, container files and OS tuning for a TensorFlow version (never runs them)"));
+  cmd->add_option("--tf", o->tf, _("TensorFlow version(s), comma-separated for A/B containers (default: the newest this machine can run)"))
       ->delimiter(',')
       ->type_name("VERSION[,VERSION]");
-  cmd->add_option("--os", o->os, "Target OS: ubuntu-20.04, ubuntu-22.04, ubuntu-24.04, debian-12 (default: this machine's)")
+  cmd->add_option("--os", o->os, _("Target OS: ubuntu-20.04, ubuntu-22.04, ubuntu-24.04, debian-12 (default: this machine's)"))
       ->type_name("OS");
-  cmd->add_option("--method", o->method, "How TensorFlow is installed")
+  cmd->add_option("--method", o->method, _("How TensorFlow is installed"))
       ->check(CLI::IsMember({"pip", "apt", "container", "ngc"}))
       ->default_str("pip");
-  cmd->add_option("--gpu", o->gpu, "GPU: auto (this machine's), a name or PCI id, or cc:X.Y")->default_str("auto");
-  cmd->add_option("--from-snapshot", o->snapshot, "Plan for the machine in this snapshot (tfrig snapshot -o)")
+  cmd->add_option("--gpu", o->gpu, _("GPU: auto (this machine's), a name or PCI id, or cc:X.Y"))->default_str("auto");
+  cmd->add_option("--from-snapshot", o->snapshot, _("Plan for the machine in this snapshot (tfrig snapshot -o)"))
       ->type_name("FILE");
-  cmd->add_option("-o,--output", o->output, "Write the files into DIR (without it, only the plan is printed)")
+  cmd->add_option("-o,--output", o->output, _("Write the files into DIR (without it, only the plan is printed)"))
       ->type_name("DIR");
   cmd->add_option("--mirror", o->mirrors.preset,
-                  "Download from mirrors: cn = mainland China (Ubuntu/Debian archive, PyPI, CUDA repository, Container "
-                  "Toolkit; docs/setup.md)")
+                  _("Download from mirrors: cn = mainland China (Ubuntu/Debian archive, PyPI, CUDA repository, Container "
+                  "Toolkit; docs/setup.md)"))
       ->check(CLI::IsMember({"cn"}))
       ->type_name("PRESET");
-  cmd->add_option("--apt-mirror", o->mirrors.apt, "The OS archive's mirror (replaces the one named in /etc/apt)")
+  cmd->add_option("--apt-mirror", o->mirrors.apt, _("The OS archive's mirror (replaces the one named in /etc/apt)"))
       ->type_name("URL");
-  cmd->add_option("--pip-index", o->mirrors.pip_index, "pip's index (pip.conf in the venv; PIP_INDEX_URL in the image)")
+  cmd->add_option("--pip-index", o->mirrors.pip_index, _("pip's index (pip.conf in the venv; PIP_INDEX_URL in the image)"))
       ->type_name("URL");
   cmd->add_option("--docker-registry-mirror", o->mirrors.docker_registry,
-                  "A Docker Hub mirror for registry-mirrors in /etc/docker/daemon.json (container method)")
+                  _("A Docker Hub mirror for registry-mirrors in /etc/docker/daemon.json (container method)"))
       ->type_name("URL");
-  cmd->add_option("--cuda-repo", o->mirrors.cuda_repo, "NVIDIA's CUDA repository or its mirror (the folder holding ubuntu2204/, ...)")
+  cmd->add_option("--cuda-repo", o->mirrors.cuda_repo, _("NVIDIA's CUDA repository or its mirror (the folder holding ubuntu2204/, ...)"))
       ->type_name("URL");
   cmd->add_option("--container-toolkit-repo", o->mirrors.container_toolkit,
-                  "The NVIDIA Container Toolkit repository or its mirror (the libnvidia-container folder)")
+                  _("The NVIDIA Container Toolkit repository or its mirror (the libnvidia-container folder)"))
       ->type_name("URL");
-  cmd->add_flag("--force", o->force, "Write into a DIR that is not empty (tfrig's files are replaced, others kept)");
+  cmd->add_flag("--force", o->force, _("Write into a DIR that is not empty (tfrig's files are replaced, others kept)"));
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {

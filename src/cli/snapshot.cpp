@@ -4,6 +4,7 @@
 #include "cli/command.h"
 #include "cli/inventory_source.h"
 #include "core/atomic_file.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "report/report.h"
 
@@ -15,8 +16,8 @@ void add_snapshot_command(CLI::App& app, RunState& state) {
     InventorySourceOptions source;
   };
   auto opts = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("snapshot", "Save the whole inventory as one JSON file (for 'doctor --snapshot')");
-  cmd->add_option("-o,--output", opts->output, "File to write ('-' for stdout)")->required()->type_name("FILE");
+  CLI::App* cmd = app.add_subcommand("snapshot", _("Save the whole inventory as one JSON file (for 'doctor --snapshot')"));
+  cmd->add_option("-o,--output", opts->output, _("File to write ('-' for stdout)"))->required()->type_name("FILE");
   add_probe_options(*cmd, opts->source);
   cmd->callback([opts, &state] {
     InventorySourceOptions source = opts->source;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/escape.h"
+#include "core/i18n.h"
 #include "core/text.h"
 #include "core/version.h"
 
@@ -89,7 +90,7 @@ std::optional<std::string> unknown_command_message(const CLI::App& app, int argc
     if (arg == "--") return std::nullopt;
     if (!arg.empty() && arg.front() == '-') {
       // Global options that take a value in the next word.
-      if (arg == "--root" || arg == "--knowledge") ++i;
+      if (arg == "--root" || arg == "--knowledge" || arg == "--lang") ++i;
       continue;
     }
     std::string best;
@@ -102,9 +103,10 @@ std::optional<std::string> unknown_command_message(const CLI::App& app, int argc
         best = sub->get_name();
       }
     }
-    std::string message = fmt::format("unknown command '{}'", core::escape_bytes(std::string(arg)));
-    if (!best.empty()) message += fmt::format("; did you mean '{}'?", best);
-    return message + " ('tfrig --help' lists the commands)";
+    if (!best.empty()) {
+      return trf("unknown command '{0}'; did you mean '{1}'? ('tfrig --help' lists the commands)", core::escape_bytes(std::string(arg)), best);
+    }
+    return trf("unknown command '{}' ('tfrig --help' lists the commands)", core::escape_bytes(std::string(arg)));
   }
   return std::nullopt;
 }

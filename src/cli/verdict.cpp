@@ -1,10 +1,13 @@
 #include "cli/verdict.h"
 
+#include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "rules/judge.h"
@@ -28,12 +31,17 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
     return kExitUsage;
   }
   const auto one = rules::attach_one_rule(r, k, *rule, tf.empty() ? std::nullopt : std::optional<std::string>(tf));
-  std::string out = fmt::format("{} ({}, {})\n  {}\n\n  Checks: {}\n  Why:    {}\n  Fix:    {}\n", rule->id, rule->area,
-                                rules::severity_name(rule->severity), rule->title, rule->checks, rule->why, rule->fix);
-  for (auto ref : rule->references) out += fmt::format("  See:    {}\n", ref);
-  out += fmt::format("\nOn {} for {}: {}{}\n", r.source == "live" ? "this machine" : r.source, one.target,
-                     rules::outcome_name(one.result.outcome),
-                     one.result.skip_reason.empty() ? "" : " (missing: " + one.result.skip_reason + ")");
+  std::string out = fmt::format("{} ({}, {})\n  {}\n\n", rule->id, rule->area, rules::severity_name(rule->severity), _(rule->title));
+  // Labels padded to the widest, by display width (Chinese labels take two columns a character).
+  const std::string checks = _("Checks:"), why = _("Why:"), fix = _("Fix:"), see = _("See:");
+  size_t w = 0;
+  for (const auto* label : {&checks, &why, &fix, &see}) w = std::max(w, core::display_width(*label));
+  auto line = [w](const std::string& label, std::string_view text) { return "  " + core::pad_right(label, w) + " " + std::string(text) + "\n"; };
+  out += line(checks, _(rule->checks)) + line(why, _(rule->why)) + line(fix, _(rule->fix));
+  for (auto ref : rule->references) out += line(see, ref);
+  out += trf("\nOn {0} for {1}: {2}{3}\n", r.source == "live" ? _("this machine") : r.source, one.target,
+             rules::outcome_name(one.result.outcome),
+             one.result.skip_reason.empty() ? "" : trf(" (missing: {})", one.result.skip_reason));
   if (!one.result.findings.empty()) out += report::render_findings_text(r, false);
   (void)core::write_stdout(out);
   return kExitOk;

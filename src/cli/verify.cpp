@@ -3,6 +3,8 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "core/escape.h"
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/output.h"
 #include "core/log.h"
@@ -53,14 +55,14 @@ int run(VerifyArgs& a) {
 
 void add_verify_command(CLI::App& app, RunState& state) {
   auto args = std::make_shared<VerifyArgs>();
-  auto* cmd = app.add_subcommand("verify", "Check every record's framing and CRCs (and index) in TFRecord files");
-  cmd->add_option("PATH", args->paths, "TFRecord files or directories of shards")->required();
-  cmd->add_option("--compression", args->compression, "auto (sniff), none, gzip or zlib")->capture_default_str();
-  cmd->add_flag("--examples", args->options.examples, "Also decode every record as a tf.train.Example");
-  cmd->add_flag("!--no-index", args->options.check_index, "Ignore <shard>.index.json files");
-  cmd->add_option("-j,--jobs", args->options.jobs, "Files verified in parallel (0 = all cores)")->capture_default_str();
-  cmd->add_flag("--json", args->json, "JSON on stdout");
-  cmd->add_flag("--progress", args->progress, "Progress on stderr");
+  auto* cmd = app.add_subcommand("verify", _("Check every record's framing and CRCs (and index) in TFRecord files"));
+  cmd->add_option("PATH", args->paths, _("TFRecord files or directories of shards"))->required();
+  cmd->add_option("--compression", args->compression, _("auto (sniff), none, gzip or zlib"))->capture_default_str();
+  cmd->add_flag("--examples", args->options.examples, _("Also decode every record as a tf.train.Example"));
+  cmd->add_flag("!--no-index", args->options.check_index, _("Ignore <shard>.index.json files"));
+  cmd->add_option("-j,--jobs", args->options.jobs, _("Files verified in parallel (0 = all cores)"))->capture_default_str();
+  cmd->add_flag("--json", args->json, _("JSON on stdout"));
+  cmd->add_flag("--progress", args->progress, _("Progress on stderr"));
   cmd->footer("Exit status: 0 every file is good, 1 at least one is not, 66 no files.");
   cmd->callback([args, &state] { state.exit_code = run(*args); });
 }

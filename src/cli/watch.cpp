@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/interrupt.h"
 #include "core/json_text.h"
@@ -181,18 +182,18 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
 void add_watch_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<WatchCliOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "watch", "Sample GPU, CPU and disk while training runs and say whether it is input-, compute- or I/O-bound");
-  cmd->add_option("--pid", o->pid, "Watch this process and its descendants")->check(CLI::Range(1, 4194304));
-  cmd->add_option("command", o->command, "-- COMMAND ARGS...: run it and watch it until it exits")->type_name("COMMAND");
-  cmd->add_option("--interval", o->interval, "Time between samples (1s, 500ms)")->default_str("1s");
+      "watch", _("Sample GPU, CPU and disk while training runs and say whether it is input-, compute- or I/O-bound"));
+  cmd->add_option("--pid", o->pid, _("Watch this process and its descendants"))->check(CLI::Range(1, 4194304));
+  cmd->add_option("command", o->command, _("-- COMMAND ARGS...: run it and watch it until it exits"))->type_name("COMMAND");
+  cmd->add_option("--interval", o->interval, _("Time between samples (1s, 500ms)"))->default_str("1s");
   cmd->add_option("--duration", o->duration,
                   "Stop after this long (default: when COMMAND or PID exits; 60s system-wide)");
-  cmd->add_option("--format", o->format, "Output format")->check(CLI::IsMember({"text", "json", "csv", "html"}))->default_str("text");
-  cmd->add_option("-o,--output", o->output, "Write the report to FILE (atomically); '-' for stdout")->type_name("FILE");
-  cmd->add_option("--record", o->record, "Save the samples (JSON Lines) to FILE")->type_name("FILE");
-  cmd->add_option("--replay", o->replay, "Re-analyse a recording instead of watching")->type_name("FILE");
-  cmd->add_option("--disk-limit", o->disk_limit, "The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s");
-  cmd->add_flag("--no-gpu", o->no_gpu, "Do not open NVML");
+  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json", "csv", "html"}))->default_str("text");
+  cmd->add_option("-o,--output", o->output, _("Write the report to FILE (atomically); '-' for stdout"))->type_name("FILE");
+  cmd->add_option("--record", o->record, _("Save the samples (JSON Lines) to FILE"))->type_name("FILE");
+  cmd->add_option("--replay", o->replay, _("Re-analyse a recording instead of watching"))->type_name("FILE");
+  cmd->add_option("--disk-limit", o->disk_limit, _("The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s"));
+  cmd->add_flag("--no-gpu", o->no_gpu, _("Do not open NVML"));
   cmd->callback([o, &state] { state.exit_code = run_watch_cli(*o, state.global); });
 }
 

@@ -2,20 +2,9 @@
 
 #include <algorithm>
 
-namespace tfrig::core {
+#include "core/display_width.h"
 
-size_t display_width(const std::string& s) {
-  size_t width = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == 0x1b) {  // ANSI colour sequence: ESC [ ... m takes no room
-      while (i < s.size() && s[i] != 'm') ++i;
-      continue;
-    }
-    if ((c & 0xC0) != 0x80) ++width;  // count UTF-8 lead bytes only
-  }
-  return width;
-}
+namespace tfrig::core {
 
 Table::Table(std::vector<std::string> headers, std::vector<Align> align)
     : headers_(std::move(headers)), align_(std::move(align)) {

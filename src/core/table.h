@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tfrig::core {
@@ -23,7 +24,7 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// Display width of UTF-8 text (code points; all our text is narrow).
-size_t display_width(const std::string& s);
+// Terminal columns of UTF-8 text (CJK wide = 2; core/display_width.h).
+size_t display_width(std::string_view s);
 
 }  // namespace tfrig::core

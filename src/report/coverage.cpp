@@ -1,6 +1,8 @@
 #include "report/coverage.h"
 #include "report/probes_run.h"
 
+#include "core/i18n.h"
+
 #include <set>
 
 namespace tfrig::report {
@@ -27,14 +29,14 @@ Coverage coverage_of(const Report& r) {
   };
   const bool smi_xml = looked.count("nvidia_smi_xml") > 0;  // doctor on an nvidia-smi -q -x file
   // /proc/driver/nvidia/version alone says nothing about which GPUs there are.
-  part("GPUs", looked.count("nvml") || looked.count("pci") || smi_xml || !inv.gpus.empty(), true);
-  part("driver", looked.count("nvidia_driver") || looked.count("nvml") || smi_xml || inv.driver.nvidia_smi_error.has_value(), true);
-  part("CUDA libraries", read.count("cuda_libs") > 0, true);
-  part("TensorFlow", read.count("python") > 0, true);
-  part("CPU", read.count("cpu") > 0, true);
-  part("memory", read.count("memory") > 0, true);
-  part("GPU topology", looked.count("topology") > 0, false);
-  part("kernel log", looked.count("kernel_log") > 0, false);
+  part(N_("GPUs"), looked.count("nvml") || looked.count("pci") || smi_xml || !inv.gpus.empty(), true);
+  part(N_("driver"), looked.count("nvidia_driver") || looked.count("nvml") || smi_xml || inv.driver.nvidia_smi_error.has_value(), true);
+  part(N_("CUDA libraries"), read.count("cuda_libs") > 0, true);
+  part(N_("TensorFlow"), read.count("python") > 0, true);
+  part(N_("CPU"), read.count("cpu") > 0, true);
+  part(N_("memory"), read.count("memory") > 0, true);
+  part(N_("GPU topology"), looked.count("topology") > 0, false);
+  part(N_("kernel log"), looked.count("kernel_log") > 0, false);
   // What a cut capture left out: "7 of 8 GPUs", "the end of report.log.gz".
   for (const auto& s : r.probes) {
     for (const auto& p : s.problems) {

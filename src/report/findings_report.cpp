@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "report/coverage.h"
 #include "report/report.h"
 #include "report/severity_paint.h"
@@ -37,28 +39,25 @@ nlohmann::json finding_to_json(const rules::Finding& f) {
 
 std::string paint(bool color, rules::Severity s, const std::string& text) { return paint_severity(color, s, text); }
 
-// Indents continuation lines of wrapped text.
-std::string wrap(const std::string& text, size_t width, const std::string& indent) {
-  std::string out;
-  size_t col = indent.size();
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find(' ', i);
-    if (j == std::string::npos) j = text.size();
-    const std::string word = text.substr(i, j - i);
-    if (col > indent.size() && col + 1 + word.size() > width) {
-      out += "\n" + indent;
-      col = indent.size();
-    } else if (col > indent.size()) {
-      out += " ";
-      ++col;
-    }
-    out += word;
-    col += word.size();
-    i = j + 1;
+// The severity as the reader's language says it (JSON keeps severity_name).
+std::string severity_label(rules::Severity s) {
+  switch (s) {
+    case rules::Severity::kError: return _("error");
+    case rules::Severity::kWarning: return _("warning");
+    case rules::Severity::kInfo: return _("info");
   }
-  return out;
+  return _("info");
 }
+
+size_t severity_column() {
+  size_t w = 0;
+  for (auto s : {rules::Severity::kError, rules::Severity::kWarning, rules::Severity::kInfo}) w = std::max(w, core::display_width(severity_label(s)));
+  return w;
+}
+
+// Indents continuation lines of wrapped text (by display width: Chinese
+// characters take two columns and may break between them).
+std::string wrap(const std::string& text, size_t width, const std::string& indent) { return core::wrap_display(text, width, indent); }
 
 }  // namespace
 
@@ -82,8 +81,10 @@ nlohmann::json findings_to_json(const Report& report) {
 std::string render_findings_text(const Report& r, bool color) {
   std::string out = "\n" + paint(color, r.summary.worst(), r.verdict) + "\n";
   if (!r.skipped.empty()) {
-    out += fmt::format("({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)\n",
-                       r.skipped.size());
+    out += trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
+                "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)", r.skipped.size(),
+                r.skipped.size()) +
+           "\n";
   }
   if (r.findings.empty()) return out;
   // Areas ordered by their worst finding, then by the rule table's area order.
@@ -98,13 +99,14 @@ std::string render_findings_text(const Report& r, bool color) {
     out += "\n" + std::string(color ? "\033[1m" : "") + area + (color ? "\033[0m" : "") + "\n";
     for (const auto& f : r.findings) {
       if (f.area != area) continue;
-      const std::string sev = std::string(rules::severity_name(f.severity));
-      out += fmt::format("  {} {} [{}] {}\n", paint(color, f.severity, fmt::format("{:<7}", sev)), f.rule_id, f.entity, f.title);
+      const std::string sev = severity_label(f.severity);
+      out += fmt::format("  {} {} [{}] {}\n", paint(color, f.severity, core::pad_right(sev, severity_column())), f.rule_id, f.entity, f.title);
       out += "          " + wrap(f.message, 100, "          ") + "\n";
       for (const auto& e : f.evidence) {
         out += "          - " + wrap(e.fact + ": " + e.value + "  (" + e.source + ")", 100, "            ") + "\n";
       }
-      out += "          fix: " + wrap(f.fix, 100, "               ") + "\n";
+      const std::string fix_label = _("fix:");
+      out += "          " + fix_label + " " + wrap(f.fix, 100, std::string(10 + core::display_width(fix_label) + 1, ' ')) + "\n";
     }
   }
   return out;

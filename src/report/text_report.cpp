@@ -2,6 +2,8 @@
 // heading line, unknowns shown as "unknown" (never as 0).
 #include <fmt/format.h>
 
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "core/table.h"
 #include "core/units.h"
 #include "report/report.h"
@@ -77,17 +79,18 @@ const probe::ProbeStatus* find_status(const Report& r, std::string_view id) {
 }
 
 void heading(std::string& out, const Painter& p, const Report& r, const char* title, std::string_view probe_id) {
-  out += "\n" + p.bold(title);
+  out += "\n" + p.bold(_(title));
   if (const auto* s = find_status(r, probe_id)) {
     out += "  [" + p.state(s->state) + "]";
   } else {
-    out += "  [not probed]";
+    out += "  [" + _("not probed") + "]";
   }
   out += "\n";
 }
 
 void field(std::string& out, const char* name, const std::string& value) {
-  out += fmt::format("  {:<16} {}\n", name, value);
+  // Names padded by display width: a Chinese name takes two columns a character.
+  out += "  " + core::pad_right(_(name), 16) + " " + value + "\n";
 }
 
 
@@ -96,7 +99,7 @@ void field(std::string& out, const char* name, const std::string& value) {
 // "ok" / "absent" of two probes on one heading line.
 void stack_heading(std::string& out, const Painter& p, const Report& r, const char* title,
                    std::initializer_list<std::string_view> ids) {
-  out += "\n" + p.bold(title) + " ";
+  out += "\n" + p.bold(_(title)) + " ";
   for (auto id : ids) {
     if (const auto* s = find_status(r, id)) {
       out += " [" + std::string(id) + " " + p.state(s->state) + "]";
@@ -118,7 +121,7 @@ std::string pcie(const std::optional<int>& gen, const std::optional<int>& width)
 void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
   const auto& drv = inv.driver;
-  stack_heading(out, p, r, "GPUs and driver", {"nvidia_driver", "nvml", "nvidia_smi_xml"});
+  stack_heading(out, p, r, N_("GPUs and driver"), {"nvidia_driver", "nvml", "nvidia_smi_xml"});
   std::string driver;
   if (drv.version) {
     driver = *drv.version;
@@ -131,8 +134,8 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   } else {
     driver = kUnknown;
   }
-  field(out, "Driver", driver);
-  field(out, "CUDA (driver)", drv.cuda_version ? "up to " + *drv.cuda_version : std::string(kUnknown));
+  field(out, N_("Driver"), driver);
+  field(out, N_("CUDA (driver)"), drv.cuda_version ? "up to " + *drv.cuda_version : std::string(kUnknown));
   std::string nvml = drv.nvml.state;
   if (!drv.nvml.detail.empty()) {
     nvml += ": " + drv.nvml.detail;
@@ -142,9 +145,9 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
     nvml += ": " + s->detail;
   }
   if (drv.nvml.init_seconds) nvml += fmt::format(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
-  field(out, "NVML", nvml);
+  field(out, N_("NVML"), nvml);
   if (drv.module_nvidia || drv.module_nouveau) {
-    field(out, "Modules", fmt::format("nvidia {}, nvidia_uvm {}, nvidia_drm {}, nouveau {}",
+    field(out, N_("Modules"), fmt::format("nvidia {}, nvidia_uvm {}, nvidia_drm {}, nouveau {}",
                                       yes_no_unknown(drv.module_nvidia, "loaded", "-"),
                                       yes_no_unknown(drv.module_nvidia_uvm, "loaded", "-"),
                                       yes_no_unknown(drv.module_nvidia_drm, "loaded", "-"),
@@ -156,18 +159,18 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
       if (!nodes.empty()) nodes += " ";
       nodes += n.path + ":" + (n.readable == true ? "r" : "-") + (n.writable == true ? "w" : "-");
     }
-    field(out, "Device nodes", nodes);
+    field(out, N_("Device nodes"), nodes);
   }
   if (inv.gpus.empty()) {
-    field(out, "GPUs", "none found");
+    field(out, N_("GPUs"), "none found");
     return;
   }
   if (r.source.rfind("nvidia-smi-xml:", 0) == 0) {
     // Say why these columns are unknown rather than leave "?" unexplained.
-    field(out, "Not in the XML", "compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology");
+    field(out, N_("Not in the XML"), "compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology");
   }
-  core::Table t({"gpu", "name", "bus id", "CC", "memory", "PCIe now", "PCIe max", "persist", "ECC", "MIG", "temp",
-                 "power", "from"});
+  core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), C_("GPU table", "memory"), _("PCIe now"), _("PCIe max"), _("persist"), _("ECC"), _("MIG"), _("temp"),
+                 _("power"), _("from")});
   for (const auto& g : inv.gpus) {
     t.add_row({std::to_string(g.index), g.name.value_or(kUnknown), g.pci_bus_id.value_or("?"),
                g.compute_capability.value_or("?"), bytes(g.memory_total_bytes),
@@ -187,7 +190,7 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
     }
   }
   if (!inv.gpu_topology.empty()) {
-    core::Table topo({"pair", "link", "P2P read", "NVLink"});
+    core::Table topo({_("pair"), _("link"), _("P2P read"), _("NVLink")});
     for (const auto& pair : inv.gpu_topology) {
       topo.add_row({fmt::format("gpu{}-gpu{}", pair.gpu_a, pair.gpu_b), pair.level.value_or(kUnknown),
                     yes_no_unknown(pair.p2p_read, "yes", "no"), yes_no_unknown(pair.nvlink, "yes", "no")});
@@ -198,27 +201,27 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
 
 void render_software_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  stack_heading(out, p, r, "Software", {"cuda_libs", "python", "containers"});
+  stack_heading(out, p, r, N_("Software"), {"cuda_libs", "python", "containers"});
   for (const auto& tk : inv.cuda.toolkits) {
-    field(out, "CUDA toolkit", fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
+    field(out, N_("CUDA toolkit"), fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
                                            tk.version.value_or(kUnknown),
                                            tk.version_source ? " (" + *tk.version_source + ")" : ""));
   }
-  if (inv.cuda.toolkits.empty()) field(out, "CUDA toolkit", "none under /usr/local/cuda*");
+  if (inv.cuda.toolkits.empty()) field(out, N_("CUDA toolkit"), "none under /usr/local/cuda*");
   bool have_libcuda = false;
   for (const auto& l : inv.cuda.libraries) have_libcuda = have_libcuda || l.family == "libcuda";
-  if (!have_libcuda) field(out, "libcuda", "not found: the NVIDIA driver's user-space library is not installed");
+  if (!have_libcuda) field(out, N_("libcuda"), "not found: the NVIDIA driver's user-space library is not installed");
   if (!inv.cuda.libraries.empty()) {
-    core::Table t({"family", "soname", "version", "found via", "path"});
+    core::Table t({_("family"), _("soname"), _("version"), _("found via"), _("path")});
     for (const auto& l : inv.cuda.libraries) {
       t.add_row({l.family, l.soname + (l.resolved == true ? " *" : ""), l.version.value_or("?"), l.found_via, l.path});
     }
     out += t.render("  ");
     out += "  (* = what dlopen(soname) loads)\n";
   }
-  if (inv.python.environments.empty()) field(out, "Python", "no site-packages found");
+  if (inv.python.environments.empty()) field(out, N_("Python"), "no site-packages found");
   if (!inv.python.environments.empty()) {
-    core::Table t({"python env", "kind", "python", "tensorflow", "built for CUDA/cuDNN", "keras", "nvidia wheels"});
+    core::Table t({_("python env"), _("kind"), _("python"), _("tensorflow"), _("built for CUDA/cuDNN"), _("keras"), _("nvidia wheels")});
     for (const auto& e : inv.python.environments) {
       std::string tf = "-";
       std::string built = "-";
@@ -237,48 +240,48 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   }
   const auto& c = inv.containers;
   auto present = [](const std::optional<std::string>& v) { return v ? *v : std::string("-"); };
-  field(out, "Docker", present(c.docker_binary) + (c.podman_binary ? ", podman " + *c.podman_binary : ""));
+  field(out, N_("Docker"), present(c.docker_binary) + (c.podman_binary ? ", podman " + *c.podman_binary : ""));
   std::string runtimes;
   for (const auto& rt : c.docker_runtimes) runtimes += (runtimes.empty() ? "" : ", ") + rt;
-  field(out, "Runtimes", c.docker_daemon_json_present == true
+  field(out, N_("Runtimes"), c.docker_daemon_json_present == true
                              ? fmt::format("[{}], default {}", runtimes, c.docker_default_runtime.value_or("runc"))
                              : std::string("no /etc/docker/daemon.json"));
-  field(out, "NVIDIA toolkit", fmt::format("nvidia-ctk {}, nvidia-container-runtime {}, libnvidia-container {}",
+  field(out, N_("NVIDIA toolkit"), fmt::format("nvidia-ctk {}, nvidia-container-runtime {}, libnvidia-container {}",
                                            present(c.nvidia_ctk), present(c.nvidia_container_runtime),
                                            present(c.libnvidia_container)));
   if (!c.cdi_specs.empty()) {
     std::string specs;
     for (const auto& s : c.cdi_specs) specs += (specs.empty() ? "" : ", ") + s;
-    field(out, "CDI specs", specs);
+    field(out, N_("CDI specs"), specs);
   }
   if (c.inside_container == true) {
-    field(out, "In container", "yes; NVIDIA_VISIBLE_DEVICES=" + c.visible_devices.value_or("(unset)"));
+    field(out, N_("In container"), "yes; NVIDIA_VISIBLE_DEVICES=" + c.visible_devices.value_or("(unset)"));
   }
 }
 
 // What the machine is: OS, kernel, and whether it is virtual, a container or WSL.
 void render_host_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  heading(out, p, r, "Host", "host");
-  field(out, "OS", or_unknown(inv.host.os_pretty_name.has_value() ? inv.host.os_pretty_name : inv.host.os_name));
-  field(out, "Kernel", or_unknown(inv.host.kernel_release));
-  field(out, "Architecture", or_unknown(inv.host.architecture));
-  field(out, "Virtualization", or_unknown(inv.host.virtualization));
-  field(out, "Container", or_unknown(inv.host.container));
-  field(out, "WSL", or_unknown(inv.host.wsl));
+  heading(out, p, r, N_("Host"), "host");
+  field(out, N_("OS"), or_unknown(inv.host.os_pretty_name.has_value() ? inv.host.os_pretty_name : inv.host.os_name));
+  field(out, N_("Kernel"), or_unknown(inv.host.kernel_release));
+  field(out, N_("Architecture"), or_unknown(inv.host.architecture));
+  field(out, N_("Virtualization"), or_unknown(inv.host.virtualization));
+  field(out, N_("Container"), or_unknown(inv.host.container));
+  field(out, N_("WSL"), or_unknown(inv.host.wsl));
 }
 
 // The CPU: model, topology, the instruction sets TensorFlow builds use, clocks, NUMA.
 void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  heading(out, p, r, "CPU", "cpu");
+  heading(out, p, r, N_("CPU"), "cpu");
   const auto& cpu = inv.cpu;
-  field(out, "Model", or_unknown(cpu.model_name));
+  field(out, N_("Model"), or_unknown(cpu.model_name));
   auto count = [](const std::optional<int>& n, const char* one, const char* many) {
     if (!n) return std::string("unknown ") + many;
     return fmt::format("{} {}", *n, *n == 1 ? one : many);
   };
-  field(out, "Topology", fmt::format("{}, {}, {}", count(cpu.sockets, "socket", "sockets"),
+  field(out, N_("Topology"), fmt::format("{}, {}, {}", count(cpu.sockets, "socket", "sockets"),
                                      count(cpu.physical_cores, "core", "cores"), count(cpu.threads, "thread", "threads")));
   std::string flags;
   auto flag = [&flags](const char* name, const std::optional<bool>& v) {
@@ -291,11 +294,11 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   flag("fma", cpu.flags.fma);
   flag("avx512f", cpu.flags.avx512f);
   flag("amx", cpu.flags.amx);
-  field(out, "Flags", flags);
-  field(out, "Clocks", fmt::format("base {}, max {}", mhz(cpu.base_mhz), mhz(cpu.max_mhz)));
-  field(out, "Governor", or_unknown(cpu.governor));
+  field(out, N_("Flags"), flags);
+  field(out, N_("Clocks"), fmt::format("base {}, max {}", mhz(cpu.base_mhz), mhz(cpu.max_mhz)));
+  field(out, N_("Governor"), or_unknown(cpu.governor));
   if (!cpu.numa_nodes.empty()) {
-    core::Table t({"NUMA node", "CPUs", "memory"});
+    core::Table t({_("NUMA node"), _("CPUs"), _("memory")});
     for (const auto& n : cpu.numa_nodes) t.add_row({std::to_string(n.id), cpu_ranges(n.cpus), bytes(n.memory_total_bytes)});
     out += t.render("  ");
   }
@@ -304,25 +307,25 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
 // Memory and the kernel settings that decide how it is paged.
 void render_memory_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  heading(out, p, r, "Memory", "memory");
+  heading(out, p, r, N_("Memory"), "memory");
   const auto& mem = inv.memory;
-  field(out, "Total", bytes(mem.total_bytes));
-  field(out, "Available", bytes(mem.available_bytes));
-  field(out, "Swap", mem.swap_total_bytes ? fmt::format("{} ({} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
+  field(out, N_("Total"), bytes(mem.total_bytes));
+  field(out, N_("Available"), bytes(mem.available_bytes));
+  field(out, N_("Swap"), mem.swap_total_bytes ? fmt::format("{} ({} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
                                           : kUnknown);
-  field(out, "Swappiness", or_unknown(mem.swappiness));
-  field(out, "Transparent HP", fmt::format("enabled {}, defrag {}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
-  field(out, "Hugepages", mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
+  field(out, N_("Swappiness"), or_unknown(mem.swappiness));
+  field(out, N_("Transparent HP"), fmt::format("enabled {}, defrag {}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
+  field(out, N_("Hugepages"), mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
                                               : kUnknown);
 }
 
 // Disks, the mounts that hold data, and where the data paths live.
 void render_storage_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  heading(out, p, r, "Storage", "storage");
+  heading(out, p, r, N_("Storage"), "storage");
   const auto& st = inv.storage;
   if (!st.devices.empty()) {
-    core::Table t({"device", "kind", "transport", "size", "model"});
+    core::Table t({_("device"), _("kind"), _("transport"), _("size"), _("model")});
     for (const auto& d : st.devices) {
       // Unused loop/zram devices (size 0) are noise on the terminal; JSON has them.
       if (d.kind == "virtual" && d.size_bytes == 0) continue;
@@ -333,7 +336,7 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
   }
   {
     // Only mounts that hold data: skip the kernel's pseudo filesystems.
-    core::Table t({"mount", "fs", "device", "disk"});
+    core::Table t({_("mount"), _("fs"), _("device"), _("disk")});
     for (const auto& m : st.mounts) {
       if (!m.block_device && !m.network) continue;
       t.add_row({m.mount_point, m.fs_type + (m.network ? " (network)" : ""), m.device, m.block_device.value_or("-")});
@@ -342,9 +345,9 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
   }
   for (const auto& dp : st.data_paths) {
     if (dp.error) {
-      field(out, "Data path", dp.path + ": " + *dp.error);
+      field(out, N_("Data path"), dp.path + ": " + *dp.error);
     } else {
-      field(out, "Data path", fmt::format("{} on {} ({}{}), disk {} ({})", dp.path, or_unknown(dp.mount_point), or_unknown(dp.fs_type),
+      field(out, N_("Data path"), fmt::format("{} on {} ({}{}), disk {} ({})", dp.path, or_unknown(dp.mount_point), or_unknown(dp.fs_type),
                                           dp.network ? ", network" : "", or_unknown(dp.block_device), or_unknown(dp.device_kind)));
     }
   }
@@ -353,9 +356,9 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
 // The PCI devices that feed a GPU box.
 void render_pci_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  heading(out, p, r, "PCI and GPUs", "pci");
+  heading(out, p, r, N_("PCI and GPUs"), "pci");
   int shown = 0;
-  core::Table t({"address", "class", "vendor:device", "driver", "NUMA", "link now", "link max"});
+  core::Table t({_("address"), _("class"), _("vendor:device"), _("driver"), _("NUMA"), _("link now"), _("link max")});
   for (const auto& d : inv.pci.devices) {
     // The full list is in the JSON; the terminal shows what feeds a GPU box:
     // GPUs, storage, network and accelerators.
@@ -373,7 +376,7 @@ void render_pci_section(std::string& out, const Painter& p, const Report& r) {
   }
   int gpus = 0;
   for (const auto& d : inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
-  field(out, "Devices", fmt::format("{} PCI devices, {} NVIDIA GPUs{}", inv.pci.devices.size(), gpus,
+  field(out, N_("Devices"), fmt::format("{} PCI devices, {} NVIDIA GPUs{}", inv.pci.devices.size(), gpus,
                                     shown ? "; storage, network, display and accelerators:" : ""));
   if (shown) out += t.render("  ");
 }
@@ -381,24 +384,24 @@ void render_pci_section(std::string& out, const Painter& p, const Report& r) {
 // The resource limits that bite training jobs (open files, locked memory).
 void render_limits_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
-  heading(out, p, r, "Limits", "limits");
+  heading(out, p, r, N_("Limits"), "limits");
   const auto& lim = inv.limits;
-  field(out, "Open files", fmt::format("soft {}, hard {}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
-  field(out, "Locked memory", fmt::format("soft {}, hard {}",
+  field(out, N_("Open files"), fmt::format("soft {}, hard {}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
+  field(out, N_("Locked memory"), fmt::format("soft {}, hard {}",
                                           lim.memlock.soft && *lim.memlock.soft != inventory::Limit::kUnlimited
                                               ? core::format_bytes_binary(*lim.memlock.soft) : limit(lim.memlock.soft),
                                           lim.memlock.hard && *lim.memlock.hard != inventory::Limit::kUnlimited
                                               ? core::format_bytes_binary(*lim.memlock.hard) : limit(lim.memlock.hard)));
   for (const auto& e : lim.configured) {
     if (e.item != "nofile" && e.item != "memlock") continue;
-    field(out, "limits.conf", fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
+    field(out, N_("limits.conf"), fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
   }
 }
 
 // What each probe did, and (on request) what it could not read.
 void render_probes_section(std::string& out, const Painter& p, const Report& r, bool show_problems) {
-  out += "\n" + p.bold("Probes") + "\n";
-  core::Table t({"probe", "state", "time", "detail"});
+  out += "\n" + p.bold(_("Probes")) + "\n";
+  core::Table t({_("probe"), _("state"), _("time"), _("detail")});
   for (const auto& s : r.probes) {
     t.add_row({s.id, p.state(s.state), core::format_seconds(s.seconds), s.detail});
   }
@@ -416,8 +419,8 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
 std::string render_text(const Report& r, const TextOptions& options) {
   const Painter p{options.color};
   std::string out;
-  out += p.bold("tfrig doctor") + fmt::format(" {} - {}", r.tool_version, r.source == "live" ? "this machine" : r.source);
-  if (r.root != "/" && !r.root.empty()) out += fmt::format(" (root {})", r.root);
+  out += p.bold("tfrig doctor") + fmt::format(" {} - {}", r.tool_version, r.source == "live" ? _("this machine") : r.source);
+  if (r.root != "/" && !r.root.empty()) out += trf(" (root {})", r.root);
   out += "\n";
   if (r.evaluated) out += render_findings_text(r, options.color);
   render_host_section(out, p, r);

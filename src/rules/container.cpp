@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "rules/areas.h"
 #include "rules/util.h"
 
@@ -25,12 +26,12 @@ Check runtime_missing(const Context& ctx) {
   if (has_toolkit(c) || !c.cdi_specs.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              fmt::format("{} is installed without the NVIDIA Container Toolkit: `docker run --gpus all` fails with "
+              trf("{} is installed without the NVIDIA Container Toolkit: `docker run --gpus all` fails with "
                           "\"could not select device driver \\\"\\\" with capabilities: [[gpu]]\".",
                           c.docker_binary ? "Docker" : "Podman"),
               {{"engine", c.docker_binary.value_or(c.podman_binary.value_or("")), "PATH"},
-               {"nvidia-ctk / nvidia-container-runtime", "not found", "PATH, /usr/bin"},
-               {"CDI specs", "none", "/etc/cdi, /var/run/cdi"}},
+               {_("nvidia-ctk / nvidia-container-runtime"), "not found", "PATH, /usr/bin"},
+               {_("CDI specs"), "none", "/etc/cdi, /var/run/cdi"}},
               "", {}});
   return out;
 }
@@ -44,9 +45,9 @@ Check runtime_not_registered(const Context& ctx) {
   if (registered || !c.cdi_specs.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              "The NVIDIA Container Toolkit is installed but the nvidia runtime is not registered with Docker and no "
-              "CDI spec exists: containers get no GPU.",
-              {{"daemon.json runtimes", c.docker_runtimes.empty() ? "none" : u::join(c.docker_runtimes, ", "), "/etc/docker/daemon.json"},
+              _("The NVIDIA Container Toolkit is installed but the nvidia runtime is not registered with Docker and no "
+              "CDI spec exists: containers get no GPU."),
+              {{_("daemon.json runtimes"), c.docker_runtimes.empty() ? "none" : u::join(c.docker_runtimes, ", "), "/etc/docker/daemon.json"},
                {"nvidia-ctk", c.nvidia_ctk.value_or("(other toolkit parts)"), "PATH"}},
               "", {}});
   return out;
@@ -61,8 +62,8 @@ Check no_gpu_given(const Context& ctx) {
   if (devices || !ctx.inv.gpus.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              "This container was started without a GPU: no /dev/nvidia* devices and no GPU visible "
-              "(\"CUDA_ERROR_NO_DEVICE\").",
+              _("This container was started without a GPU: no /dev/nvidia* devices and no GPU visible "
+              "(\"CUDA_ERROR_NO_DEVICE\")."),
               {{"container", ctx.inv.host.container.value_or("yes"), "/proc/1/cgroup, /.dockerenv"},
                {"NVIDIA_VISIBLE_DEVICES", c.visible_devices.value_or("unset"), "environment"},
                {"/dev/nvidia*", "none", "/dev"}},
@@ -74,28 +75,28 @@ Check no_gpu_given(const Context& ctx) {
 
 std::vector<Rule> container_rules() {
   return {
-      {"container.nvidia_runtime_missing", "container", Severity::kWarning, "Docker without the NVIDIA Container Toolkit",
-       "Docker or Podman present, and nvidia-ctk / nvidia-container-runtime / CDI specs absent.",
-       "The configuration guide (docs/guide.md): run TF in Docker with the NVIDIA Container Toolkit so driver and runtime are decoupled and TF "
-       "versions can be switched; without it containers cannot see the GPU.",
-       "Install the toolkit (`sudo apt-get install -y nvidia-container-toolkit` from NVIDIA's repository), then "
-       "`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker`.",
+      {"container.nvidia_runtime_missing", "container", Severity::kWarning, N_("Docker without the NVIDIA Container Toolkit"),
+       N_("Docker or Podman present, and nvidia-ctk / nvidia-container-runtime / CDI specs absent."),
+       N_("The configuration guide (docs/guide.md): run TF in Docker with the NVIDIA Container Toolkit so driver and runtime are decoupled and TF "
+       "versions can be switched; without it containers cannot see the GPU."),
+       N_("Install the toolkit (`sudo apt-get install -y nvidia-container-toolkit` from NVIDIA's repository), then "
+       "`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker`."),
        {"https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"},
        runtime_missing},
-      {"container.runtime_not_registered", "container", Severity::kWarning, "Toolkit installed but not registered with Docker",
-       "The runtimes in /etc/docker/daemon.json and CDI specs when the toolkit is installed.",
-       "`nvidia-ctk runtime configure` writes the nvidia runtime into daemon.json; without it (or CDI) Docker cannot "
-       "hand out GPUs.",
-       "`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker` (or `sudo nvidia-ctk "
-       "cdi generate --output=/etc/cdi/nvidia.yaml`).",
+      {"container.runtime_not_registered", "container", Severity::kWarning, N_("Toolkit installed but not registered with Docker"),
+       N_("The runtimes in /etc/docker/daemon.json and CDI specs when the toolkit is installed."),
+       N_("`nvidia-ctk runtime configure` writes the nvidia runtime into daemon.json; without it (or CDI) Docker cannot "
+       "hand out GPUs."),
+       N_("`sudo nvidia-ctk runtime configure --runtime=docker && sudo systemctl restart docker` (or `sudo nvidia-ctk "
+       "cdi generate --output=/etc/cdi/nvidia.yaml`)."),
        {"https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html"},
        runtime_not_registered},
-      {"container.no_gpu_given", "container", Severity::kError, "Inside a container that was given no GPU",
-       "When tfrig runs in a container: /dev/nvidia* and the GPUs visible.",
-       "A container sees a GPU only when started with it (--gpus, CDI, or the nvidia runtime with "
-       "NVIDIA_VISIBLE_DEVICES).",
-       "Restart the container with `docker run --gpus all ...` (Podman: `--device nvidia.com/gpu=all`; Kubernetes: "
-       "`resources.limits: nvidia.com/gpu: 1`).",
+      {"container.no_gpu_given", "container", Severity::kError, N_("Inside a container that was given no GPU"),
+       N_("When tfrig runs in a container: /dev/nvidia* and the GPUs visible."),
+       N_("A container sees a GPU only when started with it (--gpus, CDI, or the nvidia runtime with "
+       "NVIDIA_VISIBLE_DEVICES)."),
+       N_("Restart the container with `docker run --gpus all ...` (Podman: `--device nvidia.com/gpu=all`; Kubernetes: "
+       "`resources.limits: nvidia.com/gpu: 1`)."),
        {"https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/docker-specialized.html"},
        no_gpu_given},
   };

@@ -1,6 +1,7 @@
 // CPU rules: the instructions TF wheels need, and enough cores to feed the GPUs.
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -18,8 +19,8 @@ Check no_avx(const Context& ctx) {
   if (*ctx.inv.cpu.flags.avx) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            "The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
-            "instruction (core dumped)\".",
+            _("The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
+            "instruction (core dumped)\"."),
             {{"avx", "no", "/proc/cpuinfo flags"}, {"CPU", ctx.inv.cpu.model_name.value_or("unknown"), "/proc/cpuinfo"}},
             "", {}});
   return c;
@@ -37,13 +38,13 @@ Check cores_multi_gpu(const Context& ctx) {
   if (!few) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} GPUs fed by {} cores / {} threads: the configuration guide (docs/guide.md) asks for at least {} cores / {} threads on a "
+            trf("{} GPUs fed by {} cores / {} threads: the configuration guide (docs/guide.md) asks for at least {} cores / {} threads on a "
                         "multi-GPU server, or input preprocessing starves the GPUs.",
                         gpus, cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "?",
                         cpu.threads ? std::to_string(*cpu.threads) : "?", min_cores, min_threads),
-            {{"physical cores", cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "unknown", "/sys/devices/system/cpu"},
+            {{_("physical cores"), cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "unknown", "/sys/devices/system/cpu"},
              {"threads", cpu.threads ? std::to_string(*cpu.threads) : "unknown", "/proc/cpuinfo"},
-             {"minimum for multi-GPU", fmt::format("{} cores / {} threads", min_cores, min_threads), u::knowledge_source("thresholds.json", "guide")}},
+             {_("minimum for multi-GPU"), trf("{} cores / {} threads", min_cores, min_threads), u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;
 }
@@ -58,11 +59,11 @@ Check cores_per_gpu(const Context& ctx) {
   const auto* f = ctx.k.fact("cores_per_gpu_min");
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} physical cores for {} GPU(s): fewer than {} per GPU for decoding and augmentation; an "
+            trf("{} physical cores for {} GPU(s): fewer than {} per GPU for decoding and augmentation; an "
                         "image pipeline will likely be CPU-bound (GPU idle while the CPU is at 100%).",
                         cores, gpus, per),
-            {{"physical cores", std::to_string(cores), "/sys/devices/system/cpu"},
-             {"cores per GPU wanted", std::to_string(per) + u::uncertain_note(f && f->uncertain, "rule of thumb"),
+            {{_("physical cores"), std::to_string(cores), "/sys/devices/system/cpu"},
+             {_("cores per GPU wanted"), std::to_string(per) + u::uncertain_note(f && f->uncertain, "rule of thumb"),
               u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;
@@ -72,25 +73,25 @@ Check cores_per_gpu(const Context& ctx) {
 
 std::vector<Rule> cpu_rules() {
   return {
-      {"cpu.no_avx", "cpu", Severity::kError, "CPU without AVX: TensorFlow wheels crash at import",
-       "The avx flag of an x86_64 CPU.",
-       "Official TF wheels are built with AVX; without it importing TF ends in \"Illegal instruction\".",
-       "Run on a CPU with AVX (every x86 server CPU since 2011), or build TensorFlow from source without AVX.",
+      {"cpu.no_avx", "cpu", Severity::kError, N_("CPU without AVX: TensorFlow wheels crash at import"),
+       N_("The avx flag of an x86_64 CPU."),
+       N_("Official TF wheels are built with AVX; without it importing TF ends in \"Illegal instruction\"."),
+       N_("Run on a CPU with AVX (every x86 server CPU since 2011), or build TensorFlow from source without AVX."),
        {"https://www.tensorflow.org/install/pip#hardware_requirements"},
        no_avx},
-      {"cpu.cores_below_multi_gpu", "cpu", Severity::kWarning, "Too few cores for a multi-GPU server",
-       "Physical cores and threads when there are two or more GPUs.",
-       "The configuration guide (docs/guide.md): at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy.",
-       "Use a CPU with at least 16 cores / 32 threads, or move preprocessing offline (TFRecord shards of decoded, "
-       "resized data).",
+      {"cpu.cores_below_multi_gpu", "cpu", Severity::kWarning, N_("Too few cores for a multi-GPU server"),
+       N_("Physical cores and threads when there are two or more GPUs."),
+       N_("The configuration guide (docs/guide.md): at least 16 cores / 32 threads (Xeon or EPYC) so preprocessing keeps several GPUs busy."),
+       N_("Use a CPU with at least 16 cores / 32 threads, or move preprocessing offline (TFRecord shards of decoded, "
+       "resized data)."),
        {},
        cores_multi_gpu},
-      {"cpu.cores_per_gpu_low", "cpu", Severity::kWarning, "Fewer cores per GPU than data loading needs",
-       "Physical cores per GPU against 4 (a rule of thumb, marked uncertain).",
-       "The configuration guide's Q&A (docs/guide.md): GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
-       "and augmentation.",
-       "Use tf.data with `num_parallel_calls=tf.data.AUTOTUNE`, `prefetch` and `interleave`; cache decoded data; "
-       "or a CPU with more cores (`tfrig pipeline` measures it).",
+      {"cpu.cores_per_gpu_low", "cpu", Severity::kWarning, N_("Fewer cores per GPU than data loading needs"),
+       N_("Physical cores per GPU against 4 (a rule of thumb, marked uncertain)."),
+       N_("The configuration guide's Q&A (docs/guide.md): GPU at 0% and CPU at 100% is a CPU-bound input pipeline; each GPU needs cores for decode "
+       "and augmentation."),
+       N_("Use tf.data with `num_parallel_calls=tf.data.AUTOTUNE`, `prefetch` and `interleave`; cache decoded data; "
+       "or a CPU with more cores (`tfrig pipeline` measures it)."),
        {"https://www.tensorflow.org/guide/data_performance"},
        cores_per_gpu},
   };

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -25,14 +26,14 @@ std::string install_fix(const Context& ctx) {
   static const Version k214 = *Version::parse("2.14");
   if (t.tf >= k214) {
     std::string py = t.env ? t.env->prefix + "/bin/python3" : "python3";
-    return fmt::format("`{} -m pip install 'tensorflow[and-cuda]=={}'` (the NVIDIA wheels TF finds through its "
+    return trf("`{} -m pip install 'tensorflow[and-cuda]=={}'` (the NVIDIA wheels TF finds through its "
                        "RUNPATH; only the driver comes from the system)",
                        py, t.tf.text());
   }
-  if (!t.build) return "Install the CUDA and cuDNN versions of TensorFlow's tested-build table, then `sudo ldconfig`.";
+  if (!t.build) return _("Install the CUDA and cuDNN versions of TensorFlow's tested-build table, then `sudo ldconfig`.");
   auto cuda = Version::parse(t.build->cuda);
   auto cudnn = Version::parse(t.build->cudnn);
-  return fmt::format("Install CUDA {} and cuDNN {} (`sudo apt install cuda-toolkit-{}-{} libcudnn{}` from NVIDIA's "
+  return trf("Install CUDA {} and cuDNN {} (`sudo apt install cuda-toolkit-{}-{} libcudnn{}` from NVIDIA's "
                      "CUDA repository), make them visible (`echo /usr/local/cuda-{}/lib64 | sudo tee "
                      "/etc/ld.so.conf.d/cuda.conf && sudo ldconfig`)",
                      t.build->cuda, t.build->cudnn, cuda ? cuda->major() : 0, cuda ? cuda->minor() : 0,
@@ -66,7 +67,7 @@ Check library_missing(const Context& ctx) {
                 u::knowledge_source("tf_libraries.json", "tsl-dso-loader")});
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} cannot dlopen {}: it logs \"Cannot dlopen some GPU libraries\" and skips registering "
+            trf("{} cannot dlopen {}: it logs \"Cannot dlopen some GPU libraries\" and skips registering "
                         "GPU devices (runs on the CPU).",
                         ctx.target.label(), u::join(missing, ", ")),
             ev, install_fix(ctx), {}});
@@ -97,14 +98,14 @@ Check cudnn_conflict(const Context& ctx) {
     auto have = Version::parse(*loaded->version);
     auto need = Version::parse(ctx.target.build->cudnn);
     if (have && need && (have->major() != need->major() || have->minor() < need->minor())) {
-      ev.push_back({"TF built with cuDNN", ctx.target.build->cudnn, u::knowledge_source("tf_builds.json", ctx.target.build->source)});
+      ev.push_back({_("TF built with cuDNN"), ctx.target.build->cudnn, u::knowledge_source("tf_builds.json", ctx.target.build->source)});
       c.add(Hit{loaded->soname,
-                fmt::format("{} would load cuDNN {} from {} but was built with {}: \"Loaded runtime CuDNN library: "
+                trf("{} would load cuDNN {} from {} but was built with {}: \"Loaded runtime CuDNN library: "
                             "{} but source was compiled with: {}\" and convolutions fail (\"DNN library is not found\").",
                             ctx.target.label(), *loaded->version, loaded->path, ctx.target.build->cudnn,
                             *loaded->version, ctx.target.build->cudnn),
                 ev,
-                fmt::format("Make cuDNN {}.x (>= {}) the first on the loader path: remove or hide the older copy "
+                trf("Make cuDNN {}.x (>= {}) the first on the loader path: remove or hide the older copy "
                             "({}), or unset LD_LIBRARY_PATH entries that point at it; {}.",
                             need->major(), ctx.target.build->cudnn, loaded->path, install_fix(ctx)),
                 Severity::kError});
@@ -113,12 +114,12 @@ Check cudnn_conflict(const Context& ctx) {
   }
   if (by_version.size() < 2) return Check::pass();
   c.add(Hit{"host",
-            fmt::format("{} cuDNN versions are on the loader path; whichever is found first wins, and another "
+            trf("{} cuDNN versions are on the loader path; whichever is found first wins, and another "
                         "framework or LD_LIBRARY_PATH can make TensorFlow load the wrong one{}.",
                         by_version.size(), loaded ? " (TensorFlow would load " + loaded->path + ")" : ""),
             ev,
-            "Keep one cuDNN per major version on the loader path: remove the others or isolate them per "
-            "environment (pip nvidia-cudnn wheels inside each venv).",
+            _("Keep one cuDNN per major version on the loader path: remove the others or isolate them per "
+            "environment (pip nvidia-cudnn wheels inside each venv)."),
             {}});
   return c;
 }
@@ -127,21 +128,21 @@ Check cudnn_conflict(const Context& ctx) {
 
 std::vector<Rule> cuda_stack_rules() {
   return {
-      {"cuda.library_missing", "cuda", Severity::kError, "A CUDA library TensorFlow needs cannot be loaded",
-       "Every library TF must dlopen to register a GPU (cudart, cublas, cublasLt, cufft, cusolver, cusparse, cudnn) "
+      {"cuda.library_missing", "cuda", Severity::kError, N_("A CUDA library TensorFlow needs cannot be loaded"),
+       N_("Every library TF must dlopen to register a GPU (cudart, cublas, cublasLt, cufft, cusolver, cusparse, cudnn) "
        "at the soname of the target release, resolved in the loader's order: LD_LIBRARY_PATH, the nvidia wheels on "
-       "TF's RUNPATH (>= 2.14), /etc/ld.so.cache, default directories.",
-       "One missing library and TF logs \"Cannot dlopen some GPU libraries\" and silently runs on the CPU "
-       "(tensorflow/tensorflow gpu_device.cc; the TSL dso_loader).",
-       "TF >= 2.14: `pip install 'tensorflow[and-cuda]==VERSION'`; older: install the CUDA/cuDNN of the tested-build "
-       "table and run `sudo ldconfig`.",
+       "TF's RUNPATH (>= 2.14), /etc/ld.so.cache, default directories."),
+       N_("One missing library and TF logs \"Cannot dlopen some GPU libraries\" and silently runs on the CPU "
+       "(tensorflow/tensorflow gpu_device.cc; the TSL dso_loader)."),
+       N_("TF >= 2.14: `pip install 'tensorflow[and-cuda]==VERSION'`; older: install the CUDA/cuDNN of the tested-build "
+       "table and run `sudo ldconfig`."),
        {"https://www.tensorflow.org/install/pip", "https://github.com/tensorflow/tensorflow/issues/60646"},
        library_missing},
-      {"cuda.cudnn_version_conflict", "cuda", Severity::kWarning, "Several cuDNN versions can shadow each other",
-       "cuDNN copies on the loader path, and the version TF would load against the one it was built with.",
-       "TF needs the same cuDNN major and an equal or newer minor; an older copy found first gives \"Loaded runtime "
-       "CuDNN library X but source was compiled with Y\" (tensorflow#60913).",
-       "Keep one cuDNN per major on the loader path; make the one TF needs come first.",
+      {"cuda.cudnn_version_conflict", "cuda", Severity::kWarning, N_("Several cuDNN versions can shadow each other"),
+       N_("cuDNN copies on the loader path, and the version TF would load against the one it was built with."),
+       N_("TF needs the same cuDNN major and an equal or newer minor; an older copy found first gives \"Loaded runtime "
+       "CuDNN library X but source was compiled with Y\" (tensorflow#60913)."),
+       N_("Keep one cuDNN per major on the loader path; make the one TF needs come first."),
        {"https://github.com/tensorflow/tensorflow/issues/60913"},
        cudnn_conflict},
   };

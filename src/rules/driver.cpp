@@ -2,6 +2,7 @@
 // it, and its version against the CUDA the target TensorFlow was built with.
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -29,13 +30,13 @@ Check not_loaded(const Context& ctx) {
       if (p->driver && *p->driver == "nouveau") return Check::pass();
     }
     std::vector<Evidence> ev{smi_said(d)};
-    if (d.module_nvidia) ev.push_back({"nvidia in /proc/modules", u::yes_no(*d.module_nvidia), "/proc/modules"});
-    if (d.kernel_module_version) ev.push_back({"kernel module", *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    if (d.module_nvidia) ev.push_back({_("nvidia in /proc/modules"), u::yes_no(*d.module_nvidia), "/proc/modules"});
+    if (d.kernel_module_version) ev.push_back({_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
     for (const auto* p : u::pci_gpus(ctx)) ev.push_back({"driver bound to " + p->address, p->driver.value_or("none"), "lspci -k / sysfs"});
     Check c;
     c.add(Hit{"host",
-              "nvidia-smi could not communicate with the NVIDIA kernel driver: the nvidia module is not loaded (not "
-              "installed, not built for this kernel, or refused by Secure Boot), so CUDA finds no device.",
+              _("nvidia-smi could not communicate with the NVIDIA kernel driver: the nvidia module is not loaded (not "
+              "installed, not built for this kernel, or refused by Secure Boot), so CUDA finds no device."),
               ev, "", {}});
     return c;
   }
@@ -57,11 +58,11 @@ Check not_loaded(const Context& ctx) {
     if (p->driver && *p->driver == "nouveau") return Check::pass();
   }
   std::vector<Evidence> ev;
-  if (d.loaded) ev.push_back({"nvidia module loaded", u::yes_no(*d.loaded), "/proc/driver/nvidia/version, /proc/modules"});
+  if (d.loaded) ev.push_back({_("nvidia module loaded"), u::yes_no(*d.loaded), "/proc/driver/nvidia/version, /proc/modules"});
   for (const auto* p : pci) ev.push_back({"driver bound to " + p->address, p->driver.value_or("none"), "/sys/bus/pci/devices/" + p->address + "/driver"});
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} NVIDIA GPU(s) but the nvidia kernel driver is not loaded: CUDA finds no device "
+            trf("{} NVIDIA GPU(s) but the nvidia kernel driver is not loaded: CUDA finds no device "
                         "(\"CUDA_ERROR_NO_DEVICE\", nvidia-smi \"couldn't communicate with the NVIDIA driver\").",
                         std::max<size_t>(pci.size(), ctx.inv.gpus.size())),
             ev, "", {}});
@@ -79,11 +80,11 @@ Check nouveau_bound(const Context& ctx) {
     if (*p->driver == "nouveau") ev.push_back({"driver bound to " + p->address, "nouveau", "/sys/bus/pci/devices/" + p->address + "/driver"});
   }
   if (!known) return Check::skip("kernel modules and PCI driver bindings");
-  if (d.module_nouveau.value_or(false)) ev.push_back({"nouveau module loaded", "yes", "/proc/modules"});
+  if (d.module_nouveau.value_or(false)) ev.push_back({_("nouveau module loaded"), "yes", "/proc/modules"});
   if (ev.empty()) return Check::pass();
   Check c;
-  c.add(Hit{"host", "The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
-                    "and CUDA cannot use it.",
+  c.add(Hit{"host", _("The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
+                    "and CUDA cannot use it."),
             ev, "", {}});
   return c;
 }
@@ -94,8 +95,8 @@ Check library_unresolvable(const Context& ctx) {
   if (smi_says(ctx.inv.driver, "library_missing")) {
     Check c;
     c.add(Hit{"libnvidia-ml.so.1",
-              "nvidia-smi could not load libnvidia-ml.so: the driver's user-space libraries are missing or not on "
-              "the loader's path, so NVML and libcuda.so.1 (every CUDA program, TensorFlow included) fail.",
+              _("nvidia-smi could not load libnvidia-ml.so: the driver's user-space libraries are missing or not on "
+              "the loader's path, so NVML and libcuda.so.1 (every CUDA program, TensorFlow included) fail."),
               {smi_said(ctx.inv.driver)}, "", {}});
     return c;
   }
@@ -109,13 +110,13 @@ Check library_unresolvable(const Context& ctx) {
       detail += "; NVML: " + ctx.inv.driver.nvml.detail;
     }
     c.add(Hit{soname,
-              fmt::format("{} cannot be resolved by the dynamic loader: {} fails (\"libcuda not found\").", soname,
+              trf("{} cannot be resolved by the dynamic loader: {} fails (\"libcuda not found\").", soname,
                           std::string(soname) == "libcuda.so.1" ? "every CUDA program, TensorFlow included,"
                                                                 : "nvidia-smi and NVML monitoring"),
               {{soname, detail, "/etc/ld.so.cache, LD_LIBRARY_PATH"}},
-              "Install the driver's user-space libraries of the same version as the kernel module "
+              _("Install the driver's user-space libraries of the same version as the kernel module "
               "(`sudo apt install libnvidia-compute-<branch>` or the full `nvidia-driver-<branch>[-server]`), then "
-              "`sudo ldconfig`.",
+              "`sudo ldconfig`."),
               {}});
   }
   return c;
@@ -134,12 +135,12 @@ Check library_mismatch(const Context& ctx) {
     if (smi_says(d, "driver_mismatch")) {
       ev.push_back(smi_said(d));
     } else {
-      ev.push_back({"NVML init", "Driver/library version mismatch" + (d.nvml.detail.empty() ? "" : ": " + d.nvml.detail), "nvmlInit_v2"});
+      ev.push_back({_("NVML init"), "Driver/library version mismatch" + (d.nvml.detail.empty() ? "" : ": " + d.nvml.detail), "nvmlInit_v2"});
     }
-    if (d.kernel_module_version) ev.push_back({"kernel module", *d.kernel_module_version, "/proc/driver/nvidia/version"});
-    if (auto lv = libcuda_version(ctx)) ev.push_back({"user-space libcuda", *lv, "the file libcuda.so.1 resolves to"});
-    c.add(Hit{"host", "The NVIDIA user-space libraries and the loaded kernel module are different versions "
-                      "(the driver was upgraded without a reboot): NVML and CUDA refuse to start.",
+    if (d.kernel_module_version) ev.push_back({_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    if (auto lv = libcuda_version(ctx)) ev.push_back({_("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"});
+    c.add(Hit{"host", _("The NVIDIA user-space libraries and the loaded kernel module are different versions "
+                      "(the driver was upgraded without a reboot): NVML and CUDA refuse to start."),
               ev, "", {}});
     return c;
   }
@@ -154,11 +155,11 @@ Check library_mismatch(const Context& ctx) {
   if (!kv || !uv || *kv == *uv) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("The kernel module is {} but libcuda.so.1 is {}: the driver was upgraded without a reboot "
+            trf("The kernel module is {} but libcuda.so.1 is {}: the driver was upgraded without a reboot "
                         "(\"Failed to initialize NVML: Driver/library version mismatch\").",
                         *d.kernel_module_version, *lv),
-            {{"kernel module", *d.kernel_module_version, "/proc/driver/nvidia/version"},
-             {"user-space libcuda", *lv, "the file libcuda.so.1 resolves to"}},
+            {{_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"},
+             {_("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"}},
             "", {}});
   return c;
 }
@@ -178,16 +179,16 @@ Check too_old_for_cuda(const Context& ctx) {
   if (!minv || *drv >= *minv) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("Driver {} is older than {} that CUDA {} needs, and {} was built with CUDA {}: \"CUDA driver "
+            trf("Driver {} is older than {} that CUDA {} needs, and {} was built with CUDA {}: \"CUDA driver "
                         "version is insufficient for CUDA runtime version\".",
                         drv->text(), minv->text(), min->cuda, ctx.target.label(), cuda->text()),
             {{"driver", drv->text(), !d.version ? "/proc/driver/nvidia/version"
                                                  : d.nvml.detail.rfind("imported from ", 0) == 0 ? "nvidia-smi (" + d.nvml.detail.substr(14) + ")"
                                                                                                   : std::string("NVML")},
-             {"CUDA of the target", cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
-             {"minimum driver for CUDA " + min->cuda, minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
+             {_("CUDA of the target"), cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
+             {trf("minimum driver for CUDA {}", min->cuda), minv->text() + u::uncertain_note(min->uncertain, "NVIDIA prints only the branch"),
               u::knowledge_source("cuda_drivers.json", min->source)}},
-            fmt::format("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
+            trf("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
                         "as nvidia-driver-580-server also runs older CUDA), or use an older TF whose CUDA this driver "
                         "supports (`tfrig compat --driver {}`).",
                         minv->text(), drv->text()),
@@ -211,11 +212,16 @@ Check no_devices(const Context& ctx) {
     bus.push_back(p->address);
     ev.push_back({"NVIDIA GPU on the bus " + p->address, "driver bound: " + p->driver.value_or("none"), "lspci -k / sysfs"});
   }
-  std::string which = bus.empty() ? "which GPUs are on the bus was not captured (`lspci -nnk -d 10de:` shows them)"
-                                  : fmt::format("the bus holds {} NVIDIA GPU(s) ({}) that the nvidia driver does not drive",
-                                                bus.size(), u::join(bus, ", "));
+  const std::string message =
+      bus.empty() ? _("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; which GPUs are on the bus "
+                      "was not captured (`lspci -nnk -d 10de:` shows them).")
+                  : trnf("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPU "
+                         "({1}) that the nvidia driver does not drive.",
+                         "nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPUs "
+                         "({1}) that the nvidia driver does not drive.",
+                         bus.size(), bus.size(), u::join(bus, ", "));
   Check c;
-  c.add(Hit{"host", "nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; " + which + ".", ev, "", {}});
+  c.add(Hit{"host", message, ev, "", {}});
   return c;
 }
 
@@ -226,13 +232,13 @@ Check device_permissions(const Context& ctx) {
   std::vector<Evidence> ev;
   for (const auto& n : nodes) {
     if (n.readable == false || n.writable == false) {
-      ev.push_back({n.path, fmt::format("readable {}, writable {}", n.readable ? u::yes_no(*n.readable) : "?",
+      ev.push_back({n.path, trf("readable {}, writable {}", n.readable ? u::yes_no(*n.readable) : "?",
                                         n.writable ? u::yes_no(*n.writable) : "?"),
                     "access(2) as the current user"});
     }
   }
   if (ev.empty()) return Check::pass();
-  c.add(Hit{"host", "The current user cannot open the NVIDIA device nodes: CUDA sees no GPU for this user.", ev, "", {}});
+  c.add(Hit{"host", _("The current user cannot open the NVIDIA device nodes: CUDA sees no GPU for this user."), ev, "", {}});
   return c;
 }
 
@@ -240,59 +246,59 @@ Check device_permissions(const Context& ctx) {
 
 std::vector<Rule> driver_rules() {
   return {
-      {"driver.not_loaded", "driver", Severity::kError, "GPU present but the NVIDIA driver is not loaded",
-       "The nvidia kernel module and the driver bound to each NVIDIA GPU on the PCI bus.",
-       "Without the module CUDA finds no device; usual causes: no driver, a kernel upgrade without DKMS or prebuilt "
-       "modules, Secure Boot rejecting the module (GoogleCloudPlatform/compute-gpu-installation#18).",
-       "`sudo ubuntu-drivers install --gpgpu` (or `sudo apt install nvidia-driver-<branch>-server`), check Secure "
-       "Boot with `mokutil --sb-state`, reboot; `sudo modprobe nvidia` to load it now.",
+      {"driver.not_loaded", "driver", Severity::kError, N_("GPU present but the NVIDIA driver is not loaded"),
+       N_("The nvidia kernel module and the driver bound to each NVIDIA GPU on the PCI bus."),
+       N_("Without the module CUDA finds no device; usual causes: no driver, a kernel upgrade without DKMS or prebuilt "
+       "modules, Secure Boot rejecting the module (GoogleCloudPlatform/compute-gpu-installation#18)."),
+       N_("`sudo ubuntu-drivers install --gpgpu` (or `sudo apt install nvidia-driver-<branch>-server`), check Secure "
+       "Boot with `mokutil --sb-state`, reboot; `sudo modprobe nvidia` to load it now."),
        {"https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"},
        not_loaded},
-      {"driver.nouveau_bound", "driver", Severity::kError, "nouveau owns the GPU",
-       "The nouveau module in /proc/modules and the driver bound to each NVIDIA GPU.",
-       "With nouveau bound the NVIDIA driver cannot probe the device (\"NVRM: The NVIDIA probe routine was not "
-       "called\"); DCGM fails its Denylist test.",
-       "`printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/disable-nouveau.conf && "
-       "sudo update-initramfs -u && sudo reboot`",
+      {"driver.nouveau_bound", "driver", Severity::kError, N_("nouveau owns the GPU"),
+       N_("The nouveau module in /proc/modules and the driver bound to each NVIDIA GPU."),
+       N_("With nouveau bound the NVIDIA driver cannot probe the device (\"NVRM: The NVIDIA probe routine was not "
+       "called\"); DCGM fails its Denylist test."),
+       N_("`printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee /etc/modprobe.d/disable-nouveau.conf && "
+       "sudo update-initramfs -u && sudo reboot`"),
        {"https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"},
        nouveau_bound},
-      {"driver.library_unresolvable", "driver", Severity::kError, "libcuda.so.1 or libnvidia-ml.so.1 not resolvable",
-       "Whether the dynamic loader finds the driver's user-space libraries (LD_LIBRARY_PATH, ld.so.cache, default "
-       "dirs).",
-       "TF dlopens libcuda.so.1 (never shipped by pip); DCGM fails when libnvidia-ml.so.1 cannot be loaded.",
-       "Install the driver's user-space package of the module's version and run `sudo ldconfig`.",
+      {"driver.library_unresolvable", "driver", Severity::kError, N_("libcuda.so.1 or libnvidia-ml.so.1 not resolvable"),
+       N_("Whether the dynamic loader finds the driver's user-space libraries (LD_LIBRARY_PATH, ld.so.cache, default "
+       "dirs)."),
+       N_("TF dlopens libcuda.so.1 (never shipped by pip); DCGM fails when libnvidia-ml.so.1 cannot be loaded."),
+       N_("Install the driver's user-space package of the module's version and run `sudo ldconfig`."),
        {"https://github.com/NVIDIA/DCGM/blob/master/nvvs/src/Software.cpp"},
        library_unresolvable},
-      {"driver.library_mismatch", "driver", Severity::kError, "Driver user space and kernel module differ",
-       "NVML's init status and the kernel module version against the libcuda.so.1 version.",
-       "After a user-space upgrade without reboot NVML fails with \"Driver/library version mismatch\" "
-       "(https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/; NVIDIA/ubuntu-packaging-nvidia-driver#3).",
-       "Reboot (or unload and reload the nvidia modules); then `sudo apt-mark hold` the driver packages so "
-       "unattended upgrades do not repeat it.",
+      {"driver.library_mismatch", "driver", Severity::kError, N_("Driver user space and kernel module differ"),
+       N_("NVML's init status and the kernel module version against the libcuda.so.1 version."),
+       N_("After a user-space upgrade without reboot NVML fails with \"Driver/library version mismatch\" "
+       "(https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/; NVIDIA/ubuntu-packaging-nvidia-driver#3)."),
+       N_("Reboot (or unload and reload the nvidia modules); then `sudo apt-mark hold` the driver packages so "
+       "unattended upgrades do not repeat it."),
        {"https://github.com/NVIDIA/ubuntu-packaging-nvidia-driver/issues/3"},
        library_mismatch},
-      {"driver.too_old_for_cuda", "driver", Severity::kError, "Driver too old for the CUDA of the target TensorFlow",
-       "The driver version against the minor-version-compatibility minimum of the CUDA the target TF was built with.",
-       "CUDA 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580 (NVIDIA CUDA compatibility guide; "
-       "https://docs.nvidia.com/deploy/cuda-compatibility/).",
-       "Upgrade the driver, or use a TF release whose CUDA the driver supports (`tfrig compat --driver VERSION`).",
+      {"driver.too_old_for_cuda", "driver", Severity::kError, N_("Driver too old for the CUDA of the target TensorFlow"),
+       N_("The driver version against the minor-version-compatibility minimum of the CUDA the target TF was built with."),
+       N_("CUDA 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580 (NVIDIA CUDA compatibility guide; "
+       "https://docs.nvidia.com/deploy/cuda-compatibility/)."),
+       N_("Upgrade the driver, or use a TF release whose CUDA the driver supports (`tfrig compat --driver VERSION`)."),
        {"https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"},
        too_old_for_cuda},
-      {"driver.no_devices", "driver", Severity::kError, "The driver drives no GPU (\"No devices were found\")",
-       "nvidia-smi's \"No devices were found\" (or NVML counting no device) next to the NVIDIA GPUs on the PCI bus and "
-       "the driver bound to each.",
-       "The module is loaded but no GPU came up under it: the GPU is bound to another driver (vfio-pci for a VM, "
+      {"driver.no_devices", "driver", Severity::kError, N_("The driver drives no GPU (\"No devices were found\")"),
+       N_("nvidia-smi's \"No devices were found\" (or NVML counting no device) next to the NVIDIA GPUs on the PCI bus and "
+       "the driver bound to each."),
+       N_("The module is loaded but no GPU came up under it: the GPU is bound to another driver (vfio-pci for a VM, "
        "nouveau), the driver is too old or too new for the GPU (the open module needs Turing or newer), or the "
-       "GPU failed to initialise (NVRM RmInitAdapter failed in the kernel log).",
-       "`lspci -nnk -d 10de:` shows which driver holds each GPU; `sudo dmesg | grep NVRM` says why the nvidia "
-       "driver did not take it; install a driver branch that supports the GPU and reboot.",
+       "GPU failed to initialise (NVRM RmInitAdapter failed in the kernel log)."),
+       N_("`lspci -nnk -d 10de:` shows which driver holds each GPU; `sudo dmesg | grep NVRM` says why the nvidia "
+       "driver did not take it; install a driver branch that supports the GPU and reboot."),
        {"https://github.com/NVIDIA/open-gpu-kernel-modules#compatible-gpus"},
        no_devices},
-      {"driver.device_permissions", "driver", Severity::kError, "NVIDIA device nodes not accessible",
-       "Read/write access of the current user to /dev/nvidia*.",
-       "DCGM's 'Permissions and OS Blocks' test fails when /dev/nvidia* is not accessible.",
-       "Add the user to the group owning /dev/nvidia* (often `video`/`render`) or fix the udev rule / container "
-       "device mapping.",
+      {"driver.device_permissions", "driver", Severity::kError, N_("NVIDIA device nodes not accessible"),
+       N_("Read/write access of the current user to /dev/nvidia*."),
+       N_("DCGM's 'Permissions and OS Blocks' test fails when /dev/nvidia* is not accessible."),
+       N_("Add the user to the group owning /dev/nvidia* (often `video`/`render`) or fix the udev rule / container "
+       "device mapping."),
        {"https://github.com/NVIDIA/DCGM/blob/master/nvvs/src/Software.cpp"},
        device_permissions},
   };

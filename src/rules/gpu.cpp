@@ -2,6 +2,7 @@
 // configured for 24/7 training, how are several of them connected.
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -19,17 +20,17 @@ Check no_gpu(const Context& ctx) {
   if (u::gpu_count(ctx) > 0) return Check::pass();
   Check c;
   std::string fix =
-      "Run TensorFlow on a machine with an NVIDIA GPU (compute capability 6.0 or newer for current releases; "
-      "`tfrig plan` sizes one). In a VM, pass the GPU through (PCI passthrough / vGPU).";
+      _("Run TensorFlow on a machine with an NVIDIA GPU (compute capability 6.0 or newer for current releases; "
+        "`tfrig plan` sizes one). In a VM, pass the GPU through (PCI passthrough / vGPU).");
   if (ctx.inv.host.container && *ctx.inv.host.container != "none") {
-    fix = "This is a container: start it with the GPU, e.g. `docker run --gpus all ...` "
-          "(NVIDIA Container Toolkit on the host).";
+    fix = _("This is a container: start it with the GPU, e.g. `docker run --gpus all ...` "
+            "(NVIDIA Container Toolkit on the host).");
   }
   c.add(Hit{"host",
-            "No NVIDIA GPU on this machine: TensorFlow will run on the CPU only.",
-            {{"NVIDIA display/3D controllers on PCI", "0", "/sys/bus/pci/devices/*/class,vendor"},
-             {"PCI devices seen", std::to_string(ctx.inv.pci.devices.size()), "/sys/bus/pci/devices"},
-             {"GPUs seen by NVML", std::to_string(ctx.inv.gpus.size()), "NVML"}},
+            _("No NVIDIA GPU on this machine: TensorFlow will run on the CPU only."),
+            {{_("NVIDIA display/3D controllers on PCI"), "0", "/sys/bus/pci/devices/*/class,vendor"},
+             {_("PCI devices seen"), std::to_string(ctx.inv.pci.devices.size()), "/sys/bus/pci/devices"},
+             {_("GPUs seen by NVML"), std::to_string(ctx.inv.gpus.size()), "NVML"}},
             fix,
             {}});
   return c;
@@ -62,7 +63,7 @@ Check per_gpu_cc(const Context& ctx, Fn fn) {
 
 std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
   std::vector<Evidence> ev;
-  ev.push_back({"compute capability", x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, "from the GPU catalog"),
+  ev.push_back({_("compute capability"), x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, "from the GPU catalog"),
                 x.cc.source});
   ev.push_back({"target", ctx.target.label(), "tfrig target resolution"});
   std::string kernels = "unknown";
@@ -71,7 +72,7 @@ std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
     for (const auto& s : x.verdict.row->sass) kernels += (kernels.empty() ? "" : ", ") + ("sm_" + s);
     for (const auto& p : x.verdict.row->ptx) kernels += (kernels.empty() ? "" : ", ") + ("compute_" + p);
   }
-  ev.push_back({"kernels in the TF wheel", kernels + u::uncertain_note(x.verdict.uncertain, "per-release list inferred"),
+  ev.push_back({_("kernels in the TF wheel"), kernels + u::uncertain_note(x.verdict.uncertain, "per-release list inferred"),
                 u::knowledge_source("tf_compute.json", "tsl-bazelrc-history")});
   return ev;
 }
@@ -80,22 +81,22 @@ Check cc_unsupported(const Context& ctx) {
   return per_gpu_cc(ctx, [&ctx](Check& c, const CcCheck& x) {
     if (x.verdict.support != KernelSupport::kNone && x.verdict.support != KernelSupport::kBelowMinimum) return;
     auto newest = u::newest_tf_for_cc(ctx.k, x.cc.cc, false);
-    std::string fix = newest ? fmt::format("Use TensorFlow {} (the newest release with native kernels for compute "
+    std::string fix = newest ? trf("Use TensorFlow {} (the newest release with native kernels for compute "
                                            "capability {}): `pip install 'tensorflow[and-cuda]=={}'` or the "
                                            "matching CUDA/cuDNN from `tfrig compat --tf {}`; or build TF from source "
                                            "with TF_CUDA_COMPUTE_CAPABILITIES={}; or replace the GPU.",
                                            *newest, x.cc.cc.text(), *newest, *newest, x.cc.cc.text())
-                             : "Replace the GPU: no TensorFlow release in the knowledge base has kernels for it.";
+                             : _("Replace the GPU: no TensorFlow release in the knowledge base has kernels for it.");
     if (newest && core::Version::parse(*newest) && core::Version::parse(*newest)->minor() < 14) {
-      fix = fmt::format("Use TensorFlow {} with CUDA/cuDNN from `tfrig compat --tf {}` (no [and-cuda] extra "
+      fix = trf("Use TensorFlow {} with CUDA/cuDNN from `tfrig compat --tf {}` (no [and-cuda] extra "
                         "before 2.14), or build TF from source with TF_CUDA_COMPUTE_CAPABILITIES={}, or replace the GPU.",
                         *newest, *newest, x.cc.cc.text());
     }
     std::string what = x.verdict.support == KernelSupport::kBelowMinimum
-                           ? fmt::format("{} has compute capability {}, below TensorFlow's minimum {}: TF ignores it "
+                           ? trf("{} has compute capability {}, below TensorFlow's minimum {}: TF ignores it "
                                          "(\"Ignoring visible gpu device\") and runs on the CPU.",
                                          u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.k.tf_min_capability())
-                           : fmt::format("{} has compute capability {} and {} has no kernels for it ({}): every GPU op "
+                           : trf("{} has compute capability {} and {} has no kernels for it ({}): every GPU op "
                                          "fails with \"no kernel image is available for execution on the device\".",
                                          u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail);
     c.add(Hit{u::gpu_entity(*x.gpu), what, cc_evidence(ctx, x), fix, {}});
@@ -106,14 +107,15 @@ Check ptx_jit_only(const Context& ctx) {
   return per_gpu_cc(ctx, [&ctx](Check& c, const CcCheck& x) {
     if (x.verdict.support != KernelSupport::kPtxJit) return;
     c.add(Hit{u::gpu_entity(*x.gpu),
-              fmt::format("{} (compute capability {}) has no native kernels in {}: the driver JIT-compiles them from "
+              trf("{} (compute capability {}) has no native kernels in {}: the driver JIT-compiles them from "
                           "{}, so the first start can take 30 minutes or more, and fails if the driver's PTX "
                           "compiler is older than the PTX.",
                           u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail),
               cc_evidence(ctx, x),
-              "Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
-              "CUDA_CACHE_PATH in containers); or use a TF build with native kernels for this GPU (NGC container, "
-              "or build from source with TF_CUDA_COMPUTE_CAPABILITIES=" + x.cc.cc.text() + ").",
+              trf("Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
+                  "CUDA_CACHE_PATH in containers); or use a TF build with native kernels for this GPU (NGC container, "
+                  "or build from source with TF_CUDA_COMPUTE_CAPABILITIES={}).",
+                  x.cc.cc.text()),
               {}});
   });
 }
@@ -138,9 +140,10 @@ Check persistence_off(const Context& ctx) {
     known = true;
     if (*g.persistence_mode || !datacenter(ctx, g)) continue;
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " is a datacenter GPU with persistence mode off: the driver tears the GPU down "
-                                "whenever no process uses it, so every start pays the re-initialisation.",
-              {{"persistence mode", "disabled", u::reported_by(g)}},
+              trf("{} is a datacenter GPU with persistence mode off: the driver tears the GPU down "
+                  "whenever no process uses it, so every start pays the re-initialisation.",
+                  u::gpu_label(g)),
+              {{_("persistence mode"), "disabled", u::reported_by(g)}},
               "",
               {}});
   }
@@ -159,8 +162,8 @@ Check ecc_disabled(const Context& ctx) {
     std::string pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? "enabled (after reboot)" : "disabled") : "unknown";
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " supports ECC but runs with it off: memory bit errors go undetected in long runs.",
-              {{"ECC mode (current)", "disabled", u::reported_by(g)}, {"ECC mode (pending)", pending, u::reported_by(g)}},
-              fmt::format("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth).", g.index),
+              {{_("ECC mode (current)"), "disabled", u::reported_by(g)}, {_("ECC mode (pending)"), pending, u::reported_by(g)}},
+              trf("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth).", g.index),
               {}});
   }
   if (!known) return Check::skip("ECC mode (NVML did not report it; the card may have no ECC)");
@@ -177,18 +180,19 @@ Check memory_errors(const Context& ctx) {
     known = true;
     std::vector<Evidence> ev;
     std::string why;
-    if (g.retired_pages_pending.value_or(false)) why = "page retirement is pending (needs a GPU reset or reboot)";
-    if (g.remapped_rows_pending.value_or(false)) why = "a row remap is pending (needs a GPU reset or reboot)";
-    if (g.remapped_rows_failure.value_or(false)) why = "a row remap failed: the GPU memory is failing";
+    if (g.retired_pages_pending.value_or(false)) why = _("page retirement is pending (needs a GPU reset or reboot)");
+    if (g.remapped_rows_pending.value_or(false)) why = _("a row remap is pending (needs a GPU reset or reboot)");
+    if (g.remapped_rows_failure.value_or(false)) why = _("a row remap failed: the GPU memory is failing");
     if (g.retired_pages_count && *g.retired_pages_count >= limit) {
-      why = fmt::format("{} retired pages, at or above DCGM's limit {}", *g.retired_pages_count, limit);
+      why = trf("{} retired pages, at or above DCGM's limit {}", *g.retired_pages_count, limit);
     }
     if (why.empty()) continue;
-    if (g.retired_pages_count) ev.push_back({"retired pages", std::to_string(*g.retired_pages_count), u::reported_by(g)});
-    if (g.retired_pages_pending) ev.push_back({"retirement pending", u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
-    if (g.remapped_rows_pending) ev.push_back({"row remap pending", u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
-    if (g.remapped_rows_failure) ev.push_back({"row remap failure", u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
-    c.add(Hit{u::gpu_entity(g), u::gpu_label(g) + ": " + why + ".", ev, "", {}});
+    if (g.retired_pages_count) ev.push_back({_("retired pages"), std::to_string(*g.retired_pages_count), u::reported_by(g)});
+    if (g.retired_pages_pending) ev.push_back({_("retirement pending"), u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
+    if (g.remapped_rows_pending) ev.push_back({_("row remap pending"), u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
+    if (g.remapped_rows_failure) ev.push_back({_("row remap failure"), u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
+    // TRANSLATORS: {0} is a GPU ("GPU 0 (NVIDIA A100)"), {1} one of the reasons above.
+    c.add(Hit{u::gpu_entity(g), trf("{0}: {1}.", u::gpu_label(g), why), ev, "", {}});
   }
   if (!known) return Check::skip("retired pages / remapped rows (NVML did not report them)");
   return c;
@@ -205,8 +209,8 @@ Check mig_enabled(const Context& ctx) {
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
                                 "(the first visible one), never the whole GPU.",
-              {{"MIG mode (current)", "enabled", u::reported_by(g)}},
-              fmt::format("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
+              {{_("MIG mode (current)"), "enabled", u::reported_by(g)}},
+              trf("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
                           "instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`).",
                           g.index),
               {}});
@@ -224,11 +228,12 @@ Check memory_in_use(const Context& ctx) {
     known = true;
     if (g.process_count.value_or(0) == 0 && g.process_memory_bytes.value_or(0) == 0) continue;
     std::vector<Evidence> ev;
-    if (g.process_count) ev.push_back({"other processes", std::to_string(*g.process_count), u::reported_by(g)});
-    if (g.process_memory_bytes) ev.push_back({"memory they hold", u::bytes(*g.process_memory_bytes), u::reported_by(g)});
+    if (g.process_count) ev.push_back({_("other processes"), std::to_string(*g.process_count), u::reported_by(g)});
+    if (g.process_memory_bytes) ev.push_back({_("memory they hold"), u::bytes(*g.process_memory_bytes), u::reported_by(g)});
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " already has memory held by other processes: TensorFlow maps nearly all GPU memory "
-                                "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
+              trf("{} already has memory held by other processes: TensorFlow maps nearly all GPU memory "
+                  "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
+                  u::gpu_label(g)),
               ev, "", {}});
   }
   if (!known) return Check::skip("GPU processes (NVML did not report them)");
@@ -243,10 +248,10 @@ Check pcie_link_downgraded(const Context& ctx) {
       known = true;
       if (*g.pcie_link_width_current < *g.pcie_link_width_max) {
         c.add(Hit{u::gpu_entity(g),
-                  fmt::format("{} runs its PCIe link at x{} of x{}: host-device copies get {}% of the bandwidth.",
+                  trf("{} runs its PCIe link at x{} of x{}: host-device copies get {}% of the bandwidth.",
                               u::gpu_label(g), *g.pcie_link_width_current, *g.pcie_link_width_max,
                               100 * *g.pcie_link_width_current / *g.pcie_link_width_max),
-                  {{"link width (current / max)", fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), u::reported_by(g)}},
+                  {{_("link width (current / max)"), fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), u::reported_by(g)}},
                   "",
                   {}});
       }
@@ -255,12 +260,12 @@ Check pcie_link_downgraded(const Context& ctx) {
       known = true;
       if (*g.pcie_link_gen_current < *g.pcie_link_gen_max) {
         c.add(Hit{u::gpu_entity(g),
-                  fmt::format("{} runs PCIe gen {} of gen {}. Idle GPUs lower the link generation to save power, so "
+                  trf("{} runs PCIe gen {} of gen {}. Idle GPUs lower the link generation to save power, so "
                               "this matters only if it stays low under load.",
                               u::gpu_label(g), *g.pcie_link_gen_current, *g.pcie_link_gen_max),
-                  {{"link generation (current / max)", fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), u::reported_by(g)}},
-                  "Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
-                  "check the BIOS PCIe speed setting and riser cables.",
+                  {{_("link generation (current / max)"), fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), u::reported_by(g)}},
+                  _("Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
+                  "check the BIOS PCIe speed setting and riser cables."),
                   Severity::kInfo});
       }
     }
@@ -271,9 +276,9 @@ Check pcie_link_downgraded(const Context& ctx) {
       known = true;
       if (*d->link_width_current < *d->link_width_max) {
         c.add(Hit{d->address,
-                  fmt::format("The GPU at {} has its PCIe link at x{} of x{}.", d->address, *d->link_width_current,
+                  trf("The GPU at {} has its PCIe link at x{} of x{}.", d->address, *d->link_width_current,
                               *d->link_width_max),
-                  {{"link width (current / max)", fmt::format("x{} / x{}", *d->link_width_current, *d->link_width_max),
+                  {{_("link width (current / max)"), fmt::format("x{} / x{}", *d->link_width_current, *d->link_width_max),
                     "/sys/bus/pci/devices/" + d->address + "/current_link_width"}},
                   "",
                   {}});
@@ -298,9 +303,9 @@ Check no_p2p(const Context& ctx) {
   if (any_fast) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} GPUs and no pair joined by NVLink or PCIe peer-to-peer: every gradient all-reduce "
+            trf("{} GPUs and no pair joined by NVLink or PCIe peer-to-peer: every gradient all-reduce "
                         "goes through host memory, so data-parallel training scales poorly.", n),
-            {{"GPU pairs with NVLink or P2P", fmt::format("0 of {}", pairs), "NVML topology / P2P status"}},
+            {{_("GPU pairs with NVLink or P2P"), fmt::format("0 of {}", pairs), "NVML topology / P2P status"}},
             "",
             {}});
   return c;
@@ -310,75 +315,75 @@ Check no_p2p(const Context& ctx) {
 
 std::vector<Rule> gpu_rules() {
   return {
-      {"gpu.no_gpu", "gpu", Severity::kError, "No NVIDIA GPU: TensorFlow runs on the CPU",
-       "NVIDIA display/3D controllers on the PCI bus and GPUs seen by NVML.",
-       "TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (docs/guide.md: the GPU is "
-       "the core of a TF server).",
-       "Run on a machine with an NVIDIA GPU, or pass one through to this VM/container (`docker run --gpus all`).",
+      {"gpu.no_gpu", "gpu", Severity::kError, N_("No NVIDIA GPU: TensorFlow runs on the CPU"),
+       N_("NVIDIA display/3D controllers on the PCI bus and GPUs seen by NVML."),
+       N_("TensorFlow's GPU support is CUDA only; without an NVIDIA GPU it silently runs on the CPU (docs/guide.md: the GPU is "
+       "the core of a TF server)."),
+       N_("Run on a machine with an NVIDIA GPU, or pass one through to this VM/container (`docker run --gpus all`)."),
        {"https://www.tensorflow.org/install/pip#hardware_requirements"},
        no_gpu},
-      {"gpu.compute_capability_unsupported", "gpu", Severity::kError, "TensorFlow has no kernels for this GPU",
-       "Each GPU's compute capability against TF's minimum (3.5) and the SASS/PTX the target release's wheels carry.",
-       "Below the minimum TF ignores the GPU; with neither matching SASS nor usable PTX every op fails with \"no "
-       "kernel image is available\" (tensorflow/tensorflow gpu_device.cc; the compute capabilities in the TSL .bazelrc).",
-       "Use the newest TF release with kernels for the GPU (`tfrig compat --gpu NAME`), build TF from source for its "
-       "capability, or replace the GPU.",
+      {"gpu.compute_capability_unsupported", "gpu", Severity::kError, N_("TensorFlow has no kernels for this GPU"),
+       N_("Each GPU's compute capability against TF's minimum (3.5) and the SASS/PTX the target release's wheels carry."),
+       N_("Below the minimum TF ignores the GPU; with neither matching SASS nor usable PTX every op fails with \"no "
+       "kernel image is available\" (tensorflow/tensorflow gpu_device.cc; the compute capabilities in the TSL .bazelrc)."),
+       N_("Use the newest TF release with kernels for the GPU (`tfrig compat --gpu NAME`), build TF from source for its "
+       "capability, or replace the GPU."),
        {"https://www.tensorflow.org/install/pip#hardware_requirements", "https://developer.nvidia.com/cuda-gpus"},
        cc_unsupported},
-      {"gpu.ptx_jit_only", "gpu", Severity::kWarning, "Only PTX for this GPU: slow JIT at first start",
-       "Whether the target TF wheel has native SASS for the GPU's capability or only PTX of an older one.",
-       "TF logs \"CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer\" "
-       "(gpu_device.cc; tensorflow/docs gpu.md).",
-       "`export CUDA_CACHE_MAXSIZE=4294967296` so the JIT runs once; or use a build with native kernels.",
+      {"gpu.ptx_jit_only", "gpu", Severity::kWarning, N_("Only PTX for this GPU: slow JIT at first start"),
+       N_("Whether the target TF wheel has native SASS for the GPU's capability or only PTX of an older one."),
+       N_("TF logs \"CUDA kernels will be jit-compiled from PTX, which could take 30 minutes or longer\" "
+       "(gpu_device.cc; tensorflow/docs gpu.md)."),
+       N_("`export CUDA_CACHE_MAXSIZE=4294967296` so the JIT runs once; or use a build with native kernels."),
        {"https://github.com/tensorflow/tensorflow/issues/89272"},
        ptx_jit_only},
-      {"gpu.persistence_off", "gpu", Severity::kWarning, "Persistence mode off on a datacenter GPU",
-       "NVML persistence mode of datacenter GPUs (catalog segment).",
-       "Without a persistent client the driver re-initialises the GPU on every start (NVIDIA Driver Persistence doc; "
-       "DCGM DCGM_FR_PERSISTENCE_MODE).",
-       "`sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`).",
+      {"gpu.persistence_off", "gpu", Severity::kWarning, N_("Persistence mode off on a datacenter GPU"),
+       N_("NVML persistence mode of datacenter GPUs (catalog segment)."),
+       N_("Without a persistent client the driver re-initialises the GPU on every start (NVIDIA Driver Persistence doc; "
+       "DCGM DCGM_FR_PERSISTENCE_MODE)."),
+       N_("`sudo systemctl enable --now nvidia-persistenced` (or `sudo nvidia-smi -pm 1`)."),
        {"https://docs.nvidia.com/deploy/driver-persistence/index.html"},
        persistence_off},
-      {"gpu.ecc_disabled", "gpu", Severity::kWarning, "ECC off on an ECC-capable GPU",
-       "NVML current ECC mode on GPUs that support ECC.",
-       "The configuration guide's (docs/guide.md) reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
-       "silently.",
-       "`sudo nvidia-smi -e 1` then reboot.",
+      {"gpu.ecc_disabled", "gpu", Severity::kWarning, N_("ECC off on an ECC-capable GPU"),
+       N_("NVML current ECC mode on GPUs that support ECC."),
+       N_("The configuration guide's (docs/guide.md) reason to pay for professional cards is ECC for 24/7 runs; off, bit errors corrupt training "
+       "silently."),
+       N_("`sudo nvidia-smi -e 1` then reboot."),
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        ecc_disabled},
-      {"gpu.retired_pages_pending", "gpu", Severity::kError, "GPU memory repair pending or failed",
-       "NVML retired pages (count, pending) and remapped rows (pending, failure).",
-       "DCGM's software plugin fails a GPU with pending retirement, a failed or pending row remap, or >= 63 retired "
-       "pages (NVIDIA/DCGM nvvs/src/Software.cpp).",
-       "Reset the GPU (`sudo nvidia-smi -r -i N`) or reboot to apply pending repairs; a failed remap or too many "
-       "retired pages means RMA the card.",
+      {"gpu.retired_pages_pending", "gpu", Severity::kError, N_("GPU memory repair pending or failed"),
+       N_("NVML retired pages (count, pending) and remapped rows (pending, failure)."),
+       N_("DCGM's software plugin fails a GPU with pending retirement, a failed or pending row remap, or >= 63 retired "
+       "pages (NVIDIA/DCGM nvvs/src/Software.cpp)."),
+       N_("Reset the GPU (`sudo nvidia-smi -r -i N`) or reboot to apply pending repairs; a failed remap or too many "
+       "retired pages means RMA the card."),
        {"https://docs.nvidia.com/deploy/dynamic-page-retirement/index.html"},
        memory_errors},
-      {"gpu.mig_enabled", "gpu", Severity::kWarning, "MIG mode on: TensorFlow sees one MIG instance",
-       "NVML current MIG mode.",
-       "With MIG on, CUDA enumerates MIG instances, not the GPU; a process uses one instance.",
-       "`sudo nvidia-smi -i N -mig 0` for the whole GPU, or `CUDA_VISIBLE_DEVICES=MIG-<uuid>` per process.",
+      {"gpu.mig_enabled", "gpu", Severity::kWarning, N_("MIG mode on: TensorFlow sees one MIG instance"),
+       N_("NVML current MIG mode."),
+       N_("With MIG on, CUDA enumerates MIG instances, not the GPU; a process uses one instance."),
+       N_("`sudo nvidia-smi -i N -mig 0` for the whole GPU, or `CUDA_VISIBLE_DEVICES=MIG-<uuid>` per process."),
        {"https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"},
        mig_enabled},
-      {"gpu.memory_in_use", "gpu", Severity::kWarning, "Another process holds GPU memory",
-       "NVML compute/graphics processes other than tfrig and the memory they hold.",
-       "TF pre-allocates nearly all GPU memory; a busy GPU gives CUDNN_STATUS_INTERNAL_ERROR or OOM "
-       "(tensorflow/tensorflow#24828; DCGM 'Graphics Processes').",
-       "Stop the other process (`nvidia-smi` lists them), or `export TF_FORCE_GPU_ALLOW_GROWTH=true`.",
+      {"gpu.memory_in_use", "gpu", Severity::kWarning, N_("Another process holds GPU memory"),
+       N_("NVML compute/graphics processes other than tfrig and the memory they hold."),
+       N_("TF pre-allocates nearly all GPU memory; a busy GPU gives CUDNN_STATUS_INTERNAL_ERROR or OOM "
+       "(tensorflow/tensorflow#24828; DCGM 'Graphics Processes')."),
+       N_("Stop the other process (`nvidia-smi` lists them), or `export TF_FORCE_GPU_ALLOW_GROWTH=true`."),
        {"https://github.com/tensorflow/tensorflow/issues/24828"},
        memory_in_use},
-      {"gpu.pcie_link_downgraded", "gpu", Severity::kWarning, "GPU PCIe link below its maximum",
-       "Current against maximum PCIe link width and generation (NVML, else sysfs).",
-       "A narrower link cuts host-to-GPU bandwidth, which feeds every batch (docs/guide.md: x16 per GPU).",
-       "Reseat the card in an x16 slot, check risers and the BIOS PCIe settings; recheck under load.",
+      {"gpu.pcie_link_downgraded", "gpu", Severity::kWarning, N_("GPU PCIe link below its maximum"),
+       N_("Current against maximum PCIe link width and generation (NVML, else sysfs)."),
+       N_("A narrower link cuts host-to-GPU bandwidth, which feeds every batch (docs/guide.md: x16 per GPU)."),
+       N_("Reseat the card in an x16 slot, check risers and the BIOS PCIe settings; recheck under load."),
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        pcie_link_downgraded},
-      {"gpu.no_p2p_multi_gpu", "gpu", Severity::kWarning, "Several GPUs without NVLink or P2P",
-       "NVML topology: NVLink and P2P read status of every GPU pair.",
-       "The configuration guide (docs/guide.md): in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
-       "through host memory.",
-       "Use NVLink-bridged or SXM GPUs for data-parallel training; check ACS/IOMMU (`sudo lspci -vvv | grep "
-       "ACSCtl`, NCCL troubleshooting) if P2P should work.",
+      {"gpu.no_p2p_multi_gpu", "gpu", Severity::kWarning, N_("Several GPUs without NVLink or P2P"),
+       N_("NVML topology: NVLink and P2P read status of every GPU pair."),
+       N_("The configuration guide (docs/guide.md): in multi-GPU training PCIe becomes the bottleneck; prefer NVLink. Without P2P, NCCL copies "
+       "through host memory."),
+       N_("Use NVLink-bridged or SXM GPUs for data-parallel training; check ACS/IOMMU (`sudo lspci -vvv | grep "
+       "ACSCtl`, NCCL troubleshooting) if P2P should work."),
        {"https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html"},
        no_p2p},
   };

@@ -4,6 +4,7 @@
 // any source that fills DriverInfo::xid_events and Gpu::lost.
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "inventory/kernel_events.h"
 #include "knowledge/xid_catalog.h"
 #include "rules/areas.h"
@@ -38,20 +39,20 @@ Check xid_events(const Context& ctx) {
         info ? std::string(info->meaning) : std::string("not in tfrig's table; see NVIDIA's Xid catalog");
     std::string when;
     if (e.first_time && e.last_time && *e.first_time != *e.last_time) {
-      when = fmt::format(", first {} last {}", *e.first_time, *e.last_time);
+      when = trf(", first {} last {}", *e.first_time, *e.last_time);
     } else if (e.first_time) {
       when = ", at " + *e.first_time;
     }
     std::vector<Evidence> ev{
         {"Xid", fmt::format("{} ({}{})", e.xid, meaning, info ? ", " + std::string(knowledge::xid_class_name(info->cls)) : ""),
          std::string(knowledge::kXidSource)},
-        {"kernel message", "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
+        {_("kernel message"), "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
          e.source},
         {"lines", fmt::format("{}{}", e.count, when), e.source},
     };
     Hit h;
     h.entity = g != nullptr ? u::gpu_entity(*g) : e.pci_bus_id.value_or("host");
-    h.message = fmt::format("{} logged Xid {} {} time{}: {}.", who, e.xid, e.count, e.count == 1 ? "" : "s", meaning);
+    h.message = trnf("{0} logged Xid {1} {2} time: {3}.", "{0} logged Xid {1} {2} times: {3}.", e.count, who, e.xid, e.count, meaning);
     h.evidence = std::move(ev);
     h.fix = info ? std::string(info->action)
                  : "Look the Xid up in NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html) and "
@@ -59,8 +60,9 @@ Check xid_events(const Context& ctx) {
     h.severity = info && info->severe ? Severity::kError : Severity::kWarning;
     if (inventory::from_earlier_boot(e.source)) {
       // The running boot's log does not have it: history, not the state now.
-      h.message = fmt::format("{} logged Xid {} {} time{} on an earlier boot, not in this boot's log: {}. Watch for it.",
-                              who, e.xid, e.count, e.count == 1 ? "" : "s", meaning);
+      h.message = trnf("{0} logged Xid {1} {2} time on an earlier boot, not in this boot's log: {3}. Watch for it.",
+                       "{0} logged Xid {1} {2} times on an earlier boot, not in this boot's log: {3}. Watch for it.", e.count, who,
+                       e.xid, e.count, meaning);
       h.severity = Severity::kWarning;
     }
     c.add(std::move(h));
@@ -76,8 +78,8 @@ Check gpu_lost(const Context& ctx) {
     known = true;
     if (!*g.lost) continue;
     std::vector<Evidence> ev;
-    ev.push_back({"GPU lost", g.lost_evidence.value_or("yes"), "nvidia-smi, kernel log, lspci"});
-    if (g.pci_bus_id) ev.push_back({"PCI address", *g.pci_bus_id, "nvidia-smi, lspci"});
+    ev.push_back({_("GPU lost"), g.lost_evidence.value_or("yes"), "nvidia-smi, kernel log, lspci"});
+    if (g.pci_bus_id) ev.push_back({_("PCI address"), *g.pci_bus_id, "nvidia-smi, lspci"});
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " has fallen off the bus: it no longer answers on PCIe, so no program can use it "
                                 "until the machine is rebooted.",
@@ -94,8 +96,8 @@ Check init_failed(const Context& ctx) {
   Check c;
   for (const auto& g : ctx.inv.gpus) {
     if (!g.init_error) continue;
-    std::vector<Evidence> ev{{"kernel message", "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
-    if (ctx.inv.driver.module_nouveau == true) ev.push_back({"nouveau module loaded", "yes", "/proc/modules"});
+    std::vector<Evidence> ev{{_("kernel message"), "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
+    if (ctx.inv.driver.module_nouveau == true) ev.push_back({_("nouveau module loaded"), "yes", "/proc/modules"});
     c.add(Hit{u::gpu_entity(g),
               u::gpu_label(g) + " was found but the nvidia kernel module could not initialise it (RmInitAdapter failed): "
                                 "CUDA and nvidia-smi do not see it.",
@@ -121,7 +123,7 @@ Check unreachable(const Context& ctx) {
     const bool smi = g.driver_problem->rfind(kSmi, 0) == 0;
     if (!smi && g.driver_problem->rfind(kNvml, 0) != 0) continue;
     c.add(Hit{u::gpu_entity(g),
-              fmt::format("{} could not open {} at {}: no program can use it, and it is not counted as a usable GPU.",
+              trf("{} could not open {} at {}: no program can use it, and it is not counted as a usable GPU.",
                           smi ? "nvidia-smi" : "NVML", u::gpu_label(g), g.pci_bus_id.value_or("an unknown address")),
               {{smi ? "nvidia-smi printed" : "NVML", *g.driver_problem,
                 smi ? u::nvidia_smi_source(d).value_or("nvidia-smi -q") : "nvmlDeviceGetHandleByIndex"}},
@@ -133,8 +135,8 @@ Check unreachable(const Context& ctx) {
     bool named = false;
     for (const auto& g : ctx.inv.gpus) named = named || g.driver_problem == d.nvidia_smi_error;
     if (!named) {
-      c.add(Hit{"host", "nvidia-smi could not open a GPU: no program can use it.",
-                {{"nvidia-smi printed", *d.nvidia_smi_error, u::nvidia_smi_source(d).value_or("nvidia-smi")}}, "", {}});
+      c.add(Hit{"host", _("nvidia-smi could not open a GPU: no program can use it."),
+                {{_("nvidia-smi printed"), *d.nvidia_smi_error, u::nvidia_smi_source(d).value_or("nvidia-smi")}}, "", {}});
     }
   }
   if (!c.hits.empty()) return c;
@@ -147,43 +149,43 @@ Check unreachable(const Context& ctx) {
 
 std::vector<Rule> gpu_health_rules() {
   return {
-      {"gpu.xid_event", "gpu", Severity::kWarning, "The driver logged Xid errors",
-       "NVRM Xid messages in the kernel log (dmesg, journal, kern.log of an imported nvidia-bug-report), one finding per "
-       "GPU and Xid, with NVIDIA's meaning and action.",
-       "An Xid is the driver reporting a GPU error: 13/31/43 are program faults, 48/63/64/92-95 GPU memory (ECC, row "
-       "remapping), 79 a GPU that left the bus, 61/62/119/120 firmware (NVIDIA Xid documentation).",
-       "Follow the action for the Xid (NVIDIA's Xid catalog); reset the GPU or reboot for memory, bus and firmware "
-       "Xids, and RMA a card whose memory or bus errors repeat.",
+      {"gpu.xid_event", "gpu", Severity::kWarning, N_("The driver logged Xid errors"),
+       N_("NVRM Xid messages in the kernel log (dmesg, journal, kern.log of an imported nvidia-bug-report), one finding per "
+       "GPU and Xid, with NVIDIA's meaning and action."),
+       N_("An Xid is the driver reporting a GPU error: 13/31/43 are program faults, 48/63/64/92-95 GPU memory (ECC, row "
+       "remapping), 79 a GPU that left the bus, 61/62/119/120 firmware (NVIDIA Xid documentation)."),
+       N_("Follow the action for the Xid (NVIDIA's Xid catalog); reset the GPU or reboot for memory, bus and firmware "
+       "Xids, and RMA a card whose memory or bus errors repeat."),
        {"https://docs.nvidia.com/deploy/xid-errors/index.html",
         "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html"},
        xid_events},
-      {"gpu.lost", "gpu", Severity::kError, "GPU has fallen off the bus",
-       "nvidia-smi's \"Unable to determine the device handle ... GPU is lost\", the kernel's \"GPU at ... has fallen "
-       "off the bus\", and lspci reading the device's config space as all 1s.",
-       "A lost GPU does not answer on PCIe: every CUDA call on it fails until a reboot (Xid 79, NVIDIA Xid "
-       "documentation).",
-       "Reboot to recover the GPU; then reseat it, check its power cables, riser and slot, the PSU and the "
-       "temperatures; if it keeps falling off the bus, RMA the card.",
+      {"gpu.lost", "gpu", Severity::kError, N_("GPU has fallen off the bus"),
+       N_("nvidia-smi's \"Unable to determine the device handle ... GPU is lost\", the kernel's \"GPU at ... has fallen "
+       "off the bus\", and lspci reading the device's config space as all 1s."),
+       N_("A lost GPU does not answer on PCIe: every CUDA call on it fails until a reboot (Xid 79, NVIDIA Xid "
+       "documentation)."),
+       N_("Reboot to recover the GPU; then reseat it, check its power cables, riser and slot, the PSU and the "
+       "temperatures; if it keeps falling off the bus, RMA the card."),
        {"https://docs.nvidia.com/deploy/xid-errors/index.html"},
        gpu_lost},
-      {"gpu.unreachable", "gpu", Severity::kError, "nvidia-smi could not open a GPU",
-       "nvidia-smi's \"Unable to determine the device handle for GPU <address>: Unknown Error\" (any reason but "
-       "\"GPU is lost\", which gpu.lost covers).",
-       "NVML has no handle for the GPU, so CUDA cannot use it either; seen after a GPU fault (Xid), with a "
+      {"gpu.unreachable", "gpu", Severity::kError, N_("nvidia-smi could not open a GPU"),
+       N_("nvidia-smi's \"Unable to determine the device handle for GPU <address>: Unknown Error\" (any reason but "
+       "\"GPU is lost\", which gpu.lost covers)."),
+       N_("NVML has no handle for the GPU, so CUDA cannot use it either; seen after a GPU fault (Xid), with a "
        "GPU the driver half-initialised, and with Above 4G decoding / resizable BAR off for large-memory GPUs "
-       "(ASSUMED: causes from public bug reports and NVIDIA forum threads).",
-       "Read the kernel log around it (`sudo dmesg | grep -e NVRM -e Xid`); reset the GPU (`sudo nvidia-smi -r -i "
-       "<address>`) or reboot; check its power cables and riser, and Above 4G decoding in the BIOS.",
+       "(ASSUMED: causes from public bug reports and NVIDIA forum threads)."),
+       N_("Read the kernel log around it (`sudo dmesg | grep -e NVRM -e Xid`); reset the GPU (`sudo nvidia-smi -r -i "
+       "<address>`) or reboot; check its power cables and riser, and Above 4G decoding in the BIOS."),
        {"https://docs.nvidia.com/deploy/nvml-api/group__nvmlDeviceQueries.html"},
        unreachable},
-      {"gpu.init_failed", "gpu", Severity::kError, "The driver could not initialise a GPU",
-       "The kernel log's \"NVRM: GPU <address>: RmInitAdapter failed!\" for a GPU on the bus.",
-       "The module is loaded and bound but the GPU never came up, so it is invisible to CUDA; seen with nouveau "
+      {"gpu.init_failed", "gpu", Severity::kError, N_("The driver could not initialise a GPU"),
+       N_("The kernel log's \"NVRM: GPU <address>: RmInitAdapter failed!\" for a GPU on the bus."),
+       N_("The module is loaded and bound but the GPU never came up, so it is invisible to CUDA; seen with nouveau "
        "loaded next to nvidia, GPUs passed through to VMs, missing PCIe power and a driver built for another "
-       "kernel (ASSUMED: causes from NVIDIA forum and open-gpu-kernel-modules reports).",
-       "Read the NVRM lines around it (`sudo dmesg | grep NVRM`); blacklist nouveau, check the GPU's power cables "
+       "kernel (ASSUMED: causes from NVIDIA forum and open-gpu-kernel-modules reports)."),
+       N_("Read the NVRM lines around it (`sudo dmesg | grep NVRM`); blacklist nouveau, check the GPU's power cables "
        "and, for passthrough, that the whole GPU (and its audio function) is given to the VM; reinstall the driver "
-       "for the running kernel; reboot.",
+       "for the running kernel; reboot."),
        {"https://github.com/NVIDIA/open-gpu-kernel-modules/issues"},
        init_failed},
   };

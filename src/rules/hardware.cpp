@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "rules/areas.h"
 #include "rules/util.h"
 
@@ -50,11 +51,11 @@ Check pcie_below_x16(const Context& ctx) {
     known = true;
     const int goal = std::min(own->lanes, want);
     if (*have >= goal) continue;
-    std::vector<Evidence> ev{{"maximum link width (the smaller of GPU and slot)", fmt::format("x{}", *have), src},
-                             {"the GPU's own width", fmt::format("x{}", own->lanes), own->source}};
-    if (goal == want) ev.push_back({"wanted per GPU", fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")});
+    std::vector<Evidence> ev{{_("maximum link width (the smaller of GPU and slot)"), fmt::format("x{}", *have), src},
+                             {_("the GPU's own width"), fmt::format("x{}", own->lanes), own->source}};
+    if (goal == want) ev.push_back({_("wanted per GPU"), fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")});
     c.add(Hit{u::gpu_entity(g),
-              fmt::format("{} can use at most x{} (slot, riser or bifurcation) although it is built for x{}: "
+              trf("{} can use at most x{} (slot, riser or bifurcation) although it is built for x{}: "
                           "host-to-GPU copies get {}% of its bandwidth.",
                           u::gpu_label(g), *have, goal, 100 * *have / goal),
               ev, "", {}});
@@ -67,9 +68,9 @@ Check pcie_below_x16(const Context& ctx) {
       const int goal = std::min(*d->link_width_max, want);
       if (*d->link_width_current >= goal) continue;
       c.add(Hit{d->address,
-                fmt::format("The GPU at {} runs at x{} although it is built for x{}.", d->address, *d->link_width_current, goal),
-                {{"negotiated link width", fmt::format("x{}", *d->link_width_current), "lspci LnkSta / sysfs current_link_width of " + d->address},
-                 {"the GPU's own width", fmt::format("x{}", *d->link_width_max), "lspci LnkCap / sysfs max_link_width of " + d->address}},
+                trf("The GPU at {} runs at x{} although it is built for x{}.", d->address, *d->link_width_current, goal),
+                {{_("negotiated link width"), fmt::format("x{}", *d->link_width_current), "lspci LnkSta / sysfs current_link_width of " + d->address},
+                 {_("the GPU's own width"), fmt::format("x{}", *d->link_width_max), "lspci LnkCap / sysfs max_link_width of " + d->address}},
                 "", {}});
     }
   }
@@ -102,24 +103,24 @@ Check gpu_numa(const Context& ctx) {
   }
   Check c;
   if (by_node.empty() && unknown) {
-    c.add(Hit{"host", fmt::format("{} NUMA nodes but the firmware reports no NUMA node for the GPUs (-1): processes "
+    c.add(Hit{"host", trf("{} NUMA nodes but the firmware reports no NUMA node for the GPUs (-1): processes "
                                   "cannot be bound to the CPUs near their GPU.", nodes.size()),
-              {{"GPU numa_node", "-1", "/sys/bus/pci/devices/*/numa_node"}},
-              "Enable the NUMA/SRAT (_PXM) setting in the BIOS; meanwhile use `nvidia-smi topo -m` to see CPU affinity.",
+              {{_("GPU numa_node"), "-1", "/sys/bus/pci/devices/*/numa_node"}},
+              _("Enable the NUMA/SRAT (_PXM) setting in the BIOS; meanwhile use `nvidia-smi topo -m` to see CPU affinity."),
               Severity::kWarning});
     return c;
   }
   std::string placement;
   std::string cmd;
   for (const auto& [node, list] : by_node) {
-    placement += (placement.empty() ? "" : "; ") + fmt::format("node {}: {}", node, u::join(list, ", "));
-    cmd += (cmd.empty() ? "" : "  ") + fmt::format("`numactl --cpunodebind={} --membind={} python train.py` for {}", node, node, u::join(list, ", "));
+    placement += (placement.empty() ? "" : "; ") + trf("node {}: {}", node, u::join(list, ", "));
+    cmd += (cmd.empty() ? "" : "  ") + trf("`numactl --cpunodebind={} --membind={} python train.py` for {}", node, node, u::join(list, ", "));
   }
   c.add(Hit{"host",
-            fmt::format("{} NUMA nodes; the GPUs sit on {}. A process fed from the far node crosses the socket "
+            trf("{} NUMA nodes; the GPUs sit on {}. A process fed from the far node crosses the socket "
                         "interconnect for every batch.", nodes.size(), placement),
-            {{"GPU NUMA nodes", placement, "/sys/bus/pci/devices/*/numa_node"},
-             {"NUMA nodes", std::to_string(nodes.size()), "/sys/devices/system/node"}},
+            {{_("GPU NUMA nodes"), placement, "/sys/bus/pci/devices/*/numa_node"},
+             {_("NUMA nodes"), std::to_string(nodes.size()), "/sys/devices/system/node"}},
             "Run one process per GPU bound to its node: " + cmd + ".",
             {}});
   return c;
@@ -129,20 +130,20 @@ Check gpu_numa(const Context& ctx) {
 
 std::vector<Rule> hardware_rules() {
   return {
-      {"hardware.pcie_below_x16", "hardware", Severity::kWarning, "GPU on fewer than x16 PCIe lanes",
-       "Each GPU's maximum link as NVML or nvidia-smi report it (the smaller of GPU and slot) against the GPU's own "
+      {"hardware.pcie_below_x16", "hardware", Severity::kWarning, N_("GPU on fewer than x16 PCIe lanes"),
+       N_("Each GPU's maximum link as NVML or nvidia-smi report it (the smaller of GPU and slot) against the GPU's own "
        "width (its PCIe link capability from lspci/sysfs, else the catalog's lanes): x16 only for cards built for "
-       "x16; a GPU whose own width is unknown is not judged.",
-       "The configuration guide (docs/guide.md): at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes.",
-       "Move the GPU to a CPU-attached x16 slot; avoid x8/x4 bifurcation for training GPUs; pick a CPU platform "
-       "with enough lanes (Xeon, EPYC).",
+       "x16; a GPU whose own width is unknown is not judged."),
+       N_("The configuration guide (docs/guide.md): at least x16 PCIe per GPU (or a switch that keeps enough bandwidth); a CPU with enough lanes."),
+       N_("Move the GPU to a CPU-attached x16 slot; avoid x8/x4 bifurcation for training GPUs; pick a CPU platform "
+       "with enough lanes (Xeon, EPYC)."),
        {},
        pcie_below_x16},
-      {"hardware.gpu_numa_binding", "hardware", Severity::kInfo, "GPUs on several NUMA nodes: bind processes",
-       "NUMA nodes of the GPUs on a multi-node machine.",
-       "Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; "
-       "numactl(8); NVIDIA/DCGM nvvs/plugin_src/pcie/PcieMain.cpp binds its buffers the same way).",
-       "`numactl --cpunodebind=N --membind=N` per GPU process (or `taskset -c` with the GPU's local_cpulist).",
+      {"hardware.gpu_numa_binding", "hardware", Severity::kInfo, N_("GPUs on several NUMA nodes: bind processes"),
+       N_("NUMA nodes of the GPUs on a multi-node machine."),
+       N_("Data crossing the socket interconnect slows host-to-GPU copies (nvidia-smi topo 'SYS'; "
+       "numactl(8); NVIDIA/DCGM nvvs/plugin_src/pcie/PcieMain.cpp binds its buffers the same way)."),
+       N_("`numactl --cpunodebind=N --membind=N` per GPU process (or `taskset -c` with the GPU's local_cpulist)."),
        {"https://docs.nvidia.com/deploy/nvidia-smi/index.html"},
        gpu_numa},
   };

@@ -5,16 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "report/probes_run.h"
 #include "rules/util.h"
 
 namespace tfrig::rules {
-
-namespace {
-
-std::string plural(int n, const char* word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
-
-}  // namespace
 
 std::string verdict_line(const Context& ctx, const Evaluation& ev, const report::Coverage& coverage) {
   const int gpus = util::gpu_count(ctx);
@@ -33,36 +28,48 @@ std::string verdict_line(const Context& ctx, const Evaluation& ev, const report:
     return std::find(coverage.not_examined.begin(), coverage.not_examined.end(), part) != coverage.not_examined.end();
   };
   const bool driver_unknown = not_examined("driver");
-  std::string head = ctx.target.label();
+  // Whole sentences, the target as {0}: a translation orders them its own way.
+  const std::string target = ctx.target.label();
+  std::string head;
   if (import_blocked) {
-    head += " will not start on this CPU";
+    head = trf("{} will not start on this CPU", target);
   } else if (gpus == 0 && not_examined("GPUs") && !util::driver_failed(ctx)) {
-    head += ": whether this machine has a GPU was not examined";  // never "CPU only" from a version file
+    head = trf("{}: whether this machine has a GPU was not examined", target);  // never "CPU only" from a version file
   } else if (gpus == 0 && util::driver_failed(ctx)) {
-    head += " will not use a GPU";  // nvidia-smi failed: whatever is on the bus, CUDA sees none
+    head = trf("{} will not use a GPU", target);  // nvidia-smi failed: whatever is on the bus, CUDA sees none
   } else if (gpus == 0) {
-    head += " will run on the CPU only";
+    head = trf("{} will run on the CPU only", target);
   } else if (gpu_blocked || usable == 0) {
-    head += fmt::format(" will not use the {}", gpus == 1 ? "GPU" : fmt::format("{} GPUs", gpus));
+    head = gpus == 1 ? trf("{} will not use the GPU", target) : trf("{0} will not use the {1} GPUs", target, gpus);
   } else if (driver_unknown) {
-    head += fmt::format(": {} seen, whether it can use {} was not judged", plural(gpus, "GPU"), gpus == 1 ? "it" : "them");
+    head = gpus == 1 ? trf("{}: 1 GPU seen, whether it can use it was not judged", target)
+                     : trf("{0}: {1} GPUs seen, whether it can use them was not judged", target, gpus);
   } else if (usable < gpus) {
-    head += fmt::format(" will use {} of {} GPUs", usable, gpus);
+    head = trf("{0} will use {1} of {2} GPUs", target, usable, gpus);
   } else {
-    head += fmt::format(" will use {}", plural(gpus, "GPU"));
+    head = trnf("{0} will use {1} GPU", "{0} will use {1} GPUs", static_cast<uint64_t>(gpus), target, gpus);
   }
+  // TRANSLATORS: separates the items of a list ("3 warnings, 4 infos"; "GPUs, driver").
+  const std::string comma = _(", ");
+  auto translated_list = [&comma](const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : comma) + _(n);
+    return out;
+  };
   std::string scope;
   if (!coverage.not_examined.empty()) {
-    scope = " (read: " + (coverage.examined.empty() ? std::string("nothing the rules use") : util::join(coverage.examined, ", ")) +
-            "; not examined: " + util::join(coverage.not_examined, ", ") + ")";
+    scope = trf(" (read: {0}; not examined: {1})",
+                coverage.examined.empty() ? _("nothing the rules use") : translated_list(coverage.examined),
+                translated_list(coverage.not_examined));
   }
   const auto& s = ev.summary;
-  if (s.total() == 0) return head + (scope.empty() ? ": no problems found" : ": no problems found in what was read" + scope);
-  std::vector<std::string> parts;
-  if (s.errors) parts.push_back(plural(s.errors, "error"));
-  if (s.warnings) parts.push_back(plural(s.warnings, "warning"));
-  if (s.infos) parts.push_back(plural(s.infos, "info"));
-  return head + ": " + util::join(parts, ", ") + scope;
+  if (s.total() == 0) return scope.empty() ? trf("{}: no problems found", head) : trf("{0}: no problems found in what was read{1}", head, scope);
+  std::string counts;
+  auto add = [&](std::string part) { counts += (counts.empty() ? "" : comma) + part; };
+  if (s.errors) add(trnf("{} error", "{} errors", static_cast<uint64_t>(s.errors), s.errors));
+  if (s.warnings) add(trnf("{} warning", "{} warnings", static_cast<uint64_t>(s.warnings), s.warnings));
+  if (s.infos) add(trnf("{} info", "{} infos", static_cast<uint64_t>(s.infos), s.infos));
+  return trf("{0}: {1}{2}", head, counts, scope);
 }
 
 Context context_for(const report::Report& report, const knowledge::Knowledge& k, const std::optional<std::string>& tf) {
@@ -75,7 +82,7 @@ Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, con
   r.evaluated = true;
   r.target = ctx.target.label();
   r.verdict = verdict_line(ctx, ev, report::coverage_of(r));
-  if (!options.only_area.empty()) r.verdict += " (only the " + options.only_area + " rules ran)";
+  if (!options.only_area.empty()) r.verdict += trf(" (only the {} rules ran)", options.only_area);
   r.findings = ev.findings;
   r.summary = ev.summary;
   r.skipped.clear();

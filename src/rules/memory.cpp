@@ -1,6 +1,7 @@
 // Memory rules: system RAM against GPU memory (docs/guide.md: 2x).
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "rules/areas.h"
 #include "rules/util.h"
 
@@ -25,13 +26,13 @@ Check ram_below_2x_vram(const Context& ctx) {
   if (ram >= want) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} of RAM for {} of GPU memory: the configuration guide (docs/guide.md) asks for at least {}x ({}), or data loading swaps "
+            trf("{} of RAM for {} of GPU memory: the configuration guide (docs/guide.md) asks for at least {}x ({}), or data loading swaps "
                         "and slows down.",
                         u::bytes(ram), u::bytes(vram), ratio, u::bytes(want)),
-            {{"system memory", u::bytes(ram), "/proc/meminfo MemTotal"},
-             {"total GPU memory", u::bytes(vram), "NVML"},
-             {"RAM / GPU memory wanted", fmt::format("{}x", ratio), u::knowledge_source("thresholds.json", "guide")}},
-            fmt::format("Install at least {} of RAM (e.g. one A100 80GB -> 256 GB).", u::bytes(want)),
+            {{_("system memory"), u::bytes(ram), "/proc/meminfo MemTotal"},
+             {_("total GPU memory"), u::bytes(vram), "NVML"},
+             {_("RAM / GPU memory wanted"), fmt::format("{}x", ratio), u::knowledge_source("thresholds.json", "guide")}},
+            trf("Install at least {} of RAM (e.g. one A100 80GB -> 256 GB).", u::bytes(want)),
             {}});
   return c;
 }
@@ -40,10 +41,10 @@ Check ram_below_2x_vram(const Context& ctx) {
 
 std::vector<Rule> memory_rules() {
   return {
-      {"memory.ram_below_2x_vram", "memory", Severity::kWarning, "System RAM below 2x total GPU memory",
-       "MemTotal against twice the sum of GPU memory.",
-       "The configuration guide (docs/guide.md): system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps.",
-       "Add RAM up to 2x the GPU memory.",
+      {"memory.ram_below_2x_vram", "memory", Severity::kWarning, N_("System RAM below 2x total GPU memory"),
+       N_("MemTotal against twice the sum of GPU memory."),
+       N_("The configuration guide (docs/guide.md): system memory at least 2x total GPU memory (A100 80 GB -> 256 GB) or loading swaps."),
+       N_("Add RAM up to 2x the GPU memory."),
        {},
        ram_below_2x_vram},
   };

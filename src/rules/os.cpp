@@ -1,6 +1,7 @@
 // OS rules: distribution, swap, limits, CPU governor, transparent hugepages.
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -41,7 +42,7 @@ Check not_ubuntu_lts(const Context& ctx) {
   }
   Check c;
   c.add(Hit{"host",
-            fmt::format("{} is not one of the Ubuntu LTS releases NVIDIA's CUDA repositories and TensorFlow are tested "
+            trf("{} is not one of the Ubuntu LTS releases NVIDIA's CUDA repositories and TensorFlow are tested "
                         "on ({}). It can work, but driver and CUDA packages come from elsewhere.",
                         h.os_pretty_name.value_or(*h.os_id), u::join(tested, ", ")),
             {{"OS", h.os_pretty_name.value_or(*h.os_id + " " + h.os_version_id.value_or("")), "/etc/os-release"}},
@@ -56,18 +57,18 @@ Check swap_enabled(const Context& ctx) {
   const int max_swappiness = static_cast<int>(ctx.k.number("swappiness_max", 10));
   if (m.swap_total_bytes && *m.swap_total_bytes > 0) {
     c.add(Hit{"host",
-              fmt::format("Swap is on ({}, {} used){}: when RAM runs short the input pipeline pages instead of "
+              trf("Swap is on ({}, {} used){}: when RAM runs short the input pipeline pages instead of "
                           "failing fast, and training slows down sharply.",
                           u::bytes(*m.swap_total_bytes), m.swap_used_bytes ? u::bytes(*m.swap_used_bytes) : "?",
-                          m.swappiness ? fmt::format(", vm.swappiness {}", *m.swappiness) : ""),
+                          m.swappiness ? trf(", vm.swappiness {}", *m.swappiness) : ""),
               {{"SwapTotal", u::bytes(*m.swap_total_bytes), "/proc/meminfo"},
                {"vm.swappiness", m.swappiness ? std::to_string(*m.swappiness) : "unknown", "/proc/sys/vm/swappiness"}},
               "", {}});
   } else if (m.swappiness && *m.swappiness > max_swappiness && m.swap_total_bytes) {
     // No swap now, but a swap file added later would be used eagerly.
-    c.add(Hit{"host", fmt::format("vm.swappiness is {} (above {}); harmless while there is no swap.", *m.swappiness, max_swappiness),
+    c.add(Hit{"host", trf("vm.swappiness is {} (above {}); harmless while there is no swap.", *m.swappiness, max_swappiness),
               {{"vm.swappiness", std::to_string(*m.swappiness), "/proc/sys/vm/swappiness"}},
-              fmt::format("`echo 'vm.swappiness={}' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`", max_swappiness),
+              trf("`echo 'vm.swappiness={}' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`", max_swappiness),
               Severity::kInfo});
   } else if (!m.swap_total_bytes) {
     return Check::skip("swap size (/proc/meminfo)");
@@ -86,11 +87,11 @@ Check nofile_low(const Context& ctx) {
   ev.insert(ev.begin(), {"nofile soft / hard", limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
   Check c;
   c.add(Hit{"host",
-            fmt::format("The open-files limit is {} (soft) / {} (hard), below {}: tf.data interleaving many TFRecord "
+            trf("The open-files limit is {} (soft) / {} (hard), below {}: tf.data interleaving many TFRecord "
                         "shards fails with \"Too many open files\".",
                         limit_text(l.soft), limit_text(l.hard), want),
             ev,
-            fmt::format("`printf '* soft nofile {0}\\n* hard nofile {0}\\n' | sudo tee /etc/security/limits.d/90-tfrig.conf` "
+            trf("`printf '* soft nofile {0}\\n* hard nofile {0}\\n' | sudo tee /etc/security/limits.d/90-tfrig.conf` "
                         "and log in again (systemd services: `LimitNOFILE={0}`).",
                         rec),
             {}});
@@ -106,12 +107,12 @@ Check memlock_low(const Context& ctx) {
   ev.insert(ev.begin(), {"memlock soft / hard", limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
   Check c;
   c.add(Hit{"host",
-            fmt::format("Locked memory is limited to {}: NCCL over InfiniBand/RoCE cannot register its buffers "
+            trf("Locked memory is limited to {}: NCCL over InfiniBand/RoCE cannot register its buffers "
                         "(\"ibv_reg_mr failed: Cannot allocate memory\"); single-node training is unaffected.",
                         u::bytes(*l.soft)),
             ev,
-            "`printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' | sudo tee "
-            "/etc/security/limits.d/91-tfrig-memlock.conf` and log in again (containers: `--ulimit memlock=-1`).",
+            _("`printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' | sudo tee "
+            "/etc/security/limits.d/91-tfrig-memlock.conf` and log in again (containers: `--ulimit memlock=-1`)."),
             {}});
   return c;
 }
@@ -122,7 +123,7 @@ Check governor(const Context& ctx) {
   if (*ctx.inv.cpu.governor == want) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("The CPU governor is '{}': clocks ramp up late, which slows CPU-bound input pipelines "
+            trf("The CPU governor is '{}': clocks ramp up late, which slows CPU-bound input pipelines "
                         "(common practice, not an NVIDIA/TF requirement).", *ctx.inv.cpu.governor),
             {{"scaling_governor", *ctx.inv.cpu.governor, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"}},
             "", {}});
@@ -134,8 +135,8 @@ Check thp(const Context& ctx) {
   if (*ctx.inv.memory.thp_enabled != "always") return Check::pass();
   Check c;
   c.add(Hit{"host",
-            "Transparent hugepages are 'always': khugepaged compaction can stall large host allocations; 'madvise' "
-            "(Ubuntu's default) is the usual choice (uncertain: no TF-specific guidance).",
+            _("Transparent hugepages are 'always': khugepaged compaction can stall large host allocations; 'madvise' "
+            "(Ubuntu's default) is the usual choice (uncertain: no TF-specific guidance)."),
             {{"transparent_hugepage/enabled", "always", "/sys/kernel/mm/transparent_hugepage/enabled"},
              {"defrag", ctx.inv.memory.thp_defrag.value_or("unknown"), "/sys/kernel/mm/transparent_hugepage/defrag"}},
             "", {}});
@@ -146,49 +147,49 @@ Check thp(const Context& ctx) {
 
 std::vector<Rule> os_rules() {
   return {
-      {"os.not_ubuntu_lts", "os", Severity::kInfo, "Not an Ubuntu LTS release",
-       "os-release ID and VERSION_ID against the Ubuntu LTS releases tested (20.04, 22.04, 24.04).",
-       "The configuration guide (docs/guide.md) recommends Ubuntu LTS: best CUDA and AI library compatibility; NVIDIA's CUDA repositories cover "
-       "ubuntu2004/2204/2404.",
-       "Prefer Ubuntu 22.04 or 24.04 LTS for a new server; elsewhere use NVIDIA's repository for your distribution.",
+      {"os.not_ubuntu_lts", "os", Severity::kInfo, N_("Not an Ubuntu LTS release"),
+       N_("os-release ID and VERSION_ID against the Ubuntu LTS releases tested (20.04, 22.04, 24.04)."),
+       N_("The configuration guide (docs/guide.md) recommends Ubuntu LTS: best CUDA and AI library compatibility; NVIDIA's CUDA repositories cover "
+       "ubuntu2004/2204/2404."),
+       N_("Prefer Ubuntu 22.04 or 24.04 LTS for a new server; elsewhere use NVIDIA's repository for your distribution."),
        {"https://docs.nvidia.com/cuda/cuda-installation-guide-linux/"},
        not_ubuntu_lts},
-      {"os.swap_enabled", "os", Severity::kWarning, "Swap on or vm.swappiness high",
-       "SwapTotal and vm.swappiness.",
-       "The configuration guide (docs/guide.md): turn swap off; swapping kills training speed (swappiness 1-10 is common practice; kernel "
-       "vm.rst).",
-       "`sudo swapoff -a` and comment the swap lines in /etc/fstab (Ubuntu: /swap.img); or "
-       "`echo 'vm.swappiness=10' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`.",
+      {"os.swap_enabled", "os", Severity::kWarning, N_("Swap on or vm.swappiness high"),
+       N_("SwapTotal and vm.swappiness."),
+       N_("The configuration guide (docs/guide.md): turn swap off; swapping kills training speed (swappiness 1-10 is common practice; kernel "
+       "vm.rst)."),
+       N_("`sudo swapoff -a` and comment the swap lines in /etc/fstab (Ubuntu: /swap.img); or "
+       "`echo 'vm.swappiness=10' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`."),
        {"https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst"},
        swap_enabled},
-      {"os.nofile_low", "os", Severity::kWarning, "Open-files limit below 65536",
-       "Soft and hard RLIMIT_NOFILE, and what limits.conf sets.",
-       "The configuration guide (docs/guide.md): raise ulimit -n; many TFRecord shards give \"Too many open files\" (tensorflow/datasets#1441).",
-       "`* soft nofile 1048576` and `* hard nofile 1048576` in /etc/security/limits.d/, then log in again.",
+      {"os.nofile_low", "os", Severity::kWarning, N_("Open-files limit below 65536"),
+       N_("Soft and hard RLIMIT_NOFILE, and what limits.conf sets."),
+       N_("The configuration guide (docs/guide.md): raise ulimit -n; many TFRecord shards give \"Too many open files\" (tensorflow/datasets#1441)."),
+       N_("`* soft nofile 1048576` and `* hard nofile 1048576` in /etc/security/limits.d/, then log in again."),
        {"https://github.com/tensorflow/datasets/issues/1441"},
        nofile_low},
-      {"os.memlock_low", "os", Severity::kInfo, "Locked-memory limit low for RDMA",
-       "Soft RLIMIT_MEMLOCK against 64 MiB.",
-       "NCCL over InfiniBand/RoCE registers pinned memory; a low limit fails with ibv_reg_mr errors "
-       "(NVIDIA/nccl-tests#206).",
-       "`* soft memlock unlimited` and `* hard memlock unlimited` in /etc/security/limits.d/; containers "
-       "`--ulimit memlock=-1`.",
+      {"os.memlock_low", "os", Severity::kInfo, N_("Locked-memory limit low for RDMA"),
+       N_("Soft RLIMIT_MEMLOCK against 64 MiB."),
+       N_("NCCL over InfiniBand/RoCE registers pinned memory; a low limit fails with ibv_reg_mr errors "
+       "(NVIDIA/nccl-tests#206)."),
+       N_("`* soft memlock unlimited` and `* hard memlock unlimited` in /etc/security/limits.d/; containers "
+       "`--ulimit memlock=-1`."),
        {"https://github.com/NVIDIA/nccl-tests/issues/206"},
        memlock_low},
-      {"os.cpu_governor", "os", Severity::kInfo, "CPU governor not 'performance'",
-       "scaling_governor of the CPUs.",
-       "Input pipelines are CPU-bound; 'performance' keeps clocks high (common practice, uncertain; kernel "
-       "cpufreq.rst).",
-       "`sudo cpupower frequency-set -g performance` (persist with cpupower.service or `tuned-adm profile "
-       "throughput-performance`).",
+      {"os.cpu_governor", "os", Severity::kInfo, N_("CPU governor not 'performance'"),
+       N_("scaling_governor of the CPUs."),
+       N_("Input pipelines are CPU-bound; 'performance' keeps clocks high (common practice, uncertain; kernel "
+       "cpufreq.rst)."),
+       N_("`sudo cpupower frequency-set -g performance` (persist with cpupower.service or `tuned-adm profile "
+       "throughput-performance`)."),
        {"https://www.kernel.org/doc/Documentation/admin-guide/pm/cpufreq.rst"},
        governor},
-      {"os.thp_always", "os", Severity::kInfo, "Transparent hugepages set to 'always'",
-       "/sys/kernel/mm/transparent_hugepage/enabled.",
-       "NVIDIA's bug report collects THP settings; 'always' can cause compaction stalls (uncertain, kernel "
-       "transhuge.rst).",
-       "`echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled` (persist with the kernel parameter "
-       "`transparent_hugepage=madvise`).",
+      {"os.thp_always", "os", Severity::kInfo, N_("Transparent hugepages set to 'always'"),
+       N_("/sys/kernel/mm/transparent_hugepage/enabled."),
+       N_("NVIDIA's bug report collects THP settings; 'always' can cause compaction stalls (uncertain, kernel "
+       "transhuge.rst)."),
+       N_("`echo madvise | sudo tee /sys/kernel/mm/transparent_hugepage/enabled` (persist with the kernel parameter "
+       "`transparent_hugepage=madvise`)."),
        {"https://www.kernel.org/doc/Documentation/admin-guide/mm/transhuge.rst"},
        thp},
   };

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/log.h"
 #include "rules/areas.h"
 #include "rules/rule.h"
@@ -77,13 +78,9 @@ const Rule* find_rule(std::string_view id) {
 }
 
 std::string Target::label() const {
-  std::string out = "TensorFlow " + tf.text();
-  if (origin == "installed" && env) {
-    out += " (installed in " + env->prefix + ")";
-  } else {
-    out += " (" + origin + ")";
-  }
-  return out;
+  if (origin == "installed" && env) return trf("TensorFlow {0} (installed in {1})", tf.text(), env->prefix);
+  // TRANSLATORS: {1} is "--tf" or "newest known".
+  return trf("TensorFlow {0} ({1})", tf.text(), origin == "newest known" ? _("newest known") : origin);
 }
 
 Target resolve_target(const inventory::Inventory& inv, const knowledge::Knowledge& k,
@@ -136,10 +133,10 @@ RuleResult run_rule(const Rule& rule, const Context& ctx) {
     f.severity = h.severity.value_or(rule.severity);
     f.area = std::string(rule.area);
     f.entity = h.entity;
-    f.title = std::string(rule.title);
+    f.title = _(rule.title);
     f.message = std::move(h.message);
     f.evidence = std::move(h.evidence);
-    f.fix = h.fix.empty() ? std::string(rule.fix) : std::move(h.fix);
+    f.fix = h.fix.empty() ? _(rule.fix) : std::move(h.fix);
     for (auto r : rule.references) f.references.emplace_back(r);
     const Outcome o = f.severity == Severity::kError ? Outcome::kFail : Outcome::kWarn;
     if (o == Outcome::kFail || rr.outcome == Outcome::kPass) rr.outcome = o;

@@ -1,6 +1,7 @@
 // Storage rules: where the datasets live (the case study's bottleneck).
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "rules/areas.h"
 #include "rules/util.h"
 
@@ -18,7 +19,7 @@ Check dataset_on_hdd(const Context& ctx) {
     known = true;
     if (*p.device_kind != "hdd") continue;
     c.add(Hit{p.path,
-              fmt::format("The dataset at {} is on a rotating disk ({}): TFRecord and small-file loading are latency "
+              trf("The dataset at {} is on a rotating disk ({}): TFRecord and small-file loading are latency "
                           "bound, and an HDD keeps the GPU waiting.",
                           p.path, p.block_device.value_or("?")),
               {{"disk", p.block_device.value_or("?") + " (hdd)", "/sys/block/" + p.block_device.value_or("?") + "/queue/rotational"},
@@ -39,7 +40,7 @@ Check dataset_on_network(const Context& ctx) {
     known = true;
     if (!p.network) continue;
     c.add(Hit{p.path,
-              fmt::format("The dataset at {} is on a network filesystem ({}): every small read pays a round trip.",
+              trf("The dataset at {} is on a network filesystem ({}): every small read pays a round trip.",
                           p.path, p.fs_type.value_or("?")),
               {{"filesystem", p.fs_type.value_or("?") + " on " + p.device.value_or("?"), "/proc/self/mountinfo"}},
               "", {}});
@@ -65,8 +66,8 @@ Check no_nvme(const Context& ctx) {
     list += (list.empty() ? "" : ", ") + d.name + " (" + d.kind.value_or("?") + ")";
   }
   Check c;
-  c.add(Hit{"host", "No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets.",
-            {{"block devices", list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
+  c.add(Hit{"host", _("No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets."),
+            {{_("block devices"), list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
   return c;
 }
 
@@ -74,22 +75,22 @@ Check no_nvme(const Context& ctx) {
 
 std::vector<Rule> storage_rules() {
   return {
-      {"storage.dataset_on_hdd", "storage", Severity::kWarning, "Dataset on a rotating disk",
-       "The disk under each --data path (rotational flag).",
-       "The configuration guide (docs/guide.md): TFRecord loading is very sensitive to I/O latency; use NVMe SSD.",
-       "Move the dataset to an NVMe SSD, or pack it into large TFRecord shards (`tfrig pack`) and cache it.",
+      {"storage.dataset_on_hdd", "storage", Severity::kWarning, N_("Dataset on a rotating disk"),
+       N_("The disk under each --data path (rotational flag)."),
+       N_("The configuration guide (docs/guide.md): TFRecord loading is very sensitive to I/O latency; use NVMe SSD."),
+       N_("Move the dataset to an NVMe SSD, or pack it into large TFRecord shards (`tfrig pack`) and cache it."),
        {"https://www.tensorflow.org/guide/data_performance"},
        dataset_on_hdd},
-      {"storage.dataset_on_network_fs", "storage", Severity::kWarning, "Dataset on a network filesystem",
-       "The filesystem under each --data path (nfs, cifs, fuse).",
-       "The case study: millions of small files over the network held an RTX 3090 at 30% utilisation.",
-       "Copy the dataset to local NVMe, or pack it into large TFRecord shards read with `interleave` and `prefetch`.",
+      {"storage.dataset_on_network_fs", "storage", Severity::kWarning, N_("Dataset on a network filesystem"),
+       N_("The filesystem under each --data path (nfs, cifs, fuse)."),
+       N_("The case study: millions of small files over the network held an RTX 3090 at 30% utilisation."),
+       N_("Copy the dataset to local NVMe, or pack it into large TFRecord shards read with `interleave` and `prefetch`."),
        {},
        dataset_on_network},
-      {"storage.no_nvme", "storage", Severity::kWarning, "No NVMe SSD",
-       "Whether any block device is NVMe.",
-       "The configuration guide (docs/guide.md): storage must be NVMe SSD for training data.",
-       "Add an NVMe SSD for datasets and checkpoints.",
+      {"storage.no_nvme", "storage", Severity::kWarning, N_("No NVMe SSD"),
+       N_("Whether any block device is NVMe."),
+       N_("The configuration guide (docs/guide.md): storage must be NVMe SSD for training data."),
+       N_("Add an NVMe SSD for datasets and checkpoints."),
        {},
        no_nvme},
   };

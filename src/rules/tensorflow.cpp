@@ -2,6 +2,7 @@
 // published tables (Python range, GPU build, pip CUDA wheels, platform).
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "rules/areas.h"
 #include "rules/util.h"
@@ -34,16 +35,16 @@ Check python_unsupported(const Context& ctx) {
     if (b.supports_python(*pv)) continue;
     const bool installed = ctx.target.env == e;
     c.add(Hit{e->prefix,
-              installed ? fmt::format("{} runs on Python {}, outside the {}-{} it was built and tested for: the wheel "
+              installed ? trf("{} runs on Python {}, outside the {}-{} it was built and tested for: the wheel "
                                       "should not have installed, imports can fail.",
                                       ctx.target.label(), pv->truncated(2), b.python_min(), b.python_max())
-                        : fmt::format("Python {} in {} is outside {}-{} of {}: `pip install tensorflow=={}` finds no "
+                        : trf("Python {} in {} is outside {}-{} of {}: `pip install tensorflow=={}` finds no "
                                       "wheel there.",
                                       pv->truncated(2), e->prefix, b.python_min(), b.python_max(), ctx.target.label(),
                                       ctx.target.tf.text()),
               {{"Python", pv->text(), e->prefix},
                {"Python range of TF " + b.tf, b.python_min() + "-" + b.python_max(), u::knowledge_source("tf_builds.json", b.source)}},
-              fmt::format("Create an environment with a supported Python: `uv venv --python {} ~/.venvs/tf` (or "
+              trf("Create an environment with a supported Python: `uv venv --python {} ~/.venvs/tf` (or "
                           "`conda create -n tf python={}`), then install TensorFlow there; or pick a TF release for "
                           "Python {} with `tfrig compat --python {}`.",
                           b.python_max(), b.python_max(), pv->truncated(2), pv->truncated(2)),
@@ -64,11 +65,11 @@ Check cpu_package_on_gpu(const Context& ctx) {
   if (!cpu) return Check::pass();
   Check c;
   c.add(Hit{e->prefix,
-            fmt::format("{} {} in {} is a CPU-only build on a machine with an NVIDIA GPU: it never uses the GPU.",
+            trf("{} {} in {} is a CPU-only build on a machine with an NVIDIA GPU: it never uses the GPU.",
                         tf.distribution, tf.version, e->prefix),
             {{"distribution", tf.distribution, e->site_packages.value_or(e->prefix)},
-             {"CUDA build", tf.is_cuda_build ? u::yes_no(*tf.is_cuda_build) : "unknown", "tensorflow build info"}},
-            fmt::format("`{}/bin/python3 -m pip uninstall -y {} && {}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`",
+             {_("CUDA build"), tf.is_cuda_build ? u::yes_no(*tf.is_cuda_build) : "unknown", "tensorflow build info"}},
+            trf("`{}/bin/python3 -m pip uninstall -y {} && {}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`",
                         e->prefix, tf.distribution, e->prefix, tf.version),
             {}});
   return c;
@@ -94,11 +95,11 @@ Check and_cuda_missing(const Context& ctx) {
                   u::knowledge_source("tf_pip_extras.json", extra->source)});
   }
   c.add(Hit{e->prefix,
-            fmt::format("TensorFlow {} was installed without its NVIDIA wheels (plain `pip install tensorflow`) and "
+            trf("TensorFlow {} was installed without its NVIDIA wheels (plain `pip install tensorflow`) and "
                         "no system CUDA {} is on the loader path: it runs on the CPU.",
                         ctx.target.tf.text(), fam ? fam->cuda : "runtime"),
             ev,
-            fmt::format("`{}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`", e->prefix, e->tensorflow->version),
+            trf("`{}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`", e->prefix, e->tensorflow->version),
             {}});
   return c;
 }
@@ -108,10 +109,10 @@ Check wsl_advice(const Context& ctx) {
   if (!*ctx.inv.host.wsl) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            "This is WSL2: TensorFlow > 2.10 has no GPU support on native Windows, and in WSL2 the GPU comes from "
-            "the Windows driver (>= 528.33 for CUDA 12); never install a Linux NVIDIA driver inside WSL.",
+            _("This is WSL2: TensorFlow > 2.10 has no GPU support on native Windows, and in WSL2 the GPU comes from "
+            "the Windows driver (>= 528.33 for CUDA 12); never install a Linux NVIDIA driver inside WSL."),
             {{"WSL", "yes", "/proc/version"}},
-            "Install or upgrade the NVIDIA driver on Windows, then `pip install 'tensorflow[and-cuda]'` inside WSL2.",
+            _("Install or upgrade the NVIDIA driver on Windows, then `pip install 'tensorflow[and-cuda]'` inside WSL2."),
             {}});
   return c;
 }
@@ -123,10 +124,10 @@ Check not_installed(const Context& ctx) {
   std::string envs;
   for (const auto& e : ctx.inv.python.environments) envs += (envs.empty() ? "" : ", ") + e.prefix;
   c.add(Hit{"host",
-            fmt::format("No TensorFlow installed in any Python environment found; the checks assume {}.",
+            trf("No TensorFlow installed in any Python environment found; the checks assume {}.",
                         ctx.target.label()),
-            {{"Python environments", envs.empty() ? "none" : envs, "python probe"}},
-            fmt::format("`python3 -m venv ~/.venvs/tf && ~/.venvs/tf/bin/pip install 'tensorflow[and-cuda]=={}'`",
+            {{_("Python environments"), envs.empty() ? "none" : envs, "python probe"}},
+            trf("`python3 -m venv ~/.venvs/tf && ~/.venvs/tf/bin/pip install 'tensorflow[and-cuda]=={}'`",
                         ctx.target.tf.text()),
             {}});
   return c;
@@ -136,37 +137,37 @@ Check not_installed(const Context& ctx) {
 
 std::vector<Rule> tensorflow_rules() {
   return {
-      {"tf.python_unsupported", "tf", Severity::kError, "Python outside the release's supported range",
-       "The Python version of TF's environment (or of each environment, when TF is not installed) against the "
-       "tested-build table.",
-       "TF wheels exist only for the Python versions of the tested-build table (tensorflow.org/install/source#gpu).",
-       "Use a Python in the range (a venv or conda env), or a TF release for this Python.",
+      {"tf.python_unsupported", "tf", Severity::kError, N_("Python outside the release's supported range"),
+       N_("The Python version of TF's environment (or of each environment, when TF is not installed) against the "
+       "tested-build table."),
+       N_("TF wheels exist only for the Python versions of the tested-build table (tensorflow.org/install/source#gpu)."),
+       N_("Use a Python in the range (a venv or conda env), or a TF release for this Python."),
        {"https://www.tensorflow.org/install/source#gpu"},
        python_unsupported},
-      {"tf.cpu_package_on_gpu_host", "tf", Severity::kError, "CPU-only TensorFlow on a GPU machine",
-       "The installed distribution (tensorflow-cpu, intel builds) and its CUDA build flag, when a GPU is present.",
-       "A CPU build never uses the GPU, whatever the driver and CUDA.",
-       "Replace it: `pip uninstall tensorflow-cpu && pip install 'tensorflow[and-cuda]'`.",
+      {"tf.cpu_package_on_gpu_host", "tf", Severity::kError, N_("CPU-only TensorFlow on a GPU machine"),
+       N_("The installed distribution (tensorflow-cpu, intel builds) and its CUDA build flag, when a GPU is present."),
+       N_("A CPU build never uses the GPU, whatever the driver and CUDA."),
+       N_("Replace it: `pip uninstall tensorflow-cpu && pip install 'tensorflow[and-cuda]'`."),
        {"https://www.tensorflow.org/install/pip"},
        cpu_package_on_gpu},
-      {"tf.and_cuda_missing", "tf", Severity::kError, "TF >= 2.14 without its NVIDIA wheels and no system CUDA",
-       "For TF >= 2.14: nvidia-* wheels in TF's environment, else a system libcudart of the right major.",
-       "From 2.14 the CUDA libraries come from the tensorflow[and-cuda] extra; a plain `pip install tensorflow` has "
-       "none (tensorflow/tensorflow tensorflow/tools/pip_package/setup.py).",
-       "`pip install 'tensorflow[and-cuda]==VERSION'`.",
+      {"tf.and_cuda_missing", "tf", Severity::kError, N_("TF >= 2.14 without its NVIDIA wheels and no system CUDA"),
+       N_("For TF >= 2.14: nvidia-* wheels in TF's environment, else a system libcudart of the right major."),
+       N_("From 2.14 the CUDA libraries come from the tensorflow[and-cuda] extra; a plain `pip install tensorflow` has "
+       "none (tensorflow/tensorflow tensorflow/tools/pip_package/setup.py)."),
+       N_("`pip install 'tensorflow[and-cuda]==VERSION'`."),
        {"https://www.tensorflow.org/install/pip"},
        and_cuda_missing},
-      {"tf.wsl_advice", "tf", Severity::kInfo, "WSL2: the GPU comes from the Windows driver",
-       "Whether tfrig runs inside WSL.",
-       "TensorFlow 2.10 was the last release with GPU support on native Windows; from 2.11 use WSL2 "
-       "(https://www.tensorflow.org/install/pip; docs/guide.md).",
-       "Keep the NVIDIA driver on Windows current; install TF with [and-cuda] inside WSL2.",
+      {"tf.wsl_advice", "tf", Severity::kInfo, N_("WSL2: the GPU comes from the Windows driver"),
+       N_("Whether tfrig runs inside WSL."),
+       N_("TensorFlow 2.10 was the last release with GPU support on native Windows; from 2.11 use WSL2 "
+       "(https://www.tensorflow.org/install/pip; docs/guide.md)."),
+       N_("Keep the NVIDIA driver on Windows current; install TF with [and-cuda] inside WSL2."),
        {"https://www.tensorflow.org/install/pip#windows-wsl2"},
        wsl_advice},
-      {"tf.not_installed", "tf", Severity::kInfo, "TensorFlow is not installed",
-       "TensorFlow in every Python environment found.",
-       "Without an installed release the checks judge the newest known one (or --tf).",
-       "`pip install 'tensorflow[and-cuda]==VERSION'` in a venv.",
+      {"tf.not_installed", "tf", Severity::kInfo, N_("TensorFlow is not installed"),
+       N_("TensorFlow in every Python environment found."),
+       N_("Without an installed release the checks judge the newest known one (or --tf)."),
+       N_("`pip install 'tensorflow[and-cuda]==VERSION'` in a venv."),
        {"https://www.tensorflow.org/install/pip"},
        not_installed},
   };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "core/units.h"
 
@@ -167,7 +168,7 @@ std::optional<std::string> newest_tf_for_cc(const knowledge::Knowledge& k, const
   return std::nullopt;
 }
 
-std::string yes_no(bool b) { return b ? "yes" : "no"; }
+std::string yes_no(bool b) { return b ? _("yes") : _("no"); }
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;

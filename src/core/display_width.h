@@ -1,0 +1,26 @@
+// How many terminal columns text takes: East Asian Wide and Fullwidth
+// characters (Chinese, Japanese, Korean, fullwidth forms, most emoji) take
+// two, combining marks and zero-width characters none, ANSI colour
+// sequences none. Tables, bars and wrapped text line up by this, so a
+// Chinese report aligns like an English one.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace tfrig::core {
+
+// Columns of one code point: 0, 1 or 2.
+int codepoint_width(char32_t cp);
+// Columns of UTF-8 text (a byte that is not valid UTF-8 counts as one column).
+size_t display_width(std::string_view s);
+// text followed by spaces up to `width` columns (never cut).
+std::string pad_right(std::string_view text, size_t width);
+// Words joined into lines of at most `width` columns (a word longer than a
+// line stays whole); lines after the first start with `indent`, and the first
+// is taken to start after it. Breaks at spaces and between wide characters,
+// never before closing CJK punctuation (，。、：；！？）」』】).
+std::string wrap_display(std::string_view text, size_t width, std::string_view indent);
+
+}  // namespace tfrig::core

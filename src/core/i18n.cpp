@@ -1,0 +1,375 @@
+#include "core/i18n.h"
+
+#include <cstring>
+#include <vector>
+
+#include "core/i18n_embedded.h"
+
+namespace tfrig::core::i18n {
+
+namespace {
+
+// .mo header (GNU gettext manual, "The Format of GNU MO Files"): seven 32-bit
+// words: magic, revision, N, offset of the originals table, offset of the
+// translations table, hash table size and offset. Each table holds N
+// (length, offset) pairs; strings are NUL-terminated after `length` bytes.
+constexpr uint32_t kMagic = 0x950412de;
+constexpr uint32_t kMagicSwapped = 0xde120495;
+
+uint32_t swap32(uint32_t v) {
+  return (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
+}
+
+struct Reader {
+  std::string_view mo;
+  bool swapped = false;
+  std::optional<uint32_t> word(size_t offset) const {
+    if (offset > mo.size() || mo.size() - offset < 4) return std::nullopt;
+    uint32_t v = 0;
+    std::memcpy(&v, mo.data() + offset, 4);
+    return swapped ? swap32(v) : v;
+  }
+  // The string of table entry i, or an error naming the entry's offset.
+  Result<std::string_view> string(uint32_t table, uint32_t i) const {
+    const size_t at = static_cast<size_t>(table) + static_cast<size_t>(i) * 8;
+    auto length = word(at);
+    auto offset = word(at + 4);
+    if (!length || !offset) return fail(ErrorCode::kParse, "offset " + std::to_string(at), "string table entry past the end of the catalog");
+    if (*offset > mo.size() || mo.size() - *offset <= *length) {
+      return fail(ErrorCode::kParse, "offset " + std::to_string(at),
+                  "string of " + std::to_string(*length) + " bytes at " + std::to_string(*offset) + " is past the end of the catalog");
+    }
+    return mo.substr(*offset, *length);
+  }
+};
+
+// "Plural-Forms: nplurals=1; plural=0;" inside the header entry.
+void read_plural_forms(std::string_view header, std::string& plural, int& nplurals) {
+  const auto line_at = header.find("Plural-Forms:");
+  if (line_at == std::string_view::npos) return;
+  std::string_view line = header.substr(line_at);
+  line = line.substr(0, line.find('\n'));
+  if (auto n = line.find("nplurals="); n != std::string_view::npos) {
+    int v = 0;
+    for (size_t i = n + 9; i < line.size() && line[i] >= '0' && line[i] <= '9'; ++i) v = v * 10 + (line[i] - '0');
+    if (v >= 1 && v <= 6) nplurals = v;
+  }
+  if (auto p = line.find("plural="); p != std::string_view::npos) {
+    std::string_view expr = line.substr(p + 7);
+    expr = expr.substr(0, expr.find(';'));
+    if (eval_plural(expr, 1)) plural = std::string(expr);
+  }
+}
+
+// A recursive-descent evaluator for the C subset Plural-Forms uses:
+// ?:, ||, &&, == != < > <= >=, + - * / %, !, parentheses, n and numbers.
+class PluralEval {
+ public:
+  PluralEval(std::string_view s, uint64_t n) : s_(s), n_(n) {}
+  std::optional<uint64_t> run() {
+    auto v = ternary();
+    skip();
+    if (!ok_ || pos_ != s_.size()) return std::nullopt;
+    return v;
+  }
+
+ private:
+  std::string_view s_;
+  uint64_t n_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+  int depth_ = 0;
+
+  void skip() {
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+  }
+  bool eat(std::string_view tok) {
+    skip();
+    if (s_.substr(pos_, tok.size()) != tok) return false;
+    // "<" must not swallow the first half of "<=", "!" of "!=".
+    if (tok.size() == 1 && pos_ + 1 < s_.size() && s_[pos_ + 1] == '=' && (tok == "<" || tok == ">" || tok == "!" || tok == "=")) return false;
+    pos_ += tok.size();
+    return true;
+  }
+  uint64_t ternary() {
+    if (++depth_ > 64) {  // a hostile catalog cannot recurse without bound
+      ok_ = false;
+      return 0;
+    }
+    uint64_t c = logical_or();
+    if (eat("?")) {
+      uint64_t a = ternary();
+      if (!eat(":")) ok_ = false;
+      uint64_t b = ternary();
+      c = c ? a : b;
+    }
+    --depth_;
+    return c;
+  }
+  uint64_t logical_or() {
+    uint64_t v = logical_and();
+    while (eat("||")) v = (logical_and() || v) ? 1 : 0;
+    return v;
+  }
+  uint64_t logical_and() {
+    uint64_t v = equality();
+    while (eat("&&")) v = (equality() && v) ? 1 : 0;
+    return v;
+  }
+  uint64_t equality() {
+    uint64_t v = relation();
+    for (;;) {
+      if (eat("==")) {
+        v = v == relation();
+      } else if (eat("!=")) {
+        v = v != relation();
+      } else {
+        return v;
+      }
+    }
+  }
+  uint64_t relation() {
+    uint64_t v = additive();
+    for (;;) {
+      if (eat("<=")) {
+        v = v <= additive();
+      } else if (eat(">=")) {
+        v = v >= additive();
+      } else if (eat("<")) {
+        v = v < additive();
+      } else if (eat(">")) {
+        v = v > additive();
+      } else {
+        return v;
+      }
+    }
+  }
+  uint64_t additive() {
+    uint64_t v = multiplicative();
+    for (;;) {
+      if (eat("+")) {
+        v += multiplicative();
+      } else if (eat("-")) {
+        v -= multiplicative();
+      } else {
+        return v;
+      }
+    }
+  }
+  uint64_t multiplicative() {
+    uint64_t v = unary();
+    for (;;) {
+      if (eat("*")) {
+        v *= unary();
+      } else if (eat("/")) {
+        const uint64_t d = unary();
+        v = d ? v / d : 0;
+      } else if (eat("%")) {
+        const uint64_t d = unary();
+        v = d ? v % d : 0;
+      } else {
+        return v;
+      }
+    }
+  }
+  uint64_t unary() {
+    if (eat("!")) return unary() ? 0 : 1;
+    return primary();
+  }
+  uint64_t primary() {
+    skip();
+    if (eat("(")) {
+      uint64_t v = ternary();
+      if (!eat(")")) ok_ = false;
+      return v;
+    }
+    if (pos_ < s_.size() && s_[pos_] == 'n') {
+      ++pos_;
+      return n_;
+    }
+    if (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
+      uint64_t v = 0;
+      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') v = v * 10 + static_cast<uint64_t>(s_[pos_++] - '0');
+      return v;
+    }
+    ok_ = false;
+    return 0;
+  }
+};
+
+struct Active {
+  std::string language = "en";
+  const Catalog* catalog = nullptr;
+};
+
+Active& active() {
+  static Active a;
+  return a;
+}
+
+std::vector<std::pair<std::string, Catalog>>& loaded() {
+  static std::vector<std::pair<std::string, Catalog>> catalogs = [] {
+    std::vector<std::pair<std::string, Catalog>> out;
+    for (size_t i = 0; i < embedded::kCatalogCount; ++i) {
+      // Built by msgfmt --check at build time; a catalog that does not parse
+      // here is a build defect, and English is the safe answer.
+      if (auto c = Catalog::parse(embedded::kCatalogs[i].mo)) out.emplace_back(std::string(embedded::kCatalogs[i].language), std::move(*c));
+    }
+    return out;
+  }();
+  return catalogs;
+}
+
+}  // namespace
+
+std::optional<uint64_t> eval_plural(std::string_view expression, uint64_t n) { return PluralEval(expression, n).run(); }
+
+Result<Catalog> Catalog::parse(std::string_view mo) {
+  Reader r{mo};
+  auto magic = r.word(0);
+  if (!magic) return fail(ErrorCode::kParse, "offset 0", "a .mo catalog starts with a 28-byte header; got " + std::to_string(mo.size()) + " bytes");
+  if (*magic == kMagicSwapped) {
+    r.swapped = true;
+  } else if (*magic != kMagic) {
+    return fail(ErrorCode::kParse, "offset 0", "not a .mo catalog (expected the magic number 0x950412de)");
+  }
+  const auto revision = r.word(4);
+  const auto count = r.word(8);
+  const auto originals = r.word(12);
+  const auto translations = r.word(16);
+  if (!revision || !count || !originals || !translations || r.word(24) == std::nullopt) {
+    return fail(ErrorCode::kParse, "offset 4", "the .mo header is cut short");
+  }
+  if ((*revision >> 16) != 0) return fail(ErrorCode::kParse, "offset 4", "unsupported .mo major revision " + std::to_string(*revision >> 16));
+  Catalog c;
+  for (uint32_t i = 0; i < *count; ++i) {
+    auto id = r.string(*originals, i);
+    if (!id) return tl::unexpected(id.error());
+    auto text = r.string(*translations, i);
+    if (!text) return tl::unexpected(text.error());
+    std::string_view key = *id;
+    if (key.empty()) {
+      read_plural_forms(*text, c.plural_, c.nplurals_);
+      continue;
+    }
+    key = key.substr(0, key.find('\0'));  // a plural entry's id is "singular\0plural"
+    c.messages_[key] = *text;
+  }
+  return c;
+}
+
+std::optional<std::string_view> Catalog::find(std::string_view msgid) const {
+  auto it = messages_.find(msgid);
+  if (it == messages_.end()) return std::nullopt;
+  std::string_view text = it->second.substr(0, it->second.find('\0'));
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+std::optional<std::string_view> Catalog::find_plural(std::string_view singular, uint64_t n) const {
+  auto it = messages_.find(singular);
+  if (it == messages_.end()) return std::nullopt;
+  uint64_t form = eval_plural(plural_, n).value_or(0);
+  if (form >= static_cast<uint64_t>(nplurals_)) form = 0;
+  std::string_view forms = it->second;
+  for (uint64_t i = 0; i < form; ++i) {
+    const auto nul = forms.find('\0');
+    if (nul == std::string_view::npos) return std::nullopt;
+    forms = forms.substr(nul + 1);
+  }
+  std::string_view text = forms.substr(0, forms.find('\0'));
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+std::optional<std::string> catalog_language(std::string_view locale, bool require_utf8) {
+  std::string_view name = locale.substr(0, locale.find('@'));
+  std::string_view codeset;
+  if (auto dot = name.find('.'); dot != std::string_view::npos) {
+    codeset = name.substr(dot + 1);
+    name = name.substr(0, dot);
+  }
+  if (name.empty()) return std::nullopt;
+  if (name == "C" || name == "POSIX" || name == "en" || name.substr(0, 3) == "en_") return std::string("en");
+  // Simplified Chinese: the mainland and Singapore. zh_TW / zh_HK use
+  // traditional characters, which this catalog is not.
+  if (name == "zh" || name == "zh_CN" || name == "zh_SG") {
+    if (require_utf8 && !codeset.empty()) {
+      std::string lower;
+      for (char ch : codeset) lower += static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+      if (lower != "utf-8" && lower != "utf8") return std::nullopt;
+    }
+    return std::string("zh_CN");
+  }
+  return std::nullopt;
+}
+
+std::string choose_language(const std::optional<std::string>& flag, const std::function<const char*(const char*)>& getenv) {
+  if (flag) return catalog_language(*flag, false).value_or("en");
+  // GNU gettext's order: LANGUAGE (a priority list), then LC_ALL, LC_MESSAGES, LANG.
+  if (const char* list = getenv("LANGUAGE"); list != nullptr && list[0] != '\0') {
+    std::string_view rest(list);
+    while (!rest.empty()) {
+      const auto colon = rest.find(':');
+      if (auto lang = catalog_language(rest.substr(0, colon))) return *lang;
+      if (colon == std::string_view::npos) break;
+      rest = rest.substr(colon + 1);
+    }
+  }
+  for (const char* var : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+    const char* value = getenv(var);
+    if (value == nullptr || value[0] == '\0') continue;  // empty: the next one decides (POSIX)
+    return catalog_language(value).value_or("en");
+  }
+  return "en";
+}
+
+std::vector<std::string> embedded_languages() {
+  std::vector<std::string> out;
+  for (const auto& [lang, catalog] : loaded()) out.push_back(lang);
+  return out;
+}
+
+const Catalog* embedded_catalog(std::string_view language) {
+  for (const auto& [lang, catalog] : loaded()) {
+    if (lang == language) return &catalog;
+  }
+  return nullptr;
+}
+
+void set_language(std::string_view language) {
+  active().catalog = embedded_catalog(language);
+  active().language = active().catalog ? std::string(language) : "en";
+}
+
+std::string_view language() { return active().language; }
+
+std::string_view translate(std::string_view msgid) {
+  if (active().catalog == nullptr) return msgid;
+  return active().catalog->find(msgid).value_or(msgid);
+}
+
+std::string_view translate_in_context(std::string_view context, std::string_view msgid) {
+  if (active().catalog == nullptr) return msgid;
+  std::string key(context);
+  key += '\x04';
+  key += msgid;
+  return active().catalog->find(key).value_or(msgid);
+}
+
+std::string_view translate_plural(std::string_view singular, std::string_view plural, uint64_t n) {
+  if (active().catalog != nullptr) {
+    if (auto t = active().catalog->find_plural(singular, n)) return *t;
+  }
+  return n == 1 ? singular : plural;
+}
+
+std::string format_translated(std::string_view translated, std::string_view english, fmt::format_args args) {
+  try {
+    return fmt::vformat(translated, args);
+  } catch (const fmt::format_error&) {
+    return fmt::vformat(english, args);  // checked at compile time by trf's format_string
+  }
+}
+
+}  // namespace tfrig::core::i18n
