@@ -45,6 +45,10 @@ struct SampleCost {
   // forward and backward: flops / (2 x the product's arithmetic intensity).
   // Narrow layers move more operand bytes per FLOP (operand_bytes_per_sample).
   double operand_bytes = 0;
+  // GPU kernels one training step launches whatever its batch (layers x
+  // forward and backward): each costs a fixed time, which weighs on small
+  // batches and on models of many small layers (kernels_per_step).
+  double kernels = 0;
 };
 // Multiplications Winograd's F(2x2, 3x3) saves on a 3x3 convolution: 16
 // instead of 36 per 2x2 output tile (Lavin & Gray 2016, "Fast Algorithms for
@@ -71,6 +75,10 @@ double memory_traffic_per_sample(const Workload& w);
 // per FLOP from caches and shared memory. Forward, data gradient and weight
 // gradient each move about the same operands: 3 x M(K + N) per layer.
 double operand_bytes_per_sample(const Workload& w);
+// Kernels of one training step: every layer that computes, once forward and
+// twice backward (data and weight gradients, or the gradient and its
+// accumulation into the next layer's).
+double kernels_per_step(const Workload& w);
 
 // The fitted parameters: the fraction of the compute peak reached per cost
 // family and math mode, the fraction of DRAM bandwidth reached per family
@@ -86,6 +94,9 @@ struct Calibration {
   // DRAM bandwidth (most come from L2 and shared memory): the one parameter
   // that makes narrow layers slower per FLOP than wide ones.
   double operand_bandwidth = 8.0;
+  // Seconds a kernel costs beyond its work (launch, the executor's dispatch,
+  // the tail of a kernel too small to fill the GPU), per step.
+  double kernel_seconds = 5e-6;
   double band_low = 0.75;   // 10th percentile of published / estimate, leave-one-GPU-out
   double band_high = 1.25;  // 90th percentile
   int rows = 0;             // published rows fitted
@@ -113,7 +124,7 @@ struct Throughput {
   double high = 0;
   std::string basis;         // "measured" | "estimated"
   std::string math;          // math_mode_name of what the precision runs
-  std::string bound;         // estimated: "compute" | "memory"; measured: ""
+  std::string bound;         // estimated: "compute" | "memory" (DRAM and operands) | "launch" (fixed cost per kernel); measured: ""
   std::string detail;        // where the number comes from
 };
 
