@@ -166,8 +166,8 @@ Calibration fit_toward(std::span<const RowFeatures> rows, const Calibration& pri
     }
   }
   for (double& m : c.memory_efficiency) params.push_back({&m, 0.01, 1.0});
-  // Operands from caches: between the DRAM bandwidth and 100 times it (an
-  // A100's L2 delivers about 2.3x its DRAM bandwidth, shared memory far more).
+  // Operands from caches: between the DRAM bandwidth and 100 times it (L2
+  // and shared memory serve most of them, faster than DRAM).
   params.push_back({&c.operand_bandwidth, 1.0, 100.0});
   // A kernel's fixed cost: 0.1 to 100 microseconds (a bare CUDA launch takes
   // a few microseconds; TensorFlow's executor adds its dispatch per op).
