@@ -41,6 +41,8 @@ struct Roofs {
   double dense = 0;      // the other tensor-path FLOPs
   double core = 0;       // depthwise FLOPs, FP32 CUDA cores whatever the precision
   double bytes = 0;      // DRAM bytes per sample, the step's update spread over the batch
+  double operand = 0;    // operand bytes of the matrix products per sample (mostly from L2 / shared memory)
+  double kernels = 0;    // kernels per sample: those of a step over the batch one GPU runs
   double peak = 0;       // FLOP/s of the math mode
   double fp32_peak = 0;  // FLOP/s on CUDA cores
   double bandwidth = 0;  // B/s
@@ -64,6 +66,8 @@ std::optional<Roofs> make_roofs(const Workload& w, const GpuCandidate& g, int ac
   r.dense = std::max(0.0, cost.flops - cost.cuda_core_flops - cost.winograd_flops);
   const uint64_t batch = per_gpu_batch(w);
   r.bytes = cost.bytes + update_bytes_per_step(w, accumulation_steps) / static_cast<double>(batch);
+  r.operand = cost.operand_bytes;
+  r.kernels = cost.kernels / static_cast<double>(batch);
   r.peak = *peak * 1e12;
   r.fp32_peak = g.fp32_tflops.value_or(*peak) * 1e12;
   r.bandwidth = g.memory_bandwidth_gbs.value_or(0) * 1e9;
@@ -72,8 +76,11 @@ std::optional<Roofs> make_roofs(const Workload& w, const GpuCandidate& g, int ac
 }
 
 struct SampleTimes {
-  double compute = 0;  // s per sample
-  double memory = 0;
+  double compute = 0;   // s per sample: the arithmetic
+  double operands = 0;  // the matrix products' operands through caches
+  double kernels = 0;   // the fixed cost of the step's kernels, per sample
+  double memory = 0;    // DRAM traffic
+  double total() const { return compute + operands + kernels + memory; }
 };
 
 // Two roofs that do not overlap fully: a step spends its FLOPs at a fraction
@@ -95,6 +102,10 @@ SampleTimes sample_times(const Roofs& r, const Calibration& c) {
     t.compute = (r.winograd + r.dense) / rate;
   }
   if (r.core > 0) t.compute += r.core / rate32;
+  // Narrow products wait on their operands: the bytes they move per FLOP at
+  // a fitted multiple of the DRAM bandwidth (on-chip caches feed most of it).
+  if (r.bandwidth > 0) t.operands = r.operand / (c.operand_bandwidth * r.bandwidth);
+  t.kernels = r.kernels * c.kernel_seconds;
   if (r.bandwidth > 0) t.memory = r.bytes / (c.memory_efficiency[r.family] * r.bandwidth);
   return t;
 }
@@ -107,8 +118,7 @@ struct RowFeatures {
 };
 
 double predicted_rate(const RowFeatures& f, const Calibration& c) {
-  const SampleTimes t = sample_times(f.roofs, c);
-  const double sum = t.compute + t.memory;
+  const double sum = sample_times(f.roofs, c).total();
   return sum > 0 ? 1.0 / sum : 0.0;
 }
 
@@ -135,31 +145,45 @@ double objective(std::span<const RowFeatures> rows, const Calibration& c, const 
   for (size_t i = 0; i < c.memory_efficiency.size(); ++i) {
     s += kPull * std::pow(std::log(c.memory_efficiency[i] / prior.memory_efficiency[i]), 2);
   }
+  s += kPull * std::pow(std::log(c.operand_bandwidth / prior.operand_bandwidth), 2);
+  s += kPull * std::pow(std::log(c.kernel_seconds / prior.kernel_seconds), 2);
   return s;
 }
 
 Calibration fit_toward(std::span<const RowFeatures> rows, const Calibration& prior) {
   Calibration c = prior;
   c.rows = static_cast<int>(rows.size());
-  std::vector<double*> params;
+  // Each parameter with the range its logarithm is searched in.
+  struct Param {
+    double* value;
+    double lo, hi;
+  };
+  std::vector<Param> params;
   for (auto& fam : c.compute_efficiency) {
     // BF16 is not fitted: it takes FP16's value below.
     for (size_t m = 0; m < fam.size(); ++m) {
-      if (m != mode_index(MathMode::kBf16)) params.push_back(&fam[m]);
+      if (m != mode_index(MathMode::kBf16)) params.push_back({&fam[m], 0.01, 1.0});
     }
   }
-  for (double& m : c.memory_efficiency) params.push_back(&m);
+  for (double& m : c.memory_efficiency) params.push_back({&m, 0.01, 1.0});
+  // Operands from caches: between the DRAM bandwidth and 100 times it (L2
+  // and shared memory serve most of them, faster than DRAM).
+  params.push_back({&c.operand_bandwidth, 1.0, 100.0});
+  // A kernel's fixed cost: 0.1 to 100 microseconds (a bare CUDA launch takes
+  // a few microseconds; TensorFlow's executor adds its dispatch per op).
+  params.push_back({&c.kernel_seconds, 1e-7, 1e-4});
   // Coordinate descent with a golden-section search on each parameter's
-  // logarithm, between 1% and 100% of the peak; each step reuses the inner
-  // point the previous one evaluated.
+  // logarithm (efficiencies between 1% and 100% of the peak); each step
+  // reuses the inner point the previous one evaluated.
   constexpr double kPhi = 0.6180339887498949;
   auto at = [&](double* p, double x) {
     *p = std::exp(x);
     return objective(rows, c, prior);
   };
   for (int sweep = 0; sweep < 8; ++sweep) {
-    for (double* p : params) {
-      double lo = std::log(0.01), hi = std::log(1.0);
+    for (const Param& param : params) {
+      double* p = param.value;
+      double lo = std::log(param.lo), hi = std::log(param.hi);
       double a = hi - kPhi * (hi - lo), b = lo + kPhi * (hi - lo);
       double fa = at(p, a), fb = at(p, b);
       for (int it = 0; it < 40; ++it) {
@@ -196,6 +220,8 @@ Calibration fit(std::span<const RowFeatures> rows) {
   Calibration prior = shared;
   for (auto& fam : prior.compute_efficiency) fam = shared.compute_efficiency[0];
   prior.memory_efficiency.fill(shared.memory_efficiency[0]);
+  prior.operand_bandwidth = shared.operand_bandwidth;
+  prior.kernel_seconds = shared.kernel_seconds;
   return fit_toward(rows, prior);
 }
 
@@ -259,8 +285,63 @@ double memory_traffic_per_sample(const Workload& w) {
   return 3.0 * static_cast<double>(activation_bytes(w, 1));
 }
 
+double operand_bytes_per_sample(const Workload& w) {
+  const double e = static_cast<double>(activation_element_bytes(w.precision));
+  double elems = 0;  // operand elements of one forward pass
+  if (w.family == Family::kTransformer && w.transformer) {
+    // Per token: a K x N weight costs K + N elements (its input row and output
+    // row); the attention core per head QK^T (d + s) and the product with V
+    // (s + d), d = h / a the head width.
+    const TransformerConfig& c = *w.transformer;
+    const double h = c.hidden, ff = c.ffn, s = w.seq_len;
+    const double a = std::max(1, c.heads), d = h / a;
+    const double mlp = c.gated_mlp ? 3 * (h + ff) : 2 * (h + ff);
+    const double attention = 4 * (h + h) + 2 * a * (s + d);
+    double per_token = (attention + mlp) * c.layers;
+    if (c.kind == TransformerKind::kEncoderDecoder) per_token += (2 * attention + mlp) * c.decoder_layers;
+    if (c.vocab > 0 && c.kind != TransformerKind::kEncoder) per_token += h + c.vocab;
+    elems = per_token * s;
+  } else {
+    for (const Layer& l : w.layers) {
+      if (l.macs == 0 || l.out_elems == 0) continue;
+      // As an implicit GEMM a convolution has M = output positions, N = output
+      // channels, K = input channels x kernel area = macs / output elements;
+      // the kernel's parameters are K x N (a bias adds N, ignored).
+      const double out = static_cast<double>(l.out_elems);
+      const double k = static_cast<double>(l.macs) / out;
+      if (l.kind == LayerKind::kDepthwiseConv) {
+        elems += out * (k + 1);  // one channel per product: N = 1
+      } else if (l.kind == LayerKind::kConv || l.kind == LayerKind::kDense) {
+        const double n = std::max(1.0, static_cast<double>(l.params) / k);
+        elems += out * (1 + k / n);  // M (K + N) with M = out / N
+      }
+    }
+  }
+  return 3.0 * elems * e;
+}
+
+double kernels_per_step(const Workload& w) {
+  double layers = 0;
+  if (w.family == Family::kTransformer && w.transformer) {
+    // Per block as Keras builds it: Q, K, V and output projections, the two
+    // attention matmuls, softmax, three dropouts, two residual adds, two layer
+    // norms, two MLP matmuls and the activation: 17 (a decoder's
+    // cross-attention adds 9); embeddings, final norm and head: 4.
+    const TransformerConfig& c = *w.transformer;
+    layers = 17.0 * c.layers + 4;
+    if (c.kind == TransformerKind::kEncoderDecoder) layers += 26.0 * c.decoder_layers;
+  } else {
+    for (const Layer& l : w.layers) {
+      if (l.kind != LayerKind::kInput && l.kind != LayerKind::kView) layers += 1;
+    }
+  }
+  return 3.0 * layers;
+}
+
 SampleCost sample_cost(const Workload& w) {
   SampleCost c{training_flops_per_sample(w), 0, memory_traffic_per_sample(w)};
+  c.operand_bytes = operand_bytes_per_sample(w);
+  c.kernels = kernels_per_step(w);
   // Depthwise convolutions have no tensor-core kernel in cuDNN's common
   // paths: a MobileNet/EfficientNet block's depthwise part runs on CUDA cores
   // whatever the precision (3 x forward MACs x 2, as for the rest).
@@ -323,6 +404,10 @@ Calibration default_calibration() {
   // 60% of the DRAM bandwidth. The fit replaces every value that has rows.
   for (auto& fam : c.compute_efficiency) fam.fill(0.4);
   c.memory_efficiency.fill(0.6);
+  // ASSUMED before the fit: operands at 8x the DRAM bandwidth.
+  c.operand_bandwidth = 8.0;
+  // ASSUMED before the fit: 5 microseconds per kernel.
+  c.kernel_seconds = 5e-6;
   return c;
 }
 
@@ -404,18 +489,22 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   const double bw = roofs->bandwidth;
   const double peak = roofs->peak / 1e12;
   const SampleTimes times = sample_times(*roofs, c);
-  const double t_compute = times.compute, t_memory = times.memory;
   Throughput t;
-  t.samples_per_s = 1.0 / (t_compute + t_memory);
+  t.samples_per_s = 1.0 / times.total();
   t.low = t.samples_per_s * c.band_low;
   t.high = t.samples_per_s * c.band_high;
   t.basis = "estimated";
   t.math = std::string(math_mode_name(m));
-  t.bound = t_memory > t_compute ? "memory" : "compute";
+  // The largest share of the time names the bound: the arithmetic, the bytes
+  // (DRAM and the products' operands), or the fixed cost of the kernels.
+  const double bytes_time = times.memory + times.operands;
+  t.bound = times.kernels > std::max(times.compute, bytes_time) ? "launch" : bytes_time > times.compute ? "memory" : "compute";
   t.detail = fmt::format(
       "{}-bound ({}): {:.3g} training FLOPs per sample at {} of {:.1f} TFLOPS {} + {:.3g} bytes per sample at {} of {:.0f} GB/s; "
+      "{:.3g} operand bytes per sample at {:.1f}x the DRAM bandwidth + {:.0f} kernels per step at {:.0f} us each over a batch of {}; "
       "efficiencies fitted on {} published TensorFlow rows, band {:.2f}x-{:.2f}x (leave-one-GPU-out)",
-      t.bound, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, c.rows, c.band_low, c.band_high);
+      t.bound, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, roofs->operand,
+      c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low, c.band_high);
   if (roofs->autotune) t.detail += "; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)";
   return t;
 }

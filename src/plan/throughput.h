@@ -40,6 +40,15 @@ struct SampleCost {
   double cuda_core_flops = 0;  // of which depthwise convolutions: no tensor-core path, they run at the FP32 rate
   double bytes = 0;
   double winograd_flops = 0;   // of the flops, dense 3x3 stride-1 convolutions (Layer::winograd)
+  // Bytes the matrix products read and write as GEMM operands (A, B and C of
+  // every convolution as an implicit GEMM, every dense and attention matmul),
+  // forward and backward: flops / (2 x the product's arithmetic intensity).
+  // Narrow layers move more operand bytes per FLOP (operand_bytes_per_sample).
+  double operand_bytes = 0;
+  // GPU kernels one training step launches whatever its batch (layers x
+  // forward and backward): each costs a fixed time, which weighs on small
+  // batches and on models of many small layers (kernels_per_step).
+  double kernels = 0;
 };
 // Multiplications Winograd's F(2x2, 3x3) saves on a 3x3 convolution: 16
 // instead of 36 per 2x2 output tile (Lavin & Gray 2016, "Fast Algorithms for
@@ -58,6 +67,18 @@ uint64_t per_gpu_batch(const Workload& w);
 double update_bytes_per_step(const Workload& w, int accumulation_steps = 1);
 // Bytes of activations moved through DRAM per training sample.
 double memory_traffic_per_sample(const Workload& w);
+// Operand bytes of the matrix products of one training sample. A product of
+// an M x K by a K x N matrix does 2MNK FLOPs on M(K + N) + KN operand
+// elements; with M (batch x positions) large its intensity is N K / (N + K)
+// multiply-accumulates per element, so narrow products (few channels, short
+// reductions, 64-wide attention heads) feed the tensor cores with more bytes
+// per FLOP from caches and shared memory. Forward, data gradient and weight
+// gradient each move about the same operands: 3 x M(K + N) per layer.
+double operand_bytes_per_sample(const Workload& w);
+// Kernels of one training step: every layer that computes, once forward and
+// twice backward (data and weight gradients, or the gradient and its
+// accumulation into the next layer's).
+double kernels_per_step(const Workload& w);
 
 // The fitted parameters: the fraction of the compute peak reached per cost
 // family and math mode, the fraction of DRAM bandwidth reached per family
@@ -69,6 +90,13 @@ struct Calibration {
   // whose depthwise and elementwise layers cost differently per FLOP.
   std::array<std::array<double, 4>, 3> compute_efficiency{};
   std::array<double, 3> memory_efficiency{0.6, 0.6, 0.6};  // [cost family]
+  // The operand bytes of the matrix products move at this multiple of the
+  // DRAM bandwidth (most come from L2 and shared memory): the one parameter
+  // that makes narrow layers slower per FLOP than wide ones.
+  double operand_bandwidth = 8.0;
+  // Seconds a kernel costs beyond its work (launch, the executor's dispatch,
+  // the tail of a kernel too small to fill the GPU), per step.
+  double kernel_seconds = 5e-6;
   double band_low = 0.75;   // 10th percentile of published / estimate, leave-one-GPU-out
   double band_high = 1.25;  // 90th percentile
   int rows = 0;             // published rows fitted
@@ -96,7 +124,7 @@ struct Throughput {
   double high = 0;
   std::string basis;         // "measured" | "estimated"
   std::string math;          // math_mode_name of what the precision runs
-  std::string bound;         // estimated: "compute" | "memory"; measured: ""
+  std::string bound;         // estimated: "compute" | "memory" (DRAM and operands) | "launch" (fixed cost per kernel); measured: ""
   std::string detail;        // where the number comes from
 };
 

@@ -193,6 +193,9 @@ std::string render_validation_markdown(const ValidationReport& r) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", cost_family_name(f), pct(e[0]), pct(e[1]), pct(e[2]), pct(e[3]),
                        pct(r.fitted.memory_efficiency[f]));
   }
+  out += fmt::format("\nOperand bytes of the matrix products (narrow layers move more per FLOP) at {:.1f}x the DRAM bandwidth;\n"
+                     "a fixed {:.1f} microseconds per kernel of a training step (3 per layer).\n",
+                     r.fitted.operand_bandwidth, r.fitted.kernel_seconds * 1e6);
   out += fmt::format("\nBand: {:.2f}x-{:.2f}x the estimate. Rows fitted: {}.\n", r.fitted.band_low, r.fitted.band_high, r.fitted.rows);
   out += "A family or math mode without rows takes the values fitted on all families pooled (BF16 takes FP16's).\n\n";
   out += "## Throughput, leave-one-GPU-out\n\n";

@@ -112,6 +112,61 @@ TEST(PlanThroughput, SmallBatchesPayTheUpdateOnFewerSamples) {
   EXPECT_EQ(per_gpu_batch(two), 129u);
 }
 
+// A product's operands per FLOP fall with its width: two convolutions of the
+// same work, one 32 channels wide and one 512, move about 1 + K/N operand
+// elements per output; Inception v3's narrow branches move more per FLOP
+// than ResNet-50's bottlenecks. Depthwise convolutions read kernel-area
+// inputs per output.
+TEST(PlanThroughput, NarrowProductsMoveMoreOperandBytesPerFlop) {
+  auto conv = [](uint64_t n, uint64_t k, uint64_t positions) {
+    Layer l;
+    l.kind = LayerKind::kConv;
+    l.out_elems = positions * n;
+    l.macs = positions * n * k;
+    l.params = n * k;
+    return l;
+  };
+  Workload narrow = model_workload("resnet50", Precision::kMixedFloat16, 1);
+  Workload wide = narrow;
+  narrow.layers = {conv(32, 288, 8192)};  // 32 channels, K = 288, 8192 positions
+  wide.layers = {conv(512, 288, 512)};    // the same MACs, 512 channels
+  ASSERT_EQ(narrow.layers[0].macs, wide.layers[0].macs);
+  // 3 passes x out x (1 + K/N) x 2 bytes.
+  EXPECT_DOUBLE_EQ(operand_bytes_per_sample(narrow), 3.0 * 2 * (32.0 * 8192) * (1 + 288.0 / 32));
+  EXPECT_GT(operand_bytes_per_sample(narrow), 5 * operand_bytes_per_sample(wide));
+  auto per_flop = [](const char* id) {
+    const SampleCost c = sample_cost(model_workload(id, Precision::kMixedFloat16, 1));
+    return c.operand_bytes / c.flops;
+  };
+  EXPECT_GT(per_flop("inception_v3"), per_flop("resnet50"));
+  EXPECT_GT(per_flop("mobilenet_v2"), per_flop("resnet50"));
+  // Transformers: the attention core's 64-wide heads and the sequence.
+  EXPECT_GT(operand_bytes_per_sample(model_workload("bert_base", Precision::kFp32, 1)), 0);
+}
+
+// Every kernel of a step costs a fixed time whatever the batch: per sample it
+// weighs on small batches, and more on a model of many layers.
+TEST(PlanThroughput, KernelCostWeighsOnSmallBatches) {
+  EXPECT_GT(kernels_per_step(model_workload("inception_v3", Precision::kFp32, 1)),
+            kernels_per_step(model_workload("resnet50", Precision::kFp32, 1)));
+  EXPECT_GT(kernels_per_step(model_workload("bert_large", Precision::kFp32, 1)),
+            kernels_per_step(model_workload("bert_base", Precision::kFp32, 1)));
+  const auto gpus = fixture_gpus();
+  const GpuCandidate a100 = fixture(gpus, "a100-sxm4-40gb");
+  Calibration free = builtin_throughput_model().calibration;
+  free.kernel_seconds = 0;
+  Calibration costly = free;
+  costly.kernel_seconds = 20e-6;
+  auto rate = [&](uint64_t batch, const Calibration& c) {
+    return estimate_throughput(model_workload("resnet50", Precision::kMixedFloat16, batch), a100, c)->samples_per_s;
+  };
+  const double small_loss = rate(8, costly) / rate(8, free);
+  const double large_loss = rate(256, costly) / rate(256, free);
+  EXPECT_LT(small_loss, large_loss);
+  EXPECT_LT(large_loss, 1.0);
+  EXPECT_GT(builtin_throughput_model().calibration.kernel_seconds, 0);
+}
+
 TEST(PlanRanking, CalibrationIsPlausibleAndShowsABand) {
   const Calibration& c = builtin_throughput_model().calibration;
   EXPECT_GE(c.rows, 40);
@@ -125,6 +180,11 @@ TEST(PlanRanking, CalibrationIsPlausibleAndShowsABand) {
     EXPECT_GT(m, 0.05);
     EXPECT_LE(m, 1.0);
   }
+  // Operands come from caches at least as fast as from DRAM; a kernel's
+  // fixed cost is microseconds, not milliseconds.
+  EXPECT_GE(c.operand_bandwidth, 1.0);
+  EXPECT_GT(c.kernel_seconds, 1e-7);
+  EXPECT_LT(c.kernel_seconds, 1e-4);
   EXPECT_LT(c.band_low, 1.0);
   EXPECT_GT(c.band_high, 1.0);
 }
