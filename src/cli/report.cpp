@@ -5,13 +5,14 @@
 #include <memory>
 
 #include "cli/command.h"
-#include "rules/judge.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "report/report.h"
+#include "rules/judge.h"
 #include "watch/classify.h"
 #include "watch/recording.h"
 #include "watch/render.h"
@@ -96,13 +97,13 @@ int run(const ReportOptions& o, const GlobalOptions& global) {
 
 void add_report_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<ReportOptions>();
-  CLI::App* cmd = app.add_subcommand("report", "Put results of tfrig (snapshot, doctor, plan, pipeline, bench, watch, fleet) on one HTML page");
+  CLI::App* cmd = app.add_subcommand("report", _("Put results of tfrig (snapshot, doctor, plan, pipeline, bench, watch, fleet) on one HTML page"));
   cmd->add_option("INPUT", opts->inputs,
-                  "A snapshot, the --format json output of doctor/plan/pipeline/bench/watch/fleet, or a watch recording (.jsonl)")
+                  _("A snapshot, the --format json output of doctor/plan/pipeline/bench/watch/fleet, or a watch recording (.jsonl)"))
       ->required()
       ->type_name("FILE");
-  cmd->add_option("-o,--output", opts->output, "Write the page to FILE.html (atomically); '-' for stdout")->type_name("FILE");
-  cmd->add_option("--tf", opts->tf, "TensorFlow version the rules judge a plain snapshot against")->type_name("VERSION");
+  cmd->add_option("-o,--output", opts->output, _("Write the page to FILE.html (atomically); '-' for stdout"))->type_name("FILE");
+  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge a plain snapshot against"))->type_name("VERSION");
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
 

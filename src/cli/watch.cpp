@@ -187,7 +187,7 @@ void add_watch_command(CLI::App& app, RunState& state) {
   cmd->add_option("command", o->command, _("-- COMMAND ARGS...: run it and watch it until it exits"))->type_name("COMMAND");
   cmd->add_option("--interval", o->interval, _("Time between samples (1s, 500ms)"))->default_str("1s");
   cmd->add_option("--duration", o->duration,
-                  "Stop after this long (default: when COMMAND or PID exits; 60s system-wide)");
+                  _("Stop after this long (default: when COMMAND or PID exits; 60s system-wide)"));
   cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json", "csv", "html"}))->default_str("text");
   cmd->add_option("-o,--output", o->output, _("Write the report to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->add_option("--record", o->record, _("Save the samples (JSON Lines) to FILE"))->type_name("FILE");

@@ -3,6 +3,7 @@
 // that answer there. Advice only; nothing is changed.
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "knowledge/setup_facts.h"
 #include "rules/areas.h"
@@ -35,21 +36,21 @@ Check configured_for_china(const Context& ctx) {
   std::vector<Evidence> ev;
   // "zh_CN.UTF-8", "zh_CN.GB18030", "zh_CN": the part before the codeset.
   if (r.locale && listed(china.locales, r.locale->substr(0, r.locale->find_first_of(".@")))) {
-    ev.push_back({"locale", *r.locale, "/etc/default/locale or /etc/locale.conf"});
+    ev.push_back({_("locale"), *r.locale, "/etc/default/locale or /etc/locale.conf"});
   }
   if (r.time_zone && listed(china.time_zones, *r.time_zone)) {
-    ev.push_back({"time zone", *r.time_zone, "/etc/timezone or /etc/localtime"});
+    ev.push_back({_("time zone"), *r.time_zone, "/etc/timezone or /etc/localtime"});
   }
   for (const auto& s : r.sources) {
-    if (china_mirror_host(china.mirror_hosts, s.host)) ev.push_back({s.kind + " mirror", s.host, s.file});
+    if (china_mirror_host(china.mirror_hosts, s.host)) ev.push_back({trf("{} mirror", s.kind), s.host, s.file});
   }
   if (ev.empty()) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            fmt::format("This machine looks set up for mainland China ({}). Docker Hub, PyPI, NVIDIA's repositories "
-                        "and the Container Toolkit's nvidia.github.io often answer slowly or not at all from there: "
-                        "`tfrig setup --mirror cn` writes an installation that downloads from mirrors in China "
-                        "(docs/setup.md) and checks each answers first.",
+            trf("This machine looks set up for mainland China ({}). Docker Hub, PyPI, NVIDIA's repositories "
+                "and the Container Toolkit's nvidia.github.io often answer slowly or not at all from there: "
+                "`tfrig setup --mirror cn` writes an installation that downloads from mirrors in China "
+                "(docs/setup.md) and checks each answers first.",
                         ev.front().fact + " " + ev.front().value + (ev.size() > 1 ? ", ..." : "")),
             ev, "", {}});
   return c;
@@ -59,15 +60,15 @@ Check configured_for_china(const Context& ctx) {
 
 std::vector<Rule> region_rules() {
   return {
-      {"os.configured_for_china", "os", Severity::kInfo, "Set up for mainland China: install with --mirror cn",
-       "The system locale (zh_CN), the time zone (Asia/Shanghai, Asia/Chongqing, Asia/Harbin, Asia/Urumqi) and the "
-       "download hosts in pip.conf, /etc/apt and /etc/docker/daemon.json against the mirrors of mainland China "
-       "(setup.json mirrors.china).",
-       "From mainland China, nvidia.github.io is reset by the firewall (NVIDIA/nvidia-docker#1722) and Docker Hub "
-       "mirrors closed one after another (USTC 2022, SJTU 2024); installs that assume the default sources stall. "
-       "tfrig setup can write one whose every source is a documented mirror.",
-       "`tfrig setup --mirror cn -o DIR` (or single sources: --apt-mirror, --pip-index, --cuda-repo, "
-       "--container-toolkit-repo, --docker-registry-mirror); tfrig changes nothing by itself.",
+      {"os.configured_for_china", "os", Severity::kInfo, N_("Set up for mainland China: install with --mirror cn"),
+       N_("The system locale (zh_CN), the time zone (Asia/Shanghai, Asia/Chongqing, Asia/Harbin, Asia/Urumqi) and the "
+          "download hosts in pip.conf, /etc/apt and /etc/docker/daemon.json against the mirrors of mainland China "
+          "(setup.json mirrors.china)."),
+       N_("From mainland China, nvidia.github.io is reset by the firewall (NVIDIA/nvidia-docker#1722) and Docker Hub "
+          "mirrors closed one after another (USTC 2022, SJTU 2024); installs that assume the default sources stall. "
+          "tfrig setup can write one whose every source is a documented mirror."),
+       N_("`tfrig setup --mirror cn -o DIR` (or single sources: --apt-mirror, --pip-index, --cuda-repo, "
+          "--container-toolkit-repo, --docker-registry-mirror); tfrig changes nothing by itself."),
        {"https://github.com/NVIDIA/nvidia-docker/issues/1722", "https://mirrors.ustc.edu.cn/help/dockerhub.html"},
        configured_for_china},
   };
