@@ -173,7 +173,11 @@ TEST(PipelineE2E, OneTruncatedJpegIsCountedNotAVerdict) {
     const std::string text = render_text(r);
     ASSERT_NE(find_stage(r.barrel, kDecode), nullptr) << text;
     EXPECT_GT(find_stage(r.barrel, kDecode)->samples_per_s, 0) << text;
-    EXPECT_EQ(r.barrel.bottleneck, kDecode) << text;
+    // The GPU's demand (1e7/s) is far above any CPU stave, so dropping the
+    // decode stave made the GPU the shortest. Which CPU-side stave is shortest
+    // (decode or, on a loaded machine, storage) is timing and not asserted.
+    EXPECT_FALSE(r.barrel.bottleneck.empty()) << text;
+    EXPECT_NE(r.barrel.bottleneck, kGpu) << text;
     EXPECT_NE(text.find("Premature end of JPEG file"), std::string::npos) << text;
     if (input == "shards") {
       EXPECT_EQ(m->decode_failures, 1u) << text;
