@@ -25,7 +25,7 @@ function(tfrig_embed_catalogs target)
   add_custom_command(OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} "-DOUT=${out}" "-DLANGUAGES=${languages}" "-DMO_FILES=${mo_files}"
             -P ${PROJECT_SOURCE_DIR}/cmake/TfrigEmbedCatalogs.cmake
-    DEPENDS ${mo_files} ${PROJECT_SOURCE_DIR}/cmake/TfrigEmbedCatalogs.cmake
+    DEPENDS ${mo_files} ${PROJECT_SOURCE_DIR}/cmake/TfrigEmbedCatalogs.cmake ${PROJECT_SOURCE_DIR}/cmake/TfrigEmbed.cmake
     COMMENT "Embedding message catalogs"
     VERBATIM)
   target_sources(${target} PRIVATE ${out})
