@@ -224,6 +224,8 @@ std::vector<std::pair<std::string, Catalog>>& loaded() {
 
 std::optional<uint64_t> eval_plural(std::string_view expression, uint64_t n) { return PluralEval(expression, n).run(); }
 
+// The catalog keeps views into the image, which must outlive it: the embedded
+// catalogs are static arrays (a test keeps its image in a variable).
 Result<Catalog> Catalog::parse(std::string_view mo) {
   Reader r{mo};
   auto magic = r.word(0);

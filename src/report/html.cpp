@@ -243,7 +243,7 @@ std::string human_number(double v) {
 }
 
 std::string human_bytes(double bytes) {
-  if (!std::isfinite(bytes) || bytes < 0) return "unknown";
+  if (!std::isfinite(bytes) || bytes < 0 || bytes >= 1.8e19) return "unknown";  // beyond uint64: a broken input
   return core::format_bytes_binary(static_cast<uint64_t>(bytes));
 }
 

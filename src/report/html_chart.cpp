@@ -24,7 +24,12 @@ constexpr double kLabelWidth = 212;
 constexpr double kValueWidth = 204;
 constexpr double kRow = 24;
 
-std::string num(double v) { return fmt::format("{:.1f}", v); }
+// A coordinate: a value that is not finite (a broken input) draws at 0 rather
+// than writing "nan" into the SVG.
+std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : std::string("0.0"); }
+
+// A time in seconds for text and tables; "unknown" for a broken value.
+std::string seconds_text(double s) { return std::isfinite(s) ? fmt::format("{:g}", s) : std::string("unknown"); }
 
 // Labels in the SVG are cut to fit; the table keeps them whole.
 std::string short_label(const std::string& s, size_t max_chars) {
@@ -270,13 +275,15 @@ std::string line_chart(const LineChart& c) {
   constexpr double kPlotH = 180;
   const double legend_y = kTop + kPlotH + 38;
   const double height = legend_y + 8;
-  const double x_end = c.x.empty() ? 1 : std::max(c.x.back(), 1e-9);
-  double x_start = c.x.empty() ? 0 : std::min(c.x.front(), 0.0);
+  const double last = c.x.empty() ? 1 : c.x.back();
+  const double first = c.x.empty() ? 0 : c.x.front();
+  const double x_end = std::isfinite(last) ? std::max(last, 1e-9) : 1;
+  double x_start = std::isfinite(first) ? std::min(first, 0.0) : 0;
   if (!(x_end > x_start) || !std::isfinite(x_end - x_start)) x_start = x_end - 1;  // unordered or broken times
   auto px = [&](double t) { return kLeft + (t - x_start) / (x_end - x_start) * (kWidth - kLeft - kRight); };
   auto py = [&](double v) { return kTop + kPlotH - std::clamp(v / c.y_max, 0.0, 1.0) * kPlotH; };
   std::string desc = c.title + ". ";
-  for (const auto& b : c.bands) desc += fmt::format("{:.1f}-{:.1f} s: {}; ", b.start, b.end, b.label);
+  for (const auto& b : c.bands) desc += fmt::format("{}-{} s: {}; ", seconds_text(b.start), seconds_text(b.end), b.label);
   std::string svg = svg_open(height, id, c.title, desc);
   for (size_t i = 0; i < c.bands.size(); ++i) {
     const auto& b = c.bands[i];
@@ -285,7 +292,7 @@ std::string line_chart(const LineChart& c) {
     svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#8c959f\" stroke-width=\"0.5\"/>",
                        num(xa), num(kTop), num(xb - xa), num(kPlotH), i % 2 == 0 ? "#eef2f6" : "#fbf6ea");
     svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(xa + 3), num(kTop - 6),
-                       escape(short_label(b.label, std::max<size_t>(4, static_cast<size_t>((xb - xa) / 7)))));
+                       escape(short_label(b.label, std::isfinite(xb - xa) && xb - xa > 28 ? static_cast<size_t>(std::min((xb - xa) / 7, 1000.0)) : 4)));
   }
   for (int i = 0; i <= 4; ++i) {
     const double v = c.y_max * i / 4;
@@ -335,7 +342,7 @@ std::string line_chart(const LineChart& c) {
   std::vector<std::vector<std::string>> rows;
   const size_t table_step = std::max<size_t>(1, (c.x.size() + 119) / 120);
   for (size_t i = 0; i < c.x.size(); i += table_step) {
-    std::vector<std::string> row{escape(fmt::format("{:g}", c.x[i]))};
+    std::vector<std::string> row{escape(seconds_text(c.x[i]))};
     for (const auto& l : c.lines) {
       row.push_back(i < l.values.size() && std::isfinite(l.values[i]) ? escape(fmt::format("{:.1f}", l.values[i]))
                                                                        : "unknown");

@@ -43,7 +43,8 @@ TEST(MoCatalog, ReadsMessagesAndPluralFormsInBothByteOrders) {
                                              {"Driver", "驱动"},
                                              {std::string("{} GPU\0{} GPUs", 14), std::string("A {}\0B {}\0C {}", 14)}};
   for (bool big : {false, true}) {
-    auto c = Catalog::parse(make_mo(entries, big));
+    const std::string mo = make_mo(entries, big);  // the catalog views into it
+    auto c = Catalog::parse(mo);
     ASSERT_TRUE(c) << c.error().to_string();
     EXPECT_EQ(c->size(), 2u);
     EXPECT_EQ(c->nplurals(), 3);
@@ -58,7 +59,8 @@ TEST(MoCatalog, ReadsMessagesAndPluralFormsInBothByteOrders) {
 }
 
 TEST(MoCatalog, AnEmptyTranslationIsNoTranslation) {
-  auto c = Catalog::parse(make_mo({{"", kHeader}, {"Host", ""}}));
+  const std::string mo = make_mo({{"", kHeader}, {"Host", ""}});
+  auto c = Catalog::parse(mo);
   ASSERT_TRUE(c);
   EXPECT_FALSE(c->find("Host"));
 }

@@ -128,6 +128,21 @@ TEST(HtmlChart, LineChartBreaksAtUnmeasuredSamples) {
   EXPECT_NE(out.find("input bound"), std::string::npos);
 }
 
+// Times and phases from a broken recording (NaN, 1e300) draw at the edge:
+// no "nan" or "inf" in the SVG, and no undefined cast of a huge width.
+TEST(HtmlChart, LineChartOfBrokenTimesWritesNoNan) {
+  LineChart c;
+  c.title = "util";
+  c.x = {NAN, 1e300, NAN};
+  c.lines = {{"GPU 0", {10, 20, 30}}};
+  c.bands = {{NAN, 1e300, "input bound"}, {-1e300, 1e300, "idle"}};
+  c.y_max = 0;
+  const std::string out = line_chart(c);
+  EXPECT_EQ(out.find("nan"), std::string::npos) << out;
+  EXPECT_EQ(out.find("inf"), std::string::npos) << out;
+  EXPECT_NE(out.find("<svg"), std::string::npos);
+}
+
 TEST(HtmlPages, DetectsEachKindOfJsonOutput) {
   EXPECT_EQ(detect_kind(json{{"inventory", json::object()}, {"probes", json::array()}}), PageKind::kDoctor);
   EXPECT_EQ(detect_kind(json{{"gpus", 1}, {"memory", 1}, {"model", 1}}), PageKind::kPlan);
