@@ -1,0 +1,88 @@
+// `tfrig pipeline`'s report in Chinese: a golden reviewed for meaning, from a
+// fixed run (the rates of a small-file ImageNet folder read by 8 threads
+// feeding a ResNet-50 on an RTX 4090), so the numbers never move.
+#include <gtest/gtest.h>
+
+#include "core/display_width.h"
+#include "core/i18n.h"
+#include "core/text.h"
+#include "golden.h"
+#include "pipeline/report.h"
+
+namespace tfrig::pipeline {
+namespace {
+
+struct InLanguage {
+  explicit InLanguage(std::string_view lang) { core::i18n::set_language(lang); }
+  ~InLanguage() { core::i18n::set_language("en"); }
+};
+
+// The report of the fixed run, built in the current language (the stage
+// details use the messages measure.cpp and demand.cpp print).
+Report fixed_report() {
+  ReportInputs in;
+  in.data_dir = "/data/imagenet/train";
+  in.demand.gpu = Stage{kGpu, 1310, Origin::kEstimated,
+                        trf("{0} {1} on {2}: {3} ({4})", "ResNet-50", "fp32", "NVIDIA GeForce RTX 4090", _("scaled estimate"), "see tfrig plan")};
+  in.demand.model_name = "ResNet-50";
+  in.demand.gpu_name = "NVIDIA GeForce RTX 4090";
+  in.demand.mixed_samples_per_s = 2620;
+  Measured& m = in.measured;
+  m.threads = 8;
+  m.files_total = 1281167;
+  m.bytes_total = 140000000000ull;
+  m.files_sampled = 4000;
+  m.avg_sample_bytes = 110000;
+  m.decode_per_core = 190;
+  m.warm_storage_samples_per_s = 9000;
+  m.tfrecord_samples_per_s = 3100;
+  m.stages.push_back(Stage{kStorage, 850, Origin::kMeasured,
+                           trnf("{0} files ({1}) read cold on {2} thread in {3}, {4}", "{0} files ({1}) read cold on {2} threads in {3}, {4}", 8,
+                                1700, "178 MiB", 8, "2.00 s", "93.5 MB/s") +
+                               trf("; warm (page cache) {0:.0f} files/s", 9000.0)});
+  m.stages.push_back(Stage{kDecode, 1450, Origin::kMeasured,
+                           trnf("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
+                                "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core",
+                                8, 400, 224, 224, 8, 190.0)});
+  m.stages.push_back(Stage{kHostMemory, 52000, Origin::kMeasured,
+                           trf("memory copy at {0:.1f} GB/s (tfrig bench memory) / {1} copies of a {2} float32 sample", 9.6, 3, "588 KiB")});
+  m.stages.push_back(Stage{kHostToDevice, 38000, Origin::kEstimated,
+                           trf("{0}: {1} theoretical x {2:.0f}% (ASSUMED efficiency of pinned copies)",
+                               trf("this machine's GPU link, PCIe gen {0} x{1}", 4, 16), "31.5 GB/s", 70.0)});
+  m.notes.push_back(trf("{0} file(s) are not decodable JPEGs and were left out of decode; first: {1}", 1, "/data/imagenet/train/n01440764/broken.JPEG"));
+  in.available_memory_bytes = 64ull << 30;
+  return build_report(std::move(in));
+}
+
+TEST(PipelineI18n, ChineseReportMatchesTheReviewedGolden) {
+  InLanguage zh("zh_CN");
+  const std::string text = render_text(fixed_report());
+  EXPECT_TRUE(test::matches_golden(test::golden_path("pipeline/imagenet_small_files_rtx4090.zh_CN.txt"), text));
+}
+
+TEST(PipelineI18n, TheBarrelColumnsAlignWithChineseStageNames) {
+  InLanguage zh("zh_CN");
+  const std::string text = render_text(fixed_report());
+  // Each stave's line: the name padded to 15 columns, then the rate right-aligned in 10.
+  size_t rows = 0;
+  for (auto line : core::split_lines(text)) {
+    if (line.rfind("  ", 0) != 0 || line.find("%  ") == std::string_view::npos) continue;
+    if (line.find('#') == std::string_view::npos && line.find('|') == std::string_view::npos) continue;
+    const size_t first_digit = line.find_first_of("0123456789");
+    const size_t rate_end = line.find(' ', first_digit);
+    ASSERT_NE(rate_end, std::string_view::npos) << line;
+    EXPECT_EQ(core::display_width(line.substr(0, rate_end)), 2u + 15 + 1 + 10) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 5u) << text;
+}
+
+TEST(PipelineI18n, EnglishStaysTheDefault) {
+  const std::string text = render_text(fixed_report());
+  EXPECT_NE(text.find("The barrel (samples/s;"), std::string::npos) << text;
+  EXPECT_NE(text.find("Shortest stave: storage"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 file(s) are not decodable JPEGs"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace tfrig::pipeline
