@@ -1,6 +1,7 @@
-// `tfrig pipeline`'s report in Chinese: a golden reviewed for meaning, from a
-// fixed run (the rates of a small-file ImageNet folder read by 8 threads
-// feeding a ResNet-50 on an RTX 4090), so the numbers never move.
+// `tfrig pipeline`'s report in Chinese: a golden reviewed for meaning, built
+// from fixed rates (a small-file ImageNet folder read by 8 threads feeding a
+// ResNet-50 on an RTX 4090, as a run could measure them) so that the numbers
+// never move; the measured stages themselves are covered by pipeline_e2e_test.
 #include <gtest/gtest.h>
 
 #include "core/display_width.h"
