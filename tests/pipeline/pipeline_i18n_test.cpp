@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "golden.h"
 #include "pipeline/report.h"
+#include "pipeline/run_cost.h"
 
 namespace tfrig::pipeline {
 namespace {
@@ -55,9 +56,25 @@ Report fixed_report() {
   return build_report(std::move(in));
 }
 
+// The time and cost of 20 epochs at a rent of 0.60 per GPU-hour, each what-if on the same scale.
+std::string run_cost_text(const Report& r) {
+  plan::GpuCandidate gpu;
+  gpu.id = "rtx-4090";
+  gpu.name = "NVIDIA GeForce RTX 4090";
+  gpu.tdp_watts = 450;
+  plan::PriceBook prices;
+  prices.billing = plan::Billing::kPerMinute;
+  prices.source = "prices.yaml";
+  prices.gpus["NVIDIA GeForce RTX 4090"].rent_per_gpu_hour = 0.60;
+  plan::RunSpec run;
+  run.epochs = 20;
+  return render_run_cost_text(cost_what_ifs(r, gpu, 1, run, prices));
+}
+
 TEST(PipelineI18n, ChineseReportMatchesTheReviewedGolden) {
   InLanguage zh("zh_CN");
-  const std::string text = render_text(fixed_report());
+  const Report r = fixed_report();
+  const std::string text = render_text(r) + run_cost_text(r);
   EXPECT_TRUE(test::matches_golden(test::golden_path("pipeline/imagenet_small_files_rtx4090.zh_CN.txt"), text));
 }
 
