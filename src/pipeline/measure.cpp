@@ -440,7 +440,7 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
     if (run.items > 0 && run.seconds > 0) {
       out.tfrecord_samples_per_s = static_cast<double>(run.items) / run.seconds;
     } else {
-      out.notes.push_back("TFRecord what-if: " + (err.empty() ? std::string("no record read") : err));
+      out.notes.push_back(trf("TFRecord what-if: {0}", err.empty() ? _("no record read") : err));
     }
   }
   (void)scratch->remove();

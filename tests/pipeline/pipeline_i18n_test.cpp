@@ -10,6 +10,7 @@
 #include "golden.h"
 #include "pipeline/report.h"
 #include "pipeline/run_cost.h"
+#include "test_support.h"
 
 namespace tfrig::pipeline {
 namespace {
@@ -100,6 +101,27 @@ TEST(PipelineI18n, EnglishStaysTheDefault) {
   EXPECT_NE(text.find("The barrel (samples/s;"), std::string::npos) << text;
   EXPECT_NE(text.find("Shortest stave: storage"), std::string::npos) << text;
   EXPECT_NE(text.find("1 file(s) are not decodable JPEGs"), std::string::npos) << text;
+}
+
+// A real run: JSON stays English under a Chinese locale, and --lang zh_CN
+// translates its texts (a folder of files that are not JPEGs: storage is
+// measured, decode is not).
+TEST(PipelineI18n, JsonIsEnglishUnlessLangAsks) {
+  test::TempDir dir;
+  for (int i = 0; i < 5; ++i) test::write_file(dir.file("f" + std::to_string(i) + ".bin"), std::string(2000, static_cast<char>('a' + i)));
+  const std::vector<std::string> args = {"pipeline", "--data", dir.path(), "--samples-per-s", "100", "--threads", "1", "--seconds", "0.1",
+                                         "--format", "json"};
+  test::RunOptions zh_locale;
+  zh_locale.env = {"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=zh_CN.UTF-8"};
+  auto r = test::run_tfrig(args, zh_locale);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (unsigned char c : r.out) ASSERT_LT(c, 0x80) << r.out;  // English (the temp path is ASCII)
+  std::vector<std::string> with_lang = {"--lang", "zh_CN"};
+  with_lang.insert(with_lang.end(), args.begin(), args.end());
+  auto zh = test::run_tfrig(with_lang, zh_locale);
+  ASSERT_EQ(zh.exit_code, 0) << zh.err;
+  EXPECT_NE(zh.out.find("没有能解码的 JPEG"), std::string::npos) << zh.out;
+  EXPECT_NE(zh.out.find("\"bottleneck\": \"gpu\""), std::string::npos) << zh.out;  // contract words stay
 }
 
 }  // namespace
