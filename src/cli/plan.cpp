@@ -350,7 +350,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
       if (!o->data_dir.empty()) source.data_paths.push_back(o->data_dir);
       auto report = load_report(source);
       if (!report) return fail_with(report.error());
-      const std::string where = o->snapshot.empty() ? std::string("this machine") : "snapshot " + o->snapshot;
+      const std::string where = o->snapshot.empty() ? _("this machine") : trf("snapshot {0}", o->snapshot);
       result.machine = plan::judge_machine(report->inventory, where, *w, catalog, data, use);
     }
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
+
 namespace tfrig::pipeline {
 namespace {
 
@@ -21,60 +23,61 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
   }
   std::sort(short_staves.begin(), short_staves.end(), [](const Stage* x, const Stage* y) { return x->samples_per_s < y->samples_per_s; });
   for (const Stage* s : short_staves) {
-    const std::string problem = fmt::format("{} gives {:.0f} samples/s, {:.0f}% of what the GPU consumes ({:.0f}/s)", s->name,
-                                            s->samples_per_s, share_of_demand(b, *s) * 100, b.gpu_demand);
+    // TRANSLATORS: {0} a stage of the data pipeline, {1} its samples/s, {2} its share of the GPU's demand {3}.
+    const std::string problem = trf("{0} gives {1:.0f} samples/s, {2:.0f}% of what the GPU consumes ({3:.0f}/s)", stage_label(s->name),
+                                    s->samples_per_s, share_of_demand(b, *s) * 100, b.gpu_demand);
     if (s->name == kStorage) {
       if (input_is_tfrecord) {
         out.push_back({s->name, problem,
-                       "read several shards at once and keep reads ahead of the GPU; if the disk itself is at its limit, "
-                       "cache() the data in RAM when it fits or move it to faster storage (NVMe, or 10/25 GbE network storage "
-                       "as in the case study of docs/guide.md)",
+                       _("read several shards at once and keep reads ahead of the GPU; if the disk itself is at its limit, "
+                         "cache() the data in RAM when it fits or move it to faster storage (NVMe, or 10/25 GbE network storage "
+                         "as in the case study of docs/guide.md)"),
                        "ds = tf.data.Dataset.from_tensor_slices(shards).interleave(lambda f: tf.data.TFRecordDataset(f, "
                        "buffer_size=8 << 20), cycle_length=16, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)",
-                       fmt::format("{} (parallelize data extraction; best practice summary)", kDataPerf)});
+                       trf("{0} (parallelize data extraction; best practice summary)", kDataPerf)});
       } else {
         out.push_back({s->name, problem,
-                       "stop reading millions of small files one by one: pack them into TFRecord shards of 100 MB or more "
-                       "(tfrig pack DIR -o SHARDS) and interleave the shards; until then read files in parallel; "
-                       "cache() in RAM when the dataset fits",
+                       _("stop reading millions of small files one by one: pack them into TFRecord shards of 100 MB or more "
+                         "(tfrig pack DIR -o SHARDS) and interleave the shards; until then read files in parallel; "
+                         "cache() in RAM when the dataset fits"),
                        "ds = tf.data.Dataset.from_tensor_slices(tf.io.gfile.glob('SHARDS/*.tfrecord')).interleave("
                        "tf.data.TFRecordDataset, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # was: "
                        "files.map(tf.io.read_file)",
-                       fmt::format("{} (shards >= 10 MB, ideally >= 100 MB); {}; docs/guide.md (small-file case study)", kTfRecordTutorial, kDataPerf)});
+                       trf("{0} (shards >= 10 MB, ideally >= 100 MB); {1}; docs/guide.md (small-file case study)", kTfRecordTutorial, kDataPerf)});
       }
     } else if (s->name == kDecode) {
       out.push_back({s->name, problem,
-                     "decode and augment on every core in parallel (AUTOTUNE), decode only the crop, and add cores if that "
-                     "is not enough (tfrig pipeline's more-cores what-if says how many); cache() after decode if the "
-                     "decoded data fits in RAM",
+                     _("decode and augment on every core in parallel (AUTOTUNE), decode only the crop, and add cores if that "
+                       "is not enough (tfrig pipeline's more-cores what-if says how many); cache() after decode if the "
+                       "decoded data fits in RAM"),
                      "ds = ds.map(parse_and_augment, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # with "
                      "tf.io.decode_and_crop_jpeg instead of tf.io.decode_jpeg + crop",
-                     fmt::format("{} (parallelize data transformation; cache); docs/guide.md (GPU 0% with CPU 100%)", kDataPerf)});
+                     trf("{0} (parallelize data transformation; cache); docs/guide.md (GPU 0% with CPU 100%)", kDataPerf)});
     } else if (s->name == kHostMemory) {
       out.push_back({s->name, problem,
-                     "copy less: batch uint8 images and cast/normalise on the GPU (4x fewer bytes than float32), and vectorise "
-                     "the map by batching first",
+                     _("copy less: batch uint8 images and cast/normalise on the GPU (4x fewer bytes than float32), and vectorise "
+                       "the map by batching first"),
                      "ds = ds.batch(B).map(augment_batch, num_parallel_calls=tf.data.AUTOTUNE)  # return tf.uint8; "
                      "normalise in the model",
-                     fmt::format("{} (vectorizing mapping)", kDataPerf)});
+                     trf("{0} (vectorizing mapping)", kDataPerf)});
     } else if (s->name == kHostToDevice) {
       out.push_back({s->name, problem,
-                     "send uint8 instead of float32 and prefetch to the GPU so copies overlap compute; check the link runs "
-                     "at full width and generation (tfrig doctor)",
+                     _("send uint8 instead of float32 and prefetch to the GPU so copies overlap compute; check the link runs "
+                       "at full width and generation (tfrig doctor)"),
                      "ds = ds.apply(tf.data.experimental.prefetch_to_device('/gpu:0'))",
                      "https://www.tensorflow.org/api_docs/python/tf/data/experimental/prefetch_to_device"});
     }
   }
   if (b.bottleneck == kGpu && b.gpu_demand > 0) {
-    out.push_back({kGpu, "every input stave keeps up: the GPU sets the pace, as it should",
-                   "make the GPU itself faster: mixed precision on Tensor Core GPUs (2-3x, docs/guide.md) and XLA",
+    out.push_back({kGpu, _("every input stave keeps up: the GPU sets the pace, as it should"),
+                   _("make the GPU itself faster: mixed precision on Tensor Core GPUs (2-3x, docs/guide.md) and XLA"),
                    "tf.keras.mixed_precision.set_global_policy('mixed_float16'); model.compile(..., jit_compile=True)",
                    fmt::format("{}; https://openxla.org/xla/tf2xla", kMixed)});
   }
-  out.push_back({"all", "the barrel assumes every stage runs at once",
-                 "end the pipeline with prefetch so input and training overlap (step time becomes max(input, train) "
-                 "instead of their sum)",
-                 "ds = ds.prefetch(tf.data.AUTOTUNE)", fmt::format("{} (prefetching)", kDataPerf)});
+  out.push_back({"all", _("the barrel assumes every stage runs at once"),
+                 _("end the pipeline with prefetch so input and training overlap (step time becomes max(input, train) "
+                   "instead of their sum)"),
+                 "ds = ds.prefetch(tf.data.AUTOTUNE)", trf("{0} (prefetching)", kDataPerf)});
   return out;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/i18n.h"
+
 namespace tfrig::pipeline {
 
 std::string_view origin_name(Origin o) {
@@ -12,6 +14,25 @@ std::string_view origin_name(Origin o) {
     case Origin::kAssumed: return "assumed";
   }
   return "assumed";
+}
+
+std::string origin_label(Origin o) {
+  switch (o) {
+    case Origin::kMeasured: return C_("origin", "measured");
+    case Origin::kEstimated: return C_("origin", "estimated");
+    case Origin::kAssumed: return C_("origin", "assumed");
+  }
+  return std::string(origin_name(o));
+}
+
+std::string stage_label(std::string_view name) {
+  if (name == kStorage) return C_("pipeline stage", "storage");
+  if (name == kDecode) return C_("pipeline stage", "decode");
+  if (name == kHostMemory) return C_("pipeline stage", "host_memory");
+  if (name == kHostToDevice) return C_("pipeline stage", "host_to_device");
+  if (name == kGpu) return C_("pipeline stage", "gpu");
+  if (name == "all") return C_("pipeline stage", "all");
+  return std::string(name);
 }
 
 Barrel evaluate(std::vector<Stage> stages) {

@@ -16,6 +16,9 @@ namespace tfrig::pipeline {
 // published figure scaled, or assumed (a user-given or default figure).
 enum class Origin { kMeasured, kEstimated, kAssumed };
 std::string_view origin_name(Origin o);  // "measured" | "estimated" | "assumed"
+// The words the terminal shows for an origin and a stage name (JSON keeps the names).
+std::string origin_label(Origin o);
+std::string stage_label(std::string_view name);
 
 // Stage names of the JSON contract (docs/pipeline.md).
 inline constexpr const char* kStorage = "storage";

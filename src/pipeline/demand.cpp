@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "knowledge/pcie.h"
 #include "plan/model_catalog.h"
@@ -55,12 +56,13 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
     d.gpu_name = gpu->name;
     if (auto gen = pcie_gen_of_architecture(gpu->architecture)) {
       d.link_bytes_per_s = knowledge::pcie_link_bytes_per_second(*gen, 16);
-      d.link_detail = fmt::format("{}'s link, PCIe {}.0 x16 ({} boards, from the catalog)", gpu->name, *gen, gpu->architecture);
+      // TRANSLATORS: {0} a GPU, {1} the PCIe generation, {2} its architecture (Ampere, Ada ...).
+      d.link_detail = trf("{0}'s link, PCIe {1}.0 x16 ({2} boards, from the catalog)", gpu->name, *gen, gpu->architecture);
     }
   }
 
   if (r.samples_per_s) {
-    d.gpu = Stage{kGpu, *r.samples_per_s, Origin::kAssumed, "given with --samples-per-s"};
+    d.gpu = Stage{kGpu, *r.samples_per_s, Origin::kAssumed, _("given with --samples-per-s")};
     d.model_name = "(given rate)";
     return d;
   }
@@ -87,9 +89,11 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
     return core::fail(core::ErrorCode::kUnsupported, "--gpu", fmt::format("no throughput figure or estimate for {} on {}", model->display_name, gpu->name));
   }
   d.gpu = Stage{kGpu, t->samples_per_s * scaling, t->basis == "measured" ? Origin::kMeasured : Origin::kEstimated,
-                fmt::format("{} {} on {}{}: {} ({})", model->display_name, plan::precision_name(*precision), gpu->name,
-                            w->gpus > 1 ? fmt::format(" x{} (scaling {:.0f}%)", w->gpus, scaling / w->gpus * 100) : "",
-                            t->basis == "measured" ? "published rate" : "scaled estimate", t->detail)};
+                // TRANSLATORS: {0} the model, {1} its precision policy, {2} the GPU, ({4}) how the rate was found; {3} is "published rate" or "scaled estimate".
+                w->gpus > 1 ? trf("{0} {1} on {2} x{5} (scaling {6:.0f}%): {3} ({4})", model->display_name, plan::precision_name(*precision), gpu->name,
+                                  t->basis == "measured" ? _("published rate") : _("scaled estimate"), t->detail, w->gpus, scaling / w->gpus * 100)
+                            : trf("{0} {1} on {2}: {3} ({4})", model->display_name, plan::precision_name(*precision), gpu->name,
+                                  t->basis == "measured" ? _("published rate") : _("scaled estimate"), t->detail)};
   if (!d.mixed) {
     if (auto m = rate_at(plan::Precision::kMixedFloat16)) d.mixed_samples_per_s = m->samples_per_s * scaling;
   }

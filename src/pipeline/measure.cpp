@@ -16,6 +16,7 @@
 #include "bench/scratch.h"
 #include "bench/storage.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "knowledge/pcie.h"
@@ -228,24 +229,24 @@ core::Status measure_file_storage(const MeasureOptions& o, const std::vector<std
   bench::drop_page_cache(files);
   const double resident = bench::resident_fraction(files, 200);
   if (resident > 0.5) {
-    out.notes.push_back(fmt::format("{:.0f}% of the files stayed in the page cache after asking the kernel to drop them "
-                                    "(pages mapped by another process?): the cold read is partly warm",
-                                    resident * 100));
+    out.notes.push_back(trf("{0:.0f}% of the files stayed in the page cache after asking the kernel to drop them "
+                            "(pages mapped by another process?): the cold read is partly warm",
+                            resident * 100));
   }
   const ReadRun cold = read_files_timed(files, threads, o.stage_seconds, cancelled);
   if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no file could be read");
   out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
   out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
-                             fmt::format("{} files ({}) read cold on {} thread{} in {}, {}", cold.items,
-                                         core::format_bytes_binary(cold.bytes), threads, threads == 1 ? "" : "s",
-                                         core::format_seconds(cold.seconds),
-                                         core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+                             // TRANSLATORS: {0} files of {1} in all read cold on {2} threads in {3} (a duration), at {4} (a rate).
+                             trnf("{0} files ({1}) read cold on {2} thread in {3}, {4}", "{0} files ({1}) read cold on {2} threads in {3}, {4}",
+                                  static_cast<uint64_t>(threads), cold.items, core::format_bytes_binary(cold.bytes), threads,
+                                  core::format_seconds(cold.seconds), core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
   say("storage: warm re-reads");
   std::vector<std::string> read_part(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
   const ReadRun warm = read_files_timed(read_part, threads, o.stage_seconds / 2, cancelled);
   if (warm.items > 0 && warm.seconds > 0) {
     out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
-    out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} files/s", *out.warm_storage_samples_per_s);
+    out.stages.back().detail += trf("; warm (page cache) {0:.0f} files/s", *out.warm_storage_samples_per_s);
   }
   return {};
 }
@@ -257,18 +258,19 @@ core::Status measure_shard_storage(const MeasureOptions& o, const std::vector<st
   bench::drop_page_cache(shards);
   std::string err;
   const ReadRun cold = stream_tfrecords(shards, threads, o.stage_seconds, cancelled, err);
-  if (!err.empty()) out.notes.push_back("TFRecord read: " + err);
+  if (!err.empty()) out.notes.push_back(trf("TFRecord read: {0}", err));
   if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no TFRecord record could be read");
   out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
   out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
-                             fmt::format("{} records ({}) streamed cold from {} shard(s) in {}, {}", cold.items,
-                                         core::format_bytes_binary(cold.bytes), shards.size(), core::format_seconds(cold.seconds),
-                                         core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+                             // TRANSLATORS: {0} records of {1} in all from {2} shards in {3} (a duration), at {4} (a rate).
+                             trf("{0} records ({1}) streamed cold from {2} shard(s) in {3}, {4}", cold.items,
+                                 core::format_bytes_binary(cold.bytes), shards.size(), core::format_seconds(cold.seconds),
+                                 core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
   std::string err2;
   const ReadRun warm = stream_tfrecords(shards, threads, o.stage_seconds / 2, cancelled, err2);
   if (warm.items > 0 && warm.seconds > 0) {
     out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
-    out.stages.back().detail += fmt::format("; warm (page cache) {:.0f} records/s", *out.warm_storage_samples_per_s);
+    out.stages.back().detail += trf("; warm (page cache) {0:.0f} records/s", *out.warm_storage_samples_per_s);
   }
   return {};
 }
@@ -284,7 +286,7 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
     set = std::move(*loaded);
   }
   if (set.images.empty()) {
-    out.notes.push_back("no JPEG in the dataset decoded, so the decode stage was not measured");
+    out.notes.push_back(_("no JPEG in the dataset decoded, so the decode stage was not measured"));
     return;
   }
   bench::DecodeFailures failed_all, failed_one;
@@ -295,22 +297,23 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
   const bench::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
   if (failed.images > 0) {
     out.decode_failures = failed.images;
-    out.notes.push_back(fmt::format("{} of {} sampled image(s) failed to decode and were skipped (first: {})", failed.images,
-                                    set.images.size(), failed.first_error));
+    // TRANSLATORS: {2} is the decoder's own error message, left as it is.
+    out.notes.push_back(trf("{0} of {1} sampled image(s) failed to decode and were skipped (first: {2})", failed.images,
+                            set.images.size(), failed.first_error));
   }
   if (all && one) {
     out.decode_per_core = *one;
     out.stages.push_back(Stage{kDecode, *all, Origin::kMeasured,
-                               fmt::format("{} JPEG(s) decoded with TurboJPEG + random resized crop {}x{}, flip, normalise; "
-                                           "{} thread{}; {:.0f}/s on one core",
-                                           set.images.size(), bench::kCropSize, bench::kCropSize, threads,
-                                           threads == 1 ? "" : "s", *one)});
+                               // TRANSLATORS: {0} images, {1}x{2} the crop, {3} threads, {4} images/s on one core.
+                               trnf("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
+                                    "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core",
+                                    static_cast<uint64_t>(threads), set.images.size(), bench::kCropSize, bench::kCropSize, threads, *one)});
   } else {
-    out.notes.push_back("decode failed: " + (all ? one.error() : all.error()).to_string());
+    out.notes.push_back(trf("decode failed: {0}", (all ? one.error() : all.error()).to_string()));
   }
   if (!set.rejected.empty()) {
-    out.notes.push_back(fmt::format("{} file(s) are not decodable JPEGs and were left out of decode; first: {}",
-                                    set.rejected.size(), set.rejected.front()));
+    out.notes.push_back(trf("{0} file(s) are not decodable JPEGs and were left out of decode; first: {1}", set.rejected.size(),
+                            set.rejected.front()));
   }
 }
 
@@ -334,10 +337,11 @@ void measure_host_memory(const bench::Config& cfg, const inventory::Inventory& i
   if (gbs) {
     const double rate = *gbs * 1e9 / (kHostCopiesPerSample * sample_tensor_bytes());
     out.stages.push_back(Stage{kHostMemory, rate, Origin::kMeasured,
-                               fmt::format("memory copy at {:.1f} GB/s (tfrig bench memory) / {} copies of a {} float32 sample", *gbs,
+                               // TRANSLATORS: {0} GB/s, {1} copies, {2} the bytes of one sample.
+                               trf("memory copy at {0:.1f} GB/s (tfrig bench memory) / {1} copies of a {2} float32 sample", *gbs,
                                            kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
   } else {
-    out.notes.push_back("host memory not measured: " + gbs.error().to_string());
+    out.notes.push_back(trf("host memory not measured: {0}", gbs.error().to_string()));
   }
 }
 
@@ -348,10 +352,10 @@ bool measure_host_to_device(const bench::Config& cfg, const inventory::Inventory
   auto gbs = bench_metric("pcie", "h2d_pinned", cfg, inv, cancelled);
   if (gbs) {
     out.stages.push_back(Stage{kHostToDevice, *gbs * 1e9 / sample_tensor_bytes(), Origin::kMeasured,
-                               fmt::format("pinned host-to-device copies at {:.1f} GB/s (tfrig bench pcie)", *gbs)});
+                               trf("pinned host-to-device copies at {0:.1f} GB/s (tfrig bench pcie)", *gbs)});
     return true;
   }
-  out.notes.push_back("host-to-device copies not measured: " + gbs.error().to_string());
+  out.notes.push_back(trf("host-to-device copies not measured: {0}", gbs.error().to_string()));
   return false;
 }
 
@@ -363,7 +367,7 @@ Stage estimated_host_to_device(const MeasureOptions& o, const inventory::Invento
   for (const auto& g : inv.gpus) {
     if (g.pcie_link_gen_max && g.pcie_link_width_max) {
       link = knowledge::pcie_link_bytes_per_second(*g.pcie_link_gen_max, *g.pcie_link_width_max);
-      detail = fmt::format("this machine's GPU link, PCIe gen {} x{}", *g.pcie_link_gen_max, *g.pcie_link_width_max);
+      detail = trf("this machine's GPU link, PCIe gen {0} x{1}", *g.pcie_link_gen_max, *g.pcie_link_width_max);
       break;
     }
   }
@@ -376,12 +380,13 @@ Stage estimated_host_to_device(const MeasureOptions& o, const inventory::Invento
     // docs/guide.md: x16 per GPU; PCIe 4.0 is the generation of current
     // mainstream boards (Ampere, Ada).
     link = knowledge::pcie_link_bytes_per_second(4, 16);
-    detail = "no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)";
+    detail = _("no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)");
     origin = Origin::kAssumed;
   }
   return Stage{kHostToDevice, *link * kPcieEfficiency / sample_tensor_bytes(), origin,
-               fmt::format("{}: {} theoretical x {:.0f}% (ASSUMED efficiency of pinned copies)", detail, core::format_rate(*link),
-                           kPcieEfficiency * 100)};
+               // TRANSLATORS: {0} where the link comes from, {1} its theoretical rate, {2} the assumed efficiency.
+               trf("{0}: {1} theoretical x {2:.0f}% (ASSUMED efficiency of pinned copies)", detail, core::format_rate(*link),
+                   kPcieEfficiency * 100)};
 }
 
 // A manifest of the sample (at most 64 MiB of it) so pack reads exactly
@@ -414,7 +419,7 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
                               const std::atomic<bool>& cancelled, Measured& out) {
   auto scratch = bench::ScratchDir::create(o.scratch_parent);
   if (!scratch) {
-    out.notes.push_back("TFRecord what-if not measured: " + scratch.error().to_string());
+    out.notes.push_back(trf("TFRecord what-if not measured: {0}", scratch.error().to_string()));
     return;
   }
   std::ofstream(scratch->file("sample.csv"), std::ios::binary) << sample_manifest(files);
@@ -427,7 +432,7 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
   fs::create_directories(po.out_dir, ec);
   auto packed = tfrecord::run_pack(po);
   if (!packed || packed->shard_paths.empty()) {
-    out.notes.push_back("TFRecord what-if not measured: " + (packed ? std::string("no shard written") : packed.error().error.to_string()));
+    out.notes.push_back(trf("TFRecord what-if not measured: {0}", packed ? _("no shard written") : packed.error().error.to_string()));
   } else {
     bench::drop_page_cache(packed->shard_paths);
     std::string err;
@@ -435,7 +440,7 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
     if (run.items > 0 && run.seconds > 0) {
       out.tfrecord_samples_per_s = static_cast<double>(run.items) / run.seconds;
     } else {
-      out.notes.push_back("TFRecord what-if: " + (err.empty() ? std::string("no record read") : err));
+      out.notes.push_back(trf("TFRecord what-if: {0}", err.empty() ? _("no record read") : err));
     }
   }
   (void)scratch->remove();

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "core/units.h"
 
 namespace tfrig::pipeline {
@@ -36,15 +38,18 @@ Report build_report(ReportInputs in) {
   if (in.dataset_size) {
     r.dataset_samples = *in.dataset_size;
     r.dataset_samples_source = "--dataset-size";
+    r.dataset_samples_source_text = r.dataset_samples_source;
   } else if (in.measured.input_is_tfrecord) {
     // Records per byte from the sample, times the directory's bytes.
     if (in.measured.avg_sample_bytes > 0) {
       r.dataset_samples = static_cast<double>(in.measured.bytes_total) / in.measured.avg_sample_bytes;
       r.dataset_samples_source = "estimated from the shards' size / the average record";
+      r.dataset_samples_source_text = _("estimated from the shards' size / the average record");
     }
   } else {
     r.dataset_samples = static_cast<double>(in.measured.files_total);
     r.dataset_samples_source = fmt::format("files in {}", in.data_dir);
+    r.dataset_samples_source_text = trf("files in {0}", in.data_dir);
   }
   r.epoch_seconds = epoch_seconds(r.barrel, r.dataset_samples);
   r.demand = std::move(in.demand);
@@ -52,15 +57,27 @@ Report build_report(ReportInputs in) {
   return r;
 }
 
+namespace {
+
+// Spaces, then text, to `width` terminal columns (display width, as core::Table measures).
+std::string pad_left(const std::string& text, size_t width) {
+  const size_t w = core::display_width(text);
+  return std::string(w < width ? width - w : 0, ' ') + text;
+}
+
+}  // namespace
+
 std::string render_text(const Report& r) {
   const Barrel& b = r.barrel;
   std::string out;
-  out += fmt::format("tfrig pipeline: {} ({} files, {}), {}\n", r.data_dir, r.measured.files_total,
-                     core::format_bytes_binary(r.measured.bytes_total),
-                     r.demand.gpu.origin == Origin::kAssumed
-                         ? fmt::format("GPU demand given: {:.0f} samples/s", r.demand.gpu.samples_per_s)
-                         : fmt::format("{} on {}", r.demand.model_name, r.demand.gpu_name));
-  out += fmt::format("\nThe barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):\n");
+  // TRANSLATORS: {0} the data directory, {1} files, {2} their size, {3} where the GPU's demand comes from.
+  out += trnf("tfrig pipeline: {0} ({1} file, {2}), {3}", "tfrig pipeline: {0} ({1} files, {2}), {3}", r.measured.files_total, r.data_dir,
+              r.measured.files_total, core::format_bytes_binary(r.measured.bytes_total),
+              r.demand.gpu.origin == Origin::kAssumed ? trf("GPU demand given: {0:.0f} samples/s", r.demand.gpu.samples_per_s)
+                                                      // TRANSLATORS: {0} the model, {1} the GPU.
+                                                      : trf("{0} on {1}", r.demand.model_name, r.demand.gpu_name)) +
+         "\n";
+  out += "\n" + _("The barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):") + "\n";
   for (const Stage& s : b.stages) {
     // 15 characters = the GPU's demand; longer staves are cut at 200%.
     const double share = b.gpu_demand > 0 ? share_of_demand(b, s) : 0;
@@ -69,35 +86,45 @@ std::string render_text(const Report& r) {
     for (int i = 0; i < len; ++i) bar[static_cast<size_t>(i)] = '#';
     bar[15] = len > 15 ? '#' : '|';
     if (share > 2.0) bar.back() = '>';
-    out += fmt::format("  {:<15} {:>10.0f}  {:>6.0f}%  {}  {}{}\n", s.name, s.samples_per_s, share * 100, bar,
-                       origin_name(s.origin), s.name == b.bottleneck ? "  <- shortest stave" : "");
+    out += fmt::format("  {} {:>10.0f}  {:>6.0f}%  {}  {}{}\n", core::pad_right(stage_label(s.name), 15), s.samples_per_s, share * 100, bar,
+                       origin_label(s.origin), s.name == b.bottleneck ? "  " + _("<- shortest stave") : std::string());
   }
   out += "\n";
-  for (const Stage& s : b.stages) out += fmt::format("  {}: {}\n", s.name, s.detail);
-  for (const auto& n : r.measured.notes) out += fmt::format("  Note: {}\n", n);
-  out += fmt::format("\nShortest stave: {}\nPredicted GPU utilization: {:.0f}% (with prefetch; {:.0f}% without: the stages add up)\n",
-                     b.bottleneck, b.predicted_utilization * 100, r.serial_utilization * 100);
+  for (const Stage& s : b.stages) out += "  " + trf("{0}: {1}", stage_label(s.name), s.detail) + "\n";
+  for (const auto& n : r.measured.notes) out += "  " + trf("Note: {0}", n) + "\n";
+  out += "\n" + trf("Shortest stave: {0}", stage_label(b.bottleneck)) + "\n";
+  out += trf("Predicted GPU utilization: {0:.0f}% (with prefetch; {1:.0f}% without: the stages add up)", b.predicted_utilization * 100,
+             r.serial_utilization * 100) +
+         "\n";
   if (r.epoch_seconds) {
-    out += fmt::format("Time per epoch: {} for {:.0f} samples ({}) at {:.0f} samples/s\n", core::format_seconds(*r.epoch_seconds),
-                       r.dataset_samples, r.dataset_samples_source, b.training_rate);
+    // TRANSLATORS: {0} a duration, {1} samples, {2} where that count comes from, {3} the training rate.
+    out += trf("Time per epoch: {0} for {1:.0f} samples ({2}) at {3:.0f} samples/s", core::format_seconds(*r.epoch_seconds), r.dataset_samples,
+               r.dataset_samples_source_text, b.training_rate) +
+           "\n";
   }
-  out += "\nWhat if:\n";
+  out += "\n" + _("What if:") + "\n";
   for (const WhatIf& w : r.what_ifs) {
-    out += fmt::format("  {:<48} {:>5}  {}  ({}: {})\n", w.change,
-                       w.applicable ? fmt::format("{:.0f}%", w.predicted_utilization * 100) : "n/a",
-                       w.applicable ? "shortest: " + w.bottleneck : "", origin_name(w.origin), w.detail);
+    out += "  " + core::pad_right(w.change, 48) + " " +
+           pad_left(w.applicable ? fmt::format("{:.0f}%", w.predicted_utilization * 100) : _("n/a"), 5) + "  " +
+           (w.applicable ? trf("shortest: {0}", stage_label(w.bottleneck)) : std::string()) + "  " +
+           // TRANSLATORS: how the changed number is known (measured, estimated, assumed), then how it was found.
+           trf("({0}: {1})", origin_label(w.origin), w.detail) + "\n";
   }
   if (b.predicted_utilization >= r.target_utilization) {
-    out += fmt::format("\nAlready above {:.0f}%: no change needed to keep the GPU fed.\n", r.target_utilization * 100);
+    out += "\n" + trf("Already above {0:.0f}%: no change needed to keep the GPU fed.", r.target_utilization * 100) + "\n";
   } else if (r.cheapest) {
-    out += fmt::format("\nCheapest change above {:.0f}%: {} -> {:.0f}%\n", r.target_utilization * 100, r.cheapest->change,
-                       r.cheapest->predicted_utilization * 100);
+    out += "\n" + trf("Cheapest change above {0:.0f}%: {1} -> {2:.0f}%", r.target_utilization * 100, r.cheapest->change,
+                      r.cheapest->predicted_utilization * 100) +
+           "\n";
   } else {
-    out += fmt::format("\nNo single change or pair of changes measured here reaches {:.0f}%.\n", r.target_utilization * 100);
+    out += "\n" + trf("No single change or pair of changes measured here reaches {0:.0f}%.", r.target_utilization * 100) + "\n";
   }
-  out += "\nAdvice:\n";
+  out += "\n" + _("Advice:") + "\n";
   for (const Advice& a : r.advice) {
-    out += fmt::format("  [{}] {}\n    Fix: {}\n    Code: {}\n    Source: {}\n", a.stage, a.problem, a.fix, a.code, a.source);
+    out += fmt::format("  [{}] {}\n", stage_label(a.stage), a.problem);
+    out += "    " + trf("Fix: {0}", a.fix) + "\n";
+    out += "    " + trf("Code: {0}", a.code) + "\n";
+    out += "    " + trf("Source: {0}", a.source) + "\n";
   }
   return out;
 }

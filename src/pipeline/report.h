@@ -28,6 +28,7 @@ struct Report {
   std::vector<Advice> advice;
   double dataset_samples = 0;
   std::string dataset_samples_source;  // "--dataset-size" or "files in DIR"
+  std::string dataset_samples_source_text;  // the same in the interface's language (JSON keeps the English)
   std::optional<double> epoch_seconds;
 };
 

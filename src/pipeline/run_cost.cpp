@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/table.h"
 #include "plan/cost_report.h"
 
@@ -34,7 +35,7 @@ RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int g
   run.dataset_samples = static_cast<uint64_t>(r.dataset_samples);
   t.epochs = run.epochs.value_or(0);
   t.dataset_samples = r.dataset_samples;
-  t.rows.push_back(row("measured", "as measured", r.barrel.predicted_utilization, r, gpu, gpus, run, prices));
+  t.rows.push_back(row("measured", _("as measured"), r.barrel.predicted_utilization, r, gpu, gpus, run, prices));
   for (const WhatIf& w : r.what_ifs) {
     if (!w.applicable) continue;
     t.rows.push_back(row(w.id, w.change, w.predicted_utilization, r, gpu, gpus, run, prices));
@@ -45,10 +46,15 @@ RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int g
 std::string render_run_cost_text(const RunCostTable& t) {
   if (t.rows.empty()) return {};
   const plan::OptionCost& base = t.rows.front().cost;
-  std::string out = fmt::format("\nTime and cost of the run ({:g} epochs of {:.0f} samples on {} x {}{}):\n", t.epochs, t.dataset_samples,
-                                base.gpus, base.gpu_name,
-                                t.prices_source.empty() ? "; no prices given: --rent \"GPU=PRICE\" or --prices FILE" : "; prices: " + t.prices_source);
-  core::Table table({"change", "GPU busy", "run", "rented", "owned"},
+  // TRANSLATORS: {0} epochs of {1} samples on {2} GPUs of the model {3}.
+  std::string out = "\n" + (t.prices_source.empty()
+                                ? trf("Time and cost of the run ({0:g} epochs of {1:.0f} samples on {2} x {3}; no prices given: --rent \"GPU=PRICE\" or --prices FILE):",
+                                      t.epochs, t.dataset_samples, base.gpus, base.gpu_name)
+                                // TRANSLATORS: {4} where the prices come from (a file or the options).
+                                : trf("Time and cost of the run ({0:g} epochs of {1:.0f} samples on {2} x {3}; prices: {4}):", t.epochs,
+                                      t.dataset_samples, base.gpus, base.gpu_name, t.prices_source)) +
+                    "\n";
+  core::Table table({C_("run cost", "change"), C_("run cost", "GPU busy"), C_("run cost", "run"), C_("run cost", "rented"), C_("run cost", "owned")},
                     {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
                      core::Table::Align::kRight});
   for (const WhatIfCost& w : t.rows) {
@@ -62,11 +68,15 @@ std::string render_run_cost_text(const RunCostTable& t) {
     if (!best || t.rows[i].cost.run_hours < best->cost.run_hours) best = &t.rows[i];
   }
   if (best != nullptr && best->cost.run_hours < base.run_hours) {
-    std::string line = fmt::format("  {}: GPU {:.0f}% -> {:.0f}%, run {} -> {}", best->change, base.utilization * 100, best->cost.utilization * 100,
-                                   plan::format_hours(base.run_hours), plan::format_hours(best->cost.run_hours));
-    if (base.rent_cost && best->cost.rent_cost)
-      line += fmt::format(", rented cost {} -> {}", plan::format_money(*base.rent_cost, t.currency), plan::format_money(*best->cost.rent_cost, t.currency));
-    out += line + "\n";
+    // TRANSLATORS: {0} the change; GPU busy {1}% -> {2}%, the run's time {3} -> {4}[, the rented cost {5} -> {6}].
+    out += "  " +
+           (base.rent_cost && best->cost.rent_cost
+                ? trf("{0}: GPU {1:.0f}% -> {2:.0f}%, run {3} -> {4}, rented cost {5} -> {6}", best->change, base.utilization * 100,
+                      best->cost.utilization * 100, plan::format_hours(base.run_hours), plan::format_hours(best->cost.run_hours),
+                      plan::format_money(*base.rent_cost, t.currency), plan::format_money(*best->cost.rent_cost, t.currency))
+                : trf("{0}: GPU {1:.0f}% -> {2:.0f}%, run {3} -> {4}", best->change, base.utilization * 100, best->cost.utilization * 100,
+                      plan::format_hours(base.run_hours), plan::format_hours(best->cost.run_hours))) +
+           "\n";
   }
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/units.h"
 #include "plan/server.h"
 
@@ -48,23 +49,23 @@ std::vector<Change> changes(const Barrel& base, const WhatIfInputs& in) {
   // Code changes first (cost rank 0-1): cache, TFRecord, mixed precision.
   if (in.warm_storage_samples_per_s) {
     const bool fits = in.fits_in_ram.value_or(false);
-    out.push_back({"cache", "cache the dataset in RAM (dataset.cache())", Origin::kMeasured,
-                   fits ? fmt::format("storage at the measured page-cache re-read rate, {:.0f} samples/s", *in.warm_storage_samples_per_s)
-                        : fmt::format("the dataset ({}) does not fit in available memory", core::format_bytes_binary(static_cast<uint64_t>(in.dataset_bytes))),
+    out.push_back({"cache", _("cache the dataset in RAM (dataset.cache())"), Origin::kMeasured,
+                   fits ? trf("storage at the measured page-cache re-read rate, {0:.0f} samples/s", *in.warm_storage_samples_per_s)
+                        : trf("the dataset ({0}) does not fit in available memory", core::format_bytes_binary(static_cast<uint64_t>(in.dataset_bytes))),
                    0, fits, [r = *in.warm_storage_samples_per_s](const Barrel& b) {
                      return with_stage(b, storage_stage(r, Origin::kMeasured, "cached in RAM"));
                    }});
   }
   if (in.tfrecord_samples_per_s && !in.input_is_tfrecord) {
-    out.push_back({"tfrecord", "pack into TFRecord shards (tfrig pack) and stream them", Origin::kMeasured,
-                   fmt::format("a sample packed with tfrig pack and read cold: {:.0f} samples/s", *in.tfrecord_samples_per_s), 0, true,
+    out.push_back({"tfrecord", _("pack into TFRecord shards (tfrig pack) and stream them"), Origin::kMeasured,
+                   trf("a sample packed with tfrig pack and read cold: {0:.0f} samples/s", *in.tfrecord_samples_per_s), 0, true,
                    [r = *in.tfrecord_samples_per_s](const Barrel& b) {
                      return with_stage(b, storage_stage(r, Origin::kMeasured, "TFRecord shards streamed"));
                    }});
   }
   if (in.gpu_demand_mixed && !in.already_mixed) {
-    out.push_back({"mixed_precision", "mixed precision (mixed_float16)", Origin::kEstimated,
-                   fmt::format("the GPU's demand becomes {:.0f} samples/s: the GPU gets faster, the input must keep up", *in.gpu_demand_mixed),
+    out.push_back({"mixed_precision", _("mixed precision (mixed_float16)"), Origin::kEstimated,
+                   trf("the GPU's demand becomes {0:.0f} samples/s: the GPU gets faster, the input must keep up", *in.gpu_demand_mixed),
                    1, true, [d = *in.gpu_demand_mixed](const Barrel& b) {
                      return with_stage(b, Stage{kGpu, d, Origin::kEstimated, "mixed precision"});
                    }});
@@ -72,26 +73,28 @@ std::vector<Change> changes(const Barrel& base, const WhatIfInputs& in) {
   // Hardware (cost rank 2+): cores, NVMe, network storage.
   if (const int k = cores_needed(base, in); k > 0 && find_stage(base, kDecode) != nullptr) {
     const double rate = find_stage(base, kDecode)->samples_per_s + k * in.decode_per_core;
-    out.push_back({"more_cores", fmt::format("{} more CPU core{}", k, k == 1 ? "" : "s"), Origin::kMeasured,
-                   fmt::format("decode + augment at the measured {:.0f} samples/s per core: {:.0f} samples/s", in.decode_per_core, rate),
+    out.push_back({"more_cores", trnf("{} more CPU core", "{} more CPU cores", static_cast<uint64_t>(k), k), Origin::kMeasured,
+                   trf("decode + augment at the measured {0:.0f} samples/s per core: {1:.0f} samples/s", in.decode_per_core, rate),
                    2, true, [rate](const Barrel& b) { return with_stage(b, Stage{kDecode, rate, Origin::kMeasured, "more cores"}); }});
   } else if (in.cores > 0 && in.decode_per_core > 0 && find_stage(base, kDecode) != nullptr) {
     const double rate = find_stage(base, kDecode)->samples_per_s + in.cores * in.decode_per_core;
-    out.push_back({"more_cores", fmt::format("{} more CPU cores (twice as many)", in.cores), Origin::kMeasured,
-                   fmt::format("decode + augment at the measured {:.0f} samples/s per core", in.decode_per_core), 2, true,
+    out.push_back({"more_cores", trnf("{} more CPU core (twice as many)", "{} more CPU cores (twice as many)", static_cast<uint64_t>(in.cores), in.cores), Origin::kMeasured,
+                   trf("decode + augment at the measured {0:.0f} samples/s per core", in.decode_per_core), 2, true,
                    [rate](const Barrel& b) { return with_stage(b, Stage{kDecode, rate, Origin::kMeasured, "more cores"}); }});
   }
   if (per_sample > 0) {
     const double nvme = nvme_bytes_per_s() / per_sample;
-    out.push_back({"nvme", "data on a local NVMe SSD", Origin::kEstimated,
-                   fmt::format("{} of ~{} reads (plan's NVMe figure): {:.0f} samples/s", core::format_rate(nvme_bytes_per_s()),
+    out.push_back({"nvme", _("data on a local NVMe SSD"), Origin::kEstimated,
+                   // TRANSLATORS: {0} a read rate, {1} the bytes of one sample, {2} the samples/s that gives.
+                   trf("{0} of ~{1} reads (plan's NVMe figure): {2:.0f} samples/s", core::format_rate(nvme_bytes_per_s()),
                                core::format_bytes_binary(static_cast<uint64_t>(per_sample)), nvme),
                    3, true, [nvme](const Barrel& b) { return with_stage(b, storage_stage(nvme, Origin::kEstimated, "NVMe")); }});
     for (double gbit : {1.0, 10.0, 25.0}) {
       const double rate = network_bytes_per_s(gbit) / per_sample;
-      out.push_back({fmt::format("network_{:.0f}gbe", gbit), fmt::format("data on network storage over {:.0f} GbE", gbit),
+      out.push_back({fmt::format("network_{:.0f}gbe", gbit), trf("data on network storage over {0:.0f} GbE", gbit),
                      Origin::kEstimated,
-                     fmt::format("{} of TCP goodput / {} per sample: {:.0f} samples/s", core::format_rate(network_bytes_per_s(gbit)),
+                     // TRANSLATORS: {0} a network rate, {1} the bytes of one sample, {2} the samples/s that gives.
+                     trf("{0} of TCP goodput / {1} per sample: {2:.0f} samples/s", core::format_rate(network_bytes_per_s(gbit)),
                                  core::format_bytes_binary(static_cast<uint64_t>(per_sample)), rate),
                      gbit >= 25 ? 5 : 4, true,
                      [rate](const Barrel& b) { return with_stage(b, storage_stage(rate, Origin::kEstimated, "network storage")); }});
@@ -142,7 +145,7 @@ std::optional<WhatIf> cheapest_fix(const Barrel& base, const WhatIfInputs& in) {
       Barrel after = cs[j].apply(cs[i].apply(base));
       const int rank = cs[i].cost_rank + cs[j].cost_rank;
       if (after.predicted_utilization >= in.target_utilization && rank < best_rank) {
-        Change both{cs[i].id + "+" + cs[j].id, cs[i].change + " and " + cs[j].change,
+        Change both{cs[i].id + "+" + cs[j].id, trf("{0} and {1}", cs[i].change, cs[j].change),
                     cs[i].origin == Origin::kMeasured && cs[j].origin == Origin::kMeasured ? Origin::kMeasured : Origin::kEstimated,
                     cs[i].detail + "; " + cs[j].detail, rank, true, {}};
         best = result_of(both, after);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/table.h"
 
 namespace tfrig::plan {
@@ -44,18 +45,19 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
   }
   t.cheapest = cheapest_meeting_deadline(t.options);
   if (prices.amortization_assumed && std::any_of(t.options.begin(), t.options.end(), [](const OptionCost& o) { return o.own_cost.has_value(); }))
-    t.notes.push_back(fmt::format("owned: written off over {:g} years (assumed; amortization_years in the price file)", prices.amortization_years));
+    t.notes.push_back(trf("owned: written off over {0:g} years (assumed; amortization_years in the price file)", prices.amortization_years));
   if (run.input_rate)
-    t.notes.push_back(fmt::format("input pipeline delivers {:.0f} samples/s ({}): faster GPUs wait for it", *run.input_rate, run.input_rate_source));
+    // TRANSLATORS: {1} where the rate comes from (a file, an option).
+    t.notes.push_back(trf("input pipeline delivers {0:.0f} samples/s ({1}): faster GPUs wait for it", *run.input_rate, run.input_rate_source));
   return t;
 }
 
 std::string format_hours(double hours) {
   if (!std::isfinite(hours)) return "-";
-  if (hours >= 48) return fmt::format("{:.1f} d", hours / 24);
-  if (hours >= 1) return fmt::format("{:.1f} h", hours);
-  if (hours * 60 >= 1) return fmt::format("{:.0f} min", hours * 60);
-  return fmt::format("{:.0f} s", hours * 3600);
+  if (hours >= 48) return trf("{:.1f} d", hours / 24);
+  if (hours >= 1) return trf("{:.1f} h", hours);
+  if (hours * 60 >= 1) return trf("{:.0f} min", hours * 60);
+  return trf("{:.0f} s", hours * 3600);
 }
 
 std::string format_money(double amount, const std::string& currency) {
@@ -70,13 +72,15 @@ std::string render_cost_text(const CostTable& t, size_t top) {
   const auto samples = run_samples(t.run);
   if (!samples) return out;
   std::string what;
-  if (t.run.steps) what = fmt::format("{} steps of batch {}", *t.run.steps, t.run.batch);
-  else what = fmt::format("{:g} epochs of {} samples", *t.run.epochs, *t.run.dataset_samples);
-  out += fmt::format("\nTime and cost of the run ({})\n", what);
-  if (t.prices_source.empty()) out += "  no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)\n";
-  else out += fmt::format("  prices: {}, {}\n", t.prices_source, t.currency);
+  out += "\n" + (t.run.steps ? trf("Time and cost of the run ({0} steps of batch {1})", *t.run.steps, t.run.batch)
+                             : trf("Time and cost of the run ({0:g} epochs of {1} samples)", *t.run.epochs, *t.run.dataset_samples)) +
+         "\n";
+  if (t.prices_source.empty()) out += "  " + _("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)") + "\n";
+  // TRANSLATORS: {0} where the prices come from, {1} their currency.
+  else out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
 
-  core::Table table({"GPU", "n", "GPU busy", "epoch", "run (band)", "lost to input", "rented", "owned", "per 1k samples", "buy pays off"},
+  core::Table table({"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"), C_("run cost", "lost to input"),
+                     C_("run cost", "rented"), C_("run cost", "owned"), C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
                     {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
                      core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
                      core::Table::Align::kRight, core::Table::Align::kRight});
@@ -86,29 +90,36 @@ std::string render_cost_text(const CostTable& t, size_t top) {
     const OptionCost& o = t.options[i];
     std::string run = format_hours(o.run_hours);
     if (o.run_hours_high > o.run_hours_low * 1.001) run += fmt::format(" ({} - {})", format_hours(o.run_hours_low), format_hours(o.run_hours_high));
-    if (!o.meets_deadline) run += " late";
+    if (!o.meets_deadline) run += " " + C_("run cost", "late");
     table.add_row({o.gpu_name + (t.cheapest && *t.cheapest == i ? " *" : ""), std::to_string(o.gpus),
                    fmt::format("{:.0f}%", o.utilization * 100), o.epoch_hours > 0 ? format_hours(o.epoch_hours) : "-", run,
                    o.hours_lost_to_input > 0 ? format_hours(o.hours_lost_to_input) : "-", money_or_dash(o.rent_cost, t.currency),
                    money_or_dash(o.own_cost, t.currency), money_or_dash(o.cost_per_1k_samples, t.currency),
-                   o.breakeven_months ? fmt::format("{:.1f} months", *o.breakeven_months) : "-"});
+                   o.breakeven_months ? trf("{:.1f} months", *o.breakeven_months) : "-"});
     ++shown;
   }
   out += table.render();
-  out += "  run (band): expected, and the range the throughput estimate allows; measured rows have no band\n";
-  out += "  rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power\n";
+  out += "  " + _("run (band): expected, and the range the throughput estimate allows; measured rows have no band") + "\n";
+  out += "  " + _("rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power") + "\n";
   if (t.cheapest) {
     const OptionCost& c = t.options[*t.cheapest];
     const double cost = std::min(c.rent_cost.value_or(INFINITY), c.own_cost.value_or(INFINITY));
-    out += fmt::format("\n* Cheapest{}: {} x {}, {} for the run, done in {}\n", t.run.deadline_hours ? fmt::format(" within {}", format_hours(*t.run.deadline_hours)) : "",
-                       c.gpus, c.gpu_name, format_money(cost, t.currency), format_hours(c.run_hours));
+    // TRANSLATORS: {0} GPUs of the model {1}, {2} the run's cost, {3} its time; {4} the deadline.
+    out += "\n* " +
+           (t.run.deadline_hours ? trf("Cheapest within {4}: {0} x {1}, {2} for the run, done in {3}", c.gpus, c.gpu_name, format_money(cost, t.currency),
+                                       format_hours(c.run_hours), format_hours(*t.run.deadline_hours))
+                                 : trf("Cheapest: {0} x {1}, {2} for the run, done in {3}", c.gpus, c.gpu_name, format_money(cost, t.currency),
+                                       format_hours(c.run_hours))) +
+           "\n";
   } else if (t.run.deadline_hours) {
-    out += fmt::format("\nNo priced option finishes within {} (at the slow end of its band).\n", format_hours(*t.run.deadline_hours));
+    out += "\n" + trf("No priced option finishes within {0} (at the slow end of its band).", format_hours(*t.run.deadline_hours)) + "\n";
   }
   for (const OptionCost& o : t.options) {
     if (o.hours_lost_to_input > 0 && o.rent_lost_to_input && *o.rent_lost_to_input > 0) {
-      out += fmt::format("  {}: the input pipeline costs {} of this run ({} of {}); fix the pipeline before buying a faster GPU\n", o.gpu_name,
-                         format_money(*o.rent_lost_to_input, t.currency), format_hours(o.hours_lost_to_input), format_hours(o.run_hours));
+      // TRANSLATORS: {0} a GPU, {1} money lost, {2} hours lost of the run's {3}.
+      out += "  " + trf("{0}: the input pipeline costs {1} of this run ({2} of {3}); fix the pipeline before buying a faster GPU", o.gpu_name,
+                        format_money(*o.rent_lost_to_input, t.currency), format_hours(o.hours_lost_to_input), format_hours(o.run_hours)) +
+             "\n";
       break;  // the same pipeline starves every option; one line says it
     }
   }
@@ -117,14 +128,16 @@ std::string render_cost_text(const CostTable& t, size_t top) {
     const OptionCost& o = t.options[i];
     if (!o.rent_month_reserved || !o.rent_month_released) continue;
     if (!header) {
-      out += fmt::format("\nPer month with {} runs: reserved around the clock vs released after each run\n", *t.run.runs_per_month);
+      out += "\n" + trf("Per month with {0} runs: reserved around the clock vs released after each run", *t.run.runs_per_month) + "\n";
       header = true;
     }
-    out += fmt::format("  {} x {}: {} reserved, {} released (saves {:.0f}%)\n", o.gpus, o.gpu_name, format_money(*o.rent_month_reserved, t.currency),
-                       format_money(*o.rent_month_released, t.currency),
-                       *o.rent_month_reserved > 0 ? (1 - *o.rent_month_released / *o.rent_month_reserved) * 100 : 0.0);
+    // TRANSLATORS: {0} GPUs of the model {1}: {2} a month reserved, {3} released after each run, saving {4}%.
+    out += "  " + trf("{0} x {1}: {2} reserved, {3} released (saves {4:.0f}%)", o.gpus, o.gpu_name, format_money(*o.rent_month_reserved, t.currency),
+                      format_money(*o.rent_month_released, t.currency),
+                      *o.rent_month_reserved > 0 ? (1 - *o.rent_month_released / *o.rent_month_reserved) * 100 : 0.0) +
+           "\n";
   }
-  for (const std::string& n : t.notes) out += "  note: " + n + "\n";
+  for (const std::string& n : t.notes) out += "  " + trf("note: {0}", n) + "\n";
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
@@ -127,7 +128,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
       g.pcie_link_width_current = d.link_width_current;
       found.push_back(std::move(g));
     }
-    if (!found.empty()) v.notes.push_back("GPUs taken from the PCI bus (no driver data): memory is the catalog's");
+    if (!found.empty()) v.notes.push_back(_("GPUs taken from the PCI bus (no driver data): memory is the catalog's"));
   }
   std::vector<GpuCandidate> mine;
   for (const inventory::Gpu& g : found) mine.push_back(candidate_for(g, catalog));
@@ -146,7 +147,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
   };
 
   if (mine.empty()) {
-    v.notes.push_back("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan");
+    v.notes.push_back(_("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan"));
   }
   // The GPU the rest of the machine must feed: the machine's first, else the plan's best.
   std::optional<GpuChoice> feed;
@@ -171,20 +172,21 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     // "need 0 GPUs" ok.
     const bool memory_known = g.gpu.memory_bytes > 0;
     add("GPU memory",
-        memory_known ? fmt::format("{} per GPU (largest batch {})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu)
-                     : std::string("unknown"),
-        fmt::format("{} (+{} uncertainty) for batch {} per GPU", core::format_bytes_binary(m.total_bytes),
-                    core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
+        memory_known ? trf("{0} per GPU (largest batch {1})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu)
+                     : _("unknown"),
+        // TRANSLATORS: {0} the memory of one replica, {1} its uncertainty, {2} the batch per GPU.
+        trf("{0} (+{1} uncertainty) for batch {2} per GPU", core::format_bytes_binary(m.total_bytes),
+            core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
         memory_known ? std::optional<double>(static_cast<double>(usable_gpu_bytes(g.gpu)) /
                                              static_cast<double>(m.total_bytes + m.uncertainty_bytes))
                      : std::nullopt);
-    const std::string count_need = !memory_known ? "unknown (GPU memory unknown)"
+    const std::string count_need = !memory_known ? _("unknown (GPU memory unknown)")
                                    : g.fits      ? std::to_string(g.gpus_needed)
-                                                 : "none (one sample does not fit one GPU)";
+                                                 : _("none (one sample does not fit one GPU)");
     add("GPU count", std::to_string(have_gpus), count_need,
         memory_known && g.fits ? std::optional<double>(static_cast<double>(have_gpus) / std::max(1, g.gpus_needed)) : std::nullopt);
   } else {
-    add("GPU", "none", feed ? feed->gpu.name : std::string("a GPU that fits"), 0.0);
+    add("GPU", _("none"), feed ? feed->gpu.name : _("a GPU that fits"), 0.0);
   }
 
   if (feed) {
@@ -198,14 +200,15 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     // A GPU of unknown rate or memory leaves the CPU and RAM it needs unknown.
     const bool rate_known = need.samples_per_s > 0;
     const bool ram_need_known = need.ram_min_bytes > 0;
-    add("CPU cores", cores ? std::to_string(*cores) : "unknown",
-        rate_known ? fmt::format("{} to decode at {:.0f} samples/s ({:.0f} per core, {})", need.cpu_cores_needed, need.samples_per_s,
-                                 need.per_core_rate, need.per_core_basis)
-                   : std::string("unknown (the GPU's rate is unknown)"),
+    add("CPU cores", cores ? std::to_string(*cores) : _("unknown"),
+        // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
+        rate_known ? trf("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})", need.cpu_cores_needed, need.samples_per_s,
+                         need.per_core_rate, need.per_core_basis_text)
+                   : _("unknown (the GPU's rate is unknown)"),
         cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed)) : std::nullopt);
-    add("RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : "unknown",
-        ram_need_known ? fmt::format("{} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes))
-                       : std::string("unknown (GPU memory unknown)"),
+    add("RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : _("unknown"),
+        ram_need_known ? trf("{0} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes))
+                       : _("unknown (GPU memory unknown)"),
         inv.memory.total_bytes && ram_need_known
             ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) / static_cast<double>(need.ram_min_bytes))
             : std::nullopt);
@@ -222,7 +225,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     }
   }
   if (!found.empty()) {
-    add("PCIe", narrowest ? fmt::format("x{} (narrowest GPU link)", *narrowest) : "unknown", "x16 per GPU",
+    add("PCIe", narrowest ? trf("x{0} (narrowest GPU link)", *narrowest) : _("unknown"), _("x16 per GPU"),
         narrowest ? std::optional<double>(*narrowest / 16.0) : std::nullopt);
   }
 
@@ -234,10 +237,11 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     else if (kind == "hdd") ratio = 0.25;  // a disk's ~100 random reads/s cannot serve small files (the configuration guide, docs/guide.md: NVMe for datasets)
     else if (kind == "ssd") ratio = 1.0;
     else if (d.network) ratio = data.storage_separate ? 1.0 : 0.5;
-    add("storage", fmt::format("{} on {}", d.path, kind), "NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)", ratio);
+    // TRANSLATORS: {0} the dataset's path, {1} the kind of disk (nvme, ssd, hdd, network, unknown).
+    add("storage", trf("{0} on {1}", d.path, kind), _("NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)"), ratio);
   }
   if (inv.storage.data_paths.empty()) {
-    v.notes.push_back("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate");
+    v.notes.push_back(_("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate"));
   }
 
   double lowest = 1.0;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "core/units.h"
 
@@ -50,7 +51,8 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
     c.memory = estimate_memory(w, c.batch_per_gpu);
   } else {
     c.memory = estimate_memory(w, 1);
-    c.notes.push_back(fmt::format("one sample needs {} (+{} uncertainty) of {} usable: needs model parallelism or sharded optimizer state (not planned here)",
+    // TRANSLATORS: {0} the memory of one sample, {1} its uncertainty, {2} the GPU memory usable.
+    c.notes.push_back(trf("one sample needs {0} (+{1} uncertainty) of {2} usable: needs model parallelism or sharded optimizer state (not planned here)",
                                   core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
                                   core::format_bytes_binary(usable_gpu_bytes(gpu))));
   }
@@ -72,31 +74,36 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
   // configuration guide (docs/guide.md).
   switch (c.tier) {
     case Tier::kEntry:
-      c.notes.push_back("entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models");
+      c.notes.push_back(_("entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models"));
       break;
     case Tier::kMainstream:
-      c.notes.push_back("mainstream tier (docs/guide.md: RTX 4090 24 GB, RTX A5000)");
+      c.notes.push_back(_("mainstream tier (docs/guide.md: RTX 4090 24 GB, RTX A5000)"));
       break;
     case Tier::kEnterprise:
-      c.notes.push_back("enterprise tier (docs/guide.md: A100 40/80 GB, H800 with NVLink)");
+      c.notes.push_back(_("enterprise tier (docs/guide.md: A100 40/80 GB, H800 with NVLink)"));
       break;
   }
   if (gpu.segment == Segment::kConsumer) {
-    c.notes.push_back("consumer card: best price/performance, but no ECC, not rated for 24/7 duty, no virtualization (vGPU/MIG); open-air coolers need slot spacing");
+    c.notes.push_back(_("consumer card: best price/performance, but no ECC, not rated for 24/7 duty, no virtualization (vGPU/MIG); open-air coolers need slot spacing"));
   } else {
-    c.notes.push_back(std::string("professional card: ") + (gpu.ecc.value_or(false) ? "ECC, " : "") +
-                      "24/7 duty rating, virtualization support" +
-                      (gpu.segment == Segment::kDatacenter ? "; passive cooling needs server chassis airflow" : ""));
+    const bool ecc = gpu.ecc.value_or(false);
+    if (gpu.segment == Segment::kDatacenter) {
+      c.notes.push_back(ecc ? _("professional card: ECC, 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow")
+                            : _("professional card: 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow"));
+    } else {
+      c.notes.push_back(ecc ? _("professional card: ECC, 24/7 duty rating, virtualization support")
+                            : _("professional card: 24/7 duty rating, virtualization support"));
+    }
   }
   if (c.gpus_needed > 1) {
-    c.notes.push_back(gpu.nvlink_gbs ? fmt::format("{} GPUs: NVLink ({:.0f} GB/s per GPU) carries the gradient all-reduce", c.gpus_needed, *gpu.nvlink_gbs)
-                                     : fmt::format("{} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the configuration guide (docs/guide.md) names as the multi-GPU bottleneck", c.gpus_needed));
+    c.notes.push_back(gpu.nvlink_gbs ? trf("{0} GPUs: NVLink ({1:.0f} GB/s per GPU) carries the gradient all-reduce", c.gpus_needed, *gpu.nvlink_gbs)
+                                     : trf("{0} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the configuration guide (docs/guide.md) names as the multi-GPU bottleneck", c.gpus_needed));
   }
   if (w.precision == Precision::kMixedBfloat16 && !gpu.bf16_tflops) {
-    c.notes.push_back("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16");
+    c.notes.push_back(_("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16"));
   }
   if (w.precision == Precision::kMixedFloat16 && !gpu.fp16_tflops) {
-    c.notes.push_back("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0");
+    c.notes.push_back(_("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0"));
   }
   return c;
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/table.h"
 #include "core/units.h"
 
@@ -36,15 +37,69 @@ std::string activation_formula(const Workload& w, uint64_t batch) {
   const uint64_t e = activation_element_bytes(w.precision);
   if (w.family == Family::kTransformer && w.transformer) {
     const TransformerConfig& c = *w.transformer;
-    const char* per_layer = w.recompute == Recompute::kFull ? "e*sbh (full recomputation)"
-                            : w.xla ? (w.recompute == Recompute::kSelective ? "sbh*(16e+2) (XLA-fused, selective recomputation)"
-                                                                            : "sbh*(16e+2) + as^2b*(2e+1) (XLA-fused)")
-                                    : (w.recompute == Recompute::kSelective ? "sbh*(10e+4f+7e*ffn/h) (op by op, selective recomputation)"
-                                                                            : "sbh*(10e+4f+7e*ffn/h) + as^2b*(2f+e if mixed) (op by op, no XLA)");
-    return fmt::format("{} layers x {} with s={} b={} h={} a={} e={} f=4 (docs/plan.md)", c.layers + c.decoder_layers, per_layer,
-                       w.seq_len, batch, c.hidden, c.heads, e);
+    // TRANSLATORS: the activation memory of one layer; keep the formula, translate the words in brackets.
+    const char* per_layer = w.recompute == Recompute::kFull ? N_("e*sbh (full recomputation)")
+                            : w.xla ? (w.recompute == Recompute::kSelective ? N_("sbh*(16e+2) (XLA-fused, selective recomputation)")
+                                                                            : N_("sbh*(16e+2) + as^2b*(2e+1) (XLA-fused)"))
+                                    : (w.recompute == Recompute::kSelective ? N_("sbh*(10e+4f+7e*ffn/h) (op by op, selective recomputation)")
+                                                                            : N_("sbh*(10e+4f+7e*ffn/h) + as^2b*(2f+e if mixed) (op by op, no XLA)"));
+    // TRANSLATORS: {0} layers, {1} the per-layer formula, then the letters of the formula.
+    return trf("{0} layers x {1} with s={2} b={3} h={4} a={5} e={6} f=4 (docs/plan.md)", c.layers + c.decoder_layers, _(per_layer),
+               w.seq_len, batch, c.hidden, c.heads, e);
   }
-  return fmt::format("sum over {} layers of the outputs kept for backward x batch {} x {} B", w.layers.size(), batch, e);
+  // TRANSLATORS: {0} layers, {1} the batch size, {2} bytes per element.
+  return trf("sum over {0} layers of the outputs kept for backward x batch {1} x {2} B", w.layers.size(), batch, e);
+}
+
+// Values that are JSON contract words ("measured", "short") are translated
+// only where the terminal shows them.
+std::string basis_text(std::string_view basis) {
+  if (basis == "measured") return C_("throughput basis", "measured");
+  if (basis == "estimated") return C_("throughput basis", "estimated");
+  return std::string(basis);
+}
+
+std::string tier_text(Tier t) {
+  switch (t) {
+    case Tier::kEntry: return C_("GPU tier", "entry");
+    case Tier::kMainstream: return C_("GPU tier", "mainstream");
+    case Tier::kEnterprise: return C_("GPU tier", "enterprise");
+  }
+  return std::string(tier_name(t));
+}
+
+std::string segment_text(Segment s) {
+  switch (s) {
+    case Segment::kConsumer: return C_("GPU segment", "consumer");
+    case Segment::kWorkstation: return C_("GPU segment", "workstation");
+    case Segment::kDatacenter: return C_("GPU segment", "datacenter");
+  }
+  return std::string(segment_name(s));
+}
+
+std::string rank_by_text(RankBy b) {
+  switch (b) {
+    case RankBy::kPricePerformance: return C_("rank by", "price-performance");
+    case RankBy::kSpeed: return C_("rank by", "speed");
+    case RankBy::kMemory: return C_("rank by", "memory");
+  }
+  return std::string(rank_by_name(b));
+}
+
+// The staves of judge_machine (plan.cpp); their names stay English in JSON.
+std::string stave_text(std::string_view name) {
+  static constexpr const char* kStaves[] = {N_("GPU memory"), N_("GPU count"), N_("GPU"), N_("CPU cores"), N_("RAM"), N_("PCIe"), N_("storage")};
+  for (const char* s : kStaves) {
+    if (name == s) return _(s);
+  }
+  return std::string(name);
+}
+
+std::string stave_verdict_text(std::string_view verdict) {
+  if (verdict == "ok") return C_("stave verdict", "ok");
+  if (verdict == "short") return C_("stave verdict", "short");
+  if (verdict == "unknown") return C_("stave verdict", "unknown");
+  return std::string(verdict);
 }
 
 }  // namespace
@@ -54,48 +109,54 @@ std::vector<MemoryRow> memory_rows(const PlanResult& r) {
   const MemoryBreakdown& m = r.memory;
   const bool mixed = w.precision != Precision::kFp32;
   std::vector<MemoryRow> rows;
-  rows.push_back({"weights", m.weights_bytes,
-                  fmt::format("{} params x {} B ({})", millions(w.params), mixed ? 2 : 4, mixed ? "16-bit copies compute reads" : "float32 variables")});
-  if (mixed) rows.push_back({"master weights", m.master_weights_bytes, fmt::format("{} params x 4 B (float32 variables)", millions(w.params))});
-  rows.push_back({"gradients", m.gradients_bytes,
+  rows.push_back({_("weights"), m.weights_bytes,
+                  // TRANSLATORS: {0} is a parameter count such as 25.6M.
+                  mixed ? trf("{0} params x 2 B (16-bit copies compute reads)", millions(w.params))
+                        : trf("{0} params x 4 B (float32 variables)", millions(w.params))});
+  if (mixed) rows.push_back({_("master weights"), m.master_weights_bytes, trf("{0} params x 4 B (float32 variables)", millions(w.params))});
+  rows.push_back({_("gradients"), m.gradients_bytes,
                   m.gradients_bytes > w.trainable_params * 4
-                      ? fmt::format("{} trainable x 4 B (float32) x 2: the unscaled/clipped copy TensorFlow makes", millions(w.trainable_params))
-                      : fmt::format("{} trainable x 4 B (float32)", millions(w.trainable_params))});
-  rows.push_back({fmt::format("optimizer ({})", optimizer_name(w.optimizer)), m.optimizer_bytes,
-                  w.optimizer == Optimizer::kAdafactor ? std::string("factored second moments ~ 2/width of the parameters x 4 B")
-                                                       : fmt::format("{} trainable x {} B of slots{}", millions(w.trainable_params),
-                                                                     w.optimizer == Optimizer::kSgd        ? 0
-                                                                     : w.optimizer == Optimizer::kMomentum ? 4
-                                                                                                           : 8,
-                                                                     w.xla ? "" : " x 2 (the update's new slot values, without XLA)")});
-  rows.push_back({"activations", m.activations_bytes, activation_formula(w, m.batch_per_gpu)});
-  rows.push_back({"workspace", m.workspace_bytes, w.family == Family::kTransformer ? "cuBLAS workspace" : "cuDNN workspace: largest layer output, 64 MiB..4 GiB"});
-  rows.push_back({"CUDA context + runtime", m.context_bytes, "assumed"});
-  rows.push_back({"allocator slack", m.fragmentation_bytes, "5% of the tensors (assumed)"});
+                      ? trf("{0} trainable x 4 B (float32) x 2: the unscaled/clipped copy TensorFlow makes", millions(w.trainable_params))
+                      : trf("{0} trainable x 4 B (float32)", millions(w.trainable_params))});
+  const int slot_bytes = w.optimizer == Optimizer::kSgd ? 0 : w.optimizer == Optimizer::kMomentum ? 4 : 8;
+  // TRANSLATORS: {0} is the optimizer's name (adam, sgd ...), left as it is.
+  rows.push_back({trf("optimizer ({0})", optimizer_name(w.optimizer)), m.optimizer_bytes,
+                  w.optimizer == Optimizer::kAdafactor ? _("factored second moments ~ 2/width of the parameters x 4 B")
+                  : w.xla ? trf("{0} trainable x {1} B of slots", millions(w.trainable_params), slot_bytes)
+                          : trf("{0} trainable x {1} B of slots x 2 (the update's new slot values, without XLA)", millions(w.trainable_params), slot_bytes)});
+  rows.push_back({_("activations"), m.activations_bytes, activation_formula(w, m.batch_per_gpu)});
+  rows.push_back({_("workspace"), m.workspace_bytes, w.family == Family::kTransformer ? _("cuBLAS workspace") : _("cuDNN workspace: largest layer output, 64 MiB..4 GiB")});
+  rows.push_back({_("CUDA context + runtime"), m.context_bytes, C_("plan", "assumed")});
+  rows.push_back({_("allocator slack"), m.fragmentation_bytes, _("5% of the tensors (assumed)")});
   return rows;
 }
 
 std::string render_text(const PlanResult& r, const RenderOptions& o) {
   const Workload& w = r.workload;
   std::string out;
-  out += fmt::format("tfrig plan: {}, batch {}{}, {}, {}\n", w.display_name, w.batch,
-                     w.gpus > 1 ? fmt::format(" over {} GPUs", w.gpus) : std::string(), precision_name(w.precision), optimizer_name(w.optimizer));
-  out += fmt::format("  {} parameters ({} trainable); {}\n", grouped(w.params), grouped(w.trainable_params), w.params_source);
+  // TRANSLATORS: {0} the model, {1} the batch size, {2} the precision policy (mixed_float16), {3} the optimizer (adam); left as they are.
+  out += w.gpus > 1 ? trnf("tfrig plan: {0}, batch {1} over {4} GPU, {2}, {3}", "tfrig plan: {0}, batch {1} over {4} GPUs, {2}, {3}",
+                           static_cast<uint64_t>(w.gpus), w.display_name, w.batch, precision_name(w.precision), optimizer_name(w.optimizer), w.gpus)
+                    : trf("tfrig plan: {0}, batch {1}, {2}, {3}", w.display_name, w.batch, precision_name(w.precision), optimizer_name(w.optimizer));
+  out += "\n";
+  // TRANSLATORS: {0} parameters, {1} of them trainable, {2} where the count comes from (a paper or Keras).
+  out += "  " + trf("{0} parameters ({1} trainable); {2}", grouped(w.params), grouped(w.trainable_params), w.params_source) + "\n";
   if (w.family == Family::kTransformer) {
-    out += fmt::format("  sequence {} tokens; recomputation {}\n", w.seq_len, recompute_name(w.recompute));
+    // TRANSLATORS: {1} is the value of --recompute (none, selective, full), left as it is.
+    out += "  " + trf("sequence {0} tokens; recomputation {1}", w.seq_len, recompute_name(w.recompute)) + "\n";
   } else if (w.image_size > 0) {
-    out += fmt::format("  input {} x {} px\n", w.image_size, w.image_size);
+    out += "  " + trf("input {0} x {1} px", w.image_size, w.image_size) + "\n";
   }
 
-  out += fmt::format("\nGPU memory of one replica (batch {} per GPU)\n", r.batch_per_gpu);
-  core::Table mem({"term", "size", "formula"}, {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft});
+  out += "\n" + trf("GPU memory of one replica (batch {0} per GPU)", r.batch_per_gpu) + "\n";
+  core::Table mem({_("term"), _("size"), _("formula")}, {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft});
   for (const MemoryRow& row : memory_rows(r)) mem.add_row({row.term, core::format_bytes_binary(row.bytes), row.formula});
-  mem.add_row({"total", core::format_bytes_binary(r.memory.total_bytes), ""});
-  mem.add_row({"uncertainty", core::format_bytes_binary(r.memory.uncertainty_bytes), "10% of the total: 'fits' only when total + this fits"});
+  mem.add_row({_("total"), core::format_bytes_binary(r.memory.total_bytes), ""});
+  mem.add_row({_("uncertainty"), core::format_bytes_binary(r.memory.uncertainty_bytes), _("10% of the total: 'fits' only when total + this fits")});
   out += mem.render();
 
-  out += fmt::format("\nGPUs ranked by {}\n", rank_by_name(r.rank_by));
-  core::Table gt({"#", "GPU", "memory", "GPUs", "max batch/GPU", "samples/s", "basis", "per $1k", "tier"},
+  out += "\n" + trf("GPUs ranked by {0}", rank_by_text(r.rank_by)) + "\n";
+  core::Table gt({"#", "GPU", C_("GPU table", "memory"), C_("plan GPU table", "GPUs"), _("max batch/GPU"), _("samples/s"), _("basis"), _("per $1k"), _("tier")},
                  {core::Table::Align::kRight, core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight,
                   core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kLeft, core::Table::Align::kRight,
                   core::Table::Align::kLeft});
@@ -111,85 +172,99 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
     ++shown;
     gt.add_row({std::to_string(shown), c.gpu.name, core::format_bytes_binary(c.gpu.memory_bytes), c.fits ? std::to_string(c.gpus_needed) : "-",
                 c.fits ? std::to_string(c.max_batch_per_gpu) : "0", c.per_gpu && c.fits ? rate_band(c) : "-",
-                c.per_gpu ? c.per_gpu->basis : "-", c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-",
-                std::string(tier_name(c.tier)) + "/" + std::string(segment_name(c.gpu.segment))});
+                c.per_gpu ? basis_text(c.per_gpu->basis) : "-", c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-",
+                tier_text(c.tier) + "/" + segment_text(c.gpu.segment)});
   }
-  out += gt.empty() ? "  no GPU of the catalog fits\n" : gt.render();
+  out += gt.empty() ? "  " + _("no GPU of the catalog fits") + "\n" : gt.render();
   if (not_fitting > 0 && !o.all_gpus) {
-    out += fmt::format("  {} do not fit even one sample (--all lists them)\n", not_fitting);
+    out += "  " + trnf("{} does not fit even one sample (--all lists it)", "{} do not fit even one sample (--all lists them)", not_fitting, not_fitting) + "\n";
   }
-  out += "  samples/s: all the GPUs together, with the uncertainty band in brackets; per $1k: one GPU's samples/s per 1000 USD of launch price\n";
+  out += "  " + _("samples/s: all the GPUs together, with the uncertainty band in brackets; per $1k: one GPU's samples/s per 1000 USD of launch price") + "\n";
 
   if (r.server) {
     const ServerPlan& s = *r.server;
-    out += fmt::format("\nBalanced server around {} x {}\n", s.gpus, s.gpu_name);
-    core::Table st({"part", "choice", "why"});
+    // TRANSLATORS: {0} GPUs of the model {1}.
+    out += "\n" + trf("Balanced server around {0} x {1}", s.gpus, s.gpu_name) + "\n";
+    core::Table st({_("part"), _("choice"), _("why")});
     for (const ServerLine& l : s.lines) st.add_row({l.component, l.value, l.reason});
     out += st.render();
   }
 
   if (r.machine) {
     const MachineVerdict& m = *r.machine;
-    out += fmt::format("\nThe barrel on {}\n", m.source);
-    core::Table bt({"stave", "have", "need", "verdict"});
-    for (const Stave& s : m.staves) bt.add_row({s.name, s.have, s.need, s.verdict});
+    // TRANSLATORS: the barrel (木桶效应) of the machine {0} ("this machine" or "snapshot FILE").
+    out += "\n" + trf("The barrel on {0}", m.source) + "\n";
+    core::Table bt({_("stave"), _("have"), _("need"), _("verdict")});
+    for (const Stave& s : m.staves) bt.add_row({stave_text(s.name), s.have, s.need, stave_verdict_text(s.verdict)});
     out += bt.render();
     const auto unknown = std::count_if(m.staves.begin(), m.staves.end(), [](const Stave& s) { return s.verdict == "unknown"; });
     if (!m.shortest.empty()) {
-      out += fmt::format("  shortest stave: {}\n", m.shortest);
+      out += "  " + trf("shortest stave: {0}", stave_text(m.shortest)) + "\n";
     } else if (unknown > 0) {
-      out += fmt::format("  no stave known to be short for this workload; {} unknown\n", unknown);
+      out += "  " + trnf("no stave known to be short for this workload; {} unknown", "no stave known to be short for this workload; {} unknown",
+                         static_cast<uint64_t>(unknown), unknown) + "\n";
     } else {
-      out += "  no stave is short for this workload\n";
+      out += "  " + _("no stave is short for this workload") + "\n";
     }
-    for (const std::string& n : m.notes) out += "  note: " + n + "\n";
+    for (const std::string& n : m.notes) out += "  " + trf("note: {0}", n) + "\n";
   }
 
   std::vector<std::string> notes = w.notes;
   if (!r.gpus.empty() && r.gpus.front().fits) {
     const GpuChoice& top = r.gpus.front();
-    for (const std::string& n : top.notes) notes.push_back(top.gpu.name + ": " + n);
-    if (top.per_gpu) notes.push_back(top.gpu.name + " rate: " + top.per_gpu->detail);
+    // TRANSLATORS: {0} a GPU, {1} a note about it.
+    for (const std::string& n : top.notes) notes.push_back(trf("{0}: {1}", top.gpu.name, n));
+    // TRANSLATORS: {0} a GPU, {1} how its rate was found (left in English: a formula with its figures).
+    if (top.per_gpu) notes.push_back(trf("{0} rate: {1}", top.gpu.name, top.per_gpu->detail));
   }
   if (!notes.empty()) {
-    out += "\nNotes\n";
+    out += "\n" + _("Notes") + "\n";
     for (const std::string& n : notes) out += "  - " + n + "\n";
   }
-  out += "\nFormulas and sources: docs/plan.md\n";
+  out += "\n" + _("Formulas and sources: docs/plan.md") + "\n";
   return out;
 }
 
 std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
   const Workload& w = r.workload;
+  // A Markdown table row of cells.
+  auto row = [](std::initializer_list<std::string> cells) {
+    std::string line = "|";
+    for (const std::string& c : cells) line += " " + c + " |";
+    return line + "\n";
+  };
   std::string out;
-  out += fmt::format("# Training server plan: {}\n\n", w.display_name);
-  out += fmt::format("- Batch {} ({} per GPU), {}, optimizer {}\n", w.batch, r.batch_per_gpu, precision_name(w.precision), optimizer_name(w.optimizer));
-  out += fmt::format("- {} parameters ({})\n", grouped(w.params), w.params_source);
-  if (w.family == Family::kTransformer) out += fmt::format("- Sequence length {}\n", w.seq_len);
-  out += "\n## GPU memory per replica\n\n| term | size | formula |\n| --- | ---: | --- |\n";
-  for (const MemoryRow& row : memory_rows(r)) out += fmt::format("| {} | {} | {} |\n", row.term, core::format_bytes_binary(row.bytes), row.formula);
-  out += fmt::format("| **total** | **{}** | |\n", core::format_bytes_binary(r.memory.total_bytes));
-  out += fmt::format("\n## GPUs that fit, ranked by {}\n\n| # | GPU | memory | GPUs | max batch/GPU | samples/s | basis | per $1k |\n| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: |\n",
-                     rank_by_name(r.rank_by));
+  out += "# " + trf("Training server plan: {0}", w.display_name) + "\n\n";
+  // TRANSLATORS: {0} the batch, {1} per GPU, {2} the precision policy, {3} the optimizer (identifiers, left as they are).
+  out += "- " + trf("Batch {0} ({1} per GPU), {2}, optimizer {3}", w.batch, r.batch_per_gpu, precision_name(w.precision), optimizer_name(w.optimizer)) + "\n";
+  out += "- " + trf("{0} parameters ({1})", grouped(w.params), w.params_source) + "\n";
+  if (w.family == Family::kTransformer) out += "- " + trf("Sequence length {0}", w.seq_len) + "\n";
+  out += "\n## " + _("GPU memory per replica") + "\n\n" + row({_("term"), _("size"), _("formula")}) + "| --- | ---: | --- |\n";
+  for (const MemoryRow& m : memory_rows(r)) out += row({m.term, core::format_bytes_binary(m.bytes), m.formula});
+  out += fmt::format("| **{}** | **{}** | |\n", _("total"), core::format_bytes_binary(r.memory.total_bytes));
+  out += "\n## " + trf("GPUs that fit, ranked by {0}", rank_by_text(r.rank_by)) + "\n\n" +
+         row({"#", "GPU", C_("GPU table", "memory"), C_("plan GPU table", "GPUs"), _("max batch/GPU"), _("samples/s"), _("basis"), _("per $1k")}) +
+         "| ---: | --- | ---: | ---: | ---: | ---: | --- | ---: |\n";
   size_t shown = 0;
   for (const GpuChoice& c : r.gpus) {
     if (!c.fits && !o.all_gpus) continue;
     if (o.top > 0 && shown >= o.top) break;
     ++shown;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", shown, c.gpu.name, core::format_bytes_binary(c.gpu.memory_bytes),
-                       c.fits ? std::to_string(c.gpus_needed) : "-", c.max_batch_per_gpu, c.per_gpu && c.fits ? rate_band(c) : "-",
-                       c.per_gpu ? c.per_gpu->basis : "-", c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-");
+    out += row({std::to_string(shown), c.gpu.name, core::format_bytes_binary(c.gpu.memory_bytes), c.fits ? std::to_string(c.gpus_needed) : "-",
+                std::to_string(c.max_batch_per_gpu), c.per_gpu && c.fits ? rate_band(c) : "-", c.per_gpu ? basis_text(c.per_gpu->basis) : "-",
+                c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-"});
   }
   if (r.server) {
-    out += fmt::format("\n## Server: {} x {}\n\n| part | choice | why |\n| --- | --- | --- |\n", r.server->gpus, r.server->gpu_name);
-    for (const ServerLine& l : r.server->lines) out += fmt::format("| {} | {} | {} |\n", l.component, l.value, l.reason);
+    out += "\n## " + trf("Server: {0} x {1}", r.server->gpus, r.server->gpu_name) + "\n\n" + row({_("part"), _("choice"), _("why")}) + "| --- | --- | --- |\n";
+    for (const ServerLine& l : r.server->lines) out += row({l.component, l.value, l.reason});
   }
   if (r.machine) {
-    out += fmt::format("\n## The barrel on {}\n\n| stave | have | need | verdict |\n| --- | --- | --- | --- |\n", r.machine->source);
-    for (const Stave& s : r.machine->staves) out += fmt::format("| {} | {} | {} | {} |\n", s.name, s.have, s.need, s.verdict);
-    out += r.machine->shortest.empty() ? "\nNo stave is short.\n" : fmt::format("\nShortest stave: **{}**.\n", r.machine->shortest);
+    out += "\n## " + trf("The barrel on {0}", r.machine->source) + "\n\n" + row({_("stave"), _("have"), _("need"), _("verdict")}) +
+           "| --- | --- | --- | --- |\n";
+    for (const Stave& s : r.machine->staves) out += row({stave_text(s.name), s.have, s.need, stave_verdict_text(s.verdict)});
+    out += "\n" + (r.machine->shortest.empty() ? _("No stave is short.") : trf("Shortest stave: **{0}**.", stave_text(r.machine->shortest))) + "\n";
   }
-  out += "\nEstimates by `tfrig plan`; formulas and sources in docs/plan.md.\n";
+  out += "\n" + _("Estimates by `tfrig plan`; formulas and sources in docs/plan.md.") + "\n";
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/units.h"
 
 namespace tfrig::plan {
@@ -45,10 +46,10 @@ struct CpuClass {
 // 360 W); two sockets give 160 usable lanes in 2P configurations (AMD EPYC
 // 9004 platform brief) and PCIe switches fan out beyond.
 constexpr CpuClass kCpuClasses[] = {
-    {"desktop (e.g. AMD Ryzen 9 7950X: 16 cores, 24 usable PCIe 5.0 lanes, 2 DDR5 channels)", 24, 16, 2, 2, 170},
-    {"workstation (e.g. AMD Threadripper PRO 7000 WX: up to 96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels)", 128, 96, 8, 1, 350},
-    {"1-socket server (e.g. AMD EPYC 9004: up to 96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels)", 128, 96, 12, 1, 360},
-    {"2-socket server (e.g. 2x AMD EPYC 9004: 160 usable PCIe lanes, 24 DDR5 channels), PCIe switches beyond", 160, 192, 24, 1, 720},
+    {N_("desktop (e.g. AMD Ryzen 9 7950X: 16 cores, 24 usable PCIe 5.0 lanes, 2 DDR5 channels)"), 24, 16, 2, 2, 170},
+    {N_("workstation (e.g. AMD Threadripper PRO 7000 WX: up to 96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels)"), 128, 96, 8, 1, 350},
+    {N_("1-socket server (e.g. AMD EPYC 9004: up to 96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels)"), 128, 96, 12, 1, 360},
+    {N_("2-socket server (e.g. 2x AMD EPYC 9004: 160 usable PCIe lanes, 24 DDR5 channels), PCIe switches beyond"), 160, 192, 24, 1, 720},
 };
 
 // DDR5 RDIMM/UDIMM capacities on the market (JEDEC DDR5 densities 16-64 Gb
@@ -69,8 +70,8 @@ constexpr double kPsuHeadroom = 1.25;
 constexpr int kPsuWatts[] = {850, 1000, 1200, 1300, 1600, 2000};
 
 std::string duration(double seconds) {
-  if (seconds >= 3600) return fmt::format("{:.1f} h", seconds / 3600);
-  if (seconds >= 60) return fmt::format("{:.1f} min", seconds / 60);
+  if (seconds >= 3600) return trf("{:.1f} h", seconds / 3600);
+  if (seconds >= 60) return trf("{:.1f} min", seconds / 60);
   return core::format_seconds(seconds);
 }
 
@@ -113,9 +114,11 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   if (data.decode_rate_per_core && *data.decode_rate_per_core > 0) {
     p.per_core_rate = *data.decode_rate_per_core;
     p.per_core_basis = "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
+    p.per_core_basis_text = data.decode_rate_source.empty() ? _("measured (given)") : trf("measured ({0})", data.decode_rate_source);
   } else {
     p.per_core_rate = p.image_input ? kImageDecodePerCore : kTextParsePerCore;
     p.per_core_basis = "assumed";
+    p.per_core_basis_text = C_("plan", "assumed");
   }
   p.cpu_cores_needed = static_cast<int>(std::ceil(p.samples_per_s / p.per_core_rate)) + p.gpus;
   p.cpu_cores = std::max(kGuideMinCores, p.cpu_cores_needed);
@@ -174,23 +177,32 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   }
   if (!layout) layout = dimm_layout_for(p.ram_min_bytes, cls->channels, 2);
   p.cpu_class = cls->name;
+  std::string dimm_text;  // the terminal's words for p.dimm_layout (JSON keeps English)
   if (layout) {
     p.ram_bytes = layout->total_bytes;
+    // TRANSLATORS: {0} modules of {1} GB on {2} memory channels, {3} module(s) per channel.
+    dimm_text = trnf("{0} x {1} GB DDR5 ({2} channel, {3} per channel)", "{0} x {1} GB DDR5 ({2} channels, {3} per channel)", layout->channels,
+                     layout->dimms, layout->dimm_bytes / core::kGiB, layout->channels, layout->dimms / layout->channels);
     p.dimm_layout = fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
                                 layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
   } else {
     p.ram_bytes = p.ram_min_bytes;
     p.dimm_layout = "more than one 2-socket server holds: split the job over nodes";
+    dimm_text = _("more than one 2-socket server holds: split the job over nodes");
   }
 
   // Power: GPU TDPs + CPU TDP + the rest, with headroom.
   const double gpu_w = choice.gpu.tdp_watts.value_or(300.0) * p.gpus;
   const double watts = (gpu_w + cls->tdp_w + kBaseWatts) * kPsuHeadroom;
   p.psu_watts = static_cast<int>(std::ceil(watts));
-  p.psu = fmt::format("{} x 2000 W (redundant server supplies)", static_cast<int>(std::ceil(watts / 2000.0)));
+  const int redundant_supplies = static_cast<int>(std::ceil(watts / 2000.0));
+  p.psu = fmt::format("{} x 2000 W (redundant server supplies)", redundant_supplies);
+  // TRANSLATORS: {0} power supplies of 2000 W each.
+  std::string psu_text = trf("{0} x 2000 W (redundant server supplies)", redundant_supplies);
   for (int size : kPsuWatts) {
     if (size >= watts) {
       p.psu = fmt::format("{} W", size);
+      psu_text = p.psu;
       break;
     }
   }
@@ -200,25 +212,37 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
     if (data.price_per_gpu_hour) p.cost_per_epoch = p.epoch_seconds / 3600.0 * *data.price_per_gpu_hour * p.gpus;
   }
 
-  const std::string rate = fmt::format("{:.0f} samples/s", p.samples_per_s);
-  p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), fmt::format("{} samples/s together", static_cast<long long>(std::llround(p.samples_per_s)))});
-  p.lines.push_back({"CPU", fmt::format("{} cores / {} threads", p.cpu_cores, 2 * p.cpu_cores),
-                     fmt::format("{} / {:.0f} per core ({}) + 1 per GPU = {}; docs/guide.md minimum 16", rate, p.per_core_rate, p.per_core_basis,
-                                 p.cpu_cores_needed)});
-  p.lines.push_back({"CPU class", p.cpu_class, fmt::format("{} PCIe lanes: x16 per GPU, x4 per NVMe{}", p.pcie_lanes, nic_lanes ? ", NIC" : "")});
-  p.lines.push_back({"RAM", fmt::format("{} ({})", core::format_bytes_binary(p.ram_bytes), p.dimm_layout),
-                     fmt::format("at least 2 x total GPU memory = {}", core::format_bytes_binary(p.ram_min_bytes))});
-  p.lines.push_back({"NVMe", fmt::format("{} x {} ({} in all)", p.nvme_drives, core::format_bytes_decimal(drive), core::format_bytes_decimal(p.nvme_bytes)),
-                     fmt::format("2 x dataset ({} samples x {}{}); reads {}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
-                                 p.dataset_assumed ? ", assumed" : "", core::format_rate(p.read_bytes_per_s))});
+  // The table rows `tfrig plan` prints, in the interface's language.
+  const long long together = std::llround(p.samples_per_s);
+  p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), trf("{0} samples/s together", together)});
+  // TRANSLATORS: {0} physical cores, {1} hardware threads.
+  p.lines.push_back({"CPU", trf("{0} cores / {1} threads", p.cpu_cores, 2 * p.cpu_cores),
+                     // TRANSLATORS: {0} samples/s of all GPUs, {1} samples/s one core decodes, {2} how that is known (assumed/measured), {3} the cores needed.
+                     trf("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16", p.samples_per_s, p.per_core_rate,
+                         p.per_core_basis_text, p.cpu_cores_needed)});
+  p.lines.push_back({C_("server part", "CPU class"), _(cls->name),
+                     nic_lanes ? trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC", p.pcie_lanes) : trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe", p.pcie_lanes)});
+  // TRANSLATORS: {0} the memory size, {1} its modules and channels.
+  p.lines.push_back({C_("server part", "RAM"), trf("{0} ({1})", core::format_bytes_binary(p.ram_bytes), dimm_text),
+                     trf("at least 2 x total GPU memory = {0}", core::format_bytes_binary(p.ram_min_bytes))});
+  // TRANSLATORS: {0} drives of {1} each, {2} in all.
+  p.lines.push_back({"NVMe", trf("{0} x {1} ({2} in all)", p.nvme_drives, core::format_bytes_decimal(drive), core::format_bytes_decimal(p.nvme_bytes)),
+                     // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
+                     p.dataset_assumed ? trf("2 x dataset ({0} samples x {1}, assumed); reads {2}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
+                                             core::format_rate(p.read_bytes_per_s))
+                                       : trf("2 x dataset ({0} samples x {1}); reads {2}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
+                                             core::format_rate(p.read_bytes_per_s))});
   if (p.network_gbits) {
-    p.lines.push_back({"Network", p.nic, fmt::format("storage is separate: {:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
+    const std::string nic_text = p.nic == "400 GbE or several NICs" ? _("400 GbE or several NICs") : p.nic;
+    p.lines.push_back({C_("server part", "Network"), nic_text, trf("storage is separate: {0:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
   }
-  p.lines.push_back({"PSU", p.psu, fmt::format("({:.0f} W GPUs + {:.0f} W CPU + {:.0f} W rest) x {:.2f} = {} W", gpu_w, cls->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
+  p.lines.push_back({C_("server part", "PSU"), psu_text,
+                     // TRANSLATORS: the power supply: ({0} W for the GPUs + {1} W CPU + {2} W the rest) x headroom {3} = {4} W.
+                     trf("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W", gpu_w, cls->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
   if (p.epoch_seconds > 0) {
-    p.lines.push_back({"Epoch", duration(p.epoch_seconds),
-                       p.cost_per_epoch ? fmt::format("costs {:.2f} at {:.2f} per GPU-hour", *p.cost_per_epoch, *data.price_per_gpu_hour)
-                                        : std::string("--price-per-hour gives its cost")});
+    p.lines.push_back({C_("server part", "Epoch"), duration(p.epoch_seconds),
+                       p.cost_per_epoch ? trf("costs {0:.2f} at {1:.2f} per GPU-hour", *p.cost_per_epoch, *data.price_per_gpu_hour)
+                                        : _("--price-per-hour gives its cost")});
   }
   return p;
 }

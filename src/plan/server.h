@@ -39,6 +39,7 @@ struct ServerPlan {
   bool image_input = false;
   double per_core_rate = 0;
   std::string per_core_basis;  // measured | assumed
+  std::string per_core_basis_text;  // the same in the interface's language (JSON keeps per_core_basis)
   int cpu_cores_needed = 0;    // for decode + augment + framework
   int cpu_cores = 0;           // recommended (guide minimum 16)
   std::string cpu_class;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "plan/catalog_adapter.h"
 #include "plan/memory.h"
 
@@ -499,13 +500,16 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   // (DRAM and the products' operands), or the fixed cost of the kernels.
   const double bytes_time = times.memory + times.operands;
   t.bound = times.kernels > std::max(times.compute, bytes_time) ? "launch" : bytes_time > times.compute ? "memory" : "compute";
-  t.detail = fmt::format(
-      "{}-bound ({}): {:.3g} training FLOPs per sample at {} of {:.1f} TFLOPS {} + {:.3g} bytes per sample at {} of {:.0f} GB/s; "
-      "{:.3g} operand bytes per sample at {:.1f}x the DRAM bandwidth + {:.0f} kernels per step at {:.0f} us each over a batch of {}; "
-      "efficiencies fitted on {} published TensorFlow rows, band {:.2f}x-{:.2f}x (leave-one-GPU-out)",
-      t.bound, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, roofs->operand,
+  const std::string bound_text = t.bound == "launch" ? C_("throughput bound", "launch") : t.bound == "memory" ? C_("throughput bound", "memory")
+                                                                                                         : C_("throughput bound", "compute");
+  // TRANSLATORS: {0} what bounds the rate (compute, memory, launch), {1} the model family (cnn, transformer), then the roofline's figures.
+  t.detail = trf(
+      "{0}-bound ({1}): {2:.3g} training FLOPs per sample at {3} of {4:.1f} TFLOPS {5} + {6:.3g} bytes per sample at {7} of {8:.0f} GB/s; "
+      "{9:.3g} operand bytes per sample at {10:.1f}x the DRAM bandwidth + {11:.0f} kernels per step at {12:.0f} us each over a batch of {13}; "
+      "efficiencies fitted on {14} published TensorFlow rows, band {15:.2f}x-{16:.2f}x (leave-one-GPU-out)",
+      bound_text, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, roofs->operand,
       c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low, c.band_high);
-  if (roofs->autotune) t.detail += "; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)";
+  if (roofs->autotune) t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
   return t;
 }
 
@@ -523,13 +527,15 @@ std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& 
     t.high = *std::max_element(v.begin(), v.end()) * 1.1;
     t.basis = "measured";
     t.math = std::string(math_mode_name(math_mode(gpu, w.precision)));
-    t.detail = fmt::format("median of {} published TensorFlow {} row{} ({}, batch {}): {}", v.size(), measured_precision_name(rows.front()->precision),
-                           v.size() == 1 ? "" : "s", rows.front()->table_row, rows.front()->batch.value_or(0), rows.front()->source);
-    if (t.math == "TF32") t.detail += "; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)";
+    // TRANSLATORS: {0} rows, {1} their precision, {2} the row's setup, {3} its batch, {4} the source (a URL).
+    t.detail = trnf("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}", "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}",
+                    v.size(), v.size(), measured_precision_name(rows.front()->precision), rows.front()->table_row, rows.front()->batch.value_or(0),
+                    rows.front()->source);
+    if (t.math == "TF32") t.detail += _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
     return t;
   }
   auto t = estimate_throughput(w, gpu, m.calibration);
-  if (t && t->math == "TF32") t->detail += "; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)";
+  if (t && t->math == "TF32") t->detail += _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
   return t;
 }
 
