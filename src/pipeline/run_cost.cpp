@@ -12,13 +12,15 @@ using OJson = nlohmann::ordered_json;
 
 namespace {
 
-WhatIfCost row(std::string id, std::string change, double utilization, const Report& r, const plan::GpuCandidate& gpu, int gpus,
+// One row: the GPU's rate and the rate the run trains at, both after the
+// change (mixed precision raises the GPU's demand: its utilisation is a share
+// of the new demand, not of the measured one).
+WhatIfCost row(std::string id, std::string change, double gpu_demand, double training_rate, const plan::GpuCandidate& gpu, int gpus,
                plan::RunSpec run, const plan::PriceBook& prices) {
-  const double demand = r.barrel.gpu_demand;
-  // The barrel's utilization is what the input stages deliver as a share of
-  // the demand: the same cap plan applies to every GPU.
-  run.input_rate = utilization * demand;
-  return WhatIfCost{std::move(id), std::move(change), plan::cost_option(gpu, gpus, plan::RateBand{demand, demand, demand, "measured"}, run, prices)};
+  // The input stages cap the rate: the same cap plan applies to every GPU.
+  run.input_rate = training_rate;
+  return WhatIfCost{std::move(id), std::move(change),
+                    plan::cost_option(gpu, gpus, plan::RateBand{gpu_demand, gpu_demand, gpu_demand, "measured"}, run, prices)};
 }
 
 std::string money(const std::optional<double>& v, const std::string& currency) {
@@ -35,10 +37,10 @@ RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int g
   run.dataset_samples = static_cast<uint64_t>(r.dataset_samples);
   t.epochs = run.epochs.value_or(0);
   t.dataset_samples = r.dataset_samples;
-  t.rows.push_back(row("measured", _("as measured"), r.barrel.predicted_utilization, r, gpu, gpus, run, prices));
+  t.rows.push_back(row("measured", _("as measured"), r.barrel.gpu_demand, r.barrel.training_rate, gpu, gpus, run, prices));
   for (const WhatIf& w : r.what_ifs) {
     if (!w.applicable) continue;
-    t.rows.push_back(row(w.id, w.change, w.predicted_utilization, r, gpu, gpus, run, prices));
+    t.rows.push_back(row(w.id, w.change, w.gpu_demand, w.training_rate, gpu, gpus, run, prices));
   }
   return t;
 }

@@ -112,6 +112,8 @@ WhatIf result_of(const Change& c, const Barrel& after) {
   w.cost_rank = c.cost_rank;
   w.applicable = c.applicable;
   w.predicted_utilization = after.predicted_utilization;
+  w.gpu_demand = after.gpu_demand;
+  w.training_rate = after.training_rate;
   w.bottleneck = after.bottleneck;
   return w;
 }

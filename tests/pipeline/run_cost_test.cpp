@@ -18,12 +18,24 @@ Report starved_report() {
   pack.id = "tfrecord";
   pack.change = "pack into TFRecord";
   pack.predicted_utilization = 0.96;
+  pack.gpu_demand = 1000;
+  pack.training_rate = 960;
   pack.applicable = true;
+  // Mixed precision doubles the GPU's demand; storage still delivers 350/s,
+  // so the run takes as long as measured (17.5% of the new demand), not twice
+  // as long (17.5% of the old demand, as it was computed once).
+  WhatIf mixed;
+  mixed.id = "mixed_precision";
+  mixed.change = "mixed precision (mixed_float16)";
+  mixed.predicted_utilization = 0.175;
+  mixed.gpu_demand = 2000;
+  mixed.training_rate = 350;
+  mixed.applicable = true;
   WhatIf nvme;
   nvme.id = "nvme";
   nvme.change = "move the data to NVMe";
   nvme.applicable = false;  // not measured here: no row
-  r.what_ifs = {pack, nvme};
+  r.what_ifs = {pack, nvme, mixed};
   return r;
 }
 
@@ -41,10 +53,12 @@ TEST(RunCost, EachWhatIfOnTheSameScale) {
   const Report r = starved_report();
   ASSERT_NEAR(r.barrel.predicted_utilization, 0.35, 1e-12);
   const RunCostTable t = cost_what_ifs(r, gpu, 1, run, prices);
-  ASSERT_EQ(t.rows.size(), 2u);  // as measured + the applicable what-if
+  ASSERT_EQ(t.rows.size(), 3u);  // as measured + the applicable what-ifs
   const double samples = 20.0 * 1281167;
   EXPECT_NEAR(t.rows[0].cost.run_hours, samples / 350 / 3600, 1e-9);
   EXPECT_NEAR(t.rows[1].cost.run_hours, samples / 960 / 3600, 1e-9);
+  EXPECT_NEAR(t.rows[2].cost.run_hours, samples / 350 / 3600, 1e-9);
+  EXPECT_NEAR(t.rows[2].cost.utilization, 0.175, 1e-12);
   ASSERT_TRUE(t.rows[0].cost.rent_cost && t.rows[1].cost.rent_cost);
   EXPECT_NEAR(*t.rows[0].cost.rent_cost, std::ceil(samples / 350 / 60) / 60 * 0.60, 1e-9);
   EXPECT_NEAR(*t.rows[1].cost.rent_cost, std::ceil(samples / 960 / 60) / 60 * 0.60, 1e-9);
