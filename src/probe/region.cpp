@@ -10,24 +10,6 @@ namespace tfrig::probe {
 
 namespace {
 
-std::vector<std::string_view> lines(std::string_view text) {
-  std::vector<std::string_view> out;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    out.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 std::string_view unquote(std::string_view s) {
   if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) return s.substr(1, s.size() - 2);
   return s;
@@ -53,14 +35,14 @@ void hosts_in_words(std::string_view line, std::vector<std::string>& out) {
 
 std::optional<std::string> parse_locale_conf(std::string_view text) {
   std::optional<std::string> lang;
-  for (auto line : lines(text)) {
-    line = trim(line);
+  for (auto line : core::split_lines(text)) {
+    line = core::trim(line);
     if (line.empty() || line.front() == '#') continue;
-    if (core::starts_with(line, "export ")) line = trim(line.substr(7));
+    if (core::starts_with(line, "export ")) line = core::trim(line.substr(7));
     const size_t eq = line.find('=');
     if (eq == std::string_view::npos) continue;
-    const std::string_view key = trim(line.substr(0, eq));
-    const std::string_view value = unquote(trim(line.substr(eq + 1)));
+    const std::string_view key = core::trim(line.substr(0, eq));
+    const std::string_view value = unquote(core::trim(line.substr(eq + 1)));
     // LC_ALL overrides LANG for every category (locale(7)).
     if ((key == "LANG" && !lang) || key == "LC_ALL") {
       if (!value.empty()) lang = std::string(value);
@@ -97,9 +79,9 @@ std::string url_host(std::string_view url) {
 std::vector<std::string> pip_conf_hosts(std::string_view text) {
   std::vector<std::string> out;
   bool in_index = false;  // the last key was an index URL: indented lines continue its list
-  for (auto raw : lines(text)) {
+  for (auto raw : core::split_lines(text)) {
     const bool indented = !raw.empty() && (raw.front() == ' ' || raw.front() == '\t');
-    const std::string_view line = trim(raw);
+    const std::string_view line = core::trim(raw);
     if (line.empty() || line.front() == '#' || line.front() == ';') continue;
     if (indented && in_index) {
       hosts_in_words(line, out);
@@ -110,17 +92,17 @@ std::vector<std::string> pip_conf_hosts(std::string_view text) {
       in_index = false;
       continue;
     }
-    const std::string key = core::to_lower(std::string(trim(line.substr(0, eq))));
+    const std::string key = core::to_lower(std::string(core::trim(line.substr(0, eq))));
     in_index = key == "index-url" || key == "extra-index-url" || key == "index_url" || key == "extra_index_url";
-    if (in_index) hosts_in_words(trim(line.substr(eq + 1)), out);
+    if (in_index) hosts_in_words(core::trim(line.substr(eq + 1)), out);
   }
   return out;
 }
 
 std::vector<std::string> apt_source_hosts(std::string_view text) {
   std::vector<std::string> out;
-  for (auto line : lines(text)) {
-    line = trim(line);
+  for (auto line : core::split_lines(text)) {
+    line = core::trim(line);
     if (line.empty() || line.front() == '#') continue;
     if (core::starts_with(line, "deb ") || core::starts_with(line, "deb-src ") || core::starts_with(line, "URIs:")) {
       hosts_in_words(line, out);
@@ -166,7 +148,8 @@ inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<std::st
   }
   // Debian's /etc/timezone names the zone; otherwise the /etc/localtime link does (timedatectl).
   if (auto text = read("etc/timezone")) {
-    const std::string_view zone = trim(lines(*text).front());
+    const auto text_lines = core::split_lines(*text);
+    const std::string_view zone = text_lines.empty() ? std::string_view() : core::trim(text_lines.front());
     if (!zone.empty()) r.time_zone = std::string(zone);
   }
   if (!r.time_zone && root.kind_of("etc/localtime") == core::SysRoot::Kind::kLink) {

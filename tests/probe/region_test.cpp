@@ -1,5 +1,7 @@
 // The region part of the host probe (probe/region.cpp): the parsers, and
 // read_region over two small trees through SysRoot (tests/data/region/).
+#include <filesystem>
+
 #include <gtest/gtest.h>
 
 #include "core/sysroot.h"
@@ -75,6 +77,17 @@ TEST(Region, ReadsAnotherTreeAndAnEmptyOne) {
   const nlohmann::json j = inv;
   ASSERT_TRUE(j.contains("region"));
   EXPECT_EQ(j.get<inventory::Inventory>().region.time_zone, "Europe/Berlin");
+}
+
+// An empty /etc/timezone (seen on minimal images) names no zone; the
+// /etc/localtime link then decides, and nothing reads past the text.
+TEST(Region, AnEmptyTimezoneFileNamesNoZone) {
+  test::TempDir tmp;
+  std::filesystem::create_directories(tmp.file("etc"));
+  test::write_file(tmp.file("etc/timezone"), "");
+  std::vector<std::string> problems;
+  const auto r = read_region(core::SysRoot(tmp.path(), {}), problems);
+  EXPECT_FALSE(r.time_zone);
 }
 
 // doctor on the China tree: one info finding with the evidence, and the
