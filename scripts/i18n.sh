@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The message catalogs (docs/i18n.md), with gettext's own tools:
-#   scripts/i18n.sh update      re-extract po/tfrig.pot from src/ and merge it into po/*.po
-#   scripts/i18n.sh check-pot   fail when po/tfrig.pot is not what the sources give (ctest)
+#   scripts/i18n.sh update      re-extract po/tfrig.pot from src/ and data/knowledge/ and merge it into po/*.po
+#   scripts/i18n.sh check-pot   fail when po/tfrig.pot is not what the sources and the knowledge texts give (ctest)
 #   scripts/i18n.sh check-po    fail when a catalog misses a translation, has a fuzzy one,
 #                               uses other fields than the English, or does not compile
 #                               (msgfmt --check; ctest)
@@ -9,7 +9,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-# The markers of src/core/i18n.h. --keyword= drops xgettext's defaults (gettext, dgettext ...);
+# The markers of src/core/i18n.h, and the texts of data/knowledge/*.json that
+# users read (scripts/knowledge_pot.py). --keyword= drops xgettext's defaults (gettext, dgettext ...);
 # no-c-format: our fields are fmt's {} and {0}, a '%' in English text is just a percent.
 extract() {
   local out="$1"
@@ -19,10 +20,15 @@ extract() {
     --flag=_:1:no-c-format --flag=trf:1:no-c-format --flag=trnf:1:no-c-format --flag=trnf:2:no-c-format \
     --flag=N_:1:no-c-format --flag=C_:2:no-c-format \
     --sort-output --add-location=file --package-name=tfrig \
-    --files-from="$out.files" -o "$out"
+    --files-from="$out.files" -o "$out.code"
   rm -f "$out.files"
   # xgettext leaves the charset as a placeholder when every msgid is ASCII.
-  sed -i 's/charset=CHARSET/charset=UTF-8/' "$out"
+  sed -i 's/charset=CHARSET/charset=UTF-8/' "$out.code"
+  # The human texts of data/knowledge/*.json (a log line's meaning, cause and
+  # fix): xgettext reads no JSON, so a script writes them as a fragment.
+  python3 "$root/scripts/knowledge_pot.py" "$out.knowledge"
+  msgcat --use-first --sort-output --add-location=file -o "$out" "$out.code" "$out.knowledge"
+  rm -f "$out.code" "$out.knowledge"
 }
 
 case "${1:-}" in
@@ -39,7 +45,7 @@ case "${1:-}" in
     trap 'rm -rf "$tmp"' EXIT
     extract "$tmp/tfrig.pot"
     if ! diff -u <(grep -v '^"POT-Creation-Date:' po/tfrig.pot) <(grep -v '^"POT-Creation-Date:' "$tmp/tfrig.pot"); then
-      echo "po/tfrig.pot is out of date with src/: run scripts/i18n.sh update, then translate the new messages in po/*.po" >&2
+      echo "po/tfrig.pot is out of date with src/ or data/knowledge/: run scripts/i18n.sh update, then translate the new messages in po/*.po" >&2
       exit 1
     fi
     ;;

@@ -83,7 +83,7 @@ core::Result<explain::LogAnalysis> analyze_file(const std::string& path, const e
   const bool failed = std::ferror(f) != 0;
   const int err = errno;
   if (!is_stdin) std::fclose(f);
-  if (failed) return core::fail(core::ErrorCode::kIo, name, std::string("read failed: ") + std::strerror(err));
+  if (failed) return core::fail(core::ErrorCode::kIo, name, trf("read failed: {}", std::strerror(err)));
   splitter.finish();
   return analyzer.finish(splitter.truncated_lines());
 }
@@ -108,8 +108,8 @@ std::optional<std::vector<std::string>> command_after_dashes(const std::vector<s
 }  // namespace
 
 std::vector<explain::Explained> judged_log_findings(const explain::LogAnalysis& a, const report::Report* machine,
-                                                    const knowledge::Knowledge& k) {
-  auto findings = explain::findings_from(a);
+                                                    const knowledge::Knowledge& k, const std::string& log_name) {
+  auto findings = explain::findings_from(a, log_name);
   auto q = explain::compat_query_from_log(a);
   std::optional<knowledge::CompatAnswer> compat;
   if (machine) fill_compat_from_machine(q, machine->inventory);
@@ -166,24 +166,15 @@ core::Result<FromFiles> split_from_files(const std::vector<std::string>& paths, 
 
 void add_log_findings(report::Report& r, const FromFiles& files, const knowledge::Knowledge& k) {
   for (const auto& [name, a] : files.logs) {
-    auto findings = judged_log_findings(a, &r, k);
+    auto findings = judged_log_findings(a, &r, k, name);
     rules::Summary added;
-    for (auto& e : findings) {
-      for (auto& ev : e.finding.evidence) {
-        if (ev.source.rfind("log line", 0) == 0) ev.source = name + ": " + ev.source.substr(4);
-      }
-      r.findings.push_back(std::move(e.finding));
-    }
+    for (auto& e : findings) r.findings.push_back(std::move(e.finding));
     added = rules::summarize(r.findings);
     const auto own = rules::summarize(std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
     r.summary = added;
-    std::vector<std::string> parts;
-    if (own.errors) parts.push_back(fmt::format("{} error{}", own.errors, own.errors == 1 ? "" : "s"));
-    if (own.warnings) parts.push_back(fmt::format("{} warning{}", own.warnings, own.warnings == 1 ? "" : "s"));
-    if (own.infos) parts.push_back(fmt::format("{} info{}", own.infos, own.infos == 1 ? "" : "s"));
-    std::string joined;
-    for (size_t i = 0; i < parts.size(); ++i) joined += (i ? ", " : "") + parts[i];
-    r.verdict += fmt::format("; the log {} adds {} (tfrig explain)", name, joined.empty() ? "nothing" : joined);
+    const std::string counts = explain::summary_counts(own);
+    // TRANSLATORS: appended to doctor's verdict; {0} is the log file, {1} what its findings add ("1 error, 2 warnings").
+    r.verdict += trf("; the log {0} adds {1} (tfrig explain)", name, counts.empty() ? _("nothing") : counts);
   }
   std::stable_sort(r.findings.begin(), r.findings.end(),
                    [](const rules::Finding& x, const rules::Finding& y) { return x.severity > y.severity; });
@@ -227,13 +218,13 @@ void add_explain_command(CLI::App& app, RunState& state) {
     }
     const auto command = command_after_dashes(state.argv);
     if (command && command->empty()) {
-      core::log(core::LogLevel::kError, "explain: expected a command after --");
+      core::log(core::LogLevel::kError, "{}", _("explain: expected a command after --"));
       state.exit_code = kExitUsage;
       return;
     }
     if (!command && o->args.size() > 1) {
-      core::log(core::LogLevel::kError, "explain: one log file expected, got {} (to run a command: tfrig explain -- CMD ARGS)",
-                o->args.size());
+      core::log(core::LogLevel::kError, "{}",
+                trf("explain: one log file expected, got {} (to run a command: tfrig explain -- CMD ARGS)", o->args.size()));
       state.exit_code = kExitUsage;
       return;
     }
@@ -264,7 +255,8 @@ void add_explain_command(CLI::App& app, RunState& state) {
       err_lines.finish();
       command_status = ran->exit_code;
       analysis = analyzer.finish(out_lines.truncated_lines() + err_lines.truncated_lines());
-      source = "the output of " + command->front();
+      // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
+      source = trf("the output of {}", command->front());
     } else {
       const std::string path = o->args.empty() ? "-" : o->args.front();
       auto read = analyze_file(path, *table);
@@ -298,7 +290,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
         state.exit_code = exit_code_for(r.error());
         return;
       } else {
-        core::log(core::LogLevel::kWarn, "could not read this machine ({}); judging the log alone", r.error().to_string());
+        core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", r.error().to_string()));
       }
     }
     auto findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
@@ -314,7 +306,11 @@ void add_explain_command(CLI::App& app, RunState& state) {
       out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     } else {
       out = report::render_findings_text(report, fd >= 0 && use_color(o->color, fd)) + explain::unrecognised_text(analysis);
-      if (analysis.truncated_lines) out += fmt::format("({} lines longer than 64 KiB were cut)\n", analysis.truncated_lines);
+      if (analysis.truncated_lines) {
+        out += trnf("({} line longer than 64 KiB was cut)", "({} lines longer than 64 KiB were cut)", analysis.truncated_lines,
+                    analysis.truncated_lines) +
+               "\n";
+      }
     }
     if (fd < 0) {
       auto w = core::write_file_atomic(o->output, out);

@@ -15,8 +15,9 @@ namespace tfrig::cli {
 
 // The findings of a log, judged against the machine when there is one
 // (doctor's rules of the same ids, and compat with the log's versions + the machine's).
+// log_name: as explain::findings_from.
 std::vector<explain::Explained> judged_log_findings(const explain::LogAnalysis& a, const report::Report* machine,
-                                                    const knowledge::Knowledge& k);
+                                                    const knowledge::Knowledge& k, const std::string& log_name = "");
 
 // doctor --from: splits the files into captures for the importer and logs for
 // explain (a file the importer does not know whose lines match a signature).

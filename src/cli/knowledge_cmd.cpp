@@ -24,6 +24,16 @@ void print(const std::string& s) {
   std::fflush(stdout);
 }
 
+// As doctor's report says it (the JSON keeps severity_name).
+std::string severity_label(rules::Severity s) {
+  switch (s) {
+    case rules::Severity::kError: return _("error");
+    case rules::Severity::kWarning: return _("warning");
+    case rules::Severity::kInfo: return _("info");
+  }
+  return _("info");
+}
+
 }  // namespace
 
 void add_knowledge_command(CLI::App& app, RunState& state) {
@@ -51,26 +61,28 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
       state.exit_code = kExitOk;
       return;
     }
-    std::string out = "tfrig knowledge base\n\n";
-    core::Table t({"file", "data version", "rows", "sources", "origin"},
+    std::string out = _("tfrig knowledge base") + "\n\n";
+    core::Table t({_("file"), _("data version"), C_("knowledge table", "rows"), _("sources"), _("origin")},
                   {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
                    core::Table::Align::kRight, core::Table::Align::kLeft});
     for (const auto& f : k->files()) {
-      t.add_row({f.name, f.data_version, std::to_string(f.rows), std::to_string(f.sources.size()), f.origin});
+      t.add_row({f.name, f.data_version, std::to_string(f.rows), std::to_string(f.sources.size()),
+                 f.origin == "embedded" ? C_("knowledge origin", "embedded") : f.origin});
     }
     out += t.render("  ");
     if (const auto* n = k->newest_tf()) {
-      out += fmt::format("\n  newest TensorFlow known: {} (CUDA {}, cuDNN {}, Python {}-{})\n", n->tf, n->cuda, n->cudnn,
-                         n->python_min(), n->python_max());
+      out += "\n  " + trf("newest TensorFlow known: {} (CUDA {}, cuDNN {}, Python {}-{})", n->tf, n->cuda, n->cudnn,
+                         n->python_min(), n->python_max()) + "\n";
     }
-    out += fmt::format("  GPU catalog: {} GPUs with specifications\n", k->gpus().size());
+    out += "  " + trnf("GPU catalog: {} GPU with specifications", "GPU catalog: {} GPUs with specifications", k->gpus().size(),
+                       k->gpus().size()) + "\n";
     if (*sources) {
       for (const auto& f : k->files()) {
         out += "\n" + f.name + "\n";
         for (const auto& s : f.sources) out += fmt::format("  [{}] {}{}\n", s.id, s.url, s.note.empty() ? "" : "\n      " + s.note.substr(0, 200));
       }
     } else {
-      out += "  (--sources lists where every fact comes from; docs/knowledge.md explains updating)\n";
+      out += "  " + _("(--sources lists where every fact comes from; docs/knowledge.md explains updating)") + "\n";
     }
     print(out);
     state.exit_code = kExitOk;
@@ -89,9 +101,12 @@ void add_rules_command(CLI::App& app, RunState& state) {
       state.exit_code = kExitOk;
       return;
     }
-    core::Table t({"id", "severity", "title"});
-    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), std::string(rules::severity_name(r.severity)), _(r.title)});
-    print(t.render("") + fmt::format("\n{} rules; `tfrig doctor --explain ID` explains one.\n", rules::all_rules().size()));
+    core::Table t({"id", _("severity"), _("title")});
+    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), severity_label(r.severity), _(r.title)});
+    print(t.render("") + "\n" +
+          trnf("{} rule; `tfrig doctor --explain ID` explains one.", "{} rules; `tfrig doctor --explain ID` explains one.",
+               rules::all_rules().size(), rules::all_rules().size()) +
+          "\n");
     state.exit_code = kExitOk;
   });
 }

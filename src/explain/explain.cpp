@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "explain/log_reader.h"
 #include "rules/rule.h"
 
@@ -69,11 +70,12 @@ void LineGroup::add(uint64_t line_number) {
 }
 
 std::string LineGroup::describe() const {
-  std::string out = count == 1 ? "line " : "lines ";
-  for (size_t i = 0; i < lines.size(); ++i) out += (i ? ", " : "") + std::to_string(lines[i]);
-  if (count > lines.size()) out += ", ...";
-  if (count > 1) out += fmt::format(" (x{})", with_thousands(count));
-  return out;
+  std::string numbers;
+  for (size_t i = 0; i < lines.size(); ++i) numbers += (i ? ", " : "") + std::to_string(lines[i]);
+  if (count > lines.size()) numbers += ", ...";
+  if (count == 1) return trf("line {}", numbers);
+  // TRANSLATORS: {0} is a list of line numbers ("2, 3, 4, ..."), {1} how many lines in all ("1,204").
+  return trf("lines {0} (x{1})", numbers, with_thousands(count));
 }
 
 std::string_view message_of(std::string_view line) {
@@ -226,7 +228,11 @@ LogAnalysis analyze_text(const SignatureTable& table, std::string_view text) {
   return analyzer.finish(splitter.truncated_lines());
 }
 
-std::vector<Explained> findings_from(const LogAnalysis& a) {
+std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& log_name) {
+  auto line_source = [&](uint64_t n) {
+    // TRANSLATORS: where an evidence was read: {0} is the log file, {1} a line number.
+    return log_name.empty() ? trf("log line {}", n) : trf("{0}: line {1}", log_name, n);
+  };
   std::vector<Explained> out;
   for (const auto& hit : a.hits) {
     const Signature& sig = *hit.signature;
@@ -239,16 +245,19 @@ std::vector<Explained> findings_from(const LogAnalysis& a) {
     for (const auto& [name, value] : hit.group.values) {
       if (name == "library") f.entity = value;
     }
-    f.title = sig.what;
-    f.message = fmt::format("{} Seen on {}.", sig.cause, hit.group.describe());
-    const std::string first_line = fmt::format("log line {}", hit.group.lines.front());
-    f.evidence.push_back({"log line", hit.group.sample, first_line});
+    // The table's texts are English (data/knowledge/log_signatures.json);
+    // their translations are in the catalog (scripts/knowledge_pot.py).
+    f.title = _(sig.what);
+    // TRANSLATORS: {0} is the cause (a sentence), {1} where it was seen ("lines 12, 40 (x2)").
+    f.message = trf("{0} Seen on {1}.", _(sig.cause), hit.group.describe());
+    const std::string first_line = line_source(hit.group.lines.front());
+    f.evidence.push_back({_("log line"), hit.group.sample, first_line});
     for (const auto& [name, value] : hit.group.values) f.evidence.push_back({name, value, first_line});
     for (const auto& name : sig.facts) {
       auto it = a.facts.find(name);
-      if (it != a.facts.end()) f.evidence.push_back({name, it->second.value, fmt::format("log line {}", it->second.line)});
+      if (it != a.facts.end()) f.evidence.push_back({name, it->second.value, line_source(it->second.line)});
     }
-    f.fix = sig.fix;
+    f.fix = _(sig.fix);
     f.references = {sig.source};
     out.push_back({std::move(f), &sig});
   }
@@ -297,7 +306,7 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
   static const inventory::Inventory kNoInventory;
   const auto& inv = machine ? machine->inventory : kNoInventory;
   rules::Context ctx{inv, k, rules::resolve_target(inv, k, tf), machine ? probes_that_ran(*machine) : std::nullopt};
-  const std::string where = !machine ? "the log alone" : machine->source == "live" ? "this machine" : machine->source;
+  const std::string where = !machine ? _("the log alone") : machine->source == "live" ? _("this machine") : machine->source;
   for (auto& e : findings) {
     if (e.finding.rule_id == "log.harmless_noise") continue;
     std::vector<std::string> ids;
@@ -309,28 +318,39 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
       const rules::Rule* rule = rules::find_rule(id);
       if (!rule) continue;
       auto rr = rules::run_rule(*rule, ctx);
-      const std::string fact = fmt::format("{} on {}", id, where);
-      const std::string source = "doctor rule " + id;
+      // TRANSLATORS: {0} is a rule id ("cuda.library_missing"), {1} the machine ("this machine", a file name).
+      const std::string fact = trf("{0} on {1}", id, where);
+      const std::string source = trf("doctor rule {}", id);
       if (rr.outcome == rules::Outcome::kSkip) {
-        e.finding.evidence.push_back({fact, "not checked: " + rr.skip_reason + " unknown", source});
+        // TRANSLATORS: {} is what the rule needed and the machine did not say ("the driver version").
+        e.finding.evidence.push_back({fact, trf("not checked: {} unknown", rr.skip_reason), source});
       } else if (rr.findings.empty()) {
-        e.finding.evidence.push_back({fact, "passes now (the log may come from another machine, or from before a change)", source});
+        e.finding.evidence.push_back({fact, _("passes now (the log may come from another machine, or from before a change)"), source});
       } else {
         const auto& mf = rr.findings.front();
         e.finding.evidence.push_back({fact, mf.message, source});
         if (!fix_replaced) {
-          e.finding.evidence.push_back({"fix from the log alone", e.finding.fix, "log_signatures.json"});
+          e.finding.evidence.push_back({_("fix from the log alone"), e.finding.fix, "log_signatures.json"});
           e.finding.fix = mf.fix;
           fix_replaced = true;
         }
       }
     }
     if (compat && compat_matters(e)) {
-      e.finding.evidence.push_back({machine ? "compat (the log's versions + " + where + ")" : std::string("compat (the log's versions)"), fmt::format("TensorFlow {}: {}", compat->tf, compat->verdict), "tfrig compat"});
+      // TRANSLATORS: {} is the machine ("this machine", a file name).
+      e.finding.evidence.push_back({machine ? trf("compat (the log's versions + {})", where) : _("compat (the log's versions)"),
+                                    trf("TensorFlow {}: {}", compat->tf, knowledge::compat_verdict_text(compat->verdict)), "tfrig compat"});
       for (const auto& c : compat->checks) {
-        if (c.verdict != "yes") e.finding.evidence.push_back({"compat: " + c.part, c.verdict + ": " + c.reason, "tfrig compat"});
+        if (c.verdict != "yes") {
+          // TRANSLATORS: {} is a part of the compat answer ("driver", "cuDNN").
+          e.finding.evidence.push_back({trf("compat: {}", knowledge::compat_part_name(c.part)),
+                                        trf("{0}: {1}", knowledge::compat_verdict_text(c.verdict), c.reason), "tfrig compat"});
+        }
       }
-      if (compat->verdict != "yes" && !compat->alternatives.empty()) e.finding.fix += "; or, per tfrig compat: " + compat->alternatives.front();
+      if (compat->verdict != "yes" && !compat->alternatives.empty()) {
+        // TRANSLATORS: appended to a fix; {} is a combination that works ("Newest TensorFlow for ...").
+        e.finding.fix += trf("; or, per tfrig compat: {}", compat->alternatives.front());
+      }
     }
   }
 }
@@ -343,29 +363,41 @@ report::Report explain_report(const std::vector<Explained>& findings, const LogA
   for (const auto& e : findings) r.findings.push_back(e.finding);
   r.summary = rules::summarize(r.findings);
   if (machine) {
-    r.target = machine->source == "live" ? "this machine" : machine->source;
+    r.target = machine->source == "live" ? _("this machine") : machine->source;
     r.inventory = machine->inventory;
   }
-  std::string head = fmt::format("{}: {} line{} read", source, with_thousands(a.lines), a.lines == 1 ? "" : "s");
-  if (machine) head += ", judged against " + r.target;
-  const auto& s = r.summary;
-  std::vector<std::string> parts;
-  auto plural = [](int n, const char* w) { return fmt::format("{} {}{}", n, w, n == 1 ? "" : "s"); };
-  if (s.errors) parts.push_back(plural(s.errors, "error"));
-  if (s.warnings) parts.push_back(plural(s.warnings, "warning"));
-  if (s.infos) parts.push_back(plural(s.infos, "info"));
-  std::string tail;
-  for (size_t i = 0; i < parts.size(); ++i) tail += (i ? ", " : "") + parts[i];
-  r.verdict = head + ": " + (parts.empty() ? "no known signature" : tail);
-  if (!a.unrecognised.empty()) r.verdict += fmt::format("; {} not recognised", plural(static_cast<int>(a.unrecognised.size()), "error-looking line"));
+  const std::string tail = summary_counts(r.summary);
+  const std::string found = tail.empty() ? _("no known signature") : tail;
+  // TRANSLATORS: {0} is the log ("stdin", a file name), {1} the number of lines read, {2} what was found
+  // ("1 error, 2 warnings"); {3} the machine the findings were judged against.
+  r.verdict = machine ? trnf("{0}: {1} line read, judged against {3}: {2}", "{0}: {1} lines read, judged against {3}: {2}", a.lines,
+                             source, with_thousands(a.lines), found, r.target)
+                      : trnf("{0}: {1} line read: {2}", "{0}: {1} lines read: {2}", a.lines, source, with_thousands(a.lines), found);
+  if (!a.unrecognised.empty()) {
+    r.verdict += trnf("; {} error-looking line not recognised", "; {} error-looking lines not recognised", a.unrecognised.size(),
+                      a.unrecognised.size());
+  }
   return r;
+}
+
+std::string summary_counts(const rules::Summary& s) {
+  std::vector<std::string> parts;
+  if (s.errors) parts.push_back(trnf("{} error", "{} errors", static_cast<uint64_t>(s.errors), s.errors));
+  if (s.warnings) parts.push_back(trnf("{} warning", "{} warnings", static_cast<uint64_t>(s.warnings), s.warnings));
+  if (s.infos) parts.push_back(trnf("{} info", "{} infos", static_cast<uint64_t>(s.infos), s.infos));
+  std::string out;
+  // TRANSLATORS: the separator between counts ("1 error, 2 warnings").
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? _(", ") : "") + parts[i];
+  return out;
 }
 
 std::string unrecognised_text(const LogAnalysis& a) {
   if (a.unrecognised.empty()) return "";
-  std::string out = "\nnot recognised (lines that look like errors; no signature matched them)\n";
+  std::string out = "\n" + _("not recognised (lines that look like errors; no signature matched them)") + "\n";
   for (const auto& g : a.unrecognised) out += fmt::format("  {}: {}\n", g.describe(), g.sample);
-  if (a.unrecognised_not_kept) out += fmt::format("  ... and {} more\n", with_thousands(a.unrecognised_not_kept));
+  if (a.unrecognised_not_kept) {
+    out += "  " + trf("... and {} more", with_thousands(a.unrecognised_not_kept)) + "\n";
+  }
   return out;
 }
 

@@ -99,8 +99,10 @@ struct Explained {
   const Signature* signature = nullptr;
 };
 
-// One finding per group, worst first, in doctor's shape.
-std::vector<Explained> findings_from(const LogAnalysis& a);
+// One finding per group, worst first, in doctor's shape. The evidence names
+// its line as "log line 12", or "NAME: line 12" when the log's name is given
+// (its findings join a report of other files: doctor --from).
+std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& log_name = "");
 
 // The compat question the log answers: its versions (TF, CUDA runtime asked
 // for, cuDNN, compute capability, driver); the caller fills the rest from the machine.
@@ -116,6 +118,9 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
 // The report explain renders: findings, summary, verdict (and the target when judged on a machine).
 report::Report explain_report(const std::vector<Explained>& findings, const LogAnalysis& a, const std::string& source,
                               const report::Report* machine);
+
+// "1 error, 2 warnings" in the language of the interface ("" when all are zero).
+std::string summary_counts(const rules::Summary& s);
 
 // The block after the findings: lines that look like errors but are not recognised.
 std::string unrecognised_text(const LogAnalysis& a);

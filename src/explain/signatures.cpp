@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.h"
 #include "core/table.h"
 #include "knowledge_data.h"
 #include "rules/rule.h"
@@ -40,9 +41,9 @@ core::Result<Extractor> compile(const std::string& pattern, std::vector<std::str
   try {
     e.re = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::optimize);
   } catch (const std::regex_error& err) {
-    return core::fail(core::ErrorCode::kParse, where, std::string("invalid pattern: ") + err.what());
+    return core::fail(core::ErrorCode::kParse, where, trf("invalid pattern: {}", err.what()));
   }
-  if (e.re->mark_count() < 1) return core::fail(core::ErrorCode::kParse, where, "pattern has no (group) to extract");
+  if (e.re->mark_count() < 1) return core::fail(core::ErrorCode::kParse, where, _("pattern has no (group) to extract"));
   return e;
 }
 
@@ -58,7 +59,7 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     return core::fail(core::ErrorCode::kParse, where, e.what());
   }
   if (!doc.is_object() || !doc.contains("signatures") || !doc["signatures"].is_array()) {
-    return core::fail(core::ErrorCode::kParse, where, "expected an object with a \"signatures\" array");
+    return core::fail(core::ErrorCode::kParse, where, _("expected an object with a \"signatures\" array"));
   }
   SignatureTable t;
   t.data_version = text_field(doc, "data_version");
@@ -66,7 +67,7 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
   size_t i = 0;
   for (const auto& row : doc["signatures"]) {
     const std::string at = fmt::format("{}: signatures[{}]", where, i++);
-    if (!row.is_object()) return core::fail(core::ErrorCode::kParse, at, "expected an object");
+    if (!row.is_object()) return core::fail(core::ErrorCode::kParse, at, _("expected an object"));
     Signature s;
     s.id = text_field(row, "id");
     s.rule_id = text_field(row, "rule_id");
@@ -79,23 +80,23 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     s.fix = text_field(row, "fix");
     s.source = text_field(row, "source");
     auto sev = rules::severity_from_name(text_field(row, "severity"));
-    if (!sev) return core::fail(core::ErrorCode::kParse, at + ".severity", "expected error, warning or info");
+    if (!sev) return core::fail(core::ErrorCode::kParse, at + ".severity", _("expected error, warning or info"));
     s.severity = *sev;
     for (auto [value, name] : {std::pair{&s.id, "id"}, {&s.rule_id, "rule_id"}, {&s.area, "area"}, {&s.what, "what"},
                                {&s.cause, "cause"}, {&s.fix, "fix"}, {&s.source, "source"}}) {
-      if (value->empty()) return core::fail(core::ErrorCode::kParse, at + "." + name, "missing or empty");
+      if (value->empty()) return core::fail(core::ErrorCode::kParse, at + "." + name, _("missing or empty"));
     }
-    if (s.match.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", "expected at least one text to match");
+    if (s.match.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("expected at least one text to match"));
     for (const auto& m : s.match) {
-      if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", "an empty text would match every line");
+      if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
     }
-    if (!ids.insert(s.id).second) return core::fail(core::ErrorCode::kParse, at + ".id", "duplicate id " + s.id);
+    if (!ids.insert(s.id).second) return core::fail(core::ErrorCode::kParse, at + ".id", trf("duplicate id {}", s.id));
     if (row.contains("extract")) {
       const auto& x = row["extract"];
       auto e = compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract");
       if (!e) return tl::unexpected(e.error());
       if (e->fields.size() != e->re->mark_count()) {
-        return core::fail(core::ErrorCode::kParse, at + ".extract.fields", "expected one name per (group) of the pattern");
+        return core::fail(core::ErrorCode::kParse, at + ".extract.fields", _("expected one name per (group) of the pattern"));
       }
       s.extract = std::move(*e);
     }
@@ -107,7 +108,7 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     FactPattern f;
     f.name = text_field(row, "name");
     f.needle = text_field(row, "needle");
-    if (f.name.empty() || f.needle.empty()) return core::fail(core::ErrorCode::kParse, at, "expected name and needle");
+    if (f.name.empty() || f.needle.empty()) return core::fail(core::ErrorCode::kParse, at, _("expected name and needle"));
     auto e = compile(text_field(row, "pattern"), {f.name}, at + ".pattern");
     if (!e) return tl::unexpected(e.error());
     f.extract = std::move(*e);
@@ -123,7 +124,7 @@ core::Result<SignatureTable> load_signature_table(const std::string& knowledge_d
     std::error_code ec;
     if (std::filesystem::exists(path, ec)) {
       std::ifstream in(path, std::ios::binary);
-      if (!in) return core::fail(core::ErrorCode::kIo, path.string(), "cannot open");
+      if (!in) return core::fail(core::ErrorCode::kIo, path.string(), _("cannot open"));
       std::stringstream ss;
       ss << in.rdbuf();
       return parse_signature_table(ss.str(), path.string());
@@ -132,7 +133,7 @@ core::Result<SignatureTable> load_signature_table(const std::string& knowledge_d
   for (const auto& f : knowledge::embedded::kFiles) {
     if (f.name == kFileName) return parse_signature_table(std::string(f.text), std::string(kFileName));
   }
-  return core::fail(core::ErrorCode::kNotFound, std::string(kFileName), "not embedded in this build");
+  return core::fail(core::ErrorCode::kNotFound, std::string(kFileName), _("not embedded in this build"));
 }
 
 namespace {
@@ -148,6 +149,16 @@ std::string cell(std::string s) {
     }
   }
   return out;
+}
+
+// As doctor's report says it (the table and JSON keep severity_name).
+std::string severity_label(rules::Severity s) {
+  switch (s) {
+    case rules::Severity::kError: return _("error");
+    case rules::Severity::kWarning: return _("warning");
+    case rules::Severity::kInfo: return _("info");
+  }
+  return _("info");
 }
 
 std::string quoted_matches(const Signature& s) {
@@ -234,15 +245,17 @@ std::string log_rules_markdown(const SignatureTable& table) {
 }
 
 std::string signatures_list_text(const SignatureTable& table) {
-  core::Table t({"rule id", "severity", "matches", "source"});
+  core::Table t({_("rule id"), _("severity"), _("matches"), _("source")});
   for (const auto& s : table.signatures) {
     std::string m = s.match.front();
     if (m.size() > 60) m = m.substr(0, 57) + "...";
     if (s.match.size() > 1) m += fmt::format(" (+{})", s.match.size() - 1);
-    t.add_row({s.rule_id, std::string(rules::severity_name(s.severity)), m, s.source});
+    t.add_row({s.rule_id, severity_label(s.severity), m, s.source});
   }
-  return t.render("") + fmt::format("\n{} signatures (data version {}); docs/explain.md explains each.\n", table.signatures.size(),
-                                    table.data_version);
+  return t.render("") + "\n" +
+         trnf("{} signature (data version {}); docs/explain.md explains each.", "{} signatures (data version {}); docs/explain.md explains each.",
+              table.signatures.size(), table.signatures.size(), table.data_version) +
+         "\n";
 }
 
 }  // namespace tfrig::explain

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "core/table.h"
 #include "core/text.h"
 
@@ -16,7 +20,7 @@ const Version& v214() {
   return v;
 }
 
-std::string uncertain(bool u) { return u ? " (uncertain fact)" : ""; }
+std::string uncertain(bool u) { return u ? _(" (uncertain fact)") : ""; }
 
 struct GpuInfo {
   std::string name;
@@ -31,7 +35,7 @@ std::optional<GpuInfo> resolve_gpu(const Knowledge& k, const std::string& text) 
     if (core::starts_with(text, "sm_") && cc.size() >= 2) cc = cc.substr(0, cc.size() - 1) + "." + cc.substr(cc.size() - 1);
     auto v = Version::parse(cc);
     if (!v) return std::nullopt;
-    return GpuInfo{"compute capability " + v->text(), *v, false, ""};
+    return GpuInfo{trf("compute capability {}", v->text()), *v, false, ""};
   }
   auto m = k.find_gpu(text);
   if (!m || !m->compute_capability) return std::nullopt;
@@ -77,10 +81,10 @@ bool release_ok(const Knowledge& k, const TfBuild& b, const Constraints& c, bool
 std::string install_line(const TfBuild& b) {
   auto tf = Version::parse(b.tf);
   if (tf && *tf >= v214()) {
-    return fmt::format("`pip install 'tensorflow[and-cuda]=={}'` (brings CUDA {} and cuDNN {} as pip wheels)", tf->truncated(2) + ".*", b.cuda, b.cudnn);
+    return trf("`pip install 'tensorflow[and-cuda]=={}'` (brings CUDA {} and cuDNN {} as pip wheels)", tf->truncated(2) + ".*", b.cuda, b.cudnn);
   }
-  return fmt::format("install CUDA {} and cuDNN {} on the system, then `pip install {}=={}`", b.cuda, b.cudnn,
-                     b.package == "tensorflow_gpu" ? "tensorflow-gpu" : "tensorflow", b.tf);
+  return trf("install CUDA {} and cuDNN {} on the system, then `pip install {}=={}`", b.cuda, b.cudnn,
+             b.package == "tensorflow_gpu" ? "tensorflow-gpu" : "tensorflow", b.tf);
 }
 
 }  // namespace
@@ -118,25 +122,26 @@ TfChoice choose_tf(const Knowledge& k, const CompatQuery& q) {
   if (q.tf) {
     c.tf = Version::parse(*q.tf);
     if (!c.tf) {
-      c.check = CompatCheck{"tf", "no", "'" + *q.tf + "' is not a version"};
+      c.check = CompatCheck{"tf", "no", trf("'{}' is not a version", *q.tf)};
       return c;
     }
     c.build = k.find_tf_build(*c.tf);
     if (c.build) {
       c.check = CompatCheck{"tf", "yes",
-                            fmt::format("TensorFlow {} was built and tested with CUDA {}, cuDNN {}, Python {}-{}", c.build->tf,
-                                        c.build->cuda, c.build->cudnn, c.build->python_min(), c.build->python_max())};
+                            trf("TensorFlow {} was built and tested with CUDA {}, cuDNN {}, Python {}-{}", c.build->tf,
+                                c.build->cuda, c.build->cudnn, c.build->python_min(), c.build->python_max())};
     } else {
       c.check = CompatCheck{"tf", "no",
-                            fmt::format("TensorFlow {} is not in the tested-build table (newest known: {})", c.tf->text(),
-                                        k.newest_tf() ? k.newest_tf()->tf : "none")};
+                            k.newest_tf() ? trf("TensorFlow {} is not in the tested-build table (newest known: {})", c.tf->text(),
+                                                k.newest_tf()->tf)
+                                          : trf("TensorFlow {} is not in the tested-build table (it is empty)", c.tf->text())};
     }
   } else if (k.newest_tf()) {
     c.build = k.newest_tf();
     c.tf = Version::parse(c.build->tf);
     c.check = CompatCheck{"tf", "yes",
-                          fmt::format("no --tf given: judging the newest known release, {} (CUDA {}, cuDNN {})", c.build->tf,
-                                      c.build->cuda, c.build->cudnn)};
+                          trf("no --tf given: judging the newest known release, {} (CUDA {}, cuDNN {})", c.build->tf,
+                              c.build->cuda, c.build->cudnn)};
   }
   return c;
 }
@@ -147,31 +152,31 @@ std::optional<CompatCheck> judge_os(const CompatQuery& q, const std::optional<Ve
   const std::string& os = *q.os;
   if (os == "windows") {
     if (tf && (tf->major() > 2 || (tf->major() == 2 && tf->minor() > 10))) {
-      return CompatCheck{"os", "no", fmt::format("TensorFlow 2.10 was the last release with GPU support on native Windows; {} "
-                                                 "needs WSL2 for the GPU",
-                                                 tf->text())};
+      return CompatCheck{"os", "no", trf("TensorFlow 2.10 was the last release with GPU support on native Windows; {} "
+                                         "needs WSL2 for the GPU",
+                                         tf->text())};
     }
-    return CompatCheck{"os", "yes", "TensorFlow <= 2.10 supports the GPU on native Windows (with the CUDA/cuDNN of its table)"};
+    return CompatCheck{"os", "yes", _("TensorFlow <= 2.10 supports the GPU on native Windows (with the CUDA/cuDNN of its table)")};
   }
   if (os == "wsl") {
-    return CompatCheck{"os", "caveats", "WSL2 works: the GPU comes from the Windows driver (>= 528.33 for CUDA 12); do not install a "
-                                        "Linux driver inside WSL"};
+    return CompatCheck{"os", "caveats", _("WSL2 works: the GPU comes from the Windows driver (>= 528.33 for CUDA 12); do not install a "
+                                          "Linux driver inside WSL")};
   }
-  if (os == "macos") return CompatCheck{"os", "no", "no CUDA on macOS: TensorFlow has no NVIDIA GPU support there"};
-  return CompatCheck{"os", "yes", "Linux is the platform the tested builds are for"};
+  if (os == "macos") return CompatCheck{"os", "no", _("no CUDA on macOS: TensorFlow has no NVIDIA GPU support there")};
+  return CompatCheck{"os", "yes", _("Linux is the platform the tested builds are for")};
 }
 
 // A release has wheels for a range of Python minors only.
 std::optional<CompatCheck> judge_python(const CompatQuery& q, const TfBuild* build, const Constraints& cons) {
   if (!q.python) return std::nullopt;
-  if (!cons.python) return CompatCheck{"python", "no", "'" + *q.python + "' is not a Python version"};
+  if (!cons.python) return CompatCheck{"python", "no", trf("'{}' is not a Python version", *q.python)};
   const Version& py = *cons.python;
-  if (!build) return CompatCheck{"python", "caveats", "unknown TensorFlow release: no Python range to compare"};
+  if (!build) return CompatCheck{"python", "caveats", _("unknown TensorFlow release: no Python range to compare")};
   if (build->supports_python(py)) {
-    return CompatCheck{"python", "yes", fmt::format("Python {} is in {}-{}", py.truncated(2), build->python_min(), build->python_max())};
+    return CompatCheck{"python", "yes", trf("Python {} is in {}-{}", py.truncated(2), build->python_min(), build->python_max())};
   }
-  return CompatCheck{"python", "no", fmt::format("TensorFlow {} has wheels for Python {}-{} only, not {}", build->tf,
-                                                 build->python_min(), build->python_max(), py.truncated(2))};
+  return CompatCheck{"python", "no", trf("TensorFlow {} has wheels for Python {}-{} only, not {}", build->tf,
+                                         build->python_min(), build->python_max(), py.truncated(2))};
 }
 
 // Whether the release ships kernels (SASS, or PTX to JIT) for the GPU's
@@ -180,22 +185,25 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
                                      const Constraints& cons) {
   if (!q.gpu) return std::nullopt;
   if (!cons.gpu) {
-    return CompatCheck{"gpu", "caveats", "'" + *q.gpu + "' is not in the GPU catalog: pass its compute capability as --gpu cc:X.Y"};
+    return CompatCheck{"gpu", "caveats", trf("'{}' is not in the GPU catalog: pass its compute capability as --gpu cc:X.Y", *q.gpu)};
   }
   const GpuInfo& g = *cons.gpu;
-  if (!tf) return CompatCheck{"gpu", "caveats", "unknown TensorFlow release"};
+  if (!tf) return CompatCheck{"gpu", "caveats", _("unknown TensorFlow release")};
   auto v = k.kernel_support(*tf, g.cc);
-  const std::string who = fmt::format("{} (compute capability {}{})", g.name, g.cc.text(), uncertain(g.uncertain));
+  // TRANSLATORS: {0} is a GPU name, {1} its compute capability ("8.6"), {2} " (uncertain fact)" or nothing.
+  const std::string who = trf("{0} (compute capability {1}{2})", g.name, g.cc.text(), uncertain(g.uncertain));
   switch (v.support) {
     case KernelSupport::kSass:
+      // TRANSLATORS: {0} is the GPU, {1} the kernels ("sm_80 SASS").
       return CompatCheck{"gpu", v.uncertain || g.uncertain ? "caveats" : "yes",
-                         fmt::format("{}: native kernels ({}){}", who, v.detail, v.uncertain ? "; the per-release kernel list is inferred" : "")};
+                         v.uncertain ? trf("{0}: native kernels ({1}); the per-release kernel list is inferred", who, v.detail)
+                                     : trf("{0}: native kernels ({1})", who, v.detail)};
     case KernelSupport::kPtxJit:
-      return CompatCheck{"gpu", "caveats", fmt::format("{}: {}; the first start JIT-compiles every kernel (30 minutes or more)", who, v.detail)};
+      return CompatCheck{"gpu", "caveats", trf("{0}: {1}; the first start JIT-compiles every kernel (30 minutes or more)", who, v.detail)};
     case KernelSupport::kNone:
-      return CompatCheck{"gpu", "no", fmt::format("{}: {} (\"no kernel image is available\")", who, v.detail)};
-    case KernelSupport::kBelowMinimum: return CompatCheck{"gpu", "no", fmt::format("{}: {}", who, v.detail)};
-    case KernelSupport::kUnknown: return CompatCheck{"gpu", "caveats", fmt::format("{}: {}", who, v.detail)};
+      return CompatCheck{"gpu", "no", trf("{0}: {1} (\"no kernel image is available\")", who, v.detail)};
+    case KernelSupport::kBelowMinimum: return CompatCheck{"gpu", "no", trf("{0}: {1}", who, v.detail)};
+    case KernelSupport::kUnknown: return CompatCheck{"gpu", "caveats", trf("{0}: {1}", who, v.detail)};
   }
   return std::nullopt;
 }
@@ -204,7 +212,7 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
 // minimums), and against the last branch that supports a Kepler GPU.
 std::optional<CompatCheck> judge_driver(const Knowledge& k, const CompatQuery& q, const TfBuild* build, const Constraints& cons) {
   if (!q.driver) return std::nullopt;
-  if (!cons.driver) return CompatCheck{"driver", "no", "'" + *q.driver + "' is not a driver version"};
+  if (!cons.driver) return CompatCheck{"driver", "no", trf("'{}' is not a driver version", *q.driver)};
   const Version& d = *cons.driver;
   auto cuda = build ? Version::parse(build->cuda) : std::nullopt;
   auto min = cuda ? k.min_driver_for_cuda(*cuda) : std::nullopt;
@@ -212,23 +220,28 @@ std::optional<CompatCheck> judge_driver(const Knowledge& k, const CompatQuery& q
   if (cons.gpu && cons.gpu->cc.major() == 3) {
     if (const auto* arch = k.architecture_support(3);
         arch && arch->last_driver_branch && d.major() > static_cast<uint64_t>(*arch->last_driver_branch)) {
-      kepler = fmt::format("; driver branch {} no longer supports Kepler GPUs (last: R{}){}", d.major(), *arch->last_driver_branch,
-                           uncertain(arch->uncertain));
+      kepler = trf("; driver branch {} no longer supports Kepler GPUs (last: R{}){}", d.major(), *arch->last_driver_branch,
+                   uncertain(arch->uncertain));
     }
   }
-  if (!min || !min->min_linux) return CompatCheck{"driver", "caveats", "the minimum driver for this release's CUDA is not known"};
+  if (!min || !min->min_linux) return CompatCheck{"driver", "caveats", _("the minimum driver for this release's CUDA is not known")};
   const bool windows = q.os.value_or("linux") == "windows";
   auto minv = *Version::parse(windows && min->min_windows ? *min->min_windows : *min->min_linux);
   if (d < minv) {
-    return CompatCheck{"driver", "no", fmt::format("driver {} is older than {} that CUDA {} needs{}", d.text(), minv.text(), build->cuda,
-                                                   uncertain(min->uncertain))};
+    // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
+    return CompatCheck{"driver", "no", trf("driver {0} is older than {1} that CUDA {2} needs{3}", d.text(), minv.text(), build->cuda,
+                                           uncertain(min->uncertain))};
   }
   if (!kepler.empty()) {
-    return CompatCheck{"driver", "no", fmt::format("driver {} meets CUDA {}'s minimum {}{}", d.text(), build->cuda, minv.text(), kepler)};
+    // TRANSLATORS: {3} is "; driver branch ... no longer supports Kepler GPUs ...".
+    return CompatCheck{"driver", "no", trf("driver {0} meets CUDA {1}'s minimum {2}{3}", d.text(), build->cuda, minv.text(), kepler)};
   }
+  // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
   return CompatCheck{"driver", min->uncertain ? "caveats" : "yes",
-                     fmt::format("driver {} >= {} (minimum for CUDA {}{}){}", d.text(), minv.text(), build->cuda,
-                                 min->minor_version_compatibility ? " with minor-version compatibility" : "", uncertain(min->uncertain))};
+                     min->minor_version_compatibility
+                         ? trf("driver {0} >= {1} (minimum for CUDA {2} with minor-version compatibility){3}", d.text(), minv.text(),
+                               build->cuda, uncertain(min->uncertain))
+                         : trf("driver {0} >= {1} (minimum for CUDA {2}){3}", d.text(), minv.text(), build->cuda, uncertain(min->uncertain))};
 }
 
 // A system CUDA toolkit: the release loads libraries of its own CUDA major;
@@ -239,32 +252,36 @@ std::optional<CompatCheck> judge_cuda(const Knowledge& k, const CompatQuery& q, 
   const TfBuild* build = chosen.build;
   auto c = Version::parse(*q.cuda);
   auto need = build ? Version::parse(build->cuda) : std::nullopt;
-  if (!c) return CompatCheck{"cuda", "no", "'" + *q.cuda + "' is not a CUDA version"};
-  if (!need) return CompatCheck{"cuda", "caveats", "unknown TensorFlow release"};
+  if (!c) return CompatCheck{"cuda", "no", trf("'{}' is not a CUDA version", *q.cuda)};
+  if (!need) return CompatCheck{"cuda", "caveats", _("unknown TensorFlow release")};
   std::string driver_note;
   bool driver_too_old = false;
   if (cons.driver) {
     if (auto m = k.min_driver_for_cuda(*c); m && m->min_linux && *cons.driver < *Version::parse(*m->min_linux)) {
       driver_too_old = true;
-      driver_note = fmt::format("; and driver {} is too old for CUDA {} itself (needs {})", cons.driver->text(), c->truncated(2), *m->min_linux);
+      driver_note = trf("; and driver {} is too old for CUDA {} itself (needs {})", cons.driver->text(), c->truncated(2), *m->min_linux);
     }
   }
   const bool pip = *chosen.tf >= v214();
   if (c->major() == need->major() && (c->major() >= 11 || c->minor() == need->minor())) {
     const bool older = c->minor() < need->minor();
     return CompatCheck{"cuda", driver_too_old ? "no" : (older ? "caveats" : "yes"),
-                       fmt::format("system CUDA {} has the major version TF {} was built with ({}){}{}", c->truncated(2), build->tf,
-                                   build->cuda, older ? ", but an older minor: some kernels may need newer PTX support" : "", driver_note)};
+                       // TRANSLATORS: {3} is "; and driver ... is too old ..." or nothing.
+                       older ? trf("system CUDA {0} has the major version TF {1} was built with ({2}), but an older minor: some kernels "
+                                   "may need newer PTX support{3}",
+                                   c->truncated(2), build->tf, build->cuda, driver_note)
+                             : trf("system CUDA {0} has the major version TF {1} was built with ({2}){3}", c->truncated(2), build->tf,
+                                   build->cuda, driver_note)};
   }
   if (pip) {
     return CompatCheck{"cuda", driver_too_old ? "no" : "caveats",
-                       fmt::format("system CUDA {} is not the CUDA {} TF {} needs; with `pip install tensorflow[and-cuda]` TF uses "
-                                   "its own CUDA {} wheels, so keep CUDA {} off LD_LIBRARY_PATH{}",
-                                   c->truncated(2), need->major(), build->tf, build->cuda, c->truncated(2), driver_note)};
+                       trf("system CUDA {} is not the CUDA {} TF {} needs; with `pip install tensorflow[and-cuda]` TF uses "
+                           "its own CUDA {} wheels, so keep CUDA {} off LD_LIBRARY_PATH{}",
+                           c->truncated(2), need->major(), build->tf, build->cuda, c->truncated(2), driver_note)};
   }
-  return CompatCheck{"cuda", "no", fmt::format("TensorFlow {} loads CUDA {} libraries (libcudart of major {}); system CUDA {} does "
-                                               "not provide them{}",
-                                               build->tf, build->cuda, need->major(), c->truncated(2), driver_note)};
+  return CompatCheck{"cuda", "no", trf("TensorFlow {} loads CUDA {} libraries (libcudart of major {}); system CUDA {} does "
+                                       "not provide them{}",
+                                       build->tf, build->cuda, need->major(), c->truncated(2), driver_note)};
 }
 
 // A system cuDNN: same major and an equal or newer minor, or (2.14+) the
@@ -274,23 +291,25 @@ std::optional<CompatCheck> judge_cudnn(const CompatQuery& q, const TfChoice& cho
   const TfBuild* build = chosen.build;
   auto c = Version::parse(*q.cudnn);
   auto need = build ? Version::parse(build->cudnn) : std::nullopt;
-  if (!c) return CompatCheck{"cudnn", "no", "'" + *q.cudnn + "' is not a cuDNN version"};
-  if (!need) return CompatCheck{"cudnn", "caveats", "unknown TensorFlow release"};
+  if (!c) return CompatCheck{"cudnn", "no", trf("'{}' is not a cuDNN version", *q.cudnn)};
+  if (!need) return CompatCheck{"cudnn", "caveats", _("unknown TensorFlow release")};
   const bool pip = *chosen.tf >= v214();
   const bool ok = c->major() == need->major() && c->minor() >= need->minor();
   if (ok) {
-    return CompatCheck{"cudnn", "yes", fmt::format("cuDNN {} has the major of {} and an equal or newer minor", c->truncated(2), build->cudnn)};
+    return CompatCheck{"cudnn", "yes", trf("cuDNN {} has the major of {} and an equal or newer minor", c->truncated(2), build->cudnn)};
   }
   if (pip) {
+    // TRANSLATORS: the quoted text is TensorFlow's own log line: keep it in English.
     return CompatCheck{"cudnn", "caveats",
-                       fmt::format("system cuDNN {} does not match the {} TF {} was built with; the [and-cuda] wheel brings cuDNN "
-                                   "{}, but a system copy found first gives \"Loaded runtime CuDNN library {} but source was "
-                                   "compiled with {}\"",
-                                   c->truncated(2), build->cudnn, build->tf, build->cudnn, c->truncated(2), build->cudnn)};
+                       trf("system cuDNN {0} does not match the {1} TF {2} was built with; the [and-cuda] wheel brings cuDNN "
+                           "{1}, but a system copy found first gives \"Loaded runtime CuDNN library {0} but source was "
+                           "compiled with {1}\"",
+                           c->truncated(2), build->cudnn, build->tf)};
   }
-  return CompatCheck{"cudnn", "no", fmt::format("TensorFlow {} needs cuDNN {}.x >= {}; {} gives \"Loaded runtime CuDNN library {} "
-                                                "but source was compiled with {}\"",
-                                                build->tf, need->major(), build->cudnn, c->truncated(2), c->truncated(2), build->cudnn)};
+  // TRANSLATORS: the quoted text is TensorFlow's own log line: keep it in English.
+  return CompatCheck{"cudnn", "no", trf("TensorFlow {0} needs cuDNN {1}.x >= {2}; {3} gives \"Loaded runtime CuDNN library {3} "
+                                        "but source was compiled with {2}\"",
+                                        build->tf, need->major(), build->cudnn, c->truncated(2))};
 }
 
 // The worst part decides: one "no" makes the answer no, else one caveat.
@@ -321,17 +340,19 @@ std::vector<std::string> nearest_combinations(const Knowledge& k, const TfBuild*
     if (best) break;
   }
   std::vector<std::string> given;
-  if (cons.driver) given.push_back("driver " + cons.driver->text());
+  if (cons.driver) given.push_back(trf("driver {}", cons.driver->text()));
   if (cons.gpu) given.push_back(cons.gpu->name);
   if (cons.python) given.push_back("Python " + cons.python->truncated(2));
-  if (cons.windows_native) given.push_back("native Windows");
+  if (cons.windows_native) given.push_back(_("native Windows"));
   std::string given_text;
-  for (const auto& g : given) given_text += (given_text.empty() ? "" : ", ") + g;
+  for (const auto& g : given) given_text += (given_text.empty() ? "" : _(", ")) + g;
   if (best) {
-    out.push_back(fmt::format("Newest TensorFlow for {}: {}{} -- {}", given_text.empty() ? "these constraints" : given_text, best->tf,
-                              best_jit ? " (PTX JIT only: slow first start)" : "", install_line(*best)));
+    // TRANSLATORS: {0} is what was given ("driver 470.82, Tesla K80"), {1} a release, {2} " (PTX JIT only ...)" or
+    // nothing, {3} how to install it.
+    out.push_back(trf("Newest TensorFlow for {0}: {1}{2} -- {3}", given_text.empty() ? _("these constraints") : given_text, best->tf,
+                      best_jit ? _(" (PTX JIT only: slow first start)") : "", install_line(*best)));
   } else if (!given.empty()) {
-    out.push_back(fmt::format("No known TensorFlow release works with {}", given_text));
+    out.push_back(trf("No known TensorFlow release works with {}", given_text));
   }
   if (cons.gpu && cons.driver) {
     const auto* arch = k.architecture_support(static_cast<int>(cons.gpu->cc.major()));
@@ -343,9 +364,11 @@ std::vector<std::string> nearest_combinations(const Knowledge& k, const TfBuild*
         auto min = cuda ? k.min_driver_for_cuda(*cuda) : std::nullopt;
         if (!min || !min->min_linux || Version::parse(*min->min_linux)->major() > static_cast<uint64_t>(*arch->last_driver_branch)) continue;
         if (!release_ok(k, b, relaxed, false)) continue;
-        out.push_back(fmt::format("{} GPUs need driver branch R{} or older{}; with it the newest TensorFlow is "
-                                  "{} -- {}",
-                                  arch->name, *arch->last_driver_branch, uncertain(arch->uncertain), b.tf, install_line(b)));
+        // TRANSLATORS: {0} is an architecture ("Kepler"), {1} a driver branch ("470"), {2} " (uncertain fact)" or
+        // nothing, {3} a release, {4} how to install it.
+        out.push_back(trf("{0} GPUs need driver branch R{1} or older{2}; with it the newest TensorFlow is "
+                          "{3} -- {4}",
+                          arch->name, *arch->last_driver_branch, uncertain(arch->uncertain), b.tf, install_line(b)));
         break;
       }
     }
@@ -353,14 +376,14 @@ std::vector<std::string> nearest_combinations(const Knowledge& k, const TfBuild*
   if (build) {
     auto cuda = Version::parse(build->cuda);
     if (auto min = cuda ? k.min_driver_for_cuda(*cuda) : std::nullopt; min && min->min_linux) {
-      out.push_back(fmt::format("Minimum driver for TensorFlow {}: {} (CUDA {}){}", build->tf, *min->min_linux, build->cuda,
-                                uncertain(min->uncertain)));
+      out.push_back(trf("Minimum driver for TensorFlow {}: {} (CUDA {}){}", build->tf, *min->min_linux, build->cuda,
+                        uncertain(min->uncertain)));
     }
-    out.push_back(fmt::format("CUDA/cuDNN for TensorFlow {}: {}", build->tf, install_line(*build)));
-    out.push_back(fmt::format("Python for TensorFlow {}: {}-{}", build->tf, build->python_min(), build->python_max()));
+    out.push_back(trf("CUDA/cuDNN for TensorFlow {}: {}", build->tf, install_line(*build)));
+    out.push_back(trf("Python for TensorFlow {}: {}-{}", build->tf, build->python_min(), build->python_max()));
   }
   if (cons.gpu && cons.gpu->cc < *Version::parse(k.tf_min_capability())) {
-    out.push_back("This GPU is below every TensorFlow release's minimum: replace it (`tfrig plan`).");
+    out.push_back(_("This GPU is below every TensorFlow release's minimum: replace it (`tfrig plan`)."));
   }
   return out;
 }
@@ -389,12 +412,43 @@ nlohmann::json compat_to_json(const CompatAnswer& a) {
   return nlohmann::json{{"verdict", a.verdict}, {"tf", a.tf}, {"checks", checks}, {"alternatives", a.alternatives}};
 }
 
+std::string compat_verdict_text(const std::string& verdict) {
+  if (verdict == "yes") return C_("compat verdict", "yes");
+  if (verdict == "no") return C_("compat verdict", "no");
+  if (verdict == "caveats") return C_("compat verdict", "caveats");
+  return verdict;
+}
+
+std::string compat_part_name(const std::string& part) {
+  if (part == "tf") return C_("compat part", "tf");
+  if (part == "os") return C_("compat part", "os");
+  if (part == "python") return C_("compat part", "python");
+  if (part == "driver") return C_("compat part", "driver");
+  if (part == "gpu") return C_("compat part", "gpu");
+  if (part == "cuda") return C_("compat part", "cuda");
+  if (part == "cudnn") return C_("compat part", "cudnn");
+  return part;
+}
+
 std::string compat_to_text(const CompatAnswer& a) {
-  std::string out = fmt::format("TensorFlow {}: {}\n\n", a.tf.empty() ? "?" : a.tf,
-                                a.verdict == "yes" ? "yes" : a.verdict == "no" ? "no" : "yes, with caveats");
-  for (const auto& c : a.checks) out += fmt::format("  {:<8} {:<8} {}\n", c.part, c.verdict, c.reason);
+  const std::string overall = a.verdict == "yes"  ? C_("compat verdict", "yes")
+                              : a.verdict == "no" ? C_("compat verdict", "no")
+                                                  : _("yes, with caveats");
+  // TRANSLATORS: the answer's first line: {0} is a release ("2.15.0"), {1} yes / no / yes, with caveats.
+  std::string out = trf("TensorFlow {0}: {1}", a.tf.empty() ? "?" : a.tf, overall) + "\n\n";
+  // Columns padded by display width: a Chinese word takes two columns a character.
+  size_t part_width = 8;
+  size_t verdict_width = 8;
+  for (const auto& c : a.checks) {
+    part_width = std::max(part_width, core::display_width(compat_part_name(c.part)));
+    verdict_width = std::max(verdict_width, core::display_width(compat_verdict_text(c.verdict)));
+  }
+  for (const auto& c : a.checks) {
+    out += "  " + core::pad_right(compat_part_name(c.part), part_width) + " " + core::pad_right(compat_verdict_text(c.verdict), verdict_width) +
+           " " + c.reason + "\n";
+  }
   if (!a.alternatives.empty()) {
-    out += "\nNearest working combinations:\n";
+    out += "\n" + _("Nearest working combinations:") + "\n";
     for (const auto& alt : a.alternatives) out += "  - " + alt + "\n";
   }
   return out;
@@ -405,7 +459,8 @@ namespace {
 std::string kernels_of(const Knowledge& k, const Version& tf) {
   const auto* r = k.compute_for(tf);
   if (!r) return "?";
-  if (r->sass.empty()) return r->documented_minimum ? ">= " + *r->documented_minimum + " (docs)" : "?";
+  // TRANSLATORS: a table cell: the minimum compute capability the documentation states ("3.5").
+  if (r->sass.empty()) return r->documented_minimum ? trf(">= {} (docs)", *r->documented_minimum) : "?";
   std::string out;
   for (const auto& s : r->sass) out += (out.empty() ? "" : ",") + s;
   for (const auto& p : r->ptx) out += (out.empty() ? "" : ",") + ("ptx" + p);
@@ -415,16 +470,16 @@ std::string kernels_of(const Knowledge& k, const Version& tf) {
 }  // namespace
 
 std::string compat_matrix_text(const Knowledge& k) {
-  core::Table t({"TF", "Python", "CUDA", "cuDNN", "min driver", "GPU kernels (SASS, PTX)", "install"});
+  core::Table t({"TF", "Python", "CUDA", "cuDNN", _("min driver"), _("GPU kernels (SASS, PTX)"), _("install")});
   for (const auto& b : k.tf_builds()) {
     auto tf = Version::parse(b.tf);
     auto cuda = Version::parse(b.cuda);
     auto min = cuda ? k.min_driver_for_cuda(*cuda) : std::nullopt;
     t.add_row({b.tf, b.python_min() + "-" + b.python_max(), b.cuda, b.cudnn,
                min && min->min_linux ? *min->min_linux + (min->uncertain ? " ?" : "") : "?",
-               tf ? kernels_of(k, *tf) : "?", tf && *tf >= v214() ? "tensorflow[and-cuda]" : "system CUDA"});
+               tf ? kernels_of(k, *tf) : "?", tf && *tf >= v214() ? "tensorflow[and-cuda]" : _("system CUDA")});
   }
-  return t.render("") + "\n'?' marks an uncertain or unknown fact (tfrig knowledge --sources).\n";
+  return t.render("") + "\n" + _("'?' marks an uncertain or unknown fact (tfrig knowledge --sources).") + "\n";
 }
 
 nlohmann::json compat_matrix_json(const Knowledge& k) {

@@ -38,6 +38,10 @@ struct CompatAnswer {
 };
 
 CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q);
+// The words a person reads for a verdict ("yes", "no", "caveats") and a part
+// ("tf", "driver" ...), in the language of the interface; JSON keeps the ids.
+std::string compat_verdict_text(const std::string& verdict);
+std::string compat_part_name(const std::string& part);
 nlohmann::json compat_to_json(const CompatAnswer& a);
 std::string compat_to_text(const CompatAnswer& a);
 // The whole table: one row per TF release.

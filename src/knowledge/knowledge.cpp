@@ -7,6 +7,7 @@
 #include <span>
 #include <sstream>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "knowledge/setup_facts.h"
 #include "knowledge_data.h"
@@ -640,7 +641,7 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   auto min_cc = Version::parse(tf_min_capability_);
   if (min_cc && cc < *min_cc) {
     out.support = KernelSupport::kBelowMinimum;
-    out.detail = "below TensorFlow's minimum compute capability " + tf_min_capability_;
+    out.detail = trf("below TensorFlow's minimum compute capability {}", tf_min_capability_);
     out.uncertain = false;
     return out;
   }
@@ -648,8 +649,8 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   out.row = row;
   if (!row || (row->sass.empty() && row->ptx.empty())) {
     out.support = KernelSupport::kUnknown;
-    out.detail = row && row->documented_minimum ? "documented minimum " + *row->documented_minimum
-                                                : "the compiled list of this release is not known";
+    out.detail = row && row->documented_minimum ? trf("documented minimum {}", *row->documented_minimum)
+                                                : _("the compiled list of this release is not known");
     return out;
   }
   out.uncertain = row->uncertain;
@@ -670,7 +671,8 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
     auto v = Version::parse(p);
     if (v && cc >= *v) {
       out.support = KernelSupport::kPtxJit;
-      out.detail = "PTX compute_" + std::to_string(v->major()) + std::to_string(v->minor()) + " only (JIT)";
+      // TRANSLATORS: {} is a PTX target ("compute_90").
+      out.detail = trf("PTX {} only (JIT)", "compute_" + std::to_string(v->major()) + std::to_string(v->minor()));
       return out;
     }
   }
@@ -685,7 +687,8 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   };
   for (const auto& s : row->sass) list += (list.empty() ? "" : ", ") + ("sm_" + digits(s));
   for (const auto& p : row->ptx) list += (list.empty() ? "" : ", ") + ("compute_" + digits(p));
-  out.detail = "the wheel has " + list + " and nothing for " + cc.text();
+  // TRANSLATORS: {0} is a list of kernel targets ("sm_60, sm_70, compute_90"), {1} a compute capability ("3.7").
+  out.detail = trf("the wheel has {0} and nothing for {1}", list, cc.text());
   return out;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tfrig::knowledge {
@@ -30,7 +31,8 @@ struct XidInfo {
 };
 
 std::optional<XidInfo> xid_info(int xid);
-std::string_view xid_class_name(XidClass c);
+// Who has to act, in the language of the interface.
+std::string xid_class_name(XidClass c);
 constexpr std::string_view kXidSource = "https://docs.nvidia.com/deploy/xid-errors/index.html";
 
 }  // namespace tfrig::knowledge
