@@ -62,7 +62,8 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
       return;
     }
     std::string out = _("tfrig knowledge base") + "\n\n";
-    core::Table t({_("file"), _("data version"), C_("knowledge table", "rows"), _("sources"), _("origin")},
+    core::Table t({C_("knowledge table", "file"), C_("knowledge table", "data version"), C_("knowledge table", "rows"),
+                   C_("knowledge table", "sources"), C_("knowledge table", "origin")},
                   {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
                    core::Table::Align::kRight, core::Table::Align::kLeft});
     for (const auto& f : k->files()) {
@@ -101,7 +102,7 @@ void add_rules_command(CLI::App& app, RunState& state) {
       state.exit_code = kExitOk;
       return;
     }
-    core::Table t({"id", _("severity"), _("title")});
+    core::Table t({"id", C_("rules table", "severity"), C_("rules table", "title")});
     for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), severity_label(r.severity), _(r.title)});
     print(t.render("") + "\n" +
           trnf("{} rule; `tfrig doctor --explain ID` explains one.", "{} rules; `tfrig doctor --explain ID` explains one.",

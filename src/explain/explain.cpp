@@ -348,8 +348,13 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
         }
       }
       if (compat->verdict != "yes" && !compat->alternatives.empty()) {
+        // The fix's own full stop goes: the alternative continues the sentence.
+        auto& fix = e.finding.fix;
+        for (std::string_view stop : {".", "。"}) {
+          if (fix.size() >= stop.size() && fix.compare(fix.size() - stop.size(), stop.size(), stop) == 0) fix.resize(fix.size() - stop.size());
+        }
         // TRANSLATORS: appended to a fix; {} is a combination that works ("Newest TensorFlow for ...").
-        e.finding.fix += trf("; or, per tfrig compat: {}", compat->alternatives.front());
+        fix += trf("; or, per tfrig compat: {}", compat->alternatives.front());
       }
     }
   }

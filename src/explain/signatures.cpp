@@ -245,7 +245,8 @@ std::string log_rules_markdown(const SignatureTable& table) {
 }
 
 std::string signatures_list_text(const SignatureTable& table) {
-  core::Table t({_("rule id"), _("severity"), _("matches"), _("source")});
+  core::Table t({C_("signature table", "rule id"), C_("signature table", "severity"), C_("signature table", "matches"),
+                 C_("signature table", "source")});
   for (const auto& s : table.signatures) {
     std::string m = s.match.front();
     if (m.size() > 60) m = m.substr(0, 57) + "...";

@@ -27,6 +27,7 @@ struct GpuInfo {
   Version cc;
   bool uncertain = false;
   std::string architecture;
+  bool from_cc = false;  // given as cc:X.Y: the name is the compute capability itself
 };
 
 std::optional<GpuInfo> resolve_gpu(const Knowledge& k, const std::string& text) {
@@ -35,7 +36,7 @@ std::optional<GpuInfo> resolve_gpu(const Knowledge& k, const std::string& text) 
     if (core::starts_with(text, "sm_") && cc.size() >= 2) cc = cc.substr(0, cc.size() - 1) + "." + cc.substr(cc.size() - 1);
     auto v = Version::parse(cc);
     if (!v) return std::nullopt;
-    return GpuInfo{trf("compute capability {}", v->text()), *v, false, ""};
+    return GpuInfo{trf("compute capability {}", v->text()), *v, false, "", true};
   }
   auto m = k.find_gpu(text);
   if (!m || !m->compute_capability) return std::nullopt;
@@ -191,7 +192,8 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
   if (!tf) return CompatCheck{"gpu", "caveats", _("unknown TensorFlow release")};
   auto v = k.kernel_support(*tf, g.cc);
   // TRANSLATORS: {0} is a GPU name, {1} its compute capability ("8.6"), {2} " (uncertain fact)" or nothing.
-  const std::string who = trf("{0} (compute capability {1}{2})", g.name, g.cc.text(), uncertain(g.uncertain));
+  const std::string who =
+      g.from_cc ? g.name + uncertain(g.uncertain) : trf("{0} (compute capability {1}{2})", g.name, g.cc.text(), uncertain(g.uncertain));
   switch (v.support) {
     case KernelSupport::kSass:
       // TRANSLATORS: {0} is the GPU, {1} the kernels ("sm_80 SASS").
@@ -349,8 +351,9 @@ std::vector<std::string> nearest_combinations(const Knowledge& k, const TfBuild*
   if (best) {
     // TRANSLATORS: {0} is what was given ("driver 470.82, Tesla K80"), {1} a release, {2} " (PTX JIT only ...)" or
     // nothing, {3} how to install it.
-    out.push_back(trf("Newest TensorFlow for {0}: {1}{2} -- {3}", given_text.empty() ? _("these constraints") : given_text, best->tf,
-                      best_jit ? _(" (PTX JIT only: slow first start)") : "", install_line(*best)));
+    const std::string jit = best_jit ? _(" (PTX JIT only: slow first start)") : "";
+    out.push_back(given_text.empty() ? trf("Newest TensorFlow: {0}{1} -- {2}", best->tf, jit, install_line(*best))
+                                     : trf("Newest TensorFlow for {0}: {1}{2} -- {3}", given_text, best->tf, jit, install_line(*best)));
   } else if (!given.empty()) {
     out.push_back(trf("No known TensorFlow release works with {}", given_text));
   }
@@ -470,7 +473,8 @@ std::string kernels_of(const Knowledge& k, const Version& tf) {
 }  // namespace
 
 std::string compat_matrix_text(const Knowledge& k) {
-  core::Table t({"TF", "Python", "CUDA", "cuDNN", _("min driver"), _("GPU kernels (SASS, PTX)"), _("install")});
+  core::Table t({"TF", "Python", "CUDA", "cuDNN", C_("compat matrix", "min driver"), C_("compat matrix", "GPU kernels (SASS, PTX)"),
+                 C_("compat matrix", "install")});
   for (const auto& b : k.tf_builds()) {
     auto tf = Version::parse(b.tf);
     auto cuda = Version::parse(b.cuda);

@@ -137,17 +137,18 @@ std::string field_at(const std::string& where, std::string_view array, size_t ro
 }
 
 core::Status bad(const std::string& at, std::string_view expected, const json& got) {
-  return core::fail(ErrorCode::kParse, at, "expected " + std::string(expected) + ", got " + got.dump());
+  // TRANSLATORS: {0} is what the field must be ("a number or null"), {1} the JSON value found.
+  return core::fail(ErrorCode::kParse, at, trf("expected {0}, got {1}", _(expected), got.dump()));
 }
 
-constexpr std::string_view kVersionWanted = "a version string of digits and dots (e.g. \"12.4\")";
+constexpr std::string_view kVersionWanted = N_("a version string of digits and dots (e.g. \"12.4\")");
 
 // A required (or, with optional, a null-or-missing allowed) version string.
 core::Status need_version(const json& row, const char* key, const std::string& at, bool optional = false) {
   auto it = row.find(key);
   if (it == row.end() || it->is_null()) {
     if (optional) return {};
-    return core::fail(ErrorCode::kParse, at, std::string("missing; expected ") + std::string(kVersionWanted));
+    return core::fail(ErrorCode::kParse, at, trf("missing; expected {}", _(kVersionWanted)));
   }
   if (!it->is_string() || !Version::parse(it->get<std::string>())) return bad(at, kVersionWanted, *it);
   return {};
@@ -157,7 +158,7 @@ core::Status need_version(const json& row, const char* key, const std::string& a
 core::Status need_version_list(const json& row, const char* key, const std::string& at, bool releases = false) {
   auto it = row.find(key);
   if (it == row.end() || it->is_null()) return {};
-  if (!it->is_array()) return bad(at, "a list of version strings", *it);
+  if (!it->is_array()) return bad(at, N_("a list of version strings"), *it);
   for (size_t i = 0; i < it->size(); ++i) {
     const json& v = (*it)[i];
     const std::string item_at = at + "[" + std::to_string(i) + "]";
@@ -172,18 +173,18 @@ core::Status need_version_list(const json& row, const char* key, const std::stri
 core::Status need_number(const json& row, const char* key, const std::string& at) {
   auto it = row.find(key);
   if (it == row.end() || it->is_null() || it->is_number()) return {};
-  return bad(at, "a number or null", *it);
+  return bad(at, N_("a number or null"), *it);
 }
 
 core::Status need_bool(const json& row, const char* key, const std::string& at) {
   auto it = row.find(key);
   if (it == row.end() || it->is_null() || it->is_boolean()) return {};
-  return bad(at, "true, false or null", *it);
+  return bad(at, N_("true, false or null"), *it);
 }
 
 core::Status need_object(const json& row, const std::string& at) {
   if (row.is_object()) return {};
-  return bad(at, "an object", row);
+  return bad(at, N_("an object"), row);
 }
 
 #define TFRIG_CHECK(expr)          \
@@ -218,7 +219,7 @@ core::Status Knowledge::parse_tf_builds(const json& doc, const std::string& wher
     tf_builds_.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
                                  str(r, "cudnn"), str(r, "compiler"), str(r, "source")});
   }
-  if (tf_builds_.empty()) return core::fail(ErrorCode::kParse, where + ": rows", "no rows; expected at least one");
+  if (tf_builds_.empty()) return core::fail(ErrorCode::kParse, where + ": rows", _("no rows; expected at least one"));
   // Newest first, whatever order the file has.
   std::stable_sort(tf_builds_.begin(), tf_builds_.end(), newer_build_first);
   file.rows = tf_builds_.size();
@@ -240,7 +241,7 @@ core::Status Knowledge::parse_tf_pip_extras(const json& doc, const std::string& 
     p.source = str(r, "source");
     if (r.contains("packages") && r["packages"].is_object()) {
       for (const auto& [pkg, pin] : r["packages"].items()) {
-        if (!pin.is_string()) return bad(field_at(where, "rows", i, "packages." + pkg), "a pin string like \"==12.5.82\"", pin);
+        if (!pin.is_string()) return bad(field_at(where, "rows", i, "packages." + pkg), N_("a pin string like \"==12.5.82\""), pin);
         p.packages.emplace_back(pkg, pin.get<std::string>());
       }
     }
@@ -289,7 +290,7 @@ core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& w
     TFRIG_CHECK(need_version_list(r, "tf_versions", field_at(where, "families", i, "tf_versions"), true));
     if (str_list(r, "tf_versions").empty()) {
       return core::fail(ErrorCode::kParse, field_at(where, "families", i, "tf_versions"),
-                        "missing or empty; expected a list of releases");
+                        _("missing or empty; expected a list of releases"));
     }
     // "cuda" is shown as text only ("12.2 (2.15) / 12.3 (2.16-2.17)"): not a version.
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "families", i, "uncertain")));
@@ -300,7 +301,7 @@ core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& w
     f.uncertain = r.value("uncertain", true);
     if (r.contains("libraries") && r["libraries"].is_object()) {
       for (const auto& [fam, so] : r["libraries"].items()) {
-        if (!so.is_string()) return bad(field_at(where, "families", i, "libraries." + fam), "a soname string", so);
+        if (!so.is_string()) return bad(field_at(where, "families", i, "libraries." + fam), N_("a soname string"), so);
         f.libraries.emplace_back(fam, so.get<std::string>());
       }
     }
@@ -320,7 +321,7 @@ core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& whe
     TFRIG_CHECK(need_version_list(r, "tf_versions", field_at(where, "rows", i, "tf_versions"), true));
     if (str_list(r, "tf_versions").empty()) {
       return core::fail(ErrorCode::kParse, field_at(where, "rows", i, "tf_versions"),
-                        "missing or empty; expected a list of releases");
+                        _("missing or empty; expected a list of releases"));
     }
     TFRIG_CHECK(need_version_list(r, "sass", field_at(where, "rows", i, "sass")));
     TFRIG_CHECK(need_version_list(r, "ptx", field_at(where, "rows", i, "ptx")));
@@ -355,7 +356,7 @@ core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, Da
       auto v = core::parse_hex(ids[j]);
       if (!v || *v > 0xffff) {
         return bad(field_at(where, "gpus", i, "pci_device_ids[" + std::to_string(j) + "]"),
-                   "a 4-digit hexadecimal PCI device id (e.g. \"20B2\")", json(ids[j]));
+                   N_("a 4-digit hexadecimal PCI device id (e.g. \"20B2\")"), json(ids[j]));
       }
       s.pci_device_ids.push_back(static_cast<uint32_t>(*v));
     }
@@ -427,14 +428,14 @@ bool listed(std::span<const std::string_view> names, std::string_view key) {
 
 core::Status Knowledge::parse_thresholds(const json& doc, const std::string& where, DataFile& file) {
   if (doc.contains("facts")) {
-    if (!doc["facts"].is_object()) return bad(where + ": facts", "an object of named facts", doc["facts"]);
+    if (!doc["facts"].is_object()) return bad(where + ": facts", N_("an object of named facts"), doc["facts"]);
     for (const auto& [key, f] : doc["facts"].items()) {
       const std::string at = where + ": facts." + key;
       TFRIG_CHECK(need_object(f, at));
-      if (!f.contains("value")) return core::fail(ErrorCode::kParse, at + ".value", "missing");
+      if (!f.contains("value")) return core::fail(ErrorCode::kParse, at + ".value", _("missing"));
       const json& value = f["value"];
       if (listed(kVersionFacts, key)) TFRIG_CHECK(need_version(f, "value", at + ".value"));
-      if (listed(kNumberFacts, key) && !value.is_number()) return bad(at + ".value", "a number", value);
+      if (listed(kNumberFacts, key) && !value.is_number()) return bad(at + ".value", N_("a number"), value);
       TFRIG_CHECK(need_bool(f, "uncertain", at + ".uncertain"));
       facts_[key] = Fact{value, str(f, "source"), f.value("uncertain", false), str(f, "note")};
     }
@@ -484,7 +485,7 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
   for (const auto& [name, parser] : kParsers) {
     auto it = texts.find(std::string(name));
     if (it == texts.end()) {
-      return core::fail(ErrorCode::kNotFound, std::string(name), "knowledge file missing");
+      return core::fail(ErrorCode::kNotFound, std::string(name), _("knowledge file missing"));
     }
     const std::string origin = origins.count(it->first) ? origins.at(it->first) : "embedded";
     const std::string where = origin == "embedded" ? std::string(name) : origin;
@@ -497,7 +498,7 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
       return core::fail(ErrorCode::kParse, where, e.what());
     }
     if (!doc.is_object() || !doc.contains("schema")) {
-      return core::fail(ErrorCode::kParse, where, "expected an object with a \"schema\" key");
+      return core::fail(ErrorCode::kParse, where, _("expected an object with a \"schema\" key"));
     }
     DataFile file;
     file.name = std::string(name);
@@ -505,7 +506,7 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
     file.data_version = str(doc, "data_version");
     file.origin = origin;
     for (const auto& s : rows_of(doc, "sources")) {
-      if (!s.is_object()) return tl::unexpected(bad(where + ": sources", "a list of objects {id, url, note}", s).error());
+      if (!s.is_object()) return tl::unexpected(bad(where + ": sources", N_("a list of objects {id, url, note}"), s).error());
       SourceRef ref{str(s, "id"), str(s, "url"), str(s, "note")};
       if (ref.url.empty() && s.contains("repo")) {
         ref.url = str(s, "repo") + (s.contains("path") ? ":" + str(s, "path") : "") +
@@ -537,14 +538,14 @@ core::Result<Knowledge> Knowledge::with_overrides(const std::string& dir) {
   for (const auto& f : embedded::kFiles) texts[std::string(f.name)] = std::string(f.text);
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    return core::fail(ErrorCode::kNotFound, dir, "--knowledge must be a directory of knowledge *.json files");
+    return core::fail(ErrorCode::kNotFound, dir, _("--knowledge must be a directory of knowledge *.json files"));
   }
   int replaced = 0;
   for (auto name : kFileNames) {
     const std::string path = (std::filesystem::path(dir) / std::string(name)).string();
     if (!std::filesystem::exists(path, ec)) continue;
     std::ifstream in(path, std::ios::binary);
-    if (!in) return core::fail(ErrorCode::kIo, path, "cannot open");
+    if (!in) return core::fail(ErrorCode::kIo, path, _("cannot open"));
     std::stringstream ss;
     ss << in.rdbuf();
     texts[std::string(name)] = ss.str();
@@ -552,7 +553,7 @@ core::Result<Knowledge> Knowledge::with_overrides(const std::string& dir) {
     ++replaced;
   }
   if (replaced == 0) {
-    return core::fail(ErrorCode::kNotFound, dir, "no knowledge file (tf_builds.json, gpus.json, ...) in it");
+    return core::fail(ErrorCode::kNotFound, dir, _("no knowledge file (tf_builds.json, gpus.json, ...) in it"));
   }
   return from_texts(texts, origins);
 }
