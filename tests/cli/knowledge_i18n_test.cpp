@@ -2,6 +2,7 @@
 // texts of data/knowledge/*.json and the Xid table translated where they are
 // shown, columns padded by display width, and JSON that stays English unless
 // --lang asks.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,13 +86,37 @@ TEST(KnowledgeI18n, ChineseExplainOfUnrecognisedLinesAndNoise) {
   EXPECT_TRUE(test::matches_golden(test::golden_path("explain/relernn-63-noise.zh_CN.txt"), r.out));
 }
 
-TEST(KnowledgeI18n, ChineseKnowledgeAndSignatureListMatchTheReviewedGoldens) {
+// The files, counts and sources change with every data update: no golden,
+// the words and the alignment are checked.
+TEST(KnowledgeI18n, ChineseKnowledgeTableAlignsByDisplayWidth) {
   auto k = test::run_tfrig(with_lang({"knowledge"}), with_locale("C"));
   ASSERT_EQ(k.exit_code, 0) << k.err;
-  EXPECT_TRUE(test::matches_golden(test::golden_path("knowledge/knowledge.zh_CN.txt"), k.out));
+  EXPECT_EQ(k.out.rfind("tfrig 知识库\n", 0), 0u) << k.out;
+  EXPECT_NE(k.out.find("已知最新的 TensorFlow："), std::string::npos) << k.out;
+  std::optional<size_t> origin_column;
+  size_t rows = 0;
+  for (auto line : core::split_lines(k.out)) {
+    if (const auto at = line.find("来源位置"); at != std::string_view::npos) {
+      EXPECT_NE(line.find("数据版本"), std::string_view::npos);
+      origin_column = core::display_width(line.substr(0, at));
+    } else if (const auto cell = line.find("  内置"); cell != std::string_view::npos && origin_column) {
+      EXPECT_EQ(core::display_width(line.substr(0, cell + 2)), *origin_column) << line;
+      ++rows;
+    }
+  }
+  ASSERT_TRUE(origin_column) << k.out;
+  EXPECT_GE(rows, 9u) << k.out;
+}
+
+TEST(KnowledgeI18n, ChineseSignatureAndRuleLists) {
   auto list = test::run_tfrig(with_lang({"explain", "--list"}), with_locale("C"));
   ASSERT_EQ(list.exit_code, 0) << list.err;
-  EXPECT_TRUE(test::matches_golden(test::golden_path("explain/list.zh_CN.txt"), list.out));
+  EXPECT_EQ(list.out.rfind("规则 id", 0), 0u) << list.out;
+  EXPECT_NE(list.out.find("docs/explain.md 逐一解释。"), std::string::npos) << list.out;
+  auto rules = test::run_tfrig(with_lang({"rules"}), with_locale("C"));
+  ASSERT_EQ(rules.exit_code, 0) << rules.err;
+  EXPECT_NE(rules.out.find("严重程度"), std::string::npos) << rules.out;
+  EXPECT_NE(rules.out.find("`tfrig doctor --explain ID` 解释其中一条。"), std::string::npos) << rules.out;
 }
 
 // JSON is read by programs: English whatever the locale, unless --lang.
