@@ -117,8 +117,7 @@ void add_compat_command(CLI::App& app, RunState& state) {
       if (report) {
         fill_compat_from_machine(q, report->inventory);
       } else {
-        core::log(core::LogLevel::kWarn, "could not probe this machine ({}); using only the given parts",
-                  report.error().to_string());
+        core::log(core::LogLevel::kWarn, "{}", trf("could not probe this machine ({}); using only the given parts", report.error().to_string()));
       }
     }
     auto answer = knowledge::check_compat(*k, q);

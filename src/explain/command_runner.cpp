@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/i18n.h"
+
 namespace tfrig::explain {
 
 namespace {
@@ -27,7 +29,7 @@ core::Result<CommandOutcome> run_command(const std::vector<std::string>& argv,
                                          const std::function<void(std::string_view)>& on_stdout,
                                          const std::function<void(std::string_view)>& on_stderr, int stdout_copy_fd,
                                          int stderr_copy_fd) {
-  if (argv.empty()) return core::fail(core::ErrorCode::kInvalidArgument, "--", "expected a command after --");
+  if (argv.empty()) return core::fail(core::ErrorCode::kInvalidArgument, "--", _("expected a command after --"));
   int out_pipe[2];
   int err_pipe[2];
   // A pipe to report exec's failure: closed on a successful exec (O_CLOEXEC).
@@ -90,7 +92,7 @@ core::Result<CommandOutcome> run_command(const std::vector<std::string>& argv,
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (got == sizeof exec_errno) {
-    return core::fail(core::ErrorCode::kNotFound, argv[0], std::string("cannot run: ") + std::strerror(exec_errno));
+    return core::fail(core::ErrorCode::kNotFound, argv[0], trf("cannot run: {}", std::strerror(exec_errno)));
   }
   CommandOutcome o;
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
