@@ -62,6 +62,11 @@ TEST(DataI18n, VerifyOfGoodAndDamagedFilesInChineseMatchesTheReviewedGolden) {
   auto en = test::run_tfrig(kVerify, with_locale("C", files.path()));
   EXPECT_NE(en.out.find("FAIL flipped.tfrecord: data_crc in record 1 at byte offset 27"), std::string::npos) << en.out;
   EXPECT_NE(zh.out.find("失败 flipped.tfrecord：第 1 条记录（字节偏移 27）出现 data_crc"), std::string::npos) << zh.out;
+  // 正常 / 失败 take the 5 columns of "OK   " / "FAIL ": the file names line up.
+  for (auto line : core::split_lines(zh.out)) {
+    if (!core::starts_with(line, "正常 ") && !core::starts_with(line, "失败 ")) continue;
+    EXPECT_EQ(core::display_width(line.substr(0, line.find(' ') + 1)), 5u) << line;
+  }
 }
 
 TEST(DataI18n, VerifyAndInspectJsonAreByteIdenticalAcrossLocalesWithoutLang) {
