@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "importer/gzip.h"
 
@@ -152,7 +153,7 @@ nlohmann::json manifest_json(const Manifest& m) {
 core::Result<Manifest> manifest_from_json(std::string_view text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("tfrig_capture")) {
-    return core::fail(core::ErrorCode::kParse, std::string(kManifestName), "expected a JSON object with \"tfrig_capture\"");
+    return core::fail(core::ErrorCode::kParse, std::string(kManifestName), _("expected a JSON object with \"tfrig_capture\""));
   }
   Manifest m;
   try {
@@ -167,7 +168,7 @@ core::Result<Manifest> manifest_from_json(std::string_view text) {
   }
   if (m.format != 1) {
     return core::fail(core::ErrorCode::kUnsupported, std::string(kManifestName),
-                      "capture format " + std::to_string(m.format) + ", this tfrig reads format 1");
+                      trf("capture format {}, this tfrig reads format 1", m.format));
   }
   return m;
 }
@@ -233,7 +234,8 @@ core::Result<Unpacked> unpack_capture(std::string_view bytes, const std::string&
   auto entries = read_tar(bytes);
   if (!entries) return tl::unexpected(entries.error());
   if (entries->empty() || (*entries)[0].path != kManifestName) {
-    return core::fail(core::ErrorCode::kParse, "offset 0", "not a tfrig capture: the first entry is not tfrig-capture.json");
+    return core::fail(core::ErrorCode::kParse, trf("offset {}", 0),
+                      _("not a tfrig capture: the first entry is not tfrig-capture.json"));
   }
   auto manifest = manifest_from_json((*entries)[0].data);
   if (!manifest) return tl::unexpected(manifest.error());
@@ -246,7 +248,7 @@ core::Result<Unpacked> unpack_capture(std::string_view bytes, const std::string&
     const TarEntry& e = (*entries)[i];
     if (e.path == "root") continue;
     if (!core::starts_with(e.path, kTreePrefix) || !safe_relative(e.path)) {
-      return core::fail(core::ErrorCode::kParse, e.path, "path outside the capture's root/ folder");
+      return core::fail(core::ErrorCode::kParse, e.path, _("path outside the capture's root/ folder"));
     }
     const std::string rel = e.path.substr(kTreePrefix.size());
     const fs::path target = base / rel;
@@ -259,7 +261,7 @@ core::Result<Unpacked> unpack_capture(std::string_view bytes, const std::string&
         break;
       case TarEntry::Type::kSymlink:
         if (!safe_link(rel, e.target)) {
-          return core::fail(core::ErrorCode::kParse, e.path, "symlink to '" + e.target + "' leaves the capture");
+          return core::fail(core::ErrorCode::kParse, e.path, trf("symlink to '{}' leaves the capture", e.target));
         }
         fs::create_symlink(e.target, target, ec);
         if (ec) return core::fail(core::ErrorCode::kIo, target.string(), ec.message());
@@ -267,7 +269,7 @@ core::Result<Unpacked> unpack_capture(std::string_view bytes, const std::string&
       case TarEntry::Type::kFile: {
         std::ofstream out(target, std::ios::binary | std::ios::trunc);
         out.write(e.data.data(), static_cast<std::streamsize>(e.data.size()));
-        if (!out) return core::fail(core::ErrorCode::kIo, target.string(), "cannot write");
+        if (!out) return core::fail(core::ErrorCode::kIo, target.string(), _("cannot write"));
         break;
       }
     }

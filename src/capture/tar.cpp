@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
+
 namespace tfrig::capture {
 
 namespace {
@@ -101,7 +103,7 @@ core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes) {
   size_t off = 0;
   while (true) {
     if (off + kBlock > bytes.size()) {
-      return core::fail(core::ErrorCode::kParse, fmt::format("offset {}", off), "truncated: expected a 512-byte tar header");
+      return core::fail(core::ErrorCode::kParse, trf("offset {}", off), _("truncated: expected a 512-byte tar header"));
     }
     std::string_view h = bytes.substr(off, kBlock);
     if (std::all_of(h.begin(), h.end(), [](char c) { return c == '\0'; })) break;
@@ -109,11 +111,11 @@ core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes) {
     for (size_t i = 0; i < kBlock; ++i) sum += (i >= 148 && i < 156) ? ' ' : static_cast<unsigned char>(h[i]);
     auto want = get_octal(h.substr(148, 8));
     if (!want || *want != sum) {
-      return core::fail(core::ErrorCode::kParse, fmt::format("offset {}", off), "tar header checksum does not match");
+      return core::fail(core::ErrorCode::kParse, trf("offset {}", off), _("tar header checksum does not match"));
     }
     auto size = get_octal(h.substr(124, 12));
     if (!size || *size > bytes.size() - off - kBlock) {
-      return core::fail(core::ErrorCode::kParse, fmt::format("offset {}", off + 124), "entry size past the end of the archive");
+      return core::fail(core::ErrorCode::kParse, trf("offset {}", off + 124), _("entry size past the end of the archive"));
     }
     const char type = h[156];
     std::string_view data = bytes.substr(off + kBlock, *size);

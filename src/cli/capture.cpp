@@ -25,7 +25,7 @@ void add_capture_command(CLI::App& app, RunState& state) {
   cmd->callback([opts, &state] {
     core::SysRoot root(state.global.root);
     if (!root.is_dir("")) {
-      core::log(core::LogLevel::kError, "{}: --root must be an existing directory", root.root());
+      core::log(core::LogLevel::kError, "{}", trf("{}: --root must be an existing directory", root.root()));
       state.exit_code = kExitNoInput;
       return;
     }
@@ -60,8 +60,9 @@ void add_capture_command(CLI::App& app, RunState& state) {
       state.exit_code = kExitCantCreate;
       return;
     }
-    core::log(core::LogLevel::kInfo, "wrote {}: {} entries ({} files read by the probes), {}", opts->output,
-              entries.size(), seen.reads.size(), core::format_bytes_binary(gz->size()));
+    core::log(core::LogLevel::kInfo, "{}",
+              trf("wrote {}: {} entries ({} files read by the probes), {}", opts->output, entries.size(),
+                  seen.reads.size(), core::format_bytes_binary(gz->size())));
     state.exit_code = kExitOk;
   });
 }

@@ -19,14 +19,23 @@ namespace tfrig::cli {
 
 namespace {
 
-int write_imported(core::Result<report::Report> report, const std::string& output) {
+// `warnings`: the problems as the user reads them (translated); without it
+// the report's own (English) problems are shown.
+int write_imported(core::Result<report::Report> report, const std::string& output,
+                   const std::vector<std::string>* warnings = nullptr) {
   if (!report) {
     core::log(core::LogLevel::kError, "{}", report.error().to_string());
     return exit_code_for(report.error());
   }
   for (const auto& s : report->probes) {
-    core::log(core::LogLevel::kInfo, "import {}: {}", s.id, s.detail);
-    for (const auto& p : s.problems) core::log(core::LogLevel::kWarn, "{}", p);
+    // The detail is the snapshot's (English) data; only the frame is translated.
+    core::log(core::LogLevel::kInfo, "{}", trf("import {}: {}", s.id, s.detail));
+    if (warnings == nullptr) {
+      for (const auto& p : s.problems) core::log(core::LogLevel::kWarn, "{}", p);
+    }
+  }
+  if (warnings != nullptr) {
+    for (const auto& w : *warnings) core::log(core::LogLevel::kWarn, "{}", w);
   }
   return write_report_json(*report, output);
 }
@@ -55,14 +64,19 @@ void add_import_command(CLI::App& app, RunState& state) {
   cmd->callback([opts, &state, cmd] {
     if (cmd->got_subcommand("nvidia-smi-xml")) return;
     if (opts->inputs.empty()) {
-      core::log(core::LogLevel::kError, "import: give at least one FILE (see 'tfrig import --help')");
+      core::log(core::LogLevel::kError, "import: {}", _("give at least one FILE (see 'tfrig import --help')"));
       state.exit_code = kExitUsage;
       return;
     }
     // load_report: a tfrig capture (tfrig capture -o FILE) is replayed, anything else imported.
     InventorySourceOptions source;
     source.from = opts->inputs;
-    state.exit_code = write_imported(load_report(source), opts->output);
+    std::vector<std::string> warnings;
+    source.import_warnings = &warnings;
+    auto report = load_report(source);
+    // A replayed capture has no import warnings: its probes' problems are shown.
+    const bool imported = report && report->source.rfind("import:", 0) == 0;
+    state.exit_code = write_imported(std::move(report), opts->output, imported ? &warnings : nullptr);
   });
 }
 

@@ -41,8 +41,9 @@ int run(InspectArgs& a) {
     std::fputs(tfrecord::report_to_text(*r).c_str(), stdout);
   }
   if (r->error) {
-    core::log(core::LogLevel::kError, "inspect: {}: not a valid TFRecord file from record {} (byte offset {}): {}",
-              core::escape_bytes(a.path), r->error->record_index, r->error->offset, core::escape_bytes(r->error->message));
+    core::log(core::LogLevel::kError, "inspect: {}",
+              trf("{}: not a valid TFRecord file from record {} (byte offset {}): {}", core::escape_bytes(a.path),
+                  r->error->record_index, r->error->offset, core::escape_bytes(r->error->message)));
     return kExitDataErr;
   }
   return kExitOk;

@@ -78,7 +78,7 @@ core::Result<report::Report> load_report(const InventorySourceOptions& options) 
   if (!options.nvidia_smi_xml.empty()) return report_from_nvidia_smi_xml(options.nvidia_smi_xml);
   if (!options.from.empty()) {
     if (auto captured = report_from_capture(options.from, options)) return std::move(*captured);
-    return importer::import_files(options.from);
+    return importer::import_files(options.from, options.import_warnings);
   }
   core::SysRoot root(options.root);
   if (!root.is_dir("")) {

@@ -24,6 +24,8 @@ struct InventorySourceOptions {
   std::vector<std::string> python_prefixes;  // --python PREFIX
   std::string nvidia_smi_xml;  // non-empty: the GPU part of an inventory from `nvidia-smi -q -x` output
   std::vector<std::string> from;  // non-empty: import these files (src/importer) instead of probing
+  // Set: gets the import's problems in the interface language (the report keeps them in English).
+  std::vector<std::string>* import_warnings = nullptr;
 };
 
 // --data, --python and --deadline, bound to `options`: the probe options of

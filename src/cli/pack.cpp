@@ -36,7 +36,7 @@ int exit_code_for(const tfrecord::PackError& e) { return e.output ? kExitCantCre
 int run(PackArgs& a) {
   auto size = core::parse_size(a.shard_size);
   if (!size || *size == 0) {
-    core::log(core::LogLevel::kError, "--shard-size: expected a size such as 200MB, got '{}'", a.shard_size);
+    core::log(core::LogLevel::kError, "--shard-size: {}", trf("expected a size such as 200MB, got '{}'", a.shard_size));
     return kExitUsage;
   }
   auto comp = tfrecord::parse_compression(a.compression);
@@ -52,7 +52,9 @@ int run(PackArgs& a) {
   }
   o.shard_index = slice->index;
   o.num_slices = slice->count;
-  if (slice->origin != "--shard-index") core::log(core::LogLevel::kInfo, "slice {} of {} from {}", slice->index, slice->count, slice->origin);
+  if (slice->origin != "--shard-index") {
+    core::log(core::LogLevel::kInfo, "{}", trf("slice {} of {} from {}", slice->index, slice->count, slice->origin));
+  }
   o.plan.shard_size_bytes = *size;
   o.plan.shuffle = !a.no_shuffle;
   o.compression = *comp;
@@ -71,11 +73,11 @@ int run(PackArgs& a) {
     return exit_code_for(sum.error());
   }
   if (sum->interrupted) {
-    core::log(core::LogLevel::kError,
-              "pack: interrupted by signal {}: {} shard(s) of {} are complete in {} ({} kept from an earlier run); "
-              "no temporary files are left; run the same command with --resume to finish",
-              guard.signal_number(), sum->shards_written + sum->shards_resumed, sum->shards_in_slice, o.out_dir,
-              sum->shards_resumed);
+    core::log(core::LogLevel::kError, "pack: {}",
+              trf("interrupted by signal {}: {} shard(s) of {} are complete in {} ({} kept from an earlier run); "
+                  "no temporary files are left; run the same command with --resume to finish",
+                  guard.signal_number(), sum->shards_written + sum->shards_resumed, sum->shards_in_slice, o.out_dir,
+                  sum->shards_resumed));
     return 128 + guard.signal_number();
   }
   (void)core::write_stdout(tfrecord::render_pack_text(*sum, o));

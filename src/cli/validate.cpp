@@ -19,7 +19,7 @@ CLI::Validator finite_in(double lo, double hi) {
       [lo, hi](std::string& text) -> std::string {
         auto v = core::parse_double(text);
         if (!v || !std::isfinite(*v) || *v < lo || *v > hi) {
-          return fmt::format("value '{}' is not a number from {} to {}", text, lo, hi);
+          return trf("value '{}' is not a number from {} to {}", text, lo, hi);
         }
         return {};
       },
@@ -29,7 +29,7 @@ CLI::Validator finite_in(double lo, double hi) {
 CLI::Validator version_text(const std::string& example) {
   return CLI::Validator(
       [example](std::string& text) -> std::string {
-        if (!core::Version::parse(text)) return fmt::format("'{}' is not a version; expected numbers such as {}", text, example);
+        if (!core::Version::parse(text)) return trf("'{}' is not a version; expected numbers such as {}", text, example);
         return {};
       },
       "VERSION");
@@ -50,17 +50,17 @@ core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& 
       newest = b.tf;
     }
   }
-  const std::string known = lo ? fmt::format("tfrig knows TensorFlow {} to {}", oldest, newest) : "tfrig knows none";
+  const std::string known = lo ? trf("tfrig knows TensorFlow {} to {}", oldest, newest) : _("tfrig knows none");
   auto v = core::Version::parse(value);
   if (!v) {
     return core::fail(core::ErrorCode::kInvalidArgument, option,
-                      fmt::format("'{}' is not a version; expected MAJOR.MINOR[.PATCH] such as {} ({})", value,
-                                  newest.empty() ? "2.16" : newest, known));
+                      trf("'{}' is not a version; expected MAJOR.MINOR[.PATCH] such as {} ({})", value,
+                          newest.empty() ? "2.16" : newest, known));
   }
   if (k.find_tf_build(*v) == nullptr) {
     return core::fail(core::ErrorCode::kInvalidArgument, option,
-                      fmt::format("TensorFlow {} is not in tfrig's knowledge ({}; --knowledge DIR adds newer facts)",
-                                  value, known));
+                      trf("TensorFlow {} is not in tfrig's knowledge ({}; --knowledge DIR adds newer facts)", value,
+                          known));
   }
   return {};
 }

@@ -63,7 +63,7 @@ void add_verify_command(CLI::App& app, RunState& state) {
   cmd->add_option("-j,--jobs", args->options.jobs, _("Files verified in parallel (0 = all cores)"))->capture_default_str();
   cmd->add_flag("--json", args->json, _("JSON on stdout"));
   cmd->add_flag("--progress", args->progress, _("Progress on stderr"));
-  cmd->footer("Exit status: 0 every file is good, 1 at least one is not, 66 no files.");
+  cmd->footer(_("Exit status: 0 every file is good, 1 at least one is not, 66 no files."));
   cmd->callback([args, &state] { state.exit_code = run(*args); });
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/i18n.h"
+
 namespace tfrig::importer {
 
 bool is_gzip(std::string_view bytes) {
@@ -24,9 +26,9 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std:
     // Padding after the last member (tar-style zeros) is not another member.
     if (!is_gzip(bytes.substr(pos))) {
       if (pos > 0 && std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.end(), [](char c) { return c == 0; })) break;
-      return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
-                            pos == 0 ? "not gzip data (expected the magic bytes 1f 8b)"
-                                     : "trailing bytes after a gzip member that are not another member"));
+      return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
+                            pos == 0 ? _("not gzip data (expected the magic bytes 1f 8b)")
+                                     : _("trailing bytes after a gzip member that are not another member")));
     }
     z_stream z{};
     // 15 + 16: a gzip wrapper (zlib.h, inflateInit2).
@@ -46,23 +48,23 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std:
         std::string msg = z.msg != nullptr ? z.msg : "inflate error";
         inflateEnd(&z);
         if (rc == Z_BUF_ERROR) {
-          return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
-                                "truncated gzip data (the member starting at offset " + std::to_string(member_start) +
-                                    " does not end)"));
+          return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
+                                trf("truncated gzip data (the member starting at offset {} does not end)",
+                                    member_start)));
         }
-        return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos), "corrupt gzip data: " + msg));
+        return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos), trf("corrupt gzip data: {}", msg)));
       }
       if (out.size() + produced > max_output) {
         inflateEnd(&z);
-        return core::fail(core::ErrorCode::kUnsupported, "offset " + std::to_string(pos),
-                          "decompressed data larger than " + std::to_string(max_output >> 20) + " MiB");
+        return core::fail(core::ErrorCode::kUnsupported, trf("offset {}", pos),
+                          trf("decompressed data larger than {} MiB", max_output >> 20));
       }
       out.append(buf, produced);
       if (rc != Z_STREAM_END && produced == 0 && pos >= bytes.size()) {
         inflateEnd(&z);
-        return cut(core::fail(core::ErrorCode::kParse, "offset " + std::to_string(pos),
-                              "truncated gzip data (the member starting at offset " + std::to_string(member_start) +
-                                  " does not end)"));
+        return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
+                              trf("truncated gzip data (the member starting at offset {} does not end)",
+                                  member_start)));
       }
     }
     inflateEnd(&z);

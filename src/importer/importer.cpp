@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/sysroot.h"
 #include "core/text.h"
@@ -145,7 +147,7 @@ void apply_issue(std::string_view text, inventory::HostInfo& host) {
 void apply_cpuinfo(std::string_view text, const std::string& src, Facts& f) {
   auto info = parse::parse_cpuinfo(text);
   if (!info) {
-    problem(f, "cpu", src + ": " + info.error().to_string());
+    problem(f, "cpu", [&] { return src + ": " + parse::parse_cpuinfo(text).error().to_string(); });
     return;
   }
   auto& cpu = f.inv.cpu;
@@ -158,7 +160,7 @@ void apply_cpuinfo(std::string_view text, const std::string& src, Facts& f) {
 void apply_meminfo(std::string_view text, const std::string& src, Facts& f) {
   auto info = parse::parse_meminfo(text);
   if (!info) {
-    problem(f, "memory", src + ": " + info.error().to_string());
+    problem(f, "memory", [&] { return src + ": " + parse::parse_meminfo(text).error().to_string(); });
     return;
   }
   auto& mem = f.inv.memory;
@@ -181,7 +183,7 @@ void apply_modules(std::string_view text, const std::string& src, Facts& f) {
 void apply_version_file(std::string_view text, const std::string& src, Facts& f) {
   auto v = parse::parse_nvidia_version(text);
   if (!v) {
-    problem(f, "nvidia_driver", src + ": " + v.error().to_string());
+    problem(f, "nvidia_driver", [&] { return src + ": " + parse::parse_nvidia_version(text).error().to_string(); });
     return;
   }
   f.inv.driver.kernel_module_version = v->version;
@@ -193,7 +195,8 @@ void apply_version_file(std::string_view text, const std::string& src, Facts& f)
 void apply_gpu_information(std::string_view text, const std::string& path, const std::string& src, Facts& f) {
   auto info = parse::parse_nvidia_gpu_information(text);
   if (!info) {
-    problem(f, "nvidia_driver", src + ": " + info.error().to_string());
+    problem(f, "nvidia_driver",
+            [&] { return src + ": " + parse::parse_nvidia_gpu_information(text).error().to_string(); });
     return;
   }
   // .../gpus/<bus id>/information
@@ -214,7 +217,7 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
 void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool required) {
   auto parsed = parse_lspci(text);
   if (!parsed) {
-    if (required) problem(f, "pci", src + ": " + parsed.error().to_string());
+    if (required) problem(f, "pci", [&] { return src + ": " + parse_lspci(text).error().to_string(); });
     return;
   }
   for (auto& d : parsed->devices) {
@@ -248,13 +251,15 @@ void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool r
     if (e.modules.empty()) e.modules = d.modules;
   }
   if (f.lspci_source.empty()) f.lspci_source = src;
-  for (const auto& p : parsed->problems) problem(f, "pci", src + ": " + p);
+  for (size_t k = 0; k < parsed->problems.size(); ++k) {
+    problem(f, "pci", [&] { return src + ": " + parse_lspci(text)->problems[k]; });
+  }
 }
 
 void apply_smi_text(std::string_view text, const std::string& src, Facts& f, bool required) {
   auto parsed = parse_nvidia_smi_text(text);
   if (!parsed) {
-    if (required) problem(f, "nvml", src + ": " + parsed.error().to_string());
+    if (required) problem(f, "nvml", [&] { return src + ": " + parse_nvidia_smi_text(text).error().to_string(); });
     return;
   }
   if (parsed->error) f.smi_errors.push_back({*parsed->error, parsed->error_kind.value_or("error"), src});
@@ -263,10 +268,14 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
     f.attached_gpus = parsed->attached_gpus;
   }
   if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
-    problem(f, "nvml",
-            fmt::format("{}{} of {} GPUs not in the file ({} of {} GPUs in {}, whose header says 'Attached GPUs : {}')", report::kCutShort,
-                        *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
-                        parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
+    const int attached = *parsed->attached_gpus;
+    const size_t in_file = parsed->gpus.size();
+    // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor reads
+    // it there in English); translate the whole sentence for the warning.
+    problem(f, "nvml", [&] {
+      return trf("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose header says 'Attached GPUs : {1}')",
+                 attached - static_cast<int>(in_file), attached, in_file, src);
+    });
   }
   if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty()) return;
   f.smi = std::move(*parsed);
@@ -276,17 +285,19 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
 void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   auto parsed = parse::parse_nvidia_smi_xml(text);
   if (!parsed) {
-    problem(f, "nvml", src + ": " + parsed.error().to_string());
+    problem(f, "nvml", [&] { return src + ": " + parse::parse_nvidia_smi_xml(text).error().to_string(); });
     return;
   }
   if (parsed->attached_gpus && (!f.attached_gpus || *parsed->attached_gpus > *f.attached_gpus)) {
     f.attached_gpus = parsed->attached_gpus;
   }
   if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
-    problem(f, "nvml",
-            fmt::format("{}{} of {} GPUs not in the file ({} of {} GPUs in {}, whose attached_gpus says {})", report::kCutShort,
-                        *parsed->attached_gpus - static_cast<int>(parsed->gpus.size()), *parsed->attached_gpus,
-                        parsed->gpus.size(), *parsed->attached_gpus, src, *parsed->attached_gpus));
+    const int attached = *parsed->attached_gpus;
+    const size_t in_file = parsed->gpus.size();
+    problem(f, "nvml", [&] {
+      return trf("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose attached_gpus says {1})",
+                 attached - static_cast<int>(in_file), attached, in_file, src);
+    });
   }
   f.xml = std::move(*parsed);
   f.xml_source = src;
@@ -333,7 +344,7 @@ void apply_kernel_log_scan(std::string_view body, const std::string& src, Facts&
 void apply_topo(std::string_view text, const std::string& src, Facts& f) {
   auto parsed = parse_nvidia_smi_topo(text);
   if (!parsed) {
-    problem(f, "topology", src + ": " + parsed.error().to_string());
+    problem(f, "topology", [&] { return src + ": " + parse_nvidia_smi_topo(text).error().to_string(); });
     return;
   }
   note(f, "topology", fmt::format("{} devices in the matrix ({})", parsed->devices.size(), src));
@@ -427,7 +438,7 @@ bool nvidia_smi_query(std::string_view header, bool& xml) {
 void import_bug_report(std::string_view text, const std::string& name, Facts& f) {
   auto report = split_bug_report(text);
   if (!report) {
-    problem(f, "host", name + ": " + report.error().to_string());
+    problem(f, "host", [&] { return name + ": " + split_bug_report(text).error().to_string(); });
     return;
   }
   auto& host = f.inv.host;
@@ -495,7 +506,7 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
 
 }  // namespace
 
-core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
+core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std::vector<std::string>* warnings) {
   core::Stopwatch watch;
   Facts f;
   std::vector<std::string> names;
@@ -503,7 +514,7 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
     names.push_back(in.name);
     std::string inflated;
     std::string_view text = in.bytes;
-    std::string cut_note;
+    std::function<std::string()> cut_note;
     if (is_gzip(text)) {
       std::string partial;
       auto out = gunzip(text, kMaxTextBytes, &partial);
@@ -512,15 +523,28 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
       } else if (out.error().code == core::ErrorCode::kParse && !partial.empty()) {
         // A bug report whose last gzip members are cut or corrupt: what came
         // before is still evidence; the rest was not examined.
-        cut_note = fmt::format("{}the end of {} ({} at {}; read the first {} bytes of text)", report::kCutShort, in.name,
-                               out.error().message, out.error().where, partial.size());
+        // gunzip's message is in the interface language: the snapshot's
+        // English one comes from a second run (only for a damaged file).
+        const std::string_view bytes = in.bytes;
+        const std::string& name = in.name;
+        const size_t read = partial.size();
+        cut_note = [bytes, &name, read] {
+          std::string unused;
+          auto e = gunzip(bytes, kMaxTextBytes, &unused);
+          const std::string what = e ? std::string() : e.error().message;
+          const std::string at = e ? std::string() : e.error().where;
+          // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor
+          // reads it there in English); {1} says what is wrong with the gzip
+          // data, {2} where ("offset 123").
+          return trf("cut short: the end of {0} ({1} at {2}; read the first {3} bytes of text)", name, what, at, read);
+        };
         inflated = std::move(partial);
       } else {
         return core::fail(out.error().code, in.name + ": " + out.error().where, out.error().message);
       }
       text = inflated;
     }
-    if (!cut_note.empty()) problem(f, "host", cut_note);
+    if (cut_note) problem(f, "host", cut_note);
     // nvidia-smi output saved by Windows PowerShell's `>` is UTF-16.
     if (auto utf8 = utf16_to_utf8(text)) {
       inflated = std::move(*utf8);
@@ -541,15 +565,16 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs) {
       case FileKind::kProcGpuInformation: apply_gpu_information(text, in.name, in.name, f); break;
       case FileKind::kUnknown:
         return core::fail(core::ErrorCode::kUnsupported, in.name,
-                          "unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, lspci "
-                          "-vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)");
+                          _("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, "
+                            "lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)"));
     }
   }
+  if (warnings != nullptr) *warnings = f.warnings;
   return merge_facts(f, names, watch.seconds());
 }
 
-core::Result<report::Report> import_files(const std::vector<std::string>& paths) {
-  if (paths.empty()) return core::fail(core::ErrorCode::kInvalidArgument, "FILE", "at least one file to import");
+core::Result<report::Report> import_files(const std::vector<std::string>& paths, std::vector<std::string>* warnings) {
+  if (paths.empty()) return core::fail(core::ErrorCode::kInvalidArgument, "FILE", _("at least one file to import"));
   std::vector<Input> inputs;
   // The files come from another machine: read them as plain files, never
   // under --root; "-" is stdin and a pipe (<(zcat x.gz)) is read too, with
@@ -559,7 +584,7 @@ core::Result<report::Report> import_files(const std::vector<std::string>& paths)
     if (!bytes) return tl::unexpected(bytes.error());
     inputs.push_back(Input{p, std::move(*bytes)});
   }
-  return import_inputs(inputs);
+  return import_inputs(inputs, warnings);
 }
 
 }  // namespace tfrig::importer

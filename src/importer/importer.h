@@ -44,9 +44,13 @@ constexpr size_t kMaxTextBytes = size_t{256} << 20;
 
 // Merges every input into one report (source "import:<names>"). Fails
 // naming the input when one cannot be read or its kind is unknown.
-core::Result<report::Report> import_inputs(const std::vector<Input>& inputs);
+// `warnings`, when given, gets every problem an input had as the user reads
+// it (in the interface language; the report keeps them in English).
+core::Result<report::Report> import_inputs(const std::vector<Input>& inputs,
+                                           std::vector<std::string>* warnings = nullptr);
 
 // Reads the files (relative paths against the current directory) and imports them.
-core::Result<report::Report> import_files(const std::vector<std::string>& paths);
+core::Result<report::Report> import_files(const std::vector<std::string>& paths,
+                                          std::vector<std::string>* warnings = nullptr);
 
 }  // namespace tfrig::importer

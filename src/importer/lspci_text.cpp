@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "core/i18n.h"
 #include "core/pci_address.h"
 #include "core/text.h"
 
@@ -187,7 +188,7 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
       continue;
     }
     if (cur == nullptr) {
-      out.problems.push_back("line " + std::to_string(line_no) + ": text before the first device header");
+      out.problems.push_back(trf("line {}: text before the first device header", line_no));
       continue;
     }
     size_t offset = 0;
@@ -244,8 +245,8 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
     }
   }
   if (out.devices.empty()) {
-    return core::fail(core::ErrorCode::kParse, "line 1",
-                      "no lspci device header (expected lines like '0000:01:00.0 VGA compatible controller ...')");
+    return core::fail(core::ErrorCode::kParse, trf("line {}", 1),
+                      _("no lspci device header (expected lines like '0000:01:00.0 VGA compatible controller ...')"));
   }
   return out;
 }

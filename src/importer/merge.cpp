@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/text.h"
 #include "inventory/kernel_events.h"
 #include "report/coverage.h"
@@ -32,6 +33,21 @@ void problem(Facts& f, const std::string& id, const std::string& text) {
   for (auto& s : f.statuses) {
     if (s.id == id) s.problems.push_back(text);
   }
+  f.warnings.push_back(text);
+}
+
+void problem(Facts& f, const std::string& id, const std::function<std::string()>& text) {
+  std::string shown = text();
+  std::string stored = shown;
+  const std::string language(core::i18n::language());
+  if (language != "en") {
+    // Import runs on one thread: nothing translates while English is switched on.
+    core::i18n::set_language("en");
+    stored = text();
+    core::i18n::set_language(language);
+  }
+  problem(f, id, stored);
+  f.warnings.back() = std::move(shown);
 }
 
 namespace {

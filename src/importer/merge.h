@@ -6,6 +6,7 @@
 // the GPUs its header names.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -63,11 +64,18 @@ struct Facts {
   std::string topo_source;
   bool version_file_missing = false;
   std::vector<probe::ProbeStatus> statuses;
+  // Every problem as the user reads it on stderr, in the interface language
+  // (the statuses keep them in English: the snapshot's texts are data).
+  std::vector<std::string> warnings;
 };
 // Adds `detail` to the status of input `id` ("cpu", "nvml", ...), creating it.
 void note(Facts& f, const std::string& id, const std::string& detail, probe::State state = probe::State::kOk);
 // Records a problem an input had (the status reads "with problems").
 void problem(Facts& f, const std::string& id, const std::string& text);
+// The same for a problem the user should read in their language (a cut or
+// damaged capture): `text` builds the message and is called in English for
+// the snapshot and in the interface language for the warning.
+void problem(Facts& f, const std::string& id, const std::function<std::string()>& text);
 
 // The merged report (source "import:<names>"); `f` is consumed.
 report::Report merge_facts(Facts& f, const std::vector<std::string>& names, double seconds);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/i18n.h"
 #include "core/pci_address.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -246,8 +247,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
   const size_t start = text.find(kLogMarker);
   if (start == std::string_view::npos) {
     if (out.error) return out;
-    return core::fail(core::ErrorCode::kParse, "line 1",
-                      "neither an 'NVSMI LOG' report nor a known nvidia-smi error message");
+    return core::fail(core::ErrorCode::kParse, trf("line {}", 1),
+                      _("neither an 'NVSMI LOG' report nor a known nvidia-smi error message"));
   }
   std::string_view body = text.substr(start + kLogMarker.size());
   // A second report (a capture holding several runs) ends this one.
@@ -326,8 +327,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
   }
   finish_gpu();
   if (out.gpus.empty() && !out.driver_version && !out.error) {
-    return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(start),
-                      "an 'NVSMI LOG' header without a driver version or any GPU");
+    return core::fail(core::ErrorCode::kParse, trf("offset {}", start),
+                      _("an 'NVSMI LOG' header without a driver version or any GPU"));
   }
   return out;
 }

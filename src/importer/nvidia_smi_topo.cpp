@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "probe/parse/proc_text.h"
 
@@ -115,9 +116,8 @@ core::Result<TopoMatrix> parse_nvidia_smi_topo(std::string_view text) {
     }
     if (!device_name(tokens[0])) continue;
     if (tokens.size() < 1 + m.devices.size()) {
-      return core::fail(core::ErrorCode::kParse, "line " + std::to_string(line_no),
-                        "row " + std::string(tokens[0]) + " has " + std::to_string(tokens.size() - 1) + " cells, expected " +
-                            std::to_string(m.devices.size()));
+      return core::fail(core::ErrorCode::kParse, trf("line {}", line_no),
+                        trf("row {} has {} cells, expected {}", tokens[0], tokens.size() - 1, m.devices.size()));
     }
     TopoRow row;
     row.name = std::string(tokens[0]);
@@ -132,9 +132,10 @@ core::Result<TopoMatrix> parse_nvidia_smi_topo(std::string_view text) {
     m.rows.push_back(std::move(row));
   }
   if (!header) {
-    return core::fail(core::ErrorCode::kParse, "line 1", "no 'GPU0 ... CPU Affinity' header line of nvidia-smi topo -m");
+    return core::fail(core::ErrorCode::kParse, trf("line {}", 1),
+                      _("no 'GPU0 ... CPU Affinity' header line of nvidia-smi topo -m"));
   }
-  if (m.rows.empty()) return core::fail(core::ErrorCode::kParse, "line " + std::to_string(line_no), "a header without rows");
+  if (m.rows.empty()) return core::fail(core::ErrorCode::kParse, trf("line {}", line_no), _("a header without rows"));
   return m;
 }
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/text.h"
 
@@ -64,10 +65,10 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
       classes.push_back(it->path().filename().string());
     }
   }
-  if (ec) return core::fail(ErrorCode::kIo, src, "cannot list directory: " + ec.message());
+  if (ec) return core::fail(ErrorCode::kIo, src, trf("cannot list directory: {}", ec.message()));
   if (classes.empty()) {
     return core::fail(ErrorCode::kParse, src,
-                      "no class sub-folders; expected SRC/<class>/<image files> or a CSV/JSONL manifest");
+                      _("no class sub-folders; expected SRC/<class>/<image files> or a CSV/JSONL manifest"));
   }
   std::sort(classes.begin(), classes.end());
   for (size_t c = 0; c < classes.size(); ++c) {
@@ -104,7 +105,7 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
       if (::stat(item.path.c_str(), &st) == 0) item.size_bytes = static_cast<uint64_t>(st.st_size);
       ds.items.push_back(std::move(item));
     }
-    if (ec) return core::fail(ErrorCode::kIo, dir.string(), "cannot list directory: " + ec.message());
+    if (ec) return core::fail(ErrorCode::kIo, dir.string(), trf("cannot list directory: {}", ec.message()));
   }
   return ds;
 }
@@ -137,7 +138,7 @@ core::Status check_extra_key(const std::string& key, const std::string& where) {
   for (auto r : kReservedKeys) {
     if (key == r) {
       return core::fail(ErrorCode::kInvalidArgument, where,
-                        "column '" + key + "' would overwrite a feature pack writes itself; rename it");
+                        trf("column '{}' would overwrite a feature pack writes itself; rename it", key));
     }
   }
   return {};
@@ -187,7 +188,7 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
   if (!text) return tl::unexpected(text.error());
   auto rows = parse_csv(*text, src);
   if (!rows) return tl::unexpected(rows.error());
-  if (rows->empty()) return core::fail(ErrorCode::kParse, src, "empty manifest; expected a header row");
+  if (rows->empty()) return core::fail(ErrorCode::kParse, src, _("empty manifest; expected a header row"));
   const auto& header = rows->front().fields;
   int path_col = -1;
   int label_col = -1;
@@ -201,7 +202,7 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
   }
   if (path_col < 0) {
     return core::fail(ErrorCode::kParse, src + ":1",
-                      "no path column in the header; expected one named path, filename, file or image");
+                      _("no path column in the header; expected one named path, filename, file or image"));
   }
   std::vector<size_t> extra_cols;
   for (size_t i = 0; i < header.size(); ++i) {
@@ -220,7 +221,7 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
     if (row.fields.size() == 1 && row.fields[0].empty()) continue;  // blank line
     if (row.fields.size() != header.size()) {
       return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, row.line),
-                        fmt::format("{} fields; expected {} as in the header", row.fields.size(), header.size()));
+                        trf("{} fields; expected {} as in the header", row.fields.size(), header.size()));
     }
     SourceItem item;
     item.filename = row.fields[static_cast<size_t>(path_col)];
@@ -273,7 +274,7 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
     if (core::trim(l).empty()) continue;
     auto j = nlohmann::json::parse(l, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-      return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line), "not a JSON object");
+      return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line), _("not a JSON object"));
     }
     const nlohmann::json* p = nullptr;
     for (const char* k : {"path", "filename", "file", "image"}) {
@@ -285,7 +286,7 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
     }
     if (p == nullptr) {
       return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line),
-                        "no \"path\" string; expected {\"path\": ..., \"label\": ..., other features}");
+                        _("no \"path\" string; expected {\"path\": ..., \"label\": ..., other features}"));
     }
     SourceItem item;
     item.filename = p->get<std::string>();
@@ -315,11 +316,11 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
           FeatureKind ek = classify(e);
           if (ek == FeatureKind::kNone) {
             return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                              "feature '" + key + "' holds a nested value; expected strings or numbers");
+                              trf("feature '{}' holds a nested value; expected strings or numbers", key));
           }
           if (k != FeatureKind::kNone && k != ek && (k == FeatureKind::kBytes || ek == FeatureKind::kBytes)) {
             return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                              "feature '" + key + "' mixes strings and numbers in one list");
+                              trf("feature '{}' mixes strings and numbers in one list", key));
           }
           // Integers and floats in one list make a float list.
           k = k == FeatureKind::kNone || k == ek ? ek : FeatureKind::kFloat;
@@ -328,7 +329,7 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
         k = classify(value);
         if (k == FeatureKind::kNone) {
           return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                            "feature '" + key + "' is an object; expected a string, a number or a list of them");
+                            trf("feature '{}' is an object; expected a string, a number or a list of them", key));
         }
       }
       auto& cur = kinds[key];
@@ -337,7 +338,7 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
       } else if (k != FeatureKind::kNone && k != cur) {
         if (cur == FeatureKind::kBytes || k == FeatureKind::kBytes) {
           return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                            "feature '" + key + "' mixes strings and numbers across lines");
+                            trf("feature '{}' mixes strings and numbers across lines", key));
         }
         cur = FeatureKind::kFloat;
       }
@@ -423,7 +424,7 @@ core::Result<std::vector<CsvRow>> parse_csv(std::string_view text, const std::st
   }
   if (in_quotes) {
     return core::fail(ErrorCode::kParse, fmt::format("{}:{}", where, quote_line),
-                      "quoted field never closed; expected a closing '\"'");
+                      _("quoted field never closed; expected a closing '\"'"));
   }
   if (any) {
     row.fields.push_back(std::move(field));
@@ -435,7 +436,7 @@ core::Result<std::vector<CsvRow>> parse_csv(std::string_view text, const std::st
 core::Result<Dataset> load_dataset(const std::string& src, const DatasetOptions& options) {
   std::error_code ec;
   auto status = fs::status(src, ec);
-  if (ec || !fs::exists(status)) return core::fail(ErrorCode::kNotFound, src, "no such file or directory");
+  if (ec || !fs::exists(status)) return core::fail(ErrorCode::kNotFound, src, _("no such file or directory"));
   core::Result<Dataset> ds = core::fail(ErrorCode::kInternal, src, "unreachable");
   if (fs::is_directory(status)) {
     ds = load_directory(src, options);
@@ -447,7 +448,7 @@ core::Result<Dataset> load_dataset(const std::string& src, const DatasetOptions&
         ds = load_jsonl(src, options);
       } catch (const nlohmann::json::exception& e) {
         // A value of a type the checks above missed: report, never throw on.
-        return core::fail(ErrorCode::kParse, src, std::string("unexpected JSON value: ") + e.what());
+        return core::fail(ErrorCode::kParse, src, trf("unexpected JSON value: {}", e.what()));
       }
     } else {
       ds = load_csv(src, options);
@@ -455,7 +456,7 @@ core::Result<Dataset> load_dataset(const std::string& src, const DatasetOptions&
     if (ds) stat_items(*ds);
   }
   if (!ds) return ds;
-  if (ds->items.empty()) return core::fail(ErrorCode::kParse, src, "no input files found");
+  if (ds->items.empty()) return core::fail(ErrorCode::kParse, src, _("no input files found"));
   // The listing order is part of what makes runs (and slices) identical.
   std::stable_sort(ds->items.begin(), ds->items.end(),
                    [](const SourceItem& a, const SourceItem& b) { return a.filename < b.filename; });

@@ -7,6 +7,7 @@
 
 #include "core/crc32c.h"
 #include "core/escape.h"
+#include "core/i18n.h"
 #include "core/table.h"
 #include "core/text.h"
 
@@ -73,7 +74,7 @@ core::Result<InspectReport> inspect_file(const std::string& path, const InspectO
     ++r.records;
     auto ex = decode_example(**rec);
     if (!ex) {
-      if (r.not_examples++ == 0) r.first_not_example = fmt::format("record {}: {}", r.records - 1, ex.error().to_string());
+      if (r.not_examples++ == 0) r.first_not_example = trf("record {}: {}", r.records - 1, ex.error().to_string());
       continue;
     }
     for (const auto& [key, f] : *ex) {
@@ -124,28 +125,38 @@ nlohmann::ordered_json report_to_json(const InspectReport& r) {
 }
 
 std::string report_to_text(const InspectReport& r) {
-  std::string out = fmt::format("{}: {} records, {} stream bytes, compression {}\n", core::escape_bytes(r.path), r.records,
-                                r.stream_bytes, compression_name(r.compression));
+  std::string out = trf("{}: {} records, {} stream bytes, compression {}", core::escape_bytes(r.path), r.records,
+                        r.stream_bytes, compression_name(r.compression)) +
+                    "\n";
   if (r.error) {
-    out += fmt::format("  stopped at record {} (byte offset {}): {}: {}\n", r.error->record_index, r.error->offset,
-                       record_problem_name(r.error->problem), core::escape_bytes(r.error->message));
+    // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
+    out += "  " +
+           trf("stopped at record {0} (byte offset {1}): {2}: {3}", r.error->record_index, r.error->offset,
+               record_problem_name(r.error->problem), core::escape_bytes(r.error->message)) +
+           "\n";
   }
   if (r.not_examples > 0) {
-    out += fmt::format("  {} record(s) are not tf.train.Examples; first: {}\n", r.not_examples,
-                       core::escape_bytes(r.first_not_example));
+    out += "  " +
+           trf("{} record(s) are not tf.train.Examples; first: {}", r.not_examples,
+               core::escape_bytes(r.first_not_example)) +
+           "\n";
   }
   if (!r.schema.empty()) {
-    core::Table t({"key", "kind", "records", "min values", "max values"},
+    // TRANSLATORS: headers of the feature table: a feature's key, its list type
+    // (bytes_list, float_list, int64_list), in how many records it appears, and
+    // the fewest and most values it holds in one record.
+    core::Table t({C_("feature table", "key"), C_("feature table", "kind"), C_("feature table", "records"),
+                   C_("feature table", "min values"), C_("feature table", "max values")},
                   {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
                    core::Table::Align::kRight, core::Table::Align::kRight});
     for (const auto& [key, s] : r.schema) {
       t.add_row({core::escape_bytes(key), s.kinds, std::to_string(s.records), std::to_string(s.records ? s.min_values : 0),
                  std::to_string(s.max_values)});
     }
-    out += "\nFeatures:\n" + t.render();
+    out += "\n" + _("Features:") + "\n" + t.render();
   }
   if (!r.examples.empty()) {
-    out += fmt::format("\nFirst {} Example(s):\n", r.examples.size());
+    out += "\n" + trf("First {} Example(s):", r.examples.size()) + "\n";
     for (const auto& e : r.examples) out += e.dump() + "\n";
   }
   return out;

@@ -23,6 +23,7 @@
 #include "core/clock.h"
 #include "core/escape.h"
 #include "core/exit_code.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -56,12 +57,12 @@ core::Status read_file_into(const std::string& path, std::string& buf) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    return core::fail(core::error_code_for_errno(err), path, std::string("cannot open: ") + std::strerror(err));
+    return core::fail(core::error_code_for_errno(err), path, trf("cannot open: {}", std::strerror(err)));
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    return core::fail(ErrorCode::kIo, path, "not a regular file");
+    return core::fail(ErrorCode::kIo, path, _("not a regular file"));
   }
   buf.resize(static_cast<size_t>(st.st_size));
   size_t have = 0;
@@ -75,7 +76,7 @@ core::Status read_file_into(const std::string& path, std::string& buf) {
       if (errno == EINTR) continue;
       int err = errno;
       ::close(fd);
-      return core::fail(ErrorCode::kIo, path, fmt::format("read failed at byte {}: {}", have, std::strerror(err)));
+      return core::fail(ErrorCode::kIo, path, trf("read failed at byte {}: {}", have, std::strerror(err)));
     }
     if (n == 0) break;
     have += static_cast<size_t>(n);
@@ -162,14 +163,14 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
       }
     }
     if (!info) {
-      std::string reason = undecodable ? "a JPEG that does not decode (" + info.error().message + ")"
-                           : st        ? "not an image we can read the size of (" + info.error().to_string() + ")"
+      std::string reason = undecodable ? trf("a JPEG that does not decode ({})", info.error().message)
+                           : st        ? trf("not an image we can read the size of ({})", info.error().to_string())
                                        : info.error().message;
       core::log(core::LogLevel::kWarn, "pack: {}: {}", item.path, reason);
       if (o.on_error == OnError::kFail) {
         return s.set_fatal(PackError{core::Error{info.error().code == ErrorCode::kParse ? ErrorCode::kParse
                                                                                        : info.error().code,
-                                                 item.path, reason + " (--on-error fail)"},
+                                                 item.path, trf("{} (--on-error fail)", reason)},
                                      false});
       }
       std::lock_guard<std::mutex> lock(s.mu);
@@ -271,7 +272,7 @@ void remove_stale_temps(const std::string& dir, const std::vector<std::string>& 
   ::closedir(d);
   for (const auto& n : doomed) {
     std::string p = (fs::path(dir) / n).string();
-    core::log(core::LogLevel::kInfo, "pack: removing {} left by an interrupted run", p);
+    core::log(core::LogLevel::kInfo, "pack: {}", trf("removing {} left by an interrupted run", p));
     ::unlink(p.c_str());
   }
 }
@@ -331,13 +332,12 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   core::Stopwatch watch;
   if (o.num_slices == 0 || o.shard_index >= o.num_slices) {
     return tl::unexpected(PackError{core::Error{ErrorCode::kInvalidArgument, "--shard-index",
-                                                fmt::format("{} is not below --num-shards {}", o.shard_index,
-                                                            o.num_slices)},
+                                                trf("{} is not below --num-shards {}", o.shard_index, o.num_slices)},
                                     false});
   }
   if (o.prefix.empty() || o.prefix.find('/') != std::string::npos) {
     return tl::unexpected(PackError{
-        core::Error{ErrorCode::kInvalidArgument, "--prefix", "must be a non-empty file name without '/'"}, false});
+        core::Error{ErrorCode::kInvalidArgument, "--prefix", _("must be a non-empty file name without '/'")}, false});
   }
   // The output folder may sit inside SRC (pack data -o data/tfrecords):
   // it is not a class.
@@ -349,13 +349,13 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   if (plan.shards.size() > 99999) {
     return tl::unexpected(PackError{
         core::Error{ErrorCode::kInvalidArgument, "--shard-size",
-                    fmt::format("would make {} shards; names hold at most 99999: use a larger --shard-size",
-                                plan.shards.size())},
+                    trf("would make {} shards; names hold at most 99999: use a larger --shard-size",
+                        plan.shards.size())},
         false});
   }
   std::error_code ec;
   fs::create_directories(o.out_dir, ec);
-  if (ec) return tl::unexpected(PackError{core::Error{ErrorCode::kIo, o.out_dir, "cannot create: " + ec.message()}, true});
+  if (ec) return tl::unexpected(PackError{core::Error{ErrorCode::kIo, o.out_dir, trf("cannot create: {}", ec.message())}, true});
 
   PackSummary sum;
   sum.source_kind = ds->kind;
@@ -370,15 +370,15 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
     if (!o.overwrite) {
       return tl::unexpected(PackError{
           core::Error{ErrorCode::kInvalidArgument, o.out_dir,
-                      fmt::format("holds {} shard(s) of another plan ({}, ...; {} shards now); a different "
-                                  "input, --seed or --shard-size cannot resume them: pass --overwrite to replace "
-                                  "them, or pack into a new folder",
+                      trf("holds {} shard(s) of another plan ({}, ...; {} shards now); a different "
+                          "input, --seed or --shard-size cannot resume them: pass --overwrite to replace "
+                          "them, or pack into a new folder",
                                   other.size(), other.front(), count)},
           false});
     }
     for (const auto& name : other) {
       const std::string p = (fs::path(o.out_dir) / name).string();
-      core::log(core::LogLevel::kInfo, "pack: removing {} of another plan (--overwrite)", p);
+      core::log(core::LogLevel::kInfo, "pack: {}", trf("removing {} of another plan (--overwrite)", p));
       ::unlink(index_path_for(p).c_str());
       ::unlink(p.c_str());
     }
@@ -402,9 +402,9 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
         if (*fingerprint != plan_fingerprint(*ds, plan, shard, o.compression, o.validate)) {
           return tl::unexpected(PackError{
               core::Error{ErrorCode::kInvalidArgument, path,
-                          "was written by a different plan (another input, --seed, --shard-size, --compression or "
-                          "--label-offset, or a tfrig without plan fingerprints); --resume keeps only shards of the "
-                          "same plan: pass --overwrite to rewrite them, or pack into a new folder"},
+                          _("was written by a different plan (another input, --seed, --shard-size, --compression or "
+                            "--label-offset, or a tfrig without plan fingerprints); --resume keeps only shards of the "
+                            "same plan: pass --overwrite to rewrite them, or pack into a new folder")},
               false});
         }
         ++sum.shards_resumed;
@@ -414,7 +414,7 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
     if (exists && !o.resume && !o.overwrite) {
       return tl::unexpected(PackError{
           core::Error{ErrorCode::kInvalidArgument, path,
-                      "already exists; pass --resume to keep complete shards, or --overwrite to rewrite them"},
+                      _("already exists; pass --resume to keep complete shards, or --overwrite to rewrite them")},
           true});
     }
     todo.push_back(&shard);
@@ -469,31 +469,59 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   return sum;
 }
 
+namespace {
+
+// The kind of source, for people (the label map keeps the id).
+std::string source_kind_text(const std::string& kind) {
+  if (kind == "directory") return C_("pack source", "directory");
+  if (kind == "csv") return C_("pack source", "csv");
+  if (kind == "jsonl") return C_("pack source", "jsonl");
+  return kind;
+}
+
+}  // namespace
+
 std::string render_pack_text(const PackSummary& sum, const PackOptions& o) {
-  std::string out = fmt::format("packed {} records from {} ({}, {} files listed) into {} of {} shards in {}{}\n", sum.records, o.src,
-                                sum.source_kind, sum.files_listed, sum.shards_in_slice, sum.shards_total, o.out_dir,
-                                o.num_slices > 1 ? fmt::format(" (slice {} of {})", o.shard_index, o.num_slices) : "");
-  out += fmt::format("  written {} shard(s), {}; kept {} complete shard(s) from an earlier run\n", sum.shards_written,
-                     core::format_bytes_decimal(sum.bytes_written), sum.shards_resumed);
+  std::string out;
+  if (o.num_slices > 1) {
+    out = trf("packed {0} records from {1} ({2}, {3} files listed) into {4} of {5} shards in {6} (slice {7} of {8})",
+              sum.records, o.src, source_kind_text(sum.source_kind), sum.files_listed, sum.shards_in_slice,
+              sum.shards_total, o.out_dir, o.shard_index, o.num_slices);
+  } else {
+    out = trf("packed {0} records from {1} ({2}, {3} files listed) into {4} of {5} shards in {6}", sum.records, o.src,
+              source_kind_text(sum.source_kind), sum.files_listed, sum.shards_in_slice, sum.shards_total, o.out_dir);
+  }
+  out += "\n  ";
+  out += trf("written {} shard(s), {}; kept {} complete shard(s) from an earlier run", sum.shards_written,
+             core::format_bytes_decimal(sum.bytes_written), sum.shards_resumed);
   const double secs = sum.seconds > 0 ? sum.seconds : 1e-9;
-  out += fmt::format("  read {} in {}: {:.0f} files/s, {}\n", core::format_bytes_decimal(sum.bytes_read), core::format_seconds(sum.seconds),
-                     static_cast<double>(sum.records) / secs, core::format_rate(static_cast<double>(sum.bytes_read) / secs));
-  if (!sum.label_map_path.empty()) out += "  label map: " + sum.label_map_path + "\n";
-  out += fmt::format("  images checked: {}\n", o.validate == Validate::kFull
-                                                   ? "every JPEG decoded to pixels (--validate full); other formats by their header"
-                                                   : "header only (--validate header): a JPEG cut short is packed as it is; "
-                                                     "--validate full decodes each one");
+  out += "\n  ";
+  // TRANSLATORS: bytes read, the time it took, files per second, bytes per second.
+  out += trf("read {} in {}: {:.0f} files/s, {}", core::format_bytes_decimal(sum.bytes_read),
+             core::format_seconds(sum.seconds), static_cast<double>(sum.records) / secs,
+             core::format_rate(static_cast<double>(sum.bytes_read) / secs));
+  out += "\n";
+  if (!sum.label_map_path.empty()) out += "  " + trf("label map: {}", sum.label_map_path) + "\n";
+  out += "  ";
+  out += o.validate == Validate::kFull
+             ? _("images checked: every JPEG decoded to pixels (--validate full); other formats by their header")
+             : _("images checked: header only (--validate header): a JPEG cut short is packed as it is; "
+                 "--validate full decodes each one");
+  out += "\n";
   if (sum.skipped_not_regular > 0) {
-    out += fmt::format("  skipped {} entr{} of the source folder that are not regular files (FIFOs, devices, sockets)\n",
-                       sum.skipped_not_regular, sum.skipped_not_regular == 1 ? "y" : "ies");
+    out += "  " +
+           trnf("skipped {} entry of the source folder that is not a regular file (FIFOs, devices, sockets)",
+                "skipped {} entries of the source folder that are not regular files (FIFOs, devices, sockets)",
+                sum.skipped_not_regular, sum.skipped_not_regular) +
+           "\n";
   }
   if (!sum.failures.empty()) {
-    out += fmt::format("  skipped {} file(s) that could not be read or are not images:\n", sum.failures.size());
+    out += "  " + trf("skipped {} file(s) that could not be read or are not images:", sum.failures.size()) + "\n";
     constexpr size_t kShown = 20;
     for (size_t i = 0; i < sum.failures.size() && i < kShown; ++i) {
       out += fmt::format("    {}: {}\n", core::escape_bytes(sum.failures[i].path), core::escape_bytes(sum.failures[i].reason));
     }
-    if (sum.failures.size() > kShown) out += fmt::format("    ... and {} more\n", sum.failures.size() - kShown);
+    if (sum.failures.size() > kShown) out += "    " + trf("... and {} more", sum.failures.size() - kShown) + "\n";
   }
   return out;
 }

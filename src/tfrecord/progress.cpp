@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/units.h"
 
 namespace tfrig::tfrecord {
@@ -52,8 +53,9 @@ std::string Progress::format_line(const std::string& label, uint64_t files, uint
   } else if (fps > 0 && total_files >= files) {
     eta = format_eta(static_cast<double>(total_files - files) / fps);
   }
-  return fmt::format("{}: {}/{} files  {:.0f} files/s  {}  ETA {}", label, files, total_files, fps,
-                     core::format_rate(bps), eta);
+  // TRANSLATORS: the progress line of pack and verify on stderr: done/total
+  // files, files per second, bytes per second, the estimated time left.
+  return trf("{}: {}/{} files  {:.0f} files/s  {}  ETA {}", label, files, total_files, fps, core::format_rate(bps), eta);
 }
 
 void Progress::loop() {

@@ -12,6 +12,7 @@
 
 #include "core/crc32c.h"
 #include "core/exit_code.h"
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/text.h"
 
@@ -57,7 +58,7 @@ class FileSource final : public ByteSource {
       ssize_t got = ::read(fd_, buf, n);
       if (got >= 0) return static_cast<size_t>(got);
       if (errno == EINTR) continue;
-      return core::fail(ErrorCode::kIo, path_, "read failed: " + errno_text(errno));
+      return core::fail(ErrorCode::kIo, path_, trf("read failed: {}", errno_text(errno)));
     }
   }
 
@@ -124,7 +125,7 @@ class InflateSource final : public ByteSource {
   RecordProblem problem() const { return problem_; }
 
   core::Result<size_t> read(char* buf, size_t n) override {
-    if (!ok_) return fail_with(RecordProblem::kDecompress, "cannot initialise zlib");
+    if (!ok_) return fail_with(RecordProblem::kDecompress, _("cannot initialise zlib"));
     if (done_) return check_trailing();
     z_.next_out = reinterpret_cast<Bytef*>(buf);
     z_.avail_out = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
@@ -138,8 +139,8 @@ class InflateSource final : public ByteSource {
         }
         if (*got == 0) {
           return fail_with(RecordProblem::kDecompress,
-                           fmt::format("{} stream ends early at compressed byte {} (file truncated?); expected "
-                                       "more compressed data and the stream trailer",
+                           trf("{} stream ends early at compressed byte {} (file truncated?); expected "
+                                "more compressed data and the stream trailer",
                                        gzip_ ? "gzip" : "zlib", consumed_));
         }
         z_.next_in = reinterpret_cast<Bytef*>(in_.data());
@@ -154,7 +155,7 @@ class InflateSource final : public ByteSource {
       }
       if (rc != Z_OK && rc != Z_BUF_ERROR) {
         return fail_with(RecordProblem::kDecompress,
-                         fmt::format("corrupt {} data near compressed byte {}: {}", gzip_ ? "gzip" : "zlib", consumed_,
+                         trf("corrupt {} data near compressed byte {}: {}", gzip_ ? "gzip" : "zlib", consumed_,
                                      z_.msg ? z_.msg : "inflate error"));
       }
     }
@@ -189,8 +190,8 @@ class InflateSource final : public ByteSource {
         return size_t{0} + 0;  // caller loops; next read() inflates the new member
       }
       return fail_with(RecordProblem::kTrailingGarbage,
-                       fmt::format("{} bytes or more after the end of the {} stream at compressed byte {}; expected "
-                                   "end of file",
+                       trf("{} bytes or more after the end of the {} stream at compressed byte {}; expected "
+                           "end of file",
                                    z_.avail_in, gzip_ ? "gzip" : "zlib", consumed_));
     }
   }
@@ -234,7 +235,7 @@ core::Result<Compression> parse_compression(std::string_view text) {
   if (t == "gzip") return Compression::kGzip;
   if (t == "zlib") return Compression::kZlib;
   return core::fail(ErrorCode::kInvalidArgument, "--compression",
-                    "unknown compression '" + std::string(text) + "'; expected none, gzip or zlib");
+                    trf("unknown compression '{}'; expected none, gzip or zlib", std::string(text)));
 }
 
 Compression sniff_compression(std::string_view b) {
@@ -278,7 +279,7 @@ core::Result<std::unique_ptr<ByteSource>> file_source(const std::string& path) {
   }
   if (fd < 0) {
     int err = errno;
-    return core::fail(core::error_code_for_errno(err), path, "cannot open: " + errno_text(err));
+    return core::fail(core::error_code_for_errno(err), path, trf("cannot open: {}", errno_text(err)));
   }
   // Shards are read front to back once: ask for aggressive read-ahead.
   (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -300,7 +301,7 @@ std::string_view record_problem_name(RecordProblem p) {
 }
 
 std::string RecordError::to_string(const std::string& path) const {
-  return fmt::format("{}: record {} at byte offset {}: {}", path, record_index, offset, message);
+  return trf("{}: record {} at byte offset {}: {}", path, record_index, offset, message);
 }
 
 // --- RecordReader ------------------------------------------------------------
@@ -442,8 +443,8 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     if (s.source_failed) return tl::unexpected(s.source_problem(index));
     return tl::unexpected(s.make_error(
         RecordProblem::kTruncatedHeader, index,
-        fmt::format("{} byte(s) after the last complete record; expected a {}-byte record header or end of file "
-                    "(truncated file or trailing garbage)",
+        trf("{} byte(s) after the last complete record; expected a {}-byte record header or end of file "
+            "(truncated file or trailing garbage)",
                     avail, kHeaderSize)));
   }
   const char* h = s.buf.data() + s.begin;
@@ -454,8 +455,8 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     if (stored != computed) {
       return tl::unexpected(s.make_error(
           RecordProblem::kLengthCrc, index,
-          fmt::format("length CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the 8 length "
-                      "bytes, which read {})",
+          trf("length CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the 8 length "
+              "bytes, which read {})",
                       stored, computed, length)));
     }
   }
@@ -467,9 +468,9 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     if (s.source_failed) return tl::unexpected(s.source_problem(index));
     return tl::unexpected(s.make_error(
         RecordProblem::kTruncatedData, index,
-        fmt::format("truncated record: header says {} data bytes, so {} bytes with header and CRCs, but only {} "
-                    "remain",
-                    length, need == UINT64_MAX ? std::string("more than 2^64") : std::to_string(need), avail)));
+        trf("truncated record: header says {} data bytes, so {} bytes with header and CRCs, but only {} "
+            "remain",
+                    length, need == UINT64_MAX ? _("more than 2^64") : std::to_string(need), avail)));
   }
   const char* data = s.buf.data() + s.begin + kHeaderSize;
   const size_t len = static_cast<size_t>(length);
@@ -479,7 +480,7 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     if (stored != computed) {
       return tl::unexpected(s.make_error(
           RecordProblem::kDataCrc, index,
-          fmt::format("data CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the {} data bytes)",
+          trf("data CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the {} data bytes)",
                       stored, computed, len)));
     }
   }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.h"
 #include "core/input_file.h"
 
 namespace tfrig::tfrecord {
@@ -28,12 +29,12 @@ std::string serialize_index(const ShardIndex& index) {
 
 core::Result<ShardIndex> parse_index(std::string_view text, const std::string& where) {
   auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return core::fail(core::ErrorCode::kParse, where, "not a JSON object");
+  if (j.is_discarded() || !j.is_object()) return core::fail(core::ErrorCode::kParse, where, _("not a JSON object"));
   ShardIndex idx;
   try {
     if (j.at("schema_version").get<int>() != kShardIndexSchemaVersion) {
       return core::fail(core::ErrorCode::kUnsupported, where,
-                        "schema_version " + j.at("schema_version").dump() + "; expected 1");
+                        trf("schema_version {}; expected 1", j.at("schema_version").dump()));
     }
     idx.shard = j.at("shard").get<std::string>();
     auto c = parse_compression(j.at("compression").get<std::string>());
@@ -46,11 +47,11 @@ core::Result<ShardIndex> parse_index(std::string_view text, const std::string& w
     if (j.contains("plan_fingerprint")) idx.plan_fingerprint = j.at("plan_fingerprint").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
     // Caught here: nothing crosses the stage boundary.
-    return core::fail(core::ErrorCode::kParse, where, std::string("bad shard index: ") + e.what());
+    return core::fail(core::ErrorCode::kParse, where, trf("bad shard index: {}", e.what()));
   }
   if (idx.offsets.size() != idx.records) {
-    return core::fail(core::ErrorCode::kParse, where, "offsets has " + std::to_string(idx.offsets.size()) +
-                                                          " entries; expected records = " + std::to_string(idx.records));
+    return core::fail(core::ErrorCode::kParse, where,
+                      trf("offsets has {} entries; expected records = {}", idx.offsets.size(), idx.records));
   }
   return idx;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::tfrecord {
@@ -13,16 +14,16 @@ using core::ErrorCode;
 core::Result<uint32_t> number(const char* text, const char* name) {
   auto v = core::parse_u64(core::trim(text ? text : ""));
   if (!v || *v > UINT32_MAX) {
-    return core::fail(ErrorCode::kInvalidArgument, name, fmt::format("expected a non-negative integer, got '{}'", text ? text : ""));
+    return core::fail(ErrorCode::kInvalidArgument, name, trf("expected a non-negative integer, got '{}'", text ? text : ""));
   }
   return static_cast<uint32_t>(*v);
 }
 
 core::Result<Slice> checked(Slice s) {
-  if (s.count == 0) return core::fail(ErrorCode::kInvalidArgument, "--num-shards", "expected at least 1");
+  if (s.count == 0) return core::fail(ErrorCode::kInvalidArgument, "--num-shards", _("expected at least 1"));
   if (s.index >= s.count) {
     return core::fail(ErrorCode::kInvalidArgument, s.origin,
-                      fmt::format("slice {} is not below the number of slices {}", s.index, s.count));
+                      trf("slice {} is not below the number of slices {}", s.index, s.count));
   }
   return s;
 }
@@ -43,7 +44,7 @@ core::Result<Slice> from_slurm(const GetEnv& getenv, std::optional<uint32_t> num
   }
   if (*id < min || (*id - min) % step != 0) {
     return core::fail(ErrorCode::kInvalidArgument, "SLURM_ARRAY_TASK_ID",
-                      fmt::format("task {} is not on the array's grid (min {}, step {})", *id, min, step));
+                      trf("task {} is not on the array's grid (min {}, step {})", *id, min, step));
   }
   Slice s{(*id - min) / step, 0, "SLURM_ARRAY_TASK_ID"};
   if (const char* c = getenv("SLURM_ARRAY_TASK_COUNT")) {
@@ -51,14 +52,14 @@ core::Result<Slice> from_slurm(const GetEnv& getenv, std::optional<uint32_t> num
     if (!count) return tl::unexpected(count.error());
     if (num_shards && *num_shards != *count) {
       return core::fail(ErrorCode::kInvalidArgument, "--num-shards",
-                        fmt::format("{} differs from the job array's SLURM_ARRAY_TASK_COUNT {}", *num_shards, *count));
+                        trf("{} differs from the job array's SLURM_ARRAY_TASK_COUNT {}", *num_shards, *count));
     }
     s.count = *count;
   } else if (num_shards) {
     s.count = *num_shards;
   } else {
     return core::fail(ErrorCode::kInvalidArgument, "--num-shards",
-                      "needed: SLURM_ARRAY_TASK_COUNT is not set, so give the job array's size");
+                      _("needed: SLURM_ARRAY_TASK_COUNT is not set, so give the job array's size"));
   }
   return checked(s);
 }
@@ -70,7 +71,7 @@ core::Result<Slice> resolve_slice(std::string_view index_text, std::optional<uin
     auto index = core::parse_u64(core::trim(index_text));
     if (!index || *index > UINT32_MAX) {
       return core::fail(ErrorCode::kInvalidArgument, "--shard-index",
-                        fmt::format("expected a slice number or 'auto', got '{}'", index_text));
+                        trf("expected a slice number or 'auto', got '{}'", index_text));
     }
     return checked(Slice{static_cast<uint32_t>(*index), num_shards.value_or(1), "--shard-index"});
   }
@@ -80,13 +81,13 @@ core::Result<Slice> resolve_slice(std::string_view index_text, std::optional<uin
     if (!index) return tl::unexpected(index.error());
     if (!num_shards) {
       return core::fail(ErrorCode::kInvalidArgument, "--num-shards",
-                        "needed with JOB_COMPLETION_INDEX: give the Indexed Job's completions");
+                        _("needed with JOB_COMPLETION_INDEX: give the Indexed Job's completions"));
     }
     return checked(Slice{*index, *num_shards, "JOB_COMPLETION_INDEX"});
   }
   return core::fail(ErrorCode::kInvalidArgument, "--shard-index auto",
-                    "neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) "
-                    "is set");
+                    _("neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed "
+                      "Job) is set"));
 }
 
 }  // namespace tfrig::tfrecord

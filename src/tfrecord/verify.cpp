@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "core/escape.h"
+#include "core/i18n.h"
 #include "core/json_text.h"
 #include "core/text.h"
 #include "tfrecord/example.h"
@@ -23,16 +24,34 @@ namespace tfrig::tfrecord {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The index column of a verdict, for people (the JSON keeps the id).
+std::string index_text(const std::string& index) {
+  if (index == "ok") return _("index ok");
+  if (index == "mismatch") return _("index mismatch");
+  return _("index none");
+}
+
+}  // namespace
+
 std::string FileVerdict::to_string() const {
+  // TRANSLATORS: OK / FAIL start each file's line; keep both the same width
+  // (5 columns here, with the space) so the file names line up.
   if (ok) {
-    return fmt::format("OK   {}: {} records, {} bytes ({}), index {}", core::escape_bytes(path), records, file_bytes,
-                       compression_name(compression), index);
+    return trf("OK   {0}: {1} records, {2} bytes ({3}), {4}", core::escape_bytes(path), records, file_bytes,
+               compression_name(compression), index_text(index));
   }
   if (problem == "io" || problem == "index_mismatch") {
-    return fmt::format("FAIL {}: {}: {}", core::escape_bytes(path), problem, core::escape_bytes(message));
+    return trf("FAIL {0}: {1}: {2}", core::escape_bytes(path), problem, core::escape_bytes(message));
   }
-  return fmt::format("FAIL {}: {} in record {} at byte offset {}{}: {}", core::escape_bytes(path), problem, record_index,
-                     offset, compression == Compression::kNone ? "" : " (uncompressed stream)", core::escape_bytes(message));
+  // TRANSLATORS: {1} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
+  if (compression == Compression::kNone) {
+    return trf("FAIL {0}: {1} in record {2} at byte offset {3}: {4}", core::escape_bytes(path), problem, record_index,
+               offset, core::escape_bytes(message));
+  }
+  return trf("FAIL {0}: {1} in record {2} at byte offset {3} (uncompressed stream): {4}", core::escape_bytes(path),
+             problem, record_index, offset, core::escape_bytes(message));
 }
 
 FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
@@ -70,7 +89,7 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
         v.problem = "bad_example";
         v.offset = reader->record_offset();
         v.record_index = reader->records_read() - 1;
-        v.message = "not a tf.train.Example: " + ex.error().to_string() + " (byte within the record data)";
+        v.message = trf("not a tf.train.Example: {} (byte within the record data)", ex.error().to_string());
         v.records = reader->records_read() - 1;
         return v;
       }
@@ -85,17 +104,16 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
       if (!idx) {
         why = idx.error().to_string();
       } else if (idx->records != v.records) {
-        why = fmt::format("{} says {} records; the shard has {}", ipath, idx->records, v.records);
+        why = trf("{} says {} records; the shard has {}", ipath, idx->records, v.records);
       } else if (idx->file_bytes != v.file_bytes) {
-        why = fmt::format("{} says {} bytes; the shard has {}", ipath, idx->file_bytes, v.file_bytes);
+        why = trf("{} says {} bytes; the shard has {}", ipath, idx->file_bytes, v.file_bytes);
       } else if (idx->compression != v.compression) {
-        why = fmt::format("{} says compression {}; the shard is {}", ipath, compression_name(idx->compression),
-                          compression_name(v.compression));
+        why = trf("{} says compression {}; the shard is {}", ipath, compression_name(idx->compression),
+                  compression_name(v.compression));
       } else if (idx->offsets != offsets) {
         size_t k = 0;
         while (k < offsets.size() && idx->offsets[k] == offsets[k]) ++k;
-        why = fmt::format("{}: offset of record {} is {}; the record starts at {}", ipath, k, idx->offsets[k],
-                          offsets[k]);
+        why = trf("{}: offset of record {} is {}; the record starts at {}", ipath, k, idx->offsets[k], offsets[k]);
       }
       if (why.empty()) {
         v.index = "ok";
@@ -193,17 +211,18 @@ std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths)
         for (uint32_t i = 0; i < count && missing.size() < 5; ++i) {
           if (present.count(i) == 0) missing.push_back(fmt::format("{:05d}", i));
         }
-        problems.push_back(fmt::format("{}: shard set {}-*-of-{:05d} is incomplete: {} of {} shard(s) missing ({}{})",
-                                       core::escape_bytes(p), core::escape_bytes(prefix), count, count - present.size(),
-                                       count, fmt::join(missing, ", "),
-                                       count - present.size() > missing.size() ? ", ..." : ""));
+        const std::string listed =
+            fmt::format("{}{}", fmt::join(missing, ", "), count - present.size() > missing.size() ? ", ..." : "");
+        problems.push_back(trf("{0}: shard set {1}-*-of-{2:05d} is incomplete: {3} of {4} shard(s) missing ({5})",
+                               core::escape_bytes(p), core::escape_bytes(prefix), count, count - present.size(), count,
+                               listed));
       }
     }
     if (!temps.empty()) {
       std::sort(temps.begin(), temps.end());
-      problems.push_back(fmt::format("{}: {} temporary file(s) left by an interrupted run (first: {}); run pack again "
-                                     "with --resume to finish the set",
-                                     core::escape_bytes(p), temps.size(), core::escape_bytes(temps.front())));
+      problems.push_back(trf("{}: {} temporary file(s) left by an interrupted run (first: {}); run pack again "
+                             "with --resume to finish the set",
+                             core::escape_bytes(p), temps.size(), core::escape_bytes(temps.front())));
     }
   }
   return problems;
@@ -224,9 +243,15 @@ uint64_t VerifyReport::good_records() const {
 std::string render_verify_text(const VerifyReport& report) {
   std::string out;
   for (const auto& v : report.files) out += v.to_string() + "\n";
-  for (const auto& p : report.set_problems) out += "INCOMPLETE " + p + "\n";
-  out += fmt::format("{} file(s), {} bad, {} good records{}\n", report.files.size(), report.bad_files(), report.good_records(),
-                     report.set_problems.empty() ? "" : fmt::format("; {} incomplete shard set(s)", report.set_problems.size()));
+  // TRANSLATORS: starts the line of a shard set that lacks shards, after the OK / FAIL lines.
+  for (const auto& p : report.set_problems) out += trf("INCOMPLETE {}", p) + "\n";
+  if (report.set_problems.empty()) {
+    out += trf("{} file(s), {} bad, {} good records", report.files.size(), report.bad_files(), report.good_records());
+  } else {
+    out += trf("{} file(s), {} bad, {} good records; {} incomplete shard set(s)", report.files.size(),
+               report.bad_files(), report.good_records(), report.set_problems.size());
+  }
+  out += "\n";
   return out;
 }
 

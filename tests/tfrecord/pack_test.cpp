@@ -98,7 +98,7 @@ TEST(Pack, SummaryRendersToText) {
       "  read {} in {}: 125 files/s, {}\n"
       "  label map: shards/labels.json\n"
       "  images checked: every JPEG decoded to pixels (--validate full); other formats by their header\n"
-      "  skipped 1 entry of the source folder that are not regular files (FIFOs, devices, sockets)\n"
+      "  skipped 1 entry of the source folder that is not a regular file (FIFOs, devices, sockets)\n"
       "  skipped 22 file(s) that could not be read or are not images:\n"
       "    photos/cat/\\xe9t\\xe9.jpg: not an image\n",
       core::format_bytes_decimal(51'000'000), core::format_bytes_decimal(50'000'000), core::format_seconds(2.0),
