@@ -1,9 +1,13 @@
 #include "cli/lang.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "core/i18n.h"
+#include "core/text.h"
 
 namespace tfrig::cli {
 
@@ -32,6 +36,129 @@ const CLI::App* chosen_command(const CLI::App& app) {
   }
 }
 
+// CLI11's messages are built inside the library in English; the exception
+// carries only that text. These read the forms of CLI11 2.1 (Debian 12's
+// libcli11-dev, include/CLI/Error.hpp and Validators.hpp) back into their
+// parts; a form not recognised is shown whole inside a translated frame.
+
+// text = prefix + X + suffix -> X.
+std::optional<std::string> between(std::string_view text, std::string_view prefix, std::string_view suffix) {
+  if (text.size() < prefix.size() + suffix.size() || text.substr(0, prefix.size()) != prefix ||
+      text.substr(text.size() - suffix.size()) != suffix) {
+    return std::nullopt;
+  }
+  return std::string(text.substr(prefix.size(), text.size() - prefix.size() - suffix.size()));
+}
+
+// "a b c" -> {"a", "b", "c"}.
+std::vector<std::string> words(std::string_view text) {
+  std::vector<std::string> out;
+  for (auto w : core::split_ws(text)) out.emplace_back(w);
+  return out;
+}
+
+// A bound as CLI::Range prints it (std::to_string: "0.000000") shown plainly ("0").
+std::string plain_number(const std::string& text) {
+  auto v = core::parse_double(text);
+  if (!v || !std::isfinite(*v)) return text;
+  return fmt::format("{}", *v);
+}
+
+// A validator's message after "NAME: ".
+std::string validation_text(const std::string& name, std::string_view message) {
+  // CLI::IsMember: "VALUE not in {a,b,c}".
+  if (const size_t at = message.rfind(" not in {"); at != std::string_view::npos && message.back() == '}') {
+    const std::string value(message.substr(0, at));
+    std::string choices(message.substr(at + 9, message.size() - at - 10));
+    for (size_t c = choices.find(','); c != std::string::npos; c = choices.find(',', c + 2)) choices.replace(c, 1, ", ");
+    return trf("option {0}: '{1}' is not one of {2}", name, value, choices);
+  }
+  // CLI::Range: "Value VALUE not in range LO to HI".
+  if (auto rest = between(message, "Value ", "")) {
+    const size_t in = rest->rfind(" not in range ");
+    const size_t to = rest->rfind(" to ");
+    if (in != std::string::npos && to != std::string::npos && to > in) {
+      const std::string value = rest->substr(0, in);
+      const std::string lo = plain_number(rest->substr(in + 14, to - in - 14));
+      const std::string hi_text = rest->substr(to + 4);
+      const auto hi = core::parse_double(hi_text);
+      // CLI::PositiveNumber / NonNegativeNumber: the upper bound is the largest double.
+      if (hi && *hi > 1e300) return trf("option {0}: '{1}' is not a number of at least {2}", name, value, lo);
+      return trf("option {0}: '{1}' is not a number from {2} to {3}", name, value, lo, plain_number(hi_text));
+    }
+  }
+  return trf("option {0}: {1}", name, message);
+}
+
+}  // namespace
+
+std::string parse_error_text(const CLI::Error& e) {
+  const std::string what = e.what();
+  // By type: an ExtrasError of a command carries the command's name as its get_name().
+  auto is = [&e](auto* type) { return dynamic_cast<decltype(type)>(&e) != nullptr; };
+  if (is(static_cast<const CLI::RequiredError*>(nullptr))) {
+    if (what == "A subcommand is required") return _("a command is required ('tfrig --help' lists the commands)");
+    if (auto name = between(what, "", " is required"); name && name->find(' ') == std::string::npos) {
+      if (!name->empty() && name->front() == '-') return trf("the option {} is required", *name);
+      return trf("the argument {} is required", *name);
+    }
+  } else if (is(static_cast<const CLI::ExtrasError*>(nullptr))) {
+    for (std::string_view prefix : {"The following argument was not expected: ", "The following arguments were not expected: "}) {
+      if (auto list = between(what, prefix, "")) {
+        auto args = words(*list);
+        std::vector<std::string> in_order(args.rbegin(), args.rend());  // CLI11 lists them last first
+        std::string shown;
+        for (const auto& a : in_order) shown += (shown.empty() ? "" : " ") + a;
+        bool all_options = true;
+        for (const auto& a : in_order) all_options = all_options && a.size() > 1 && a.front() == '-';
+        if (all_options) return trnf("unknown option: {}", "unknown options: {}", in_order.size(), shown);
+        return trnf("unexpected argument: {}", "unexpected arguments: {}", in_order.size(), shown);
+      }
+    }
+  } else if (is(static_cast<const CLI::ConversionError*>(nullptr))) {
+    if (auto rest = between(what, "Could not convert: ", "")) {
+      if (const size_t eq = rest->find(" = "); eq != std::string::npos) {
+        return trf("option {0}: '{1}' is not a value of the type it takes", rest->substr(0, eq), rest->substr(eq + 3));
+      }
+    }
+    if (auto name = between(what, "", ": too many inputs for a flag")) return trf("option {} takes no value", *name);
+    if (auto name = between(what, "", ": Should be true/false or a number")) {
+      return trf("option {}: expected true, false or a number", *name);
+    }
+  } else if (is(static_cast<const CLI::ValidationError*>(nullptr))) {
+    if (const size_t colon = what.find(": "); colon != std::string::npos) {
+      return validation_text(what.substr(0, colon), std::string_view(what).substr(colon + 2));
+    }
+  } else if (is(static_cast<const CLI::ArgumentMismatch*>(nullptr))) {
+    // "--gpus: 1 required INT missing": the option came last with no value.
+    if (const size_t colon = what.find(": "); colon != std::string::npos && what.size() > 8 &&
+                                              what.compare(what.size() - 8, 8, " missing") == 0) {
+      return trf("option {} needs a value", what.substr(0, colon));
+    }
+  } else if (is(static_cast<const CLI::RequiresError*>(nullptr))) {
+    if (const size_t at = what.find(" requires "); at != std::string::npos) {
+      return trf("{0} needs {1} as well", what.substr(0, at), what.substr(at + 10));
+    }
+  } else if (is(static_cast<const CLI::ExcludesError*>(nullptr))) {
+    if (const size_t at = what.find(" excludes "); at != std::string::npos) {
+      return trf("{0} cannot be used with {1}", what.substr(0, at), what.substr(at + 10));
+    }
+  }
+  // TRANSLATORS: a command-line error in CLI11's own English words follows.
+  return trf("invalid command line: {}", what);
+}
+
+std::string parse_error_message(const CLI::App& app, const CLI::Error& e) {
+  if (core::i18n::language() == "en") return CLI::FailureMessage::simple(&app, e);
+  std::string command = "tfrig";
+  for (const CLI::App* at = &app; !at->get_subcommands().empty();) {
+    at = at->get_subcommands().front();
+    command += " " + at->get_name();
+  }
+  return "tfrig: " + parse_error_text(e) + "\n" + trf("Run '{} --help' for more information.", command) + "\n";
+}
+
+namespace {
 }  // namespace
 
 std::optional<std::string> lang_flag(int argc, const char* const* argv) {
@@ -77,6 +204,8 @@ void translate_help(CLI::App& app) {
   formatter->label("Excludes", _("Excludes"));
   app.formatter(formatter);
   app.set_help_flag("-h,--help", _("Print this help message and exit"));
+  // Commands added later inherit it.
+  app.failure_message([](const CLI::App* at, const CLI::Error& e) { return parse_error_message(*at, e); });
 }
 
 }  // namespace tfrig::cli
