@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/text.h"
 
@@ -13,17 +14,113 @@ namespace tfrig::cli {
 
 namespace {
 
-// CLI11 prints option and subcommand group names as given; these two are its defaults.
+// A heading of the help ("Options:"), with the colon the language uses.
+std::string heading(const std::string& label) {
+  // TRANSLATORS: a heading of the help ("Usage:", "Options:", "Subcommands:"); Chinese uses the full-width colon.
+  const std::string pattern = C_("help heading", "{}:");
+  return core::i18n::format_translated(pattern, "{}:", fmt::make_format_args(label));
+}
+
+// Translated help texts are wrapped to this many columns; CLI11 does not
+// wrap, and English help stays as it always was.
+constexpr size_t kHelpWidth = 100;
+
+// CLI11 prints option and subcommand group names as given; these two are its
+// defaults. Its two-column layout pads by bytes (std::setw), which puts the
+// description of a name with Chinese in it ("INPUT ... 必需") a column to the
+// left per character: the layout here pads by display width.
 class TranslatedFormatter : public CLI::Formatter {
  public:
   std::string make_group(std::string group, bool is_positional, std::vector<const CLI::Option*> opts) const override {
-    return CLI::Formatter::make_group(group == "Options" ? _("Options") : group, is_positional, std::move(opts));
+    const std::string label = group == "Options" ? _("Options") : group;
+    std::string out = CLI::Formatter::make_group(label, is_positional, std::move(opts));
+    return with_heading(out, label);
   }
   std::string make_subcommands(const CLI::App* app, CLI::AppFormatMode mode) const override {
     std::string out = CLI::Formatter::make_subcommands(app, mode);
     const std::string english = "\nSubcommands:\n";
-    if (auto at = out.find(english); at != std::string::npos) out.replace(at, english.size(), "\n" + _("Subcommands") + ":\n");
+    if (auto at = out.find(english); at != std::string::npos) out.replace(at, english.size(), "\n" + heading(_("Subcommands")) + "\n");
     return out;
+  }
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    return with_heading(CLI::Formatter::make_usage(app, std::move(name)), get_label("Usage"));
+  }
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    return with_heading(with_heading(CLI::Formatter::make_option_opts(opt), get_label("Needs")), get_label("Excludes"));
+  }
+  std::string make_option(const CLI::Option* opt, bool is_positional) const override {
+    return two_columns(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt));
+  }
+  std::string make_subcommand(const CLI::App* sub) const override {
+    return two_columns(sub->get_display_name(true), sub->get_description());
+  }
+
+ private:
+  // CLI11 writes "LABEL:" first; the language's own colon instead.
+  static std::string with_heading(std::string text, const std::string& label) {
+    const std::string english = label + ":";
+    const std::string translated = heading(label);
+    if (auto at = text.find(english); at != std::string::npos) {
+      // A full-width colon takes no space after it.
+      const size_t end = at + english.size();
+      const bool drop_space = translated != english && end < text.size() && text[end] == ' ';
+      text.replace(at, english.size() + (drop_space ? 1 : 0), translated);
+    }
+    return text;
+  }
+  // Wrapped to kHelpWidth, or a little narrower where that leaves a last line
+  // of a word or two ("使\n用）"): Chinese breaks between any two characters.
+  // A quoted command ('doctor --snapshot', `pip install`) stays on one line.
+  static std::string wrapped(std::string_view line, const std::string& indent) {
+    constexpr std::string_view kNoBreakSpace = "\u00a0";  // one column, and no break there
+    std::string text;
+    char quote = 0;
+    for (char c : line) {
+      if (quote == 0 && (c == '\'' || c == '`')) {
+        quote = c;
+      } else if (c == quote) {
+        quote = 0;
+      }
+      if (c == ' ' && quote != 0) {
+        text += kNoBreakSpace;
+      } else {
+        text += c;
+      }
+    }
+    auto restore = [&](std::string out) {
+      for (size_t at = out.find(kNoBreakSpace); at != std::string::npos; at = out.find(kNoBreakSpace, at + 1)) {
+        out.replace(at, kNoBreakSpace.size(), " ");
+      }
+      return out;
+    };
+    constexpr size_t kShortestLastLine = 12;  // columns: six Chinese characters
+    for (size_t width = kHelpWidth; width + 12 >= kHelpWidth; --width) {
+      std::string out = core::wrap_display(text, width, indent);
+      const size_t last = out.rfind('\n');
+      if (last == std::string::npos || core::display_width(out.substr(last + 1)) >= indent.size() + kShortestLastLine) {
+        return restore(std::move(out));
+      }
+    }
+    return restore(core::wrap_display(text, kHelpWidth, indent));
+  }
+  // CLI::detail::format_help, measured in columns: the same bytes for ASCII.
+  std::string two_columns(const std::string& name, const std::string& description) const {
+    const size_t column = column_width_;
+    std::string out = "  " + name;
+    const size_t used = core::display_width(out);
+    if (used < column) out.append(column - used, ' ');
+    if (!description.empty()) {
+      if (used >= column) out += "\n" + std::string(column, ' ');
+      const std::string indent(column, ' ');
+      const bool wrap = core::i18n::language() != "en";
+      bool first = true;
+      for (auto line : core::split(description, '\n')) {
+        if (!first) out += "\n" + indent;
+        first = false;
+        out += wrap && core::display_width(line) + column > kHelpWidth ? wrapped(line, indent) : std::string(line);
+      }
+    }
+    return out + "\n";
   }
 };
 
