@@ -1,5 +1,6 @@
 #include "cli/lang.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -154,6 +155,17 @@ std::vector<std::string> words(std::string_view text) {
   return out;
 }
 
+// An ExtrasError's arguments in the order given (CLI11 lists them last first).
+std::optional<std::vector<std::string>> extra_arguments(std::string_view what) {
+  for (std::string_view prefix : {"The following argument was not expected: ", "The following arguments were not expected: "}) {
+    if (auto list = between(what, prefix, "")) {
+      auto args = words(*list);
+      return std::vector<std::string>(args.rbegin(), args.rend());
+    }
+  }
+  return std::nullopt;
+}
+
 // A bound as CLI::Range prints it (std::to_string: "0.000000") shown plainly ("0").
 std::string plain_number(const std::string& text) {
   auto v = core::parse_double(text);
@@ -200,17 +212,17 @@ std::string parse_error_text(const CLI::Error& e) {
       return trf("the argument {} is required", *name);
     }
   } else if (is(static_cast<const CLI::ExtrasError*>(nullptr))) {
-    for (std::string_view prefix : {"The following argument was not expected: ", "The following arguments were not expected: "}) {
-      if (auto list = between(what, prefix, "")) {
-        auto args = words(*list);
-        std::vector<std::string> in_order(args.rbegin(), args.rend());  // CLI11 lists them last first
-        std::string shown;
-        for (const auto& a : in_order) shown += (shown.empty() ? "" : " ") + a;
-        bool all_options = true;
-        for (const auto& a : in_order) all_options = all_options && a.size() > 1 && a.front() == '-';
-        if (all_options) return trnf("unknown option: {}", "unknown options: {}", in_order.size(), shown);
-        return trnf("unexpected argument: {}", "unexpected arguments: {}", in_order.size(), shown);
+    if (auto extras = extra_arguments(what)) {
+      // The options among them are the error ("--formt json": json is the unknown option's value).
+      std::vector<std::string> options;
+      for (const auto& a : *extras) {
+        if (a.size() > 1 && a.front() == '-') options.push_back(a);
       }
+      const auto& shown = options.empty() ? *extras : options;
+      std::string list;
+      for (const auto& a : shown) list += (list.empty() ? "" : " ") + a;
+      if (!options.empty()) return trnf("unknown option: {}", "unknown options: {}", options.size(), list);
+      return trnf("unexpected argument: {}", "unexpected arguments: {}", extras->size(), list);
     }
   } else if (is(static_cast<const CLI::ConversionError*>(nullptr))) {
     if (auto rest = between(what, "Could not convert: ", "")) {
@@ -245,18 +257,66 @@ std::string parse_error_text(const CLI::Error& e) {
   return trf("invalid command line: {}", what);
 }
 
+namespace {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The command's (or tfrig's global) long option nearest to an unknown one
+// ("--formt" -> "--format"), within two edits; empty when none is.
+std::string nearest_option(const CLI::App& command, const CLI::App& top, std::string_view unknown) {
+  if (unknown.substr(0, 2) != "--") return {};
+  const std::string_view name = unknown.substr(2, unknown.find('=') == std::string_view::npos ? std::string_view::npos
+                                                                                              : unknown.find('=') - 2);
+  std::string best;
+  size_t best_distance = 3;
+  for (const CLI::App* app : {&command, &top}) {
+    for (const CLI::Option* opt : app->get_options()) {
+      for (const auto& candidate : opt->get_lnames()) {
+        const size_t d = edit_distance(name, candidate);
+        if (d < best_distance) {
+          best_distance = d;
+          best = "--" + candidate;
+        }
+      }
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 std::string parse_error_message(const CLI::App& app, const CLI::Error& e) {
   if (core::i18n::language() == "en") return CLI::FailureMessage::simple(&app, e);
   std::string command = "tfrig";
-  for (const CLI::App* at = &app; !at->get_subcommands().empty();) {
-    at = at->get_subcommands().front();
-    command += " " + at->get_name();
+  const CLI::App* chosen = &app;
+  while (!chosen->get_subcommands().empty()) {
+    chosen = chosen->get_subcommands().front();
+    command += " " + chosen->get_name();
   }
-  return "tfrig: " + parse_error_text(e) + "\n" + trf("Run '{} --help' for more information.", command) + "\n";
+  std::string out = "tfrig: " + parse_error_text(e) + "\n";
+  // The first unknown option: the nearest real one, as an unknown command gets.
+  if (auto extras = extra_arguments(e.what()); extras && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    for (const auto& a : *extras) {
+      if (a.size() < 2 || a.front() != '-') continue;
+      if (auto near = nearest_option(*chosen, app, a); !near.empty()) out += trf("Did you mean {}?", near) + "\n";
+      break;
+    }
+  }
+  return out + trf("Run '{} --help' for more information.", command) + "\n";
 }
-
-namespace {
-}  // namespace
 
 std::optional<std::string> lang_flag(int argc, const char* const* argv) {
   std::optional<std::string> found;
