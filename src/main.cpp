@@ -79,7 +79,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     state.exit_code = app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // The reader's language, also where a JSON command had switched to English.
+    cli::apply_language(lang);
+    app.exit(e);  // prints cli::parse_error_message
     return cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tfrig: %s\n", trf("internal error: {}", e.what()).c_str());

@@ -61,8 +61,8 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
     return exit_code_for(files.error());
   }
   if (files->empty()) {
-    core::log(core::LogLevel::kError, "no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)",
-              o.inputs.front());
+    core::log(core::LogLevel::kError, "{}",
+              trf("no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)", o.inputs.front()));
     return kExitNoInput;
   }
   fleet::LoadOptions load;
@@ -72,14 +72,15 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   if (!o.baseline.empty()) {
     auto b = fleet::load_node(o.baseline, *knowledge, load);
     if (!b) {
-      core::log(core::LogLevel::kError, "--baseline: {}", b.error().to_string());
+      core::log(core::LogLevel::kError, "{}", trf("--baseline: {}", b.error().to_string()));
       return exit_code_for(b.error());
     }
     baseline = std::move(*b);
   }
   auto loaded = fleet::load_nodes(*files, *knowledge, load);
-  core::log(core::LogLevel::kInfo, "read {} nodes ({} unreadable) in {}", loaded.nodes.size(), loaded.unreadable.size(),
-            core::format_seconds(watch.seconds()));
+  core::log(core::LogLevel::kInfo, "{}",
+            trnf("read {0} node ({1} unreadable) in {2}", "read {0} nodes ({1} unreadable) in {2}", loaded.nodes.size(),
+                 loaded.nodes.size(), loaded.unreadable.size(), core::format_seconds(watch.seconds())));
   for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", u.error);
   const bool none_read = loaded.nodes.empty();
   auto report = fleet::compare(std::move(loaded.nodes), std::move(loaded.unreadable), baseline);
@@ -94,7 +95,7 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   }
   std::fflush(stdout);
   if (written != kExitOk) return written;
-  core::log(core::LogLevel::kInfo, "fleet took {} in total", core::format_seconds(watch.seconds()));
+  core::log(core::LogLevel::kInfo, "{}", trf("fleet took {} in total", core::format_seconds(watch.seconds())));
   if (none_read) return kExitNoInput;
   return exit_code_for_fleet(report, o.fail_on);
 }

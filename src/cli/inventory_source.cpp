@@ -175,10 +175,11 @@ int write_output(const std::string& text, const std::string& output) {
     return kExitOk;
   }
   if (auto written = core::write_output(output, text); !written) {
-    core::log(core::LogLevel::kError, "cannot write {}", written.error().to_string());
+    // TRANSLATORS: {} is "PATH: what went wrong".
+    core::log(core::LogLevel::kError, "{}", trf("cannot write {}", written.error().to_string()));
     return kExitCantCreate;
   }
-  if (output != "-") core::log(core::LogLevel::kInfo, "wrote {} ({} bytes)", output, text.size());
+  if (output != "-") core::log(core::LogLevel::kInfo, "{}", trf("wrote {0} ({1} bytes)", output, text.size()));
   return kExitOk;
 }
 

@@ -21,7 +21,19 @@ void apply_language(const std::optional<std::string>& flag);
 // prometheus / csv, --json, or a command whose only output is JSON.
 bool writes_machine_output(const CLI::App& app);
 
-// CLI11's help with its fixed words ("Usage", "Options", "Subcommands") translated.
+// CLI11's help with its fixed words ("Usage", "Options", "Subcommands")
+// translated, and its parse errors in the reader's language (parse_error_message).
 void translate_help(CLI::App& app);
+
+// One of CLI11's parse errors (unknown option, missing or wrong value, a
+// required option or argument missing, extra arguments) as one sentence in
+// the reader's language, naming the option and the value.
+std::string parse_error_text(const CLI::Error& e);
+
+// What main prints for a parse error: in English exactly CLI11's own text
+// ("--fail-on: x not in {error,warning,info,never}\nRun with --help for
+// more information.\n"); in another language "tfrig: " + parse_error_text
+// and where to read the command's help.
+std::string parse_error_message(const CLI::App& app, const CLI::Error& e);
 
 }  // namespace tfrig::cli

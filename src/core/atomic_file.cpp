@@ -6,9 +6,13 @@
 
 #include <atomic>
 #include <cerrno>
+#include <utility>
 #include <cstdio>
 #include <cstring>
 
+#include "core/errno_text.h"
+#include "core/exit_code.h"
+#include "core/i18n.h"
 #include "core/sysroot.h"
 
 namespace tfrig::core {
@@ -16,10 +20,8 @@ namespace tfrig::core {
 namespace {
 
 // "PATH: cannot ...: No space left on device", with errno_error's code.
-Error sentence_error(int err, const std::string& path, const std::string& what) {
-  Error e = errno_error(err, path, what);
-  e.message = what + ": " + std::strerror(err);
-  return e;
+Error sentence_error(int err, const std::string& path, std::string message) {
+  return Error{error_code_for_errno(err), path, std::move(message)};
 }
 
 }  // namespace
@@ -91,7 +93,7 @@ Result<AtomicWriter> AtomicWriter::open(const std::string& path, unsigned mode) 
   if (w.fd_ < 0) {
     int err = errno;
     w.temp_path_.clear();
-    return tl::unexpected(sentence_error(err, path, "cannot create the temporary file to write it"));
+    return tl::unexpected(sentence_error(err, path, trf("cannot create the temporary file to write it: {}", errno_text(err))));
   }
   return w;
 }
@@ -119,7 +121,8 @@ Status AtomicWriter::commit() {
   }
   fd_ = -1;
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    return tl::unexpected(sentence_error(errno, path_, "cannot rename the finished temporary file to this name"));
+    const int err = errno;
+    return tl::unexpected(sentence_error(err, path_, trf("cannot rename the finished temporary file to this name: {}", errno_text(err))));
   }
   temp_path_.clear();
   return fsync_dir(parent_dir(path_));

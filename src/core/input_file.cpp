@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "core/i18n.h"
 #include "core/sysroot.h"
 
 namespace tfrig::core {
@@ -13,9 +14,9 @@ namespace tfrig::core {
 namespace {
 
 Status check_mode(const std::string& path, const struct stat& st) {
-  if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kNotFound, path, "is a directory, expected a file");
+  if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kNotFound, path, _("is a directory, expected a file"));
   if (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode)) return {};
-  return fail(ErrorCode::kIo, path, "is a device or socket, expected a regular file");
+  return fail(ErrorCode::kIo, path, _("is a device or socket, expected a regular file"));
 }
 
 // Closes a descriptor on every return path (not stdin).
@@ -32,8 +33,8 @@ struct OwnedFd {
 Status check_input_file(const std::string& path) {
   struct stat st {};
   if (path == "-") {
-    if (::fstat(STDIN_FILENO, &st) != 0) return tl::unexpected(errno_error(errno, "standard input", "stat"));
-    return check_mode("standard input", st);
+    if (::fstat(STDIN_FILENO, &st) != 0) return tl::unexpected(errno_error(errno, _("standard input"), "stat"));
+    return check_mode(_("standard input"), st);
   }
   if (::stat(path.c_str(), &st) != 0) return tl::unexpected(errno_error(errno, path, "open"));
   if (auto ok = check_mode(path, st); !ok) return ok;
@@ -44,7 +45,7 @@ Status check_input_file(const std::string& path) {
 }
 
 Result<std::string> read_input_file(const std::string& path, size_t max_bytes) {
-  const std::string name = path == "-" ? std::string("standard input") : path;
+  const std::string name = path == "-" ? _("standard input") : path;
   OwnedFd file;
   struct stat st {};
   if (path == "-") {
@@ -74,7 +75,7 @@ Result<std::string> read_input_file(const std::string& path, size_t max_bytes) {
     }
     if (n == 0) break;
     if (out.size() + static_cast<size_t>(n) > max_bytes) {
-      return fail(ErrorCode::kParse, name, "larger than the " + std::to_string(max_bytes) + " bytes expected of such a file");
+      return fail(ErrorCode::kParse, name, trf("larger than the {} bytes expected of such a file", max_bytes));
     }
     out.append(buf, static_cast<size_t>(n));
   }

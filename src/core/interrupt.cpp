@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "core/i18n.h"
 #include "core/log.h"
 
 namespace tfrig::core {
@@ -46,7 +47,7 @@ void InterruptGuard::watch() {
   }
   signal_.store(sig);
   cancelled_.store(true);
-  log(LogLevel::kWarn, "interrupted by signal {}: stopping and cleaning up", sig);
+  log(LogLevel::kWarn, "{}", trf("interrupted by signal {}: stopping and cleaning up", sig));
 
   // Either the main thread finishes (stopping_) or a second signal comes or
   // the grace period ends. A second signal is polled with sigtimedwait so this

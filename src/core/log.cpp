@@ -3,6 +3,9 @@
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <string>
+
+#include "core/i18n.h"
 
 namespace tfrig::core {
 
@@ -10,14 +13,17 @@ namespace {
 std::atomic<int> g_level{static_cast<int>(LogLevel::kWarn)};
 std::mutex g_mutex;
 
-const char* level_name(LogLevel level) {
+// The line's prefix in the reader's language ("error: ...", "错误：..."). The
+// language is chosen in main before anything logs.
+std::string prefixed(LogLevel level, std::string_view message) {
   switch (level) {
-    case LogLevel::kError: return "error";
-    case LogLevel::kWarn: return "warning";
-    case LogLevel::kInfo: return "info";
-    case LogLevel::kDebug: return "debug";
+    // TRANSLATORS: a log line on stderr, after "tfrig: ".
+    case LogLevel::kError: return trf("error: {}", message);
+    case LogLevel::kWarn: return trf("warning: {}", message);
+    case LogLevel::kInfo: return trf("info: {}", message);
+    case LogLevel::kDebug: return fmt::format("debug: {}", message);  // for developers: English
   }
-  return "log";
+  return fmt::format("log: {}", message);
 }
 }  // namespace
 
@@ -26,8 +32,9 @@ LogLevel log_level() { return static_cast<LogLevel>(g_level.load()); }
 bool log_enabled(LogLevel level) { return static_cast<int>(level) <= g_level.load(); }
 
 void log_line(LogLevel level, std::string_view message) {
+  const std::string line = prefixed(level, message);
   std::lock_guard<std::mutex> lock(g_mutex);
-  std::fprintf(stderr, "tfrig: %s: %.*s\n", level_name(level), static_cast<int>(message.size()), message.data());
+  std::fprintf(stderr, "tfrig: %s\n", line.c_str());
 }
 
 }  // namespace tfrig::core

@@ -8,13 +8,14 @@
 #include <cstdio>
 
 #include "core/atomic_file.h"
+#include "core/i18n.h"
 #include "core/sysroot.h"
 
 namespace tfrig::core {
 
 namespace {
 
-constexpr const char* kStdoutName = "standard output";
+
 
 // The errno of the first failed write to stdout: stdio keeps only the error
 // flag, and errno is overwritten long before main checks the stream.
@@ -36,7 +37,7 @@ Status write_stdout(std::string_view data) {
   if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size() || std::fflush(stdout) != 0 ||
       std::ferror(stdout)) {
     if (g_stdout_errno == 0) g_stdout_errno = errno != 0 ? errno : EIO;
-    return tl::unexpected(write_error(g_stdout_errno, kStdoutName));
+    return tl::unexpected(write_error(g_stdout_errno, _("standard output")));
   }
   return {};
 }
@@ -47,7 +48,7 @@ Status finish_stdout() {
   const int err = errno;
   if (!flushed || std::ferror(stdout)) {
     if (g_stdout_errno == 0) g_stdout_errno = err != 0 ? err : EIO;
-    return tl::unexpected(write_error(g_stdout_errno, kStdoutName));
+    return tl::unexpected(write_error(g_stdout_errno, _("standard output")));
   }
   return {};
 }

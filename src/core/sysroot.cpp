@@ -10,6 +10,8 @@
 #include <cstring>
 
 #include "core/access_log.h"
+#include "core/errno_text.h"
+#include "core/i18n.h"
 #include "core/exit_code.h"
 #include "core/text.h"
 #include "core/unique_fd.h"
@@ -20,8 +22,9 @@ namespace tfrig::core {
 
 Error errno_error(int err, std::string path, std::string_view action) {
   const ErrorCode code = error_code_for_errno(err);
-  std::string message = std::string(action) + " failed: " + std::strerror(err);
-  if (err == ELOOP) message += " (symlink loop)";
+  // TRANSLATORS: a file operation ("open", "read") and the system's reason ("No such file or directory").
+  std::string message = trf("{0} failed: {1}", file_action_text(action), errno_text(err));
+  if (err == ELOOP) message += _(" (symlink loop)");
   return Error{code, std::move(path), std::move(message)};
 }
 
@@ -80,8 +83,8 @@ Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t m
   if (!file.valid()) return tl::unexpected(errno_error(errno, path, "open"));
   struct stat st {};
   if (::fstat(file.get(), &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
-  if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, "is a directory, expected a file");
-  if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, "is not a regular file (device, FIFO or socket)");
+  if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, _("is a directory, expected a file"));
+  if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, _("is not a regular file (device, FIFO or socket)"));
   std::string out;
   if (st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes));
   char buf[16384];
@@ -93,7 +96,7 @@ Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t m
     }
     if (n == 0) break;
     if (out.size() + static_cast<size_t>(n) > max_bytes) {
-      return fail(ErrorCode::kIo, path, "larger than the " + std::to_string(max_bytes) + " bytes expected");
+      return fail(ErrorCode::kIo, path, trf("larger than the {} bytes expected", max_bytes));
     }
     out.append(buf, static_cast<size_t>(n));
   }
@@ -109,7 +112,7 @@ Result<std::string> SysRoot::read_line(std::string_view rel) const {
   // Some sysfs files end in NUL padding: drop it; a NUL inside is binary data.
   while (!view.empty() && view.back() == '\0') view.remove_suffix(1);
   if (size_t nul = view.find('\0'); nul != std::string_view::npos) {
-    return fail(ErrorCode::kParse, full_path(rel), "binary data (NUL byte at offset " + std::to_string(nul) + "), expected one line of text");
+    return fail(ErrorCode::kParse, full_path(rel), trf("binary data (NUL byte at offset {}), expected one line of text", nul));
   }
   return std::string(trim(view));
 }
@@ -139,7 +142,7 @@ Result<std::string> SysRoot::read_link(std::string_view rel) const {
   char buf[4096];
   ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
   if (n < 0) return tl::unexpected(errno_error(errno, path, "readlink"));
-  if (static_cast<size_t>(n) == sizeof buf) return fail(ErrorCode::kIo, path, "symlink target longer than 4095 bytes");
+  if (static_cast<size_t>(n) == sizeof buf) return fail(ErrorCode::kIo, path, _("symlink target longer than 4095 bytes"));
   return std::string(buf, static_cast<size_t>(n));
 }
 

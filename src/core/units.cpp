@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::core {
@@ -60,7 +61,7 @@ Result<uint64_t> parse_size(std::string_view text) {
   while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
   auto number = parse_double(s.substr(0, i));
   if (!number || *number < 0) {
-    return fail(ErrorCode::kInvalidArgument, std::string(text), "expected a size such as 200MB, 1GiB or 4096");
+    return fail(ErrorCode::kInvalidArgument, std::string(text), _("expected a size such as 200MB, 1GiB or 4096"));
   }
   std::string unit = to_lower(trim(s.substr(i)));
   double mult = 1;
@@ -73,9 +74,9 @@ Result<uint64_t> parse_size(std::string_view text) {
   else if (unit == "gb") mult = 1e9;
   else if (unit == "t" || unit == "tib") mult = 1024.0 * 1024 * 1024 * 1024;
   else if (unit == "tb") mult = 1e12;
-  else return fail(ErrorCode::kInvalidArgument, std::string(text), "unknown size unit '" + unit + "' (use B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+  else return fail(ErrorCode::kInvalidArgument, std::string(text), trf("unknown size unit '{}' (use B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)", unit));
   double bytes = *number * mult;
-  if (bytes >= 1.8e19) return fail(ErrorCode::kInvalidArgument, std::string(text), "size too large");
+  if (bytes >= 1.8e19) return fail(ErrorCode::kInvalidArgument, std::string(text), _("size too large"));
   return static_cast<uint64_t>(std::llround(bytes));
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/i18n.h"
 #include "rules/rule.h"
 
 namespace tfrig::fleet {
@@ -105,7 +106,7 @@ std::vector<Drift> find_drift(const std::vector<Node>& nodes, const std::optiona
     d.fact = id;
     d.kind = first.kind;
     d.scope = first.scope;
-    d.title = kind ? std::string(kind->title) : first.kind;
+    d.title = kind ? _(kind->title) : first.kind;
     d.expected = expected.first;
     d.expected_nodes = expected_nodes;
     d.known_nodes = entries.size();
@@ -129,7 +130,7 @@ std::vector<FindingAcross> findings_across(const std::vector<Node>& nodes, const
         fa.rule_id = f.rule_id;
         fa.severity = f.severity;
         const rules::Rule* rule = rules::find_rule(f.rule_id);
-        fa.title = rule ? std::string(rule->title) : f.rule_id;
+        fa.title = rule ? _(rule->title) : f.rule_id;
         fa.on_baseline = on_baseline.count(f.rule_id) > 0;
       }
       fa.severity = std::max(fa.severity, f.severity);
@@ -179,7 +180,7 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
       o.node = n.name;
       if (inserted) o.findings.push_back(f.rule_id);
       const rules::Rule* rule = f.fix.empty() ? rules::find_rule(f.rule_id) : nullptr;
-      o.fixes.push_back(rule ? std::string(rule->fix) : f.fix);
+      o.fixes.push_back(rule ? _(rule->fix) : f.fix);
     }
     for (const auto& [rule, sev] : fired) odd[n.name].score += severity_weight(sev);
   }

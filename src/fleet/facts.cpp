@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/units.h"
 #include "knowledge/pcie.h"
 
@@ -23,55 +24,84 @@ namespace {
 constexpr double kRamTolerance = 0.02;
 
 const std::vector<FactKind> kKinds = {
-    {"os.release", "operating system", "reinstall or upgrade the node to {expected}, as on the other nodes", 0},
-    {"os.kernel", "kernel", "install kernel {expected} and make it the default boot entry, so the NVIDIA module "
-                            "is built for the same kernel as on the other nodes", 0},
-    {"driver.version", "NVIDIA driver", "install NVIDIA driver {expected} (the same branch and packages as the "
-                                        "other nodes), then reboot", 0},
-    {"driver.cuda_version", "CUDA version the driver supports",
-     "comes with the driver: install the driver the other nodes run (supports CUDA {expected})", 0},
-    {"cuda.library", "CUDA library the loader resolves",
-     "make the loader find {scope} {expected} as on the other nodes: install that version, or remove the copy "
-     "that shadows it (`ldconfig -p | grep {scope}`, LD_LIBRARY_PATH, pip wheels under site-packages/nvidia)", 0},
-    {"tf.environments", "Python environments with TensorFlow",
-     "make TensorFlow's environments match the other nodes' ({expected}): install it there, or remove the stray one", 0},
-    {"python.tensorflow", "TensorFlow in a Python environment",
-     "`{scope}/bin/pip install {expected}` (the version the other nodes run)", 0},
-    {"python.version", "Python version of an environment",
-     "recreate {scope} with Python {expected}, as on the other nodes", 0},
-    {"gpu.count", "number of GPUs",
-     "a GPU is missing or extra ({expected} expected): check `nvidia-smi -L`, `lspci -d 10de:` and the kernel log "
-     "for Xid 79 (fallen off the bus); reseat or replace the card", 0},
-    {"gpu.model", "GPU model", "the node has a different GPU ({expected} expected): check its hardware record", 0},
-    {"gpu.memory", "GPU memory", "a different GPU or MIG/ECC setting ({expected} expected): check "
-                                 "`nvidia-smi -q -d MEMORY,ECC`", 0},
-    {"gpu.pcie_link", "GPU PCIe link (generation the slot allows, width in use)",
-     "reseat {scope} or move it to an x16 slot of the generation the other nodes use ({expected}); check the BIOS "
-     "PCIe speed setting and riser cables", 0},
-    {"gpu.nvlink", "GPU pairs joined by NVLink",
-     "check the NVLink bridges or NVSwitch and the fabric manager (`nvidia-smi nvlink --status`); the other nodes "
-     "have {expected}", 0},
-    {"cpu.model", "CPU model", "the node has a different CPU ({expected} expected): check its hardware record", 0},
-    {"cpu.numa", "NUMA layout",
-     "match the BIOS NUMA settings (NPS, sub-NUMA clustering, node interleaving) of the other nodes: {expected}", 0},
-    {"memory.total", "RAM",
-     "RAM differs from the other nodes' ({expected}): a DIMM missing or disabled, or another machine type; check "
-     "`dmidecode -t memory` and the EDAC counters", kRamTolerance},
-    {"memory.swap", "swap", "match the other nodes (swap {expected}): `swapoff -a` and the fstab entry", 0},
-    {"limits.nofile", "open-files limit (soft / hard)",
-     "set nofile to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again", 0},
-    {"limits.memlock", "locked-memory limit (soft / hard)",
-     "set memlock to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again", 0},
-    {"cpu.governor", "CPU frequency governor", "`cpupower frequency-set -g {expected}` (and make it persistent)", 0},
-    {"container.toolkit", "NVIDIA Container Toolkit",
-     "make the container setup match the other nodes ({expected}): install nvidia-container-toolkit and run "
-     "`nvidia-ctk runtime configure --runtime=docker`", 0},
+    {"os.release", N_("operating system"),
+     N_("reinstall or upgrade the node to {expected}, as on the other nodes"),
+     0},
+    {"os.kernel", N_("kernel"),
+     N_("install kernel {expected} and make it the default boot entry, so the NVIDIA module "
+       "is built for the same kernel as on the other nodes"),
+     0},
+    {"driver.version", N_("NVIDIA driver"),
+     N_("install NVIDIA driver {expected} (the same branch and packages as the "
+       "other nodes), then reboot"),
+     0},
+    {"driver.cuda_version", N_("CUDA version the driver supports"),
+     N_("comes with the driver: install the driver the other nodes run (supports CUDA {expected})"),
+     0},
+    {"cuda.library", N_("CUDA library the loader resolves"),
+     N_("make the loader find {scope} {expected} as on the other nodes: install that version, or remove the copy "
+       "that shadows it (`ldconfig -p | grep {scope}`, LD_LIBRARY_PATH, pip wheels under site-packages/nvidia)"),
+     0},
+    {"tf.environments", N_("Python environments with TensorFlow"),
+     N_("make TensorFlow's environments match the other nodes' ({expected}): install it there, or remove the stray one"),
+     0},
+    {"python.tensorflow", N_("TensorFlow in a Python environment"),
+     N_("`{scope}/bin/pip install {expected}` (the version the other nodes run)"),
+     0},
+    {"python.version", N_("Python version of an environment"),
+     N_("recreate {scope} with Python {expected}, as on the other nodes"),
+     0},
+    {"gpu.count", N_("number of GPUs"),
+     N_("a GPU is missing or extra ({expected} expected): check `nvidia-smi -L`, `lspci -d 10de:` and the kernel log "
+       "for Xid 79 (fallen off the bus); reseat or replace the card"),
+     0},
+    {"gpu.model", N_("GPU model"),
+     N_("the node has a different GPU ({expected} expected): check its hardware record"),
+     0},
+    {"gpu.memory", N_("GPU memory"),
+     N_("a different GPU or MIG/ECC setting ({expected} expected): check "
+       "`nvidia-smi -q -d MEMORY,ECC`"),
+     0},
+    {"gpu.pcie_link", N_("GPU PCIe link (generation the slot allows, width in use)"),
+     N_("reseat {scope} or move it to an x16 slot of the generation the other nodes use ({expected}); check the BIOS "
+       "PCIe speed setting and riser cables"),
+     0},
+    {"gpu.nvlink", N_("GPU pairs joined by NVLink"),
+     N_("check the NVLink bridges or NVSwitch and the fabric manager (`nvidia-smi nvlink --status`); the other nodes "
+       "have {expected}"),
+     0},
+    {"cpu.model", N_("CPU model"),
+     N_("the node has a different CPU ({expected} expected): check its hardware record"),
+     0},
+    {"cpu.numa", N_("NUMA layout"),
+     N_("match the BIOS NUMA settings (NPS, sub-NUMA clustering, node interleaving) of the other nodes: {expected}"),
+     0},
+    {"memory.total", N_("RAM"),
+     N_("RAM differs from the other nodes' ({expected}): a DIMM missing or disabled, or another machine type; check "
+       "`dmidecode -t memory` and the EDAC counters"),
+     kRamTolerance},
+    {"memory.swap", N_("swap"),
+     N_("match the other nodes (swap {expected}): `swapoff -a` and the fstab entry"),
+     0},
+    {"limits.nofile", N_("open-files limit (soft / hard)"),
+     N_("set nofile to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again"),
+     0},
+    {"limits.memlock", N_("locked-memory limit (soft / hard)"),
+     N_("set memlock to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again"),
+     0},
+    {"cpu.governor", N_("CPU frequency governor"),
+     N_("`cpupower frequency-set -g {expected}` (and make it persistent)"),
+     0},
+    {"container.toolkit", N_("NVIDIA Container Toolkit"),
+     N_("make the container setup match the other nodes ({expected}): install nvidia-container-toolkit and run "
+       "`nvidia-ctk runtime configure --runtime=docker`"),
+     0},
 };
 
 std::string limit_text(const inventory::Limit& l) {
   auto one = [](const std::optional<uint64_t>& v) -> std::string {
     if (!v) return "?";
-    if (*v == inventory::Limit::kUnlimited) return "unlimited";
+    if (*v == inventory::Limit::kUnlimited) return C_("fleet value", "unlimited");
     return std::to_string(*v);
   };
   return one(l.soft) + " / " + one(l.hard);
@@ -138,13 +168,14 @@ void host_facts(const report::Report& r, Collector& c) {
   c.add_opt("cpu.model", cpu.model_name);
   c.add_opt("cpu.governor", cpu.governor);
   if (!cpu.numa_nodes.empty()) {
-    std::string v = fmt::format("{} node{}:", cpu.numa_nodes.size(), cpu.numa_nodes.size() == 1 ? "" : "s");
+    // TRANSLATORS: starts the NUMA layout value ("2 nodes: 0=0-15 1=16-31"); NUMA nodes, not fleet nodes.
+    std::string v = trnf("{} node:", "{} nodes:", cpu.numa_nodes.size(), cpu.numa_nodes.size());
     for (const auto& n : cpu.numa_nodes) v += fmt::format(" {}={}", n.id, cpu_ranges(n.cpus));
     c.add("cpu.numa", "", v);
   }
   const auto& m = r.inventory.memory;
   if (m.total_bytes) c.add("memory.total", "", core::format_bytes_binary(*m.total_bytes), static_cast<double>(*m.total_bytes));
-  if (m.swap_total_bytes) c.add("memory.swap", "", *m.swap_total_bytes == 0 ? "off" : "on");
+  if (m.swap_total_bytes) c.add("memory.swap", "", *m.swap_total_bytes == 0 ? C_("fleet value", "off") : C_("fleet value", "on"));
   const auto& l = r.inventory.limits;
   if (l.nofile.soft || l.nofile.hard) c.add("limits.nofile", "", limit_text(l.nofile));
   if (l.memlock.soft || l.memlock.hard) c.add("limits.memlock", "", limit_text(l.memlock));
@@ -184,7 +215,7 @@ void python_facts(const report::Report& r, Collector& c) {
   std::sort(with_tf.begin(), with_tf.end());
   std::string v;
   for (const auto& p : with_tf) v += (v.empty() ? "" : ", ") + p;
-  c.add("tf.environments", "", v.empty() ? "none" : v);
+  c.add("tf.environments", "", v.empty() ? C_("fleet value", "none") : v);
 }
 
 void gpu_facts(const report::Report& r, Collector& c) {
@@ -226,7 +257,7 @@ void gpu_facts(const report::Report& r, Collector& c) {
     }
     std::string v;
     for (const auto& p : pairs) v += (v.empty() ? "" : " ") + p;
-    c.add("gpu.nvlink", "", v.empty() ? "none" : v);
+    c.add("gpu.nvlink", "", v.empty() ? C_("fleet value", "none") : v);
   }
 }
 
@@ -236,9 +267,9 @@ void container_facts(const report::Report& r, Collector& c) {
   // The probe leaves a tool it did not find null, so null here means absent.
   const bool toolkit = k.nvidia_ctk || k.nvidia_container_runtime || k.nvidia_container_cli;
   const bool docker_nvidia = std::find(k.docker_runtimes.begin(), k.docker_runtimes.end(), "nvidia") != k.docker_runtimes.end();
-  std::string v = toolkit ? "installed" : "not installed";
-  if (docker_nvidia) v += ", docker runtime nvidia";
-  if (k.docker_default_runtime) v += ", docker default " + *k.docker_default_runtime;
+  std::string v = toolkit ? C_("fleet value", "installed") : C_("fleet value", "not installed");
+  if (docker_nvidia) v += ", " + trf("docker runtime {}", "nvidia");
+  if (k.docker_default_runtime) v += ", " + trf("docker default {}", *k.docker_default_runtime);
   c.add("container.toolkit", "", v);
 }
 
@@ -264,7 +295,7 @@ std::vector<Fact> extract_facts(const report::Report& report) {
 }
 
 std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected) {
-  std::string out(kind.fix);
+  std::string out = _(kind.fix);
   for (auto [key, value] : {std::pair<std::string_view, const std::string&>{"{expected}", expected},
                             std::pair<std::string_view, const std::string&>{"{scope}", scope}}) {
     for (size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size())) {

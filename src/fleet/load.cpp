@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/sysroot.h"
 #include "core/text.h"
@@ -51,10 +52,9 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, const s
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return core::fail(core::ErrorCode::kParse, file + ": byte " + std::to_string(e.byte),
-                      std::string("not valid JSON: ") + e.what());
+    return core::fail(core::ErrorCode::kParse, file + ": " + trf("byte {}", e.byte), trf("not valid JSON: {}", e.what()));
   } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
-    return core::fail(core::ErrorCode::kParse, file, std::string("not valid JSON: ") + e.what());
+    return core::fail(core::ErrorCode::kParse, file, trf("not valid JSON: {}", e.what()));
   }
   // A newer tfrig's snapshot still compares on the fields this one knows:
   // adding fields is not a schema bump (inventory.h), so what a newer schema
@@ -64,8 +64,8 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, const s
       j["schema_version"].get<uint64_t>() > static_cast<uint64_t>(inventory::kSchemaVersion) &&
       j["schema_version"].get<uint64_t>() <= 1'000'000) {  // the range report_from_json reads
     newer_schema = j["schema_version"].get<int>();
-    notes.push_back("schema " + std::to_string(*newer_schema) + " is newer than this tfrig's (" +
-                    std::to_string(inventory::kSchemaVersion) + "): read the fields it knows");
+    notes.push_back(trf("schema {0} is newer than this tfrig's ({1}): read the fields it knows", *newer_schema,
+                        inventory::kSchemaVersion));
     j["schema_version"] = inventory::kSchemaVersion;
   }
   auto r = report::report_from_json(j);
@@ -85,7 +85,7 @@ core::Result<std::vector<std::string>> list_inputs(const std::vector<std::string
   for (const auto& in : inputs) {
     std::error_code ec;
     const auto st = fs::status(in, ec);
-    if (ec || !fs::exists(st)) return core::fail(core::ErrorCode::kNotFound, in, "no such file or directory");
+    if (ec || !fs::exists(st)) return core::fail(core::ErrorCode::kNotFound, in, _("no such file or directory"));
     if (!fs::is_directory(st)) {
       files.push_back(in);
       continue;
@@ -134,9 +134,9 @@ core::Result<report::Report> read_report(const std::string& file, std::vector<st
       if (!name.empty() && name[0] != '.' && entry.is_regular_file(ec2)) parts.push_back(entry.path().string());
     }
     if (ec) return tl::unexpected(core::errno_error(ec.value(), file, "list"));
-    if (parts.empty()) return core::fail(core::ErrorCode::kNotFound, file, "an empty directory (expected one machine's files)");
+    if (parts.empty()) return core::fail(core::ErrorCode::kNotFound, file, _("an empty directory (expected one machine's files)"));
     std::sort(parts.begin(), parts.end());
-    notes.push_back("imported from " + std::to_string(parts.size()) + " files");
+    notes.push_back(trnf("imported from {} file", "imported from {} files", parts.size(), parts.size()));
     return importer::import_files(parts);
   }
   auto bytes = read_bytes(file);
@@ -156,7 +156,7 @@ core::Result<report::Report> read_report(const std::string& file, std::vector<st
   }
   const auto kind = importer::detect_kind(text);
   auto r = importer::import_inputs({importer::Input{file, std::move(text)}});
-  if (r) notes.push_back("imported from " + std::string(importer::kind_name(kind)) + " output");
+  if (r) notes.push_back(trf("imported from {} output", importer::kind_name(kind)));
   return r;
 }
 

@@ -1,10 +1,13 @@
 #include "fleet/render.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "report/severity_paint.h"
 
 namespace tfrig::fleet {
@@ -19,81 +22,120 @@ template <class T, class F>
 std::string listed(const std::vector<T>& items, size_t max, F show) {
   std::string out;
   for (size_t i = 0; i < items.size() && i < max; ++i) out += (i ? ", " : "") + show(items[i]);
-  if (items.size() > max) out += fmt::format(", and {} more", items.size() - max);
+  // TRANSLATORS: ends a list of node names cut short ("node1, node2, and 5 more").
+  if (items.size() > max) out += trf(", and {} more", items.size() - max);
   return out;
 }
 
 // "0.1.0 on 38, 0.0.9 on 2"
 std::string versions_line(const std::vector<Node>& nodes) {
   std::map<std::string, size_t> tools;
-  for (const auto& n : nodes) ++tools[n.tool_version.empty() ? "unknown" : n.tool_version];
+  for (const auto& n : nodes) ++tools[n.tool_version.empty() ? _("unknown") : n.tool_version];
   std::string out;
-  for (const auto& [v, count] : tools) out += fmt::format("{}{} on {}", out.empty() ? "" : ", ", v, count);
+  for (const auto& [v, count] : tools) {
+    // TRANSLATORS: a tfrig version and how many nodes' snapshots it wrote ("0.1.0 on 38").
+    const std::string pattern = C_("tool version on nodes", "{0} on {1}");
+    out += (out.empty() ? "" : ", ") + core::i18n::format_translated(pattern, "{0} on {1}", fmt::make_format_args(v, count));
+  }
   return out;
+}
+
+std::string heading(const FleetReport& r) {
+  const size_t total = r.nodes.size() + r.unreadable.size();
+  if (r.baseline) {
+    return trnf("tfrig fleet {0} - {1} node ({2} read, {3} unreadable), compared with the baseline {4}",
+                "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable), compared with the baseline {4}", total,
+                TFRIG_VERSION, total, r.nodes.size(), r.unreadable.size(), *r.baseline);
+  }
+  return trnf("tfrig fleet {0} - {1} node ({2} read, {3} unreadable)", "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable)",
+              total, TFRIG_VERSION, total, r.nodes.size(), r.unreadable.size());
+}
+
+// Where the expected value comes from, with how many nodes have it.
+std::string expected_line(const FleetReport& r, const Drift& d) {
+  if (r.baseline) return trf("baseline: on {0} of the {1} nodes that state it", d.expected_nodes, d.known_nodes);
+  if (d.expected_nodes * 2 > d.known_nodes) {
+    return trf("majority: on {0} of the {1} nodes that state it", d.expected_nodes, d.known_nodes);
+  }
+  return trf("most common (no majority): on {0} of the {1} nodes that state it", d.expected_nodes, d.known_nodes);
+}
+
+// The severity in the reader's language, padded to the widest one (by display width).
+std::string severity_cell(rules::Severity s) {
+  size_t width = 0;
+  for (auto each : {rules::Severity::kError, rules::Severity::kWarning, rules::Severity::kInfo}) {
+    width = std::max(width, core::display_width(_(rules::severity_name(each))));
+  }
+  return core::pad_right(_(rules::severity_name(s)), width);
 }
 
 }  // namespace
 
 std::string render_text(const FleetReport& r, const RenderOptions& o) {
-  const size_t total = r.nodes.size() + r.unreadable.size();
-  std::string out = fmt::format("tfrig fleet {} - {} node{} ({} read, {} unreadable){}\n", TFRIG_VERSION, total,
-                                total == 1 ? "" : "s", r.nodes.size(), r.unreadable.size(),
-                                r.baseline ? ", compared with the baseline " + *r.baseline : "");
-  if (!r.nodes.empty()) out += "snapshots written by tfrig " + versions_line(r.nodes) + "\n";
+  std::string out = heading(r) + "\n";
+  if (!r.nodes.empty()) out += trf("snapshots written by tfrig {}", versions_line(r.nodes)) + "\n";
 
-  out += "\n" + bold(o.color, "Drift") + "\n";
-  if (r.drift.empty()) out += "  every compared fact is the same on every node\n";
+  // TRANSLATORS: a section of `tfrig fleet`: facts whose value differs between nodes.
+  out += "\n" + bold(o.color, _("Drift")) + "\n";
+  if (r.drift.empty()) out += "  " + _("every compared fact is the same on every node") + "\n";
   for (const auto& d : r.drift) {
-    out += fmt::format("  {}  ({})\n", paint(o.color, rules::Severity::kWarning, d.fact), d.title);
-    const char* label = r.baseline ? "baseline" : d.expected_nodes * 2 > d.known_nodes ? "majority" : "most common (no majority)";
-    out += fmt::format("      {}: on {} of the {} nodes that state it\n", label, d.expected_nodes, d.known_nodes);
-    out += fmt::format("      {}\n", fmt::format("= {}", d.expected));
+    // TRANSLATORS: a fact's id (gpu.pcie_link[gpu1]) and what it is.
+    out += "  " + trf("{0}  ({1})", paint(o.color, rules::Severity::kWarning, d.fact), d.title) + "\n";
+    out += "      " + expected_line(r, d) + "\n";
+    out += fmt::format("      = {}\n", d.expected);
     // Group the differing nodes by value.
     std::map<std::string, std::vector<std::string>> by_value;
     for (const auto& nv : d.differing) by_value[nv.value].push_back(nv.node);
     for (const auto& [value, nodes] : by_value) {
-      out += fmt::format("      ! {} on {}: {}\n", value, nodes.size(),
-                         listed(nodes, o.max_nodes_listed, [](const std::string& s) { return s; }));
+      // TRANSLATORS: a value that differs from the fleet's, how many nodes have it, and which.
+      out += "      ! " + trf("{0} on {1}: {2}", value, nodes.size(),
+                               listed(nodes, o.max_nodes_listed, [](const std::string& s) { return s; })) + "\n";
     }
   }
 
-  out += "\n" + bold(o.color, "Findings across the fleet") + "\n";
-  if (r.findings.empty()) out += "  no rule fires on any node\n";
+  out += "\n" + bold(o.color, _("Findings across the fleet")) + "\n";
+  if (r.findings.empty()) out += "  " + _("no rule fires on any node") + "\n";
   for (const auto& f : r.findings) {
-    out += fmt::format("  {} {:>5} of {:<5} {}  {}{}\n", paint(o.color, f.severity, fmt::format("{:<7}", rules::severity_name(f.severity))),
-                       f.nodes.size(), r.nodes.size(), f.rule_id, f.title, f.on_baseline ? " (also on the baseline)" : "");
+    // TRANSLATORS: how many nodes a rule fires on, of all nodes read; keep the widths (>5, <5).
+    const std::string count = trf("{0:>5} of {1:<5}", f.nodes.size(), r.nodes.size());
+    out += fmt::format("  {} {} {}  {}{}\n", paint(o.color, f.severity, severity_cell(f.severity)), count, f.rule_id, f.title,
+                       f.on_baseline ? _(" (also on the baseline)") : std::string());
     if (f.nodes.size() < r.nodes.size() || r.nodes.size() == 1) {
       out += "          " + listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
                return n.entities == "host" ? n.node : n.node + " (" + n.entities + ")";
              }) + "\n";
     } else {
-      out += "          every node\n";
+      out += "          " + _("every node") + "\n";
     }
   }
 
-  out += "\n" + bold(o.color, "Odd nodes out") + "\n";
-  if (r.odd_nodes.empty()) out += "  none: no node differs from the rest\n";
+  // TRANSLATORS: a section of `tfrig fleet`: the nodes that differ most from the rest (outliers).
+  out += "\n" + bold(o.color, _("Odd nodes out")) + "\n";
+  if (r.odd_nodes.empty()) out += "  " + _("none: no node differs from the rest") + "\n";
   int rank = 0;
   for (const auto& n : r.odd_nodes) {
     if (static_cast<size_t>(rank) == o.max_odd_nodes) {
-      out += fmt::format("  ... and {} more (`--format json` lists every one)\n", r.odd_nodes.size() - o.max_odd_nodes);
+      out += "  " + trf("... and {} more (`--format json` lists every one)", r.odd_nodes.size() - o.max_odd_nodes) + "\n";
       break;
     }
-    out += fmt::format("  {}. {}  (score {})\n", ++rank, bold(o.color, n.node), n.score);
-    for (const auto& d : n.differences) out += fmt::format("       {}: {} (fleet: {})\n", d.fact, d.value, d.expected);
-    for (const auto& id : n.findings) out += fmt::format("       {} fires here\n", id);
-    for (const auto& fix : n.fixes) out += fmt::format("       fix: {}\n", fix);
+    // TRANSLATORS: rank, node name, and how far it is from the rest (errors weigh 9, warnings 3, infos 1).
+    out += "  " + trf("{0}. {1}  (score {2})", ++rank, bold(o.color, n.node), n.score) + "\n";
+    // TRANSLATORS: a fact, this node's value, and the value of the rest of the fleet.
+    for (const auto& d : n.differences) out += "       " + trf("{0}: {1} (fleet: {2})", d.fact, d.value, d.expected) + "\n";
+    for (const auto& id : n.findings) out += "       " + trf("{} fires here", id) + "\n";
+    for (const auto& fix : n.fixes) out += "       " + trf("fix: {}", fix) + "\n";
   }
 
   if (!r.unreadable.empty()) {
-    out += "\n" + bold(o.color, "Unreadable") + "\n";
+    out += "\n" + bold(o.color, _("Unreadable")) + "\n";
     for (const auto& u : r.unreadable) out += fmt::format("  {}: {}\n", u.name, u.error);
   }
   bool noted = false;
   for (const auto& n : r.nodes) {
+    // An imported node's only notes say how it was imported: JSON keeps them.
+    if (n.source == "import") continue;
     for (const auto& note : n.notes) {
-      if (note.rfind("imported", 0) == 0) continue;
-      if (!noted) out += "\n" + bold(o.color, "Notes") + "\n";
+      if (!noted) out += "\n" + bold(o.color, _("Notes")) + "\n";
       noted = true;
       out += fmt::format("  {}: {}\n", n.name, note);
     }

@@ -1,9 +1,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/sysroot.h"
 #include "inventory/json.h"
+#include "inventory/json_error.h"
 #include "report/report.h"
 
 namespace tfrig::report {
@@ -37,22 +39,22 @@ nlohmann::json to_json(const Report& report) {
 
 core::Result<Report> report_from_json(const nlohmann::json& j) {
   using core::ErrorCode;
-  if (!j.is_object()) return core::fail(ErrorCode::kParse, "/", "expected a JSON object (a tfrig snapshot)");
+  if (!j.is_object()) return core::fail(ErrorCode::kParse, "/", _("expected a JSON object (a tfrig snapshot)"));
   if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
-    return core::fail(ErrorCode::kParse, "/schema_version", "missing; expected an integer (is this a tfrig snapshot?)");
+    return core::fail(ErrorCode::kParse, "/schema_version", _("missing; expected an integer (is this a tfrig snapshot?)"));
   }
   // get<int> would wrap 4294967297 to 1, a version this tfrig reads.
   if (const auto v = j["schema_version"].get<int64_t>(); v < 1 || v > 1'000'000) {
     return core::fail(ErrorCode::kParse, "/schema_version",
-                      "expected a schema version from 1 (this tfrig writes " + std::to_string(inventory::kSchemaVersion) +
-                          "), got " + j["schema_version"].dump());
+                      trf("expected a schema version from 1 (this tfrig writes {0}), got {1}", inventory::kSchemaVersion,
+                          j["schema_version"].dump()));
   }
   Report r;
   r.schema_version = j["schema_version"].get<int>();
   if (r.schema_version > inventory::kSchemaVersion) {
     return core::fail(ErrorCode::kUnsupported, "/schema_version",
-                      "snapshot schema " + std::to_string(r.schema_version) + " is newer than this tfrig reads (" +
-                          std::to_string(inventory::kSchemaVersion) + "); upgrade tfrig");
+                      trf("snapshot schema {0} is newer than this tfrig reads ({1}); upgrade tfrig", r.schema_version,
+                          inventory::kSchemaVersion));
   }
   try {
     r.tool_version = j.value("tool_version", "");
@@ -60,19 +62,19 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
     r.root = j.value("root", "");
     r.source = j.value("source", "");
     if (!j.contains("inventory") || !j["inventory"].is_object()) {
-      return core::fail(ErrorCode::kParse, "/inventory", "missing; expected an object");
+      return core::fail(ErrorCode::kParse, "/inventory", _("missing; expected an object"));
     }
     r.inventory = j["inventory"].get<inventory::Inventory>();
     if (j.contains("probes")) {
-      if (!j["probes"].is_array()) return core::fail(ErrorCode::kParse, "/probes", "expected a list");
+      if (!j["probes"].is_array()) return core::fail(ErrorCode::kParse, "/probes", _("expected a list"));
       size_t i = 0;
       for (const auto& p : j["probes"]) {
         const std::string where = "/probes/" + std::to_string(i++);
-        if (!p.is_object()) return core::fail(ErrorCode::kParse, where, "expected an object");
+        if (!p.is_object()) return core::fail(ErrorCode::kParse, where, _("expected an object"));
         probe::ProbeStatus s;
         s.id = p.value("id", "");
         auto state = probe::state_from_name(p.value("state", ""));
-        if (!state) return core::fail(ErrorCode::kParse, where + "/state", "expected ok, absent, error or skipped");
+        if (!state) return core::fail(ErrorCode::kParse, where + "/state", _("expected ok, absent, error or skipped"));
         s.state = *state;
         s.detail = p.value("detail", "");
         s.seconds = p.value("seconds", 0.0);
@@ -82,7 +84,7 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
     }
   } catch (const nlohmann::json::exception& e) {
     // JSON_DIAGNOSTICS puts the JSON path of the bad value in e.what().
-    return core::fail(ErrorCode::kParse, "", e.what());
+    return core::fail(ErrorCode::kParse, "", inventory::json_error_text(e.what()));
   }
   return r;
 }
@@ -96,10 +98,9 @@ core::Result<Report> load_snapshot(const std::string& path) {
   try {
     j = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {
-    return core::fail(core::ErrorCode::kParse, path + ": byte " + std::to_string(e.byte),
-                      std::string("not valid JSON: ") + e.what());
+    return core::fail(core::ErrorCode::kParse, path + ": " + trf("byte {}", e.byte), trf("not valid JSON: {}", e.what()));
   } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
-    return core::fail(core::ErrorCode::kParse, path, std::string("not valid JSON: ") + e.what());
+    return core::fail(core::ErrorCode::kParse, path, trf("not valid JSON: {}", e.what()));
   }
   auto r = report_from_json(j);
   if (!r) {
