@@ -15,6 +15,7 @@
 #include "bench/benchmarks.h"
 #include "bench/runner.h"
 #include "bench/storage.h"
+#include "core/i18n.h"
 #include "core/clock.h"
 #include "core/units.h"
 
@@ -126,7 +127,7 @@ class DecodeBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "decode"; }
   std::string_view description() const override {
-    return "TurboJPEG decode to RGB, then random-resized-crop 224 + flip + normalise; one core and all cores";
+    return N_("TurboJPEG decode to RGB, then random-resized-crop 224 + flip + normalise; one core and all cores");
   }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"decode_1_core", "images/s"},
@@ -152,7 +153,7 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
     // look at them says whether the data is corrupt or just not JPEG.
     std::string examples;
     for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) examples += "; " + set->rejected[i];
-    why = fmt::format("{}: no decodable JPEG ({} rejected{})", ctx.config.data_dir, set->rejected.size(), examples);
+    why = trf("{0}: no decodable JPEG ({1} rejected{2})", ctx.config.data_dir, set->rejected.size(), examples);
   }
   if (!why.empty()) {
     for (const auto& [metric, unit] : metrics()) runner.fail(metric, unit, why);
@@ -189,11 +190,12 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
         return decode_sample(*set, threads, augment, ctx.config.sample_seconds, ctx.cancelled, 7, &failed);
       });
       if (failed.images > 0) {
-        m.notes.push_back(fmt::format("{} image(s) failed to decode and were skipped; first: {}", failed.images, failed.first_error));
+        m.notes.push_back(trnf("{0} image failed to decode and was skipped; first: {1}", "{0} images failed to decode and were skipped; first: {1}",
+                               failed.images, failed.images, failed.first_error));
       }
       if (!set->rejected.empty()) {
-        m.notes.push_back(fmt::format("{} file(s) skipped as corrupt or not JPEG; first: {}", set->rejected.size(),
-                                      set->rejected.front()));
+        m.notes.push_back(trnf("{0} file skipped as corrupt or not JPEG; first: {1}", "{0} files skipped as corrupt or not JPEG; first: {1}",
+                               set->rejected.size(), set->rejected.size(), set->rejected.front()));
       }
       if (threads == 1) {
         (augment ? one_core_augment : one_core_decode) = m.median;
@@ -203,8 +205,8 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
       }
       if (ctx.threads == 1) {
         runner.skip(fmt::format("decode{}_all_cores", augment ? "_augment" : ""), "images/s",
-                    ctx.config.threads == 1 ? "--threads 1 asks for one core: see the 1_core result"
-                                            : "only one CPU available: see the 1_core result");
+                    ctx.config.threads == 1 ? _("--threads 1 asks for one core: see the 1_core result")
+                                            : _("only one CPU available: see the 1_core result"));
         break;
       }
     }
