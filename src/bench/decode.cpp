@@ -66,11 +66,11 @@ core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std:
   int subsamp = 0, colorspace = 0;
   if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()), static_cast<unsigned long>(jpeg.size()),
                           &hd.width, &hd.height, &subsamp, &colorspace) != 0) {
-    return core::fail(core::ErrorCode::kParse, name, std::string("not a readable JPEG: ") + tjGetErrorStr2(h));
+    return core::fail(core::ErrorCode::kParse, name, trf("not a readable JPEG: {}", tjGetErrorStr2(h)));
   }
   // A file cut before its frame header reads as "tables only": no size.
   if (hd.width <= 0 || hd.height <= 0) {
-    return core::fail(core::ErrorCode::kParse, name, "not a readable JPEG: no image (the file ends before its frame header)");
+    return core::fail(core::ErrorCode::kParse, name, _("not a readable JPEG: no image (the file ends before its frame header)"));
   }
   // A few hundred bytes can claim 65500x65500 (12 GB of pixels): refused,
   // as Pillow refuses above twice Image.MAX_IMAGE_PIXELS (2 x 89,478,485;
@@ -78,8 +78,7 @@ core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std:
   constexpr int64_t kMaxPixels = 2 * 89'478'485LL;
   if (static_cast<int64_t>(hd.width) * hd.height > kMaxPixels) {
     return core::fail(core::ErrorCode::kParse, name,
-                      "a JPEG of " + std::to_string(hd.width) + "x" + std::to_string(hd.height) +
-                          " pixels, above the " + std::to_string(kMaxPixels) + " tfrig decodes (Pillow's limit)");
+                      trf("a JPEG of {0}x{1} pixels, above the {2} tfrig decodes (Pillow's limit)", hd.width, hd.height, kMaxPixels));
   }
   return hd;
 }
@@ -100,7 +99,7 @@ core::Status decode_rgb_once(tjhandle h, const std::string& jpeg, const std::str
     // fails on it unless try_recover_truncated=True (default False,
     // https://www.tensorflow.org/api_docs/python/tf/io/decode_jpeg).
     if (tjGetErrorCode(h) != TJERR_WARNING || message.find("Premature end") != std::string::npos) {
-      return core::fail(core::ErrorCode::kParse, name, "corrupt JPEG: " + message);
+      return core::fail(core::ErrorCode::kParse, name, trf("corrupt JPEG: {}", message));
     }
   }
   return {};
@@ -220,7 +219,7 @@ core::Status check_jpeg_decodes(const std::string& jpeg, const std::string& name
   // for every image.
   thread_local TjHandle h(false);
   thread_local std::vector<uint8_t> rgb;
-  if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, name, "TurboJPEG could not start a decoder");
+  if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, name, _("TurboJPEG could not start a decoder"));
   Header hd;
   return decode_rgb(h, jpeg, name, rgb, hd);
 }
@@ -280,7 +279,7 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
   }
   double secs = watch.seconds();
   if (failures != nullptr) *failures = DecodeFailures{bad_count.load(), first_error};
-  if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", "no image decoded: " + first_error);
+  if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", trf("no image decoded: {}", first_error));
   return static_cast<double>(done.load()) / std::max(secs, 1e-9);
 }
 
@@ -366,7 +365,7 @@ core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint6
   for (const auto& path : *files) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      set.rejected.push_back(path + ": cannot be opened");
+      set.rejected.push_back(trf("{}: cannot be opened", path));
       continue;
     }
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
