@@ -141,7 +141,10 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   std::string where = parent.empty() ? "." : parent;
   struct stat st {};
   if (::stat(where.c_str(), &st) != 0) {
-    return tl::unexpected(core::errno_error(errno, where, "use as the benchmark directory"));
+    const int err = errno;
+    core::Error e = core::errno_error(err, where, "use as the benchmark directory");
+    e.message = trf("cannot be used as the benchmark directory: {}", std::strerror(err));
+    return tl::unexpected(std::move(e));
   }
   if (!S_ISDIR(st.st_mode)) {
     // A block device or file named by mistake: we never write to a device.
