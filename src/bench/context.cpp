@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "core/i18n.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::bench {

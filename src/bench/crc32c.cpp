@@ -10,9 +10,9 @@
 
 #include "bench/benchmarks.h"
 #include "bench/runner.h"
-#include "core/i18n.h"
 #include "core/clock.h"
 #include "core/crc32c.h"
+#include "core/i18n.h"
 
 namespace tfrig::bench {
 

@@ -15,8 +15,8 @@
 #include "bench/benchmarks.h"
 #include "bench/runner.h"
 #include "bench/storage.h"
-#include "core/i18n.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/units.h"
 
 namespace tfrig::bench {

@@ -15,8 +15,8 @@
 #include "bench/benchmarks.h"
 #include "bench/cuda_api.h"
 #include "bench/runner.h"
-#include "core/i18n.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 
 namespace tfrig::bench {

@@ -20,8 +20,8 @@
 #include "bench/benchmarks.h"
 #include "bench/context.h"
 #include "bench/runner.h"
-#include "core/i18n.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/text.h"
 #include "core/units.h"
 

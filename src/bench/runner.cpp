@@ -266,7 +266,9 @@ std::string render_text(const BenchReport& report) {
   bool compare = std::any_of(report.results.begin(), report.results.end(),
                              [](const Measurement& m) { return m.previous_median.has_value(); });
   // TRANSLATORS: the columns of tfrig bench's table; "cv" is the coefficient of variation, "n" the number of samples.
-  std::vector<std::string> headers = {C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"), C_("bench table", "unit"), C_("bench table", "min"), C_("bench table", "max"), C_("bench table", "cv"), C_("bench table", "n"), C_("bench table", "status")};
+  std::vector<std::string> headers = {C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"),
+                                      C_("bench table", "unit"),      C_("bench table", "min"),    C_("bench table", "max"),
+                                      C_("bench table", "cv"),        C_("bench table", "n"),      C_("bench table", "status")};
   std::vector<A> align = {A::kLeft, A::kLeft, A::kRight, A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight, A::kLeft};
   if (compare) {
     headers.insert(headers.end(), {C_("bench table", "previous"), C_("bench table", "change")});

@@ -18,8 +18,8 @@
 
 #include "bench/runner.h"
 #include "bench/scratch.h"
-#include "core/i18n.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/sysroot.h"
 #include "core/unique_fd.h"
