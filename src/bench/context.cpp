@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::bench {
@@ -58,33 +59,35 @@ BenchContext make_context(const inventory::Inventory& inv, const Config& config)
   c.build_type = is_debug_build() ? "debug" : "release";
 
   if (is_debug_build()) {
-    c.warnings.push_back("debug build: compiled without optimisation or with assertions; numbers are not representative");
+    c.warnings.push_back(_("debug build: compiled without optimisation or with assertions; numbers are not representative"));
   }
   if (c.governor && *c.governor != "performance") {
     // powersave/ondemand/schedutil ramp the clock up only under load, so
     // short samples start slow (kernel docs, Documentation/admin-guide/pm/cpufreq.rst).
-    c.warnings.push_back("cpu governor is " + *c.governor +
-                         ": clocks ramp up under load, short samples vary; 'performance' gives steadier numbers");
+    c.warnings.push_back(
+        trf("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers", *c.governor));
   }
   if (c.virtualization && *c.virtualization != "none") {
-    c.warnings.push_back("running under " + *c.virtualization +
-                         ": storage and memory numbers include the hypervisor and neighbours sharing the host");
+    c.warnings.push_back(
+        trf("running under {}: storage and memory numbers include the hypervisor and neighbours sharing the host", *c.virtualization));
   }
   double loads[1] = {-1};
   if (getloadavg(loads, 1) == 1) {
     c.load_average = loads[0];
     // Another process holding a quarter of the CPUs already bends all-core results.
     if (loads[0] > 0.25 * c.online_cpus + 0.5) {
-      c.warnings.push_back("load average is " + std::to_string(loads[0]).substr(0, 4) + " on " +
-                           std::to_string(c.online_cpus) + " CPUs: other work is running and will share the CPUs");
+      c.warnings.push_back(trnf("load average is {0} on {1} CPU: other work is running and will share the CPUs",
+                                "load average is {0} on {1} CPUs: other work is running and will share the CPUs",
+                                static_cast<uint64_t>(c.online_cpus), std::to_string(loads[0]).substr(0, 4), c.online_cpus));
     }
   }
   if (inv.memory.swap_used_bytes && *inv.memory.swap_used_bytes > 0) {
-    c.warnings.push_back("swap is in use: large memory benchmarks may page");
+    c.warnings.push_back(_("swap is in use: large memory benchmarks may page"));
   }
   if (c.threads > c.online_cpus) {
-    c.warnings.push_back("--threads " + std::to_string(c.threads) + " is more than the " +
-                         std::to_string(c.online_cpus) + " CPUs this process may use");
+    c.warnings.push_back(trnf("--threads {0} is more than the {1} CPU this process may use",
+                              "--threads {0} is more than the {1} CPUs this process may use",
+                              static_cast<uint64_t>(c.online_cpus), c.threads, c.online_cpus));
   }
   return c;
 }

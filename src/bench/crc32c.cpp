@@ -12,6 +12,7 @@
 #include "bench/runner.h"
 #include "core/clock.h"
 #include "core/crc32c.h"
+#include "core/i18n.h"
 
 namespace tfrig::bench {
 
@@ -25,7 +26,7 @@ constexpr size_t kBufferBytes = 128 * 1024;
 class Crc32cBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "crc32c"; }
-  std::string_view description() const override { return "CRC32C throughput on one core (TFRecord's checksum)"; }
+  std::string_view description() const override { return N_("CRC32C throughput on one core (TFRecord's checksum)"); }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"crc32c", "GB/s"}, {"crc32c_isal", "GB/s"}, {"crc32c_sse42", "GB/s"}, {"crc32c_portable", "GB/s"}};
   }
@@ -69,8 +70,8 @@ class Crc32cBenchmark final : public Benchmark {
       params["implementation"] = core::crc32c_impl_name(impl);
       if (!core::crc32c_extend_with(impl, 0, buf.data(), 1)) {
         runner.skip(metric, "GB/s",
-                    impl == core::Crc32cImpl::kIsal ? "built without ISA-L (libisal-dev)"
-                                                    : "this CPU or build lacks SSE4.2",
+                    impl == core::Crc32cImpl::kIsal ? _("built without ISA-L (libisal-dev)")
+                                                    : _("this CPU or build lacks SSE4.2"),
                     params);
         continue;
       }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/log.h"
 
 namespace tfrig::bench::cuda {
@@ -46,7 +47,7 @@ core::Result<Driver> load_driver_once() {
   const char* env = std::getenv("TFRIG_CUDA_LIBRARY");
   std::string name = env != nullptr && env[0] != '\0' ? env : "libcuda.so.1";
   auto opened = open_library(name);
-  if (!opened) return core::fail(core::ErrorCode::kNotFound, name, "not found: no NVIDIA driver (" + opened.error().message + ")");
+  if (!opened) return core::fail(core::ErrorCode::kNotFound, name, trf("not found: no NVIDIA driver ({})", opened.error().message));
   d.handle = *opened;
   std::string missing;
   // The unversioned names of the memory calls take 32-bit device pointers
@@ -75,7 +76,7 @@ core::Result<Driver> load_driver_once() {
   resolve(d.handle, {"cuGetErrorString"}, d.cuGetErrorString, optional_missing);
   if (!ok) {
     return core::fail(core::ErrorCode::kUnsupported, name,
-                      "lacks " + missing + ": driver too old or not the NVIDIA driver library");
+                      trf("lacks {}: driver too old or not the NVIDIA driver library", missing));
   }
   return d;
 }
@@ -100,8 +101,8 @@ core::Result<CublasLt> load_cublaslt_once() {
   }
   if (lt.handle == nullptr) {
     return core::fail(core::ErrorCode::kNotFound, "libcublasLt.so.{13,12,11}",
-                      "not found (also not in /usr/local/cuda/lib64): install the CUDA toolkit's cuBLAS "
-                      "or add its lib64 to LD_LIBRARY_PATH");
+                      _("not found (also not in /usr/local/cuda/lib64): install the CUDA toolkit's cuBLAS "
+                        "or add its lib64 to LD_LIBRARY_PATH"));
   }
   std::string missing;
   resolve(lt.handle, {"cublasLtCreate"}, lt.cublasLtCreate, missing);

@@ -16,6 +16,7 @@
 #include "bench/runner.h"
 #include "bench/storage.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/units.h"
 
 namespace tfrig::bench {
@@ -65,11 +66,11 @@ core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std:
   int subsamp = 0, colorspace = 0;
   if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()), static_cast<unsigned long>(jpeg.size()),
                           &hd.width, &hd.height, &subsamp, &colorspace) != 0) {
-    return core::fail(core::ErrorCode::kParse, name, std::string("not a readable JPEG: ") + tjGetErrorStr2(h));
+    return core::fail(core::ErrorCode::kParse, name, trf("not a readable JPEG: {}", tjGetErrorStr2(h)));
   }
   // A file cut before its frame header reads as "tables only": no size.
   if (hd.width <= 0 || hd.height <= 0) {
-    return core::fail(core::ErrorCode::kParse, name, "not a readable JPEG: no image (the file ends before its frame header)");
+    return core::fail(core::ErrorCode::kParse, name, _("not a readable JPEG: no image (the file ends before its frame header)"));
   }
   // A few hundred bytes can claim 65500x65500 (12 GB of pixels): refused,
   // as Pillow refuses above twice Image.MAX_IMAGE_PIXELS (2 x 89,478,485;
@@ -77,8 +78,7 @@ core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std:
   constexpr int64_t kMaxPixels = 2 * 89'478'485LL;
   if (static_cast<int64_t>(hd.width) * hd.height > kMaxPixels) {
     return core::fail(core::ErrorCode::kParse, name,
-                      "a JPEG of " + std::to_string(hd.width) + "x" + std::to_string(hd.height) +
-                          " pixels, above the " + std::to_string(kMaxPixels) + " tfrig decodes (Pillow's limit)");
+                      trf("a JPEG of {0}x{1} pixels, above the {2} tfrig decodes (Pillow's limit)", hd.width, hd.height, kMaxPixels));
   }
   return hd;
 }
@@ -99,7 +99,7 @@ core::Status decode_rgb_once(tjhandle h, const std::string& jpeg, const std::str
     // fails on it unless try_recover_truncated=True (default False,
     // https://www.tensorflow.org/api_docs/python/tf/io/decode_jpeg).
     if (tjGetErrorCode(h) != TJERR_WARNING || message.find("Premature end") != std::string::npos) {
-      return core::fail(core::ErrorCode::kParse, name, "corrupt JPEG: " + message);
+      return core::fail(core::ErrorCode::kParse, name, trf("corrupt JPEG: {}", message));
     }
   }
   return {};
@@ -126,7 +126,7 @@ class DecodeBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "decode"; }
   std::string_view description() const override {
-    return "TurboJPEG decode to RGB, then random-resized-crop 224 + flip + normalise; one core and all cores";
+    return N_("TurboJPEG decode to RGB, then random-resized-crop 224 + flip + normalise; one core and all cores");
   }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"decode_1_core", "images/s"},
@@ -152,7 +152,7 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
     // look at them says whether the data is corrupt or just not JPEG.
     std::string examples;
     for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) examples += "; " + set->rejected[i];
-    why = fmt::format("{}: no decodable JPEG ({} rejected{})", ctx.config.data_dir, set->rejected.size(), examples);
+    why = trf("{0}: no decodable JPEG ({1} rejected{2})", ctx.config.data_dir, set->rejected.size(), examples);
   }
   if (!why.empty()) {
     for (const auto& [metric, unit] : metrics()) runner.fail(metric, unit, why);
@@ -189,11 +189,12 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
         return decode_sample(*set, threads, augment, ctx.config.sample_seconds, ctx.cancelled, 7, &failed);
       });
       if (failed.images > 0) {
-        m.notes.push_back(fmt::format("{} image(s) failed to decode and were skipped; first: {}", failed.images, failed.first_error));
+        m.notes.push_back(trnf("{0} image failed to decode and was skipped; first: {1}", "{0} images failed to decode and were skipped; first: {1}",
+                               failed.images, failed.images, failed.first_error));
       }
       if (!set->rejected.empty()) {
-        m.notes.push_back(fmt::format("{} file(s) skipped as corrupt or not JPEG; first: {}", set->rejected.size(),
-                                      set->rejected.front()));
+        m.notes.push_back(trnf("{0} file skipped as corrupt or not JPEG; first: {1}", "{0} files skipped as corrupt or not JPEG; first: {1}",
+                               set->rejected.size(), set->rejected.size(), set->rejected.front()));
       }
       if (threads == 1) {
         (augment ? one_core_augment : one_core_decode) = m.median;
@@ -203,8 +204,8 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
       }
       if (ctx.threads == 1) {
         runner.skip(fmt::format("decode{}_all_cores", augment ? "_augment" : ""), "images/s",
-                    ctx.config.threads == 1 ? "--threads 1 asks for one core: see the 1_core result"
-                                            : "only one CPU available: see the 1_core result");
+                    ctx.config.threads == 1 ? _("--threads 1 asks for one core: see the 1_core result")
+                                            : _("only one CPU available: see the 1_core result"));
         break;
       }
     }
@@ -218,7 +219,7 @@ core::Status check_jpeg_decodes(const std::string& jpeg, const std::string& name
   // for every image.
   thread_local TjHandle h(false);
   thread_local std::vector<uint8_t> rgb;
-  if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, name, "TurboJPEG could not start a decoder");
+  if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, name, _("TurboJPEG could not start a decoder"));
   Header hd;
   return decode_rgb(h, jpeg, name, rgb, hd);
 }
@@ -278,7 +279,7 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
   }
   double secs = watch.seconds();
   if (failures != nullptr) *failures = DecodeFailures{bad_count.load(), first_error};
-  if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", "no image decoded: " + first_error);
+  if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", trf("no image decoded: {}", first_error));
   return static_cast<double>(done.load()) / std::max(secs, 1e-9);
 }
 
@@ -364,7 +365,7 @@ core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint6
   for (const auto& path : *files) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      set.rejected.push_back(path + ": cannot be opened");
+      set.rejected.push_back(trf("{}: cannot be opened", path));
       continue;
     }
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "knowledge/pcie.h"
 
@@ -23,7 +24,7 @@ std::string bus_device_function(std::string_view id) {
 std::string sources_text(const knowledge::GpuSpec& spec) {
   std::string out;
   for (const std::string& s : spec.sources) out += (out.empty() ? "" : "; ") + s;
-  return out.empty() ? "GPU catalog (data/knowledge/gpus.json)" : out;
+  return out.empty() ? _("GPU catalog (data/knowledge/gpus.json)") : out;
 }
 
 // gemm: the catalog's dense peak for the precision the metric measured.
@@ -39,19 +40,19 @@ std::optional<Expectation> gemm_expectation(const Measurement& m, const knowledg
   std::string basis;
   if (m.metric == "fp32") {
     peak = spec.fp32_tflops;
-    basis = "catalog peak, fp32 on CUDA cores";
+    basis = trf("catalog peak, fp32 on CUDA cores of the {}", spec.name);
   } else if (m.metric == "tf32") {
     peak = spec.tf32_tensor_tflops_dense;
-    basis = "catalog peak, dense tf32 tensor cores";
+    basis = trf("catalog peak, dense tf32 tensor cores of the {}", spec.name);
   } else if (m.metric == "fp16") {
     peak = spec.fp16_tensor_tflops_dense;
-    basis = "catalog peak, dense fp16 tensor cores";
+    basis = trf("catalog peak, dense fp16 tensor cores of the {}", spec.name);
   } else if (m.metric == "bf16") {
     peak = spec.bf16_tensor_tflops_dense;
-    basis = "catalog peak, dense bf16 tensor cores";
+    basis = trf("catalog peak, dense bf16 tensor cores of the {}", spec.name);
   }
   if (!peak || *peak <= 0) return std::nullopt;
-  return Expectation{*peak, fmt::format("{} of the {}", basis, spec.name), sources_text(spec)};
+  return Expectation{*peak, basis, sources_text(spec)};
 }
 
 // pcie: the rate of the link the copies crossed, as the inventory (NVML)
@@ -76,8 +77,8 @@ std::optional<Expectation> pcie_expectation(const Measurement& m, const inventor
   if (gpu->pcie_link_gen_max && *gpu->pcie_link_gen_max > gen) gen = *gpu->pcie_link_gen_max;
   const auto at_max = knowledge::pcie_link_bytes_per_second(gen, width);
   return Expectation{(at_max ? *at_max : *rate) / 1e9,
-                     fmt::format("PCIe Gen {} x{} link rate, one direction, before packet overhead (copies reach ~80-90%)", gen, width),
-                     "PCI-SIG transfer rates and line encodings (knowledge/pcie.cpp)"};
+                     trf("PCIe Gen {0} x{1} link rate, one direction, before packet overhead (copies reach ~80-90%)", gen, width),
+                     _("PCI-SIG transfer rates and line encodings (knowledge/pcie.cpp)")};
 }
 
 }  // namespace

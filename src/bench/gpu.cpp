@@ -16,6 +16,7 @@
 #include "bench/cuda_api.h"
 #include "bench/runner.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 
 namespace tfrig::bench {
@@ -39,7 +40,7 @@ std::optional<std::string> gpu_unavailable() {
   auto drv = cuda::load_driver();
   if (!drv) {
     // The one-line reason users search for; dlerror's text is in the -vv log.
-    if (drv.error().code == core::ErrorCode::kNotFound) return drv.error().where + " not found: no NVIDIA driver";
+    if (drv.error().code == core::ErrorCode::kNotFound) return trf("{} not found: no NVIDIA driver", drv.error().where);
     return drv.error().to_string();
   }
   const cuda::Driver& d = **drv;
@@ -48,7 +49,7 @@ std::optional<std::string> gpu_unavailable() {
   if (CUresult rc = d.cuInit(0); rc != kCudaSuccess) return d.error_text("cuInit", rc);
   int count = 0;
   if (CUresult rc = d.cuDeviceGetCount(&count); rc != kCudaSuccess) return d.error_text("cuDeviceGetCount", rc);
-  if (count == 0) return std::string("the NVIDIA driver sees no CUDA device");
+  if (count == 0) return _("the NVIDIA driver sees no CUDA device");
   return std::nullopt;
 }
 
@@ -137,7 +138,7 @@ class PcieBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "pcie"; }
   std::string_view description() const override {
-    return "host<->device copy bandwidth, pinned and pageable host memory (CUDA driver API)";
+    return N_("host<->device copy bandwidth, pinned and pageable host memory (CUDA driver API)");
   }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"h2d_pinned", "GB/s"}, {"d2h_pinned", "GB/s"}, {"h2d_pageable", "GB/s"}, {"d2h_pageable", "GB/s"}};
@@ -220,7 +221,7 @@ class GemmBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "gemm"; }
   std::string_view description() const override {
-    return "matrix multiply TFLOPS through cuBLASLt at fp32, tf32, fp16 and bf16";
+    return N_("matrix multiply TFLOPS through cuBLASLt at fp32, tf32, fp16 and bf16");
   }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"fp32", "TFLOPS"}, {"tf32", "TFLOPS"}, {"fp16", "TFLOPS"}, {"bf16", "TFLOPS"}};
@@ -242,7 +243,7 @@ class GemmBenchmark final : public Benchmark {
     GpuSession gpu(d);
     if (auto s = gpu.open(0); !s) return fail_all(s.error().to_string());
     cuda::cublasLtHandle_t handle = nullptr;
-    if (lt.cublasLtCreate(&handle) != cuda::kCublasSuccess) return fail_all("cublasLtCreate failed");
+    if (lt.cublasLtCreate(&handle) != cuda::kCublasSuccess) return fail_all(_("cublasLtCreate failed"));
 
     // 8192^3: large enough to saturate any current GPU's tensor cores, small
     // enough (768 MiB at fp32) for a 4 GB card.
@@ -284,7 +285,7 @@ class GemmBenchmark final : public Benchmark {
                                {"library", lt.soname}};
       if (info->cc_major < p.min_cc_major) {
         runner.skip(p.metric, "TFLOPS",
-                    fmt::format("{} needs compute capability {}.0 or newer; this GPU is {}.{}", p.metric,
+                    trf("{0} needs compute capability {1}.0 or newer; this GPU is {2}.{3}", p.metric,
                                 p.min_cc_major, info->cc_major, info->cc_minor),
                     params);
         continue;
@@ -300,7 +301,7 @@ class GemmBenchmark final : public Benchmark {
         }
       }
       if (!upload_ok) {
-        runner.fail(p.metric, "TFLOPS", "uploading the input matrices failed", params);
+        runner.fail(p.metric, "TFLOPS", _("uploading the input matrices failed"), params);
         continue;
       }
       Matmul mm(lt);
@@ -374,7 +375,7 @@ class GemmBenchmark final : public Benchmark {
           !s) return s;
       if (returned == 0 || result.state != cuda::kCublasSuccess) {
         return core::fail(core::ErrorCode::kUnsupported, "gpu",
-                          std::string("cuBLASLt has no algorithm for ") + p.metric + " on this GPU");
+                          trf("cuBLASLt has no algorithm for {} on this GPU", p.metric));
       }
       algo = result.algo;
       return {};

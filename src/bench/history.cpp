@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/sysroot.h"
 
 namespace tfrig::bench {
@@ -116,7 +117,7 @@ core::Status History::exec(const char* sql) const {
 core::Result<History> History::open(const std::string& path) {
   if (path.empty()) {
     return core::fail(core::ErrorCode::kInvalidArgument, "history",
-                      "no XDG_DATA_HOME or HOME to put history.db in; pass --history FILE or --no-history");
+                      _("no XDG_DATA_HOME or HOME to put history.db in; pass --history FILE or --no-history"));
   }
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) {
@@ -139,7 +140,7 @@ core::Result<History> History::open(const std::string& path) {
   }
   if (version > kHistorySchema) {
     return core::fail(core::ErrorCode::kUnsupported, path,
-                      fmt::format("history schema {} is newer than this tfrig understands ({})", version, kHistorySchema));
+                      trf("history schema {0} is newer than this tfrig understands ({1})", version, kHistorySchema));
   }
   if (auto s = h.exec("PRAGMA foreign_keys = ON"); !s) return tl::unexpected(s.error());
   if (auto s = h.exec(kSchemaSql); !s) return tl::unexpected(s.error());

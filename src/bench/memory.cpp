@@ -21,6 +21,7 @@
 #include "bench/context.h"
 #include "bench/runner.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/text.h"
 #include "core/units.h"
 
@@ -225,7 +226,7 @@ class MemoryBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "memory"; }
   std::string_view description() const override {
-    return "STREAM copy/scale/add/triad bandwidth, one thread and all threads";
+    return N_("STREAM copy/scale/add/triad bandwidth, one thread and all threads");
   }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     std::vector<std::pair<std::string, std::string>> m;
@@ -253,7 +254,7 @@ class MemoryBenchmark final : public Benchmark {
         posix_memalign(reinterpret_cast<void**>(&arr.b), kAlign, bytes) != 0 ||
         posix_memalign(reinterpret_cast<void**>(&arr.c), kAlign, bytes) != 0) {
       for (const auto& [metric, unit] : metrics()) {
-        runner.fail(metric, unit, fmt::format("could not allocate 3 x {}", core::format_bytes_binary(bytes)));
+        runner.fail(metric, unit, trf("could not allocate 3 x {}", core::format_bytes_binary(bytes)));
       }
       return;
     }
@@ -307,9 +308,9 @@ class MemoryBenchmark final : public Benchmark {
           return moved / std::max(secs, 1e-9) / 1e9;
         });
         if (ctx.config.quick) {
-          m.notes.push_back("--quick: 32 MiB arrays may be served partly from cache; not a memory bandwidth figure");
+          m.notes.push_back(_("--quick: 32 MiB arrays may be served partly from cache; not a memory bandwidth figure"));
         } else if (llc == 0) {
-          m.notes.push_back("last-level cache size unknown: arrays sized to the 256 MiB floor");
+          m.notes.push_back(_("last-level cache size unknown: arrays sized to the 256 MiB floor"));
         }
       }
       if (threads == ctx.threads && threads == 1) break;  // "all threads" is one thread here
@@ -318,8 +319,8 @@ class MemoryBenchmark final : public Benchmark {
     if (ctx.threads == 1) {
       for (const char* k : {"copy", "scale", "add", "triad"}) {
         runner.skip(fmt::format("{}_all_threads", k), "GB/s",
-                    ctx.config.threads == 1 ? "--threads 1 asks for one thread: see the 1_thread results"
-                                            : "only one CPU available: see the 1_thread results");
+                    ctx.config.threads == 1 ? _("--threads 1 asks for one thread: see the 1_thread results")
+                                            : _("only one CPU available: see the 1_thread results"));
       }
     }
   }

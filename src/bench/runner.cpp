@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/table.h"
 #include "core/units.h"
@@ -115,7 +116,8 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   for (int i = 0; i < planned; ++i) {
     if (cancelled()) break;
     if (i > 0 && watch.seconds() > share) {
-      m.notes.push_back(fmt::format("time budget reached after {} of {} samples", i, planned));
+      m.notes.push_back(trnf("time budget reached after {0} of {1} sample", "time budget reached after {0} of {1} samples",
+                             static_cast<uint64_t>(planned), i, planned));
       break;
     }
     report(i + 1);
@@ -130,11 +132,11 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   m.seconds = watch.seconds();
   if (cancelled() && m.status == Status::kOk) {
     m.status = Status::kFailed;
-    m.reason = "interrupted";
+    m.reason = _("interrupted");
   }
   if (m.status == Status::kOk && m.samples.empty()) {
     m.status = Status::kFailed;
-    m.reason = "no sample was taken";
+    m.reason = _("no sample was taken");
   }
   Statistics s = summarize(m.samples);
   m.median = s.median;
@@ -144,7 +146,7 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   // Above 10% the median is still usable but the spread says the machine was
   // busy or the clock was ramping; say it next to the number.
   if (m.status == Status::kOk && m.samples.size() >= 3 && s.cv > 0.10) {
-    m.notes.push_back(fmt::format("samples vary by {:.0f}% (CV): other load or clock changes", s.cv * 100));
+    m.notes.push_back(trf("samples vary by {:.0f}% (CV): other load or clock changes", s.cv * 100));
   }
   return m;
 }
@@ -158,7 +160,7 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
     if (!known) {
       std::string list;
       for (const auto& b : benchmarks) list += (list.empty() ? "" : ", ") + std::string(b->id());
-      return core::fail(core::ErrorCode::kInvalidArgument, id, "unknown benchmark; expected one of " + list);
+      return core::fail(core::ErrorCode::kInvalidArgument, id, trf("unknown benchmark; expected one of {}", list));
     }
   }
   BenchReport report;
@@ -169,14 +171,14 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
     if (!ids.empty() && std::find(ids.begin(), ids.end(), b->id()) == ids.end()) continue;
     auto metrics = b->metrics();
     runner.begin(std::string(b->id()), static_cast<int>(metrics.size()));
-    std::optional<std::string> why = cancelled.load() ? std::optional<std::string>("interrupted") : b->skip_reason(ctx);
+    std::optional<std::string> why = cancelled.load() ? std::optional<std::string>(_("interrupted")) : b->skip_reason(ctx);
     if (why) {
       for (const auto& [metric, unit] : metrics) runner.skip(metric, unit, *why);
       continue;
     }
     core::Stopwatch watch;
     b->run(ctx, runner);
-    core::log(core::LogLevel::kInfo, "bench {}: {}", b->id(), core::format_seconds(watch.seconds()));
+    core::log(core::LogLevel::kInfo, "{}", trf("bench {0}: {1}", b->id(), core::format_seconds(watch.seconds())));
   }
   report.results = runner.take_results();
   return report;
@@ -225,6 +227,22 @@ nlohmann::json to_json(const BenchReport& report) {
 
 namespace {
 
+// TRANSLATORS: a measurement's status in tfrig bench's table; JSON keeps ok/skipped/failed.
+std::string status_label(Status status) {
+  switch (status) {
+    case Status::kOk: return C_("bench status", "ok");
+    case Status::kSkipped: return C_("bench status", "skipped");
+    case Status::kFailed: return C_("bench status", "failed");
+  }
+  return C_("bench status", "failed");
+}
+
+std::string build_label(const std::string& build_type) {
+  if (build_type == "release") return C_("build type", "release");
+  if (build_type == "debug") return C_("build type", "debug");
+  return build_type;
+}
+
 // Three significant digits at most, no exponent: 51234 -> "51234", 3.14159 -> "3.14".
 std::string format_value(double v) {
   double a = std::fabs(v);
@@ -238,23 +256,28 @@ std::string format_value(double v) {
 std::string render_text(const BenchReport& report) {
   std::string out;
   const auto& c = report.context;
-  out += fmt::format("tfrig bench on {} ({}, {} CPUs, {} build)\n", c.hostname.empty() ? "?" : c.hostname,
-                     c.cpu_model.empty() ? "unknown CPU" : c.cpu_model, c.online_cpus, c.build_type);
-  for (const auto& w : c.warnings) out += "  warning: " + w + "\n";
+  out += trnf("tfrig bench on {0} ({1}, {2} CPU, {3} build)", "tfrig bench on {0} ({1}, {2} CPUs, {3} build)",
+              static_cast<uint64_t>(std::max(0, c.online_cpus)), c.hostname.empty() ? "?" : c.hostname,
+              c.cpu_model.empty() ? _("unknown CPU") : c.cpu_model, c.online_cpus, build_label(c.build_type)) +
+         "\n";
+  for (const auto& w : c.warnings) out += "  " + trf("warning: {}", w) + "\n";
   out += "\n";
   using A = core::Table::Align;
   bool compare = std::any_of(report.results.begin(), report.results.end(),
                              [](const Measurement& m) { return m.previous_median.has_value(); });
-  std::vector<std::string> headers = {"benchmark", "metric", "median", "unit", "min", "max", "cv", "n", "status"};
+  // TRANSLATORS: the columns of tfrig bench's table; "cv" is the coefficient of variation, "n" the number of samples.
+  std::vector<std::string> headers = {C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"),
+                                      C_("bench table", "unit"),      C_("bench table", "min"),    C_("bench table", "max"),
+                                      C_("bench table", "cv"),        C_("bench table", "n"),      C_("bench table", "status")};
   std::vector<A> align = {A::kLeft, A::kLeft, A::kRight, A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight, A::kLeft};
   if (compare) {
-    headers.insert(headers.end(), {"previous", "change"});
+    headers.insert(headers.end(), {C_("bench table", "previous"), C_("bench table", "change")});
     align.insert(align.end(), {A::kRight, A::kRight});
   }
   const bool expected = std::any_of(report.results.begin(), report.results.end(),
                                     [](const Measurement& m) { return m.expected.has_value(); });
   if (expected) {
-    headers.insert(headers.end(), {"expected", "of expected"});
+    headers.insert(headers.end(), {C_("bench table", "expected"), C_("bench table", "of expected")});
     align.insert(align.end(), {A::kRight, A::kRight});
   }
   core::Table table(headers, align);
@@ -263,14 +286,14 @@ std::string render_text(const BenchReport& report) {
   };
   std::vector<Footnote> footnotes;
   for (const auto& m : report.results) {
-    std::string status(status_name(m.status));
+    const std::string status = status_label(m.status);
     std::vector<std::string> row;
     if (m.status == Status::kOk) {
       row = {m.id, m.metric, format_value(m.median), m.unit, format_value(m.min), format_value(m.max),
              fmt::format("{:.1f}%", m.cv * 100), std::to_string(m.samples.size()), status};
     } else {
       row = {m.id, m.metric, "-", m.unit, "-", "-", "-", std::to_string(m.samples.size()), status};
-      footnotes.push_back({m.id, m.metric, status + ": " + m.reason});
+      footnotes.push_back({m.id, m.metric, m.status == Status::kSkipped ? trf("skipped: {}", m.reason) : trf("failed: {}", m.reason)});
     }
     if (compare) {
       if (m.previous_median) {
@@ -286,13 +309,13 @@ std::string render_text(const BenchReport& report) {
       if (m.expected && m.expected->value > 0) {
         row.push_back(format_value(m.expected->value));
         row.push_back(fmt::format("{:.0f}%", m.median / m.expected->value * 100));
-        footnotes.push_back({m.id, m.metric, "expected: " + m.expected->basis + " (" + m.expected->source + ")"});
+        footnotes.push_back({m.id, m.metric, trf("expected: {0} ({1})", m.expected->basis, m.expected->source)});
       } else {
         row.insert(row.end(), {"-", "-"});
       }
     }
     table.add_row(std::move(row));
-    for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, "note: " + n});
+    for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", n)});
   }
   out += table.render();
   // The same note or reason on several metrics of one benchmark is said once.

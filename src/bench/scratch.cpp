@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/sysroot.h"
 #include "core/text.h"
@@ -140,12 +141,15 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   std::string where = parent.empty() ? "." : parent;
   struct stat st {};
   if (::stat(where.c_str(), &st) != 0) {
-    return tl::unexpected(core::errno_error(errno, where, "use as the benchmark directory"));
+    const int err = errno;
+    core::Error e = core::errno_error(err, where, "use as the benchmark directory");
+    e.message = trf("cannot be used as the benchmark directory: {}", std::strerror(err));
+    return tl::unexpected(std::move(e));
   }
   if (!S_ISDIR(st.st_mode)) {
     // A block device or file named by mistake: we never write to a device.
     return core::fail(core::ErrorCode::kInvalidArgument, where,
-                      "is not a directory; benchmarks write only inside a directory of their own");
+                      _("is not a directory; benchmarks write only inside a directory of their own"));
   }
   char resolved[PATH_MAX];
   if (::realpath(where.c_str(), resolved) == nullptr) {
@@ -155,7 +159,7 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   for (const char* pseudo : {"/proc", "/sys", "/dev"}) {
     if (real == pseudo || core::starts_with(real, std::string(pseudo) + "/")) {
       return core::fail(core::ErrorCode::kInvalidArgument, real,
-                        "is a kernel pseudo-filesystem; choose a directory on the disk to measure");
+                        _("is a kernel pseudo-filesystem; choose a directory on the disk to measure"));
     }
   }
   std::string pattern = (real == "/" ? std::string() : real) + "/" + kScratchPrefix + "XXXXXX";
@@ -163,12 +167,12 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) {
     int err = errno;
-    std::string why = err == EROFS    ? "is on a read-only filesystem"
-                      : err == EACCES ? "is not writable by this user"
-                      : err == ENOSPC ? "is on a full filesystem"
-                                      : std::string("refused a new directory: ") + std::strerror(err);
-    return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo,
-                      real, why + "; pass --dir with a writable directory on the disk to measure");
+    std::string why = err == EROFS    ? _("is on a read-only filesystem; pass --dir with a writable directory on the disk to measure")
+                      : err == EACCES ? _("is not writable by this user; pass --dir with a writable directory on the disk to measure")
+                      : err == ENOSPC ? _("is on a full filesystem; pass --dir with a writable directory on the disk to measure")
+                                      : trf("refused a new directory: {}; pass --dir with a writable directory on the disk to measure",
+                                            std::strerror(err));
+    return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo, real, why);
   }
   ScratchDir dir;
   dir.path_ = buf.data();
@@ -200,10 +204,12 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   }
   core::log(core::LogLevel::kDebug, "scratch directory {}", dir.path_);
   if (auto stale = stale_scratch_dirs(real); !stale.empty()) {
-    core::log(core::LogLevel::kWarn,
-              "{} scratch director{} of earlier runs that were killed (their pid no longer runs) take space: {}; "
-              "remove with rm -r once no other machine uses them",
-              stale.size(), stale.size() == 1 ? "y" : "ies", fmt::join(stale, ", "));
+    core::log(core::LogLevel::kWarn, "{}",
+              trnf("{0} scratch directory of earlier runs that were killed (their pid no longer runs) takes space: {1}; "
+                   "remove with rm -r once no other machine uses them",
+                   "{0} scratch directories of earlier runs that were killed (their pid no longer runs) take space: {1}; "
+                   "remove with rm -r once no other machine uses them",
+                   stale.size(), stale.size(), fmt::format("{}", fmt::join(stale, ", "))));
   }
   return dir;
 }
@@ -250,8 +256,8 @@ core::Status ensure_free_space(const std::string& dir, uint64_t bytes) {
   uint64_t avail = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
   if (avail < bytes) {
     return core::fail(core::ErrorCode::kIo, dir,
-                      fmt::format("not enough free space: the benchmark needs {} and {} is free; "
-                                  "use --size/--files for less or --dir for another filesystem",
+                      trf("not enough free space: the benchmark needs {0} and {1} is free; "
+                          "use --size/--files for less or --dir for another filesystem",
                                   core::format_bytes_decimal(bytes), core::format_bytes_decimal(avail)));
   }
   return {};

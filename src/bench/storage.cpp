@@ -19,6 +19,7 @@
 #include "bench/runner.h"
 #include "bench/scratch.h"
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/sysroot.h"
 #include "core/unique_fd.h"
@@ -203,19 +204,19 @@ core::Status write_test_file(const std::string& path, uint64_t bytes, bool direc
   uint64_t rng = 0x243F6A8885A308D3ull;  // any non-zero seed
   auto* words = static_cast<uint64_t*>(buf.data);
   for (uint64_t done = 0; done < bytes; done += kSequentialBlock) {
-    if (cancel.load()) return core::fail(core::ErrorCode::kIo, path, "interrupted");
+    if (cancel.load()) return core::fail(core::ErrorCode::kIo, path, _("interrupted"));
     for (size_t i = 0; i < kSequentialBlock / 8; ++i) words[i] = next_random(rng);
     size_t n = static_cast<size_t>(std::min<uint64_t>(kSequentialBlock, bytes - done));
     ssize_t w = ::pwrite(fd.get(), buf.data, n, static_cast<off_t>(done));
     if (w < 0) {
       if (errno == ENOSPC) {
         return core::fail(core::ErrorCode::kIo, path,
-                          fmt::format("the disk filled up after {} of {}; use --size for a smaller test file",
+                          trf("the disk filled up after {0} of {1}; use --size for a smaller test file",
                                       core::format_bytes_decimal(done), core::format_bytes_decimal(bytes)));
       }
       return tl::unexpected(core::errno_error(errno, path, "write test file"));
     }
-    if (static_cast<size_t>(w) != n) return core::fail(core::ErrorCode::kIo, path, "short write: disk full?");
+    if (static_cast<size_t>(w) != n) return core::fail(core::ErrorCode::kIo, path, _("short write: disk full?"));
   }
   if (::fsync(fd.get()) != 0) return tl::unexpected(core::errno_error(errno, path, "fsync"));
   ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
@@ -229,7 +230,7 @@ core::Status write_small_files(const std::string& dir, int count, uint64_t size,
   uint64_t rng = 0x13198A2E03707344ull;
   for (auto& w : data) w = next_random(rng);
   for (int i = 0; i < count; ++i) {
-    if (cancel.load()) return core::fail(core::ErrorCode::kIo, dir, "interrupted");
+    if (cancel.load()) return core::fail(core::ErrorCode::kIo, dir, _("interrupted"));
     // Layout of a typical image dataset: one file per image, numbered.
     std::string path = fmt::format("{}/img_{:07d}.jpg", dir, i);
     Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
@@ -240,7 +241,7 @@ core::Status write_small_files(const std::string& dir, int count, uint64_t size,
       int err = w < 0 ? errno : ENOSPC;
       if (err == ENOSPC) {
         return core::fail(core::ErrorCode::kIo, path,
-                          fmt::format("the disk filled up after {} of {} files; use --files for fewer", i, count));
+                          trf("the disk filled up after {0} of {1} files; use --files for fewer", i, count));
       }
       return tl::unexpected(core::errno_error(err, path, "write"));
     }
@@ -257,7 +258,7 @@ class StorageBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "storage"; }
   std::string_view description() const override {
-    return "sequential O_DIRECT read, random 4 KiB reads at QD1/QD32, buffered re-read, parallel small-file read";
+    return N_("sequential O_DIRECT read, random 4 KiB reads at QD1/QD32, buffered re-read, parallel small-file read");
   }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"seq_read_direct", "MB/s"},   {"rand4k_qd1", "IOPS"},  {"rand4k_qd32", "IOPS"},
@@ -306,8 +307,7 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
     if (probe.get() < 0) direct = false;
     ::unlink(scratch.file(".direct-probe").c_str());
   }
-  core::log(core::LogLevel::kInfo, "storage: writing {} test file in {}", core::format_bytes_decimal(size),
-            scratch.path());
+  core::log(core::LogLevel::kInfo, "{}", trf("storage: writing {0} test file in {1}", core::format_bytes_decimal(size), scratch.path()));
   if (auto s = write_test_file(path, size, direct, ctx.cancelled); !s) {
     fail_all(runner, metrics, 0, 4, s.error().to_string());
     return;
@@ -327,7 +327,7 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
   };
 
   if (!direct) {
-    std::string why = "this filesystem refuses O_DIRECT (tmpfs or overlay?): device speed cannot be told from the page cache";
+    std::string why = _("this filesystem refuses O_DIRECT (tmpfs or overlay?): device speed cannot be told from the page cache");
     fail_all(runner, metrics, 0, 3, why);
   } else {
     Fd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
@@ -353,7 +353,7 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
                                                                             !c.random, &params));
         m.params["engine"] = params["engine"];
         if (params["engine"] == "pread-threads") {
-          m.notes.push_back("io_uring was refused here (seccomp or sysctl); measured with pread threads");
+          m.notes.push_back(_("io_uring was refused here (seccomp or sysctl); measured with pread threads"));
         }
       }
     }
@@ -387,7 +387,7 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
       });
   double resident = resident_fraction({path}, 1);
   if (resident >= 0) m.params["resident_fraction"] = resident * static_cast<double>(size) / static_cast<double>(reread);
-  m.notes.push_back("served from the page cache by design: memory and syscall speed, not the disk");
+  m.notes.push_back(_("served from the page cache by design: memory and syscall speed, not the disk"));
 }
 
 void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, const ScratchDir& scratch) {
@@ -398,7 +398,7 @@ void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, co
   if (user_data) {
     auto listed = list_dataset(ctx.config.data_dir, max_files);
     if (!listed || listed->empty()) {
-      std::string why = listed ? ctx.config.data_dir + ": no regular files to read" : listed.error().to_string();
+      std::string why = listed ? trf("{}: no regular files to read", ctx.config.data_dir) : listed.error().to_string();
       for (const char* metric : {"small_files", "small_files_mbps", "small_files_warm"}) {
         runner.fail(metric, std::string(metric) == "small_files_mbps" ? "MB/s" : "files/s", why);
       }
@@ -443,7 +443,7 @@ void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, co
       if (first_error.empty()) first_error = s.first_error;
       if (s.files == 0) {
         return core::fail(core::ErrorCode::kIo, s.first_error.empty() ? std::string("small files") : s.first_error,
-                          "no file could be read");
+                          _("no file could be read"));
       }
       total_bytes = s.bytes / s.files;
       return static_cast<double>(s.files) / std::max(s.seconds, 1e-9);
@@ -451,10 +451,12 @@ void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, co
   };
   auto add_notes = [&](Measurement& m) {
     if (vanished > 0) {
-      m.notes.push_back(fmt::format("{} file(s) vanished while being read (deleted or renamed by another process)",
-                                    vanished));
+      m.notes.push_back(trnf("{} file vanished while being read (deleted or renamed by another process)",
+                             "{} files vanished while being read (deleted or renamed by another process)", vanished, vanished));
     }
-    if (failed > 0) m.notes.push_back(fmt::format("{} file(s) could not be read; first: {}", failed, first_error));
+    if (failed > 0) {
+      m.notes.push_back(trnf("{0} file could not be read; first: {1}", "{0} files could not be read; first: {1}", failed, failed, first_error));
+    }
     m.params["vanished"] = vanished;
     m.params["failed"] = failed;
   };
@@ -465,7 +467,7 @@ void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, co
   add_notes(cold);
   if (!cold_held) {
     cold.params["cold"] = false;
-    cold.notes.push_back("the page cache kept these files despite posix_fadvise(DONTNEED): this is a warm number");
+    cold.notes.push_back(_("the page cache kept these files despite posix_fadvise(DONTNEED): this is a warm number"));
   }
   // MB/s is the same run seen through the average file size.
   Measurement bw = cold;
@@ -560,7 +562,7 @@ core::Result<std::vector<std::string>> list_dataset(const std::string& dir, size
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    return core::fail(core::ErrorCode::kNotFound, dir, "--data must be an existing directory");
+    return core::fail(core::ErrorCode::kNotFound, dir, _("--data must be an existing directory"));
   }
   std::vector<std::string> out;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
@@ -619,7 +621,7 @@ core::Result<IoRun> timed_read(int fd, uint64_t file_bytes, uint32_t block, int 
     int init_error = 0;
     auto r = uring_read(fd, file_bytes, block, depth, random, seconds, seed, init_error);
     if (r || init_error == 0) return r;
-    core::log(core::LogLevel::kInfo, "io_uring unavailable ({}); using pread threads", std::strerror(init_error));
+    core::log(core::LogLevel::kInfo, "{}", trf("io_uring unavailable ({}); using pread threads", std::strerror(init_error)));
   }
   return pread_threads(fd, file_bytes, block, depth, random, seconds, seed);
 }

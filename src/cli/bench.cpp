@@ -51,7 +51,7 @@ struct BenchOptions {
 std::string list_text() {
   std::string out;
   for (const auto& b : bench::all_benchmarks()) {
-    out += fmt::format("{}: {}\n", b->id(), b->description());
+    out += fmt::format("{}: {}\n", b->id(), _(b->description()));
     for (const auto& [metric, unit] : b->metrics()) out += fmt::format("  {} ({})\n", metric, unit);
   }
   return out;
@@ -79,7 +79,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   if (!o.size.empty()) {
     auto bytes = core::parse_size(o.size);
     if (!bytes || *bytes < (1u << 20)) {
-      core::log(core::LogLevel::kError, "--size: expected a size of at least 1MiB such as 256MiB or 4G");
+      core::log(core::LogLevel::kError, "{}", _("--size: expected a size of at least 1MiB such as 256MiB or 4G"));
       return kExitUsage;
     }
     config.file_bytes = *bytes;
@@ -97,10 +97,9 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
 
   bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
   auto progress = [tty](const bench::Progress& p) {
-    std::string line = p.sample == 0
-                           ? fmt::format("{} {}: warm-up ({:.1f} s)", p.id, p.metric, p.elapsed)
-                           : fmt::format("{} {}: sample {}/{} ({:.1f} s)", p.id, p.metric, p.sample, p.samples,
-                                         p.elapsed);
+    // TRANSLATORS: the progress line of tfrig bench: benchmark id, metric name, then where it is.
+    std::string line = p.sample == 0 ? trf("{0} {1}: warm-up ({2:.1f} s)", p.id, p.metric, p.elapsed)
+                                     : trf("{0} {1}: sample {2}/{3} ({4:.1f} s)", p.id, p.metric, p.sample, p.samples, p.elapsed);
     if (tty) {
       std::fprintf(stderr, "\r\033[K%s", line.c_str());
       std::fflush(stderr);
@@ -120,7 +119,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
     std::string path = o.history.empty() ? bench::default_history_path() : o.history;
     auto history = bench::History::open(path);
     if (!history) {
-      core::log(core::LogLevel::kWarn, "history not kept: {}", history.error().to_string());
+      core::log(core::LogLevel::kWarn, "{}", trf("history not kept: {}", history.error().to_string()));
     } else {
       if (o.compare) {
         for (auto& m : report->results) {
@@ -134,9 +133,9 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
       }
       auto id = history->record(*report);
       if (!id) {
-        core::log(core::LogLevel::kWarn, "history not kept: {}", id.error().to_string());
+        core::log(core::LogLevel::kWarn, "{}", trf("history not kept: {}", id.error().to_string()));
       } else {
-        core::log(core::LogLevel::kInfo, "recorded as run {} in {}", *id, history->path());
+        core::log(core::LogLevel::kInfo, "{}", trf("recorded as run {0} in {1}", *id, history->path()));
       }
       if (o.format == "html") {
         // The page charts every run of this machine, this one included.
@@ -146,7 +145,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
                                     {"unit", p.unit}, {"median", p.median}});
           }
         } else {
-          core::log(core::LogLevel::kWarn, "history not shown: {}", points.error().to_string());
+          core::log(core::LogLevel::kWarn, "{}", trf("history not shown: {}", points.error().to_string()));
         }
       }
     }

@@ -338,9 +338,14 @@ void apply_language(const std::optional<std::string>& flag) {
 
 bool writes_machine_output(const CLI::App& app) {
   const CLI::App* cmd = chosen_command(app);
-  // snapshot writes the report as JSON; metrics writes Prometheus text.
+  // snapshot writes the report as JSON; metrics --markdown writes docs/metrics.md
+  // (its table of names is for people: it follows the language).
   const std::string name = cmd->get_name();
-  if (name == "snapshot" || name == "metrics") return true;
+  if (name == "snapshot") return true;
+  if (name == "metrics") {
+    const CLI::Option* markdown = cmd->get_option_no_throw("--markdown");
+    return markdown != nullptr && markdown->count() > 0;
+  }
   if (const CLI::Option* format = cmd->get_option_no_throw("--format"); format != nullptr && format->count() > 0) {
     const std::string value = format->as<std::string>();
     if (value == "json" || value == "prometheus" || value == "csv") return true;

@@ -21,14 +21,14 @@ void add_metrics_command(CLI::App& app, RunState& state) {
     if (*markdown) {
       out = report::prometheus_metrics_markdown();
     } else {
-      core::Table t({"metric", "type", "labels"});
+      core::Table t({C_("metrics table", "metric"), C_("metrics table", "type"), C_("metrics table", "labels")});
       for (const auto& m : report::prometheus_metrics()) {
         std::string labels;
         for (const auto& l : m.labels) labels += (labels.empty() ? "" : ",") + std::string(l);
         t.add_row({std::string(m.name), std::string(report::metric_type_name(m.type)), labels});
       }
-      out = t.render("") + fmt::format("\n{} metrics; docs/metrics.md says what each means.\n",
-                                       report::prometheus_metrics().size());
+      const size_t n = report::prometheus_metrics().size();
+      out = t.render("") + "\n" + trnf("{} metric; docs/metrics.md says what each means.", "{} metrics; docs/metrics.md says what each means.", n, n) + "\n";
     }
     static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
     state.exit_code = kExitOk;

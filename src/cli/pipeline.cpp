@@ -55,7 +55,7 @@ struct PipelineOptions {
 int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   core::InterruptGuard guard(5.0, bench::remove_all_scratch_dirs);
   if (!o.model.empty() && o.samples_per_s > 0) {
-    core::log(core::LogLevel::kError, "give either --model or --samples-per-s, not both");
+    core::log(core::LogLevel::kError, "{}", _("give either --model or --samples-per-s, not both"));
     return kExitUsage;
   }
   auto prices = plan::load_prices(plan::PriceOptions{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt});
@@ -64,7 +64,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     return exit_code_for(prices.error());
   }
   if (o.epochs <= 0 && (!o.prices.empty() || !o.rent.empty() || !o.buy.empty())) {
-    core::log(core::LogLevel::kError, "--epochs: the cost of a run needs its length (--epochs E)");
+    core::log(core::LogLevel::kError, "{}", _("--epochs: the cost of a run needs its length (--epochs E)"));
     return kExitUsage;
   }
   core::SysRoot root(global.root);

@@ -124,18 +124,18 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
       if (!built) return tl::unexpected(built.error());
       w = std::move(*built);
       w.model_id = "params";
-      w.display_name = fmt::format("CNN of {} parameters", o.params);
+      w.display_name = trf("CNN of {} parameters", o.params);
       w.throughput_key.clear();
-      w.notes.push_back("activations per image are ResNet-50's (a CNN given by --params only); --keras-summary gives the real layers");
+      w.notes.push_back(_("activations per image are ResNet-50's (a CNN given by --params only); --keras-summary gives the real layers"));
     } else {
       const int seq = o.seq_len > 0 ? o.seq_len : 1024;
       w.family = plan::Family::kTransformer;
       w.transformer = plan::transformer_from_params(o.params, 50257);
       w.model_id = "params";
       w.seq_len = seq;
-      w.display_name = fmt::format("transformer of {} parameters ({} layers, hidden {}, {} heads)", o.params, w.transformer->layers,
+      w.display_name = trf("transformer of {0} parameters ({1} layers, hidden {2}, {3} heads)", o.params, w.transformer->layers,
                                    w.transformer->hidden, w.transformer->heads);
-      w.notes.push_back("layers, hidden size and heads derived from --params (GPT-2 shape, hidden = 64 x layers, vocabulary 50257)");
+      w.notes.push_back(_("layers, hidden size and heads derived from --params (GPT-2 shape, hidden = 64 x layers, vocabulary 50257)"));
     }
     w.params = o.params;
     w.trainable_params = o.params;

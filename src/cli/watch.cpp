@@ -68,7 +68,7 @@ int emit(const watch::Recording& rec, const std::string& format, const std::stri
   if (format == "html") {
     nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a)));
     j["series"] = report::html::watch_series_json(rec);
-    return write_html_page(report::html::PageKind::kWatch, std::move(j), "tfrig watch, " + rec.info.source, output);
+    return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source), output);
   }
   if (format == "json") {
     out = core::json_text(watch::render_json(rec, a));
@@ -85,7 +85,7 @@ int emit(const watch::Recording& rec, const std::string& format, const std::stri
 int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
   if (!o.replay.empty()) {
     if (o.pid != 0 || !o.command.empty() || !o.record.empty()) {
-      core::log(core::LogLevel::kError, "--replay re-analyses a recording: it takes no --pid, COMMAND or --record");
+      core::log(core::LogLevel::kError, "{}", _("--replay re-analyses a recording: it takes no --pid, COMMAND or --record"));
       return kExitUsage;
     }
     // A day sampled every second is ~50 MB of JSON Lines; 512 MiB is ten days.
@@ -102,20 +102,20 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     return emit(*rec, o.format, o.output);
   }
   if (o.pid != 0 && !o.command.empty()) {
-    core::log(core::LogLevel::kError, "give either --pid PID or -- COMMAND, not both");
+    core::log(core::LogLevel::kError, "{}", _("give either --pid PID or -- COMMAND, not both"));
     return kExitUsage;
   }
   watch::WatchOptions w;
   auto interval = parse_duration(o.interval);
   if (!interval || *interval < 0.05) {
-    core::log(core::LogLevel::kError, "--interval: expected a duration of at least 50ms such as 1s or 500ms");
+    core::log(core::LogLevel::kError, "{}", _("--interval: expected a duration of at least 50ms such as 1s or 500ms"));
     return kExitUsage;
   }
   w.interval_s = *interval;
   if (!o.duration.empty()) {
     auto d = parse_duration(o.duration);
     if (!d) {
-      core::log(core::LogLevel::kError, "--duration: expected a duration such as 60s, 5m or 2h");
+      core::log(core::LogLevel::kError, "{}", _("--duration: expected a duration such as 60s, 5m or 2h"));
       return kExitUsage;
     }
     w.duration_s = *d;
@@ -125,7 +125,7 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     if (core::ends_with(t, "/s")) t.remove_suffix(2);
     auto bytes = core::parse_size(t);
     if (!bytes || *bytes == 0) {
-      core::log(core::LogLevel::kError, "--disk-limit: expected a rate such as 550MB/s or 3GB/s");
+      core::log(core::LogLevel::kError, "{}", _("--disk-limit: expected a rate such as 550MB/s or 3GB/s"));
       return kExitUsage;
     }
     w.disk_limit_bytes_per_s = static_cast<double>(*bytes);
@@ -134,7 +134,7 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     // Refused before the command runs, not after it ended.
     std::error_code ec;
     if (std::filesystem::is_directory(o.record, ec)) {
-      core::log(core::LogLevel::kError, "{}: is a directory; --record expects a file name", o.record);
+      core::log(core::LogLevel::kError, "{}", trf("{}: is a directory; --record expects a file name", o.record));
       return kExitNoInput;
     }
   }
@@ -167,11 +167,11 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     return exit_code_for(e);
   }
   for (const auto& p : result->problems) core::log(core::LogLevel::kWarn, "{}", p);
-  if (!o.record.empty()) core::log(core::LogLevel::kInfo, "recorded {} sample(s) in {}", result->recording.samples.size(), o.record);
+  if (!o.record.empty()) core::log(core::LogLevel::kInfo, "{}", trnf("recorded {0} sample in {1}", "recorded {0} samples in {1}", result->recording.samples.size(), result->recording.samples.size(), o.record));
   if (const int written = emit(result->recording, o.format, o.output); written != kExitOk) return written;
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (result->command_exit_status && *result->command_exit_status != 0) {
-    core::log(core::LogLevel::kWarn, "the command exited with status {}", *result->command_exit_status);
+    core::log(core::LogLevel::kWarn, "{}", trf("the command exited with status {}", *result->command_exit_status));
     return kExitErrors;
   }
   return kExitOk;

@@ -50,9 +50,10 @@ std::string format_transfer_rate(double gts) {
 }
 
 std::string format_seconds(double seconds) {
-  if (seconds < 1e-3) return fmt::format("{:.0f} us", seconds * 1e6);
-  if (seconds < 1.0) return fmt::format("{:.1f} ms", seconds * 1e3);
-  return fmt::format("{:.2f} s", seconds);
+  // Translated: a Chinese report says "1507.26 秒"; JSON is written in English unless --lang asks.
+  if (seconds < 1e-3) return trf("{:.0f} us", seconds * 1e6);
+  if (seconds < 1.0) return trf("{:.1f} ms", seconds * 1e3);
+  return trf("{:.2f} s", seconds);
 }
 
 Result<uint64_t> parse_size(std::string_view text) {

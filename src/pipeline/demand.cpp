@@ -40,7 +40,7 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
                                     std::span<const plan::GpuCandidate> catalog) {
   Demand d;
   auto precision = plan::parse_precision(r.precision);
-  if (!precision) return core::fail(core::ErrorCode::kInvalidArgument, "--precision", "expected fp32, mixed_float16 or mixed_bfloat16");
+  if (!precision) return core::fail(core::ErrorCode::kInvalidArgument, "--precision", _("expected fp32, mixed_float16 or mixed_bfloat16"));
   d.mixed = *precision != plan::Precision::kFp32;
 
   // The GPU: named, or this machine's first.
@@ -50,7 +50,7 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
   } else if (const plan::GpuCandidate* g = find_gpu(catalog, r.gpu)) {
     gpu = *g;
   } else {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", fmt::format("'{}' is not in the GPU catalog (tfrig knowledge gpus lists it)", r.gpu));
+    return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", trf("'{}' is not in the GPU catalog (tfrig knowledge gpus lists it)", r.gpu));
   }
   if (gpu) {
     d.gpu_name = gpu->name;
@@ -68,11 +68,11 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
   }
   if (!gpu) {
     return core::fail(core::ErrorCode::kNotFound, "--gpu",
-                      "no GPU found on this machine: name the one you train on (--gpu \"NVIDIA GeForce RTX 4090\") or give "
-                      "its rate (--samples-per-s N)");
+                      _("no GPU found on this machine: name the one you train on (--gpu \"NVIDIA GeForce RTX 4090\") or give "
+                        "its rate (--samples-per-s N)"));
   }
   const plan::CatalogModel* model = plan::find_model(r.model);
-  if (model == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", fmt::format("'{}' is not a built-in model (tfrig plan --list-models)", r.model));
+  if (model == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", trf("'{}' is not a built-in model (tfrig plan --list-models)", r.model));
   auto w = plan::catalog_workload(*model, 0, 0);
   if (!w) return tl::unexpected(w.error());
   d.model_name = model->display_name;
@@ -86,7 +86,7 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
   };
   auto t = rate_at(*precision);
   if (!t || t->samples_per_s <= 0) {
-    return core::fail(core::ErrorCode::kUnsupported, "--gpu", fmt::format("no throughput figure or estimate for {} on {}", model->display_name, gpu->name));
+    return core::fail(core::ErrorCode::kUnsupported, "--gpu", trf("no throughput figure or estimate for {0} on {1}", model->display_name, gpu->name));
   }
   d.gpu = Stage{kGpu, t->samples_per_s * scaling, t->basis == "measured" ? Origin::kMeasured : Origin::kEstimated,
                 // TRANSLATORS: {0} the model, {1} its precision policy, {2} the GPU, ({4}) how the rate was found; {3} is "published rate" or "scaled estimate".

@@ -184,7 +184,7 @@ core::Result<double> bench_metric(const std::string& id, const std::string& metr
     if (m.status == bench::Status::kOk && m.median > 0) return m.median;
     why = m.reason.empty() ? std::string(bench::status_name(m.status)) : m.reason;
   }
-  if (why.empty()) why = metric + " not reported";
+  if (why.empty()) why = trf("{} not reported", metric);
   return core::fail(core::ErrorCode::kUnsupported, "", why);
 }
 
@@ -200,7 +200,7 @@ struct Listing {
 core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
   std::error_code ec;
   if (!fs::is_directory(o.data_dir, ec)) {
-    return core::fail(core::ErrorCode::kNotFound, o.data_dir, "not a directory (--data takes the dataset's folder)");
+    return core::fail(core::ErrorCode::kNotFound, o.data_dir, _("not a directory (--data takes the dataset's folder)"));
   }
   const DirTotals totals = walk(o.data_dir);
   out.files_total = totals.files;
@@ -209,7 +209,7 @@ core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
   if (!listed) return tl::unexpected(listed.error());
   Listing l;
   l.files = std::move(*listed);
-  if (l.files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, "no regular files in the dataset directory");
+  if (l.files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, _("no regular files in the dataset directory"));
   size_t sidecars = 0;
   for (const auto& f : l.files) {
     if (is_tfrecord_name(f)) l.shards.push_back(f);
@@ -225,7 +225,7 @@ core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
 // dropping them from the page cache), then the part read re-read warm.
 core::Status measure_file_storage(const MeasureOptions& o, const std::vector<std::string>& files, int threads,
                                   const std::atomic<bool>& cancelled, const StepFn& say, Measured& out) {
-  say("storage: cold reads of the dataset's files");
+  say(_("storage: cold reads of the dataset's files"));
   bench::drop_page_cache(files);
   const double resident = bench::resident_fraction(files, 200);
   if (resident > 0.5) {
@@ -234,14 +234,14 @@ core::Status measure_file_storage(const MeasureOptions& o, const std::vector<std
                             resident * 100));
   }
   const ReadRun cold = read_files_timed(files, threads, o.stage_seconds, cancelled);
-  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no file could be read");
+  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, _("no file could be read"));
   out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
   out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
                              // TRANSLATORS: {0} files of {1} in all read cold on {2} threads in {3} (a duration), at {4} (a rate).
                              trnf("{0} files ({1}) read cold on {2} thread in {3}, {4}", "{0} files ({1}) read cold on {2} threads in {3}, {4}",
                                   static_cast<uint64_t>(threads), cold.items, core::format_bytes_binary(cold.bytes), threads,
                                   core::format_seconds(cold.seconds), core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
-  say("storage: warm re-reads");
+  say(_("storage: warm re-reads"));
   std::vector<std::string> read_part(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
   const ReadRun warm = read_files_timed(read_part, threads, o.stage_seconds / 2, cancelled);
   if (warm.items > 0 && warm.seconds > 0) {
@@ -254,12 +254,12 @@ core::Status measure_file_storage(const MeasureOptions& o, const std::vector<std
 // The storage stave of a folder of shards: records streamed cold, then warm.
 core::Status measure_shard_storage(const MeasureOptions& o, const std::vector<std::string>& shards, int threads,
                                    const std::atomic<bool>& cancelled, const StepFn& say, Measured& out) {
-  say("storage: TFRecord shards streamed cold");
+  say(_("storage: TFRecord shards streamed cold"));
   bench::drop_page_cache(shards);
   std::string err;
   const ReadRun cold = stream_tfrecords(shards, threads, o.stage_seconds, cancelled, err);
   if (!err.empty()) out.notes.push_back(trf("TFRecord read: {0}", err));
-  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, "no TFRecord record could be read");
+  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, _("no TFRecord record could be read"));
   out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
   out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
                              // TRANSLATORS: {0} records of {1} in all from {2} shards in {3} (a duration), at {4} (a rate).
@@ -459,7 +459,7 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   out.threads = o.threads > 0 ? o.threads : usable_cpus();
   const int threads = out.threads;
 
-  say("listing the dataset");
+  say(_("listing the dataset"));
   auto listing = list_input(o, out);
   if (!listing) return tl::unexpected(listing.error());
   const auto& [files, shards] = *listing;
@@ -468,23 +468,23 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
                                                      : measure_file_storage(o, files, threads, cancelled, say, out);
   if (!storage) return tl::unexpected(storage.error());
 
-  say("decode: JPEG decode + augmentation");
+  say(_("decode: JPEG decode + augmentation"));
   measure_decode(o, shards, threads, cancelled, out);
 
   const bench::Config cfg = stage_bench_config(o, threads);
   if (o.measure_memory) {
-    say("host memory: copies");
+    say(_("host memory: copies"));
     measure_host_memory(cfg, inv, threads, cancelled, out);
   }
   bool h2d = false;
   if (o.measure_pcie && !inv.gpus.empty()) {
-    say("host to device: pinned copies");
+    say(_("host to device: pinned copies"));
     h2d = measure_host_to_device(cfg, inv, cancelled, out);
   }
   if (!h2d) out.stages.push_back(estimated_host_to_device(o, inv));
 
   if (!out.input_is_tfrecord && o.pack_what_if && !cancelled.load()) {
-    say("what-if: packing a sample into TFRecord shards");
+    say(_("what-if: packing a sample into TFRecord shards"));
     measure_tfrecord_what_if(o, files, threads, cancelled, out);
   }
   return out;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::plan {
@@ -260,7 +261,7 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
         const std::string shape = pending_shape + std::string(shape_cell);
         pending_shape.clear();
         if (!parse_shape(shape, layer) && shape.find("multiple") == std::string::npos) {
-          out.warnings.push_back(fmt::format("line {}: output shape '{}' not understood", line_no, core::printable(shape, 60)));
+          out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(shape, 60)));
         }
         out.layers.push_back(std::move(layer));
         name_texts.emplace_back(name_cell);
@@ -282,7 +283,7 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
       layer.params = row->params;
       layer.line = line_no;
       if (!parse_shape(row->shape, layer) && row->shape.find("multiple") == std::string::npos) {
-        out.warnings.push_back(fmt::format("line {}: output shape '{}' not understood", line_no, core::printable(row->shape, 60)));
+        out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(row->shape, 60)));
       }
       out.layers.push_back(std::move(layer));
       name_texts.push_back(row->name_type);
@@ -307,7 +308,7 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   uint64_t sum = 0;
   for (const KerasLayer& l : out.layers) sum += l.params;
   if (const auto weights = keras_weight_count(out); weights && *weights != sum) {
-    out.warnings.push_back(fmt::format("the rows add up to {} parameters, the summary's totals say {} weights", sum, *weights));
+    out.warnings.push_back(trf("the rows add up to {0} parameters, the summary's totals say {1} weights", sum, *weights));
   }
   return out;
 }
@@ -327,9 +328,9 @@ constexpr uint64_t kMaxParams = uint64_t{1} << 44;
 core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::string_view source_name) {
   Workload w;
   w.model_id = "keras:" + std::string(source_name);
-  w.display_name = s.model_name.empty() ? std::string(source_name) : s.model_name + " (Keras summary)";
+  w.display_name = s.model_name.empty() ? std::string(source_name) : trf("{} (Keras summary)", s.model_name);
   w.family = Family::kCnn;
-  w.params_source = "Keras model.summary() of " + std::string(source_name);
+  w.params_source = trf("Keras model.summary() of {}", source_name);
   uint64_t sum = 0;
   bool unknown_dims = false;
   for (const KerasLayer& kl : s.layers) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::plan {
@@ -532,57 +533,57 @@ const std::vector<CatalogModel>& model_catalog() {
     // Totals as model.count_params() gives them for Keras Applications
     // (https://keras.io/api/applications/ lists 25.6M, 44.7M, 5.3M, 19.5M, 3.5M).
     cnn("resnet50", "ResNet-50", {"resnet-50", "resnet_50"}, 25636712,
-        "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet50: 25,636,712", 224, "resnet50");
+        // TRANSLATORS: citations of a model's parameter count: keep authors, titles, arXiv ids, tables and numbers; translate the words around them.
+        N_("He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet50: 25,636,712"), 224, "resnet50");
     cnn("resnet101", "ResNet-101", {"resnet-101", "resnet_101"}, 44707176,
-        "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet101: 44,707,176", 224, "");
+        N_("He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet101: 44,707,176"), 224, "");
     cnn("resnet152", "ResNet-152", {"resnet-152", "resnet_152"}, 60419944,
-        "He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet152: 60,419,944", 224, "");
+        N_("He et al. 2016 (arXiv:1512.03385); Keras Applications ResNet152: 60,419,944"), 224, "");
     cnn("resnext101_32x4d", "ResNeXt-101 32x4d", {"resnext101-32x4d", "resnext101"}, 44315560,
-        "Xie et al. 2017 (arXiv:1611.05431) Table 1 (32x4d); trainable 44,177,704 as timm resnext101_32x4d counts (44.18M), + BN moving statistics", 224, "");
+        N_("Xie et al. 2017 (arXiv:1611.05431) Table 1 (32x4d); trainable 44,177,704 as timm resnext101_32x4d counts (44.18M), + BN moving statistics"), 224, "");
     cnn("se_resnext101_32x4d", "SE-ResNeXt-101 32x4d", {"se-resnext101-32x4d", "se_resnext101"}, 49093272,
-        "Hu et al. 2018 (arXiv:1709.01507) Table 2: SE-ResNeXt-101 (32x4d) 49.0M; trainable 48,955,416 as timm seresnext101_32x4d counts (48.96M), + BN moving statistics", 224, "");
+        N_("Hu et al. 2018 (arXiv:1709.01507) Table 2: SE-ResNeXt-101 (32x4d) 49.0M; trainable 48,955,416 as timm seresnext101_32x4d counts (48.96M), + BN moving statistics"), 224, "");
     cnn("vgg16", "VGG-16", {"vgg-16", "vgg_16"}, 138357544,
-        "Simonyan & Zisserman 2015 (arXiv:1409.1556) Table 2: 138M; Keras Applications VGG16: 138,357,544", 224, "");
+        N_("Simonyan & Zisserman 2015 (arXiv:1409.1556) Table 2: 138M; Keras Applications VGG16: 138,357,544"), 224, "");
     cnn("inception_v3", "Inception v3", {"inceptionv3", "inception-v3", "inception3"}, 23851784,
-        "Szegedy et al. 2016 (arXiv:1512.00567); Keras Applications InceptionV3: 23,851,784", 299, "");
+        N_("Szegedy et al. 2016 (arXiv:1512.00567); Keras Applications InceptionV3: 23,851,784"), 299, "");
     cnn("efficientnet_b0", "EfficientNet-B0", {"efficientnetb0", "efficientnet-b0"}, 5330571,
-        "Tan & Le 2019 (arXiv:1905.11946) Table 2: 5.3M; Keras Applications EfficientNetB0: 5,330,571", 224, "");
+        N_("Tan & Le 2019 (arXiv:1905.11946) Table 2: 5.3M; Keras Applications EfficientNetB0: 5,330,571"), 224, "");
     cnn("efficientnet_b4", "EfficientNet-B4", {"efficientnetb4", "efficientnet-b4"}, 19466823,
-        "Tan & Le 2019 (arXiv:1905.11946) Table 2: 19M; Keras Applications EfficientNetB4: 19,466,823", 380, "");
+        N_("Tan & Le 2019 (arXiv:1905.11946) Table 2: 19M; Keras Applications EfficientNetB4: 19,466,823"), 380, "");
     cnn("mobilenet_v2", "MobileNetV2", {"mobilenetv2", "mobilenet-v2"}, 3538984,
-        "Sandler et al. 2018 (arXiv:1801.04381) Table 4: 3.4M; Keras Applications MobileNetV2: 3,538,984", 224, "");
+        N_("Sandler et al. 2018 (arXiv:1801.04381) Table 4: 3.4M; Keras Applications MobileNetV2: 3,538,984"), 224, "");
     TransformerConfig vit_b{TransformerKind::kVision, 12, 0, 768, 12, 3072, 0, true, false, 16};
     TransformerConfig vit_l{TransformerKind::kVision, 24, 0, 1024, 16, 4096, 0, true, false, 16};
     tr("vit_b16", "ViT-B/16", {"vit-b/16", "vit-b16", "vit_base"}, 86567656,
-       "Dosovitskiy et al. 2021 (arXiv:2010.11929) Table 1: 86M (12 layers, 768, MLP 3072, 12 heads)", vit_b, 0, 224, "");
+       N_("Dosovitskiy et al. 2021 (arXiv:2010.11929) Table 1: 86M (12 layers, 768, MLP 3072, 12 heads)"), vit_b, 0, 224, "");
     tr("vit_l16", "ViT-L/16", {"vit-l/16", "vit-l16", "vit_large"}, 304326632,
-       "Dosovitskiy et al. 2021 (arXiv:2010.11929) Table 1: 307M (24 layers, 1024, MLP 4096, 16 heads)", vit_l, 0, 224, "");
+       N_("Dosovitskiy et al. 2021 (arXiv:2010.11929) Table 1: 307M (24 layers, 1024, MLP 4096, 16 heads)"), vit_l, 0, 224, "");
     TransformerConfig bert_b{TransformerKind::kEncoder, 12, 0, 768, 12, 3072, 30522, true, false, 0};
     TransformerConfig bert_l{TransformerKind::kEncoder, 24, 0, 1024, 16, 4096, 30522, true, false, 0};
     // Default sequence 384: the SQuAD v1.1 fine-tuning length of the measured
     // BERT-large rows (NVIDIA DeepLearningExamples BERT README).
     tr("bert_base", "BERT-base", {"bert-base", "bert_base_uncased"}, 109482240,
-       "Devlin et al. 2019 (arXiv:1810.04805): 110M (L=12, H=768, A=12)", bert_b, 384, 0, "");
+       N_("Devlin et al. 2019 (arXiv:1810.04805): 110M (L=12, H=768, A=12)"), bert_b, 384, 0, "");
     tr("bert_large", "BERT-large", {"bert-large", "bert_large_uncased"}, 335141888,
-       "Devlin et al. 2019 (arXiv:1810.04805): 340M (L=24, H=1024, A=16)", bert_l, 384, 0, "bert_large");
+       N_("Devlin et al. 2019 (arXiv:1810.04805): 340M (L=24, H=1024, A=16)"), bert_l, 384, 0, "bert_large");
     TransformerConfig g_s{TransformerKind::kDecoder, 12, 0, 768, 12, 3072, 50257, true, false, 0};
     TransformerConfig g_m{TransformerKind::kDecoder, 24, 0, 1024, 16, 4096, 50257, true, false, 0};
     TransformerConfig g_l{TransformerKind::kDecoder, 36, 0, 1280, 20, 5120, 50257, true, false, 0};
     TransformerConfig g_xl{TransformerKind::kDecoder, 48, 0, 1600, 25, 6400, 50257, true, false, 0};
-    const std::string gpt2 = "Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (";
-    tr("gpt2", "GPT-2 small", {"gpt2-small", "gpt-2", "gpt2_small"}, 124439808, gpt2 + "117M as published; 124,439,808 counted)", g_s, 1024, 0, "");
-    tr("gpt2_medium", "GPT-2 medium", {"gpt2-medium"}, 354823168, gpt2 + "345M; 354,823,168 counted)", g_m, 1024, 0, "");
-    tr("gpt2_large", "GPT-2 large", {"gpt2-large"}, 774030080, gpt2 + "762M; 774,030,080 counted)", g_l, 1024, 0, "");
-    tr("gpt2_xl", "GPT-2 XL", {"gpt2-xl"}, 1557611200, gpt2 + "1542M; 1,557,611,200 counted)", g_xl, 1024, 0, "");
+    tr("gpt2", "GPT-2 small", {"gpt2-small", "gpt-2", "gpt2_small"}, 124439808, N_("Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (117M as published; 124,439,808 counted)"), g_s, 1024, 0, "");
+    tr("gpt2_medium", "GPT-2 medium", {"gpt2-medium"}, 354823168, N_("Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (345M; 354,823,168 counted)"), g_m, 1024, 0, "");
+    tr("gpt2_large", "GPT-2 large", {"gpt2-large"}, 774030080, N_("Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (762M; 774,030,080 counted)"), g_l, 1024, 0, "");
+    tr("gpt2_xl", "GPT-2 XL", {"gpt2-xl"}, 1557611200, N_("Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners', Table 2 (1542M; 1,557,611,200 counted)"), g_xl, 1024, 0, "");
     TransformerConfig t5{TransformerKind::kEncoderDecoder, 12, 12, 768, 12, 3072, 32128, true, false, 0};
     tr("t5_base", "T5-base", {"t5-base"}, 222903552,
-       "Raffel et al. 2020 (arXiv:1910.10683) section 3.1: 220M (12+12 layers, 768, d_ff 3072, 12 heads)", t5, 512, 0, "");
+       N_("Raffel et al. 2020 (arXiv:1910.10683) section 3.1: 220M (12+12 layers, 768, d_ff 3072, 12 heads)"), t5, 512, 0, "");
     TransformerConfig l7{TransformerKind::kDecoder, 32, 0, 4096, 32, 11008, 32000, false, true, 0};
     TransformerConfig l13{TransformerKind::kDecoder, 40, 0, 5120, 40, 13824, 32000, false, true, 0};
     tr("llama_7b", "Llama-style 7B", {"llama-7b", "llama7b", "llama2-7b"}, 6738415616,
-       "Touvron et al. 2023 (arXiv:2302.13971) Table 2: 6.7B (32 layers, 4096, 32 heads, SwiGLU 11008)", l7, 2048, 0, "");
+       N_("Touvron et al. 2023 (arXiv:2302.13971) Table 2: 6.7B (32 layers, 4096, 32 heads, SwiGLU 11008)"), l7, 2048, 0, "");
     tr("llama_13b", "Llama-style 13B", {"llama-13b", "llama13b", "llama2-13b"}, 13015864320,
-       "Touvron et al. 2023 (arXiv:2302.13971) Table 2: 13.0B (40 layers, 5120, 40 heads, SwiGLU 13824)", l13, 2048, 0, "");
+       N_("Touvron et al. 2023 (arXiv:2302.13971) Table 2: 13.0B (40 layers, 5120, 40 heads, SwiGLU 13824)"), l13, 2048, 0, "");
     return m;
   }();
   return kModels;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "core/i18n.h"
 #include "core/input_file.h"
 
 namespace tfrig::plan {
@@ -159,7 +160,7 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
     return core::fail(core::ErrorCode::kInvalidArgument, option, usage + ", found price '" + number + "'");
   GpuPrice& p = book.gpus[name];
   (rent ? p.rent_per_gpu_hour : p.purchase_per_gpu) = v;
-  if (book.source.empty()) book.source = "command line";
+  if (book.source.empty()) book.source = _("command line");
   return {};
 }
 

@@ -140,7 +140,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
                     : trf("tfrig plan: {0}, batch {1}, {2}, {3}", w.display_name, w.batch, precision_name(w.precision), optimizer_name(w.optimizer));
   out += "\n";
   // TRANSLATORS: {0} parameters, {1} of them trainable, {2} where the count comes from (a paper or Keras).
-  out += "  " + trf("{0} parameters ({1} trainable); {2}", grouped(w.params), grouped(w.trainable_params), w.params_source) + "\n";
+  out += "  " + trf("{0} parameters ({1} trainable); {2}", grouped(w.params), grouped(w.trainable_params), _(w.params_source)) + "\n";
   if (w.family == Family::kTransformer) {
     // TRANSLATORS: {1} is the value of --recompute (none, selective, full), left as it is.
     out += "  " + trf("sequence {0} tokens; recomputation {1}", w.seq_len, recompute_name(w.recompute)) + "\n";
@@ -237,7 +237,7 @@ std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
   out += "# " + trf("Training server plan: {0}", w.display_name) + "\n\n";
   // TRANSLATORS: {0} the batch, {1} per GPU, {2} the precision policy, {3} the optimizer (identifiers, left as they are).
   out += "- " + trf("Batch {0} ({1} per GPU), {2}, optimizer {3}", w.batch, r.batch_per_gpu, precision_name(w.precision), optimizer_name(w.optimizer)) + "\n";
-  out += "- " + trf("{0} parameters ({1})", grouped(w.params), w.params_source) + "\n";
+  out += "- " + trf("{0} parameters ({1})", grouped(w.params), _(w.params_source)) + "\n";
   if (w.family == Family::kTransformer) out += "- " + trf("Sequence length {0}", w.seq_len) + "\n";
   out += "\n## " + _("GPU memory per replica") + "\n\n" + row({_("term"), _("size"), _("formula")}) + "| --- | ---: | --- |\n";
   for (const MemoryRow& m : memory_rows(r)) out += row({m.term, core::format_bytes_binary(m.bytes), m.formula});
@@ -278,7 +278,7 @@ nlohmann::json to_json(const PlanResult& r) {
                 {"family", family_name(w.family)},
                 {"params", w.params},
                 {"trainable_params", w.trainable_params},
-                {"params_source", w.params_source},
+                {"params_source", _(w.params_source)},
                 {"image_size", w.image_size > 0 ? json(w.image_size) : json(nullptr)},
                 {"seq_len", w.seq_len > 0 ? json(w.seq_len) : json(nullptr)}};
   j["batch"] = w.batch;

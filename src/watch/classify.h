@@ -25,6 +25,8 @@ enum class Verdict {
   kIoBound,        // no GPU watched: waiting on storage
 };
 std::string_view verdict_name(Verdict v);  // the JSON names: "input_bound_cpu", ...
+// The verdict for the terminal: the JSON name in English, a phrase in Chinese.
+std::string verdict_label(Verdict v);
 
 // "1 h", "5 min", "2.5 s", "500 ms": as a person writes an interval (never "3.6e+03 s").
 std::string interval_text(double seconds);

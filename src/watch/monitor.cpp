@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "watch/recording.h"
 #include "watch/sampler.h"
 
@@ -116,7 +117,7 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
       info.gpu_status = gpus.status();
     }
   } else {
-    info.gpu_status = "not watched (--no-gpu)";
+    info.gpu_status = N_("not watched (--no-gpu)");  // a recording keeps English; shown translated
   }
 
   RecordWriter writer;
@@ -137,7 +138,7 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
     info.pid = *o.pid;
     if (!root.exists(fmt::format("proc/{}/stat", *o.pid))) {
       return tl::unexpected(core::Error{core::ErrorCode::kNotFound, root.full_path(fmt::format("proc/{}", *o.pid)),
-                                        "no such process"});
+                                        _("no such process")});
     }
   }
   writer.write(info_line(info));
@@ -208,7 +209,7 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
       if (::waitpid(*child, &status, WNOHANG) == *child) finish_child(status);
       else std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    if (!child_done) result.problems.push_back(fmt::format("the command (pid {}) was still running when the watch stopped", *child));
+    if (!child_done) result.problems.push_back(trf("the command (pid {}) was still running when the watch stopped", *child));
   }
   for (const auto& p : sampler.problems()) result.problems.push_back(p);
   if (!o.record_path.empty()) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/json_text.h"
 #include "core/text.h"
 
@@ -43,13 +44,13 @@ class Reader {
     const std::string field = path.empty() ? key : path + "." + key;
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) {
-      if (required) return tl::unexpected(error(field, "missing"));
+      if (required) return tl::unexpected(error(field, _("missing")));
       return std::optional<double>{};
     }
-    if (!it->is_number()) return tl::unexpected(error(field, "expected a number"));
+    if (!it->is_number()) return tl::unexpected(error(field, _("expected a number")));
     const double v = it->get<double>();
     if (!std::isfinite(v) || v < lo || v > hi) {
-      return tl::unexpected(error(field, fmt::format("expected a number from {} to {}", lo, hi)));
+      return tl::unexpected(error(field, trf("expected a number from {0} to {1}", lo, hi)));
     }
     return std::optional<double>{v};
   }
@@ -57,7 +58,7 @@ class Reader {
   core::Result<std::string> string(const Json& obj, const char* key, const std::string& path) const {
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) return std::string();
-    if (!it->is_string()) return tl::unexpected(error(path.empty() ? key : path + "." + key, "expected a string"));
+    if (!it->is_string()) return tl::unexpected(error(path.empty() ? key : path + "." + key, _("expected a string")));
     return it->get<std::string>();
   }
 
@@ -66,8 +67,8 @@ class Reader {
     static const Json kEmpty = Json::array();
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) return &kEmpty;
-    if (!it->is_array()) return tl::unexpected(error(path.empty() ? key : path + "." + key, "expected an array"));
-    if (it->size() > kMaxArray) return tl::unexpected(error(path.empty() ? key : path + "." + key, "too many elements"));
+    if (!it->is_array()) return tl::unexpected(error(path.empty() ? key : path + "." + key, _("expected an array")));
+    if (it->size() > kMaxArray) return tl::unexpected(error(path.empty() ? key : path + "." + key, _("too many elements")));
     return &*it;
   }
 
@@ -85,7 +86,7 @@ core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
   RunInfo info;
   TRY_NUM(version, r.number(j, "tfrig_watch", "", 1, 1e6, true));
   if (*version > kRecordingVersion) {
-    return tl::unexpected(r.error("tfrig_watch", fmt::format("recording version {} is newer than this tfrig reads ({})",
+    return tl::unexpected(r.error("tfrig_watch", trf("recording version {0} is newer than this tfrig reads ({1})",
                                                              *version, kRecordingVersion)));
   }
   TRY_NUM(interval, r.number(j, "interval_s", "", 0.001, 86400, true));
@@ -107,7 +108,7 @@ core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
   for (size_t i = 0; i < (*gpus)->size(); ++i) {
     const Json& g = (**gpus)[i];
     const std::string path = fmt::format("gpus[{}]", i);
-    if (!g.is_object()) return tl::unexpected(r.error(path, "expected an object"));
+    if (!g.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     GpuInfo gi;
     TRY_NUM(index, r.number(g, "index", path, 0, 65535, true));
     gi.index = static_cast<unsigned>(*index);
@@ -126,7 +127,7 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
   TRY_NUM(t, r.number(j, "t", "", 0, kMaxSeconds, true));
   s.t = *t;
   if (auto it = j.find("cpu"); it != j.end() && !it->is_null()) {
-    if (!it->is_object()) return tl::unexpected(r.error("cpu", "expected an object"));
+    if (!it->is_object()) return tl::unexpected(r.error("cpu", _("expected an object")));
     CpuSample c;
     TRY_NUM(cores, r.number(*it, "cores", "cpu", 0, kMaxCount, true));
     c.cores = static_cast<int>(*cores);
@@ -140,7 +141,7 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
       for (size_t i = 0; i < (*arr)->size(); ++i) {
         const Json& v = (**arr)[i];
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1) {
-          return tl::unexpected(r.error(fmt::format("cpu.{}[{}]", key, i), "expected a fraction from 0 to 1"));
+          return tl::unexpected(r.error(fmt::format("cpu.{}[{}]", key, i), _("expected a fraction from 0 to 1")));
         }
         out->push_back(v.get<double>());
       }
@@ -148,7 +149,7 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
     s.cpu = std::move(c);
   }
   if (auto it = j.find("process"); it != j.end() && !it->is_null()) {
-    if (!it->is_object()) return tl::unexpected(r.error("process", "expected an object"));
+    if (!it->is_object()) return tl::unexpected(r.error("process", _("expected an object")));
     ProcessSample p;
     TRY_NUM(processes, r.number(*it, "processes", "process", 0, kMaxCount));
     p.processes = static_cast<int>(processes.value_or(0));
@@ -171,7 +172,7 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
   for (size_t i = 0; i < (*disks)->size(); ++i) {
     const Json& d = (**disks)[i];
     const std::string path = fmt::format("disks[{}]", i);
-    if (!d.is_object()) return tl::unexpected(r.error(path, "expected an object"));
+    if (!d.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     DiskSample ds;
     auto name = r.string(d, "name", path);
     if (!name) return tl::unexpected(name.error());
@@ -189,7 +190,7 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
   for (size_t i = 0; i < (*gpus)->size(); ++i) {
     const Json& g = (**gpus)[i];
     const std::string path = fmt::format("gpus[{}]", i);
-    if (!g.is_object()) return tl::unexpected(r.error(path, "expected an object"));
+    if (!g.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     GpuSample gs;
     TRY_NUM(index, r.number(g, "index", path, 0, 65535, true));
     gs.index = static_cast<unsigned>(*index);
@@ -287,11 +288,11 @@ core::Result<Recording> parse_recording(std::string_view text, const std::string
     if (core::trim(line).empty()) continue;
     Reader r(where, line_no);
     Json j = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (j.is_discarded()) return tl::unexpected(r.error("", "not a JSON object (each line of a recording is one)"));
-    if (!j.is_object()) return tl::unexpected(r.error("", "expected a JSON object"));
+    if (j.is_discarded()) return tl::unexpected(r.error("", _("not a JSON object (each line of a recording is one)")));
+    if (!j.is_object()) return tl::unexpected(r.error("", _("expected a JSON object")));
     if (!have_info) {
       if (!j.contains("tfrig_watch")) {
-        return tl::unexpected(r.error("", "the first line must be the run header {\"tfrig_watch\":1,...}: not a tfrig watch recording"));
+        return tl::unexpected(r.error("", _("the first line must be the run header {\"tfrig_watch\":1,...}: not a tfrig watch recording")));
       }
       auto info = parse_info(j, r);
       if (!info) return tl::unexpected(info.error());
@@ -301,11 +302,11 @@ core::Result<Recording> parse_recording(std::string_view text, const std::string
     }
     auto s = parse_sample(j, r);
     if (!s) return tl::unexpected(s.error());
-    if (s->t < last_t) return tl::unexpected(r.error("t", fmt::format("goes back in time ({} after {})", s->t, last_t)));
+    if (s->t < last_t) return tl::unexpected(r.error("t", trf("goes back in time ({0} after {1})", s->t, last_t)));
     last_t = s->t;
     rec.samples.push_back(std::move(*s));
   }
-  if (!have_info) return tl::unexpected(core::Error{core::ErrorCode::kParse, where, "empty: no run header line"});
+  if (!have_info) return tl::unexpected(core::Error{core::ErrorCode::kParse, where, _("empty: no run header line")});
   rec.info.source = "replay " + where;
   return rec;
 }

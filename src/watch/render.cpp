@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "core/units.h"
 
 namespace tfrig::watch {
@@ -35,51 +37,63 @@ OJson phase_json(const Phase& p) {
 
 std::string status_line(const Sample& s) {
   std::string line = fmt::format("{:6.1f}s", s.t);
+  // TRANSLATORS: the live status line of tfrig watch: short items, two spaces apart.
   for (const auto& g : s.gpus) {
-    line += fmt::format("  gpu{} {}", g.index, g.util_percent ? fmt::format("{:.0f}%", *g.util_percent) : "?");
-    if (g.pcie_rx_bytes_per_s) line += fmt::format(" rx {}", core::format_rate(*g.pcie_rx_bytes_per_s));
+    line += "  " + trf("gpu{0} {1}", g.index, g.util_percent ? fmt::format("{:.0f}%", *g.util_percent) : "?");
+    if (g.pcie_rx_bytes_per_s) line += " " + trf("rx {}", core::format_rate(*g.pcie_rx_bytes_per_s));
   }
   if (s.cpu && s.cpu->cores > 0) {
-    line += fmt::format("  cpu {:.0f}% iowait {:.0f}%", s.cpu->busy_cores / s.cpu->cores * 100,
-                        s.cpu->iowait_cores / s.cpu->cores * 100);
+    line += "  " + trf("cpu {0:.0f}% iowait {1:.0f}%", s.cpu->busy_cores / s.cpu->cores * 100,
+                       s.cpu->iowait_cores / s.cpu->cores * 100);
   }
   if (s.process) {
-    line += fmt::format("  proc {:.2f} cores", s.process->cpu_cores);
-    if (s.process->read_bytes_per_s) line += fmt::format(" read {}", core::format_rate(*s.process->read_bytes_per_s));
+    line += "  " + trf("proc {:.2f} cores", s.process->cpu_cores);
+    if (s.process->read_bytes_per_s) line += " " + trf("read {}", core::format_rate(*s.process->read_bytes_per_s));
   }
-  if (!s.disks.empty()) line += fmt::format("  disks {}", core::format_rate(disk_read(s)));
+  if (!s.disks.empty()) line += "  " + trf("disks {}", core::format_rate(disk_read(s)));
   return line;
 }
 
 std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th) {
   std::string out;
-  out += fmt::format("tfrig watch: {} sample(s) every {} ({})\n", a.samples, interval_text(rec.info.interval_s),
-                     rec.info.command.empty() ? (rec.info.pid ? fmt::format("pid {}", *rec.info.pid) : std::string("system-wide"))
-                                              : rec.info.command);
+  const std::string what = !rec.info.command.empty() ? rec.info.command
+                           : rec.info.pid            ? trf("pid {}", *rec.info.pid)
+                                                     : _("system-wide");
+  out += trnf("tfrig watch: {0} sample every {1} ({2})", "tfrig watch: {0} samples every {1} ({2})", a.samples, a.samples,
+              interval_text(rec.info.interval_s), what) +
+         "\n";
   for (const auto& g : rec.info.gpus) {
-    out += fmt::format("  GPU {}: {}{}\n", g.index, g.name.empty() ? "?" : g.name,
-                       g.pcie_link_bytes_per_s ? fmt::format(" (PCIe link {})", core::format_rate(*g.pcie_link_bytes_per_s)) : "");
+    const std::string name = g.name.empty() ? "?" : g.name;
+    out += "  " +
+           (g.pcie_link_bytes_per_s ? trf("GPU {0}: {1} (PCIe link {2})", g.index, name, core::format_rate(*g.pcie_link_bytes_per_s))
+                                    : trf("GPU {0}: {1}", g.index, name)) +
+           "\n";
   }
-  out += fmt::format("\nVerdict: {}\n  {}\n  Fix: {}\n", verdict_name(a.verdict), a.explanation, a.fix);
+  out += "\n" + trf("Verdict: {}", verdict_label(a.verdict)) + "\n  " + a.explanation + "\n  " + trf("Fix: {}", a.fix) + "\n";
   const Phase& w = a.whole;
-  out += fmt::format("\nWhole run: GPU {}  CPU busy {}  iowait {}  process {}  reads {}\n",
-                     w.gpu_util_percent ? fmt::format("{:.0f}%", *w.gpu_util_percent) : "-", pct(w.cpu_busy_share),
-                     w.iowait_cores ? fmt::format("{:.2f} cores", *w.iowait_cores) : "-",
-                     w.process_cpu_cores ? fmt::format("{:.2f} cores", *w.process_cpu_cores) : "-",
-                     w.read_bytes_per_s ? core::format_rate(*w.read_bytes_per_s) : "-");
+  auto cores = [](const std::optional<double>& v) { return v ? trf("{:.2f} cores", *v) : std::string("-"); };
+  out += "\n" +
+         trf("Whole run: GPU {0}  CPU busy {1}  iowait {2}  process {3}  reads {4}",
+             w.gpu_util_percent ? fmt::format("{:.0f}%", *w.gpu_util_percent) : "-", pct(w.cpu_busy_share), cores(w.iowait_cores),
+             cores(w.process_cpu_cores), w.read_bytes_per_s ? core::format_rate(*w.read_bytes_per_s) : "-") +
+         "\n";
   if (!a.phases.empty()) {
-    out += "\nPhases:\n";
+    out += "\n" + _("Phases:") + "\n";
+    size_t label_width = 16;
+    for (const Phase& p : a.phases) label_width = std::max(label_width, core::display_width(verdict_label(p.verdict)));
     for (const Phase& p : a.phases) {
-      out += fmt::format("  {:>7.1f}s - {:>7.1f}s  {:<16} {}\n", p.start_t, p.end_t, verdict_name(p.verdict), p.why);
+      out += fmt::format("  {:>7.1f}s - {:>7.1f}s  {} {}\n", p.start_t, p.end_t, core::pad_right(verdict_label(p.verdict), label_width), p.why);
     }
   }
-  for (const auto& b : a.blind) out += fmt::format("\nNot seen: {}\n", b);
-  out += fmt::format(
-      "\nThresholds: compute-bound at GPU >= {:.0f}% busy; input-bound when the GPU idles >= {:.0f}% (highly >= {:.0f}%) "
-      "-- TensorFlow Profiler's input-bound thresholds; CPU saturated at {:.0f}%; storage: iowait >= {:.1f} cores, "
-      "disk busy >= {:.0f}%; PCIe at >= {:.0f}% of the link (docs/watch.md).\n",
+  for (const auto& b : a.blind) out += "\n" + trf("Not seen: {}", b) + "\n";
+  out += "\n";
+  out += trf(
+      "Thresholds: compute-bound at GPU >= {0:.0f}% busy; input-bound when the GPU idles >= {1:.0f}% (highly >= {2:.0f}%) "
+      "-- TensorFlow Profiler's input-bound thresholds; CPU saturated at {3:.0f}%; storage: iowait >= {4:.1f} cores, "
+      "disk busy >= {5:.0f}%; PCIe at >= {6:.0f}% of the link (docs/watch.md).",
       th.gpu_busy_percent, th.moderately_input_bound_idle * 100, th.highly_input_bound_idle * 100, th.cpu_saturated * 100,
       th.iowait_cores, th.disk_util * 100, th.pcie_share * 100);
+  out += "\n";
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "core/text.h"
 #include "gpulib/nvml.h"
 #include "knowledge/pcie.h"
@@ -114,7 +115,7 @@ std::map<int64_t, ProcSampler::Proc> ProcSampler::read_tree() {
         note(parsed.error().to_string());
       }
     } else if (io.error().code == core::ErrorCode::kPermissionDenied) {
-      note(io.error().to_string() + " (another user's process: its reads are not counted)");
+      note(trf("{} (another user's process: its reads are not counted)", io.error().to_string()));
     }
     if (auto tasks = root_.list_dir(dir + "/task")) {
       for (const auto& t : *tasks) {
@@ -332,7 +333,7 @@ bool GpuPoller::start(double interval_s, const std::optional<std::string>& libra
   }
   const unsigned count = *counted;
   if (count == 0) {
-    status_ = "NVML no_device: the driver sees no GPU";
+    status_ = N_("NVML no_device: the driver sees no GPU");  // a recording keeps English; shown translated
     nvml_.reset();
     return false;
   }

@@ -7,6 +7,7 @@
 #include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/units.h"
 #include "golden.h"
 #include "pipeline/report.h"
 #include "pipeline/run_cost.h"
@@ -41,7 +42,7 @@ Report fixed_report() {
   m.tfrecord_samples_per_s = 3100;
   m.stages.push_back(Stage{kStorage, 850, Origin::kMeasured,
                            trnf("{0} files ({1}) read cold on {2} thread in {3}, {4}", "{0} files ({1}) read cold on {2} threads in {3}, {4}", 8,
-                                1700, "178 MiB", 8, "2.00 s", "93.5 MB/s") +
+                                1700, "178 MiB", 8, core::format_seconds(2.0), "93.5 MB/s") +
                                trf("; warm (page cache) {0:.0f} files/s", 9000.0)});
   m.stages.push_back(Stage{kDecode, 1450, Origin::kMeasured,
                            trnf("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
