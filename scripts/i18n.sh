@@ -21,6 +21,11 @@ extract() {
     --sort-output --add-location=file --package-name=tfrig \
     --files-from="$out.files" -o "$out"
   rm -f "$out.files"
+  # Messages marked @{...}@ in setup's templates (src/setup/templates.h), merged in.
+  python3 scripts/extract_template_messages.py "$out.templates" src/setup/templates/*.in
+  msgcat --use-first --sort-output --add-location=file -o "$out.all" "$out" "$out.templates"
+  mv "$out.all" "$out"
+  rm -f "$out.templates"
   # xgettext leaves the charset as a placeholder when every msgid is ASCII.
   sed -i 's/charset=CHARSET/charset=UTF-8/' "$out"
 }
