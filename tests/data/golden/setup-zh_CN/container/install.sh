@@ -132,7 +132,7 @@ step_sources() {
     return 0
   fi
   check_source mirror "apt 软件源镜像" "https://mirrors.tuna.tsinghua.edu.cn/ubuntu/"
-  check_source mirror "Container Toolkit 镜像" "https://mirrors.ustc.edu.cn/libnvidia-container/gpgkey"
+  check_source mirror "Container Toolkit 镜像源" "https://mirrors.ustc.edu.cn/libnvidia-container/gpgkey"
   check_source default "Docker Hub 镜像仓库" "https://registry-1.docker.io/v2/"
   if [ "$DEFAULT_SOURCE_FAILED" -eq 1 ]; then
     cat >&2 <<'ADVICE'

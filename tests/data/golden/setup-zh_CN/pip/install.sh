@@ -133,7 +133,7 @@ step_sources() {
     return 0
   fi
   check_source mirror "apt 软件源镜像" "https://mirrors.tuna.tsinghua.edu.cn/ubuntu/"
-  check_source mirror "PyPI 镜像" "https://pypi.tuna.tsinghua.edu.cn/simple/pip/"
+  check_source mirror "PyPI 镜像源" "https://pypi.tuna.tsinghua.edu.cn/simple/pip/"
   if [ "$DEFAULT_SOURCE_FAILED" -eq 1 ]; then
     cat >&2 <<'ADVICE'
 install.sh: a default download source did not answer. From mainland China, write the
