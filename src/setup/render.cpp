@@ -262,7 +262,7 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
     << trf("`install.sh` first checks that each answers (a HEAD request, {} s; `--dry-run` lists them):",
            f.mirror_check_timeout_s)
     << "\n\n";
-  for (const auto& c : p.sources.checks) s << "- " << c.what << ": " << c.url << "\n";
+  for (const auto& c : p.sources.checks) s << "- " << trf("{0}: {1}", c.what, c.url) << "\n";
   if (!p.sources.apt_mirror.empty()) s << "- " << trf("apt: the archive in /etc/apt becomes {}", p.sources.apt_mirror) << "\n";
   if (!p.sources.preset.empty()) {
     s << "\n"
