@@ -881,7 +881,8 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
 std::string plan_summary(const SetupPlan& p) {
   std::ostringstream s;
   const std::string gpu = p.gpu.name.empty() ? _("unknown") : p.gpu.name;
-  const bool cc_shown = !p.gpu.cc;
+  // A GPU given as --gpu cc:X.Y is named "compute capability X.Y" already.
+  const bool cc_shown = !p.gpu.cc || p.gpu.name == trf("compute capability {}", *p.gpu.cc);
   s << (cc_shown ? trf("tfrig setup: {}, method {}, GPU {}", p.os->id, method_name(p.method), gpu)
                  : trf("tfrig setup: {}, method {}, GPU {} (compute capability {})", p.os->id, method_name(p.method), gpu,
                        *p.gpu.cc))
