@@ -50,7 +50,7 @@ run() {
     "$@"
   fi
 }
-# put_file SRC DEST MODE: installs a file shipped next to this script when it differs.
+# put_file SRC DEST MODE: 把本脚本旁边的文件安装到目标位置（内容不同时才安装）。
 put_file() {
   local src="$HERE/$1" dest="$ROOT$2" mode="$3"
   if [ -f "$dest" ] && cmp -s "$src" "$dest"; then
@@ -59,8 +59,8 @@ put_file() {
   fi
   run install -D -m "$mode" "$src" "$dest"
 }
-# No `cmd | grep -q` under pipefail: grep -q exits at the first match and the writer's
-# SIGPIPE would fail the pipeline; outputs are captured first.
+# pipefail 下不用 `cmd | grep -q`：grep -q 匹配到第一行就退出，写入端收到的
+# SIGPIPE 会让整条管道失败；所以先把输出保存下来再匹配。
 have_pkg() {
   # shellcheck disable=SC2016 # ${Status} is dpkg-query's field, not a shell variable
   [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
@@ -76,8 +76,8 @@ apt_install() {
   fi
   run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
 }
-# check_source KIND WHAT URL: does URL answer a HEAD request in time? Any HTTP answer counts
-# (a registry's 401 too); KIND "mirror" or "default" says what to advise when it does not.
+# check_source KIND WHAT URL: URL 能否在限时内响应 HEAD 请求？任何 HTTP 响应都算（镜像仓库的 401 也算）；
+# KIND 为 "mirror" 或 "default"，决定没有响应时给出什么建议。
 check_source() {
   local kind="$1" what="$2" url="$3"
   if [ "$DRY_RUN" -eq 1 ]; then
@@ -99,7 +99,7 @@ check_source() {
     fi
   fi
 }
-# version_ge A B: A >= B in version order.
+# version_ge A B: 按版本号顺序 A >= B。
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]; }
 
 step_preflight() {
