@@ -24,11 +24,13 @@ extract() {
   rm -f "$out.files"
   # xgettext leaves the charset as a placeholder when every msgid is ASCII.
   sed -i 's/charset=CHARSET/charset=UTF-8/' "$out.code"
+  # Messages marked @{...}@ in setup's templates (src/setup/templates.h).
+  python3 "$root/scripts/extract_template_messages.py" "$out.templates" src/setup/templates/*.in
   # The human texts of data/knowledge/*.json (a log line's meaning, cause and
   # fix): xgettext reads no JSON, so a script writes them as a fragment.
   python3 "$root/scripts/knowledge_pot.py" "$out.knowledge"
-  msgcat --use-first --sort-output --add-location=file -o "$out" "$out.code" "$out.knowledge"
-  rm -f "$out.code" "$out.knowledge"
+  msgcat --use-first --sort-output --add-location=file -o "$out" "$out.code" "$out.templates" "$out.knowledge"
+  rm -f "$out.code" "$out.templates" "$out.knowledge"
 }
 
 case "${1:-}" in

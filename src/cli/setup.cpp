@@ -81,8 +81,10 @@ void add_setup_command(CLI::App& app, RunState& state) {
       state.exit_code = exit_code_for(report.error());
       return;
     }
-    if (!report) core::log(core::LogLevel::kWarn, "could not probe this machine ({}); planning from the options only",
-                           report.error().to_string());
+    if (!report) {
+      core::log(core::LogLevel::kWarn, "{}",
+                trf("could not probe this machine ({}); planning from the options only", report.error().to_string()));
+    }
     setup::SetupOptions options;
     options.tf = o->tf;
     options.os = o->os;
@@ -104,7 +106,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
     const setup::SetupPlan& plan = *outcome->plan;
     std::string text = setup::plan_summary(plan);
     if (o->output.empty()) {
-      text += "(pass -o DIR to write install.sh and the other files)\n";
+      text += _("(pass -o DIR to write install.sh and the other files)") + "\n";
     } else {
       const auto files = setup::render_all(plan, *k);
       if (auto st = setup::write_outputs(o->output, files, o->force); !st) {
@@ -112,8 +114,10 @@ void add_setup_command(CLI::App& app, RunState& state) {
         state.exit_code = kExitCantCreate;
         return;
       }
-      text += "Wrote " + std::to_string(files.size()) + " files to " + o->output + ": read README.md, then run " +
-              o->output + "/install.sh --dry-run\n";
+      text += trnf("Wrote {} file to {}: read README.md, then run {}/install.sh --dry-run",
+                   "Wrote {} files to {}: read README.md, then run {}/install.sh --dry-run", files.size(), files.size(),
+                   o->output, o->output) +
+              "\n";
     }
     (void)core::write_stdout(text);
     state.exit_code = kExitOk;

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <variant>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::setup {
@@ -129,44 +130,47 @@ const knowledge::CudnnPackage* cudnn_package_for(const SetupFacts& f, const std:
 // Why this TF release cannot work here with this method; empty when it can.
 std::string why_not(const Knowledge& k, const OsTarget& os, Method m, const GpuTarget& gpu, const TfBuild& b) {
   auto tf = ver(b.tf);
-  if (!tf) return "TensorFlow " + b.tf + " is not a version";
+  if (!tf) return trf("TensorFlow {} is not a version", b.tf);
   const bool and_cuda = and_cuda_for(k, b.tf);
   if (m == Method::kPip || m == Method::kApt) {
     auto py = ver(os.python);
     if (!py || !b.supports_python(*py)) {
-      return "TensorFlow " + b.tf + " supports Python " + python_range(b) + " but " + os.id + " ships Python " +
-             os.python + " (tested-build table)";
+      return trf("TensorFlow {} supports Python {} but {} ships Python {} (tested-build table)", b.tf, python_range(b), os.id,
+                 os.python);
     }
   }
   if (m == Method::kNgc && !k.setup().ngc_for(b.tf)) {
-    return "no NGC TensorFlow release ships TensorFlow " + tf->truncated(2) + " (setup.json ngc.releases)";
+    return trf("no NGC TensorFlow release ships TensorFlow {} (setup.json ngc.releases)", tf->truncated(2));
   }
   if (gpu.cc && m == Method::kNgc) {
     // NVIDIA builds the NGC images for every capability from its minimum, not the official wheel's list.
     auto cc = ver(*gpu.cc), min = ver(k.setup().ngc_min_cc);
     if (cc && min && *cc < *min) {
-      return "NGC TensorFlow images need compute capability " + k.setup().ngc_min_cc + " or newer, not " + *gpu.cc;
+      return trf("NGC TensorFlow images need compute capability {} or newer, not {}", k.setup().ngc_min_cc, *gpu.cc);
     }
   } else if (gpu.cc) {
     auto cc = ver(*gpu.cc);
     if (cc) {
       auto kv = k.kernel_support(*tf, *cc);
       if (kv.support == knowledge::KernelSupport::kNone || kv.support == knowledge::KernelSupport::kBelowMinimum) {
-        return "TensorFlow " + b.tf + " has no kernels for compute capability " + *gpu.cc + " (" + kv.detail + ")";
+        return trf("TensorFlow {} has no kernels for compute capability {} ({})", b.tf, *gpu.cc, kv.detail);
       }
     }
   }
   const std::string cuda = cuda_needed(k, m, b);
   if (choose_branch(k, os, cuda, gpu.cc).empty()) {
-    return "no driver branch offered on " + os.id + " ships CUDA " + cuda +
-           (gpu.cc ? " and drives compute capability " + *gpu.cc : "");
+    return gpu.cc ? trf("no driver branch offered on {} ships CUDA {} and drives compute capability {}", os.id, cuda, *gpu.cc)
+                  : trf("no driver branch offered on {} ships CUDA {}", os.id, cuda);
   }
   if (needs_cuda_repo_libs(m, and_cuda)) {
     if (!minor_ge(b.cuda, os.cuda_repo_min) || (os.cuda_repo_max && !minor_ge(*os.cuda_repo_max, b.cuda))) {
-      return "NVIDIA's " + os.cuda_repo + " repository has no CUDA " + b.cuda + " (it carries " + os.cuda_repo_min +
-             (os.cuda_repo_max ? " to " + *os.cuda_repo_max : " and later") + ")";
+      return os.cuda_repo_max
+                 ? trf("NVIDIA's {} repository has no CUDA {} (it carries {} to {})", os.cuda_repo, b.cuda, os.cuda_repo_min,
+                       *os.cuda_repo_max)
+                 : trf("NVIDIA's {} repository has no CUDA {} (it carries {} and later)", os.cuda_repo, b.cuda,
+                       os.cuda_repo_min);
     }
-    if (!cudnn_package_for(k.setup(), b.cudnn)) return "no apt package known for cuDNN " + b.cudnn;
+    if (!cudnn_package_for(k.setup(), b.cudnn)) return trf("no apt package known for cuDNN {}", b.cudnn);
   }
   return "";
 }
@@ -207,15 +211,15 @@ core::Result<GpuTarget> resolve_gpu(const Knowledge& k, const inventory::Invento
   }
   if (core::starts_with(want, "cc:")) {
     const std::string cc = want.substr(3);
-    if (!ver(cc)) return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", "expected cc:MAJOR.MINOR, got " + want);
+    if (!ver(cc)) return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", trf("expected cc:MAJOR.MINOR, got {}", want));
     g.cc = cc;
-    g.name = "compute capability " + cc;
+    g.name = trf("compute capability {}", cc);
     return g;
   }
   auto m = k.find_gpu(want);
   if (!m) {
     return core::fail(core::ErrorCode::kInvalidArgument, "--gpu",
-                      "no GPU named '" + want + "' in the knowledge base (a name, PCI id, or cc:X.Y)");
+                      trf("no GPU named '{}' in the knowledge base (a name, PCI id, or cc:X.Y)", want));
   }
   g.name = m->name;
   g.cc = m->compute_capability;
@@ -227,13 +231,13 @@ core::Result<GpuTarget> resolve_gpu(const Knowledge& k, const inventory::Invento
 // kept when the knowledge base knows that release (pip extras).
 core::Result<std::pair<const TfBuild*, std::string>> resolve_tf(const Knowledge& k, const std::string& want) {
   auto v = ver(want);
-  if (!v) return core::fail(core::ErrorCode::kInvalidArgument, "--tf", "expected a version like 2.17, got '" + want + "'");
+  if (!v) return core::fail(core::ErrorCode::kInvalidArgument, "--tf", trf("expected a version like 2.17, got '{}'", want));
   const TfBuild* b = k.find_tf_build(*v);
   if (!b) {
     std::string known;
     for (const auto& r : k.tf_builds()) known += (known.empty() ? "" : ", ") + r.tf;
     return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
-                      "TensorFlow " + want + " is not in the tested-build table (known: " + known + ")");
+                      trf("TensorFlow {} is not in the tested-build table (known: {})", want, known));
   }
   if (v->parts().size() <= 2 || *ver(b->tf) == *v) return std::make_pair(b, b->tf);
   for (const auto& r : k.tf_builds()) {
@@ -241,8 +245,7 @@ core::Result<std::pair<const TfBuild*, std::string>> resolve_tf(const Knowledge&
   }
   if (const auto* p = k.pip_extra_for(*v); p && p->tf == want) return std::make_pair(b, want);
   return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
-                    "TensorFlow " + want + " is not in the knowledge base; use " + v->truncated(2) + " (its row " +
-                        b->tf + ")");
+                    trf("TensorFlow {} is not in the knowledge base; use {} (its row {})", want, v->truncated(2), b->tf));
 }
 
 // The user's own --os and --gpu, repeated in every suggestion so that each
@@ -304,105 +307,123 @@ void add_version(SetupPlan& p, const std::string& kind, const std::string& value
 void build_steps(const Knowledge& k, SetupPlan& p) {
   const SetupFacts& f = k.setup();
   const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
-  p.steps.push_back({"preflight", "Check the OS and that the script runs as root",
-                     "The packages and paths below are for " + p.os->id + " only; installing drivers and writing /etc needs root.",
-                     "tfrig", "Nothing to undo."});
+  p.steps.push_back({"preflight", _("Check the OS and that the script runs as root"),
+                     trf("The packages and paths below are for {} only; installing drivers and writing /etc needs root.", p.os->id),
+                     "tfrig", _("Nothing to undo.")});
   const Sources& src = p.sources;
-  p.steps.push_back({"sources", "Check that every download source answers",
-                     "A source that does not answer (a blocked or slow network, a mirror that closed) would stall apt or pip halfway; each is asked once, with a " +
-                         std::to_string(f.mirror_check_timeout_s) + " s limit, before anything is installed. When default sources do not answer it says how to write the installation with mirrors (--mirror cn).",
-                     "tfrig; docs/setup.md", "Nothing to undo."});
+  p.steps.push_back({"sources", _("Check that every download source answers"),
+                     trf("A source that does not answer (a blocked or slow network, a mirror that closed) would stall apt or pip "
+                         "halfway; each is asked once, with a {} s limit, before anything is installed. When default sources do not "
+                         "answer it says how to write the installation with mirrors (--mirror cn).",
+                         f.mirror_check_timeout_s),
+                     "tfrig; docs/setup.md", _("Nothing to undo.")});
   if (!src.apt_mirror.empty()) {
-    p.steps.push_back({"apt_mirror", "apt archive from " + src.apt_mirror,
-                       "The " + p.os->id + " archive named in /etc/apt is replaced by the mirror, so apt-get downloads the driver, Docker and Python packages from it.",
+    p.steps.push_back({"apt_mirror", trf("apt archive from {}", src.apt_mirror),
+                       trf("The {} archive named in /etc/apt is replaced by the mirror, so apt-get downloads the driver, Docker "
+                           "and Python packages from it.",
+                           p.os->id),
                        p.os->os_id == "debian" ? "https://mirrors.tuna.tsinghua.edu.cn/help/debian/"
                                                : "https://mirrors.tuna.tsinghua.edu.cn/help/ubuntu/",
-                       "Restore each file from its .tfrig-bak copy in /etc/apt, then sudo apt-get update."});
+                       _("Restore each file from its .tfrig-bak copy in /etc/apt, then sudo apt-get update.")});
   }
-  p.steps.push_back({"nouveau", "Blacklist nouveau where it is bound",
-                     "If the open-source nouveau driver owns the GPU, the NVIDIA module cannot bind and nvidia-smi finds no device.",
+  p.steps.push_back({"nouveau", _("Blacklist nouveau where it is bound"),
+                     _("If the open-source nouveau driver owns the GPU, the NVIDIA module cannot bind and nvidia-smi finds no device."),
                      "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/",
-                     "sudo rm /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u, then reboot."});
+                     _("sudo rm /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u, then reboot.")});
   if (p.cuda_repo) {
-    p.steps.push_back({"cuda_repo", "Add NVIDIA's CUDA apt repository (" + f.keyring_package + " " + f.keyring_version + ")",
+    p.steps.push_back({"cuda_repo", trf("Add NVIDIA's CUDA apt repository ({} {})", f.keyring_package, f.keyring_version),
                        p.driver.installer == "cuda-repo" && !p.cuda.needed
-                           ? "The driver for " + p.os->id + " comes from NVIDIA's repository (there is no ubuntu-drivers)."
-                           : "The CUDA toolkit and cuDNN packages pinned to the tested-build table come from NVIDIA's repository.",
+                           ? trf("The driver for {} comes from NVIDIA's repository (there is no ubuntu-drivers).", p.os->id)
+                           : _("The CUDA toolkit and cuDNN packages pinned to the tested-build table come from NVIDIA's repository."),
                        "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
                        "sudo apt-get purge " + f.keyring_package + " && sudo apt-get update."});
   }
   if (p.cuda_repo && src.cuda_repo_mirrored) {
-    p.steps.push_back({"cuda_repo_mirror", "NVIDIA's CUDA repository from " + src.cuda_repo_base,
-                       "The keyring package names " + src.cuda_repo_default + " in /etc/apt/sources.list.d/cuda-*.list; the mirror serves the same folders.",
+    p.steps.push_back({"cuda_repo_mirror", trf("NVIDIA's CUDA repository from {}", src.cuda_repo_base),
+                       trf("The keyring package names {} in /etc/apt/sources.list.d/cuda-*.list; the mirror serves the same folders.",
+                           src.cuda_repo_default),
                        "https://github.com/aws/aws-parallelcluster-cookbook/pull/919",
-                       "Restore /etc/apt/sources.list.d/cuda-*.list from its .tfrig-bak copy, then sudo apt-get update."});
+                       _("Restore /etc/apt/sources.list.d/cuda-*.list from its .tfrig-bak copy, then sudo apt-get update.")});
   }
-  p.steps.push_back({"driver", "NVIDIA driver branch " + p.driver.branch + (p.driver.open ? " (open kernel modules)" : ""),
+  p.steps.push_back({"driver", p.driver.open ? trf("NVIDIA driver branch {} (open kernel modules)", p.driver.branch)
+                                             : trf("NVIDIA driver branch {}", p.driver.branch),
                      p.driver.why, p.driver.installer == "ubuntu-drivers"
                                        ? "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"
                                        : "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
                      p.driver.installer == "ubuntu-drivers"
-                         ? "sudo apt-get --purge remove '*nvidia*" + p.driver.branch + "*' and reboot."
-                         : "sudo apt-get --purge remove " + p.driver.install_id + " and reboot."});
-  p.steps.push_back({"persistenced", "Turn the NVIDIA persistence daemon on",
-                     "Without a persistent client the driver tears the GPU state down when the last process exits; every start then pays seconds of re-initialisation.",
+                         ? trf("{} and reboot.", "sudo apt-get --purge remove '*nvidia*" + p.driver.branch + "*'")
+                         : trf("{} and reboot.", "sudo apt-get --purge remove " + p.driver.install_id)});
+  p.steps.push_back({"persistenced", _("Turn the NVIDIA persistence daemon on"),
+                     _("Without a persistent client the driver tears the GPU state down when the last process exits; every start "
+                       "then pays seconds of re-initialisation."),
                      "https://docs.nvidia.com/deploy/driver-persistence/index.html",
                      "sudo systemctl disable --now nvidia-persistenced."});
   if (p.cuda.needed) {
-    p.steps.push_back({"cuda", "CUDA " + p.cuda.cuda + " (" + p.cuda.package + ") and cuDNN " + p.cuda.cudnn + " (" +
-                                   p.cuda.cudnn_package + "), held at those versions",
-                       "TensorFlow " + p.tfs.front().version + " was built and tested with CUDA " + p.cuda.cuda +
-                           " and cuDNN " + p.cuda.cudnn + "; another major version gives 'Could not load dynamic library'.",
+    p.steps.push_back({"cuda", trf("CUDA {} ({}) and cuDNN {} ({}), held at those versions", p.cuda.cuda, p.cuda.package,
+                                   p.cuda.cudnn, p.cuda.cudnn_package),
+                       trf("TensorFlow {} was built and tested with CUDA {} and cuDNN {}; another major version gives 'Could not "
+                           "load dynamic library'.",
+                           p.tfs.front().version, p.cuda.cuda, p.cuda.cudnn),
                        "https://www.tensorflow.org/install/source#gpu",
                        "sudo apt-mark unhold " + p.cuda.cudnn_package + " && sudo apt-get purge " + p.cuda.package + " " +
                            p.cuda.cudnn_package + "; sudo rm /etc/ld.so.conf.d/90-tfrig-cuda.conf && sudo ldconfig."});
   }
   if (!container) {
-    p.steps.push_back({"python", "A Python " + p.python + " virtual environment in " + p.venv_dir,
-                       "TensorFlow " + p.tfs.front().version + " supports Python " + python_range(*p.tfs.front().build) +
-                           "; a venv keeps its pins away from the system's Python.",
+    p.steps.push_back({"python", trf("A Python {} virtual environment in {}", p.python, p.venv_dir),
+                       trf("TensorFlow {} supports Python {}; a venv keeps its pins away from the system's Python.",
+                           p.tfs.front().version, python_range(*p.tfs.front().build)),
                        "https://www.tensorflow.org/install/pip", "sudo rm -rf " + p.venv_dir + "."});
     if (!src.pip_index.empty()) {
-      p.steps.push_back({"pip_index", "pip in the venv downloads from " + src.pip_index,
-                         "pip.conf in the venv sets index-url, so the install below and every later pip install in the venv use the mirror.",
+      p.steps.push_back({"pip_index", trf("pip in the venv downloads from {}", src.pip_index),
+                         _("pip.conf in the venv sets index-url, so the install below and every later pip install in the venv use "
+                           "the mirror."),
                          "https://pip.pypa.io/en/stable/topics/configuration/", "rm " + p.venv_dir + "/pip.conf."});
     }
-    p.steps.push_back({"tensorflow", "Install " + p.tfs.front().pip_requirement,
+    p.steps.push_back({"tensorflow", trf("Install {}", p.tfs.front().pip_requirement),
                        p.tfs.front().and_cuda
-                           ? "The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the host needs only the driver."
-                           : "This release uses the CUDA and cuDNN installed by the step above.",
+                           ? _("The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the "
+                               "host needs only the driver.")
+                           : _("This release uses the CUDA and cuDNN installed by the step above."),
                        "https://www.tensorflow.org/install/pip",
                        p.venv_dir + "/bin/python -m pip uninstall " + p.tfs.front().pip_name + "."});
   } else {
-    p.steps.push_back({"docker", "Docker engine", "The container method runs TensorFlow in Docker; the host keeps only the driver.",
+    p.steps.push_back({"docker", _("Docker engine"), _("The container method runs TensorFlow in Docker; the host keeps only the driver."),
                        "https://www.tensorflow.org/install/docker", "sudo apt-get purge " + p.os->docker_package + "."});
     if (!src.docker_registry_mirror.empty()) {
-      p.steps.push_back({"registry_mirror", "Docker Hub through the registry mirror " + src.docker_registry_mirror,
-                         "registry-mirrors in /etc/docker/daemon.json: Docker pulls the TensorFlow images from Docker Hub through the mirror.",
+      p.steps.push_back({"registry_mirror", trf("Docker Hub through the registry mirror {}", src.docker_registry_mirror),
+                         _("registry-mirrors in /etc/docker/daemon.json: Docker pulls the TensorFlow images from Docker Hub "
+                           "through the mirror."),
                          "https://docs.docker.com/docker-hub/image-library/mirror/",
-                         "Remove the mirror from \"registry-mirrors\" in /etc/docker/daemon.json; sudo systemctl restart docker."});
+                         _("Remove the mirror from \"registry-mirrors\" in /etc/docker/daemon.json; sudo systemctl restart docker.")});
     }
-    p.steps.push_back({"container_toolkit", "NVIDIA Container Toolkit: repository, package, Docker runtime",
-                       "The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its runtime in /etc/docker/daemon.json.",
+    p.steps.push_back({"container_toolkit", _("NVIDIA Container Toolkit: repository, package, Docker runtime"),
+                       _("The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its "
+                         "runtime in /etc/docker/daemon.json."),
                        "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
-                       "sudo apt-get purge " + f.ctk_package + "; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl restart docker."});
+                       trf("sudo apt-get purge {}; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl "
+                           "restart docker.",
+                           f.ctk_package)});
   }
-  p.steps.push_back({"swap", "Swap off and vm.swappiness=" + std::to_string(p.swappiness),
-                     "The configuration guide (docs/guide.md): turn swap off on a training server; a paging host stalls the input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule.",
+  p.steps.push_back({"swap", trf("Swap off and vm.swappiness={}", p.swappiness),
+                     _("The configuration guide (docs/guide.md): turn swap off on a training server; a paging host stalls the "
+                       "input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule."),
                      "guide; https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst",
-                     "sudo rm /etc/sysctl.d/90-tfrig.conf; restore /etc/fstab from /etc/fstab.tfrig-bak; sudo swapon -a; sudo sysctl --system."});
-  p.steps.push_back({"limits", "Open files " + p.nofile + " and unlimited locked memory",
-                     "Many TFRecord shards read in parallel hit 'Too many open files'; NCCL over RDMA needs locked memory.",
+                     _("sudo rm /etc/sysctl.d/90-tfrig.conf; restore /etc/fstab from /etc/fstab.tfrig-bak; sudo swapon -a; sudo "
+                       "sysctl --system.")});
+  p.steps.push_back({"limits", trf("Open files {} and unlimited locked memory", p.nofile),
+                     _("Many TFRecord shards read in parallel hit 'Too many open files'; NCCL over RDMA needs locked memory."),
                      "tensorflow/datasets#1441; NVIDIA/nccl-tests#206",
-                     "sudo rm /etc/security/limits.d/90-tfrig.conf and log in again."});
-  p.steps.push_back({"governor", "CPU frequency governor: " + p.governor,
-                     "Decoding and augmentation in tf.data run on the CPU; a power-saving governor slows the input pipeline. Common practice.",
+                     _("sudo rm /etc/security/limits.d/90-tfrig.conf and log in again.")});
+  p.steps.push_back({"governor", trf("CPU frequency governor: {}", p.governor),
+                     _("Decoding and augmentation in tf.data run on the CPU; a power-saving governor slows the input pipeline. "
+                       "Common practice."),
                      "https://www.kernel.org/doc/Documentation/admin-guide/pm/cpufreq.rst",
-                     "Reboot (the setting is not persistent), or write the old governor back to /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor."});
-  p.steps.push_back({"verify", "Verify: nvidia-smi and a one-line TensorFlow GPU check",
-                     "Prints the driver and GPUs the system sees, then whether TensorFlow lists a GPU.",
+                     _("Reboot (the setting is not persistent), or write the old governor back to "
+                       "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor.")});
+  p.steps.push_back({"verify", _("Verify: nvidia-smi and a one-line TensorFlow GPU check"),
+                     _("Prints the driver and GPUs the system sees, then whether TensorFlow lists a GPU."),
                      container ? "https://www.tensorflow.org/install/docker" : "https://www.tensorflow.org/install/pip",
-                     "Nothing to undo."});
+                     _("Nothing to undo.")});
 }
 
 }  // namespace
@@ -431,12 +452,12 @@ using Releases = std::vector<std::pair<const TfBuild*, std::string>>;
 
 // The OS the plan is for: --os, else the machine's.
 core::Result<const OsTarget*> choose_os(const SetupFacts& f, const inventory::Inventory* inv, const SetupOptions& o) {
-  if (f.os_targets.empty()) return core::fail(core::ErrorCode::kNotFound, "setup.json", "no os_targets in the knowledge base");
+  if (f.os_targets.empty()) return core::fail(core::ErrorCode::kNotFound, "setup.json", _("no os_targets in the knowledge base"));
   std::string known_os;
   for (const auto& t : f.os_targets) known_os += (known_os.empty() ? "" : ", ") + t.id;
   if (!o.os.empty()) {
     const OsTarget* os = f.find_os(o.os);
-    if (!os) return core::fail(core::ErrorCode::kInvalidArgument, "--os", "unknown OS '" + o.os + "' (known: " + known_os + ")");
+    if (!os) return core::fail(core::ErrorCode::kInvalidArgument, "--os", trf("unknown OS '{}' (known: {})", o.os, known_os));
     return os;
   }
   const std::string id = inv && inv->host.os_id ? *inv->host.os_id : "";
@@ -444,8 +465,8 @@ core::Result<const OsTarget*> choose_os(const SetupFacts& f, const inventory::In
   const OsTarget* os = f.find_os(id, version);
   if (!os) {
     return core::fail(core::ErrorCode::kInvalidArgument, "--os",
-                      "this machine's OS (" + (id.empty() ? std::string("unknown") : id + " " + version) +
-                          ") has no setup recipe; pass --os, one of: " + known_os);
+                      trf("this machine's OS ({}) has no setup recipe; pass --os, one of: {}",
+                          id.empty() ? _("unknown") : id + " " + version, known_os));
   }
   return os;
 }
@@ -464,12 +485,15 @@ core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k
       }
     }
     if (wanted.empty()) {
-      return Refusal{"no TensorFlow release in the tested-build table works on " + os.id + " with method " +
-                         std::string(method_name(o.method)) + (p.gpu.cc ? " and compute capability " + *p.gpu.cc : ""),
+      return Refusal{p.gpu.cc ? trf("no TensorFlow release in the tested-build table works on {} with method {} and compute "
+                                    "capability {}",
+                                    os.id, method_name(o.method), *p.gpu.cc)
+                              : trf("no TensorFlow release in the tested-build table works on {} with method {}", os.id,
+                                    method_name(o.method)),
                      nearest(k, os, o.method, p.gpu, nullptr, given_target(o))};
     }
-    p.notes.push_back("TensorFlow " + wanted.front().second + ": the newest release this machine can run with method " +
-                      std::string(method_name(o.method)) + " (pass --tf to choose).");
+    p.notes.push_back(trf("TensorFlow {}: the newest release this machine can run with method {} (pass --tf to choose).",
+                          wanted.front().second, method_name(o.method)));
     return wanted;
   }
   for (const auto& t : o.tf) {
@@ -510,18 +534,20 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
       add_version(p, "ngc_release", t.ngc->release);
       add_version(p, "tf", t.ngc->tf);
       if (t.ngc->uncertain) {
-        p.notes.push_back("NGC " + t.ngc->release + " = TensorFlow " + t.ngc->tf + " with CUDA " + t.ngc->cuda +
-                          " is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); check the image's banner.");
+        p.notes.push_back(trf("NGC {} = TensorFlow {} with CUDA {} is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); "
+                              "check the image's banner.",
+                              t.ngc->release, t.ngc->tf, t.ngc->cuda));
       }
     }
     if (p.gpu.cc && p.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
       auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));
       if (kv.support == knowledge::KernelSupport::kPtxJit) {
-        t.kernel_note = "TensorFlow " + b->tf + " has only PTX for compute capability " + *p.gpu.cc + " (" + kv.detail +
-                        "): the driver JIT-compiles every kernel on first start (30 minutes or more).";
+        t.kernel_note = trf("TensorFlow {} has only PTX for compute capability {} ({}): the driver JIT-compiles every kernel on "
+                            "first start (30 minutes or more).",
+                            b->tf, *p.gpu.cc, kv.detail);
         p.notes.push_back(t.kernel_note);
       } else if (kv.support == knowledge::KernelSupport::kUnknown) {
-        p.notes.push_back("Which compute capabilities TensorFlow " + b->tf + " carries kernels for is not in the knowledge base.");
+        p.notes.push_back(trf("Which compute capabilities TensorFlow {} carries kernels for is not in the knowledge base.", b->tf));
       }
     }
     if (need_cuda.empty() || minor_ge(t.image_cuda, need_cuda)) need_cuda = t.image_cuda;
@@ -558,26 +584,36 @@ void plan_driver(const Knowledge& k, const std::string& need_cuda, SetupPlan& p)
   } else {
     d.install_id = f.driver_package(d.open ? "cuda_repo_open" : "cuda_repo_proprietary", d.branch);
   }
-  d.why = "CUDA " + need_cuda + " needs driver " + d.min_driver + " or newer; branch " + d.branch + " ships CUDA " +
-          d.branch_cuda + " and is the newest branch " + os.id + " offers" +
-          (p.gpu.cc ? " that drives compute capability " + *p.gpu.cc : "") + ". " +
-          (d.open ? "Open kernel modules: NVIDIA's default from branch " + f.open_default_from_branch + " for compute capability " +
-                        f.open_supported_min_cc + " and newer."
-                  : (p.gpu.cc ? "Proprietary kernel modules (the open ones need compute capability " + f.open_supported_min_cc +
-                                    " and branch " + f.open_default_from_branch + " or newer)."
-                              : "Proprietary kernel modules: the GPU is not known, and they drive every generation this branch supports."));
+  // Open modules need a known GPU: without one, the proprietary modules drive every generation.
+  if (!p.gpu.cc) {
+    d.why = trf("CUDA {} needs driver {} or newer; branch {} ships CUDA {} and is the newest branch {} offers. Proprietary kernel "
+                "modules: the GPU is not known, and they drive every generation this branch supports.",
+                need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id);
+  } else if (d.open) {
+    d.why = trf("CUDA {0} needs driver {1} or newer; branch {2} ships CUDA {3} and is the newest branch {4} offers that drives "
+                "compute capability {5}. Open kernel modules: NVIDIA's default from branch {6} for compute capability {7} and newer.",
+                need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id, *p.gpu.cc, f.open_default_from_branch,
+                f.open_supported_min_cc);
+  } else {
+    d.why = trf("CUDA {0} needs driver {1} or newer; branch {2} ships CUDA {3} and is the newest branch {4} offers that drives "
+                "compute capability {5}. Proprietary kernel modules (the open ones need compute capability {6} and branch {7} or "
+                "newer).",
+                need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id, *p.gpu.cc, f.open_supported_min_cc,
+                f.open_default_from_branch);
+  }
   add_version(p, "driver_branch", d.branch);
   add_version(p, "cuda", d.branch_cuda);
   add_version(p, "min_driver", d.min_driver);
   if (p.gpu.name.find("SXM") != std::string::npos && d.installer == "ubuntu-drivers") {
     // jax-ml/jax#24866, NVIDIA Fabric Manager user guide: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
-    p.notes.push_back("An SXM GPU: on an NVSwitch (HGX) board also install " +
-                      f.driver_package("ubuntu_fabricmanager", d.branch) +
-                      " (the same branch as the driver) and enable nvidia-fabricmanager.service.");
+    p.notes.push_back(trf("An SXM GPU: on an NVSwitch (HGX) board also install {} (the same branch as the driver) and enable "
+                          "nvidia-fabricmanager.service.",
+                          f.driver_package("ubuntu_fabricmanager", d.branch)));
   }
   if (!p.gpu.cc) {
-    p.notes.push_back("No GPU known (none found, none given with --gpu): the driver is the proprietary " + d.branch +
-                      " branch and tuning.py picks the precision at run time.");
+    p.notes.push_back(trf("No GPU known (none found, none given with --gpu): the driver is the proprietary {} branch and "
+                          "tuning.py picks the precision at run time.",
+                          d.branch));
   }
 }
 
@@ -624,8 +660,9 @@ void plan_host(const Knowledge& k, const inventory::Inventory* inv, SetupPlan& p
                               return dev.is_gpu && dev.driver == std::optional<std::string>("nouveau");
                             }));
   if (p.os->uncertain) {
-    p.notes.push_back("The driver branches and CUDA range of " + p.os->id +
-                      " are remembered, not read from the archive: install.sh checks the package exists before installing.");
+    p.notes.push_back(trf("The driver branches and CUDA range of {} are remembered, not read from the archive: install.sh checks "
+                          "the package exists before installing.",
+                          p.os->id));
   }
 }
 
@@ -636,12 +673,12 @@ core::Result<std::string> mirror_url(std::string_view option, const std::string&
   if (url.empty()) return std::string();
   if (!core::starts_with(url, "https://") && !core::starts_with(url, "http://")) {
     return core::fail(core::ErrorCode::kInvalidArgument, std::string(option),
-                      "expected an http:// or https:// URL, got '" + url + "'");
+                      trf("expected an http:// or https:// URL, got '{}'", url));
   }
   for (char c : url) {
     if (static_cast<unsigned char>(c) <= ' ' || std::string_view("'\"`$\\#;|&<>(){}*?[]!^@%").find(c) != std::string_view::npos) {
       return core::fail(core::ErrorCode::kInvalidArgument, std::string(option),
-                        "the URL '" + url + "' holds '" + std::string(1, c) + "', which a URL for install.sh may not");
+                        trf("the URL '{}' holds '{}', which a URL for install.sh may not", url, std::string(1, c)));
     }
   }
   std::string out = url;
@@ -666,6 +703,17 @@ void add_check(Sources& s, std::string what, std::string url, bool mirror) {
   s.checks.push_back({std::move(what), std::move(url), mirror});
 }
 
+}  // namespace
+
+// setup.json's mirror_presets "cn" docker_hub_note, marked here so that
+// translators see it (a test checks it equals the knowledge base's text).
+const char* const kCnDockerHubNote =
+    N_("No public Docker Hub mirror in China is dependable for multi-gigabyte TensorFlow images (see "
+       "unusable_docker_hub_mirrors): use --method ngc (nvcr.io) or pass your own --docker-registry-mirror (a cloud provider's "
+       "accelerator).");
+
+namespace {
+
 // Where every download comes from: the defaults of the knowledge base, the
 // --mirror preset, and the single options over both; and what install.sh
 // checks answers before relying on it.
@@ -679,7 +727,7 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
       std::string known;
       for (const auto& pr : f.mirror_presets) known += (known.empty() ? "" : ", ") + pr.id;
       return core::fail(core::ErrorCode::kInvalidArgument, "--mirror",
-                        "no mirror preset '" + m.preset + "' in the knowledge base (known: " + known + ")");
+                        trf("no mirror preset '{}' in the knowledge base (known: {})", m.preset, known));
     }
   }
   const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
@@ -694,11 +742,11 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
     const knowledge::AptArchive* archive = f.apt_archive(p.os->os_id, arch);
     if (!archive) {
       return core::fail(core::ErrorCode::kInvalidArgument, "--apt-mirror",
-                        "the knowledge base does not say where " + p.os->id + " names its archive for " + arch);
+                        trf("the knowledge base does not say where {} names its archive for {}", p.os->id, arch));
     }
     s.apt_mirror = apt->first;
     s.apt_pattern = archive->pattern;
-    add_check(s, "apt archive mirror", s.apt_mirror + "/", true);
+    add_check(s, _("apt archive mirror"), s.apt_mirror + "/", true);
   }
   // NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
   auto cuda = pick("--cuda-repo", m.cuda_repo, preset ? &preset->cuda_repo : nullptr);
@@ -707,13 +755,14 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
   s.cuda_repo_mirrored = !cuda->first.empty();
   s.cuda_repo_base = s.cuda_repo_mirrored ? cuda->first : f.cuda_repo_url_base;
   if (p.cuda_repo) {
-    add_check(s, s.cuda_repo_mirrored ? "CUDA repository mirror" : "NVIDIA CUDA repository",
+    add_check(s, s.cuda_repo_mirrored ? _("CUDA repository mirror") : _("NVIDIA CUDA repository"),
               s.cuda_repo_base + "/" + p.os->cuda_repo + "/" + p.repo_arch + "/" + f.keyring_package + "_" +
                   f.keyring_version + "_all.deb",
               s.cuda_repo_mirrored);
     if (cuda->second && cuda->second->uncertain) {
-      p.notes.push_back("The CUDA repository mirror " + s.cuda_repo_base +
-                        " is NVIDIA's China host, not documented by NVIDIA (docs/setup.md): install.sh checks it answers.");
+      p.notes.push_back(trf("The CUDA repository mirror {} is NVIDIA's China host, not documented by NVIDIA (docs/setup.md): "
+                            "install.sh checks it answers.",
+                            s.cuda_repo_base));
     }
   }
   // pip (pip and apt methods; a container's pip gets PIP_INDEX_URL from the Dockerfile).
@@ -721,7 +770,7 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
   if (!pip) return tl::unexpected(pip.error());
   s.pip_index = pip->first;
   if (!container) {
-    add_check(s, s.pip_index.empty() ? "PyPI" : "PyPI mirror",
+    add_check(s, s.pip_index.empty() ? std::string("PyPI") : _("PyPI mirror"),
               (s.pip_index.empty() ? f.default_pip_index.url : s.pip_index) + "/pip/", !s.pip_index.empty());
   }
   // The NVIDIA Container Toolkit repository, and the registry the images come from.
@@ -742,15 +791,16 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
   if (!registry) return tl::unexpected(registry.error());
   s.docker_registry_mirror = container ? registry->first : "";
   if (container) {
-    add_check(s, s.ctk_mirrored ? "Container Toolkit mirror" : "NVIDIA Container Toolkit repository", s.ctk_gpgkey_url,
+    add_check(s, s.ctk_mirrored ? _("Container Toolkit mirror") : _("NVIDIA Container Toolkit repository"), s.ctk_gpgkey_url,
               s.ctk_mirrored);
     if (p.method == Method::kNgc) {
-      add_check(s, "NGC registry", f.ngc_registry.url, false);
+      add_check(s, _("NGC registry"), f.ngc_registry.url, false);
     } else if (!s.docker_registry_mirror.empty()) {
-      add_check(s, "Docker Hub registry mirror", s.docker_registry_mirror + "/v2/", true);
+      add_check(s, _("Docker Hub registry mirror"), s.docker_registry_mirror + "/v2/", true);
     } else {
-      add_check(s, "Docker Hub registry", f.docker_hub_registry.url, false);
-      if (preset && !preset->docker_hub_note.empty()) p.notes.push_back(preset->docker_hub_note);
+      add_check(s, _("Docker Hub registry"), f.docker_hub_registry.url, false);
+      // Translated by its English text: kCnDockerHubNote puts the cn preset's note in the catalog.
+      if (preset && !preset->docker_hub_note.empty()) p.notes.push_back(_(preset->docker_hub_note));
     }
   }
   return {};
@@ -767,15 +817,16 @@ void plan_tuning(const Knowledge& k, SetupPlan& p) {
     auto cc = ver(*p.gpu.cc), fp16 = ver(p.fp16_min_cc), bf16 = ver(p.bf16_min_cc);
     if (cc && bf16 && *cc >= *bf16) {
       p.mixed_precision = "mixed_bfloat16";
-      p.mixed_precision_why = "compute capability " + *p.gpu.cc + " >= " + p.bf16_min_cc +
-                              ": bfloat16 Tensor Cores, float32's range, no loss scaling";
+      p.mixed_precision_why = trf("compute capability {} >= {}: bfloat16 Tensor Cores, float32's range, no loss scaling",
+                                  *p.gpu.cc, p.bf16_min_cc);
     } else if (cc && fp16 && *cc >= *fp16) {
       p.mixed_precision = "mixed_float16";
-      p.mixed_precision_why = "compute capability " + *p.gpu.cc + " has float16 Tensor Cores (>= " + p.fp16_min_cc +
-                              ") but no bfloat16 ones (< " + p.bf16_min_cc + "); Keras' fit() scales the loss";
+      p.mixed_precision_why = trf("compute capability {} has float16 Tensor Cores (>= {}) but no bfloat16 ones (< {}); Keras' "
+                                  "fit() scales the loss",
+                                  *p.gpu.cc, p.fp16_min_cc, p.bf16_min_cc);
     } else {
-      p.mixed_precision_why = "compute capability " + *p.gpu.cc + " < " + p.fp16_min_cc +
-                              ": no Tensor Cores, mixed precision would not be faster";
+      p.mixed_precision_why = trf("compute capability {} < {}: no Tensor Cores, mixed precision would not be faster", *p.gpu.cc,
+                                  p.fp16_min_cc);
     }
   }
   p.cuda_malloc_async_min_cuda = k.text("cuda_malloc_async_min_cuda", "");
@@ -800,7 +851,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
   if (o.tf.size() > 1 && !container) {
     return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
-                      "several TensorFlow versions (A/B) need --method container or ngc: one service per version");
+                      _("several TensorFlow versions (A/B) need --method container or ngc: one service per version"));
   }
   auto gpu = resolve_gpu(k, inv, o.gpu);
   if (!gpu) return tl::unexpected(gpu.error());
@@ -829,42 +880,48 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
 
 std::string plan_summary(const SetupPlan& p) {
   std::ostringstream s;
-  s << "tfrig setup: " << p.os->id << ", method " << method_name(p.method) << ", GPU "
-    << (p.gpu.name.empty() ? std::string("unknown") : p.gpu.name)
-    << (p.gpu.cc ? " (compute capability " + *p.gpu.cc + ")" : "") << "\n";
-  for (const auto& t : p.tfs) {
-    s << "  TensorFlow " << t.version;
-    if (!t.image.empty()) {
-      s << ": image " << t.image;
-    } else {
-      s << ": " << t.pip_requirement << " in a Python " << p.python << " venv";
-    }
-    s << " (CUDA " << t.image_cuda;
-    if (p.method != Method::kNgc) s << ", cuDNN " << t.build->cudnn;
-    s << ")\n";
-  }
-  s << "  Driver: branch " << p.driver.branch << (p.driver.open ? " open" : "") << " via " << p.driver.installer
-    << " (needs >= " << p.driver.min_driver << ")\n";
-  if (p.cuda.needed) s << "  CUDA: " << p.cuda.package << ", " << p.cuda.cudnn_package << " " << p.cuda.cudnn << ".x\n";
-  s << "  Mixed precision: " << (p.mixed_precision.empty() ? (p.gpu.cc ? "none (float32)" : "decided at run time") : p.mixed_precision)
+  const std::string gpu = p.gpu.name.empty() ? _("unknown") : p.gpu.name;
+  // A GPU given as --gpu cc:X.Y is named "compute capability X.Y" already.
+  const bool cc_shown = !p.gpu.cc || p.gpu.name == trf("compute capability {}", *p.gpu.cc);
+  s << (cc_shown ? trf("tfrig setup: {}, method {}, GPU {}", p.os->id, method_name(p.method), gpu)
+                 : trf("tfrig setup: {}, method {}, GPU {} (compute capability {})", p.os->id, method_name(p.method), gpu,
+                       *p.gpu.cc))
     << "\n";
-  s << "  Sources" << (p.sources.preset.empty() ? "" : " (--mirror " + p.sources.preset + ")") << ":";
-  for (size_t i = 0; i < p.sources.checks.size(); ++i) s << (i ? ", " : " ") << p.sources.checks[i].url;
-  s << "\n";
-  s << "  Steps:";
-  for (size_t i = 0; i < p.steps.size(); ++i) s << (i ? ", " : " ") << p.steps[i].id;
-  s << "\n";
-  for (const auto& n : p.notes) s << "  note: " << n << "\n";
+  for (const auto& t : p.tfs) {
+    const std::string built = p.method == Method::kNgc ? "CUDA " + t.image_cuda
+                                                       : "CUDA " + t.image_cuda + ", cuDNN " + t.build->cudnn;
+    s << "  "
+      << (!t.image.empty() ? trf("TensorFlow {}: image {} ({})", t.version, t.image, built)
+                           : trf("TensorFlow {}: {} in a Python {} venv ({})", t.version, t.pip_requirement, p.python, built))
+      << "\n";
+  }
+  s << "  "
+    << (p.driver.open ? trf("Driver: branch {} open via {} (needs >= {})", p.driver.branch, p.driver.installer, p.driver.min_driver)
+                      : trf("Driver: branch {} via {} (needs >= {})", p.driver.branch, p.driver.installer, p.driver.min_driver))
+    << "\n";
+  if (p.cuda.needed) s << "  CUDA: " << p.cuda.package << ", " << p.cuda.cudnn_package << " " << p.cuda.cudnn << ".x\n";
+  s << "  "
+    << trf("Mixed precision: {}", p.mixed_precision.empty() ? (p.gpu.cc ? _("none (float32)") : _("decided at run time"))
+                                                           : p.mixed_precision)
+    << "\n";
+  std::string urls;
+  for (size_t i = 0; i < p.sources.checks.size(); ++i) urls += (i ? ", " : "") + p.sources.checks[i].url;
+  std::string ids;
+  for (size_t i = 0; i < p.steps.size(); ++i) ids += (i ? ", " : "") + p.steps[i].id;
+  s << "  "
+    << (p.sources.preset.empty() ? trf("Sources: {}", urls) : trf("Sources (--mirror {}): {}", p.sources.preset, urls)) << "\n";
+  s << "  " << trf("Steps: {}", ids) << "\n";
+  for (const auto& n : p.notes) s << "  " << trf("note: {}", n) << "\n";
   return s.str();
 }
 
 std::string refusal_text(const Refusal& r) {
   std::ostringstream s;
-  s << "tfrig setup: refused: " << r.reason << "\n";
+  s << trf("tfrig setup: refused: {}", r.reason) << "\n";
   if (r.nearest.empty()) {
-    s << "  no nearby combination works either\n";
+    s << "  " << _("no nearby combination works either") << "\n";
   } else {
-    s << "  nearest that work:\n";
+    s << "  " << _("nearest that work:") << "\n";
     for (const auto& n : r.nearest) s << "    tfrig setup " << n << "\n";
   }
   return s.str();

@@ -158,6 +158,10 @@ struct PlanOutcome {
 core::Result<PlanOutcome> make_setup_plan(const knowledge::Knowledge& k, const inventory::Inventory* inv,
                                           const SetupOptions& options);
 
+// The English text of setup.json's "cn" preset docker_hub_note, as marked for
+// the message catalog (the note is shown translated when the texts match).
+extern const char* const kCnDockerHubNote;
+
 // The short plan `tfrig setup` prints.
 std::string plan_summary(const SetupPlan& plan);
 std::string refusal_text(const Refusal& r);

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "core/i18n.h"
+
 #include "setup/templates.h"
 
 namespace tfrig::setup {
@@ -13,9 +15,10 @@ using Values = std::vector<std::pair<std::string, std::string>>;
 bool is_container(const SetupPlan& p) { return p.method == Method::kContainer || p.method == Method::kNgc; }
 
 std::string gpu_label(const SetupPlan& p) {
-  if (p.gpu.name.empty() && !p.gpu.cc) return "unknown GPU";
-  std::string s = p.gpu.name.empty() ? "GPU" : p.gpu.name;
-  if (p.gpu.cc && p.gpu.name.find("compute capability") == std::string::npos) s += " (compute capability " + *p.gpu.cc + ")";
+  if (p.gpu.name.empty() && !p.gpu.cc) return _("unknown GPU");
+  const std::string s = p.gpu.name.empty() ? "GPU" : p.gpu.name;
+  // A GPU given as --gpu cc:X.Y is named "compute capability X.Y" already (plan.cpp).
+  if (p.gpu.cc && p.gpu.name != trf("compute capability {}", *p.gpu.cc)) return trf("{} (compute capability {})", s, *p.gpu.cc);
   return s;
 }
 
@@ -34,6 +37,8 @@ constexpr const char* kTfCheck =
 }  // namespace
 
 std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& values) {
+  // Messages first: a message's own @KEY@ fields are filled below, in the translation.
+  text = localize(text);
   for (const auto& [key, value] : values) {
     const std::string token = "@" + key + "@";
     for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos + value.size())) {
@@ -74,7 +79,8 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
       {"CTK_LIST_FROM", p.sources.ctk_list_from},
       {"CTK_LIST_TO", p.sources.ctk_list_to},
       {"BRANCH", p.driver.branch},
-      {"OPEN", p.driver.open ? " (open kernel modules)" : ""},
+      // TRANSLATORS: follows the driver branch number in install.sh ("branch 580 (open kernel modules)").
+      {"OPEN", p.driver.open ? _(" (open kernel modules)") : ""},
       {"MIN_CUDA", p.driver.min_driver_cuda},
       {"MIN_DRIVER", p.driver.min_driver},
       {"UBUNTU_DRIVERS_PKG", get(f.apt_packages, "ubuntu_drivers")},
@@ -204,82 +210,98 @@ std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
 std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
   std::ostringstream s;
-  s << "# TensorFlow GPU server setup: " << p.os->id << ", " << method_name(p.method) << ", " << gpu_label(p) << "\n\n"
-    << "Written by `tfrig setup`; nothing here has run yet. The files:\n\n"
-    << "| file | what |\n| --- | --- |\n"
-    << "| `install.sh` | every step below, idempotent; `--dry-run` prints the commands |\n";
+  // TRANSLATORS: the generated README.md (Markdown): keep `...` code spans, | table | cells and URLs.
+  s << "# " << trf("TensorFlow GPU server setup: {}, {}, {}", p.os->id, method_name(p.method), gpu_label(p)) << "\n\n"
+    << _("Written by `tfrig setup`; nothing here has run yet. The files:") << "\n\n"
+    << "| " << _("file") << " | " << _("what") << " |\n| --- | --- |\n"
+    << "| `install.sh` | " << _("every step below, idempotent; `--dry-run` prints the commands") << " |\n";
   if (is_container(p)) {
-    s << "| `Dockerfile`, `compose.yaml` | the TensorFlow image(s), one compose service per version |\n";
+    s << "| `Dockerfile`, `compose.yaml` | " << _("the TensorFlow image(s), one compose service per version") << " |\n";
   }
-  s << "| `tfrig.env` | TensorFlow tuning variables, one comment per line |\n"
-    << "| `tuning.py` | mixed precision for this GPU and a tf.data input pipeline over TFRecord shards |\n"
-    << "| `sysctl.d/90-tfrig.conf` | `vm.swappiness`, installed to /etc/sysctl.d |\n"
-    << "| `security/limits.d/90-tfrig.conf` | open files and locked memory, installed to /etc/security/limits.d |\n"
-    << "| `modprobe.d/blacklist-nouveau.conf` | installed only where nouveau is loaded |\n";
-  if (p.cuda.needed) s << "| `ld.so.conf.d/90-tfrig-cuda.conf` | puts " << p.cuda.lib_dir << " on the loader's path |\n";
+  s << "| `tfrig.env` | " << _("TensorFlow tuning variables, one comment per line") << " |\n"
+    << "| `tuning.py` | " << _("mixed precision for this GPU and a tf.data input pipeline over TFRecord shards") << " |\n"
+    << "| `sysctl.d/90-tfrig.conf` | " << _("`vm.swappiness`, installed to /etc/sysctl.d") << " |\n"
+    << "| `security/limits.d/90-tfrig.conf` | " << _("open files and locked memory, installed to /etc/security/limits.d")
+    << " |\n"
+    << "| `modprobe.d/blacklist-nouveau.conf` | " << _("installed only where nouveau is loaded") << " |\n";
+  if (p.cuda.needed) {
+    s << "| `ld.so.conf.d/90-tfrig-cuda.conf` | " << trf("puts {} on the loader's path", p.cuda.lib_dir) << " |\n";
+  }
   if (!p.sources.pip_index.empty() && !is_container(p)) {
-    s << "| `pip.conf` | the venv's pip index: " << p.sources.pip_index << " |\n";
+    s << "| `pip.conf` | " << trf("the venv's pip index: {}", p.sources.pip_index) << " |\n";
   }
   if (!p.sources.docker_registry_mirror.empty()) {
-    s << "| `docker/daemon.json` | `registry-mirrors`, installed to /etc/docker when there is none |\n";
+    s << "| `docker/daemon.json` | " << _("`registry-mirrors`, installed to /etc/docker when there is none") << " |\n";
   }
-  s << "\n## The plan\n\n";
+  s << "\n## " << _("The plan") << "\n\n";
   for (const auto& t : p.tfs) {
-    s << "- TensorFlow " << t.version;
+    std::string what;
     if (!t.image.empty()) {
-      s << " in `" << t.image << "`";
-      if (t.ngc) s << " (NGC " << t.ngc->release << ": TensorFlow " << t.ngc->tf << ", CUDA " << t.ngc->cuda << ")";
+      what = t.ngc ? trf("TensorFlow {} in `{}` (NGC {}: TensorFlow {}, CUDA {})", t.version, t.image, t.ngc->release, t.ngc->tf,
+                         t.ngc->cuda)
+                   : trf("TensorFlow {} in `{}`", t.version, t.image);
     } else {
-      s << ": `pip install " << t.pip_requirement << "` in a Python " << p.python << " venv (" << p.venv_dir << ")";
+      what = trf("TensorFlow {}: `pip install {}` in a Python {} venv ({})", t.version, t.pip_requirement, p.python, p.venv_dir);
     }
-    s << "; built and tested with CUDA " << t.build->cuda << " and cuDNN " << t.build->cudnn << ", Python "
-      << t.build->python_min() << " to " << t.build->python_max() << " (TensorFlow's tested-build table).\n";
+    s << "- "
+      << trf("{}; built and tested with CUDA {} and cuDNN {}, Python {} to {} (TensorFlow's tested-build table).", what,
+             t.build->cuda, t.build->cudnn, t.build->python_min(), t.build->python_max())
+      << "\n";
   }
-  s << "- NVIDIA driver branch " << p.driver.branch << " (`" << p.driver.install_id << "`): " << p.driver.why << "\n";
+  s << "- " << trf("NVIDIA driver branch {} (`{}`): {}", p.driver.branch, p.driver.install_id, p.driver.why) << "\n";
   if (p.cuda.needed) {
-    s << "- `" << p.cuda.package << "` and `" << p.cuda.cudnn_package << "` " << p.cuda.cudnn_prefix << "x, held with apt-mark.\n";
+    s << "- " << trf("`{}` and `{}` {}x, held with apt-mark.", p.cuda.package, p.cuda.cudnn_package, p.cuda.cudnn_prefix) << "\n";
   }
-  s << "- Mixed precision: "
-    << (p.gpu.cc ? (p.mixed_precision.empty() ? std::string("none (float32)") : "`" + p.mixed_precision + "`") + ": " +
-                       p.mixed_precision_why
-                 : std::string("chosen at run time from the GPU's compute capability (tuning.py)"))
-    << ".\n";
-  for (const auto& n : p.notes) s << "- Note: " << n << "\n";
-  s << "\n## Download sources\n\n"
-    << "`install.sh` first checks that each answers (a HEAD request, " << f.mirror_check_timeout_s
-    << " s; `--dry-run` lists them):\n\n";
-  for (const auto& c : p.sources.checks) s << "- " << c.what << ": " << c.url << "\n";
-  if (!p.sources.apt_mirror.empty()) s << "- apt: the archive in /etc/apt becomes " << p.sources.apt_mirror << "\n";
+  s << "- "
+    << (p.gpu.cc ? trf("Mixed precision: {}: {}.",
+                       p.mixed_precision.empty() ? _("none (float32)") : "`" + p.mixed_precision + "`", p.mixed_precision_why)
+                 : _("Mixed precision: chosen at run time from the GPU's compute capability (tuning.py)."))
+    << "\n";
+  for (const auto& n : p.notes) s << "- " << trf("Note: {}", n) << "\n";
+  s << "\n## " << _("Download sources") << "\n\n"
+    << trf("`install.sh` first checks that each answers (a HEAD request, {} s; `--dry-run` lists them):",
+           f.mirror_check_timeout_s)
+    << "\n\n";
+  for (const auto& c : p.sources.checks) s << "- " << trf("{0}: {1}", c.what, c.url) << "\n";
+  if (!p.sources.apt_mirror.empty()) s << "- " << trf("apt: the archive in /etc/apt becomes {}", p.sources.apt_mirror) << "\n";
   if (!p.sources.preset.empty()) {
-    s << "\nMirror preset `" << p.sources.preset << "`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.\n";
+    s << "\n"
+      << trf("Mirror preset `{}`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.", p.sources.preset)
+      << "\n";
   }
-  s << "\n## How to run it\n\n"
-    << "```\n./install.sh --dry-run      # read what it would do; changes nothing\n"
-    << "sudo ./install.sh            # do it; reboot when it says so, then run it again\n```\n\n"
-    << "Every step first checks whether it is already done and prints `ok: ... (skipping)`, so running it\n"
-    << "again is safe and verifies the machine.\n";
+  s << "\n## " << _("How to run it") << "\n\n"
+    << "```\n./install.sh --dry-run      # " << _("read what it would do; changes nothing") << "\n"
+    << "sudo ./install.sh            # " << _("do it; reboot when it says so, then run it again") << "\n```\n\n"
+    // TRANSLATORS: README.md; "ok: ... (skipping)" is what install.sh prints for a step already done.
+    << _("Every step first checks whether it is already done and prints `ok: ... (skipping)`, so running it\n"
+         "again is safe and verifies the machine.")
+    << "\n";
   if (is_container(p)) {
-    s << "\nThen, with the Compose plugin (`docker compose`):\n\n```\ndocker compose build\n";
+    s << "\n" << _("Then, with the Compose plugin (`docker compose`):") << "\n\n```\ndocker compose build\n";
     for (const auto& t : p.tfs) s << "docker compose run --rm " << t.service << "\n";
     s << "```\n";
   } else {
-    s << "\nThen: `set -a; . ./tfrig.env; set +a; " << p.venv_dir << "/bin/python train.py`.\n";
+    s << "\n" << trf("Then: `set -a; . ./tfrig.env; set +a; {}/bin/python train.py`.", p.venv_dir) << "\n";
   }
-  s << "\n## The steps, why, and how to undo each\n\n";
+  s << "\n## " << _("The steps, why, and how to undo each") << "\n\n";
   int i = 1;
   for (const auto& st : p.steps) {
     s << i++ << ". **" << st.title << "** (`step_" << st.id << "`)\n"
-      << "   - Why: " << st.why << "\n"
-      << "   - Source: " << st.source << "\n"
-      << "   - Undo: " << st.undo << "\n";
+      << "   - " << trf("Why: {}", st.why) << "\n"
+      << "   - " << trf("Source: {}", st.source) << "\n"
+      << "   - " << trf("Undo: {}", st.undo) << "\n";
   }
-  s << "\n## Sources\n\n"
-    << "- The configuration guide tfrig follows (docs/guide.md in the tfrig repository): the version matrix, swap off,\n"
-    << "  open files, Docker with the NVIDIA Container Toolkit, mixed precision, XLA.\n"
-    << "- TensorFlow: https://www.tensorflow.org/install/source#gpu (tested builds), https://www.tensorflow.org/install/pip,\n"
+  s << "\n## " << _("Sources") << "\n\n"
+    << "- "
+    << _("The configuration guide tfrig follows (docs/guide.md in the tfrig repository): the version matrix, swap off,\n"
+         "  open files, Docker with the NVIDIA Container Toolkit, mixed precision, XLA.")
+    << "\n"
+    << "- TensorFlow: https://www.tensorflow.org/install/source#gpu " << _("(tested builds)")
+    << ", https://www.tensorflow.org/install/pip,\n"
     << "  https://www.tensorflow.org/install/docker, https://www.tensorflow.org/guide/mixed_precision,\n"
     << "  https://www.tensorflow.org/guide/data_performance.\n"
-    << "- NVIDIA: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (repository, " << f.keyring_package << "),\n"
+    << "- NVIDIA: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (" << trf("repository, {}", f.keyring_package)
+    << "),\n"
     << "  https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html,\n"
     << "  https://docs.nvidia.com/deploy/driver-persistence/index.html.\n"
     << "- Ubuntu: https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/.\n";
@@ -294,7 +316,7 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
   out.push_back({"tuning.py", render_tuning_py(p), 0644});
   out.push_back({"sysctl.d/90-tfrig.conf", render_sysctl(p), 0644});
   out.push_back({"security/limits.d/90-tfrig.conf", render_limits(p), 0644});
-  out.push_back({"modprobe.d/blacklist-nouveau.conf", setup_template("blacklist-nouveau.conf.in").section("head"), 0644});
+  out.push_back({"modprobe.d/blacklist-nouveau.conf", fill(setup_template("blacklist-nouveau.conf.in").section("head"), {}), 0644});
   if (p.cuda.needed) {
     out.push_back({"ld.so.conf.d/90-tfrig-cuda.conf",
                    fill(setup_template("ld-cuda.conf.in").section("head"),

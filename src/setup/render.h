@@ -29,7 +29,7 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k);
 // Every file of the plan, in a stable order.
 std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledge& k);
 
-// "@KEY@" -> value.
+// "@{message}@" -> its translation (templates.h), then "@KEY@" -> value.
 std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& values);
 
 }  // namespace tfrig::setup

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "core/i18n.h"
+
 #include "setup_templates.h"
 
 namespace tfrig::setup {
@@ -35,6 +37,39 @@ Template parse_template(std::string name, std::string_view text) {
     t.sections[current] += line;
   }
   return t;
+}
+
+namespace {
+constexpr std::string_view kOpen = "@{";
+constexpr std::string_view kClose = "}@";
+}  // namespace
+
+std::string localize(std::string_view text) {
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    const size_t open = text.find(kOpen, pos);
+    const size_t close = open == std::string_view::npos ? open : text.find(kClose, open + kOpen.size());
+    if (close == std::string_view::npos) break;
+    out += text.substr(pos, open - pos);
+    out += core::i18n::translate(text.substr(open + kOpen.size(), close - open - kOpen.size()));
+    pos = close + kClose.size();
+  }
+  out += text.substr(pos);
+  return out;
+}
+
+std::vector<std::string> marked_messages(std::string_view text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (true) {
+    const size_t open = text.find(kOpen, pos);
+    const size_t close = open == std::string_view::npos ? open : text.find(kClose, open + kOpen.size());
+    if (close == std::string_view::npos) break;
+    out.emplace_back(text.substr(open + kOpen.size(), close - open - kOpen.size()));
+    pos = close + kClose.size();
+  }
+  return out;
 }
 
 const Template& setup_template(std::string_view file) {
