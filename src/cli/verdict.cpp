@@ -33,7 +33,8 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
     return kExitUsage;
   }
   const auto one = rules::attach_one_rule(r, k, *rule, tf.empty() ? std::nullopt : std::optional<std::string>(tf));
-  std::string out = fmt::format("{} ({}, {})\n  {}\n\n", rule->id, report::area_label(rule->area), report::severity_label(rule->severity), _(rule->title));
+  std::string out = trf("{0} ({1}, {2})", rule->id, report::area_label(rule->area), report::severity_label(rule->severity)) + "\n  " +
+                    _(rule->title) + "\n\n";
   // Labels padded to the widest, by display width (Chinese labels take two columns a character).
   const std::string checks = _("Checks:"), why = _("Why:"), fix = _("Fix:"), see = _("See:");
   size_t w = 0;

@@ -80,7 +80,7 @@ Check nouveau_bound(const Context& ctx) {
     if (*p->driver == "nouveau") ev.push_back({trf("driver bound to {}", p->address), "nouveau", "/sys/bus/pci/devices/" + p->address + "/driver"});
   }
   if (!known) return Check::skip(_("kernel modules and PCI driver bindings"));
-  if (d.module_nouveau.value_or(false)) ev.push_back({_("nouveau module loaded"), "yes", "/proc/modules"});
+  if (d.module_nouveau.value_or(false)) ev.push_back({_("nouveau module loaded"), _("yes"), "/proc/modules"});
   if (ev.empty()) return Check::pass();
   Check c;
   c.add(Hit{"host", _("The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
