@@ -61,6 +61,8 @@ const std::vector<Shape>& shapes() {
     add("(\\d+) environments?, no TensorFlow", N_("{} Python environments, no TensorFlow"));
     add("(\\d+) environments?, TensorFlow: (.+)", N_("{0} Python environments, TensorFlow: {1}"));
     add("(\\S+) (\\S+) in (/\\S*)", N_("{0} {1} in {2}"));
+    // TRANSLATORS: a library family the loader does not find ("libcuda none").
+    add("(\\S+) none", N_("{} none"));
     add("no Python site-packages found", N_("no Python site-packages found"));
     add("no usr folder under (.+): Python environments were not examined", N_("no usr folder under {}: Python environments were not examined"));
     add("docker (yes|no), podman (yes|no), nvidia-container-toolkit (yes|no), runtimes \\[(.*)\\], (\\d+) CDI specs?",
@@ -144,8 +146,8 @@ std::string translate_whole(const std::string& text, bool* matched) {
     fmt::dynamic_format_arg_store<fmt::format_context> args;
     for (size_t i = 1; i < m.size(); ++i) {
       std::string v = m[i].str();
-      // A list inside a shape ("tensorflow 2.17.0 in /venv, ...") is translated item by item.
-      if (v.find(" in /") != std::string::npos) {
+      // A list inside a shape ("tensorflow 2.17.0 in /venv, ...", "libcuda none, cudart 12.3") is translated item by item.
+      if (v.find(" in /") != std::string::npos || v.find(" none") != std::string::npos) {
         std::string out;
         size_t start = 0;
         while (start <= v.size()) {
