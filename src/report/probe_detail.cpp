@@ -75,6 +75,22 @@ const std::vector<Shape>& shapes() {
     add("neither /sys/block nor the mount table could be read", N_("neither /sys/block nor the mount table could be read"));
     add("internal error: (.+)", N_("internal error: {}"));
     add("did not finish within its deadline of (.+); left running", N_("did not finish within its deadline of {}; left running"));
+    add("no PCI bus in sysfs \\((.+) missing\\): container or non-PCI machine", N_("no PCI bus in sysfs ({} missing): container or non-PCI machine"));
+    // A GPU without a working driver (nvidia_driver probe's driver_problem).
+    add("excluded by the NVIDIA driver \\(NVreg_ExcludedGpus or a failed init\\)", N_("excluded by the NVIDIA driver (NVreg_ExcludedGpus or a failed init)"));
+    add("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver", N_("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver"));
+    add("bound to vfio-pci: passed through to a virtual machine", N_("bound to vfio-pci: passed through to a virtual machine"));
+    add("bound to driver '(.+)', not nvidia", N_("bound to driver '{}', not nvidia"));
+    add("no driver bound: the nvidia module is loaded but did not take this GPU \\(unsupported by this driver branch\\?\\)",
+        N_("no driver bound: the nvidia module is loaded but did not take this GPU (unsupported by this driver branch?)"));
+    add("no driver bound; nouveau is loaded", N_("no driver bound; nouveau is loaded"));
+    add("no driver bound: the NVIDIA kernel module is not loaded", N_("no driver bound: the NVIDIA kernel module is not loaded"));
+    add("bound to nvidia but absent from /proc/driver/nvidia/gpus", N_("bound to nvidia but absent from /proc/driver/nvidia/gpus"));
+    // What a probe could not read (its problems, `doctor` shows them): the path stays.
+    add("(.+): not readable; the loader cache was not consulted", N_("{}: not readable; the loader cache was not consulted"));
+    add("(.+): ends mid-entry \\(truncated\\?\\); counts may be low", N_("{}: ends mid-entry (truncated?); counts may be low"));
+    add("(.+): include chain deeper than 8, stopped", N_("{}: include chain deeper than 8, stopped"));
+    add("(.+): no MemTotal line", N_("{}: no MemTotal line"));
     // The importer (doctor --from a bug report, nvidia-smi output, lspci).
     add("(\\d+) Xid line\\(s\\)", N_("{} Xid line(s)"));
     add("/proc/modules: nvidia loaded", N_("/proc/modules: nvidia loaded"));
@@ -230,12 +246,17 @@ std::string probe_detail(std::string_view english) {
   bool matched = false;
   std::string out = translate_whole(whole, &matched);
   if (matched) return out;
+  // Segments joined by "; ": translated ones get the reader's separator; a
+  // text none of whose parts is known stays exactly as stored.
   out.clear();
+  bool any = false;
   for (const auto& seg : segments(english)) {
     if (!out.empty()) out += _("; ");
-    out += translate_segment(seg);
+    std::string t = translate_segment(seg);
+    any = any || t != seg;
+    out += t;
   }
-  return out;
+  return any ? out : whole;
 }
 
 }  // namespace tfrig::report
