@@ -203,8 +203,10 @@ std::string normalize_text_report(std::string_view text, const std::string& root
   }
   s = replace_all(std::move(s), root, "<ROOT>");
   static const std::regex kHeading(R"(^tfrig doctor \S+ )");
-  static const std::regex kHeader(R"(^(\s+probe\s+state\s+)time\s+detail$)");
-  static const std::regex kRow(R"(^(  \S+ +(?:ok|absent|error|skipped) +)\d+(?:\.\d+)? (?:us|ms|s) +(.*)$)");
+  // English, and the Chinese report's words for the same columns and states.
+  static const std::regex kHeader(R"(^(\s+(?:probe|探测项)\s+(?:state|状态)\s+)(time|耗时)\s+(detail|详情)$)");
+  static const std::regex kRow(
+      R"(^(  \S+ +(?:ok|absent|error|skipped|正常|未发现|出错|已跳过) +)\d+(?:\.\d+)? (?:us|ms|s) +(.*)$)");
   std::istringstream in(s);
   std::string out;
   std::string line;
@@ -215,12 +217,12 @@ std::string normalize_text_report(std::string_view text, const std::string& root
       line = std::regex_replace(line, kHeading, "tfrig doctor <VERSION> ", std::regex_constants::format_first_only);
       first = false;
     }
-    if (line == "Probes") {
+    if (line == "Probes" || line == "探测") {
       in_probes = true;
     } else if (in_probes) {
       std::smatch m;
       if (std::regex_match(line, m, kHeader)) {
-        line = m[1].str() + "time    detail";
+        line = m[1].str() + m[2].str() + "    " + m[3].str();
       } else if (std::regex_match(line, m, kRow)) {
         line = m[1].str() + "<TIME>  " + m[2].str();
       }

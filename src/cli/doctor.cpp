@@ -106,9 +106,10 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       from_files = std::move(*split);
     }
     if (!opts->from.empty() && from_files.captures.empty()) {
-      core::log(core::LogLevel::kError, "--from: {} is a log, not a capture of the machine: 'tfrig explain {}' reads it "
-                "(doctor --from judges a log next to a bug report or nvidia-smi output of the same machine)",
-                from_files.logs.front().first, from_files.logs.front().first);
+      core::log(core::LogLevel::kError, "{}",
+                trf("--from: {0} is a log, not a capture of the machine: 'tfrig explain {0}' reads it "
+                    "(doctor --from judges a log next to a bug report or nvidia-smi output of the same machine)",
+                    from_files.logs.front().first));
       state.exit_code = kExitUsage;
       return;
     }
@@ -154,7 +155,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       return;
     }
     std::fflush(stdout);
-    core::log(core::LogLevel::kInfo, "doctor took {} in total", core::format_seconds(watch.seconds()));
+    core::log(core::LogLevel::kInfo, "{}", trf("doctor took {} in total", core::format_seconds(watch.seconds())));
     state.exit_code = exit_code_for_findings(report->summary, opts->fail_on);
   });
 }

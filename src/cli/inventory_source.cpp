@@ -18,6 +18,7 @@
 #include "core/units.h"
 #include "importer/importer.h"
 #include "report/coverage.h"
+#include "report/probe_detail.h"
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/probe.h"
 
@@ -106,11 +107,11 @@ core::Result<report::Report> probe_report(const core::SysRoot& root, const Inven
                      options.python_prefixes};
   auto run = probe::run_probes(ctx, probe::all_probes());
   for (const auto& s : run.statuses) {
-    core::log(core::LogLevel::kInfo, "probe {}: {} in {} ({})", s.id, probe::state_name(s.state),
-              core::format_seconds(s.seconds), s.detail);
+    core::log(core::LogLevel::kInfo, "{}", trf("probe {0}: {1} in {2} ({3})", s.id, probe::state_name(s.state),
+                                               core::format_seconds(s.seconds), report::probe_detail(s.detail)));
     for (const auto& p : s.problems) core::log(core::LogLevel::kDebug, "probe {}: {}", s.id, p);
   }
-  core::log(core::LogLevel::kInfo, "probes took {} in total", core::format_seconds(run.seconds));
+  core::log(core::LogLevel::kInfo, "{}", trf("probes took {} in total", core::format_seconds(run.seconds)));
 
   report::Report r;
   r.tool_version = TFRIG_VERSION;
@@ -179,7 +180,7 @@ int write_output(const std::string& text, const std::string& output) {
     core::log(core::LogLevel::kError, "{}", trf("cannot write {}", written.error().to_string()));
     return kExitCantCreate;
   }
-  if (output != "-") core::log(core::LogLevel::kInfo, "{}", trf("wrote {0} ({1} bytes)", output, text.size()));
+  if (output != "-") core::log(core::LogLevel::kInfo, "{}", trnf("wrote {0} ({1} byte)", "wrote {0} ({1} bytes)", text.size(), output, text.size()));
   return kExitOk;
 }
 

@@ -10,6 +10,7 @@
 #include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "report/severity_paint.h"
 #include "rules/judge.h"
 
 namespace tfrig::cli {
@@ -23,15 +24,17 @@ int exit_code_for_findings(const rules::Summary& s, const std::string& fail_on) 
   return kExitOk;
 }
 
+
 // --explain RULE: the rule's row, then what it says here.
 int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::string& id, const std::string& tf) {
   const rules::Rule* rule = rules::find_rule(id);
   if (!rule) {
-    core::log(core::LogLevel::kError, "--explain: no rule '{}' (list them with 'tfrig rules')", id);
+    core::log(core::LogLevel::kError, "{}", trf("--explain: no rule '{}' (list them with 'tfrig rules')", id));
     return kExitUsage;
   }
   const auto one = rules::attach_one_rule(r, k, *rule, tf.empty() ? std::nullopt : std::optional<std::string>(tf));
-  std::string out = fmt::format("{} ({}, {})\n  {}\n\n", rule->id, rule->area, rules::severity_name(rule->severity), _(rule->title));
+  std::string out = trf("{0} ({1}, {2})", rule->id, report::area_label(rule->area), report::severity_label(rule->severity)) + "\n  " +
+                    _(rule->title) + "\n\n";
   // Labels padded to the widest, by display width (Chinese labels take two columns a character).
   const std::string checks = _("Checks:"), why = _("Why:"), fix = _("Fix:"), see = _("See:");
   size_t w = 0;
@@ -39,9 +42,10 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
   auto line = [w](const std::string& label, std::string_view text) { return "  " + core::pad_right(label, w) + " " + std::string(text) + "\n"; };
   out += line(checks, _(rule->checks)) + line(why, _(rule->why)) + line(fix, _(rule->fix));
   for (auto ref : rule->references) out += line(see, ref);
-  out += trf("\nOn {0} for {1}: {2}{3}\n", r.source == "live" ? _("this machine") : r.source, one.target,
-             rules::outcome_name(one.result.outcome),
-             one.result.skip_reason.empty() ? "" : trf(" (missing: {})", one.result.skip_reason));
+  const std::string missing = one.result.skip_reason.empty() ? "" : trf(" (missing: {})", one.result.skip_reason);
+  // Two sentences: "this machine" is a word, a snapshot's or capture's name is a path.
+  out += r.source == "live" ? trf("\nOn this machine for {0}: {1}{2}\n", one.target, rules::outcome_label(one.result.outcome), missing)
+                            : trf("\nOn {0} for {1}: {2}{3}\n", r.source, one.target, rules::outcome_label(one.result.outcome), missing);
   if (!one.result.findings.empty()) out += report::render_findings_text(r, false);
   (void)core::write_stdout(out);
   return kExitOk;

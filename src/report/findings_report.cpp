@@ -9,6 +9,7 @@
 #include "core/display_width.h"
 #include "core/i18n.h"
 #include "report/coverage.h"
+#include "report/probe_detail.h"
 #include "report/report.h"
 #include "report/severity_paint.h"
 #include "rules/rule.h"
@@ -25,6 +26,33 @@ std::string paint_severity(bool color, rules::Severity s, const std::string& tex
   return text;
 }
 
+// The severity as the reader's language says it (JSON keeps severity_name).
+std::string severity_label(rules::Severity s) {
+  switch (s) {
+    case rules::Severity::kError: return _("error");
+    case rules::Severity::kWarning: return _("warning");
+    case rules::Severity::kInfo: return _("info");
+  }
+  return _("info");
+}
+
+std::string area_label(std::string_view area) {
+  // TRANSLATORS: the rule areas (`doctor --only AREA` keeps the English ids).
+  if (area == "gpu") return C_("area", "gpu");
+  if (area == "driver") return C_("area", "driver");
+  if (area == "cuda") return C_("area", "cuda");
+  if (area == "tf") return C_("area", "tf");
+  if (area == "cpu") return C_("area", "cpu");
+  if (area == "memory") return C_("area", "memory");
+  if (area == "storage") return C_("area", "storage");
+  if (area == "hardware") return C_("area", "hardware");
+  if (area == "os") return C_("area", "os");
+  if (area == "container") return C_("area", "container");
+  if (area == "tuning") return C_("area", "tuning");
+  if (area == "logs") return C_("area", "logs");
+  return std::string(area);
+}
+
 namespace {
 
 nlohmann::json finding_to_json(const rules::Finding& f) {
@@ -38,16 +66,6 @@ nlohmann::json finding_to_json(const rules::Finding& f) {
 }
 
 std::string paint(bool color, rules::Severity s, const std::string& text) { return paint_severity(color, s, text); }
-
-// The severity as the reader's language says it (JSON keeps severity_name).
-std::string severity_label(rules::Severity s) {
-  switch (s) {
-    case rules::Severity::kError: return _("error");
-    case rules::Severity::kWarning: return _("warning");
-    case rules::Severity::kInfo: return _("info");
-  }
-  return _("info");
-}
 
 size_t severity_column() {
   size_t w = 0;
@@ -96,14 +114,15 @@ std::string render_findings_text(const Report& r, bool color) {
   }
   std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) { return worst[a] > worst[b]; });
   for (const auto& area : order) {
-    out += "\n" + std::string(color ? "\033[1m" : "") + area + (color ? "\033[0m" : "") + "\n";
+    out += "\n" + std::string(color ? "\033[1m" : "") + area_label(area) + (color ? "\033[0m" : "") + "\n";
     for (const auto& f : r.findings) {
       if (f.area != area) continue;
       const std::string sev = severity_label(f.severity);
       out += fmt::format("  {} {} [{}] {}\n", paint(color, f.severity, core::pad_right(sev, severity_column())), f.rule_id, f.entity, f.title);
       out += "          " + wrap(f.message, 100, "          ") + "\n";
       for (const auto& e : f.evidence) {
-        out += "          - " + wrap(e.fact + ": " + e.value + "  (" + e.source + ")", 100, "            ") + "\n";
+        // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
+        out += "          - " + wrap(trf("{0}: {1}  ({2})", e.fact, e.value, probe_detail(e.source)), 100, "            ") + "\n";
       }
       const std::string fix_label = _("fix:");
       out += "          " + fix_label + " " + wrap(f.fix, 100, std::string(10 + core::display_width(fix_label) + 1, ' ')) + "\n";

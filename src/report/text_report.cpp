@@ -6,34 +6,98 @@
 #include "core/i18n.h"
 #include "core/table.h"
 #include "core/units.h"
+#include "report/probe_detail.h"
 #include "report/report.h"
 
 namespace tfrig::report {
 
 namespace {
 
-const char* kUnknown = "unknown";
+// The inventory holds facts in English (snapshots are read by programs);
+// the words a reader sees are translated here, at rendering.
+std::string unknown() { return _("unknown"); }
+
+// Values the probes store as fixed English words ("none", "unknown
+// hypervisor"); anything else (a hypervisor's or OS's name) is data.
+std::string fact_word(const std::string& v) {
+  if (v == "none") return _("none");
+  if (v == "unknown") return unknown();
+  // TRANSLATORS: the CPU says it runs under a hypervisor, but not which one.
+  if (v == "unknown hypervisor") return _("unknown hypervisor");
+  return v;
+}
 
 template <class T>
 std::string or_unknown(const std::optional<T>& v) {
-  if (!v) return kUnknown;
+  if (!v) return unknown();
   if constexpr (std::is_same_v<T, std::string>) {
-    return *v;
+    return fact_word(*v);
   } else if constexpr (std::is_same_v<T, bool>) {
-    return *v ? "yes" : "no";
+    return *v ? _("yes") : _("no");
   } else {
     return fmt::format("{}", *v);
   }
 }
 
-std::string bytes(const std::optional<uint64_t>& v) { return v ? core::format_bytes_binary(*v) : kUnknown; }
+std::string bytes(const std::optional<uint64_t>& v) { return v ? core::format_bytes_binary(*v) : unknown(); }
 
-std::string mhz(const std::optional<double>& v) { return v ? fmt::format("{:.0f} MHz", *v) : kUnknown; }
+std::string mhz(const std::optional<double>& v) { return v ? fmt::format("{:.0f} MHz", *v) : unknown(); }
 
 std::string limit(const std::optional<uint64_t>& v) {
-  if (!v) return kUnknown;
-  if (*v == inventory::Limit::kUnlimited) return "unlimited";
+  if (!v) return unknown();
+  // TRANSLATORS: a resource limit (ulimit) without a ceiling.
+  if (*v == inventory::Limit::kUnlimited) return _("unlimited");
   return std::to_string(*v);
+}
+
+// A disk's kind as the storage probe names it (JSON keeps the key word).
+std::string disk_kind(const std::optional<std::string>& kind) {
+  if (!kind) return unknown();
+  // TRANSLATORS: a disk's kind; English shows the storage probe's key as it is.
+  if (*kind == "ssd") return C_("disk kind", "ssd");
+  if (*kind == "hdd") return C_("disk kind", "hdd");
+  if (*kind == "nvme") return C_("disk kind", "nvme");
+  if (*kind == "virtual") return C_("disk kind", "virtual");
+  if (*kind == "optical") return C_("disk kind", "optical");
+  return fact_word(*kind);
+}
+
+// The PCI class names the report shows (the PCI Code and ID Assignment
+// Specification's, and lspci's spelling of them); others print as read.
+std::string pci_class(const std::string& name) {
+  static const char* const kNames[] = {
+      N_("NVMe controller"),   N_("SATA controller"),        N_("SAS controller"),
+      N_("RAID controller"),   N_("Mass storage controller"), N_("Ethernet controller"),
+      N_("InfiniBand controller"), N_("Network controller"), N_("VGA compatible controller"),
+      N_("3D controller"),     N_("Display controller"),     N_("Co-processor"),
+      N_("Processor"),         N_("Processing accelerator"),  N_("Processing accelerators"),
+      N_("Non-Volatile memory controller"), N_("RAID bus controller"), N_("Serial Attached SCSI controller"),
+      N_("Infiniband controller")};
+  for (const char* n : kNames) {
+    if (name == n) return _(n);
+  }
+  return name;
+}
+
+// The kernel module's flavour as /proc/driver/nvidia/version says it.
+std::string module_flavor(const std::string& flavor) {
+  if (flavor == "proprietary") return C_("kernel module", "proprietary");
+  if (flavor == "open") return C_("kernel module", "open");
+  return flavor;
+}
+
+// A probe's state on the terminal; JSON keeps state_name.
+std::string state_label(probe::State st) {
+  switch (st) {
+    // TRANSLATORS: a probe's state: it read what it looks for.
+    case probe::State::kOk: return C_("probe state", "ok");
+    // TRANSLATORS: a probe's state: what it looks for is not on this machine.
+    case probe::State::kAbsent: return C_("probe state", "absent");
+    case probe::State::kError: return C_("probe state", "error");
+    // TRANSLATORS: a probe's state: it did not run (nothing to read, or not asked).
+    case probe::State::kSkipped: return C_("probe state", "skipped");
+  }
+  return C_("probe state", "error");
 }
 
 std::string cpu_ranges(const std::vector<int>& cpus) {
@@ -45,7 +109,7 @@ std::string cpu_ranges(const std::vector<int>& cpus) {
     out += j > i ? fmt::format("{}-{}", cpus[i], cpus[j]) : std::to_string(cpus[i]);
     i = j + 1;
   }
-  return out.empty() ? "none" : out;
+  return out.empty() ? _("none") : out;
 }
 
 std::string link(const std::optional<double>& gts, const std::optional<int>& width) {
@@ -59,7 +123,7 @@ struct Painter {
   bool color;
   std::string bold(const std::string& s) const { return color ? "\033[1m" + s + "\033[0m" : s; }
   std::string state(probe::State st) const {
-    std::string name(probe::state_name(st));
+    std::string name = state_label(st);
     if (!color) return name;
     switch (st) {
       case probe::State::kOk: return "\033[32m" + name + "\033[0m";
@@ -108,10 +172,19 @@ void stack_heading(std::string& out, const Painter& p, const Report& r, const ch
   out += "\n";
 }
 
-std::string yes_no_unknown(const std::optional<bool>& v, const char* yes = "on", const char* no = "off") {
+std::string yes_no_unknown(const std::optional<bool>& v, const std::string& yes, const std::string& no) {
   if (!v) return "?";
   return *v ? yes : no;
 }
+
+// A GPU's mode (persistence, ECC, MIG) in the GPU table.
+std::string on_off(const std::optional<bool>& v) {
+  // TRANSLATORS: a GPU mode that is on / off (GPU table: persistence, ECC, MIG).
+  return yes_no_unknown(v, C_("mode", "on"), C_("mode", "off"));
+}
+
+// A kernel module in /proc/modules: loaded, or "-".
+std::string loaded(const std::optional<bool>& v) { return yes_no_unknown(v, _("loaded"), "-"); }
 
 std::string pcie(const std::optional<int>& gen, const std::optional<int>& width) {
   if (!gen && !width) return "?";
@@ -125,33 +198,32 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   std::string driver;
   if (drv.version) {
     driver = *drv.version;
-    if (drv.kernel_module_flavor) driver += " (" + *drv.kernel_module_flavor + " kernel module)";
+    // TRANSLATORS: {} is the module's flavour as the driver names it ("proprietary", "open").
+    if (drv.kernel_module_flavor) driver += trf(" ({} kernel module)", module_flavor(*drv.kernel_module_flavor));
     if (drv.kernel_module_version && drv.kernel_module_version != drv.version) {
-      driver += ", kernel module " + *drv.kernel_module_version;
+      driver += trf(", kernel module {}", *drv.kernel_module_version);
     }
   } else if (drv.loaded == false) {
-    driver = "not loaded (no NVIDIA kernel module)";
+    driver = _("not loaded (no NVIDIA kernel module)");
   } else {
-    driver = kUnknown;
+    driver = unknown();
   }
   field(out, N_("Driver"), driver);
-  field(out, N_("CUDA (driver)"), drv.cuda_version ? "up to " + *drv.cuda_version : std::string(kUnknown));
-  std::string nvml = drv.nvml.state;
-  if (!drv.nvml.detail.empty()) {
-    nvml += ": " + drv.nvml.detail;
-  } else if (const auto* s = find_status(r, "nvml"); s != nullptr && !s->detail.empty()) {
+  // TRANSLATORS: the newest CUDA version the driver supports.
+  field(out, N_("CUDA (driver)"), drv.cuda_version ? trf("up to {}", *drv.cuda_version) : unknown());
+  std::string detail = drv.nvml.detail;
+  if (detail.empty()) {
     // The probe did not finish (its deadline passed while nvmlInit ran):
     // its status says so; the model still says "not_tried".
-    nvml += ": " + s->detail;
+    if (const auto* s = find_status(r, "nvml"); s != nullptr) detail = s->detail;
   }
-  if (drv.nvml.init_seconds) nvml += fmt::format(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
+  std::string nvml = nvml_state(drv.nvml.state);
+  if (!detail.empty()) nvml = trf("{0}: {1}", nvml, probe_detail(detail));
+  if (drv.nvml.init_seconds) nvml += trf(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
   field(out, N_("NVML"), nvml);
   if (drv.module_nvidia || drv.module_nouveau) {
-    field(out, N_("Modules"), fmt::format("nvidia {}, nvidia_uvm {}, nvidia_drm {}, nouveau {}",
-                                      yes_no_unknown(drv.module_nvidia, "loaded", "-"),
-                                      yes_no_unknown(drv.module_nvidia_uvm, "loaded", "-"),
-                                      yes_no_unknown(drv.module_nvidia_drm, "loaded", "-"),
-                                      yes_no_unknown(drv.module_nouveau, "loaded", "-")));
+    field(out, N_("Modules"), trf("nvidia {0}, nvidia_uvm {1}, nvidia_drm {2}, nouveau {3}", loaded(drv.module_nvidia),
+                                      loaded(drv.module_nvidia_uvm), loaded(drv.module_nvidia_drm), loaded(drv.module_nouveau)));
   }
   if (!drv.device_nodes.empty()) {
     std::string nodes;
@@ -162,26 +234,26 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
     field(out, N_("Device nodes"), nodes);
   }
   if (inv.gpus.empty()) {
-    field(out, N_("GPUs"), "none found");
+    field(out, N_("GPUs"), _("none found"));
     return;
   }
   if (r.source.rfind("nvidia-smi-xml:", 0) == 0) {
     // Say why these columns are unknown rather than leave "?" unexplained.
-    field(out, N_("Not in the XML"), "compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology");
+    field(out, N_("Not in the XML"), _("compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology"));
   }
   core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), C_("GPU table", "memory"), _("PCIe now"), _("PCIe max"), _("persist"), _("ECC"), _("MIG"), _("temp"),
                  _("power"), _("from")});
   for (const auto& g : inv.gpus) {
-    t.add_row({std::to_string(g.index), g.name.value_or(kUnknown), g.pci_bus_id.value_or("?"),
+    t.add_row({std::to_string(g.index), g.name.value_or(unknown()), g.pci_bus_id.value_or("?"),
                g.compute_capability.value_or("?"), bytes(g.memory_total_bytes),
                pcie(g.pcie_link_gen_current, g.pcie_link_width_current), pcie(g.pcie_link_gen_max, g.pcie_link_width_max),
-               yes_no_unknown(g.persistence_mode), yes_no_unknown(g.ecc_mode_current), yes_no_unknown(g.mig_mode_current),
+               on_off(g.persistence_mode), on_off(g.ecc_mode_current), on_off(g.mig_mode_current),
                g.temperature_celsius ? fmt::format("{} C", *g.temperature_celsius) : "?",
                g.power_limit_watts ? fmt::format("{:.0f} W", *g.power_limit_watts) : "?", g.source});
   }
   out += t.render("  ");
   for (const auto& g : inv.gpus) {
-    if (g.driver_problem) out += fmt::format("  gpu{}: no working driver: {}\n", g.index, *g.driver_problem);
+    if (g.driver_problem) out += "  " + trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem)) + "\n";
     for (const auto& l : g.nvlinks) {
       if (l.active == true) {
         out += fmt::format("  gpu{}: NVLink {} v{} -> {} {}\n", g.index, l.link, l.version ? std::to_string(*l.version) : "?",
@@ -192,8 +264,8 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   if (!inv.gpu_topology.empty()) {
     core::Table topo({_("pair"), _("link"), _("P2P read"), _("NVLink")});
     for (const auto& pair : inv.gpu_topology) {
-      topo.add_row({fmt::format("gpu{}-gpu{}", pair.gpu_a, pair.gpu_b), pair.level.value_or(kUnknown),
-                    yes_no_unknown(pair.p2p_read, "yes", "no"), yes_no_unknown(pair.nvlink, "yes", "no")});
+      topo.add_row({fmt::format("gpu{}-gpu{}", pair.gpu_a, pair.gpu_b), pair.level.value_or(unknown()),
+                    yes_no_unknown(pair.p2p_read, _("yes"), _("no")), yes_no_unknown(pair.nvlink, _("yes"), _("no"))});
     }
     out += "\n" + topo.render("  ");
   }
@@ -204,22 +276,22 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   stack_heading(out, p, r, N_("Software"), {"cuda_libs", "python", "containers"});
   for (const auto& tk : inv.cuda.toolkits) {
     field(out, N_("CUDA toolkit"), fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
-                                           tk.version.value_or(kUnknown),
+                                           tk.version.value_or(unknown()),
                                            tk.version_source ? " (" + *tk.version_source + ")" : ""));
   }
-  if (inv.cuda.toolkits.empty()) field(out, N_("CUDA toolkit"), "none under /usr/local/cuda*");
+  if (inv.cuda.toolkits.empty()) field(out, N_("CUDA toolkit"), trf("none under {}", "/usr/local/cuda*"));
   bool have_libcuda = false;
   for (const auto& l : inv.cuda.libraries) have_libcuda = have_libcuda || l.family == "libcuda";
-  if (!have_libcuda) field(out, N_("libcuda"), "not found: the NVIDIA driver's user-space library is not installed");
+  if (!have_libcuda) field(out, N_("libcuda"), _("not found: the NVIDIA driver's user-space library is not installed"));
   if (!inv.cuda.libraries.empty()) {
     core::Table t({_("family"), _("soname"), _("version"), _("found via"), _("path")});
     for (const auto& l : inv.cuda.libraries) {
       t.add_row({l.family, l.soname + (l.resolved == true ? " *" : ""), l.version.value_or("?"), l.found_via, l.path});
     }
     out += t.render("  ");
-    out += "  (* = what dlopen(soname) loads)\n";
+    out += "  " + _("(* = what dlopen(soname) loads)") + "\n";
   }
-  if (inv.python.environments.empty()) field(out, N_("Python"), "no site-packages found");
+  if (inv.python.environments.empty()) field(out, N_("Python"), _("no site-packages found"));
   if (!inv.python.environments.empty()) {
     core::Table t({_("python env"), _("kind"), _("python"), _("tensorflow"), _("built for CUDA/cuDNN"), _("keras"), _("nvidia wheels")});
     for (const auto& e : inv.python.environments) {
@@ -228,7 +300,7 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
       if (e.tensorflow) {
         tf = e.tensorflow->distribution + " " + e.tensorflow->version;
         if (e.tensorflow->is_cuda_build == false) {
-          built = "CPU only";
+          built = _("CPU only");
         } else {
           built = e.tensorflow->built_cuda.value_or("?") + " / " + e.tensorflow->built_cudnn.value_or("?");
         }
@@ -240,13 +312,13 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   }
   const auto& c = inv.containers;
   auto present = [](const std::optional<std::string>& v) { return v ? *v : std::string("-"); };
-  field(out, N_("Docker"), present(c.docker_binary) + (c.podman_binary ? ", podman " + *c.podman_binary : ""));
+  field(out, N_("Docker"), present(c.docker_binary) + (c.podman_binary ? _(", ") + "podman " + *c.podman_binary : ""));
   std::string runtimes;
   for (const auto& rt : c.docker_runtimes) runtimes += (runtimes.empty() ? "" : ", ") + rt;
   field(out, N_("Runtimes"), c.docker_daemon_json_present == true
-                             ? fmt::format("[{}], default {}", runtimes, c.docker_default_runtime.value_or("runc"))
-                             : std::string("no /etc/docker/daemon.json"));
-  field(out, N_("NVIDIA toolkit"), fmt::format("nvidia-ctk {}, nvidia-container-runtime {}, libnvidia-container {}",
+                             ? trf("[{0}], default {1}", runtimes, c.docker_default_runtime.value_or("runc"))
+                             : trf("no {}", "/etc/docker/daemon.json"));
+  field(out, N_("NVIDIA toolkit"), trf("nvidia-ctk {0}, nvidia-container-runtime {1}, libnvidia-container {2}",
                                            present(c.nvidia_ctk), present(c.nvidia_container_runtime),
                                            present(c.libnvidia_container)));
   if (!c.cdi_specs.empty()) {
@@ -255,7 +327,7 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
     field(out, N_("CDI specs"), specs);
   }
   if (c.inside_container == true) {
-    field(out, N_("In container"), "yes; NVIDIA_VISIBLE_DEVICES=" + c.visible_devices.value_or("(unset)"));
+    field(out, N_("In container"), trf("yes; NVIDIA_VISIBLE_DEVICES={}", c.visible_devices.value_or(_("(unset)"))));
   }
 }
 
@@ -277,12 +349,11 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   heading(out, p, r, N_("CPU"), "cpu");
   const auto& cpu = inv.cpu;
   field(out, N_("Model"), or_unknown(cpu.model_name));
-  auto count = [](const std::optional<int>& n, const char* one, const char* many) {
-    if (!n) return std::string("unknown ") + many;
-    return fmt::format("{} {}", *n, *n == 1 ? one : many);
-  };
-  field(out, N_("Topology"), fmt::format("{}, {}, {}", count(cpu.sockets, "socket", "sockets"),
-                                     count(cpu.physical_cores, "core", "cores"), count(cpu.threads, "thread", "threads")));
+  auto count = [](const std::optional<int>& v) { return static_cast<uint64_t>(*v); };
+  const std::string sockets = cpu.sockets ? trnf("{} socket", "{} sockets", count(cpu.sockets), *cpu.sockets) : _("unknown sockets");
+  const std::string cores = cpu.physical_cores ? trnf("{} core", "{} cores", count(cpu.physical_cores), *cpu.physical_cores) : _("unknown cores");
+  const std::string threads = cpu.threads ? trnf("{} thread", "{} threads", count(cpu.threads), *cpu.threads) : _("unknown threads");
+  field(out, N_("Topology"), trf("{0}, {1}, {2}", sockets, cores, threads));
   std::string flags;
   auto flag = [&flags](const char* name, const std::optional<bool>& v) {
     if (!flags.empty()) flags += "  ";
@@ -295,7 +366,8 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   flag("avx512f", cpu.flags.avx512f);
   flag("amx", cpu.flags.amx);
   field(out, N_("Flags"), flags);
-  field(out, N_("Clocks"), fmt::format("base {}, max {}", mhz(cpu.base_mhz), mhz(cpu.max_mhz)));
+  // TRANSLATORS: the CPU's base and maximum clock.
+  field(out, N_("Clocks"), trf("base {0}, max {1}", mhz(cpu.base_mhz), mhz(cpu.max_mhz)));
   field(out, N_("Governor"), or_unknown(cpu.governor));
   if (!cpu.numa_nodes.empty()) {
     core::Table t({_("NUMA node"), _("CPUs"), _("memory")});
@@ -311,12 +383,13 @@ void render_memory_section(std::string& out, const Painter& p, const Report& r) 
   const auto& mem = inv.memory;
   field(out, N_("Total"), bytes(mem.total_bytes));
   field(out, N_("Available"), bytes(mem.available_bytes));
-  field(out, N_("Swap"), mem.swap_total_bytes ? fmt::format("{} ({} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
-                                          : kUnknown);
+  field(out, N_("Swap"), mem.swap_total_bytes ? trf("{0} ({1} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
+                                          : unknown());
   field(out, N_("Swappiness"), or_unknown(mem.swappiness));
-  field(out, N_("Transparent HP"), fmt::format("enabled {}, defrag {}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
+  // TRANSLATORS: the kernel's settings (/sys/kernel/mm/transparent_hugepage/enabled and defrag): always, madvise, never.
+  field(out, N_("Transparent HP"), trf("enabled {0}, defrag {1}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
   field(out, N_("Hugepages"), mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
-                                              : kUnknown);
+                                              : unknown());
 }
 
 // Disks, the mounts that hold data, and where the data paths live.
@@ -329,7 +402,7 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
     for (const auto& d : st.devices) {
       // Unused loop/zram devices (size 0) are noise on the terminal; JSON has them.
       if (d.kind == "virtual" && d.size_bytes == 0) continue;
-      t.add_row({d.name, or_unknown(d.kind), or_unknown(d.transport), d.size_bytes ? core::format_bytes_decimal(*d.size_bytes) : kUnknown,
+      t.add_row({d.name, disk_kind(d.kind), or_unknown(d.transport), d.size_bytes ? core::format_bytes_decimal(*d.size_bytes) : unknown(),
                  d.model.value_or("")});
     }
     out += t.render("  ");
@@ -339,7 +412,7 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
     core::Table t({_("mount"), _("fs"), _("device"), _("disk")});
     for (const auto& m : st.mounts) {
       if (!m.block_device && !m.network) continue;
-      t.add_row({m.mount_point, m.fs_type + (m.network ? " (network)" : ""), m.device, m.block_device.value_or("-")});
+      t.add_row({m.mount_point, m.network ? trf("{} (network)", m.fs_type) : m.fs_type, m.device, m.block_device.value_or("-")});
     }
     if (!t.empty()) out += "\n" + t.render("  ");
   }
@@ -347,8 +420,11 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
     if (dp.error) {
       field(out, N_("Data path"), dp.path + ": " + *dp.error);
     } else {
-      field(out, N_("Data path"), fmt::format("{} on {} ({}{}), disk {} ({})", dp.path, or_unknown(dp.mount_point), or_unknown(dp.fs_type),
-                                          dp.network ? ", network" : "", or_unknown(dp.block_device), or_unknown(dp.device_kind)));
+      // TRANSLATORS: {0} a data path, {1} its mount point, {2} the filesystem, {3} the disk, {4} its kind (SSD, HDD...).
+      field(out, N_("Data path"), dp.network ? trf("{0} on {1} ({2}, network), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
+                                                   or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind))
+                                             : trf("{0} on {1} ({2}), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
+                                                   or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind)));
     }
   }
 }
@@ -367,17 +443,17 @@ void render_pci_section(std::string& out, const Painter& p, const Report& r) {
     const bool infiniband = base == 0x0c && sub == 0x06;
     if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x0b || base == 0x12 || infiniband)) continue;
     ++shown;
-    t.add_row({d.address, d.is_gpu ? "GPU (" + d.class_name.value_or("display") + ")" : d.class_name.value_or(kUnknown),
+    t.add_row({d.address, d.is_gpu ? trf("GPU ({})", d.class_name ? pci_class(*d.class_name) : _("display")) : d.class_name ? pci_class(*d.class_name) : unknown(),
                fmt::format("{}:{}", d.vendor_id ? fmt::format("{:04x}", *d.vendor_id) : "?",
                            d.device_id ? fmt::format("{:04x}", *d.device_id) : "?") +
                    (d.vendor_name ? " " + *d.vendor_name : ""),
-               d.driver.value_or("none"), or_unknown(d.numa_node), link(d.link_speed_current_gts, d.link_width_current),
+               d.driver.value_or(_("none")), or_unknown(d.numa_node), link(d.link_speed_current_gts, d.link_width_current),
                link(d.link_speed_max_gts, d.link_width_max)});
   }
   int gpus = 0;
   for (const auto& d : inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
-  field(out, N_("Devices"), fmt::format("{} PCI devices, {} NVIDIA GPUs{}", inv.pci.devices.size(), gpus,
-                                    shown ? "; storage, network, display and accelerators:" : ""));
+  field(out, N_("Devices"), shown ? trf("{0} PCI devices, {1} NVIDIA GPUs; storage, network, display and accelerators:", inv.pci.devices.size(), gpus)
+                                 : trf("{0} PCI devices, {1} NVIDIA GPUs", inv.pci.devices.size(), gpus));
   if (shown) out += t.render("  ");
 }
 
@@ -386,8 +462,9 @@ void render_limits_section(std::string& out, const Painter& p, const Report& r) 
   const auto& inv = r.inventory;
   heading(out, p, r, N_("Limits"), "limits");
   const auto& lim = inv.limits;
-  field(out, N_("Open files"), fmt::format("soft {}, hard {}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
-  field(out, N_("Locked memory"), fmt::format("soft {}, hard {}",
+  // TRANSLATORS: a resource limit's soft and hard values (ulimit -Sn / -Hn).
+  field(out, N_("Open files"), trf("soft {0}, hard {1}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
+  field(out, N_("Locked memory"), trf("soft {0}, hard {1}",
                                           lim.memlock.soft && *lim.memlock.soft != inventory::Limit::kUnlimited
                                               ? core::format_bytes_binary(*lim.memlock.soft) : limit(lim.memlock.soft),
                                           lim.memlock.hard && *lim.memlock.hard != inventory::Limit::kUnlimited
@@ -403,12 +480,12 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
   out += "\n" + p.bold(_("Probes")) + "\n";
   core::Table t({_("probe"), _("state"), _("time"), _("detail")});
   for (const auto& s : r.probes) {
-    t.add_row({s.id, p.state(s.state), core::format_seconds(s.seconds), s.detail});
+    t.add_row({s.id, p.state(s.state), core::format_seconds(s.seconds), probe_detail(s.detail)});
   }
   out += t.render("  ");
   if (show_problems) {
     for (const auto& s : r.probes) {
-      for (const auto& problem : s.problems) out += fmt::format("  {}: {}\n", s.id, problem);
+      for (const auto& problem : s.problems) out += fmt::format("  {}: {}\n", s.id, probe_detail(problem));
     }
   }
 }

@@ -19,7 +19,7 @@ bool has_toolkit(const inventory::ContainerInfo& c) {
 }
 
 Check runtime_missing(const Context& ctx) {
-  if (!ctx.probed("containers")) return Check::skip("container engines (the containers probe did not run)");
+  if (!ctx.probed("containers")) return Check::skip(_("container engines (the containers probe did not run)"));
   const auto& c = ctx.inv.containers;
   if (c.inside_container.value_or(false)) return Check::pass();  // the host's business
   if (!c.docker_binary && !c.podman_binary) return Check::pass();
@@ -29,26 +29,26 @@ Check runtime_missing(const Context& ctx) {
               trf("{} is installed without the NVIDIA Container Toolkit: `docker run --gpus all` fails with "
                           "\"could not select device driver \\\"\\\" with capabilities: [[gpu]]\".",
                           c.docker_binary ? "Docker" : "Podman"),
-              {{"engine", c.docker_binary.value_or(c.podman_binary.value_or("")), "PATH"},
-               {_("nvidia-ctk / nvidia-container-runtime"), "not found", "PATH, /usr/bin"},
-               {_("CDI specs"), "none", "/etc/cdi, /var/run/cdi"}},
+              {{_("engine"), c.docker_binary.value_or(c.podman_binary.value_or("")), "PATH"},
+               {_("nvidia-ctk / nvidia-container-runtime"), _("not found"), "PATH, /usr/bin"},
+               {_("CDI specs"), _("none"), "/etc/cdi, /var/run/cdi"}},
               "", {}});
   return out;
 }
 
 Check runtime_not_registered(const Context& ctx) {
-  if (!ctx.probed("containers")) return Check::skip("container engines (the containers probe did not run)");
+  if (!ctx.probed("containers")) return Check::skip(_("container engines (the containers probe did not run)"));
   const auto& c = ctx.inv.containers;
   if (!c.docker_binary || !has_toolkit(c)) return Check::pass();
-  if (!c.docker_daemon_json_present) return Check::skip("/etc/docker/daemon.json state");
+  if (!c.docker_daemon_json_present) return Check::skip(_("/etc/docker/daemon.json state"));
   const bool registered = std::find(c.docker_runtimes.begin(), c.docker_runtimes.end(), "nvidia") != c.docker_runtimes.end();
   if (registered || !c.cdi_specs.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
               _("The NVIDIA Container Toolkit is installed but the nvidia runtime is not registered with Docker and no "
               "CDI spec exists: containers get no GPU."),
-              {{_("daemon.json runtimes"), c.docker_runtimes.empty() ? "none" : u::join(c.docker_runtimes, ", "), "/etc/docker/daemon.json"},
-               {"nvidia-ctk", c.nvidia_ctk.value_or("(other toolkit parts)"), "PATH"}},
+              {{_("daemon.json runtimes"), c.docker_runtimes.empty() ? _("none") : u::join(c.docker_runtimes, ", "), "/etc/docker/daemon.json"},
+               {"nvidia-ctk", c.nvidia_ctk.value_or(_("(other toolkit parts)")), "PATH"}},
               "", {}});
   return out;
 }
@@ -56,7 +56,7 @@ Check runtime_not_registered(const Context& ctx) {
 Check no_gpu_given(const Context& ctx) {
   const auto& c = ctx.inv.containers;
   const bool inside = c.inside_container.value_or(ctx.inv.host.container && *ctx.inv.host.container != "none");
-  if (!c.inside_container && !ctx.inv.host.container) return Check::skip("whether tfrig runs inside a container");
+  if (!c.inside_container && !ctx.inv.host.container) return Check::skip(_("whether tfrig runs inside a container"));
   if (!inside) return Check::pass();
   const bool devices = !ctx.inv.driver.device_nodes.empty();
   if (devices || !ctx.inv.gpus.empty()) return Check::pass();
@@ -64,9 +64,10 @@ Check no_gpu_given(const Context& ctx) {
   out.add(Hit{"host",
               _("This container was started without a GPU: no /dev/nvidia* devices and no GPU visible "
               "(\"CUDA_ERROR_NO_DEVICE\")."),
-              {{"container", ctx.inv.host.container.value_or("yes"), "/proc/1/cgroup, /.dockerenv"},
-               {"NVIDIA_VISIBLE_DEVICES", c.visible_devices.value_or("unset"), "environment"},
-               {"/dev/nvidia*", "none", "/dev"}},
+              {{_("container"), ctx.inv.host.container.value_or(_("yes")), "/proc/1/cgroup, /.dockerenv"},
+               // TRANSLATORS: an environment variable that is not set; the source "environment" is the process environment.
+               {"NVIDIA_VISIBLE_DEVICES", c.visible_devices.value_or(_("unset")), "environment"},
+               {"/dev/nvidia*", _("none"), "/dev"}},
               "", {}});
   return out;
 }

@@ -15,23 +15,23 @@ namespace u = util;
 Check no_avx(const Context& ctx) {
   const auto& arch = ctx.inv.host.architecture;
   if (arch && *arch != "x86_64") return Check::pass();  // the AVX requirement is for x86 wheels
-  if (!ctx.inv.cpu.flags.avx) return Check::skip("CPU flags (/proc/cpuinfo)");
+  if (!ctx.inv.cpu.flags.avx) return Check::skip(_("CPU flags (/proc/cpuinfo)"));
   if (*ctx.inv.cpu.flags.avx) return Check::pass();
   Check c;
   c.add(Hit{"host",
             _("The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
             "instruction (core dumped)\"."),
-            {{"avx", "no", "/proc/cpuinfo flags"}, {"CPU", ctx.inv.cpu.model_name.value_or("unknown"), "/proc/cpuinfo"}},
+            {{"avx", _("no"), "/proc/cpuinfo flags"}, {"CPU", ctx.inv.cpu.model_name.value_or(_("unknown")), "/proc/cpuinfo"}},
             "", {}});
   return c;
 }
 
 Check cores_multi_gpu(const Context& ctx) {
   const int gpus = u::gpu_count(ctx);
-  if (gpus == 0) return Check::skip("an NVIDIA GPU (none found)");
+  if (gpus == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
   if (gpus < 2) return Check::pass();
   const auto& cpu = ctx.inv.cpu;
-  if (!cpu.physical_cores && !cpu.threads) return Check::skip("CPU core and thread counts");
+  if (!cpu.physical_cores && !cpu.threads) return Check::skip(_("CPU core and thread counts"));
   const int min_cores = static_cast<int>(ctx.k.number("multi_gpu_min_cores", 16));
   const int min_threads = static_cast<int>(ctx.k.number("multi_gpu_min_threads", 32));
   const bool few = (cpu.physical_cores && *cpu.physical_cores < min_cores) || (cpu.threads && *cpu.threads < min_threads);
@@ -42,8 +42,8 @@ Check cores_multi_gpu(const Context& ctx) {
                         "multi-GPU server, or input preprocessing starves the GPUs.",
                         gpus, cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "?",
                         cpu.threads ? std::to_string(*cpu.threads) : "?", min_cores, min_threads),
-            {{_("physical cores"), cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "unknown", "/sys/devices/system/cpu"},
-             {"threads", cpu.threads ? std::to_string(*cpu.threads) : "unknown", "/proc/cpuinfo"},
+            {{_("physical cores"), cpu.physical_cores ? std::to_string(*cpu.physical_cores) : _("unknown"), "/sys/devices/system/cpu"},
+             {_("threads"), cpu.threads ? std::to_string(*cpu.threads) : _("unknown"), "/proc/cpuinfo"},
              {_("minimum for multi-GPU"), trf("{} cores / {} threads", min_cores, min_threads), u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;
@@ -51,8 +51,8 @@ Check cores_multi_gpu(const Context& ctx) {
 
 Check cores_per_gpu(const Context& ctx) {
   const int gpus = u::gpu_count(ctx);
-  if (gpus == 0) return Check::skip("an NVIDIA GPU (none found)");
-  if (!ctx.inv.cpu.physical_cores) return Check::skip("physical core count");
+  if (gpus == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
+  if (!ctx.inv.cpu.physical_cores) return Check::skip(_("physical core count"));
   const int per = static_cast<int>(ctx.k.number("cores_per_gpu_min", 4));
   const int cores = *ctx.inv.cpu.physical_cores;
   if (cores >= per * gpus) return Check::pass();
@@ -63,7 +63,7 @@ Check cores_per_gpu(const Context& ctx) {
                         "image pipeline will likely be CPU-bound (GPU idle while the CPU is at 100%).",
                         cores, gpus, per),
             {{_("physical cores"), std::to_string(cores), "/sys/devices/system/cpu"},
-             {_("cores per GPU wanted"), std::to_string(per) + u::uncertain_note(f && f->uncertain, "rule of thumb"),
+             {_("cores per GPU wanted"), std::to_string(per) + u::uncertain_note(f && f->uncertain, _("rule of thumb")),
               u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;

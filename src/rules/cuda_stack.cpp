@@ -18,7 +18,7 @@ namespace u = util;
 using core::Version;
 
 std::string where(const inventory::CudaLibrary& l) {
-  return l.path + " (" + l.found_via + (l.version ? ", " + *l.version : "") + ")";
+  return l.version ? trf("{0} ({1}, {2})", l.path, l.found_via, *l.version) : trf("{0} ({1})", l.path, l.found_via);
 }
 
 std::string install_fix(const Context& ctx) {
@@ -41,29 +41,30 @@ std::string install_fix(const Context& ctx) {
 }
 
 Check library_missing(const Context& ctx) {
-  if (!ctx.probed("cuda_libs")) return Check::skip("CUDA libraries on the loader path (the cuda_libs probe did not run)");
+  if (!ctx.probed("cuda_libs")) return Check::skip(_("CUDA libraries on the loader path (the cuda_libs probe did not run)"));
   const auto* fam = ctx.k.libraries_for(ctx.target.tf);
-  if (!fam) return Check::skip("the sonames " + ctx.target.label() + " loads (not in tf_libraries.json)");
+  if (!fam) return Check::skip(trf("the sonames {} loads (not in tf_libraries.json)", ctx.target.label()));
   std::vector<Evidence> ev;
   std::vector<std::string> missing;
   for (const auto& family : ctx.k.registration_libraries(ctx.target.tf)) {
     const std::string soname = fam->soname(family);
     if (soname.empty()) continue;
     if (const auto* lib = u::would_load(ctx, soname)) {
-      ev.push_back({soname, "would load " + where(*lib), "dynamic loader order (ld.so(8))"});
+      ev.push_back({soname, trf("would load {}", where(*lib)), "dynamic loader order (ld.so(8))"});
       continue;
     }
     missing.push_back(soname);
     std::string others;
     for (const auto& l : ctx.inv.cuda.libraries) {
       if (l.family != family) continue;
-      others += (others.empty() ? "" : "; ") + l.soname + " at " + where(l);
+      // TRANSLATORS: {0} a library's soname, {1} its path and how it was found.
+      others += (others.empty() ? "" : _("; ")) + trf("{0} at {1}", l.soname, where(l));
     }
-    ev.push_back({soname, others.empty() ? "missing" : "missing; present but not usable: " + others,
+    ev.push_back({soname, others.empty() ? _("missing") : trf("missing; present but not usable: {}", others),
                   "dynamic loader order (ld.so(8))"});
   }
   if (missing.empty()) return Check::pass();
-  ev.push_back({"sonames of " + ctx.target.label(), "CUDA " + fam->cuda + u::uncertain_note(fam->uncertain, "derived from TF's dso_loader rules"),
+  ev.push_back({trf("sonames of {}", ctx.target.label()), "CUDA " + fam->cuda + u::uncertain_note(fam->uncertain, _("derived from TF's dso_loader rules")),
                 u::knowledge_source("tf_libraries.json", "tsl-dso-loader")});
   Check c;
   c.add(Hit{"host",
@@ -80,13 +81,13 @@ std::string major_minor(const std::string& v) {
 }
 
 Check cudnn_conflict(const Context& ctx) {
-  if (!ctx.probed("cuda_libs")) return Check::skip("CUDA libraries on the loader path (the cuda_libs probe did not run)");
+  if (!ctx.probed("cuda_libs")) return Check::skip(_("CUDA libraries on the loader path (the cuda_libs probe did not run)"));
   std::map<std::string, std::vector<const inventory::CudaLibrary*>> by_version;
   for (const auto& l : ctx.inv.cuda.libraries) {
     if (l.family != "cudnn" || !l.version || !u::loader_searched(ctx, l)) continue;
     by_version[major_minor(*l.version)].push_back(&l);
   }
-  if (by_version.empty()) return Check::skip("cuDNN versions (no versioned libcudnn on the loader path)");
+  if (by_version.empty()) return Check::skip(_("cuDNN versions (no versioned libcudnn on the loader path)"));
   const auto* fam = ctx.k.libraries_for(ctx.target.tf);
   const inventory::CudaLibrary* loaded = fam ? u::would_load(ctx, fam->soname("cudnn")) : nullptr;
   Check c;
@@ -116,7 +117,7 @@ Check cudnn_conflict(const Context& ctx) {
   c.add(Hit{"host",
             trf("{} cuDNN versions are on the loader path; whichever is found first wins, and another "
                         "framework or LD_LIBRARY_PATH can make TensorFlow load the wrong one{}.",
-                        by_version.size(), loaded ? " (TensorFlow would load " + loaded->path + ")" : ""),
+                        by_version.size(), loaded ? trf(" (TensorFlow would load {})", loaded->path) : ""),
             ev,
             _("Keep one cuDNN per major version on the loader path: remove the others or isolate them per "
             "environment (pip nvidia-cudnn wheels inside each venv)."),

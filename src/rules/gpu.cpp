@@ -15,8 +15,8 @@ using knowledge::KernelSupport;
 namespace u = util;
 
 Check no_gpu(const Context& ctx) {
-  if (!ctx.probed("pci") && !ctx.probed("nvml")) return Check::skip("PCI devices (the pci probe did not run)");
-  if (!u::gpu_presence_known(ctx)) return Check::skip("PCI device list (empty: /sys/bus/pci/devices unreadable)");
+  if (!ctx.probed("pci") && !ctx.probed("nvml")) return Check::skip(_("PCI devices (the pci probe did not run)"));
+  if (!u::gpu_presence_known(ctx)) return Check::skip(_("PCI device list (empty: /sys/bus/pci/devices unreadable)"));
   if (u::gpu_count(ctx) > 0) return Check::pass();
   Check c;
   std::string fix =
@@ -46,8 +46,8 @@ struct CcCheck {
 template <class Fn>
 Check per_gpu_cc(const Context& ctx, Fn fn) {
   if (u::gpus(ctx).empty()) {
-    return Check::skip(u::gpu_count(ctx) > 0 ? "GPU compute capability (NVML could not read the GPUs)"
-                                             : "an NVIDIA GPU (none found)");
+    return Check::skip(u::gpu_count(ctx) > 0 ? _("GPU compute capability (NVML could not read the GPUs)")
+                                             : _("an NVIDIA GPU (none found)"));
   }
   Check c;
   bool any = false;
@@ -57,22 +57,22 @@ Check per_gpu_cc(const Context& ctx, Fn fn) {
     any = true;
     fn(c, CcCheck{&g, *cc, ctx.k.kernel_support(ctx.target.tf, cc->cc)});
   }
-  if (!any) return Check::skip("GPU compute capability (not reported and the GPU name is not in the catalog)");
+  if (!any) return Check::skip(_("GPU compute capability (not reported and the GPU name is not in the catalog)"));
   return c;
 }
 
 std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
   std::vector<Evidence> ev;
-  ev.push_back({_("compute capability"), x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, "from the GPU catalog"),
+  ev.push_back({_("compute capability"), x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, _("from the GPU catalog")),
                 x.cc.source});
-  ev.push_back({"target", ctx.target.label(), "tfrig target resolution"});
-  std::string kernels = "unknown";
+  ev.push_back({_("target"), ctx.target.label(), "tfrig target resolution"});
+  std::string kernels = _("unknown");
   if (x.verdict.row) {
     kernels.clear();
     for (const auto& s : x.verdict.row->sass) kernels += (kernels.empty() ? "" : ", ") + ("sm_" + s);
     for (const auto& p : x.verdict.row->ptx) kernels += (kernels.empty() ? "" : ", ") + ("compute_" + p);
   }
-  ev.push_back({_("kernels in the TF wheel"), kernels + u::uncertain_note(x.verdict.uncertain, "per-release list inferred"),
+  ev.push_back({_("kernels in the TF wheel"), kernels + u::uncertain_note(x.verdict.uncertain, _("per-release list inferred")),
                 u::knowledge_source("tf_compute.json", "tsl-bazelrc-history")});
   return ev;
 }
@@ -143,11 +143,11 @@ Check persistence_off(const Context& ctx) {
               trf("{} is a datacenter GPU with persistence mode off: the driver tears the GPU down "
                   "whenever no process uses it, so every start pays the re-initialisation.",
                   u::gpu_label(g)),
-              {{_("persistence mode"), "disabled", u::reported_by(g)}},
+              {{_("persistence mode"), _("disabled"), u::reported_by(g)}},
               "",
               {}});
   }
-  if (!known) return Check::skip("persistence mode (NVML did not report it)");
+  if (!known) return Check::skip(_("persistence mode (NVML did not report it)"));
   return c;
 }
 
@@ -159,14 +159,14 @@ Check ecc_disabled(const Context& ctx) {
     if (!g.ecc_mode_current) continue;  // null: the card has no ECC (NVML: not supported)
     known = true;
     if (*g.ecc_mode_current) continue;
-    std::string pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? "enabled (after reboot)" : "disabled") : "unknown";
+    std::string pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? _("enabled (after reboot)") : _("disabled")) : _("unknown");
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " supports ECC but runs with it off: memory bit errors go undetected in long runs.",
-              {{_("ECC mode (current)"), "disabled", u::reported_by(g)}, {_("ECC mode (pending)"), pending, u::reported_by(g)}},
+              trf("{} supports ECC but runs with it off: memory bit errors go undetected in long runs.", u::gpu_label(g)),
+              {{_("ECC mode (current)"), _("disabled"), u::reported_by(g)}, {_("ECC mode (pending)"), pending, u::reported_by(g)}},
               trf("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth).", g.index),
               {}});
   }
-  if (!known) return Check::skip("ECC mode (NVML did not report it; the card may have no ECC)");
+  if (!known) return Check::skip(_("ECC mode (NVML did not report it; the card may have no ECC)"));
   return c;
 }
 
@@ -194,7 +194,7 @@ Check memory_errors(const Context& ctx) {
     // TRANSLATORS: {0} is a GPU ("GPU 0 (NVIDIA A100)"), {1} one of the reasons above.
     c.add(Hit{u::gpu_entity(g), trf("{0}: {1}.", u::gpu_label(g), why), ev, "", {}});
   }
-  if (!known) return Check::skip("retired pages / remapped rows (NVML did not report them)");
+  if (!known) return Check::skip(_("retired pages / remapped rows (NVML did not report them)"));
   return c;
 }
 
@@ -207,15 +207,16 @@ Check mig_enabled(const Context& ctx) {
     known = true;
     if (!*g.mig_mode_current) continue;
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
-                                "(the first visible one), never the whole GPU.",
-              {{_("MIG mode (current)"), "enabled", u::reported_by(g)}},
+              trf("{} is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
+                  "(the first visible one), never the whole GPU.",
+                  u::gpu_label(g)),
+              {{_("MIG mode (current)"), _("enabled"), u::reported_by(g)}},
               trf("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
                           "instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`).",
                           g.index),
               {}});
   }
-  if (!known) return Check::skip("MIG mode (NVML did not report it)");
+  if (!known) return Check::skip(_("MIG mode (NVML did not report it)"));
   return c;
 }
 
@@ -236,7 +237,7 @@ Check memory_in_use(const Context& ctx) {
                   u::gpu_label(g)),
               ev, "", {}});
   }
-  if (!known) return Check::skip("GPU processes (NVML did not report them)");
+  if (!known) return Check::skip(_("GPU processes (NVML did not report them)"));
   return c;
 }
 
@@ -285,15 +286,15 @@ Check pcie_link_downgraded(const Context& ctx) {
       }
     }
   }
-  if (!known) return Check::skip(u::gpu_count(ctx) ? "PCIe link state of the GPUs" : "an NVIDIA GPU (none found)");
+  if (!known) return Check::skip(u::gpu_count(ctx) ? _("PCIe link state of the GPUs") : _("an NVIDIA GPU (none found)"));
   return c;
 }
 
 Check no_p2p(const Context& ctx) {
   const int n = static_cast<int>(u::gpus(ctx).size());
-  if (n == 0) return Check::skip(u::gpu_count(ctx) ? "GPUs read by NVML" : "an NVIDIA GPU (none found)");
+  if (n == 0) return Check::skip(u::gpu_count(ctx) ? _("GPUs read by NVML") : _("an NVIDIA GPU (none found)"));
   if (n < 2) return Check::pass();
-  if (ctx.inv.gpu_topology.empty()) return Check::skip("GPU topology (NVML did not report P2P status)");
+  if (ctx.inv.gpu_topology.empty()) return Check::skip(_("GPU topology (NVML did not report P2P status)"));
   bool any_fast = false;
   int pairs = 0;
   for (const auto& p : ctx.inv.gpu_topology) {
@@ -305,7 +306,7 @@ Check no_p2p(const Context& ctx) {
   c.add(Hit{"host",
             trf("{} GPUs and no pair joined by NVLink or PCIe peer-to-peer: every gradient all-reduce "
                         "goes through host memory, so data-parallel training scales poorly.", n),
-            {{_("GPU pairs with NVLink or P2P"), fmt::format("0 of {}", pairs), "NVML topology / P2P status"}},
+            {{_("GPU pairs with NVLink or P2P"), trf("0 of {}", pairs), "NVML topology / P2P status"}},
             "",
             {}});
   return c;

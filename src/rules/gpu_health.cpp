@@ -7,6 +7,7 @@
 #include "core/i18n.h"
 #include "inventory/kernel_events.h"
 #include "knowledge/xid_catalog.h"
+#include "report/probe_detail.h"
 #include "rules/areas.h"
 #include "rules/util.h"
 
@@ -28,35 +29,37 @@ const inventory::Gpu* gpu_at(const Context& ctx, const std::optional<std::string
 Check xid_events(const Context& ctx) {
   const auto& events = ctx.inv.driver.xid_events;
   if (events.empty() && !ctx.probed("kernel_log")) {
-    return Check::skip("kernel messages (read from an imported nvidia-bug-report: `tfrig doctor --from FILE`)");
+    return Check::skip(_("kernel messages (read from an imported nvidia-bug-report: `tfrig doctor --from FILE`)"));
   }
   Check c;
   for (const auto& e : events) {
     const auto* g = gpu_at(ctx, e.pci_bus_id);
-    const std::string who = g != nullptr ? u::gpu_label(*g) : "The GPU at " + e.pci_bus_id.value_or("an unknown address");
+    const std::string who = g != nullptr ? u::gpu_label(*g)
+                            : e.pci_bus_id ? trf("The GPU at {}", *e.pci_bus_id) : _("The GPU at an unknown address");
     const auto info = knowledge::xid_info(e.xid);
     const std::string meaning =
-        info ? std::string(info->meaning) : std::string("not in tfrig's table; see NVIDIA's Xid catalog");
+        info ? _(info->meaning) : _("not in tfrig's table; see NVIDIA's Xid catalog");
     std::string when;
     if (e.first_time && e.last_time && *e.first_time != *e.last_time) {
       when = trf(", first {} last {}", *e.first_time, *e.last_time);
     } else if (e.first_time) {
-      when = ", at " + *e.first_time;
+      when = trf(", at {}", *e.first_time);
     }
     std::vector<Evidence> ev{
-        {"Xid", fmt::format("{} ({}{})", e.xid, meaning, info ? ", " + std::string(knowledge::xid_class_name(info->cls)) : ""),
+        {"Xid", info ? trf("{0} ({1}, {2})", e.xid, meaning, _(knowledge::xid_class_name(info->cls))) : trf("{0} ({1})", e.xid, meaning),
          std::string(knowledge::kXidSource)},
         {_("kernel message"), "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
          e.source},
-        {"lines", fmt::format("{}{}", e.count, when), e.source},
+        // TRANSLATORS: how many kernel log lines (then ", first TIME last TIME").
+        {_("lines"), fmt::format("{}{}", e.count, when), e.source},
     };
     Hit h;
     h.entity = g != nullptr ? u::gpu_entity(*g) : e.pci_bus_id.value_or("host");
     h.message = trnf("{0} logged Xid {1} {2} time: {3}.", "{0} logged Xid {1} {2} times: {3}.", e.count, who, e.xid, e.count, meaning);
     h.evidence = std::move(ev);
-    h.fix = info ? std::string(info->action)
-                 : "Look the Xid up in NVIDIA's Xid catalog (https://docs.nvidia.com/deploy/xid-errors/index.html) and "
-                   "follow its resolution.";
+    h.fix = info ? _(info->action)
+                 : trf("Look the Xid up in NVIDIA's Xid catalog ({}) and follow its resolution.",
+                       "https://docs.nvidia.com/deploy/xid-errors/index.html");
     h.severity = info && info->severe ? Severity::kError : Severity::kWarning;
     if (inventory::from_earlier_boot(e.source)) {
       // The running boot's log does not have it: history, not the state now.
@@ -78,18 +81,19 @@ Check gpu_lost(const Context& ctx) {
     known = true;
     if (!*g.lost) continue;
     std::vector<Evidence> ev;
-    ev.push_back({_("GPU lost"), g.lost_evidence.value_or("yes"), "nvidia-smi, kernel log, lspci"});
+    ev.push_back({_("GPU lost"), g.lost_evidence ? report::probe_detail(*g.lost_evidence) : _("yes"), "nvidia-smi, kernel log, lspci"});
     if (g.pci_bus_id) ev.push_back({_("PCI address"), *g.pci_bus_id, "nvidia-smi, lspci"});
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " has fallen off the bus: it no longer answers on PCIe, so no program can use it "
-                                "until the machine is rebooted.",
+              trf("{} has fallen off the bus: it no longer answers on PCIe, so no program can use it "
+                  "until the machine is rebooted.",
+                  u::gpu_label(g)),
               ev, "", {}});
   }
   if (known) return c;
   // NVML opened every GPU it listed: none of them is lost.
   if (!ctx.inv.gpus.empty() && ctx.inv.driver.nvml.state == "ok") return Check::pass();
-  if (!u::gpu_presence_known(ctx)) return Check::skip("an NVIDIA GPU (none found)");
-  return Check::skip("whether each GPU still answers (nvidia-smi or NVML, kernel messages)");
+  if (!u::gpu_presence_known(ctx)) return Check::skip(_("an NVIDIA GPU (none found)"));
+  return Check::skip(_("whether each GPU still answers (nvidia-smi or NVML, kernel messages)"));
 }
 
 Check init_failed(const Context& ctx) {
@@ -97,17 +101,18 @@ Check init_failed(const Context& ctx) {
   for (const auto& g : ctx.inv.gpus) {
     if (!g.init_error) continue;
     std::vector<Evidence> ev{{_("kernel message"), "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
-    if (ctx.inv.driver.module_nouveau == true) ev.push_back({_("nouveau module loaded"), "yes", "/proc/modules"});
+    if (ctx.inv.driver.module_nouveau == true) ev.push_back({_("nouveau module loaded"), _("yes"), "/proc/modules"});
     c.add(Hit{u::gpu_entity(g),
-              u::gpu_label(g) + " was found but the nvidia kernel module could not initialise it (RmInitAdapter failed): "
-                                "CUDA and nvidia-smi do not see it.",
+              trf("{} was found but the nvidia kernel module could not initialise it (RmInitAdapter failed): "
+                  "CUDA and nvidia-smi do not see it.",
+                  u::gpu_label(g)),
               ev, "", {}});
   }
   if (!c.hits.empty()) return c;
   if (!ctx.inv.gpus.empty() && ctx.inv.driver.nvml.state == "ok") return Check::pass();
   if (ctx.probed("kernel_log") && u::gpu_presence_known(ctx)) return Check::pass();
-  if (!u::gpu_presence_known(ctx)) return Check::skip("an NVIDIA GPU (none found)");
-  return Check::skip("kernel messages of the nvidia module (an imported nvidia-bug-report) or NVML");
+  if (!u::gpu_presence_known(ctx)) return Check::skip(_("an NVIDIA GPU (none found)"));
+  return Check::skip(_("kernel messages of the nvidia module (an imported nvidia-bug-report) or NVML"));
 }
 
 // nvidia-smi could not open a GPU it knows of ("Unable to determine the
@@ -124,8 +129,8 @@ Check unreachable(const Context& ctx) {
     if (!smi && g.driver_problem->rfind(kNvml, 0) != 0) continue;
     c.add(Hit{u::gpu_entity(g),
               trf("{} could not open {} at {}: no program can use it, and it is not counted as a usable GPU.",
-                          smi ? "nvidia-smi" : "NVML", u::gpu_label(g), g.pci_bus_id.value_or("an unknown address")),
-              {{smi ? "nvidia-smi printed" : "NVML", *g.driver_problem,
+                          smi ? "nvidia-smi" : "NVML", u::gpu_label(g), g.pci_bus_id.value_or(_("an unknown address"))),
+              {{smi ? _("nvidia-smi printed") : "NVML", *g.driver_problem,
                 smi ? u::nvidia_smi_source(d).value_or("nvidia-smi -q") : "nvmlDeviceGetHandleByIndex"}},
               "", {}});
   }
@@ -141,8 +146,8 @@ Check unreachable(const Context& ctx) {
   }
   if (!c.hits.empty()) return c;
   if (!ctx.inv.gpus.empty() && d.nvml.state == "ok") return Check::pass();
-  if (!u::gpu_presence_known(ctx)) return Check::skip("an NVIDIA GPU (none found)");
-  return Check::skip("whether nvidia-smi or NVML could open each GPU");
+  if (!u::gpu_presence_known(ctx)) return Check::skip(_("an NVIDIA GPU (none found)"));
+  return Check::skip(_("whether nvidia-smi or NVML could open each GPU"));
 }
 
 }  // namespace

@@ -74,14 +74,14 @@ Check pcie_below_x16(const Context& ctx) {
                 "", {}});
     }
   }
-  if (!known) return Check::skip(u::gpu_count(ctx) ? "PCIe link width of the GPUs" : "an NVIDIA GPU (none found)");
+  if (!known) return Check::skip(u::gpu_count(ctx) ? _("PCIe link width of the GPUs") : _("an NVIDIA GPU (none found)"));
   return c;
 }
 
 Check gpu_numa(const Context& ctx) {
-  if (u::gpu_count(ctx) == 0) return Check::skip("an NVIDIA GPU (none found)");
+  if (u::gpu_count(ctx) == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
   const auto& nodes = ctx.inv.cpu.numa_nodes;
-  if (nodes.empty()) return Check::skip("NUMA topology (/sys/devices/system/node)");
+  if (nodes.empty()) return Check::skip(_("NUMA topology (/sys/devices/system/node)"));
   if (nodes.size() < 2) return Check::pass();
   std::map<int, std::vector<std::string>> by_node;
   bool unknown = false;
@@ -113,7 +113,7 @@ Check gpu_numa(const Context& ctx) {
   std::string placement;
   std::string cmd;
   for (const auto& [node, list] : by_node) {
-    placement += (placement.empty() ? "" : "; ") + trf("node {}: {}", node, u::join(list, ", "));
+    placement += (placement.empty() ? "" : _("; ")) + trf("node {}: {}", node, u::join(list, ", "));
     cmd += (cmd.empty() ? "" : "  ") + trf("`numactl --cpunodebind={} --membind={} python train.py` for {}", node, node, u::join(list, ", "));
   }
   c.add(Hit{"host",
@@ -121,7 +121,7 @@ Check gpu_numa(const Context& ctx) {
                         "interconnect for every batch.", nodes.size(), placement),
             {{_("GPU NUMA nodes"), placement, "/sys/bus/pci/devices/*/numa_node"},
              {_("NUMA nodes"), std::to_string(nodes.size()), "/sys/devices/system/node"}},
-            "Run one process per GPU bound to its node: " + cmd + ".",
+            trf("Run one process per GPU bound to its node: {}.", cmd),
             {}});
   return c;
 }

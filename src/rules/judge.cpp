@@ -92,6 +92,17 @@ Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, con
   return ev;
 }
 
+std::string outcome_label(Outcome o) {
+  switch (o) {
+    // TRANSLATORS: what one rule concluded on this machine (doctor --explain RULE).
+    case Outcome::kPass: return C_("outcome", "pass");
+    case Outcome::kWarn: return C_("outcome", "warn");
+    case Outcome::kFail: return C_("outcome", "fail");
+    case Outcome::kSkip: return C_("outcome", "skip");
+  }
+  return C_("outcome", "skip");
+}
+
 OneRule attach_one_rule(report::Report& r, const knowledge::Knowledge& k, const Rule& rule,
                         const std::optional<std::string>& tf) {
   const Context ctx = context_for(r, k, tf);
@@ -99,7 +110,7 @@ OneRule attach_one_rule(report::Report& r, const knowledge::Knowledge& k, const 
   r.evaluated = true;
   r.findings = one.result.findings;
   r.summary = summarize(one.result.findings);
-  r.verdict = fmt::format("{}: {}", rule.id, outcome_name(one.result.outcome));
+  r.verdict = trf("{0}: {1}", rule.id, outcome_label(one.result.outcome));
   return one;
 }
 

@@ -39,6 +39,8 @@ struct OneRule {
 // verdict ("gpu.no_gpu: pass") in the report.
 OneRule attach_one_rule(report::Report& r, const knowledge::Knowledge& k, const Rule& rule,
                         const std::optional<std::string>& tf);
+// A rule's outcome as the reader's language says it (JSON keeps outcome_name).
+std::string outcome_label(Outcome o);
 
 // "TensorFlow 2.17.0 (installed in /usr) will use 2 GPUs: 1 error, 3 warnings, 2 infos";
 // with parts not examined (report/coverage.h), "... : no problems found in what was

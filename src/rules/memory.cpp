@@ -12,12 +12,12 @@ namespace {
 namespace u = util;
 
 Check ram_below_2x_vram(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? "GPU memory (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)");
-  if (!ctx.inv.memory.total_bytes) return Check::skip("system memory (/proc/meminfo)");
+  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? _("GPU memory (NVML could not read the GPUs)") : _("an NVIDIA GPU (none found)"));
+  if (!ctx.inv.memory.total_bytes) return Check::skip(_("system memory (/proc/meminfo)"));
   uint64_t vram = 0;
   for (const auto& g : u::gpus(ctx)) {
     auto m = u::gpu_memory_bytes(ctx, g);
-    if (!m) return Check::skip("memory of " + u::gpu_label(g));
+    if (!m) return Check::skip(trf("memory of {}", u::gpu_label(g)));
     vram += *m;
   }
   const double ratio = ctx.k.number("ram_to_vram_ratio", 2);

@@ -14,8 +14,8 @@ namespace u = util;
 using inventory::Limit;
 
 std::string limit_text(const std::optional<uint64_t>& v) {
-  if (!v) return "unknown";
-  return *v == Limit::kUnlimited ? "unlimited" : std::to_string(*v);
+  if (!v) return _("unknown");
+  return *v == Limit::kUnlimited ? _("unlimited") : std::to_string(*v);
 }
 
 std::vector<Evidence> conf_evidence(const Context& ctx, const std::string& item) {
@@ -24,13 +24,14 @@ std::vector<Evidence> conf_evidence(const Context& ctx, const std::string& item)
     if (e.item != item) continue;
     ev.push_back({"limits.conf", fmt::format("{} {} {} {}", e.domain, e.type, e.item, e.value), fmt::format("{}:{}", e.file, e.line)});
   }
-  if (ev.empty()) ev.push_back({"limits.conf", "no " + item + " entry", "/etc/security/limits.conf, limits.d/*.conf"});
+  // TRANSLATORS: {} is a limits.conf item (nofile, memlock).
+  if (ev.empty()) ev.push_back({"limits.conf", trf("no {} entry", item), "/etc/security/limits.conf, limits.d/*.conf"});
   return ev;
 }
 
 Check not_ubuntu_lts(const Context& ctx) {
   const auto& h = ctx.inv.host;
-  if (!h.os_id) return Check::skip("OS release (/etc/os-release)");
+  if (!h.os_id) return Check::skip(_("OS release (/etc/os-release)"));
   std::vector<std::string> tested;
   if (const auto* f = ctx.k.fact("ubuntu_lts_tested"); f && f->value.is_array()) {
     for (const auto& v : f->value) tested.push_back(v.get<std::string>());
@@ -52,7 +53,7 @@ Check not_ubuntu_lts(const Context& ctx) {
 
 Check swap_enabled(const Context& ctx) {
   const auto& m = ctx.inv.memory;
-  if (!m.swap_total_bytes && !m.swappiness) return Check::skip("swap size and vm.swappiness (/proc/meminfo, /proc/sys/vm/swappiness)");
+  if (!m.swap_total_bytes && !m.swappiness) return Check::skip(_("swap size and vm.swappiness (/proc/meminfo, /proc/sys/vm/swappiness)"));
   Check c;
   const int max_swappiness = static_cast<int>(ctx.k.number("swappiness_max", 10));
   if (m.swap_total_bytes && *m.swap_total_bytes > 0) {
@@ -62,7 +63,7 @@ Check swap_enabled(const Context& ctx) {
                           u::bytes(*m.swap_total_bytes), m.swap_used_bytes ? u::bytes(*m.swap_used_bytes) : "?",
                           m.swappiness ? trf(", vm.swappiness {}", *m.swappiness) : ""),
               {{"SwapTotal", u::bytes(*m.swap_total_bytes), "/proc/meminfo"},
-               {"vm.swappiness", m.swappiness ? std::to_string(*m.swappiness) : "unknown", "/proc/sys/vm/swappiness"}},
+               {"vm.swappiness", m.swappiness ? std::to_string(*m.swappiness) : _("unknown"), "/proc/sys/vm/swappiness"}},
               "", {}});
   } else if (m.swappiness && *m.swappiness > max_swappiness && m.swap_total_bytes) {
     // No swap now, but a swap file added later would be used eagerly.
@@ -71,20 +72,20 @@ Check swap_enabled(const Context& ctx) {
               trf("`echo 'vm.swappiness={}' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`", max_swappiness),
               Severity::kInfo});
   } else if (!m.swap_total_bytes) {
-    return Check::skip("swap size (/proc/meminfo)");
+    return Check::skip(_("swap size (/proc/meminfo)"));
   }
   return c;
 }
 
 Check nofile_low(const Context& ctx) {
   const auto& l = ctx.inv.limits.nofile;
-  if (!l.soft && !l.hard) return Check::skip("open-files limit (/proc/self/limits)");
+  if (!l.soft && !l.hard) return Check::skip(_("open-files limit (/proc/self/limits)"));
   const auto want = static_cast<uint64_t>(ctx.k.number("nofile_min", 65536));
   const auto rec = static_cast<uint64_t>(ctx.k.number("nofile_recommended", 1048576));
   const bool low = (l.soft && *l.soft < want) || (l.hard && *l.hard < want);
   if (!low) return Check::pass();
   auto ev = conf_evidence(ctx, "nofile");
-  ev.insert(ev.begin(), {"nofile soft / hard", limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
+  ev.insert(ev.begin(), {_("nofile soft / hard"), limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
   Check c;
   c.add(Hit{"host",
             trf("The open-files limit is {} (soft) / {} (hard), below {}: tf.data interleaving many TFRecord "
@@ -100,11 +101,11 @@ Check nofile_low(const Context& ctx) {
 
 Check memlock_low(const Context& ctx) {
   const auto& l = ctx.inv.limits.memlock;
-  if (!l.soft) return Check::skip("locked-memory limit (/proc/self/limits)");
+  if (!l.soft) return Check::skip(_("locked-memory limit (/proc/self/limits)"));
   const auto want = static_cast<uint64_t>(ctx.k.number("memlock_min_bytes", 64.0 * 1024 * 1024));
   if (*l.soft >= want) return Check::pass();
   auto ev = conf_evidence(ctx, "memlock");
-  ev.insert(ev.begin(), {"memlock soft / hard", limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
+  ev.insert(ev.begin(), {_("memlock soft / hard"), limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
   Check c;
   c.add(Hit{"host",
             trf("Locked memory is limited to {}: NCCL over InfiniBand/RoCE cannot register its buffers "
@@ -118,7 +119,7 @@ Check memlock_low(const Context& ctx) {
 }
 
 Check governor(const Context& ctx) {
-  if (!ctx.inv.cpu.governor) return Check::skip("CPU frequency governor (cpufreq not exposed)");
+  if (!ctx.inv.cpu.governor) return Check::skip(_("CPU frequency governor (cpufreq not exposed)"));
   const std::string want = ctx.k.text("governor_recommended", "performance");
   if (*ctx.inv.cpu.governor == want) return Check::pass();
   Check c;
@@ -131,14 +132,14 @@ Check governor(const Context& ctx) {
 }
 
 Check thp(const Context& ctx) {
-  if (!ctx.inv.memory.thp_enabled) return Check::skip("transparent hugepage setting (/sys/kernel/mm/transparent_hugepage/enabled)");
+  if (!ctx.inv.memory.thp_enabled) return Check::skip(_("transparent hugepage setting (/sys/kernel/mm/transparent_hugepage/enabled)"));
   if (*ctx.inv.memory.thp_enabled != "always") return Check::pass();
   Check c;
   c.add(Hit{"host",
             _("Transparent hugepages are 'always': khugepaged compaction can stall large host allocations; 'madvise' "
             "(Ubuntu's default) is the usual choice (uncertain: no TF-specific guidance)."),
             {{"transparent_hugepage/enabled", "always", "/sys/kernel/mm/transparent_hugepage/enabled"},
-             {"defrag", ctx.inv.memory.thp_defrag.value_or("unknown"), "/sys/kernel/mm/transparent_hugepage/defrag"}},
+             {"defrag", ctx.inv.memory.thp_defrag.value_or(_("unknown")), "/sys/kernel/mm/transparent_hugepage/defrag"}},
             "", {}});
   return c;
 }

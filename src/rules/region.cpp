@@ -30,7 +30,7 @@ bool china_mirror_host(const std::vector<std::string>& hosts, const std::string&
 }
 
 Check configured_for_china(const Context& ctx) {
-  if (!ctx.probed("host")) return Check::skip("locale, time zone and package sources (host probe)");
+  if (!ctx.probed("host")) return Check::skip(_("locale, time zone and package sources (host probe)"));
   const auto& china = ctx.k.setup().china;
   const auto& r = ctx.inv.region;
   std::vector<Evidence> ev;
@@ -51,7 +51,7 @@ Check configured_for_china(const Context& ctx) {
                 "and the Container Toolkit's nvidia.github.io often answer slowly or not at all from there: "
                 "`tfrig setup --mirror cn` writes an installation that downloads from mirrors in China "
                 "(docs/setup.md) and checks each answers first.",
-                        ev.front().fact + " " + ev.front().value + (ev.size() > 1 ? ", ..." : "")),
+                        ev.front().fact + " " + ev.front().value + (ev.size() > 1 ? _(", ") + "..." : "")),
             ev, "", {}});
   return c;
 }

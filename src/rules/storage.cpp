@@ -11,7 +11,7 @@ namespace {
 
 Check dataset_on_hdd(const Context& ctx) {
   const auto& paths = ctx.inv.storage.data_paths;
-  if (paths.empty()) return Check::skip("dataset location (give it with --data DIR)");
+  if (paths.empty()) return Check::skip(_("dataset location (give it with --data DIR)"));
   Check c;
   bool known = false;
   for (const auto& p : paths) {
@@ -22,17 +22,17 @@ Check dataset_on_hdd(const Context& ctx) {
               trf("The dataset at {} is on a rotating disk ({}): TFRecord and small-file loading are latency "
                           "bound, and an HDD keeps the GPU waiting.",
                           p.path, p.block_device.value_or("?")),
-              {{"disk", p.block_device.value_or("?") + " (hdd)", "/sys/block/" + p.block_device.value_or("?") + "/queue/rotational"},
-               {"mount", p.mount_point.value_or("?") + " " + p.fs_type.value_or(""), "/proc/self/mountinfo"}},
+              {{_("disk"), trf("{} (HDD)", p.block_device.value_or("?")), "/sys/block/" + p.block_device.value_or("?") + "/queue/rotational"},
+               {_("mount"), p.mount_point.value_or("?") + " " + p.fs_type.value_or(""), "/proc/self/mountinfo"}},
               "", {}});
   }
-  if (!known) return Check::skip("the disk under the dataset path");
+  if (!known) return Check::skip(_("the disk under the dataset path"));
   return c;
 }
 
 Check dataset_on_network(const Context& ctx) {
   const auto& paths = ctx.inv.storage.data_paths;
-  if (paths.empty()) return Check::skip("dataset location (give it with --data DIR)");
+  if (paths.empty()) return Check::skip(_("dataset location (give it with --data DIR)"));
   Check c;
   bool known = false;
   for (const auto& p : paths) {
@@ -42,16 +42,16 @@ Check dataset_on_network(const Context& ctx) {
     c.add(Hit{p.path,
               trf("The dataset at {} is on a network filesystem ({}): every small read pays a round trip.",
                           p.path, p.fs_type.value_or("?")),
-              {{"filesystem", p.fs_type.value_or("?") + " on " + p.device.value_or("?"), "/proc/self/mountinfo"}},
+              {{_("filesystem"), trf("{0} on {1}", p.fs_type.value_or("?"), p.device.value_or("?")), "/proc/self/mountinfo"}},
               "", {}});
   }
-  if (!known) return Check::skip("the filesystem under the dataset path");
+  if (!known) return Check::skip(_("the filesystem under the dataset path"));
   return c;
 }
 
 Check no_nvme(const Context& ctx) {
   const auto& devs = ctx.inv.storage.devices;
-  if (devs.empty()) return Check::skip("block devices (/sys/block)");
+  if (devs.empty()) return Check::skip(_("block devices (/sys/block)"));
   bool known = false;
   for (const auto& d : devs) {
     // Virtual disks (virtio, loop, zram) hide what backs them: not evidence either way.
@@ -59,7 +59,7 @@ Check no_nvme(const Context& ctx) {
     known = true;
     if (*d.kind == "nvme") return Check::pass();
   }
-  if (!known) return Check::skip("kind of the block devices (none, or only virtual disks whose backing is unknown)");
+  if (!known) return Check::skip(_("kind of the block devices (none, or only virtual disks whose backing is unknown)"));
   std::string list;
   for (const auto& d : devs) {
     if (d.kind == "virtual") continue;

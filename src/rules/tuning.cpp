@@ -14,12 +14,12 @@ namespace u = util;
 using core::Version;
 
 Check mixed_precision(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? "GPU compute capability (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)");
+  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? _("GPU compute capability (NVML could not read the GPUs)") : _("an NVIDIA GPU (none found)"));
   std::optional<u::GpuCc> lowest;
   const inventory::Gpu* which = nullptr;
   for (const auto& g : u::gpus(ctx)) {
     auto cc = u::gpu_cc(ctx, g);
-    if (!cc) return Check::skip("compute capability of " + u::gpu_label(g));
+    if (!cc) return Check::skip(trf("compute capability of {}", u::gpu_label(g)));
     if (!lowest || cc->cc < lowest->cc) {
       lowest = cc;
       which = &g;
@@ -28,7 +28,7 @@ Check mixed_precision(const Context& ctx) {
   const auto f16 = *Version::parse(ctx.k.text("mixed_float16_min_cc", "7.0"));
   const auto bf16 = *Version::parse(ctx.k.text("mixed_bfloat16_min_cc", "8.0"));
   Check c;
-  std::vector<Evidence> ev{{_("compute capability"), lowest->cc.text() + " (" + u::gpu_label(*which) + ")", lowest->source},
+  std::vector<Evidence> ev{{_("compute capability"), trf("{0} ({1})", lowest->cc.text(), u::gpu_label(*which)), lowest->source},
                            {_("Tensor Core thresholds"), "mixed_float16 >= " + f16.text() + ", mixed_bfloat16 >= " + bf16.text(),
                             u::knowledge_source("thresholds.json", "tuning-mixed-precision")}};
   if (lowest->cc >= bf16) {
@@ -54,12 +54,12 @@ Check mixed_precision(const Context& ctx) {
 }
 
 Check xla(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? "GPU compute capability (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)");
+  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? _("GPU compute capability (NVML could not read the GPUs)") : _("an NVIDIA GPU (none found)"));
   // Offered where the tuning of docs/guide.md applies: Tensor Core GPUs (CC >= 7.0).
   bool tensor_cores = false;
   for (const auto& g : u::gpus(ctx)) {
     auto cc = u::gpu_cc(ctx, g);
-    if (!cc) return Check::skip("compute capability of " + u::gpu_label(g));
+    if (!cc) return Check::skip(trf("compute capability of {}", u::gpu_label(g)));
     if (cc->cc >= *Version::parse("7.0")) tensor_cores = true;
   }
   if (!tensor_cores) return Check::pass();
@@ -75,11 +75,11 @@ Check xla(const Context& ctx) {
 }
 
 Check gpu_env(const Context& ctx) {
-  if (u::gpu_count(ctx) == 0) return Check::skip("an NVIDIA GPU (none found)");
+  if (u::gpu_count(ctx) == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
   const auto min_cuda = *Version::parse(ctx.k.text("cuda_malloc_async_min_cuda", "11.2"));
   std::optional<Version> cuda;
   if (ctx.target.build) cuda = Version::parse(ctx.target.build->cuda);
-  if (!cuda) return Check::skip("the CUDA version of " + ctx.target.label());
+  if (!cuda) return Check::skip(trf("the CUDA version of {}", ctx.target.label()));
   // The stream-ordered allocator needs CUDA >= 11.2 (TF >= 2.5); older targets get no advice.
   if (*cuda < min_cuda) return Check::pass();
   const std::string lines =
@@ -90,7 +90,7 @@ Check gpu_env(const Context& ctx) {
   c.add(Hit{"host",
             _("Environment variables that help a GPU training job: the stream-ordered allocator, private GPU threads, "
             "and memory growth on shared GPUs."),
-            {{trf("CUDA of {}", ctx.target.label()), cuda ? cuda->text() : "unknown", u::knowledge_source("tf_builds.json", "")},
+            {{trf("CUDA of {}", ctx.target.label()), cuda ? cuda->text() : _("unknown"), u::knowledge_source("tf_builds.json", "")},
              {_("cuda_malloc_async needs CUDA"), ">= " + min_cuda.text(), u::knowledge_source("thresholds.json", "tuning-env")}},
             lines, {}});
   return c;

@@ -54,7 +54,7 @@ bool gpu_presence_known(const Context& ctx) {
 }
 
 std::string no_nvml_gpus_reason(const Context& ctx) {
-  return gpu_count(ctx) > 0 ? "GPU details (NVML could not read the GPUs)" : "an NVIDIA GPU (none found)";
+  return gpu_count(ctx) > 0 ? _("GPU details (NVML could not read the GPUs)") : _("an NVIDIA GPU (none found)");
 }
 
 std::string reported_by(const inventory::Gpu& g) {
@@ -180,10 +180,12 @@ std::string bytes(uint64_t b) { return core::format_bytes_binary(b); }
 
 std::string uncertain_note(bool uncertain, const std::string& what) {
   if (!uncertain) return "";
-  return what.empty() ? " (uncertain fact: see the knowledge source)" : " (uncertain: " + what + ")";
+  // TRANSLATORS: follows a value from the knowledge base that its source does not state exactly.
+  return what.empty() ? _(" (uncertain fact: see the knowledge source)") : trf(" (uncertain: {})", what);
 }
 
 std::string knowledge_source(const std::string& file, const std::string& id) {
+  // A source stays English in JSON (a key to look up); the text report translates it.
   return "knowledge " + file + (id.empty() ? "" : " [" + id + "]");
 }
 

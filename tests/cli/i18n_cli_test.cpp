@@ -43,6 +43,46 @@ TEST(I18nCli, DoctorInChineseFromLangMatchesTheReviewedGolden) {
   EXPECT_EQ(flag.out, r.out);
 }
 
+TEST(I18nCli, DoctorFromABugReportInChineseMatchesTheReviewedGolden) {
+  // A machine judged from its nvidia-bug-report: the probe summaries the
+  // importer stored in English read in Chinese; quoted log lines stay.
+  auto r = test::run_tfrig({"--lang", "zh_CN", "doctor", "--color", "never", "--from", "nvidia-bug-report/Randy-jun__myautoconfig.log.gz"},
+                           with_locale("", "", "C"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  check_golden("from_bug_report_Randy-jun.zh_CN.txt", test::normalize_text_report(r.out, test::data_dir()));
+  EXPECT_NE(r.out.find("RmInitAdapter failed! (0x30:0xffff:1086)"), std::string::npos);  // the kernel's words
+}
+
+TEST(I18nCli, ExplainRuleInChineseMatchesTheReviewedGolden) {
+  // One rule that fires and one that is skipped: the skip reason is Chinese too.
+  auto fires = test::run_tfrig({"--lang", "zh_CN", "doctor", "--explain", "os.nofile_low", "--snapshot", kSnapshot}, with_locale("", "", "C"));
+  EXPECT_EQ(fires.exit_code, 0) << fires.err;
+  auto skipped = test::run_tfrig({"--lang", "zh_CN", "doctor", "--explain", "gpu.persistence_off", "--snapshot", "snapshots/cpu_box_cuda13.json"},
+                                 with_locale("", "", "C"));
+  EXPECT_EQ(skipped.exit_code, 0) << skipped.err;
+  check_golden("explain.zh_CN.txt", fires.out + "\n----\n\n" + skipped.out);
+  auto unknown = test::run_tfrig({"--lang", "zh_CN", "doctor", "--explain", "no.such_rule", "--snapshot", kSnapshot}, with_locale("", "", "C"));
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_NE(unknown.err.find("没有规则 'no.such_rule'"), std::string::npos) << unknown.err;
+}
+
+TEST(I18nCli, SkipReasonsInJsonAreEnglishUnlessLangIsGiven) {
+  auto plain = nlohmann::json::parse(
+      test::run_tfrig({"doctor", "--format", "json", "--snapshot", kSnapshot}, with_locale("", "", "zh_CN.UTF-8")).out);
+  auto zh = nlohmann::json::parse(
+      test::run_tfrig({"--lang", "zh_CN", "doctor", "--format", "json", "--snapshot", kSnapshot}, with_locale("", "", "C")).out);
+  ASSERT_EQ(plain["skipped"].size(), zh["skipped"].size());
+  ASSERT_FALSE(plain["skipped"].empty());
+  bool some_chinese = false;
+  for (size_t i = 0; i < plain["skipped"].size(); ++i) {
+    EXPECT_EQ(plain["skipped"][i]["rule_id"], zh["skipped"][i]["rule_id"]);
+    const auto english = plain["skipped"][i]["missing"].get<std::string>();
+    for (unsigned char c : english) EXPECT_LT(c, 0x80) << english;  // no Chinese without --lang
+    some_chinese = some_chinese || zh["skipped"][i]["missing"] != plain["skipped"][i]["missing"];
+  }
+  EXPECT_TRUE(some_chinese);
+}
+
 TEST(I18nCli, ChineseFindingsKeepIdsSeveritiesAndCommandsAndWrapWithinTheColumns) {
   auto r = test::run_tfrig({"--lang", "zh_CN", "doctor", "--color", "never", "--snapshot", kSnapshot}, with_locale("", "", "C"));
   EXPECT_NE(r.out.find("driver.too_old_for_cuda"), std::string::npos);  // rule ids stay

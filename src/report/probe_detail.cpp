@@ -1,0 +1,262 @@
+#include "report/probe_detail.h"
+
+#include <optional>
+#include <regex>
+#include <vector>
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+#include "core/i18n.h"
+
+namespace tfrig::report {
+
+namespace {
+
+std::string translate_whole(const std::string& text, bool* matched);
+
+// One stored English shape: the pattern the probe or importer writes, and
+// the catalog message with a field for each captured group.
+struct Shape {
+  std::regex pattern;
+  const char* message;
+};
+
+const std::vector<Shape>& shapes() {
+  static const std::vector<Shape> table = [] {
+    std::vector<Shape> t;
+    auto add = [&t](const char* re, const char* message) { t.push_back({std::regex(re), message}); };
+    // Tests build inventories by hand; their probes say so.
+    add("built for tests", N_("built for tests"));
+    // The probes (src/probe/*).
+    add("(.+): (\\d+) threads, (\\d+) cores, (\\d+) NUMA nodes", N_("{0}: {1} threads, {2} cores, {3} NUMA nodes"));
+    add("(.+): (\\d+) threads, (\\d+) cores", N_("{0}: {1} threads, {2} cores"));
+    add("(.+): (\\d+) threads", N_("{0}: {1} threads"));
+    add("(\\S+ \\S+) RAM, (\\S+ \\S+) swap", N_("{0} RAM, {1} swap"));
+    add("(\\S+ \\S+) RAM", N_("{} RAM"));
+    add("(\\d+) block devices \\((\\d+) NVMe, (\\d+) SSD, (\\d+) HDD\\), (\\d+) mounts",
+        N_("{0} block devices ({1} NVMe, {2} SSD, {3} HDD), {4} mounts"));
+    add("(\\d+) PCI devices, (\\d+) NVIDIA GPUs", N_("{0} PCI devices, {1} NVIDIA GPUs"));
+    add("open files (\\S+)/(\\S+), (\\d+) limits\\.conf entries", N_("open files {0}/{1}, {2} limits.conf entries"));
+    add("no NVIDIA kernel module loaded and no NVIDIA GPU on the PCI bus", N_("no NVIDIA kernel module loaded and no NVIDIA GPU on the PCI bus"));
+    add("kernel module (\\S+) \\((proprietary|open)\\), (\\d+) GPUs? on the bus, (\\d+) /dev/nvidia\\* nodes?",
+        N_("kernel module {0} ({1}), {2} GPUs on the bus, {3} /dev/nvidia* nodes"));
+    add("kernel module (not loaded|\\S+), (\\d+) GPUs? on the bus, (\\d+) /dev/nvidia\\* nodes?",
+        N_("kernel module {0}, {1} GPUs on the bus, {2} /dev/nvidia* nodes"));
+    add("(\\d+) GPUs?, driver (\\S+), CUDA (\\S+)", N_("{0} GPUs, driver {1}, CUDA {2}"));
+    add("nvmlInit took (.+)", N_("nvmlInit took {}"));
+    add("(\\d+) GPUs? via (.+)", N_("{0} GPUs via {1}"));
+    add("NVML initialised but reports no GPU", N_("NVML initialised but reports no GPU"));
+    add("NVML reads only the live machine; --root (.+) given", N_("NVML reads only the live machine; --root {} given"));
+    add("libnvidia-ml\\.so\\.1 not found by the dynamic loader \\(no NVIDIA driver installed\\?\\): (.+)",
+        N_("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): {}"));
+    add("TFRIG_NVML_LIBRARY (.+) could not be loaded: (.+)", N_("TFRIG_NVML_LIBRARY {0} could not be loaded: {1}"));
+    add("required NVML entry point (\\S+) missing from (\\S+) \\(library too old, or not NVML\\)",
+        N_("required NVML entry point {0} missing from {1} (library too old, or not NVML)"));
+    add("NVML could not open GPU (\\d+) \\(see the probe's problems\\)", N_("NVML could not open GPU {} (see the probe's problems)"));
+    add("NVML unavailable \\((\\S+)\\): (.+)", N_("NVML unavailable ({0}): {1}"));
+    add("(\\d+) CUDA libraries, (\\d+) toolkits?: (.+)", N_("{0} CUDA libraries, {1} toolkits: {2}"));
+    add("no loader cache and no library folders under (.+): the CUDA libraries were not examined",
+        N_("no loader cache and no library folders under {}: the CUDA libraries were not examined"));
+    add("(\\d+) environments?, no TensorFlow", N_("{} Python environments, no TensorFlow"));
+    add("(\\d+) environments?, TensorFlow: (.+)", N_("{0} Python environments, TensorFlow: {1}"));
+    add("(\\S+) (\\S+) in (/\\S*)", N_("{0} {1} in {2}"));
+    // TRANSLATORS: a library family the loader does not find ("libcuda none").
+    add("(\\S+) none", N_("{} none"));
+    add("no Python site-packages found", N_("no Python site-packages found"));
+    add("no usr folder under (.+): Python environments were not examined", N_("no usr folder under {}: Python environments were not examined"));
+    add("docker (yes|no), podman (yes|no), nvidia-container-toolkit (yes|no), runtimes \\[(.*)\\], (\\d+) CDI specs?",
+        N_("docker {0}, podman {1}, nvidia-container-toolkit {2}, runtimes [{3}], {4} CDI specs"));
+    add("running inside a container", N_("running inside a container"));
+    add("could not read /proc/cpuinfo or the sysfs CPU topology", N_("could not read /proc/cpuinfo or the sysfs CPU topology"));
+    add("total memory unknown: /proc/meminfo unreadable or malformed", N_("total memory unknown: /proc/meminfo unreadable or malformed"));
+    add("process limits unknown: /proc/self/limits unreadable or malformed", N_("process limits unknown: /proc/self/limits unreadable or malformed"));
+    add("neither os-release nor the kernel version could be read", N_("neither os-release nor the kernel version could be read"));
+    add("neither /sys/block nor the mount table could be read", N_("neither /sys/block nor the mount table could be read"));
+    add("internal error: (.+)", N_("internal error: {}"));
+    add("did not finish within its deadline of (.+); left running", N_("did not finish within its deadline of {}; left running"));
+    add("no PCI bus in sysfs \\((.+) missing\\): container or non-PCI machine", N_("no PCI bus in sysfs ({} missing): container or non-PCI machine"));
+    // A GPU without a working driver (nvidia_driver probe's driver_problem).
+    add("excluded by the NVIDIA driver \\(NVreg_ExcludedGpus or a failed init\\)", N_("excluded by the NVIDIA driver (NVreg_ExcludedGpus or a failed init)"));
+    add("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver", N_("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver"));
+    add("bound to vfio-pci: passed through to a virtual machine", N_("bound to vfio-pci: passed through to a virtual machine"));
+    add("bound to driver '(.+)', not nvidia", N_("bound to driver '{}', not nvidia"));
+    add("no driver bound: the nvidia module is loaded but did not take this GPU \\(unsupported by this driver branch\\?\\)",
+        N_("no driver bound: the nvidia module is loaded but did not take this GPU (unsupported by this driver branch?)"));
+    add("no driver bound; nouveau is loaded", N_("no driver bound; nouveau is loaded"));
+    add("no driver bound: the NVIDIA kernel module is not loaded", N_("no driver bound: the NVIDIA kernel module is not loaded"));
+    add("bound to nvidia but absent from /proc/driver/nvidia/gpus", N_("bound to nvidia but absent from /proc/driver/nvidia/gpus"));
+    // What a probe could not read (its problems, `doctor` shows them): the path stays.
+    add("(.+): not readable; the loader cache was not consulted", N_("{}: not readable; the loader cache was not consulted"));
+    add("(.+): ends mid-entry \\(truncated\\?\\); counts may be low", N_("{}: ends mid-entry (truncated?); counts may be low"));
+    add("(.+): include chain deeper than 8, stopped", N_("{}: include chain deeper than 8, stopped"));
+    add("(.+): no MemTotal line", N_("{}: no MemTotal line"));
+    // The importer (doctor --from a bug report, nvidia-smi output, lspci).
+    add("(\\d+) Xid line\\(s\\)", N_("{} Xid line(s)"));
+    add("/proc/modules: nvidia loaded", N_("/proc/modules: nvidia loaded"));
+    add("/proc/modules: nvidia not loaded", N_("/proc/modules: nvidia not loaded"));
+    add("kernel module (\\S+) \\((proprietary|open)\\)", N_("kernel module {0} ({1})"));
+    add("(\\d+) GPU\\(s\\), driver (\\S+), CUDA (\\S+)", N_("{0} GPUs, driver {1}, CUDA {2}"));
+    add("(\\d+) devices in the matrix", N_("{} devices in the matrix"));
+    add("NVLink of (\\d+) GPU\\(s\\)", N_("NVLink of {} GPUs"));
+    add("with problems", N_("with problems"));
+    add("nvidia-smi failed: (.+)", N_("nvidia-smi failed: {}"));
+    add("imported from (.+)", N_("imported from {}"));
+    add("no GPU listed", N_("no GPU listed"));
+    add("kernel log: NVRM API mismatch, client (\\S+) vs kernel module (\\S+)",
+        N_("kernel log: NVRM API mismatch, client {0} vs kernel module {1}"));
+    add("the driver could not initialise it: (.+)", N_("the driver could not initialise it: {}"));
+    add("lspci: the device's config space reads all 1s \\(rev ff\\)", N_("lspci: the device's config space reads all 1s (rev ff)"));
+    // Evidence sources the rules write (src/rules/*): JSON keeps them English.
+    add("knowledge (\\S+) \\[(.+)\\]", N_("knowledge {0} [{1}]"));
+    add("knowledge (\\S+)", N_("knowledge {}"));
+    add("dynamic loader order \\(ld\\.so\\(8\\)\\)", N_("dynamic loader order (ld.so(8))"));
+    add("loader search", N_("loader search"));
+    add("access\\(2\\) as the current user", N_("access(2) as the current user"));
+    add("the file libcuda\\.so\\.1 resolves to", N_("the file libcuda.so.1 resolves to"));
+    add("tfrig target resolution", N_("tfrig target resolution"));
+    add("NVML topology / P2P status", N_("NVML topology / P2P status"));
+    add("nvidia-smi, kernel log, lspci", N_("nvidia-smi, kernel log, lspci"));
+    add("kernel log", N_("kernel log"));
+    add("environment", N_("environment"));
+    add("/proc/cpuinfo flags", N_("/proc/cpuinfo flags"));
+    add("(\\S+) or (\\S+)", N_("{0} or {1}"));
+    add("lspci LnkSta / sysfs current_link_width of (\\S+)", N_("lspci LnkSta / sysfs current_link_width of {}"));
+    add("lspci LnkCap / sysfs max_link_width of (\\S+)", N_("lspci LnkCap / sysfs max_link_width of {}"));
+    add("the GPU's link capability \\(lspci LnkCap / sysfs max_link_width\\)", N_("the GPU's link capability (lspci LnkCap / sysfs max_link_width)"));
+    // Last: "OS, kernel RELEASE" matches more than the host probe's summary.
+    add("(.+), kernel (\\S+) \\((\\d+) problems\\)", N_("{0}, kernel {1} ({2} problems)"));
+    add("(.+), kernel (\\S+)", N_("{0}, kernel {1}"));
+    return t;
+  }();
+  return table;
+}
+
+// Words the probes store inside a shape ("docker yes", "kernel module not loaded").
+std::string word(const std::string& w) {
+  if (w == "yes") return _("yes");
+  if (w == "no") return _("no");
+  if (w == "none") return _("none");
+  if (w == "not loaded") return _("not loaded");
+  if (w == "proprietary") return C_("kernel module", "proprietary");
+  if (w == "open") return C_("kernel module", "open");
+  if (w == "unknown CPU") return _("unknown CPU");
+  if (w == "unknown OS") return _("unknown OS");
+  if (w == "unknown") return _("unknown");
+  return w;
+}
+
+// The NVML states the inventory stores (gpulib::failure_state_name).
+std::optional<std::string> with_state(const std::string& text) {
+  static const std::regex re("(ok|not_tried|library_missing|symbol_missing|driver_mismatch|no_permission|driver_not_loaded|no_device|error): (.+)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) return std::nullopt;
+  bool matched = false;
+  return nvml_state(m[1].str()) + _(": ") + translate_whole(m[2].str(), &matched);
+}
+
+std::string translate_whole(const std::string& text, bool* matched) {
+  std::smatch m;
+  for (const auto& s : shapes()) {
+    if (!std::regex_match(text, m, s.pattern)) continue;
+    fmt::dynamic_format_arg_store<fmt::format_context> args;
+    for (size_t i = 1; i < m.size(); ++i) {
+      std::string v = m[i].str();
+      // A list inside a shape ("tensorflow 2.17.0 in /venv, ...", "libcuda none, cudart 12.3") is translated item by item.
+      if (v.find(" in /") != std::string::npos || v.find(" none") != std::string::npos) {
+        std::string out;
+        size_t start = 0;
+        while (start <= v.size()) {
+          size_t end = v.find(", ", start);
+          if (end == std::string::npos) end = v.size();
+          bool item_matched = false;
+          if (!out.empty()) out += _(", ");
+          out += translate_whole(v.substr(start, end - start), &item_matched);
+          start = end + 2;
+        }
+        v = out;
+      }
+      args.push_back(word(v));
+    }
+    *matched = true;
+    return core::i18n::format_translated(core::i18n::translate(s.message), s.message, args);
+  }
+  if (auto st = with_state(text)) {
+    *matched = true;
+    return *st;
+  }
+  *matched = false;
+  return text;
+}
+
+// Splits at "; " outside parentheses.
+std::vector<std::string> segments(std::string_view text) {
+  std::vector<std::string> out;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && depth > 0) --depth;
+    if (depth == 0 && text.compare(i, 2, "; ") == 0) {
+      out.emplace_back(text.substr(start, i - start));
+      start = i + 2;
+      ++i;
+    }
+  }
+  out.emplace_back(text.substr(start));
+  return out;
+}
+
+// One segment, perhaps with the importer's " (file:line (section))" after it.
+std::string translate_segment(const std::string& seg) {
+  bool matched = false;
+  std::string out = translate_whole(seg, &matched);
+  if (matched || seg.empty() || seg.back() != ')') return out;
+  int depth = 0;
+  for (size_t i = seg.size(); i-- > 0;) {
+    if (seg[i] == ')') ++depth;
+    if (seg[i] == '(' && --depth == 0) {
+      if (i == 0 || seg[i - 1] != ' ') return seg;
+      const std::string head = translate_whole(seg.substr(0, i - 1), &matched);
+      return matched ? head + " " + seg.substr(i) : seg;
+    }
+  }
+  return seg;
+}
+
+}  // namespace
+
+std::string nvml_state(const std::string& state) {
+  // TRANSLATORS: NVML states; English shows the inventory's key as it is.
+  if (state == "ok") return C_("NVML state", "ok");
+  if (state == "not_tried") return C_("NVML state", "not_tried");
+  if (state == "library_missing") return C_("NVML state", "library_missing");
+  if (state == "symbol_missing") return C_("NVML state", "symbol_missing");
+  if (state == "driver_mismatch") return C_("NVML state", "driver_mismatch");
+  if (state == "no_permission") return C_("NVML state", "no_permission");
+  if (state == "driver_not_loaded") return C_("NVML state", "driver_not_loaded");
+  if (state == "no_device") return C_("NVML state", "no_device");
+  if (state == "error") return C_("NVML state", "error");
+  return state;
+}
+
+std::string probe_detail(std::string_view english) {
+  if (english.empty() || core::i18n::language() == "en") return std::string(english);
+  const std::string whole(english);
+  bool matched = false;
+  std::string out = translate_whole(whole, &matched);
+  if (matched) return out;
+  // Segments joined by "; ": translated ones get the reader's separator; a
+  // text none of whose parts is known stays exactly as stored.
+  out.clear();
+  bool any = false;
+  for (const auto& seg : segments(english)) {
+    if (!out.empty()) out += _("; ");
+    std::string t = translate_segment(seg);
+    any = any || t != seg;
+    out += t;
+  }
+  return any ? out : whole;
+}
+
+}  // namespace tfrig::report
