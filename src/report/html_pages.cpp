@@ -109,7 +109,8 @@ std::string all_data_summary(const json& doc, const std::string& summary) {
 // "Source: " before a list of links or a name.
 std::string source_line(const std::string& html) {
   // TRANSLATORS: before the sources of a finding or an advice (links or names).
-  return "<p class=\"meta\">" + escape(_("Source:")) + " " + html + "</p>";
+  // {} is HTML: the catalog's words go into the page as they are.
+  return "<p class=\"meta\">" + trf("Source: {}", html) + "</p>";
 }
 
 std::string none_paragraph() { return "<p>" + escape(_("None.")) + "</p>"; }
@@ -850,7 +851,7 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
     body += table(_("Nodes"), {C_("fleet table", "node"), _("hostname"), C_("fleet table", "from"), C_("fleet table", "errors"),
                                C_("fleet table", "warnings"), C_("fleet table", "infos")},
                   rows);
-    if (!member(d, "baseline").is_null()) body += "<p>" + escape(_("Baseline:")) + " " + json_html(member(d, "baseline")) + "</p>";
+    if (!member(d, "baseline").is_null()) body += "<p>" + trf("Baseline: {}", json_html(member(d, "baseline"))) + "</p>";
     out.push_back({std::string(p) + "summary", _("Fleet"), body});
   }
   {
