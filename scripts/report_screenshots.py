@@ -12,7 +12,7 @@ from PIL import Image
 
 PAGES = {"doctor8-1280": "doctor-1280", "doctor8-390": "doctor-390", "plan-1280": "plan-1280",
          "pipeline-1280": "pipeline-1280", "bench-1280": "bench-1280", "watch-1280": "watch-1280",
-         "fleet-1280": "fleet-1280"}
+         "fleet-1280": "fleet-1280", "doctor-zh-1280": "doctor-zh-1280"}
 
 
 def main(src, dst):

@@ -56,14 +56,15 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
   try {
     j = nlohmann::json::parse(*text);
   } catch (const nlohmann::json::parse_error& e) {
-    return core::fail(core::ErrorCode::kParse, path + ": byte " + std::to_string(e.byte),
-                      "not valid JSON; expected the --format json output of a tfrig command or a watch recording");
+    // TRANSLATORS: {0} a file, {1} the byte offset where its JSON breaks.
+    return core::fail(core::ErrorCode::kParse, trf("{0}: byte {1}", path, e.byte),
+                      _("not valid JSON; expected the --format json output of a tfrig command or a watch recording"));
   }
   auto kind = report::html::detect_kind(j);
   if (!kind) {
     return core::fail(core::ErrorCode::kParse, path,
-                      "a JSON document tfrig report does not know; expected a snapshot or the --format json output of doctor, "
-                      "plan, pipeline, bench, watch or fleet");
+                      _("a JSON document tfrig report does not know; expected a snapshot or the --format json output of doctor, "
+                        "plan, pipeline, bench, watch or fleet"));
   }
   if (*kind == report::html::PageKind::kDoctor && !j.contains("findings")) {
     auto r = report::load_snapshot(path);

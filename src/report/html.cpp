@@ -1,5 +1,6 @@
 #include "report/html.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -7,19 +8,24 @@
 #include <fmt/format.h>
 
 #include "core/escape.h"
+#include "core/i18n.h"
 #include "core/units.h"
 
 namespace tfrig::report::html {
 
 namespace {
 
-// The page's only style sheet. Colours: text and every severity colour on
+// The page's only style sheet. Chinese: the fonts after DejaVu Sans hold the
+// CJK characters it lacks (Noto Sans CJK SC, WenQuanYi on Linux, Microsoft
+// YaHei on Windows, PingFang SC on macOS); table cells break Chinese at
+// spaces and punctuation only (word-break:keep-all), so a two-character
+// word in a narrow column is not stacked one character a line. Colours: text and every severity colour on
 // its background have a contrast ratio of at least 4.5:1 (WCAG 2.1 SC 1.4.3,
 // https://www.w3.org/TR/WCAG21/#contrast-minimum); checked in docs/report.md.
 constexpr std::string_view kStyle = R"css(
 :root{--fg:#1b1f24;--muted:#4d5660;--line:#d0d7de;--bg:#fff;--band:#f6f8fa;--err:#a4001d;--errbg:#fde8ec;--warn:#7a4a00;--warnbg:#fff4d6;--info:#0b4f9c;--infobg:#e6f0fb;--ok:#1a6b2f;--okbg:#e5f5e9}
 *{box-sizing:border-box}
-body{margin:0;font:15px/1.5 "DejaVu Sans",system-ui,sans-serif;color:var(--fg);background:var(--bg)}
+body{margin:0;font:15px/1.5 "DejaVu Sans","Noto Sans CJK SC","WenQuanYi Micro Hei","WenQuanYi Zen Hei","Microsoft YaHei","PingFang SC",system-ui,sans-serif;color:var(--fg);background:var(--bg)}
 header.top{background:#24292f;color:#fff;padding:16px 24px}
 header.top h1{margin:0;font-size:22px}
 header.top p{margin:4px 0 0;color:#d8dee4;font-size:13px;overflow-wrap:anywhere}
@@ -48,11 +54,11 @@ article.finding.warning{border-left-color:var(--warn)}
 article.finding.info{border-left-color:var(--info)}
 article.finding h3{margin:4px 0}
 .meta{color:var(--muted);font-size:13px}
-code,pre{font-family:"DejaVu Sans Mono",ui-monospace,monospace;font-size:13px}
+code,pre{font-family:"DejaVu Sans Mono","Noto Sans Mono CJK SC","WenQuanYi Zen Hei Mono","Microsoft YaHei",ui-monospace,monospace;font-size:13px}
 pre.fix{background:#f0f3f6;border:1px solid var(--line);border-radius:4px;padding:8px 10px;white-space:pre-wrap;overflow-wrap:anywhere;user-select:all;margin:6px 0}
 table{border-collapse:collapse;margin:8px 0 14px;font-size:13px;max-width:100%}
 caption{text-align:left;font-weight:600;padding:4px 0;color:var(--muted)}
-th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word;word-break:keep-all}
 th{background:var(--band)}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .scroll{overflow-x:auto;max-width:100%}
@@ -64,7 +70,7 @@ figure{overflow-x:auto}
 figure svg{width:100%;max-width:900px;height:auto;display:block}
 figure svg.natural{width:auto;max-width:100%;min-width:0}
 figcaption{font-size:13px;color:var(--muted)}
-svg text{font-family:"DejaVu Sans",sans-serif;font-size:12px;fill:#1b1f24}
+svg text{font-family:"DejaVu Sans","Noto Sans CJK SC","WenQuanYi Micro Hei","WenQuanYi Zen Hei","Microsoft YaHei","PingFang SC",sans-serif;font-size:12px;fill:#1b1f24}
 svg .axis{stroke:#8c959f;stroke-width:1}
 svg .grid{stroke:#d8dee4;stroke-width:1}
 svg .ref{stroke:#1b1f24;stroke-width:2;stroke-dasharray:6 4}
@@ -167,7 +173,7 @@ std::string anchor(std::string_view text) {
 std::string render_page(const Page& page) {
   std::string out;
   out.reserve(64 * 1024);
-  out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += fmt::format("<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n", page_language());
   out += fmt::format("<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n", kCsp);
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   out += "<meta name=\"referrer\" content=\"no-referrer\">\n";
@@ -177,7 +183,8 @@ std::string render_page(const Page& page) {
   if (!page.subtitle.empty()) out += "<p>" + escape(page.subtitle) + "</p>";
   out += "</header>\n";
   if (page.sections.size() > 1) {
-    out += "<nav class=\"toc\" aria-label=\"Contents\">";
+    // TRANSLATORS: the accessible name of the page's table of contents (aria-label).
+    out += "<nav class=\"toc\" aria-label=\"" + escape(_("Contents")) + "\">";
     for (const auto& s : page.sections) out += "<a href=\"#" + escape(s.id) + "\">" + escape(s.title) + "</a> ";
     out += "</nav>\n";
   }
@@ -186,18 +193,35 @@ std::string render_page(const Page& page) {
     out += "<section id=\"" + escape(s.id) + "\" aria-labelledby=\"" + escape(s.id) + "-h\">\n<h2 id=\"" + escape(s.id) +
            "-h\">" + escape(s.title) + "</h2>\n" + s.body + "\n</section>\n";
   }
-  out += "<p class=\"footer\">Written by tfrig " + escape(TFRIG_VERSION) +
-         ". One file: no scripts, nothing fetched; it opens offline and prints as it shows.</p>\n";
+  out += "<p class=\"footer\">" +
+         escape(trf("Written by tfrig {}. One file: no scripts, nothing fetched; it opens offline and prints as it shows.",
+                    TFRIG_VERSION)) +
+         "</p>\n";
   out += "</main>\n</body>\n</html>\n";
   return out;
 }
 
-std::string severity_badge(std::string_view severity) {
-  std::string word(severity);
-  std::string cls = anchor(severity);
+std::string severity_word(std::string_view severity) {
+  // TRANSLATORS: the severity badges of the HTML report, in capitals in English.
+  if (severity == "error") return C_("severity badge", "ERROR");
+  if (severity == "warning") return C_("severity badge", "WARNING");
+  if (severity == "info") return C_("severity badge", "INFO");
+  if (severity == "ok") return C_("severity badge", "OK");
   std::string upper;
-  for (char c : word) upper += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-  return "<span class=\"sev " + escape(cls) + "\">" + escape(upper) + "</span>";
+  for (char c : severity) upper += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  return upper;
+}
+
+std::string page_language() {
+  // BCP 47 (https://www.rfc-editor.org/rfc/rfc5646): "zh-CN", not gettext's "zh_CN".
+  std::string tag(core::i18n::language());
+  std::replace(tag.begin(), tag.end(), '_', '-');
+  return tag.empty() ? "en" : tag;
+}
+
+std::string severity_badge(std::string_view severity) {
+  std::string cls = anchor(severity);
+  return "<span class=\"sev " + escape(cls) + "\">" + escape(severity_word(severity)) + "</span>";
 }
 
 std::string table(std::string_view caption, const std::vector<std::string>& header,
@@ -222,7 +246,7 @@ std::string table(std::string_view caption, const std::vector<std::string>& head
 }
 
 std::string human_number(double v) {
-  if (!std::isfinite(v)) return "unknown";
+  if (!std::isfinite(v)) return _("unknown");
   const double a = std::fabs(v);
   if (a >= 1e15) return fmt::format("{:.3g}", v);
   if (a >= 1000) {
@@ -243,7 +267,7 @@ std::string human_number(double v) {
 }
 
 std::string human_bytes(double bytes) {
-  if (!std::isfinite(bytes) || bytes < 0 || bytes >= 1.8e19) return "unknown";  // beyond uint64: a broken input
+  if (!std::isfinite(bytes) || bytes < 0 || bytes >= 1.8e19) return _("unknown");  // beyond uint64: a broken input
   return core::format_bytes_binary(static_cast<uint64_t>(bytes));
 }
 
@@ -255,8 +279,8 @@ std::string link_or_text(std::string_view url) {
 }
 
 std::string json_value_html(const nlohmann::json& value, std::string_view key) {
-  if (value.is_null()) return "<span class=\"meta\">unknown</span>";
-  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  if (value.is_null()) return "<span class=\"meta\">" + escape(_("unknown")) + "</span>";
+  if (value.is_boolean()) return escape(value.get<bool>() ? _("yes") : _("no"));
   if (value.is_string()) return link_or_text(value.get_ref<const std::string&>());
   if (value.is_number()) {
     std::string out = escape(value.dump());
@@ -275,7 +299,7 @@ std::string json_value_html(const nlohmann::json& value, std::string_view key) {
 std::string json_html(const nlohmann::json& value) {
   if (!value.is_structured()) return json_value_html(value);
   if (value.is_object()) {
-    if (value.empty()) return "<span class=\"meta\">none</span>";
+    if (value.empty()) return "<span class=\"meta\">" + escape(_("none")) + "</span>";
     std::vector<std::vector<std::string>> rows;
     for (auto it = value.begin(); it != value.end(); ++it) {
       rows.push_back({"<code>" + escape(it.key()) + "</code>",
@@ -283,7 +307,7 @@ std::string json_html(const nlohmann::json& value) {
     }
     return table("", {}, rows, "kv");
   }
-  if (value.empty()) return "<span class=\"meta\">none</span>";
+  if (value.empty()) return "<span class=\"meta\">" + escape(_("none")) + "</span>";
   if (is_table_of_objects(value)) {
     // One column per key, in the order they first appear.
     std::vector<std::string> keys;

@@ -40,9 +40,14 @@ std::string render_page(const Page& page);
 // An anchor id from any text: lower case letters and digits, '-' between.
 std::string anchor(std::string_view text);
 
-// "error" / "warning" / "info" (any other word as it is) as a badge that
-// carries the word itself, not only its colour.
+// "error" / "warning" / "info" / "ok" (any other word as it is) as a badge that
+// carries the word itself, not only its colour; the word in the interface's
+// language ("ERROR", "错误"), the class stays the JSON's word.
 std::string severity_badge(std::string_view severity);
+std::string severity_word(std::string_view severity);
+
+// The page's lang attribute: the interface language as a BCP 47 tag ("en", "zh-CN").
+std::string page_language();
 
 // A table: header cells are plain text (escaped here), row cells are HTML
 // (escape them with escape()). caption: plain text, may be empty.

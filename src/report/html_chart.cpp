@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
+#include "core/i18n.h"
 #include "report/html.h"
 
 namespace tfrig::report::html {
@@ -29,21 +31,37 @@ constexpr double kRow = 24;
 std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.1f}", v) : std::string("0.0"); }
 
 // A time in seconds for text and tables; "unknown" for a broken value.
-std::string seconds_text(double s) { return std::isfinite(s) ? fmt::format("{:g}", s) : std::string("unknown"); }
+std::string seconds_text(double s) { return std::isfinite(s) ? fmt::format("{:g}", s) : _("unknown"); }
 
-// Labels in the SVG are cut to fit; the table keeps them whole.
-std::string short_label(const std::string& s, size_t max_chars) {
-  if (s.size() <= max_chars) return s;
-  size_t cut = max_chars - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 sequence
+// Labels in the SVG are cut to fit `max_columns` (a Chinese character takes
+// two, like the space it takes at the chart's font size); the table keeps them whole.
+std::string short_label(const std::string& s, size_t max_columns) {
+  if (core::display_width(s) <= max_columns) return s;
+  size_t cut = 0;
+  size_t columns = 0;
+  while (cut < s.size()) {
+    size_t next = cut + 1;
+    while (next < s.size() && (static_cast<unsigned char>(s[next]) & 0xC0) == 0x80) ++next;  // one UTF-8 sequence
+    const size_t w = core::display_width(std::string_view(s).substr(cut, next - cut));
+    if (columns + w + 1 > max_columns) break;  // room for the ellipsis
+    columns += w;
+    cut = next;
+  }
   return s.substr(0, cut) + "\u2026";
 }
+
+// Pixels a label takes at the charts' 12px font: ~7.2 per column.
+double label_pixels(const std::string& s) { return 7.2 * static_cast<double>(core::display_width(s)); }
+
+// A chart's title as the first sentence of its text alternative.
+// TRANSLATORS: {} is a chart's title, followed by what the chart shows.
+std::string title_sentence(const std::string& title) { return trf("{}. ", title); }
 
 std::string svg_open(double height, const std::string& id, const std::string& title, const std::string& desc) {
   return fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0f} {:.0f}\" width=\"{:.0f}\" height=\"{:.0f}\" role=\"img\" "
       "aria-label=\"{}\" data-chart=\"{}\"><title>{}</title><desc>{}</desc>",
-      kWidth, height, kWidth, height, escape(title + ". " + desc), id, escape(title), escape(desc));
+      kWidth, height, kWidth, height, escape(title_sentence(title) + desc), id, escape(title), escape(desc));
 }
 
 // Unique ids for <title>/<desc> within one page.
@@ -94,7 +112,7 @@ std::string figure(const std::string& title, const std::string& svg, const std::
 }  // namespace
 
 std::string percent(double share) {
-  if (!std::isfinite(share)) return "unknown";
+  if (!std::isfinite(share)) return _("unknown");
   return fmt::format("{:.1f}%", share * 100);
 }
 
@@ -127,9 +145,13 @@ std::string bar_chart(const BarChart& c) {
   const double top = c.reference ? 20 : 6;
   const double height = top + kRow * static_cast<double>(c.bars.size()) + 26;
   const double axis_y = top + kRow * static_cast<double>(c.bars.size());
-  std::string desc = c.title + ". ";
-  for (const auto& b : c.bars) desc += b.label + ": " + b.value_text + (b.mark.empty() ? "" : " (" + b.mark + ")") + "; ";
-  if (c.reference) desc += c.reference_label + ".";
+  std::string desc = title_sentence(c.title);
+  for (const auto& b : c.bars) {
+    // TRANSLATORS: one bar in a chart's text alternative: its label, its value (and a mark such as "shortest").
+    desc += b.mark.empty() ? trf("{}: {}; ", b.label, b.value_text) : trf("{}: {} ({}); ", b.label, b.value_text, b.mark);
+  }
+  // TRANSLATORS: the reference line of a chart ("GPU demand 711/s"), ending its text alternative.
+  if (c.reference) desc += trf("{}.", c.reference_label);
   std::string svg = svg_open(height, id, c.title, desc);
 
   // Grid and ticks.
@@ -196,11 +218,12 @@ std::string stacked_bytes_chart(const StackedChart& c) {
   const double top = legend_h + 4;
   const double axis_y = top + kRow * static_cast<double>(c.bars.size());
   const double height = axis_y + 26;
-  std::string desc = c.title + ". ";
+  std::string desc = title_sentence(c.title);
   for (const auto& b : c.bars) {
     double total = 0;
     for (double p : b.parts) total += std::max(p, 0.0);
-    desc += fmt::format("{}: {} of {} {}; ", b.label, human_bytes(total), human_bytes(b.capacity), c.capacity_name);
+    // TRANSLATORS: one GPU in the memory chart's text alternative: "A100: 11.8 GiB of 40 GiB VRAM; ".
+    desc += trf("{}: {} of {} {}; ", b.label, human_bytes(total), human_bytes(b.capacity), c.capacity_name);
   }
   std::string svg = svg_open(height, id, c.title, desc);
   // Legend.
@@ -208,7 +231,7 @@ std::string stacked_bytes_chart(const StackedChart& c) {
   for (size_t p = 0; p < c.part_names.size(); ++p) {
     svg += fmt::format("<rect x=\"{}\" y=\"5\" width=\"12\" height=\"12\" fill=\"{}\"/>", num(lx), kPalette[p % kPaletteSize]);
     svg += fmt::format("<text x=\"{}\" y=\"15\">{}</text>", num(lx + 16), escape(c.part_names[p]));
-    lx += 24 + 7.2 * static_cast<double>(c.part_names[p].size());
+    lx += 24 + label_pixels(c.part_names[p]);
   }
   svg += fmt::format("<line class=\"ref\" x1=\"{}\" y1=\"11\" x2=\"{}\" y2=\"11\"/><text x=\"{}\" y=\"15\">{}</text>",
                      num(lx), num(lx + 18), num(lx + 22), escape(c.capacity_name));
@@ -248,7 +271,7 @@ std::string stacked_bytes_chart(const StackedChart& c) {
 
   std::vector<std::string> header{""};
   for (const auto& n : c.part_names) header.push_back(n);
-  header.push_back("total");
+  header.push_back(C_("memory chart", "total"));
   header.push_back(c.capacity_name);
   header.push_back("");
   std::vector<std::vector<std::string>> rows;
@@ -260,7 +283,7 @@ std::string stacked_bytes_chart(const StackedChart& c) {
       total += std::max(p, 0.0);
     }
     row.push_back(escape(human_bytes(total)));
-    row.push_back(b.capacity > 0 ? escape(human_bytes(b.capacity)) : "unknown");
+    row.push_back(escape(b.capacity > 0 ? human_bytes(b.capacity) : _("unknown")));
     row.push_back(escape(b.note));
     rows.push_back(std::move(row));
   }
@@ -282,8 +305,9 @@ std::string line_chart(const LineChart& c) {
   if (!(x_end > x_start) || !std::isfinite(x_end - x_start)) x_start = x_end - 1;  // unordered or broken times
   auto px = [&](double t) { return kLeft + (t - x_start) / (x_end - x_start) * (kWidth - kLeft - kRight); };
   auto py = [&](double v) { return kTop + kPlotH - std::clamp(v / c.y_max, 0.0, 1.0) * kPlotH; };
-  std::string desc = c.title + ". ";
-  for (const auto& b : c.bands) desc += fmt::format("{}-{} s: {}; ", seconds_text(b.start), seconds_text(b.end), b.label);
+  std::string desc = title_sentence(c.title);
+  // TRANSLATORS: one phase in the timeline's text alternative: start and end in seconds, then its verdict.
+  for (const auto& b : c.bands) desc += trf("{}-{} s: {}; ", seconds_text(b.start), seconds_text(b.end), b.label);
   std::string svg = svg_open(height, id, c.title, desc);
   for (size_t i = 0; i < c.bands.size(); ++i) {
     const auto& b = c.bands[i];
@@ -332,12 +356,13 @@ std::string line_chart(const LineChart& c) {
                        num(legend_y - 4), num(lx + 22), num(legend_y - 4), kPalette[l % kPaletteSize],
                        kDashes[l % 6][0] ? fmt::format(" stroke-dasharray=\"{}\"", kDashes[l % 6]) : "");
     svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(lx + 26), num(legend_y), escape(line.name));
-    lx += 40 + 7.2 * static_cast<double>(line.name.size());
+    lx += 40 + label_pixels(line.name);
   }
   svg += "</svg>";
 
   // The numbers: every sample up to 120 rows, else evenly spread ones.
-  std::vector<std::string> header{"t (s)"};
+  // TRANSLATORS: the time column of a chart's numbers, in seconds.
+  std::vector<std::string> header{_("t (s)")};
   for (const auto& l : c.lines) header.push_back(l.name);
   std::vector<std::vector<std::string>> rows;
   const size_t table_step = std::max<size_t>(1, (c.x.size() + 119) / 120);
@@ -345,12 +370,14 @@ std::string line_chart(const LineChart& c) {
     std::vector<std::string> row{escape(seconds_text(c.x[i]))};
     for (const auto& l : c.lines) {
       row.push_back(i < l.values.size() && std::isfinite(l.values[i]) ? escape(fmt::format("{:.1f}", l.values[i]))
-                                                                       : "unknown");
+                                                                       : escape(_("unknown")));
     }
     rows.push_back(std::move(row));
   }
-  const std::string caption = table_step == 1 ? "every sample" : fmt::format("every {}th sample", table_step);
-  return figure(c.title, svg, "<details><summary>The numbers (" + escape(caption) + ")</summary>" + table("", header, rows) + "</details>");
+  const std::string caption = table_step == 1 ? _("The numbers (every sample)")
+                                              // TRANSLATORS: {} is how many samples apart the table's rows are ("every 5th").
+                                              : trf("The numbers (every {}th sample)", table_step);
+  return figure(c.title, svg, "<details><summary>" + escape(caption) + "</summary>" + table("", header, rows) + "</details>");
 }
 
 }  // namespace tfrig::report::html

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
+#include "pipeline/barrel.h"
 #include "report/html_chart.h"
 #include "watch/sample.h"
 
@@ -94,9 +96,63 @@ std::string kv(const std::vector<std::pair<std::string, std::string>>& rows) {
   return table("", {}, cells, "kv");
 }
 
-std::string all_data(const json& doc, std::string_view what) {
-  return "<details><summary>Every value of the " + escape(what) + " JSON output</summary>" + json_html(doc) +
+// `command`: the tfrig command that wrote the JSON ("plan").
+std::string all_data(const json& doc, std::string_view command) {
+  return "<details><summary>" + escape(trf("Every value of the {} JSON output", command)) + "</summary>" + json_html(doc) +
          "</details>\n";
+}
+
+std::string all_data_summary(const json& doc, const std::string& summary) {
+  return "<details><summary>" + escape(summary) + "</summary>" + json_html(doc) + "</details>\n";
+}
+
+// "Source: " before a list of links or a name.
+std::string source_line(const std::string& html) {
+  // TRANSLATORS: before the sources of a finding or an advice (links or names).
+  // {} is HTML: the catalog's words go into the page as they are.
+  return "<p class=\"meta\">" + trf("Source: {}", html) + "</p>";
+}
+
+std::string none_paragraph() { return "<p>" + escape(_("None.")) + "</p>"; }
+
+// JSON contract words shown in the interface's language where there is a
+// translation (the plan's and pipeline's own), else as they are.
+std::string stave_verdict_word(const std::string& v) {
+  if (v == "ok") return C_("stave verdict", "ok");
+  if (v == "short") return C_("stave verdict", "short");
+  if (v == "unknown") return C_("stave verdict", "unknown");
+  return v;
+}
+
+std::string origin_word(const std::string& o) {
+  if (o == "measured") return C_("origin", "measured");
+  if (o == "estimated") return C_("origin", "estimated");
+  if (o == "assumed") return C_("origin", "assumed");
+  return o;
+}
+
+std::string basis_word(const std::string& b) {
+  if (b == "measured") return C_("throughput basis", "measured");
+  if (b == "estimated") return C_("throughput basis", "estimated");
+  return b;
+}
+
+std::string rank_by_word(const std::string& r) {
+  if (r == "price-performance") return C_("rank by", "price-performance");
+  if (r == "speed") return C_("rank by", "speed");
+  if (r == "memory") return C_("rank by", "memory");
+  return r;
+}
+
+// The plan's stave names (src/plan/render.cpp marks the same English words).
+std::string stave_name_word(const std::string& name) { return name.empty() ? name : _(name); }
+
+std::string bench_status_word(const std::string& s) {
+  // TRANSLATORS: a benchmark's status in the HTML report (the JSON keeps ok/skipped/failed).
+  if (s == "ok") return C_("bench status", "ok");
+  if (s == "skipped") return C_("bench status", "skipped");
+  if (s == "failed") return C_("bench status", "failed");
+  return s;
 }
 
 std::string verdict_box(std::string_view severity_class, const std::string& html_text) {
@@ -109,28 +165,31 @@ std::string finding_html(const json& f, size_t n, std::string_view prefix) {
   const std::string sev = str(f, "severity");
   std::string out = fmt::format("<article class=\"finding {}\" id=\"{}f{}\">", escape(anchor(sev)), escape(prefix), n);
   out += "<h3>" + severity_badge(sev) + " " + escape(str(f, "title")) + "</h3>";
-  out += "<p class=\"meta\">rule <code>" + escape(str(f, "rule_id")) + "</code> \u00b7 area " + escape(str(f, "area")) +
-         " \u00b7 " + escape(str(f, "entity")) + "</p>";
+  // TRANSLATORS: under a finding's title: {0} the rule id, {1} the area (driver, gpu, ...), {2} what it is about.
+  out += "<p class=\"meta\">" +
+         trf("rule {0} \u00b7 area {1} \u00b7 {2}", "<code>" + escape(str(f, "rule_id")) + "</code>", escape(str(f, "area")),
+             escape(str(f, "entity"))) +
+         "</p>";
   out += "<p>" + with_code(str(f, "message")) + "</p>";
   const json& evidence = array(f, "evidence");
   if (!evidence.empty()) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& e : evidence) rows.push_back({escape(str(e, "fact")), with_code(str(e, "value")), escape(str(e, "source"))});
-    out += table("Evidence", {"fact", "value here", "from"}, rows);
+    out += table(_("Evidence"), {C_("evidence table", "fact"), C_("evidence table", "value here"), C_("evidence table", "from")}, rows);
   }
   const std::string fix = str(f, "fix");
   if (!fix.empty()) {
-    out += "<h4>Fix</h4><p>" + with_code(fix) + "</p>";
+    out += "<h4>" + escape(_("Fix")) + "</h4><p>" + with_code(fix) + "</p>";
     for (const auto& c : fix_commands(fix)) out += "<pre class=\"fix\"><code>" + escape(c) + "</code></pre>";
   }
   const json& refs = array(f, "references");
   if (!refs.empty()) {
-    out += "<p class=\"meta\">Source: ";
+    std::string links;
     for (size_t i = 0; i < refs.size(); ++i) {
-      if (i > 0) out += ", ";
-      out += refs[i].is_string() ? link_or_text(refs[i].get<std::string>()) : escape(refs[i].dump());
+      if (i > 0) links += ", ";
+      links += refs[i].is_string() ? link_or_text(refs[i].get<std::string>()) : escape(refs[i].dump());
     }
-    out += "</p>";
+    out += source_line(links);
   }
   return out + "</article>\n";
 }
@@ -149,10 +208,11 @@ std::string gpu_label(const json& g) {
 
 std::string links_section(const json& gpus) {
   BarChart chart;
-  chart.title = "PCIe link of each GPU: the current link's bandwidth as a share of the best it can train to";
-  chart.value_header = "current of max";
+  chart.title = _("PCIe link of each GPU: the current link's bandwidth as a share of the best it can train to");
+  // TRANSLATORS: column of the PCIe link chart: the current link as a share of its maximum.
+  chart.value_header = _("current of max");
   chart.reference = 100;
-  chart.reference_label = "max";
+  chart.reference_label = C_("PCIe link", "max");
   chart.max = 100;
   for (const auto& g : gpus) {
     const double gc = dbl(g, "pcie_link_gen_current");
@@ -166,15 +226,17 @@ std::string links_section(const json& gpus) {
     b.value = share;
     b.value_text = fmt::format("Gen{} x{} / Gen{} x{}", gc, wc, gm, wm);
     if (share < 99.9) {
-      b.mark = "below";
+      // TRANSLATORS: a PCIe link below the best it can train to.
+      b.mark = C_("PCIe link", "below");
       b.highlight = true;
     }
     chart.bars.push_back(std::move(b));
   }
-  if (chart.bars.empty()) return "<p>No PCIe link speeds in this input.</p>";
-  return bar_chart(chart) +
-         "<p class=\"meta\">An idle GPU lowers its link to save power (nvidia-smi -q: \"Link Generation\"); a link "
-         "below max under load, or a narrower width, is a slot or riser problem.</p>";
+  if (chart.bars.empty()) return "<p>" + escape(_("No PCIe link speeds in this input.")) + "</p>";
+  return bar_chart(chart) + "<p class=\"meta\">" +
+         escape(_("An idle GPU lowers its link to save power (nvidia-smi -q: \"Link Generation\"); a link below max under load, "
+                  "or a narrower width, is a slot or riser problem.")) +
+         "</p>";
 }
 
 std::string topology_section(const json& inv) {
@@ -198,7 +260,7 @@ std::string topology_section(const json& inv) {
     Pair& e = pairs[key];
     e.nvlink = e.nvlink || (member(p, "nvlink").is_boolean() && p["nvlink"].get<bool>());
     e.connection = str(p, "level");
-    e.p2p = member(p, "p2p_read").is_boolean() ? (p["p2p_read"].get<bool>() ? "yes" : "no") : "unknown";
+    e.p2p = member(p, "p2p_read").is_boolean() ? (p["p2p_read"].get<bool>() ? _("yes") : _("no")) : _("unknown");
   }
   for (const auto& g : gpus) {
     if (!member(g, "index").is_number()) continue;
@@ -210,14 +272,14 @@ std::string topology_section(const json& inv) {
       const std::pair<int, int> key{std::min(self, it->second), std::max(self, it->second)};
       Pair& e = pairs[key];
       e.nvlink = true;
-      if (e.p2p.empty()) e.p2p = "unknown";
+      if (e.p2p.empty()) e.p2p = _("unknown");
     }
   }
   // GPUs grouped by NUMA node, in index order.
   std::map<int, std::vector<const json*>> by_numa;  // -1 = unknown
   for (const auto& g : gpus) by_numa[integer(g, "numa_node", -1)].push_back(&g);
   std::string out;
-  if (gpus.empty()) return "<p>No GPUs in this input.</p>";
+  if (gpus.empty()) return "<p>" + escape(_("No GPUs in this input.")) + "</p>";
   // The diagram: a box per GPU, NUMA nodes as frames, pairs as arcs above.
   constexpr double kBox = 64;
   constexpr double kGap = 14;
@@ -235,7 +297,7 @@ std::string topology_section(const json& inv) {
                            x, arc_space + 14, kBox, x + kBox / 2, arc_space + 38, idx);
       x += kBox + kGap;
     }
-    const std::string label = numa < 0 ? "NUMA node unknown" : fmt::format("NUMA node {}", numa);
+    const std::string label = numa < 0 ? _("NUMA node unknown") : trf("NUMA node {}", numa);
     boxes += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.0f}\" height=\"66\" fill=\"none\" stroke=\"#4d5660\" "
                          "stroke-dasharray=\"4 3\"/><text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>",
                          x0 - 6, arc_space + 6, x - x0 - kGap + 12, x0 - 2, arc_space + 88, escape(label));
@@ -255,27 +317,30 @@ std::string topology_section(const json& inv) {
   const double height = arc_space + 100;
   out += fmt::format(
       "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0f} {:.0f}\" width=\"{:.0f}\" height=\"{:.0f}\" "
-      "class=\"natural\" role=\"img\" aria-label=\"GPUs by NUMA node; solid green arcs are NVLink, dashed grey arcs PCIe paths\">",
-      width, height, width, height);
-  out += arcs + boxes + "</svg><figcaption>GPUs by NUMA node. Solid arcs: NVLink; dashed arcs: PCIe path (its level in the table)."
-                        "</figcaption>";
+      "class=\"natural\" role=\"img\" aria-label=\"{}\">",
+      width, height, width, height, escape(_("GPUs by NUMA node; solid green arcs are NVLink, dashed grey arcs PCIe paths")));
+  out += arcs + boxes + "</svg><figcaption>" +
+         escape(_("GPUs by NUMA node. Solid arcs: NVLink; dashed arcs: PCIe path (its level in the table).")) + "</figcaption>";
   std::vector<std::vector<std::string>> rows;
   for (const auto& g : gpus) {
     rows.push_back({escape(gpu_label(g)), escape(str(g, "pci_bus_id")),
-                    member(g, "numa_node").is_number() ? escape(g["numa_node"].dump()) : "unknown",
+                    escape(member(g, "numa_node").is_number() ? g["numa_node"].dump() : _("unknown")),
                     json_html(member(g, "cpu_affinity")),
                     escape(std::to_string(array(g, "nvlinks").size()))});
   }
-  out += table("GPUs and their NUMA nodes", {"GPU", "PCI bus", "NUMA node", "CPUs close to it", "NVLinks"}, rows);
+  out += table(_("GPUs and their NUMA nodes"),
+               {"GPU", _("PCI bus"), _("NUMA node"), _("CPUs close to it"), _("NVLinks")}, rows);
   if (!pairs.empty()) {
     std::vector<std::vector<std::string>> prows;
     for (const auto& [key, p] : pairs) {
       prows.push_back({escape(fmt::format("GPU {} \u2194 GPU {}", key.first, key.second)), p.nvlink ? "NVLink" : "PCIe",
-                       escape(p.connection.empty() ? "unknown" : p.connection), escape(p.p2p)});
+                       escape(p.connection.empty() ? _("unknown") : p.connection), escape(p.p2p)});
     }
-    out += table("GPU pairs", {"pair", "link", "common ancestor", "peer-to-peer read"}, prows);
+    out += table(_("GPU pairs"), {C_("GPU pairs", "pair"), C_("GPU pairs", "link"), _("common ancestor"), _("peer-to-peer read")}, prows);
   } else {
-    out += "<p class=\"meta\">No GPU pair topology in this input (NVML on the machine or <code>nvidia-smi topo -m</code> gives it).</p>";
+    // TRANSLATORS: {} is the command nvidia-smi topo -m (as code).
+    out += "<p class=\"meta\">" +
+           trf("No GPU pair topology in this input (NVML on the machine or {} gives it).", "<code>nvidia-smi topo -m</code>") + "</p>";
   }
   return out + "</figure>\n";
 }
@@ -297,17 +362,17 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
       body += fmt::format("<p class=\"counts\"><span>{} {}</span><span>{} {}</span><span>{} {}</span></p>",
                           severity_badge("error"), errors, severity_badge("warning"), warnings, severity_badge("info"), infos);
     } else {
-      body += verdict_box("", "A plain snapshot: not judged. <code>tfrig doctor --snapshot FILE --format html</code> judges it.");
+      body += verdict_box("", trf("A plain snapshot: not judged. {} judges it.", "<code>tfrig doctor --snapshot FILE --format html</code>"));
     }
     std::vector<std::pair<std::string, std::string>> rows;
-    if (!str(d, "target").empty()) rows.emplace_back("Target", escape(str(d, "target")));
-    rows.emplace_back("Host", escape(str(member(inv, "host"), "hostname")));
-    rows.emplace_back("GPUs", escape(std::to_string(array(inv, "gpus").size())));
-    rows.emplace_back("Driver", json_value_html(member(member(inv, "driver"), "version")));
-    rows.emplace_back("Source", escape(str(d, "source")));
-    rows.emplace_back("Generated", escape(str(d, "generated_at")));
+    if (!str(d, "target").empty()) rows.emplace_back(_("Target"), escape(str(d, "target")));
+    rows.emplace_back(_("Host"), escape(str(member(inv, "host"), "hostname")));
+    rows.emplace_back(C_("page summary", "GPUs"), escape(std::to_string(array(inv, "gpus").size())));
+    rows.emplace_back(_("Driver"), json_value_html(member(member(inv, "driver"), "version")));
+    rows.emplace_back(_("Source"), escape(str(d, "source")));
+    rows.emplace_back(_("Generated"), escape(str(d, "generated_at")));
     body += kv(rows);
-    out.push_back({std::string(p) + "verdict", "Verdict", body});
+    out.push_back({std::string(p) + "verdict", _("Verdict"), body});
   }
   if (judged) {
     std::vector<const json*> sorted;
@@ -325,34 +390,36 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
       if (added) groups.emplace_back();
       groups[it->second].push_back(f);
     }
-    std::string body = sorted.empty() ? "<p>No findings.</p>" : "";
+    std::string body = sorted.empty() ? "<p>" + escape(_("No findings.")) + "</p>" : "";
     size_t n = 0;
     for (const auto& group : groups) {
       body += finding_html(*group.front(), ++n, p);
       if (group.size() < 2) continue;
       std::string entities;
       for (size_t i = 1; i < group.size(); ++i) entities += (i > 1 ? ", " : "") + str(*group[i], "entity");
-      body += fmt::format("<details class=\"more\"><summary>The same on {} more: {}</summary>", group.size() - 1, escape(entities));
+      // TRANSLATORS: a rule that fired on several GPUs: {0} how many more, {1} which (GPU 1, GPU 2, ...).
+      body += "<details class=\"more\"><summary>" + escape(trf("The same on {0} more: {1}", group.size() - 1, entities)) + "</summary>";
       for (size_t i = 1; i < group.size(); ++i) body += finding_html(*group[i], ++n, p);
       body += "</details>\n";
     }
-    out.push_back({std::string(p) + "findings", fmt::format("Findings ({})", sorted.size()), body});
+    out.push_back({std::string(p) + "findings", trf("Findings ({})", sorted.size()), body});
   }
-  out.push_back({std::string(p) + "topology", "GPU topology and links",
+  out.push_back({std::string(p) + "topology", _("GPU topology and links"),
                  topology_section(inv) + links_section(array(inv, "gpus"))});
   {
     std::string body;
     for (auto it = inv.begin(); inv.is_object() && it != inv.end(); ++it) {
       body += "<h3 id=\"" + escape(std::string(p) + "inv-" + anchor(it.key())) + "\">" + escape(it.key()) + "</h3>" + json_html(it.value());
     }
-    out.push_back({std::string(p) + "inventory", "Inventory by area", body});
+    out.push_back({std::string(p) + "inventory", _("Inventory by area"), body});
   }
   {
     json rest = json::object();
     for (auto it = d.begin(); d.is_object() && it != d.end(); ++it) {
       if (it.key() != "inventory") rest[it.key()] = it.value();
     }
-    out.push_back({std::string(p) + "probes", "Probes, rules skipped, document", all_data(rest, "doctor (all but the inventory)")});
+    out.push_back({std::string(p) + "probes", _("Probes, rules skipped, document"),
+                   all_data_summary(rest, _("Every value of the doctor (all but the inventory) JSON output"))});
   }
   return out;
 }
@@ -366,32 +433,36 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
   const json& gpus = array(d, "gpus");
   {
     std::vector<std::pair<std::string, std::string>> rows{
-        {"Model", escape(str(model, "name")) + " (" + json_value_html(member(model, "params")) + " parameters)"},
-        {"Batch", json_value_html(member(d, "batch"))},
-        {"Precision", escape(str(d, "precision"))},
-        {"Optimizer", escape(str(d, "optimizer"))},
-        {"GPU memory per GPU", escape(human_bytes(dbl(mem, "total_bytes"))) + " for batch " +
-                                   json_value_html(member(mem, "batch_per_gpu")) + " per GPU"},
+        // TRANSLATORS: {0} a model's name, {1} its number of parameters.
+        {C_("plan page", "Model"), trf("{0} ({1} parameters)", escape(str(model, "name")), json_value_html(member(model, "params")))},
+        {_("Batch"), json_value_html(member(d, "batch"))},
+        {_("Precision"), escape(str(d, "precision"))},
+        {_("Optimizer"), escape(str(d, "optimizer"))},
+        // TRANSLATORS: {0} the GPU memory each GPU needs ("11.8 GiB"), {1} the batch each GPU gets.
+        {_("GPU memory per GPU"), trf("{0} for batch {1} per GPU", escape(human_bytes(dbl(mem, "total_bytes"))),
+                                      json_value_html(member(mem, "batch_per_gpu")))},
     };
     const json& server = member(d, "server");
     if (server.is_object()) {
-      rows.emplace_back("Suggested server", escape(fmt::format("{} x {}", member(server, "gpus").dump(), str(server, "gpu"))));
+      rows.emplace_back(_("Suggested server"), escape(fmt::format("{} x {}", member(server, "gpus").dump(), str(server, "gpu"))));
     }
     std::string body = kv(rows);
     const json& machine = member(d, "machine");
     if (machine.is_object()) {
-      body += "<h3>This machine</h3><p>" + escape(str(machine, "source")) + "</p>";
+      body += "<h3>" + escape(_("This machine")) + "</h3><p>" + escape(str(machine, "source")) + "</p>";
       std::vector<std::vector<std::string>> srows;
       for (const auto& s : array(machine, "staves")) {
         const std::string v = str(s, "verdict");
         const std::string cls = v == "ok" ? "ok" : v == "short" ? "warning" : v == "fail" ? "error" : "info";
-        srows.push_back({escape(str(s, "name")), "<span class=\"sev " + cls + "\">" + escape(v) + "</span>",
+        srows.push_back({escape(stave_name_word(str(s, "name"))), "<span class=\"sev " + cls + "\">" + escape(stave_verdict_word(v)) + "</span>",
                          escape(str(s, "need")), escape(str(s, "have"))});
       }
-      body += table("Staves of this machine", {"stave", "verdict", "needs", "has"}, srows);
+      body += table(_("Staves of this machine"), {C_("stave table", "stave"), C_("stave table", "verdict"), C_("stave table", "needs"),
+                                                  C_("stave table", "has")},
+                    srows);
     }
     for (const auto& n : array(d, "notes")) body += "<p class=\"meta\">" + escape(n.is_string() ? n.get<std::string>() : n.dump()) + "</p>";
-    out.push_back({std::string(p) + "plan", "Plan", body});
+    out.push_back({std::string(p) + "plan", C_("page section", "Plan"), body});
   }
   {
     // Per GPU: the fixed parts, and activations as the rest of its total
@@ -401,9 +472,10 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
     const double fixed_o = dbl(mem, "optimizer_bytes");
     const double fixed_x = dbl(mem, "overhead_bytes");
     StackedChart chart;
-    chart.title = "GPU memory per GPU against its VRAM (the ranking's first GPUs)";
-    chart.part_names = {"weights", "gradients", "optimizer", "overhead", "activations"};
-    chart.capacity_name = "VRAM";
+    chart.title = _("GPU memory per GPU against its VRAM (the ranking's first GPUs)");
+    chart.part_names = {C_("memory chart", "weights"), C_("memory chart", "gradients"), C_("memory chart", "optimizer"),
+                        C_("memory chart", "overhead"), C_("memory chart", "activations")};
+    chart.capacity_name = C_("memory chart", "VRAM");
     auto add = [&](const std::string& label, double total, double capacity, const std::string& note) {
       StackedBar b;
       b.label = label;
@@ -416,29 +488,31 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
     };
     for (const auto& g : array(member(d, "machine"), "gpus")) {
       const bool fits = member(g, "fits").is_boolean() && g["fits"].get<bool>();
-      add("here: " + str(g, "name"), dbl(mem, "total_bytes"), dbl(g, "memory_bytes"), fits ? "fits" : "does not fit");
+      // TRANSLATORS: a GPU of this machine in the memory chart: {} is its name.
+      add(trf("here: {}", str(g, "name")), dbl(mem, "total_bytes"), dbl(g, "memory_bytes"), fits ? _("fits") : _("does not fit"));
     }
     for (size_t i = 0; i < gpus.size() && chart.bars.size() < 12; ++i) {
       const auto& g = gpus[i];
       const bool fits = member(g, "fits").is_boolean() && g["fits"].get<bool>();
-      add(str(g, "name"), dbl(g, "total_bytes_per_gpu"), dbl(g, "memory_bytes"), fits ? "fits" : "does not fit");
+      add(str(g, "name"), dbl(g, "total_bytes_per_gpu"), dbl(g, "memory_bytes"), fits ? _("fits") : _("does not fit"));
     }
-    std::string body = chart.bars.empty() ? "<p>No GPUs.</p>" : stacked_bytes_chart(chart);
-    out.push_back({std::string(p) + "memory", "GPU memory", body});
+    std::string body = chart.bars.empty() ? "<p>" + escape(_("No GPUs.")) + "</p>" : stacked_bytes_chart(chart);
+    out.push_back({std::string(p) + "memory", _("GPU memory"), body});
   }
   {
     BarChart chart;
-    chart.title = "Estimated training samples/s (first 15 GPUs of the ranking, by " + str(d, "rank_by") + ")";
-    chart.value_header = "samples/s";
+    // TRANSLATORS: {} is what the ranking sorts by (price-performance, speed, memory).
+    chart.title = trf("Estimated training samples/s (first 15 GPUs of the ranking, by {})", rank_by_word(str(d, "rank_by")));
+    chart.value_header = _("samples/s");
     for (size_t i = 0; i < gpus.size() && i < 15; ++i) {
       const auto& g = gpus[i];
       Bar b;
       b.label = str(g, "name");
       b.value = dbl(g, "est_samples_per_s");
-      b.value_text = std::isfinite(b.value) ? human_number(b.value) : "unknown";
+      b.value_text = std::isfinite(b.value) ? human_number(b.value) : _("unknown");
       const bool fits = member(g, "fits").is_boolean() && g["fits"].get<bool>();
       const double needed = dbl(g, "gpus_needed");
-      b.mark = !fits ? "does not fit" : needed > 1 ? fmt::format("{} GPUs", needed) : "";
+      b.mark = !fits ? _("does not fit") : needed > 1 ? trf("{} GPUs", needed) : "";
       b.highlight = !fits;
       chart.bars.push_back(std::move(b));
     }
@@ -449,15 +523,16 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
                       json_value_html(member(g, "gpus_needed")), json_value_html(member(g, "est_samples_per_s")),
                       json_value_html(member(g, "max_batch_per_gpu")), json_value_html(member(g, "memory_bytes"), "memory_bytes"),
                       json_value_html(member(g, "launch_price_usd")), json_value_html(member(g, "samples_per_s_per_kusd")),
-                      escape(str(g, "basis"))});
+                      escape(basis_word(str(g, "basis")))});
     }
     std::string body = chart.bars.empty() ? "" : bar_chart(chart);
-    body += table("Every GPU of the ranking", {"#", "GPU", "fits", "GPUs", "samples/s", "max batch/GPU", "VRAM", "launch price (USD)",
-                                               "samples/s per k USD", "basis"},
+    body += table(_("Every GPU of the ranking"),
+                  {"#", "GPU", C_("ranking table", "fits"), C_("ranking table", "GPUs"), _("samples/s"), _("max batch/GPU"),
+                   C_("memory chart", "VRAM"), _("launch price (USD)"), _("samples/s per k USD"), C_("ranking table", "basis")},
                   rows);
-    out.push_back({std::string(p) + "ranking", "GPU ranking", body});
+    out.push_back({std::string(p) + "ranking", _("GPU ranking"), body});
   }
-  out.push_back({std::string(p) + "data", "All data", all_data(d, "plan")});
+  out.push_back({std::string(p) + "data", _("All data"), all_data(d, "plan")});
   return out;
 }
 
@@ -471,16 +546,18 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
   {
     const std::string bottleneck = str(d, "bottleneck");
     const bool below = std::isfinite(util) && std::isfinite(target) && util < target;
-    std::string text = fmt::format("The {} sets the pace: predicted GPU utilization {} (target {}).", bottleneck, percent(util),
-                                   percent(target));
+    // TRANSLATORS: {0} the slowest stage (storage, decode, ...), {1} and {2} percentages.
+    std::string text = trf("The {0} sets the pace: predicted GPU utilization {1} (target {2}).", pipeline::stage_label(bottleneck),
+                           percent(util), percent(target));
     std::string body = verdict_box(below ? "warning" : "ok", severity_badge(below ? "warning" : "ok") + " " + escape(text));
-    body += kv({{"Data", escape(str(d, "data_dir"))},
-                {"Model, GPU", escape(str(d, "model") + " on " + str(d, "gpu"))},
-                {"GPU demand", escape(human_number(demand)) + " samples/s"},
-                {"Training", escape(human_number(dbl(d, "training_samples_per_s"))) + " samples/s"},
-                {"Without prefetch", escape(percent(dbl(d, "predicted_gpu_utilization_without_prefetch")))},
-                {"Cheapest change", member(d, "cheapest_change").is_null() ? "none needed" : json_html(member(d, "cheapest_change"))}});
-    out.push_back({std::string(p) + "verdict", "Verdict", body});
+    body += kv({{_("Data"), escape(str(d, "data_dir"))},
+                {_("Model, GPU"), escape(trf("{0} on {1}", str(d, "model"), str(d, "gpu")))},
+                {_("GPU demand"), escape(trf("{} samples/s", human_number(demand)))},
+                {_("Training"), escape(trf("{} samples/s", human_number(dbl(d, "training_samples_per_s"))))},
+                {_("Without prefetch"), escape(percent(dbl(d, "predicted_gpu_utilization_without_prefetch")))},
+                {_("Cheapest change"),
+                 member(d, "cheapest_change").is_null() ? escape(_("none needed")) : json_html(member(d, "cheapest_change"))}});
+    out.push_back({std::string(p) + "verdict", _("Verdict"), body});
   }
   {
     const json& stages = array(d, "stages");
@@ -494,64 +571,68 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
       }
     }
     BarChart chart;
-    chart.title = "The barrel: each stave's rate against the GPU's demand (log scale)";
-    chart.value_header = "samples/s";
+    chart.title = _("The barrel: each stave's rate against the GPU's demand (log scale)");
+    chart.value_header = _("samples/s");
     chart.log_scale = true;
     chart.reference = demand;
-    chart.reference_label = "GPU demand " + human_number(demand) + "/s";
+    // TRANSLATORS: the reference line of the barrel chart: {} samples per second.
+    chart.reference_label = trf("GPU demand {}/s", human_number(demand));
     std::vector<std::vector<std::string>> rows;
     for (size_t i = 0; i < stages.size(); ++i) {
       const auto& s = stages[i];
       Bar b;
-      b.label = str(s, "name");
+      b.label = pipeline::stage_label(str(s, "name"));
       b.value = dbl(s, "samples_per_s");
       b.value_text = human_number(b.value);
       if (i == shortest) {
-        b.mark = "shortest";
+        // TRANSLATORS: the shortest stave of the barrel (the slowest stage).
+        b.mark = C_("barrel", "shortest");
         b.highlight = std::isfinite(demand) && b.value < demand;
       }
       chart.bars.push_back(std::move(b));
-      rows.push_back({escape(str(s, "name")), escape(str(s, "origin")), escape(str(s, "detail"))});
+      rows.push_back({escape(pipeline::stage_label(str(s, "name"))), escape(origin_word(str(s, "origin"))), escape(str(s, "detail"))});
     }
-    std::string body = stages.empty() ? "<p>No stages measured.</p>" : bar_chart(chart);
-    body += table("How each stave was found", {"stave", "origin", "detail"}, rows);
-    out.push_back({std::string(p) + "barrel", "The barrel", body});
+    std::string body = stages.empty() ? "<p>" + escape(_("No stages measured.")) + "</p>" : bar_chart(chart);
+    body += table(_("How each stave was found"), {C_("stave table", "stave"), _("origin"), _("detail")}, rows);
+    out.push_back({std::string(p) + "barrel", _("The barrel"), body});
   }
   {
     BarChart chart;
-    chart.title = "Predicted GPU utilization after each what-if";
-    chart.value_header = "GPU utilization";
+    chart.title = _("Predicted GPU utilization after each what-if");
+    chart.value_header = _("GPU utilization");
     chart.max = 100;
     chart.reference = std::isfinite(target) ? target * 100 : 90;
-    chart.reference_label = "target " + percent(std::isfinite(target) ? target : 0.9);
-    chart.bars.push_back({"as measured", util * 100, percent(util), "now", false});
+    // TRANSLATORS: the target GPU utilization line: {} is a percentage.
+    chart.reference_label = trf("target {}", percent(std::isfinite(target) ? target : 0.9));
+    chart.bars.push_back({_("as measured"), util * 100, percent(util), C_("what-if", "now"), false});
     chart.with_table = false;  // the what-if table below has the same numbers
-    std::vector<std::vector<std::string>> rows{{"<strong>as measured</strong>", escape(percent(util)), escape(str(d, "bottleneck")),
-                                                "measured", ""}};
+    std::vector<std::vector<std::string>> rows{{"<strong>" + escape(_("as measured")) + "</strong>", escape(percent(util)),
+                                                escape(pipeline::stage_label(str(d, "bottleneck"))), escape(C_("origin", "measured")), ""}};
     for (const auto& w : array(d, "what_if")) {
       const bool applicable = !member(w, "applicable").is_boolean() || w["applicable"].get<bool>();
       const double u = dbl(w, "predicted_gpu_utilization");
-      chart.bars.push_back({str(w, "change"), u * 100, percent(u), applicable ? "" : "not applicable", false});
-      rows.push_back({escape(str(w, "change")), escape(percent(u)), escape(str(w, "bottleneck")), escape(str(w, "origin")),
-                      escape(str(w, "detail"))});
+      chart.bars.push_back({str(w, "change"), u * 100, percent(u), applicable ? "" : _("not applicable"), false});
+      rows.push_back({escape(str(w, "change")), escape(percent(u)), escape(pipeline::stage_label(str(w, "bottleneck"))),
+                      escape(origin_word(str(w, "origin"))), escape(str(w, "detail"))});
     }
     std::string body = bar_chart(chart);
-    rows.push_back({"<em>target</em>", escape(percent(std::isfinite(target) ? target : 0.9)), "", "", ""});
-    body += table("What-ifs", {"change", "GPU utilization", "then the pace is set by", "origin", "detail"}, rows);
-    out.push_back({std::string(p) + "whatif", "What-ifs", body});
+    rows.push_back({"<em>" + escape(C_("what-if", "target")) + "</em>", escape(percent(std::isfinite(target) ? target : 0.9)), "", "", ""});
+    body += table(_("What-ifs"), {C_("what-if", "change"), _("GPU utilization"), _("then the pace is set by"), _("origin"), _("detail")}, rows);
+    out.push_back({std::string(p) + "whatif", _("What-ifs"), body});
   }
   {
     std::string body;
     for (const auto& a : array(d, "advice")) {
-      body += "<article class=\"finding info\"><h3>" + escape(str(a, "stage")) + ": " + escape(str(a, "problem")) + "</h3><p>" +
-              with_code(str(a, "fix")) + "</p>";
+      // TRANSLATORS: an advice's heading: {0} the pipeline stage, {1} the problem.
+      body += "<article class=\"finding info\"><h3>" + escape(trf("{0}: {1}", pipeline::stage_label(str(a, "stage")), str(a, "problem"))) +
+              "</h3><p>" + with_code(str(a, "fix")) + "</p>";
       if (!str(a, "code").empty()) body += "<pre class=\"fix\"><code>" + escape(str(a, "code")) + "</code></pre>";
-      if (!str(a, "source").empty()) body += "<p class=\"meta\">Source: " + escape(str(a, "source")) + "</p>";
+      if (!str(a, "source").empty()) body += source_line(escape(str(a, "source")));
       body += "</article>";
     }
-    out.push_back({std::string(p) + "advice", "Advice", body.empty() ? "<p>None.</p>" : body});
+    out.push_back({std::string(p) + "advice", _("Advice"), body.empty() ? none_paragraph() : body});
   }
-  out.push_back({std::string(p) + "data", "All data", all_data(d, "pipeline")});
+  out.push_back({std::string(p) + "data", _("All data"), all_data(d, "pipeline")});
   return out;
 }
 
@@ -577,11 +658,11 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
     }
     const std::string cls = failed ? "error" : "ok";
     std::string body = verdict_box(cls, severity_badge(cls) + " " +
-                                            escape(fmt::format("{} metrics measured, {} skipped, {} failed", ok, skipped, failed)));
-    body += kv({{"Host", escape(str(ctx, "hostname"))},
+                                            escape(trf("{} metrics measured, {} skipped, {} failed", ok, skipped, failed)));
+    body += kv({{_("Host"), escape(str(ctx, "hostname"))},
                 {"CPU", escape(str(ctx, "cpu_model"))},
-                {"When", escape(str(ctx, "timestamp"))},
-                {"Load average", json_value_html(member(ctx, "load_average"))}});
+                {_("When"), escape(str(ctx, "timestamp"))},
+                {_("Load average"), json_value_html(member(ctx, "load_average"))}});
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : results) {
       const json& prev = member(r, "previous");
@@ -589,22 +670,25 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
       rows.push_back({escape(str(r, "id")), escape(str(r, "metric")), escape(human_number(dbl(r, "median"))), escape(str(r, "unit")),
                       escape(std::isfinite(dbl(r, "cv")) ? percent(dbl(r, "cv")) : ""),
                       severity_badge(str(r, "status") == "ok" ? "ok" : str(r, "status") == "failed" ? "error" : "info") + " " +
-                          escape(str(r, "status")),
+                          escape(bench_status_word(str(r, "status"))),
                       prev.is_object() && member(prev, "change_percent").is_number()
                           ? escape(fmt::format("{:+.1f}%", prev["change_percent"].get<double>()))
                           : "",
                       exp.is_object() ? escape(human_number(dbl(exp, "value"))) : "", escape(str(r, "reason"))});
     }
-    body += table("Every metric", {"benchmark", "metric", "median", "unit", "spread (cv)", "status", "vs previous run", "expected", "why"},
+    body += table(_("Every metric"),
+                  {C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"), C_("bench table", "unit"),
+                   _("spread (cv)"), C_("bench table", "status"), _("vs previous run"), C_("bench table", "expected"),
+                   C_("bench table", "why")},
                   rows);
-    out.push_back({std::string(p) + "summary", "Results", body});
+    out.push_back({std::string(p) + "summary", _("Results"), body});
   }
   {
     BarChart chart;
-    chart.title = "Each metric against what the catalog expects of this hardware";
-    chart.value_header = "share of expected";
+    chart.title = _("Each metric against what the catalog expects of this hardware");
+    chart.value_header = _("share of expected");
     chart.reference = 100;
-    chart.reference_label = "expected";
+    chart.reference_label = C_("bench table", "expected");
     for (const auto& r : results) {
       const json& exp = member(r, "expected");
       const double v = dbl(r, "median");
@@ -612,12 +696,14 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
       if (!exp.is_object() || !std::isfinite(v) || !std::isfinite(e) || e <= 0) continue;
       const double share = lower_is_better(str(r, "unit")) ? e / v : v / e;
       chart.bars.push_back({str(r, "id") + " " + str(r, "metric"), share * 100, percent(share),
-                            share < 0.8 ? "below" : "", share < 0.8});
+                            // TRANSLATORS: a benchmark result below what the catalog expects.
+                            share < 0.8 ? C_("expectation", "below") : "", share < 0.8});
     }
     std::string body = chart.bars.empty()
-                           ? "<p>No expectations in this run (<code>tfrig bench --compare</code> adds them).</p>"
+                           // TRANSLATORS: {} is the command tfrig bench --compare (as code).
+                           ? "<p>" + trf("No expectations in this run ({} adds them).", "<code>tfrig bench --compare</code>") + "</p>"
                            : bar_chart(chart);
-    out.push_back({std::string(p) + "expected", "Against expectation", body});
+    out.push_back({std::string(p) + "expected", _("Against expectation"), body});
   }
   {
     // history: [{run_id, timestamp, id, metric, unit, median}], oldest first.
@@ -634,20 +720,22 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
       if (runs.size() > 20) runs.erase(runs.begin(), runs.end() - 20);
       BarChart chart;
       const std::string unit = str(*runs.front(), "unit");
-      chart.title = fmt::format("{} ({}) over the last {} runs on this machine", key, unit, runs.size());
+      // TRANSLATORS: {0} a benchmark and metric, {1} its unit, {2} how many runs.
+      chart.title = trf("{0} ({1}) over the last {2} runs on this machine", key, unit, runs.size());
       chart.value_header = unit;
       double previous = NAN;
       for (const json* h : runs) {
         const double v = dbl(*h, "median");
         Bar b;
-        b.label = fmt::format("run {} {}", member(*h, "run_id").dump(), str(*h, "timestamp").substr(0, 10));
+        // TRANSLATORS: a past benchmark run: {0} its number, {1} its date.
+        b.label = trf("run {0} {1}", member(*h, "run_id").dump(), str(*h, "timestamp").substr(0, 10));
         b.value = v;
         b.value_text = human_number(v);
         if (std::isfinite(previous) && previous > 0 && std::isfinite(v)) {
           const double change = v / previous - 1;
           const bool worse = lower_is_better(unit) ? change > kRegressionShare : change < -kRegressionShare;
           if (worse) {
-            b.mark = fmt::format("regression {:+.0f}%", change * 100);
+            b.mark = trf("regression {:+.0f}%", change * 100);
             b.highlight = true;
           }
         }
@@ -656,17 +744,26 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
       }
       body += bar_chart(chart);
     }
-    if (body.empty()) body = "<p>No history in this input.</p>";
-    else body = fmt::format("<p class=\"meta\">A regression: worse than the run before by more than {:.0f}%.</p>", kRegressionShare * 100) + body;
-    out.push_back({std::string(p) + "history", "History", body});
+    if (body.empty()) body = "<p>" + escape(_("No history in this input.")) + "</p>";
+    else body = "<p class=\"meta\">" + escape(trf("A regression: worse than the run before by more than {:.0f}%.", kRegressionShare * 100)) + "</p>" + body;
+    out.push_back({std::string(p) + "history", _("History"), body});
   }
-  out.push_back({std::string(p) + "data", "All data", all_data(d, "bench")});
+  out.push_back({std::string(p) + "data", _("All data"), all_data(d, "bench")});
   return out;
 }
 
 // ---- watch ---------------------------------------------------------------
 
+// A watch verdict ("io_bound") for people: "io bound", translated.
 std::string verdict_words(const std::string& v) {
+  // TRANSLATORS: watch's verdicts on a run (the JSON keeps input_bound_cpu, io_bound, ...).
+  if (v == "input_bound_cpu") return C_("watch verdict", "input bound cpu");
+  if (v == "input_bound_io") return C_("watch verdict", "input bound io");
+  if (v == "compute_bound") return C_("watch verdict", "compute bound");
+  if (v == "pcie_bound") return C_("watch verdict", "pcie bound");
+  if (v == "idle") return C_("watch verdict", "idle");
+  if (v == "cpu_bound") return C_("watch verdict", "cpu bound");
+  if (v == "io_bound") return C_("watch verdict", "io bound");
   std::string out = v;
   std::replace(out.begin(), out.end(), '_', ' ');
   return out;
@@ -682,17 +779,19 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
     const std::string sev = member(d, "severity").is_string() ? str(d, "severity") : verdict == "compute_bound" ? "ok" : "info";
     std::string body = verdict_box(sev, "<span class=\"sev " + escape(anchor(sev)) + "\">" + escape(verdict_words(verdict)) +
                                             "</span> " + escape(str(d, "explanation")));
-    if (!str(d, "fix").empty()) body += "<h4>Fix</h4><p>" + with_code(str(d, "fix")) + "</p>";
-    body += kv({{"Watched", escape(str(run, "command").empty() ? "pid " + member(run, "pid").dump() : str(run, "command"))},
-                {"Started", escape(str(run, "started_utc"))},
-                {"Samples", json_value_html(member(d, "samples")) + " every " + json_value_html(member(run, "interval_s")) + " s"},
-                {"GPUs", escape(member(d, "gpu_watched").is_boolean() && d["gpu_watched"].get<bool>() ? "watched" : str(run, "gpu_status"))},
-                {"Source", escape(str(run, "source"))}});
-    out.push_back({std::string(p) + "verdict", "Verdict", body});
+    if (!str(d, "fix").empty()) body += "<h4>" + escape(_("Fix")) + "</h4><p>" + with_code(str(d, "fix")) + "</p>";
+    // TRANSLATORS: {0} how many samples, {1} the seconds between two.
+    body += kv({{_("Watched"), escape(str(run, "command").empty() ? "pid " + member(run, "pid").dump() : str(run, "command"))},
+                {_("Started"), escape(str(run, "started_utc"))},
+                {_("Samples"), trf("{0} every {1} s", json_value_html(member(d, "samples")), json_value_html(member(run, "interval_s")))},
+                {_("GPUs"), escape(member(d, "gpu_watched").is_boolean() && d["gpu_watched"].get<bool>() ? C_("watch GPUs", "watched")
+                                                                                                      : str(run, "gpu_status"))},
+                {_("Source"), escape(str(run, "source"))}});
+    out.push_back({std::string(p) + "verdict", _("Verdict"), body});
   }
   {
     LineChart chart;
-    chart.title = "Utilization over time, phases shaded with their verdicts";
+    chart.title = _("Utilization over time, phases shaded with their verdicts");
     const json& series = member(d, "series");
     for (const auto& t : array(series, "t")) chart.x.push_back(t.is_number() ? t.get<double>() : NAN);
     auto to_values = [](const json& a) {
@@ -702,8 +801,8 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
     };
     const json& gpu = array(series, "gpu_util_percent");
     for (size_t g = 0; g < gpu.size(); ++g) chart.lines.push_back({fmt::format("GPU {}", g), to_values(gpu[g])});
-    if (series.contains("cpu_busy_percent")) chart.lines.push_back({"CPU busy", to_values(series["cpu_busy_percent"])});
-    if (series.contains("disk_util_percent")) chart.lines.push_back({"disk busy", to_values(series["disk_util_percent"])});
+    if (series.contains("cpu_busy_percent")) chart.lines.push_back({_("CPU busy"), to_values(series["cpu_busy_percent"])});
+    if (series.contains("disk_util_percent")) chart.lines.push_back({_("disk busy"), to_values(series["disk_util_percent"])});
     for (const auto& ph : array(d, "phases")) {
       chart.bands.push_back({dbl(ph, "start_s"), dbl(ph, "end_s"), verdict_words(str(ph, "verdict"))});
     }
@@ -721,12 +820,14 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
                       json_value_html(member(ph, "gpu_util_percent")), escape(percent(dbl(ph, "cpu_busy_share"))),
                       escape(human_number(dbl(ph, "read_bytes_per_s") / 1e6)) + " MB/s", escape(str(ph, "why"))});
     }
-    body += table("Phases", {"time", "verdict", "GPU busy %", "CPU busy", "read", "why"}, rows);
-    out.push_back({std::string(p) + "timeline", "Over time", body});
+    body += table(_("Phases"), {C_("phase table", "time"), C_("phase table", "verdict"), _("GPU busy %"), _("CPU busy"),
+                                C_("phase table", "read"), C_("phase table", "why")},
+                  rows);
+    out.push_back({std::string(p) + "timeline", _("Over time"), body});
   }
   json rest = d;
   if (rest.is_object()) rest.erase("series");
-  out.push_back({std::string(p) + "data", "All data", all_data(rest, "watch")});
+  out.push_back({std::string(p) + "data", _("All data"), all_data(rest, "watch")});
   return out;
 }
 
@@ -738,7 +839,7 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
   {
     const std::string worst = member(d, "worst").is_string() ? str(d, "worst") : "ok";
     std::string body = verdict_box(worst, severity_badge(worst) + " " +
-                                              escape(fmt::format("{} nodes, {} facts that differ, {} findings, {} unreadable",
+                                              escape(trf("{} nodes, {} facts that differ, {} findings, {} unreadable",
                                                                  nodes.size(), array(d, "drift").size(), array(d, "findings").size(),
                                                                  array(d, "unreadable").size())));
     std::vector<std::vector<std::string>> rows;
@@ -747,14 +848,16 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
       rows.push_back({escape(str(n, "node")), escape(str(n, "hostname")), escape(str(n, "source")), json_value_html(member(s, "error")),
                       json_value_html(member(s, "warning")), json_value_html(member(s, "info"))});
     }
-    body += table("Nodes", {"node", "hostname", "from", "errors", "warnings", "infos"}, rows);
-    if (!member(d, "baseline").is_null()) body += "<p>Baseline: " + json_html(member(d, "baseline")) + "</p>";
-    out.push_back({std::string(p) + "summary", "Fleet", body});
+    body += table(_("Nodes"), {C_("fleet table", "node"), _("hostname"), C_("fleet table", "from"), C_("fleet table", "errors"),
+                               C_("fleet table", "warnings"), C_("fleet table", "infos")},
+                  rows);
+    if (!member(d, "baseline").is_null()) body += "<p>" + trf("Baseline: {}", json_html(member(d, "baseline"))) + "</p>";
+    out.push_back({std::string(p) + "summary", _("Fleet"), body});
   }
   {
     // Facts as rows, nodes as columns: a differing cell is marked with a word
     // and a background, never the colour alone.
-    std::vector<std::string> header{"fact", "expected"};
+    std::vector<std::string> header{C_("fleet table", "fact"), C_("fleet table", "expected")};
     for (const auto& n : nodes) header.push_back(str(n, "node"));
     std::vector<std::vector<std::string>> rows;
     for (const auto& f : array(d, "drift")) {
@@ -768,8 +871,9 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
       }
       rows.push_back(std::move(row));
     }
-    std::string body = "<p class=\"meta\">= : the expected value; \u2260 : this node differs (highlighted).</p>";
-    body += rows.empty() ? "<p>No drift: every node has the same facts.</p>" : table("Nodes \u00d7 facts", header, rows, "drift-matrix");
+    std::string body = "<p class=\"meta\">" + escape(_("= : the expected value; \u2260 : this node differs (highlighted).")) + "</p>";
+    body += rows.empty() ? "<p>" + escape(_("No drift: every node has the same facts.")) + "</p>"
+                         : table(_("Nodes \u00d7 facts"), header, rows, "drift-matrix");
     // The highlight: the cells holding a differing value.
     std::string marked;
     size_t pos = 0;
@@ -782,7 +886,7 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
       marked += body.substr(pos, a - pos) + "<td class=\"drift\"><span class=\"drift\">";
       pos = a + std::string("<td><span class=\"drift\">").size();
     }
-    out.push_back({std::string(p) + "drift", "Drift", marked});
+    out.push_back({std::string(p) + "drift", _("Drift"), marked});
   }
   {
     std::vector<std::vector<std::string>> rows;
@@ -794,8 +898,11 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
       rows.push_back({severity_badge(str(f, "severity")), escape(str(f, "title")), "<code>" + escape(str(f, "rule_id")) + "</code>",
                       json_value_html(member(f, "node_count")), where});
     }
-    out.push_back({std::string(p) + "findings", "Findings across nodes",
-                   rows.empty() ? "<p>No findings.</p>" : table("", {"severity", "finding", "rule", "nodes", "where"}, rows)});
+    out.push_back({std::string(p) + "findings", _("Findings across nodes"),
+                   rows.empty() ? "<p>" + escape(_("No findings.")) + "</p>"
+                                : table("", {C_("fleet table", "severity"), C_("fleet table", "finding"), C_("fleet table", "rule"),
+                                             C_("fleet table", "nodes"), C_("fleet table", "where")},
+                                        rows)});
   }
   {
     std::vector<std::vector<std::string>> rows;
@@ -803,10 +910,13 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
       rows.push_back({json_value_html(member(n, "rank")), escape(str(n, "node")), json_value_html(member(n, "score")),
                       escape(std::to_string(array(n, "differences").size())), escape(std::to_string(array(n, "findings").size()))});
     }
-    out.push_back({std::string(p) + "odd", "The odd nodes out",
-                   rows.empty() ? "<p>None.</p>" : table("", {"rank", "node", "score", "differences", "findings"}, rows)});
+    out.push_back({std::string(p) + "odd", _("The odd nodes out"),
+                   rows.empty() ? none_paragraph()
+                                : table("", {C_("fleet table", "rank"), C_("fleet table", "node"), C_("fleet table", "score"),
+                                             C_("fleet table", "differences"), C_("fleet table", "findings")},
+                                        rows)});
   }
-  out.push_back({std::string(p) + "data", "All data", all_data(d, "fleet")});
+  out.push_back({std::string(p) + "data", _("All data"), all_data(d, "fleet")});
   return out;
 }
 
@@ -815,13 +925,14 @@ std::string page_title(const Document& doc) {
   switch (doc.kind) {
     case PageKind::kDoctor: {
       const std::string host = str(member(member(d, "inventory"), "host"), "hostname");
-      return "tfrig doctor: " + (host.empty() ? doc.label : host);
+      // TRANSLATORS: page titles: a tfrig command, then what the page is about (a host, a model, a folder).
+      return trf("tfrig doctor: {}", host.empty() ? doc.label : host);
     }
-    case PageKind::kPlan: return "tfrig plan: " + str(member(d, "model"), "name");
-    case PageKind::kPipeline: return "tfrig pipeline: " + str(d, "data_dir");
-    case PageKind::kBench: return "tfrig bench: " + str(member(d, "context"), "hostname");
-    case PageKind::kWatch: return "tfrig watch: " + verdict_words(str(d, "verdict"));
-    case PageKind::kFleet: return fmt::format("tfrig fleet: {} nodes", array(d, "nodes").size());
+    case PageKind::kPlan: return trf("tfrig plan: {}", str(member(d, "model"), "name"));
+    case PageKind::kPipeline: return trf("tfrig pipeline: {}", str(d, "data_dir"));
+    case PageKind::kBench: return trf("tfrig bench: {}", str(member(d, "context"), "hostname"));
+    case PageKind::kWatch: return trf("tfrig watch: {}", verdict_words(str(d, "verdict")));
+    case PageKind::kFleet: return trf("tfrig fleet: {} nodes", array(d, "nodes").size());
   }
   return "tfrig";
 }
@@ -867,14 +978,17 @@ std::string render_documents(const std::vector<Document>& docs) {
   Page page;
   if (docs.size() == 1) {
     page.title = page_title(docs[0]);
-    page.subtitle = "From " + docs[0].label;
+    // TRANSLATORS: under the page title: where its data came from (a file, a command).
+    page.subtitle = trf("From {}", docs[0].label);
     page.sections = document_sections(docs[0], "");
     return render_page(page);
   }
-  page.title = fmt::format("tfrig report: {} results", docs.size());
+  page.title = trf("tfrig report: {} results", docs.size());
   for (size_t i = 0; i < docs.size(); ++i) {
-    if (i > 0) page.subtitle += "; ";
-    page.subtitle += std::string(kind_name(docs[i].kind)) + " from " + docs[i].label;
+    // TRANSLATORS: separates the sources in a page's subtitle.
+    if (i > 0) page.subtitle += _("; ");
+    // TRANSLATORS: {0} a tfrig command (doctor, plan, ...), {1} the file its output came from.
+    page.subtitle += trf("{0} from {1}", kind_name(docs[i].kind), docs[i].label);
   }
   // One section per document: its own sections become h3-level parts.
   for (size_t i = 0; i < docs.size(); ++i) {

@@ -6,10 +6,12 @@
 # chromium and checks what it saw (tests/browser/check_page.py): the DOM holds
 # every value of the JSON output, no console message, no load refused by the
 # Content-Security-Policy, screenshots at 1280 and 390 px and a PDF that are
-# not blank. The pictures stay in BUILD/browser-artifacts for people to look at.
+# not blank. The same in Chinese (--lang zh_CN: doctor and plan pages, with
+# a CJK font so the screenshots show the characters). The pictures stay in
+# BUILD/browser-artifacts for people to look at.
 #
 # usage: browser_test.sh TFRIG SOURCE_DIR ARTIFACT_DIR FAKE_NVML_LIBRARY
-# Exit 77 (skipped) when chromium, tidy or python3-pil is missing (scripts/deps-report.txt).
+# Exit 77 (skipped) when chromium, tidy, python3-pil or a CJK font is missing (scripts/deps-report.txt).
 set -euo pipefail
 tfrig="$(realpath "$1")"
 src="$(realpath "$2")"
@@ -26,6 +28,11 @@ for tool in chromium tidy; do
     exit 77
   fi
 done
+# Without a font that has Chinese characters the zh_CN screenshots would show boxes.
+if ! fc-list :lang=zh-cn family 2> /dev/null | grep -q .; then
+  echo "browser_test: no CJK font (fonts-wqy-zenhei, scripts/deps-report.txt): skipped"
+  exit 77
+fi
 if ! "$python" -c "import PIL" 2> /dev/null; then
   echo "browser_test: python3-pil not installed (scripts/deps-report.txt): skipped"
   exit 77
@@ -70,6 +77,11 @@ done
 "$tfrig" -q fleet fleet-*.json --format json -o "fleet.json" || true
 "$tfrig" -q fleet fleet-*.json --format html -o "$out/fleet.html" || true
 "$tfrig" -q report -o "$out/report.html" "$data/snapshots/gpu_box_two_a100_old_driver.json" "bench.json" "pipeline.json"
+# In Chinese: the page's words from the catalog, the data as --lang zh_CN's JSON has it.
+"$tfrig" -q --lang zh_CN doctor --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format json -o "doctor-zh.json" || true
+"$tfrig" -q --lang zh_CN doctor --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format html -o "$out/doctor-zh.html" || true
+"$tfrig" -q --lang zh_CN plan --model resnet50 --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format json -o "plan-zh.json"
+"$tfrig" -q --lang zh_CN plan --model resnet50 --snapshot "$data/snapshots/gpu_box_two_a100_old_driver.json" --format html -o "$out/plan-zh.html"
 
 echo "browser_test: pages written (${SECONDS} s)"
 # ---- each page: tidy, then the browser -------------------------------------
@@ -90,7 +102,7 @@ shoot() {
   wait
 }
 
-pages=(doctor doctor8 plan pipeline bench watch watchgpu fleet report)
+pages=(doctor doctor8 plan pipeline bench watch watchgpu fleet report doctor-zh plan-zh)
 for ((i = 0; i < ${#pages[@]}; i += 2)); do
   shoot "${pages[i]}" &
   if [ $((i + 1)) -lt ${#pages[@]} ]; then shoot "${pages[i + 1]}" & fi
@@ -102,6 +114,8 @@ status=0
 check() {
   local name="$1"
   shift
+  local lang=en
+  case "$name" in *-zh) lang=zh-CN ;; esac
   local page="$out/$name.html"
   local size
   size=$(stat -c %s "$page")
@@ -118,7 +132,7 @@ check() {
     cat "$out/$name.tidy.txt"
     status=1
   fi
-  local args=()
+  local args=(--lang "$lang")
   for doc in "$@"; do args+=(--json "$doc"); done
   for log in "$out/$name".*log; do args+=(--log "$log"); done
   if ! "$python" "$src/tests/browser/check_page.py" "$out/$name.dom.html" "${args[@]}" \
@@ -137,5 +151,7 @@ check watch "watch.json"
 check watchgpu
 check fleet "fleet.json"
 check report "bench.json" "pipeline.json"
+check doctor-zh "doctor-zh.json"
+check plan-zh "plan-zh.json"
 echo "browser_test: checked (${SECONDS} s)"
 exit $status

@@ -2,6 +2,7 @@
 """Checks one HTML report page as the browser saw it (tests/browser/browser_test.sh).
 
 usage: check_page.py DOM.html [--json DOC.json]... [--png FILE.png]... [--pdf FILE.pdf]... [--log CHROMIUM.log]
+                     [--lang TAG]
 
 DOM.html is chromium's --dump-dom of the page. Every string and number of each
 JSON document must be in the DOM's text (the page shows all of the JSON
@@ -9,6 +10,8 @@ output); the DOM must not reference anything outside the file; each PNG must
 be a picture of something (not one colour, sane size); each PDF must be a PDF
 of sane size; the browser log must hold no console message and no refused
 load (a Content-Security-Policy violation is how a fetch would show).
+With --lang the page must say so (<html lang="TAG">) and its section headings
+must be in that language: Chinese characters in each for zh-*, none for en.
 """
 import html
 import json
@@ -21,8 +24,16 @@ def fail(msg):
     sys.exit(1)
 
 
+class RawNumber(str):
+    """A JSON number as the file spells it: nlohmann::json writes some doubles
+    with 16-17 digits (0.009617763999999999) that Python would write shorter,
+    and the page shows the C++ spelling."""
+
+
 def leaves(value, out):
-    if isinstance(value, dict):
+    if isinstance(value, RawNumber):
+        out.append(("number", str(value)))
+    elif isinstance(value, dict):
         for k, v in value.items():
             out.append(("key", k))
             leaves(v, out)
@@ -47,7 +58,7 @@ def check_dom(dom, docs):
     text = text_of(dom)
     for path in docs:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            doc = json.load(f, parse_float=RawNumber)
         items = []
         leaves(doc, items)
         missing = [f"{kind} {value!r}" for kind, value in items if value not in text]
@@ -97,21 +108,40 @@ def check_log(path):
         fail(f"{path}: the browser reported: " + " | ".join(bad[:5]))
 
 
+def has_chinese(text):
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def check_lang(dom, tag):
+    if not re.search(r'<html[^>]*\slang="' + re.escape(tag) + '"', dom):
+        fail(f'the page does not say <html lang="{tag}">')
+    headings = [html.unescape(re.sub(r"<[^>]+>", "", h)) for h in re.findall(r"<h2\b[^>]*>(.*?)</h2>", dom, re.S)]
+    if not headings:
+        fail("no section headings")
+    chinese = tag.startswith("zh")
+    wrong = [h for h in headings if has_chinese(h) != chinese]
+    if wrong:
+        fail(f"headings not in {tag}: " + "; ".join(wrong[:5]))
+    print(f"check_page: lang {tag}, {len(headings)} headings in it")
+
+
 def main(argv):
     if len(argv) < 2:
         fail(__doc__)
     dom_path = argv[1]
-    docs, pngs, pdfs, logs = [], [], [], []
+    docs, pngs, pdfs, logs, langs = [], [], [], [], []
     i = 2
     while i < len(argv):
         flag, value = argv[i], argv[i + 1]
-        {"--json": docs, "--png": pngs, "--pdf": pdfs, "--log": logs}[flag].append(value)
+        {"--json": docs, "--png": pngs, "--pdf": pdfs, "--log": logs, "--lang": langs}[flag].append(value)
         i += 2
     with open(dom_path, encoding="utf-8") as f:
         dom = f.read()
     if "</html>" not in dom or len(dom) < 2000:
         fail(f"{dom_path}: the browser's DOM is cut or empty ({len(dom)} bytes)")
     check_dom(dom, docs)
+    for tag in langs:
+        check_lang(dom, tag)
     for p in pngs:
         check_png(p)
     for p in pdfs:

@@ -3,10 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
+#include <regex>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "core/display_width.h"
 #include "core/escape.h"
+#include "golden.h"
 #include "report/command.h"
 #include "report/html.h"
 #include "report/html_chart.h"
@@ -313,6 +318,126 @@ TEST_F(HtmlPagesFromCommands, EightGpuMachineIsUnderOneMegabyteAndTidyFindsNoErr
   // tidy: exit 2 = errors. Warnings are about SVG attributes its HTML5 tables lack.
   auto t = test::run_command({tidy, "-q", "-e", "--show-warnings", "no", tmp.file("d8.html")});
   EXPECT_LT(t.exit_code, 2) << t.output;
+}
+
+
+// ---- the page in Chinese ----------------------------------------------------
+
+// Every locale variable set, so the caller's own environment never decides.
+test::RunOptions in_locale(const std::string& lang) {
+  test::RunOptions o;
+  o.cwd = test::data_dir();
+  o.env = {"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=" + lang};
+  return o;
+}
+
+const char* kZhSnapshot = "snapshots/gpu_box_two_a100_old_driver.json";
+
+// The words of the page frame, one a line: title, headings, table headers and
+// captions, row labels, badges, folded parts, the table of contents, the
+// footer (its version as <VERSION>), each once. Data cells are left out:
+// they hold the command's values, not the page's words.
+std::string page_frame(const std::string& page) {
+  static const std::regex kFrame(
+      R"re(<(h1|h2|h4|th|caption|figcaption|summary|strong|nav|p class="footer"|span class="sev[^"]*")[^>]*>([\s\S]*?)</(h1|h2|h4|th|caption|figcaption|summary|strong|nav|p|span)>)re");
+  static const std::regex kTag("<[^>]*>");
+  std::string out;
+  std::set<std::string> seen;
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), kFrame); it != std::sregex_iterator(); ++it) {
+    std::string text = std::regex_replace((*it)[2].str(), kTag, "");
+    for (const auto& [entity, ch] : std::vector<std::pair<std::string, std::string>>{
+             {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&#39;", "'"}, {"&amp;", "&"}}) {
+      for (size_t at = text.find(entity); at != std::string::npos; at = text.find(entity, at + ch.size())) text.replace(at, entity.size(), ch);
+    }
+    if (const size_t at = text.find(TFRIG_VERSION); at != std::string::npos) text.replace(at, std::string(TFRIG_VERSION).size(), "<VERSION>");
+    // A JSON key as a column header is the data's, not the page's word.
+    static const std::regex kKey("[a-z0-9_]+");
+    if (text.empty() || std::regex_match(text, kKey)) continue;
+    const std::string line = (*it)[1].str().substr(0, (*it)[1].str().find(' ')) + ": " + text + "\n";
+    if (seen.insert(line).second) out += line;  // each once: the words, not how often
+  }
+  return out;
+}
+
+bool has_chinese(std::string_view s) {
+  for (size_t i = 0; i + 2 < s.size(); ++i) {
+    // U+4E00..U+9FFF (CJK Unified Ideographs) in UTF-8: E4 B8 80 .. E9 BF BF.
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0xE4 && c <= 0xE9) return true;
+  }
+  return false;
+}
+
+std::set<std::string> ids_of(const std::string& page) {
+  static const std::regex kId(R"re( id="([^"]*)")re");
+  std::set<std::string> out;
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), kId); it != std::sregex_iterator(); ++it) out.insert((*it)[1].str());
+  return out;
+}
+
+TEST(HtmlI18n, ChineseDoctorAndWatchPageFramesMatchTheReviewedGoldens) {
+  auto r = test::run_tfrig({"--lang", "zh_CN", "doctor", "--snapshot", kZhSnapshot, "--format", "html"}, in_locale("C"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.out.find("<html lang=\"zh-CN\">"), std::string::npos);
+  EXPECT_TRUE(test::matches_golden(test::golden_path("report/doctor_page_frame.zh_CN.txt"), page_frame(r.out)));
+  // A watch page's own words (its verdicts, chart, phases); a replay is the same every run.
+  auto watch = test::run_tfrig({"--lang", "zh_CN", "watch", "--replay", "watch/io-heavy.jsonl", "--format", "html"}, in_locale("C"));
+  EXPECT_EQ(watch.exit_code, 0) << watch.err;
+  EXPECT_TRUE(test::matches_golden(test::golden_path("report/watch_page_frame.zh_CN.txt"), page_frame(watch.out)));
+  // The locale chooses the same words as --lang.
+  auto env = test::run_tfrig({"doctor", "--snapshot", kZhSnapshot, "--format", "html"}, in_locale("zh_CN.UTF-8"));
+  EXPECT_EQ(env.out, r.out);
+}
+
+TEST(HtmlI18n, EnglishPageSaysEnAndTheDataAnchorsAndKeysDoNotChangeWithTheLanguage) {
+  auto en = test::run_tfrig({"doctor", "--snapshot", kZhSnapshot, "--format", "html"}, in_locale("C.UTF-8"));
+  auto zh = test::run_tfrig({"--lang", "zh_CN", "doctor", "--snapshot", kZhSnapshot, "--format", "html"}, in_locale("C"));
+  ASSERT_EQ(en.exit_code, zh.exit_code) << en.err << zh.err;
+  EXPECT_NE(en.out.find("<html lang=\"en\">"), std::string::npos);
+  EXPECT_FALSE(has_chinese(page_frame(en.out))) << page_frame(en.out);
+  EXPECT_TRUE(has_chinese(page_frame(zh.out)));
+  // Anchors and chart ids come from the data, not from the words.
+  EXPECT_EQ(ids_of(zh.out), ids_of(en.out));
+  // The Chinese page holds every key and value of the Chinese JSON, and every
+  // key of the English JSON: the keys are the same in both languages.
+  const json en_doc = json::parse(test::run_tfrig({"doctor", "--snapshot", kZhSnapshot, "--format", "json"}, in_locale("C")).out);
+  const json zh_doc =
+      json::parse(test::run_tfrig({"--lang", "zh_CN", "doctor", "--snapshot", kZhSnapshot, "--format", "json"}, in_locale("C")).out);
+  EXPECT_EQ(missing_values(zh_doc, zh.out), std::vector<std::string>{});
+  std::vector<std::string> en_keys;
+  std::function<void(const json&)> keys = [&](const json& j) {
+    if (j.is_object()) {
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        en_keys.push_back(it.key());
+        keys(it.value());
+      }
+    } else if (j.is_array()) {
+      for (const auto& e : j) keys(e);
+    }
+  };
+  keys(en_doc);
+  // A key is the whole text of an element: a row's <code>, a column's <th>, an area's <h3>.
+  // (The key "inventory" itself is the page's section "Inventory by area".)
+  for (const auto& k : en_keys) {
+    if (k == "inventory") continue;
+    EXPECT_NE(zh.out.find(">" + escape(k) + "</"), std::string::npos) << k;
+  }
+  // A JSON output under a Chinese locale stays English (the page's data source).
+  auto json_zh_locale = test::run_tfrig({"doctor", "--snapshot", kZhSnapshot, "--format", "json"}, in_locale("zh_CN.UTF-8"));
+  EXPECT_EQ(json::parse(json_zh_locale.out)["findings"], en_doc["findings"]);
+}
+
+TEST(HtmlI18n, ChartLabelsAreCutByDisplayWidthAndKeptWholeInTheTable) {
+  BarChart c;
+  c.title = "t";
+  c.value_header = "v";
+  const std::string label = "把数据集缓存到内存并且使用更快的存储设备";  // 20 characters, 40 columns
+  c.bars.push_back({label, 1, "1", "", false});
+  const std::string html = bar_chart(c);
+  // 29 columns at most in the SVG: 14 characters (28 columns) and the ellipsis.
+  EXPECT_NE(html.find(">把数据集缓存到内存并且使用更\u2026</text>"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>" + label + "</td>"), std::string::npos);
+  EXPECT_LE(core::display_width("把数据集缓存到内存并且使用更\u2026"), 29u);
 }
 
 }  // namespace
