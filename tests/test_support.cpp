@@ -206,7 +206,7 @@ std::string normalize_text_report(std::string_view text, const std::string& root
   // English, and the Chinese report's words for the same columns and states.
   static const std::regex kHeader(R"(^(\s+(?:probe|探测项)\s+(?:state|状态)\s+)(time|耗时)\s+(detail|详情)$)");
   static const std::regex kRow(
-      R"(^(  \S+ +(?:ok|absent|error|skipped|正常|未发现|出错|已跳过) +)\d+(?:\.\d+)? (?:us|ms|s) +(.*)$)");
+      R"(^(  \S+ +(?:ok|absent|error|skipped|正常|未发现|出错|已跳过) +)\d+(?:\.\d+)? (?:us|ms|s|微秒|毫秒|秒) +(.*)$)");
   std::istringstream in(s);
   std::string out;
   std::string line;
