@@ -39,7 +39,9 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
   const std::string checks = _("Checks:"), why = _("Why:"), fix = _("Fix:"), see = _("See:");
   size_t w = 0;
   for (const auto* label : {&checks, &why, &fix, &see}) w = std::max(w, core::display_width(*label));
-  auto line = [w](const std::string& label, std::string_view text) { return "  " + core::pad_right(label, w) + " " + std::string(text) + "\n"; };
+  auto line = [w](const std::string& label, std::string_view text) {
+    return "  " + core::pad_right(label, w) + std::string(core::gap_after_label(label)) + std::string(text) + "\n";
+  };
   out += line(checks, _(rule->checks)) + line(why, _(rule->why)) + line(fix, _(rule->fix));
   for (auto ref : rule->references) out += line(see, ref);
   const std::string missing = one.result.skip_reason.empty() ? "" : trf(" (missing: {})", one.result.skip_reason);

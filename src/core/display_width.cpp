@@ -110,6 +110,17 @@ bool no_break_before(char32_t cp) {
   }
 }
 
+// Opening punctuation that must not end a line (the same rule): it is glued to
+// what follows it.
+bool no_break_after(char32_t cp) {
+  switch (cp) {
+    case U'（': case U'「': case U'『': case U'【': case U'《': case U'“': case U'‘':
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 int codepoint_width(char32_t cp) {
@@ -151,6 +162,7 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
   std::vector<Unit> units;
   size_t pending_spaces = 0;
   bool last_wide = false;
+  bool last_opening = false;
   for (size_t i = 0; i < text.size();) {
     if (text[i] == ' ') {
       ++pending_spaces;
@@ -164,11 +176,13 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
     } else {
       const char32_t cp = next_codepoint(text, i);
       w = codepoint_width(cp);
-      const bool glue = !units.empty() && pending_spaces == 0 && (no_break_before(cp) || w == 0 || (!last_wide && w != 2));
+      const bool glue = !units.empty() && pending_spaces == 0 &&
+                        (no_break_before(cp) || w == 0 || last_opening || (!last_wide && w != 2));
       if (!glue) {
         units.push_back(Unit{{}, 0, pending_spaces});
       }
       last_wide = w == 2;
+      last_opening = no_break_after(cp);
     }
     if (units.empty()) units.push_back(Unit{{}, 0, pending_spaces});
     units.back().text.append(text.substr(start, i - start));
@@ -198,6 +212,11 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
     place(u.text, u.width, u.spaces > 0);
   }
   return out;
+}
+
+std::string_view gap_after_label(std::string_view label) {
+  constexpr std::string_view kFullWidthColon = "\xEF\xBC\x9A";  // U+FF1A
+  return label.size() >= kFullWidthColon.size() && label.substr(label.size() - kFullWidthColon.size()) == kFullWidthColon ? "" : " ";
 }
 
 }  // namespace tfrig::core

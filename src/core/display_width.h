@@ -20,7 +20,11 @@ std::string pad_right(std::string_view text, size_t width);
 // Words joined into lines of at most `width` columns (a word longer than a
 // line stays whole); lines after the first start with `indent`, and the first
 // is taken to start after it. Breaks at spaces and between wide characters,
-// never before closing CJK punctuation (，。、：；！？）」』】).
+// never before closing CJK punctuation (，。、：；！？）」』】) nor after opening
+// CJK punctuation (（「『【《“).
 std::string wrap_display(std::string_view text, size_t width, std::string_view indent);
+// The space between a label and its text: none after a full-width colon
+// ("修复：" carries its own), one after an English one ("fix: ").
+std::string_view gap_after_label(std::string_view label);
 
 }  // namespace tfrig::core

@@ -125,7 +125,9 @@ std::string render_findings_text(const Report& r, bool color) {
         out += "          - " + wrap(trf("{0}: {1}  ({2})", e.fact, e.value, probe_detail(e.source)), 100, "            ") + "\n";
       }
       const std::string fix_label = _("fix:");
-      out += "          " + fix_label + " " + wrap(f.fix, 100, std::string(10 + core::display_width(fix_label) + 1, ' ')) + "\n";
+      const std::string_view gap = core::gap_after_label(fix_label);
+      out += "          " + fix_label + std::string(gap) +
+             wrap(f.fix, 100, std::string(10 + core::display_width(fix_label) + gap.size(), ' ')) + "\n";
     }
   }
   return out;

@@ -179,7 +179,7 @@ TEST(I18nParseErrors, ChineseNamesTheOptionAndTheValueEnglishIsCli11sText) {
   }
   // An unknown option gets the nearest real one, as an unknown command does.
   auto typo = test::run_tfrig({"doctor", "--formt", "json"}, chinese());
-  EXPECT_EQ(typo.err, "tfrig: 未知选项：--formt\n您是不是想用 --format？\n运行 'tfrig doctor --help' 查看用法。\n");
+  EXPECT_EQ(typo.err, "tfrig: 未知选项：--formt\n你是想用 --format 吗？\n运行 'tfrig doctor --help' 查看用法。\n");
   // A JSON command's parse error is still in the reader's language.
   auto json = test::run_tfrig({"doctor", "--format", "json", "--deadline", "x"}, chinese());
   EXPECT_EQ(json.exit_code, 64);
