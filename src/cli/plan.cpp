@@ -17,6 +17,7 @@
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
 #include "plan/catalog_adapter.h"
@@ -81,7 +82,7 @@ struct DataDirStats {
 core::Result<DataDirStats> measure_data_dir(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return core::fail(core::ErrorCode::kNotFound, dir, "not a directory");
+  if (!fs::is_directory(dir, ec)) return core::fail(core::ErrorCode::kNotFound, dir, _("not a directory (--data takes the dataset's folder)"));
   DataDirStats s;
   constexpr uint64_t kMaxFiles = 100000000;
   for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
@@ -106,12 +107,12 @@ core::Result<std::string> read_text_file(const std::string& path) { return core:
 core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   const int sources = (!o.model.empty() ? 1 : 0) + (o.params > 0 ? 1 : 0) + (!o.keras_summary.empty() ? 1 : 0);
   if (sources != 1) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "plan", "give exactly one of --model NAME, --params N, --keras-summary FILE (--list-models lists the catalog)");
+    return core::fail(core::ErrorCode::kInvalidArgument, "plan", _("give exactly one of --model NAME, --params N, --keras-summary FILE (--list-models lists the catalog)"));
   }
   plan::Workload w;
   if (!o.model.empty()) {
     const plan::CatalogModel* m = plan::find_model(o.model);
-    if (m == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", "unknown model '" + o.model + "' (--list-models lists them)");
+    if (m == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", trf("unknown model '{}' (--list-models lists them)", o.model));
     auto built = plan::catalog_workload(*m, o.image_size, o.seq_len);
     if (!built) return tl::unexpected(built.error());
     w = std::move(*built);
@@ -160,11 +161,11 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   const auto precision = plan::parse_precision(o.precision);
   const auto optimizer = plan::parse_optimizer(o.optimizer);
   const auto recompute = plan::parse_recompute(o.recompute);
-  if (!precision) return core::fail(core::ErrorCode::kInvalidArgument, "--precision", "expected fp32, mixed_float16 or mixed_bfloat16");
-  if (!optimizer) return core::fail(core::ErrorCode::kInvalidArgument, "--optimizer", "expected sgd, momentum, adam, adamw or adafactor");
-  if (!recompute) return core::fail(core::ErrorCode::kInvalidArgument, "--recompute", "expected none, selective or full");
-  if (o.batch == 0 || o.batch > (uint64_t{1} << 32)) return core::fail(core::ErrorCode::kInvalidArgument, "--batch", "expected 1..2^32");
-  if (o.gpus < 1 || o.gpus > 4096) return core::fail(core::ErrorCode::kInvalidArgument, "--gpus", "expected 1..4096");
+  if (!precision) return core::fail(core::ErrorCode::kInvalidArgument, "--precision", _("expected fp32, mixed_float16 or mixed_bfloat16"));
+  if (!optimizer) return core::fail(core::ErrorCode::kInvalidArgument, "--optimizer", _("expected sgd, momentum, adam, adamw or adafactor"));
+  if (!recompute) return core::fail(core::ErrorCode::kInvalidArgument, "--recompute", _("expected none, selective or full"));
+  if (o.batch == 0 || o.batch > (uint64_t{1} << 32)) return core::fail(core::ErrorCode::kInvalidArgument, "--batch", _("expected a batch size from 1 to 2^32"));
+  if (o.gpus < 1 || o.gpus > 4096) return core::fail(core::ErrorCode::kInvalidArgument, "--gpus", _("expected 1 to 4096 GPUs"));
   w.precision = *precision;
   w.optimizer = *optimizer;
   w.recompute = *recompute;
@@ -197,13 +198,13 @@ core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const
   prices = std::move(*book);
   if (o.epochs <= 0 && o.steps == 0) {
     const bool asked_cost = !o.prices.empty() || !o.rent.empty() || !o.buy.empty() || o.runs_per_month > 0 || !o.deadline.empty() || !o.pipeline_json.empty();
-    if (asked_cost) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", "time and cost need the length of the run: --epochs E (with --dataset-size N or --data DIR) or --steps S");
+    if (asked_cost) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", _("time and cost need the length of the run: --epochs E (with --dataset-size N or --data DIR) or --steps S"));
     return std::optional<plan::RunSpec>{};
   }
-  if (o.epochs > 0 && o.steps > 0) return core::fail(core::ErrorCode::kInvalidArgument, "--steps", "give --epochs or --steps, not both");
+  if (o.epochs > 0 && o.steps > 0) return core::fail(core::ErrorCode::kInvalidArgument, "--steps", _("give --epochs or --steps, not both"));
   plan::RunSpec run;
   if (o.epochs > 0) {
-    if (!std::isfinite(o.epochs) || o.epochs > 1e6) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", "expected 0 < E <= 1e6");
+    if (!std::isfinite(o.epochs) || o.epochs > 1e6) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", _("expected 0 < E <= 1e6"));
     run.epochs = o.epochs;
     run.dataset_samples = data.dataset_samples.value_or(plan::default_dataset_samples(w));
   } else {
@@ -211,12 +212,12 @@ core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const
     run.batch = w.batch;
   }
   if (o.runs_per_month > 0) {
-    if (o.runs_per_month > 100000) return core::fail(core::ErrorCode::kInvalidArgument, "--runs-per-month", "expected 1..100000");
+    if (o.runs_per_month > 100000) return core::fail(core::ErrorCode::kInvalidArgument, "--runs-per-month", _("expected 1 to 100000 runs a month"));
     run.runs_per_month = o.runs_per_month;
   }
   if (!o.deadline.empty()) {
     run.deadline_hours = parse_deadline_hours(o.deadline);
-    if (!run.deadline_hours) return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected a duration such as 12h, 90min, 2d");
+    if (!run.deadline_hours) return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", trf("expected a duration such as 12h, 90min, 2d, found '{}'", core::printable(o.deadline)));
   }
   if (!o.pipeline_json.empty()) {
     auto text = read_text_file(o.pipeline_json);
@@ -230,12 +231,13 @@ core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const
 }
 
 void print_models() {
-  std::string out = "Built-in models (--model):\n";
+  std::string out = _("Built-in models (--model):") + "\n";
   for (const plan::CatalogModel& m : plan::model_catalog()) {
-    out += fmt::format("  {:<16} {:<16} {:>14} params  {}\n", m.id, m.display_name, m.published_params,
-                       m.family == plan::Family::kCnn ? fmt::format("{} px", m.default_image_size)
-                       : m.default_seq_len > 0       ? fmt::format("seq {}", m.default_seq_len)
-                                                     : fmt::format("{} px", m.default_image_size));
+    // TRANSLATORS: the input of a built-in model: its image side or its sequence length.
+    const std::string input = m.family != plan::Family::kCnn && m.default_seq_len > 0 ? trf("seq {}", m.default_seq_len)
+                                                                                       : trf("{} px", m.default_image_size);
+    // TRANSLATORS: one row of --list-models: id, name, parameter count, input; keep the widths.
+    out += trf("  {0:<16} {1:<16} {2:>14} params  {3}", m.id, m.display_name, m.published_params, input) + "\n";
   }
   (void)core::write_stdout(out);
 }
@@ -300,7 +302,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     if (o->dataset_size > 0) data.dataset_samples = o->dataset_size;
     if (!o->sample_bytes.empty()) {
       auto b = core::parse_size(o->sample_bytes);
-      if (!b || *b == 0) return fail_with(core::Error{core::ErrorCode::kInvalidArgument, "--sample-bytes", "expected a size such as 110k or 2MB"});
+      if (!b || *b == 0) return fail_with(core::Error{core::ErrorCode::kInvalidArgument, "--sample-bytes", trf("expected a size such as 110k or 2MB, found '{}'", core::printable(o->sample_bytes))});
       data.sample_bytes = *b;
     }
     if (!o->data_dir.empty()) {
@@ -309,7 +311,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
       if (stats->files > 0) {
         if (!data.dataset_samples) data.dataset_samples = stats->files;
         if (!data.sample_bytes) data.sample_bytes = stats->bytes / stats->files;
-        w->notes.push_back(fmt::format("--data {}: {} files, {} on average (one sample per file assumed; TFRecord shards hold many)",
+        w->notes.push_back(trf("--data {0}: {1} files, {2} on average (one sample per file assumed; TFRecord shards hold many)",
                                        o->data_dir, stats->files, core::format_bytes_decimal(stats->bytes / stats->files)));
       }
     }

@@ -191,21 +191,21 @@ OJson cost_to_json(const CostTable& t) {
 
 core::Result<double> input_rate_from_pipeline_json(const std::string& text, const std::string& path) {
   const auto doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return core::fail(core::ErrorCode::kParse, path, "not JSON (expected the output of 'tfrig pipeline --format json')");
+  if (doc.is_discarded() || !doc.is_object()) return core::fail(core::ErrorCode::kParse, path, _("not JSON (expected the output of 'tfrig pipeline --format json')"));
   if (!doc.contains("stages") || !doc["stages"].is_array())
-    return core::fail(core::ErrorCode::kParse, path + ": stages", "missing (expected the output of 'tfrig pipeline --format json')");
+    return core::fail(core::ErrorCode::kParse, path + ": stages", _("missing (expected the output of 'tfrig pipeline --format json')"));
   std::optional<double> slowest;
   size_t i = 0;
   for (const auto& s : doc["stages"]) {
     const std::string field = fmt::format("{}: stages[{}]", path, i++);
     if (!s.is_object() || !s.contains("name") || !s["name"].is_string() || !s.contains("samples_per_s") || !s["samples_per_s"].is_number())
-      return core::fail(core::ErrorCode::kParse, field, "expected {\"name\": ..., \"samples_per_s\": N}");
+      return core::fail(core::ErrorCode::kParse, field, _("expected {\"name\": ..., \"samples_per_s\": N}"));
     const double rate = s["samples_per_s"].get<double>();
-    if (!std::isfinite(rate) || rate < 0) return core::fail(core::ErrorCode::kParse, field + ".samples_per_s", "expected a rate of 0 or more");
+    if (!std::isfinite(rate) || rate < 0) return core::fail(core::ErrorCode::kParse, field + ".samples_per_s", _("expected a rate of 0 or more"));
     if (s["name"].get<std::string>() == "gpu" || rate <= 0) continue;  // the GPU is the demand; 0 is unknown
     slowest = slowest ? std::min(*slowest, rate) : rate;
   }
-  if (!slowest) return core::fail(core::ErrorCode::kParse, path + ": stages", "no input stage with a measured rate");
+  if (!slowest) return core::fail(core::ErrorCode::kParse, path + ": stages", _("no input stage with a measured rate"));
   return *slowest;
 }
 

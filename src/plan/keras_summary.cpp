@@ -200,7 +200,7 @@ LayerKind keras_layer_kind(std::string_view type_in, std::string_view name_in) {
 core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   if (text.size() > kMaxKerasSummaryBytes) {
     return core::fail(core::ErrorCode::kInvalidArgument, "summary",
-                      fmt::format("{} bytes; a model.summary() text is expected to be under {} bytes", text.size(), kMaxKerasSummaryBytes));
+                      trf("{0} bytes; a model.summary() text is expected to be under {1} bytes", text.size(), kMaxKerasSummaryBytes));
   }
   KerasSummary out;
   bool in_table = false;
@@ -303,7 +303,7 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   for (size_t i = 0; i < out.layers.size(); ++i) split_name_type(name_texts[i], out.layers[i]);
   if (out.layers.empty()) {
     return core::fail(core::ErrorCode::kParse, "summary",
-                      "no layer rows found; expected the text printed by Keras model.summary() (a 'Layer (type)' table)");
+                      _("no layer rows found; expected the text printed by Keras model.summary() (a 'Layer (type)' table)"));
   }
   uint64_t sum = 0;
   for (const KerasLayer& l : out.layers) sum += l.params;
@@ -340,8 +340,8 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
     l.kind = keras_layer_kind(kl.type, kl.name);
     l.params = kl.params;
     if (kl.params > kMaxParams) {
-      return core::fail(core::ErrorCode::kInvalidArgument, fmt::format("line {}", kl.line),
-                        fmt::format("layer '{}' claims {} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
+      return core::fail(core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+                        trf("layer '{0}' claims {1} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
     }
     sum += kl.params;
     if (kl.shape_known) {
@@ -358,8 +358,8 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
           unknown_dims = true;
         }
         if (d != 0 && elems > kMaxLayerElems / d) {
-          return core::fail(core::ErrorCode::kInvalidArgument, fmt::format("line {}", kl.line),
-                            fmt::format("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU", kl.name));
+          return core::fail(core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+                            trf("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU", kl.name));
         }
         elems *= d;
         if (i + 1 < kl.shape.size()) positions *= d;
@@ -370,23 +370,23 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
         l.macs = kl.params * positions;
       }
     } else if (l.kind != LayerKind::kInput) {
-      w.notes.push_back(fmt::format("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
+      w.notes.push_back(trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
     }
     if (l.kind == LayerKind::kNested) {
-      w.notes.push_back(fmt::format("'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
+      w.notes.push_back(trf("'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
                                     kl.name));
     }
     if (l.kind == LayerKind::kAttention) {
-      w.notes.push_back(fmt::format("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted", kl.name));
+      w.notes.push_back(trf("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted", kl.name));
     }
     w.layers.push_back(std::move(l));
   }
-  if (unknown_dims) w.notes.push_back("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len");
+  if (unknown_dims) w.notes.push_back(_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len"));
   w.params = keras_weight_count(s).value_or(sum);  // never the printed total when it includes optimizer slots
   w.trainable_params = s.trainable_params.value_or(w.params);
   if (w.params > kMaxParams || w.trainable_params > kMaxParams) {
     return core::fail(core::ErrorCode::kInvalidArgument, "summary",
-                      fmt::format("the totals claim {} parameters (more than 2^44): not a model that fits any GPU", std::max(w.params, w.trainable_params)));
+                      trf("the totals claim {} parameters (more than 2^44): not a model that fits any GPU", std::max(w.params, w.trainable_params)));
   }
   for (const std::string& warn : s.warnings) w.notes.push_back(warn);
   // An image input gives the image side for the data defaults.

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/i18n.h"
 #include "knowledge_data.h"
 #include "plan/model_catalog.h"
 
@@ -23,7 +24,7 @@ std::string where(const char* array, size_t i, const char* field) {
 core::Result<std::string> need_str(const json& row, const char* array, size_t i, const char* field) {
   auto it = row.find(field);
   if (it == row.end() || !it->is_string() || it->get<std::string>().empty()) {
-    return core::fail(ErrorCode::kParse, where(array, i, field), "expected a non-empty string");
+    return core::fail(ErrorCode::kParse, where(array, i, field), _("expected a non-empty string"));
   }
   return it->get<std::string>();
 }
@@ -36,7 +37,7 @@ std::string opt_str(const json& row, const char* field) {
 core::Result<int> need_int(const json& row, const char* array, size_t i, const char* field, int lo, int hi) {
   auto it = row.find(field);
   if (it == row.end() || !it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi) {
-    return core::fail(ErrorCode::kParse, where(array, i, field), fmt::format("expected an integer in {}..{}", lo, hi));
+    return core::fail(ErrorCode::kParse, where(array, i, field), trf("expected an integer from {0} to {1}", lo, hi));
   }
   return static_cast<int>(it->get<int64_t>());
 }
@@ -45,7 +46,7 @@ core::Result<MeasuredPrecision> need_precision(const json& row, const char* arra
   auto s = need_str(row, array, i, "precision");
   if (!s) return tl::unexpected(s.error());
   auto p = parse_measured_precision(*s);
-  if (!p) return core::fail(ErrorCode::kParse, where(array, i, "precision"), "expected fp32, tf32 or mixed_float16, got \"" + *s + "\"");
+  if (!p) return core::fail(ErrorCode::kParse, where(array, i, "precision"), trf("expected fp32, tf32 or mixed_float16, found \"{}\"", *s));
   return *p;
 }
 
@@ -53,10 +54,10 @@ core::Result<MeasuredPrecision> need_precision(const json& row, const char* arra
 template <typename Row>
 core::Result<Row> common(const json& row, const char* array, size_t i) {
   Row r;
-  if (!row.is_object()) return core::fail(ErrorCode::kParse, fmt::format("plan_measurements.json: {}[{}]", array, i), "expected an object");
+  if (!row.is_object()) return core::fail(ErrorCode::kParse, fmt::format("plan_measurements.json: {}[{}]", array, i), _("expected an object"));
   auto model = need_str(row, array, i, "model");
   if (!model) return tl::unexpected(model.error());
-  if (find_model(*model) == nullptr) return core::fail(ErrorCode::kParse, where(array, i, "model"), "not a catalog model: " + *model);
+  if (find_model(*model) == nullptr) return core::fail(ErrorCode::kParse, where(array, i, "model"), trf("'{}' is not a built-in model (tfrig plan --list-models)", *model));
   r.model = *model;
   auto img = need_int(row, array, i, "image_size", 0, 8192);
   auto seq = need_int(row, array, i, "seq_len", 0, 1 << 20);
@@ -99,22 +100,22 @@ std::optional<MeasuredPrecision> parse_measured_precision(std::string_view s) {
 
 core::Result<Measurements> parse_measurements(const json& doc) {
   Measurements m;
-  if (!doc.is_object()) return core::fail(ErrorCode::kParse, "plan_measurements.json", "expected an object");
+  if (!doc.is_object()) return core::fail(ErrorCode::kParse, "plan_measurements.json", _("expected an object"));
   auto tp = doc.find("throughput");
   auto bl = doc.find("batch_limits");
-  if (tp == doc.end() || !tp->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: throughput", "expected an array");
-  if (bl == doc.end() || !bl->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: batch_limits", "expected an array");
+  if (tp == doc.end() || !tp->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: throughput", _("expected an array"));
+  if (bl == doc.end() || !bl->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: batch_limits", _("expected an array"));
   for (size_t i = 0; i < tp->size(); ++i) {
     const json& row = (*tp)[i];
     auto r = common<ThroughputRow>(row, "throughput", i);
     if (!r) return tl::unexpected(r.error());
-    if (r->gpu_id.empty()) return core::fail(ErrorCode::kParse, where("throughput", i, "gpu_id"), "expected the GPU catalog id");
+    if (r->gpu_id.empty()) return core::fail(ErrorCode::kParse, where("throughput", i, "gpu_id"), _("expected the GPU catalog id"));
     auto n = need_int(row, "throughput", i, "gpu_count", 1, 1 << 16);
     if (!n) return tl::unexpected(n.error());
     r->gpu_count = *n;
     auto sps = row.find("samples_per_s");
     if (sps == row.end() || !sps->is_number() || !(sps->get<double>() > 0)) {
-      return core::fail(ErrorCode::kParse, where("throughput", i, "samples_per_s"), "expected a positive number");
+      return core::fail(ErrorCode::kParse, where("throughput", i, "samples_per_s"), _("expected a positive number"));
     }
     r->samples_per_s = sps->get<double>();
     if (auto b = row.find("batch"); b != row.end() && !b->is_null()) {
@@ -125,7 +126,7 @@ core::Result<Measurements> parse_measurements(const json& doc) {
     r->xla = row.value("xla", false);
     if (auto o = row.find("optimizer"); o != row.end()) {
       auto opt = o->is_string() ? parse_optimizer(o->get<std::string>()) : std::nullopt;
-      if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), "expected sgd, momentum, adam, adamw or adafactor");
+      if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), _("expected sgd, momentum, adam, adamw or adafactor"));
       r->optimizer = *opt;
     }
     if (row.contains("accumulation_steps")) {
@@ -145,19 +146,19 @@ core::Result<Measurements> parse_measurements(const json& doc) {
     auto outcome = need_str(row, "batch_limits", i, "outcome");
     if (!outcome) return tl::unexpected(outcome.error());
     if (*outcome != "fits" && *outcome != "oom") {
-      return core::fail(ErrorCode::kParse, where("batch_limits", i, "outcome"), "expected \"fits\" or \"oom\"");
+      return core::fail(ErrorCode::kParse, where("batch_limits", i, "outcome"), _("expected \"fits\" or \"oom\""));
     }
     r->fits = *outcome == "fits";
     r->xla = row.value("xla", false);
     auto opt = need_str(row, "batch_limits", i, "optimizer");
     if (!opt) return tl::unexpected(opt.error());
     auto o = parse_optimizer(*opt);
-    if (!o) return core::fail(ErrorCode::kParse, where("batch_limits", i, "optimizer"), "expected sgd, momentum, adam, adamw or adafactor");
+    if (!o) return core::fail(ErrorCode::kParse, where("batch_limits", i, "optimizer"), _("expected sgd, momentum, adam, adamw or adafactor"));
     r->optimizer = *o;
     if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
     if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer()) r->compute_capability_major = c->get<int>();
     if (r->gpu_id.empty() && !r->gpu_memory_gib) {
-      return core::fail(ErrorCode::kParse, where("batch_limits", i, "gpu_memory_gib"), "expected gpu_id or gpu_memory_gib");
+      return core::fail(ErrorCode::kParse, where("batch_limits", i, "gpu_memory_gib"), _("expected gpu_id or gpu_memory_gib"));
     }
     m.batch_limits.push_back(std::move(*r));
   }
@@ -173,9 +174,9 @@ core::Result<Measurements> parse_text(const std::string& text, const std::string
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
-    return core::fail(ErrorCode::kParse, origin + ": byte " + std::to_string(e.byte), e.what());
+    return core::fail(ErrorCode::kParse, trf("{0}: byte {1}", origin, e.byte), trf("not valid JSON: {}", e.what()));
   } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
-    return core::fail(ErrorCode::kParse, origin, e.what());
+    return core::fail(ErrorCode::kParse, origin, trf("not valid JSON: {}", e.what()));
   }
   auto m = parse_measurements(doc);
   if (!m && origin != kFileName) m.error().where.replace(0, kFileName.size(), origin);
@@ -186,7 +187,7 @@ core::Result<Measurements> embedded_measurements() {
   for (const auto& f : knowledge::embedded::kFiles) {
     if (f.name == kFileName) return parse_text(std::string(f.text), std::string(kFileName));
   }
-  return core::fail(ErrorCode::kNotFound, std::string(kFileName), "not embedded in this build");
+  return core::fail(ErrorCode::kNotFound, std::string(kFileName), _("not embedded in this build"));
 }
 
 }  // namespace
@@ -205,7 +206,7 @@ core::Result<Measurements> load_measurements(const std::string& knowledge_dir) {
     std::error_code ec;
     if (std::filesystem::exists(path, ec)) {
       std::ifstream in(path, std::ios::binary);
-      if (!in) return core::fail(ErrorCode::kIo, path.string(), "cannot open");
+      if (!in) return core::fail(ErrorCode::kIo, path.string(), _("cannot open"));
       std::stringstream ss;
       ss << in.rdbuf();
       return parse_text(ss.str(), path.string());

@@ -611,7 +611,7 @@ core::Result<Workload> catalog_workload(const CatalogModel& model, int image_siz
   w.image_size = image_size > 0 ? image_size : model.default_image_size;
   w.seq_len = seq_len > 0 ? seq_len : model.default_seq_len;
   if (w.image_size < 0 || w.image_size > 8192) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--image-size", "expected 1..8192 pixels");
+    return core::fail(core::ErrorCode::kInvalidArgument, "--image-size", _("expected an image side from 1 to 8192 pixels"));
   }
   if (model.family == Family::kCnn) {
     if (model.id == "resnet50") w.layers = build_resnet(50, w.image_size);
@@ -638,13 +638,13 @@ core::Result<Workload> catalog_workload(const CatalogModel& model, int image_siz
     if (c.kind == TransformerKind::kVision) {
       if (w.image_size % c.patch != 0) {
         return core::fail(core::ErrorCode::kInvalidArgument, "--image-size",
-                          "ViT needs a multiple of its patch size " + std::to_string(c.patch));
+                          trf("ViT needs a multiple of its patch size {}", c.patch));
       }
       const int side = w.image_size / c.patch;
       w.seq_len = side * side + 1;  // patches + class token
     }
     if (w.seq_len <= 0 || w.seq_len > 1 << 20) {
-      return core::fail(core::ErrorCode::kInvalidArgument, "--seq-len", "expected 1..1048576 tokens");
+      return core::fail(core::ErrorCode::kInvalidArgument, "--seq-len", _("expected a sequence length from 1 to 1048576 tokens"));
     }
     w.trainable_params = w.params;
     if (!model.throughput_model.empty() && (w.seq_len == 384 || w.seq_len == 128)) {

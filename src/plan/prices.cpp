@@ -77,9 +77,9 @@ struct Reader {
                                              double hi) const {
     if (!obj.contains(key) || obj[key].is_null()) return std::optional<double>{};
     const json& v = obj[key];
-    if (!v.is_number()) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, shown(v))));
+    if (!v.is_number()) return tl::unexpected(error(field, trf("expected a number from {0} to {1}, found {2}", lo, hi, shown(v))));
     const double d = v.get<double>();
-    if (!std::isfinite(d) || d < lo || d > hi) return tl::unexpected(error(field, fmt::format("expected a number from {} to {}, found {}", lo, hi, shown(v))));
+    if (!std::isfinite(d) || d < lo || d > hi) return tl::unexpected(error(field, trf("expected a number from {0} to {1}, found {2}", lo, hi, shown(v))));
     return std::optional<double>{d};
   }
 
@@ -87,7 +87,7 @@ struct Reader {
     if (!obj.contains(key) || obj[key].is_null()) return std::optional<Billing>{};
     const json& v = obj[key];
     auto b = v.is_string() ? parse_billing(v.get<std::string>()) : std::nullopt;
-    if (!b) return tl::unexpected(error(field, "expected per_second, per_minute or per_hour, found " + shown(v)));
+    if (!b) return tl::unexpected(error(field, trf("expected per_second, per_minute or per_hour, found {}", shown(v))));
     return std::optional<Billing>{*b};
   }
 
@@ -96,7 +96,7 @@ struct Reader {
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
         std::string list;
         for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        return tl::unexpected(error(field.empty() ? k : field + "." + k, "unknown field (known: " + list + ")"));
+        return tl::unexpected(error(field.empty() ? k : field + "." + k, trf("unknown field (known: {})", list)));
       }
     }
     return {};
@@ -117,7 +117,7 @@ core::Result<GpuPrice> read_gpu_price(const Reader& r, const json& v, const std:
     p.rent_per_gpu_hour = *rent;
     return p;
   }
-  if (!v.is_object()) return tl::unexpected(r.error(field, "expected a map with rent_per_hour and/or purchase, or a number (hourly rent)"));
+  if (!v.is_object()) return tl::unexpected(r.error(field, _("expected a map with rent_per_hour and/or purchase, or a number (hourly rent)")));
   if (auto s = r.only_keys(v, field, {"rent_per_hour", "purchase", "billing", "minimum_billed_minutes", "note", "provider", "source", "as_of"}); !s)
     return tl::unexpected(s.error());
   auto rent = r.number(v, "rent_per_hour", field + ".rent_per_hour", 0, kMaxHourly);
@@ -128,7 +128,7 @@ core::Result<GpuPrice> read_gpu_price(const Reader& r, const json& v, const std:
   if (!billing) return tl::unexpected(billing.error());
   auto min_minutes = r.number(v, "minimum_billed_minutes", field + ".minimum_billed_minutes", 0, 60 * 24 * 31);
   if (!min_minutes) return tl::unexpected(min_minutes.error());
-  if (!*rent && !*buy) return tl::unexpected(r.error(field, "gives neither rent_per_hour nor purchase"));
+  if (!*rent && !*buy) return tl::unexpected(r.error(field, _("gives neither rent_per_hour nor purchase")));
   p.rent_per_gpu_hour = *rent;
   p.purchase_per_gpu = *buy;
   p.billing = *billing;
@@ -150,14 +150,17 @@ std::string normalise_gpu_key(std::string_view s) {
 
 core::Status apply_flag(PriceBook& book, std::string_view value, const char* option, bool rent) {
   const auto eq = value.rfind('=');
-  const std::string usage = fmt::format("expected {} \"GPU NAME=PRICE\", e.g. {} \"NVIDIA GeForce RTX 4090={}\"", option, option, rent ? "0.60" : "1599");
-  if (eq == std::string_view::npos || eq == 0 || eq + 1 == value.size()) return core::fail(core::ErrorCode::kInvalidArgument, option, usage);
+  const char* example = rent ? "0.60" : "1599";
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == value.size())
+    return core::fail(core::ErrorCode::kInvalidArgument, option,
+                      trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\"", option, example));
   const std::string name(value.substr(0, eq));
   const std::string number(value.substr(eq + 1));
   char* end = nullptr;
   const double v = std::strtod(number.c_str(), &end);
   if (end == number.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > (rent ? kMaxHourly : kMaxPrice))
-    return core::fail(core::ErrorCode::kInvalidArgument, option, usage + ", found price '" + number + "'");
+    return core::fail(core::ErrorCode::kInvalidArgument, option,
+                      trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\", found price '{2}'", option, example, number));
   GpuPrice& p = book.gpus[name];
   (rent ? p.rent_per_gpu_hour : p.purchase_per_gpu) = v;
   if (book.source.empty()) book.source = _("command line");
@@ -169,21 +172,21 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
 core::Result<PriceBook> parse_price_book(std::string_view text, const std::string& path) {
   // A price book is a page of numbers; anything larger is not one.
   constexpr size_t kMaxBytes = size_t{1} << 20;
-  if (text.size() > kMaxBytes) return core::fail(core::ErrorCode::kParse, path, "larger than 1 MiB: not a price book");
+  if (text.size() > kMaxBytes) return core::fail(core::ErrorCode::kParse, path, _("larger than 1 MiB: not a price book"));
   json doc;
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
     doc = json::parse(text.begin(), text.end(), nullptr, false);
-    if (doc.is_discarded()) return core::fail(core::ErrorCode::kParse, path, "not valid JSON (a price book is a JSON object or YAML map)");
+    if (doc.is_discarded()) return core::fail(core::ErrorCode::kParse, path, _("not valid JSON (a price book is a JSON object or YAML map)"));
   } else {
     try {
       doc = yaml_to_json(YAML::Load(std::string(text)));
     } catch (const YAML::Exception& e) {
       return core::fail(core::ErrorCode::kParse, fmt::format("{}:{}:{}", path, e.mark.line + 1, e.mark.column + 1),
-                        "not valid YAML: " + e.msg);
+                        trf("not valid YAML: {}", e.msg));
     }
   }
-  if (!doc.is_object()) return core::fail(core::ErrorCode::kParse, path, "expected a map of price fields at the top (see data/prices.example.yaml)");
+  if (!doc.is_object()) return core::fail(core::ErrorCode::kParse, path, _("expected a map of price fields at the top (see data/prices.example.yaml)"));
   const Reader r{path};
   if (auto s = r.only_keys(doc, "", {"currency", "as_of", "sources", "notes", "gpus", "billing", "minimum_billed_minutes", "server",
                                      "power_price_per_kwh", "hours_per_month", "amortization_years", "storage_per_month",
@@ -194,7 +197,7 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
   book.source = path;
   if (doc.contains("currency")) {
     if (!doc["currency"].is_string() || doc["currency"].get<std::string>().empty() || doc["currency"].get<std::string>().size() > 8)
-      return tl::unexpected(r.error("currency", "expected a currency code such as USD, EUR or CNY"));
+      return tl::unexpected(r.error("currency", _("expected a currency code such as USD, EUR or CNY")));
     book.currency = doc["currency"].get<std::string>();
   }
   auto billing = r.billing(doc, "billing", "billing");
@@ -208,12 +211,12 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
   book.power_price_per_kwh = *kwh;
   auto hours = r.number(doc, "hours_per_month", "hours_per_month", 0, kHoursPerMonthMax);
   if (!hours) return tl::unexpected(hours.error());
-  if (*hours && **hours <= 0) return tl::unexpected(r.error("hours_per_month", "expected more than 0 hours of use a month"));
+  if (*hours && **hours <= 0) return tl::unexpected(r.error("hours_per_month", _("expected more than 0 hours of use a month")));
   book.hours_per_month = *hours;
   auto years = r.number(doc, "amortization_years", "amortization_years", 0, 30);
   if (!years) return tl::unexpected(years.error());
   if (*years) {
-    if (**years <= 0) return tl::unexpected(r.error("amortization_years", "expected more than 0 years"));
+    if (**years <= 0) return tl::unexpected(r.error("amortization_years", _("expected more than 0 years")));
     book.amortization_years = **years;
     book.amortization_assumed = false;
   }
@@ -224,7 +227,7 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
   }
   if (doc.contains("server")) {
     const json& s = doc["server"];
-    if (!s.is_object()) return tl::unexpected(r.error("server", "expected a map with purchase and/or watts"));
+    if (!s.is_object()) return tl::unexpected(r.error("server", _("expected a map with purchase and/or watts")));
     if (auto st = r.only_keys(s, "server", {"purchase", "watts", "note", "source"}); !st) return tl::unexpected(st.error());
     auto buy = r.number(s, "purchase", "server.purchase", 0, kMaxPrice);
     if (!buy) return tl::unexpected(buy.error());
@@ -235,7 +238,7 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
   }
   if (doc.contains("gpus")) {
     const json& g = doc["gpus"];
-    if (!g.is_object()) return tl::unexpected(r.error("gpus", "expected a map from GPU name to its prices"));
+    if (!g.is_object()) return tl::unexpected(r.error("gpus", _("expected a map from GPU name to its prices")));
     for (const auto& [name, v] : g.items()) {
       auto p = read_gpu_price(r, v, "gpus." + name);
       if (!p) return tl::unexpected(p.error());
@@ -274,7 +277,7 @@ core::Result<PriceBook> load_prices(const PriceOptions& o) {
     if (auto st = apply_buy_flag(book, b); !st) return tl::unexpected(st.error());
   }
   if (o.kwh) {
-    if (!std::isfinite(*o.kwh) || *o.kwh < 0 || *o.kwh > 100) return core::fail(core::ErrorCode::kInvalidArgument, "--kwh", "expected a price per kWh from 0 to 100");
+    if (!std::isfinite(*o.kwh) || *o.kwh < 0 || *o.kwh > 100) return core::fail(core::ErrorCode::kInvalidArgument, "--kwh", _("expected a price per kWh from 0 to 100"));
     book.power_price_per_kwh = *o.kwh;
   }
   return book;

@@ -321,7 +321,7 @@ nlohmann::json to_json(const PlanResult& r) {
     g["bound"] = c.per_gpu && !c.per_gpu->bound.empty() ? json(c.per_gpu->bound) : json(nullptr);
     g["uncertainty_bytes_per_gpu"] = c.memory.uncertainty_bytes;
     g["basis"] = c.per_gpu ? c.per_gpu->basis : "estimated";
-    g["basis_detail"] = c.per_gpu ? json(c.per_gpu->detail) : json("no compute figures for this GPU");
+    g["basis_detail"] = c.per_gpu ? json(c.per_gpu->detail) : json(_("no compute figures for this GPU"));
     g["scaling_efficiency"] = c.scaling;
     g["samples_per_s_per_kusd"] = c.samples_per_s_per_kusd ? json(*c.samples_per_s_per_kusd) : json(nullptr);
     g["launch_price_usd"] = c.gpu.launch_price_usd ? json(*c.gpu.launch_price_usd) : json(nullptr);
