@@ -82,7 +82,8 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
     size_t label_width = 16;
     for (const Phase& p : a.phases) label_width = std::max(label_width, core::display_width(verdict_label(p.verdict)));
     for (const Phase& p : a.phases) {
-      out += fmt::format("  {:>7.1f}s - {:>7.1f}s  {} {}\n", p.start_t, p.end_t, core::pad_right(verdict_label(p.verdict), label_width), p.why);
+      // TRANSLATORS: a phase's start and end, seconds into the run; keep the field widths so the column lines up.
+      out += "  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " + core::pad_right(verdict_label(p.verdict), label_width) + " " + p.why + "\n";
     }
   }
   for (const auto& b : a.blind) out += "\n" + trf("Not seen: {}", b) + "\n";
