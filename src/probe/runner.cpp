@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "probe/probe.h"
@@ -113,7 +114,7 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
       late.state = State::kError;
       late.seconds = std::chrono::duration<double>(ctx.deadline).count();
       late.detail = "did not finish within its deadline of " + core::format_seconds(late.seconds) + "; left running";
-      core::log(core::LogLevel::kWarn, "probe {} exceeded its deadline", late.id);
+      core::log(core::LogLevel::kWarn, "{}", trf("probe {} exceeded its deadline", late.id));
       result.statuses.push_back(std::move(late));
     }
   }
