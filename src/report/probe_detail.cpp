@@ -186,6 +186,10 @@ const std::vector<Shape>& shapes() {
     add("both (\\S+) and (\\S+) are installed", N_("both {0} and {1} are installed"));
     add("they share the tensorflow/ package", N_("they share the tensorflow/ package"));
     add("(.+): failed", N_("{}: failed"));
+    // Where --data lies (storage probe, inventory data_paths[].error).
+    add("cannot resolve the root", N_("cannot resolve the root"));
+    add("(\\S+) resolves to (\\S+), outside the root (\\S+)", N_("{0} resolves to {1}, outside the root {2}"));
+    add("no mount point contains (.+)", N_("no mount point contains {}"));
     // Last: "OS, kernel RELEASE" matches more than the host probe's summary.
     add("(.+), kernel (\\S+) \\((\\d+) problems\\)", N_("{0}, kernel {1} ({2} problems)"));
     add("(.+), kernel (\\S+)", N_("{0}, kernel {1}"));

@@ -133,6 +133,12 @@ TEST(ProbeDetail, NvmlFailuresReadInChineseAndTheCallStays) {
             "mismatch）：驱动的用户态库与已加载的内核模块版本不同（升级驱动后未重启，或装了两套驱动）");
 }
 
+TEST(ProbeDetail, ADataPathOutsideTheRootReadsInChinese) {
+  InLanguage zh("zh_CN");
+  EXPECT_EQ(probe_detail("/r/data resolves to /elsewhere, outside the root /r"), "/r/data 解析为 /elsewhere，在根目录 /r 之外");
+  EXPECT_EQ(probe_detail("no mount point contains /data"), "没有挂载点包含 /data");
+}
+
 TEST(ProbeDetail, AnUnknownMessageAfterAPathStaysAsStored) {
   InLanguage zh("zh_CN");
   EXPECT_EQ(probe_detail("/proc/x: line 3: something new"), "/proc/x: line 3: something new");
