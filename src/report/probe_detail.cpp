@@ -186,6 +186,10 @@ const std::vector<Shape>& shapes() {
     add("both (\\S+) and (\\S+) are installed", N_("both {0} and {1} are installed"));
     add("they share the tensorflow/ package", N_("they share the tensorflow/ package"));
     add("(.+): failed", N_("{}: failed"));
+    // What core::SysRoot says of a file it could not read (the probes store it in English).
+    add("larger than the (\\d+) bytes expected", N_("larger than the {} bytes expected"));
+    add("binary data \\(NUL byte at offset (\\d+)\\), expected one line of text",
+        N_("binary data (NUL byte at offset {}), expected one line of text"));
     // Where --data lies (storage probe, inventory data_paths[].error).
     add("cannot resolve the root", N_("cannot resolve the root"));
     add("(\\S+) resolves to (\\S+), outside the root (\\S+)", N_("{0} resolves to {1}, outside the root {2}"));
@@ -230,6 +234,20 @@ std::string where_label(const std::string& where) {
   // TRANSLATORS: an entry of a binary table (ld.so.cache), counted from 0.
   if (m[1] == "entry") return trf("entry {}", m[2].str());
   return trf("offset {}", m[2].str());
+}
+
+// core::errno_error's "ACTION failed: REASON" ("open failed: No such file or
+// directory"): the action and the system's reason as the catalog has them.
+std::optional<std::string> file_failure(const std::string& text) {
+  static const std::regex re("([A-Za-z_ ]+) failed: (.+?)( \\(symlink loop\\))?");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) return std::nullopt;
+  const std::string action = C_("file operation", m[1].str());
+  const std::string reason(core::i18n::translate(m[2].str()));
+  if (action == m[1].str() && reason == m[2].str()) return std::nullopt;
+  std::string out = trf("{0} failed: {1}", action, reason);
+  if (m[3].matched) out += _(" (symlink loop)");
+  return out;
 }
 
 // "PATH: WHERE: MESSAGE" (core::Error::to_string after a path): the message
@@ -290,6 +308,18 @@ std::string translate_whole(const std::string& text, bool* matched, int depth) {
   if (auto st = with_state(text)) {
     *matched = true;
     return *st;
+  }
+  if (auto f = file_failure(text)) {
+    *matched = true;
+    return *f;
+  }
+  // After a path: a message the catalog holds as it is ("is a directory, expected a file").
+  if (depth > 0) {
+    const std::string_view t = core::i18n::translate(text);
+    if (t != text) {
+      *matched = true;
+      return std::string(t);
+    }
   }
   if (auto p = translate_prefixed(text, depth)) {
     *matched = true;
