@@ -115,7 +115,10 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
       late.id = std::string(job->probe->id());
       late.state = State::kError;
       late.seconds = std::chrono::duration<double>(ctx.deadline).count();
+      // Stored like the probes' own texts: English, the time's unit too.
+      core::i18n::set_thread_english(true);
       late.detail = "did not finish within its deadline of " + core::format_seconds(late.seconds) + "; left running";
+      core::i18n::set_thread_english(false);
       core::log(core::LogLevel::kWarn, "{}", trf("probe {} exceeded its deadline", late.id));
       result.statuses.push_back(std::move(late));
     }

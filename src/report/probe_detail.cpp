@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/units.h"
 
 namespace tfrig::report {
 
@@ -204,6 +205,13 @@ const std::vector<Shape>& shapes() {
 
 // Words the probes store inside a shape ("docker yes", "kernel module not loaded").
 std::string word(const std::string& w) {
+  // A time as core::format_seconds writes it in English ("300.0 ms"), in the reader's units.
+  static const std::regex time("(\\d+(?:\\.\\d+)?) (us|ms|s)");
+  std::smatch m;
+  if (std::regex_match(w, m, time)) {
+    const double scale = m[2] == "us" ? 1e-6 : m[2] == "ms" ? 1e-3 : 1.0;
+    return core::format_seconds(std::stod(m[1].str()) * scale);
+  }
   if (w == "yes") return _("yes");
   if (w == "no") return _("no");
   if (w == "none") return _("none");

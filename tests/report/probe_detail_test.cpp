@@ -139,6 +139,16 @@ TEST(ProbeDetail, ADataPathOutsideTheRootReadsInChinese) {
   EXPECT_EQ(probe_detail("no mount point contains /data"), "没有挂载点包含 /data");
 }
 
+TEST(ProbeDetail, AProbePastItsDeadlineReadsInChineseUnits) {
+  const std::string stored_text = "did not finish within its deadline of 300.0 ms; left running";
+  {
+    InLanguage en("en");
+    EXPECT_EQ(probe_detail(stored_text), stored_text);
+  }
+  InLanguage zh("zh_CN");
+  EXPECT_EQ(probe_detail(stored_text), "未在时限 300.0 毫秒 内完成；已任其继续运行");
+}
+
 TEST(ProbeDetail, AnUnknownMessageAfterAPathStaysAsStored) {
   InLanguage zh("zh_CN");
   EXPECT_EQ(probe_detail("/proc/x: line 3: something new"), "/proc/x: line 3: something new");
