@@ -119,7 +119,7 @@ core::Result<CublasLt> load_cublaslt_once() {
   resolve(lt.handle, {"cublasLtMatmulAlgoGetHeuristic"}, lt.cublasLtMatmulAlgoGetHeuristic, missing);
   resolve(lt.handle, {"cublasLtMatmul"}, lt.cublasLtMatmul, missing);
   bool ok = missing.empty();
-  if (!ok) return core::fail(core::ErrorCode::kUnsupported, lt.soname, "lacks " + missing);
+  if (!ok) return core::fail(core::ErrorCode::kUnsupported, lt.soname, trf("lacks {}", missing));
   return lt;
 }
 

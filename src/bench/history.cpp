@@ -101,13 +101,14 @@ History& History::operator=(History&& other) noexcept {
 }
 
 core::Error History::sql_error(const std::string& what) const {
-  return core::Error{core::ErrorCode::kIo, path_, what + ": " + (db_ != nullptr ? sqlite3_errmsg(db_) : "no database")};
+  // `what` names the SQLite call ("prepare"); SQLite's own message stays as it gives it.
+  return core::Error{core::ErrorCode::kIo, path_, what + ": " + (db_ != nullptr ? std::string(sqlite3_errmsg(db_)) : _("no database"))};
 }
 
 core::Status History::exec(const char* sql) const {
   char* msg = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &msg) != SQLITE_OK) {
-    std::string text = msg != nullptr ? msg : "unknown error";
+    std::string text = msg != nullptr ? std::string(msg) : _("unknown error");
     sqlite3_free(msg);
     return core::fail(core::ErrorCode::kIo, path_, text);
   }
@@ -248,7 +249,7 @@ core::Result<BenchReport> History::load(int64_t run_id) const {
     if (!s.ok()) return tl::unexpected(sql_error("prepare"));
     s.integer(1, run_id);
     if (sqlite3_step(s.get()) != SQLITE_ROW) {
-      return core::fail(core::ErrorCode::kNotFound, path_, fmt::format("no run {}", run_id));
+      return core::fail(core::ErrorCode::kNotFound, path_, trf("no run {}", run_id));
     }
     report.context = context_from_json(parse_or(s.column_text(0), nlohmann::json::object()));
   }

@@ -101,11 +101,11 @@ core::Status remove_checked(const std::string& path, dev_t dev, ino_t ino) {
   if (fstat(fd, &st) != 0 || st.st_dev != dev || st.st_ino != ino) {
     ::close(fd);
     return core::fail(core::ErrorCode::kPermissionDenied, path,
-                      "is no longer the scratch directory this run created; left alone");
+                      _("is no longer the scratch directory this run created; left alone"));
   }
   if (faccessat(fd, kScratchMarker, F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
     ::close(fd);
-    return core::fail(core::ErrorCode::kPermissionDenied, path, "has lost its marker file; left alone");
+    return core::fail(core::ErrorCode::kPermissionDenied, path, _("has lost its marker file; left alone"));
   }
   bool emptied = empty_directory(fd, dev, 0);  // closes fd
   if (::rmdir(path.c_str()) != 0 && errno != ENOENT) {

@@ -81,7 +81,7 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
     buffers.push_back(std::make_unique<AlignedBuffer>(block));
     if (buffers.back()->data == nullptr) {
       io_uring_queue_exit(&ring);
-      return core::fail(core::ErrorCode::kInternal, "io_uring", "out of memory for I/O buffers");
+      return core::fail(core::ErrorCode::kInternal, "io_uring", _("out of memory for I/O buffers"));
     }
   }
   uint64_t rng = seed | 1;
@@ -200,7 +200,7 @@ core::Status write_test_file(const std::string& path, uint64_t bytes, bool direc
   Fd fd(::open(path.c_str(), flags, 0600));
   if (fd.get() < 0) return tl::unexpected(core::errno_error(errno, path, "create test file"));
   AlignedBuffer buf(kSequentialBlock);
-  if (buf.data == nullptr) return core::fail(core::ErrorCode::kInternal, path, "out of memory");
+  if (buf.data == nullptr) return core::fail(core::ErrorCode::kInternal, path, _("out of memory"));
   uint64_t rng = 0x243F6A8885A308D3ull;  // any non-zero seed
   auto* words = static_cast<uint64_t*>(buf.data);
   for (uint64_t done = 0; done < bytes; done += kSequentialBlock) {
@@ -442,7 +442,7 @@ void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, co
       failed = std::max(failed, s.failed);
       if (first_error.empty()) first_error = s.first_error;
       if (s.files == 0) {
-        return core::fail(core::ErrorCode::kIo, s.first_error.empty() ? std::string("small files") : s.first_error,
+        return core::fail(core::ErrorCode::kIo, s.first_error.empty() ? _("small files") : s.first_error,
                           _("no file could be read"));
       }
       total_bytes = s.bytes / s.files;
@@ -616,7 +616,7 @@ double resident_fraction(const std::vector<std::string>& files, size_t sample) {
 
 core::Result<IoRun> timed_read(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random, double seconds,
                                uint64_t seed, bool allow_uring) {
-  if (file_bytes < block) return core::fail(core::ErrorCode::kInvalidArgument, "timed_read", "file smaller than a block");
+  if (file_bytes < block) return core::fail(core::ErrorCode::kInvalidArgument, "timed_read", _("file smaller than a block"));
   if (allow_uring) {
     int init_error = 0;
     auto r = uring_read(fd, file_bytes, block, depth, random, seconds, seed, init_error);

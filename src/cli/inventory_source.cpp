@@ -42,7 +42,7 @@ std::optional<core::Result<report::Report>> report_from_capture(const std::vecto
   auto bytes = here.read_text(ec ? from[0] : path, kMaxCaptureBytes);
   if (!bytes || !capture::is_capture(*bytes)) return std::nullopt;
   char scratch[] = "/tmp/tfrig-capture-XXXXXX";
-  if (::mkdtemp(scratch) == nullptr) return core::fail(core::ErrorCode::kIo, scratch, "cannot create a scratch folder");
+  if (::mkdtemp(scratch) == nullptr) return core::fail(core::ErrorCode::kIo, scratch, _("cannot create a scratch folder"));
   struct Cleanup {
     std::string dir;
     ~Cleanup() {
@@ -83,14 +83,14 @@ core::Result<report::Report> load_report(const InventorySourceOptions& options) 
   }
   core::SysRoot root(options.root);
   if (!root.is_dir("")) {
-    return core::fail(core::ErrorCode::kNotFound, root.root(), "--root must be an existing directory");
+    return core::fail(core::ErrorCode::kNotFound, root.root(), _("--root must be an existing directory"));
   }
   return probe_report(root, options);
 }
 
 core::Result<report::Report> probe_report(const core::SysRoot& root, const InventorySourceOptions& options) {
   if (!(options.deadline_seconds >= 0.001) || options.deadline_seconds > 3600) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", "expected seconds between 0.001 and 3600");
+    return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", _("expected seconds between 0.001 and 3600"));
   }
   // On this machine a relative --data is relative to the working directory
   // (SysRoot would read it from "/"); under a captured --root it stays
@@ -134,7 +134,8 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   auto text = here.read_text(ec ? file : path, 64u << 20);
   if (!text) return tl::unexpected(text.error());
   auto xml = probe::parse::parse_nvidia_smi_xml(*text);
-  if (!xml) return core::fail(xml.error().code, file + ": " + xml.error().where, xml.error().message);
+  // The parser's English is the importer's stored text; here it goes to the user.
+  if (!xml) return core::fail(xml.error().code, file + ": " + xml.error().where, report::probe_detail(xml.error().message));
   report::Report r;
   r.tool_version = TFRIG_VERSION;
   r.generated_at = core::utc_timestamp();

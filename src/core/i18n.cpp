@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/i18n_embedded.h"
+#include "core/i18n_thread.h"
 
 namespace tfrig::core::i18n {
 
@@ -207,6 +208,12 @@ Active& active() {
   return a;
 }
 
+// Set on a thread whose texts are stored as facts (a probe's): every lookup
+// there answers English, whatever the process's language.
+thread_local bool t_english = false;
+
+const Catalog* catalog_here() { return t_english ? nullptr : active().catalog; }
+
 std::vector<std::pair<std::string, Catalog>>& loaded() {
   static std::vector<std::pair<std::string, Catalog>> catalogs = [] {
     std::vector<std::pair<std::string, Catalog>> out;
@@ -344,24 +351,28 @@ void set_language(std::string_view language) {
   active().language = active().catalog ? std::string(language) : "en";
 }
 
-std::string_view language() { return active().language; }
+std::string_view language() { return t_english ? std::string_view("en") : std::string_view(active().language); }
+
+void set_thread_english(bool english) { t_english = english; }
 
 std::string_view translate(std::string_view msgid) {
-  if (active().catalog == nullptr) return msgid;
-  return active().catalog->find(msgid).value_or(msgid);
+  const Catalog* c = catalog_here();
+  if (c == nullptr) return msgid;
+  return c->find(msgid).value_or(msgid);
 }
 
 std::string_view translate_in_context(std::string_view context, std::string_view msgid) {
-  if (active().catalog == nullptr) return msgid;
+  const Catalog* c = catalog_here();
+  if (c == nullptr) return msgid;
   std::string key(context);
   key += '\x04';
   key += msgid;
-  return active().catalog->find(key).value_or(msgid);
+  return c->find(key).value_or(msgid);
 }
 
 std::string_view translate_plural(std::string_view singular, std::string_view plural, uint64_t n) {
-  if (active().catalog != nullptr) {
-    if (auto t = active().catalog->find_plural(singular, n)) return *t;
+  if (const Catalog* c = catalog_here()) {
+    if (auto t = c->find_plural(singular, n)) return *t;
   }
   return n == 1 ? singular : plural;
 }

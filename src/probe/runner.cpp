@@ -5,6 +5,8 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "core/i18n.h"
+#include "core/i18n_thread.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "probe/probe.h"
@@ -92,6 +94,7 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
     // drops only after the thread has let go of its Job.
     g_threads_running.fetch_add(1);
     std::thread([job, shared]() mutable {
+      core::i18n::set_thread_english(true);  // what a probe stores stays English
       run_job(job, shared);
       job.reset();
       shared.reset();
@@ -112,8 +115,11 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
       late.id = std::string(job->probe->id());
       late.state = State::kError;
       late.seconds = std::chrono::duration<double>(ctx.deadline).count();
+      // Stored like the probes' own texts: English, the time's unit too.
+      core::i18n::set_thread_english(true);
       late.detail = "did not finish within its deadline of " + core::format_seconds(late.seconds) + "; left running";
-      core::log(core::LogLevel::kWarn, "probe {} exceeded its deadline", late.id);
+      core::i18n::set_thread_english(false);
+      core::log(core::LogLevel::kWarn, "{}", trf("probe {} exceeded its deadline", late.id));
       result.statuses.push_back(std::move(late));
     }
   }

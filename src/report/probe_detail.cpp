@@ -8,24 +8,28 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/units.h"
 
 namespace tfrig::report {
 
 namespace {
 
-std::string translate_whole(const std::string& text, bool* matched);
+std::string translate_whole(const std::string& text, bool* matched, int depth = 0);
 
 // One stored English shape: the pattern the probe or importer writes, and
-// the catalog message with a field for each captured group.
+// the catalog message with a field for each captured group. A nested shape's
+// last group is itself a stored text (an NVML error inside "NVML unavailable").
 struct Shape {
   std::regex pattern;
   const char* message;
+  bool nested = false;
 };
 
 const std::vector<Shape>& shapes() {
   static const std::vector<Shape> table = [] {
     std::vector<Shape> t;
     auto add = [&t](const char* re, const char* message) { t.push_back({std::regex(re), message}); };
+    auto add_nested = [&t](const char* re, const char* message) { t.push_back({std::regex(re), message, true}); };
     // Tests build inventories by hand; their probes say so.
     add("built for tests", N_("built for tests"));
     // The probes (src/probe/*).
@@ -54,7 +58,7 @@ const std::vector<Shape>& shapes() {
     add("required NVML entry point (\\S+) missing from (\\S+) \\(library too old, or not NVML\\)",
         N_("required NVML entry point {0} missing from {1} (library too old, or not NVML)"));
     add("NVML could not open GPU (\\d+) \\(see the probe's problems\\)", N_("NVML could not open GPU {} (see the probe's problems)"));
-    add("NVML unavailable \\((\\S+)\\): (.+)", N_("NVML unavailable ({0}): {1}"));
+    add_nested("NVML unavailable \\((\\S+)\\): (.+)", N_("NVML unavailable ({0}): {1}"));
     add("(\\d+) CUDA libraries, (\\d+) toolkits?: (.+)", N_("{0} CUDA libraries, {1} toolkits: {2}"));
     add("no loader cache and no library folders under (.+): the CUDA libraries were not examined",
         N_("no loader cache and no library folders under {}: the CUDA libraries were not examined"));
@@ -124,6 +128,73 @@ const std::vector<Shape>& shapes() {
     add("lspci LnkSta / sysfs current_link_width of (\\S+)", N_("lspci LnkSta / sysfs current_link_width of {}"));
     add("lspci LnkCap / sysfs max_link_width of (\\S+)", N_("lspci LnkCap / sysfs max_link_width of {}"));
     add("the GPU's link capability \\(lspci LnkCap / sysfs max_link_width\\)", N_("the GPU's link capability (lspci LnkCap / sysfs max_link_width)"));
+    // Why NVML did not start (src/gpulib/nvml.cpp); the call and its return code stay.
+    add("the user-space driver library and the loaded kernel module are different versions \\(driver upgraded without a reboot, or two drivers installed\\)",
+        N_("the user-space driver library and the loaded kernel module are different versions (driver upgraded without a reboot, or two drivers installed)"));
+    add("this user cannot open /dev/nvidia\\*", N_("this user cannot open /dev/nvidia*"));
+    add("the nvidia kernel module is not loaded", N_("the nvidia kernel module is not loaded"));
+    // TRANSLATORS: an NVML call and its return code ("nvmlInit_v2 returned NVML_ERROR_NO_PERMISSION (Insufficient Permissions)").
+    add("(\\w+) returned (\\w+) \\(([^()]*)\\)", N_("{0} returned {1} ({2})"));
+    add("(\\w+) returned (\\w+)", N_("{0} returned {1}"));
+    add("present on the PCI bus but not listed by NVML", N_("present on the PCI bus but not listed by NVML"));
+    // Parse errors the probes store after the file's path (src/probe/parse/*);
+    // "PATH: line N: " before them is translated by translate_prefixed.
+    add("binary data, expected /proc/cpuinfo text", N_("binary data, expected /proc/cpuinfo text"));
+    add("no 'processor' entries, expected /proc/cpuinfo text", N_("no 'processor' entries, expected /proc/cpuinfo text"));
+    add("expected 'Key: value \\[kB\\]', got '(.*)'", N_("expected 'Key: value [kB]', got '{}'"));
+    add("expected a number for (.+)", N_("expected a number for {}"));
+    add("value too large", N_("value too large"));
+    add("empty, expected 'MemTotal: N kB' lines", N_("empty, expected 'MemTotal: N kB' lines"));
+    add("bad CPU range '(.*)', expected N or N-M", N_("bad CPU range '{}', expected N or N-M"));
+    add("CPU mask too long", N_("CPU mask too long"));
+    add("bad CPU mask word '(.*)', expected 8 hex digits", N_("bad CPU mask word '{}', expected 8 hex digits"));
+    add("expected the header 'Limit  Soft Limit  Hard Limit  Units'", N_("expected the header 'Limit  Soft Limit  Hard Limit  Units'"));
+    add("expected 'Name  soft  hard  \\[units\\]', got '(.*)'", N_("expected 'Name  soft  hard  [units]', got '{}'"));
+    add("expected '<domain> <type> <item> <value>', got '(.*)'", N_("expected '<domain> <type> <item> <value>', got '{}'"));
+    add("type must be soft, hard or -, got '(.*)'", N_("type must be soft, hard or -, got '{}'"));
+    add("value must be a number or 'unlimited', got '(.*)'", N_("value must be a number or 'unlimited', got '{}'"));
+    // TRANSLATORS: {0} is "key" or "value", a field of an ld.so.cache entry.
+    add("(key|value) offset (\\d+) points past the end of the file", N_("{0} offset {1} points past the end of the file"));
+    // TRANSLATORS: {} is "key" or "value", a field of an ld.so.cache entry.
+    add("(key|value) string is not NUL-terminated", N_("{} string is not NUL-terminated"));
+    add("truncated glibc-ld\\.so\\.cache1\\.1 header", N_("truncated glibc-ld.so.cache1.1 header"));
+    add("big-endian ld\\.so\\.cache", N_("big-endian ld.so.cache"));
+    add("entry count (\\d+) does not fit in the file", N_("entry count {} does not fit in the file"));
+    add("expected the magic 'glibc-ld\\.so\\.cache1\\.1' or 'ld\\.so-1\\.7\\.0', got '(.*)'",
+        N_("expected the magic 'glibc-ld.so.cache1.1' or 'ld.so-1.7.0', got '{}'"));
+    add("truncated ld\\.so-1\\.7\\.0 header", N_("truncated ld.so-1.7.0 header"));
+    add("not well-formed XML: (.+)", N_("not well-formed XML: {}"));
+    add("expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'", N_("expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'"));
+    add("attached_gpus says (\\d+) but the file lists (\\d+)", N_("attached_gpus says {0} but the file lists {1}"));
+    add("not valid JSON \\(dockerd will not start\\)", N_("not valid JSON (dockerd will not start)"));
+    add("expected a JSON object at the top", N_("expected a JSON object at the top"));
+    add("expected an object of runtime name -> \\{path\\}", N_("expected an object of runtime name -> {{path}}"));
+    add("expected a string", N_("expected a string"));
+    add("not a JSON object", N_("not a JSON object"));
+    add("METADATA lacks the required 'Name:' and 'Version:' headers", N_("METADATA lacks the required 'Name:' and 'Version:' headers"));
+    add("no 'build_info' literal in the file", N_("no 'build_info' literal in the file"));
+    add("expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535\\.113\\.01 \\.\\.\\.'",
+        N_("expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.113.01 ...'"));
+    add("no 'Model:', 'GPU UUID:' or 'Bus Location:' line", N_("no 'Model:', 'GPU UUID:' or 'Bus Location:' line"));
+    // What the probes themselves found malformed.
+    add("binary data, expected KEY=value lines", N_("binary data, expected KEY=value lines"));
+    add("expected KEY=value", N_("expected KEY=value"));
+    add("expected a number 0-200, got '(.*)'", N_("expected a number 0-200, got '{}'"));
+    add("no \\[selected\\] value in '(.*)'", N_("no [selected] value in '{}'"));
+    add("expected a hex id like 0x10de, got '(.*)'", N_("expected a hex id like 0x10de, got '{}'"));
+    add("expected a sector count, got '(.*)'", N_("expected a sector count, got '{}'"));
+    add("expected a mount entry", N_("expected a mount entry"));
+    add("both (\\S+) and (\\S+) are installed", N_("both {0} and {1} are installed"));
+    add("they share the tensorflow/ package", N_("they share the tensorflow/ package"));
+    add("(.+): failed", N_("{}: failed"));
+    // What core::SysRoot says of a file it could not read (the probes store it in English).
+    add("larger than the (\\d+) bytes expected", N_("larger than the {} bytes expected"));
+    add("binary data \\(NUL byte at offset (\\d+)\\), expected one line of text",
+        N_("binary data (NUL byte at offset {}), expected one line of text"));
+    // Where --data lies (storage probe, inventory data_paths[].error).
+    add("cannot resolve the root", N_("cannot resolve the root"));
+    add("(\\S+) resolves to (\\S+), outside the root (\\S+)", N_("{0} resolves to {1}, outside the root {2}"));
+    add("no mount point contains (.+)", N_("no mount point contains {}"));
     // Last: "OS, kernel RELEASE" matches more than the host probe's summary.
     add("(.+), kernel (\\S+) \\((\\d+) problems\\)", N_("{0}, kernel {1} ({2} problems)"));
     add("(.+), kernel (\\S+)", N_("{0}, kernel {1}"));
@@ -134,6 +205,13 @@ const std::vector<Shape>& shapes() {
 
 // Words the probes store inside a shape ("docker yes", "kernel module not loaded").
 std::string word(const std::string& w) {
+  // A time as core::format_seconds writes it in English ("300.0 ms"), in the reader's units.
+  static const std::regex time("(\\d+(?:\\.\\d+)?) (us|ms|s)");
+  std::smatch m;
+  if (std::regex_match(w, m, time)) {
+    const double scale = m[2] == "us" ? 1e-6 : m[2] == "ms" ? 1e-3 : 1.0;
+    return core::format_seconds(std::stod(m[1].str()) * scale);
+  }
   if (w == "yes") return _("yes");
   if (w == "no") return _("no");
   if (w == "none") return _("none");
@@ -155,13 +233,67 @@ std::optional<std::string> with_state(const std::string& text) {
   return nvml_state(m[1].str()) + _(": ") + translate_whole(m[2].str(), &matched);
 }
 
-std::string translate_whole(const std::string& text, bool* matched) {
+// A parse error's location ("line 3", "entry 2", "offset 12") in words.
+std::string where_label(const std::string& where) {
+  static const std::regex re("(line|entry|offset) (\\d+)");
+  std::smatch m;
+  if (!std::regex_match(where, m, re)) return where;
+  if (m[1] == "line") return trf("line {}", m[2].str());
+  // TRANSLATORS: an entry of a binary table (ld.so.cache), counted from 0.
+  if (m[1] == "entry") return trf("entry {}", m[2].str());
+  return trf("offset {}", m[2].str());
+}
+
+// core::errno_error's "ACTION failed: REASON" ("open failed: No such file or
+// directory"): the action and the system's reason as the catalog has them.
+std::optional<std::string> file_failure(const std::string& text) {
+  static const std::regex re("([A-Za-z_ ]+) failed: (.+?)( \\(symlink loop\\))?");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) return std::nullopt;
+  const std::string action = C_("file operation", m[1].str());
+  const std::string reason(core::i18n::translate(m[2].str()));
+  if (action == m[1].str() && reason == m[2].str()) return std::nullopt;
+  std::string out = trf("{0} failed: {1}", action, reason);
+  if (m[3].matched) out += _(" (symlink loop)");
+  return out;
+}
+
+// "PATH: WHERE: MESSAGE" (core::Error::to_string after a path): the message
+// must be a known shape; the path stays, a "line N" becomes words. The first
+// few ": " of at most three levels are tried (a quoted line may hold many).
+std::optional<std::string> translate_prefixed(const std::string& text, int depth) {
+  if (depth >= 3) return std::nullopt;
+  int tries = 0;
+  for (size_t at = text.find(": "); at != std::string::npos && tries < 3; at = text.find(": ", at + 2), ++tries) {
+    bool matched = false;
+    std::string rest = translate_whole(text.substr(at + 2), &matched, depth + 1);
+    if (!matched) continue;
+    // The part before: a location, a known shape ("nvmlInit_v2 returned ...") or a path kept as is.
+    const std::string head = text.substr(0, at);
+    std::string label = where_label(head);
+    if (label == head) label = translate_whole(head, &matched, 3);
+    return label + _(": ") + rest;
+  }
+  return std::nullopt;
+}
+
+std::string translate_whole(const std::string& text, bool* matched, int depth) {
   std::smatch m;
   for (const auto& s : shapes()) {
     if (!std::regex_match(text, m, s.pattern)) continue;
     fmt::dynamic_format_arg_store<fmt::format_context> args;
     for (size_t i = 1; i < m.size(); ++i) {
       std::string v = m[i].str();
+      if (s.nested && i + 1 == m.size()) {
+        bool inner = false;
+        args.push_back(translate_whole(v, &inner, depth + 1));
+        continue;
+      }
+      // A nested shape's other fields are NVML state keys ("NVML unavailable (driver_mismatch)").
+      if (s.nested) {
+        args.push_back(nvml_state(v));
+        continue;
+      }
       // A list inside a shape ("tensorflow 2.17.0 in /venv, ...", "libcuda none, cudart 12.3") is translated item by item.
       if (v.find(" in /") != std::string::npos || v.find(" none") != std::string::npos) {
         std::string out;
@@ -184,6 +316,22 @@ std::string translate_whole(const std::string& text, bool* matched) {
   if (auto st = with_state(text)) {
     *matched = true;
     return *st;
+  }
+  if (auto f = file_failure(text)) {
+    *matched = true;
+    return *f;
+  }
+  // After a path: a message the catalog holds as it is ("is a directory, expected a file").
+  if (depth > 0) {
+    const std::string_view t = core::i18n::translate(text);
+    if (t != text) {
+      *matched = true;
+      return std::string(t);
+    }
+  }
+  if (auto p = translate_prefixed(text, depth)) {
+    *matched = true;
+    return *p;
   }
   *matched = false;
   return text;

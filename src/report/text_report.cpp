@@ -418,7 +418,7 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
   }
   for (const auto& dp : st.data_paths) {
     if (dp.error) {
-      field(out, N_("Data path"), dp.path + ": " + *dp.error);
+      field(out, N_("Data path"), dp.path + ": " + probe_detail(*dp.error));
     } else {
       // TRANSLATORS: {0} a data path, {1} its mount point, {2} the filesystem, {3} the disk, {4} its kind (SSD, HDD...).
       field(out, N_("Data path"), dp.network ? trf("{0} on {1} ({2}, network), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),

@@ -566,7 +566,7 @@ core::Result<RecordWriter> RecordWriter::create(const std::string& path, WriterO
     int bits = options.compression == Compression::kGzip ? 15 + 16 : 15;
     // mem_level 9: TensorFlow's ZlibCompressionOptions default.
     if (deflateInit2(&w.impl_->z, options.level, Z_DEFLATED, bits, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
-      return core::fail(ErrorCode::kInternal, path, "cannot initialise zlib deflate");
+      return core::fail(ErrorCode::kInternal, path, _("cannot initialise zlib deflate"));
     }
     w.impl_->deflating = true;
     w.impl_->zout.resize(256u << 10);
@@ -624,7 +624,7 @@ core::Result<std::string> compress_stream(std::string_view data, Compression c, 
   z_stream z{};
   int bits = c == Compression::kGzip ? 15 + 16 : 15;
   if (deflateInit2(&z, level, Z_DEFLATED, bits, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
-    return core::fail(ErrorCode::kInternal, "", "cannot initialise zlib deflate");
+    return core::fail(ErrorCode::kInternal, "", _("cannot initialise zlib deflate"));
   }
   std::string out(deflateBound(&z, data.size()) + 64, '\0');
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
