@@ -1,5 +1,6 @@
 #include "core/i18n.h"
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -197,15 +198,26 @@ class PluralEval {
   }
 };
 
+// The language in use: one pointer, switched atomically. A probe left past
+// its deadline keeps running on a detached thread and may translate while
+// main switches the language for a machine output (ScopedLanguage); it reads
+// either the old language or the new one, never half of a switch.
 struct Active {
   std::string language = "en";
   const Catalog* catalog = nullptr;
 };
 
-Active& active() {
-  static Active a;
+const Active& english() {
+  static const Active a;
   return a;
 }
+
+std::atomic<const Active*>& active_slot() {
+  static std::atomic<const Active*> slot{&english()};
+  return slot;
+}
+
+const Active& active() { return *active_slot().load(std::memory_order_acquire); }
 
 std::vector<std::pair<std::string, Catalog>>& loaded() {
   static std::vector<std::pair<std::string, Catalog>> catalogs = [] {
@@ -340,28 +352,40 @@ const Catalog* embedded_catalog(std::string_view language) {
 }
 
 void set_language(std::string_view language) {
-  active().catalog = embedded_catalog(language);
-  active().language = active().catalog ? std::string(language) : "en";
+  // One Active per embedded language, made once and never freed: a reader
+  // holding the old one stays valid.
+  static const std::vector<Active> per_language = [] {
+    std::vector<Active> out;
+    for (const auto& [lang, catalog] : loaded()) out.push_back(Active{lang, &catalog});
+    return out;
+  }();
+  const Active* chosen = &english();
+  for (const auto& a : per_language) {
+    if (a.language == language) chosen = &a;
+  }
+  active_slot().store(chosen, std::memory_order_release);
 }
 
 std::string_view language() { return active().language; }
 
 std::string_view translate(std::string_view msgid) {
-  if (active().catalog == nullptr) return msgid;
-  return active().catalog->find(msgid).value_or(msgid);
+  const Catalog* catalog = active().catalog;
+  if (catalog == nullptr) return msgid;
+  return catalog->find(msgid).value_or(msgid);
 }
 
 std::string_view translate_in_context(std::string_view context, std::string_view msgid) {
-  if (active().catalog == nullptr) return msgid;
+  const Catalog* catalog = active().catalog;
+  if (catalog == nullptr) return msgid;
   std::string key(context);
   key += '\x04';
   key += msgid;
-  return active().catalog->find(key).value_or(msgid);
+  return catalog->find(key).value_or(msgid);
 }
 
 std::string_view translate_plural(std::string_view singular, std::string_view plural, uint64_t n) {
-  if (active().catalog != nullptr) {
-    if (auto t = active().catalog->find_plural(singular, n)) return *t;
+  if (const Catalog* catalog = active().catalog; catalog != nullptr) {
+    if (auto t = catalog->find_plural(singular, n)) return *t;
   }
   return n == 1 ? singular : plural;
 }

@@ -1,0 +1,38 @@
+// The language of a machine output's texts. JSON, Prometheus and CSV are
+// read by programs: their texts (a finding's message, a note) are English
+// unless --lang was given, while stderr (errors, warnings, the log) stays in
+// the reader's language. main sets the output language; a command switches
+// to it only around the part that builds and renders those texts.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tfrig::core::i18n {
+
+// Set once by main after parsing; until then the output language is the
+// interface language (language()).
+void set_output_language(std::string_view language);
+std::string output_language();
+
+// Switches the process to a language for its lifetime and back after.
+// Only on main's thread (set_language's rule).
+class ScopedLanguage {
+ public:
+  explicit ScopedLanguage(std::string_view language);
+  ~ScopedLanguage();
+  ScopedLanguage(const ScopedLanguage&) = delete;
+  ScopedLanguage& operator=(const ScopedLanguage&) = delete;
+
+ private:
+  std::string previous_;
+};
+
+// The output language for a scope: `OutputLanguage texts;` before building
+// what goes into a JSON / Prometheus / CSV output.
+class OutputLanguage : public ScopedLanguage {
+ public:
+  OutputLanguage() : ScopedLanguage(output_language()) {}
+};
+
+}  // namespace tfrig::core::i18n
