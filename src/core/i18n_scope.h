@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/i18n.h"
+
 namespace tfrig::core::i18n {
 
 // Set once by main after parsing; until then the output language is the
@@ -34,5 +36,21 @@ class OutputLanguage : public ScopedLanguage {
  public:
   OutputLanguage() : ScopedLanguage(output_language()) {}
 };
+
+// For a builder that reads the input and builds the output's texts in one
+// go (a parser that also writes notes): its value is built in the output
+// language; when it fails nothing is output, so it runs again in the
+// reader's language for an error the reader can read. Only for builders
+// that are pure and cheap to repeat (parse a file, check options).
+template <class Build>
+auto in_output_language(Build&& build) -> decltype(build()) {
+  const bool same_language = output_language() == language();
+  {
+    OutputLanguage texts;
+    auto built = build();
+    if (built || same_language) return built;
+  }
+  return build();
+}
 
 }  // namespace tfrig::core::i18n
