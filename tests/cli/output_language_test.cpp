@@ -64,6 +64,11 @@ TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
       {"doctor", "--format", "json", "--from", "no-such-bug-report.log"},
       {"import", "no-such-bug-report.log"},
       {"import", "nvidia-smi-xml", "no-such-file.xml"},
+      {"explain", "--format", "json", "no-such.log"},
+      {"fleet", "--format", "json", "no-such-dir"},
+      {"fleet", "--format", "json", "--baseline", "no-such-snapshot.json", "snapshots"},
+      {"verify", "--json", "no-such.tfrecord"},
+      {"inspect", "--json", "no-such.tfrecord"},
   };
   for (const auto& args : commands) {
     const std::string shown = joined(args);
@@ -78,12 +83,22 @@ TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
     auto en = test::run_tfrig(english, with_lang("zh_CN.UTF-8"));
     EXPECT_EQ(en.exit_code, 66) << shown;
     EXPECT_TRUE(has(en.err, "tfrig: error: ")) << shown << "\n" << en.err;
-    EXPECT_TRUE(has(en.err, "No such file or directory")) << shown << "\n" << en.err;
+    EXPECT_TRUE(has(en.err, "o such file or directory")) << shown << "\n" << en.err;
   }
+  // An option checked against the knowledge base.
+  auto tf = test::run_tfrig({"compat", "--tf", "9.9", "--only-given", "--format", "json"}, with_lang("zh_CN.UTF-8"));
+  EXPECT_EQ(tf.exit_code, 64) << tf.err;
+  EXPECT_TRUE(has(tf.err, "tfrig: 错误：--tf: ")) << tf.err;
+  EXPECT_TRUE(has(tf.err, "知识库")) << tf.err;
   // A write that fails after the output was built: the reader's language.
-  auto write = test::run_tfrig({"snapshot", "--root", "roots/broken", "-o", "no-such-dir/out.json"}, with_lang("zh_CN.UTF-8"));
-  EXPECT_EQ(write.exit_code, 73) << write.err;
-  EXPECT_TRUE(has(write.err, "无法写入")) << write.err;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"snapshot", "--root", "roots/broken", "-o", "no-such-dir/out.json"},
+        std::vector<std::string>{"fleet", "--format", "json", "-o", "no-such-dir/out.json", "snapshots"},
+        std::vector<std::string>{"doctor", "--format", "json", "--snapshot", "snapshots/cpu_box_cuda13.json", "-o", "no-such-dir/out.json"}}) {
+    auto write = test::run_tfrig(args, with_lang("zh_CN.UTF-8"));
+    EXPECT_EQ(write.exit_code, 73) << joined(args) << "\n" << write.err;
+    EXPECT_TRUE(has(write.err, "无法写入")) << joined(args) << "\n" << write.err;
+  }
 }
 
 TEST(OutputLanguage, ProbedJsonIsEnglishWhileTheLogFollowsTheLocale) {
@@ -100,6 +115,32 @@ TEST(OutputLanguage, ProbedJsonIsEnglishWhileTheLogFollowsTheLocale) {
     EXPECT_EQ(test::normalize_json_report(zh.out, root), test::normalize_json_report(c.out, root)) << shown;
     EXPECT_TRUE(has(zh.err, "tfrig: 提示：探测 ")) << shown << "\n" << zh.err;
     EXPECT_FALSE(has(zh.err, "tfrig: info:")) << shown << "\n" << zh.err;
+  }
+}
+
+TEST(OutputLanguage, OtherJsonOutputsAreByteIdenticalAcrossLocalesAndTranslatedWithLang) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"compat", "--tf", "2.15", "--driver", "470", "--gpu", "A100", "--only-given", "--format", "json"},
+      {"explain", "--format", "json", "--snapshot", "snapshots/gpu_box_two_a100_old_driver.json", "logs/tf-47058-no-binary-a100.log"},
+      {"fleet", "--format", "json", "snapshots"},
+      {"verify", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},
+      {"inspect", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},
+      {"knowledge", "--format", "json"},
+  };
+  for (const auto& args : commands) {
+    const std::string shown = joined(args);
+    auto c = test::run_tfrig(args, with_lang("C"));
+    auto zh = test::run_tfrig(args, with_lang("zh_CN.UTF-8"));
+    ASSERT_FALSE(c.out.empty()) << shown << "\n" << c.err;
+    EXPECT_EQ(zh.out, c.out) << shown;
+    EXPECT_EQ(zh.exit_code, c.exit_code) << shown;
+  }
+  // --lang zh_CN: the texts inside are Chinese (a compat answer's reasons, explain's findings).
+  for (std::vector<std::string> args : {commands[0], commands[1]}) {
+    const std::string shown = joined(args);
+    args.insert(args.begin(), {"--lang", "zh_CN"});
+    auto zh = test::run_tfrig(args, with_lang("C"));
+    EXPECT_TRUE(has(zh.out, "驱动")) << shown << "\n" << zh.out;
   }
 }
 
