@@ -359,7 +359,7 @@ bool scopes_output_language(const CLI::App& app) {
   // Each of these builds its output's texts inside a core::i18n::OutputLanguage
   // and nothing that goes into the output outside one.
   static const std::vector<std::string> kScoped = {"doctor", "snapshot", "import", "nvidia-smi-xml", "compat",
-                                                     "explain", "knowledge", "verify", "inspect", "fleet", "plan", "watch", "pipeline"};
+                                                     "explain", "knowledge", "verify", "inspect", "fleet", "plan", "watch", "pipeline", "bench"};
   const std::string name = chosen_command(app)->get_name();
   return std::find(kScoped.begin(), kScoped.end(), name) != kScoped.end();
 }
