@@ -15,7 +15,13 @@ std::optional<std::string>& chosen_output_language() {
 
 }  // namespace
 
-void set_output_language(std::string_view language) { chosen_output_language() = std::string(language); }
+void set_output_language(std::string_view language) {
+  if (language.empty()) {
+    chosen_output_language().reset();
+  } else {
+    chosen_output_language() = std::string(language);
+  }
+}
 
 std::string output_language() { return chosen_output_language().value_or(std::string(language())); }
 

@@ -12,8 +12,8 @@
 
 namespace tfrig::core::i18n {
 
-// Set once by main after parsing; until then the output language is the
-// interface language (language()).
+// Set once by main after parsing; until then (or after "" unsets it) the
+// output language is the interface language (language()).
 void set_output_language(std::string_view language);
 std::string output_language();
 

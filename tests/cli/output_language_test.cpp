@@ -8,6 +8,7 @@
 
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
+#include "core/result.h"
 #include "core/text.h"
 #include "test_support.h"
 
@@ -57,6 +58,36 @@ TEST(OutputLanguage, ScopedLanguageSwitchesAndRestores) {
   core::i18n::set_language("en");
 }
 
+TEST(OutputLanguage, ABuilderThatFailsIsRunAgainInTheReadersLanguage) {
+  core::i18n::set_language("zh_CN");
+  core::i18n::set_output_language("en");
+  int runs = 0;
+  auto built = core::i18n::in_output_language([&runs] {
+    ++runs;
+    return core::Result<std::string>(_("No such file or directory"));
+  });
+  ASSERT_TRUE(built);
+  EXPECT_EQ(*built, "No such file or directory");  // the output's text, in English
+  EXPECT_EQ(runs, 1);
+  auto failed = core::i18n::in_output_language([&runs]() -> core::Result<std::string> {
+    ++runs;
+    return core::fail(core::ErrorCode::kNotFound, "x", _("No such file or directory"));
+  });
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().message, "没有该文件或目录");  // the error, in the reader's language
+  EXPECT_EQ(runs, 3);
+  EXPECT_EQ(core::i18n::language(), "zh_CN");
+  // Without an output language (no machine output) a failure is not run again.
+  core::i18n::set_output_language("");
+  auto once = core::i18n::in_output_language([&runs]() -> core::Result<std::string> {
+    ++runs;
+    return core::fail(core::ErrorCode::kNotFound, "x", _("No such file or directory"));
+  });
+  EXPECT_EQ(once.error().message, "没有该文件或目录");
+  EXPECT_EQ(runs, 4);
+  core::i18n::set_language("en");
+}
+
 TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
   const std::vector<std::vector<std::string>> commands = {
       {"doctor", "--format", "json", "--snapshot", "no-such-snapshot.json"},
@@ -69,6 +100,11 @@ TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
       {"fleet", "--format", "json", "--baseline", "no-such-snapshot.json", "snapshots"},
       {"verify", "--json", "no-such.tfrecord"},
       {"inspect", "--json", "no-such.tfrecord"},
+      {"plan", "--keras-summary", "no-such-summary.txt", "--format", "json"},
+      {"plan", "--model", "resnet50", "--format", "json", "--epochs", "1", "--prices", "no-such-prices.csv"},
+      {"pipeline", "--data", "tfrecord", "--samples-per-s", "500", "--format", "json", "--epochs", "1", "--prices", "no-such-prices.csv"},
+      {"watch", "--replay", "no-such.jsonl", "--format", "json"},
+      {"watch", "--replay", "no-such.jsonl", "--format", "csv"},
   };
   for (const auto& args : commands) {
     const std::string shown = joined(args);
@@ -85,6 +121,10 @@ TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
     EXPECT_TRUE(has(en.err, "tfrig: error: ")) << shown << "\n" << en.err;
     EXPECT_TRUE(has(en.err, "o such file or directory")) << shown << "\n" << en.err;
   }
+  // A benchmark id that does not exist, refused before anything is measured.
+  auto bench = test::run_tfrig({"bench", "--format", "json", "no-such-benchmark"}, with_lang("zh_CN.UTF-8"));
+  EXPECT_EQ(bench.exit_code, 64) << bench.err;
+  EXPECT_TRUE(has(bench.err, "tfrig: 错误：no-such-benchmark: 未知的基准测试")) << bench.err;
   // An option checked against the knowledge base.
   auto tf = test::run_tfrig({"compat", "--tf", "9.9", "--only-given", "--format", "json"}, with_lang("zh_CN.UTF-8"));
   EXPECT_EQ(tf.exit_code, 64) << tf.err;
@@ -126,6 +166,11 @@ TEST(OutputLanguage, OtherJsonOutputsAreByteIdenticalAcrossLocalesAndTranslatedW
       {"verify", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},
       {"inspect", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},
       {"knowledge", "--format", "json"},
+      {"plan", "--model", "resnet50", "--format", "json", "--epochs", "2", "--rent", "a100=2.5"},
+      {"plan", "--keras-summary", "keras_summary/keras3_box_functional.txt", "--format", "json"},
+      {"plan", "--model", "bert-base", "--snapshot", "snapshots/gpu_box_two_a100_old_driver.json", "--format", "json"},
+      {"watch", "--replay", "watch/io-heavy.jsonl", "--format", "json"},
+      {"watch", "--replay", "watch/io-heavy.jsonl", "--format", "csv"},
   };
   for (const auto& args : commands) {
     const std::string shown = joined(args);
