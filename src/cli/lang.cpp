@@ -357,9 +357,12 @@ bool writes_machine_output(const CLI::App& app) {
 
 bool scopes_output_language(const CLI::App& app) {
   // Each of these builds its output's texts inside a core::i18n::OutputLanguage
-  // and nothing that goes into the output outside one.
-  static const std::vector<std::string> kScoped = {"doctor", "snapshot", "import", "nvidia-smi-xml", "compat",
-                                                     "explain", "knowledge", "verify", "inspect", "fleet", "plan", "watch", "pipeline", "bench"};
+  // (or core::i18n::in_output_language) and nothing that goes into the output
+  // outside one. A command not listed runs wholly in English: safe, if less kind.
+  static const std::vector<std::string> kScoped = {
+      "doctor", "snapshot", "import", "nvidia-smi-xml", "compat",  "explain", "knowledge", "fleet",
+      "plan",   "pipeline", "bench",  "watch",          "verify",  "inspect", "metrics",
+  };
   const std::string name = chosen_command(app)->get_name();
   return std::find(kScoped.begin(), kScoped.end(), name) != kScoped.end();
 }
