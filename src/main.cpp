@@ -7,6 +7,7 @@
 #include "cli/lang.h"
 #include "cli/validate.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "probe/probe.h"
@@ -35,8 +36,14 @@ int main(int argc, char** argv) {
                  _("Language of the output: zh_CN or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"))
       ->type_name("LANG");
   app.parse_complete_callback([&state, &app, &lang] {
-    // JSON, Prometheus and CSV are read by programs: English unless --lang says otherwise.
-    if (!lang && cli::writes_machine_output(app)) core::i18n::set_language("en");
+    // JSON, Prometheus and CSV are read by programs: their texts are English
+    // unless --lang says otherwise. stderr stays in the reader's language:
+    // the command switches only around building its output
+    // (core::i18n::OutputLanguage); one that does not yet runs wholly in English.
+    if (!lang && cli::writes_machine_output(app)) {
+      core::i18n::set_output_language("en");
+      if (!cli::scopes_output_language(app)) core::i18n::set_language("en");
+    }
     if (state.global.quiet) {
       core::set_log_level(core::LogLevel::kError);
     } else if (state.global.verbosity >= 2) {

@@ -151,10 +151,8 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   return m;
 }
 
-core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, const Config& config,
-                                         const inventory::Inventory& inventory,
-                                         const std::atomic<bool>& cancelled, ProgressFn progress) {
-  auto benchmarks = all_benchmarks();
+core::Status check_benchmark_ids(const std::vector<std::string>& ids) {
+  const auto benchmarks = all_benchmarks();
   for (const auto& id : ids) {
     bool known = std::any_of(benchmarks.begin(), benchmarks.end(), [&](const auto& b) { return b->id() == id; });
     if (!known) {
@@ -163,6 +161,14 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
       return core::fail(core::ErrorCode::kInvalidArgument, id, trf("unknown benchmark; expected one of {}", list));
     }
   }
+  return {};
+}
+
+core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, const Config& config,
+                                         const inventory::Inventory& inventory,
+                                         const std::atomic<bool>& cancelled, ProgressFn progress) {
+  if (auto known = check_benchmark_ids(ids); !known) return tl::unexpected(known.error());
+  auto benchmarks = all_benchmarks();
   BenchReport report;
   report.context = make_context(inventory, config);
   RunContext ctx{config, inventory, cancelled, report.context.threads};

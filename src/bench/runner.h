@@ -85,6 +85,10 @@ struct BenchReport {
   std::vector<Measurement> results;
 };
 
+// An error naming the first id that is no benchmark (run_benchmarks checks
+// it too; the command checks first, so the error is in the reader's language).
+core::Status check_benchmark_ids(const std::vector<std::string>& ids);
+
 // Runs the benchmarks named in `ids` (all when empty) in the standard order.
 // Unknown ids are refused before anything runs.
 core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, const Config& config,

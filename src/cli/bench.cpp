@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/interrupt.h"
 #include "core/json_text.h"
 #include "core/log.h"
@@ -85,6 +87,11 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
     config.file_bytes = *bytes;
   }
 
+  if (auto known = bench::check_benchmark_ids(o.ids); !known) {
+    core::log(core::LogLevel::kError, "{}", known.error().to_string());
+    return kExitUsage;
+  }
+
   // The inventory gives the context: governor, NUMA nodes, the scratch disk.
   core::SysRoot root(global.root);
   std::vector<std::string> paths = {o.dir};
@@ -93,6 +100,11 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   pctx.root = root;
   pctx.data_paths = paths;
   pctx.deadline = std::chrono::milliseconds(3000);
+  // The measurements' texts (notes, expectations) are the output's: English
+  // in JSON unless --lang. The progress lines and the benchmarks' errors
+  // are built with them; the history's warnings are the reader's.
+  std::optional<core::i18n::OutputLanguage> texts;
+  texts.emplace();
   auto inv = probe::run_probes(pctx, probe::all_probes());
 
   bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
@@ -109,6 +121,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   };
   auto report = bench::run_benchmarks(o.ids, config, inv.inventory, guard.cancelled(), progress);
   if (tty) std::fprintf(stderr, "\r\033[K");
+  texts.reset();
   if (!report) {
     core::log(core::LogLevel::kError, "{}", report.error().to_string());
     return report.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal;
@@ -150,6 +163,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
       }
     }
   }
+  texts.emplace();
   // The HTML page always sets each metric against the catalog.
   if (o.compare || o.format == "html") bench::add_expectations(report->results, inv.inventory, knowledge::builtin());
 
@@ -157,9 +171,12 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   if (o.format == "html") {
     nlohmann::json j = nlohmann::json::parse(core::json_text(bench::to_json(*report)));
     j["history"] = std::move(history_json);
+    texts.reset();
     written = write_html_page(report::html::PageKind::kBench, std::move(j), "tfrig bench", o.output);
   } else {
-    written = write_output(o.format == "json" ? core::json_text(bench::to_json(*report)) : bench::render_text(*report), o.output);
+    const std::string out = o.format == "json" ? core::json_text(bench::to_json(*report)) : bench::render_text(*report);
+    texts.reset();
+    written = write_output(out, o.output);
   }
   std::fflush(stdout);
   if (written != kExitOk) return written;

@@ -8,6 +8,7 @@
 #include "cli/validate.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -103,6 +104,7 @@ void add_compat_command(CLI::App& app, RunState& state) {
     }
     std::string out;
     if (o->matrix) {
+      core::i18n::OutputLanguage texts;
       out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k)) : knowledge::compat_matrix_text(*k);
       (void)core::write_stdout(out);
       state.exit_code = kExitOk;
@@ -120,8 +122,13 @@ void add_compat_command(CLI::App& app, RunState& state) {
         core::log(core::LogLevel::kWarn, "{}", trf("could not probe this machine ({}); using only the given parts", report.error().to_string()));
       }
     }
-    auto answer = knowledge::check_compat(*k, q);
-    out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer)) : knowledge::compat_to_text(answer);
+    knowledge::CompatAnswer answer;
+    {
+      // The answer's reasons are the output's texts (English in JSON unless --lang).
+      core::i18n::OutputLanguage texts;
+      answer = knowledge::check_compat(*k, q);
+      out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer)) : knowledge::compat_to_text(answer);
+    }
     (void)core::write_stdout(out);
     std::fflush(stdout);
     state.exit_code = answer.verdict == "no" ? kExitErrors : answer.verdict == "caveats" ? kExitWarnings : kExitOk;

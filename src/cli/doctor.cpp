@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/explain_log.h"
@@ -11,6 +12,7 @@
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -137,6 +139,10 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       state.exit_code = explain_rule(*report, *knowledge, opts->explain, opts->tf);
       return;
     }
+    // The findings' texts are the output's: English in JSON / Prometheus
+    // unless --lang (main); stderr stays in the reader's language.
+    std::optional<core::i18n::OutputLanguage> output_language;
+    if (opts->format == "json" || opts->format == "prometheus") output_language.emplace();
     rules::FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
     rules::attach_findings(*report, *knowledge, findings);
     add_log_findings(*report, from_files, *knowledge);
@@ -150,6 +156,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     } else {
       out = report::render_text(*report, report::TextOptions{opts->output == "-" && use_color(opts->color), true});
     }
+    output_language.reset();
     if (const int written = write_output(out, opts->output); written != kExitOk) {
       state.exit_code = written;
       return;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -23,6 +24,7 @@
 #include "cli/verdict.h"
 #include "core/atomic_file.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -255,8 +257,6 @@ void add_explain_command(CLI::App& app, RunState& state) {
       err_lines.finish();
       command_status = ran->exit_code;
       analysis = analyzer.finish(out_lines.truncated_lines() + err_lines.truncated_lines());
-      // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
-      source = trf("the output of {}", command->front());
     } else {
       const std::string path = o->args.empty() ? "-" : o->args.front();
       auto read = analyze_file(path, *table);
@@ -293,6 +293,11 @@ void add_explain_command(CLI::App& app, RunState& state) {
         core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", r.error().to_string()));
       }
     }
+    // The findings and the verdict are the output's texts (English in JSON unless --lang).
+    std::optional<core::i18n::OutputLanguage> texts;
+    texts.emplace();
+    // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
+    if (command) source = trf("the output of {}", command->front());
     auto findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
     auto report = explain::explain_report(findings, analysis, source, machine ? &*machine : nullptr);
     // Render; a command's own stdout is passed through, so the report goes to stderr then.
@@ -312,6 +317,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
                "\n";
       }
     }
+    texts.reset();
     if (fd < 0) {
       auto w = core::write_file_atomic(o->output, out);
       if (!w) {

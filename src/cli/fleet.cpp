@@ -3,12 +3,14 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/clock.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "core/units.h"
@@ -68,32 +70,41 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   fleet::LoadOptions load;
   if (!o.tf.empty()) load.tf = o.tf;
   load.jobs = o.jobs;
+  // Each node's findings and the comparison are the output's texts (English
+  // in JSON unless --lang), built as the nodes are read; the unreadable
+  // nodes' errors logged below are the output's too.
   std::optional<fleet::Node> baseline;
   if (!o.baseline.empty()) {
-    auto b = fleet::load_node(o.baseline, *knowledge, load);
+    auto b = core::i18n::in_output_language([&] { return fleet::load_node(o.baseline, *knowledge, load); });
     if (!b) {
       core::log(core::LogLevel::kError, "{}", trf("--baseline: {}", b.error().to_string()));
       return exit_code_for(b.error());
     }
     baseline = std::move(*b);
   }
+  std::optional<core::i18n::OutputLanguage> texts;
+  texts.emplace();
   auto loaded = fleet::load_nodes(*files, *knowledge, load);
+  texts.reset();
   core::log(core::LogLevel::kInfo, "{}",
             trnf("read {0} node ({1} unreadable) in {2}", "read {0} nodes ({1} unreadable) in {2}", loaded.nodes.size(),
                  loaded.nodes.size(), loaded.unreadable.size(), core::format_seconds(watch.seconds())));
   for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", u.error);
   const bool none_read = loaded.nodes.empty();
+  texts.emplace();
   auto report = fleet::compare(std::move(loaded.nodes), std::move(loaded.unreadable), baseline);
   int written = kExitOk;
   if (o.format == "html") {
     written = write_html_page(report::html::PageKind::kFleet, nlohmann::json::parse(fleet::render_json(report)), "tfrig fleet",
                               o.output);
   } else {
-    written = write_output(o.format == "json" ? fleet::render_json(report)
-                                              : fleet::render_text(report, fleet::RenderOptions{o.output == "-" && color_wanted(o.color)}),
-                           o.output);
+    const std::string out = o.format == "json" ? fleet::render_json(report)
+                                               : fleet::render_text(report, fleet::RenderOptions{o.output == "-" && color_wanted(o.color)});
+    texts.reset();
+    written = write_output(out, o.output);
   }
   std::fflush(stdout);
+  texts.reset();
   if (written != kExitOk) return written;
   core::log(core::LogLevel::kInfo, "{}", trf("fleet took {} in total", core::format_seconds(watch.seconds())));
   if (none_read) return kExitNoInput;

@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "core/escape.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/json_text.h"
 #include "core/output.h"
 #include "core/log.h"
@@ -30,12 +31,15 @@ int run(InspectArgs& a) {
     }
     a.options.compression = *c;
   }
-  auto r = tfrecord::inspect_file(a.path, a.options);
+  // The report's texts are the output's (English in JSON unless --lang); a
+  // file that cannot be read gets its error in the reader's language.
+  auto r = core::i18n::in_output_language([&a] { return tfrecord::inspect_file(a.path, a.options); });
   if (!r) {
     core::log(core::LogLevel::kError, "inspect: {}", r.error().to_string());
     return exit_code_for(r.error());
   }
   if (a.json) {
+    core::i18n::OutputLanguage texts;
     (void)core::write_stdout(core::json_text(tfrecord::report_to_json(*r)));
   } else {
     std::fputs(tfrecord::report_to_text(*r).c_str(), stdout);

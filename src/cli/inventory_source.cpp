@@ -12,6 +12,7 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -105,7 +106,12 @@ core::Result<report::Report> probe_report(const core::SysRoot& root, const Inven
   probe::Context ctx{root, data_paths,
                      std::chrono::milliseconds(static_cast<long>(std::lround(options.deadline_seconds * 1000))),
                      options.python_prefixes};
-  auto run = probe::run_probes(ctx, probe::all_probes());
+  // The probes' problems go into the snapshot: in the output language
+  // (English in JSON unless --lang); the log below is the reader's.
+  auto run = [&] {
+    core::i18n::OutputLanguage output_language;
+    return probe::run_probes(ctx, probe::all_probes());
+  }();
   for (const auto& s : run.statuses) {
     core::log(core::LogLevel::kInfo, "{}", trf("probe {0}: {1} in {2} ({3})", s.id, probe::state_name(s.state),
                                                core::format_seconds(s.seconds), report::probe_detail(s.detail)));
@@ -164,6 +170,7 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
 }
 
 std::string report_json_text(const report::Report& report) {
+  core::i18n::OutputLanguage output_language;
   return core::json_text(report::to_json(report));
 }
 

@@ -338,10 +338,11 @@ void apply_language(const std::optional<std::string>& flag) {
 
 bool writes_machine_output(const CLI::App& app) {
   const CLI::App* cmd = chosen_command(app);
-  // snapshot writes the report as JSON; metrics --markdown writes docs/metrics.md
+  // snapshot and import write the report as JSON; metrics --markdown writes docs/metrics.md
   // (its table of names is for people: it follows the language).
   const std::string name = cmd->get_name();
-  if (name == "snapshot") return true;
+  // import (and import nvidia-smi-xml) writes a snapshot.
+  if (name == "snapshot" || name == "import" || name == "nvidia-smi-xml") return true;
   if (name == "metrics") {
     const CLI::Option* markdown = cmd->get_option_no_throw("--markdown");
     return markdown != nullptr && markdown->count() > 0;
@@ -352,6 +353,18 @@ bool writes_machine_output(const CLI::App& app) {
   }
   if (const CLI::Option* json = cmd->get_option_no_throw("--json"); json != nullptr && json->count() > 0) return true;
   return false;
+}
+
+bool scopes_output_language(const CLI::App& app) {
+  // Each of these builds its output's texts inside a core::i18n::OutputLanguage
+  // (or core::i18n::in_output_language) and nothing that goes into the output
+  // outside one. A command not listed runs wholly in English: safe, if less kind.
+  static const std::vector<std::string> kScoped = {
+      "doctor", "snapshot", "import", "nvidia-smi-xml", "compat",  "explain", "knowledge", "fleet",
+      "plan",   "pipeline", "bench",  "watch",          "verify",  "inspect", "metrics",
+  };
+  const std::string name = chosen_command(app)->get_name();
+  return std::find(kScoped.begin(), kScoped.end(), name) != kScoped.end();
 }
 
 void translate_help(CLI::App& app) {

@@ -21,6 +21,11 @@ void apply_language(const std::optional<std::string>& flag);
 // prometheus / csv, --json, or a command whose only output is JSON.
 bool writes_machine_output(const CLI::App& app);
 
+// True when the chosen command keeps the reader's language on stderr and
+// switches to the output language (core/i18n_scope.h) only around building
+// its machine output; main runs the others wholly in English.
+bool scopes_output_language(const CLI::App& app);
+
 // CLI11's help with its fixed words ("Usage", "Options", "Subcommands")
 // translated, and its parse errors in the reader's language (parse_error_message).
 void translate_help(CLI::App& app);

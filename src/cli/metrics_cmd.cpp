@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/output.h"
 #include "core/table.h"
 #include "report/prometheus.h"
@@ -19,6 +20,8 @@ void add_metrics_command(CLI::App& app, RunState& state) {
   cmd->callback([markdown, &state] {
     std::string out;
     if (*markdown) {
+      // docs/metrics.md: English unless --lang (main's output language).
+      core::i18n::OutputLanguage texts;
       out = report::prometheus_metrics_markdown();
     } else {
       core::Table t({C_("metrics table", "metric"), C_("metrics table", "type"), C_("metrics table", "labels")});

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/interrupt.h"
 #include "core/json_text.h"
 #include "core/log.h"
@@ -58,7 +60,14 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     core::log(core::LogLevel::kError, "{}", _("give either --model or --samples-per-s, not both"));
     return kExitUsage;
   }
-  auto prices = plan::load_prices(plan::PriceOptions{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt});
+  // Texts that go into the output (the price source, the demand's and the
+  // stages' details, the advice) are built in the output language (English
+  // in JSON unless --lang); errors of the options and files before the
+  // measurement in the reader's. The measurement's progress lines and its
+  // errors are built with its texts, in the output language.
+  auto prices = core::i18n::in_output_language([&o] {
+    return plan::load_prices(plan::PriceOptions{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt});
+  });
   if (!prices) {
     core::log(core::LogLevel::kError, "{}", prices.error().to_string());
     return exit_code_for(prices.error());
@@ -72,7 +81,10 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   pctx.root = root;
   pctx.data_paths = {o.data_dir, o.dir};
   pctx.deadline = std::chrono::milliseconds(3000);
-  auto inv = probe::run_probes(pctx, probe::all_probes());
+  auto inv = [&pctx] {
+    core::i18n::OutputLanguage texts;
+    return probe::run_probes(pctx, probe::all_probes());
+  }();
 
   pipeline::DemandRequest req;
   if (!o.model.empty()) req.model = o.model;
@@ -82,7 +94,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   req.precision = o.precision;
   req.batch = o.batch;
   const auto catalog = plan::plan_gpus_from_catalog();
-  auto demand = pipeline::resolve_demand(req, inv.inventory, catalog);
+  auto demand = core::i18n::in_output_language([&] { return pipeline::resolve_demand(req, inv.inventory, catalog); });
   if (!demand) {
     core::log(core::LogLevel::kError, "{}", demand.error().to_string());
     return demand.error().code == core::ErrorCode::kNotFound || demand.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage
@@ -107,10 +119,13 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
       core::log(core::LogLevel::kInfo, "{}", s);
     }
   };
+  std::optional<core::i18n::OutputLanguage> texts;
+  texts.emplace();
   auto measured = pipeline::measure_stages(mo, inv.inventory, guard.cancelled(), step);
   if (tty) std::fprintf(stderr, "\r\033[K");
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (!measured) {
+    texts.reset();
     core::log(core::LogLevel::kError, "{}", measured.error().to_string());
     return measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal;
   }
@@ -136,6 +151,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     auto j = pipeline::render_json(report);
     j["run_cost"] = costs ? pipeline::run_cost_json(*costs) : nlohmann::ordered_json(nullptr);
     if (o.format == "html") {
+      texts.reset();
       return write_html_page(report::html::PageKind::kPipeline, nlohmann::json::parse(core::json_text(std::move(j))),
                              "tfrig pipeline --data " + o.data_dir, o.output);
     }
@@ -144,6 +160,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     out = pipeline::render_text(report);
     if (costs) out += pipeline::render_run_cost_text(*costs);
   }
+  texts.reset();
   const int written = write_output(out, o.output);
   std::fflush(stdout);
   return written;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "cli/inventory_source.h"
 #include "cli/validate.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
 #include "core/log.h"
@@ -295,7 +297,10 @@ void add_plan_command(CLI::App& app, RunState& state) {
       core::log(core::LogLevel::kError, "{}", e.to_string());
       state.exit_code = exit_code_for(e);
     };
-    auto w = build_workload(*o);
+    // Texts that go into the output (the workload's name and notes, the price
+    // source, the plan's notes) are built in the output language (English in
+    // JSON unless --lang); input errors in the reader's.
+    auto w = core::i18n::in_output_language([&o] { return build_workload(*o); });
     if (!w) return fail_with(w.error());
 
     plan::DataOptions data;
@@ -338,13 +343,10 @@ void add_plan_command(CLI::App& app, RunState& state) {
       model = plan::make_throughput_model(*measured, catalog);
     }
     const plan::ThroughputModel* use = model ? &*model : nullptr;
-    plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data, use);
     plan::PriceBook prices;
-    auto run = build_run(*o, data, *w, prices);
+    auto run = core::i18n::in_output_language([&] { return build_run(*o, data, *w, prices); });
     if (!run) return fail_with(run.error());
-    std::optional<plan::CostTable> costs;
-    if (*run) costs = plan::cost_table(result.gpus, **run, prices);
-
+    std::optional<report::Report> machine;
     if (o->here || !o->snapshot.empty()) {
       InventorySourceOptions source;
       source.root = state.global.root;
@@ -352,8 +354,17 @@ void add_plan_command(CLI::App& app, RunState& state) {
       if (!o->data_dir.empty()) source.data_paths.push_back(o->data_dir);
       auto report = load_report(source);
       if (!report) return fail_with(report.error());
+      machine = std::move(*report);
+    }
+
+    std::optional<core::i18n::OutputLanguage> texts;
+    texts.emplace();
+    plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data, use);
+    std::optional<plan::CostTable> costs;
+    if (*run) costs = plan::cost_table(result.gpus, **run, prices);
+    if (machine) {
       const std::string where = o->snapshot.empty() ? _("this machine") : trf("snapshot {0}", o->snapshot);
-      result.machine = plan::judge_machine(report->inventory, where, *w, catalog, data, use);
+      result.machine = plan::judge_machine(machine->inventory, where, *w, catalog, data, use);
     }
 
     plan::RenderOptions ro;
@@ -364,6 +375,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
       nlohmann::json j = plan::to_json(result);
       j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
       if (o->format == "html") {
+        texts.reset();
         state.exit_code = write_html_page(report::html::PageKind::kPlan, std::move(j), "tfrig plan", o->output);
         return;
       }
@@ -374,6 +386,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
       out = plan::render_text(result, ro);
       if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10);
     }
+    texts.reset();
     state.exit_code = write_output(out, o->output);
     std::fflush(stdout);
   });

@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "core/escape.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/output.h"
 #include "core/log.h"
@@ -44,9 +45,15 @@ int run(VerifyArgs& a) {
     }
   }
   tfrecord::VerifyReport report;
-  report.files = tfrecord::verify_paths(a.paths, a.options);
-  report.set_problems = tfrecord::check_shard_sets(a.paths);
-  (void)core::write_stdout(a.json ? tfrecord::render_verify_json(report) : tfrecord::render_verify_text(report));
+  std::string out;
+  {
+    // Each file's problems are the output's texts (English in JSON unless --lang).
+    core::i18n::OutputLanguage texts;
+    report.files = tfrecord::verify_paths(a.paths, a.options);
+    report.set_problems = tfrecord::check_shard_sets(a.paths);
+    out = a.json ? tfrecord::render_verify_json(report) : tfrecord::render_verify_text(report);
+  }
+  (void)core::write_stdout(out);
   if (report.files.empty()) return kExitNoInput;
   return report.bad_files() == 0 && report.set_problems.empty() ? kExitOk : kExitWarnings;
 }

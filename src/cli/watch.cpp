@@ -13,6 +13,7 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/interrupt.h"
 #include "core/json_text.h"
@@ -63,19 +64,24 @@ std::optional<double> parse_duration(std::string_view text) {
 }
 
 int emit(const watch::Recording& rec, const std::string& format, const std::string& output) {
-  const watch::Analysis a = watch::analyse(rec);
   std::string out;
-  if (format == "html") {
-    nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a)));
-    j["series"] = report::html::watch_series_json(rec);
-    return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source), output);
-  }
-  if (format == "json") {
-    out = core::json_text(watch::render_json(rec, a));
-  } else if (format == "csv") {
-    out = watch::render_csv(rec, a);
-  } else {
-    out = watch::render_text(rec, a);
+  {
+    // The analysis' texts are the output's: English in JSON and CSV unless
+    // --lang (an HTML page is for people: no switch there).
+    core::i18n::OutputLanguage texts;
+    const watch::Analysis a = watch::analyse(rec);
+    if (format == "html") {
+      nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a)));
+      j["series"] = report::html::watch_series_json(rec);
+      return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source), output);
+    }
+    if (format == "json") {
+      out = core::json_text(watch::render_json(rec, a));
+    } else if (format == "csv") {
+      out = watch::render_csv(rec, a);
+    } else {
+      out = watch::render_text(rec, a);
+    }
   }
   const int written = write_output(out, output);
   std::fflush(stdout);

@@ -1,5 +1,6 @@
 #include "core/i18n.h"
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -198,15 +199,26 @@ class PluralEval {
   }
 };
 
+// The language in use: one pointer, switched atomically. A probe left past
+// its deadline keeps running on a detached thread and may translate while
+// main switches the language for a machine output (ScopedLanguage); it reads
+// either the old language or the new one, never half of a switch.
 struct Active {
   std::string language = "en";
   const Catalog* catalog = nullptr;
 };
 
-Active& active() {
-  static Active a;
+const Active& english() {
+  static const Active a;
   return a;
 }
+
+std::atomic<const Active*>& active_slot() {
+  static std::atomic<const Active*> slot{&english()};
+  return slot;
+}
+
+const Active& active() { return *active_slot().load(std::memory_order_acquire); }
 
 // Set on a thread whose texts are stored as facts (a probe's): every lookup
 // there answers English, whatever the process's language.
@@ -347,8 +359,18 @@ const Catalog* embedded_catalog(std::string_view language) {
 }
 
 void set_language(std::string_view language) {
-  active().catalog = embedded_catalog(language);
-  active().language = active().catalog ? std::string(language) : "en";
+  // One Active per embedded language, made once and never freed: a reader
+  // holding the old one stays valid.
+  static const std::vector<Active> per_language = [] {
+    std::vector<Active> out;
+    for (const auto& [lang, catalog] : loaded()) out.push_back(Active{lang, &catalog});
+    return out;
+  }();
+  const Active* chosen = &english();
+  for (const auto& a : per_language) {
+    if (a.language == language) chosen = &a;
+  }
+  active_slot().store(chosen, std::memory_order_release);
 }
 
 std::string_view language() { return t_english ? std::string_view("en") : std::string_view(active().language); }
