@@ -7,6 +7,7 @@
 #include "cli/command.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
+#include "report/severity_paint.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
@@ -22,16 +23,6 @@ namespace {
 void print(const std::string& s) {
   (void)core::write_stdout(s);
   std::fflush(stdout);
-}
-
-// As doctor's report says it (the JSON keeps severity_name).
-std::string severity_label(rules::Severity s) {
-  switch (s) {
-    case rules::Severity::kError: return _("error");
-    case rules::Severity::kWarning: return _("warning");
-    case rules::Severity::kInfo: return _("info");
-  }
-  return _("info");
 }
 
 }  // namespace
@@ -103,7 +94,7 @@ void add_rules_command(CLI::App& app, RunState& state) {
       return;
     }
     core::Table t({"id", C_("rules table", "severity"), C_("rules table", "title")});
-    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), severity_label(r.severity), _(r.title)});
+    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), report::severity_label(r.severity), _(r.title)});
     print(t.render("") + "\n" +
           trnf("{} rule; `tfrig doctor --explain ID` explains one.", "{} rules; `tfrig doctor --explain ID` explains one.",
                rules::all_rules().size(), rules::all_rules().size()) +

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/validate.h"
 #include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/text.h"
@@ -258,21 +259,6 @@ std::string parse_error_text(const CLI::Error& e) {
 }
 
 namespace {
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // The command's (or tfrig's global) long option nearest to an unknown one
 // ("--formt" -> "--format"), within two edits; empty when none is.

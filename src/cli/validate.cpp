@@ -65,8 +65,7 @@ core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& 
   return {};
 }
 
-namespace {
-
+// Levenshtein distance: insertions, deletions and substitutions of one byte.
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -81,8 +80,6 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   }
   return row[b.size()];
 }
-
-}  // namespace
 
 std::optional<std::string> unknown_command_message(const CLI::App& app, int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {

@@ -29,4 +29,7 @@ core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& 
 // "The following arguments were not expected".
 std::optional<std::string> unknown_command_message(const CLI::App& app, int argc, const char* const* argv);
 
+// Edits (insert, delete, replace a byte) between two words: the "did you mean" of commands and options.
+size_t edit_distance(std::string_view a, std::string_view b);
+
 }  // namespace tfrig::cli

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/i18n.h"
+#include "report/severity_paint.h"
 #include "core/table.h"
 #include "knowledge_data.h"
 #include "rules/rule.h"
@@ -151,15 +152,6 @@ std::string cell(std::string s) {
   return out;
 }
 
-// As doctor's report says it (the table and JSON keep severity_name).
-std::string severity_label(rules::Severity s) {
-  switch (s) {
-    case rules::Severity::kError: return _("error");
-    case rules::Severity::kWarning: return _("warning");
-    case rules::Severity::kInfo: return _("info");
-  }
-  return _("info");
-}
 
 std::string quoted_matches(const Signature& s) {
   std::string out;
@@ -251,7 +243,7 @@ std::string signatures_list_text(const SignatureTable& table) {
     std::string m = s.match.front();
     if (m.size() > 60) m = m.substr(0, 57) + "...";
     if (s.match.size() > 1) m += fmt::format(" (+{})", s.match.size() - 1);
-    t.add_row({s.rule_id, severity_label(s.severity), m, s.source});
+    t.add_row({s.rule_id, report::severity_label(s.severity), m, s.source});
   }
   return t.render("") + "\n" +
          trnf("{} signature (data version {}); docs/explain.md explains each.", "{} signatures (data version {}); docs/explain.md explains each.",
