@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
@@ -59,7 +60,7 @@ void add_inspect_command(CLI::App& app, RunState& state) {
   auto args = std::make_shared<InspectArgs>();
   auto* cmd = app.add_subcommand("inspect", _("Record count, feature schema and the first Examples of a TFRecord file"));
   cmd->add_option("PATH", args->path, _("TFRecord file"))->required();
-  cmd->add_option("-n,--show", args->options.show, _("How many Examples to print as JSON"))->capture_default_str();
+  cmd->add_option("-n,--show", args->options.show, _("How many Examples to print as JSON"))->capture_default_str()->check(whole_number());
   cmd->add_flag("--show-bytes", args->options.show_bytes, _("Print bytes values (text, or hex) instead of size + CRC-32C"));
   cmd->add_option("--compression", args->compression, _("auto (sniff), none, gzip or zlib"))->capture_default_str();
   cmd->add_flag("--json", args->json, _("JSON on stdout"));

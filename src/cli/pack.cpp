@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/interrupt.h"
@@ -95,7 +96,7 @@ void add_pack_command(CLI::App& app, RunState& state) {
   cmd->add_option("-o,--output", o.out_dir, _("Output directory for shards, indexes and the label map"))->required();
   cmd->add_option("--prefix", o.prefix, _("Shard name prefix: PREFIX-00000-of-00128.tfrecord"))->capture_default_str();
   cmd->add_option("--shard-size", args->shard_size, _("Target shard size (200MB, 1GiB)"))->capture_default_str();
-  cmd->add_option("--seed", o.plan.seed, _("Shuffle seed (same seed, same shards)"))->capture_default_str();
+  cmd->add_option("--seed", o.plan.seed, _("Shuffle seed (same seed, same shards)"))->capture_default_str()->check(whole_number());
   cmd->add_flag("--no-shuffle", args->no_shuffle, _("Keep the sorted listing order"));
   cmd->add_option("--shard-index", args->shard_index,
                   _("Pack only slice I of --num-shards (0-based); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"))

@@ -26,6 +26,17 @@ CLI::Validator finite_in(double lo, double hi) {
       fmt::format("NUMBER in [{} - {}]", lo, hi));
 }
 
+CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return trf("value '{}' is not a whole number 0 or more", text);
+        }
+        return {};
+      },
+      "N");
+}
+
 CLI::Validator version_text(const std::string& example) {
   return CLI::Validator(
       [example](std::string& text) -> std::string {

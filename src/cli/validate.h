@@ -15,6 +15,10 @@ namespace tfrig::cli {
 // A number in [lo, hi]; NaN and infinities are refused (CLI::Range lets NaN through).
 CLI::Validator finite_in(double lo, double hi);
 
+// A whole number 0 or more for an unsigned option: CLI11 reads "-1" into an
+// unsigned variable as its largest value, and CLI::Range then lets it pass.
+CLI::Validator whole_number();
+
 // A version number ("12.2", "535.104.05"): text that is none is exit 64
 // naming the option, not a "no" verdict about it. `example` goes in the message.
 CLI::Validator version_text(const std::string& example);

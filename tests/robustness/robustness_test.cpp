@@ -359,6 +359,9 @@ TEST(OptionValues, OutOfRangeValuesAreUsageErrorsNamingTheOption) {
       {"plan --model resnet50 --kwh -1", "--kwh"},
       {"plan --model resnet50 --steps 0", "--steps"},
       {"plan --model resnet50 --runs-per-month -2", "--runs-per-month"},
+      // Unsigned options read "-1" as their largest value without a range check.
+      {"pack " + shell_quote(testing::data_path("tfrecord")) + " -o /nonexistent-out --seed -1", "--seed"},
+      {"inspect --show -1 " + shell_quote(testing::data_path("tfrecord/tfx__cifar10_test.tfrecord")), "--show"},
   };
   for (const auto& [args, option] : cases) {
     const auto r = run_stderr(args);
