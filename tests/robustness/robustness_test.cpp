@@ -33,10 +33,12 @@ using testing::shell_quote;
 
 // Runs tfrig with args (already quoted) through sh; stdout goes to
 // `stdout_to` (a path, /dev/null by default) and the result holds stderr
-// only. `timeout` turns a hang into a failure (exit 124) instead of a stuck CI.
+// only. `timeout` turns a hang into a failure (exit 124) instead of a stuck CI;
+// 90 s, not less: under ASan with the suite running beside it, reading a 70 MB
+// file of NULs through every importer's detection once took more than 30 s.
 RunResult run_stderr(const std::string& args, const std::string& stdout_to = "/dev/null", const std::string& prefix = "") {
   // run_shell adds "2>&1" after the command: the group keeps stdout apart.
-  return testing::run_shell("{ " + prefix + "timeout 30 " + shell_quote(TFRIG_BINARY) + " " + args + " 2>&1 >" +
+  return testing::run_shell("{ " + prefix + "timeout 90 " + shell_quote(TFRIG_BINARY) + " " + args + " 2>&1 >" +
                             shell_quote(stdout_to) + "; }");
 }
 
