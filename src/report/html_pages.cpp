@@ -10,6 +10,7 @@
 #include "core/i18n.h"
 #include "pipeline/barrel.h"
 #include "report/html_chart.h"
+#include "watch/classify.h"
 #include "watch/sample.h"
 
 namespace tfrig::report::html {
@@ -754,18 +755,12 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
 
 // ---- watch ---------------------------------------------------------------
 
-// A watch verdict ("io_bound") for people: "io bound", translated.
+// A watch verdict ("io_bound") for people: the terminal's phrase in Chinese
+// (watch::verdict_label), the JSON name with spaces in English ("io bound").
 std::string verdict_words(const std::string& v) {
-  // TRANSLATORS: watch's verdicts on a run (the JSON keeps input_bound_cpu, io_bound, ...).
-  if (v == "input_bound_cpu") return C_("watch verdict", "input bound cpu");
-  if (v == "input_bound_io") return C_("watch verdict", "input bound io");
-  if (v == "compute_bound") return C_("watch verdict", "compute bound");
-  if (v == "pcie_bound") return C_("watch verdict", "pcie bound");
-  if (v == "idle") return C_("watch verdict", "idle");
-  if (v == "cpu_bound") return C_("watch verdict", "cpu bound");
-  if (v == "io_bound") return C_("watch verdict", "io bound");
   std::string out = v;
-  std::replace(out.begin(), out.end(), '_', ' ');
+  if (auto verdict = watch::verdict_from_name(v)) out = watch::verdict_label(*verdict);
+  if (out == v) std::replace(out.begin(), out.end(), '_', ' ');
   return out;
 }
 

@@ -25,6 +25,13 @@ std::string_view verdict_name(Verdict v) {
   return "idle";
 }
 
+std::optional<Verdict> verdict_from_name(std::string_view name) {
+  for (int i = 0; i <= static_cast<int>(Verdict::kIoBound); ++i) {
+    if (verdict_name(static_cast<Verdict>(i)) == name) return static_cast<Verdict>(i);
+  }
+  return std::nullopt;
+}
+
 // TRANSLATORS: tfrig watch's verdicts on the terminal; English shows the JSON names themselves.
 std::string verdict_label(Verdict v) {
   switch (v) {

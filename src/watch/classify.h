@@ -25,6 +25,7 @@ enum class Verdict {
   kIoBound,        // no GPU watched: waiting on storage
 };
 std::string_view verdict_name(Verdict v);  // the JSON names: "input_bound_cpu", ...
+std::optional<Verdict> verdict_from_name(std::string_view name);  // nullopt for a name it does not know
 // The verdict for the terminal: the JSON name in English, a phrase in Chinese.
 std::string verdict_label(Verdict v);
 

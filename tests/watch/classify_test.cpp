@@ -196,3 +196,14 @@ TEST(WatchClassify, JsonEndsWithTheContractKeys) {
 
 }  // namespace
 }  // namespace tfrig::watch
+
+// The HTML report reads a verdict back from the JSON name to show the
+// terminal's words; every name comes back, an unknown one does not.
+TEST(Classify, EveryVerdictNameReadsBack) {
+  for (const char* name : {"input_bound_cpu", "input_bound_io", "compute_bound", "pcie_bound", "idle", "cpu_bound", "io_bound"}) {
+    const auto v = tfrig::watch::verdict_from_name(name);
+    ASSERT_TRUE(v.has_value()) << name;
+    EXPECT_EQ(tfrig::watch::verdict_name(*v), name);
+  }
+  EXPECT_FALSE(tfrig::watch::verdict_from_name("gpu_bound").has_value());
+}
