@@ -16,6 +16,13 @@ std::string_view origin_name(Origin o) {
   return "assumed";
 }
 
+std::optional<Origin> origin_from_name(std::string_view name) {
+  for (Origin o : {Origin::kMeasured, Origin::kEstimated, Origin::kAssumed}) {
+    if (origin_name(o) == name) return o;
+  }
+  return std::nullopt;
+}
+
 std::string origin_label(Origin o) {
   switch (o) {
     case Origin::kMeasured: return C_("origin", "measured");

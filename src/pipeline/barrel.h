@@ -16,6 +16,7 @@ namespace tfrig::pipeline {
 // published figure scaled, or assumed (a user-given or default figure).
 enum class Origin { kMeasured, kEstimated, kAssumed };
 std::string_view origin_name(Origin o);  // "measured" | "estimated" | "assumed"
+std::optional<Origin> origin_from_name(std::string_view name);  // nullopt for another word
 // The words the terminal shows for an origin and a stage name (JSON keeps the names).
 std::string origin_label(Origin o);
 std::string stage_label(std::string_view name);

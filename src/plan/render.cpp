@@ -51,14 +51,6 @@ std::string activation_formula(const Workload& w, uint64_t batch) {
   return trf("sum over {0} layers of the outputs kept for backward x batch {1} x {2} B", w.layers.size(), batch, e);
 }
 
-// Values that are JSON contract words ("measured", "short") are translated
-// only where the terminal shows them.
-std::string basis_text(std::string_view basis) {
-  if (basis == "measured") return C_("throughput basis", "measured");
-  if (basis == "estimated") return C_("throughput basis", "estimated");
-  return std::string(basis);
-}
-
 std::string tier_text(Tier t) {
   switch (t) {
     case Tier::kEntry: return C_("GPU tier", "entry");
@@ -77,14 +69,6 @@ std::string segment_text(Segment s) {
   return std::string(segment_name(s));
 }
 
-std::string rank_by_text(RankBy b) {
-  switch (b) {
-    case RankBy::kPricePerformance: return C_("rank by", "price-performance");
-    case RankBy::kSpeed: return C_("rank by", "speed");
-    case RankBy::kMemory: return C_("rank by", "memory");
-  }
-  return std::string(rank_by_name(b));
-}
 
 // The staves of judge_machine (plan.cpp); their names stay English in JSON.
 std::string stave_text(std::string_view name) {
@@ -95,14 +79,32 @@ std::string stave_text(std::string_view name) {
   return std::string(name);
 }
 
+
+}  // namespace
+
+// Values that are JSON contract words ("measured", "short") are translated
+// only where the terminal shows them.
+std::string basis_text(std::string_view basis) {
+  if (basis == "measured") return C_("throughput basis", "measured");
+  if (basis == "estimated") return C_("throughput basis", "estimated");
+  return std::string(basis);
+}
+
+std::string rank_by_text(RankBy b) {
+  switch (b) {
+    case RankBy::kPricePerformance: return C_("rank by", "price-performance");
+    case RankBy::kSpeed: return C_("rank by", "speed");
+    case RankBy::kMemory: return C_("rank by", "memory");
+  }
+  return std::string(rank_by_name(b));
+}
+
 std::string stave_verdict_text(std::string_view verdict) {
   if (verdict == "ok") return C_("stave verdict", "ok");
   if (verdict == "short") return C_("stave verdict", "short");
   if (verdict == "unknown") return C_("stave verdict", "unknown");
   return std::string(verdict);
 }
-
-}  // namespace
 
 std::vector<MemoryRow> memory_rows(const PlanResult& r) {
   const Workload& w = r.workload;

@@ -24,6 +24,12 @@ struct RenderOptions {
 };
 
 std::string render_text(const PlanResult& r, const RenderOptions& o);
+// JSON contract words as the reader's language shows them (the terminal and
+// the HTML report): a throughput basis ("measured"), a ranking order, a
+// stave's verdict ("short"); an unknown word comes back as it is.
+std::string basis_text(std::string_view basis);
+std::string rank_by_text(RankBy b);
+std::string stave_verdict_text(std::string_view verdict);
 std::string render_markdown(const PlanResult& r, const RenderOptions& o);
 nlohmann::json to_json(const PlanResult& r);
 

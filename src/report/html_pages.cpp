@@ -9,6 +9,8 @@
 
 #include "core/i18n.h"
 #include "pipeline/barrel.h"
+#include "plan/ranking.h"
+#include "plan/render.h"
 #include "report/html_chart.h"
 #include "watch/classify.h"
 #include "watch/sample.h"
@@ -116,33 +118,16 @@ std::string source_line(const std::string& html) {
 
 std::string none_paragraph() { return "<p>" + escape(_("None.")) + "</p>"; }
 
-// JSON contract words shown in the interface's language where there is a
-// translation (the plan's and pipeline's own), else as they are.
-std::string stave_verdict_word(const std::string& v) {
-  if (v == "ok") return C_("stave verdict", "ok");
-  if (v == "short") return C_("stave verdict", "short");
-  if (v == "unknown") return C_("stave verdict", "unknown");
-  return v;
-}
-
+// JSON contract words in the interface's language where plan and pipeline
+// translate them, else as they are.
 std::string origin_word(const std::string& o) {
-  if (o == "measured") return C_("origin", "measured");
-  if (o == "estimated") return C_("origin", "estimated");
-  if (o == "assumed") return C_("origin", "assumed");
-  return o;
-}
-
-std::string basis_word(const std::string& b) {
-  if (b == "measured") return C_("throughput basis", "measured");
-  if (b == "estimated") return C_("throughput basis", "estimated");
-  return b;
+  const auto origin = pipeline::origin_from_name(o);
+  return origin ? pipeline::origin_label(*origin) : o;
 }
 
 std::string rank_by_word(const std::string& r) {
-  if (r == "price-performance") return C_("rank by", "price-performance");
-  if (r == "speed") return C_("rank by", "speed");
-  if (r == "memory") return C_("rank by", "memory");
-  return r;
+  const auto by = plan::parse_rank_by(r);
+  return by ? plan::rank_by_text(*by) : r;
 }
 
 // The plan's stave names (src/plan/render.cpp marks the same English words).
@@ -455,7 +440,7 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
       for (const auto& s : array(machine, "staves")) {
         const std::string v = str(s, "verdict");
         const std::string cls = v == "ok" ? "ok" : v == "short" ? "warning" : v == "fail" ? "error" : "info";
-        srows.push_back({escape(stave_name_word(str(s, "name"))), "<span class=\"sev " + cls + "\">" + escape(stave_verdict_word(v)) + "</span>",
+        srows.push_back({escape(stave_name_word(str(s, "name"))), "<span class=\"sev " + cls + "\">" + escape(plan::stave_verdict_text(v)) + "</span>",
                          escape(str(s, "need")), escape(str(s, "have"))});
       }
       body += table(_("Staves of this machine"), {C_("stave table", "stave"), C_("stave table", "verdict"), C_("stave table", "needs"),
@@ -524,7 +509,7 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
                       json_value_html(member(g, "gpus_needed")), json_value_html(member(g, "est_samples_per_s")),
                       json_value_html(member(g, "max_batch_per_gpu")), json_value_html(member(g, "memory_bytes"), "memory_bytes"),
                       json_value_html(member(g, "launch_price_usd")), json_value_html(member(g, "samples_per_s_per_kusd")),
-                      escape(basis_word(str(g, "basis")))});
+                      escape(plan::basis_text(str(g, "basis")))});
     }
     std::string body = chart.bars.empty() ? "" : bar_chart(chart);
     body += table(_("Every GPU of the ranking"),
