@@ -24,7 +24,9 @@ namespace tfrig::bench {
 
 enum class Status { kOk, kSkipped, kFailed };
 
-std::string_view status_name(Status status);
+std::string_view status_name(Status status);                // the JSON and history word: ok, skipped, failed
+std::optional<Status> status_from_name(std::string_view name);  // nullopt for another word
+std::string status_label(Status status);                    // as the reader's language says it
 
 // One metric of one benchmark, aggregated over its samples.
 // What the knowledge base says this hardware should reach (bench/expectation.h).

@@ -264,7 +264,7 @@ core::Result<BenchReport> History::load(int64_t run_id) const {
     m.metric = s.column_text(1);
     m.unit = s.column_text(2);
     std::string status = s.column_text(3);
-    m.status = status == "ok" ? Status::kOk : status == "skipped" ? Status::kSkipped : Status::kFailed;
+    m.status = status_from_name(status).value_or(Status::kFailed);
     m.median = sqlite3_column_double(s.get(), 4);
     m.min = sqlite3_column_double(s.get(), 5);
     m.max = sqlite3_column_double(s.get(), 6);

@@ -222,16 +222,12 @@ nlohmann::json to_json(const Measurement& m) {
   return j;
 }
 
-nlohmann::json to_json(const BenchReport& report) {
-  nlohmann::json j;
-  j["schema_version"] = 1;
-  j["context"] = to_json(report.context);
-  j["results"] = nlohmann::json::array();
-  for (const auto& m : report.results) j["results"].push_back(to_json(m));
-  return j;
+std::optional<Status> status_from_name(std::string_view name) {
+  for (Status st : {Status::kOk, Status::kSkipped, Status::kFailed}) {
+    if (status_name(st) == name) return st;
+  }
+  return std::nullopt;
 }
-
-namespace {
 
 // TRANSLATORS: a measurement's status in tfrig bench's table; JSON keeps ok/skipped/failed.
 std::string status_label(Status status) {
@@ -242,6 +238,17 @@ std::string status_label(Status status) {
   }
   return C_("bench status", "failed");
 }
+
+nlohmann::json to_json(const BenchReport& report) {
+  nlohmann::json j;
+  j["schema_version"] = 1;
+  j["context"] = to_json(report.context);
+  j["results"] = nlohmann::json::array();
+  for (const auto& m : report.results) j["results"].push_back(to_json(m));
+  return j;
+}
+
+namespace {
 
 std::string build_label(const std::string& build_type) {
   if (build_type == "release") return C_("build type", "release");

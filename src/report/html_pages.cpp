@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "bench/benchmark.h"
 #include "pipeline/barrel.h"
 #include "plan/ranking.h"
 #include "plan/render.h"
@@ -134,11 +135,8 @@ std::string rank_by_word(const std::string& r) {
 std::string stave_name_word(const std::string& name) { return name.empty() ? name : _(name); }
 
 std::string bench_status_word(const std::string& s) {
-  // TRANSLATORS: a benchmark's status in the HTML report (the JSON keeps ok/skipped/failed).
-  if (s == "ok") return C_("bench status", "ok");
-  if (s == "skipped") return C_("bench status", "skipped");
-  if (s == "failed") return C_("bench status", "failed");
-  return s;
+  const auto status = bench::status_from_name(s);
+  return status ? bench::status_label(*status) : s;
 }
 
 std::string verdict_box(std::string_view severity_class, const std::string& html_text) {
