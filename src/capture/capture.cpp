@@ -1,11 +1,12 @@
 #include "capture/capture.h"
 
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "core/escape.h"
 #include "core/i18n.h"
 #include "core/text.h"
 #include "importer/gzip.h"
@@ -173,27 +174,69 @@ core::Result<Manifest> manifest_from_json(std::string_view text) {
   return m;
 }
 
-// A path from the archive that stays inside the tree.
-bool safe_relative(std::string_view path) {
-  if (path.empty() || path.front() == '/') return false;
-  for (const auto& part : components(path)) {
-    if (part == "..") return false;
+std::string entry_name(std::string_view path) { return core::escape_bytes(path); }
+
+// Refuses a header over the limits, naming the entry, the limit and the flag
+// that raises it.
+core::Status check_header(const TarHeader& h, const Limits& limits, uint64_t& entries) {
+  if (h.type == 'L' || h.type == 'K') {
+    // A long name longer than any path (PATH_MAX is 4096 on Linux).
+    if (h.size > 65536) {
+      return core::fail(core::ErrorCode::kParse, trf("offset {}", h.offset), _("long-name record larger than 64 KiB"));
+    }
+    return {};
   }
-  return true;
+  if (++entries > limits.max_entries) {
+    return core::fail(core::ErrorCode::kUnsupported, trf("offset {}", h.offset),
+                      trf("more than {} entries (the limit; --max-capture-entries N raises it)", limits.max_entries));
+  }
+  if (h.size > limits.max_entry_bytes) {
+    return core::fail(core::ErrorCode::kUnsupported, entry_name(h.name),
+                      trf("an entry of {} bytes, over the limit of {} bytes per entry (--max-capture-entry-bytes raises it)",
+                          h.size, limits.max_entry_bytes));
+  }
+  return {};
 }
 
-// A symlink at link_rel pointing at target stays inside the tree.
-bool safe_link(const std::string& link_rel, const std::string& target) {
-  if (target.empty() || target.front() == '/') return false;
-  int depth = static_cast<int>(components(parent_of(link_rel)).size());
-  for (const auto& part : components(target)) {
-    depth += part == ".." ? -1 : 1;
-    if (depth < 0) return false;
-  }
-  return true;
+core::Error over_total(uint64_t at, const Limits& limits) {
+  return core::Error{core::ErrorCode::kUnsupported, trf("offset {}", at),
+                     trf("the capture inflates to more than {} bytes (the limit; --max-capture-bytes raises it)",
+                         limits.max_bytes)};
 }
 
-constexpr size_t kMaxUnpacked = 1u << 30;
+// The archive's bytes as a tar: inflated (within the limits) when gzip'd.
+// The headers are checked while the bytes arrive, so a bomb is refused
+// before it is held whole.
+core::Result<std::string> inflate_checked(std::string_view bytes, const Limits& limits, uint64_t& entries) {
+  std::string tar;
+  TarHeaderScan scan([&](const TarHeader& h) { return check_header(h, limits, entries); });
+  auto done = importer::gunzip_stream(bytes, [&](std::string_view chunk, size_t consumed) -> core::Status {
+    if (tar.size() + chunk.size() > limits.max_bytes) return tl::unexpected(over_total(tar.size() + chunk.size(), limits));
+    tar.append(chunk);
+    if (tar.size() > kRatioFloor && consumed > 0 && tar.size() / consumed > limits.max_ratio) {
+      return core::fail(core::ErrorCode::kUnsupported, trf("offset {}", consumed),
+                        trf("{} bytes inflated from {}: a compression ratio over {} to 1 (the limit; "
+                            "--max-capture-ratio raises it)",
+                            tar.size(), consumed, limits.max_ratio));
+    }
+    return scan.feed(tar);
+  });
+  if (!done) return tl::unexpected(done.error());
+  entries = 0;  // read_tar counts them again
+  return tar;
+}
+
+// Where a symlink in the tree leads must stay inside it.
+std::optional<std::string> link_leaves_tree(const core::MemoryTree& tree, const std::string& real) {
+  const core::MemoryTree::Node* node = tree.at(real);
+  if (node == nullptr) return std::nullopt;
+  if (!node->data.empty() && node->data.front() == '/') return trf("symlink to '{}': an absolute target", entry_name(node->data));
+  core::MemoryTree::Found found;
+  bool escaped = false;
+  (void)tree.resolve(real, true, found, &escaped);  // a missing target or a loop is the other machine's; leaving is not
+  if (escaped) return trf("symlink to '{}' leads outside the capture", entry_name(node->data));
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -211,70 +254,83 @@ std::vector<TarEntry> capture_entries(const core::SysRoot& root, const core::Acc
 }
 
 bool is_capture(std::string_view bytes) {
-  std::string plain;
+  std::string head;
   if (importer::is_gzip(bytes)) {
-    // The manifest is the first entry: the first few kB decide.
-    auto head = importer::gunzip(bytes, kMaxUnpacked);
-    if (!head) return false;
-    plain = std::move(*head);
-    bytes = plain;
+    // The manifest is the first entry: its name, in the first header, decides.
+    auto h = importer::gunzip_head(bytes, 512);
+    if (!h) return false;
+    head = std::move(*h);
+    bytes = head;
   }
-  if (bytes.size() < 512) return false;
-  return bytes.substr(0, kManifestName.size()) == kManifestName && bytes[kManifestName.size()] == '\0';
+  return bytes.size() > kManifestName.size() && bytes.substr(0, kManifestName.size()) == kManifestName &&
+         bytes[kManifestName.size()] == '\0';
 }
 
-core::Result<Unpacked> unpack_capture(std::string_view bytes, const std::string& dir) {
+bool is_fact_variable(std::string_view name) {
+  // The variables the probes read (grep 'env("' src/probe) that describe
+  // the other machine; CUDA_VISIBLE_DEVICES too, the same kind of fact as
+  // NVIDIA_VISIBLE_DEVICES. Kept in step by CaptureEnv.ProbesReadOnlyFacts.
+  static constexpr std::string_view kFacts[] = {
+      "CONDA_PREFIX", "CUDA_VISIBLE_DEVICES", "HOME", "KUBERNETES_SERVICE_HOST", "LD_LIBRARY_PATH",
+      "NVIDIA_VISIBLE_DEVICES", "PATH", "VIRTUAL_ENV", "container"};
+  return std::find(std::begin(kFacts), std::end(kFacts), name) != std::end(kFacts);
+}
+
+core::Result<Loaded> load_capture(std::string_view bytes, const Limits& limits) {
+  uint64_t entries_seen = 0;
   std::string plain;
   if (importer::is_gzip(bytes)) {
-    auto out = importer::gunzip(bytes, kMaxUnpacked);
+    auto out = inflate_checked(bytes, limits, entries_seen);
     if (!out) return tl::unexpected(out.error());
     plain = std::move(*out);
     bytes = plain;
+  } else if (bytes.size() > limits.max_bytes) {
+    return tl::unexpected(over_total(bytes.size(), limits));
   }
-  auto entries = read_tar(bytes);
+  auto entries = read_tar(bytes, [&](const TarHeader& h) { return check_header(h, limits, entries_seen); });
+  std::string().swap(plain);  // the entries hold the bytes now
   if (!entries) return tl::unexpected(entries.error());
-  if (entries->empty() || (*entries)[0].path != kManifestName) {
+  if (entries->empty() || (*entries)[0].path != kManifestName || (*entries)[0].type != TarEntry::Type::kFile) {
     return core::fail(core::ErrorCode::kParse, trf("offset {}", 0),
                       _("not a tfrig capture: the first entry is not tfrig-capture.json"));
   }
   auto manifest = manifest_from_json((*entries)[0].data);
   if (!manifest) return tl::unexpected(manifest.error());
-  namespace fs = std::filesystem;
-  const fs::path base = fs::path(dir) / "root";
-  std::error_code ec;
-  fs::create_directories(base, ec);
-  if (ec) return core::fail(core::ErrorCode::kIo, base.string(), ec.message());
-  for (size_t i = 1; i < entries->size(); ++i) {
-    const TarEntry& e = (*entries)[i];
-    if (e.path == "root") continue;
-    if (!core::starts_with(e.path, kTreePrefix) || !safe_relative(e.path)) {
-      return core::fail(core::ErrorCode::kParse, e.path, _("path outside the capture's root/ folder"));
-    }
-    const std::string rel = e.path.substr(kTreePrefix.size());
-    const fs::path target = base / rel;
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) return core::fail(core::ErrorCode::kIo, target.string(), ec.message());
-    switch (e.type) {
-      case TarEntry::Type::kDir:
-        fs::create_directories(target, ec);
-        if (ec) return core::fail(core::ErrorCode::kIo, target.string(), ec.message());
-        break;
-      case TarEntry::Type::kSymlink:
-        if (!safe_link(rel, e.target)) {
-          return core::fail(core::ErrorCode::kParse, e.path, trf("symlink to '{}' leaves the capture", e.target));
-        }
-        fs::create_symlink(e.target, target, ec);
-        if (ec) return core::fail(core::ErrorCode::kIo, target.string(), ec.message());
-        break;
-      case TarEntry::Type::kFile: {
-        std::ofstream out(target, std::ios::binary | std::ios::trunc);
-        out.write(e.data.data(), static_cast<std::streamsize>(e.data.size()));
-        if (!out) return core::fail(core::ErrorCode::kIo, target.string(), _("cannot write"));
-        break;
-      }
+  Loaded loaded;
+  for (auto it = manifest->env.begin(); it != manifest->env.end();) {
+    if (is_fact_variable(it->first)) {
+      ++it;
+    } else {
+      loaded.dropped_env.push_back(it->first);
+      it = manifest->env.erase(it);
     }
   }
-  return Unpacked{std::move(*manifest), base.string()};
+  loaded.manifest = std::move(*manifest);
+  auto tree = std::make_shared<core::MemoryTree>();
+  for (size_t i = 1; i < entries->size(); ++i) {
+    TarEntry& e = (*entries)[i];
+    if (e.path == "root") {
+      if (e.type != TarEntry::Type::kDir) return core::fail(core::ErrorCode::kParse, e.path, _("root is not a folder"));
+      continue;
+    }
+    if (!core::starts_with(e.path, kTreePrefix)) {
+      return core::fail(core::ErrorCode::kParse, entry_name(e.path), _("path outside the capture's root/ folder"));
+    }
+    const std::string_view rel = std::string_view(e.path).substr(kTreePrefix.size());
+    const auto type = e.type == TarEntry::Type::kDir       ? core::MemoryTree::Type::kDir
+                      : e.type == TarEntry::Type::kSymlink ? core::MemoryTree::Type::kLink
+                                                           : core::MemoryTree::Type::kFile;
+    if (auto why = tree->add(rel, type, type == core::MemoryTree::Type::kLink ? std::move(e.target) : std::move(e.data))) {
+      return core::fail(core::ErrorCode::kParse, entry_name(e.path), *why);
+    }
+  }
+  for (const auto& link : tree->links()) {
+    if (auto why = link_leaves_tree(*tree, link)) {
+      return core::fail(core::ErrorCode::kParse, entry_name(std::string(kTreePrefix) + link), *why);
+    }
+  }
+  loaded.tree = std::move(tree);
+  return loaded;
 }
 
 }  // namespace tfrig::capture

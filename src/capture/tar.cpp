@@ -97,7 +97,69 @@ std::string write_tar(const std::vector<TarEntry>& entries) {
   return out;
 }
 
-core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes) {
+namespace {
+
+bool all_zero(std::string_view block) {
+  return std::all_of(block.begin(), block.end(), [](char c) { return c == '\0'; });
+}
+
+bool checksum_ok(std::string_view h) {
+  unsigned sum = 0;
+  for (size_t i = 0; i < kBlock; ++i) sum += (i >= 148 && i < 156) ? ' ' : static_cast<unsigned char>(h[i]);
+  auto want = get_octal(h.substr(148, 8));
+  return want && *want == sum;
+}
+
+// The entry's name: a GNU long name when one came before, else the header's
+// name with the ustar prefix; trailing slashes (folders) dropped.
+std::string header_name(std::string_view h, const std::string& long_name) {
+  std::string name = long_name.empty() ? cstr(h.substr(0, 100)) : long_name;
+  const std::string prefix = cstr(h.substr(345, 155));
+  if (long_name.empty() && !prefix.empty() && h.substr(257, 6) == std::string_view("ustar\0", 6)) {
+    name = prefix + "/" + name;
+  }
+  while (!name.empty() && name.back() == '/') name.pop_back();
+  return name;
+}
+
+uint64_t padded(uint64_t size) { return (size + kBlock - 1) / kBlock * kBlock; }
+
+}  // namespace
+
+core::Status TarHeaderScan::feed(std::string_view all) {
+  while (!done_ && next_ + kBlock <= all.size()) {
+    std::string_view h = all.substr(next_, kBlock);
+    auto size = get_octal(h.substr(124, 12));
+    if (all_zero(h) || !checksum_ok(h) || !size) {
+      done_ = true;  // the end, or a header read_tar names
+      break;
+    }
+    const char type = h[156];
+    if (type == 'L' || type == 'K') {
+      // The record's text is needed for the next header's name.
+      if (next_ + kBlock + *size > all.size()) break;
+      TarHeader th{next_, type, *size, "././@LongLink"};
+      if (check_) {
+        if (auto ok = check_(th); !ok) return ok;
+      }
+      if (type == 'L') long_name_ = cstr(all.substr(next_ + kBlock, *size));
+    } else {
+      TarHeader th{next_, type, *size, header_name(h, long_name_)};
+      long_name_.clear();
+      if (check_) {
+        if (auto ok = check_(th); !ok) return ok;
+      }
+    }
+    if (*size > UINT64_MAX - 2 * kBlock) {
+      done_ = true;
+      break;
+    }
+    next_ += kBlock + padded(*size);
+  }
+  return {};
+}
+
+core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes, const TarHeaderCheck& check) {
   std::vector<TarEntry> out;
   std::string long_name, long_link;
   size_t off = 0;
@@ -106,11 +168,8 @@ core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes) {
       return core::fail(core::ErrorCode::kParse, trf("offset {}", off), _("truncated: expected a 512-byte tar header"));
     }
     std::string_view h = bytes.substr(off, kBlock);
-    if (std::all_of(h.begin(), h.end(), [](char c) { return c == '\0'; })) break;
-    unsigned sum = 0;
-    for (size_t i = 0; i < kBlock; ++i) sum += (i >= 148 && i < 156) ? ' ' : static_cast<unsigned char>(h[i]);
-    auto want = get_octal(h.substr(148, 8));
-    if (!want || *want != sum) {
+    if (all_zero(h)) break;
+    if (!checksum_ok(h)) {
       return core::fail(core::ErrorCode::kParse, trf("offset {}", off), _("tar header checksum does not match"));
     }
     auto size = get_octal(h.substr(124, 12));
@@ -118,23 +177,21 @@ core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes) {
       return core::fail(core::ErrorCode::kParse, trf("offset {}", off + 124), _("entry size past the end of the archive"));
     }
     const char type = h[156];
+    if (check) {
+      TarHeader th{off, type, *size, (type == 'L' || type == 'K') ? std::string("././@LongLink") : header_name(h, long_name)};
+      if (auto ok = check(th); !ok) return tl::unexpected(ok.error());
+    }
     std::string_view data = bytes.substr(off + kBlock, *size);
-    off += kBlock + (*size + kBlock - 1) / kBlock * kBlock;
+    off += kBlock + padded(*size);
     if (type == 'L' || type == 'K') {
       (type == 'L' ? long_name : long_link) = cstr(data);
       continue;
     }
     TarEntry e;
-    std::string name = long_name.empty() ? cstr(h.substr(0, 100)) : long_name;
-    const std::string prefix = cstr(h.substr(345, 155));
-    if (long_name.empty() && !prefix.empty() && h.substr(257, 6) == std::string_view("ustar\0", 6)) {
-      name = prefix + "/" + name;
-    }
+    e.path = header_name(h, long_name);
     e.target = long_link.empty() ? cstr(h.substr(157, 100)) : long_link;
     long_name.clear();
     long_link.clear();
-    while (!name.empty() && name.back() == '/') name.pop_back();
-    e.path = std::move(name);
     if (type == '0' || type == '\0') {
       e.type = TarEntry::Type::kFile;
       e.data = std::string(data);

@@ -44,7 +44,9 @@ void add_capture_command(CLI::App& app, RunState& state) {
     manifest.tool_version = TFRIG_VERSION;
     manifest.captured_at = core::utc_timestamp();
     for (const auto& [name, value] : seen.env) {
-      if (value) manifest.env[name] = *value;
+      // Facts only (TFRIG_NVML_LIBRARY is this tfrig's setting, not the machine's):
+      // the reader would drop the rest anyway (capture::is_fact_variable).
+      if (value && capture::is_fact_variable(name)) manifest.env[name] = *value;
     }
     manifest.data_paths = opts->source.data_paths;
     manifest.python_prefixes = opts->source.python_prefixes;

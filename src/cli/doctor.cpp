@@ -34,6 +34,7 @@ struct DoctorOptions {
   std::vector<std::string> python_prefixes;
   std::string nvidia_smi_xml;
   std::vector<std::string> from;
+  capture::Limits capture_limits;
   std::string tf;
   std::string only;
   std::string explain;
@@ -77,6 +78,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->type_name("FILE")
       ->excludes("--snapshot")
       ->excludes("--nvidia-smi-xml");
+  add_capture_limit_options(*cmd, opts->capture_limits);
   cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("--tf", opts->tf, _("TensorFlow version to check for when none is installed"))->type_name("VERSION");
   cmd->add_option("--only", opts->only, _("Run the rules of one area only"))
@@ -116,6 +118,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       return;
     }
     source.from = from_files.captures;
+    source.capture_limits = opts->capture_limits;
     auto report = load_report(source);
     if (!report) {
       core::log(core::LogLevel::kError, "{}", report.error().to_string());

@@ -47,6 +47,7 @@ struct ExplainOptions {
   std::string color = "auto";
   std::string snapshot;
   std::vector<std::string> from;
+  capture::Limits capture_limits;
   bool machine = false;
   bool no_machine = false;
   std::string fail_on = "warning";
@@ -196,6 +197,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
   cmd->add_option("--from", o->from, _("Judge the findings against the machine of these captures (as doctor --from)"))
       ->type_name("FILE")
       ->excludes("--snapshot");
+  add_capture_limit_options(*cmd, o->capture_limits);
   cmd->add_flag("--machine", o->machine, _("Judge the findings against this machine (the default when running a command)"));
   cmd->add_flag("--no-machine", o->no_machine, _("Judge the log alone, even when running a command"))
       ->excludes("--machine")
@@ -282,6 +284,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
       src.root = state.global.root;
       src.snapshot = o->snapshot;
       src.from = o->from;
+      src.capture_limits = o->capture_limits;
       auto r = load_report(src);
       if (r) {
         machine = std::move(*r);

@@ -47,6 +47,7 @@ void add_import_command(CLI::App& app, RunState& state) {
     std::vector<std::string> inputs;
     std::string xml_input;
     std::string output = "-";
+    capture::Limits capture_limits;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -55,6 +56,7 @@ void add_import_command(CLI::App& app, RunState& state) {
                   _("Files from one machine, each detected by content (gzip too): merged into one snapshot"))
       ->type_name("FILE");
   cmd->add_option("-o,--output", opts->output, _("Snapshot to write ('-' for stdout, the default)"))->type_name("FILE");
+  add_capture_limit_options(*cmd, opts->capture_limits);
   CLI::App* xml = cmd->add_subcommand("nvidia-smi-xml", _("The GPUs and driver from 'nvidia-smi -q -x' output"));
   xml->add_option("FILE", opts->xml_input, _("The XML file ('nvidia-smi -q -x > FILE' on the other machine)"))
       ->required()
@@ -71,6 +73,7 @@ void add_import_command(CLI::App& app, RunState& state) {
     // load_report: a tfrig capture (tfrig capture -o FILE) is replayed, anything else imported.
     InventorySourceOptions source;
     source.from = opts->inputs;
+    source.capture_limits = opts->capture_limits;
     std::vector<std::string> warnings;
     source.import_warnings = &warnings;
     auto report = load_report(source);

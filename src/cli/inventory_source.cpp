@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,9 +15,11 @@
 #include "core/atomic_file.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
+#include "core/escape.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/text.h"
 #include "core/units.h"
 #include "importer/importer.h"
 #include "report/coverage.h"
@@ -27,39 +31,38 @@ namespace tfrig::cli {
 
 namespace {
 
-// A capture is read whole before it is unpacked; 256 MiB is far above any
-// real one (a few MB: file bytes the probes read, empty listing entries).
-constexpr size_t kMaxCaptureBytes = 256u << 20;
-
 // `doctor --from FILE` / `import FILE` with one file that is a tfrig capture:
-// unpack it into a scratch folder and run the probes there, with the
-// environment and options recorded at capture time.
+// read it into memory (never onto the disk: a capture is a stranger's file)
+// and run the probes on it, with the environment facts and options recorded
+// at capture time.
 std::optional<core::Result<report::Report>> report_from_capture(const std::vector<std::string>& from,
                                                                 const InventorySourceOptions& options) {
   if (from.size() != 1) return std::nullopt;
+  const capture::Limits& limits = options.capture_limits;
+  // Compressed bytes never exceed the inflated ones by more than gzip's
+  // framing, so the limit on the inflated archive bounds the file too.
   core::SysRoot here("/");
   std::error_code ec;
   const std::string path = std::filesystem::absolute(from[0], ec).string();
-  auto bytes = here.read_text(ec ? from[0] : path, kMaxCaptureBytes);
+  auto bytes = here.read_text(ec ? from[0] : path, static_cast<size_t>(std::min<uint64_t>(limits.max_bytes, SIZE_MAX - 4096) + 4096));
   if (!bytes || !capture::is_capture(*bytes)) return std::nullopt;
-  char scratch[] = "/tmp/tfrig-capture-XXXXXX";
-  if (::mkdtemp(scratch) == nullptr) return core::fail(core::ErrorCode::kIo, scratch, _("cannot create a scratch folder"));
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      std::error_code ignored;
-      std::filesystem::remove_all(dir, ignored);
-    }
-  } cleanup{scratch};
-  auto unpacked = capture::unpack_capture(*bytes, scratch);
-  if (!unpacked) {
-    return core::fail(unpacked.error().code, from[0] + ": " + unpacked.error().where, unpacked.error().message);
+  auto loaded = capture::load_capture(*bytes, limits);
+  if (!loaded) {
+    return core::fail(loaded.error().code, from[0] + ": " + loaded.error().where, loaded.error().message);
+  }
+  if (!loaded->dropped_env.empty()) {
+    std::string names;
+    for (const auto& n : loaded->dropped_env) names += (names.empty() ? "" : ", ") + core::escape_bytes(n);
+    core::log(core::LogLevel::kWarn, "{}",
+              trf("{}: ignored the environment variables {}: a capture's environment is read as facts about its "
+                  "machine, never as configuration of this tfrig",
+                  from[0], names));
   }
   InventorySourceOptions replay = options;
-  replay.data_paths = unpacked->manifest.data_paths;
-  replay.python_prefixes = unpacked->manifest.python_prefixes;
-  core::SysRoot::EnvMap env(unpacked->manifest.env.begin(), unpacked->manifest.env.end());
-  auto report = probe_report(core::SysRoot(unpacked->root_dir, std::move(env)), replay);
+  replay.data_paths = loaded->manifest.data_paths;
+  replay.python_prefixes = loaded->manifest.python_prefixes;
+  core::SysRoot::EnvMap env(loaded->manifest.env.begin(), loaded->manifest.env.end());
+  auto report = probe_report(core::SysRoot(loaded->tree, from[0] + ":", std::move(env)), replay);
   if (report) {
     report->root = "";
     report->source = "capture:" + from[0];
@@ -67,7 +70,34 @@ std::optional<core::Result<report::Report>> report_from_capture(const std::vecto
   return report;
 }
 
+// A SIZE ("64MiB", "1GiB", "4096") bound to target; 0 or no size is refused at parse time (exit 64).
+void add_size_option(CLI::App& cmd, const std::string& name, uint64_t& target, const std::string& help) {
+  cmd.add_option_function<std::string>(
+         name, [&target](const std::string& text) { target = core::parse_size(core::trim(text)).value_or(target); }, help)
+      ->type_name("SIZE")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            auto v = core::parse_size(core::trim(text));
+            return v && *v > 0 ? std::string() : _("expected a size above 0, such as 64MiB or 1GiB");
+          },
+          "SIZE"));
+}
+
 }  // namespace
+
+void add_capture_limit_options(CLI::App& cmd, capture::Limits& limits) {
+  add_size_option(cmd, "--max-capture-bytes", limits.max_bytes,
+                  _("Refuse a capture that inflates to more than SIZE (default 256MiB)"));
+  add_size_option(cmd, "--max-capture-entry-bytes", limits.max_entry_bytes,
+                  _("Refuse a capture with a file larger than SIZE (default 16MiB)"));
+  cmd.add_option("--max-capture-entries", limits.max_entries, _("Refuse a capture with more than N entries (default 50000)"))
+      ->type_name("N")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{100'000'000}));
+  cmd.add_option("--max-capture-ratio", limits.max_ratio,
+                 _("Refuse a capture that inflates to more than N times its gzip size (default 200)"))
+      ->type_name("N")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}));
+}
 
 void add_probe_options(CLI::App& cmd, InventorySourceOptions& options) {
   cmd.add_option("--data", options.data_paths, _("Where the training data lives"))->type_name("DIR");

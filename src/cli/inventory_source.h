@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/capture.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "core/sysroot.h"
@@ -26,7 +27,13 @@ struct InventorySourceOptions {
   std::vector<std::string> from;  // non-empty: import these files (src/importer) instead of probing
   // Set: gets the import's problems in the interface language (the report keeps them in English).
   std::vector<std::string>* import_warnings = nullptr;
+  capture::Limits capture_limits;  // --max-capture-*: reading a capture among `from`
 };
+
+// --max-capture-bytes, --max-capture-entry-bytes, --max-capture-entries and
+// --max-capture-ratio: on every command that reads a capture (doctor --from,
+// import, explain --from).
+void add_capture_limit_options(CLI::App& cmd, capture::Limits& limits);
 
 // --data, --python and --deadline, bound to `options`: the probe options of
 // every command that probes the machine into a report (snapshot, capture).

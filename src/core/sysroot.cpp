@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/access_log.h"
 #include "core/errno_text.h"
 #include "core/i18n.h"
 #include "core/exit_code.h"
+#include "core/memory_tree.h"
 #include "core/text.h"
 #include "core/unique_fd.h"
 
@@ -52,6 +55,14 @@ SysRoot::SysRoot(std::string root, EnvMap env) : root_(std::move(root)), env_(st
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
+SysRoot::SysRoot(std::shared_ptr<const MemoryTree> tree, std::string label, EnvMap env)
+    : root_(std::move(label)), tree_(std::move(tree)), env_(std::move(env)) {
+  // full_path appends "/rel": a label ending in '/' would double it.
+  while (!root_.empty() && root_.back() == '/') root_.pop_back();
+  if (root_.empty()) root_ = "capture";
+  if (!tree_) tree_ = std::make_shared<const MemoryTree>();
+}
+
 std::string SysRoot::full_path(std::string_view rel) const {
   while (!rel.empty() && rel.front() == '/') rel.remove_prefix(1);
   // Built by appending: GCC 12 warns falsely (-Wrestrict) on "/" + string.
@@ -76,7 +87,17 @@ Result<std::string> SysRoot::read_text(std::string_view rel, size_t max_bytes) c
   return out;
 }
 
+Result<std::string> SysRoot::read_text_memory(std::string_view rel, size_t max_bytes) const {
+  const std::string path = full_path(rel);
+  MemoryTree::Found f;
+  if (int err = tree_->resolve(rel, true, f); err != 0) return tl::unexpected(errno_error(err, path, "open"));
+  if (f.node->type == MemoryTree::Type::kDir) return fail(ErrorCode::kIo, path, _("is a directory, expected a file"));
+  if (f.node->data.size() > max_bytes) return fail(ErrorCode::kIo, path, trf("larger than the {} bytes expected", max_bytes));
+  return f.node->data;
+}
+
 Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t max_bytes) const {
+  if (tree_) return read_text_memory(rel, max_bytes);
   const std::string path = full_path(rel);
   // O_NONBLOCK: a FIFO planted in a fixture must not hang the run.
   UniqueFd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
@@ -120,6 +141,13 @@ Result<std::string> SysRoot::read_line(std::string_view rel) const {
 Result<std::vector<std::string>> SysRoot::list_dir(std::string_view rel) const {
   if (log_) log_->listed(rel);
   const std::string path = full_path(rel);
+  if (tree_) {
+    MemoryTree::Found f;
+    int err = tree_->resolve(rel, true, f);
+    if (err == 0 && f.node->type != MemoryTree::Type::kDir) err = ENOTDIR;
+    if (err != 0) return tl::unexpected(errno_error(err, path, "opendir"));
+    return std::vector<std::string>(f.node->children.begin(), f.node->children.end());
+  }
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) return tl::unexpected(errno_error(errno, path, "opendir"));
   std::vector<std::string> names;
@@ -139,6 +167,13 @@ Result<std::vector<std::string>> SysRoot::list_dir(std::string_view rel) const {
 Result<std::string> SysRoot::read_link(std::string_view rel) const {
   if (log_) log_->looked_up(rel);
   const std::string path = full_path(rel);
+  if (tree_) {
+    MemoryTree::Found f;
+    int err = tree_->resolve(rel, false, f);
+    if (err == 0 && f.node->type != MemoryTree::Type::kLink) err = EINVAL;
+    if (err != 0) return tl::unexpected(errno_error(err, path, "readlink"));
+    return f.node->data;
+  }
   char buf[4096];
   ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
   if (n < 0) return tl::unexpected(errno_error(errno, path, "readlink"));
@@ -148,11 +183,25 @@ Result<std::string> SysRoot::read_link(std::string_view rel) const {
 
 bool SysRoot::exists(std::string_view rel) const {
   if (log_) log_->looked_up(rel);
+  if (tree_) {
+    MemoryTree::Found f;
+    return tree_->resolve(rel, true, f) == 0;
+  }
   struct stat st {};
   return ::stat(full_path(rel).c_str(), &st) == 0;
 }
 
 SysRoot::Kind SysRoot::kind_of(std::string_view rel) const {
+  if (tree_) {
+    MemoryTree::Found f;
+    if (tree_->resolve(rel, false, f) != 0) return Kind::kMissing;
+    switch (f.node->type) {
+      case MemoryTree::Type::kLink: return Kind::kLink;
+      case MemoryTree::Type::kDir: return Kind::kDir;
+      case MemoryTree::Type::kFile: return Kind::kFile;
+    }
+    return Kind::kMissing;
+  }
   struct stat st {};
   if (::lstat(full_path(rel).c_str(), &st) != 0) return Kind::kMissing;
   if (S_ISLNK(st.st_mode)) return Kind::kLink;
@@ -163,8 +212,52 @@ SysRoot::Kind SysRoot::kind_of(std::string_view rel) const {
 
 bool SysRoot::is_dir(std::string_view rel) const {
   if (log_) log_->looked_up(rel);
+  if (tree_) {
+    MemoryTree::Found f;
+    return tree_->resolve(rel, true, f) == 0 && f.node->type == MemoryTree::Type::kDir;
+  }
   struct stat st {};
   return ::stat(full_path(rel).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool SysRoot::is_file(std::string_view rel) const {
+  if (log_) log_->looked_up(rel);
+  if (tree_) {
+    MemoryTree::Found f;
+    return tree_->resolve(rel, true, f) == 0 && f.node->type == MemoryTree::Type::kFile;
+  }
+  struct stat st {};
+  return ::stat(full_path(rel).c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool SysRoot::accessible(std::string_view rel, int mode) const {
+  if (tree_) {
+    MemoryTree::Found f;
+    return tree_->resolve(rel, true, f) == 0;
+  }
+  return ::access(full_path(rel).c_str(), mode) == 0;
+}
+
+Result<std::string> SysRoot::real_path(std::string_view rel) const {
+  const std::string full = full_path(rel);
+  if (tree_) {
+    MemoryTree::Found f;
+    if (int err = tree_->resolve(rel, true, f); err != 0) return tl::unexpected(errno_error(err, full, "resolve"));
+    return "/" + f.path;
+  }
+  char resolved[PATH_MAX];
+  if (::realpath(full.c_str(), resolved) == nullptr) return tl::unexpected(errno_error(errno, full, "resolve"));
+  std::string lookup = resolved;
+  if (is_live()) return lookup;
+  // Compared with the root's own resolved path (it may be relative or a
+  // symlink), on a '/' boundary so /x/r never matches /x/r2.
+  char root_resolved[PATH_MAX];
+  if (::realpath(root_.c_str(), root_resolved) == nullptr) return fail(ErrorCode::kNotFound, root_, "cannot resolve the root");
+  const std::string r = root_resolved;
+  if (lookup == r) return std::string("/");
+  if (starts_with(lookup, r + "/")) return lookup.substr(r.size());
+  // The whole sentence in the message: report/probe_detail.cpp translates it as one.
+  return fail(ErrorCode::kNotFound, "", full + " resolves to " + lookup + ", outside the root " + r);
 }
 
 std::optional<std::string> SysRoot::env(std::string_view name) const {

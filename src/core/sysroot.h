@@ -1,7 +1,14 @@
 // SysRoot: the only way tfrig reads the machine.
 // Every path is relative to a root ("/" live, a captured tree in tests, --root
-// on the command line), so the same probes run on this machine and on files
-// captured from another. Every error carries the full path that failed.
+// on the command line, or a capture held in memory), so the same probes run on
+// this machine and on files captured from another. Every error carries the
+// full path that failed.
+//
+// A root in memory (core::MemoryTree, built from a capture's entries) never
+// touches the file system: every call below answers from the tree, and its
+// links resolve inside it. Nothing may open full_path() itself (it is a name
+// for messages); what a probe needs beyond reading goes through this class
+// (is_file, accessible, real_path), so it works on both kinds of root.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +23,8 @@
 
 namespace tfrig::core {
 
-class AccessLog;  // core/access_log.h
+class AccessLog;   // core/access_log.h
+class MemoryTree;  // core/memory_tree.h
 
 class SysRoot {
  public:
@@ -27,9 +35,14 @@ class SysRoot {
   // Any other root starts with an empty environment: it is another machine.
   explicit SysRoot(std::string root);
   SysRoot(std::string root, EnvMap env);
+  // A tree in memory (a capture): `label` names it in messages (full_path
+  // gives label + "/proc/cpuinfo"); env holds the facts the capture recorded.
+  SysRoot(std::shared_ptr<const MemoryTree> tree, std::string label, EnvMap env);
 
+  // The root folder, or the label of a tree in memory.
   const std::string& root() const { return root_; }
-  bool is_live() const { return root_ == "/"; }
+  bool is_live() const { return !tree_ && root_ == "/"; }
+  bool in_memory() const { return tree_ != nullptr; }
 
   // root + rel, with exactly one slash between them ("/proc/cpuinfo" or
   // "proc/cpuinfo" both work).
@@ -49,6 +62,15 @@ class SysRoot {
   enum class Kind { kMissing, kFile, kDir, kLink, kOther };
   Kind kind_of(std::string_view rel) const;
   bool is_dir(std::string_view rel) const;
+  // A regular file, symlinks followed (stat): what `which` looks for.
+  bool is_file(std::string_view rel) const;
+  // access(2) with R_OK/W_OK. In memory: a capture records no permissions,
+  // so an entry that exists is taken as readable and writable.
+  bool accessible(std::string_view rel, int mode) const;
+  // The path as the machine under the root sees it, every symlink resolved
+  // ("/data" -> "/mnt/disk1/data"); fails with the full path when it does
+  // not exist or (on disk) resolves outside the root.
+  Result<std::string> real_path(std::string_view rel) const;
 
   std::optional<std::string> env(std::string_view name) const;
   const EnvMap& env_map() const { return env_; }
@@ -61,8 +83,10 @@ class SysRoot {
 
  private:
   Result<std::string> read_text_unrecorded(std::string_view rel, size_t max_bytes) const;
+  Result<std::string> read_text_memory(std::string_view rel, size_t max_bytes) const;
 
   std::string root_;
+  std::shared_ptr<const MemoryTree> tree_;
   EnvMap env_;
   std::shared_ptr<AccessLog> log_;
 };

@@ -3,32 +3,40 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
+#include <vector>
 
 #include "core/i18n.h"
 
 namespace tfrig::importer {
 
+namespace {
+
+std::atomic<uint64_t> g_inflated{0};
+
+// Stops a stream early without being an error (gunzip_head has enough).
+constexpr std::string_view kEnough = "\x01enough";
+
+}  // namespace
+
 bool is_gzip(std::string_view bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std::string* partial) {
-  std::string out;
-  // Hands the text inflated so far to the caller, then the error.
-  auto cut = [&](tl::unexpected<core::Error> e) -> core::Result<std::string> {
-    if (partial != nullptr) *partial = std::move(out);
-    return e;
-  };
+uint64_t inflated_bytes_total() { return g_inflated.load(); }
+
+core::Status gunzip_stream(std::string_view bytes, const GunzipSink& sink, size_t chunk) {
+  chunk = std::clamp<size_t>(chunk, 1, size_t{1} << 20);
+  std::vector<char> buf(chunk);
   size_t pos = 0;
-  char buf[1 << 16];
   while (pos < bytes.size()) {
     // Padding after the last member (tar-style zeros) is not another member.
     if (!is_gzip(bytes.substr(pos))) {
       if (pos > 0 && std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.end(), [](char c) { return c == 0; })) break;
-      return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
-                            pos == 0 ? _("not gzip data (expected the magic bytes 1f 8b)")
-                                     : _("trailing bytes after a gzip member that are not another member")));
+      return core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
+                        pos == 0 ? _("not gzip data (expected the magic bytes 1f 8b)")
+                                 : _("trailing bytes after a gzip member that are not another member"));
     }
     z_stream z{};
     // 15 + 16: a gzip wrapper (zlib.h, inflateInit2).
@@ -39,35 +47,74 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std:
       const size_t avail = std::min<size_t>(bytes.size() - pos, UINT_MAX);
       z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + pos));
       z.avail_in = static_cast<uInt>(avail);
-      z.next_out = reinterpret_cast<Bytef*>(buf);
-      z.avail_out = sizeof(buf);
+      z.next_out = reinterpret_cast<Bytef*>(buf.data());
+      z.avail_out = static_cast<uInt>(buf.size());
       rc = inflate(&z, Z_NO_FLUSH);
       pos += avail - z.avail_in;
-      const size_t produced = sizeof(buf) - z.avail_out;
+      const size_t produced = buf.size() - z.avail_out;
+      g_inflated += produced;
       if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && produced > 0)) {
         std::string msg = z.msg != nullptr ? z.msg : "inflate error";
         inflateEnd(&z);
         if (rc == Z_BUF_ERROR) {
-          return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
-                                trf("truncated gzip data (the member starting at offset {} does not end)",
-                                    member_start)));
+          return core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
+                            trf("truncated gzip data (the member starting at offset {} does not end)", member_start));
         }
-        return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos), trf("corrupt gzip data: {}", msg)));
+        return core::fail(core::ErrorCode::kParse, trf("offset {}", pos), trf("corrupt gzip data: {}", msg));
       }
-      if (out.size() + produced > max_output) {
-        inflateEnd(&z);
-        return core::fail(core::ErrorCode::kUnsupported, trf("offset {}", pos),
-                          trf("decompressed data larger than {} MiB", max_output >> 20));
+      if (produced > 0) {
+        if (auto ok = sink(std::string_view(buf.data(), produced), pos); !ok) {
+          inflateEnd(&z);
+          return ok;
+        }
       }
-      out.append(buf, produced);
       if (rc != Z_STREAM_END && produced == 0 && pos >= bytes.size()) {
         inflateEnd(&z);
-        return cut(core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
-                              trf("truncated gzip data (the member starting at offset {} does not end)",
-                                  member_start)));
+        return core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
+                          trf("truncated gzip data (the member starting at offset {} does not end)", member_start));
       }
     }
     inflateEnd(&z);
+  }
+  return {};
+}
+
+core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std::string* partial) {
+  std::string out;
+  bool over = false;
+  auto done = gunzip_stream(bytes, [&](std::string_view chunk, size_t consumed) -> core::Status {
+    if (out.size() + chunk.size() > max_output) {
+      over = true;
+      return core::fail(core::ErrorCode::kUnsupported, trf("offset {}", consumed),
+                        trf("decompressed data larger than {} MiB", max_output >> 20));
+    }
+    out.append(chunk);
+    return {};
+  });
+  if (!done) {
+    // Hands the text inflated so far to the caller with a parse error.
+    if (partial != nullptr && !over) *partial = std::move(out);
+    return tl::unexpected(done.error());
+  }
+  return out;
+}
+
+core::Result<std::string> gunzip_head(std::string_view bytes, size_t max_output, std::optional<core::Error>* cut) {
+  std::string out;
+  if (max_output == 0) return out;
+  // Chunks no larger than what is still wanted: zlib inflates no further.
+  size_t chunk = std::min<size_t>(max_output, 4096);
+  auto done = gunzip_stream(
+      bytes,
+      [&](std::string_view piece, size_t) -> core::Status {
+        out.append(piece.substr(0, max_output - out.size()));
+        if (out.size() >= max_output) return core::fail(core::ErrorCode::kInternal, std::string(kEnough), "");
+        return {};
+      },
+      chunk);
+  if (!done && done.error().where != kEnough) {
+    if (out.empty()) return tl::unexpected(done.error());
+    if (cut != nullptr) *cut = done.error();
   }
   return out;
 }

@@ -506,6 +506,20 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
 
 }  // namespace
 
+namespace {
+
+tl::unexpected<core::Error> unknown_kind(const std::string& name) {
+  return core::fail(core::ErrorCode::kUnsupported, name,
+                    _("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, "
+                      "lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)"));
+}
+
+// What kind detection inflates of a gzip'd file: detect_kind looks at the
+// first 4096 characters, which UTF-16 makes 8192 bytes.
+constexpr size_t kDetectBytes = 16384;
+
+}  // namespace
+
 core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std::vector<std::string>* warnings) {
   core::Stopwatch watch;
   Facts f;
@@ -516,6 +530,17 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std
     std::string_view text = in.bytes;
     std::function<std::string()> cut_note;
     if (is_gzip(text)) {
+      // The kind first, from the head alone: a gzip bomb (a few MB of
+      // zeros that inflate to GBs) costs a few kB here, not the whole inflate.
+      std::optional<core::Error> head_cut;
+      auto head = gunzip_head(text, kDetectBytes, &head_cut);
+      if (!head) return core::fail(head.error().code, in.name + ": " + head.error().where, head.error().message);
+      const auto head_utf8 = utf16_to_utf8(*head);
+      if (detect_kind(head_utf8 ? *head_utf8 : *head) == FileKind::kUnknown) {
+        // Cut short before anything recognisable: the cut is what to say.
+        if (head_cut) return core::fail(head_cut->code, in.name + ": " + head_cut->where, head_cut->message);
+        return unknown_kind(in.name);
+      }
       std::string partial;
       auto out = gunzip(text, kMaxTextBytes, &partial);
       if (out) {
@@ -563,10 +588,7 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std
       case FileKind::kNvlink: apply_nvlink(text, in.name, f); break;
       case FileKind::kProcNvidiaVersion: apply_version_file(text, in.name, f); break;
       case FileKind::kProcGpuInformation: apply_gpu_information(text, in.name, in.name, f); break;
-      case FileKind::kUnknown:
-        return core::fail(core::ErrorCode::kUnsupported, in.name,
-                          _("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, "
-                            "lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)"));
+      case FileKind::kUnknown: return unknown_kind(in.name);
     }
   }
   if (warnings != nullptr) *warnings = f.warnings;

@@ -42,10 +42,9 @@ class ContainerProbe final : public Probe {
       for (auto dir : core::split(path, ':')) {
         if (dir.empty() || dir.front() != '/') continue;
         const std::string candidate = std::string(dir) + "/" + name;
-        // exists() first: it is what `tfrig capture` records; stat says it is a file.
+        // exists() first: it is what `tfrig capture` records; is_file (stat) says it is a file.
         if (!root.exists(candidate)) continue;
-        struct stat st {};
-        if (::stat(root.full_path(candidate).c_str(), &st) == 0 && S_ISREG(st.st_mode)) return candidate;
+        if (root.is_file(candidate)) return candidate;
       }
       return std::nullopt;
     };

@@ -89,9 +89,8 @@ std::vector<inventory::DeviceNode> read_device_nodes(const core::SysRoot& root) 
       if (root.is_dir(rel)) continue;  // /dev/nvidia-caps
       inventory::DeviceNode node;
       node.path = "/" + rel;
-      const std::string full = root.full_path(rel);
-      node.readable = ::access(full.c_str(), R_OK) == 0;
-      node.writable = ::access(full.c_str(), W_OK) == 0;
+      node.readable = root.accessible(rel, R_OK);
+      node.writable = root.accessible(rel, W_OK);
       nodes.push_back(std::move(node));
     }
   }

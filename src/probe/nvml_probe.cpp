@@ -85,6 +85,16 @@ class NvmlProbe final : public Probe {
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     ProbeStatus status;
     auto& nvs = out.driver.nvml;
+    if (ctx.root.in_memory()) {
+      // A capture: NVML is not in it (it talks to a kernel, not to files),
+      // and nothing from another machine is ever loaded; whatever its
+      // environment says, no library is opened.
+      nvs.state = "not_tried";
+      nvs.detail = "NVML reads only the live machine; " + ctx.root.root() + " is a capture (NVML answers are not in it)";
+      status.state = State::kSkipped;
+      status.detail = nvs.detail;
+      return status;
+    }
     auto override_path = ctx.root.env("TFRIG_NVML_LIBRARY");
     // The host mounted into a container (--root /host) runs this kernel:
     // NVML describes it. The library to load is this process's choice, so

@@ -187,33 +187,14 @@ class StorageProbe final : public Probe {
                                                const std::string& path) {
     inventory::DataPath dp;
     dp.path = path;
-    // The path as the machine under the root sees it, symlinks resolved.
-    std::string lookup = path;
-    char resolved[PATH_MAX];
-    const std::string full = root.full_path(path);
-    if (::realpath(full.c_str(), resolved) == nullptr) {
-      dp.error = full + ": " + core::errno_error(errno, full, "resolve").message;
+    // The path as the machine under the root sees it, symlinks resolved
+    // (SysRoot::real_path: realpath on disk, the tree's own links in memory).
+    auto real = root.real_path(path);
+    if (!real) {
+      dp.error = real.error().to_string();
       return dp;
     }
-    lookup = resolved;
-    if (!root.is_live()) {
-      // Compare against the root's own resolved path (it may be relative or
-      // a symlink), on a '/' boundary so /x/r never matches /x/r2.
-      char root_resolved[PATH_MAX];
-      if (::realpath(root.root().c_str(), root_resolved) == nullptr) {
-        dp.error = root.root() + ": cannot resolve the root";
-        return dp;
-      }
-      const std::string r = root_resolved;
-      if (lookup == r) {
-        lookup = "/";
-      } else if (core::starts_with(lookup, r + "/")) {
-        lookup = lookup.substr(r.size());
-      } else {
-        dp.error = full + " resolves to " + lookup + ", outside the root " + r;
-        return dp;
-      }
-    }
+    const std::string lookup = *real;
     // Longest mount point that is a path prefix; later mounts shadow earlier ones.
     const inventory::Mount* best = nullptr;
     for (const auto& m : st.mounts) {

@@ -52,6 +52,8 @@ const std::vector<Shape>& shapes() {
     add("(\\d+) GPUs? via (.+)", N_("{0} GPUs via {1}"));
     add("NVML initialised but reports no GPU", N_("NVML initialised but reports no GPU"));
     add("NVML reads only the live machine; --root (.+) given", N_("NVML reads only the live machine; --root {} given"));
+    add("NVML reads only the live machine; (.+) is a capture \\(NVML answers are not in it\\)",
+        N_("NVML reads only the live machine; {} is a capture (NVML answers are not in it)"));
     add("libnvidia-ml\\.so\\.1 not found by the dynamic loader \\(no NVIDIA driver installed\\?\\): (.+)",
         N_("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): {}"));
     add("TFRIG_NVML_LIBRARY (.+) could not be loaded: (.+)", N_("TFRIG_NVML_LIBRARY {0} could not be loaded: {1}"));
