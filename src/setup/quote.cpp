@@ -191,7 +191,7 @@ std::string json_in_string(std::string_view s) { return backslashed(s, "\\\""); 
 namespace {
 
 // Where a position of a template stands.
-enum class Place { kCode, kDouble, kSingle, kComment, kHeredoc, kHeredocExpanding };
+enum class Place { kCode, kDouble, kSingle, kComment, kHeredoc, kHeredocExpanding, kParameterWord };
 
 bool word_boundary(char prev) {
   return prev == '\n' || prev == ' ' || prev == '\t' || prev == ';' || prev == '|' || prev == '&' || prev == '(' ||
@@ -206,7 +206,8 @@ class ShellLexer {
     if (in_heredoc_) return heredoc_quoted_ ? Place::kHeredoc : Place::kHeredocExpanding;
     if (comment_) return Place::kComment;
     if (single_) return Place::kSingle;
-    return stack_.back().dq ? Place::kDouble : Place::kCode;
+    const Frame& f = stack_.back();
+    return f.kind == Frame::kDouble ? Place::kDouble : f.kind == Frame::kParameter ? Place::kParameterWord : Place::kCode;
   }
   void token() { prev_ = 'A'; }
   // Consumes text[i] (and what belongs to it); returns how many characters.
@@ -218,8 +219,8 @@ class ShellLexer {
 
  private:
   struct Frame {
-    bool dq = false;
-    int depth = 0;  // the parentheses open in a $( ) frame
+    enum Kind { kCode, kDouble, kParameter } kind = kCode;
+    int depth = 0;  // the parentheses open in a $( ) frame, the braces in a ${ } one
   };
 
   size_t step(std::string_view text, size_t i) {
@@ -244,28 +245,34 @@ class ShellLexer {
       return 1;
     }
     Frame& f = stack_.back();
-    if (f.dq) {
+    if (f.kind != Frame::kCode) {
       if (c == '\\') return next ? 2 : 1;
-      if (c == '"') {
+      if (c == '"' && f.kind == Frame::kDouble) {
         stack_.pop_back();
         return 1;
       }
-      if (c == '$' && next == '(') {
-        stack_.push_back({false, 1});
+      if (c == '"') {  // "${X:-"word"}": a double-quoted string inside the parameter
+        stack_.push_back({Frame::kDouble, 0});
+        return 1;
+      }
+      if (c == '$' && (next == '(' || next == '{')) {
+        stack_.push_back({next == '(' ? Frame::kCode : Frame::kParameter, 1});
         return 2;
       }
+      if (f.kind == Frame::kParameter && c == '{') ++f.depth;
+      if (f.kind == Frame::kParameter && c == '}' && --f.depth == 0) stack_.pop_back();
       return 1;
     }
     switch (c) {
       case '\\': return next ? 2 : 1;
       case '\'': single_ = true; return 1;
-      case '"': stack_.push_back({true, 0}); return 1;
+      case '"': stack_.push_back({Frame::kDouble, 0}); return 1;
       case '#':
         if (word_boundary(prev_)) comment_ = true;
         return 1;
       case '$':
-        if (next == '(') {
-          stack_.push_back({false, 1});
+        if (next == '(' || next == '{') {
+          stack_.push_back({next == '(' ? Frame::kCode : Frame::kParameter, 1});
           return 2;
         }
         return 1;
@@ -306,7 +313,7 @@ class ShellLexer {
     return j - i;
   }
 
-  std::vector<Frame> stack_{Frame{}};
+  std::vector<Frame> stack_{Frame{}};  // the bottom frame is the script's code
   bool single_ = false, comment_ = false;
   bool heredoc_pending_ = false, in_heredoc_ = false, heredoc_quoted_ = false;
   std::string heredoc_word_;
@@ -439,6 +446,12 @@ std::string quoted(Lang lang, Place place, std::string_view v) {
         case Place::kHeredocExpanding: return sh_in_double(v);
         case Place::kSingle: return sh_in_single(v);
         case Place::kHeredoc: return one_line(v);
+        case Place::kParameterWord: {
+          // The word of ${X:-word}: bash parses quotes in it even inside "...", so
+          // anything but a plain word goes in as a nested "..." (bash 5: literal).
+          const std::string word = sh_word(v);
+          return word.front() == '\'' ? "\"" + sh_in_double(v) + "\"" : word;
+        }
         default: return sh_word(v);
       }
     case Lang::kPython: return place == Place::kCode ? py_code(v) : place == Place::kSingle ? py_in_single(v) : py_in_double(v);
