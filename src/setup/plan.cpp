@@ -280,8 +280,8 @@ std::string given_target(const SetupOptions& o) {
   std::string out;
   if (!o.os.empty()) out += " --os " + o.os;
   if (!o.gpu.empty() && o.gpu != "auto") {
-    const bool plain = o.gpu.find_first_of(" \t'\"$`\\") == std::string::npos;
-    out += " --gpu " + (plain ? o.gpu : "'" + o.gpu + "'");
+    // A suggestion is pasted into a shell: the name as one shell word.
+    out += " --gpu " + quote::sh_word(o.gpu);
   }
   return out;
 }
