@@ -340,8 +340,10 @@ TEST(SetupHostile, NoSnapshotValueBecomesCodeInAnyMethod) {
                                                        << called.substr(0, 3000);
   EXPECT_EQ(folder_state(root), root_before) << "a dry run wrote into its root";
   EXPECT_EQ(folder_state(victim), victim_before) << "a payload ran: the victim folder changed";
-  if (!tmp_pwn_before) EXPECT_FALSE(fs::exists("/tmp/pwn")) << "a payload ran: /tmp/pwn was created";
-  if (!tmp_pwn_before) fs::remove("/tmp/pwn");
+  if (!tmp_pwn_before) {
+    EXPECT_FALSE(fs::exists("/tmp/pwn")) << "a payload ran: /tmp/pwn was created";
+    fs::remove("/tmp/pwn");
+  }
 }
 
 // shellcheck takes half a second a script: one per method, with every hostile
@@ -384,7 +386,9 @@ TEST(SetupHostile, ImportedXmlProductNameStaysAComment) {
   EXPECT_EQ(r.out.find('\n' + std::string("touch")), std::string::npos) << "the plan printed a line of the name:\n" << r.out;
   const std::string script = tfrig::test::read_file(out + "/install.sh");
   for (const auto& line : lines_of(script)) {
-    if (line.find("pwn-xml") != std::string::npos) EXPECT_TRUE(is_comment_line(line)) << line;
+    if (line.find("pwn-xml") != std::string::npos) {
+      EXPECT_TRUE(is_comment_line(line)) << line;
+    }
   }
   const std::string stubs = tmp.file("stubs"), root = tmp.file("root");
   write_stubs(stubs);

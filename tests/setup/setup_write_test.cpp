@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/atomic_file.h"
 #include "knowledge/knowledge.h"
 #include "setup/write.h"
 #include "setup_test_support.h"
