@@ -290,18 +290,31 @@ TEST(SetupHostile, NoSnapshotValueBecomesCodeInAnyMethod) {
           }
           EXPECT_EQ(code_lines(files[i]), code_lines(benign[i])) << files[i].path << ": a value changed code\n"
                                                                  << files[i].content.substr(0, 2000);
-          EXPECT_EQ(lines_of(files[i].content).size(), lines_of(benign[i].content).size())
-              << files[i].path << ": a value added or removed lines";
+          // A value adds no line, but for one that names a known GPU (or none: the
+          // catalog's name then), whose plan may hold one more note in README.md.
+          const bool known = h.value.empty() || knowledge::builtin().find_gpu(h.value).has_value();
+          if (!(known && files[i].path == "README.md")) {
+            EXPECT_EQ(lines_of(files[i].content).size(), lines_of(benign[i].content).size())
+                << files[i].path << ": a value added or removed lines";
+          }
         }
         const std::string dir = tmp.file("renders/" + c.name + (keep_cc ? "_cc_" : "_all_") + h.name);
         write_files(dir, files);
         scripts.push_back(dir + "/install.sh");
-        if (h.payload && keep_cc) payload_scripts.push_back(dir + "/install.sh");
+        // Dry runs cost a second each on a busy machine: every payload alone for pip,
+        // and all of them at once for every method (below).
+        if (h.payload && keep_cc && c.method == Method::kPip) payload_scripts.push_back(dir + "/install.sh");
         pythons.push_back(dir + "/tuning.py");
         if (fs::exists(dir + "/compose.yaml")) data_files.push_back(dir + "/compose.yaml");
         if (fs::exists(dir + "/docker/daemon.json")) data_files.push_back(dir + "/docker/daemon.json");
       }
     }
+    std::string all;
+    for (const auto& h : strings) all += h.value + " ";
+    const std::string dir = tmp.file("renders/" + c.name + "_all_at_once");
+    write_files(dir, render_with(c, all, true));
+    payload_scripts.push_back(dir + "/install.sh");
+    pythons.push_back(dir + "/tuning.py");
   }
   auto list = [](const std::vector<std::string>& v) {
     std::string s;
