@@ -1,12 +1,15 @@
 #include "setup/plan.h"
 
 #include <algorithm>
+#include <cctype>
+#include <tuple>
 #include <cstdlib>
 #include <sstream>
 #include <variant>
 
 #include "core/i18n.h"
 #include "core/text.h"
+#include "setup/quote.h"
 
 namespace tfrig::setup {
 
@@ -19,6 +22,27 @@ using knowledge::SetupFacts;
 using knowledge::TfBuild;
 
 std::optional<Version> ver(std::string_view s) { return Version::parse(s); }
+
+// A compute capability as NVIDIA writes it: "8.0", "12.1". A snapshot's value
+// that is not one is dropped (the GPU is planned as unknown), so that only
+// digits and a dot reach the plan, its notes and the files.
+bool is_compute_capability(std::string_view s) {
+  const size_t dot = s.find('.');
+  auto digits = [](std::string_view d) {
+    return !d.empty() && d.size() <= 2 && d.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  return dot != std::string_view::npos && digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
+}
+
+// A name from a snapshot (a GPU's, an architecture's): one line of printable
+// text, at most 200 bytes (nvidia-smi's names are under 64). The files quote
+// it again for their language (quote.h); this keeps the plan printed on the
+// terminal and README.md free of control characters too.
+std::string foreign_name(const std::optional<std::string>& s) {
+  std::string out = quote::one_line(s.value_or(""));
+  if (out.size() > 200) out = out.substr(0, 200) + "...";
+  return out;
+}
 
 // a >= b on the first two parts ("12.4" >= "12.3"); false when either is not a version.
 bool minor_ge(std::string_view a, std::string_view b) {
@@ -183,9 +207,9 @@ core::Result<GpuTarget> resolve_gpu(const Knowledge& k, const inventory::Invento
       const auto& first = inv->gpus.front();
       g.from_machine = true;
       g.count = static_cast<int>(inv->gpus.size());
-      g.name = first.name.value_or("");
-      g.cc = first.compute_capability;
-      g.architecture = first.architecture.value_or("");
+      g.name = foreign_name(first.name);
+      if (first.compute_capability && is_compute_capability(*first.compute_capability)) g.cc = first.compute_capability;
+      g.architecture = foreign_name(first.architecture);
       std::optional<knowledge::GpuMatch> m;
       if (!g.name.empty()) m = k.find_gpu(g.name);
       if (!m && first.pci_device_id) m = k.find_gpu_by_pci_id(*first.pci_device_id);
@@ -211,7 +235,9 @@ core::Result<GpuTarget> resolve_gpu(const Knowledge& k, const inventory::Invento
   }
   if (core::starts_with(want, "cc:")) {
     const std::string cc = want.substr(3);
-    if (!ver(cc)) return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", trf("expected cc:MAJOR.MINOR, got {}", want));
+    if (!is_compute_capability(cc)) {
+      return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", trf("expected cc:MAJOR.MINOR, got {}", quote::one_line(want)));
+    }
     g.cc = cc;
     g.name = trf("compute capability {}", cc);
     return g;
@@ -254,8 +280,8 @@ std::string given_target(const SetupOptions& o) {
   std::string out;
   if (!o.os.empty()) out += " --os " + o.os;
   if (!o.gpu.empty() && o.gpu != "auto") {
-    const bool plain = o.gpu.find_first_of(" \t'\"$`\\") == std::string::npos;
-    out += " --gpu " + (plain ? o.gpu : "'" + o.gpu + "'");
+    // A suggestion is pasted into a shell: the name as one shell word.
+    out += " --gpu " + quote::sh_word(o.gpu);
   }
   return out;
 }
@@ -842,6 +868,65 @@ void plan_tuning(const Knowledge& k, SetupPlan& p) {
   p.governor = k.text("governor_recommended", "performance");
 }
 
+// Values install.sh hands to apt-get, dpkg, pip, curl and sed. Quoting
+// (quote.h) keeps each one word, but a word that starts with "-" is an option
+// to the command (apt-get -o...::Pre-Invoke runs a command), and "#", "&" or
+// "\" end or change a sed expression. The knowledge base may be a
+// --knowledge folder from elsewhere, so such a value is refused, not quoted.
+core::Status check_command_words(const Knowledge& k, const SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  constexpr std::string_view kWord = "+.:_=[]-";       // package names, versions, "nvidia:550-server"
+  constexpr std::string_view kPath = "+.:_=/@-";        // images, paths, URLs
+  constexpr std::string_view kSed = "+.:_=/@-()[]{}|?*^$ ,";  // sed patterns and replacements
+  auto bad = [](std::string_view v, std::string_view extra, bool may_be_empty) {
+    if (v.empty()) return !may_be_empty;
+    if (v.front() == '-') return true;
+    for (char c : v) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && extra.find(c) == std::string_view::npos) return true;
+    }
+    return false;
+  };
+  std::vector<std::tuple<std::string, std::string, std::string_view, bool>> words = {
+      {"driver package", p.driver.install_id, kWord, false},
+      {"nvidia-utils package", p.driver.utils_package, kWord, true},
+      {"CUDA package", p.cuda.package, kWord, true},
+      {"cuDNN package", p.cuda.cudnn_package, kWord, true},
+      {"cuDNN version prefix", p.cuda.cudnn_prefix, kWord, true},
+      {"cuDNN version suffix", p.cuda.cudnn_suffix, kWord, true},
+      {"CUDA library folder", p.cuda.lib_dir, kPath, true},
+      {"docker_package", p.os->docker_package, kWord, true},
+      {"ctk_package", f.ctk_package, kWord, true},
+      {"keyring_package", f.keyring_package, kWord, true},
+      {"keyring_version", f.keyring_version, kWord, true},
+      {"cuda_repo", p.os->cuda_repo, kWord, true},
+      {"ctk_keyring", f.ctk_keyring, kPath, true},
+      {"ctk_list_file", f.ctk_list_file, kPath, true},
+      {"venv_dir", p.venv_dir, kPath, true},
+      {"python", p.python, kWord, true},
+      {"governor", p.governor, kWord, false},
+      {"ctk_gpgkey_url", p.sources.ctk_gpgkey_url, kPath, true},
+      {"ctk_list_url", p.sources.ctk_list_url, kPath, true},
+      {"cuda_repo_url_base", p.sources.cuda_repo_default, kSed, true},
+      {"apt_archives pattern", p.sources.apt_pattern, kSed, true},
+      {"ctk_repo_base", p.sources.ctk_list_from, kSed, true},
+      {"ctk_keyring", p.sources.ctk_list_to, kSed, true},
+  };
+  for (const auto& [key, value] : f.apt_packages) words.emplace_back("apt_packages " + key, value, kWord, true);
+  for (const auto& t : p.tfs) {
+    words.emplace_back("pip requirement", t.pip_requirement, kWord, true);
+    words.emplace_back("image", t.image, kPath, true);
+  }
+  for (const auto& [what, value, allowed, may_be_empty] : words) {
+    if (bad(value, allowed, may_be_empty)) {
+      return core::fail(core::ErrorCode::kParse, "setup.json",
+                        trf("{} is '{}': install.sh passes it to a command, which needs one word of letters, digits and "
+                            "'{}', not starting with '-'",
+                            what, quote::one_line(value), allowed));
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
@@ -874,6 +959,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   if (auto st = plan_sources(k, o, p); !st) return tl::unexpected(st.error());
   plan_tuning(k, p);
   build_steps(k, p);
+  if (auto st = check_command_words(k, p); !st) return tl::unexpected(st.error());
   out.plan = std::move(p);
   return out;
 }

@@ -8,9 +8,9 @@
 
 namespace tfrig::setup {
 
-namespace {
+using Values = quote::Values;
 
-using Values = std::vector<std::pair<std::string, std::string>>;
+namespace {
 
 bool is_container(const SetupPlan& p) { return p.method == Method::kContainer || p.method == Method::kNgc; }
 
@@ -36,17 +36,28 @@ constexpr const char* kTfCheck =
 
 }  // namespace
 
-std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& values) {
-  // Messages first: a message's own @KEY@ fields are filled below, in the translation.
-  text = localize(text);
-  for (const auto& [key, value] : values) {
-    const std::string token = "@" + key + "@";
-    for (size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos + value.size())) {
-      text.replace(pos, token.size(), value);
+std::string fill(std::string text, const Values& values, quote::Lang lang) {
+  // Messages first: a message's own @KEY@ fields are filled below, in the translation,
+  // each quoted for where it stands in the file (quote.h).
+  return quote::fill(localize(text), values, lang);
+}
+
+namespace {
+
+// A section used once per item ("source_check" per download source): its
+// @KEY@ fields renamed @KEY_n@, so that the whole file is filled in one pass
+// and no value is ever searched for fields again.
+std::string numbered(std::string text, const std::vector<std::string>& keys, size_t n) {
+  for (const auto& key : keys) {
+    const std::string from = "@" + key + "@", to = "@" + key + "_" + std::to_string(n) + "@";
+    for (size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size())) {
+      text.replace(pos, from.size(), to);
     }
   }
   return text;
 }
+
+}  // namespace
 
 std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
@@ -55,7 +66,7 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
     auto it = m.find(key);
     return it == m.end() ? std::string() : it->second;
   };
-  const Values v{
+  Values v{
       {"OS", p.os->id},
       {"OS_ID", p.os->os_id},
       {"OS_VERSION", p.os->version_id},
@@ -123,15 +134,21 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
       s += t_sh.section("driver_end");
     } else if (st.id == "sources") {
       s += t_sh.section("sources");
-      for (const auto& c : p.sources.checks) {
-        s += fill(t_sh.section("source_check"),
-                  {{"CHECK_KIND", c.mirror ? "mirror" : "default"}, {"CHECK_WHAT", c.what}, {"CHECK_URL", c.url}});
+      for (size_t i = 0; i < p.sources.checks.size(); ++i) {
+        const auto& c = p.sources.checks[i];
+        s += numbered(t_sh.section("source_check"), {"CHECK_KIND", "CHECK_WHAT", "CHECK_URL"}, i);
+        v.emplace_back("CHECK_KIND_" + std::to_string(i), c.mirror ? "mirror" : "default");
+        v.emplace_back("CHECK_WHAT_" + std::to_string(i), c.what);
+        v.emplace_back("CHECK_URL_" + std::to_string(i), c.url);
       }
       s += t_sh.section("sources_end");
     } else if (st.id == "verify") {
       s += t_sh.section("verify");
       if (is_container(p)) {
-        for (const auto& tt : p.tfs) s += fill(t_sh.section("verify_image"), {{"IMAGE", tt.image}});
+        for (size_t i = 0; i < p.tfs.size(); ++i) {
+          s += numbered(t_sh.section("verify_image"), {"IMAGE"}, i);
+          v.emplace_back("IMAGE_" + std::to_string(i), p.tfs[i].image);
+        }
       } else {
         s += t_sh.section("verify_pip");
       }
@@ -141,15 +158,18 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
     }
   }
   calls.pop_back();
-  s += fill(t_sh.section("footer"), {{"CALLS", calls}});
-  return fill(s, v);
+  // The calls are code tfrig writes (its own step ids), not values: put in as they are.
+  std::string footer = t_sh.section("footer");
+  footer.replace(footer.find("@CALLS@"), 7, calls);
+  s += footer;
+  return fill(s, v, quote::Lang::kShell);
 }
 
 std::string render_env(const SetupPlan& p) {
   const Template& t = setup_template("tfrig.env.in");
   const std::string text = t.section("head") + t.section(p.cuda_malloc_async ? "malloc_async" : "no_malloc_async") +
                            t.section("tail");
-  return fill(text, {{"MALLOC_ASYNC_MIN_CUDA", p.cuda_malloc_async_min_cuda}});
+  return fill(text, {{"MALLOC_ASYNC_MIN_CUDA", p.cuda_malloc_async_min_cuda}}, quote::Lang::kEnv);
 }
 
 std::string render_tuning_py(const SetupPlan& p) {
@@ -163,20 +183,23 @@ std::string render_tuning_py(const SetupPlan& p) {
                      {"FP16_MIN_CC", p.fp16_min_cc},
                      {"BF16_MIN_CC", p.bf16_min_cc},
                      {"PLANNED_WHY", p.mixed_precision_why},
-                     {"PLANNED_POLICY", p.gpu.cc ? "\"" + planned + "\"" : std::string("None")},
+                     // Code: quote::py_code writes None as it is and a policy name as a string literal.
+                     {"PLANNED_POLICY", p.gpu.cc ? planned : std::string("None")},
                      {"PLANNED", planned},
                      {"FP16_MAJOR", major(p.fp16_min_cc)},
                      {"FP16_MINOR", minor(p.fp16_min_cc)},
                      {"BF16_MAJOR", major(p.bf16_min_cc)},
-                     {"BF16_MINOR", minor(p.bf16_min_cc)}});
+                     {"BF16_MINOR", minor(p.bf16_min_cc)}},
+              quote::Lang::kPython);
 }
 
 std::string render_sysctl(const SetupPlan& p) {
-  return fill(setup_template("sysctl.conf.in").section("head"), {{"SWAPPINESS", std::to_string(p.swappiness)}});
+  return fill(setup_template("sysctl.conf.in").section("head"), {{"SWAPPINESS", std::to_string(p.swappiness)}},
+              quote::Lang::kConf);
 }
 
 std::string render_limits(const SetupPlan& p) {
-  return fill(setup_template("limits.conf.in").section("head"), {{"NOFILE", p.nofile}});
+  return fill(setup_template("limits.conf.in").section("head"), {{"NOFILE", p.nofile}}, quote::Lang::kConf);
 }
 
 std::string render_dockerfile(const SetupPlan& p) {
@@ -185,7 +208,8 @@ std::string render_dockerfile(const SetupPlan& p) {
   const std::string text = t.section("head") + t.section(p.method == Method::kNgc ? "ngc" : "official") +
                            t.section("body") + (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
                            t.section("tail");
-  return fill(text, {{"IMAGE", first.image}, {"SERVICE", first.service}, {"PIP_INDEX", p.sources.pip_index}});
+  return fill(text, {{"IMAGE", first.image}, {"SERVICE", first.service}, {"PIP_INDEX", p.sources.pip_index}},
+              quote::Lang::kDockerfile);
 }
 
 std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
@@ -194,7 +218,8 @@ std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
   std::string s = fill(t.section("head") +
                            (p.sources.docker_registry_mirror.empty() ? "" : t.section("registry_mirror")) +
                            t.section("top"),
-                       {{"FIRST_SERVICE", p.tfs.front().service}, {"REGISTRY_MIRROR", p.sources.docker_registry_mirror}});
+                       {{"FIRST_SERVICE", p.tfs.front().service}, {"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
+                       quote::Lang::kYaml);
   for (const auto& tf : p.tfs) {
     s += fill(t.section("service"), {{"SERVICE", tf.service},
                                      {"IMAGE", tf.image},
@@ -202,7 +227,8 @@ std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
                                      {"SHM_SIZE", f.shm_size},
                                      {"MEMLOCK", f.memlock},
                                      {"STACK", f.stack},
-                                     {"NOFILE", p.nofile}});
+                                     {"NOFILE", p.nofile}},
+              quote::Lang::kYaml);
   }
   return s;
 }
@@ -316,19 +342,22 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
   out.push_back({"tuning.py", render_tuning_py(p), 0644});
   out.push_back({"sysctl.d/90-tfrig.conf", render_sysctl(p), 0644});
   out.push_back({"security/limits.d/90-tfrig.conf", render_limits(p), 0644});
-  out.push_back({"modprobe.d/blacklist-nouveau.conf", fill(setup_template("blacklist-nouveau.conf.in").section("head"), {}), 0644});
+  out.push_back({"modprobe.d/blacklist-nouveau.conf", fill(setup_template("blacklist-nouveau.conf.in").section("head"), {}, quote::Lang::kConf), 0644});
   if (p.cuda.needed) {
     out.push_back({"ld.so.conf.d/90-tfrig-cuda.conf",
                    fill(setup_template("ld-cuda.conf.in").section("head"),
-                        {{"CUDA", p.cuda.cuda}, {"TF", p.tfs.front().version}, {"CUDA_LIB_DIR", p.cuda.lib_dir}}),
+                        {{"CUDA", p.cuda.cuda}, {"TF", p.tfs.front().version}, {"CUDA_LIB_DIR", p.cuda.lib_dir}},
+                        quote::Lang::kConf),
                    0644});
   }
   if (!p.sources.pip_index.empty() && !is_container(p)) {
-    out.push_back({"pip.conf", fill(setup_template("pip.conf.in").section("head"), {{"PIP_INDEX", p.sources.pip_index}}), 0644});
+    out.push_back({"pip.conf", fill(setup_template("pip.conf.in").section("head"), {{"PIP_INDEX", p.sources.pip_index}}, quote::Lang::kConf),
+                   0644});
   }
   if (!p.sources.docker_registry_mirror.empty()) {
     out.push_back({"docker/daemon.json",
-                   fill(setup_template("daemon.json.in").section("head"), {{"REGISTRY_MIRROR", p.sources.docker_registry_mirror}}),
+                   fill(setup_template("daemon.json.in").section("head"), {{"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
+                        quote::Lang::kJson),
                    0644});
   }
   if (is_container(p)) {

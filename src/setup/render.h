@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "setup/plan.h"
+#include "setup/quote.h"
 
 namespace tfrig::setup {
 
@@ -29,7 +30,9 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k);
 // Every file of the plan, in a stable order.
 std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledge& k);
 
-// "@{message}@" -> its translation (templates.h), then "@KEY@" -> value.
-std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& values);
+// "@{message}@" -> its translation (templates.h), then each "@KEY@" -> its
+// value, quoted for the language of the file and where the field stands in it
+// (quote.h): a value never becomes code.
+std::string fill(std::string text, const quote::Values& values, quote::Lang lang);
 
 }  // namespace tfrig::setup
