@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "core/escape.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
 #include "core/interrupt.h"
@@ -159,6 +160,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   } else {
     out = pipeline::render_text(report);
     if (costs) out += pipeline::render_run_cost_text(*costs);
+    out = core::terminal_text(out, false);  // file names under --data are foreign bytes
   }
   texts.reset();
   const int written = write_output(out, o.output);
