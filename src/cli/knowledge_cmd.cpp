@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "core/escape.h"
 #include "core/i18n.h"
 #include "report/severity_paint.h"
 #include "core/json_text.h"
@@ -76,7 +77,7 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
     } else {
       out += "  " + _("(--sources lists where every fact comes from; docs/knowledge.md explains updating)") + "\n";
     }
-    print(out);
+    print(core::terminal_text(out, false));  // a --knowledge DIR is a file from elsewhere
     state.exit_code = kExitOk;
   });
 }

@@ -114,7 +114,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   const bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
   auto step = [tty](const std::string& s) {
     if (tty) {
-      std::fprintf(stderr, "\r\033[K%s", s.c_str());
+      std::fprintf(stderr, "\r\033[K%s", core::terminal_line(s).c_str());  // a step may name a file under --data
       std::fflush(stderr);
     } else {
       core::log(core::LogLevel::kInfo, "{}", s);
