@@ -50,6 +50,12 @@ TEST(TerminalEscape, DoctorSnapshotTextShowsHostileValuesEscaped) {
   EXPECT_NE(r.out.find("Debian\\x00\\xc2\\x9b31mevil"), std::string::npos) << r.out;
   // The newline inside the name did not start a line of its own.
   EXPECT_EQ(r.out.find("\n  error    gpu.forged"), std::string::npos) << r.out;
+  // Prometheus' exposition and HTML are read on terminals and in browsers too.
+  for (const char* format : {"prometheus", "html", "json"}) {
+    auto f = test::run_tfrig({"doctor", "--snapshot", snap, "--format", format});
+    ASSERT_LT(f.exit_code, 64) << format << ": " << f.err;
+    expect_no_raw_controls(f.out, format);
+  }
 }
 
 TEST(TerminalEscape, DoctorColourKeepsOnlyItsOwnSequences) {
