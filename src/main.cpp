@@ -7,10 +7,10 @@
 #include "cli/lang.h"
 #include "cli/validate.h"
 #include "core/i18n.h"
-#include "core/escape.h"
 #include "core/i18n_scope.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/terminal_text.h"
 #include "probe/probe.h"
 
 int main(int argc, char** argv) {

@@ -1,8 +1,7 @@
 // Writes that never leave a half file under the final name: write to a
 // temporary name in the same directory, fsync, rename, fsync the directory.
 // A crash leaves either the old file or the new one, plus at most a stray
-// "*.tmp-*" that the next run can remove (".tfrig.tmp-*" for a name so long
-// that a suffix would pass NAME_MAX).
+// "*.tmp-*" that the next run can remove.
 #pragma once
 
 #include <string>

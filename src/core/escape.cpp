@@ -1,4 +1,5 @@
 #include "core/escape.h"
+#include "core/terminal_text.h"
 
 namespace tfrig::core {
 

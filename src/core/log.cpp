@@ -5,7 +5,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/escape.h"
+#include "core/terminal_text.h"
 #include "core/i18n.h"
 
 namespace tfrig::core {

@@ -1,7 +1,5 @@
 // A levelled logger on stderr: stdout is the report, stderr the log.
 // -v shows info, -vv debug. Thread-safe: probes log from their own threads.
-// Every line goes through core::terminal_text: a message may quote foreign
-// bytes (file names, fields of a capture), which reach stderr as "\xNN".
 #pragma once
 
 #include <string_view>

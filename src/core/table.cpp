@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/display_width.h"
-#include "core/escape.h"
+#include "core/terminal_text.h"
 
 namespace tfrig::core {
 

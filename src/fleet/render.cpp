@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/display_width.h"
-#include "core/escape.h"
+#include "core/terminal_text.h"
 #include "core/i18n.h"
 #include "report/severity_paint.h"
 

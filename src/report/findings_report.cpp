@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/display_width.h"
-#include "core/escape.h"
+#include "core/terminal_text.h"
 #include "core/i18n.h"
 #include "report/coverage.h"
 #include "report/probe_detail.h"

@@ -9,6 +9,7 @@
 
 #include "core/escape.h"
 #include "core/i18n.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 
 namespace tfrig::report::html {

@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "core/escape.h"
+#include "core/terminal_text.h"
 #include "knowledge/xid_catalog.h"
 #include "rules/finding.h"
 

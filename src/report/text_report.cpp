@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "core/display_width.h"
-#include "core/escape.h"
 #include "core/i18n.h"
 #include "core/table.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 #include "report/probe_detail.h"
 #include "report/report.h"

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "core/display_width.h"
-#include "core/escape.h"
 #include "core/i18n.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 
 namespace tfrig::watch {

@@ -9,6 +9,7 @@
 #include "core/escape.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
+#include "core/terminal_text.h"
 #include "test_support.h"
 
 namespace tfrig::core {

