@@ -10,6 +10,7 @@
 #include "core/i18n_scope.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/terminal_text.h"
 #include "probe/probe.h"
 
 int main(int argc, char** argv) {
@@ -74,7 +75,7 @@ int main(int argc, char** argv) {
   cli::add_report_command(app, state);
 
   if (auto unknown = cli::unknown_command_message(app, argc, argv)) {
-    std::fprintf(stderr, "tfrig: %s\n", unknown->c_str());
+    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(*unknown, false).c_str());
     return cli::kExitUsage;
   }
   try {
@@ -91,14 +92,14 @@ int main(int argc, char** argv) {
     app.exit(e);  // prints cli::parse_error_message
     return cli::kExitUsage;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tfrig: %s\n", trf("internal error: {}", e.what()).c_str());
+    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(trf("internal error: {}", e.what()), false).c_str());
     return cli::kExitInternal;
   }
   // Whatever the command printed: a write that failed (a full disk, /dev/full)
   // is exit 73, never an exit 0 with a cut or empty result.
   int code = state.exit_code;
   if (auto written = core::finish_stdout(); !written) {
-    std::fprintf(stderr, "tfrig: %s\n", trf("cannot write the output to {}", written.error().to_string()).c_str());
+    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(trf("cannot write the output to {}", written.error().to_string()), false).c_str());
     if (code < cli::kExitUsage) code = cli::kExitCantCreate;
   }
   // A probe left past its deadline may still run on its detached thread:

@@ -20,6 +20,7 @@
 #include <fmt/ranges.h>
 
 #include "core/i18n.h"
+#include "core/errno_text.h"
 #include "core/log.h"
 #include "core/sysroot.h"
 #include "core/text.h"
@@ -143,7 +144,7 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   if (::stat(where.c_str(), &st) != 0) {
     const int err = errno;
     core::Error e = core::errno_error(err, where, "use as the benchmark directory");
-    e.message = trf("cannot be used as the benchmark directory: {}", std::strerror(err));
+    e.message = trf("cannot be used as the benchmark directory: {}", core::errno_text(err));
     return tl::unexpected(std::move(e));
   }
   if (!S_ISDIR(st.st_mode)) {
@@ -171,7 +172,7 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
                       : err == EACCES ? _("is not writable by this user; pass --dir with a writable directory on the disk to measure")
                       : err == ENOSPC ? _("is on a full filesystem; pass --dir with a writable directory on the disk to measure")
                                       : trf("refused a new directory: {}; pass --dir with a writable directory on the disk to measure",
-                                            std::strerror(err));
+                                            core::errno_text(err));
     return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo, real, why);
   }
   ScratchDir dir;

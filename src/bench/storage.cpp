@@ -20,6 +20,7 @@
 #include "bench/scratch.h"
 #include "core/clock.h"
 #include "core/i18n.h"
+#include "core/errno_text.h"
 #include "core/log.h"
 #include "core/sysroot.h"
 #include "core/unique_fd.h"
@@ -73,7 +74,7 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
   int rc = io_uring_queue_init(static_cast<unsigned>(depth), &ring, 0);
   if (rc < 0) {
     init_error = -rc;
-    return core::fail(core::ErrorCode::kUnsupported, "io_uring", std::strerror(-rc));
+    return core::fail(core::ErrorCode::kUnsupported, "io_uring", core::errno_text(-rc));
   }
   uint64_t blocks = file_bytes / block;
   std::vector<std::unique_ptr<AlignedBuffer>> buffers;
@@ -110,7 +111,7 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
     rc = io_uring_wait_cqe(&ring, &cqe);
     if (rc < 0) {
       if (rc == -EINTR) continue;
-      error = std::string("io_uring_wait_cqe: ") + std::strerror(-rc);
+      error = std::string("io_uring_wait_cqe: ") + core::errno_text(-rc);
       break;
     }
     unsigned seen = 0;
@@ -120,7 +121,7 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
       ++seen;
       --inflight;
       if (cqe->res < 0) {
-        if (error.empty()) error = std::string("read: ") + std::strerror(-cqe->res);
+        if (error.empty()) error = std::string("read: ") + core::errno_text(-cqe->res);
         stopping = true;
         continue;
       }
@@ -188,7 +189,7 @@ core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, i
   run.ops = ops;
   run.bytes = bytes;
   run.seconds = watch.seconds();
-  if (error.load() != 0) return core::fail(core::ErrorCode::kIo, "pread", std::strerror(error.load()));
+  if (error.load() != 0) return core::fail(core::ErrorCode::kIo, "pread", core::errno_text(error.load()));
   return run;
 }
 
@@ -621,7 +622,7 @@ core::Result<IoRun> timed_read(int fd, uint64_t file_bytes, uint32_t block, int 
     int init_error = 0;
     auto r = uring_read(fd, file_bytes, block, depth, random, seconds, seed, init_error);
     if (r || init_error == 0) return r;
-    core::log(core::LogLevel::kInfo, "{}", trf("io_uring unavailable ({}); using pread threads", std::strerror(init_error)));
+    core::log(core::LogLevel::kInfo, "{}", trf("io_uring unavailable ({}); using pread threads", core::errno_text(init_error)));
   }
   return pread_threads(fd, file_bytes, block, depth, random, seconds, seed);
 }

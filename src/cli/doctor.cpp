@@ -65,7 +65,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->type_name("FILE");
   cmd->add_option("--data", opts->data_paths, _("Where the training data lives (which disk and filesystem)"))
       ->type_name("DIR");
-  cmd->add_option("--deadline", opts->deadline_seconds, _("Seconds each probe may take"))->default_str("5");
+  cmd->add_option("--deadline", opts->deadline_seconds, _("Seconds each probe may take"))->default_str("5")->check(finite_in(0.01, 3600));
   cmd->add_option("--python", opts->python_prefixes, _("Also look for TensorFlow in this Python prefix (venv, conda env)"))
       ->type_name("PREFIX");
   cmd->add_option("--nvidia-smi-xml", opts->nvidia_smi_xml,

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/clock.h"
@@ -130,7 +131,7 @@ void add_fleet_command(CLI::App& app, RunState& state) {
       ->default_str("warning");
   cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))->type_name("VERSION");
   cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))->capture_default_str();
+  cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))->capture_default_str()->check(whole_in(0, 256));
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
 

@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "core/output.h"
 #include "core/table.h"
+#include "core/terminal_text.h"
 #include "explain/signatures.h"
 #include "knowledge/knowledge.h"
 #include "rules/rule.h"
@@ -76,7 +77,7 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
     } else {
       out += "  " + _("(--sources lists where every fact comes from; docs/knowledge.md explains updating)") + "\n";
     }
-    print(out);
+    print(core::terminal_text(out, false));  // a --knowledge DIR is a file from elsewhere
     state.exit_code = kExitOk;
   });
 }

@@ -104,13 +104,16 @@ void add_pack_command(CLI::App& app, RunState& state) {
       ->capture_default_str();
   cmd->add_option("--num-shards", args->num_shards, _("Number of slices the work is split into (one per machine)"))
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("-j,--jobs", o.jobs, _("Parallel shard writers (0 = all cores)"))->capture_default_str();
+      ->check(whole_in(1, 1000000));
+  cmd->add_option("-j,--jobs", o.jobs, _("Parallel shard writers (0 = all cores)"))->capture_default_str()->check(whole_in(0, 4096));
   cmd->add_option("--compression", args->compression, _("none, gzip or zlib (as tf.io.TFRecordOptions)"))
       ->capture_default_str();
   cmd->add_option("--label-offset", o.dataset.label_offset,
                   _("First label id for named classes (1 for the ImageNet/Inception convention)"))
-      ->capture_default_str();
+      ->capture_default_str()
+      // Ids are label_offset + class index in an int64 Example feature: a
+      // bound far below 2^63 keeps that sum from overflowing.
+      ->check(whole_in(0, uint64_t{1} << 40));
   cmd->add_flag("--resume", o.resume, _("Keep complete shards from an earlier run; redo the rest"));
   cmd->add_flag("--overwrite", o.overwrite, _("Rewrite shards that already exist"));
   cmd->add_option("--on-error", args->on_error, _("Unreadable or non-image files: skip (report and count) or fail"))

@@ -19,6 +19,7 @@
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/terminal_text.h"
 #include "pipeline/demand.h"
 #include "pipeline/measure.h"
 #include "pipeline/report.h"
@@ -113,7 +114,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   const bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
   auto step = [tty](const std::string& s) {
     if (tty) {
-      std::fprintf(stderr, "\r\033[K%s", s.c_str());
+      std::fprintf(stderr, "\r\033[K%s", core::terminal_line(s).c_str());  // a step may name a file under --data
       std::fflush(stderr);
     } else {
       core::log(core::LogLevel::kInfo, "{}", s);
@@ -159,6 +160,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   } else {
     out = pipeline::render_text(report);
     if (costs) out += pipeline::render_run_cost_text(*costs);
+    out = core::terminal_text(out, false);  // file names under --data are foreign bytes
   }
   texts.reset();
   const int written = write_output(out, o.output);

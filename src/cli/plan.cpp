@@ -13,12 +13,14 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "cli/validate.h"
+#include "core/errno_text.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/terminal_text.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
@@ -99,7 +101,7 @@ core::Result<DataDirStats> measure_data_dir(const std::string& dir) {
     }
     if (s.files >= kMaxFiles) break;
   }
-  if (ec) return core::fail(core::ErrorCode::kIo, dir, ec.message());
+  if (ec) return core::fail(core::ErrorCode::kIo, dir, core::error_code_text(ec));
   return s;
 }
 
@@ -244,6 +246,16 @@ void print_models() {
   (void)core::write_stdout(out);
 }
 
+// --deadline: "" or text that is no duration is exit 64 when read.
+CLI::Validator deadline_text() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (!parse_deadline_hours(text)) return trf("expected a duration such as 12h, 90min, 2d, found '{}'", core::printable(text));
+        return {};
+      },
+      "TIME");
+}
+
 }  // namespace
 
 void add_plan_command(CLI::App& app, RunState& state) {
@@ -253,7 +265,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--params", o->params, _("A model known only by its parameter count"))->type_name("N")->check(CLI::Range(uint64_t{1}, uint64_t{100000000000000}));
   cmd->add_option("--family", o->family, _("With --params: cnn or transformer"))->check(CLI::IsMember({"cnn", "transformer"}));
   cmd->add_option("--keras-summary", o->keras_summary, _("Plan the model whose Keras model.summary() text is in FILE"))->type_name("FILE");
-  cmd->add_option("--batch", o->batch, _("Global batch size (default 32, Keras fit's default)"));
+  cmd->add_option("--batch", o->batch, _("Global batch size (default 32, Keras fit's default)"))->check(whole_in(1, 1u << 24));
   cmd->add_option("--image-size", o->image_size, _("Input side in pixels (default: the model's)"))->check(CLI::Range(1, 65536));
   cmd->add_option("--seq-len", o->seq_len, _("Sequence length in tokens (default: the model's)"))->check(CLI::Range(1, 100000000));
   cmd->add_option("--precision", o->precision, _("fp32, mixed_float16 or mixed_bfloat16"));
@@ -262,7 +274,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--xla", o->xla, _("Training runs under XLA (jit_compile): fused kernels keep fewer activations"));
   cmd->add_option("--gpus", o->gpus, _("Use at least this many GPUs (data parallel)"))->check(CLI::Range(1, 100000));
   cmd->add_option("--dataset-size", o->dataset_size, _("Samples in the dataset (default: ImageNet-1k for images)"))->type_name("N")->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000000}));
-  cmd->add_option("--sample-bytes", o->sample_bytes, _("Average bytes per stored sample (e.g. 110k)"))->type_name("SIZE");
+  cmd->add_option("--sample-bytes", o->sample_bytes, _("Average bytes per stored sample (e.g. 110k)"))->type_name("SIZE")->check(size_text("110k"));
   cmd->add_option("--data", o->data_dir, _("Measure dataset size and sample bytes from the files under DIR"))->type_name("DIR");
   cmd->add_option("--decode-rate-per-core", o->decode_rate_per_core, _("Samples/s one core decodes and augments (from 'tfrig bench decode')"))->check(finite_in(0.001, 1e9));
   cmd->add_flag("--storage-separate", o->storage_separate, _("The data lives on another machine: size the network"));
@@ -273,7 +285,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--here", o->here, _("Judge this machine: what fits, the largest batch, the short stave"));
   cmd->add_option("--snapshot", o->snapshot, _("Judge the machine of a snapshot saved by 'tfrig snapshot'"))->type_name("FILE");
   cmd->add_flag("--all", o->all, _("List GPUs that do not fit too"));
-  cmd->add_option("--top", o->top, _("Show only the first N GPUs"));
+  cmd->add_option("--top", o->top, _("Show only the first N GPUs"))->type_name("N")->check(whole_in(1, 100000));
   cmd->add_flag("--list-models", o->list_models, _("List the built-in models and exit"));
   cmd->add_option("--epochs", o->epochs, _("Time and cost of a run of E epochs over the dataset (--dataset-size or --data)"))->type_name("E")->check(finite_in(0.001, 1e6));
   cmd->add_option("--steps", o->steps, _("Time and cost of a run of S steps of the global batch (instead of --epochs)"))->type_name("S")->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
@@ -284,7 +296,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--kwh", o->kwh, _("Electricity price per kWh, for owned servers"))->type_name("PRICE")->check(finite_in(0, 100));
   cmd->add_option("--runs-per-month", o->runs_per_month, _("Runs a month: compares instances reserved 24/7 with released after each run"))
       ->type_name("K")->check(CLI::Range(1, 100000));
-  cmd->add_option("--deadline", o->deadline, _("The cheapest option that finishes within this time (12h, 90min, 2d)"))->type_name("TIME");
+  cmd->add_option("--deadline", o->deadline, _("The cheapest option that finishes within this time (12h, 90min, 2d)"))->type_name("TIME")->check(deadline_text());
   cmd->add_option("--pipeline", o->pipeline_json, _("A 'tfrig pipeline --format json' result: its input rate caps every GPU"))
       ->type_name("FILE");
   cmd->callback([o, &state] {
@@ -385,6 +397,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     } else {
       out = plan::render_text(result, ro);
       if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10);
+      out = core::terminal_text(out, false);  // model and file names may be foreign bytes
     }
     texts.reset();
     state.exit_code = write_output(out, o->output);

@@ -1,6 +1,7 @@
 #include "cli/validate.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/units.h"
 #include "core/version.h"
 
 namespace tfrig::cli {
@@ -35,6 +37,31 @@ CLI::Validator whole_number() {
         return {};
       },
       "N");
+}
+
+CLI::Validator whole_in(uint64_t lo, uint64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        uint64_t v = 0;
+        const char* end = text.data() + text.size();
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        const auto parsed = digits ? std::from_chars(text.data(), end, v) : std::from_chars_result{text.data(), std::errc::invalid_argument};
+        if (parsed.ec != std::errc() || parsed.ptr != end || v < lo || v > hi) {
+          return trf("value '{}' is not a whole number from {} to {}", core::escape_bytes(text), lo, hi);
+        }
+        return {};
+      },
+      fmt::format("N in [{} - {}]", lo, hi));
+}
+
+CLI::Validator size_text(const std::string& example) {
+  return CLI::Validator(
+      [example](std::string& text) -> std::string {
+        auto v = core::parse_size(text);
+        if (!v || *v == 0) return trf("value '{}' is not a size such as {}", core::escape_bytes(text), example);
+        return {};
+      },
+      "SIZE");
 }
 
 CLI::Validator version_text(const std::string& example) {

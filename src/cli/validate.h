@@ -19,6 +19,14 @@ CLI::Validator finite_in(double lo, double hi);
 // unsigned variable as its largest value, and CLI::Range then lets it pass.
 CLI::Validator whole_number();
 
+// A whole number in [lo, hi], written in digits only: "", "-1", "1e3" and a
+// number past 2^64 are exit 64 naming the option (CLI11 alone reads "" as 0,
+// "-1" into an unsigned as its largest value, and a huge one as a fault).
+CLI::Validator whole_in(uint64_t lo, uint64_t hi);
+
+// A size such as 110k or 2MB (core::parse_size), more than 0; "" is refused.
+CLI::Validator size_text(const std::string& example);
+
 // A version number ("12.2", "535.104.05"): text that is none is exit 64
 // naming the option, not a "no" verdict about it. `example` goes in the message.
 CLI::Validator version_text(const std::string& example);

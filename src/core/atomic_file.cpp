@@ -35,9 +35,24 @@ std::string parent_dir(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// Longest file name the directory takes (NAME_MAX, 255 on Linux filesystems).
+size_t name_max(const std::string& dir) {
+  const long n = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  return n > 0 ? static_cast<size_t>(n) : 255;
+}
+
+// "NAME.tmp-PID-N" next to the target (pack's resume and verify know that
+// form); when that would be longer than the directory allows (a legal name
+// of 240-255 bytes), a short hidden ".tfrig.tmp-PID-N" in the same
+// directory, so the rename stays within one filesystem.
 std::string temp_name_for(const std::string& path) {
   static std::atomic<unsigned> counter{0};
-  return path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  const std::string suffix = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1));
+  const size_t slash = path.rfind('/');
+  const size_t base_len = slash == std::string::npos ? path.size() : path.size() - slash - 1;
+  if (base_len + suffix.size() <= name_max(parent_dir(path))) return path + suffix;
+  const std::string dir_prefix = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  return dir_prefix + ".tfrig" + suffix;
 }
 
 Status fsync_dir(const std::string& dir) {

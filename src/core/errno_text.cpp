@@ -28,9 +28,27 @@ std::string errno_text(int err) {
     case EINVAL: return _("Invalid argument");
     case ENXIO: return _("No such device or address");
     case ENODEV: return _("No such device");
+    case ENOMEM: return _("Cannot allocate memory");
+    case ENFILE: return _("Too many open files in system");
+    case EFBIG: return _("File too large");
+    case EXDEV: return _("Invalid cross-device link");
+    case ENOTEMPTY: return _("Directory not empty");
+    case ETXTBSY: return _("Text file busy");
+    case EPIPE: return _("Broken pipe");
+    case ENOEXEC: return _("Exec format error");
+    case EOVERFLOW: return _("Value too large for defined data type");
+    case EBADF: return _("Bad file descriptor");
+    case EAGAIN: return _("Resource temporarily unavailable");
+    case ENOSYS: return _("Function not implemented");
+    case EOPNOTSUPP: return _("Operation not supported");
     default: break;
   }
   return std::strerror(err);
+}
+
+std::string error_code_text(const std::error_code& ec) {
+  if (ec.category() == std::generic_category() || ec.category() == std::system_category()) return errno_text(ec.value());
+  return ec.message();
 }
 
 std::string file_action_text(std::string_view action) {

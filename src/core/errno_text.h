@@ -5,11 +5,17 @@
 
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace tfrig::core {
 
 // strerror(err), translated when the catalog has it ("No such file or directory").
 std::string errno_text(int err);
+
+// std::error_code::message() in the reader's language: an errno (generic or
+// system category, what std::filesystem reports) through errno_text, any
+// other category as the library says it.
+std::string error_code_text(const std::error_code& ec);
 
 // A file operation as errno_error names it ("open", "read", "fsync directory"),
 // translated when the catalog has it; an unknown one stays as given.

@@ -1,4 +1,5 @@
 #include "core/escape.h"
+#include "core/terminal_text.h"
 
 namespace tfrig::core {
 
@@ -39,7 +40,63 @@ void append_hex_escape(std::string& out, unsigned char c) {
   out += kHex[c & 15];
 }
 
+// Length of an SGR sequence tfrig paints with at s[i] (ESC [ n m with n one
+// of 0, 1, 2, 31, 32, 33, 36), or 0: only these colour a report.
+size_t own_sgr_length(std::string_view s, size_t i) {
+  static constexpr std::string_view kOwn[] = {"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m"};
+  for (std::string_view sgr : kOwn) {
+    if (s.substr(i, sgr.size()) == sgr) return sgr.size();
+  }
+  return 0;
+}
+
+// A well-formed sequence the terminal must not receive as it is: C1 controls
+// (C2 80..C2 9F) and the bidi embeddings, overrides and isolates.
+bool is_terminal_control_sequence(std::string_view seq) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(seq[k]); };
+  if (seq.size() == 2) return b(0) == 0xc2 && b(1) <= 0x9f;
+  if (seq.size() == 3 && b(0) == 0xe2) {
+    if (b(1) == 0x80 && b(2) >= 0xaa && b(2) <= 0xae) return true;  // U+202A..U+202E
+    if (b(1) == 0x81 && b(2) >= 0xa6 && b(2) <= 0xa9) return true;  // U+2066..U+2069
+  }
+  return false;
+}
+
+std::string escape_for_terminal(std::string_view s, bool keep_colour, bool one_line) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == 0x1b && keep_colour) {
+      if (const size_t n = own_sgr_length(s, i); n > 0) {
+        out.append(s.substr(i, n));
+        i += n;
+        continue;
+      }
+    }
+    const bool kept_space = (c == '\t' || c == '\n') && !one_line;
+    const size_t n = utf8_sequence_length(s, i);
+    if (n == 0 || (c < 0x20 && !kept_space) || c == 0x7f) {
+      append_hex_escape(out, c);
+      ++i;
+      continue;
+    }
+    const std::string_view seq = s.substr(i, n);
+    if (n > 1 && is_terminal_control_sequence(seq)) {
+      for (unsigned char b : seq) append_hex_escape(out, b);
+    } else {
+      out.append(seq);
+    }
+    i += n;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string terminal_text(std::string_view s, bool keep_colour) { return escape_for_terminal(s, keep_colour, false); }
+
+std::string terminal_line(std::string_view s) { return escape_for_terminal(s, true, true); }
 
 bool is_valid_utf8(std::string_view s) {
   for (size_t i = 0; i < s.size();) {

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/terminal_text.h"
 #include "core/i18n.h"
 
 namespace tfrig::core {
@@ -32,9 +33,12 @@ LogLevel log_level() { return static_cast<LogLevel>(g_level.load()); }
 bool log_enabled(LogLevel level) { return static_cast<int>(level) <= g_level.load(); }
 
 void log_line(LogLevel level, std::string_view message) {
-  const std::string line = prefixed(level, message);
+  // The one step between stderr and the bytes a message quotes (a file name,
+  // a field read from a capture): control sequences as "\xNN"; a NUL no
+  // longer cuts the line short either.
+  const std::string line = terminal_text(prefixed(level, message), false);
   std::lock_guard<std::mutex> lock(g_mutex);
-  std::fprintf(stderr, "tfrig: %s\n", line.c_str());
+  std::fprintf(stderr, "tfrig: %.*s\n", static_cast<int>(line.size()), line.data());
 }
 
 }  // namespace tfrig::core

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/display_width.h"
+#include "core/terminal_text.h"
 
 namespace tfrig::core {
 
@@ -13,6 +14,9 @@ Table::Table(std::vector<std::string> headers, std::vector<Align> align)
 
 void Table::add_row(std::vector<std::string> cells) {
   cells.resize(headers_.size());
+  // A cell is one line: a value with a newline or control bytes (a GPU or
+  // file name from a foreign file) cannot forge a row or drive the terminal.
+  for (auto& cell : cells) cell = terminal_line(cell);
   rows_.push_back(std::move(cells));
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/display_width.h"
+#include "core/terminal_text.h"
 #include "core/i18n.h"
 #include "report/severity_paint.h"
 
@@ -71,25 +72,29 @@ std::string severity_cell(rules::Severity s) {
 
 }  // namespace
 
+// Node names are file names and values come from the nodes' snapshots: each
+// goes through core::terminal_line (one line, no control bytes), the whole
+// text through core::terminal_text.
 std::string render_text(const FleetReport& r, const RenderOptions& o) {
-  std::string out = heading(r) + "\n";
-  if (!r.nodes.empty()) out += trf("snapshots written by tfrig {}", versions_line(r.nodes)) + "\n";
+  const auto L = [](const std::string& s) { return core::terminal_line(s); };
+  std::string out = L(heading(r)) + "\n";
+  if (!r.nodes.empty()) out += L(trf("snapshots written by tfrig {}", versions_line(r.nodes))) + "\n";
 
   // TRANSLATORS: a section of `tfrig fleet`: facts whose value differs between nodes.
   out += "\n" + bold(o.color, _("Drift")) + "\n";
   if (r.drift.empty()) out += "  " + _("every compared fact is the same on every node") + "\n";
   for (const auto& d : r.drift) {
     // TRANSLATORS: a fact's id (gpu.pcie_link[gpu1]) and what it is.
-    out += "  " + trf("{0}  ({1})", paint(o.color, rules::Severity::kWarning, d.fact), d.title) + "\n";
+    out += "  " + trf("{0}  ({1})", paint(o.color, rules::Severity::kWarning, L(d.fact)), L(d.title)) + "\n";
     out += "      " + expected_line(r, d) + "\n";
-    out += fmt::format("      = {}\n", d.expected);
+    out += fmt::format("      = {}\n", L(d.expected));
     // Group the differing nodes by value.
     std::map<std::string, std::vector<std::string>> by_value;
     for (const auto& nv : d.differing) by_value[nv.value].push_back(nv.node);
     for (const auto& [value, nodes] : by_value) {
       // TRANSLATORS: a value that differs from the fleet's, how many nodes have it, and which.
-      out += "      ! " + trf("{0} on {1}: {2}", value, nodes.size(),
-                               listed(nodes, o.max_nodes_listed, [](const std::string& s) { return s; })) + "\n";
+      out += "      ! " + L(trf("{0} on {1}: {2}", value, nodes.size(),
+                                 listed(nodes, o.max_nodes_listed, [](const std::string& s) { return s; }))) + "\n";
     }
   }
 
@@ -98,12 +103,12 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   for (const auto& f : r.findings) {
     // TRANSLATORS: how many nodes a rule fires on, of all nodes read; keep the widths (>5, <5).
     const std::string count = trf("{0:>5} of {1:<5}", f.nodes.size(), r.nodes.size());
-    out += fmt::format("  {} {} {}  {}{}\n", paint(o.color, f.severity, severity_cell(f.severity)), count, f.rule_id, f.title,
+    out += fmt::format("  {} {} {}  {}{}\n", paint(o.color, f.severity, severity_cell(f.severity)), count, L(f.rule_id), L(f.title),
                        f.on_baseline ? _(" (also on the baseline)") : std::string());
     if (f.nodes.size() < r.nodes.size() || r.nodes.size() == 1) {
-      out += "          " + listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
+      out += "          " + L(listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
                return n.entities == "host" ? n.node : n.node + " (" + n.entities + ")";
-             }) + "\n";
+             })) + "\n";
     } else {
       out += "          " + _("every node") + "\n";
     }
@@ -119,16 +124,16 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
       break;
     }
     // TRANSLATORS: rank, node name, and how far it is from the rest (errors weigh 9, warnings 3, infos 1).
-    out += "  " + trf("{0}. {1}  (score {2})", ++rank, bold(o.color, n.node), n.score) + "\n";
+    out += "  " + trf("{0}. {1}  (score {2})", ++rank, bold(o.color, L(n.node)), n.score) + "\n";
     // TRANSLATORS: a fact, this node's value, and the value of the rest of the fleet.
-    for (const auto& d : n.differences) out += "       " + trf("{0}: {1} (fleet: {2})", d.fact, d.value, d.expected) + "\n";
-    for (const auto& id : n.findings) out += "       " + trf("{} fires here", id) + "\n";
-    for (const auto& fix : n.fixes) out += "       " + trf("fix: {}", fix) + "\n";
+    for (const auto& d : n.differences) out += "       " + L(trf("{0}: {1} (fleet: {2})", d.fact, d.value, d.expected)) + "\n";
+    for (const auto& id : n.findings) out += "       " + L(trf("{} fires here", id)) + "\n";
+    for (const auto& fix : n.fixes) out += "       " + L(trf("fix: {}", fix)) + "\n";
   }
 
   if (!r.unreadable.empty()) {
     out += "\n" + bold(o.color, _("Unreadable")) + "\n";
-    for (const auto& u : r.unreadable) out += fmt::format("  {}: {}\n", u.name, u.error);
+    for (const auto& u : r.unreadable) out += "  " + L(u.name + ": " + u.error) + "\n";
   }
   bool noted = false;
   for (const auto& n : r.nodes) {
@@ -137,10 +142,10 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     for (const auto& note : n.notes) {
       if (!noted) out += "\n" + bold(o.color, _("Notes")) + "\n";
       noted = true;
-      out += fmt::format("  {}: {}\n", n.name, note);
+      out += "  " + L(n.name + ": " + note) + "\n";
     }
   }
-  return out;
+  return core::terminal_text(out, o.color);
 }
 
 namespace {

@@ -552,7 +552,9 @@ core::Result<Knowledge> Knowledge::with_overrides(const std::string& dir) {
     origins[std::string(name)] = path;
     ++replaced;
   }
-  if (replaced == 0) {
+  // log_signatures.json is read by explain (explain/signatures.h), not here:
+  // a folder that ships only new signatures is a valid --knowledge DIR.
+  if (replaced == 0 && !std::filesystem::exists(std::filesystem::path(dir) / "log_signatures.json", ec)) {
     return core::fail(ErrorCode::kNotFound, dir, _("no knowledge file (tf_builds.json, gpus.json, ...) in it"));
   }
   return from_texts(texts, origins);

@@ -25,7 +25,17 @@ const plan::GpuCandidate* find_gpu(std::span<const plan::GpuCandidate> catalog, 
     if (core::to_lower(g.name).find(want) == std::string::npos) continue;
     if (best == nullptr || g.name.size() < best->name.size()) best = &g;
   }
-  return best;
+  if (best != nullptr) return best;
+  // The name nvidia-smi and NVML print ("NVIDIA A100-SXM4-80GB"): the same
+  // matcher doctor and plan --here use for a live GPU's name (aliases,
+  // word by word), then the catalog row it chose.
+  inventory::Gpu named;
+  named.name = std::string(core::trim(text));
+  const plan::GpuCandidate c = plan::candidate_for(named, catalog);
+  for (const auto& g : catalog) {
+    if (g.id == c.id) return &g;
+  }
+  return nullptr;
 }
 
 std::optional<int> pcie_gen_of_architecture(const std::string& architecture) {
@@ -50,7 +60,7 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
   } else if (const plan::GpuCandidate* g = find_gpu(catalog, r.gpu)) {
     gpu = *g;
   } else {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", trf("'{}' is not in the GPU catalog (tfrig knowledge gpus lists it)", r.gpu));
+    return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", trf("'{}' is not in the GPU catalog ('tfrig plan --model resnet50 --all' lists the catalog's GPUs)", r.gpu));
   }
   if (gpu) {
     d.gpu_name = gpu->name;

@@ -35,7 +35,9 @@ struct Demand {
 };
 
 // Finds a catalog GPU by id, exact name, or the shortest name containing
-// the text (case-insensitive): "RTX 4090", "NVIDIA GeForce RTX 4090", "a100-sxm4-80gb".
+// the text (case-insensitive): "RTX 4090", "NVIDIA GeForce RTX 4090", "a100-sxm4-80gb";
+// else by the name nvidia-smi prints ("NVIDIA A100-SXM4-80GB") through
+// plan::candidate_for, the matcher of live GPU names.
 const plan::GpuCandidate* find_gpu(std::span<const plan::GpuCandidate> catalog, const std::string& text);
 
 // The PCIe generation of a GPU architecture's boards (NVIDIA product pages:

@@ -42,6 +42,15 @@ core::Result<int> need_int(const json& row, const char* array, size_t i, const c
   return static_cast<int>(it->get<int64_t>());
 }
 
+// An optional true/false field: absent or null is `fallback`; any other type
+// ("xla": "yes") is a bad row naming the field, not a json::type_error.
+core::Result<bool> opt_bool(const json& row, const char* array, size_t i, const char* field, bool fallback) {
+  auto it = row.find(field);
+  if (it == row.end() || it->is_null()) return fallback;
+  if (!it->is_boolean()) return core::fail(ErrorCode::kParse, where(array, i, field), _("expected true or false"));
+  return it->get<bool>();
+}
+
 core::Result<MeasuredPrecision> need_precision(const json& row, const char* array, size_t i) {
   auto s = need_str(row, array, i, "precision");
   if (!s) return tl::unexpected(s.error());
@@ -123,7 +132,9 @@ core::Result<Measurements> parse_measurements(const json& doc) {
       if (!bi) return tl::unexpected(bi.error());
       r->batch = *bi;
     }
-    r->xla = row.value("xla", false);
+    auto xla = opt_bool(row, "throughput", i, "xla", false);
+    if (!xla) return tl::unexpected(xla.error());
+    r->xla = *xla;
     if (auto o = row.find("optimizer"); o != row.end()) {
       auto opt = o->is_string() ? parse_optimizer(o->get<std::string>()) : std::nullopt;
       if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), _("expected sgd, momentum, adam, adamw or adafactor"));
@@ -149,7 +160,9 @@ core::Result<Measurements> parse_measurements(const json& doc) {
       return core::fail(ErrorCode::kParse, where("batch_limits", i, "outcome"), _("expected \"fits\" or \"oom\""));
     }
     r->fits = *outcome == "fits";
-    r->xla = row.value("xla", false);
+    auto xla = opt_bool(row, "batch_limits", i, "xla", false);
+    if (!xla) return tl::unexpected(xla.error());
+    r->xla = *xla;
     auto opt = need_str(row, "batch_limits", i, "optimizer");
     if (!opt) return tl::unexpected(opt.error());
     auto o = parse_optimizer(*opt);
@@ -178,7 +191,12 @@ core::Result<Measurements> parse_text(const std::string& text, const std::string
   } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
     return core::fail(ErrorCode::kParse, origin, trf("not valid JSON: {}", e.what()));
   }
-  auto m = parse_measurements(doc);
+  core::Result<Measurements> m;
+  try {
+    m = parse_measurements(doc);
+  } catch (const json::exception& e) {  // a field of a type no check above foresaw: bad data, not an internal error
+    return core::fail(ErrorCode::kParse, origin, e.what());
+  }
   if (!m && origin != kFileName) m.error().where.replace(0, kFileName.size(), origin);
   return m;
 }

@@ -3,6 +3,7 @@
 
 #include "core/i18n.h"
 
+#include <algorithm>
 #include <set>
 
 namespace tfrig::report {
@@ -19,6 +20,14 @@ Coverage coverage_of(const Report& r) {
     if (s.state == probe::State::kOk || s.state == probe::State::kAbsent) read.insert(s.id);
   }
   const auto& inv = r.inventory;
+  // No probe read anything (an empty or wrong --root, a capture of nothing):
+  // "absent" there says nothing about the machine, so every part is listed
+  // as not examined and the verdict cannot read as "checked and clean".
+  const bool read_anything = std::any_of(r.probes.begin(), r.probes.end(), [](const probe::ProbeStatus& s) { return s.state == probe::State::kOk; });
+  if (!read_anything && inv.gpus.empty()) {
+    for (const char* name : {N_("GPUs"), N_("driver"), N_("CUDA libraries"), N_("TensorFlow"), N_("CPU"), N_("memory")}) c.not_examined.push_back(name);
+    return c;
+  }
   // The parts every verdict accounts for, then those only an import names.
   auto part = [&c](const std::string& name, bool examined, bool always_listed) {
     if (examined) {

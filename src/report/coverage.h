@@ -4,7 +4,8 @@
 // "checked and clean" from "not checked". Derived from the probe statuses: a
 // live run covers everything its probes could read; an import covers what its
 // files held; a report that lists no probes (a hand-made snapshot) counts as
-// covering everything.
+// covering everything; one whose probes all found nothing (an empty --root)
+// covers nothing.
 #pragma once
 
 #include <string>

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/display_width.h"
+#include "core/terminal_text.h"
 #include "core/i18n.h"
 #include "report/coverage.h"
 #include "report/probe_detail.h"
@@ -96,15 +97,19 @@ nlohmann::json findings_to_json(const Report& report) {
                                      {"info", report.summary.infos}}}};
 }
 
+// Titles, messages and evidence quote inventory values (a GPU name, a path,
+// a log line): each is one line through core::terminal_line, so a value with
+// a newline cannot forge a finding; the text ends through core::terminal_text.
 std::string render_findings_text(const Report& r, bool color) {
-  std::string out = "\n" + paint(color, r.summary.worst(), r.verdict) + "\n";
+  const auto line = [](const std::string& s) { return core::terminal_line(s); };
+  std::string out = "\n" + paint(color, r.summary.worst(), line(r.verdict)) + "\n";
   if (!r.skipped.empty()) {
     out += trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
                 "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)", r.skipped.size(),
                 r.skipped.size()) +
            "\n";
   }
-  if (r.findings.empty()) return out;
+  if (r.findings.empty()) return core::terminal_text(out, color);
   // Areas ordered by their worst finding, then by the rule table's area order.
   std::vector<std::string> order;
   std::map<std::string, rules::Severity> worst;
@@ -118,19 +123,20 @@ std::string render_findings_text(const Report& r, bool color) {
     for (const auto& f : r.findings) {
       if (f.area != area) continue;
       const std::string sev = severity_label(f.severity);
-      out += fmt::format("  {} {} [{}] {}\n", paint(color, f.severity, core::pad_right(sev, severity_column())), f.rule_id, f.entity, f.title);
-      out += "          " + wrap(f.message, 100, "          ") + "\n";
+      out += fmt::format("  {} {} [{}] {}\n", paint(color, f.severity, core::pad_right(sev, severity_column())), line(f.rule_id),
+                         line(f.entity), line(f.title));
+      out += "          " + wrap(line(f.message), 100, "          ") + "\n";
       for (const auto& e : f.evidence) {
         // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
-        out += "          - " + wrap(trf("{0}: {1}  ({2})", e.fact, e.value, probe_detail(e.source)), 100, "            ") + "\n";
+        out += "          - " + wrap(line(trf("{0}: {1}  ({2})", e.fact, e.value, probe_detail(e.source))), 100, "            ") + "\n";
       }
       const std::string fix_label = _("fix:");
       const std::string_view gap = core::gap_after_label(fix_label);
       out += "          " + fix_label + std::string(gap) +
-             wrap(f.fix, 100, std::string(10 + core::display_width(fix_label) + gap.size(), ' ')) + "\n";
+             wrap(line(f.fix), 100, std::string(10 + core::display_width(fix_label) + gap.size(), ' ')) + "\n";
     }
   }
-  return out;
+  return core::terminal_text(out, color);
 }
 
 }  // namespace tfrig::report

@@ -9,6 +9,7 @@
 
 #include "core/escape.h"
 #include "core/i18n.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 
 namespace tfrig::report::html {
@@ -134,7 +135,7 @@ bool all_scalars(const nlohmann::json& a) {
 }  // namespace
 
 std::string escape(std::string_view raw) {
-  const std::string s = core::escape_bytes(raw);
+  const std::string s = core::terminal_text(raw, false);  // also C1 controls and bidi overrides
   std::string out;
   out.reserve(s.size() + s.size() / 8);
   for (char c : s) {

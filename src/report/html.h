@@ -16,7 +16,8 @@ namespace tfrig::report::html {
 
 // Text from the input (a GPU name, a path, a log line) for element content
 // or a quoted attribute value: & < > " ' become entities; invalid UTF-8 and
-// control characters first become "\xNN" (core::escape_bytes), so the page is
+// control characters (C0, C1, bidi overrides) first become "\xNN"
+// (core::terminal_text, without colour), so the page is
 // always valid UTF-8 and a hostile value can never open a tag or attribute.
 std::string escape(std::string_view s);
 

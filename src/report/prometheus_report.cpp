@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "core/terminal_text.h"
 #include "knowledge/xid_catalog.h"
 #include "rules/finding.h"
 
@@ -120,7 +121,7 @@ class Exposition {
 
 std::string escape_help(std::string_view text) {
   std::string out;
-  for (char c : to_valid_utf8(text)) {
+  for (char c : core::terminal_text(to_valid_utf8(text), false)) {
     if (c == '\\') out += "\\\\";
     else if (c == '\n') out += "\\n";
     else out += c;
@@ -307,9 +308,11 @@ std::string to_valid_utf8(std::string_view bytes) {
   return out;
 }
 
+// Control characters (ESC, CR, NUL, C1) from a GPU name or a path become
+// "\xNN" first (core::terminal_text): the exposition is read on terminals too.
 std::string escape_label_value(std::string_view value) {
   std::string out;
-  for (char c : to_valid_utf8(value)) {
+  for (char c : core::terminal_text(to_valid_utf8(value), false)) {
     if (c == '\\') out += "\\\\";
     else if (c == '"') out += "\\\"";
     else if (c == '\n') out += "\\n";

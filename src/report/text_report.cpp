@@ -5,6 +5,7 @@
 #include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/table.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 #include "report/probe_detail.h"
 #include "report/report.h"
@@ -154,7 +155,7 @@ void heading(std::string& out, const Painter& p, const Report& r, const char* ti
 
 void field(std::string& out, const char* name, const std::string& value) {
   // Names padded by display width: a Chinese name takes two columns a character.
-  out += "  " + core::pad_right(_(name), 16) + " " + value + "\n";
+  out += "  " + core::pad_right(_(name), 16) + " " + core::terminal_line(value) + "\n";
 }
 
 
@@ -253,11 +254,11 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   }
   out += t.render("  ");
   for (const auto& g : inv.gpus) {
-    if (g.driver_problem) out += "  " + trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem)) + "\n";
+    if (g.driver_problem) out += "  " + core::terminal_line(trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem))) + "\n";
     for (const auto& l : g.nvlinks) {
       if (l.active == true) {
         out += fmt::format("  gpu{}: NVLink {} v{} -> {} {}\n", g.index, l.link, l.version ? std::to_string(*l.version) : "?",
-                           l.remote_kind.value_or("?"), l.remote_pci_bus_id.value_or("?"));
+                           core::terminal_line(l.remote_kind.value_or("?")), core::terminal_line(l.remote_pci_bus_id.value_or("?")));
       }
     }
   }
@@ -485,7 +486,7 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
   out += t.render("  ");
   if (show_problems) {
     for (const auto& s : r.probes) {
-      for (const auto& problem : s.problems) out += fmt::format("  {}: {}\n", s.id, probe_detail(problem));
+      for (const auto& problem : s.problems) out += core::terminal_line(fmt::format("  {}: {}", s.id, probe_detail(problem))) + "\n";
     }
   }
 }
@@ -493,11 +494,14 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
 }  // namespace
 
 // The header and findings, then one section per subsystem in a fixed order.
+// Values from the inventory are foreign bytes (a snapshot, a capture): each
+// line-shaped value goes through core::terminal_line (tables and fields do it
+// themselves), and the whole text through core::terminal_text last.
 std::string render_text(const Report& r, const TextOptions& options) {
   const Painter p{options.color};
   std::string out;
-  out += p.bold("tfrig doctor") + fmt::format(" {} - {}", r.tool_version, r.source == "live" ? _("this machine") : r.source);
-  if (r.root != "/" && !r.root.empty()) out += trf(" (root {})", r.root);
+  out += p.bold("tfrig doctor") + core::terminal_line(fmt::format(" {} - {}", r.tool_version, r.source == "live" ? _("this machine") : r.source));
+  if (r.root != "/" && !r.root.empty()) out += core::terminal_line(trf(" (root {})", r.root));
   out += "\n";
   if (r.evaluated) out += render_findings_text(r, options.color);
   render_host_section(out, p, r);
@@ -509,7 +513,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   render_software_section(out, p, r);
   render_limits_section(out, p, r);
   render_probes_section(out, p, r, options.show_problems);
-  return out;
+  return core::terminal_text(out, options.color);
 }
 
 }  // namespace tfrig::report

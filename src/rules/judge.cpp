@@ -63,6 +63,10 @@ std::string verdict_line(const Context& ctx, const Evaluation& ev, const report:
                 translated_list(coverage.not_examined));
   }
   const auto& s = ev.summary;
+  if (s.total() == 0 && coverage.examined.empty() && !coverage.not_examined.empty()) {
+    // TRANSLATORS: {0} the target, {1} the parts of a machine ("GPUs, driver, CPU").
+    return trf("{0}: nothing was examined: no input said anything about {1}", head, translated_list(coverage.not_examined));
+  }
   if (s.total() == 0) return scope.empty() ? trf("{}: no problems found", head) : trf("{0}: no problems found in what was read{1}", head, scope);
   std::string counts;
   auto add = [&](std::string part) { counts += (counts.empty() ? "" : comma) + part; };

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/i18n.h"
+#include "core/errno_text.h"
 #include "core/input_file.h"
 #include "core/text.h"
 
@@ -65,7 +66,7 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
       classes.push_back(it->path().filename().string());
     }
   }
-  if (ec) return core::fail(ErrorCode::kIo, src, trf("cannot list directory: {}", ec.message()));
+  if (ec) return core::fail(ErrorCode::kIo, src, trf("cannot list directory: {}", core::error_code_text(ec)));
   if (classes.empty()) {
     return core::fail(ErrorCode::kParse, src,
                       _("no class sub-folders; expected SRC/<class>/<image files> or a CSV/JSONL manifest"));
@@ -105,7 +106,7 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
       if (::stat(item.path.c_str(), &st) == 0) item.size_bytes = static_cast<uint64_t>(st.st_size);
       ds.items.push_back(std::move(item));
     }
-    if (ec) return core::fail(ErrorCode::kIo, dir.string(), trf("cannot list directory: {}", ec.message()));
+    if (ec) return core::fail(ErrorCode::kIo, dir.string(), trf("cannot list directory: {}", core::error_code_text(ec)));
   }
   return ds;
 }

@@ -22,6 +22,7 @@
 #include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/escape.h"
+#include "core/errno_text.h"
 #include "core/exit_code.h"
 #include "core/i18n.h"
 #include "core/log.h"
@@ -57,7 +58,7 @@ core::Status read_file_into(const std::string& path, std::string& buf) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    return core::fail(core::error_code_for_errno(err), path, trf("cannot open: {}", std::strerror(err)));
+    return core::fail(core::error_code_for_errno(err), path, trf("cannot open: {}", core::errno_text(err)));
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -76,7 +77,7 @@ core::Status read_file_into(const std::string& path, std::string& buf) {
       if (errno == EINTR) continue;
       int err = errno;
       ::close(fd);
-      return core::fail(ErrorCode::kIo, path, trf("read failed at byte {}: {}", have, std::strerror(err)));
+      return core::fail(ErrorCode::kIo, path, trf("read failed at byte {}: {}", have, core::errno_text(err)));
     }
     if (n == 0) break;
     have += static_cast<size_t>(n);
@@ -355,7 +356,7 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   }
   std::error_code ec;
   fs::create_directories(o.out_dir, ec);
-  if (ec) return tl::unexpected(PackError{core::Error{ErrorCode::kIo, o.out_dir, trf("cannot create: {}", ec.message())}, true});
+  if (ec) return tl::unexpected(PackError{core::Error{ErrorCode::kIo, o.out_dir, trf("cannot create: {}", core::error_code_text(ec))}, true});
 
   PackSummary sum;
   sum.source_kind = ds->kind;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/errno_text.h"
 #include "core/crc32c.h"
 #include "core/exit_code.h"
 #include "core/i18n.h"
@@ -41,7 +42,7 @@ uint32_t get_u32le(const char* p) {
 
 uint32_t masked_crc(const char* p, size_t n) { return core::crc32c_mask(core::crc32c(p, n)); }
 
-std::string errno_text(int err) { return std::strerror(err); }
+std::string errno_text(int err) { return core::errno_text(err); }
 
 // Plain file, read sequentially in large chunks.
 class FileSource final : public ByteSource {

@@ -6,6 +6,7 @@
 
 #include "core/display_width.h"
 #include "core/i18n.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 
 namespace tfrig::watch {
@@ -56,20 +57,23 @@ std::string status_line(const Sample& s) {
 
 std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th) {
   std::string out;
-  const std::string what = !rec.info.command.empty() ? rec.info.command
+  // A recording is a foreign file (--replay): its command, GPU names and
+  // texts go through core::terminal_line, the whole text through terminal_text.
+  const std::string what = !rec.info.command.empty() ? core::terminal_line(rec.info.command)
                            : rec.info.pid            ? trf("pid {}", *rec.info.pid)
                                                      : _("system-wide");
   out += trnf("tfrig watch: {0} sample every {1} ({2})", "tfrig watch: {0} samples every {1} ({2})", a.samples, a.samples,
               interval_text(rec.info.interval_s), what) +
          "\n";
   for (const auto& g : rec.info.gpus) {
-    const std::string name = g.name.empty() ? "?" : g.name;
+    const std::string name = g.name.empty() ? "?" : core::terminal_line(g.name);
     out += "  " +
            (g.pcie_link_bytes_per_s ? trf("GPU {0}: {1} (PCIe link {2})", g.index, name, core::format_rate(*g.pcie_link_bytes_per_s))
                                     : trf("GPU {0}: {1}", g.index, name)) +
            "\n";
   }
-  out += "\n" + trf("Verdict: {}", verdict_label(a.verdict)) + "\n  " + a.explanation + "\n  " + trf("Fix: {}", a.fix) + "\n";
+  out += "\n" + trf("Verdict: {}", verdict_label(a.verdict)) + "\n  " + core::terminal_line(a.explanation) + "\n  " +
+         core::terminal_line(trf("Fix: {}", a.fix)) + "\n";
   const Phase& w = a.whole;
   auto cores = [](const std::optional<double>& v) { return v ? trf("{:.2f} cores", *v) : std::string("-"); };
   out += "\n" +
@@ -83,10 +87,10 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
     for (const Phase& p : a.phases) label_width = std::max(label_width, core::display_width(verdict_label(p.verdict)));
     for (const Phase& p : a.phases) {
       // TRANSLATORS: a phase's start and end, seconds into the run; keep the field widths so the column lines up.
-      out += "  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " + core::pad_right(verdict_label(p.verdict), label_width) + " " + p.why + "\n";
+      out += "  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " + core::pad_right(verdict_label(p.verdict), label_width) + " " + core::terminal_line(p.why) + "\n";
     }
   }
-  for (const auto& b : a.blind) out += "\n" + trf("Not seen: {}", b) + "\n";
+  for (const auto& b : a.blind) out += "\n" + core::terminal_line(trf("Not seen: {}", b)) + "\n";
   out += "\n";
   out += trf(
       "Thresholds: compute-bound at GPU >= {0:.0f}% busy; input-bound when the GPU idles >= {1:.0f}% (highly >= {2:.0f}%) "
@@ -95,7 +99,7 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
       th.gpu_busy_percent, th.moderately_input_bound_idle * 100, th.highly_input_bound_idle * 100, th.cpu_saturated * 100,
       th.iowait_cores, th.disk_util * 100, th.pcie_share * 100);
   out += "\n";
-  return out;
+  return core::terminal_text(out, false);
 }
 
 OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th) {

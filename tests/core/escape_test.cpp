@@ -9,6 +9,7 @@
 #include "core/escape.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
+#include "core/terminal_text.h"
 #include "test_support.h"
 
 namespace tfrig::core {
@@ -66,6 +67,28 @@ TEST(InputFile, RefusesDirectoriesAndDevicesAndCapsPipes) {
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
   EXPECT_NE(missing.error().where.find("nope"), std::string::npos);
+}
+
+// The one step between foreign bytes and a terminal (docs/architecture.md).
+TEST(Escape, TerminalTextNeutralisesEveryControlSequenceAndKeepsOnlyOwnColours) {
+  using namespace std::string_literals;
+  // Pieces end where the next byte is a hex digit ("\x07" "B"), and the NUL stays (""s).
+  const std::string hostile = "A\x1b]0;pwned\x07" "B\x1b[2J\rC\x00" "D\xff\xc2\x9b" "31mE\xe2\x80\xae" "F"s;
+  ASSERT_EQ(hostile.size(), 31u);
+  const std::string out = terminal_text(hostile, false);
+  EXPECT_EQ(out, "A\\x1b]0;pwned\\x07B\\x1b[2J\\x0dC\\x00D\\xff\\xc2\\x9b31mE\\xe2\\x80\\xaeF");
+  EXPECT_TRUE(is_valid_utf8(out));
+  // Tab and newline kept in a block, escaped in a line.
+  EXPECT_EQ(terminal_text("a\tb\nc", false), "a\tb\nc");
+  EXPECT_EQ(terminal_line("a\tb\nc\rd"), "a\\x09b\\x0ac\\x0dd");
+  // tfrig's own SGR colours pass with colour on, and only those.
+  EXPECT_EQ(terminal_text("\x1b[31merr\x1b[0m", true), "\x1b[31merr\x1b[0m");
+  EXPECT_EQ(terminal_text("\x1b[31merr\x1b[0m", false), "\\x1b[31merr\\x1b[0m");
+  EXPECT_EQ(terminal_text("\x1b[8mhidden\x1b[0m", true), "\\x1b[8mhidden\x1b[0m");
+  EXPECT_EQ(terminal_line("\x1b[1mbold\x1b[0m"), "\x1b[1mbold\x1b[0m");
+  // Valid text, Chinese included, is unchanged; the escaping is idempotent.
+  EXPECT_EQ(terminal_text("\xe6\x98\xbe\xe5\x8d\xa1 GPU \xe2\x82\xac", false), "\xe6\x98\xbe\xe5\x8d\xa1 GPU \xe2\x82\xac");
+  EXPECT_EQ(terminal_text(out, false), out);
 }
 
 }  // namespace
