@@ -208,13 +208,19 @@ def tf_compute(ref):
         if comp:
             row["sass"] = comp["sass"]
             row["ptx"] = comp["ptx"]
+            # compute_XY builds sm_XY SASS too: a PTX target missing from sass is a transcription error.
+            missing = [p for p in comp["ptx"] if p not in comp["sass"]]
+            if missing:
+                raise SystemExit(f"tf_compute_capabilities.yaml {r['tf_versions']}: ptx {missing} not in sass")
             row["uncertain"] = "inferred" in row["confidence"] or "secondary" in row["confidence"]
         elif r.get("candidates"):
             # 2.15: two candidate lists, neither confirmed (see reference). The first is the row,
             # the others are kept as alternatives so every output can name both outcomes.
             def split(value):
+                # compute_XY builds SASS for sm_XY as well as PTX (reference notes).
                 bz = value.split(",")
-                return ([f"{x[3]}.{x[4:]}" for x in bz if x.startswith("sm_")],
+                return ([f"{x[3]}.{x[4:]}" for x in bz if x.startswith("sm_")] +
+                        [f"{x[8]}.{x[9:]}" for x in bz if x.startswith("compute_")],
                         [f"{x[8]}.{x[9:]}" for x in bz if x.startswith("compute_")])
             row["sass"], row["ptx"] = split(r["candidates"][0]["bazel_value"])
             row["uncertain"] = True

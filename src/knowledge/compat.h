@@ -27,6 +27,10 @@ struct CompatCheck {
   std::string part;     // "tf", "os", "python", "driver", "gpu", "cuda", "cudnn"
   std::string verdict;  // "yes", "no", "caveats"
   std::string reason;
+  // The reason rests on a fact the knowledge base marks uncertain; the reason
+  // says so in words and check says how to settle it on the machine.
+  bool uncertain = false;
+  std::string check;
 };
 
 struct CompatAnswer {
