@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +25,9 @@ struct CompatQuery {
 };
 
 struct CompatCheck {
+  CompatCheck() = default;
+  CompatCheck(std::string part_, std::string verdict_, std::string reason_, bool uncertain_ = false, std::string check_ = {})
+      : part(std::move(part_)), verdict(std::move(verdict_)), reason(std::move(reason_)), uncertain(uncertain_), check(std::move(check_)) {}
   std::string part;     // "tf", "os", "python", "driver", "gpu", "cuda", "cudnn"
   std::string verdict;  // "yes", "no", "caveats"
   std::string reason;

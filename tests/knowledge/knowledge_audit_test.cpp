@@ -109,7 +109,9 @@ TEST(KnowledgeAudit, EveryRowCitesExactlyOneSourceThatSaysHowItWasChecked) {
       ++per_source[s->id];
       // No TensorFlow row -- what plan calibrates on and quotes as "measured" --
       // comes from a source nobody re-checked.
-      if (r["framework"] == "tensorflow") EXPECT_TRUE(s->verified_at_all()) << s->id;
+      if (r["framework"] == "tensorflow") {
+        EXPECT_TRUE(s->verified_at_all()) << s->id;
+      }
     }
   }
   for (size_t i = 0; i < doc["sources"].size(); ++i) {
@@ -118,7 +120,9 @@ TEST(KnowledgeAudit, EveryRowCitesExactlyOneSourceThatSaysHowItWasChecked) {
     EXPECT_FALSE(s["verified"].value("note", "").empty()) << s["id"];
     const auto& m = k.measurement_sources()[i];
     // The counts docs/knowledge-audit.md reports are the rows the source has.
-    if (m.verified_at_all()) EXPECT_EQ(m.rows_checked, per_source[m.id]) << m.id;
+    if (m.verified_at_all()) {
+      EXPECT_EQ(m.rows_checked, per_source[m.id]) << m.id;
+    }
     EXPECT_LE(m.rows_changed, per_source[m.id]) << m.id;
   }
 }

@@ -40,7 +40,9 @@ std::optional<Throughput> a100_resnet50_amp(const nlohmann::json& doc) {
 
 TEST(PlanMeasurementVerification, EveryShippedTensorflowRowHasAVerifiedSource) {
   for (const ThroughputRow& r : builtin_measurements().throughput) {
-    if (r.framework == "tensorflow") EXPECT_TRUE(r.source_verified) << r.source;
+    if (r.framework == "tensorflow") {
+      EXPECT_TRUE(r.source_verified) << r.source;
+    }
   }
 }
 
