@@ -208,13 +208,26 @@ def tf_compute(ref):
         if comp:
             row["sass"] = comp["sass"]
             row["ptx"] = comp["ptx"]
+            # compute_XY builds sm_XY SASS too: a PTX target missing from sass is a transcription error.
+            missing = [p for p in comp["ptx"] if p not in comp["sass"]]
+            if missing:
+                raise SystemExit(f"tf_compute_capabilities.yaml {r['tf_versions']}: ptx {missing} not in sass")
             row["uncertain"] = "inferred" in row["confidence"] or "secondary" in row["confidence"]
         elif r.get("candidates"):
-            # 2.15: two candidate lists; the first is the likelier (see reference).
-            bz = r["candidates"][0]["bazel_value"].split(",")
-            row["sass"] = [f"{x[3]}.{x[4:]}" for x in bz if x.startswith("sm_")]
-            row["ptx"] = [f"{x[8]}.{x[9:]}" for x in bz if x.startswith("compute_")]
+            # 2.15: two candidate lists, neither confirmed (see reference). The first is the row,
+            # the others are kept as alternatives so every output can name both outcomes.
+            def split(value):
+                # compute_XY builds SASS for sm_XY as well as PTX (reference notes).
+                bz = value.split(",")
+                return ([f"{x[3]}.{x[4:]}" for x in bz if x.startswith("sm_")] +
+                        [f"{x[8]}.{x[9:]}" for x in bz if x.startswith("compute_")],
+                        [f"{x[8]}.{x[9:]}" for x in bz if x.startswith("compute_")])
+            row["sass"], row["ptx"] = split(r["candidates"][0]["bazel_value"])
             row["uncertain"] = True
+            row["alternatives"] = []
+            for c in r["candidates"][1:]:
+                sass, ptx = split(c["bazel_value"])
+                row["alternatives"].append({"sass": sass, "ptx": ptx, "applies_if": c.get("applies_if")})
         else:
             row["documented_minimum"] = r.get("documented_minimum")
             row["uncertain"] = True
@@ -274,10 +287,10 @@ def gpus(ref):
             "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense",
             "bf16_tensor_tflops_dense", "tf32_tensor_tflops_dense", "int8_tops_dense", "tensor_cores", "pcie_gen",
             "pcie_lanes", "nvlink", "ecc", "tdp_w", "form_factor", "mig", "segment", "launch_year",
-            "launch_price_usd", "confidence", "unverified_fields", "sources"]
+            "launch_price_usd", "confidence", "unverified_fields", "null_reasons", "board_tdp_w", "sources"]
     rows = []
     for g in doc["gpus"]:
-        row = {k: g.get(k) for k in keep}
+        row = {k: g.get(k) for k in keep if k not in ("null_reasons", "board_tdp_w") or g.get(k) is not None}
         rows.append(row)
     cc = load(ref, "nvidia_compute_capability.yaml")
     table = []

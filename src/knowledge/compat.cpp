@@ -180,6 +180,25 @@ std::optional<CompatCheck> judge_python(const CompatQuery& q, const TfBuild* bui
                                          build->python_min(), build->python_max(), py.truncated(2))};
 }
 
+// What a kernel verdict means for the GPU, in words (used where the verdict is
+// one of two candidates and cannot be stated alone).
+std::string kernel_outcome(KernelSupport s, const std::string& detail) {
+  switch (s) {
+    case KernelSupport::kSass:
+      // TRANSLATORS: {} is the kernels ("sm_80 SASS").
+      return trf("native kernels ({})", detail);
+    case KernelSupport::kPtxJit:
+      // TRANSLATORS: {} is "PTX compute_80 only (JIT)".
+      return trf("{}: the first start JIT-compiles every kernel (30 minutes or more)", detail);
+    case KernelSupport::kNone:
+      // TRANSLATORS: {} is "the wheel has sm_60, ... and nothing for 5.0".
+      return trf("no kernels ({})", detail);
+    case KernelSupport::kBelowMinimum:
+    case KernelSupport::kUnknown: return detail;
+  }
+  return detail;
+}
+
 // Whether the release ships kernels (SASS, or PTX to JIT) for the GPU's
 // compute capability.
 std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, const std::optional<Version>& tf,
@@ -194,18 +213,39 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
   // TRANSLATORS: {0} is a GPU name, {1} its compute capability ("8.6"), {2} " (uncertain fact)" or nothing.
   const std::string who =
       g.from_cc ? g.name + uncertain(g.uncertain) : trf("{0} (compute capability {1}{2})", g.name, g.cc.text(), uncertain(g.uncertain));
+  if (v.uncertain && v.support != KernelSupport::kUnknown && v.support != KernelSupport::kBelowMinimum) {
+    // The release's kernel list is inferred: never state its consequence
+    // flatly (2.15 on CC 9.0 is PTX JIT under one candidate list and native
+    // sm_90 under the other). Both outcomes, or the one with "probably".
+    CompatCheck c{"gpu", v.support == KernelSupport::kNone ? "no" : "caveats", "", true, kernel_list_check_hint()};
+    if (v.alternative) {
+      // TRANSLATORS: {0} the GPU, {1} a release, {2}/{4} what the GPU gets under each candidate list ("PTX compute_80
+      // only (JIT): the first start JIT-compiles every kernel (30 minutes or more)"), {3}/{5} the two lists.
+      c.reason = trf("{0}: uncertain, TensorFlow {1}'s compiled kernel list was inferred from build files, not read from the "
+                     "wheel: {2} if the wheel carries {3}; {4} if it carries {5}",
+                     who, tf->truncated(2), kernel_outcome(v.support, v.detail), v.targets, kernel_outcome(*v.alternative, v.alternative_detail),
+                     v.alternative_targets);
+      // Either outcome that is not a failure leaves the answer at caveats.
+      if (v.support == KernelSupport::kNone && *v.alternative != KernelSupport::kNone) c.verdict = "caveats";
+    } else {
+      // TRANSLATORS: {0} the GPU, {1} what it probably gets ("native kernels (sm_80 SASS)"), {2} the list, {3} a release.
+      c.reason = trf("{0}: probably {1} (the wheel probably carries {2}); uncertain, TensorFlow {3}'s compiled kernel list was "
+                     "inferred from build files, not read from the wheel",
+                     who, kernel_outcome(v.support, v.detail), v.targets, tf->truncated(2));
+    }
+    return c;
+  }
   switch (v.support) {
     case KernelSupport::kSass:
       // TRANSLATORS: {0} is the GPU, {1} the kernels ("sm_80 SASS").
-      return CompatCheck{"gpu", v.uncertain || g.uncertain ? "caveats" : "yes",
-                         v.uncertain ? trf("{0}: native kernels ({1}); the per-release kernel list is inferred", who, v.detail)
-                                     : trf("{0}: native kernels ({1})", who, v.detail)};
+      return CompatCheck{"gpu", g.uncertain ? "caveats" : "yes", trf("{0}: native kernels ({1})", who, v.detail), g.uncertain, ""};
     case KernelSupport::kPtxJit:
       return CompatCheck{"gpu", "caveats", trf("{0}: {1}; the first start JIT-compiles every kernel (30 minutes or more)", who, v.detail)};
     case KernelSupport::kNone:
       return CompatCheck{"gpu", "no", trf("{0}: {1} (\"no kernel image is available\")", who, v.detail)};
     case KernelSupport::kBelowMinimum: return CompatCheck{"gpu", "no", trf("{0}: {1}", who, v.detail)};
-    case KernelSupport::kUnknown: return CompatCheck{"gpu", "caveats", trf("{0}: {1}", who, v.detail)};
+    case KernelSupport::kUnknown:
+      return CompatCheck{"gpu", "caveats", trf("{0}: {1}", who, v.detail), true, kernel_list_check_hint()};
   }
   return std::nullopt;
 }
@@ -232,18 +272,22 @@ std::optional<CompatCheck> judge_driver(const Knowledge& k, const CompatQuery& q
   if (d < minv) {
     // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
     return CompatCheck{"driver", "no", trf("driver {0} is older than {1} that CUDA {2} needs{3}", d.text(), minv.text(), build->cuda,
-                                           uncertain(min->uncertain))};
+                                           uncertain(min->uncertain)),
+                       min->uncertain, ""};
   }
   if (!kepler.empty()) {
+    const auto* arch = k.architecture_support(3);
     // TRANSLATORS: {3} is "; driver branch ... no longer supports Kepler GPUs ...".
-    return CompatCheck{"driver", "no", trf("driver {0} meets CUDA {1}'s minimum {2}{3}", d.text(), build->cuda, minv.text(), kepler)};
+    return CompatCheck{"driver", "no", trf("driver {0} meets CUDA {1}'s minimum {2}{3}", d.text(), build->cuda, minv.text(), kepler),
+                       arch && arch->uncertain, ""};
   }
   // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
   return CompatCheck{"driver", min->uncertain ? "caveats" : "yes",
                      min->minor_version_compatibility
                          ? trf("driver {0} >= {1} (minimum for CUDA {2} with minor-version compatibility){3}", d.text(), minv.text(),
                                build->cuda, uncertain(min->uncertain))
-                         : trf("driver {0} >= {1} (minimum for CUDA {2}){3}", d.text(), minv.text(), build->cuda, uncertain(min->uncertain))};
+                         : trf("driver {0} >= {1} (minimum for CUDA {2}){3}", d.text(), minv.text(), build->cuda, uncertain(min->uncertain)),
+                     min->uncertain, ""};
 }
 
 // A system CUDA toolkit: the release loads libraries of its own CUDA major;
@@ -411,7 +455,13 @@ CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q) {
 
 nlohmann::json compat_to_json(const CompatAnswer& a) {
   nlohmann::json checks = nlohmann::json::array();
-  for (const auto& c : a.checks) checks.push_back({{"part", c.part}, {"verdict", c.verdict}, {"reason", c.reason}});
+  for (const auto& c : a.checks) {
+    checks.push_back({{"part", c.part},
+                      {"verdict", c.verdict},
+                      {"uncertain", c.uncertain},
+                      {"reason", c.reason},
+                      {"check", c.check.empty() ? nlohmann::json() : nlohmann::json(c.check)}});
+  }
   return nlohmann::json{{"verdict", a.verdict}, {"tf", a.tf}, {"checks", checks}, {"alternatives", a.alternatives}};
 }
 
@@ -449,6 +499,7 @@ std::string compat_to_text(const CompatAnswer& a) {
   for (const auto& c : a.checks) {
     out += "  " + core::pad_right(compat_part_name(c.part), part_width) + " " + core::pad_right(compat_verdict_text(c.verdict), verdict_width) +
            " " + c.reason + "\n";
+    if (!c.check.empty()) out += std::string(part_width + verdict_width + 4, ' ') + c.check + "\n";
   }
   if (!a.alternatives.empty()) {
     out += "\n" + _("Nearest working combinations:") + "\n";
@@ -470,6 +521,14 @@ std::string kernels_of(const Knowledge& k, const Version& tf) {
   return out + (r->uncertain ? " ?" : "");
 }
 
+nlohmann::json alternatives_json(const TfCompute* comp) {
+  nlohmann::json out = nlohmann::json::array();
+  if (comp) {
+    for (const auto& a : comp->alternatives) out.push_back({{"sass", a.sass}, {"ptx", a.ptx}, {"applies_if", a.applies_if}});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string compat_matrix_text(const Knowledge& k) {
@@ -483,7 +542,8 @@ std::string compat_matrix_text(const Knowledge& k) {
                min && min->min_linux ? *min->min_linux + (min->uncertain ? " ?" : "") : "?",
                tf ? kernels_of(k, *tf) : "?", tf && *tf >= v214() ? "tensorflow[and-cuda]" : _("system CUDA")});
   }
-  return t.render("") + "\n" + _("'?' marks an uncertain or unknown fact (tfrig knowledge --sources).") + "\n";
+  return t.render("") + "\n" + _("'?' marks an uncertain or unknown fact (tfrig knowledge --sources).") + "\n" +
+         trf("Kernel lists marked '?' were inferred from build files, not read from the wheels; {}.", kernel_list_check_hint()) + "\n";
 }
 
 nlohmann::json compat_matrix_json(const Knowledge& k) {
@@ -500,6 +560,8 @@ nlohmann::json compat_matrix_json(const Knowledge& k) {
                     {"min_driver_linux", min && min->min_linux ? nlohmann::json(*min->min_linux) : nlohmann::json()},
                     {"sass", comp ? nlohmann::json(comp->sass) : nlohmann::json()},
                     {"ptx", comp ? nlohmann::json(comp->ptx) : nlohmann::json()},
+                    {"kernels_uncertain", comp ? comp->uncertain : true},
+                    {"kernels_alternatives", alternatives_json(comp)},
                     {"source", b.source}});
   }
   return nlohmann::json{{"rows", rows}};

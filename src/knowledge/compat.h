@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,9 +25,16 @@ struct CompatQuery {
 };
 
 struct CompatCheck {
+  CompatCheck() = default;
+  CompatCheck(std::string part_, std::string verdict_, std::string reason_, bool uncertain_ = false, std::string check_ = {})
+      : part(std::move(part_)), verdict(std::move(verdict_)), reason(std::move(reason_)), uncertain(uncertain_), check(std::move(check_)) {}
   std::string part;     // "tf", "os", "python", "driver", "gpu", "cuda", "cudnn"
   std::string verdict;  // "yes", "no", "caveats"
   std::string reason;
+  // The reason rests on a fact the knowledge base marks uncertain; the reason
+  // says so in words and check says how to settle it on the machine.
+  bool uncertain = false;
+  std::string check;
 };
 
 struct CompatAnswer {

@@ -327,8 +327,22 @@ core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& whe
     TFRIG_CHECK(need_version_list(r, "ptx", field_at(where, "rows", i, "ptx")));
     TFRIG_CHECK(need_version(r, "documented_minimum", field_at(where, "rows", i, "documented_minimum"), true));
     TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "rows", i, "uncertain")));
-    compute_.push_back(TfCompute{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
-                                 opt_str(r, "documented_minimum"), str(r, "confidence"), r.value("uncertain", true)});
+    TfCompute row{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
+                  opt_str(r, "documented_minimum"), str(r, "confidence"), r.value("uncertain", true), {}};
+    const json& alts = rows_of(r, "alternatives");
+    for (size_t a = 0; a < alts.size(); ++a) {
+      const std::string at = field_at(where, "rows", i, "alternatives") + "[" + std::to_string(a) + "]";
+      TFRIG_CHECK(need_object(alts[a], at));
+      TFRIG_CHECK(need_version_list(alts[a], "sass", at + ".sass"));
+      TFRIG_CHECK(need_version_list(alts[a], "ptx", at + ".ptx"));
+      row.alternatives.push_back(KernelList{str_list(alts[a], "sass"), str_list(alts[a], "ptx"), str(alts[a], "applies_if")});
+    }
+    // Two candidate lists are a guess between them: the row cannot be certain.
+    if (!row.alternatives.empty() && !row.uncertain) {
+      return core::fail(ErrorCode::kParse, field_at(where, "rows", i, "uncertain"),
+                        _("a row with alternatives must be marked \"uncertain\": true"));
+    }
+    compute_.push_back(std::move(row));
   }
   file.rows = compute_.size();
   return {};
@@ -465,9 +479,55 @@ core::Status Knowledge::parse_setup(const json& doc, const std::string&, DataFil
 
 // Listed and counted here; the planner parses and checks the rows
 // (plan/measurements.cpp owns their meaning and names a bad row's field).
-core::Status Knowledge::parse_plan_measurements(const json& doc, const std::string&, DataFile& file) {
+// Each source says how its rows were checked (docs/knowledge-audit.md); a
+// source without "verified" counts as not verified.
+core::Status Knowledge::parse_plan_measurements(const json& doc, const std::string& where, DataFile& file) {
   file.rows = rows_of(doc, "throughput").size() + rows_of(doc, "batch_limits").size();
+  auto sources = parse_measurement_sources(doc, where);
+  if (!sources) return tl::unexpected(sources.error());
+  measurement_sources_ = std::move(*sources);
   return {};
+}
+
+core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const json& doc, const std::string& where) {
+  std::vector<MeasurementSource> out;
+  const json& sources = rows_of(doc, "sources");
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const json& s = sources[i];
+    if (auto st = need_object(s, field_at(where, "sources", i, "")); !st) return tl::unexpected(st.error());
+    MeasurementSource m;
+    m.id = str(s, "id");
+    m.repo = str(s, "repo");
+    m.path = str(s, "path");
+    m.commit = str(s, "commit");
+    m.url = str(s, "url");
+    if (auto v = s.find("verified"); v != s.end() && !v->is_null()) {
+      const std::string at = field_at(where, "sources", i, "verified");
+      if (!v->is_object()) return tl::unexpected(bad(at, N_("an object {method, note, rows_checked, rows_changed}"), *v).error());
+      const std::string method = str(*v, "method");
+      if (method == "raw_logs") {
+        m.verified = Verification::kRawLogs;
+      } else if (method == "script") {
+        m.verified = Verification::kScript;
+      } else if (method == "readme") {
+        m.verified = Verification::kReadme;
+      } else if (method == "none") {
+        m.verified = Verification::kNone;
+      } else {
+        return tl::unexpected(bad(at + ".method", N_("one of raw_logs, script, readme, none"), v->value("method", json())).error());
+      }
+      for (const char* key : {"rows_checked", "rows_changed"}) {
+        auto n = v->find(key);
+        if (n == v->end() || n->is_null()) continue;
+        if (!n->is_number_unsigned()) return tl::unexpected(bad(at + "." + key, N_("a count (0 or more)"), *n).error());
+      }
+      m.verified_note = str(*v, "note");
+      m.rows_checked = v->value("rows_checked", size_t{0});
+      m.rows_changed = v->value("rows_changed", size_t{0});
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 #undef TFRIG_CHECK
@@ -639,6 +699,92 @@ const TfCompute* Knowledge::compute_for(const Version& tf) const {
   return nullptr;
 }
 
+namespace {
+
+std::string cc_digits(const std::string& text) {
+  std::string d;
+  for (char ch : text) {
+    if (ch != '.') d += ch;
+  }
+  return d;
+}
+
+// "sm_50, sm_60, compute_90": the list as build_info.py and the .bazelrc name it
+// (compute_XY stands for both its SASS and its PTX, so that SASS is not repeated).
+std::string targets_text(const std::vector<std::string>& sass, const std::vector<std::string>& ptx) {
+  std::string list;
+  for (const auto& s : sass) {
+    if (std::find(ptx.begin(), ptx.end(), s) != ptx.end()) continue;
+    list += (list.empty() ? "" : ", ") + ("sm_" + cc_digits(s));
+  }
+  for (const auto& p : ptx) list += (list.empty() ? "" : ", ") + ("compute_" + cc_digits(p));
+  return list;
+}
+
+// How one list of SASS and PTX targets runs a GPU of this capability.
+void judge_list(const std::vector<std::string>& sass, const std::vector<std::string>& ptx, const Version& cc, KernelSupport& support,
+                std::string& detail) {
+  // SASS sm_XY runs on the same major with minor >= Y (tf_compute.json notes).
+  // The newest matching SASS is what the CUDA runtime picks (sm_89 over sm_80 on 8.9).
+  std::optional<Version> best;
+  for (const auto& s : sass) {
+    auto v = Version::parse(s);
+    if (v && v->major() == cc.major() && v->minor() <= cc.minor() && (!best || *v > *best)) best = v;
+  }
+  if (best) {
+    support = KernelSupport::kSass;
+    detail = "sm_" + std::to_string(best->major()) + std::to_string(best->minor()) + " SASS";
+    return;
+  }
+  // PTX compute_XY is JIT-compiled for any CC >= X.Y.
+  for (const auto& p : ptx) {
+    auto v = Version::parse(p);
+    if (v && cc >= *v) {
+      support = KernelSupport::kPtxJit;
+      // TRANSLATORS: {} is a PTX target ("compute_90").
+      detail = trf("PTX {} only (JIT)", "compute_" + std::to_string(v->major()) + std::to_string(v->minor()));
+      return;
+    }
+  }
+  support = KernelSupport::kNone;
+  // TRANSLATORS: {0} is a list of kernel targets ("sm_60, sm_70, compute_90"), {1} a compute capability ("3.7").
+  detail = trf("the wheel has {0} and nothing for {1}", targets_text(sass, ptx), cc.text());
+}
+
+}  // namespace
+
+std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::string>& targets, const Version& cc) {
+  std::vector<std::string> sass, ptx;
+  for (const auto& t : targets) {
+    const bool is_sass = core::starts_with(t, "sm_");
+    const bool is_ptx = core::starts_with(t, "compute_");
+    if (!is_sass && !is_ptx) continue;
+    std::string digits = t.substr(is_sass ? 3 : 8);
+    // "sm_89" -> "8.9", "sm_100" -> "10.0": the last digit is the minor.
+    if (digits.size() < 2 || !std::all_of(digits.begin(), digits.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; })) {
+      continue;
+    }
+    const std::string version = digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
+    // compute_XY builds sm_XY SASS as well as PTX (TF's cuda_configure.bzl,
+    // _compute_cuda_extra_copts; data/reference/tf_compute_capabilities.yaml notes).
+    sass.push_back(version);
+    if (is_ptx) ptx.push_back(version);
+  }
+  if (sass.empty() && ptx.empty()) return std::nullopt;
+  KernelVerdict out;
+  judge_list(sass, ptx, cc, out.support, out.detail);
+  out.uncertain = false;
+  out.from_build_info = true;
+  out.targets = targets_text(sass, ptx);
+  return out;
+}
+
+std::string kernel_list_check_hint() {
+  // TRANSLATORS: keep the command and the file path in English.
+  return _("check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
+           "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)");
+}
+
 KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) const {
   KernelVerdict out;
   auto min_cc = Version::parse(tf_min_capability_);
@@ -657,42 +803,62 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
     return out;
   }
   out.uncertain = row->uncertain;
-  // SASS sm_XY runs on the same major with minor >= Y (tf_compute.json notes).
-  // The newest matching SASS is what the CUDA runtime picks (sm_89 over sm_80 on 8.9).
-  std::optional<Version> best;
-  for (const auto& s : row->sass) {
-    auto v = Version::parse(s);
-    if (v && v->major() == cc.major() && v->minor() <= cc.minor() && (!best || *v > *best)) best = v;
-  }
-  if (best) {
-    out.support = KernelSupport::kSass;
-    out.detail = "sm_" + std::to_string(best->major()) + std::to_string(best->minor()) + " SASS";
-    return out;
-  }
-  // PTX compute_XY is JIT-compiled for any CC >= X.Y.
-  for (const auto& p : row->ptx) {
-    auto v = Version::parse(p);
-    if (v && cc >= *v) {
-      out.support = KernelSupport::kPtxJit;
-      // TRANSLATORS: {} is a PTX target ("compute_90").
-      out.detail = trf("PTX {} only (JIT)", "compute_" + std::to_string(v->major()) + std::to_string(v->minor()));
-      return out;
-    }
-  }
-  out.support = KernelSupport::kNone;
-  std::string list;
-  auto digits = [](const std::string& text) {
+  out.targets = targets_text(row->sass, row->ptx);
+  judge_list(row->sass, row->ptx, cc, out.support, out.detail);
+  // An uncertain row's other candidates: the first one that answers
+  // differently is kept, so every output can name both outcomes.
+  for (const auto& alt : row->alternatives) {
+    KernelSupport s = KernelSupport::kUnknown;
     std::string d;
-    for (char ch : text) {
-      if (ch != '.') d += ch;
+    judge_list(alt.sass, alt.ptx, cc, s, d);
+    if (s != out.support || d != out.detail) {
+      out.alternative = s;
+      out.alternative_detail = d;
+      out.alternative_targets = targets_text(alt.sass, alt.ptx);
+      break;
     }
-    return d;
-  };
-  for (const auto& s : row->sass) list += (list.empty() ? "" : ", ") + ("sm_" + digits(s));
-  for (const auto& p : row->ptx) list += (list.empty() ? "" : ", ") + ("compute_" + digits(p));
-  // TRANSLATORS: {0} is a list of kernel targets ("sm_60, sm_70, compute_90"), {1} a compute capability ("3.7").
-  out.detail = trf("the wheel has {0} and nothing for {1}", list, cc.text());
+  }
   return out;
+}
+
+std::string_view verification_name(Verification v) {
+  switch (v) {
+    case Verification::kRawLogs: return "raw_logs";
+    case Verification::kScript: return "script";
+    case Verification::kReadme: return "readme";
+    case Verification::kNone: return "none";
+  }
+  return "none";
+}
+
+bool MeasurementSource::cites(std::string_view row_source) const {
+  if (path.empty() || commit.size() < 8) return false;
+  if (row_source.find(commit.substr(0, 8)) == std::string_view::npos) return false;
+  // The path as written, or as a URL writes it (a space is %20); it must be a
+  // whole path: after "/", ":" or at the start, and not followed by more of a name.
+  std::string encoded;
+  for (char ch : path) encoded += ch == ' ' ? std::string("%20") : std::string(1, ch);
+  for (const std::string& p : {path, encoded}) {
+    for (size_t at = row_source.find(p); at != std::string_view::npos; at = row_source.find(p, at + 1)) {
+      const bool starts = at == 0 || row_source[at - 1] == '/' || row_source[at - 1] == ':';
+      const size_t end = at + p.size();
+      const bool ends = end == row_source.size() || row_source[end] == ' ' || row_source[end] == '#' || row_source[end] == '@' ||
+                        row_source[end] == '?';
+      if (starts && ends) return true;
+    }
+  }
+  return false;
+}
+
+const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources, std::string_view row_source) {
+  for (const auto& s : sources) {
+    if (s.cites(row_source)) return &s;
+  }
+  return nullptr;
+}
+
+const MeasurementSource* Knowledge::measurement_source_for(std::string_view row_source) const {
+  return find_measurement_source(measurement_sources_, row_source);
 }
 
 std::optional<DriverMinimum> Knowledge::min_driver_for_cuda(const Version& cuda) const {

@@ -97,6 +97,14 @@ struct LibraryFamily {
   std::string soname(std::string_view family) const;
 };
 
+// Another kernel list an uncertain release may have been built with (2.15:
+// two candidate .bazelrc values), with the condition under which it applies.
+struct KernelList {
+  std::vector<std::string> sass;
+  std::vector<std::string> ptx;
+  std::string applies_if;
+};
+
 // The compute capabilities official TF wheels carry code for.
 struct TfCompute {
   std::vector<std::string> tf_versions;
@@ -105,6 +113,7 @@ struct TfCompute {
   std::optional<std::string> documented_minimum;  // when the list is unknown
   std::string confidence;
   bool uncertain = true;
+  std::vector<KernelList> alternatives;  // uncertain rows: the other candidate lists
 };
 
 struct GpuSpec {
@@ -164,7 +173,53 @@ struct KernelVerdict {
   std::string detail;   // "sm_80 SASS", "PTX compute_90", ...
   bool uncertain = true;
   const TfCompute* row = nullptr;
+  std::string targets;  // the list judged: "sm_50, sm_60, sm_70, sm_80, compute_90"
+  // An uncertain row whose other candidate list gives another answer: that
+  // answer, so a reader sees both (2.15 on CC 8.9: PTX JIT or sm_80 SASS).
+  std::optional<KernelSupport> alternative;
+  std::string alternative_detail;
+  std::string alternative_targets;
+  bool from_build_info = false;  // judged on the installed wheel's own list (authoritative)
 };
+
+// The verdict for a list of kernel targets as build_info.py names them
+// ("sm_80", "compute_90"): what an installed wheel carries, which settles what
+// the knowledge base can only infer. nullopt when no entry parses.
+std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::string>& targets, const core::Version& cc);
+// How to read the compiled list on the machine (translated): the authority
+// for every uncertain kernel fact.
+std::string kernel_list_check_hint();
+
+// How the rows of one source of plan_measurements.json were checked.
+enum class Verification {
+  kRawLogs,  // against the raw logs the published table was made from
+  kScript,   // against the launch script that ran (flags, batch size)
+  kReadme,   // against the README table (and, where named, its script)
+  kNone,     // transcribed, not re-checked
+};
+std::string_view verification_name(Verification v);  // "raw_logs", "script", "readme", "none"
+
+// A source of plan_measurements.json with how its rows were checked.
+struct MeasurementSource {
+  std::string id;
+  std::string repo;    // "NVIDIA/DeepLearningExamples"
+  std::string path;    // as in the repository (may begin with a space)
+  std::string commit;  // full hash
+  std::string url;
+  Verification verified = Verification::kNone;
+  std::string verified_note;  // what was compared, when, with what result
+  size_t rows_checked = 0;
+  size_t rows_changed = 0;
+  // Whether a row's "source" text (a URL or repo:path@commit) cites this source.
+  bool cites(std::string_view row_source) const;
+  bool verified_at_all() const { return verified != Verification::kNone; }
+};
+// The "sources" of a plan_measurements.json document, with their "verified"
+// objects checked (a bad method or count is an error naming the source).
+// Plan's own reader uses this too, so a --knowledge copy is judged the same way.
+core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const nlohmann::json& doc, const std::string& where);
+// The source a row's "source" text cites; nullptr when none does.
+const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources, std::string_view row_source);
 
 // A threshold or policy number with its source.
 struct Fact {
@@ -227,6 +282,11 @@ class Knowledge {
   std::optional<GpuMatch> find_gpu(std::string_view name_or_id) const;
   std::optional<GpuMatch> find_gpu_by_pci_id(uint32_t device_id) const;
 
+  // ---- published measurements (plan_measurements.json) ----
+  const std::vector<MeasurementSource>& measurement_sources() const { return measurement_sources_; }
+  // The source a row's "source" text cites; nullptr when none does.
+  const MeasurementSource* measurement_source_for(std::string_view row_source) const;
+
   // ---- thresholds ----
   const Fact* fact(std::string_view key) const;
   double number(std::string_view key, double fallback) const;
@@ -271,6 +331,7 @@ class Knowledge {
   std::vector<CcRow> cc_rows_;
   std::map<std::string, Fact, std::less<>> facts_;
   std::vector<ArchitectureSupport> architectures_;
+  std::vector<MeasurementSource> measurement_sources_;
   std::shared_ptr<const SetupFacts> setup_;
 };
 

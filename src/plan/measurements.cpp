@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "knowledge/knowledge.h"
 #include "knowledge_data.h"
 #include "plan/model_catalog.h"
 
@@ -146,6 +147,13 @@ core::Result<Measurements> parse_measurements(const json& doc) {
       r->accumulation_steps = *acc;
     }
     m.throughput.push_back(std::move(*r));
+  }
+  // How each row's source was checked (sources[].verified, docs/knowledge-audit.md).
+  auto sources = knowledge::parse_measurement_sources(doc, "plan_measurements.json");
+  if (!sources) return tl::unexpected(sources.error());
+  for (auto& r : m.throughput) {
+    const auto* s = knowledge::find_measurement_source(*sources, r.source);
+    r.source_verified = s && s->verified_at_all();
   }
   for (size_t i = 0; i < bl->size(); ++i) {
     const json& row = (*bl)[i];

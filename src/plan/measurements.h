@@ -39,6 +39,9 @@ struct ThroughputRow {
   double samples_per_s = 0;
   std::string source;      // URL or repo:path@commit
   std::string table_row;   // which row of the source
+  // Its source's "verified" is not "none" (knowledge::MeasurementSource): a
+  // measured figure from an unverified source says so where it is used.
+  bool source_verified = false;
 };
 
 struct BatchLimitRow {

@@ -532,6 +532,10 @@ std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& 
                     v.size(), v.size(), measured_precision_name(rows.front()->precision), rows.front()->table_row, rows.front()->batch.value_or(0),
                     rows.front()->source);
     if (t.math == "TF32") t.detail += _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
+    if (std::any_of(rows.begin(), rows.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
+      t.detail += _("; unverified: the source of these rows was not re-checked against its logs, scripts or README "
+                    "(plan_measurements.json sources[].verified)");
+    }
     return t;
   }
   auto t = estimate_throughput(w, gpu, m.calibration);

@@ -42,6 +42,19 @@ struct CcCheck {
   knowledge::KernelVerdict verdict;
 };
 
+// The installed wheel's own list (build_info.py) when the target is the
+// installed release: authoritative; else the knowledge base's, which may be
+// inferred (then marked uncertain).
+knowledge::KernelVerdict kernel_verdict(const Context& ctx, const core::Version& cc) {
+  if (ctx.target.origin == "installed" && ctx.target.env && ctx.target.env->tensorflow &&
+      !ctx.target.env->tensorflow->compute_capabilities.empty()) {
+    if (auto v = knowledge::kernel_support_from_targets(ctx.target.env->tensorflow->compute_capabilities, cc)) {
+      if (auto min = core::Version::parse(ctx.k.tf_min_capability()); !(min && cc < *min)) return *v;
+    }
+  }
+  return ctx.k.kernel_support(ctx.target.tf, cc);
+}
+
 // Runs fn on every GPU whose CC is known; skips when none is.
 template <class Fn>
 Check per_gpu_cc(const Context& ctx, Fn fn) {
@@ -55,7 +68,7 @@ Check per_gpu_cc(const Context& ctx, Fn fn) {
     auto cc = u::gpu_cc(ctx, g);
     if (!cc) continue;
     any = true;
-    fn(c, CcCheck{&g, *cc, ctx.k.kernel_support(ctx.target.tf, cc->cc)});
+    fn(c, CcCheck{&g, *cc, kernel_verdict(ctx, cc->cc)});
   }
   if (!any) return Check::skip(_("GPU compute capability (not reported and the GPU name is not in the catalog)"));
   return c;
@@ -66,14 +79,20 @@ std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
   ev.push_back({_("compute capability"), x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, _("from the GPU catalog")),
                 x.cc.source});
   ev.push_back({_("target"), ctx.target.label(), "tfrig target resolution"});
-  std::string kernels = _("unknown");
-  if (x.verdict.row) {
-    kernels.clear();
-    for (const auto& s : x.verdict.row->sass) kernels += (kernels.empty() ? "" : ", ") + ("sm_" + s);
-    for (const auto& p : x.verdict.row->ptx) kernels += (kernels.empty() ? "" : ", ") + ("compute_" + p);
+  if (x.verdict.from_build_info) {
+    ev.push_back({_("kernels in the TF wheel"), x.verdict.targets,
+                  ctx.target.env ? ctx.target.env->site_packages.value_or(ctx.target.env->prefix) + "/tensorflow/python/platform/build_info.py"
+                                 : std::string("build_info.py")});
+    return ev;
+  }
+  std::string kernels = x.verdict.targets.empty() ? _("unknown") : x.verdict.targets;
+  if (x.verdict.alternative) {
+    // TRANSLATORS: two candidate kernel lists of one release: {0} the first, {1} the other.
+    kernels = trf("{0}, or {1}", x.verdict.targets, x.verdict.alternative_targets);
   }
   ev.push_back({_("kernels in the TF wheel"), kernels + u::uncertain_note(x.verdict.uncertain, _("per-release list inferred")),
                 u::knowledge_source("tf_compute.json", "tsl-bazelrc-history")});
+  if (x.verdict.uncertain) ev.push_back({_("how to check"), knowledge::kernel_list_check_hint(), "tfrig"});
   return ev;
 }
 
@@ -96,6 +115,13 @@ Check cc_unsupported(const Context& ctx) {
                            ? trf("{} has compute capability {}, below TensorFlow's minimum {}: TF ignores it "
                                          "(\"Ignoring visible gpu device\") and runs on the CPU.",
                                          u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.k.tf_min_capability())
+                       : x.verdict.uncertain
+                           // TRANSLATORS: {0} the GPU, {1} its compute capability, {2} the release, {3} the kernel detail.
+                           ? trf("{0} has compute capability {1} and {2} probably has no kernels for it ({3}): every GPU op "
+                                 "would fail with \"no kernel image is available for execution on the device\"; uncertain: "
+                                 "the knowledge base infers the release's kernel list from build files, and the wheel's "
+                                 "build_info.py settles it (see the evidence).",
+                                 u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail)
                            : trf("{} has compute capability {} and {} has no kernels for it ({}): every GPU op "
                                          "fails with \"no kernel image is available for execution on the device\".",
                                          u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail);
@@ -106,11 +132,28 @@ Check cc_unsupported(const Context& ctx) {
 Check ptx_jit_only(const Context& ctx) {
   return per_gpu_cc(ctx, [&ctx](Check& c, const CcCheck& x) {
     if (x.verdict.support != KernelSupport::kPtxJit) return;
-    c.add(Hit{u::gpu_entity(*x.gpu),
-              trf("{} (compute capability {}) has no native kernels in {}: the driver JIT-compiles them from "
-                          "{}, so the first start can take 30 minutes or more, and fails if the driver's PTX "
-                          "compiler is older than the PTX.",
-                          u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail),
+    // An inferred kernel list: say "probably", name the other candidate's
+    // outcome, and how to settle it (the evidence has the command).
+    std::string what =
+        !x.verdict.uncertain
+            ? trf("{} (compute capability {}) has no native kernels in {}: the driver JIT-compiles them from "
+                  "{}, so the first start can take 30 minutes or more, and fails if the driver's PTX "
+                  "compiler is older than the PTX.",
+                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail)
+        : x.verdict.alternative
+            // TRANSLATORS: {0} the GPU, {1} its compute capability, {2} the release, {3} "PTX compute_80 only (JIT)",
+            // {4} the list it follows from, {5} the other candidate's kernels ("sm_80 SASS"), {6} that list.
+            ? trf("Uncertain: {0} (compute capability {1}) may have no native kernels in {2}: {3} if the wheel carries {4}, "
+                  "so the first start would take 30 minutes or more; but {5} (native) if it carries {6}. The knowledge base "
+                  "infers the list from build files; the wheel's build_info.py settles it (see the evidence).",
+                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail, x.verdict.targets,
+                  x.verdict.alternative_detail, x.verdict.alternative_targets)
+            // TRANSLATORS: {0} the GPU, {1} its compute capability, {2} the release, {3} "PTX compute_90 only (JIT)".
+            : trf("{0} (compute capability {1}) probably has no native kernels in {2} ({3}), so the first start would take "
+                  "30 minutes or more; uncertain: the knowledge base infers the release's kernel list from build files, and "
+                  "the wheel's build_info.py settles it (see the evidence).",
+                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail);
+    c.add(Hit{u::gpu_entity(*x.gpu), what,
               cc_evidence(ctx, x),
               trf("Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
                   "CUDA_CACHE_PATH in containers); or use a TF build with native kernels for this GPU (NGC container, "

@@ -567,7 +567,23 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
     }
     if (p.gpu.cc && p.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
       auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));
-      if (kv.support == knowledge::KernelSupport::kPtxJit) {
+      if (kv.support == knowledge::KernelSupport::kPtxJit && kv.uncertain) {
+        // An inferred kernel list: the note says so and how to settle it after the install.
+        t.kernel_note = kv.alternative
+                            // TRANSLATORS: {0} a release, {1} a compute capability, {2} "PTX compute_80 only (JIT)", {3}/{5}
+                            // the two candidate lists, {4} "sm_80 SASS", {6} how to check on the machine.
+                            ? trf("Uncertain: TensorFlow {0} may have only PTX for compute capability {1} ({2}, if the wheel "
+                                  "carries {3}: the first start JIT-compiles every kernel, 30 minutes or more), or {4} (if it "
+                                  "carries {5}); {6}.",
+                                  b->tf, *p.gpu.cc, kv.detail, kv.targets, kv.alternative_detail, kv.alternative_targets,
+                                  knowledge::kernel_list_check_hint())
+                            // TRANSLATORS: {0} a release, {1} a compute capability, {2} "PTX compute_90 only (JIT)", {3} how to check.
+                            : trf("TensorFlow {0} probably has only PTX for compute capability {1} ({2}): the driver would "
+                                  "JIT-compile every kernel on first start (30 minutes or more); uncertain, the kernel list is "
+                                  "inferred; {3}.",
+                                  b->tf, *p.gpu.cc, kv.detail, knowledge::kernel_list_check_hint());
+        p.notes.push_back(t.kernel_note);
+      } else if (kv.support == knowledge::KernelSupport::kPtxJit) {
         t.kernel_note = trf("TensorFlow {} has only PTX for compute capability {} ({}): the driver JIT-compiles every kernel on "
                             "first start (30 minutes or more).",
                             b->tf, *p.gpu.cc, kv.detail);
