@@ -68,9 +68,13 @@ TEST(PlanCalibrate, HostileInputIsAClearError) {
   auto long_line = parse_step_file("Epoch 1/1\n" + std::string(70000, '='), "long.log");
   ASSERT_FALSE(long_line);
   EXPECT_EQ(long_line.error().where, "long.log: line 2");
+  // A zero time is no step time: nothing to calibrate on.
   auto zero = parse_step_file("Epoch 1/1\n10/10 [====] - 0s 0us/step - loss: 1\n", "zero.log");
   ASSERT_FALSE(zero);
-  EXPECT_EQ(zero.error().where, "zero.log: line 2");
+  EXPECT_EQ(zero.error().code, core::ErrorCode::kParse);
+  auto slow = parse_step_file("Epoch 1/1\n10/10 [====] - 9000000s 900000s/step - loss: 1\n", "slow.log");
+  ASSERT_FALSE(slow);
+  EXPECT_EQ(slow.error().where, "slow.log: line 2");
   auto watch = parse_step_file("{\"tfrig_watch\":1,\"interval_s\":1}\n", "rec.jsonl");
   ASSERT_FALSE(watch);
   EXPECT_NE(watch.error().message.find("watch"), std::string::npos);

@@ -207,7 +207,8 @@ TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
 // The embedded NVIDIA TF1 ResNet-50 row (V100 16GB, AMP + XLA, 1270 img/s)
 // is no answer for a TensorFlow 2 plan without XLA.
 TEST(PlanMeasurements, EmbeddedXlaRowIsNotMeasuredForAPlanWithoutXla) {
-  const GpuCandidate& v100 = fixture(fixture_gpus(), "tesla-v100-sxm2-16gb");
+  const auto gpus = fixture_gpus();
+  const GpuCandidate& v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
   const auto t = gpu_throughput(model_workload("resnet50", Precision::kMixedFloat16, 256), v100, builtin_throughput_model());
   ASSERT_TRUE(t);
   EXPECT_NE(t->basis, "measured") << t->detail;
