@@ -24,6 +24,8 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
+#include "pipeline/demand.h"
+#include "plan/calibrate.h"
 #include "plan/catalog_adapter.h"
 #include "plan/cost_report.h"
 #include "plan/prices.h"
@@ -73,6 +75,8 @@ struct PlanOptions {
   int runs_per_month = 0;
   std::string deadline;
   std::string pipeline_json;
+  std::string calibrate;      // a Keras fit log or pipeline result of the user's run (plan/calibrate.h)
+  std::string calibrate_gpu;  // the GPU that run used
   std::string output = "-";
 };
 
@@ -234,6 +238,23 @@ core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const
   return std::optional<plan::RunSpec>{run};
 }
 
+// --calibrate FILE --calibrate-gpu GPU: the model rescaled on the user's run.
+core::Result<plan::ThroughputModel> calibrated_model(const PlanOptions& o, const plan::Workload& w,
+                                                     std::span<const plan::GpuCandidate> catalog, const plan::ThroughputModel& base) {
+  if (o.calibrate_gpu.empty()) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--calibrate-gpu", _("--calibrate needs the GPU the run used (--calibrate-gpu NAME)"));
+  }
+  const plan::GpuCandidate* gpu = pipeline::find_gpu(catalog, o.calibrate_gpu);
+  if (gpu == nullptr) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--calibrate-gpu", trf("'{}' is not a GPU of the catalog", core::printable(o.calibrate_gpu)));
+  }
+  auto bytes = read_text_file(o.calibrate);
+  if (!bytes) return tl::unexpected(bytes.error());
+  auto step = plan::parse_step_file(*bytes, o.calibrate);
+  if (!step) return tl::unexpected(step.error());
+  return plan::calibrate_model(base, w, *gpu, *step, o.calibrate);
+}
+
 void print_models() {
   std::string out = _("Built-in models (--model):") + "\n";
   for (const plan::CatalogModel& m : plan::model_catalog()) {
@@ -297,6 +318,9 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--runs-per-month", o->runs_per_month, _("Runs a month: compares instances reserved 24/7 with released after each run"))
       ->type_name("K")->check(CLI::Range(1, 100000));
   cmd->add_option("--deadline", o->deadline, _("The cheapest option that finishes within this time (12h, 90min, 2d)"))->type_name("TIME")->check(deadline_text());
+  cmd->add_option("--calibrate", o->calibrate, _("Your run's Keras fit log (or a 'tfrig pipeline --format json' with --samples-per-s): its step time rescales every GPU's rate"))
+      ->type_name("FILE");
+  cmd->add_option("--calibrate-gpu", o->calibrate_gpu, _("The GPU the --calibrate run used (catalog name or id)"))->type_name("GPU");
   cmd->add_option("--pipeline", o->pipeline_json, _("A 'tfrig pipeline --format json' result: its input rate caps every GPU"))
       ->type_name("FILE");
   cmd->callback([o, &state] {
@@ -354,6 +378,14 @@ void add_plan_command(CLI::App& app, RunState& state) {
       if (!measured) return fail_with(measured.error());
       model = plan::make_throughput_model(*measured, catalog);
     }
+    if (!o->calibrate.empty()) {
+      // The calibration's text goes into the output (notes, basis_detail): built in the output language.
+      auto calibrated = core::i18n::in_output_language(
+          [&] { return calibrated_model(*o, *w, catalog, model ? *model : plan::builtin_throughput_model()); });
+      if (!calibrated) return fail_with(calibrated.error());
+      model = std::move(*calibrated);
+      w->notes.push_back(model->user->text);
+    }
     const plan::ThroughputModel* use = model ? &*model : nullptr;
     plan::PriceBook prices;
     auto run = core::i18n::in_output_language([&] { return build_run(*o, data, *w, prices); });
@@ -385,6 +417,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     std::string out;
     if (o->format == "json" || o->format == "html") {
       nlohmann::json j = plan::to_json(result);
+      j["calibration"] = use != nullptr && use->user ? use->user->json : nlohmann::json(nullptr);
       j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
       if (o->format == "html") {
         texts.reset();

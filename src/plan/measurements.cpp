@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -136,6 +137,7 @@ core::Result<Measurements> parse_measurements(const json& doc) {
     auto xla = opt_bool(row, "throughput", i, "xla", false);
     if (!xla) return tl::unexpected(xla.error());
     r->xla = *xla;
+    r->framework_detail = opt_str(row, "framework_detail");
     if (auto o = row.find("optimizer"); o != row.end()) {
       auto opt = o->is_string() ? parse_optimizer(o->get<std::string>()) : std::nullopt;
       if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), _("expected sgd, momentum, adam, adamw or adafactor"));
@@ -239,6 +241,50 @@ core::Result<Measurements> load_measurements(const std::string& knowledge_dir) {
     }
   }
   return embedded_measurements();
+}
+
+int software_generation(std::string_view d) {
+  if (d.find("TensorFlow 1.") != std::string_view::npos || d.find("-tf1-") != std::string_view::npos) return 1;
+  if (d.find("TensorFlow 2") != std::string_view::npos || d.find("-tf2-") != std::string_view::npos) return 2;
+  return 0;
+}
+
+std::string source_group(std::string_view source) {
+  std::string_view s = source;
+  if (const size_t note = s.find(" ("); note != std::string_view::npos) s = s.substr(0, note);
+  if (const size_t anchor = s.find('#'); anchor != std::string_view::npos) s = s.substr(0, anchor);
+  auto folder = [](std::string_view path) {
+    const size_t slash = path.rfind('/');
+    return slash == std::string_view::npos ? std::string_view() : path.substr(0, slash);
+  };
+  constexpr std::string_view kGithub = "https://github.com/";
+  if (s.substr(0, kGithub.size()) == kGithub) {
+    s.remove_prefix(kGithub.size());
+    // owner/repo/blob/COMMIT/path
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    for (int i = 0; i < 4; ++i) {
+      const size_t slash = s.find('/', start);
+      if (slash == std::string_view::npos) break;
+      parts.push_back(s.substr(start, slash - start));
+      start = slash + 1;
+    }
+    if (parts.size() == 4) {
+      const std::string_view path = s.substr(start);
+      const std::string_view dir = folder(path);
+      return fmt::format("{}/{}{}{}", parts[0], parts[1], dir.empty() ? "" : "/", dir);
+    }
+    return std::string(s);
+  }
+  // owner/repo:path@commit
+  if (const size_t colon = s.find(':'); colon != std::string_view::npos && s.find("://") == std::string_view::npos) {
+    std::string_view path = s.substr(colon + 1);
+    if (const size_t at = path.find('@'); at != std::string_view::npos) path = path.substr(0, at);
+    const std::string_view dir = folder(path);
+    return fmt::format("{}{}{}", s.substr(0, colon), dir.empty() ? "" : "/", dir);
+  }
+  if (const size_t scheme = s.find("://"); scheme != std::string_view::npos) s.remove_prefix(scheme + 3);
+  return std::string(folder(s).empty() ? s : folder(s));
 }
 
 std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p, bool xla) {

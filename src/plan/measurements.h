@@ -28,6 +28,7 @@ struct ThroughputRow {
   int image_size = 0;      // CNNs
   int seq_len = 0;         // transformers
   std::string framework;   // "tensorflow", "pytorch", "mxnet", "paddlepaddle"
+  std::string framework_detail;  // "TensorFlow 1.15 (NGC tensorflow:20.06-tf1-py3)"
   MeasuredPrecision precision = MeasuredPrecision::kFp32;
   bool xla = false;
   std::string gpu;         // as the publisher names it
@@ -70,6 +71,19 @@ struct Measurements {
 // Parses the document; a row with a missing or unknown field is an error
 // naming the array, the index and the field.
 core::Result<Measurements> parse_measurements(const nlohmann::json& doc);
+
+// The TensorFlow generation a row ran, from its framework_detail: 1 for
+// "TensorFlow 1.x" (or an NGC "-tf1-" container), 2 for "TensorFlow 2...",
+// 0 when the source does not say.
+int software_generation(std::string_view framework_detail);
+
+// The publication a row comes from, for leave-one-source-out validation:
+// rows of one source share a software stack, a harness and a method, so they
+// are held out together. It is the repository and folder of the source (a
+// README's tables, a benchmark's CSV files), without the commit, file name,
+// anchor or a trailing "(...)" note: "owner/repo/dir" for GitHub URLs and
+// "owner/repo:path@commit" references, the URL's host and folder otherwise.
+std::string source_group(std::string_view source);
 
 // The embedded measurements (a broken embedded file is a build bug: tests
 // load it).

@@ -340,6 +340,20 @@ uint64_t usable_gpu_bytes(const GpuCandidate& gpu) { return usable_gpu_bytes(gpu
 
 bool fits_in(const MemoryBreakdown& m, uint64_t usable) { return saturating_sum({m.total_bytes, m.uncertainty_bytes}) <= usable; }
 
+MemoryVerdict memory_verdict(const MemoryBreakdown& m, uint64_t usable) {
+  if (fits_in(m, usable)) return MemoryVerdict::kFits;
+  return m.total_bytes <= usable ? MemoryVerdict::kBorderline : MemoryVerdict::kDoesNotFit;
+}
+
+std::string_view memory_verdict_name(MemoryVerdict v) {
+  switch (v) {
+    case MemoryVerdict::kFits: return "fits";
+    case MemoryVerdict::kBorderline: return "borderline";
+    case MemoryVerdict::kDoesNotFit: return "does not fit";
+  }
+  return "does not fit";
+}
+
 uint64_t max_batch_that_fits(const Workload& w, uint64_t usable) {
   auto fits = [&](uint64_t b) { return fits_in(estimate_memory(w, b), usable); };
   if (!fits(1)) return 0;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plan/gpu_candidate.h"
@@ -55,6 +56,14 @@ int compute_capability_major(const GpuCandidate& gpu);
 
 // "fits" only when the estimate plus its uncertainty fits.
 bool fits_in(const MemoryBreakdown& m, uint64_t usable_bytes);
+
+// Three answers, never "fits" inside the uncertainty: kBorderline when the
+// estimate fits but the estimate plus its uncertainty does not (a real run
+// may or may not go out of memory; the plan names the largest safe batch).
+enum class MemoryVerdict { kFits, kBorderline, kDoesNotFit };
+MemoryVerdict memory_verdict(const MemoryBreakdown& m, uint64_t usable_bytes);
+// "fits", "borderline", "does not fit"
+std::string_view memory_verdict_name(MemoryVerdict v);
 
 // The largest batch per GPU whose estimate plus uncertainty fits in usable
 // bytes; 0 when not even one sample fits.

@@ -87,6 +87,7 @@ std::string stave_text(std::string_view name) {
 std::string basis_text(std::string_view basis) {
   if (basis == "measured") return C_("throughput basis", "measured");
   if (basis == "estimated") return C_("throughput basis", "estimated");
+  if (basis == "calibrated") return C_("throughput basis", "calibrated");
   return std::string(basis);
 }
 

@@ -116,6 +116,7 @@ struct RowFeatures {
   Roofs roofs;
   double measured = 0;  // samples/s
   std::string gpu_id;
+  std::string group;    // source_group of the row's source
 };
 
 double predicted_rate(const RowFeatures& f, const Calibration& c) {
@@ -130,7 +131,7 @@ std::optional<RowFeatures> features(const ThroughputRow& r, std::span<const GpuC
   if (!w) return std::nullopt;
   auto roofs = make_roofs(*w, *g, r.accumulation_steps);
   if (!roofs) return std::nullopt;
-  return RowFeatures{*roofs, r.samples_per_s, r.gpu_id};
+  return RowFeatures{*roofs, r.samples_per_s, r.gpu_id, source_group(r.source)};
 }
 
 // The objective: the sum of absolute log errors (robust to the odd row), and
@@ -421,20 +422,27 @@ Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const
   if (feats.empty()) return default_calibration();
   Calibration c = fit(feats);
   if (!with_band) return c;
-  // The band: how far published rows of a GPU fell from a fit that had not
-  // seen that GPU (leave-one-GPU-out), 10th to 90th percentile.
-  std::set<std::string> ids;
-  for (const RowFeatures& f : feats) ids.insert(f.gpu_id);
+  // The band: how far published rows fell from a fit that had not seen
+  // their source (leave-one-source-out: a source's rows share a software
+  // stack and a method, so a fit that saw any of them is not a fair test),
+  // 10th to 90th percentile. With fewer than three sources, leave-one-GPU-out.
+  std::set<std::string> groups, ids;
+  for (const RowFeatures& f : feats) {
+    groups.insert(f.group);
+    ids.insert(f.gpu_id);
+  }
+  const bool by_source = groups.size() >= 3;
   std::vector<double> ratios;
-  for (const std::string& id : ids) {
+  for (const std::string& key : by_source ? groups : ids) {
+    auto held_out = [&](const RowFeatures& f) { return (by_source ? f.group : f.gpu_id) == key; };
     std::vector<RowFeatures> train;
     for (const RowFeatures& f : feats) {
-      if (f.gpu_id != id) train.push_back(f);
+      if (!held_out(f)) train.push_back(f);
     }
     if (train.empty()) continue;
     const Calibration held = fit(train);
     for (const RowFeatures& f : feats) {
-      if (f.gpu_id == id) ratios.push_back(f.measured / predicted_rate(f, held));
+      if (held_out(f)) ratios.push_back(f.measured / predicted_rate(f, held));
     }
   }
   if (ratios.size() >= 5) {
@@ -506,18 +514,78 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   t.detail = trf(
       "{0}-bound ({1}): {2:.3g} training FLOPs per sample at {3} of {4:.1f} TFLOPS {5} + {6:.3g} bytes per sample at {7} of {8:.0f} GB/s; "
       "{9:.3g} operand bytes per sample at {10:.1f}x the DRAM bandwidth + {11:.0f} kernels per step at {12:.0f} us each over a batch of {13}; "
-      "efficiencies fitted on {14} published TensorFlow rows, band {15:.2f}x-{16:.2f}x (leave-one-GPU-out)",
+      "efficiencies fitted on {14} published TensorFlow rows, band {15:.2f}x-{16:.2f}x (leave-one-source-out)",
       bound_text, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, roofs->operand,
       c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low, c.band_high);
   if (roofs->autotune) t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
   return t;
 }
 
+std::vector<std::string> condition_differences(const ThroughputRow& r, const Workload& w) {
+  std::vector<std::string> out;
+  auto on_off = [](bool b) { return b ? C_("xla", "on") : C_("xla", "off"); };
+  // TRANSLATORS: a published row ran with XLA {0} (on/off), the plan asks for {1}.
+  if (r.xla != w.xla) out.push_back(trf("XLA {0} (request: {1})", on_off(r.xla), on_off(w.xla)));
+  if (r.batch) {
+    const double row_batch = *r.batch, want = static_cast<double>(per_gpu_batch(w));
+    if (want > kBatchFactor * row_batch || row_batch > kBatchFactor * want) {
+      // TRANSLATORS: {0} the row's batch per GPU, {1} the plan's, {2} the factor allowed (2).
+      out.push_back(trf("batch {0} per GPU (request: {1}, more than {2:g}x apart)", *r.batch, per_gpu_batch(w), kBatchFactor));
+    }
+  }
+  const int gen = software_generation(r.framework_detail);
+  if (gen != 0 && gen < kRequestGeneration) {
+    // TRANSLATORS: {0} the row's framework version as published ("TensorFlow 1.15 (NGC ...)").
+    out.push_back(trf("{0} (request: TensorFlow 2)", r.framework_detail));
+  }
+  return out;
+}
+
+namespace {
+
+std::string row_name(const ThroughputRow& r) { return fmt::format("\"{}\" ({})", r.table_row, r.source); }
+
+}  // namespace
+
+namespace {
+
+std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m);
+
+}  // namespace
+
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m) {
-  const auto rows = matching_rows(m.rows, w, gpu);
-  if (!rows.empty()) {
+  auto t = uncalibrated_throughput(w, gpu, m);
+  if (!t || !m.user) return t;
+  const RateCalibration& u = *m.user;
+  if (gpu.id == u.gpu_id) {
+    // The user's GPU at the user's rate, times the model's batch effect when
+    // the plan runs it at another batch per GPU (factor x model = measured
+    // at the run's batch). Its band: 10%, as rows of one GPU spread.
+    t->samples_per_s *= u.factor;
+    t->low = t->samples_per_s * 0.9;
+    t->high = t->samples_per_s * 1.1;
+  } else {
+    t->samples_per_s *= u.factor;
+    t->low *= u.factor;
+    t->high *= u.factor;
+  }
+  t->basis = "calibrated";
+  t->detail = u.text + "; " + t->detail;
+  return t;
+}
+
+namespace {
+
+std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m) {
+  const auto candidates = matching_rows(m.rows, w, gpu);
+  std::vector<const ThroughputRow*> exact;
+  for (const ThroughputRow* r : candidates) {
+    if (condition_differences(*r, w).empty()) exact.push_back(r);
+  }
+  const std::string tf32_note = _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
+  if (!exact.empty()) {
     std::vector<double> v;
-    for (const ThroughputRow* r : rows) v.push_back(r->samples_per_s);
+    for (const ThroughputRow* r : exact) v.push_back(r->samples_per_s);
     Throughput t;
     t.samples_per_s = median(v);
     // Published rows of the same GPU and precision differ by about 10%
@@ -529,19 +597,70 @@ std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& 
     t.math = std::string(math_mode_name(math_mode(gpu, w.precision)));
     // TRANSLATORS: {0} rows, {1} their precision, {2} the row's setup, {3} its batch, {4} the source (a URL).
     t.detail = trnf("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}", "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}",
-                    v.size(), v.size(), measured_precision_name(rows.front()->precision), rows.front()->table_row, rows.front()->batch.value_or(0),
-                    rows.front()->source);
-    if (t.math == "TF32") t.detail += _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
-    if (std::any_of(rows.begin(), rows.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
+                    v.size(), v.size(), measured_precision_name(exact.front()->precision), exact.front()->table_row, exact.front()->batch.value_or(0),
+                    exact.front()->source);
+    // TRANSLATORS: the conditions a published row had to share with the plan to be used as measured; {0} XLA on/off, {1} the factor (2).
+    t.detail += trf("; conditions matched: precision, XLA {0}, batch per GPU within {1:g}x, TensorFlow 2 or unstated",
+                    w.xla ? C_("xla", "on") : C_("xla", "off"), kBatchFactor);
+    if (t.math == "TF32") t.detail += tf32_note;
+    if (std::any_of(exact.begin(), exact.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
       t.detail += _("; unverified: the source of these rows was not re-checked against its logs, scripts or README "
                     "(plan_measurements.json sources[].verified)");
     }
     return t;
   }
   auto t = estimate_throughput(w, gpu, m.calibration);
-  if (t && t->math == "TF32") t->detail += _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
+  if (!t) return t;
+  // The nearest row whose only difference is the batch: its rate times the
+  // model's batch factor (the model's rate at the request's batch over its
+  // rate at the row's). A row that differs in XLA or TensorFlow generation is
+  // not rescaled: no published pair isolates those factors for every model
+  // (docs/plan.md), so the model's own estimate stands and the row is named.
+  const ThroughputRow* nearest = nullptr;
+  double nearest_distance = 0;
+  std::vector<std::string> unused;
+  for (const ThroughputRow* r : candidates) {
+    const auto diff = condition_differences(*r, w);
+    const bool batch_only = r->batch && r->xla == w.xla &&
+                            !(software_generation(r->framework_detail) != 0 && software_generation(r->framework_detail) < kRequestGeneration);
+    if (batch_only) {
+      const double d = std::abs(std::log(static_cast<double>(*r->batch) / static_cast<double>(per_gpu_batch(w))));
+      if (nearest == nullptr || d < nearest_distance) {
+        nearest = r;
+        nearest_distance = d;
+      }
+    } else {
+      std::string joined;
+      for (const std::string& x : diff) joined += (joined.empty() ? "" : ", ") + x;
+      // TRANSLATORS: {0} a published row (its table row and source), {1} how its conditions differ from the plan's.
+      unused.push_back(trf("{0} not used: {1}", row_name(*r), joined));
+    }
+  }
+  if (nearest != nullptr) {
+    Workload at_row = w;
+    at_row.batch = static_cast<uint64_t>(*nearest->batch) * static_cast<uint64_t>(std::max(1, w.gpus));
+    const auto row_model = estimate_throughput(at_row, gpu, m.calibration, nearest->accumulation_steps);
+    if (row_model && row_model->samples_per_s > 0) {
+      const double factor = t->samples_per_s / row_model->samples_per_s;
+      const double rate = nearest->samples_per_s * factor;
+      // The factor is the model's, so the model's band stays (no narrower
+      // than the 10% that rows of one GPU spread, as for measured rows).
+      const double band_low = std::min(0.9, t->low / t->samples_per_s), band_high = std::max(1.1, t->high / t->samples_per_s);
+      t->samples_per_s = rate;
+      t->low = rate * band_low;
+      t->high = rate * band_high;
+      // TRANSLATORS: {0} the published rate, {1} the row, {2} the batch factor, {3} the row's batch, {4} the plan's batch.
+      t->detail = trf("published {0:.1f} samples/s of {1} x batch factor {2:.2f} (tfrig's model at batch {4} over batch {3} per GPU: "
+                      "the step's update and kernel costs over more or fewer samples); the model alone: {5}",
+                      nearest->samples_per_s, row_name(*nearest), factor, *nearest->batch, per_gpu_batch(w), t->detail);
+    }
+  }
+  for (const std::string& u : unused) t->detail += "; " + u;
+  if (t->math == "TF32") t->detail += tf32_note;
   return t;
 }
+
+}  // namespace
 
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> /*gpus*/) {
   return gpu_throughput(w, gpu, builtin_throughput_model());

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "plan/gpu_candidate.h"
 #include "plan/measurements.h"
 #include "plan/model.h"
@@ -97,7 +99,7 @@ struct Calibration {
   // Seconds a kernel costs beyond its work (launch, the executor's dispatch,
   // the tail of a kernel too small to fill the GPU), per step.
   double kernel_seconds = 5e-6;
-  double band_low = 0.75;   // 10th percentile of published / estimate, leave-one-GPU-out
+  double band_low = 0.75;   // 10th percentile of published / estimate, leave-one-source-out
   double band_high = 1.25;  // 90th percentile
   int rows = 0;             // published rows fitted
 };
@@ -106,13 +108,25 @@ size_t cost_family(const Workload& w);
 std::string_view cost_family_name(size_t f);  // "cnn", "transformer", "depthwise cnn"
 
 // Fits the calibration on the TensorFlow one-GPU rows whose GPU is in gpus.
-// with_band also derives the band from leave-one-GPU-out refits.
+// with_band also derives the band from leave-one-source-out refits
+// (leave-one-GPU-out when the rows come from fewer than three sources).
 Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus, bool with_band = true);
+
+// The user's own run (tfrig plan --calibrate, plan/calibrate.h): every GPU's
+// rate times factor, the run's GPU at the measured rate itself.
+struct RateCalibration {
+  std::string gpu_id;
+  double factor = 1;
+  double measured_samples_per_s = 0;  // per GPU, on gpu_id
+  std::string text;                   // for basis_detail and the plan's notes
+  nlohmann::json json;                // the plan JSON's "calibration"
+};
 
 // What the calibration and the measured rows give a plan.
 struct ThroughputModel {
   std::vector<ThroughputRow> rows;
   Calibration calibration;
+  std::optional<RateCalibration> user;
 };
 ThroughputModel make_throughput_model(const Measurements& m, std::span<const GpuCandidate> gpus);
 // The embedded measurements fitted on the embedded GPU catalog.
@@ -122,16 +136,28 @@ struct Throughput {
   double samples_per_s = 0;  // one GPU
   double low = 0;            // uncertainty band, samples/s
   double high = 0;
-  std::string basis;         // "measured" | "estimated"
+  std::string basis;         // "measured" | "estimated" | "calibrated" (on the user's run)
   std::string math;          // math_mode_name of what the precision runs
   std::string bound;         // estimated: "compute" | "memory" (DRAM and operands) | "launch" (fixed cost per kernel); measured: ""
-  std::string detail;        // where the number comes from
+  std::string detail;        // where the number comes from (JSON basis_detail)
 };
 
 // The published TensorFlow rows for this model, input size, GPU and
 // precision: fp32 matches fp32 and tf32 rows on GPUs with TF32 (the same
 // math), fp32 rows only elsewhere; mixed_float16 matches mixed_float16.
 std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w, const GpuCandidate& gpu);
+
+// What the measured lookup requires of a row beyond model, input size, GPU,
+// framework and precision (matching_rows): the same XLA setting, a batch per
+// GPU within kBatchFactor of the request's, and a TensorFlow generation that
+// is not older than the request's (the planner plans for TensorFlow 2; a
+// source that does not name its version is not taken as older).
+inline constexpr double kBatchFactor = 2.0;
+inline constexpr int kRequestGeneration = 2;
+// The conditions in which the row differs from the request, as words for
+// basis_detail ("XLA on (request: off)"); empty when the row can be used as
+// measured.
+std::vector<std::string> condition_differences(const ThroughputRow& r, const Workload& w);
 
 // The model alone (no measured row), for validation and for GPUs without rows.
 // accumulation_steps: batches per optimizer update (gradient accumulation).

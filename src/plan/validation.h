@@ -1,9 +1,11 @@
 // The planner checked against published measurements it may or may not have
 // been fitted on: every TensorFlow throughput row of plan_measurements.json
-// estimated with the calibration fitted on all rows (calibration), on all
-// rows but that GPU's (leave-one-GPU-out) and on all rows but that model's
-// (leave-one-model-out); every published batch size judged fits / does not
-// fit. render_validation_markdown() writes docs/plan-validation.md.
+// estimated with the calibration fitted on all rows but that row's source
+// (leave-one-source-out, the headline: a source's rows share a software stack
+// and a method), on all rows (calibration), on all rows but that GPU's
+// (leave-one-GPU-out) and on all rows but that model's (leave-one-model-out);
+// every published batch size judged fits / does not fit.
+// render_validation_markdown() writes docs/plan-validation.md.
 #pragma once
 
 #include <cstdint>
@@ -40,19 +42,23 @@ struct BoundaryCase {
   uint64_t usable_bytes = 0;
   uint64_t max_batch = 0;          // tfrig's largest batch that fits
   bool said_fits = false;
+  bool borderline = false;         // the estimate fits, not with its uncertainty: not "fits"
   bool respected() const { return said_fits == row.fits; }
 };
 
 struct ValidationReport {
   std::vector<ThroughputCase> calibration;
+  std::vector<ThroughputCase> leave_source_out;  // the headline
   std::vector<ThroughputCase> leave_gpu_out;
   std::vector<ThroughputCase> leave_model_out;
   std::vector<BoundaryCase> boundaries;
   Calibration fitted;  // on every row: what the planner uses
-  ErrorSummary calibration_summary, gpu_out_summary, model_out_summary, held_out_summary;
+  ErrorSummary source_out_summary, calibration_summary, gpu_out_summary, model_out_summary, held_out_summary;
   size_t boundaries_respected = 0;
   size_t oom_called_fits = 0;
   size_t oom_cases = 0;
+  size_t borderline = 0;  // published batches tfrig calls borderline (neither fits nor does not fit)
+  size_t sources = 0;  // independent sources of the throughput rows (source_group)
 };
 
 ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> gpus);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <set>
 
 #include "plan/measurements.h"
 #include "plan/throughput.h"
@@ -124,6 +125,94 @@ TEST(PlanMeasurements, EmbeddedLookupsNeverMixPrecisionsOrFrameworks) {
   EXPECT_EQ(t->basis, "estimated");
   EXPECT_GT(t->high, t->samples_per_s);
   EXPECT_LT(t->low, t->samples_per_s);
+}
+
+// Rows of one publication (one README's tables, one benchmark's CSV files)
+// form one group for leave-one-source-out validation, whatever the anchor,
+// commit, file name or note.
+TEST(PlanMeasurements, SourceGroupIsTheRepositoryFolder) {
+  EXPECT_EQ(source_group("https://github.com/NVIDIA/DeepLearningExamples/blob/9de48bc9ca8ce635960620478a39dd332ed74ff6/"
+                         "TensorFlow/LanguageModeling/BERT/README.md#pre-training-training-performance-single-node-on-dgx-1-16gb"),
+            "NVIDIA/DeepLearningExamples/TensorFlow/LanguageModeling/BERT");
+  EXPECT_EQ(source_group("https://github.com/LambdaColdStorage/lambda-tensorflow-benchmark/blob/e086e0e7d88a19991642d0774793693d4b7cbe46/"
+                         "tf-train-throughput-fp16.csv (batch sizes: tf-train-bs-fp16.csv)"),
+            "LambdaColdStorage/lambda-tensorflow-benchmark");
+  EXPECT_EQ(source_group("google-research/bert:README.md@eedf5716ce1268e56f0a50264a88cafad334ac61"), "google-research/bert");
+  EXPECT_EQ(source_group("NVIDIA/DeepLearningExamples:TensorFlow2/Classification/ConvNets/efficientnet_v1/B0/training/AMP/"
+                         "train_benchmark_8xA100-80G.sh@2132ae7b022e665507251dadc571b2677f04db1e (--train_batch_size per GPU)"),
+            "NVIDIA/DeepLearningExamples/TensorFlow2/Classification/ConvNets/efficientnet_v1/B0/training/AMP");
+  EXPECT_EQ(source_group("https://www.example.org/blog/2020/rtx-3090-benchmarks.html"), "www.example.org/blog/2020");
+  // The embedded rows come from several groups.
+  std::set<std::string> groups;
+  for (const ThroughputRow& r : builtin_measurements().throughput) groups.insert(source_group(r.source));
+  EXPECT_GE(groups.size(), 8u);
+}
+
+// Issue 29: a published row is used as measured only in the conditions it
+// was measured in. NVIDIA's TF1 ResNet-50 tables ran with XLA (1270 img/s,
+// AMP, V100 16GB, batch 256); a plan without XLA does not get that figure
+// back as "measured", and basis_detail names the row and why.
+TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
+  const auto gpus = fixture_gpus();
+  const GpuCandidate& h100 = fixture(gpus, "h100-sxm5");
+  auto with = [](nlohmann::json r, const char* key, nlohmann::json v) {
+    r[key] = std::move(v);
+    return r;
+  };
+  auto model_of = [](const nlohmann::json& rows) {
+    auto m = parse_measurements({{"throughput", rows}, {"batch_limits", nlohmann::json::array()}});
+    EXPECT_TRUE(m) << m.error().to_string();
+    ThroughputModel model;
+    model.rows = m ? m->throughput : std::vector<ThroughputRow>{};
+    model.calibration = default_calibration();
+    return model;
+  };
+  const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
+  // XLA differs: the model's estimate, the row named as not used.
+  const auto xla_model = model_of(nlohmann::json::array({with(row("mixed_float16", 2791), "xla", true)}));
+  const auto t = gpu_throughput(w, h100, xla_model);
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->basis, "estimated");
+  EXPECT_NE(t->samples_per_s, 2791.0);
+  EXPECT_NE(t->detail.find("not used: XLA on (request: off)"), std::string::npos) << t->detail;
+  Workload wx = w;
+  wx.xla = true;
+  const auto tx = gpu_throughput(wx, h100, xla_model);
+  ASSERT_TRUE(tx);
+  EXPECT_EQ(tx->basis, "measured");
+  EXPECT_DOUBLE_EQ(tx->samples_per_s, 2791.0);
+  // TensorFlow 1.x: not taken for the TensorFlow 2 the plan is for.
+  const auto tf1 = gpu_throughput(w, h100, model_of(nlohmann::json::array({with(row("mixed_float16", 2791), "framework_detail",
+                                                                                  "TensorFlow 1.15 (NGC tensorflow:20.06-tf1-py3)")})));
+  ASSERT_TRUE(tf1);
+  EXPECT_EQ(tf1->basis, "estimated");
+  EXPECT_NE(tf1->detail.find("TensorFlow 1.15"), std::string::npos) << tf1->detail;
+  // Batch 24 for a plan at 256: the row times the model's batch factor (> 1:
+  // the step's update spread over more samples), and the detail says so.
+  const auto small_row = model_of(nlohmann::json::array({with(row("mixed_float16", 2000), "batch", 24)}));
+  const auto tb = gpu_throughput(w, h100, small_row);
+  ASSERT_TRUE(tb);
+  EXPECT_EQ(tb->basis, "estimated");
+  EXPECT_GT(tb->samples_per_s, 2000.0);
+  EXPECT_NE(tb->detail.find("batch factor"), std::string::npos) << tb->detail;
+  EXPECT_LT(tb->low, tb->samples_per_s);
+  EXPECT_GT(tb->high, tb->samples_per_s);
+  // Within the stated factor (2x) the row is taken as measured.
+  const auto near = gpu_throughput(w, h100, model_of(nlohmann::json::array({with(row("mixed_float16", 2000), "batch", 160)})));
+  ASSERT_TRUE(near);
+  EXPECT_EQ(near->basis, "measured");
+  EXPECT_DOUBLE_EQ(near->samples_per_s, 2000.0);
+}
+
+// The embedded NVIDIA TF1 ResNet-50 row (V100 16GB, AMP + XLA, 1270 img/s)
+// is no answer for a TensorFlow 2 plan without XLA.
+TEST(PlanMeasurements, EmbeddedXlaRowIsNotMeasuredForAPlanWithoutXla) {
+  const auto gpus = fixture_gpus();
+  const GpuCandidate& v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
+  const auto t = gpu_throughput(model_workload("resnet50", Precision::kMixedFloat16, 256), v100, builtin_throughput_model());
+  ASSERT_TRUE(t);
+  EXPECT_NE(t->basis, "measured") << t->detail;
+  EXPECT_NE(t->detail.find("not used"), std::string::npos) << t->detail;
 }
 
 }  // namespace

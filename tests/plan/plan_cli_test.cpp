@@ -64,7 +64,9 @@ TEST(PlanCli, KnowledgeDirReplacesTheMeasurements) {
                         {"batch_limits", nlohmann::json::array()}};
   const std::string file = (dir / "plan_measurements.json").string();
   test::write_file(file, doc.dump());
-  auto r = test::run_tfrig({"--knowledge", dir.string(), "plan", "--model", "resnet50", "--precision", "mixed_float16", "--format", "json", "--all"});
+  // At the row's batch: a row is measured only within 2x of the plan's batch per GPU.
+  auto r = test::run_tfrig({"--knowledge", dir.string(), "plan", "--model", "resnet50", "--batch", "256", "--precision", "mixed_float16", "--format",
+                            "json", "--all"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   bool seen = false;
   const nlohmann::json plan = nlohmann::json::parse(r.out);

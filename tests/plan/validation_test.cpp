@@ -52,6 +52,8 @@ TEST(PlanValidation, EveryHeldOutRowIsEstimated) {
   EXPECT_GE(r.calibration.size(), 100u);
   EXPECT_EQ(r.leave_gpu_out.size(), r.calibration.size());
   EXPECT_EQ(r.leave_model_out.size(), r.calibration.size());
+  EXPECT_EQ(r.leave_source_out.size(), r.calibration.size());
+  EXPECT_GE(r.sources, 8u);
   for (const ThroughputCase& c : r.leave_gpu_out) {
     EXPECT_GT(c.estimate, 0);
     EXPECT_LE(c.low, c.estimate);
@@ -84,6 +86,12 @@ TEST(PlanValidation, HeldOutErrorDidNotGrow) {
   const double model_out = recorded(committed, "model_out_median_error");
   const double respected = recorded(committed, "boundaries_respected");
   ASSERT_GE(median, 0) << "no recorded figures in " << docs;
+  // The headline: every row of a source held out together.
+  const double source_median = recorded(committed, "source_out_median_error");
+  ASSERT_GE(source_median, 0) << "no leave-one-source-out figures in " << docs;
+  EXPECT_LE(r.source_out_summary.median_error, source_median + kSlack);
+  EXPECT_GE(static_cast<double>(r.source_out_summary.within_25), recorded(committed, "source_out_within_25"));
+  EXPECT_GE(static_cast<double>(r.source_out_summary.in_band), recorded(committed, "source_out_in_band"));
   EXPECT_LE(r.held_out_summary.median_error, median + kSlack);
   EXPECT_LE(r.held_out_summary.worst_error, worst + kSlack);
   EXPECT_LE(r.gpu_out_summary.median_error, gpu_out + kSlack);

@@ -1,0 +1,77 @@
+// `tfrig plan --calibrate FILE`: the step time of the user's own training run
+// on the user's GPU rescales the planner's rate for that workload, and every
+// other GPU's estimate follows by the same factor (docs/plan.md,
+// "Calibration from your run"). The files are hostile input: parsed as text,
+// bounded, every error names the file and the line or field.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/result.h"
+#include "plan/gpu_candidate.h"
+#include "plan/model.h"
+#include "plan/throughput.h"
+
+namespace tfrig::plan {
+
+// What a file says about the training step.
+struct StepMeasurement {
+  std::string kind;               // "keras-fit-log", "pipeline-json"
+  double seconds_per_step = 0;    // of the global batch; 0 when only per_sample is known
+  double seconds_per_sample = 0;  // Keras 2.0-2.1 "us/sample" lines, or a pipeline's rate
+  size_t epochs_used = 0;         // epoch summary lines behind the median
+  size_t epochs_seen = 0;
+  std::string lines;              // "lines 12-40" of the file
+  bool includes_validation = false;  // the epoch's time covers its validation pass (val_ metrics on the line)
+};
+
+// Keras Model.fit output: the epoch summary lines "N/N [====] - 9s 6ms/step -
+// loss: ..." (tf.keras Progbar), "N/N ━━━━ 9s 6ms/step" (Keras 3), "N/N - 9s -
+// 6ms/step" (verbose=2) and "60000/60000 [...] - 5s 83us/sample" (TF
+// 2.0-2.1 with NumPy input). The first epoch (tracing, XLA compilation,
+// cuDNN autotuning) is dropped when there are more; the median of the rest.
+// Per epoch the more precise of the printed per-step time and the epoch
+// seconds over its steps is taken (both are rounded to whole units).
+core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const std::string& file);
+// A `tfrig pipeline --format json` result whose gpu stage the user gave
+// (--samples-per-s, origin "assumed") or the pipeline measured: its rate.
+core::Result<StepMeasurement> parse_pipeline_step(std::string_view text, const std::string& file);
+// Detects the kind by content: a JSON object with "stages" is a pipeline
+// result; a watch recording ({"tfrig_watch":1}) and a TensorFlow Profiler
+// trace are named with what they lack; anything else is read as a Keras log.
+core::Result<StepMeasurement> parse_step_file(std::string_view bytes, const std::string& file);
+
+// The calibration a plan applies: the user's rate on one GPU against what
+// tfrig gave that GPU for the same workload.
+struct UserCalibration {
+  std::string file;
+  std::string kind;
+  std::string gpu_id, gpu_name;
+  uint64_t batch = 0;              // global batch of the run (the plan's --batch)
+  int gpus = 1;
+  double measured_samples_per_s = 0;  // per GPU
+  double model_samples_per_s = 0;     // tfrig's rate for that GPU before calibration
+  std::string model_basis;            // "measured" | "estimated"
+  double factor = 1;                  // measured / model, applied to every GPU
+  StepMeasurement step;
+  std::string text() const;           // "calibrated on your run: 412 samples/s on RTX 3060 (FILE) ..."
+};
+
+// The rate the run reached per GPU: global batch / step time / GPUs, or the
+// per-sample time's inverse.
+double measured_rate_per_gpu(const StepMeasurement& s, uint64_t batch, int gpus);
+
+// Applies the measurement to a copy of the model: gpu_throughput then
+// multiplies every GPU's rate (and band) by factor, and gives the user's GPU
+// the measured rate itself. Fails when the rate is not positive or tfrig has
+// no rate for that GPU.
+core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const Workload& w, const GpuCandidate& gpu,
+                                              const StepMeasurement& s, const std::string& file);
+
+nlohmann::json calibration_to_json(const UserCalibration& c);
+
+}  // namespace tfrig::plan
