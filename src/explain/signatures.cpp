@@ -3,7 +3,10 @@
 #include <filesystem>
 #include <fstream>
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <map>
+#include <unordered_map>
 #include <set>
 #include <sstream>
 
@@ -197,15 +200,136 @@ const Signature* SignatureTable::find(const std::string& id) const {
   return nullptr;
 }
 
-// One RE2::Set of every text of the table. Literal texts are quoted
-// (RE2::QuoteMeta), so they cost the same as a pattern in the set's one DFA
-// pass over the line; the DFA is linear in the line's length.
+// The matcher of the whole table. Every text of the table (the rows' match
+// texts, the facts' needles, the contexts, the error markers) is a literal:
+// one scan of the line finds them all (a hash of each 4-byte window against
+// their first 4 bytes, then a comparison where the hash hits), in time linear
+// in the line. The rows' `regex` patterns are one RE2::Set, run on a line only
+// when the scan found the literal each of them requires (its longest plain run
+// of text, taken from the pattern); a pattern without one runs on every line.
+// RE2 runs in linear time whatever the pattern.
+namespace {
+
+// The longest run of plain text every match of `pattern` must contain, or ""
+// when none of 3 bytes or more can be told (an alternation at the top, flags,
+// \Q...\E): then the pattern runs on every line.
+std::string required_literal(std::string_view p) {
+  if (p.find("(?") != std::string_view::npos || p.find("\\Q") != std::string_view::npos) return "";
+  std::string best, run;
+  auto close_run = [&] {
+    if (run.size() > best.size()) best = run;
+    run.clear();
+  };
+  auto drop_last_char = [&] {
+    while (!run.empty() && (static_cast<unsigned char>(run.back()) & 0xc0) == 0x80) run.pop_back();
+    if (!run.empty()) run.pop_back();
+  };
+  for (size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == '|') return "";  // an alternation at the top: no text is required
+    if (c == '(') {
+      // Skip the group (its contents are not required as they stand).
+      int depth = 0;
+      for (; i < p.size(); ++i) {
+        if (p[i] == '\\') {
+          ++i;
+        } else if (p[i] == '[') {
+          for (++i; i < p.size() && p[i] != ']'; ++i) {
+            if (p[i] == '\\') ++i;
+          }
+        } else if (p[i] == '(') {
+          ++depth;
+        } else if (p[i] == ')' && --depth == 0) {
+          break;
+        }
+      }
+      close_run();
+      continue;
+    }
+    if (c == '[') {
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // "[]...]": the first ] is a member
+      for (++i; i < p.size() && p[i] != ']'; ++i) {
+        if (p[i] == '\\') ++i;
+      }
+      close_run();
+      continue;
+    }
+    if (c == '?' || c == '*' || (c == '{' && i + 1 < p.size() && p[i + 1] >= '0' && p[i + 1] <= '9')) {
+      drop_last_char();  // the char before may be absent
+      close_run();
+      if (c == '{') {
+        while (i < p.size() && p[i] != '}') ++i;
+      }
+      continue;
+    }
+    if (c == '+') {
+      close_run();  // the char before is there, maybe repeated
+      continue;
+    }
+    if (c == '.' || c == '^' || c == '$') {
+      close_run();
+      continue;
+    }
+    if (c == '\\') {
+      if (i + 1 >= p.size()) break;
+      const char e = p[++i];
+      const bool word = (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9');
+      if (word) {
+        close_run();  // \d \s \w \b \x.. \p..: a class or an assertion, not text
+      } else {
+        run += e;
+      }
+      continue;
+    }
+    run += c;
+  }
+  close_run();
+  return best.size() >= 3 ? best : "";
+}
+
+uint32_t load4(const char* s) {
+  uint32_t v;
+  std::memcpy(&v, s, 4);
+  return v;
+}
+
+uint32_t hash4(uint32_t v) { return (v * 2654435761u) >> 16; }  // 16 bits: one of 65,536 bloom bits
+
+}  // namespace
+
 struct Matcher::Impl {
-  enum class Kind { kSignature, kFact, kContext, kMarker };
+  enum class Kind { kSignature, kFact, kContext, kMarker, kRegexAtom };
+  struct Owner {
+    Kind kind;
+    size_t index;  // into the table's vector, or the regex's index in the set for kRegexAtom
+  };
   explicit Impl(const RE2::Options& o) : set(o, RE2::UNANCHORED) {}
+  // The literals.
+  std::vector<std::string> literals;
+  std::vector<Owner> literal_owner;
+  std::vector<uint64_t> bloom = std::vector<uint64_t>(65536 / 64, 0);
+  std::unordered_map<uint32_t, std::vector<uint32_t>> by_prefix;  // the first 4 bytes -> literals
+  std::vector<uint32_t> short_literals;                           // under 4 bytes: searched as they are
+  // The patterns.
   RE2::Set set;
-  std::vector<std::pair<Kind, size_t>> owner;      // per entry of the set
-  std::vector<std::unique_ptr<RE2>> one_by_one;   // the same entries, for a DFA that ran out of memory
+  std::vector<Owner> regex_owner;                  // per entry of the set (kSignature)
+  std::vector<std::unique_ptr<RE2>> one_by_one;    // the same patterns, for a set whose DFA ran out of memory
+  bool regex_always = false;                       // a pattern without a required literal
+  bool compiled = false;
+
+  void add_literal(std::string text, Owner owner) {
+    const auto id = static_cast<uint32_t>(literals.size());
+    if (text.size() >= 4) {
+      const uint32_t v = load4(text.data());
+      const uint32_t h = hash4(v);
+      bloom[h / 64] |= uint64_t{1} << (h % 64);
+      by_prefix[v].push_back(id);
+    } else {
+      short_literals.push_back(id);
+    }
+    literals.push_back(std::move(text));
+    literal_owner.push_back(owner);
+  }
 };
 
 Matcher::Matcher() = default;
@@ -213,46 +337,39 @@ Matcher::~Matcher() = default;
 
 core::Result<std::shared_ptr<const Matcher>> Matcher::build(const SignatureTable& t, const std::string& where) {
   RE2::Options o = re2_options();
-  // The set's DFA gets most of this; a table of a few hundred texts uses a fraction.
+  // The set's DFA gets most of this; the table's few patterns use a fraction.
   o.set_max_mem(64 << 20);
   std::shared_ptr<Matcher> m(new Matcher());
   m->impl_ = std::make_unique<Impl>(o);
   auto& impl = *m->impl_;
-  auto add = [&](const std::string& pattern, Impl::Kind kind, size_t index, const std::string& at) -> core::Result<void> {
-    std::string err;
-    if (impl.set.Add(pattern, &err) < 0) return core::fail(core::ErrorCode::kParse, at, trf("invalid pattern: {}", err));
-    impl.owner.emplace_back(kind, index);
-    impl.one_by_one.push_back(std::make_unique<RE2>(pattern, re2_options()));
-    return {};
-  };
+  using Kind = Impl::Kind;
   for (size_t i = 0; i < t.signatures.size(); ++i) {
     const auto& s = t.signatures[i];
-    const std::string at = fmt::format("{}: signatures[{}]", where, s.id);
-    for (const auto& lit : s.match) {
-      if (auto ok = add(RE2::QuoteMeta(lit), Impl::Kind::kSignature, i, at + ".match"); !ok) return tl::unexpected(ok.error());
-    }
+    for (const auto& lit : s.match) impl.add_literal(lit, {Kind::kSignature, i});
     for (const auto& r : s.regex) {
-      if (auto ok = add(r, Impl::Kind::kSignature, i, at + ".regex"); !ok) return tl::unexpected(ok.error());
-    }
-  }
-  for (size_t i = 0; i < t.facts.size(); ++i) {
-    if (auto ok = add(RE2::QuoteMeta(t.facts[i].needle), Impl::Kind::kFact, i, fmt::format("{}: facts[{}]", where, i)); !ok) {
-      return tl::unexpected(ok.error());
-    }
-  }
-  for (size_t i = 0; i < t.contexts.size(); ++i) {
-    for (const auto& lit : t.contexts[i].match) {
-      if (auto ok = add(RE2::QuoteMeta(lit), Impl::Kind::kContext, i, fmt::format("{}: contexts[{}]", where, t.contexts[i].name)); !ok) {
-        return tl::unexpected(ok.error());
+      std::string err;
+      const int n = impl.set.Add(r, &err);
+      if (n < 0) return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].regex", where, s.id), trf("invalid pattern: {}", err));
+      impl.regex_owner.push_back({Kind::kSignature, i});
+      impl.one_by_one.push_back(std::make_unique<RE2>(r, re2_options()));
+      std::string atom = required_literal(r);
+      if (atom.empty()) {
+        impl.regex_always = true;
+      } else {
+        impl.add_literal(std::move(atom), {Kind::kRegexAtom, static_cast<size_t>(n)});
       }
     }
   }
-  for (const auto& lit : t.error_markers) {
-    if (auto ok = add(RE2::QuoteMeta(lit), Impl::Kind::kMarker, 0, where + ": error_markers"); !ok) return tl::unexpected(ok.error());
+  for (size_t i = 0; i < t.facts.size(); ++i) impl.add_literal(t.facts[i].needle, {Kind::kFact, i});
+  for (size_t i = 0; i < t.contexts.size(); ++i) {
+    for (const auto& lit : t.contexts[i].match) impl.add_literal(lit, {Kind::kContext, i});
   }
-  if (impl.owner.empty()) return std::shared_ptr<const Matcher>(std::move(m));
-  if (!impl.set.Compile()) {
-    return core::fail(core::ErrorCode::kParse, where, _("the patterns together are too large to compile (RE2's memory limit)"));
+  for (const auto& lit : t.error_markers) impl.add_literal(lit, {Kind::kMarker, 0});
+  if (!impl.regex_owner.empty()) {
+    if (!impl.set.Compile()) {
+      return core::fail(core::ErrorCode::kParse, where, _("the patterns together are too large to compile (RE2's memory limit)"));
+    }
+    impl.compiled = true;
   }
   return std::shared_ptr<const Matcher>(std::move(m));
 }
@@ -262,31 +379,57 @@ void Matcher::match(std::string_view line, LineMatches& out) const {
   out.facts.clear();
   out.contexts.clear();
   out.marker = false;
-  if (impl_->owner.empty()) return;
-  thread_local std::vector<int> hits;
-  hits.clear();
-  RE2::Set::ErrorInfo info{};
-  const re2::StringPiece text(line.data(), line.size());
-  if (!impl_->set.Match(text, &hits, &info) && info.kind != RE2::Set::kNoError) {
-    // The set's DFA ran out of its memory budget (a pathological table):
-    // each pattern alone, where RE2 falls back to its linear-time NFA.
-    hits.clear();
-    for (size_t i = 0; i < impl_->one_by_one.size(); ++i) {
-      if (RE2::PartialMatch(text, *impl_->one_by_one[i])) hits.push_back(static_cast<int>(i));
+  const Impl& impl = *impl_;
+  thread_local std::vector<uint32_t> found;  // literal ids
+  found.clear();
+  const char* s = line.data();
+  const size_t n = line.size();
+  if (n >= 4) {
+    for (size_t i = 0; i + 4 <= n; ++i) {
+      const uint32_t v = load4(s + i);
+      const uint32_t h = hash4(v);
+      if (!(impl.bloom[h / 64] & (uint64_t{1} << (h % 64)))) continue;
+      auto it = impl.by_prefix.find(v);
+      if (it == impl.by_prefix.end()) continue;
+      for (uint32_t id : it->second) {
+        const std::string& lit = impl.literals[id];
+        if (lit.size() <= n - i && std::memcmp(s + i + 4, lit.data() + 4, lit.size() - 4) == 0) found.push_back(id);
+      }
     }
   }
-  std::sort(hits.begin(), hits.end());
-  for (int h : hits) {
-    const auto [kind, index] = impl_->owner[static_cast<size_t>(h)];
-    auto push = [&](std::vector<size_t>& v) {
-      if (v.empty() || v.back() != index) v.push_back(index);
-    };
-    switch (kind) {
-      case Impl::Kind::kSignature: push(out.signatures); break;
-      case Impl::Kind::kFact: push(out.facts); break;
-      case Impl::Kind::kContext: push(out.contexts); break;
+  for (uint32_t id : impl.short_literals) {
+    if (line.find(impl.literals[id]) != std::string_view::npos) found.push_back(id);
+  }
+  bool run_regexes = impl.regex_always;
+  auto push = [](std::vector<size_t>& v, size_t index) { v.push_back(index); };
+  for (uint32_t id : found) {
+    const auto& o = impl.literal_owner[id];
+    switch (o.kind) {
+      case Impl::Kind::kSignature: push(out.signatures, o.index); break;
+      case Impl::Kind::kFact: push(out.facts, o.index); break;
+      case Impl::Kind::kContext: push(out.contexts, o.index); break;
       case Impl::Kind::kMarker: out.marker = true; break;
+      case Impl::Kind::kRegexAtom: run_regexes = true; break;
     }
+  }
+  if (run_regexes && impl.compiled) {
+    thread_local std::vector<int> hits;
+    hits.clear();
+    RE2::Set::ErrorInfo info{};
+    const re2::StringPiece text(line.data(), line.size());
+    if (!impl.set.Match(text, &hits, &info) && info.kind != RE2::Set::kNoError) {
+      // The set's DFA ran out of its memory budget (a pathological table):
+      // each pattern alone, where RE2 falls back to its linear-time NFA.
+      hits.clear();
+      for (size_t i = 0; i < impl.one_by_one.size(); ++i) {
+        if (RE2::PartialMatch(text, *impl.one_by_one[i])) hits.push_back(static_cast<int>(i));
+      }
+    }
+    for (int h : hits) push(out.signatures, impl.regex_owner[static_cast<size_t>(h)].index);
+  }
+  for (auto* v : {&out.signatures, &out.facts, &out.contexts}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
   }
 }
 
@@ -450,9 +593,11 @@ std::string signatures_list_text(const SignatureTable& table) {
   core::Table t({C_("signature table", "rule id"), C_("signature table", "severity"), C_("signature table", "matches"),
                  C_("signature table", "source")});
   for (const auto& s : table.signatures) {
-    std::string m = s.match.front();
+    // A row has at least one match text or pattern (the parser checks).
+    std::string m = s.match.empty() ? s.regex.front() : s.match.front();
     if (m.size() > 60) m = m.substr(0, 57) + "...";
-    if (s.match.size() > 1) m += fmt::format(" (+{})", s.match.size() - 1);
+    const size_t more = s.match.size() + s.regex.size() - 1;
+    if (more > 0) m += fmt::format(" (+{})", more);
     t.add_row({s.rule_id, report::severity_label(s.severity), m, s.source});
   }
   return t.render("") + "\n" +

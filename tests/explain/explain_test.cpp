@@ -89,13 +89,13 @@ const RealLog kRealLogs[] = {
     {"pytorch-35710-bandwidthtest-802.log", {"log.fabricmanager_missing"}},
     {"lisa-2823-nd96asr-802.log", {"log.fabricmanager_missing"}},
     {"tf-8526-driver-insufficient.log", {"driver.too_old_for_cuda"}},
-    {"jade-81-driver-insufficient-p100.log", {"driver.too_old_for_cuda"}},
+    {"jade-81-driver-insufficient-p100.log", {"driver.too_old_for_cuda", "log.harmless_noise"}},  // and the old CPU-feature notice
     {"shine-cluster-30-nvml-mismatch.log", {"driver.library_mismatch"}},
     {"mozilla-translations-1167-nvml-mismatch.log", {"driver.library_mismatch"}},
     {"nvidia-docker-1256-error-803.log", {"driver.library_mismatch"}},
     {"easydiffusion-379-error-803.log", {"driver.library_mismatch"}},
     {"self-hosted-runners-40-nvidia-smi.log", {"driver.not_loaded"}},
-    {"bigdata-133-nvidia-smi-nouveau.log", {"driver.not_loaded"}},
+    {"bigdata-133-nvidia-smi-nouveau.log", {"driver.not_loaded", "driver.nouveau_bound"}},  // lspci's "Kernel driver in use: nouveau"
     {"mammography-24-apt-no-pubkey.log", {"log.apt_key_rotated"}},
     {"morphoclass-63-apt-no-pubkey.log", {"log.apt_key_rotated"}},
     {"nccl-290-shm-fallocate.log", {"log.shm_too_small"}},
@@ -265,8 +265,8 @@ TEST(ExplainMachine, JudgedAgainstASnapshot) {
                             log_path("jade-81-driver-insufficient-p100.log")});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["findings"].size(), 1u);
-  const auto& f = j["findings"][0];
+  ASSERT_EQ(j["findings"].size(), 2u);  // and the CPU-feature notice (info)
+  const auto& f = j["findings"][0];  // worst first
   EXPECT_EQ(f["rule_id"], "driver.too_old_for_cuda");
   bool machine = false, compat = false, general = false;
   for (const auto& e : f["evidence"]) {
