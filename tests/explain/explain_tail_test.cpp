@@ -194,7 +194,8 @@ TEST(ExplainPaste, Utf16LogsReadLikeUtf8) {
       const auto r = test::run_tfrig({"explain", "--format", "json", dir.file("ps.log")});
       ASSERT_EQ(r.exit_code, 2) << r.err;
       std::set<std::string> got;
-      for (const auto& s : nlohmann::json::parse(r.out)["log"]["signatures"]) got.insert(s["signature"].get<std::string>());
+      const auto j = nlohmann::json::parse(r.out);  // kept: a range-for over a temporary's member would dangle
+      for (const auto& s : j["log"]["signatures"]) got.insert(s["signature"].get<std::string>());
       EXPECT_EQ(got, want);
     }
   }
