@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # (file, array of rows, the row's key field, the fields that are shown to users)
 FIELDS = [
-    ("data/knowledge/log_signatures.json", "signatures", "id", ["what", "cause", "fix"]),
+    ("data/knowledge/log_signatures.json", "signatures", "id", ["what", "cause", "fix", "confirm"]),
 ]
 
 

@@ -29,6 +29,7 @@
 #include "core/log.h"
 #include "core/output.h"
 #include "explain/command_runner.h"
+#include "explain/corpus.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
 #include "importer/gzip.h"
@@ -43,6 +44,7 @@ struct ExplainOptions {
   std::vector<std::string> args;  // FILE, or the command after --
   bool list = false;
   bool markdown = false;
+  std::string corpus;
   std::string format = "text";
   std::string color = "auto";
   std::string snapshot;
@@ -79,10 +81,33 @@ core::Result<explain::LogAnalysis> analyze_file(const std::string& path, const e
   explain::LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
   std::vector<char> buf(1 << 20);
   size_t n = 0;
+  // UTF-16 (PowerShell's `>`): the first read says so; the file is then
+  // converted whole (a log of that size is a paste, not a stream), up to a cap.
+  constexpr size_t kMaxUtf16Bytes = 256u << 20;
+  std::string utf16;
+  bool first = true;
   while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
-    splitter.feed(std::string_view(buf.data(), n));
+    const std::string_view chunk(buf.data(), n);
+    if (first) {
+      first = false;
+      if (explain::looks_utf16(chunk)) utf16.assign(chunk);
+      if (!utf16.empty()) {
+        analyzer.add_bytes(n);
+        continue;
+      }
+    } else if (!utf16.empty()) {
+      if (utf16.size() + n > kMaxUtf16Bytes) {
+        if (!is_stdin) std::fclose(f);
+        return core::fail(core::ErrorCode::kParse, name, trf("a UTF-16 log over {} MiB; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)", kMaxUtf16Bytes >> 20));
+      }
+      utf16.append(chunk);
+      analyzer.add_bytes(n);
+      continue;
+    }
+    splitter.feed(chunk);
     analyzer.add_bytes(n);
   }
+  if (!utf16.empty()) splitter.feed(explain::decode_log_bytes(utf16));
   const bool failed = std::ferror(f) != 0;
   const int err = errno;
   if (!is_stdin) std::fclose(f);
@@ -191,6 +216,9 @@ void add_explain_command(CLI::App& app, RunState& state) {
       ->type_name("FILE | -- CMD ARGS");
   cmd->add_flag("--list", o->list, _("List the signatures explain recognises"));
   cmd->add_flag("--markdown", o->markdown, _("Print docs/explain.md (generated from the signature table)"));
+  cmd->add_option("--corpus", o->corpus, _("With --markdown: measure the signatures on this corpus of labelled logs (labels.json)"))
+      ->type_name("DIR")
+      ->needs("--markdown");
   cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--color", o->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_option("--snapshot", o->snapshot, _("Judge the findings against this snapshot's machine"))->type_name("FILE");
@@ -215,7 +243,17 @@ void add_explain_command(CLI::App& app, RunState& state) {
       return;
     }
     if (o->list || o->markdown) {
-      const std::string out = o->markdown ? explain::signatures_markdown(*table) : explain::signatures_list_text(*table);
+      std::string tail;
+      if (!o->corpus.empty()) {
+        auto figures = explain::measure_corpus(*table, o->corpus);
+        if (!figures) {
+          core::log(core::LogLevel::kError, "{}", figures.error().to_string());
+          state.exit_code = exit_code_for(figures.error());
+          return;
+        }
+        tail = explain::corpus_markdown(*figures);
+      }
+      const std::string out = o->markdown ? explain::signatures_markdown(*table, tail) : explain::signatures_list_text(*table);
       static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
       state.exit_code = kExitOk;
       return;

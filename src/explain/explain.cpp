@@ -2,22 +2,21 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "core/i18n.h"
 #include "explain/log_reader.h"
+#include "importer/kernel_log.h"
+#include "importer/text_encoding.h"
+#include "knowledge/xid_catalog.h"
 #include "rules/rule.h"
 
 namespace tfrig::explain {
 
 namespace {
-
-// std::regex (libstdc++) matches by recursion, a stack frame per character a
-// quantifier takes: on a 64 KiB line it overflows the stack. The values sit
-// next to the text that matched, so the regex sees at most this much of the line.
-constexpr size_t kRegexWindowBytes = 1024;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -29,7 +28,8 @@ bool digits(std::string_view s, size_t from, size_t n) {
   return true;
 }
 
-// glog/absl "E1224 10:32:35.123 ..." (level letter, MMDD).
+// glog/absl "E1224 10:32:35.123 ..." (level letter, MMDD; absl before
+// InitializeLog writes "E0000 00:00:1700000000.123456").
 bool glog_letter_prefix(std::string_view s) { return s.size() > 6 && std::string_view("IWEF").find(s[0]) != std::string_view::npos && digits(s, 1, 4) && s[5] == ' '; }
 
 // TensorFlow's "2020-06-21 14:35:28.215703: E tensorflow/...".
@@ -43,6 +43,92 @@ char dated_level(std::string_view s) {
   return s[colon + 2];
 }
 
+// dmesg's "[  123.456789] " or dmesg -T's "[Sun Dec  6 04:25:43 2026] ": the length of the prefix, or 0.
+size_t dmesg_prefix(std::string_view s) {
+  if (s.size() < 4 || s[0] != '[') return 0;
+  const size_t close = s.find("] ");
+  if (close == std::string_view::npos || close > 40) return 0;
+  const std::string_view inside = s.substr(1, close - 1);
+  bool timestamp = inside.find_first_not_of(" 0123456789.") == std::string_view::npos && inside.find('.') != std::string_view::npos;
+  bool dated = inside.size() >= 20 && inside.find(':') != std::string_view::npos && digits(inside, inside.size() - 4, 4);
+  return timestamp || dated ? close + 2 : 0;
+}
+
+// journalctl's short format "Dec 06 04:25:43 host ident[pid]: ": the length of the prefix, or 0.
+size_t journal_prefix(std::string_view s) {
+  static constexpr std::string_view kMonths = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  if (s.size() < 20 || s[3] != ' ') return 0;
+  bool month = false;
+  for (size_t i = 0; i + 3 <= kMonths.size(); i += 3) month |= s.substr(0, 3) == kMonths.substr(i, 3);
+  if (!month) return 0;
+  size_t p = 4;
+  if (s[p] == ' ') ++p;
+  while (p < s.size() && is_digit(s[p])) ++p;
+  if (p >= s.size() || s[p] != ' ' || !digits(s, p + 1, 2) || s.size() < p + 10 || s[p + 3] != ':' || s[p + 6] != ':') return 0;
+  const size_t host_end = s.find(' ', p + 10);  // after "HH:MM:SS "
+  if (host_end == std::string_view::npos) return 0;
+  const size_t colon = s.find(": ", host_end + 1);
+  if (colon == std::string_view::npos || colon > host_end + 64 || s.substr(host_end + 1, colon - host_end - 1).find(' ') != std::string_view::npos) return 0;
+  return colon + 2;
+}
+
+// An RFC 3339 timestamp and a space ("2024-01-01T10:00:00.123456789Z "): the length of the prefix, or 0.
+size_t rfc3339_prefix(std::string_view s) {
+  if (!dated_prefix(s) || s.size() < 21 || s[10] != 'T') return 0;
+  const size_t space = s.find(' ', 11);
+  return space != std::string_view::npos && space < 40 ? space + 1 : 0;
+}
+
+// Ray's worker prefix "(ActorGroup(rank=6) pid=4084493) ": the length of the prefix, or 0.
+size_t ray_prefix(std::string_view s) {
+  if (s.empty() || s[0] != '(') return 0;
+  const size_t pid = s.find("pid=");
+  if (pid == std::string_view::npos || pid > 120) return 0;
+  const size_t close = s.find(") ", pid);
+  return close != std::string_view::npos && close < pid + 16 ? close + 2 : 0;
+}
+
+// The outer prefixes (journal, dmesg, timestamp, Ray) a line may carry before a glog line.
+std::string_view strip_outer(std::string_view s) {
+  for (int round = 0; round < 4; ++round) {
+    size_t n = journal_prefix(s);
+    if (!n) n = dmesg_prefix(s);
+    if (!n) n = rfc3339_prefix(s);
+    if (!n) n = ray_prefix(s);
+    if (!n) break;
+    s.remove_prefix(n);
+  }
+  return s;
+}
+
+bool starts_a_record(std::string_view s) {
+  if (journal_prefix(s) || dmesg_prefix(s) || rfc3339_prefix(s) || ray_prefix(s)) return true;
+  if (glog_letter_prefix(s) || dated_prefix(s)) return true;
+  return s.rfind("Traceback (most recent call last)", 0) == 0;
+}
+
+// Characters on the terminal: UTF-8 lead bytes (a wrapped paste breaks at a column, not a byte).
+size_t columns(std::string_view s) {
+  size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  return n;
+}
+
+// The key that groups unrecognised lines: the message with every run of
+// digits (addresses, counters, pids, sizes) as one '#'.
+std::string group_key(std::string_view message) {
+  std::string out;
+  const std::string clean = clean_text(message, 200);
+  for (size_t i = 0; i < clean.size(); ++i) {
+    if (is_digit(clean[i])) {
+      if (out.empty() || out.back() != '#') out += '#';
+      continue;
+    }
+    out += clean[i];
+  }
+  return out;
+}
+
 std::string with_thousands(uint64_t n) {
   std::string digits_text = std::to_string(n);
   std::string out;
@@ -50,15 +136,6 @@ std::string with_thousands(uint64_t n) {
     if (i > 0 && (digits_text.size() - i) % 3 == 0) out += ',';
     out += digits_text[i];
   }
-  return out;
-}
-
-std::vector<std::string> extract(const Extractor& e, std::string_view line) {
-  std::vector<std::string> out;
-  const std::string text(line);
-  std::smatch m;
-  if (!std::regex_search(text, m, *e.re)) return out;
-  for (size_t g = 1; g < m.size(); ++g) out.push_back(m[g].matched ? m[g].str() : std::string());
   return out;
 }
 
@@ -79,6 +156,7 @@ std::string LineGroup::describe() const {
 }
 
 std::string_view message_of(std::string_view line) {
+  line = strip_outer(line);
   if (glog_letter_prefix(line) || dated_prefix(line)) {
     const size_t end = line.find("] ");
     if (end != std::string_view::npos && end < 160) return line.substr(end + 2);
@@ -86,9 +164,13 @@ std::string_view message_of(std::string_view line) {
   return line;
 }
 
+char glog_level(std::string_view line) {
+  line = strip_outer(line);
+  return glog_letter_prefix(line) ? line[0] : dated_level(line);
+}
+
 bool looks_like_error(std::string_view line, const std::vector<std::string>& markers) {
-  if (glog_letter_prefix(line) && (line[0] == 'E' || line[0] == 'F')) return true;
-  const char level = dated_level(line);
+  const char level = glog_level(line);
   if (level == 'E' || level == 'F') return true;
   if (level == 'I') return false;  // an INFO line that mentions an error is not one
   for (const auto& m : markers) {
@@ -97,21 +179,77 @@ bool looks_like_error(std::string_view line, const std::vector<std::string>& mar
   return false;
 }
 
+bool looks_utf16(std::string_view head) { return importer::utf16_to_utf8(head.substr(0, 64)).has_value(); }
+
+std::string decode_log_bytes(std::string_view bytes) {
+  if (looks_utf16(bytes)) {
+    if (auto text = importer::utf16_to_utf8(bytes)) return *text;
+  }
+  return std::string(bytes);
+}
+
 void LogAnalyzer::add_line(std::string_view line) {
   const uint64_t n = ++result_.lines;
+  const bool continues = !run_.empty() && !line.empty() && !starts_a_record(line);
+  take_line(line, n);
+  const size_t row = matched_row_;
+  if (continues && row == kNoRow) {
+    // Maybe a piece of a line the terminal wrapped: match it joined to the
+    // pieces before it; a row that none of the pieces matched alone names the whole.
+    std::string joined = run_;
+    joined.append(line.substr(0, kJoinTailBytes));
+    table_.matcher->match(joined, join_matches_);
+    for (size_t r : join_matches_.signatures) {
+      if (std::find(run_rows_.begin(), run_rows_.end(), r) != run_rows_.end()) continue;
+      record_hit(table_.signatures[r], joined, run_first_);
+      run_rows_.push_back(r);
+      break;
+    }
+  }
+  if (continues) {
+    run_.append(line);
+    if (run_.size() > kJoinTailBytes) run_.erase(0, run_.size() - kJoinTailBytes);
+  } else if (columns(line) >= kMinWrappedColumns) {
+    run_.assign(line.substr(line.size() > kJoinTailBytes ? line.size() - kJoinTailBytes : 0));
+    run_first_ = n;
+    run_rows_.clear();
+  } else {
+    run_.clear();
+    run_rows_.clear();
+  }
+  if (row != kNoRow) run_rows_.push_back(row);
+}
+
+void LogAnalyzer::take_line(std::string_view line, uint64_t n) {
+  matched_row_ = kNoRow;
+  // A Python traceback: the header and the indented frames say where; the
+  // first line after them that is not indented is the exception, the error itself.
+  exception_line_ = false;
+  if (line.find("Traceback (most recent call last)") != std::string_view::npos) {
+    in_traceback_ = true;
+  } else if (in_traceback_ && !line.empty() && line[0] != ' ' && line[0] != '\t') {
+    in_traceback_ = false;
+    // Python's chaining sentences sit between two tracebacks; they are not the exception.
+    exception_line_ = line.rfind("During handling of the above exception", 0) != 0 &&
+                      line.rfind("The above exception was the direct cause", 0) != 0;
+  }
   const std::string_view message = message_of(line);
-  if (message.size() > kMaxCachedMessageBytes) {
+  if (message.size() > kMaxCachedMessageBytes || exception_line_) {
     classify(line, n);
     return;
   }
   // The key keeps the severity letter: "E ... x" and "I ... x" are not the same line.
-  const char level = glog_letter_prefix(line) ? line[0] : dated_level(line);
+  const char level = glog_level(line);
   std::string key(1, level ? level : '-');
   key.append(message);
   auto it = seen_.find(key);
   if (it != seen_.end()) {
     // The same message again: same signature and values, same facts (already recorded).
-    if (it->second.kind == 1) result_.hits[it->second.index].group.add(n);
+    if (it->second.kind == 1) {
+      auto& hit = result_.hits[it->second.index];
+      hit.group.add(n);
+      matched_row_ = static_cast<size_t>(hit.signature - table_.signatures.data());
+    }
     if (it->second.kind == 2) result_.unrecognised[it->second.index].add(n);
     if (it->second.kind == 3) ++result_.unrecognised_not_kept;
     return;
@@ -135,66 +273,77 @@ void LogAnalyzer::add_line(std::string_view line) {
   seen_.emplace(std::move(key), seen);
 }
 
+void LogAnalyzer::record_hit(const Signature& sig, std::string_view line, uint64_t n) {
+  std::vector<std::pair<std::string, std::string>> values;
+  if (sig.extract) {
+    auto& [last_message, parts] = last_extract_[&sig];
+    const std::string_view message = message_of(line);
+    if (last_message.empty() || message != last_message) {
+      last_message.assign(message);
+      parts = extract(*sig.extract, line);
+    }
+    for (size_t i = 0; i < parts.size() && i < sig.extract->fields.size(); ++i) {
+      if (!parts[i].empty()) values.emplace_back(sig.extract->fields[i], clean_text(parts[i], 160));
+    }
+  }
+  if (sig.reader == "kernel_log") {
+    // The kernel-log parser import uses (one parser for both): the Xid and the GPU it names.
+    const auto k = importer::parse_kernel_log(line);
+    if (!k.xids.empty()) {
+      values.emplace_back("xid", std::to_string(k.xids.front().xid));
+      if (!k.xids.front().pci_bus_id.empty()) values.emplace_back("pci_bus_id", clean_text(k.xids.front().pci_bus_id, 40));
+    } else if (!k.fallen_off_bus.empty()) {
+      values.emplace_back("pci_bus_id", clean_text(k.fallen_off_bus.front(), 40));
+    }
+  }
+  std::string key = sig.id;
+  for (const auto& [name, value] : values) key += "\x1f" + value;
+  auto it = hit_index_.find(key);
+  if (it == hit_index_.end() && result_.hits.size() >= kMaxGroups) {
+    // Over the cap: count the line with the first group of the same signature.
+    it = hit_index_.find(sig.id + "\x1e");
+  }
+  if (it != hit_index_.end()) {
+    result_.hits[it->second].group.add(n);
+    ++counted_;
+    last_seen_ = {1, it->second};
+    return;
+  }
+  SignatureHit hit{&sig, {}};
+  hit.group.sample = clean_text(line);
+  hit.group.values = std::move(values);
+  hit.group.add(n);
+  hit_index_[key] = result_.hits.size();
+  hit_index_.emplace(sig.id + "\x1e", result_.hits.size());
+  result_.hits.push_back(std::move(hit));
+  ++counted_;
+}
+
 void LogAnalyzer::classify(std::string_view line, uint64_t n) {
-  for (const auto& f : table_.facts) {
+  // One pass of the table's RE2::Set over the line says which rows, facts,
+  // contexts and error markers occur in it; only those run their extractors.
+  table_.matcher->match(line, matches_);
+  for (size_t c : matches_.contexts) contexts_seen_[c] = true;
+  for (size_t fi : matches_.facts) {
+    const auto& f = table_.facts[fi];
     if (result_.facts.count(f.name)) continue;
-    const size_t at = line.find(f.needle);
-    if (at == std::string_view::npos) continue;
-    // A window around the needle: the value is near it (before it for some patterns).
-    const size_t from = at > kRegexWindowBytes / 4 ? at - kRegexWindowBytes / 4 : 0;
-    auto parts = extract(f.extract, line.substr(from, kRegexWindowBytes));
+    auto parts = extract(f.extract, line);
     std::string value;
     for (const auto& p : parts) {
       if (!p.empty()) value += (value.empty() ? "" : ".") + p;
     }
     if (!value.empty()) result_.facts[f.name] = LogFact{clean_text(value, 120), n};
   }
-  for (const auto& sig : table_.signatures) {
-    size_t at = std::string_view::npos;
-    for (const auto& m : sig.match) {
-      at = line.find(m);
-      if (at != std::string_view::npos) break;
-    }
-    if (at == std::string_view::npos) continue;
-    std::vector<std::pair<std::string, std::string>> values;
-    if (sig.extract) {
-      auto& [last_message, parts] = last_extract_[&sig];
-      const std::string_view message = message_of(line);
-      if (last_message.empty() || message != last_message) {
-        last_message.assign(message);
-        // From where the match text starts: the values follow it, and the
-        // regex then matches at its first try instead of scanning the prefix.
-        parts = extract(*sig.extract, line.substr(at, kRegexWindowBytes));
-      }
-      for (size_t i = 0; i < parts.size() && i < sig.extract->fields.size(); ++i) {
-        if (!parts[i].empty()) values.emplace_back(sig.extract->fields[i], clean_text(parts[i], 160));
-      }
-    }
-    std::string key = sig.id;
-    for (const auto& [name, value] : values) key += "\x1f" + value;
-    auto it = hit_index_.find(key);
-    if (it == hit_index_.end() && result_.hits.size() >= kMaxGroups) {
-      // Over the cap: count the line with the first group of the same signature.
-      it = hit_index_.find(sig.id + "\x1e");
-    }
-    if (it != hit_index_.end()) {
-      result_.hits[it->second].group.add(n);
-      ++counted_;
-      last_seen_ = {1, it->second};
-      return;
-    }
-    SignatureHit hit{&sig, {}};
-    hit.group.sample = clean_text(line);
-    hit.group.values = std::move(values);
-    hit.group.add(n);
-    hit_index_[key] = result_.hits.size();
-    hit_index_.emplace(sig.id + "\x1e", result_.hits.size());
-    result_.hits.push_back(std::move(hit));
-    ++counted_;
+  if (!matches_.signatures.empty()) {
+    // The first row of the table that matches: rows are ordered most specific first.
+    matched_row_ = matches_.signatures.front();
+    record_hit(table_.signatures[matched_row_], line, n);
     return;
   }
-  if (!looks_like_error(line, table_.error_markers)) return;
-  const std::string key = clean_text(message_of(line), 200);
+  const char level = glog_level(line);
+  const bool error_looking = level == 'E' || level == 'F' || exception_line_ || (level != 'I' && matches_.marker);
+  if (!error_looking) return;
+  const std::string key = group_key(message_of(line));
   auto it = unrecognised_index_.find(key);
   if (it != unrecognised_index_.end()) {
     result_.unrecognised[it->second].add(n);
@@ -215,14 +364,27 @@ void LogAnalyzer::classify(std::string_view line, uint64_t n) {
 }
 
 LogAnalysis LogAnalyzer::finish(uint64_t truncated_lines) {
+  // A row that means something else in a context of the whole log (the
+  // TensorRT libraries absent are noise, unless the log shows TF-TRT in use).
+  for (auto& hit : result_.hits) {
+    const Signature& sig = *hit.signature;
+    if (sig.when_context.empty()) continue;
+    for (size_t c = 0; c < table_.contexts.size(); ++c) {
+      if (contexts_seen_[c] && table_.contexts[c].name == sig.when_context) {
+        if (const Signature* other = table_.find(sig.instead)) hit.signature = other;
+      }
+    }
+  }
   result_.truncated_lines = truncated_lines;
   return std::move(result_);
 }
 
 LogAnalysis analyze_text(const SignatureTable& table, std::string_view text) {
+  const std::string decoded = looks_utf16(text) ? decode_log_bytes(text) : std::string();
+  const std::string_view lines = decoded.empty() ? text : std::string_view(decoded);
   LogAnalyzer analyzer(table);
   LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
-  splitter.feed(text);
+  splitter.feed(lines);
   splitter.finish();
   analyzer.add_bytes(text.size());
   return analyzer.finish(splitter.truncated_lines());
@@ -259,6 +421,17 @@ std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& lo
     }
     f.fix = _(sig.fix);
     f.references = {sig.source};
+    for (const auto& [name, value] : hit.group.values) {
+      if (name != "xid") continue;
+      // An Xid: its meaning, severity and action from the catalogue doctor uses.
+      const auto info = knowledge::xid_info(std::atoi(value.c_str()));
+      if (!info) continue;
+      f.severity = info->severe ? rules::Severity::kError : rules::Severity::kWarning;
+      f.evidence.push_back({"Xid", trf("{0} ({1}, {2})", value, _(info->meaning), _(knowledge::xid_class_name(info->cls))),
+                            std::string(knowledge::kXidSource)});
+      f.fix = _(info->action);
+      f.references.push_back(std::string(knowledge::kXidSource));
+    }
     out.push_back({std::move(f), &sig});
   }
   std::stable_sort(out.begin(), out.end(), [](const Explained& x, const Explained& y) { return x.finding.severity > y.finding.severity; });
@@ -335,6 +508,10 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
           fix_replaced = true;
         }
       }
+    }
+    if (machine && !e.signature->confirm.empty()) {
+      // What would settle the cause on the machine, where no rule of doctor's judges it.
+      e.finding.evidence.push_back({_("to confirm on the machine"), _(e.signature->confirm), "log_signatures.json"});
     }
     if (compat && compat_matters(e)) {
       // TRANSLATORS: {} is the machine ("this machine", a file name).

@@ -57,14 +57,33 @@ class LogAnalyzer {
  public:
   static constexpr size_t kMaxGroups = 200;        // distinct (signature, values) groups kept
   static constexpr size_t kMaxUnrecognised = 50;   // distinct unrecognised texts kept
-  explicit LogAnalyzer(const SignatureTable& table) : table_(table) {}
+  explicit LogAnalyzer(const SignatureTable& table) : table_(table), contexts_seen_(table.contexts.size(), false) {}
   void add_line(std::string_view line);
   void add_bytes(uint64_t n) { result_.bytes += n; }
   LogAnalysis finish(uint64_t truncated_lines = 0);
 
  private:
+  // A terminal wraps a long line; the pieces are matched joined again. The
+  // previous line must be at least this wide to be a wrapped piece, and the
+  // join keeps this much of it.
+  static constexpr size_t kMinWrappedColumns = 60;
+  static constexpr size_t kJoinTailBytes = 1024;
   const SignatureTable& table_;
   LogAnalysis result_;
+  std::vector<bool> contexts_seen_;
+  LineMatches matches_, join_matches_;  // reused: no allocation per line
+  // The current run of wrapped pieces: its text (tail), first line number,
+  // and the rows its pieces matched alone.
+  std::string run_;
+  uint64_t run_first_ = 0;
+  std::vector<size_t> run_rows_;
+  size_t matched_row_ = 0;  // the row the last classified line matched, or kNoRow
+  static constexpr size_t kNoRow = static_cast<size_t>(-1);
+  // Inside a Python traceback: its frames are indented; the exception is the first line that is not.
+  bool in_traceback_ = false;
+  bool exception_line_ = false;
+  void record_hit(const Signature& sig, std::string_view line, uint64_t n);
+  void take_line(std::string_view line, uint64_t n);
   std::map<std::string, size_t> hit_index_;
   std::map<std::string, size_t> unrecognised_index_;
   // Per signature, the last message (without its timestamp prefix) and what
@@ -90,8 +109,18 @@ LogAnalysis analyze_text(const SignatureTable& table, std::string_view text);
 // True for an unmatched line that should be shown: a glog line of level E or
 // F, or one containing an error marker of the table.
 bool looks_like_error(std::string_view line, const std::vector<std::string>& markers);
-// The text of a log line without its glog/absl prefix (timestamp, thread, file:line]).
+// The text of a log line without its prefixes: journalctl's ("Dec 06 10:00:01
+// host kernel: "), dmesg's ("[ 12.345678] "), an RFC 3339 timestamp (docker
+// logs -t, kubectl --timestamps), and glog/absl's ("E0000 00:00:1700000000.1
+// 123 file.cc:42] ", "2024-01-01 10:00:00.1: E file.cc:42] ").
 std::string_view message_of(std::string_view line);
+// The severity letter of the glog/absl/TensorFlow prefix (I, W, E, F), or 0.
+char glog_level(std::string_view line);
+// Log bytes as UTF-8: UTF-16 (with a BOM, or detectably without one, as
+// PowerShell's `>` writes) converted; anything else as it is.
+std::string decode_log_bytes(std::string_view bytes);
+// True when the first bytes of a file say UTF-16 (the whole file must then go through decode_log_bytes).
+bool looks_utf16(std::string_view head);
 
 // A finding and the row it came from.
 struct Explained {

@@ -2,12 +2,18 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <map>
+#include <unordered_map>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <re2/re2.h>
+#include <re2/set.h>
 
 #include "core/i18n.h"
 #include "report/severity_paint.h"
@@ -37,14 +43,31 @@ std::vector<std::string> string_list(const json& row, const char* key) {
   return out;
 }
 
+// RE2 options for every pattern of the table: no logging to stderr (a bad
+// pattern is our error to report), and a bound on the compiled program so a
+// huge pattern ("(a{1000}){1000}") is refused instead of eating memory.
+RE2::Options re2_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(8 << 20);
+  return o;
+}
+
+core::Result<std::shared_ptr<const RE2>> compile_re2(const std::string& pattern, const std::string& where) {
+  if (pattern.size() > kMaxPatternBytes) {
+    return core::fail(core::ErrorCode::kParse, where, trf("pattern of {} bytes; at most {} are accepted", pattern.size(), kMaxPatternBytes));
+  }
+  auto re = std::make_shared<const RE2>(pattern, re2_options());
+  if (!re->ok()) return core::fail(core::ErrorCode::kParse, where, trf("invalid pattern: {}", re->error()));
+  return re;
+}
+
 core::Result<Extractor> compile(const std::string& pattern, std::vector<std::string> fields, const std::string& where) {
   Extractor e{pattern, std::move(fields), nullptr};
-  try {
-    e.re = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& err) {
-    return core::fail(core::ErrorCode::kParse, where, trf("invalid pattern: {}", err.what()));
-  }
-  if (e.re->mark_count() < 1) return core::fail(core::ErrorCode::kParse, where, _("pattern has no (group) to extract"));
+  auto re = compile_re2(pattern, where);
+  if (!re) return tl::unexpected(re.error());
+  e.re = std::move(*re);
+  if (e.re->NumberOfCapturingGroups() < 1) return core::fail(core::ErrorCode::kParse, where, _("pattern has no (group) to extract"));
   return e;
 }
 
@@ -67,13 +90,25 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
   std::set<std::string> ids;
   size_t i = 0;
   for (const auto& row : doc["signatures"]) {
-    const std::string at = fmt::format("{}: signatures[{}]", where, i++);
+    std::string at = fmt::format("{}: signatures[{}]", where, i++);
     if (!row.is_object()) return core::fail(core::ErrorCode::kParse, at, _("expected an object"));
     Signature s;
     s.id = text_field(row, "id");
+    // The id names the row in every later error (a user's file is edited by id).
+    if (!s.id.empty()) at = fmt::format("{}: signatures[{}]", where, s.id);
     s.rule_id = text_field(row, "rule_id");
     s.area = text_field(row, "area");
     s.match = string_list(row, "match");
+    s.regex = string_list(row, "regex");
+    s.examples = string_list(row, "examples");
+    s.confirm = text_field(row, "confirm");
+    s.when_context = text_field(row, "when_context");
+    s.instead = text_field(row, "instead");
+    s.reader = text_field(row, "reader");
+    s.causes = string_list(row, "causes");
+    if (!s.reader.empty() && s.reader != "kernel_log") {
+      return core::fail(core::ErrorCode::kParse, at + ".reader", _("expected kernel_log or nothing"));
+    }
     s.facts = string_list(row, "facts");
     s.machine_rules = string_list(row, "machine_rules");
     s.what = text_field(row, "what");
@@ -87,16 +122,25 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
                                {&s.cause, "cause"}, {&s.fix, "fix"}, {&s.source, "source"}}) {
       if (value->empty()) return core::fail(core::ErrorCode::kParse, at + "." + name, _("missing or empty"));
     }
-    if (s.match.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("expected at least one text to match"));
+    if (s.match.empty() && s.regex.empty()) {
+      return core::fail(core::ErrorCode::kParse, at + ".match", _("expected at least one text to match"));
+    }
     for (const auto& m : s.match) {
       if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
+    }
+    for (const auto& r : s.regex) {
+      auto re = compile_re2(r, at + ".regex");
+      if (!re) return tl::unexpected(re.error());
+      if ((*re)->Match("", 0, 0, RE2::UNANCHORED, nullptr, 0)) {
+        return core::fail(core::ErrorCode::kParse, at + ".regex", _("a pattern that matches an empty text would match every line"));
+      }
     }
     if (!ids.insert(s.id).second) return core::fail(core::ErrorCode::kParse, at + ".id", trf("duplicate id {}", s.id));
     if (row.contains("extract")) {
       const auto& x = row["extract"];
       auto e = compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract");
       if (!e) return tl::unexpected(e.error());
-      if (e->fields.size() != e->re->mark_count()) {
+      if (e->fields.size() != static_cast<size_t>(e->re->NumberOfCapturingGroups())) {
         return core::fail(core::ErrorCode::kParse, at + ".extract.fields", _("expected one name per (group) of the pattern"));
       }
       s.extract = std::move(*e);
@@ -115,8 +159,287 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     f.extract = std::move(*e);
     t.facts.push_back(std::move(f));
   }
+  i = 0;
+  for (const auto& row : doc.value("contexts", json::array())) {
+    const std::string at = fmt::format("{}: contexts[{}]", where, i++);
+    LogContext c{text_field(row, "name"), string_list(row, "match")};
+    if (c.name.empty() || c.match.empty()) return core::fail(core::ErrorCode::kParse, at, _("expected name and match"));
+    for (const auto& m : c.match) {
+      if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
+    }
+    t.contexts.push_back(std::move(c));
+  }
+  for (const auto& s : t.signatures) {
+    if (s.when_context.empty() != s.instead.empty()) {
+      return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}]", where, s.id), _("when_context and instead go together"));
+    }
+    if (s.when_context.empty()) continue;
+    bool known = false;
+    for (const auto& c : t.contexts) known |= c.name == s.when_context;
+    if (!known) return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].when_context", where, s.id), _("no such context"));
+    const Signature* other = t.find(s.instead);
+    if (!other || !other->instead.empty()) {
+      return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].instead", where, s.id),
+                        _("expected the id of another row without its own instead"));
+    }
+  }
   t.error_markers = string_list(doc, "error_markers");
+  for (const auto& m : t.error_markers) {
+    if (m.empty()) return core::fail(core::ErrorCode::kParse, where + ": error_markers", _("an empty text would match every line"));
+  }
+  auto m = Matcher::build(t, where);
+  if (!m) return tl::unexpected(m.error());
+  t.matcher = std::move(*m);
   return t;
+}
+
+const Signature* SignatureTable::find(const std::string& id) const {
+  for (const auto& s : signatures) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+// The matcher of the whole table. Every text of the table (the rows' match
+// texts, the facts' needles, the contexts, the error markers) is a literal:
+// one scan of the line finds them all (a hash of each 4-byte window against
+// their first 4 bytes, then a comparison where the hash hits), in time linear
+// in the line. The rows' `regex` patterns are one RE2::Set, run on a line only
+// when the scan found the literal each of them requires (its longest plain run
+// of text, taken from the pattern); a pattern without one runs on every line.
+// RE2 runs in linear time whatever the pattern.
+namespace {
+
+// The longest run of plain text every match of `pattern` must contain, or ""
+// when none of 3 bytes or more can be told (an alternation at the top, flags,
+// \Q...\E): then the pattern runs on every line.
+std::string required_literal(std::string_view p) {
+  if (p.find("(?") != std::string_view::npos || p.find("\\Q") != std::string_view::npos) return "";
+  std::string best, run;
+  auto close_run = [&] {
+    if (run.size() > best.size()) best = run;
+    run.clear();
+  };
+  auto drop_last_char = [&] {
+    while (!run.empty() && (static_cast<unsigned char>(run.back()) & 0xc0) == 0x80) run.pop_back();
+    if (!run.empty()) run.pop_back();
+  };
+  for (size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == '|') return "";  // an alternation at the top: no text is required
+    if (c == '(') {
+      // Skip the group (its contents are not required as they stand).
+      int depth = 0;
+      for (; i < p.size(); ++i) {
+        if (p[i] == '\\') {
+          ++i;
+        } else if (p[i] == '[') {
+          for (++i; i < p.size() && p[i] != ']'; ++i) {
+            if (p[i] == '\\') ++i;
+          }
+        } else if (p[i] == '(') {
+          ++depth;
+        } else if (p[i] == ')' && --depth == 0) {
+          break;
+        }
+      }
+      close_run();
+      continue;
+    }
+    if (c == '[') {
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // "[]...]": the first ] is a member
+      for (++i; i < p.size() && p[i] != ']'; ++i) {
+        if (p[i] == '\\') ++i;
+      }
+      close_run();
+      continue;
+    }
+    if (c == '?' || c == '*' || (c == '{' && i + 1 < p.size() && p[i + 1] >= '0' && p[i + 1] <= '9')) {
+      drop_last_char();  // the char before may be absent
+      close_run();
+      if (c == '{') {
+        while (i < p.size() && p[i] != '}') ++i;
+      }
+      continue;
+    }
+    if (c == '+') {
+      close_run();  // the char before is there, maybe repeated
+      continue;
+    }
+    if (c == '.' || c == '^' || c == '$') {
+      close_run();
+      continue;
+    }
+    if (c == '\\') {
+      if (i + 1 >= p.size()) break;
+      const char e = p[++i];
+      const bool word = (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9');
+      if (word) {
+        close_run();  // \d \s \w \b \x.. \p..: a class or an assertion, not text
+      } else {
+        run += e;
+      }
+      continue;
+    }
+    run += c;
+  }
+  close_run();
+  return best.size() >= 3 ? best : "";
+}
+
+uint32_t load4(const char* s) {
+  uint32_t v;
+  std::memcpy(&v, s, 4);
+  return v;
+}
+
+uint32_t hash4(uint32_t v) { return (v * 2654435761u) >> 16; }  // 16 bits: one of 65,536 bloom bits
+
+}  // namespace
+
+struct Matcher::Impl {
+  enum class Kind { kSignature, kFact, kContext, kMarker, kRegexAtom };
+  struct Owner {
+    Kind kind;
+    size_t index;  // into the table's vector, or the regex's index in the set for kRegexAtom
+  };
+  explicit Impl(const RE2::Options& o) : set(o, RE2::UNANCHORED) {}
+  // The literals.
+  std::vector<std::string> literals;
+  std::vector<Owner> literal_owner;
+  std::vector<uint64_t> bloom = std::vector<uint64_t>(65536 / 64, 0);
+  std::unordered_map<uint32_t, std::vector<uint32_t>> by_prefix;  // the first 4 bytes -> literals
+  std::vector<uint32_t> short_literals;                           // under 4 bytes: searched as they are
+  // The patterns.
+  RE2::Set set;
+  std::vector<Owner> regex_owner;                  // per entry of the set (kSignature)
+  std::vector<std::unique_ptr<RE2>> one_by_one;    // the same patterns, for a set whose DFA ran out of memory
+  bool regex_always = false;                       // a pattern without a required literal
+  bool compiled = false;
+
+  void add_literal(std::string text, Owner owner) {
+    const auto id = static_cast<uint32_t>(literals.size());
+    if (text.size() >= 4) {
+      const uint32_t v = load4(text.data());
+      const uint32_t h = hash4(v);
+      bloom[h / 64] |= uint64_t{1} << (h % 64);
+      by_prefix[v].push_back(id);
+    } else {
+      short_literals.push_back(id);
+    }
+    literals.push_back(std::move(text));
+    literal_owner.push_back(owner);
+  }
+};
+
+Matcher::Matcher() = default;
+Matcher::~Matcher() = default;
+
+core::Result<std::shared_ptr<const Matcher>> Matcher::build(const SignatureTable& t, const std::string& where) {
+  RE2::Options o = re2_options();
+  // The set's DFA gets most of this; the table's few patterns use a fraction.
+  o.set_max_mem(64 << 20);
+  std::shared_ptr<Matcher> m(new Matcher());
+  m->impl_ = std::make_unique<Impl>(o);
+  auto& impl = *m->impl_;
+  using Kind = Impl::Kind;
+  for (size_t i = 0; i < t.signatures.size(); ++i) {
+    const auto& s = t.signatures[i];
+    for (const auto& lit : s.match) impl.add_literal(lit, {Kind::kSignature, i});
+    for (const auto& r : s.regex) {
+      std::string err;
+      const int n = impl.set.Add(r, &err);
+      if (n < 0) return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].regex", where, s.id), trf("invalid pattern: {}", err));
+      impl.regex_owner.push_back({Kind::kSignature, i});
+      impl.one_by_one.push_back(std::make_unique<RE2>(r, re2_options()));
+      std::string atom = required_literal(r);
+      if (atom.empty()) {
+        impl.regex_always = true;
+      } else {
+        impl.add_literal(std::move(atom), {Kind::kRegexAtom, static_cast<size_t>(n)});
+      }
+    }
+  }
+  for (size_t i = 0; i < t.facts.size(); ++i) impl.add_literal(t.facts[i].needle, {Kind::kFact, i});
+  for (size_t i = 0; i < t.contexts.size(); ++i) {
+    for (const auto& lit : t.contexts[i].match) impl.add_literal(lit, {Kind::kContext, i});
+  }
+  for (const auto& lit : t.error_markers) impl.add_literal(lit, {Kind::kMarker, 0});
+  if (!impl.regex_owner.empty()) {
+    if (!impl.set.Compile()) {
+      return core::fail(core::ErrorCode::kParse, where, _("the patterns together are too large to compile (RE2's memory limit)"));
+    }
+    impl.compiled = true;
+  }
+  return std::shared_ptr<const Matcher>(std::move(m));
+}
+
+void Matcher::match(std::string_view line, LineMatches& out) const {
+  out.signatures.clear();
+  out.facts.clear();
+  out.contexts.clear();
+  out.marker = false;
+  const Impl& impl = *impl_;
+  thread_local std::vector<uint32_t> found;  // literal ids
+  found.clear();
+  const char* s = line.data();
+  const size_t n = line.size();
+  if (n >= 4) {
+    for (size_t i = 0; i + 4 <= n; ++i) {
+      const uint32_t v = load4(s + i);
+      const uint32_t h = hash4(v);
+      if (!(impl.bloom[h / 64] & (uint64_t{1} << (h % 64)))) continue;
+      auto it = impl.by_prefix.find(v);
+      if (it == impl.by_prefix.end()) continue;
+      for (uint32_t id : it->second) {
+        const std::string& lit = impl.literals[id];
+        if (lit.size() <= n - i && std::memcmp(s + i + 4, lit.data() + 4, lit.size() - 4) == 0) found.push_back(id);
+      }
+    }
+  }
+  for (uint32_t id : impl.short_literals) {
+    if (line.find(impl.literals[id]) != std::string_view::npos) found.push_back(id);
+  }
+  bool run_regexes = impl.regex_always;
+  auto push = [](std::vector<size_t>& v, size_t index) { v.push_back(index); };
+  for (uint32_t id : found) {
+    const auto& o = impl.literal_owner[id];
+    switch (o.kind) {
+      case Impl::Kind::kSignature: push(out.signatures, o.index); break;
+      case Impl::Kind::kFact: push(out.facts, o.index); break;
+      case Impl::Kind::kContext: push(out.contexts, o.index); break;
+      case Impl::Kind::kMarker: out.marker = true; break;
+      case Impl::Kind::kRegexAtom: run_regexes = true; break;
+    }
+  }
+  if (run_regexes && impl.compiled) {
+    thread_local std::vector<int> hits;
+    hits.clear();
+    RE2::Set::ErrorInfo info{};
+    const re2::StringPiece text(line.data(), line.size());
+    if (!impl.set.Match(text, &hits, &info) && info.kind != RE2::Set::kNoError) {
+      // The set's DFA ran out of its memory budget (a pathological table):
+      // each pattern alone, where RE2 falls back to its linear-time NFA.
+      hits.clear();
+      for (size_t i = 0; i < impl.one_by_one.size(); ++i) {
+        if (RE2::PartialMatch(text, *impl.one_by_one[i])) hits.push_back(static_cast<int>(i));
+      }
+    }
+    for (int h : hits) push(out.signatures, impl.regex_owner[static_cast<size_t>(h)].index);
+  }
+  for (auto* v : {&out.signatures, &out.facts, &out.contexts}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+}
+
+std::vector<std::string> extract(const Extractor& e, std::string_view text) {
+  const int groups = e.re->NumberOfCapturingGroups();
+  std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
+  std::vector<std::string> out;
+  if (!e.re->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1)) return out;
+  for (int g = 1; g <= groups; ++g) out.emplace_back(sub[static_cast<size_t>(g)].data() ? std::string(sub[static_cast<size_t>(g)]) : std::string());
+  return out;
 }
 
 core::Result<SignatureTable> load_signature_table(const std::string& knowledge_dir) {
@@ -156,12 +479,13 @@ std::string cell(std::string s) {
 std::string quoted_matches(const Signature& s) {
   std::string out;
   for (const auto& m : s.match) out += (out.empty() ? "" : " or ") + std::string("`") + cell(m) + "`";
+  for (const auto& r : s.regex) out += (out.empty() ? "" : " or ") + std::string("RE2 `") + cell(r) + "`";
   return out;
 }
 
 }  // namespace
 
-std::string signatures_markdown(const SignatureTable& table) {
+std::string signatures_markdown(const SignatureTable& table, const std::string& tail) {
   std::string out;
   out += "# tfrig explain: the log signatures\n\n";
   out += "Generated from `data/knowledge/log_signatures.json` by `tfrig explain --markdown`; do not edit by hand.\n";
@@ -179,12 +503,40 @@ std::string signatures_markdown(const SignatureTable& table) {
   out += "codes: [cli.md](cli.md).\n\n";
   out += fmt::format("{} signatures (data version {}); each row's source is a public issue where the line was reported.\n\n",
                      table.signatures.size(), table.data_version);
-  out += "| rule id | severity | matches | what it means | cause | fix | source |\n";
-  out += "| --- | --- | --- | --- | --- | --- | --- |\n";
+  out += "The first row that matches a line wins (specific rows come first). A row with a context (`when_context`) turns into\n";
+  out += "another row when the whole log shows that context: the TensorRT libraries missing are noise, unless the log shows TF-TRT\n";
+  out += "in use. Patterns are RE2 (linear time whatever the pattern, so a `--knowledge` file cannot make explain hang); all of\n";
+  out += "them run in one pass over each line (one RE2::Set). \"Confirm on the machine\" is the fact that settles the cause; with\n";
+  out += "`--snapshot`/`--from` it is added to the finding next to doctor's own rules.\n\n";
+  out += "| id | rule id | severity | matches | what it means | cause | fix | confirm on the machine | source |\n";
+  out += "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& s : table.signatures) {
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | <{}> |\n", s.rule_id, rules::severity_name(s.severity), quoted_matches(s),
-                       cell(s.what), cell(s.cause), cell(s.fix), s.source);
+    std::string confirm = s.confirm;
+    if (confirm.empty() && !s.harmless()) {
+      confirm = rules::find_rule(s.rule_id) ? fmt::format("doctor's rule `{}`", s.rule_id) : std::string();
+      for (const auto& r : s.machine_rules) confirm += (confirm.empty() ? "" : ", ") + fmt::format("doctor's rule `{}`", r);
+    }
+    std::string when;
+    if (!s.when_context.empty()) when = fmt::format(" (becomes `{}` when the log shows `{}`)", s.instead, s.when_context);
+    out += fmt::format("| `{}` | `{}` | {} | {}{} | {} | {} | {} | {} | <{}> |\n", s.id, s.rule_id, rules::severity_name(s.severity),
+                       quoted_matches(s), when, cell(s.what), cell(s.cause), cell(s.fix), cell(confirm), s.source);
   }
+  out += "\n## Contexts of the whole log\n\n| context | set by a line containing |\n| --- | --- |\n";
+  for (const auto& c : table.contexts) {
+    std::string m;
+    for (const auto& x : c.match) m += (m.empty() ? "" : " or ") + std::string("`") + cell(x) + "`";
+    out += fmt::format("| `{}` | {} |\n", c.name, m);
+  }
+  out += "\n## Reading a paste\n\n";
+  out += "A log is read as people paste it: UTF-8 or UTF-16 (LE or BE, with a byte-order mark, or without one when every other\n";
+  out += "byte of its start is zero: what PowerShell's `>` writes), LF or CRLF line ends, invalid bytes kept. Before a line is\n";
+  out += "grouped, its prefixes are set aside: journalctl's (`Dec 06 04:25:43 host kernel: `), dmesg's (`[ 12.345678] `,\n";
+  out += "`[Sun Dec  6 04:25:43 2026] `), an RFC 3339 timestamp (`docker logs -t`), Ray's (`(pid=123) `), glog's and absl's\n";
+  out += "(`E1201 10:00:00.1 123 file.cc:42] `, `E0000 00:00:1700000000.1 ...`, `2024-01-01 10:00:00.1: E file.cc:42] `).\n";
+  out += "A line the terminal wrapped is joined again: when a line matches no row and does not start a record of its own, it is\n";
+  out += "also matched joined to the line before it. In a Python traceback the frames are context; the exception on the last\n";
+  out += "line is the error (listed as not recognised when no row matches it). Kernel-log lines of Xid events and GPUs fallen\n";
+  out += "off the bus are read by the parser `tfrig import` uses and explained from the same Xid catalogue as doctor's.\n";
   out += "\n## Values read from the log\n\n";
   out += "These feed the compat check and the findings' evidence (the first value seen wins).\n\n";
   out += "| value | read from lines containing | pattern |\n| --- | --- | --- |\n";
@@ -194,8 +546,9 @@ std::string signatures_markdown(const SignatureTable& table) {
   out += "\nA line that matches no row but contains one of these is listed as not recognised: ";
   std::string markers;
   for (const auto& m : table.error_markers) markers += (markers.empty() ? "" : ", ") + std::string("`") + cell(m) + "`";
-  out += markers + "; so are glog lines of level E or F (`E1201 ...`, `2024-01-01 ...: E ...`).\n";
-  return out;
+  out += markers + "; so are glog lines of level E or F (`E1201 ...`, `2024-01-01 ...: E ...`) and the exception that ends a\n";
+  out += "Python traceback. Unrecognised lines are grouped by their text with every number masked.\n";
+  return out + tail;
 }
 
 std::string log_rules_markdown(const SignatureTable& table) {
@@ -240,9 +593,11 @@ std::string signatures_list_text(const SignatureTable& table) {
   core::Table t({C_("signature table", "rule id"), C_("signature table", "severity"), C_("signature table", "matches"),
                  C_("signature table", "source")});
   for (const auto& s : table.signatures) {
-    std::string m = s.match.front();
+    // A row has at least one match text or pattern (the parser checks).
+    std::string m = s.match.empty() ? s.regex.front() : s.match.front();
     if (m.size() > 60) m = m.substr(0, 57) + "...";
-    if (s.match.size() > 1) m += fmt::format(" (+{})", s.match.size() - 1);
+    const size_t more = s.match.size() + s.regex.size() - 1;
+    if (more > 0) m += fmt::format(" (+{})", more);
     t.add_row({s.rule_id, report::severity_label(s.severity), m, s.source});
   }
   return t.render("") + "\n" +

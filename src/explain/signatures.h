@@ -6,20 +6,32 @@
 
 #include <memory>
 #include <optional>
-#include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
 #include "rules/finding.h"
 
+namespace re2 {
+class RE2;
+}
+
 namespace tfrig::explain {
 
-// Values pulled out of a matched line: an ECMAScript regex and a name per group.
+class Matcher;
+
+// Every pattern is RE2 syntax (https://github.com/google/re2/wiki/Syntax):
+// RE2 runs in time linear in the line whatever the pattern, so a user's
+// --knowledge file cannot make explain hang (no backtracking), and a pattern
+// whose compiled program is too big is refused at load.
+constexpr size_t kMaxPatternBytes = 4096;
+
+// Values pulled out of a matched line: a pattern and a name per group.
 struct Extractor {
   std::string pattern;
   std::vector<std::string> fields;
-  std::shared_ptr<const std::regex> re;  // compiled once at load
+  std::shared_ptr<const re2::RE2> re;  // compiled once at load
 };
 
 struct Signature {
@@ -28,7 +40,23 @@ struct Signature {
   std::string area;
   rules::Severity severity = rules::Severity::kError;
   std::vector<std::string> match;  // any of these substrings (case-sensitive)
+  std::vector<std::string> regex;  // or any of these patterns (RE2)
   std::optional<Extractor> extract;
+  // Lines quoted from the source (or the logs) that this row must recognise; checked by the tests.
+  std::vector<std::string> examples;
+  // The machine fact that confirms or refutes the cause ("nvidia-smi lists
+  // the GPU"): shown when the log is judged against a machine.
+  std::string confirm;
+  // A context of the log (SignatureTable::contexts) that turns this row's
+  // hits into the row `instead` (TensorRT absent is noise unless TF-TRT is in use).
+  std::string when_context;
+  std::string instead;
+  // "kernel_log": the line is read by import's kernel-log parser
+  // (importer/kernel_log.h) and an Xid is explained from its catalogue (knowledge/xid_catalog.h).
+  std::string reader;
+  // Cause ids of the corpus (tests/data/logs/corpus/labels.json) this row's
+  // cause text names besides its own id: what the recall measurement accepts.
+  std::vector<std::string> causes;
   std::vector<std::string> facts;          // names of log facts to show as evidence
   std::vector<std::string> machine_rules;  // doctor rules run on the machine besides rule_id
   std::string what, cause, fix, source;
@@ -42,20 +70,53 @@ struct FactPattern {
   Extractor extract;
 };
 
+// A property of the whole log, set by any line containing one of `match`.
+struct LogContext {
+  std::string name;
+  std::vector<std::string> match;
+};
+
 struct SignatureTable {
   std::string data_version;
   std::vector<Signature> signatures;
   std::vector<FactPattern> facts;
+  std::vector<LogContext> contexts;
   std::vector<std::string> error_markers;  // an unmatched line with one of these is listed as not recognised
+  // Every match text, pattern, fact needle, context and marker in one RE2::Set: one pass per line.
+  std::shared_ptr<const Matcher> matcher;
+  const Signature* find(const std::string& id) const;
 };
+
+// What one pass of the set found in a line: indices into the table's vectors, ascending.
+struct LineMatches {
+  std::vector<size_t> signatures, facts, contexts;
+  bool marker = false;
+};
+
+class Matcher {
+ public:
+  // Errors name `where` and the row (signatures[ID].match) of the pattern that failed.
+  static core::Result<std::shared_ptr<const Matcher>> build(const SignatureTable& t, const std::string& where);
+  ~Matcher();
+  void match(std::string_view line, LineMatches& out) const;
+
+ private:
+  Matcher();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The groups of `e` found in `text` ("" for a group that did not take part); empty when it does not match.
+std::vector<std::string> extract(const Extractor& e, std::string_view text);
 
 // Parses the table; errors name `where` and the row or field.
 core::Result<SignatureTable> parse_signature_table(const std::string& text, const std::string& where);
 // The embedded table, or `dir`/log_signatures.json when that file exists (--knowledge DIR).
 core::Result<SignatureTable> load_signature_table(const std::string& knowledge_dir = "");
 
-// docs/explain.md, generated from the table (`tfrig explain --markdown`).
-std::string signatures_markdown(const SignatureTable& table);
+// docs/explain.md, generated from the table (`tfrig explain --markdown`);
+// `tail` (the corpus figures, explain/corpus.h) is appended.
+std::string signatures_markdown(const SignatureTable& table, const std::string& tail = "");
 // The log.* rules section appended to docs/rules.md (`tfrig rules --markdown`).
 std::string log_rules_markdown(const SignatureTable& table);
 // `tfrig explain --list`.
