@@ -23,7 +23,11 @@ Coverage coverage_of(const Report& r) {
   // No probe read anything (an empty or wrong --root, a capture of nothing):
   // "absent" there says nothing about the machine, so every part is listed
   // as not examined and the verdict cannot read as "checked and clean".
-  const bool read_anything = std::any_of(r.probes.begin(), r.probes.end(), [](const probe::ProbeStatus& s) { return s.state == probe::State::kOk; });
+  // The containers probe is "ok" with "docker no, podman no" on any folder:
+  // it concludes from absence, so it does not count as having read something.
+  const bool read_anything = std::any_of(r.probes.begin(), r.probes.end(), [](const probe::ProbeStatus& s) {
+    return s.state == probe::State::kOk && s.id != "containers";
+  });
   if (!read_anything && inv.gpus.empty()) {
     for (const char* name : {N_("GPUs"), N_("driver"), N_("CUDA libraries"), N_("TensorFlow"), N_("CPU"), N_("memory")}) c.not_examined.push_back(name);
     return c;

@@ -25,7 +25,8 @@ nlohmann::json shipped_measurements() {
   return nlohmann::json::parse(ss.str());
 }
 
-constexpr const char* kResnetReadme = "DeepLearningExamples:TensorFlow/Classification/ConvNets/resnet50v1.5/README.md@9de48bc9";
+// A TensorFlow 2 source with XLA rows (the plan assumes TensorFlow 2, so a TF 1.x row is never "measured").
+constexpr const char* kResnetReadme = "lambda-tensorflow-benchmark:tf-train-throughput-fp16.csv@e086e0e7";
 
 std::optional<Throughput> a100_resnet50_amp(const nlohmann::json& doc) {
   auto m = parse_measurements(doc);
@@ -33,9 +34,11 @@ std::optional<Throughput> a100_resnet50_amp(const nlohmann::json& doc) {
   ThroughputModel model;
   model.rows = m->throughput;
   model.calibration = default_calibration();
-  Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
-  w.xla = true;  // the DGX A100 row ran with XLA
-  return gpu_throughput(w, fixture(fixture_gpus(), "a100-sxm4-40gb"), model);
+  Workload w = model_workload("resnet50", Precision::kMixedFloat16, 96);
+  w.xla = true;  // Lambda's RTX 3090 row ran with XLA (TF_XLA_FLAGS in its log)
+  // RTX 3090 (NVIDIA's GA102 datasheet: 24 GB, 936 GB/s, 35.6 TFLOPS fp32, 71 fp16 tensor dense, 350 W).
+  const GpuCandidate rtx3090 = test::gpu("rtx-3090", "NVIDIA GeForce RTX 3090", 24, 936, 35.6, 35.6, 71, 71, 350, Segment::kConsumer, 1499);
+  return gpu_throughput(w, rtx3090, model);
 }
 
 TEST(PlanMeasurementVerification, EveryShippedTensorflowRowHasAVerifiedSource) {
