@@ -146,6 +146,13 @@ void LineGroup::add(uint64_t line_number) {
   if (lines.size() < kLinesKept) lines.push_back(line_number);
 }
 
+void LineGroup::remove(uint64_t line_number) {
+  if (count == 0) return;
+  --count;
+  auto it = std::find(lines.begin(), lines.end(), line_number);
+  if (it != lines.end()) lines.erase(it);
+}
+
 std::string LineGroup::describe() const {
   std::string numbers;
   for (size_t i = 0; i < lines.size(); ++i) numbers += (i ? ", " : "") + std::to_string(lines[i]);
@@ -193,6 +200,7 @@ void LogAnalyzer::add_line(std::string_view line) {
   const bool continues = !run_.empty() && !line.empty() && !starts_a_record(line);
   take_line(line, n);
   const size_t row = matched_row_;
+  if (continues && run_pieces_.size() < kMaxRunPieces) run_pieces_.push_back({n, line_seen_});
   if (continues && row == kNoRow) {
     // Maybe a piece of a line the terminal wrapped: match it joined to the
     // pieces before it; a row that none of the pieces matched alone names the whole.
@@ -201,7 +209,7 @@ void LogAnalyzer::add_line(std::string_view line) {
     table_.matcher->match(joined, join_matches_);
     for (size_t r : join_matches_.signatures) {
       if (std::find(run_rows_.begin(), run_rows_.end(), r) != run_rows_.end()) continue;
-      record_hit(table_.signatures[r], joined, run_first_);
+      record_joined(table_.signatures[r], joined);
       run_rows_.push_back(r);
       break;
     }
@@ -211,13 +219,30 @@ void LogAnalyzer::add_line(std::string_view line) {
     if (run_.size() > kJoinTailBytes) run_.erase(0, run_.size() - kJoinTailBytes);
   } else if (columns(line) >= kMinWrappedColumns) {
     run_.assign(line.substr(line.size() > kJoinTailBytes ? line.size() - kJoinTailBytes : 0));
-    run_first_ = n;
     run_rows_.clear();
+    run_pieces_.assign(1, {n, line_seen_});
   } else {
     run_.clear();
     run_rows_.clear();
+    run_pieces_.clear();
   }
   if (row != kNoRow) run_rows_.push_back(row);
+}
+
+void LogAnalyzer::record_joined(const Signature& sig, const std::string& joined) {
+  // The pieces the join explains are no longer unrecognised, and the hit is
+  // counted on the first piece no other row holds: each line is counted once.
+  for (auto& piece : run_pieces_) {
+    if (piece.how.kind == 2) result_.unrecognised[piece.how.index].remove(piece.line);
+    if (piece.how.kind == 3 && result_.unrecognised_not_kept > 0) --result_.unrecognised_not_kept;
+    if (piece.how.kind != 1) piece.how = {};
+  }
+  for (auto& piece : run_pieces_) {
+    if (piece.how.kind != 0) continue;
+    record_hit(sig, joined, piece.line);
+    piece.how = {1, 0};
+    return;
+  }
 }
 
 void LogAnalyzer::take_line(std::string_view line, uint64_t n) {
@@ -233,9 +258,10 @@ void LogAnalyzer::take_line(std::string_view line, uint64_t n) {
     exception_line_ = line.rfind("During handling of the above exception", 0) != 0 &&
                       line.rfind("The above exception was the direct cause", 0) != 0;
   }
+  line_seen_ = {};
   const std::string_view message = message_of(line);
   if (message.size() > kMaxCachedMessageBytes || exception_line_) {
-    classify(line, n);
+    line_seen_ = classify_counted(line, n);
     return;
   }
   // The key keeps the severity letter: "E ... x" and "I ... x" are not the same line.
@@ -252,25 +278,24 @@ void LogAnalyzer::take_line(std::string_view line, uint64_t n) {
     }
     if (it->second.kind == 2) result_.unrecognised[it->second.index].add(n);
     if (it->second.kind == 3) ++result_.unrecognised_not_kept;
+    line_seen_ = it->second;
     return;
   }
+  line_seen_ = classify_counted(line, n);
+  if (seen_.size() >= kMaxCachedMessages) seen_.clear();
+  seen_.emplace(std::move(key), line_seen_);
+}
+
+LogAnalyzer::Seen LogAnalyzer::classify_counted(std::string_view line, uint64_t n) {
   const size_t hits_before = result_.hits.size();
   const size_t unrec_before = result_.unrecognised.size();
   const uint64_t counted_before = counted_;
   classify(line, n);
-  Seen seen;
-  if (counted_ != counted_before) {
-    // Which group took the line: the last one that grew.
-    if (result_.hits.size() > hits_before) {
-      seen = {1, result_.hits.size() - 1};
-    } else if (result_.unrecognised.size() > unrec_before) {
-      seen = {2, result_.unrecognised.size() - 1};
-    } else {
-      seen = last_seen_;
-    }
-  }
-  if (seen_.size() >= kMaxCachedMessages) seen_.clear();
-  seen_.emplace(std::move(key), seen);
+  if (counted_ == counted_before) return {};
+  // Which group took the line: the last one that grew.
+  if (result_.hits.size() > hits_before) return {1, result_.hits.size() - 1};
+  if (result_.unrecognised.size() > unrec_before) return {2, result_.unrecognised.size() - 1};
+  return last_seen_;
 }
 
 void LogAnalyzer::record_hit(const Signature& sig, std::string_view line, uint64_t n) {
@@ -375,6 +400,8 @@ LogAnalysis LogAnalyzer::finish(uint64_t truncated_lines) {
       }
     }
   }
+  // Groups a wrapped line's join emptied (every piece explained).
+  std::erase_if(result_.unrecognised, [](const LineGroup& g) { return g.count == 0; });
   result_.truncated_lines = truncated_lines;
   return std::move(result_);
 }

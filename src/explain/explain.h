@@ -28,6 +28,7 @@ struct LineGroup {
   std::string sample;                         // the first line, cleaned for printing
   std::vector<std::pair<std::string, std::string>> values;  // extracted from the first line
   void add(uint64_t line_number);
+  void remove(uint64_t line_number);  // a line another reading explained
   // "line 12", "lines 12, 40, 41", "lines 12, 40, ... (x1,204)".
   std::string describe() const;
 };
@@ -72,10 +73,9 @@ class LogAnalyzer {
   LogAnalysis result_;
   std::vector<bool> contexts_seen_;
   LineMatches matches_, join_matches_;  // reused: no allocation per line
-  // The current run of wrapped pieces: its text (tail), first line number,
-  // and the rows its pieces matched alone.
+  // The current run of wrapped pieces: its text (tail) and the rows its
+  // pieces matched alone (run_pieces_ below: their lines).
   std::string run_;
-  uint64_t run_first_ = 0;
   std::vector<size_t> run_rows_;
   size_t matched_row_ = 0;  // the row the last classified line matched, or kNoRow
   static constexpr size_t kNoRow = static_cast<size_t>(-1);
@@ -100,7 +100,17 @@ class LogAnalyzer {
   std::unordered_map<std::string, Seen> seen_;
   uint64_t counted_ = 0;  // lines that joined a group
   Seen last_seen_;        // the existing group the last counted line joined
+  Seen line_seen_;        // where the line just taken was counted
+  // The pieces of the current run and where each was counted (bounded).
+  struct RunPiece {
+    uint64_t line = 0;
+    Seen how;
+  };
+  static constexpr size_t kMaxRunPieces = 64;
+  std::vector<RunPiece> run_pieces_;
   void classify(std::string_view line, uint64_t n);
+  Seen classify_counted(std::string_view line, uint64_t n);
+  void record_joined(const Signature& sig, const std::string& joined);
 };
 
 // A whole text at once (tests, fuzzing).
