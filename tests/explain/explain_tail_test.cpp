@@ -12,6 +12,7 @@
 
 #include "explain/corpus.h"
 #include "explain/explain.h"
+#include "explain_test_support.h"
 #include "golden.h"
 #include "rules/rule.h"
 #include "test_support.h"
@@ -19,23 +20,9 @@
 namespace tfrig {
 namespace {
 
-const explain::SignatureTable& table() {
-  static const auto t = explain::load_signature_table();
-  EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
-  return *t;
-}
-
-std::set<std::string> ids(const explain::LogAnalysis& a) {
-  std::set<std::string> out;
-  for (const auto& h : a.hits) out.insert(h.signature->id);
-  return out;
-}
-
-std::set<std::string> rule_ids(const explain::LogAnalysis& a) {
-  std::set<std::string> out;
-  for (const auto& h : a.hits) out.insert(h.signature->rule_id);
-  return out;
-}
+using explain::test::ids;
+using explain::test::rule_ids;
+using explain::test::table;
 
 // The lines TensorFlow 2.11 printed at import without TensorRT
 // (https://github.com/googlecolab/colabtools/issues/3408).
@@ -164,6 +151,41 @@ TEST(ExplainPaste, WrappedLinesAreJoined) {
   EXPECT_EQ(a.hits.front().group.lines, std::vector<uint64_t>{1}) << "named at the first piece";
   // A short line before is not a wrapped piece; a line of its own record is not a continuation.
   EXPECT_TRUE(explain::analyze_text(table(), "unsatisfied condi\ntion: cuda >= 9.0\n").hits.empty());
+}
+
+uint64_t lines_counted(const explain::LogAnalysis& a) {
+  uint64_t n = a.unrecognised_not_kept;
+  for (const auto& h : a.hits) n += h.group.count;
+  for (const auto& g : a.unrecognised) n += g.count;
+  return n;
+}
+
+TEST(ExplainPaste, AWrappedErrorLineIsCountedOnceUnderItsJoinedRow) {
+  // An error line cut by the terminal inside the words its row needs: alone,
+  // the first piece is an unrecognised error; joined, the pieces name the row.
+  // The line then belongs to the row only, not to the unknown lines as well.
+  const std::string log =
+      "2021-10-13 17:19:29.385716: E tensorflow/stream_executor/cuda/cuda_dnn.cc:362] Loaded runtime CuDNN li\n"
+      "brary: 8.0.4 but source was compiled with: 8.1.0.  CuDNN library needs to have matching major version\n";
+  const auto a = explain::analyze_text(table(), log);
+  ASSERT_EQ(a.hits.size(), 1u) << a.unrecognised.size();
+  EXPECT_EQ(a.hits.front().group.lines, std::vector<uint64_t>{1});
+  EXPECT_TRUE(a.unrecognised.empty()) << a.unrecognised.front().sample;
+  EXPECT_EQ(lines_counted(a), 1u);
+}
+
+TEST(ExplainPaste, NoLineIsCountedTwice) {
+  // The input libFuzzer made in CI that counted lines under two groups.
+  const auto bytes = test::read_file(test::data_dir() + "/fuzz-corpus/explain_log/ci-crash-wrapped-join-counted-twice.bin");
+  ASSERT_FALSE(bytes.empty());
+  const auto a = explain::analyze_text(table(), bytes);
+  EXPECT_LE(lines_counted(a), a.lines);
+  for (const auto& g : a.unrecognised) EXPECT_GT(g.count, 0u) << g.sample;
+  // Every corpus log too.
+  for (const auto& entry : std::filesystem::directory_iterator(test::data_dir() + "/logs/corpus")) {
+    const auto b = explain::analyze_text(table(), test::read_file(entry.path().string()));
+    EXPECT_LE(lines_counted(b), b.lines) << entry.path();
+  }
 }
 
 std::string utf16(const std::string& ascii, bool big_endian, bool bom) {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "explain/explain.h"
+#include "explain_test_support.h"
 #include "explain/log_reader.h"
 #include "golden.h"
 #include "rules/rule.h"
@@ -23,19 +24,10 @@
 namespace tfrig {
 namespace {
 
-const explain::SignatureTable& table() {
-  static const auto t = explain::load_signature_table();
-  EXPECT_TRUE(t.has_value()) << (t ? "" : t.error().to_string());
-  return *t;
-}
+using explain::test::rule_ids;
+using explain::test::table;
 
 std::string log_path(const std::string& name) { return test::data_dir() + "/logs/" + name; }
-
-std::set<std::string> rule_ids(const explain::LogAnalysis& a) {
-  std::set<std::string> out;
-  for (const auto& h : a.hits) out.insert(h.signature->rule_id);
-  return out;
-}
 
 TEST(ExplainTable, EveryRowIsComplete) {
   ASSERT_GE(table().signatures.size(), 20u);
