@@ -1,8 +1,13 @@
 // tfrig: plan, check, measure and set up a TensorFlow GPU server.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <string>
 
+#include <fmt/format.h>
+
+#include "build_info.h"  // generated: the commit and build type
 #include "cli/command.h"
 #include "cli/lang.h"
 #include "cli/validate.h"
@@ -11,7 +16,35 @@
 #include "core/log.h"
 #include "core/output.h"
 #include "core/terminal_text.h"
+#include "knowledge/knowledge.h"
 #include "probe/probe.h"
+
+namespace {
+
+#if defined(__clang__)
+constexpr const char* kCompiler = "clang " __clang_version__;
+#else
+constexpr const char* kCompiler = "GCC " __VERSION__;
+#endif
+
+// `tfrig --version`: what a bug report needs to say which tfrig it was.
+std::string version_text() {
+  using namespace tfrig;
+  std::string data = "?";
+  if (auto k = knowledge::load("")) {
+    data.clear();
+    for (const auto& f : k->files()) {
+      // The newest dated file (YYYY-MM or YYYY-MM-DD sort as text); a release number ("13.2.2") is no date.
+      const auto& v = f.data_version;
+      if (v.size() >= 7 && v[4] == '-') data = std::max(data, v);
+    }
+  }
+  // Not translated: it is pasted into bug reports.
+  return fmt::format("tfrig {0}\ncommit {1}\nknowledge data {2}\nbuild {3}, {4}", TFRIG_VERSION, TFRIG_GIT_COMMIT, data,
+                     TFRIG_BUILD_TYPE, kCompiler);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace tfrig;
@@ -20,7 +53,7 @@ int main(int argc, char** argv) {
   cli::apply_language(lang);
   CLI::App app{_("tfrig: plan, check, measure and set up a TensorFlow GPU server"), "tfrig"};
   cli::translate_help(app);
-  app.set_version_flag("--version", std::string("tfrig ") + TFRIG_VERSION, _("Display program version information and exit"));
+  app.set_version_flag("--version", version_text, _("Display program version information and exit"));
   app.require_subcommand(1);
   app.fallthrough();
 

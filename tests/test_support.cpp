@@ -267,4 +267,16 @@ std::string normalize_json_report(std::string_view json_text, const std::string&
   return j.dump(2) + "\n";
 }
 
+RunOptions in_locale(const std::string& lang, const std::string& cwd) {
+  RunOptions o;
+  o.cwd = cwd;
+  o.env = {"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=" + lang};
+  return o;
+}
+
+std::vector<std::string> with_zh_lang(std::vector<std::string> args) {
+  args.insert(args.begin(), {"--lang", "zh_CN"});
+  return args;
+}
+
 }  // namespace tfrig::test

@@ -62,6 +62,12 @@ struct RunOptions {
   std::string cwd;
 };
 
+// Run options for a locale test: LANG=lang decides alone (LANGUAGE, LC_ALL and
+// LC_MESSAGES emptied), in cwd when one is given.
+RunOptions in_locale(const std::string& lang, const std::string& cwd = "");
+// args after "--lang zh_CN".
+std::vector<std::string> with_zh_lang(std::vector<std::string> args);
+
 // Runs the built tfrig binary with args (argv[0] is added), waits, and
 // returns its exit code, stdout and stderr.
 RunResult run_tfrig(const std::vector<std::string>& args, const RunOptions& options = {});

@@ -5,6 +5,7 @@
 // terminal. Strings that are valid UTF-8 are left exactly as they are.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,12 @@ void escape_json_strings(Json& j) {
       j = std::move(fixed);
     }
   }
+}
+
+// An optional as a JSON value: null when it holds nothing.
+template <class Json = nlohmann::ordered_json, class T>
+Json json_or_null(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
 }
 
 // dump(indent) + "\n", after escape_json_strings.

@@ -29,7 +29,7 @@ std::string grouped(uint64_t n) {
 std::string rate(double r) { return r >= 100 ? fmt::format("{:.0f}", r) : fmt::format("{:.1f}", r); }
 
 // "1234 (990-1500)": the rate with its uncertainty band.
-std::string rate_band(const GpuChoice& c) {
+std::string rate_band_text(const GpuChoice& c) {
   return fmt::format("{} ({}-{})", rate(c.est_samples_per_s), rate(c.est_samples_per_s_low), rate(c.est_samples_per_s_high));
 }
 
@@ -174,7 +174,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
     if (o.top > 0 && shown >= o.top) continue;
     ++shown;
     gt.add_row({std::to_string(shown), c.gpu.name, core::format_bytes_binary(c.gpu.memory_bytes), c.fits ? std::to_string(c.gpus_needed) : "-",
-                c.fits ? std::to_string(c.max_batch_per_gpu) : "0", c.per_gpu && c.fits ? rate_band(c) : "-",
+                c.fits ? std::to_string(c.max_batch_per_gpu) : "0", c.per_gpu && c.fits ? rate_band_text(c) : "-",
                 c.per_gpu ? basis_text(c.per_gpu->basis) : "-", c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-",
                 tier_text(c.tier) + "/" + segment_text(c.gpu.segment)});
   }
@@ -254,7 +254,7 @@ std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
     if (o.top > 0 && shown >= o.top) break;
     ++shown;
     out += row({std::to_string(shown), c.gpu.name, core::format_bytes_binary(c.gpu.memory_bytes), c.fits ? std::to_string(c.gpus_needed) : "-",
-                std::to_string(c.max_batch_per_gpu), c.per_gpu && c.fits ? rate_band(c) : "-", c.per_gpu ? basis_text(c.per_gpu->basis) : "-",
+                std::to_string(c.max_batch_per_gpu), c.per_gpu && c.fits ? rate_band_text(c) : "-", c.per_gpu ? basis_text(c.per_gpu->basis) : "-",
                 c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-"});
   }
   if (r.server) {

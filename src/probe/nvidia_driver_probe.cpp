@@ -25,10 +25,6 @@ namespace tfrig::probe {
 
 namespace {
 
-// PCI-SIG vendor id of NVIDIA; class 0x03 = display controllers (VGA 0x0300,
-// 3D 0x0302), as in pci_probe.cpp.
-constexpr uint32_t kVendorNvidia = 0x10de;
-
 // PCIe generation from the link speed sysfs reports (PCIe base spec:
 // 2.5, 5, 8, 16, 32, 64 GT/s for gen 1..6).
 std::optional<int> pcie_generation(std::optional<double> gts) {
@@ -141,7 +137,7 @@ std::optional<PciGpu> read_pci_gpu(const core::SysRoot& root, const std::string&
   if (!vendor || !cls) return std::nullopt;
   auto v = core::parse_hex(*vendor);
   auto c = core::parse_hex(*cls);
-  if (!v || !c || *v != kVendorNvidia || (*c >> 16) != 0x03) return std::nullopt;
+  if (!v || !c || *v != kPciVendorNvidia || (*c >> 16) != 0x03) return std::nullopt;
   PciGpu g;
   g.address = core::normalize_pci_bus_id(addr).value_or(addr);
   if (auto dev = root.read_line(base + "device")) {

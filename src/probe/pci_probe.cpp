@@ -11,11 +11,9 @@ namespace tfrig::probe {
 namespace {
 
 // PCI vendor ids: the PCI-SIG registry (pcisig.com/membership/member-companies).
-constexpr uint32_t kVendorNvidia = 0x10de;
-
 std::optional<std::string> vendor_name(uint32_t id) {
   switch (id) {
-    case 0x10de: return "NVIDIA";
+    case kPciVendorNvidia: return "NVIDIA";
     case 0x8086: return "Intel";
     case 0x1022: return "AMD";
     case 0x1002: return "AMD/ATI";
@@ -139,7 +137,7 @@ class PciProbe final : public Probe {
       dev.link_width_current = width("current_link_width");
       dev.link_width_max = width("max_link_width");
       // NVIDIA display (0x0300) or 3D (0x0302) controllers are the GPUs.
-      dev.is_gpu = dev.vendor_id == kVendorNvidia && dev.class_code && (*dev.class_code >> 16) == 0x03;
+      dev.is_gpu = dev.vendor_id == kPciVendorNvidia && dev.class_code && (*dev.class_code >> 16) == 0x03;
       out.pci.devices.push_back(std::move(dev));
     }
     status.problems = problems.problems();

@@ -15,11 +15,6 @@ namespace {
 using OJson = nlohmann::ordered_json;
 using Json = nlohmann::json;
 
-template <class T>
-OJson opt(const std::optional<T>& v) {
-  return v ? OJson(*v) : OJson(nullptr);
-}
-
 // Limits of what a recording may hold: far above any real machine, low
 // enough that every conversion to an integer type is defined.
 constexpr double kMaxCount = 1e7;         // cores, processes, threads
@@ -224,12 +219,12 @@ OJson info_to_json(const RunInfo& info) {
   j["cpus"] = info.cpus;
   j["started_utc"] = info.started_utc;
   j["command"] = info.command;
-  j["pid"] = opt(info.pid);
+  j["pid"] = core::json_or_null(info.pid);
   j["gpu_status"] = info.gpu_status;
-  j["disk_limit_bytes_per_s"] = opt(info.disk_limit_bytes_per_s);
+  j["disk_limit_bytes_per_s"] = core::json_or_null(info.disk_limit_bytes_per_s);
   OJson gpus = OJson::array();
   for (const GpuInfo& g : info.gpus) {
-    gpus.push_back(OJson{{"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", opt(g.pcie_link_bytes_per_s)}});
+    gpus.push_back(OJson{{"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", core::json_or_null(g.pcie_link_bytes_per_s)}});
   }
   j["gpus"] = std::move(gpus);
   return j;
@@ -266,10 +261,10 @@ OJson sample_to_json(const Sample& s) {
   j["disks"] = std::move(disks);
   OJson gpus = OJson::array();
   for (const GpuSample& g : s.gpus) {
-    gpus.push_back(OJson{{"index", g.index}, {"util_percent", opt(g.util_percent)}, {"memory_util_percent", opt(g.memory_util_percent)},
-                         {"memory_used_bytes", opt(g.memory_used_bytes)}, {"pcie_rx_bytes_per_s", opt(g.pcie_rx_bytes_per_s)},
-                         {"pcie_tx_bytes_per_s", opt(g.pcie_tx_bytes_per_s)}, {"sm_clock_mhz", opt(g.sm_clock_mhz)},
-                         {"power_watts", opt(g.power_watts)}});
+    gpus.push_back(OJson{{"index", g.index}, {"util_percent", core::json_or_null(g.util_percent)}, {"memory_util_percent", core::json_or_null(g.memory_util_percent)},
+                         {"memory_used_bytes", core::json_or_null(g.memory_used_bytes)}, {"pcie_rx_bytes_per_s", core::json_or_null(g.pcie_rx_bytes_per_s)},
+                         {"pcie_tx_bytes_per_s", core::json_or_null(g.pcie_tx_bytes_per_s)}, {"sm_clock_mhz", core::json_or_null(g.sm_clock_mhz)},
+                         {"power_watts", core::json_or_null(g.power_watts)}});
   }
   j["gpus"] = std::move(gpus);
   return j;

@@ -6,6 +6,7 @@
 
 #include "core/display_width.h"
 #include "core/i18n.h"
+#include "core/json_text.h"
 #include "core/terminal_text.h"
 #include "core/units.h"
 
@@ -13,11 +14,6 @@ namespace tfrig::watch {
 namespace {
 
 using OJson = nlohmann::ordered_json;
-
-template <class T>
-OJson opt(const std::optional<T>& v) {
-  return v ? OJson(*v) : OJson(nullptr);
-}
 
 std::string pct(const std::optional<double>& share) { return share ? fmt::format("{:.0f}%", *share * 100) : "-"; }
 
@@ -29,9 +25,9 @@ double disk_read(const Sample& s) {
 
 OJson phase_json(const Phase& p) {
   return OJson{{"verdict", verdict_name(p.verdict)}, {"start_s", p.start_t}, {"end_s", p.end_t}, {"samples", p.samples},
-               {"gpu_util_percent", opt(p.gpu_util_percent)}, {"cpu_busy_share", opt(p.cpu_busy_share)},
-               {"iowait_cores", opt(p.iowait_cores)}, {"process_cpu_cores", opt(p.process_cpu_cores)},
-               {"read_bytes_per_s", opt(p.read_bytes_per_s)}, {"why", p.why}};
+               {"gpu_util_percent", core::json_or_null(p.gpu_util_percent)}, {"cpu_busy_share", core::json_or_null(p.cpu_busy_share)},
+               {"iowait_cores", core::json_or_null(p.iowait_cores)}, {"process_cpu_cores", core::json_or_null(p.process_cpu_cores)},
+               {"read_bytes_per_s", core::json_or_null(p.read_bytes_per_s)}, {"why", p.why}};
 }
 
 }  // namespace
@@ -106,11 +102,11 @@ OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th)
   OJson j;
   j["schema_version"] = 1;
   j["run"] = OJson{{"interval_s", rec.info.interval_s}, {"cpus", rec.info.cpus}, {"command", rec.info.command},
-                   {"pid", opt(rec.info.pid)}, {"source", rec.info.source}, {"started_utc", rec.info.started_utc},
+                   {"pid", core::json_or_null(rec.info.pid)}, {"source", rec.info.source}, {"started_utc", rec.info.started_utc},
                    {"gpu_status", rec.info.gpu_status}};
   OJson gpus = OJson::array();
   for (const auto& g : rec.info.gpus) {
-    gpus.push_back(OJson{{"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", opt(g.pcie_link_bytes_per_s)}});
+    gpus.push_back(OJson{{"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", core::json_or_null(g.pcie_link_bytes_per_s)}});
   }
   j["gpus"] = std::move(gpus);
   j["gpu_watched"] = a.gpu_watched;

@@ -20,22 +20,16 @@
 namespace tfrig {
 namespace {
 
-test::RunOptions with_locale(const std::string& lang) {
-  test::RunOptions o;
-  o.env = {"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=" + lang};
-  return o;
-}
-
 TEST(ErrorI18n, ABrokenNvidiaSmiXmlNamesTheFileAndOffsetInChinese) {
   test::TempDir dir;
   const std::string file = dir.file("q.xml");
   test::write_file(file, "<nvidia_smi_log><gpu>\n");
   const std::vector<std::string> args = {"doctor", "--nvidia-smi-xml", file};
-  auto en = test::run_tfrig(args, with_locale("C.UTF-8"));
+  auto en = test::run_tfrig(args, test::in_locale("C.UTF-8"));
   EXPECT_NE(en.exit_code, 0);
   EXPECT_NE(en.err.find(file + ": offset "), std::string::npos) << en.err;
   EXPECT_NE(en.err.find(": not well-formed XML: "), std::string::npos) << en.err;
-  auto zh = test::run_tfrig(args, with_locale("zh_CN.UTF-8"));
+  auto zh = test::run_tfrig(args, test::in_locale("zh_CN.UTF-8"));
   EXPECT_EQ(zh.exit_code, en.exit_code);
   EXPECT_NE(zh.err.find(file + ": offset "), std::string::npos) << zh.err;
   EXPECT_NE(zh.err.find("XML 格式不正确："), std::string::npos) << zh.err;
@@ -44,10 +38,10 @@ TEST(ErrorI18n, ABrokenNvidiaSmiXmlNamesTheFileAndOffsetInChinese) {
 
 TEST(ErrorI18n, AnOutOfRangeDeadlineIsExplainedInChinese) {
   const std::vector<std::string> args = {"doctor", "--root", test::root_dir("debian12-vm"), "--deadline", "0"};
-  auto en = test::run_tfrig(args, with_locale("C.UTF-8"));
+  auto en = test::run_tfrig(args, test::in_locale("C.UTF-8"));
   EXPECT_EQ(en.exit_code, core::kExitUsage) << en.err;
   EXPECT_NE(en.err.find("--deadline: value '0' is not a number from 0.01 to 3600"), std::string::npos) << en.err;
-  auto zh = test::run_tfrig(args, with_locale("zh_CN.UTF-8"));
+  auto zh = test::run_tfrig(args, test::in_locale("zh_CN.UTF-8"));
   EXPECT_EQ(zh.exit_code, core::kExitUsage) << zh.err;
   EXPECT_NE(zh.err.find("选项 --deadline：值“0”不是 0.01 到 3600 之间的数"), std::string::npos) << zh.err;
 }
@@ -56,10 +50,10 @@ TEST(ErrorI18n, SetupRefusesANonEmptyFolderInChineseNamingIt) {
   test::TempDir dir;
   test::write_file(dir.file("mine.txt"), "keep me\n");
   const std::vector<std::string> args = {"setup", "--tf", "2.17", "-o", dir.path()};
-  auto en = test::run_tfrig(args, with_locale("C.UTF-8"));
+  auto en = test::run_tfrig(args, test::in_locale("C.UTF-8"));
   EXPECT_NE(en.exit_code, 0);
   EXPECT_NE(en.err.find(dir.path() + ": is not empty; choose a new directory or pass --force"), std::string::npos) << en.err;
-  auto zh = test::run_tfrig(args, with_locale("zh_CN.UTF-8"));
+  auto zh = test::run_tfrig(args, test::in_locale("zh_CN.UTF-8"));
   EXPECT_EQ(zh.exit_code, en.exit_code);
   EXPECT_NE(zh.err.find(dir.path()), std::string::npos) << zh.err;
   EXPECT_NE(zh.err.find("不是空目录；请换一个新目录，或加 --force"), std::string::npos) << zh.err;
@@ -86,10 +80,10 @@ TEST(ErrorI18n, AProbeThreadStoresEnglishWhileTheReaderGetsChinese) {
 TEST(ErrorI18n, ProbeProblemsAreStoredEnglishAndPrintedChinese) {
   const std::string root = test::root_dir("broken");
   const std::vector<std::string> json_args = {"--root", root, "doctor", "--fail-on", "never", "--format", "json", "--deadline", "60"};
-  auto en = test::run_tfrig(json_args, with_locale("C.UTF-8"));
+  auto en = test::run_tfrig(json_args, test::in_locale("C.UTF-8"));
   std::vector<std::string> zh_args = json_args;
   zh_args.insert(zh_args.end(), {"--lang", "zh_CN"});
-  auto zh = test::run_tfrig(zh_args, with_locale("zh_CN.UTF-8"));
+  auto zh = test::run_tfrig(zh_args, test::in_locale("zh_CN.UTF-8"));
   ASSERT_EQ(en.exit_code, 0) << en.err;
   ASSERT_EQ(zh.exit_code, 0) << zh.err;
   auto a = nlohmann::json::parse(en.out);
@@ -102,7 +96,7 @@ TEST(ErrorI18n, ProbeProblemsAreStoredEnglishAndPrintedChinese) {
   }
 
   auto text = test::run_tfrig({"--root", root, "doctor", "--fail-on", "never", "--color", "never", "--deadline", "60"},
-                              with_locale("zh_CN.UTF-8"));
+                              test::in_locale("zh_CN.UTF-8"));
   ASSERT_EQ(text.exit_code, 0) << text.err;
   // The probes' problems: "  ID: PATH: ..." under the Probes table.
   std::string problems;

@@ -20,18 +20,6 @@ namespace tfrig {
 namespace {
 
 // Every locale variable set, so the caller's own environment never decides.
-test::RunOptions with_locale(const std::string& lang) {
-  test::RunOptions o;
-  o.cwd = test::data_dir();
-  o.env = {"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=" + lang, "NO_COLOR=1"};
-  return o;
-}
-
-std::vector<std::string> with_lang(std::vector<std::string> args) {
-  args.insert(args.begin(), {"--lang", "zh_CN"});
-  return args;
-}
-
 // A Kepler card, an old driver, a Python too new and other CUDA/cuDNN: every
 // part of the answer says something, and the answer lists alternatives.
 const std::vector<std::string> kCompat = {"compat", "--only-given", "--tf", "2.15", "--driver", "470.82", "--gpu", "Tesla K80",
@@ -43,19 +31,19 @@ const std::vector<std::string> kExplain = {"explain", "--color", "never", "--sna
                                            "logs/tf-8526-driver-insufficient.log"};
 
 TEST(KnowledgeI18n, ChineseCompatMatchesTheReviewedGolden) {
-  auto r = test::run_tfrig(with_lang(kCompat), with_locale("C"));
+  auto r = test::run_tfrig(test::with_zh_lang(kCompat), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(r.exit_code, 2) << r.err;  // errors found
   EXPECT_TRUE(test::matches_golden(test::golden_path("compat/k80_old_driver.zh_CN.txt"), r.out));
   // LANG chooses Chinese as --lang does.
-  EXPECT_EQ(test::run_tfrig(kCompat, with_locale("zh_CN.UTF-8")).out, r.out);
+  EXPECT_EQ(test::run_tfrig(kCompat, test::in_locale("zh_CN.UTF-8", test::data_dir())).out, r.out);
 }
 
 TEST(KnowledgeI18n, ChineseCompatColumnsAlignByDisplayWidth) {
-  auto text = test::run_tfrig(with_lang(kCompat), with_locale("C")).out;
-  auto json = nlohmann::json::parse(test::run_tfrig(with_lang({"compat", "--format", "json", "--only-given", "--tf", "2.15", "--driver",
+  auto text = test::run_tfrig(test::with_zh_lang(kCompat), test::in_locale("C", test::data_dir())).out;
+  auto json = nlohmann::json::parse(test::run_tfrig(test::with_zh_lang({"compat", "--format", "json", "--only-given", "--tf", "2.15", "--driver",
                                                                "470.82", "--gpu", "Tesla K80", "--python", "3.12", "--cuda", "11.4",
                                                                "--cudnn", "8.2"}),
-                                                     with_locale("C"))
+                                                     test::in_locale("C", test::data_dir()))
                                         .out);
   ASSERT_GE(json["checks"].size(), 5u);
   std::vector<size_t> columns;
@@ -72,24 +60,24 @@ TEST(KnowledgeI18n, ChineseCompatColumnsAlignByDisplayWidth) {
 }
 
 TEST(KnowledgeI18n, ChineseExplainMatchesTheReviewedGolden) {
-  auto r = test::run_tfrig(with_lang(kExplain), with_locale("C"));
+  auto r = test::run_tfrig(test::with_zh_lang(kExplain), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(r.exit_code, 2) << r.err;  // errors found
   EXPECT_TRUE(test::matches_golden(test::golden_path("explain/tf-8526-driver-insufficient.zh_CN.txt"), r.out));
-  EXPECT_EQ(test::run_tfrig(kExplain, with_locale("zh_CN.UTF-8")).out, r.out);
+  EXPECT_EQ(test::run_tfrig(kExplain, test::in_locale("zh_CN.UTF-8", test::data_dir())).out, r.out);
   // The English words of the signature are gone: its meaning and fix come from the catalog.
   EXPECT_EQ(r.out.find("The NVIDIA driver is older than"), std::string::npos);
   EXPECT_NE(r.out.find("NVIDIA 驱动比 TensorFlow"), std::string::npos);
 }
 
 TEST(KnowledgeI18n, ChineseExplainOfUnrecognisedLinesAndNoise) {
-  auto r = test::run_tfrig(with_lang({"explain", "--color", "never", "logs/relernn-63-noise.log"}), with_locale("C"));
+  auto r = test::run_tfrig(test::with_zh_lang({"explain", "--color", "never", "logs/relernn-63-noise.log"}), test::in_locale("C", test::data_dir()));
   EXPECT_TRUE(test::matches_golden(test::golden_path("explain/relernn-63-noise.zh_CN.txt"), r.out));
 }
 
 // The files, counts and sources change with every data update: no golden,
 // the words and the alignment are checked.
 TEST(KnowledgeI18n, ChineseKnowledgeTableAlignsByDisplayWidth) {
-  auto k = test::run_tfrig(with_lang({"knowledge"}), with_locale("C"));
+  auto k = test::run_tfrig(test::with_zh_lang({"knowledge"}), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(k.exit_code, 0) << k.err;
   EXPECT_EQ(k.out.rfind("tfrig 知识库\n", 0), 0u) << k.out;
   EXPECT_NE(k.out.find("已知最新的 TensorFlow："), std::string::npos) << k.out;
@@ -109,11 +97,11 @@ TEST(KnowledgeI18n, ChineseKnowledgeTableAlignsByDisplayWidth) {
 }
 
 TEST(KnowledgeI18n, ChineseSignatureAndRuleLists) {
-  auto list = test::run_tfrig(with_lang({"explain", "--list"}), with_locale("C"));
+  auto list = test::run_tfrig(test::with_zh_lang({"explain", "--list"}), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(list.exit_code, 0) << list.err;
   EXPECT_EQ(list.out.rfind("规则 id", 0), 0u) << list.out;
   EXPECT_NE(list.out.find("docs/explain.md 逐一解释。"), std::string::npos) << list.out;
-  auto rules = test::run_tfrig(with_lang({"rules"}), with_locale("C"));
+  auto rules = test::run_tfrig(test::with_zh_lang({"rules"}), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(rules.exit_code, 0) << rules.err;
   EXPECT_NE(rules.out.find("严重程度"), std::string::npos) << rules.out;
   EXPECT_NE(rules.out.find("`tfrig doctor --explain ID` 解释其中一条。"), std::string::npos) << rules.out;
@@ -128,21 +116,21 @@ TEST(KnowledgeI18n, JsonIsIdenticalAcrossLocales) {
       {"knowledge", "--format", "json"},
   };
   for (const auto& args : commands) {
-    auto en = test::run_tfrig(args, with_locale("C"));
-    auto zh = test::run_tfrig(args, with_locale("zh_CN.UTF-8"));
+    auto en = test::run_tfrig(args, test::in_locale("C", test::data_dir()));
+    auto zh = test::run_tfrig(args, test::in_locale("zh_CN.UTF-8", test::data_dir()));
     EXPECT_EQ(zh.out, en.out) << args.front();
     EXPECT_EQ(zh.exit_code, en.exit_code) << args.front();
     EXPECT_TRUE(nlohmann::json::accept(en.out)) << args.front();
   }
   // With --lang the prose is Chinese and the ids stay.
-  auto zh = nlohmann::json::parse(test::run_tfrig(with_lang(commands[0]), with_locale("C")).out);
+  auto zh = nlohmann::json::parse(test::run_tfrig(test::with_zh_lang(commands[0]), test::in_locale("C", test::data_dir())).out);
   EXPECT_EQ(zh["verdict"], "no");
   EXPECT_EQ(zh["checks"][0]["part"], "tf");
   EXPECT_NE(zh["checks"][0]["reason"].get<std::string>().find("构建和测试"), std::string::npos);
 }
 
 TEST(KnowledgeI18n, ChineseErrorsOfExplain) {
-  auto r = test::run_tfrig(with_lang({"explain", "a.log", "b.log"}), with_locale("C"));
+  auto r = test::run_tfrig(test::with_zh_lang({"explain", "a.log", "b.log"}), test::in_locale("C", test::data_dir()));
   EXPECT_EQ(r.exit_code, 64);
   EXPECT_NE(r.err.find("只能给一个日志文件"), std::string::npos) << r.err;
 }
@@ -162,8 +150,8 @@ TEST(KnowledgeI18n, XidTextsFollowTheLanguage) {
   EXPECT_EQ(cls, "PCIe 总线");
   EXPECT_EQ(knowledge::xid_class_name(knowledge::XidClass::kBus), "PCIe bus");
 
-  auto r = test::run_tfrig(with_lang({"doctor", "--color", "never", "--from", "nvidia-bug-report/blacksoil__BashCommands.log.gz"}),
-                           with_locale("C"));
+  auto r = test::run_tfrig(test::with_zh_lang({"doctor", "--color", "never", "--from", "nvidia-bug-report/blacksoil__BashCommands.log.gz"}),
+                           test::in_locale("C", test::data_dir()));
   EXPECT_NE(r.out.find("GPU 已从总线上掉线"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("重启以恢复 GPU"), std::string::npos) << r.out;
 }

@@ -16,28 +16,16 @@ namespace tfrig {
 namespace {
 
 // Every locale variable set, so the caller's own environment never decides.
-test::RunOptions with_locale(const std::string& lang) {
-  test::RunOptions o;
-  o.cwd = test::data_dir();
-  o.env = {"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=" + lang};
-  return o;
-}
-
 // A machine with findings, so the barrel table (木桶效应) is printed too.
 const std::vector<std::string> kPlan = {"plan", "--model", "resnet50", "--batch", "256", "--precision", "mixed_float16", "--top", "5",
                                         "--snapshot", "snapshots/gpu_box_two_a100_old_driver.json"};
 
-std::vector<std::string> with_lang(std::vector<std::string> args) {
-  args.insert(args.begin(), {"--lang", "zh_CN"});
-  return args;
-}
-
 TEST(PlanI18n, ChinesePlanMatchesTheReviewedGolden) {
-  auto r = test::run_tfrig(with_lang(kPlan), with_locale("C"));
+  auto r = test::run_tfrig(test::with_zh_lang(kPlan), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(test::matches_golden(test::golden_path("plan/resnet50_mixed_float16_batch256.zh_CN.txt"), r.out));
   // LANG chooses Chinese as --lang does.
-  EXPECT_EQ(test::run_tfrig(kPlan, with_locale("zh_CN.UTF-8")).out, r.out);
+  EXPECT_EQ(test::run_tfrig(kPlan, test::in_locale("zh_CN.UTF-8", test::data_dir())).out, r.out);
 }
 
 // The lines of the table that follows the heading line `heading`, up to the next blank line.
@@ -56,7 +44,7 @@ std::vector<std::string> table_after(const std::string& text, const std::string&
 }
 
 TEST(PlanI18n, ChineseTablesAlignByDisplayWidth) {
-  auto r = test::run_tfrig(with_lang(kPlan), with_locale("C"));
+  auto r = test::run_tfrig(test::with_zh_lang(kPlan), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The memory table: its size column is right-aligned, so every row ends that
   // column at the same terminal column, Chinese term names or not.
@@ -94,11 +82,11 @@ TEST(PlanI18n, ChineseTablesAlignByDisplayWidth) {
 TEST(PlanI18n, JsonIsEnglishWithoutLangAndKeepsItsNumbersWithIt) {
   std::vector<std::string> json_args = kPlan;
   json_args.insert(json_args.end(), {"--format", "json"});
-  auto en = test::run_tfrig(json_args, with_locale("C.UTF-8"));
-  auto zh_env = test::run_tfrig(json_args, with_locale("zh_CN.UTF-8"));
+  auto en = test::run_tfrig(json_args, test::in_locale("C.UTF-8", test::data_dir()));
+  auto zh_env = test::run_tfrig(json_args, test::in_locale("zh_CN.UTF-8", test::data_dir()));
   ASSERT_EQ(en.exit_code, 0) << en.err;
   EXPECT_EQ(zh_env.out, en.out);  // LANG alone never changes a machine output
-  auto zh = test::run_tfrig(with_lang(json_args), with_locale("C"));
+  auto zh = test::run_tfrig(test::with_zh_lang(json_args), test::in_locale("C", test::data_dir()));
   ASSERT_EQ(zh.exit_code, 0) << zh.err;
   const auto a = nlohmann::json::parse(en.out);
   const auto b = nlohmann::json::parse(zh.out);

@@ -23,7 +23,7 @@
 #include "tfrecord/record.h"
 #include "tfrecord/tfrecord_test_util.h"
 
-namespace tfrig {
+namespace tfrig::hostile_inputs {
 namespace {
 
 namespace fs = std::filesystem;
@@ -750,4 +750,4 @@ TEST(PackRobustness, ManifestErrorsAreDataErrors) {
 }
 
 }  // namespace
-}  // namespace tfrig
+}  // namespace tfrig::hostile_inputs

@@ -21,25 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int sh(const std::string& cmd) {
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
-const OutputFile* find(const std::vector<OutputFile>& files, const std::string& path) {
-  for (const auto& f : files) {
-    if (f.path == path) return &f;
-  }
-  return nullptr;
-}
-
 std::vector<Cell> working_cells() {
   std::vector<Cell> out;
   for (const auto& c : cells()) {

@@ -56,13 +56,6 @@ const Cell& base_cell(Method m) {
 
 bool is_base(const Cell& c) { return !c.refused && base_cell(c.method).name == c.name; }
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 // A line diff (longest common subsequence): "@@ -A +B" then "- old" and
 // "+ new" lines for each run of changes; "" when the texts are equal.
 std::string line_diff(const std::string& from, const std::string& to) {
@@ -92,13 +85,6 @@ std::string line_diff(const std::string& from, const std::string& to) {
     }
   }
   return out.str();
-}
-
-const OutputFile* find(const std::vector<OutputFile>& files, const std::string& path) {
-  for (const auto& f : files) {
-    if (f.path == path) return &f;
-  }
-  return nullptr;
 }
 
 // The cell's entry in cells.txt.

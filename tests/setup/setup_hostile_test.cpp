@@ -31,17 +31,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int sh(const std::string& cmd) {
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-std::string q(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 struct Hostile {
   std::string name;
   std::string value;
@@ -158,13 +147,6 @@ std::vector<OutputFile> render_with(const Cell& c, const std::string& value, boo
 bool is_comment_line(const std::string& line) {
   const size_t first = line.find_first_not_of(" \t");
   return first != std::string::npos && line[first] == '#';
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
 }
 
 // The lines a value may not change: all but comments (and, for tuning.py, its docstring).
@@ -318,23 +300,23 @@ TEST(SetupHostile, NoSnapshotValueBecomesCodeInAnyMethod) {
   }
   auto list = [](const std::vector<std::string>& v) {
     std::string s;
-    for (const auto& p : v) s += " " + q(p);
+    for (const auto& p : v) s += " " + shell_word(p);
     return s;
   };
   const std::string log = tmp.file("check.log");
   // bash -n, every script.
-  EXPECT_EQ(sh("for f in" + list(scripts) + "; do bash -n \"$f\" || echo \"FAIL $f\"; done >" + q(log) +
-               " 2>&1; ! grep -q FAIL " + q(log)),
+  EXPECT_EQ(sh("for f in" + list(scripts) + "; do bash -n \"$f\" || echo \"FAIL $f\"; done >" + shell_word(log) +
+               " 2>&1; ! grep -q FAIL " + shell_word(log)),
             0)
       << tfrig::test::read_file(log);
   // tuning.py: compiled and run with a stand-in tensorflow.
   tfrig::test::write_file(tmp.file("run_tuning.py"), kRunTuning);
-  EXPECT_EQ(sh("python3 " + q(tmp.file("run_tuning.py")) + list(pythons) + " >" + q(log) + " 2>&1"), 0)
+  EXPECT_EQ(sh("python3 " + shell_word(tmp.file("run_tuning.py")) + list(pythons) + " >" + shell_word(log) + " 2>&1"), 0)
       << tfrig::test::read_file(log);
   // compose.yaml (python3-yaml) and daemon.json parse, with only tfrig's keys.
   if (sh("python3 -c 'import yaml' 2>/dev/null") == 0) {
     tfrig::test::write_file(tmp.file("parse.py"), kParseData);
-    EXPECT_EQ(sh("python3 " + q(tmp.file("parse.py")) + list(data_files) + " >" + q(log) + " 2>&1"), 0)
+    EXPECT_EQ(sh("python3 " + shell_word(tmp.file("parse.py")) + list(data_files) + " >" + shell_word(log) + " 2>&1"), 0)
         << tfrig::test::read_file(log);
   }
   // --dry-run of each script a payload went into, in a throwaway root with stubs.
@@ -342,10 +324,10 @@ TEST(SetupHostile, NoSnapshotValueBecomesCodeInAnyMethod) {
   write_stubs(stubs);
   fs::create_directories(root + "/etc");
   const std::string root_before = folder_state(root);
-  EXPECT_EQ(sh("for f in" + list(payload_scripts) + "; do env -i PATH=" + q(stubs + ":/usr/bin:/bin") + " HOME=" + q(root) +
-               " STUB_LOG=" + q(calls) + " TFRIG_ROOT=" + q(root) + " TFRIG_VENV=" + q(root + "/opt/venv") +
-               " bash \"$f\" --dry-run >/dev/null 2>&1 || echo \"FAIL $f\"; done >" + q(log) + " 2>&1; ! grep -q FAIL " +
-               q(log)),
+  EXPECT_EQ(sh("for f in" + list(payload_scripts) + "; do env -i PATH=" + shell_word(stubs + ":/usr/bin:/bin") + " HOME=" + shell_word(root) +
+               " STUB_LOG=" + shell_word(calls) + " TFRIG_ROOT=" + shell_word(root) + " TFRIG_VENV=" + shell_word(root + "/opt/venv") +
+               " bash \"$f\" --dry-run >/dev/null 2>&1 || echo \"FAIL $f\"; done >" + shell_word(log) + " 2>&1; ! grep -q FAIL " +
+               shell_word(log)),
             0)
       << tfrig::test::read_file(log);
   const std::string called = fs::exists(calls) ? tfrig::test::read_file(calls) : "";
@@ -372,10 +354,10 @@ TEST(SetupHostile, ShellcheckCleanWithHostileNames) {
   for (const auto& c : method_cells()) {
     const std::string dir = tmp.file("r/" + c.name);
     write_files(dir, render_with(c, all, true));
-    files += " " + q(dir + "/install.sh");
+    files += " " + shell_word(dir + "/install.sh");
   }
   const std::string log = tmp.file("shellcheck.log");
-  EXPECT_EQ(sh("shellcheck -s bash" + files + " >" + q(log) + " 2>&1"), 0) << tfrig::test::read_file(log).substr(0, 6000);
+  EXPECT_EQ(sh("shellcheck -s bash" + files + " >" + shell_word(log) + " 2>&1"), 0) << tfrig::test::read_file(log).substr(0, 6000);
 }
 
 // The same through the importer: an nvidia-smi XML whose <product_name> holds
@@ -406,11 +388,11 @@ TEST(SetupHostile, ImportedXmlProductNameStaysAComment) {
   const std::string stubs = tmp.file("stubs"), root = tmp.file("root");
   write_stubs(stubs);
   fs::create_directories(root);
-  EXPECT_EQ(sh("env -i PATH=" + q(stubs + ":/usr/bin:/bin") + " STUB_LOG=" + q(tmp.file("calls.log")) + " TFRIG_ROOT=" +
-               q(root) + " TFRIG_VENV=" + q(root + "/venv") + " bash " + q(out + "/install.sh") + " --dry-run >/dev/null 2>&1"),
+  EXPECT_EQ(sh("env -i PATH=" + shell_word(stubs + ":/usr/bin:/bin") + " STUB_LOG=" + shell_word(tmp.file("calls.log")) + " TFRIG_ROOT=" +
+               shell_word(root) + " TFRIG_VENV=" + shell_word(root + "/venv") + " bash " + shell_word(out + "/install.sh") + " --dry-run >/dev/null 2>&1"),
             0);
   tfrig::test::write_file(tmp.file("run_tuning.py"), kRunTuning);
-  EXPECT_EQ(sh("python3 " + q(tmp.file("run_tuning.py")) + " " + q(out + "/tuning.py") + " >/dev/null 2>&1"), 0);
+  EXPECT_EQ(sh("python3 " + shell_word(tmp.file("run_tuning.py")) + " " + shell_word(out + "/tuning.py") + " >/dev/null 2>&1"), 0);
   EXPECT_TRUE(tfrig::test::list_dir(victim).empty()) << "a payload from <product_name> ran";
 }
 

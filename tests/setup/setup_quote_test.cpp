@@ -8,17 +8,13 @@
 #include <gtest/gtest.h>
 
 #include "setup/quote.h"
+#include "setup_test_support.h"
 #include "test_support.h"
 
 namespace tfrig::setup::test {
 namespace {
 
 using quote::Lang;
-
-int sh(const std::string& cmd) {
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 // What the interpreter prints back for `program` (written to a file, run with `runner`).
 std::string run(const std::string& runner, const std::string& program) {

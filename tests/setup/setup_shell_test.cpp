@@ -20,24 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Runs a shell command line; returns its exit status (-1 when it did not exit).
-int sh(const std::string& cmd) {
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
 bool have_shellcheck() { return sh("command -v shellcheck >/dev/null 2>&1") == 0; }
 
 void write_outputs_to(const std::string& dir, const std::vector<OutputFile>& files) {
@@ -56,7 +38,7 @@ TEST_P(SetupShell, BashParsesIt) {
   tfrig::test::TempDir tmp;
   write_outputs_to(tmp.path(), files);
   const std::string log = tmp.file("bash-n.log");
-  EXPECT_EQ(sh("bash -n " + quote(tmp.file("install.sh")) + " >" + quote(log) + " 2>&1"), 0)
+  EXPECT_EQ(sh("bash -n " + shell_word(tmp.file("install.sh")) + " >" + shell_word(log) + " 2>&1"), 0)
       << tfrig::test::read_file(log);
 }
 
@@ -67,7 +49,7 @@ TEST_P(SetupShell, ShellcheckClean) {
   tfrig::test::TempDir tmp;
   write_outputs_to(tmp.path(), files);
   const std::string log = tmp.file("shellcheck.log");
-  EXPECT_EQ(sh("shellcheck -s bash " + quote(tmp.file("install.sh")) + " >" + quote(log) + " 2>&1"), 0)
+  EXPECT_EQ(sh("shellcheck -s bash " + shell_word(tmp.file("install.sh")) + " >" + shell_word(log) + " 2>&1"), 0)
       << tfrig::test::read_file(log);
 }
 
@@ -167,10 +149,10 @@ FakeMachine make_machine(const tfrig::test::TempDir& tmp, const SetupPlan& plan)
 
 std::string run_install(const FakeMachine& m, const std::string& args, int& rc, const std::string& extra_env = "") {
   const std::string output = m.log + ".out";
-  const std::string cmd = "env -i PATH=" + quote(m.stubs + ":/usr/bin:/bin") + " HOME=" + quote(m.root) +
-                          " STUB_LOG=" + quote(m.log) + " TFRIG_ROOT=" + quote(m.root) + " TFRIG_VENV=" +
-                          quote(m.root + "/opt/venv") + " " + extra_env + " bash " + quote(m.out + "/install.sh") +
-                          " " + args + " >" + quote(output) + " 2>&1";
+  const std::string cmd = "env -i PATH=" + shell_word(m.stubs + ":/usr/bin:/bin") + " HOME=" + shell_word(m.root) +
+                          " STUB_LOG=" + shell_word(m.log) + " TFRIG_ROOT=" + shell_word(m.root) + " TFRIG_VENV=" +
+                          shell_word(m.root + "/opt/venv") + " " + extra_env + " bash " + shell_word(m.out + "/install.sh") +
+                          " " + args + " >" + shell_word(output) + " 2>&1";
   rc = sh(cmd);
   std::string text = tfrig::test::read_file(output);
   fs::remove(output);
@@ -280,9 +262,9 @@ TEST_P(SetupShellZh, BashParsesItAndShellcheckIsClean) {
   const std::string script = tfrig::test::read_file(tmp.file("install.sh"));
   EXPECT_NE(script.find("由 `tfrig setup` 为"), std::string::npos) << "not the Chinese script:\n" << script.substr(0, 400);
   const std::string log = tmp.file("check.log");
-  EXPECT_EQ(sh("bash -n " + quote(tmp.file("install.sh")) + " >" + quote(log) + " 2>&1"), 0) << tfrig::test::read_file(log);
+  EXPECT_EQ(sh("bash -n " + shell_word(tmp.file("install.sh")) + " >" + shell_word(log) + " 2>&1"), 0) << tfrig::test::read_file(log);
   if (!have_shellcheck()) GTEST_SKIP() << "shellcheck is not installed (Debian package shellcheck; CI installs it)";
-  EXPECT_EQ(sh("shellcheck -s bash " + quote(tmp.file("install.sh")) + " >" + quote(log) + " 2>&1"), 0)
+  EXPECT_EQ(sh("shellcheck -s bash " + shell_word(tmp.file("install.sh")) + " >" + shell_word(log) + " 2>&1"), 0)
       << tfrig::test::read_file(log);
 }
 
@@ -415,7 +397,7 @@ TEST_P(SetupIdempotent, SecondRunChangesNothing) {
   tfrig::test::TempDir tmp;
   const FakeMachine m = make_machine(tmp, *out.plan);
   write_stateful_stubs(m, *out.plan);
-  const std::string env = "STATE=" + quote(m.root + "/state");
+  const std::string env = "STATE=" + shell_word(m.root + "/state");
   int rc = -1;
   const std::string first = run_install(m, "", rc, env);
   ASSERT_EQ(rc, 0) << first;

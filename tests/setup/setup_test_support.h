@@ -2,9 +2,13 @@
 // cells on the fixture machines' snapshots, shared by the setup tests.
 #pragma once
 
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <map>
 #include <ostream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -34,6 +38,31 @@ std::vector<OutputFile> render_cell(const Cell& c);
 // Every dotted version token ("12.3", "2.17.0", "1.1") in the knowledge base's data files.
 const std::set<std::string>& knowledge_version_tokens();
 std::vector<std::string> version_tokens(const std::string& text);
+// The lines of a text, without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+// The written file at path, or nullptr.
+inline const OutputFile* find(const std::vector<OutputFile>& files, const std::string& path) {
+  for (const auto& f : files) {
+    if (f.path == path) return &f;
+  }
+  return nullptr;
+}
+// Runs a shell command line; its exit status (-1 when it did not exit).
+inline int sh(const std::string& cmd) {
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+// One word for sh: 'it', with each ' written '\''.
+inline std::string shell_word(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 // tests/data/golden/setup
 std::string golden_dir();
 bool update_golden();

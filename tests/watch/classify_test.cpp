@@ -13,13 +13,12 @@ namespace {
 
 using test_util::load_recording;
 using test_util::with_gpu;
-
-constexpr const char* kH100Load = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.load.csv";
-constexpr const char* kH100Idle = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.idle.csv";
-constexpr const char* k4080Load = "linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.query-gpu.load.csv";
-constexpr const char* k4080Idle = "linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.query-gpu.idle.csv";
-constexpr const char* k2080Load = "linux-x86_64__nvidia-geforce-rtx-2080-super__610.57.04.query-gpu.load.csv";
-constexpr const char* kMigLoad = "linux-x86_64__nvidia-h100-mig__590.48.01.query-gpu.load.csv";
+using test_util::kH100Load;
+using test_util::kH100Idle;
+using test_util::k4080Load;
+using test_util::k4080Idle;
+using test_util::k2080Load;
+using test_util::kMigLoad;
 
 TEST(WatchClassify, AnIntervalReadsAsPeopleWriteIt) {
   Recording rec;

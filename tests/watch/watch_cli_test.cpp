@@ -5,11 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include "test_support.h"
+#include "watch_test_util.h"
 
 namespace tfrig::watch {
 namespace {
 
-std::string data(const std::string& rel) { return test::data_dir() + "/watch/" + rel; }
+using test_util::data;
 
 TEST(WatchCli, ReplayGivesTheRecordedVerdict) {
   auto r = test::run_tfrig({"watch", "--replay", data("io-heavy.jsonl"), "--format", "json"});

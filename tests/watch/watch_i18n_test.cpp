@@ -22,20 +22,14 @@ namespace {
 using test_util::data;
 using test_util::load_recording;
 using test_util::with_gpu;
+using test_util::k4080Load;
+using test_util::kH100Load;
 
-constexpr const char* kH100Load = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.load.csv";
-constexpr const char* k4080Load = "linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.query-gpu.load.csv";
 
 struct InLanguage {
   explicit InLanguage(std::string_view lang) { core::i18n::set_language(lang); }
   ~InLanguage() { core::i18n::set_language("en"); }
 };
-
-tfrig::test::RunOptions locale(const std::string& lang) {
-  tfrig::test::RunOptions o;
-  o.env = {"LANGUAGE=", "LC_ALL=", "LC_MESSAGES=", "LANG=" + lang};
-  return o;
-}
 
 // The H100 busy for the recorded CPU-heavy stream, then the RTX 4080 SUPER
 // nearly idle for the same stream again: compute-bound, then input-bound.
@@ -56,11 +50,11 @@ bool ascii(const std::string& t) {
 }
 
 TEST(WatchI18n, ChineseReplayMatchesTheReviewedGolden) {
-  auto r = tfrig::test::run_tfrig({"watch", "--replay", data("cpu-heavy.jsonl")}, locale("zh_CN.UTF-8"));
+  auto r = tfrig::test::run_tfrig({"watch", "--replay", data("cpu-heavy.jsonl")}, tfrig::test::in_locale("zh_CN.UTF-8"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(tfrig::test::matches_golden(tfrig::test::golden_path("watch/cpu_heavy_replay.zh_CN.txt"), r.out));
   // --lang zh_CN says the same.
-  auto flag = tfrig::test::run_tfrig({"--lang", "zh_CN", "watch", "--replay", data("cpu-heavy.jsonl")}, locale("C"));
+  auto flag = tfrig::test::run_tfrig({"--lang", "zh_CN", "watch", "--replay", data("cpu-heavy.jsonl")}, tfrig::test::in_locale("C"));
   EXPECT_EQ(flag.out, r.out);
 }
 
@@ -101,16 +95,16 @@ TEST(WatchI18n, PhaseTextsStartInOneColumnInEveryLanguage) {
 
 TEST(WatchI18n, JsonAndCsvAreByteIdenticalWhateverTheLocaleWithoutLang) {
   for (const char* format : {"json", "csv"}) {
-    auto en = tfrig::test::run_tfrig({"watch", "--replay", data("io-heavy.jsonl"), "--format", format}, locale("C.UTF-8"));
-    auto zh = tfrig::test::run_tfrig({"watch", "--replay", data("io-heavy.jsonl"), "--format", format}, locale("zh_CN.UTF-8"));
+    auto en = tfrig::test::run_tfrig({"watch", "--replay", data("io-heavy.jsonl"), "--format", format}, tfrig::test::in_locale("C.UTF-8"));
+    auto zh = tfrig::test::run_tfrig({"watch", "--replay", data("io-heavy.jsonl"), "--format", format}, tfrig::test::in_locale("zh_CN.UTF-8"));
     ASSERT_EQ(en.exit_code, 0) << en.err;
     EXPECT_EQ(zh.out, en.out) << format;
     EXPECT_TRUE(ascii(zh.out)) << format;
   }
   // --lang zh_CN: the explanation, fix, phases' why and not_seen are Chinese; ids stay.
-  auto en = nlohmann::json::parse(tfrig::test::run_tfrig({"watch", "--replay", data("io-heavy.jsonl"), "--format", "json"}, locale("C")).out);
+  auto en = nlohmann::json::parse(tfrig::test::run_tfrig({"watch", "--replay", data("io-heavy.jsonl"), "--format", "json"}, tfrig::test::in_locale("C")).out);
   auto zh = nlohmann::json::parse(
-      tfrig::test::run_tfrig({"--lang", "zh_CN", "watch", "--replay", data("io-heavy.jsonl"), "--format", "json"}, locale("C")).out);
+      tfrig::test::run_tfrig({"--lang", "zh_CN", "watch", "--replay", data("io-heavy.jsonl"), "--format", "json"}, tfrig::test::in_locale("C")).out);
   EXPECT_EQ(zh["verdict"], en["verdict"]);
   EXPECT_EQ(zh["severity"], en["severity"]);
   EXPECT_EQ(zh["thresholds"], en["thresholds"]);

@@ -16,6 +16,14 @@ namespace tfrig::watch::test_util {
 
 inline std::string data(const std::string& rel) { return tfrig::test::data_dir() + "/watch/" + rel; }
 
+// nvidia-smi query-gpu captures under tests/data/watch/nvidia-smi-csv.
+inline constexpr const char* kH100Load = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.load.csv";
+inline constexpr const char* kH100Idle = "linux-x86_64__nvidia-h100-80gb-hbm3__590.48.01.query-gpu.idle.csv";
+inline constexpr const char* k4080Load = "linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.query-gpu.load.csv";
+inline constexpr const char* k4080Idle = "linux-x86_64__nvidia-geforce-rtx-4080-super__595.71.05.query-gpu.idle.csv";
+inline constexpr const char* k2080Load = "linux-x86_64__nvidia-geforce-rtx-2080-super__610.57.04.query-gpu.load.csv";
+inline constexpr const char* kMigLoad = "linux-x86_64__nvidia-h100-mig__590.48.01.query-gpu.load.csv";
+
 // "100 %", "19818 MiB", "631.95 W", "[N/A]" -> the number, or nullopt.
 inline std::optional<double> csv_number(std::string_view v) {
   v = core::trim(v);
