@@ -28,6 +28,7 @@
 #include "core/input_file.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/terminal_text.h"
 #include "explain/command_runner.h"
 #include "explain/corpus.h"
 #include "explain/explain.h"
@@ -351,12 +352,14 @@ void add_explain_command(CLI::App& app, RunState& state) {
       if (command) j["command_exit_code"] = command_status;
       out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     } else {
-      out = report::render_findings_text(report, fd >= 0 && use_color(o->color, fd)) + explain::unrecognised_text(analysis);
+      const bool color = fd >= 0 && use_color(o->color, fd);
+      out = report::render_findings_text(report, color) + explain::unrecognised_text(analysis);
       if (analysis.truncated_lines) {
         out += trnf("({} line longer than 64 KiB was cut)", "({} lines longer than 64 KiB were cut)", analysis.truncated_lines,
                     analysis.truncated_lines) +
                "\n";
       }
+      out = core::terminal_text(out, color);  // the unknown lines are the log's own bytes
     }
     texts.reset();
     if (fd < 0) {

@@ -80,7 +80,7 @@ void add_size_option(CLI::App& cmd, const std::string& name, uint64_t& target, c
             auto v = core::parse_size(core::trim(text));
             return v && *v > 0 ? std::string() : _("expected a size above 0, such as 64MiB or 1GiB");
           },
-          "SIZE"));
+          ""));  // help's type column shows type_name alone
 }
 
 }  // namespace
@@ -120,8 +120,8 @@ core::Result<report::Report> load_report(const InventorySourceOptions& options) 
 }
 
 core::Result<report::Report> probe_report(const core::SysRoot& root, const InventorySourceOptions& options) {
-  if (!(options.deadline_seconds >= 0.001) || options.deadline_seconds > 3600) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", _("expected seconds between 0.001 and 3600"));
+  if (!(options.deadline_seconds >= 0.01) || options.deadline_seconds > 3600) {  // as doctor's --deadline
+    return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", _("expected seconds between 0.01 and 3600"));
   }
   // On this machine a relative --data is relative to the working directory
   // (SysRoot would read it from "/"); under a captured --root it stays

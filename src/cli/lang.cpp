@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <regex>
 #include <string_view>
 #include <vector>
 
@@ -48,7 +49,14 @@ class TranslatedFormatter : public CLI::Formatter {
     return with_heading(CLI::Formatter::make_usage(app, std::move(name)), get_label("Usage"));
   }
   std::string make_option_opts(const CLI::Option* opt) const override {
-    return with_heading(with_heading(CLI::Formatter::make_option_opts(opt), get_label("Needs")), get_label("Excludes"));
+    return with_heading(with_heading(without_ranges(CLI::Formatter::make_option_opts(opt)), get_label("Needs")), get_label("Excludes"));
+  }
+  // CLI::Range adds its English bounds to the type column ("INT:INT in [1 -
+  // 65536]"); the type alone is kept there, and a value out of range is
+  // refused with a message that gives the bounds.
+  static std::string without_ranges(std::string opts) {
+    static const std::regex range(R"(:[A-Z]+ in \[[^\]]*\])");
+    return std::regex_replace(opts, range, "");
   }
   std::string make_option(const CLI::Option* opt, bool is_positional) const override {
     return two_columns(make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt));

@@ -274,7 +274,7 @@ CLI::Validator deadline_text() {
         if (!parse_deadline_hours(text)) return trf("expected a duration such as 12h, 90min, 2d, found '{}'", core::printable(text));
         return {};
       },
-      "TIME");
+      "");  // help's type column shows type_name alone
 }
 
 }  // namespace

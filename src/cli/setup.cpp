@@ -8,6 +8,7 @@
 #include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/terminal_text.h"
 #include "knowledge/knowledge.h"
 #include "setup/plan.h"
 #include "setup/render.h"
@@ -94,11 +95,11 @@ void add_setup_command(CLI::App& app, RunState& state) {
     auto outcome = setup::make_setup_plan(*k, report ? &report->inventory : nullptr, options);
     if (!outcome) {
       core::log(core::LogLevel::kError, "{}", outcome.error().to_string());
-      state.exit_code = kExitUsage;
+      state.exit_code = exit_code_for(outcome.error());  // a bad option 64, bad knowledge data 65
       return;
     }
     if (outcome->refusal) {
-      const std::string text = setup::refusal_text(*outcome->refusal);
+      const std::string text = core::terminal_text(setup::refusal_text(*outcome->refusal), false);  // names from the inventory
       std::fwrite(text.data(), 1, text.size(), stderr);
       state.exit_code = kExitErrors;
       return;

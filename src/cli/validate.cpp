@@ -6,7 +6,6 @@
 #include <string_view>
 #include <vector>
 
-#include <fmt/format.h>
 
 #include "core/escape.h"
 #include "core/i18n.h"
@@ -25,7 +24,7 @@ CLI::Validator finite_in(double lo, double hi) {
         }
         return {};
       },
-      fmt::format("NUMBER in [{} - {}]", lo, hi));
+      "");  // help's type column shows the type alone (the error message gives the range)
 }
 
 CLI::Validator whole_number() {
@@ -36,7 +35,7 @@ CLI::Validator whole_number() {
         }
         return {};
       },
-      "N");
+      "");
 }
 
 CLI::Validator whole_in(uint64_t lo, uint64_t hi) {
@@ -51,7 +50,7 @@ CLI::Validator whole_in(uint64_t lo, uint64_t hi) {
         }
         return {};
       },
-      fmt::format("N in [{} - {}]", lo, hi));
+      "");
 }
 
 CLI::Validator size_text(const std::string& example) {
@@ -61,7 +60,7 @@ CLI::Validator size_text(const std::string& example) {
         if (!v || *v == 0) return trf("value '{}' is not a size such as {}", core::escape_bytes(text), example);
         return {};
       },
-      "SIZE");
+      "");
 }
 
 CLI::Validator version_text(const std::string& example) {
@@ -70,7 +69,7 @@ CLI::Validator version_text(const std::string& example) {
         if (!core::Version::parse(text)) return trf("'{}' is not a version; expected numbers such as {}", text, example);
         return {};
       },
-      "VERSION");
+      "");
 }
 
 core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& option, const std::string& value) {

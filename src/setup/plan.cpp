@@ -478,7 +478,7 @@ using Releases = std::vector<std::pair<const TfBuild*, std::string>>;
 
 // The OS the plan is for: --os, else the machine's.
 core::Result<const OsTarget*> choose_os(const SetupFacts& f, const inventory::Inventory* inv, const SetupOptions& o) {
-  if (f.os_targets.empty()) return core::fail(core::ErrorCode::kNotFound, "setup.json", _("no os_targets in the knowledge base"));
+  if (f.os_targets.empty()) return core::fail(core::ErrorCode::kParse, "setup.json", _("no os_targets in the knowledge base"));
   std::string known_os;
   for (const auto& t : f.os_targets) known_os += (known_os.empty() ? "" : ", ") + t.id;
   if (!o.os.empty()) {
