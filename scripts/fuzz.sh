@@ -16,7 +16,8 @@ build="build-asan"
 if [ ! -d "$build/fuzz" ]; then
   build="build-fuzz"
   bash scripts/install-deps.sh
-  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  source scripts/cmake-launcher.sh
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_launcher[@]}" \
     -DTFRIG_WERROR=ON -DTFRIG_FUZZ=ON -DTFRIG_TESTS=OFF
 fi
 cmake --build "$build" -j "$(nproc)"

@@ -6,8 +6,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/install-deps.sh
+source scripts/cmake-launcher.sh
 jobs="$(nproc)"
-CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize "${cmake_launcher[@]}" \
   -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_SANITIZE="-O1 -gline-tables-only" \
   -DTFRIG_WERROR=ON -DTFRIG_SANITIZE=ON -DTFRIG_FUZZ=ON
 cmake --build build-asan -j "$jobs"

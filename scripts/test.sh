@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/install-deps.sh
+source scripts/cmake-launcher.sh
 jobs="$(nproc)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFRIG_WERROR=ON
+# TFRIG_TESTS=ON: README's first command may have configured build/ without them.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DTFRIG_WERROR=ON -DTFRIG_TESTS=ON "${cmake_launcher[@]}"
 cmake --build build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
