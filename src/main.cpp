@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
   cli::add_capture_command(app, state);
   cli::add_explain_command(app, state);
   cli::add_report_command(app, state);
+  cli::add_completion_command(app, state);
 
   if (auto unknown = cli::unknown_command_message(app, argc, argv)) {
     std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(*unknown, false).c_str());

@@ -56,5 +56,7 @@ void add_fleet_command(CLI::App& app, RunState& state);
 void add_capture_command(CLI::App& app, RunState& state);
 void add_explain_command(CLI::App& app, RunState& state);
 void add_report_command(CLI::App& app, RunState& state);
+// `tfrig completion bash|zsh|fish` and the hidden `tfrig man -o DIR` (cli_docs.h).
+void add_completion_command(CLI::App& app, RunState& state);
 
 }  // namespace tfrig::cli
