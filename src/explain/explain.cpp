@@ -107,10 +107,12 @@ bool starts_a_record(std::string_view s) {
   return s.rfind("Traceback (most recent call last)", 0) == 0;
 }
 
-// Characters on the terminal: UTF-8 lead bytes (a wrapped paste breaks at a column, not a byte).
-size_t columns(std::string_view s) {
+// Characters on the terminal, counted up to `enough`: UTF-8 lead bytes (a
+// wrapped paste breaks at a column, not a byte).
+size_t columns(std::string_view s, size_t enough) {
   size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+  if (s.size() < enough) return 0;  // fewer bytes than columns asked for: too narrow whatever they hold
+  for (size_t i = 0; i < s.size() && n < enough; ++i) n += (static_cast<unsigned char>(s[i]) & 0xc0) != 0x80;
   return n;
 }
 
@@ -162,19 +164,20 @@ std::string LineGroup::describe() const {
   return trf("lines {0} (x{1})", numbers, with_thousands(count));
 }
 
-std::string_view message_of(std::string_view line) {
+LineHead head_of(std::string_view line) {
   line = strip_outer(line);
-  if (glog_letter_prefix(line) || dated_prefix(line)) {
+  const bool letter = glog_letter_prefix(line);
+  LineHead h{line, letter ? line[0] : dated_level(line)};
+  if (letter || dated_prefix(line)) {
     const size_t end = line.find("] ");
-    if (end != std::string_view::npos && end < 160) return line.substr(end + 2);
+    if (end != std::string_view::npos && end < 160) h.message = line.substr(end + 2);
   }
-  return line;
+  return h;
 }
 
-char glog_level(std::string_view line) {
-  line = strip_outer(line);
-  return glog_letter_prefix(line) ? line[0] : dated_level(line);
-}
+std::string_view message_of(std::string_view line) { return head_of(line).message; }
+
+char glog_level(std::string_view line) { return head_of(line).level; }
 
 bool looks_like_error(std::string_view line, const std::vector<std::string>& markers) {
   const char level = glog_level(line);
@@ -217,7 +220,7 @@ void LogAnalyzer::add_line(std::string_view line) {
   if (continues) {
     run_.append(line);
     if (run_.size() > kJoinTailBytes) run_.erase(0, run_.size() - kJoinTailBytes);
-  } else if (columns(line) >= kMinWrappedColumns) {
+  } else if (columns(line, kMinWrappedColumns) >= kMinWrappedColumns) {
     run_.assign(line.substr(line.size() > kJoinTailBytes ? line.size() - kJoinTailBytes : 0));
     run_rows_.clear();
     run_pieces_.assign(1, {n, line_seen_});
@@ -259,16 +262,23 @@ void LogAnalyzer::take_line(std::string_view line, uint64_t n) {
                       line.rfind("The above exception was the direct cause", 0) != 0;
   }
   line_seen_ = {};
-  const std::string_view message = message_of(line);
-  if (message.size() > kMaxCachedMessageBytes || exception_line_) {
+  head_ = head_of(line);
+  if (head_.message.size() > kMaxCachedMessageBytes || exception_line_ || cache_rest_ > 0) {
+    if (cache_rest_ > 0) --cache_rest_;
     line_seen_ = classify_counted(line, n);
     return;
   }
   // The key keeps the severity letter: "E ... x" and "I ... x" are not the same line.
-  const char level = glog_level(line);
-  std::string key(1, level ? level : '-');
-  key.append(message);
+  std::string key(1, head_.level ? head_.level : '-');
+  key.append(head_.message);
   auto it = seen_.find(key);
+  // A log of distinct lines (a counter or an address in each) gains nothing
+  // from the cache and pays a copy and two lookups a line: rest it a while.
+  cache_found_ += it != seen_.end();
+  if (++cache_looked_ == kCacheWindow) {
+    if (cache_found_ * 8 < cache_looked_) cache_rest_ = kCacheRestLines;
+    cache_looked_ = cache_found_ = 0;
+  }
   if (it != seen_.end()) {
     // The same message again: same signature and values, same facts (already recorded).
     if (it->second.kind == 1) {
@@ -365,10 +375,10 @@ void LogAnalyzer::classify(std::string_view line, uint64_t n) {
     record_hit(table_.signatures[matched_row_], line, n);
     return;
   }
-  const char level = glog_level(line);
+  const char level = head_.level;
   const bool error_looking = level == 'E' || level == 'F' || exception_line_ || (level != 'I' && matches_.marker);
   if (!error_looking) return;
-  const std::string key = group_key(message_of(line));
+  const std::string key = group_key(head_.message);
   auto it = unrecognised_index_.find(key);
   if (it != unrecognised_index_.end()) {
     result_.unrecognised[it->second].add(n);

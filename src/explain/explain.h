@@ -53,6 +53,14 @@ struct LogAnalysis {
   std::map<std::string, LogFact> facts;  // the first value of each fact
 };
 
+// A log line's message without its prefixes (message_of below) and its
+// glog/absl severity letter (glog_level), parsed in one pass.
+struct LineHead {
+  std::string_view message;
+  char level = 0;
+};
+LineHead head_of(std::string_view line);
+
 // Feeds lines one at a time; memory stays bounded by the caps below whatever the log's size.
 class LogAnalyzer {
  public:
@@ -98,6 +106,12 @@ class LogAnalyzer {
     size_t index = 0;
   };
   std::unordered_map<std::string, Seen> seen_;
+  // The cache's hit rate is looked at every kCacheWindow lookups; under one in
+  // eight, the next kCacheRestLines lines are classified without it.
+  static constexpr uint64_t kCacheWindow = 4096;
+  static constexpr uint64_t kCacheRestLines = 65536;
+  uint64_t cache_looked_ = 0, cache_found_ = 0, cache_rest_ = 0;
+  LineHead head_;  // the line being classified, its prefixes parsed once
   uint64_t counted_ = 0;  // lines that joined a group
   Seen last_seen_;        // the existing group the last counted line joined
   Seen line_seen_;        // where the line just taken was counted

@@ -202,19 +202,48 @@ const Signature* SignatureTable::find(const std::string& id) const {
 
 // The matcher of the whole table. Every text of the table (the rows' match
 // texts, the facts' needles, the contexts, the error markers) is a literal:
-// one scan of the line finds them all (a hash of each 4-byte window against
-// their first 4 bytes, then a comparison where the hash hits), in time linear
-// in the line. The rows' `regex` patterns are one RE2::Set, run on a line only
-// when the scan found the literal each of them requires (its longest plain run
-// of text, taken from the pattern); a pattern without one runs on every line.
+// one scan of the line finds them all (a hash of every stride-th 4-byte
+// window against the literals' first windows, then a comparison where the
+// hash hits), in time linear in the line. The rows' `regex` patterns are one RE2::Set, run on a line only
+// when the scan found a literal each of them requires (its longest plain run
+// of text, or one of a required group's plain alternatives, taken from the
+// pattern); a pattern without one runs on every line.
 // RE2 runs in linear time whatever the pattern.
 namespace {
 
-// The longest run of plain text every match of `pattern` must contain, or ""
-// when none of 3 bytes or more can be told (an alternation at the top, flags,
-// \Q...\E): then the pattern runs on every line.
-std::string required_literal(std::string_view p) {
-  if (p.find("(?") != std::string_view::npos || p.find("\\Q") != std::string_view::npos) return "";
+// The alternatives of a group's body "A|B|C" when each is plain text (escaped
+// punctuation allowed): every match of the group contains one of them. Empty
+// when an alternative holds a class, a repeat, a nested group or an escape class.
+std::vector<std::string> plain_alternatives(std::string_view body) {
+  std::vector<std::string> alts(1);
+  for (size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (c == '|') {
+      alts.emplace_back();
+    } else if (c == '\\') {
+      if (i + 1 >= body.size()) return {};
+      const char e = body[++i];
+      const bool word = (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9');
+      if (word) return {};
+      alts.back() += e;
+    } else if (std::string_view("()[]{}.*+?^$").find(c) != std::string_view::npos) {
+      return {};
+    } else {
+      alts.back() += c;
+    }
+  }
+  return alts;
+}
+
+// Texts of which every match of `pattern` contains at least one: the longest
+// run of plain text, or a required group's plain alternatives ("(A|B).*" needs
+// A or B) when their shortest is longer. Empty when nothing of 3 bytes or more
+// can be told (an alternation at the top, flags, \Q...\E): then the pattern
+// runs on every line.
+std::vector<std::string> required_literals(std::string_view p) {
+  if (p.find("(?") != std::string_view::npos || p.find("\\Q") != std::string_view::npos) return {};
+  std::vector<std::string> best_group;
+  size_t best_group_len = 0;
   std::string best, run;
   auto close_run = [&] {
     if (run.size() > best.size()) best = run;
@@ -226,9 +255,10 @@ std::string required_literal(std::string_view p) {
   };
   for (size_t i = 0; i < p.size(); ++i) {
     const char c = p[i];
-    if (c == '|') return "";  // an alternation at the top: no text is required
+    if (c == '|') return {};  // an alternation at the top: no text is required
     if (c == '(') {
-      // Skip the group (its contents are not required as they stand).
+      // A group: its plain alternatives are required unless a repeat may drop it.
+      const size_t open = i;
       int depth = 0;
       for (; i < p.size(); ++i) {
         if (p[i] == '\\') {
@@ -244,6 +274,17 @@ std::string required_literal(std::string_view p) {
         }
       }
       close_run();
+      const char after = i + 1 < p.size() ? p[i + 1] : '\0';
+      const bool optional = after == '?' || after == '*' || (after == '{' && i + 2 < p.size() && p[i + 2] == '0');
+      if (!optional && i < p.size()) {
+        auto alts = plain_alternatives(p.substr(open + 1, i - open - 1));
+        size_t shortest = alts.empty() ? 0 : std::string::npos;
+        for (const auto& a : alts) shortest = std::min(shortest, a.size());
+        if (shortest > best_group_len) {
+          best_group = std::move(alts);
+          best_group_len = shortest;
+        }
+      }
       continue;
     }
     if (c == '[') {
@@ -284,7 +325,9 @@ std::string required_literal(std::string_view p) {
     run += c;
   }
   close_run();
-  return best.size() >= 3 ? best : "";
+  if (best_group_len > best.size() && best_group_len >= 3) return best_group;
+  if (best.size() >= 3) return {best};
+  return {};
 }
 
 uint32_t load4(const char* s) {
@@ -307,9 +350,18 @@ struct Matcher::Impl {
   // The literals.
   std::vector<std::string> literals;
   std::vector<Owner> literal_owner;
+  // The scan looks at every `stride`-th 4-byte window of the line; each
+  // literal of 4 bytes or more is indexed by its windows at offsets
+  // 0..stride-1, so exactly one of them falls on a looked-at position. The
+  // stride is the shortest such literal's length minus 3 (at most 8).
+  struct Window {
+    uint32_t id;      // the literal
+    uint32_t offset;  // where the window starts in it
+  };
+  size_t stride = 1;
   std::vector<uint64_t> bloom = std::vector<uint64_t>(65536 / 64, 0);
-  std::unordered_map<uint32_t, std::vector<uint32_t>> by_prefix;  // the first 4 bytes -> literals
-  std::vector<uint32_t> short_literals;                           // under 4 bytes: searched as they are
+  std::unordered_map<uint32_t, std::vector<Window>> by_window;  // 4 bytes -> literals holding them
+  std::vector<uint32_t> short_literals;                         // under 4 bytes: searched as they are
   // The patterns.
   RE2::Set set;
   std::vector<Owner> regex_owner;                  // per entry of the set (kSignature)
@@ -318,17 +370,28 @@ struct Matcher::Impl {
   bool compiled = false;
 
   void add_literal(std::string text, Owner owner) {
-    const auto id = static_cast<uint32_t>(literals.size());
-    if (text.size() >= 4) {
-      const uint32_t v = load4(text.data());
-      const uint32_t h = hash4(v);
-      bloom[h / 64] |= uint64_t{1} << (h % 64);
-      by_prefix[v].push_back(id);
-    } else {
-      short_literals.push_back(id);
-    }
     literals.push_back(std::move(text));
     literal_owner.push_back(owner);
+  }
+  void index_literals() {
+    size_t shortest = 0;
+    for (const auto& l : literals) {
+      if (l.size() >= 4 && (shortest == 0 || l.size() < shortest)) shortest = l.size();
+    }
+    stride = shortest ? std::min<size_t>(shortest - 3, 8) : 1;
+    for (uint32_t id = 0; id < literals.size(); ++id) {
+      const std::string& l = literals[id];
+      if (l.size() < 4) {
+        short_literals.push_back(id);
+        continue;
+      }
+      for (uint32_t off = 0; off < stride; ++off) {
+        const uint32_t v = load4(l.data() + off);
+        const uint32_t h = hash4(v);
+        bloom[h / 64] |= uint64_t{1} << (h % 64);
+        by_window[v].push_back({id, off});
+      }
+    }
   }
 };
 
@@ -352,12 +415,9 @@ core::Result<std::shared_ptr<const Matcher>> Matcher::build(const SignatureTable
       if (n < 0) return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].regex", where, s.id), trf("invalid pattern: {}", err));
       impl.regex_owner.push_back({Kind::kSignature, i});
       impl.one_by_one.push_back(std::make_unique<RE2>(r, re2_options()));
-      std::string atom = required_literal(r);
-      if (atom.empty()) {
-        impl.regex_always = true;
-      } else {
-        impl.add_literal(std::move(atom), {Kind::kRegexAtom, static_cast<size_t>(n)});
-      }
+      auto atoms = required_literals(r);
+      if (atoms.empty()) impl.regex_always = true;
+      for (auto& atom : atoms) impl.add_literal(std::move(atom), {Kind::kRegexAtom, static_cast<size_t>(n)});
     }
   }
   for (size_t i = 0; i < t.facts.size(); ++i) impl.add_literal(t.facts[i].needle, {Kind::kFact, i});
@@ -365,6 +425,7 @@ core::Result<std::shared_ptr<const Matcher>> Matcher::build(const SignatureTable
     for (const auto& lit : t.contexts[i].match) impl.add_literal(lit, {Kind::kContext, i});
   }
   for (const auto& lit : t.error_markers) impl.add_literal(lit, {Kind::kMarker, 0});
+  impl.index_literals();
   if (!impl.regex_owner.empty()) {
     if (!impl.set.Compile()) {
       return core::fail(core::ErrorCode::kParse, where, _("the patterns together are too large to compile (RE2's memory limit)"));
@@ -384,17 +445,19 @@ void Matcher::match(std::string_view line, LineMatches& out) const {
   found.clear();
   const char* s = line.data();
   const size_t n = line.size();
-  if (n >= 4) {
-    for (size_t i = 0; i + 4 <= n; ++i) {
-      const uint32_t v = load4(s + i);
-      const uint32_t h = hash4(v);
-      if (!(impl.bloom[h / 64] & (uint64_t{1} << (h % 64)))) continue;
-      auto it = impl.by_prefix.find(v);
-      if (it == impl.by_prefix.end()) continue;
-      for (uint32_t id : it->second) {
-        const std::string& lit = impl.literals[id];
-        if (lit.size() <= n - i && std::memcmp(s + i + 4, lit.data() + 4, lit.size() - 4) == 0) found.push_back(id);
-      }
+  const uint64_t* bloom = impl.bloom.data();
+  const size_t stride = impl.stride;
+  for (size_t i = 0; i + 4 <= n; i += stride) {
+    const uint32_t v = load4(s + i);
+    const uint32_t h = hash4(v);
+    if (!(bloom[h / 64] & (uint64_t{1} << (h % 64)))) continue;
+    auto it = impl.by_window.find(v);
+    if (it == impl.by_window.end()) continue;
+    for (const auto& w : it->second) {
+      if (w.offset > i) continue;
+      const size_t start = i - w.offset;
+      const std::string& lit = impl.literals[w.id];
+      if (lit.size() <= n - start && std::memcmp(s + start, lit.data(), lit.size()) == 0) found.push_back(w.id);
     }
   }
   for (uint32_t id : impl.short_literals) {

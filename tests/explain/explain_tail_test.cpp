@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -123,6 +124,56 @@ TEST(ExplainEngine, OnePassFindsRowsFactsContextsAndMarkers) {
   table().matcher->match("Linked TensorRT version: (8, 6, 1)", m);
   EXPECT_EQ(m.contexts.size(), 1u);
   EXPECT_TRUE(m.signatures.empty());
+}
+
+// The literal prefilter only decides when the patterns run: whatever the
+// stride of its scan and the texts it takes from a pattern (a run of plain
+// text, or a required group's alternatives), each row is found exactly where
+// a plain search of its texts and patterns finds it.
+TEST(ExplainEngine, ThePrefilterFindsWhatAPlainSearchFinds) {
+  const std::vector<std::string> patterns = {
+      "(Call to connect|Connect to).*(Connection refused|No route to host)",
+      "Could not load dynamic library '(lib)?cudart",
+      "(abc|xyz)?tail",
+      "x(foo|bar)+y",
+      "(a\\.bc|c\\|de) end",
+      "GPUs? Available:? *(0\\b|\\[\\])",
+      "(opt){0,1}ional text"};
+  const std::vector<std::string> literals = {"Error", "short", "a longer literal text", "Segmentation fault"};
+  nlohmann::json rows = nlohmann::json::array();
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    rows.push_back({{"id", "p" + std::to_string(i)}, {"rule_id", "log.p"}, {"area", "log"}, {"severity", "error"},
+                    {"regex", {patterns[i]}}, {"what", "w"}, {"cause", "c"}, {"fix", "f"}, {"source", "https://example.org"}});
+  }
+  for (size_t i = 0; i < literals.size(); ++i) {
+    rows.push_back({{"id", "l" + std::to_string(i)}, {"rule_id", "log.l"}, {"area", "log"}, {"severity", "error"},
+                    {"match", {literals[i]}}, {"what", "w"}, {"cause", "c"}, {"fix", "f"}, {"source", "https://example.org"}});
+  }
+  auto t = explain::parse_signature_table(nlohmann::json{{"signatures", rows}}.dump(), "k.json");
+  ASSERT_TRUE(t) << t.error().to_string();
+  std::vector<std::string> bodies = {"Call to connect failed: Connection refused", "Connect to 10.0.0.1 No route to host",
+                                     "Connect to x: Connection timed out", "Could not load dynamic library 'cudart64_110.dll'",
+                                     "Could not load dynamic library 'libcudart.so.11.0'", "tail", "xyztail", "xfoobarfooy", "xy",
+                                     "a.bc end", "c|de end", "abc end", "GPUs Available: 0", "GPU Available []", "GPUs Available: 01",
+                                     "optional text", "ional text", "Error", "Erro", "shor", "short", "a longer literal tex",
+                                     "a longer literal text", "Segmentation fault (core dumped)", "Segmentation faul"};
+  explain::LineMatches m;
+  for (const auto& body : bodies) {
+    for (size_t pad = 0; pad < 12; ++pad) {  // every offset against the scan's stride
+      const std::string line = std::string(pad, '.') + body + std::string(pad % 3, ' ');
+      std::set<std::string> want;
+      for (size_t i = 0; i < patterns.size(); ++i) {
+        if (std::regex_search(line, std::regex(patterns[i]))) want.insert("p" + std::to_string(i));
+      }
+      for (size_t i = 0; i < literals.size(); ++i) {
+        if (line.find(literals[i]) != std::string::npos) want.insert("l" + std::to_string(i));
+      }
+      t->matcher->match(line, m);
+      std::set<std::string> got;
+      for (size_t r : m.signatures) got.insert(t->signatures[r].id);
+      EXPECT_EQ(got, want) << "line: " << line;
+    }
+  }
 }
 
 TEST(ExplainPaste, PrefixesAreSetAside) {
