@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/i18n.h"
 #include "core/text.h"
+#include "inventory/json.h"
 
 namespace tfrig::bench {
 
@@ -69,7 +70,8 @@ BenchContext make_context(const inventory::Inventory& inv, const Config& config)
   }
   if (c.virtualization && *c.virtualization != "none") {
     c.warnings.push_back(
-        trf("running under {}: storage and memory numbers include the hypervisor and neighbours sharing the host", *c.virtualization));
+        trf("running under {}: storage and memory numbers include the hypervisor and neighbours sharing the host",
+            inventory::fact_word(*c.virtualization)));
   }
   double loads[1] = {-1};
   if (getloadavg(loads, 1) == 1) {

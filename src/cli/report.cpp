@@ -50,7 +50,7 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
     const watch::Analysis a = watch::analyse(*rec);
     nlohmann::json j = nlohmann::json::parse(watch::render_json(*rec, a).dump());
     j["series"] = report::html::watch_series_json(*rec);
-    return report::html::Document{report::html::PageKind::kWatch, std::move(j), path};
+    return report::html::Document{report::html::PageKind::kWatch, std::move(j), path, true};
   }
   nlohmann::json j;
   try {
@@ -72,7 +72,7 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
     rules::attach_findings(*r, k, findings);
     j = nlohmann::json::parse(report_json_text(*r));
   }
-  return report::html::Document{*kind, std::move(j), path};
+  return report::html::Document{*kind, std::move(j), path, true};
 }
 
 int run(const ReportOptions& o, const GlobalOptions& global) {

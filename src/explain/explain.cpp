@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -427,6 +428,35 @@ LogAnalysis analyze_text(const SignatureTable& table, std::string_view text) {
   return analyzer.finish(splitter.truncated_lines());
 }
 
+namespace {
+
+// The names the table gives what a row extracts and the log facts, as a
+// reader's label; a name a user's --knowledge table brings prints as it is.
+std::string field_label(const std::string& name) {
+  static const std::map<std::string, const char*> labels = {
+      // TRANSLATORS: labels of values read from a log line (evidence of an explained error).
+      {"allocator", N_("allocator")},
+      {"allocator_in_use", N_("memory in use by the allocator")},
+      {"allocator_limit", N_("allocator limit")},
+      {"compute_capability", N_("compute capability")},
+      {"cuda_runtime", N_("CUDA runtime")},
+      {"cudnn_compiled", N_("cuDNN TensorFlow was built with")},
+      {"cudnn_loaded", N_("cuDNN loaded")},
+      {"driver_version", N_("driver version")},
+      {"error", N_("error")},
+      {"gpu_name", N_("GPU")},
+      {"library", N_("library")},
+      {"oom_request", N_("allocation requested")},
+      {"shape", N_("tensor shape")},
+      {"tf_version", N_("TensorFlow version")},
+      {"pci_bus_id", N_("PCI address")},
+  };
+  auto it = labels.find(name);
+  return it == labels.end() ? name : _(it->second);
+}
+
+}  // namespace
+
 std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& log_name) {
   auto line_source = [&](uint64_t n) {
     // TRANSLATORS: where an evidence was read: {0} is the log file, {1} a line number.
@@ -451,10 +481,10 @@ std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& lo
     f.message = trf("{0} Seen on {1}.", _(sig.cause), hit.group.describe());
     const std::string first_line = line_source(hit.group.lines.front());
     f.evidence.push_back({_("log line"), hit.group.sample, first_line});
-    for (const auto& [name, value] : hit.group.values) f.evidence.push_back({name, value, first_line});
+    for (const auto& [name, value] : hit.group.values) f.evidence.push_back({field_label(name), value, first_line});
     for (const auto& name : sig.facts) {
       auto it = a.facts.find(name);
-      if (it != a.facts.end()) f.evidence.push_back({name, it->second.value, line_source(it->second.line)});
+      if (it != a.facts.end()) f.evidence.push_back({field_label(name), it->second.value, line_source(it->second.line)});
     }
     f.fix = _(sig.fix);
     f.references = {sig.source};

@@ -1,5 +1,7 @@
 #include "inventory/json.h"
 
+#include "core/i18n.h"
+
 namespace tfrig::inventory {
 
 // _WITH_DEFAULT: a key missing from an older snapshot reads as its default
@@ -179,6 +181,14 @@ void from_json(const nlohmann::json& j, Inventory& v) {
   if (j.contains("python")) j.at("python").get_to(v.python);
   if (j.contains("containers")) j.at("containers").get_to(v.containers);
   if (j.contains("region")) j.at("region").get_to(v.region);
+}
+
+std::string fact_word(const std::string& stored) {
+  if (stored == "none") return _("none");
+  if (stored == "unknown") return _("unknown");
+  // TRANSLATORS: the CPU says it runs under a hypervisor, but not which one.
+  if (stored == "unknown hypervisor") return _("unknown hypervisor");
+  return stored;
 }
 
 }  // namespace tfrig::inventory

@@ -74,4 +74,9 @@ void from_json(const nlohmann::json& j, ContainerInfo& v);
 void to_json(nlohmann::json& j, const Inventory& v);
 void from_json(const nlohmann::json& j, Inventory& v);
 
+// A value the probes store as a fixed English word ("none", "unknown",
+// "unknown hypervisor") in the reader's language; anything else (a
+// hypervisor's or an OS's name) is data and comes back as it is.
+std::string fact_word(const std::string& stored);
+
 }  // namespace tfrig::inventory

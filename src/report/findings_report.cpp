@@ -50,7 +50,7 @@ std::string area_label(std::string_view area) {
   if (area == "os") return C_("area", "os");
   if (area == "container") return C_("area", "container");
   if (area == "tuning") return C_("area", "tuning");
-  if (area == "logs") return C_("area", "logs");
+  if (area == "logs" || area == "log") return C_("area", "logs");  // explain's rows say "log"
   return std::string(area);
 }
 

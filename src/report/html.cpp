@@ -18,7 +18,9 @@ namespace {
 
 // The page's only style sheet. Chinese: the fonts after DejaVu Sans hold the
 // CJK characters it lacks (Noto Sans CJK SC, WenQuanYi on Linux, Microsoft
-// YaHei on Windows, PingFang SC on macOS); table cells break Chinese at
+// YaHei on Windows, PingFang SC on macOS); a Chinese page (lang zh-CN) puts
+// them first, so a heading's Latin and CJK come from one font of one weight
+// rather than bold DejaVu beside a CJK face without bold; table cells break Chinese at
 // spaces and punctuation only (word-break:keep-all), so a two-character
 // word in a narrow column is not stacked one character a line. Colours: text and every severity colour on
 // its background have a contrast ratio of at least 4.5:1 (WCAG 2.1 SC 1.4.3,
@@ -55,6 +57,9 @@ article.finding.warning{border-left-color:var(--warn)}
 article.finding.info{border-left-color:var(--info)}
 article.finding h3{margin:4px 0}
 .meta{color:var(--muted);font-size:13px}
+html:lang(zh) body{font-family:"PingFang SC","Microsoft YaHei","Noto Sans CJK SC","WenQuanYi Micro Hei","WenQuanYi Zen Hei","DejaVu Sans",system-ui,sans-serif}
+p.notice{margin:0;padding:8px 24px;background:var(--warnbg);color:var(--warn);border-bottom:1px solid var(--line)}
+pre.inventory{background:var(--band);border:1px solid var(--line);border-radius:4px;padding:8px 10px;overflow-x:auto;line-height:1.4}
 code,pre{font-family:"DejaVu Sans Mono","Noto Sans Mono CJK SC","WenQuanYi Zen Hei Mono","Microsoft YaHei",ui-monospace,monospace;font-size:13px}
 pre.fix{background:#f0f3f6;border:1px solid var(--line);border-radius:4px;padding:8px 10px;white-space:pre-wrap;overflow-wrap:anywhere;user-select:all;margin:6px 0}
 table{border-collapse:collapse;margin:8px 0 14px;font-size:13px;max-width:100%}
@@ -183,6 +188,7 @@ std::string render_page(const Page& page) {
   out += "<header class=\"top\"><h1>" + escape(page.title) + "</h1>";
   if (!page.subtitle.empty()) out += "<p>" + escape(page.subtitle) + "</p>";
   out += "</header>\n";
+  if (!page.notice.empty()) out += "<p class=\"notice\" role=\"note\">" + escape(page.notice) + "</p>\n";
   if (page.sections.size() > 1) {
     // TRANSLATORS: the accessible name of the page's table of contents (aria-label).
     out += "<nav class=\"toc\" aria-label=\"" + escape(_("Contents")) + "\">";

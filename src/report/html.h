@@ -32,6 +32,7 @@ struct Page {
   std::string title;     // plain text: <title> and the h1
   std::string subtitle;  // plain text under the h1: where the data came from, when
   std::vector<Section> sections;
+  std::string notice;  // plain text: a caveat about the whole page, shown above the contents
 };
 
 // A whole document: doctype, charset, CSP that forbids every fetch, inline

@@ -53,6 +53,41 @@ std::string short_label(const std::string& s, size_t max_columns) {
 // Pixels a label takes at the charts' 12px font: ~7.2 per column.
 double label_pixels(const std::string& s) { return 7.2 * static_cast<double>(core::display_width(s)); }
 
+// A bar's label, right-aligned against the bars: cut (with an ellipsis) to
+// the label area at the widest glyphs of the 12px font (DejaVu Sans capitals
+// and digits up to ~8.5px, a CJK character one em), so a long GPU name is
+// never cut by the chart's left edge; the whole label is the text's tooltip
+// (and stays whole in the table under the chart).
+std::string bar_label(double x, double y, const std::string& label) {
+  constexpr double kNarrow = 8.5, kWide = 12.5, kRoom = kLabelWidth - 10;
+  double px = 0;
+  size_t cut = 0;
+  bool whole = true;
+  while (cut < label.size()) {
+    size_t next = cut + 1;
+    while (next < label.size() && (static_cast<unsigned char>(label[next]) & 0xC0) == 0x80) ++next;  // one UTF-8 sequence
+    const double w = core::display_width(std::string_view(label).substr(cut, next - cut)) > 1 ? kWide : kNarrow;
+    if (px + w > kRoom) {
+      whole = false;
+      break;
+    }
+    px += w;
+    cut = next;
+  }
+  if (!whole) {
+    // Room for the ellipsis: drop characters until it fits.
+    while (cut > 0 && px + kWide > kRoom) {
+      size_t prev = cut - 1;
+      while (prev > 0 && (static_cast<unsigned char>(label[prev]) & 0xC0) == 0x80) --prev;
+      px -= core::display_width(std::string_view(label).substr(prev, cut - prev)) > 1 ? kWide : kNarrow;
+      cut = prev;
+    }
+  }
+  const std::string shown = whole ? label : label.substr(0, cut) + "\u2026";
+  const std::string tip = whole ? "" : "<title>" + escape(label) + "</title>";
+  return fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}{}</text>", num(x), num(y), tip, escape(shown));
+}
+
 // A chart's title as the first sentence of its text alternative.
 // TRANSLATORS: {} is a chart's title, followed by what the chart shows.
 std::string title_sentence(const std::string& title) { return trf("{}. ", title); }
@@ -172,8 +207,7 @@ std::string bar_chart(const BarChart& c) {
   for (size_t i = 0; i < c.bars.size(); ++i) {
     const auto& b = c.bars[i];
     const double y = top + kRow * static_cast<double>(i);
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(kLabelWidth - 6), num(y + 16),
-                       escape(short_label(b.label, 29)));
+    svg += bar_label(kLabelWidth - 6, y + 16, b.label);
     double end = s.x0;
     if (std::isfinite(b.value)) {
       end = std::max(s.at(b.value), s.x0 + 1);
@@ -245,8 +279,7 @@ std::string stacked_bytes_chart(const StackedChart& c) {
   for (size_t i = 0; i < c.bars.size(); ++i) {
     const auto& b = c.bars[i];
     const double y = top + kRow * static_cast<double>(i);
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", num(kLabelWidth - 6), num(y + 16),
-                       escape(short_label(b.label, 29)));
+    svg += bar_label(kLabelWidth - 6, y + 16, b.label);
     double acc = 0;
     for (size_t p = 0; p < b.parts.size(); ++p) {
       const double v = std::max(b.parts[p], 0.0);

@@ -13,6 +13,9 @@
 #include "plan/ranking.h"
 #include "plan/render.h"
 #include "report/html_chart.h"
+#include "report/probe_detail.h"
+#include "report/report.h"
+#include "report/severity_paint.h"
 #include "watch/classify.h"
 #include "watch/sample.h"
 
@@ -100,15 +103,18 @@ std::string kv(const std::vector<std::pair<std::string, std::string>>& rows) {
   return table("", {}, cells, "kv");
 }
 
-// `command`: the tfrig command that wrote the JSON ("plan").
-std::string all_data(const json& doc, std::string_view command) {
-  return "<details><summary>" + escape(trf("Every value of the {} JSON output", command)) + "</summary>" + json_html(doc) +
-         "</details>\n";
+// A folded view of machine data (JSON field names and values as programs
+// read them, English by contract): class "raw" marks it for readers and tests.
+std::string raw_data_details(const std::string& summary, const std::string& html) {
+  return "<details class=\"raw\"><summary>" + escape(summary) + "</summary>" + html + "</details>\n";
 }
 
-std::string all_data_summary(const json& doc, const std::string& summary) {
-  return "<details><summary>" + escape(summary) + "</summary>" + json_html(doc) + "</details>\n";
+// `command`: the tfrig command that wrote the JSON ("plan").
+std::string all_data(const json& doc, std::string_view command) {
+  return raw_data_details(trf("Every value of the {} JSON output", command), json_html(doc));
 }
+
+std::string all_data_summary(const json& doc, const std::string& summary) { return raw_data_details(summary, json_html(doc)); }
 
 // "Source: " before a list of links or a name.
 std::string source_line(const std::string& html) {
@@ -151,14 +157,15 @@ std::string finding_html(const json& f, size_t n, std::string_view prefix) {
   out += "<h3>" + severity_badge(sev) + " " + escape(str(f, "title")) + "</h3>";
   // TRANSLATORS: under a finding's title: {0} the rule id, {1} the area (driver, gpu, ...), {2} what it is about.
   out += "<p class=\"meta\">" +
-         trf("rule {0} \u00b7 area {1} \u00b7 {2}", "<code>" + escape(str(f, "rule_id")) + "</code>", escape(str(f, "area")),
+         trf("rule {0} \u00b7 area {1} \u00b7 {2}", "<code>" + escape(str(f, "rule_id")) + "</code>", escape(area_label(str(f, "area"))),
              escape(str(f, "entity"))) +
          "</p>";
   out += "<p>" + with_code(str(f, "message")) + "</p>";
   const json& evidence = array(f, "evidence");
   if (!evidence.empty()) {
     std::vector<std::vector<std::string>> rows;
-    for (const auto& e : evidence) rows.push_back({escape(str(e, "fact")), with_code(str(e, "value")), escape(str(e, "source"))});
+    // The source as the terminal shows it ("knowledge tf_builds.json" in the reader's words).
+    for (const auto& e : evidence) rows.push_back({escape(str(e, "fact")), with_code(str(e, "value")), escape(probe_detail(str(e, "source")))});
     out += table(_("Evidence"), {C_("evidence table", "fact"), C_("evidence table", "value here"), C_("evidence table", "from")}, rows);
   }
   const std::string fix = str(f, "fix");
@@ -391,10 +398,17 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
   out.push_back({std::string(p) + "topology", _("GPU topology and links"),
                  topology_section(inv) + links_section(array(inv, "gpus"))});
   {
+    // The areas in the terminal's words (labels and values translated, units
+    // formatted); the JSON's field names stay in the raw view below it.
     std::string body;
-    for (auto it = inv.begin(); inv.is_object() && it != inv.end(); ++it) {
-      body += "<h3 id=\"" + escape(std::string(p) + "inv-" + anchor(it.key())) + "\">" + escape(it.key()) + "</h3>" + json_html(it.value());
+    if (auto r = report_from_json(d)) {
+      body += "<pre class=\"inventory\">" + escape(render_sections_text(*r, TextOptions{false, true})) + "</pre>";
     }
+    std::string raw;
+    for (auto it = inv.begin(); inv.is_object() && it != inv.end(); ++it) {
+      raw += "<h3 id=\"" + escape(std::string(p) + "inv-" + anchor(it.key())) + "\">" + escape(it.key()) + "</h3>" + json_html(it.value());
+    }
+    body += raw_data_details(_("The inventory as the snapshot's JSON holds it (field names and values as programs read them)"), raw);
     out.push_back({std::string(p) + "inventory", _("Inventory by area"), body});
   }
   {
@@ -763,7 +777,7 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
                 {_("Started"), escape(str(run, "started_utc"))},
                 {_("Samples"), trf("{0} every {1} s", json_value_html(member(d, "samples")), json_value_html(member(run, "interval_s")))},
                 {_("GPUs"), escape(member(d, "gpu_watched").is_boolean() && d["gpu_watched"].get<bool>() ? C_("watch GPUs", "watched")
-                                                                                                      : str(run, "gpu_status"))},
+                                                                                                      : _(str(run, "gpu_status")))},  // stored English (watch/monitor.cpp)
                 {_("Source"), escape(str(run, "source"))}});
     out.push_back({std::string(p) + "verdict", _("Verdict"), body});
   }
@@ -954,6 +968,12 @@ std::vector<Section> document_sections(const Document& doc, std::string_view pre
 
 std::string render_documents(const std::vector<Document>& docs) {
   Page page;
+  const bool from_files = std::any_of(docs.begin(), docs.end(), [](const Document& d) { return d.prose_from_json; });
+  if (from_files && core::i18n::language() != "en") {
+    page.notice = _("This page was built from JSON files. tfrig's JSON is always in English, so the verdicts, findings "
+                    "and notes below are quoted from it in English; run the command itself with --format html for a page "
+                    "wholly in this language.");
+  }
   if (docs.size() == 1) {
     page.title = page_title(docs[0]);
     // TRANSLATORS: under the page title: where its data came from (a file, a command).

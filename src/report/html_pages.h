@@ -31,6 +31,9 @@ struct Document {
   PageKind kind = PageKind::kDoctor;
   nlohmann::json data;  // the command's JSON output (watch: plus "series", bench: plus "history")
   std::string label;    // where it came from: a file name, "live"
+  // Read from a file (tfrig report): its texts are the JSON's English, which
+  // a page in another language says.
+  bool prose_from_json = false;
 };
 
 // A page's sections; anchors start with `prefix` (several documents share a page).

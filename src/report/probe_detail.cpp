@@ -114,6 +114,8 @@ const std::vector<Shape>& shapes() {
     add("the driver could not initialise it: (.+)", N_("the driver could not initialise it: {}"));
     add("lspci: the device's config space reads all 1s \\(rev ff\\)", N_("lspci: the device's config space reads all 1s (rev ff)"));
     // Evidence sources the rules write (src/rules/*): JSON keeps them English.
+    // An Xid read from an earlier boot's log (inventory::kEarlierBoot after its source).
+    add_nested("(.+) \\(an earlier boot\\)", N_("{} (an earlier boot)"));
     add("knowledge (\\S+) \\[(.+)\\]", N_("knowledge {0} [{1}]"));
     add("knowledge (\\S+)", N_("knowledge {}"));
     add("dynamic loader order \\(ld\\.so\\(8\\)\\)", N_("dynamic loader order (ld.so(8))"));

@@ -48,5 +48,8 @@ struct TextOptions {
   bool show_problems = true;
 };
 std::string render_text(const Report& report, const TextOptions& options);
+// The inventory by area and the probes' states, as render_text shows them
+// after the findings; not escaped for a terminal (the HTML page escapes it).
+std::string render_sections_text(const Report& report, const TextOptions& options);
 
 }  // namespace tfrig::report

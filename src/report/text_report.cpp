@@ -7,6 +7,7 @@
 #include "core/table.h"
 #include "core/terminal_text.h"
 #include "core/units.h"
+#include "inventory/json.h"
 #include "report/probe_detail.h"
 #include "report/report.h"
 
@@ -18,15 +19,7 @@ namespace {
 // the words a reader sees are translated here, at rendering.
 std::string unknown() { return _("unknown"); }
 
-// Values the probes store as fixed English words ("none", "unknown
-// hypervisor"); anything else (a hypervisor's or OS's name) is data.
-std::string fact_word(const std::string& v) {
-  if (v == "none") return _("none");
-  if (v == "unknown") return unknown();
-  // TRANSLATORS: the CPU says it runs under a hypervisor, but not which one.
-  if (v == "unknown hypervisor") return _("unknown hypervisor");
-  return v;
-}
+using inventory::fact_word;
 
 template <class T>
 std::string or_unknown(const std::optional<T>& v) {
@@ -504,6 +497,13 @@ std::string render_text(const Report& r, const TextOptions& options) {
   if (r.root != "/" && !r.root.empty()) out += core::terminal_line(trf(" (root {})", r.root));
   out += "\n";
   if (r.evaluated) out += render_findings_text(r, options.color);
+  out += render_sections_text(r, options);
+  return core::terminal_text(out, options.color);
+}
+
+std::string render_sections_text(const Report& r, const TextOptions& options) {
+  const Painter p{options.color};
+  std::string out;
   render_host_section(out, p, r);
   render_cpu_section(out, p, r);
   render_memory_section(out, p, r);
@@ -513,7 +513,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   render_software_section(out, p, r);
   render_limits_section(out, p, r);
   render_probes_section(out, p, r, options.show_problems);
-  return core::terminal_text(out, options.color);
+  return out;
 }
 
 }  // namespace tfrig::report

@@ -162,7 +162,7 @@ TEST(ExplainRealLogs, OomShowsShapeAllocatorAndRequest) {
   auto f = explain::findings_from(a);
   ASSERT_EQ(f.size(), 2u);  // two shapes
   bool has_request = false;
-  for (const auto& e : f[0].finding.evidence) has_request |= e.fact == "oom_request" && e.value == "24.38MiB";
+  for (const auto& e : f[0].finding.evidence) has_request |= e.fact == "allocation requested" && e.value == "24.38MiB";
   EXPECT_TRUE(has_request);
   EXPECT_NE(f[0].finding.fix.find("tfrig plan"), std::string::npos);
 }

@@ -6,15 +6,23 @@ somebody forgot to mark. What is English on purpose is dropped before the check:
 names, identifiers (snake_case, dotted, CAPS, with digits) and the product and command names
 below. Lines of a JSON dump are skipped.
 
+HTML pages (--format html) are checked on their visible text: what the page folds away as raw
+machine data (<details class="raw">: JSON field names and values, English by contract), style,
+code and the fix commands are dropped first. A page built by `tfrig report` from JSON files quotes
+the JSON's English prose, so it is only checked for the notice that says so.
+
 usage: chinese_sweep.py TFRIG SOURCE_DIR"""
 import os, re, subprocess, sys, tempfile
+from html.parser import HTMLParser
 
 CJK = re.compile(r'[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]')
-DROP = [r'\S+:\d+ \([^()]*\)', r'\b\w+:/\S*', r'\{[^}]*\}', r'\b[a-z_]+(?:, ?[a-z_]+){3,}\b', r'\b\w+(?:,\w+)+\b', r'`[^`]*`', r'"[^"]*"', r"'[^']*'", r'“[^”]*”', r'https?://\S+', r'(?<![\w])[~.]?/[\w./*~:+-]*',
+DROP = [r'NVRM: .*', r'\S+:\d+ \([^()]*\)', r'\b\w+:/\S*', r'\{[^}]*\}', r'\b[a-z_]+(?:, ?[a-z_]+){3,}\b', r'\b\w+(?:,\w+)+\b', r'`[^`]*`', r'"[^"]*"', r"'[^']*'", r'“[^”]*”', r'https?://\S+', r'(?<![\w])[~.]?/[\w./*~:+-]*',
         r'(?<!\w)--?[\w-]+(=\S+)?', r'\b\w+=\S*', r'\b[\w.+-]*\.(py|sh|json|jsonl|yaml|yml|txt|csv|html|tfrecord|tfr|gz|tar|conf|list|cfg|deb|log|so)\b[\w.]*',
         r'\blib[\w+-]*\b', r'\b[A-Z][A-Z0-9_\-]+\b', r'\b\w*\d\w*\b', r'\b\w+_\w+\b', r'\b\w+(\.\w+)+\b', r'\b[a-z]+[A-Z]\w*\b', r'\b\w+(?:-\w+)+\b']
 # Names that stay as they are in Chinese text (po/GLOSSARY.md): products, tools, commands, units;
-# the last line: words of GPU catalog names (data), "NVIDIA A16 (per GPU; board has 4 GPUs)".
+# the last line: words of GPU catalog names (data), "NVIDIA A16 (per GPU; board has 4 GPUs)", "NVIDIA RTX
+# 6000 Ada Generation"; tools named as sources; "host", the entity id findings carry in every language.
+# Quoted kernel log lines ("NVRM: ...") are other programs' words.
 ALLOW = set('''tfrig nvidia smi cuda cudnn tensorflow keras pip apt docker nvml pcie nvlink gpu gpus cpu cpus ram
 tfrecord jpeg png numa xla tf python conda venv ubuntu debian linux kernel sudo bash json yaml csv html prometheus
 grafana slurm kubernetes ansible systemd hbm dram ssd nvme hdd gib mib kib gb mb kb tb tib ms us ns fp tensor core
@@ -26,7 +34,7 @@ madvise never always performance powersave schedutil ondemand conservative persi
 hypervisor kvm virtio vmware xen hyper microsoft google amazon lambda dgx hgx nvswitch infiniband roce pytorch jax
 numpy pandas absl grpc protobuf onednn mkl oneapi avx sse fma bf16 fp16 fp32 tf32 int8 float16 bfloat16 float32
 mixed momentum adamw adafactor none selective full sgd rmsprop gauge counter doctor
-per board has'''.split())
+per board has ada generation lspci sysfs host'''.split())
 
 def english_left(text):
     bad = []
@@ -46,6 +54,36 @@ def english_left(text):
         elif len(words) >= 2:
             bad.append(line)
     return bad
+
+class VisibleText(HTMLParser):
+    """The text a reader sees, one line per block element; raw data, code and style left out."""
+    SKIP = {'script', 'style', 'code', 'pre'}
+    BLOCK = {'p', 'div', 'tr', 'li', 'h1', 'h2', 'h3', 'h4', 'td', 'th', 'summary', 'caption', 'text', 'title', 'desc', 'nav', 'a'}
+    def __init__(self):
+        super().__init__()
+        self.stack, self.out = [], []
+    def skipping(self):
+        return any(t in self.SKIP or t == 'details.raw' for t in self.stack)
+    def handle_starttag(self, tag, attrs):
+        if tag in ('meta', 'br', 'col', 'img', 'input', 'link', 'line', 'rect', 'path', 'circle', 'polyline'):
+            return
+        cls = dict(attrs).get('class') or ''
+        self.stack.append('details.raw' if tag == 'details' and 'raw' in cls.split() else tag)
+    def handle_endtag(self, tag):
+        while self.stack:
+            t = self.stack.pop()
+            if t.split('.')[0] == tag:
+                break
+        if tag in self.BLOCK:
+            self.out.append('\n')
+    def handle_data(self, data):
+        if not self.skipping():
+            self.out.append(data)
+
+def visible_text(page):
+    p = VisibleText()
+    p.feed(page)
+    return ''.join(p.out)
 
 def main():
     tfrig, src = sys.argv[1], sys.argv[2]
@@ -74,7 +112,35 @@ def main():
         ['doctor', '--bogus'], ['plan', '--model', 'nosuch'], ['verify', os.path.join(scratch, 'none.tfrecord')],
         ['doctor', '--snapshot', os.path.join(scratch, 'none.json')], ['plan', '--batch', 'x'],
     ]
+    html_runs = [
+        ['doctor', '--snapshot', snap, '--format', 'html'],
+        ['doctor', '--snapshot', d('snapshots', 'eight_quadro_rtx5000.json'), '--format', 'html'],
+        ['doctor', '--from', d('nvidia-bug-report', 'Randy-jun__myautoconfig.log.gz'), '--format', 'html'],
+        ['plan', '--model', 'resnet50', '--batch', '256', '--format', 'html'],
+        ['plan', '--snapshot', snap, '--model', 'bert-large', '--format', 'html'],
+        ['fleet', d('snapshots', 'cpu_box_cuda13.json'), d('snapshots', 'eight_quadro_rtx5000.json'), snap, '--format', 'html'],
+        ['watch', '--replay', d('watch', 'cpu-heavy.jsonl'), '--format', 'html'],
+    ]
     failed = 0
+    for args in html_runs:
+        p = subprocess.run([tfrig] + args, env=env, capture_output=True, text=True, timeout=120)
+        bad = english_left(visible_text(p.stdout)) if p.returncode in (0, 1, 2) else ['exit %d: %s' % (p.returncode, p.stderr[-300:])]
+        if not p.stdout.lstrip().startswith('<!DOCTYPE html>'):
+            bad.append('not an HTML page')
+        if bad:
+            failed += 1
+            print('tfrig ' + ' '.join(a.replace(src + '/', '') for a in args) + ':')
+            for b in bad:
+                print('    ' + b)
+    # A page from JSON files says that its prose is the JSON's English.
+    json_out = subprocess.run([tfrig, 'doctor', '--snapshot', snap, '--format', 'json'], capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, LANG='C.UTF-8', LC_ALL='', LANGUAGE='')).stdout
+    with open(os.path.join(scratch, 'd.json'), 'w', encoding='utf-8') as f:
+        f.write(json_out)
+    p = subprocess.run([tfrig, 'report', '-o', '-', os.path.join(scratch, 'd.json')], env=env, capture_output=True, text=True, timeout=120)
+    if 'class="notice"' not in p.stdout or not CJK.search(re.search(r'<p class="notice"[^>]*>([^<]*)', p.stdout).group(1)):
+        failed += 1
+        print('tfrig report (English JSON under zh_CN): the page does not say its prose is quoted English')
     for args in runs:
         p = subprocess.run([tfrig] + args, env=env, capture_output=True, text=True, timeout=120)
         out = p.stdout + p.stderr
@@ -90,7 +156,7 @@ def main():
     if failed:
         print(f'{failed} command(s) print English prose under LANG=zh_CN.UTF-8: mark the texts (docs/i18n.md)')
         return 1
-    print(f'{len(runs)} commands: no English prose left')
+    print(f'{len(runs)} commands and {len(html_runs) + 1} HTML pages: no English prose left')
     return 0
 
 if __name__ == '__main__':

@@ -87,7 +87,7 @@ TEST(HtmlEscape, OnlyHttpLinksBecomeLinks) {
 }
 
 TEST(HtmlPage, HasCspThatForbidsFetchesAndPrintAndPhoneStyles) {
-  Page page{"t<1>", "s", {{"a", "A & B", "<p>x</p>"}, {"b", "B", ""}}};
+  Page page{"t<1>", "s", {{"a", "A & B", "<p>x</p>"}, {"b", "B", ""}}, ""};
   const std::string out = render_page(page);
   EXPECT_NE(out.find("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"), std::string::npos);
   EXPECT_NE(out.find("@media print"), std::string::npos);
@@ -434,10 +434,27 @@ TEST(HtmlI18n, ChartLabelsAreCutByDisplayWidthAndKeptWholeInTheTable) {
   const std::string label = "把数据集缓存到内存并且使用更快的存储设备";  // 20 characters, 40 columns
   c.bars.push_back({label, 1, "1", "", false});
   const std::string html = bar_chart(c);
-  // 29 columns at most in the SVG: 14 characters (28 columns) and the ellipsis.
-  EXPECT_NE(html.find(">把数据集缓存到内存并且使用更\u2026</text>"), std::string::npos) << html;
+  // The label area (202px) at one em (12.5px) a CJK character: 15 characters and the ellipsis;
+  // the whole label is the tooltip and stays whole in the table.
+  EXPECT_NE(html.find("<title>" + label + "</title>把数据集缓存到内存并且使用更快\u2026</text>"), std::string::npos) << html;
   EXPECT_NE(html.find("<td>" + label + "</td>"), std::string::npos);
-  EXPECT_LE(core::display_width("把数据集缓存到内存并且使用更\u2026"), 29u);
+  // A long GPU name in capitals and digits (8.5px each at most): cut before the chart's left edge.
+  BarChart g;
+  g.title = "t";
+  g.value_header = "v";
+  const std::string gpu = "NVIDIA RTX PRO 6000 BLACKWELL SERVER EDITION 96GB";
+  g.bars.push_back({gpu, 1, "1", "", false});
+  const std::string gh = bar_chart(g);
+  const size_t at = gh.find("<title>" + gpu + "</title>");
+  ASSERT_NE(at, std::string::npos) << gh;
+  const std::string shown = gh.substr(at + gpu.size() + 15, gh.find("</text>", at) - at - gpu.size() - 15);
+  EXPECT_LE(8.5 * static_cast<double>(core::display_width(shown)), 202.0) << shown;
+  // A label that fits is shown whole, without a tooltip.
+  BarChart f;
+  f.title = "t";
+  f.value_header = "v";
+  f.bars.push_back({"NVIDIA A100-SXM4-80GB", 1, "1", "", false});
+  EXPECT_NE(bar_chart(f).find(">NVIDIA A100-SXM4-80GB</text>"), std::string::npos);
 }
 
 }  // namespace
