@@ -38,12 +38,14 @@ with open(d + '/distinct.log', 'w') as out:
             n += len(s.encode())
 print(len(pats), 'patterns;', i, 'lines')
 PY
-t() { local s e; s=$(date +%s.%N); "$@" >/dev/null || true; e=$(date +%s.%N); echo "$s $e" | awk '{printf "%.2f", $2-$1}'; }
+# Wall seconds and CPU seconds (user + sys): on a shared machine the CPU time
+# is the figure that does not depend on what else runs.
+t() { /usr/bin/time -f "%e %U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.2f %.2f\n", $1, $2 + $3}'; }
 f=$dir/distinct.log
 size=$(stat -c %s "$f")
 cat "$f" >/dev/null  # into the page cache
-g=$(t grep -E -c -f "$dir/patterns.ere" "$f")
-x=$(t "$tfrig" explain --fail-on never --format json "$f")
+read -r gw gc < <(t grep -E -c -f "$dir/patterns.ere" "$f")
+read -r xw xc < <(t "$tfrig" explain --fail-on never --format json "$f")
 rss=$( { /usr/bin/time -f %M "$tfrig" explain --fail-on never "$f" >/dev/null; } 2>&1 | tail -1)
-awk -v s="$size" -v g="$g" -v x="$x" -v r="$rss" 'BEGIN {
-  printf "distinct  %5.0f MB   grep -E -c -f %5.2f s (%4.0f MB/s)   tfrig explain %5.2f s (%4.0f MB/s, max RSS %d KiB)\n", s/1e6, g, s/1e6/g, x, s/1e6/x, r }'
+awk -v s="$size" -v gw="$gw" -v gc="$gc" -v xw="$xw" -v xc="$xc" -v r="$rss" 'BEGIN {
+  printf "distinct  %5.0f MB   grep -E -c -f %5.2f s wall %5.2f s CPU (%4.0f MB/s)   tfrig explain %5.2f s wall %5.2f s CPU (%4.0f MB/s of CPU, max RSS %d KiB)\n", s/1e6, gw, gc, s/1e6/gc, xw, xc, s/1e6/xc, r }'

@@ -208,11 +208,21 @@ void LogAnalyzer::add_line(std::string_view line) {
   if (continues && row == kNoRow) {
     // Maybe a piece of a line the terminal wrapped: match it joined to the
     // pieces before it; a row that none of the pieces matched alone names the whole.
-    std::string joined = run_;
-    joined.append(line.substr(0, kJoinTailBytes));
+    // Without a pattern's literal in the run or the piece, only a literal can
+    // match across the cut, so the text around the cut is enough (most lines
+    // after a wide line are not wrapped pieces; rescanning the run for each was
+    // most of explain's time on such logs).
+    const bool patterns = run_atom_ || line_atom_;
+    const size_t span = patterns ? kJoinTailBytes : table_.matcher->longest_literal();
+    std::string joined = run_.substr(run_.size() > span ? run_.size() - span : 0);
+    joined.append(line.substr(0, span));
     table_.matcher->match(joined, join_matches_);
     for (size_t r : join_matches_.signatures) {
       if (std::find(run_rows_.begin(), run_rows_.end(), r) != run_rows_.end()) continue;
+      if (!patterns) {
+        joined = run_;  // the whole, for the sample and the row's values
+        joined.append(line.substr(0, kJoinTailBytes));
+      }
       record_joined(table_.signatures[r], joined);
       run_rows_.push_back(r);
       break;
@@ -221,14 +231,17 @@ void LogAnalyzer::add_line(std::string_view line) {
   if (continues) {
     run_.append(line);
     if (run_.size() > kJoinTailBytes) run_.erase(0, run_.size() - kJoinTailBytes);
+    run_atom_ = run_atom_ || line_atom_;
   } else if (columns(line, kMinWrappedColumns) >= kMinWrappedColumns) {
     run_.assign(line.substr(line.size() > kJoinTailBytes ? line.size() - kJoinTailBytes : 0));
     run_rows_.clear();
     run_pieces_.assign(1, {n, line_seen_});
+    run_atom_ = line_atom_;
   } else {
     run_.clear();
     run_rows_.clear();
     run_pieces_.clear();
+    run_atom_ = false;
   }
   if (row != kNoRow) run_rows_.push_back(row);
 }
@@ -267,6 +280,7 @@ void LogAnalyzer::take_line(std::string_view line, uint64_t n) {
   if (head_.message.size() > kMaxCachedMessageBytes || exception_line_ || cache_rest_ > 0) {
     if (cache_rest_ > 0) --cache_rest_;
     line_seen_ = classify_counted(line, n);
+    line_atom_ = matches_.pattern_literal;
     return;
   }
   // The key keeps the severity letter: "E ... x" and "I ... x" are not the same line.
@@ -290,11 +304,15 @@ void LogAnalyzer::take_line(std::string_view line, uint64_t n) {
     if (it->second.kind == 2) result_.unrecognised[it->second.index].add(n);
     if (it->second.kind == 3) ++result_.unrecognised_not_kept;
     line_seen_ = it->second;
+    line_atom_ = it->second.pattern_literal;
     return;
   }
   line_seen_ = classify_counted(line, n);
+  line_atom_ = matches_.pattern_literal;
   if (seen_.size() >= kMaxCachedMessages) seen_.clear();
-  seen_.emplace(std::move(key), line_seen_);
+  Seen cached = line_seen_;
+  cached.pattern_literal = line_atom_;
+  seen_.emplace(std::move(key), cached);
 }
 
 LogAnalyzer::Seen LogAnalyzer::classify_counted(std::string_view line, uint64_t n) {

@@ -104,6 +104,7 @@ class LogAnalyzer {
   struct Seen {
     int kind = 0;  // 0 nothing, 1 a hit, 2 unrecognised, 3 unrecognised beyond the cap
     size_t index = 0;
+    bool pattern_literal = false;  // in the message cache: the line holds a literal some pattern needs
   };
   std::unordered_map<std::string, Seen> seen_;
   // The cache's hit rate is looked at every kCacheWindow lookups; under one in
@@ -112,6 +113,10 @@ class LogAnalyzer {
   static constexpr uint64_t kCacheRestLines = 65536;
   uint64_t cache_looked_ = 0, cache_found_ = 0, cache_rest_ = 0;
   LineHead head_;  // the line being classified, its prefixes parsed once
+  // The line just taken / some piece of the current run holds a literal a
+  // pattern of the table needs (LineMatches::pattern_literal): a join must
+  // then run the patterns over the whole run, not only the text around the cut.
+  bool line_atom_ = false, run_atom_ = false;
   uint64_t counted_ = 0;  // lines that joined a group
   Seen last_seen_;        // the existing group the last counted line joined
   Seen line_seen_;        // where the line just taken was counted

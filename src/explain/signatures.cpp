@@ -355,13 +355,19 @@ struct Matcher::Impl {
   // 0..stride-1, so exactly one of them falls on a looked-at position. The
   // stride is the shortest such literal's length minus 3 (at most 8).
   struct Window {
+    uint32_t bytes;   // the 4 bytes
     uint32_t id;      // the literal
     uint32_t offset;  // where the window starts in it
   };
   size_t stride = 1;
+  size_t longest = 0;  // bytes of the longest literal
+  // A 16-bit hash of the 4 bytes: a bloom filter (8 KB, stays in L1) rejects
+  // most windows; the rest look up the windows of that hash, stored together
+  // (bucket_start[h] .. bucket_start[h + 1] in `windows`).
   std::vector<uint64_t> bloom = std::vector<uint64_t>(65536 / 64, 0);
-  std::unordered_map<uint32_t, std::vector<Window>> by_window;  // 4 bytes -> literals holding them
-  std::vector<uint32_t> short_literals;                         // under 4 bytes: searched as they are
+  std::vector<uint32_t> bucket_start;
+  std::vector<Window> windows;
+  std::vector<uint32_t> short_literals;  // under 4 bytes: searched as they are
   // The patterns.
   RE2::Set set;
   std::vector<Owner> regex_owner;                  // per entry of the set (kSignature)
@@ -376,6 +382,7 @@ struct Matcher::Impl {
   void index_literals() {
     size_t shortest = 0;
     for (const auto& l : literals) {
+      longest = std::max(longest, l.size());
       if (l.size() >= 4 && (shortest == 0 || l.size() < shortest)) shortest = l.size();
     }
     stride = shortest ? std::min<size_t>(shortest - 3, 8) : 1;
@@ -389,14 +396,20 @@ struct Matcher::Impl {
         const uint32_t v = load4(l.data() + off);
         const uint32_t h = hash4(v);
         bloom[h / 64] |= uint64_t{1} << (h % 64);
-        by_window[v].push_back({id, off});
+        windows.push_back({v, id, off});
       }
     }
+    std::stable_sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) { return hash4(a.bytes) < hash4(b.bytes); });
+    bucket_start.assign(65536 + 1, 0);
+    for (const auto& w : windows) ++bucket_start[hash4(w.bytes) + 1];
+    for (size_t h = 0; h < 65536; ++h) bucket_start[h + 1] += bucket_start[h];
   }
 };
 
 Matcher::Matcher() = default;
 Matcher::~Matcher() = default;
+
+size_t Matcher::longest_literal() const { return impl_->longest; }
 
 core::Result<std::shared_ptr<const Matcher>> Matcher::build(const SignatureTable& t, const std::string& where) {
   RE2::Options o = re2_options();
@@ -440,6 +453,7 @@ void Matcher::match(std::string_view line, LineMatches& out) const {
   out.facts.clear();
   out.contexts.clear();
   out.marker = false;
+  out.pattern_literal = false;
   const Impl& impl = *impl_;
   thread_local std::vector<uint32_t> found;  // literal ids
   found.clear();
@@ -451,10 +465,9 @@ void Matcher::match(std::string_view line, LineMatches& out) const {
     const uint32_t v = load4(s + i);
     const uint32_t h = hash4(v);
     if (!(bloom[h / 64] & (uint64_t{1} << (h % 64)))) continue;
-    auto it = impl.by_window.find(v);
-    if (it == impl.by_window.end()) continue;
-    for (const auto& w : it->second) {
-      if (w.offset > i) continue;
+    for (uint32_t k = impl.bucket_start[h]; k < impl.bucket_start[h + 1]; ++k) {
+      const auto& w = impl.windows[k];
+      if (w.bytes != v || w.offset > i) continue;
       const size_t start = i - w.offset;
       const std::string& lit = impl.literals[w.id];
       if (lit.size() <= n - start && std::memcmp(s + start, lit.data(), lit.size()) == 0) found.push_back(w.id);
@@ -475,6 +488,7 @@ void Matcher::match(std::string_view line, LineMatches& out) const {
       case Impl::Kind::kRegexAtom: run_regexes = true; break;
     }
   }
+  out.pattern_literal = run_regexes && impl.compiled;
   if (run_regexes && impl.compiled) {
     thread_local std::vector<int> hits;
     hits.clear();

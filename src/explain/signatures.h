@@ -91,6 +91,7 @@ struct SignatureTable {
 struct LineMatches {
   std::vector<size_t> signatures, facts, contexts;
   bool marker = false;
+  bool pattern_literal = false;  // the patterns ran: a literal one of them needs is in the line (or one needs none)
 };
 
 class Matcher {
@@ -99,6 +100,8 @@ class Matcher {
   static core::Result<std::shared_ptr<const Matcher>> build(const SignatureTable& t, const std::string& where);
   ~Matcher();
   void match(std::string_view line, LineMatches& out) const;
+  // The longest literal text: a literal found across a cut lies within this many bytes of it.
+  size_t longest_literal() const;
 
  private:
   Matcher();
