@@ -39,6 +39,7 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
   t.run = run;
   t.currency = prices.currency;
   t.prices_source = prices.source;
+  t.exchange = prices.exchange;
   for (const GpuChoice& c : choices) {
     if (!c.fits || c.gpus_needed < 1 || c.est_samples_per_s <= 0) continue;
     t.options.push_back(cost_option(c.gpu, c.gpus_needed, rate_band(c), run, prices));
@@ -60,13 +61,6 @@ std::string format_hours(double hours) {
   return trf("{:.0f} s", hours * 3600);
 }
 
-std::string format_money(double amount, const std::string& currency) {
-  if (amount >= 10000) return fmt::format("{} {:.0f}", currency, amount);
-  // Costs per 1,000 samples are often fractions of a cent: keep 3 digits.
-  if (amount > 0 && amount < 0.1) return fmt::format("{} {:.3g}", currency, amount);
-  return fmt::format("{} {:.2f}", currency, amount);
-}
-
 std::string render_cost_text(const CostTable& t, size_t top) {
   std::string out;
   const auto samples = run_samples(t.run);
@@ -78,6 +72,8 @@ std::string render_cost_text(const CostTable& t, size_t top) {
   if (t.prices_source.empty()) out += "  " + _("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)") + "\n";
   // TRANSLATORS: {0} where the prices come from, {1} their currency.
   else out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
+  // TRANSLATORS: {0} the price file's currency, {1} the rate, {2} the output's currency, {3} where the rate comes from.
+  if (t.exchange) out += "  " + trf("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})", t.exchange->from, t.exchange->rate, t.exchange->to, t.exchange->source) + "\n";
 
   core::Table table({"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"), C_("run cost", "lost to input"),
                      C_("run cost", "rented"), C_("run cost", "owned"), C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
@@ -131,11 +127,18 @@ std::string render_cost_text(const CostTable& t, size_t top) {
       out += "\n" + trf("Per month with {0} runs: reserved around the clock vs released after each run", *t.run.runs_per_month) + "\n";
       header = true;
     }
-    // TRANSLATORS: {0} GPUs of the model {1}: {2} a month reserved, {3} released after each run, saving {4}%.
-    out += "  " + trf("{0} x {1}: {2} reserved, {3} released (saves {4:.0f}%)", o.gpus, o.gpu_name, format_money(*o.rent_month_reserved, t.currency),
-                      format_money(*o.rent_month_released, t.currency),
-                      *o.rent_month_reserved > 0 ? (1 - *o.rent_month_released / *o.rent_month_reserved) * 100 : 0.0) +
-           "\n";
+    const double reserved = *o.rent_month_reserved;
+    const double released = *o.rent_month_released;
+    // TRANSLATORS: {0} GPUs of the model {1}: {2} a month reserved (on demand around the clock), {3} released after each run.
+    std::string line = o.rent_month_from_monthly_price
+                           // TRANSLATORS: {0} GPUs of the model {1}: {2} a month at the monthly (subscription) price, {3} on demand released after each run.
+                           ? trf("{0} x {1}: {2} reserved at the monthly price, {3} released", o.gpus, o.gpu_name, format_money(reserved, t.currency),
+                                 format_money(released, t.currency))
+                           : trf("{0} x {1}: {2} reserved, {3} released", o.gpus, o.gpu_name, format_money(reserved, t.currency),
+                                 format_money(released, t.currency));
+    if (released <= reserved && reserved > 0) line += " " + trf("(releasing saves {0:.0f}%)", (1 - released / reserved) * 100);
+    else if (released > 0) line += " " + trf("(reserving saves {0:.0f}%)", (1 - reserved / released) * 100);
+    out += "  " + line + "\n";
   }
   for (const std::string& n : t.notes) out += "  " + trf("note: {0}", n) + "\n";
   return out;
@@ -152,6 +155,8 @@ OJson cost_to_json(const CostTable& t) {
   j["deadline_hours"] = opt(t.run.deadline_hours);
   j["currency"] = t.currency;
   j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
+  j["exchange_rate"] = t.exchange ? OJson{{"from", t.exchange->from}, {"to", t.exchange->to}, {"rate", t.exchange->rate}, {"source", t.exchange->source}}
+                                  : OJson(nullptr);
   OJson options = OJson::array();
   for (const OptionCost& o : t.options) {
     options.push_back(OJson{{"gpu", o.gpu_name},
@@ -173,6 +178,7 @@ OJson cost_to_json(const CostTable& t) {
                             {"rent_cost_lost_to_input", opt(o.rent_lost_to_input)},
                             {"rent_month_reserved", opt(o.rent_month_reserved)},
                             {"rent_month_released", opt(o.rent_month_released)},
+                            {"rent_month_reserved_basis", o.rent_month_reserved ? OJson(o.rent_month_from_monthly_price ? "monthly_price" : "hourly_x_730") : OJson(nullptr)},
                             {"own_capex", opt(o.own_capex)},
                             {"own_cost", opt(o.own_cost)},
                             {"own_energy_kwh", opt(o.own_energy_kwh)},
