@@ -120,9 +120,11 @@ std::string render_cost_text(const CostTable& t, size_t top) {
     }
   }
   bool header = false;
-  for (size_t i = 0; i < t.options.size() && i < std::max<size_t>(top, 3); ++i) {
+  size_t months_shown = 0;  // the first priced options, as many as the table's top (at least 3)
+  for (size_t i = 0; i < t.options.size() && months_shown < std::max<size_t>(top, 3); ++i) {
     const OptionCost& o = t.options[i];
     if (!o.rent_month_reserved || !o.rent_month_released) continue;
+    ++months_shown;
     if (!header) {
       out += "\n" + trf("Per month with {0} runs: reserved around the clock vs released after each run", *t.run.runs_per_month) + "\n";
       header = true;

@@ -42,6 +42,8 @@ std::optional<std::string> parse_currency_code(std::string_view text) {
     if (!std::isalpha(static_cast<unsigned char>(c))) return std::nullopt;
     code += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
+  // "RMB" is how the yuan is often written in China; its ISO 4217 code is CNY.
+  if (code == "RMB") return std::string("CNY");
   return code;
 }
 
@@ -242,7 +244,13 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
   if (end == number.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > (rent ? kMaxHourly : kMaxPrice))
     return core::fail(core::ErrorCode::kInvalidArgument, option,
                       trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\", found price '{2}'", option, example, number));
-  GpuPrice& p = book.gpus[name];
+  // The flag adds to the book's entry for the same GPU however either spells
+  // it ("RTX 4090 D" and "NVIDIA GeForce RTX 4090 D"), so both prices apply.
+  std::string key = name;
+  for (const auto& [k, price] : book.gpus) {
+    if (price_gpu_key(k) == price_gpu_key(name)) key = k;
+  }
+  GpuPrice& p = book.gpus[key];
   (rent ? p.rent_per_gpu_hour : p.purchase_per_gpu) = v;
   if (book.source.empty()) book.source = _("command line");
   return {};

@@ -29,7 +29,8 @@ struct Currency {
 };
 
 // The three-letter ISO 4217 code in `text` (any case, surrounding blanks
-// ignored) in capitals, or nullopt when it is no such code.
+// ignored) in capitals ("RMB", common in China, is CNY), or nullopt when it
+// is no such code.
 std::optional<std::string> parse_currency_code(std::string_view text);
 
 // The currency of a code; a well-formed code tfrig has no symbol for is
