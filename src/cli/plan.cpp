@@ -1,6 +1,7 @@
 // tfrig plan: size a TensorFlow server for a workload (src/plan/, docs/plan.md).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -255,17 +256,35 @@ core::Status check_price_names(const PlanOptions& o, const plan::PriceBook& pric
     for (const std::string& value : *values) {
       const std::string name = plan::flag_gpu_name(value);
       if (name.empty() || known(name)) continue;
-      // The nearest catalog names by edits to the id, the name or an NVML alias.
-      const std::string want = plan::price_gpu_key(name);
+      // The nearest catalog names: those that contain what was typed ("a100":
+      // the four A100s) before the rest, each by edits to the id, the name or
+      // an NVML alias.
+      // Spaces, '-' and '_' do not count ("4090d" is near "RTX 4090 D").
+      auto compact = [](std::string_view text) {
+        std::string out;
+        for (char c : plan::price_gpu_key(text)) {
+          if (c != ' ' && c != '-' && c != '_') out += c;
+        }
+        return out;
+      };
+      const std::string want = compact(name);
       std::vector<std::pair<size_t, std::string>> near;
       for (const plan::GpuCandidate& g : catalog) {
-        size_t d = std::min(edit_distance(want, plan::price_gpu_key(g.id)), edit_distance(want, plan::price_gpu_key(g.name)));
-        for (const std::string& a : g.aliases) d = std::min(d, edit_distance(want, plan::price_gpu_key(a)));
-        near.emplace_back(d, g.name);
+        std::vector<std::string> keys = {compact(g.id), compact(g.name)};
+        for (const std::string& a : g.aliases) keys.push_back(compact(a));
+        size_t d = SIZE_MAX / 2;
+        bool contains = false;
+        for (const std::string& k : keys) {
+          d = std::min(d, edit_distance(want, k));
+          contains = contains || (!want.empty() && k.find(want) != std::string::npos);
+        }
+        near.emplace_back(contains ? d : d + SIZE_MAX / 4, g.name);
       }
       std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
       std::string list;
-      for (size_t i = 0; i < near.size() && i < 3; ++i) list += (i ? ", " : "") + near[i].second;
+      // TRANSLATORS: between the items of a list of names ("A, B, C"); Chinese uses 、.
+      const std::string separator = C_("list separator", ", ");
+      for (size_t i = 0; i < near.size() && i < 3; ++i) list += (i ? separator : "") + near[i].second;
       // TRANSLATORS: {0} the option, {1} the GPU name given, {2} up to three catalog names.
       return core::fail(core::ErrorCode::kInvalidArgument, option,
                         trf("'{1}' is no GPU of the catalog, so {0} would price nothing; nearest: {2} ('tfrig plan --model resnet50 --all' lists them)",

@@ -131,15 +131,24 @@ std::string render_cost_text(const CostTable& t, size_t top) {
     }
     const double reserved = *o.rent_month_reserved;
     const double released = *o.rent_month_released;
-    // TRANSLATORS: {0} GPUs of the model {1}: {2} a month reserved (on demand around the clock), {3} released after each run.
-    std::string line = o.rent_month_from_monthly_price
-                           // TRANSLATORS: {0} GPUs of the model {1}: {2} a month at the monthly (subscription) price, {3} on demand released after each run.
-                           ? trf("{0} x {1}: {2} reserved at the monthly price, {3} released", o.gpus, o.gpu_name, format_money(reserved, t.currency),
-                                 format_money(released, t.currency))
-                           : trf("{0} x {1}: {2} reserved, {3} released", o.gpus, o.gpu_name, format_money(reserved, t.currency),
-                                 format_money(released, t.currency));
-    if (released <= reserved && reserved > 0) line += " " + trf("(releasing saves {0:.0f}%)", (1 - released / reserved) * 100);
-    else if (released > 0) line += " " + trf("(reserving saves {0:.0f}%)", (1 - reserved / released) * 100);
+    const bool releasing = released <= reserved;  // which way saves, and how much of the dearer
+    const double saves = releasing ? (reserved > 0 ? (1 - released / reserved) * 100 : 0.0) : (1 - reserved / released) * 100;
+    const std::string reserved_text = format_money(reserved, t.currency), released_text = format_money(released, t.currency);
+    std::string line;
+    if (o.rent_month_from_monthly_price) {
+      // TRANSLATORS: {0} GPUs of the model {1}: {2} a month at the monthly (subscription, 包年包月) price, {3} pay-as-you-go released after each run.
+      line = releasing ? trf("{0} x {1}: {2} reserved at the monthly price, {3} released (releasing saves {4:.0f}%)", o.gpus, o.gpu_name,
+                             reserved_text, released_text, saves)
+                       // TRANSLATORS: as above, when the monthly price costs less than the runs on demand.
+                       : trf("{0} x {1}: {2} reserved at the monthly price, {3} released (reserving saves {4:.0f}%)", o.gpus, o.gpu_name,
+                             reserved_text, released_text, saves);
+    } else {
+      // TRANSLATORS: {0} GPUs of the model {1}: {2} a month on demand around the clock, {3} released after each run.
+      line = releasing ? trf("{0} x {1}: {2} reserved, {3} released (releasing saves {4:.0f}%)", o.gpus, o.gpu_name, reserved_text,
+                             released_text, saves)
+                       : trf("{0} x {1}: {2} reserved, {3} released (reserving saves {4:.0f}%)", o.gpus, o.gpu_name, reserved_text,
+                             released_text, saves);
+    }
     out += "  " + line + "\n";
   }
   for (const std::string& n : t.notes) out += "  " + trf("note: {0}", n) + "\n";

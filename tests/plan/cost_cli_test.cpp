@@ -446,6 +446,11 @@ TEST(PlanCost, UnknownRentOrBuyNameIsRefusedWithTheNearestNames) {
   EXPECT_EQ(zh.exit_code, 64) << zh.err;
   EXPECT_NE(zh.err.find("最接近"), std::string::npos) << zh.err;
 
+  // A name several GPUs contain suggests those first.
+  auto a100 = test::run_tfrig({"plan", "--model", "resnet50", "--epochs", "1", "--rent", "a100=2.5"});
+  EXPECT_EQ(a100.exit_code, 64) << a100.err;
+  EXPECT_NE(a100.err.find("nearest: NVIDIA A100"), std::string::npos) << a100.err;
+
   // A short name of a catalog GPU is fine.
   auto ok = test::run_tfrig({"plan", "--model", "resnet50", "--epochs", "1", "--rent", "rtx 4090=1.5", "--format", "json"});
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
