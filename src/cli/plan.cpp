@@ -1,10 +1,13 @@
 // tfrig plan: size a TensorFlow server for a workload (src/plan/, docs/plan.md).
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -72,6 +75,8 @@ struct PlanOptions {
   std::vector<std::string> rent;
   std::vector<std::string> buy;
   double kwh = -1;
+  std::string currency;       // ISO 4217 code of the output (plan/prices.h)
+  std::string exchange_rate;  // "USD/CNY=7.10": converts a --prices file in another currency
   int runs_per_month = 0;
   std::string deadline;
   std::string pipeline_json;
@@ -201,11 +206,12 @@ std::optional<double> parse_deadline_hours(const std::string& text) {
 core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const plan::DataOptions& data, const plan::Workload& w,
                                                     plan::PriceBook& prices) {
   plan::PriceOptions po{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt};
-  auto book = plan::load_prices(po);
+  auto book = plan::load_prices(po, plan::CurrencyOptions{o.currency, o.exchange_rate});
   if (!book) return tl::unexpected(book.error());
   prices = std::move(*book);
   if (o.epochs <= 0 && o.steps == 0) {
-    const bool asked_cost = !o.prices.empty() || !o.rent.empty() || !o.buy.empty() || o.runs_per_month > 0 || !o.deadline.empty() || !o.pipeline_json.empty();
+    const bool asked_cost = !o.prices.empty() || !o.rent.empty() || !o.buy.empty() || o.runs_per_month > 0 || !o.deadline.empty() ||
+                            !o.pipeline_json.empty() || !o.currency.empty() || !o.exchange_rate.empty();
     if (asked_cost) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", _("time and cost need the length of the run: --epochs E (with --dataset-size N or --data DIR) or --steps S"));
     return std::optional<plan::RunSpec>{};
   }
@@ -236,6 +242,65 @@ core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const
     run.input_rate_source = "tfrig pipeline, " + o.pipeline_json;
   }
   return std::optional<plan::RunSpec>{run};
+}
+
+// A --rent or --buy name that names no catalog GPU would price nothing and
+// leave every cost cell "-": refused (exit 64) with the nearest names. A
+// price book's GPU that names none is said on stderr (a book may price
+// cards of a newer catalog).
+core::Status check_price_names(const PlanOptions& o, const plan::PriceBook& prices, std::span<const plan::GpuCandidate> catalog) {
+  auto known = [&catalog](const std::string& name) {
+    return std::any_of(catalog.begin(), catalog.end(), [&name](const plan::GpuCandidate& g) { return plan::price_names_gpu(name, g); });
+  };
+  for (const auto& [option, values] : {std::pair<const char*, const std::vector<std::string>*>{"--rent", &o.rent}, {"--buy", &o.buy}}) {
+    for (const std::string& value : *values) {
+      const std::string name = plan::flag_gpu_name(value);
+      if (name.empty() || known(name)) continue;
+      // The nearest catalog names: those that contain what was typed ("a100":
+      // the four A100s) before the rest, each by edits to the id, the name or
+      // an NVML alias.
+      // Spaces, '-' and '_' do not count ("4090d" is near "RTX 4090 D").
+      auto compact = [](std::string_view text) {
+        std::string out;
+        for (char c : plan::price_gpu_key(text)) {
+          if (c != ' ' && c != '-' && c != '_') out += c;
+        }
+        return out;
+      };
+      const std::string want = compact(name);
+      std::vector<std::pair<size_t, std::string>> near;
+      for (const plan::GpuCandidate& g : catalog) {
+        std::vector<std::string> keys = {compact(g.id), compact(g.name)};
+        for (const std::string& a : g.aliases) keys.push_back(compact(a));
+        size_t d = SIZE_MAX / 2;
+        bool contains = false;
+        for (const std::string& k : keys) {
+          d = std::min(d, edit_distance(want, k));
+          contains = contains || (!want.empty() && k.find(want) != std::string::npos);
+        }
+        near.emplace_back(contains ? d : d + SIZE_MAX / 4, g.name);
+      }
+      std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::string list;
+      // TRANSLATORS: between the items of a list of names ("A, B, C"); Chinese uses 、.
+      const std::string separator = C_("list separator", ", ");
+      for (size_t i = 0; i < near.size() && i < 3; ++i) list += (i ? separator : "") + near[i].second;
+      // TRANSLATORS: {0} the option, {1} the GPU name given, {2} up to three catalog names.
+      return core::fail(core::ErrorCode::kInvalidArgument, option,
+                        trf("'{1}' is no GPU of the catalog, so {0} would price nothing; nearest: {2} ('tfrig plan --model resnet50 --all' lists them)",
+                            option, core::printable(name), list));
+    }
+  }
+  if (!o.prices.empty()) {
+    for (const auto& [name, price] : prices.gpus) {
+      if (known(name)) continue;
+      if (std::any_of(o.rent.begin(), o.rent.end(), [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; }) ||
+          std::any_of(o.buy.begin(), o.buy.end(), [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; }))
+        continue;
+      core::log(core::LogLevel::kWarn, "{}", trf("{0}: gpus.{1} names no GPU of the catalog: its prices are not used", o.prices, core::printable(name)));
+    }
+  }
+  return {};
 }
 
 // --calibrate FILE --calibrate-gpu GPU: the model rescaled on the user's run.
@@ -312,8 +377,11 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--steps", o->steps, _("Time and cost of a run of S steps of the global batch (instead of --epochs)"))->type_name("S")->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
   cmd->add_option("--prices", o->prices, _("Price book (YAML or JSON): rent and purchase per GPU, power, server; see data/prices.example.yaml"))
       ->type_name("FILE");
-  cmd->add_option("--rent", o->rent, _("Hourly rent of one GPU: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)"))->type_name("GPU=PRICE");
-  cmd->add_option("--buy", o->buy, _("Purchase price of one GPU: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)"))->type_name("GPU=PRICE");
+  cmd->add_option("--rent", o->rent, _("Hourly (pay-as-you-go) rent of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)"))->type_name("GPU=PRICE");
+  cmd->add_option("--buy", o->buy, _("Purchase price of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)"))->type_name("GPU=PRICE");
+  cmd->add_option("--currency", o->currency, _("Currency of the amounts (ISO 4217: CNY, USD, EUR ...; default: the price book's, else USD)"))->type_name("CODE");
+  cmd->add_option("--exchange-rate", o->exchange_rate, _("Convert a --prices file in another currency: FROM/TO=RATE, e.g. USD/CNY=7.10 (your rate; tfrig fetches none)"))
+      ->type_name("RATE");
   cmd->add_option("--kwh", o->kwh, _("Electricity price per kWh, for owned servers"))->type_name("PRICE")->check(finite_in(0, 100));
   cmd->add_option("--runs-per-month", o->runs_per_month, _("Runs a month: compares instances reserved 24/7 with released after each run"))
       ->type_name("K")->check(CLI::Range(1, 100000));
@@ -390,6 +458,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     plan::PriceBook prices;
     auto run = core::i18n::in_output_language([&] { return build_run(*o, data, *w, prices); });
     if (!run) return fail_with(run.error());
+    if (auto named = check_price_names(*o, prices, catalog); !named) return fail_with(named.error());
     std::optional<report::Report> machine;
     if (o->here || !o->snapshot.empty()) {
       InventorySourceOptions source;

@@ -84,6 +84,12 @@ OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, 
       c.rent_month_reserved = kHoursPerMonth * per_hour + rest_per_month;
     }
   }
+  // A monthly price (a reserved instance, a subscription: 包年包月) is what
+  // holding the GPUs all month costs, in place of 730 h on demand.
+  if (price != nullptr && price->rent_per_gpu_month && run.runs_per_month) {
+    c.rent_month_reserved = *price->rent_per_gpu_month * gpus + rest_per_month;
+    c.rent_month_from_monthly_price = true;
+  }
 
   if (price != nullptr && price->purchase_per_gpu) {
     c.own_capex = *price->purchase_per_gpu * gpus + prices.server_purchase.value_or(0);

@@ -67,6 +67,9 @@ struct OptionCost {
   // after each run (the case study's lever).
   std::optional<double> rent_month_reserved;
   std::optional<double> rent_month_released;
+  // Whether the reserved month is the price book's monthly price
+  // (rent_per_month: a subscription, 包年包月) or 730 h of the hourly rent.
+  bool rent_month_from_monthly_price = false;
 
   // Owned: purchase amortized over the hours of use, plus energy.
   std::optional<double> own_capex;

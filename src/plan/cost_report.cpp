@@ -39,6 +39,7 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
   t.run = run;
   t.currency = prices.currency;
   t.prices_source = prices.source;
+  t.exchange = prices.exchange;
   for (const GpuChoice& c : choices) {
     if (!c.fits || c.gpus_needed < 1 || c.est_samples_per_s <= 0) continue;
     t.options.push_back(cost_option(c.gpu, c.gpus_needed, rate_band(c), run, prices));
@@ -60,13 +61,6 @@ std::string format_hours(double hours) {
   return trf("{:.0f} s", hours * 3600);
 }
 
-std::string format_money(double amount, const std::string& currency) {
-  if (amount >= 10000) return fmt::format("{} {:.0f}", currency, amount);
-  // Costs per 1,000 samples are often fractions of a cent: keep 3 digits.
-  if (amount > 0 && amount < 0.1) return fmt::format("{} {:.3g}", currency, amount);
-  return fmt::format("{} {:.2f}", currency, amount);
-}
-
 std::string render_cost_text(const CostTable& t, size_t top) {
   std::string out;
   const auto samples = run_samples(t.run);
@@ -78,6 +72,8 @@ std::string render_cost_text(const CostTable& t, size_t top) {
   if (t.prices_source.empty()) out += "  " + _("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)") + "\n";
   // TRANSLATORS: {0} where the prices come from, {1} their currency.
   else out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
+  // TRANSLATORS: {0} the price file's currency, {1} the rate, {2} the output's currency, {3} where the rate comes from.
+  if (t.exchange) out += "  " + trf("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})", t.exchange->from, t.exchange->rate, t.exchange->to, t.exchange->source) + "\n";
 
   core::Table table({"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"), C_("run cost", "lost to input"),
                      C_("run cost", "rented"), C_("run cost", "owned"), C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
@@ -124,18 +120,36 @@ std::string render_cost_text(const CostTable& t, size_t top) {
     }
   }
   bool header = false;
-  for (size_t i = 0; i < t.options.size() && i < std::max<size_t>(top, 3); ++i) {
+  size_t months_shown = 0;  // the first priced options, as many as the table's top (at least 3)
+  for (size_t i = 0; i < t.options.size() && months_shown < std::max<size_t>(top, 3); ++i) {
     const OptionCost& o = t.options[i];
     if (!o.rent_month_reserved || !o.rent_month_released) continue;
+    ++months_shown;
     if (!header) {
       out += "\n" + trf("Per month with {0} runs: reserved around the clock vs released after each run", *t.run.runs_per_month) + "\n";
       header = true;
     }
-    // TRANSLATORS: {0} GPUs of the model {1}: {2} a month reserved, {3} released after each run, saving {4}%.
-    out += "  " + trf("{0} x {1}: {2} reserved, {3} released (saves {4:.0f}%)", o.gpus, o.gpu_name, format_money(*o.rent_month_reserved, t.currency),
-                      format_money(*o.rent_month_released, t.currency),
-                      *o.rent_month_reserved > 0 ? (1 - *o.rent_month_released / *o.rent_month_reserved) * 100 : 0.0) +
-           "\n";
+    const double reserved = *o.rent_month_reserved;
+    const double released = *o.rent_month_released;
+    const bool releasing = released <= reserved;  // which way saves, and how much of the dearer
+    const double saves = releasing ? (reserved > 0 ? (1 - released / reserved) * 100 : 0.0) : (1 - reserved / released) * 100;
+    const std::string reserved_text = format_money(reserved, t.currency), released_text = format_money(released, t.currency);
+    std::string line;
+    if (o.rent_month_from_monthly_price) {
+      // TRANSLATORS: {0} GPUs of the model {1}: {2} a month at the monthly (subscription, 包年包月) price, {3} pay-as-you-go released after each run.
+      line = releasing ? trf("{0} x {1}: {2} reserved at the monthly price, {3} released (releasing saves {4:.0f}%)", o.gpus, o.gpu_name,
+                             reserved_text, released_text, saves)
+                       // TRANSLATORS: as above, when the monthly price costs less than the runs on demand.
+                       : trf("{0} x {1}: {2} reserved at the monthly price, {3} released (reserving saves {4:.0f}%)", o.gpus, o.gpu_name,
+                             reserved_text, released_text, saves);
+    } else {
+      // TRANSLATORS: {0} GPUs of the model {1}: {2} a month on demand around the clock, {3} released after each run.
+      line = releasing ? trf("{0} x {1}: {2} reserved, {3} released (releasing saves {4:.0f}%)", o.gpus, o.gpu_name, reserved_text,
+                             released_text, saves)
+                       : trf("{0} x {1}: {2} reserved, {3} released (reserving saves {4:.0f}%)", o.gpus, o.gpu_name, reserved_text,
+                             released_text, saves);
+    }
+    out += "  " + line + "\n";
   }
   for (const std::string& n : t.notes) out += "  " + trf("note: {0}", n) + "\n";
   return out;
@@ -152,6 +166,8 @@ OJson cost_to_json(const CostTable& t) {
   j["deadline_hours"] = opt(t.run.deadline_hours);
   j["currency"] = t.currency;
   j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
+  j["exchange_rate"] = t.exchange ? OJson{{"from", t.exchange->from}, {"to", t.exchange->to}, {"rate", t.exchange->rate}, {"source", t.exchange->source}}
+                                  : OJson(nullptr);
   OJson options = OJson::array();
   for (const OptionCost& o : t.options) {
     options.push_back(OJson{{"gpu", o.gpu_name},
@@ -173,6 +189,7 @@ OJson cost_to_json(const CostTable& t) {
                             {"rent_cost_lost_to_input", opt(o.rent_lost_to_input)},
                             {"rent_month_reserved", opt(o.rent_month_reserved)},
                             {"rent_month_released", opt(o.rent_month_released)},
+                            {"rent_month_reserved_basis", o.rent_month_reserved ? OJson(o.rent_month_from_monthly_price ? "monthly_price" : "hourly_x_730") : OJson(nullptr)},
                             {"own_capex", opt(o.own_capex)},
                             {"own_cost", opt(o.own_cost)},
                             {"own_energy_kwh", opt(o.own_energy_kwh)},

@@ -18,6 +18,7 @@ struct CostTable {
   RunSpec run;
   std::string currency = "USD";
   std::string prices_source;  // the price file, "command line", or empty when nothing is priced
+  std::optional<ExchangeRate> exchange;  // the price file was converted into `currency` at this rate
   std::vector<OptionCost> options;
   std::optional<size_t> cheapest;  // meeting the deadline (or overall without one)
   std::vector<std::string> notes;
@@ -32,8 +33,7 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
 
 // "3.2 h", "41 min", "2.1 d".
 std::string format_hours(double hours);
-// "USD 12.06" or "12.06 EUR"-style: the currency code first.
-std::string format_money(double amount, const std::string& currency);
+// Amounts of money: format_money() in plan/prices.h ("¥1,825.00").
 
 std::string render_cost_text(const CostTable& t, size_t top);
 nlohmann::ordered_json cost_to_json(const CostTable& t);

@@ -11,6 +11,7 @@
 
 #include "core/i18n.h"
 #include "core/input_file.h"
+#include "core/text.h"
 
 namespace tfrig::plan {
 
@@ -30,6 +31,94 @@ std::optional<Billing> parse_billing(std::string_view s) {
   if (s == "per_minute" || s == "minute") return Billing::kPerMinute;
   if (s == "per_hour" || s == "hour") return Billing::kPerHour;
   return std::nullopt;
+}
+
+std::optional<std::string> parse_currency_code(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  if (text.size() != 3) return std::nullopt;
+  std::string code;
+  for (char c : text) {
+    if (!std::isalpha(static_cast<unsigned char>(c))) return std::nullopt;
+    code += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  // "RMB" is how the yuan is often written in China; its ISO 4217 code is CNY.
+  if (code == "RMB") return std::string("CNY");
+  return code;
+}
+
+Currency currency_of(std::string_view code) {
+  // Symbols as the Unicode CLDR writes them (common/main/en.xml and, for the
+  // yuan, zh.xml: "¥"; the yen is then "JP¥" as en.xml writes it, so the two
+  // never look alike); minor units from ISO 4217 (JPY and KRW have none).
+  struct Known {
+    const char* code;
+    const char* symbol;
+    int decimals;
+  };
+  static constexpr Known kKnown[] = {
+      {"USD", "$", 2},   {"CNY", "¥", 2},     {"EUR", "€", 2},   {"GBP", "£", 2},   {"JPY", "JP¥", 0}, {"KRW", "₩", 0},
+      {"HKD", "HK$", 2}, {"TWD", "NT$", 2},   {"INR", "₹", 2},   {"CAD", "CA$", 2}, {"AUD", "A$", 2},
+  };
+  for (const Known& k : kKnown) {
+    if (code == k.code) return Currency{k.code, k.symbol, k.decimals};
+  }
+  return Currency{std::string(code), std::string(code) + " ", 2};
+}
+
+std::string format_money(double amount, std::string_view currency) {
+  if (!std::isfinite(amount)) return "-";
+  const Currency c = currency_of(currency);
+  const bool negative = amount < 0;
+  const double a = std::fabs(amount);
+  std::string digits;
+  if (a > 0 && a < 0.1) {
+    // Three significant digits, written out (never 1.2e-05), trailing zeros
+    // dropped down to the currency's own decimals.
+    const int decimals = std::min(9, 2 - static_cast<int>(std::floor(std::log10(a))));
+    digits = fmt::format("{:.{}f}", a, decimals);
+    while (digits.back() == '0' && digits.size() - digits.find('.') - 1 > static_cast<size_t>(c.decimals)) digits.pop_back();
+    if (digits.back() == '.') digits.pop_back();
+  } else {
+    digits = fmt::format("{:.{}f}", a, a >= 10000 ? 0 : c.decimals);
+  }
+  // Thousands grouped with ',' (as both English and Chinese write money).
+  const size_t point = std::min(digits.find('.'), digits.size());
+  std::string whole = digits.substr(0, point);
+  for (size_t i = whole.size(); i > 3; i -= 3) whole.insert(i - 3, ",");
+  return (negative ? "-" : "") + c.symbol + whole + digits.substr(point);
+}
+
+core::Result<ExchangeRate> parse_exchange_rate(std::string_view text) {
+  auto bad = [&text] {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--exchange-rate",
+                      trf("expected FROM/TO=RATE, e.g. --exchange-rate USD/CNY=7.10 (1 USD = 7.10 CNY), found '{}'",
+                          core::printable(std::string(text))));
+  };
+  const auto slash = text.find('/');
+  const auto eq = text.find('=');
+  if (slash == std::string_view::npos || eq == std::string_view::npos || eq < slash) return bad();
+  const auto from = parse_currency_code(text.substr(0, slash));
+  const auto to = parse_currency_code(text.substr(slash + 1, eq - slash - 1));
+  const std::string number(text.substr(eq + 1));
+  char* end = nullptr;
+  const double rate = std::strtod(number.c_str(), &end);
+  if (!from || !to || *from == *to || end == number.c_str() || *end != '\0' || !std::isfinite(rate) || rate <= 0 || rate > 1e6 || rate < 1e-6)
+    return bad();
+  return ExchangeRate{*from, *to, rate, _("--exchange-rate, given on the command line; tfrig fetches no rates")};
+}
+
+std::string price_gpu_key(std::string_view s) {
+  std::string out;
+  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!out.empty() && out.front() == ' ') out.erase(0, 1);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  // Names with and without the vendor prefix and the product line mean the
+  // same card: "NVIDIA GeForce RTX 4090", "GeForce RTX 4090", "RTX 4090".
+  for (std::string_view prefix : {"nvidia ", "geforce ", "tesla "}) {
+    if (out.rfind(prefix, 0) == 0) out.erase(0, prefix.size());
+  }
+  return out;
 }
 
 namespace {
@@ -118,18 +207,21 @@ core::Result<GpuPrice> read_gpu_price(const Reader& r, const json& v, const std:
     return p;
   }
   if (!v.is_object()) return tl::unexpected(r.error(field, _("expected a map with rent_per_hour and/or purchase, or a number (hourly rent)")));
-  if (auto s = r.only_keys(v, field, {"rent_per_hour", "purchase", "billing", "minimum_billed_minutes", "note", "provider", "source", "as_of"}); !s)
+  if (auto s = r.only_keys(v, field, {"rent_per_hour", "rent_per_month", "purchase", "billing", "minimum_billed_minutes", "note", "provider", "source", "as_of"}); !s)
     return tl::unexpected(s.error());
   auto rent = r.number(v, "rent_per_hour", field + ".rent_per_hour", 0, kMaxHourly);
   if (!rent) return tl::unexpected(rent.error());
+  auto month = r.number(v, "rent_per_month", field + ".rent_per_month", 0, kMaxHourly * 744);
+  if (!month) return tl::unexpected(month.error());
   auto buy = r.number(v, "purchase", field + ".purchase", 0, kMaxPrice);
   if (!buy) return tl::unexpected(buy.error());
   auto billing = r.billing(v, "billing", field + ".billing");
   if (!billing) return tl::unexpected(billing.error());
   auto min_minutes = r.number(v, "minimum_billed_minutes", field + ".minimum_billed_minutes", 0, 60 * 24 * 31);
   if (!min_minutes) return tl::unexpected(min_minutes.error());
-  if (!*rent && !*buy) return tl::unexpected(r.error(field, _("gives neither rent_per_hour nor purchase")));
+  if (!*rent && !*buy && !*month) return tl::unexpected(r.error(field, _("gives none of rent_per_hour, rent_per_month and purchase")));
   p.rent_per_gpu_hour = *rent;
+  p.rent_per_gpu_month = *month;
   p.purchase_per_gpu = *buy;
   p.billing = *billing;
   if (*min_minutes) p.minimum_billed_hours = **min_minutes / 60.0;
@@ -137,15 +229,6 @@ core::Result<GpuPrice> read_gpu_price(const Reader& r, const json& v, const std:
     if (v.contains(k) && v[k].is_string()) p.note += (p.note.empty() ? "" : "; ") + v[k].get<std::string>();
   }
   return p;
-}
-
-std::string normalise_gpu_key(std::string_view s) {
-  std::string out;
-  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  // Names with and without the vendor prefix mean the same card.
-  if (out.rfind("nvidia ", 0) == 0) out.erase(0, 7);
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
 }
 
 core::Status apply_flag(PriceBook& book, std::string_view value, const char* option, bool rent) {
@@ -161,7 +244,13 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
   if (end == number.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > (rent ? kMaxHourly : kMaxPrice))
     return core::fail(core::ErrorCode::kInvalidArgument, option,
                       trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\", found price '{2}'", option, example, number));
-  GpuPrice& p = book.gpus[name];
+  // The flag adds to the book's entry for the same GPU however either spells
+  // it ("RTX 4090 D" and "NVIDIA GeForce RTX 4090 D"), so both prices apply.
+  std::string key = name;
+  for (const auto& [k, price] : book.gpus) {
+    if (price_gpu_key(k) == price_gpu_key(name)) key = k;
+  }
+  GpuPrice& p = book.gpus[key];
   (rent ? p.rent_per_gpu_hour : p.purchase_per_gpu) = v;
   if (book.source.empty()) book.source = _("command line");
   return {};
@@ -198,7 +287,10 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
   if (doc.contains("currency")) {
     if (!doc["currency"].is_string() || doc["currency"].get<std::string>().empty() || doc["currency"].get<std::string>().size() > 8)
       return tl::unexpected(r.error("currency", _("expected a currency code such as USD, EUR or CNY")));
-    book.currency = doc["currency"].get<std::string>();
+    const auto code = parse_currency_code(doc["currency"].get<std::string>());
+    if (!code) return tl::unexpected(r.error("currency", trf("expected a three-letter ISO 4217 currency code such as USD, EUR or CNY, found {}", shown(doc["currency"]))));
+    book.currency = *code;
+    book.currency_given = true;
   }
   auto billing = r.billing(doc, "billing", "billing");
   if (!billing) return tl::unexpected(billing.error());
@@ -251,17 +343,43 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
 core::Status apply_rent_flag(PriceBook& book, std::string_view value) { return apply_flag(book, value, "--rent", true); }
 core::Status apply_buy_flag(PriceBook& book, std::string_view value) { return apply_flag(book, value, "--buy", false); }
 
+bool price_names_gpu(std::string_view name, const GpuCandidate& gpu) {
+  const std::string k = price_gpu_key(name);
+  if (k.empty()) return false;
+  if (k == price_gpu_key(gpu.id) || k == price_gpu_key(gpu.name)) return true;
+  return std::any_of(gpu.aliases.begin(), gpu.aliases.end(), [&k](const std::string& a) { return price_gpu_key(a) == k; });
+}
+
 const GpuPrice* find_price(const PriceBook& book, const GpuCandidate& gpu) {
-  const std::string id = normalise_gpu_key(gpu.id);
-  const std::string name = normalise_gpu_key(gpu.name);
   for (const auto& [key, price] : book.gpus) {
-    const std::string k = normalise_gpu_key(key);
-    if (k == id || k == name) return &price;
+    if (price_names_gpu(key, gpu)) return &price;
   }
   return nullptr;
 }
 
-core::Result<PriceBook> load_prices(const PriceOptions& o) {
+std::string flag_gpu_name(std::string_view value) {
+  const auto eq = value.rfind('=');
+  return eq == std::string_view::npos ? std::string() : std::string(value.substr(0, eq));
+}
+
+void convert_prices(PriceBook& book, const ExchangeRate& rate) {
+  auto scale = [&rate](std::optional<double>& v) {
+    if (v) *v *= rate.rate;
+  };
+  for (auto& [name, p] : book.gpus) {
+    scale(p.rent_per_gpu_hour);
+    scale(p.rent_per_gpu_month);
+    scale(p.purchase_per_gpu);
+  }
+  scale(book.server_purchase);
+  scale(book.power_price_per_kwh);
+  book.storage_per_month *= rate.rate;
+  book.network_per_month *= rate.rate;
+  book.currency = rate.to;
+  book.exchange = rate;
+}
+
+core::Result<PriceBook> load_prices(const PriceOptions& o, const CurrencyOptions& c) {
   PriceBook book;
   if (!o.file.empty()) {
     auto text = core::read_input_file(o.file, size_t{1} << 20);
@@ -270,6 +388,49 @@ core::Result<PriceBook> load_prices(const PriceOptions& o) {
     if (!parsed) return tl::unexpected(parsed.error());
     book = std::move(*parsed);
   }
+  std::string want = book.currency;
+  if (!c.currency.empty()) {
+    const auto code = parse_currency_code(c.currency);
+    if (!code)
+      return core::fail(core::ErrorCode::kInvalidArgument, "--currency",
+                        trf("expected a three-letter ISO 4217 currency code such as USD, EUR or CNY, found '{}'", core::printable(c.currency)));
+    want = *code;
+  }
+  std::optional<ExchangeRate> rate;
+  if (!c.exchange_rate.empty()) {
+    auto parsed = parse_exchange_rate(c.exchange_rate);
+    if (!parsed) return tl::unexpected(parsed.error());
+    rate = *parsed;
+  }
+  const bool mixed = !o.file.empty() && book.currency != want;
+  if (mixed) {
+    // The book's amounts and the output's must be one currency: a rate the
+    // user gives converts them, nothing else does.
+    if (!rate) {
+      // TRANSLATORS: {0} a price file, {1} its currency (or USD when it names none), {2} the one --currency asks for.
+      return core::fail(core::ErrorCode::kInvalidArgument, "--currency",
+                        book.currency_given
+                            ? trf("{0} is priced in {1} and --currency asks for {2}: give the rate with --exchange-rate {1}/{2}=RATE "
+                                  "(tfrig fetches none) or leave --currency out",
+                                  o.file, book.currency, want)
+                            : trf("{0} names no currency (USD is assumed) and --currency asks for {2}: add 'currency: {2}' to it if its "
+                                  "prices are in {2}, or give --exchange-rate {1}/{2}=RATE",
+                                  o.file, book.currency, want));
+    }
+    if (rate->from == want && rate->to == book.currency) {
+      // Given the other way round: 1 CNY = 0.14 USD.
+      rate = ExchangeRate{book.currency, want, 1.0 / rate->rate, rate->source};
+    }
+    if (rate->from != book.currency || rate->to != want)
+      return core::fail(core::ErrorCode::kInvalidArgument, "--exchange-rate",
+                        trf("converts {0} to {1}, but {2} is priced in {3} and the output is in {4}", rate->from, rate->to, o.file,
+                            book.currency, want));
+    convert_prices(book, *rate);
+  } else if (rate) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "--exchange-rate",
+                      trf("nothing to convert: the prices are already in {0} (--exchange-rate converts a --prices file in another currency)", want));
+  }
+  book.currency = want;
   for (const std::string& r : o.rent) {
     if (auto st = apply_rent_flag(book, r); !st) return tl::unexpected(st.error());
   }

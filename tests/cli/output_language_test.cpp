@@ -166,7 +166,7 @@ TEST(OutputLanguage, OtherJsonOutputsAreByteIdenticalAcrossLocalesAndTranslatedW
       {"verify", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},
       {"inspect", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},
       {"knowledge", "--format", "json"},
-      {"plan", "--model", "resnet50", "--format", "json", "--epochs", "2", "--rent", "a100=2.5"},
+      {"plan", "--model", "resnet50", "--format", "json", "--epochs", "2", "--rent", "a100-sxm4-80gb=2.5"},
       {"plan", "--keras-summary", "keras_summary/keras3_box_functional.txt", "--format", "json"},
       {"plan", "--model", "bert-base", "--snapshot", "snapshots/gpu_box_two_a100_old_driver.json", "--format", "json"},
       {"watch", "--replay", "watch/io-heavy.jsonl", "--format", "json"},

@@ -85,8 +85,8 @@ std::vector<BadLine> bad_plan_lines() {
       {with({"--epochs", "1", "--prices", "syntax.yaml"}), 65, "syntax.yaml:", "不是有效的 YAML", "not valid YAML"},
       {with({"--epochs", "1", "--prices", "hours.yaml"}), 65, "hours.yaml: hours_per_month", "之间的数字", "expected a number from 0 to 744"},
       {with({"--epochs", "1", "--prices", "billing.yaml"}), 65, "billing.yaml: billing", "应为 per_second", "expected per_second"},
-      {with({"--epochs", "1", "--prices", "neither.yaml"}), 65, "neither.yaml: gpus.NVIDIA GeForce RTX 4090", "既没有 rent_per_hour 也没有 purchase",
-       "gives neither"},
+      {with({"--epochs", "1", "--prices", "neither.yaml"}), 65, "neither.yaml: gpus.NVIDIA GeForce RTX 4090", "rent_per_hour、rent_per_month 和 purchase 一个都没有",
+       "gives none of"},
   };
 }
 

@@ -168,6 +168,54 @@ TEST(KnowledgeAudit, H800Fp32StaysNullWithItsReasonInTheData) {
   EXPECT_TRUE(found);
 }
 
+// ---- the GPUs sold in China (issue 31) ----
+
+// Each row is found by the PCI id and NVML name NVIDIA's open kernel modules
+// list for it (ogkm), cites its sources, and every peak it leaves null says
+// why (no figure of another card stands in).
+TEST(KnowledgeAudit, ChinaMarketGpusCarrySourcesAndNullReasons) {
+  const json doc = data_file("gpus.json");
+  const std::pair<const char*, uint32_t> kRows[] = {
+      {"rtx-4090-d", 0x2685}, {"rtx-5090-d", 0x2B87}, {"rtx-5090-d-v2", 0x2B8C}, {"h20", 0x2329}, {"l20", 0x26BA}};
+  const auto& k = builtin();
+  for (const auto& [id, pci] : kRows) {
+    const json* row = nullptr;
+    for (const auto& g : doc["gpus"]) {
+      if (g["id"] == id) row = &g;
+    }
+    ASSERT_NE(row, nullptr) << id;
+    const json& g = *row;
+    auto by_pci = k.find_gpu_by_pci_id(pci);
+    ASSERT_TRUE(by_pci && by_pci->spec) << id;
+    EXPECT_EQ(by_pci->spec->id, id);
+    for (const auto& alias : g["aliases"]) {
+      auto by_name = k.find_gpu(alias.get<std::string>());
+      ASSERT_TRUE(by_name && by_name->spec) << alias;
+      EXPECT_EQ(by_name->spec->id, id) << alias;
+    }
+    ASSERT_GE(g["sources"].size(), 2u) << id;
+    EXPECT_TRUE(contains(g["sources"][0].get<std::string>(), "ogkm")) << id;
+    for (const char* field : {"vram_gib", "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense", "bf16_tensor_tflops_dense",
+                              "tf32_tensor_tflops_dense", "tdp_w"}) {
+      if (!g[field].is_null()) continue;
+      ASSERT_TRUE(g.contains("null_reasons") && g["null_reasons"].contains(field)) << id << " leaves " << field << " null without a reason";
+      EXPECT_GT(g["null_reasons"][field].get<std::string>().size(), 10u) << id << " " << field;
+    }
+    // Memory, bandwidth, FP32 and board power are what plan ranks on: each is sourced.
+    for (const char* field : {"vram_gib", "memory_bandwidth_gbs", "fp32_tflops", "tdp_w"}) EXPECT_TRUE(g[field].is_number()) << id << " " << field;
+    if (g["segment"] == "consumer" && g["launch_price_usd"].is_null()) {
+      EXPECT_TRUE(g["null_reasons"].contains("launch_price_usd")) << id << ": a GeForce card without a US MSRP says why";
+    }
+  }
+  // The China variants are their own rows, not the global cards' figures.
+  auto d = k.find_gpu("NVIDIA GeForce RTX 4090 D");
+  auto full = k.find_gpu("NVIDIA GeForce RTX 4090");
+  ASSERT_TRUE(d && d->spec && full && full->spec);
+  EXPECT_NE(d->spec->id, full->spec->id);
+  EXPECT_LT(*d->spec->fp32_tflops, *full->spec->fp32_tflops);
+  EXPECT_LT(*d->spec->tdp_w, *full->spec->tdp_w);
+}
+
 // ---- uncertain kernel lists ----
 
 TEST(KnowledgeAudit, ComputeTargetsCarrySassToo) {

@@ -63,7 +63,7 @@ TEST(RunCost, EachWhatIfOnTheSameScale) {
   EXPECT_NEAR(*t.rows[0].cost.rent_cost, std::ceil(samples / 350 / 60) / 60 * 0.60, 1e-9);
   EXPECT_NEAR(*t.rows[1].cost.rent_cost, std::ceil(samples / 960 / 60) / 60 * 0.60, 1e-9);
   const std::string text = render_run_cost_text(t);
-  EXPECT_NE(text.find("pack into TFRecord: GPU 35% -> 96%, run 20.3 h -> 7.4 h, rented cost USD 12.21 -> USD 4.45"), std::string::npos) << text;
+  EXPECT_NE(text.find("pack into TFRecord: GPU 35% -> 96%, run 20.3 h -> 7.4 h, rented cost $12.21 -> $4.45"), std::string::npos) << text;
   const auto j = run_cost_json(t);
   EXPECT_EQ(j["rows"][1]["id"], "tfrecord");
   EXPECT_NEAR(j["rows"][1]["gpu_utilization"].get<double>(), 0.96, 1e-12);

@@ -250,7 +250,7 @@ TEST(PriceBook, BadFilesNameTheFileAndField) {
       {"gpus:\n  RTX 4090:\n    rent_per_hour: -1\n", "p.yaml: gpus.RTX 4090.rent_per_hour", "expected a number"},
       {"gpus:\n  RTX 4090:\n    rent_per_hour: .nan\n", "p.yaml: gpus.RTX 4090.rent_per_hour", "expected a number"},
       {"gpus:\n  RTX 4090:\n    rent: 1\n", "p.yaml: gpus.RTX 4090.rent", "unknown field"},
-      {"gpus:\n  RTX 4090: {}\n", "p.yaml: gpus.RTX 4090", "neither"},
+      {"gpus:\n  RTX 4090: {}\n", "p.yaml: gpus.RTX 4090", "gives none of"},
       {"power_price_per_kwh: 1e9\n", "p.yaml: power_price_per_kwh", "expected a number"},
       {"billing: weekly\n", "p.yaml: billing", "per_second"},
       {"amortization_years: 0\n", "p.yaml: amortization_years", "more than 0"},
