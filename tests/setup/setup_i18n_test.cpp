@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/text.h"
 #include "golden.h"
 #include "knowledge/knowledge.h"
@@ -25,11 +26,6 @@
 
 namespace tfrig::setup::test {
 namespace {
-
-struct InLanguage {
-  explicit InLanguage(std::string_view lang) { core::i18n::set_language(lang); }
-  ~InLanguage() { core::i18n::set_language("en"); }
-};
 
 // What a translation must keep of a template message: the @KEY@ fields, the
 // shell's $NAME / ${...} / $1 / $* words and printf's %s, and the count of
@@ -89,7 +85,7 @@ TEST(SetupI18n, LocalizeReplacesEveryMarkerAndLeavesTheRest) {
   EXPECT_EQ(localize("echo \"@{done.}@\" # @{x}@ y"), "echo \"done.\" # x y");
   EXPECT_EQ(localize("no marker @ here }@ @{ open"), "no marker @ here }@ @{ open");
   EXPECT_EQ(marked_messages("a @{one}@ b @{two\n# lines}@"), (std::vector<std::string>{"one", "two\n# lines"}));
-  InLanguage zh("zh_CN");
+  core::i18n::ScopedLanguage zh("zh_CN");
   EXPECT_EQ(localize("echo \"install.sh: @{done.}@\""), "echo \"install.sh: 完成。\"");
 }
 
@@ -125,7 +121,7 @@ TEST(SetupI18n, ChineseFilesUseTheEnglishFilesUrlsAndNoMarkerIsLeft) {
     const auto en = render_cell(c);
     std::vector<OutputFile> zh;
     {
-      InLanguage lang("zh_CN");
+      core::i18n::ScopedLanguage lang("zh_CN");
       zh = render_cell(c);
     }
     ASSERT_EQ(en.size(), zh.size());

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "setup_test_support.h"
 #include "test_support.h"
 
@@ -243,17 +244,12 @@ INSTANTIATE_TEST_SUITE_P(Grid, SetupDryRun, ::testing::ValuesIn(dry_run_cells())
 // syntax may not: every Chinese script parses, passes shellcheck, and its dry
 // run goes through every step in Chinese with nothing changed.
 
-struct InLanguage {
-  explicit InLanguage(std::string_view lang) { core::i18n::set_language(lang); }
-  ~InLanguage() { core::i18n::set_language("en"); }
-};
-
 class SetupShellZh : public ::testing::TestWithParam<Cell> {};
 
 TEST_P(SetupShellZh, BashParsesItAndShellcheckIsClean) {
   std::vector<OutputFile> files;
   {
-    InLanguage zh("zh_CN");
+    core::i18n::ScopedLanguage zh("zh_CN");
     files = render_cell(GetParam());
   }
   ASSERT_FALSE(files.empty());
@@ -273,7 +269,7 @@ TEST_P(SetupShellZh, DryRunSpeaksChineseAndChangesNothing) {
   tfrig::test::TempDir tmp;
   FakeMachine m;
   {
-    InLanguage zh("zh_CN");
+    core::i18n::ScopedLanguage zh("zh_CN");
     out = run_cell(GetParam());
     ASSERT_TRUE(out.plan);
     m = make_machine(tmp, *out.plan);
