@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tfrig fleet at 100, 1,000 and 10,000 nodes, next to `jq -s` reading the same
+# tfrig fleet at 1,000, 3,000 and 10,000 nodes, next to `jq -s` reading the same
 # files in the same run. The nodes are real fixture machines (two snapshots
 # from tests/data/snapshots, the stack-cuda12 and node-exporter fixture roots
 # snapshotted now, and the pavana27__Lambda-Bug-report bug report imported
@@ -7,11 +7,13 @@
 # planted difference (driver, PCIe width, open-files limit or a lost GPU), as
 # a real fleet drifts.
 #
-# Usage: bench/fleet.sh [sizes="100 1000 10000"] [tfrig binary] [work dir]
-# Prints wall time (s) and peak RSS (MiB) per tool and size, from
-# /usr/bin/time (Debian package `time`); jq is Debian's `jq`.
+# Usage: bench/fleet.sh [sizes="1000 3000 10000"] [tfrig binary] [work dir]
+# Prints wall time (s), CPU time (user+sys, s) and peak RSS (MiB) per tool and
+# size, from /usr/bin/time (Debian package `time`), and how many times faster
+# than jq tfrig was (jq's wall time / tfrig's); jq is Debian's `jq`.
+# BEFORE=/path/to/an/older/tfrig adds its rows, measured in the same run.
 set -euo pipefail
-sizes="${1:-100 1000 10000}"
+sizes="${1:-1000 3000 10000}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 tfrig="${2:-$here/build/tfrig}"
 work="${3:-$(mktemp -d "${TMPDIR:-/tmp}/tfrig-fleet-bench.XXXXXX")}"
@@ -59,26 +61,39 @@ for i in range(n):
 PY
 }
 
-# "seconds MiB" of a command (stdout discarded).
+# "wall-seconds cpu-seconds MiB" of a command (stdout discarded).
 measure() {
-  /usr/bin/time -f '%e %M' -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || true
-  tail -n 1 "$work/time" | awk '{printf "%.2f %.0f", $1, $2 / 1024}'
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || true
+  tail -n 1 "$work/time" | awk '{printf "%.2f %.2f %.0f", $1, $2 + $3, $4 / 1024}'
 }
 
-echo "machine: $(nproc) cores, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %10s %-44s %10s %10s\n' nodes "JSON MB" tool "seconds" "peak MiB"
+row() {  # nodes MB tool wall cpu MiB [jq's wall]
+  local ratio=""
+  if [ -n "${7:-}" ]; then ratio=$(awk -v j="$7" -v t="$4" 'BEGIN { if (t > 0) printf "%.1fx", j / t }'); fi
+  printf '%-8s %8s %-40s %8s %8s %9s %10s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$ratio"
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-8s %8s %-40s %8s %8s %9s %10s\n' nodes "JSON MB" tool "wall s" "CPU s" "peak MiB" "jq / tool"
 for n in $sizes; do
   dir="$work/fleet-$n"
   generate "$n" "$dir"
   mb=$(du -sm "$dir" | cut -f1)
-  # Warm the page cache so both tools read from memory.
-  cat "$dir"/*.json >/dev/null 2>&1 || find "$dir" -name '*.json' -exec cat {} + >/dev/null
-  read -r s m <<<"$(measure "$tfrig" fleet --format json "$dir")"
-  printf '%-8s %10s %-44s %10s %10s\n' "$n" "$mb" "tfrig fleet --format json DIR" "$s" "$m"
-  read -r s m <<<"$(measure "$tfrig" fleet -j 1 --format json "$dir")"
-  printf '%-8s %10s %-44s %10s %10s\n' "$n" "$mb" "tfrig fleet -j 1 --format json DIR" "$s" "$m"
+  # Warm the page cache so every tool reads from memory.
+  find "$dir" -name '*.json' -exec cat {} + >/dev/null
   # jq reads every document into one array, then counts one fact's values.
-  read -r s m <<<"$(cd "$dir" && measure jq -s '[.[].inventory.driver.version] | group_by(.) | map([.[0], length])' ./*.json)"
-  printf '%-8s %10s %-44s %10s %10s\n' "$n" "$mb" "jq -s (driver versions grouped)" "$s" "$m"
+  read -r js jc jm <<<"$(cd "$dir" && measure jq -s '[.[].inventory.driver.version] | group_by(.) | map([.[0], length])' ./*.json)"
+  read -r s c m <<<"$(measure "$tfrig" fleet --format json "$dir")"
+  row "$n" "$mb" "tfrig fleet --format json DIR" "$s" "$c" "$m" "$js"
+  read -r s c m <<<"$(measure "$tfrig" fleet -j 1 --format json "$dir")"
+  row "$n" "$mb" "tfrig fleet -j 1 --format json DIR" "$s" "$c" "$m" "$js"
+  if [ -n "${BEFORE:-}" ]; then
+    read -r s c m <<<"$(measure "$BEFORE" fleet --format json "$dir")"
+    row "$n" "$mb" "BEFORE fleet --format json DIR" "$s" "$c" "$m" "$js"
+  fi
+  # jq again after tfrig, so that a change in load weighs on both sides.
+  read -r js2 jc2 jm2 <<<"$(cd "$dir" && measure jq -s '[.[].inventory.driver.version] | group_by(.) | map([.[0], length])' ./*.json)"
+  row "$n" "$mb" "jq -s (driver versions grouped), 1st" "$js" "$jc" "$jm"
+  row "$n" "$mb" "jq -s (driver versions grouped), 2nd" "$js2" "$jc2" "$jm2"
   rm -rf "$dir"
 done

@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <thread>
 
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "core/i18n.h"
 #include "core/input_file.h"
@@ -18,10 +22,386 @@
 #include "core/text.h"
 #include "importer/gzip.h"
 #include "importer/importer.h"
+#include "inventory/json_fields.h"
+#include "probe/probe.h"
 
 namespace tfrig::fleet {
 
 namespace fs = std::filesystem;
+
+// ---- The fast snapshot reader (read_snapshot_fast, load.h) ----
+
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// nlohmann-json has no depth limit of its own (its parser keeps a stack on
+// the heap); this walk recurses, so deeper documents go to nlohmann instead.
+constexpr int kMaxWalkDepth = 256;
+
+// A value fleet does not use (a doctor report's findings, a field a newer
+// tfrig added): walked to the end, so that the document is known to be
+// valid JSON as nlohmann-json would read it. On-Demand alone skips such a
+// value by counting brackets and would take `[1 2]` or `tru` inside it.
+bool walk_checked(od::value v, int depth) {
+  if (depth > kMaxWalkDepth) return false;
+  od::json_type type;
+  if (v.type().get(type) != simdjson::SUCCESS) return false;
+  switch (type) {
+    case od::json_type::object: {
+      od::object obj;
+      if (v.get_object().get(obj) != simdjson::SUCCESS) return false;
+      for (auto item : obj) {
+        od::field f;
+        std::string_view key;
+        if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return false;
+        if (!walk_checked(f.value(), depth + 1)) return false;
+      }
+      return true;
+    }
+    case od::json_type::array: {
+      od::array arr;
+      if (v.get_array().get(arr) != simdjson::SUCCESS) return false;
+      for (auto item : arr) {
+        od::value element;
+        if (std::move(item).get(element) != simdjson::SUCCESS || !walk_checked(element, depth + 1)) return false;
+      }
+      return true;
+    }
+    case od::json_type::number: {
+      // A number beyond a double (1e400) fails here as in nlohmann-json; an
+      // integer beyond 64 bits fails here only (nlohmann reads it as a double).
+      od::number n;
+      return v.get_number().get(n) == simdjson::SUCCESS;
+    }
+    case od::json_type::string: {
+      std::string_view s;
+      return v.get_string().get(s) == simdjson::SUCCESS;
+    }
+    case od::json_type::boolean: {
+      bool b = false;
+      return v.get_bool().get(b) == simdjson::SUCCESS;
+    }
+    case od::json_type::null: {
+      bool is_null = false;
+      return v.is_null().get(is_null) == simdjson::SUCCESS && is_null;
+    }
+  }
+  return false;
+}
+
+// Scalars, with the checks of inventory/json_optional.h: a whole number from
+// 0 to the type's maximum, a finite double from 0. Anything nlohmann would
+// read differently (a bool read as 0/1, 3.0 as an int, -0) is refused here
+// and left to it.
+bool read_value(od::value v, std::string& out) {
+  std::string_view s;
+  if (v.get_string().get(s) != simdjson::SUCCESS) return false;
+  out.assign(s);
+  return true;
+}
+
+bool read_value(od::value v, bool& out) { return v.get_bool().get(out) == simdjson::SUCCESS; }
+
+template <class T>
+bool read_whole(od::value v, T& out) {
+  uint64_t u = 0;
+  if (v.get_uint64().get(u) != simdjson::SUCCESS) return false;
+  if (u > static_cast<uint64_t>(std::numeric_limits<T>::max())) return false;
+  out = static_cast<T>(u);
+  return true;
+}
+
+bool read_value(od::value v, int& out) { return read_whole(v, out); }
+bool read_value(od::value v, uint32_t& out) { return read_whole(v, out); }
+bool read_value(od::value v, uint64_t& out) { return read_whole(v, out); }
+
+bool read_value(od::value v, double& out) {
+  double d = 0;
+  if (v.get_double().get(d) != simdjson::SUCCESS) return false;
+  // signbit: -0 is 0 to nlohmann when written as an integer, -0.0 when not.
+  if (!std::isfinite(d) || std::signbit(d)) return false;
+  out = d;
+  return true;
+}
+
+// Every struct reader is declared before the templates that call them.
+#define TFRIG_FLEET_DECLARE_READER(Type) bool read_value(od::value v, inventory::Type& out);
+TFRIG_FLEET_DECLARE_READER(HostInfo)
+TFRIG_FLEET_DECLARE_READER(NumaNode)
+TFRIG_FLEET_DECLARE_READER(CpuFlags)
+TFRIG_FLEET_DECLARE_READER(CpuInfo)
+TFRIG_FLEET_DECLARE_READER(MemoryInfo)
+TFRIG_FLEET_DECLARE_READER(BlockDevice)
+TFRIG_FLEET_DECLARE_READER(Mount)
+TFRIG_FLEET_DECLARE_READER(DataPath)
+TFRIG_FLEET_DECLARE_READER(StorageInfo)
+TFRIG_FLEET_DECLARE_READER(PciDevice)
+TFRIG_FLEET_DECLARE_READER(PciInfo)
+TFRIG_FLEET_DECLARE_READER(Limit)
+TFRIG_FLEET_DECLARE_READER(LimitsConfEntry)
+TFRIG_FLEET_DECLARE_READER(LimitsInfo)
+TFRIG_FLEET_DECLARE_READER(ConfiguredSource)
+TFRIG_FLEET_DECLARE_READER(RegionInfo)
+TFRIG_FLEET_DECLARE_READER(NvLink)
+TFRIG_FLEET_DECLARE_READER(Gpu)
+TFRIG_FLEET_DECLARE_READER(GpuPair)
+TFRIG_FLEET_DECLARE_READER(DeviceNode)
+TFRIG_FLEET_DECLARE_READER(NvmlStatus)
+TFRIG_FLEET_DECLARE_READER(XidEvent)
+TFRIG_FLEET_DECLARE_READER(DriverInfo)
+TFRIG_FLEET_DECLARE_READER(CudaLibrary)
+TFRIG_FLEET_DECLARE_READER(CudaToolkit)
+TFRIG_FLEET_DECLARE_READER(CudaInfo)
+TFRIG_FLEET_DECLARE_READER(PackageVersion)
+TFRIG_FLEET_DECLARE_READER(TensorFlowInstall)
+TFRIG_FLEET_DECLARE_READER(PythonEnvironment)
+TFRIG_FLEET_DECLARE_READER(PythonInfo)
+TFRIG_FLEET_DECLARE_READER(ContainerInfo)
+TFRIG_FLEET_DECLARE_READER(Inventory)
+#undef TFRIG_FLEET_DECLARE_READER
+
+// null is unknown; anything else is read as T.
+template <class T>
+bool read_value(od::value v, std::optional<T>& out) {
+  od::json_type type;
+  if (v.type().get(type) != simdjson::SUCCESS) return false;
+  if (type == od::json_type::null) {
+    bool is_null = false;
+    if (v.is_null().get(is_null) != simdjson::SUCCESS || !is_null) return false;
+    out.reset();
+    return true;
+  }
+  T value{};
+  if (!read_value(v, value)) return false;
+  out = std::move(value);
+  return true;
+}
+
+template <class T>
+bool read_value(od::value v, std::vector<T>& out) {
+  od::array arr;
+  if (v.get_array().get(arr) != simdjson::SUCCESS) return false;
+  out.clear();  // a key given twice: the last one counts, as in nlohmann-json
+  for (auto item : arr) {
+    od::value element;
+    if (std::move(item).get(element) != simdjson::SUCCESS) return false;
+    T value{};
+    if (!read_value(element, value)) return false;
+    out.push_back(std::move(value));
+  }
+  return true;
+}
+
+// One object into a struct: its known keys into their members, every other
+// key walked and checked. The struct starts from its defaults, like
+// nlohmann's _WITH_DEFAULT reading (a key given twice: the last one counts).
+#define TFRIG_FLEET_READ_FIELD(member)                     \
+  if (key == #member) {                                   \
+    if (!read_value(f.value(), out.member)) return false; \
+    continue;                                             \
+  }
+#define TFRIG_FLEET_DEFINE_READER(Type, FIELDS)                                                                   \
+  bool read_value(od::value v, inventory::Type& out) {                                                          \
+    od::object obj;                                                                                             \
+    if (v.get_object().get(obj) != simdjson::SUCCESS) return false;                                             \
+    out = inventory::Type{};                                                                                    \
+    for (auto item : obj) {                                                                                     \
+      od::field f;                                                                                              \
+      std::string_view key;                                                                                     \
+      if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return false; \
+      NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(TFRIG_FLEET_READ_FIELD, FIELDS))                                   \
+      if (!walk_checked(f.value(), 1)) return false;                                                           \
+    }                                                                                                           \
+    return true;                                                                                                \
+  }
+
+TFRIG_FLEET_DEFINE_READER(HostInfo, TFRIG_INVENTORY_FIELDS_HostInfo)
+TFRIG_FLEET_DEFINE_READER(NumaNode, TFRIG_INVENTORY_FIELDS_NumaNode)
+TFRIG_FLEET_DEFINE_READER(CpuFlags, TFRIG_INVENTORY_FIELDS_CpuFlags)
+TFRIG_FLEET_DEFINE_READER(CpuInfo, TFRIG_INVENTORY_FIELDS_CpuInfo)
+TFRIG_FLEET_DEFINE_READER(MemoryInfo, TFRIG_INVENTORY_FIELDS_MemoryInfo)
+TFRIG_FLEET_DEFINE_READER(BlockDevice, TFRIG_INVENTORY_FIELDS_BlockDevice)
+TFRIG_FLEET_DEFINE_READER(Mount, TFRIG_INVENTORY_FIELDS_Mount)
+TFRIG_FLEET_DEFINE_READER(DataPath, TFRIG_INVENTORY_FIELDS_DataPath)
+TFRIG_FLEET_DEFINE_READER(StorageInfo, TFRIG_INVENTORY_FIELDS_StorageInfo)
+TFRIG_FLEET_DEFINE_READER(PciDevice, TFRIG_INVENTORY_FIELDS_PciDevice)
+TFRIG_FLEET_DEFINE_READER(PciInfo, TFRIG_INVENTORY_FIELDS_PciInfo)
+TFRIG_FLEET_DEFINE_READER(LimitsConfEntry, TFRIG_INVENTORY_FIELDS_LimitsConfEntry)
+TFRIG_FLEET_DEFINE_READER(LimitsInfo, TFRIG_INVENTORY_FIELDS_LimitsInfo)
+TFRIG_FLEET_DEFINE_READER(ConfiguredSource, TFRIG_INVENTORY_FIELDS_ConfiguredSource)
+TFRIG_FLEET_DEFINE_READER(RegionInfo, TFRIG_INVENTORY_FIELDS_RegionInfo)
+TFRIG_FLEET_DEFINE_READER(NvLink, TFRIG_INVENTORY_FIELDS_NvLink)
+TFRIG_FLEET_DEFINE_READER(Gpu, TFRIG_INVENTORY_FIELDS_Gpu)
+TFRIG_FLEET_DEFINE_READER(GpuPair, TFRIG_INVENTORY_FIELDS_GpuPair)
+TFRIG_FLEET_DEFINE_READER(DeviceNode, TFRIG_INVENTORY_FIELDS_DeviceNode)
+TFRIG_FLEET_DEFINE_READER(NvmlStatus, TFRIG_INVENTORY_FIELDS_NvmlStatus)
+TFRIG_FLEET_DEFINE_READER(XidEvent, TFRIG_INVENTORY_FIELDS_XidEvent)
+TFRIG_FLEET_DEFINE_READER(DriverInfo, TFRIG_INVENTORY_FIELDS_DriverInfo)
+TFRIG_FLEET_DEFINE_READER(CudaLibrary, TFRIG_INVENTORY_FIELDS_CudaLibrary)
+TFRIG_FLEET_DEFINE_READER(CudaToolkit, TFRIG_INVENTORY_FIELDS_CudaToolkit)
+TFRIG_FLEET_DEFINE_READER(CudaInfo, TFRIG_INVENTORY_FIELDS_CudaInfo)
+TFRIG_FLEET_DEFINE_READER(PackageVersion, TFRIG_INVENTORY_FIELDS_PackageVersion)
+TFRIG_FLEET_DEFINE_READER(TensorFlowInstall, TFRIG_INVENTORY_FIELDS_TensorFlowInstall)
+TFRIG_FLEET_DEFINE_READER(PythonEnvironment, TFRIG_INVENTORY_FIELDS_PythonEnvironment)
+TFRIG_FLEET_DEFINE_READER(PythonInfo, TFRIG_INVENTORY_FIELDS_PythonInfo)
+TFRIG_FLEET_DEFINE_READER(ContainerInfo, TFRIG_INVENTORY_FIELDS_ContainerInfo)
+TFRIG_FLEET_DEFINE_READER(Inventory, TFRIG_INVENTORY_FIELDS_Inventory)
+#undef TFRIG_FLEET_DEFINE_READER
+#undef TFRIG_FLEET_READ_FIELD
+
+// A limit's value (inventory/json.cpp): null, "unlimited" or a whole number.
+bool read_limit_value(od::value v, std::optional<uint64_t>& out) {
+  od::json_type type;
+  if (v.type().get(type) != simdjson::SUCCESS) return false;
+  if (type == od::json_type::string) {
+    std::string_view s;
+    if (v.get_string().get(s) != simdjson::SUCCESS || s != "unlimited") return false;
+    out = inventory::Limit::kUnlimited;
+    return true;
+  }
+  return read_value(v, out);
+}
+
+bool read_value(od::value v, inventory::Limit& out) {
+  od::object obj;
+  if (v.get_object().get(obj) != simdjson::SUCCESS) return false;
+  out = inventory::Limit{};
+  for (auto item : obj) {
+    od::field f;
+    std::string_view key;
+    if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return false;
+    if (key == "soft") {
+      if (!read_limit_value(f.value(), out.soft)) return false;
+    } else if (key == "hard") {
+      if (!read_limit_value(f.value(), out.hard)) return false;
+    } else if (!walk_checked(f.value(), 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// One entry of "probes", as report_from_json reads it.
+bool read_probe(od::value v, probe::ProbeStatus& out) {
+  od::object obj;
+  if (v.get_object().get(obj) != simdjson::SUCCESS) return false;
+  out = probe::ProbeStatus{};
+  std::string state;  // report_from_json: a missing state is "", which is no state
+  for (auto item : obj) {
+    od::field f;
+    std::string_view key;
+    if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return false;
+    bool ok = true;
+    if (key == "id") {
+      ok = read_value(f.value(), out.id);
+    } else if (key == "state") {
+      ok = read_value(f.value(), state);
+    } else if (key == "detail") {
+      ok = read_value(f.value(), out.detail);
+    } else if (key == "seconds") {
+      // Read without a range check by report_from_json (a plain double).
+      double d = 0;
+      ok = f.value().get_double().get(d) == simdjson::SUCCESS && std::isfinite(d) && !(d == 0 && std::signbit(d));
+      out.seconds = d;
+    } else if (key == "problems") {
+      ok = read_value(f.value(), out.problems);
+    } else {
+      ok = walk_checked(f.value(), 1);
+    }
+    if (!ok) return false;
+  }
+  const auto parsed = probe::state_from_name(state);
+  if (!parsed) return false;
+  out.state = *parsed;
+  return true;
+}
+
+bool read_probes(od::value v, std::vector<probe::ProbeStatus>& out) {
+  od::array arr;
+  if (v.get_array().get(arr) != simdjson::SUCCESS) return false;
+  out.clear();
+  for (auto item : arr) {
+    od::value element;
+    if (std::move(item).get(element) != simdjson::SUCCESS) return false;
+    probe::ProbeStatus s;
+    if (!read_probe(element, s)) return false;
+    out.push_back(std::move(s));
+  }
+  return true;
+}
+
+// Documents up to this size share one parser per thread (its buffers stay,
+// about 6 bytes per byte); larger ones get a parser of their own, freed after.
+constexpr size_t kSharedParserBytes = size_t{1} << 20;
+
+std::optional<report::Report> read_document(od::parser& parser, const std::string& text, size_t size) {
+  od::document doc;
+  if (parser.iterate(simdjson::padded_string_view(text.data(), size, text.size())).get(doc) != simdjson::SUCCESS) {
+    return std::nullopt;
+  }
+  od::object root;
+  if (doc.get_object().get(root) != simdjson::SUCCESS) return std::nullopt;
+  report::Report r;
+  std::optional<int64_t> schema;
+  bool have_inventory = false;
+  for (auto item : root) {
+    od::field f;
+    std::string_view key;
+    if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return std::nullopt;
+    bool ok = true;
+    if (key == "schema_version") {
+      int64_t s = 0;
+      ok = f.value().get_int64().get(s) == simdjson::SUCCESS;
+      schema = s;
+    } else if (key == "tool_version") {
+      ok = read_value(f.value(), r.tool_version);
+    } else if (key == "generated_at") {
+      ok = read_value(f.value(), r.generated_at);
+    } else if (key == "root") {
+      ok = read_value(f.value(), r.root);
+    } else if (key == "source") {
+      ok = read_value(f.value(), r.source);
+    } else if (key == "inventory") {
+      ok = read_value(f.value(), r.inventory);
+      have_inventory = true;
+    } else if (key == "probes") {
+      ok = read_probes(f.value(), r.probes);
+    } else {
+      ok = walk_checked(f.value(), 1);
+    }
+    if (!ok) return std::nullopt;
+  }
+  // Nothing may follow the object ("{...} x" is not JSON to nlohmann either).
+  if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) return std::nullopt;
+  // report_from_json's checks; it names what is wrong.
+  if (!schema || *schema < 1 || *schema > 1'000'000 || !have_inventory) return std::nullopt;
+  r.schema_version = static_cast<int>(*schema);
+  return r;
+}
+
+}  // namespace
+
+std::optional<report::Report> read_snapshot_fast(std::string& text) {
+  const size_t size = text.size();
+  if (size > kMaxFastBytes) return std::nullopt;
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end; zeros, given
+  // back when done.
+  text.append(simdjson::SIMDJSON_PADDING, '\0');
+  std::optional<report::Report> r;
+  if (size <= kSharedParserBytes) {
+    thread_local od::parser shared;
+    r = read_document(shared, text, size);
+  } else {
+    od::parser own;
+    r = read_document(own, text, size);
+  }
+  text.resize(size);
+  return r;
+}
+
+
+// ---- Reading the inputs ----
 
 namespace {
 
@@ -46,8 +426,19 @@ bool looks_like_json(std::string_view text) {
   return false;
 }
 
-core::Result<report::Report> snapshot_from_text(const std::string& file, const std::string& text,
+std::string newer_schema_note(int schema) {
+  return trf("schema {0} is newer than this tfrig's ({1}): read the fields it knows", schema, inventory::kSchemaVersion);
+}
+
+// simdjson first (fleet/snapshot_reader.h); a document it does not take,
+// above all a broken one, is read by nlohmann-json, whose errors say where
+// and what was expected.
+core::Result<report::Report> snapshot_from_text(const std::string& file, std::string& text,
                                                 std::vector<std::string>& notes) {
+  if (auto fast = read_snapshot_fast(text)) {
+    if (fast->schema_version > inventory::kSchemaVersion) notes.push_back(newer_schema_note(fast->schema_version));
+    return std::move(*fast);
+  }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -64,8 +455,7 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, const s
       j["schema_version"].get<uint64_t>() > static_cast<uint64_t>(inventory::kSchemaVersion) &&
       j["schema_version"].get<uint64_t>() <= 1'000'000) {  // the range report_from_json reads
     newer_schema = j["schema_version"].get<int>();
-    notes.push_back(trf("schema {0} is newer than this tfrig's ({1}): read the fields it knows", *newer_schema,
-                        inventory::kSchemaVersion));
+    notes.push_back(newer_schema_note(*newer_schema));
     j["schema_version"] = inventory::kSchemaVersion;
   }
   auto r = report::report_from_json(j);

@@ -6,6 +6,7 @@
 // an Unreadable, not a failure of the whole run.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,32 @@ core::Result<std::vector<std::string>> list_inputs(const std::vector<std::string
 
 // "node07" for ".../node07.json" or ".../node07.log.gz".
 std::string node_name(const std::string& file);
+
+// The fast way a fleet reads a snapshot: simdjson's On-Demand API (Debian 12
+// libsimdjson-dev) straight into the report's structs, without building a
+// JSON tree first. nlohmann-json's tree was most of `tfrig fleet`'s time, and
+// its allocations most of the rest (bench/RESULTS.md, fleet).
+//
+// It reads only documents it can read exactly as report::report_from_json
+// would: every value of the type the field has, every number in its field's
+// range, valid JSON all through (the parts fleet does not use, such as a
+// doctor report's findings, are walked and checked too, not skipped). Anything
+// else (a syntax error, a string where a number belongs, a number out of
+// range, an unknown probe state, a document above kMaxFastBytes) returns
+// nullopt, and the caller reads the file with nlohmann-json, whose errors name
+// the file, the byte offset or the JSON path and what was expected, as before.
+// So the fast path changes speed only, never a result or an error text.
+//
+// Larger documents go to nlohmann-json. A snapshot is tens of kB (a large
+// machine a few hundred); simdjson's parser holds about 6 bytes per byte of
+// the largest document it has read, so a bound keeps a worker's memory small.
+constexpr size_t kMaxFastBytes = size_t{16} << 20;
+
+// The report of a snapshot's text, or nullopt (see above). `text` is padded
+// for simdjson and given back unchanged. A newer schema_version (up to
+// 1,000,000) is kept in the report: the caller reads its known fields and
+// says so, as it does for nlohmann's.
+std::optional<report::Report> read_snapshot_fast(std::string& text);
 
 // One file -> its report (snapshot, or imported). Errors name the file.
 core::Result<report::Report> read_report(const std::string& file, std::vector<std::string>& notes);

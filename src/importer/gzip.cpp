@@ -81,6 +81,17 @@ core::Status gunzip_stream(std::string_view bytes, const GunzipSink& sink, size_
 
 core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std::string* partial) {
   std::string out;
+  // Room for the whole text at once, so that it is not copied at every
+  // doubling of the string (a fifth of `doctor --from`'s time on a 7 MB
+  // report). The size is the last member's trailer (ISIZE: the input size
+  // modulo 2^32, RFC 1952 section 2.3.1), believed only as far as deflate can
+  // expand (at most 1032 bytes out per byte in, zlib's tech notes) and
+  // max_output: a hint for reserve, never a limit.
+  if (is_gzip(bytes) && bytes.size() >= 18) {
+    const auto* t = reinterpret_cast<const unsigned char*>(bytes.data() + bytes.size() - 4);
+    const uint64_t isize = uint64_t{t[0]} | (uint64_t{t[1]} << 8) | (uint64_t{t[2]} << 16) | (uint64_t{t[3]} << 24);
+    out.reserve(static_cast<size_t>(std::min<uint64_t>({isize, uint64_t{bytes.size()} * 1032, uint64_t{max_output}})));
+  }
   bool over = false;
   auto done = gunzip_stream(bytes, [&](std::string_view chunk, size_t consumed) -> core::Status {
     if (out.size() + chunk.size() > max_output) {

@@ -6,69 +6,37 @@ namespace tfrig::inventory {
 
 // _WITH_DEFAULT: a key missing from an older snapshot reads as its default
 // (null), so adding a field never breaks reading old files.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, hostname, os_id, os_name, os_version_id, os_pretty_name,
-                                                os_codename, kernel_release, kernel_version, architecture,
-                                                virtualization, container, wsl)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NumaNode, id, cpus, memory_total_bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuFlags, avx, avx2, fma, avx512f, amx)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuInfo, vendor, model_name, sockets, physical_cores, threads,
-                                                numa_nodes, flags, governor, base_mhz, max_mhz)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryInfo, total_bytes, available_bytes, swap_total_bytes,
-                                                swap_used_bytes, swappiness, thp_enabled, thp_defrag,
-                                                hugepages_total, hugepage_size_bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BlockDevice, name, kind, rotational, transport, model, size_bytes,
-                                                removable)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Mount, device, mount_point, fs_type, options, network, block_device)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DataPath, path, mount_point, fs_type, device, block_device,
-                                                device_kind, network, error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StorageInfo, devices, mounts, data_paths)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciDevice, address, vendor_id, device_id, subsystem_vendor_id,
-                                                subsystem_device_id, class_code, class_name, vendor_name, driver,
-                                                numa_node, link_speed_current_gts, link_speed_max_gts,
-                                                link_width_current, link_width_max, is_gpu)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciInfo, devices)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsConfEntry, file, line, domain, type, item, value)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsInfo, nofile, memlock, configured)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConfiguredSource, file, kind, host)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RegionInfo, locale, time_zone, sources)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, TFRIG_INVENTORY_FIELDS_HostInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NumaNode, TFRIG_INVENTORY_FIELDS_NumaNode)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuFlags, TFRIG_INVENTORY_FIELDS_CpuFlags)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuInfo, TFRIG_INVENTORY_FIELDS_CpuInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MemoryInfo, TFRIG_INVENTORY_FIELDS_MemoryInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BlockDevice, TFRIG_INVENTORY_FIELDS_BlockDevice)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Mount, TFRIG_INVENTORY_FIELDS_Mount)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DataPath, TFRIG_INVENTORY_FIELDS_DataPath)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StorageInfo, TFRIG_INVENTORY_FIELDS_StorageInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciDevice, TFRIG_INVENTORY_FIELDS_PciDevice)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PciInfo, TFRIG_INVENTORY_FIELDS_PciInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsConfEntry, TFRIG_INVENTORY_FIELDS_LimitsConfEntry)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LimitsInfo, TFRIG_INVENTORY_FIELDS_LimitsInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConfiguredSource, TFRIG_INVENTORY_FIELDS_ConfiguredSource)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RegionInfo, TFRIG_INVENTORY_FIELDS_RegionInfo)
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvLink, link, active, remote_pci_bus_id, remote_kind, version)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, index, source, name, uuid, serial, pci_bus_id, pci_device_id,
-                                                architecture, compute_capability, memory_total_bytes,
-                                                memory_used_bytes, power_limit_watts, temperature_celsius,
-                                                clock_sm_mhz, clock_memory_mhz, clock_sm_max_mhz, persistence_mode,
-                                                ecc_mode_current, ecc_mode_pending, ecc_errors_corrected_volatile,
-                                                ecc_errors_uncorrected_volatile, ecc_errors_uncorrected_aggregate,
-                                                retired_pages_count, retired_pages_pending, remapped_rows_correctable,
-                                                remapped_rows_uncorrectable, remapped_rows_pending,
-                                                remapped_rows_failure, mig_mode_current, mig_mode_pending,
-                                                pcie_link_gen_current, pcie_link_gen_max, pcie_link_width_current,
-                                                pcie_link_width_max, numa_node, cpu_affinity, compute_mode,
-                                                process_count, process_memory_bytes, nvlinks, driver_problem, lost,
-                                                lost_evidence, init_error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuPair, gpu_a, gpu_b, level, p2p_read, nvlink)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceNode, path, readable, writable)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlStatus, state, detail, library_path, init_seconds)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XidEvent, xid, pci_bus_id, count, first_time, last_time, message,
-                                                source)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverInfo, version, cuda_version, nvml_version, loaded,
-                                                kernel_module_version, kernel_module_flavor, module_nvidia,
-                                                module_nvidia_uvm, module_nvidia_drm, module_nouveau, device_nodes,
-                                                nvml, nvidia_smi_error, xid_events)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaLibrary, family, soname, path, version, found_via, resolved,
-                                                version_source)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkit, path, version, version_source, link_target)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaInfo, libraries, toolkits)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageVersion, name, version)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorFlowInstall, distribution, version, built_cuda, built_cudnn,
-                                                is_cuda_build, compute_capabilities, requires_python)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnvironment, prefix, kind, python_version, site_packages,
-                                                tensorflow, keras_version, nvidia_wheels)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonInfo, environments)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ContainerInfo, docker_binary, podman_binary,
-                                                docker_daemon_json_present, docker_runtimes, docker_default_runtime,
-                                                nvidia_ctk, nvidia_container_runtime, nvidia_container_cli,
-                                                libnvidia_container, cdi_specs, inside_container, visible_devices)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvLink, TFRIG_INVENTORY_FIELDS_NvLink)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Gpu, TFRIG_INVENTORY_FIELDS_Gpu)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuPair, TFRIG_INVENTORY_FIELDS_GpuPair)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DeviceNode, TFRIG_INVENTORY_FIELDS_DeviceNode)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NvmlStatus, TFRIG_INVENTORY_FIELDS_NvmlStatus)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(XidEvent, TFRIG_INVENTORY_FIELDS_XidEvent)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverInfo, TFRIG_INVENTORY_FIELDS_DriverInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaLibrary, TFRIG_INVENTORY_FIELDS_CudaLibrary)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaToolkit, TFRIG_INVENTORY_FIELDS_CudaToolkit)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaInfo, TFRIG_INVENTORY_FIELDS_CudaInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PackageVersion, TFRIG_INVENTORY_FIELDS_PackageVersion)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorFlowInstall, TFRIG_INVENTORY_FIELDS_TensorFlowInstall)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnvironment, TFRIG_INVENTORY_FIELDS_PythonEnvironment)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonInfo, TFRIG_INVENTORY_FIELDS_PythonInfo)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ContainerInfo, TFRIG_INVENTORY_FIELDS_ContainerInfo)
 
 namespace {
 nlohmann::json limit_value_to_json(const Opt<uint64_t>& v) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "inventory/inventory.h"
+#include "inventory/json_fields.h"
 #include "inventory/json_optional.h"
 
 namespace tfrig::inventory {

@@ -12,6 +12,7 @@
 #include "fleet/load.h"
 #include "fleet/render.h"
 #include "knowledge/knowledge.h"
+#include "report/report.h"
 #include "test_support.h"
 
 namespace tfrig::fleet {
@@ -575,6 +576,168 @@ TEST(FleetCli, JsonNamesTheOddNodeAndKeepsGoingPastABrokenFile) {
   EXPECT_EQ(jb["baseline"], "gpu5");
   ASSERT_EQ(jb["drift"].size(), 1u);
   EXPECT_EQ(jb["drift"][0]["differing"].size(), 4u);
+}
+
+// ---- The simdjson reader (read_snapshot_fast) against nlohmann-json's ----
+
+// nlohmann-json's reading of a snapshot text, as fleet did it before simdjson:
+// the report, or nullopt where it names an error.
+std::optional<report::Report> nlohmann_report(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+  // fleet reads a newer schema's known fields (load.cpp does the same).
+  std::optional<int> newer;
+  if (j.is_object() && j.contains("schema_version") && j["schema_version"].is_number_unsigned() &&
+      j["schema_version"].get<uint64_t>() > static_cast<uint64_t>(inventory::kSchemaVersion) &&
+      j["schema_version"].get<uint64_t>() <= 1'000'000) {
+    newer = j["schema_version"].get<int>();
+    j["schema_version"] = inventory::kSchemaVersion;
+  }
+  auto r = report::report_from_json(j);
+  if (!r) return std::nullopt;
+  if (newer) r->schema_version = *newer;
+  return std::move(*r);
+}
+
+// The fast reader either declines a text or reads exactly what nlohmann does.
+void expect_same_or_declined(const std::string& text, const std::string& what) {
+  std::string copy = text;
+  auto fast = read_snapshot_fast(copy);
+  EXPECT_EQ(copy, text) << what << ": the text is given back unchanged";
+  if (!fast) return;
+  auto slow = nlohmann_report(text);
+  ASSERT_TRUE(slow.has_value()) << what << ": simdjson took a document nlohmann-json refuses";
+  EXPECT_EQ(report::to_json(*fast).dump(), report::to_json(*slow).dump()) << what;
+}
+
+TEST(FleetFastReader, ReadsEveryRealSnapshotAsNlohmannDoes) {
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const auto& base : bases()) texts.emplace_back(base.name, base.doc.dump(1));
+  for (const char* f : {"gpu_box_two_a100_old_driver.json", "cpu_box_cuda13.json", "eight_quadro_rtx5000.json"}) {
+    texts.emplace_back(f, test::read_file(test::data_dir() + "/snapshots/" + f));
+  }
+  // doctor's JSON report: findings, summary and verdict besides the snapshot.
+  auto doctor = test::run_tfrig({"--root", test::root_dir("stack-cuda12"), "doctor", "--format", "json"});
+  texts.emplace_back("doctor --format json", doctor.out);
+  for (const auto& [name, text] : texts) {
+    std::string copy = text;
+    auto fast = read_snapshot_fast(copy);
+    ASSERT_TRUE(fast.has_value()) << name << ": a real snapshot goes the fast way";
+    auto slow = nlohmann_report(text);
+    ASSERT_TRUE(slow.has_value()) << name;
+    EXPECT_EQ(report::to_json(*fast).dump(), report::to_json(*slow).dump()) << name;
+    EXPECT_EQ(copy, text);
+  }
+}
+
+TEST(FleetFastReader, DeclinesWhatNlohmannWouldNameAsAnError) {
+  const std::string good = bases()[0].doc.dump();
+  // The last occurrence: the probes come after the inventory (keys sorted).
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    const size_t at = t.rfind(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? t : t.replace(at, from.size(), to);
+  };
+  // Each is refused by nlohmann-json (a syntax error or report_from_json's
+  // check); the fast reader must decline it, so that the error says where.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"trailing text", good + " x"},
+      {"second document", good + "{}"},
+      {"unclosed", good.substr(0, good.size() - 1)},
+      {"string for a number", with("\"index\":0", "\"index\":\"0\"")},
+      {"negative number", with("\"index\":0", "\"index\":-1")},
+      {"fraction for an int", with("\"index\":0", "\"index\":0.5")},
+      {"beyond a double", with("\"index\":0", "\"index\":1e400")},
+      {"int beyond int", with("\"index\":0", "\"index\":4294967296")},
+      {"null for a list", with("\"gpus\":[", "\"gpus\":null,\"x\":[")},
+      {"limit misspelt", "{\"schema_version\":1,\"inventory\":{\"limits\":{\"nofile\":{\"soft\":\"unlimitd\"}}}}"},
+      {"broken unused part", "{\"findings\":[1 2]," + good.substr(1)},
+      {"bad literal in unused part", "{\"extra\":tru," + good.substr(1)},
+      {"bad number in unused part", "{\"extra\":01," + good.substr(1)},
+      {"lone surrogate", with("\"inventory\":{", "\"inventory\":{\"note\":\"\\ud800\",")},
+      {"control character", with("\"inventory\":{", "\"inventory\":{\"note\":\"a\x01b\",")},
+      {"unknown probe state", with("\"state\":\"ok\"", "\"state\":\"fine\"")},
+      {"schema zero", with("\"schema_version\":1", "\"schema_version\":0")},
+      {"schema as text", with("\"schema_version\":1", "\"schema_version\":\"1\"")},
+      {"no inventory", "{\"schema_version\":1,\"inventori\":{}}"},
+  };
+  for (const auto& [what, text] : bad) {
+    ASSERT_FALSE(nlohmann_report(text).has_value()) << what << ": the case must be an error to nlohmann-json";
+    std::string copy = text;
+    EXPECT_FALSE(read_snapshot_fast(copy).has_value()) << what;
+  }
+  // Through load_node the error still names the file and the JSON path.
+  TempDir dir;
+  test::write_file(dir.file("n.json"), with("\"index\":0", "\"index\":\"0\""));
+  auto n = load_node(dir.file("n.json"), kb(), LoadOptions{});
+  ASSERT_FALSE(n.has_value());
+  EXPECT_NE(n.error().to_string().find(dir.file("n.json")), std::string::npos) << n.error().to_string();
+  EXPECT_NE(n.error().to_string().find("/inventory/gpus/0/index"), std::string::npos) << n.error().to_string();
+  test::write_file(dir.file("t.json"), good.substr(0, 300));
+  auto t = load_node(dir.file("t.json"), kb(), LoadOptions{});
+  ASSERT_FALSE(t.has_value());
+  EXPECT_NE(t.error().to_string().find("byte"), std::string::npos) << t.error().to_string();
+}
+
+TEST(FleetFastReader, OddButValidDocumentsReadAsNlohmannReadsThem) {
+  const std::string good = bases()[0].doc.dump();
+  const std::vector<std::pair<std::string, std::string>> odd = {
+      // A key given twice: the last one counts, whole (no field of the first stays).
+      {"section twice", "{\"schema_version\":1,\"inventory\":{\"host\":{\"hostname\":\"a\"},\"host\":{\"os_id\":\"x\"}}}"},
+      {"list twice", "{\"schema_version\":1,\"inventory\":{\"gpus\":[{\"index\":1}],\"gpus\":[]}}"},
+      {"escaped key", "{\"schema_version\":1,\"inventory\":{\"host\":{\"host\\u006eame\":\"n\\u00e9\"}}}"},
+      {"newer schema", "{\"schema_version\":7,\"inventory\":{},\"probes\":[{\"id\":\"gpu\",\"state\":\"ok\",\"seconds\":-0}]}"},
+      {"minus zero", "{\"schema_version\":1,\"inventory\":{\"cpu\":{\"base_mhz\":-0.0}}}"},
+      {"whole double for an int", "{\"schema_version\":1,\"inventory\":{\"cpu\":{\"sockets\":2.0}}}"},
+      {"big integer in an unused part", "{\"schema_version\":1,\"x\":18446744073709551616,\"inventory\":{}}"},
+      {"deep unused part", "{\"schema_version\":1,\"x\":" + std::string(2000, '[') + std::string(2000, ']') + ",\"inventory\":{}}"},
+      {"real snapshot", good},
+  };
+  for (const auto& [what, text] : odd) {
+    ASSERT_TRUE(nlohmann_report(text).has_value()) << what << ": the case must be valid to nlohmann-json";
+    expect_same_or_declined(text, what);
+  }
+  std::string dup = odd[0].second;
+  auto r = read_snapshot_fast(dup);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_FALSE(r->inventory.host.hostname.has_value());
+  EXPECT_EQ(r->inventory.host.os_id, std::optional<std::string>("x"));
+}
+
+// Hostile bytes: a real snapshot with bytes changed, cut or doubled at
+// random (a fixed seed). Whatever simdjson takes, nlohmann reads the same.
+TEST(FleetFastReader, MutatedSnapshotsAreDeclinedOrReadTheSame) {
+  const std::string good = bases()[0].doc.dump(1);
+  const std::string alphabet = "{}[]\",:0123456789-+.eEtrufalsn\\ \x01\xff\xc3u";
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  auto next = [&rng] {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+  };
+  int declined = 0;
+  for (int i = 0; i < 400; ++i) {
+    std::string t = good;
+    const int edits = 1 + static_cast<int>(next() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = next() % t.size();
+      switch (next() % 3) {
+        case 0: t[at] = alphabet[next() % alphabet.size()]; break;
+        case 1: t.erase(at, 1 + next() % 8); break;
+        default: t.insert(at, t.substr(at, 1 + next() % 16)); break;
+      }
+    }
+    std::string copy = t;
+    if (!read_snapshot_fast(copy)) ++declined;
+    expect_same_or_declined(t, "mutation " + std::to_string(i));
+  }
+  EXPECT_GT(declined, 0);
 }
 
 TEST(FleetCli, NothingReadableOrMissingIsAnInputError) {
