@@ -225,6 +225,33 @@ TEST(PlanRanking, MixedPrecisionIsFasterThanTf32OnAmpere) {
   EXPECT_LT(amp_ops->samples_per_s / tf32_ops->samples_per_s, amp->samples_per_s / tf32->samples_per_s);
 }
 
+// Issue 29, part 4: the batch asked for is judged with its uncertainty:
+// the largest safe batch "fits", the next one never does (borderline while
+// the estimate alone still fits), and the JSON carries the verdict.
+TEST(PlanRanking, RequestedBatchInsideTheUncertaintyIsBorderlineNeverFits) {
+  const auto gpus = fixture_gpus();
+  const GpuCandidate& v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
+  Workload w = model_workload("bert_large", Precision::kMixedFloat16, 1);
+  const uint64_t safe = max_batch_that_fits(w, usable_gpu_bytes(v100));
+  ASSERT_GT(safe, 0u);
+  w.batch = safe;
+  EXPECT_EQ(judge_gpu(w, v100, gpus).requested_verdict, MemoryVerdict::kFits);
+  bool saw_borderline = false;
+  for (uint64_t b = safe + 1; b <= safe + 4; ++b) {
+    w.batch = b;
+    const GpuChoice c = judge_gpu(w, v100, gpus);
+    EXPECT_EQ(c.requested_batch_per_gpu, b);
+    EXPECT_NE(c.requested_verdict, MemoryVerdict::kFits) << b;
+    if (c.requested_verdict == MemoryVerdict::kBorderline) {
+      saw_borderline = true;
+      EXPECT_EQ(c.max_batch_per_gpu, safe);
+      EXPECT_LE(c.batch_per_gpu, safe);  // spread over more GPUs
+    }
+  }
+  // 10% of BERT-large's memory at these batches is more than one sample's.
+  EXPECT_TRUE(saw_borderline);
+}
+
 // Issue 29, part 5: on Pascal (P100-era stacks: TensorFlow 1.x, cuDNN 5-7)
 // the band reaches 1/1.5 of the estimate; on Volta it stays the fitted band.
 TEST(PlanThroughput, PascalBandReachesOldStackRates) {
