@@ -140,17 +140,28 @@ uint64_t fused_layer_activation_bytes(const TransformerConfig& c, uint64_t s, ui
   // the same count holds at fp32: sbh*(16e + 2) + a*s^2*b*(2e + 1). XLA fuses
   // TensorFlow's elementwise chains (GELU, dropout, softmax, layer norm) into
   // such kernels.
+  // Except the dropout masks, as TensorFlow 2 enables XLA (auto-clustering,
+  // TF_XLA_FLAGS=--tf_xla_auto_jit=2 or tf.config.optimizer.set_jit): stateful
+  // random ops are never auto-clustered (tensorflow/compiler/jit/
+  // compilability_check_util.h, OperationFilter::allow_stateful_rng_ops:
+  // "XLA's RNG does not have the same seeding behavior as TensorFlow's RNG
+  // ... So we avoid auto-clustering stateful RNG ops"), and tf.nn.dropout
+  // draws RandomUniform in the tensor's own type. Each mask's random tensor
+  // is therefore materialised outside the clusters and held as a cluster
+  // input: e bytes per element instead of a fused 1-byte mask. (Under
+  // jit_compile=True XLA compiles the RNG too and the 1-byte mask holds;
+  // the planner cannot tell which the user runs and takes the larger.)
   const uint64_t e = activation_element_bytes(p);
   const uint64_t h = static_cast<uint64_t>(c.hidden), a = static_cast<uint64_t>(c.heads);
   const uint64_t ff = static_cast<uint64_t>(c.ffn);
   const uint64_t sbh = s * b * h;
   if (r == Recompute::kFull) return e * sbh;
-  const uint64_t mask = c.dropout ? 1 : 0;
+  const uint64_t mask = c.dropout ? e : 0;
   const uint64_t attention = 5 * e * sbh + mask * sbh;
   const uint64_t mlp = e * s * b * (h + (c.gated_mlp ? 3 : 2) * ff) + mask * sbh;
   const uint64_t norms = 2 * e * sbh;
   uint64_t bytes = attention + mlp + norms;
-  if (r == Recompute::kNone) bytes += a * s * s * b * (c.dropout ? 2 * e + 1 : e);
+  if (r == Recompute::kNone) bytes += a * s * s * b * (c.dropout ? 2 * e + mask : e);
   return bytes;
 }
 

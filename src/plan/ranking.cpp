@@ -62,7 +62,9 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
   {
     const uint64_t asked = (batch + static_cast<uint64_t>(std::max(1, w.gpus)) - 1) / static_cast<uint64_t>(std::max(1, w.gpus));
     const MemoryBreakdown at_asked = estimate_memory(w, asked);
-    if (memory_verdict(at_asked, usable_gpu_bytes(gpu)) == MemoryVerdict::kBorderline) {
+    c.requested_batch_per_gpu = asked;
+    c.requested_verdict = memory_verdict(at_asked, usable_gpu_bytes(gpu));
+    if (c.requested_verdict == MemoryVerdict::kBorderline) {
       // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
       c.notes.push_back(trf("batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}",
                             asked, core::format_bytes_binary(at_asked.total_bytes), core::format_bytes_binary(at_asked.uncertainty_bytes),

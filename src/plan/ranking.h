@@ -23,7 +23,11 @@ struct GpuChoice {
   GpuCandidate gpu;
   Tier tier = Tier::kEntry;
   bool fits = false;               // at least one sample fits on one GPU
-  uint64_t max_batch_per_gpu = 0;
+  uint64_t max_batch_per_gpu = 0;  // the largest safe batch: estimate + uncertainty fit
+  // The batch asked for on as many GPUs as asked (--batch over --gpus), judged
+  // with its uncertainty: never "fits" inside it (memory_verdict()).
+  uint64_t requested_batch_per_gpu = 0;
+  MemoryVerdict requested_verdict = MemoryVerdict::kDoesNotFit;
   int gpus_needed = 0;             // 0 when it does not fit
   uint64_t batch_per_gpu = 0;
   MemoryBreakdown memory;          // at batch_per_gpu (1 when it does not fit)

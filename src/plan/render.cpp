@@ -314,6 +314,10 @@ nlohmann::json to_json(const PlanResult& r) {
     g["fits"] = c.fits;
     g["gpus_needed"] = c.gpus_needed;
     g["max_batch_per_gpu"] = c.max_batch_per_gpu;
+    // The batch asked for, per GPU on the GPUs asked: "fits" only with its
+    // uncertainty; "borderline" inside it (max_batch_per_gpu is the largest safe batch).
+    g["requested_batch_per_gpu"] = c.requested_batch_per_gpu;
+    g["requested_memory_verdict"] = std::string(memory_verdict_name(c.requested_verdict));
     g["batch_per_gpu"] = c.fits ? json(c.batch_per_gpu) : json(nullptr);
     g["total_bytes_per_gpu"] = c.memory.total_bytes;
     g["est_samples_per_s"] = c.fits && c.per_gpu ? json(c.est_samples_per_s) : json(nullptr);

@@ -69,6 +69,11 @@ uint64_t per_gpu_batch(const Workload& w);
 double update_bytes_per_step(const Workload& w, int accumulation_steps = 1);
 // Bytes of activations moved through DRAM per training sample.
 double memory_traffic_per_sample(const Workload& w);
+// Of those, for transformers without XLA: what the unfused element-wise ops
+// (bias adds, GELU, layer norm, softmax, casts, dropout, residual adds) read
+// and write, op by op as the model code builds them; 0 under XLA (fused)
+// and for layer lists.
+double elementwise_bytes_per_sample(const Workload& w);
 // Operand bytes of the matrix products of one training sample. A product of
 // an M x K by a K x N matrix does 2MNK FLOPs on M(K + N) + KN operand
 // elements; with M (batch x positions) large its intensity is N K / (N + K)
@@ -99,11 +104,14 @@ struct Calibration {
   // Seconds a kernel costs beyond its work (launch, the executor's dispatch,
   // the tail of a kernel too small to fill the GPU), per step.
   double kernel_seconds = 5e-6;
-  double band_low = 0.75;   // 10th percentile of published / estimate, leave-one-source-out
-  double band_high = 1.25;  // 90th percentile
+  double band_low = 0.75;   // kBandQuantile of published / estimate, leave-one-source-out
+  double band_high = 1.25;  // 1 - kBandQuantile
   int rows = 0;             // published rows fitted
 };
 Calibration default_calibration();
+// The band's percentiles of published / estimate (held out by source):
+// 7.5th and 92.5th, so that at least 80% of a new source's rows fall inside.
+inline constexpr double kBandQuantile = 0.075;
 size_t cost_family(const Workload& w);
 std::string_view cost_family_name(size_t f);  // "cnn", "transformer", "depthwise cnn"
 
@@ -158,6 +166,11 @@ inline constexpr int kRequestGeneration = 2;
 // basis_detail ("XLA on (request: off)"); empty when the row can be used as
 // measured.
 std::vector<std::string> condition_differences(const ThroughputRow& r, const Workload& w);
+
+// The low end of the band on GPUs of compute capability 6.x and older
+// (P100-era stacks: TensorFlow 1.x, cuDNN 5-7), as a multiple of the
+// estimate: published runs there came out 1.35-1.5x slower than the model.
+inline constexpr double kOldStackBandLow = 1.0 / 1.5;
 
 // The model alone (no measured row), for validation and for GPUs without rows.
 // accumulation_steps: batches per optimizer update (gradient accumulation).

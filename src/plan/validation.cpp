@@ -178,7 +178,7 @@ std::string render_validation_markdown(const ValidationReport& r) {
   out += "together and estimated by a fit on the other sources only, the band included; nothing of the held-out source is\n";
   out += "seen by that fit. *Calibration*: fitted on all rows, the row included. *Leave-one-GPU-out*: fitted on every row\n";
   out += "except that GPU's. *Leave-one-model-out*: fitted on every row except that model's. Error = |tfrig / published - 1|.\n";
-  out += "The band is the uncertainty the planner shows (10th-90th percentile of leave-one-source-out ratios of the fit used).\n\n";
+  out += "The band is the uncertainty the planner shows (7.5th-92.5th percentile of leave-one-source-out ratios of the fit used).\n\n";
   out += "## Headline: leave-one-source-out\n\n";
   out += "| cases | n | within ±25% | median error | worst error | published inside band |\n| --- | ---: | ---: | ---: | ---: | ---: |\n";
   out += summary_line("held out: leave-one-source-out", r.source_out_summary);

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/units.h"
@@ -206,12 +207,82 @@ TEST(PlanRanking, MixedPrecisionIsFasterThanTf32OnAmpere) {
   const auto gpus = fixture_gpus();
   GpuCandidate a100 = fixture(gpus, "a100-sxm4-40gb");
   a100.id = "not-measured";
-  const auto tf32 = gpu_throughput(model_workload("bert_base", Precision::kFp32, 32), a100, builtin_throughput_model());
-  const auto amp = gpu_throughput(model_workload("bert_base", Precision::kMixedFloat16, 32), a100, builtin_throughput_model());
+  auto at = [&](Precision p, bool xla) {
+    Workload w = model_workload("bert_base", p, 32);
+    w.xla = xla;
+    return gpu_throughput(w, a100, builtin_throughput_model());
+  };
+  const auto tf32 = at(Precision::kFp32, true), amp = at(Precision::kMixedFloat16, true);
   ASSERT_TRUE(tf32 && amp);
   EXPECT_EQ(tf32->math, "TF32");
   EXPECT_EQ(amp->math, "FP16 tensor");
   EXPECT_GT(amp->samples_per_s / tf32->samples_per_s, 1.5);
+  // Without XLA the unfused element-wise ops move bytes that half-precision
+  // math does not speed up as much: mixed precision still wins, by less.
+  const auto tf32_ops = at(Precision::kFp32, false), amp_ops = at(Precision::kMixedFloat16, false);
+  ASSERT_TRUE(tf32_ops && amp_ops);
+  EXPECT_GT(amp_ops->samples_per_s / tf32_ops->samples_per_s, 1.0);
+  EXPECT_LT(amp_ops->samples_per_s / tf32_ops->samples_per_s, amp->samples_per_s / tf32->samples_per_s);
+}
+
+// Issue 29, part 4: the batch asked for is judged with its uncertainty:
+// the largest safe batch "fits", the next one never does (borderline while
+// the estimate alone still fits), and the JSON carries the verdict.
+TEST(PlanRanking, RequestedBatchInsideTheUncertaintyIsBorderlineNeverFits) {
+  const auto gpus = fixture_gpus();
+  const GpuCandidate& v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
+  Workload w = model_workload("bert_large", Precision::kMixedFloat16, 1);
+  const uint64_t safe = max_batch_that_fits(w, usable_gpu_bytes(v100));
+  ASSERT_GT(safe, 0u);
+  w.batch = safe;
+  EXPECT_EQ(judge_gpu(w, v100, gpus).requested_verdict, MemoryVerdict::kFits);
+  bool saw_borderline = false;
+  for (uint64_t b = safe + 1; b <= safe + 4; ++b) {
+    w.batch = b;
+    const GpuChoice c = judge_gpu(w, v100, gpus);
+    EXPECT_EQ(c.requested_batch_per_gpu, b);
+    EXPECT_NE(c.requested_verdict, MemoryVerdict::kFits) << b;
+    if (c.requested_verdict == MemoryVerdict::kBorderline) {
+      saw_borderline = true;
+      EXPECT_EQ(c.max_batch_per_gpu, safe);
+      EXPECT_LE(c.batch_per_gpu, safe);  // spread over more GPUs
+    }
+  }
+  // 10% of BERT-large's memory at these batches is more than one sample's.
+  EXPECT_TRUE(saw_borderline);
+}
+
+// Issue 29, part 5: on Pascal (P100-era stacks: TensorFlow 1.x, cuDNN 5-7)
+// the band reaches 1/1.5 of the estimate; on Volta it stays the fitted band.
+TEST(PlanThroughput, PascalBandReachesOldStackRates) {
+  const std::vector<GpuCandidate> gpus = plan_gpus_from_catalog();
+  auto find = [&](const std::string& id) {
+    return *std::find_if(gpus.begin(), gpus.end(), [&](const GpuCandidate& g) { return g.id == id; });
+  };
+  const Workload w = model_workload("resnet50", Precision::kFp32, 64);
+  const auto p100 = estimate_throughput(w, find("tesla-p100-pcie-16gb"), builtin_throughput_model().calibration);
+  const auto v100 = estimate_throughput(w, find("tesla-v100-sxm2-16gb"), builtin_throughput_model().calibration);
+  ASSERT_TRUE(p100 && v100);
+  EXPECT_NEAR(p100->low / p100->samples_per_s, kOldStackBandLow, 1e-9);
+  EXPECT_GT(v100->low / v100->samples_per_s, kOldStackBandLow);
+  EXPECT_NE(p100->detail.find("P100"), std::string::npos);
+}
+
+// Issue 29: without XLA, BERT's unfused element-wise work (bias adds, GELU,
+// layer norm, softmax, casts, dropout) is counted op by op; XLA fuses it.
+TEST(PlanThroughput, UnfusedElementwiseWorkSlowsTransformersWithoutXla) {
+  Workload w = model_workload("bert_large", Precision::kMixedFloat16, 32);
+  w.xla = true;
+  EXPECT_EQ(elementwise_bytes_per_sample(w), 0.0);
+  const double fused = memory_traffic_per_sample(w);
+  w.xla = false;
+  const double ops = elementwise_bytes_per_sample(w);
+  // BERT-large at 384: per layer and sample s*h = 393,216 and a*s^2 =
+  // 2,359,296 elements; the op list gives hundreds of bytes per element.
+  EXPECT_GT(ops, 24 * 200.0 * 384 * 1024);
+  EXPECT_DOUBLE_EQ(memory_traffic_per_sample(w), fused + ops);
+  // CNN layer lists are not affected.
+  EXPECT_EQ(elementwise_bytes_per_sample(model_workload("resnet50", Precision::kMixedFloat16, 32)), 0.0);
 }
 
 TEST(PlanRanking, GpusNeededFollowsMemory) {
