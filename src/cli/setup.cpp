@@ -31,6 +31,12 @@ struct SetupCliOptions {
 
 }  // namespace
 
+// Declared extern so that the test reaches it (a namespace-scope const is file-local otherwise).
+extern const std::vector<std::string> kMirrorChoices;
+const std::vector<std::string> kMirrorChoices = {"tuna",           "cn",      "ustc",   "aliyun", "aliyun-intranet",
+                                                 "tencent",        "tencent-intranet", "huaweicloud",
+                                                 "huaweicloud-intranet", "auto"};
+
 void add_setup_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<SetupCliOptions>();
   CLI::App* cmd = app.add_subcommand(
@@ -48,10 +54,13 @@ void add_setup_command(CLI::App& app, RunState& state) {
       ->type_name("FILE");
   cmd->add_option("-o,--output", o->output, _("Write the files into DIR (without it, only the plan is printed)"))
       ->type_name("DIR");
+  // setup.json's mirrors.presets, their aliases and "auto" (a test checks this list against
+  // setup::mirror_choices of the built-in knowledge base; loading it here would slow every command).
   cmd->add_option("--mirror", o->mirrors.preset,
-                  _("Download from mirrors: cn = mainland China (Ubuntu/Debian archive, PyPI, CUDA repository, Container "
-                  "Toolkit; docs/setup.md)"))
-      ->check(CLI::IsMember({"cn"}))
+                  _("Download from mirrors in mainland China (OS archive, PyPI, conda, CUDA repository, Container Toolkit; "
+                    "docs/setup.md): tuna (= cn), ustc, aliyun, tencent, huaweicloud, their clouds' -intranet mirrors, or "
+                    "auto (the machine's cloud, else by its locale and time zone)"))
+      ->check(CLI::IsMember(kMirrorChoices))
       ->type_name("PRESET");
   cmd->add_option("--apt-mirror", o->mirrors.apt, _("The OS archive's mirror (replaces the one named in /etc/apt)"))
       ->type_name("URL");

@@ -112,7 +112,7 @@ const AptMirror* MirrorPreset::apt_for(std::string_view os_id, std::string_view 
 
 const MirrorPreset* SetupFacts::find_preset(std::string_view id) const {
   for (const auto& p : mirror_presets) {
-    if (p.id == id) return &p;
+    if (p.id == id || std::find(p.aliases.begin(), p.aliases.end(), id) != p.aliases.end()) return &p;
   }
   return nullptr;
 }
@@ -155,6 +155,9 @@ SetupFacts parse_setup_facts(const json& doc) {
     t.uncertain = r.value("uncertain", false);
     t.note = s(r, "note");
     f.os_targets.push_back(std::move(t));
+  }
+  for (const auto& r : arr(doc, "sources")) {
+    if (r.is_object()) f.source_urls[s(r, "id")] = s(r, "url");
   }
   f.driver_packages = string_map(obj(doc, "driver_packages"));
   const json& open = obj(doc, "open_module");
@@ -204,14 +207,22 @@ SetupFacts parse_setup_facts(const json& doc) {
   f.docker_hub_registry = source_url(obj(defaults, "docker_hub_registry"));
   f.ngc_registry = source_url(obj(defaults, "ngc_registry"));
   for (const auto& r : arr(m, "apt_archives")) {
-    f.apt_archives.push_back(AptArchive{s(r, "os_id"), s(r, "arch"), s(r, "pattern"), s(r, "default"), s(r, "source")});
+    f.apt_archives.push_back(AptArchive{s(r, "os_id"), s(r, "arch"), s(r, "pattern"), s(r, "default"), s(r, "source"),
+                                        s(r, "security_pattern"), s(r, "security_default")});
   }
   for (const auto& r : arr(m, "presets")) {
     MirrorPreset p;
     p.id = s(r, "id");
+    p.aliases = list(r, "aliases");
     p.description = s(r, "description");
-    for (const auto& a : arr(r, "apt")) p.apt.push_back(AptMirror{s(a, "os_id"), s(a, "arch"), source_url(a)});
+    p.cloud = s(r, "cloud");
+    p.intranet = r.value("intranet", false);
+    p.china = r.value("china", false);
+    for (const auto& a : arr(r, "apt")) {
+      p.apt.push_back(AptMirror{s(a, "os_id"), s(a, "arch"), source_url(a), source_url(obj(a, "security"))});
+    }
     p.pip_index = source_url(obj(r, "pip_index"));
+    p.conda = source_url(obj(r, "conda"));
     p.cuda_repo = source_url(obj(r, "cuda_repo"));
     p.container_toolkit = source_url(obj(r, "container_toolkit"));
     p.docker_registry_mirror = source_url(obj(r, "docker_registry_mirror"));
@@ -221,6 +232,9 @@ SetupFacts parse_setup_facts(const json& doc) {
   for (const auto& r : arr(m, "unusable_docker_hub_mirrors")) {
     f.unusable_docker_hub_mirrors.push_back(UnusableMirror{s(r, "host"), s(r, "why"), s(r, "source")});
   }
+  const json& dl = obj(m, "china_downloads");
+  f.china_downloads = ChinaDownloads{source_url(obj(dl, "hf_endpoint")), source_url(obj(dl, "keras_weights")),
+                                     s(dl, "keras_cache"), s(dl, "tfds_data_dir"), s(dl, "tfds_source"), s(dl, "gcs_source")};
   const json& china = obj(m, "china");
   f.china = ChinaSignals{strings(china, "locales"), strings(china, "time_zones"), strings(china, "mirror_hosts")};
   return f;

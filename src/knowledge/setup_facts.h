@@ -74,23 +74,38 @@ struct AptArchive {
   std::string pattern;
   std::string default_url;
   std::string source;
+  // Debian's security archive (debian-security), a second archive with its own mirror; "" = none.
+  std::string security_pattern;
+  std::string security_default;
 };
 
 struct AptMirror {
   std::string os_id, arch;
   SourceUrl url;
+  SourceUrl security;  // the mirror of the security archive (Debian's debian-security)
 };
 
 // --mirror PRESET: the mirrors it sets (an empty url: none, keep the default).
 struct MirrorPreset {
   std::string id;
+  std::vector<std::string> aliases;  // other names of the preset ("cn" for "tuna")
   std::string description;
+  std::string cloud;      // "aliyun", "tencent", "huaweicloud"; "" for a university mirror
+  bool intranet = false;  // answers only inside that cloud's network
+  bool china = false;     // a mainland China preset: containers avoid Docker Hub, first-run downloads noted
   std::vector<AptMirror> apt;
-  SourceUrl pip_index, cuda_repo, container_toolkit, docker_registry_mirror;
+  SourceUrl pip_index, conda, cuda_repo, container_toolkit, docker_registry_mirror;
   std::string docker_hub_note;
 
   // The apt mirror for this OS and machine architecture; nullptr if none.
   const AptMirror* apt_for(std::string_view os_id, std::string_view arch) const;
+};
+
+// Downloads TensorFlow users meet on first run, outside the package mirrors.
+struct ChinaDownloads {
+  SourceUrl hf_endpoint;    // HF_ENDPOINT under a China preset (a community mirror)
+  SourceUrl keras_weights;  // where tf.keras.applications weights come from
+  std::string keras_cache, tfds_data_dir, tfds_source, gcs_source;
 };
 
 struct UnusableMirror {
@@ -105,6 +120,7 @@ struct ChinaSignals {
 };
 
 struct SetupFacts {
+  std::map<std::string, std::string> source_urls;  // "sources" rows: id -> url
   std::string keyring_package, keyring_version, cuda_repo_url_base, keyring_source;
   std::string ctk_gpgkey_url, ctk_list_url, ctk_keyring, ctk_list_file, ctk_package, ctk_source;
   std::vector<OsTarget> os_targets;
@@ -127,12 +143,14 @@ struct SetupFacts {
   std::vector<MirrorPreset> mirror_presets;
   std::vector<UnusableMirror> unusable_docker_hub_mirrors;
   ChinaSignals china;
+  ChinaDownloads china_downloads;
 
   const OsTarget* find_os(std::string_view id) const;
   const OsTarget* find_os(std::string_view os_id, std::string_view version_id) const;
   std::string driver_package(const std::string& name, const std::string& branch) const;
   // The newest NGC release that ships this TF major.minor; nullptr if none.
   const NgcRelease* ngc_for(std::string_view tf) const;
+  // By id or alias ("cn" is "tuna").
   const MirrorPreset* find_preset(std::string_view id) const;
   // The archive row for this OS and architecture ("any" rows match every one).
   const AptArchive* apt_archive(std::string_view os_id, std::string_view arch) const;

@@ -9,6 +9,7 @@
 
 #include "core/i18n.h"
 #include "core/text.h"
+#include "probe/region.h"
 #include "setup/quote.h"
 
 namespace tfrig::setup {
@@ -348,8 +349,7 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                        trf("The {} archive named in /etc/apt is replaced by the mirror, so apt-get downloads the driver, Docker "
                            "and Python packages from it.",
                            p.os->id),
-                       p.os->os_id == "debian" ? "https://mirrors.tuna.tsinghua.edu.cn/help/debian/"
-                                               : "https://mirrors.tuna.tsinghua.edu.cn/help/ubuntu/",
+                       src.apt_source.empty() ? std::string("--apt-mirror; docs/setup.md") : src.apt_source,
                        _("Restore each file from its .tfrig-bak copy in /etc/apt, then sudo apt-get update.")});
   }
   p.steps.push_back({"nouveau", _("Blacklist nouveau where it is bound"),
@@ -503,9 +503,11 @@ core::Result<const OsTarget*> choose_os(const SetupFacts& f, const inventory::In
 core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k, const SetupOptions& o, SetupPlan& p) {
   const OsTarget& os = *p.os;
   Releases wanted;
+  // Under a China preset without a registry mirror the container images come from NGC (plan_sources).
+  const bool ngc_images = p.sources.images_from_ngc;
   if (o.tf.empty()) {
     for (const auto& b : k.tf_builds()) {
-      if (why_not(k, os, o.method, p.gpu, b).empty()) {
+      if (why_not(k, os, o.method, p.gpu, b).empty() && (!ngc_images || why_not(k, os, Method::kNgc, p.gpu, b).empty())) {
         wanted.emplace_back(&b, b.tf);
         break;
       }
@@ -530,6 +532,26 @@ core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k
   for (const auto& [b, version] : wanted) {
     std::string reason = why_not(k, os, o.method, p.gpu, *b);
     if (!reason.empty()) return Refusal{reason, nearest(k, os, o.method, p.gpu, b, given_target(o))};
+    if (ngc_images) {
+      // Docker Hub's image would not download there; without an NGC image nothing can stand in for it.
+      const std::string ngc_reason = why_not(k, os, Method::kNgc, p.gpu, *b);
+      if (!ngc_reason.empty()) {
+        const std::string mirror = " --mirror " + o.mirrors.preset;
+        std::vector<std::string> near = {"--tf " + b->tf + " --method container" + mirror + given_target(o) +
+                                             " --docker-registry-mirror URL",
+                                         "--tf " + b->tf + " --method pip" + mirror + given_target(o)};
+        for (auto& n : nearest(k, os, Method::kNgc, p.gpu, b, given_target(o))) {
+          if (near.size() < 4) near.push_back(n + mirror);
+        }
+        return Refusal{trf("TensorFlow {0}'s official image is on Docker Hub, which does not answer from mainland China, and "
+                           "NGC cannot stand in for it ({1}). Pass --docker-registry-mirror URL with your cloud's registry "
+                           "accelerator (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, Tencent Cloud "
+                           "https://mirror.ccs.tencentyun.com inside Tencent Cloud, Huawei Cloud SWR's accelerator), or "
+                           "install with --method pip",
+                           b->tf, ngc_reason),
+                       near};
+      }
+    }
   }
   return wanted;
 }
@@ -550,7 +572,19 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
     t.pip_requirement = t.pip_name + (t.and_cuda ? "[and-cuda]" : "") + "==" + version;
     t.service = service_name(version);
     t.image_cuda = cuda_needed(k, p.method, *b);
-    if (p.method == Method::kContainer) {
+    if (p.method == Method::kContainer && p.sources.images_from_ngc) {
+      // From mainland China without a registry mirror: NGC's image of this release (choose_releases checked one exists).
+      t.ngc = f.ngc_for(b->tf);
+      t.image = f.ngc_repository + ":" + t.ngc->release + f.ngc_tag_suffix;
+      t.image_cuda = t.ngc->cuda;
+      add_version(p, "ngc_release", t.ngc->release);
+      add_version(p, "tf", t.ngc->tf);
+      if (t.ngc->uncertain) {
+        p.notes.push_back(trf("NGC {} = TensorFlow {} with CUDA {} is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); "
+                              "check the image's banner.",
+                              t.ngc->release, t.ngc->tf, t.ngc->cuda));
+      }
+    } else if (p.method == Method::kContainer) {
       // Docker Hub has images for the table's rows (x.y.0), not every patch.
       t.image = f.docker_repository + ":" + b->tf + f.docker_gpu_suffix;
       add_version(p, "tf", b->tf);
@@ -565,7 +599,7 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
                               t.ngc->release, t.ngc->tf, t.ngc->cuda));
       }
     }
-    if (p.gpu.cc && p.method != Method::kNgc && ver(b->tf) && ver(*p.gpu.cc)) {
+    if (p.gpu.cc && !t.ngc && ver(b->tf) && ver(*p.gpu.cc)) {
       auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));
       if (kv.support == knowledge::KernelSupport::kPtxJit && kv.uncertain) {
         // An inferred kernel list: the note says so and how to settle it after the install.
@@ -747,35 +781,174 @@ void add_check(Sources& s, std::string what, std::string url, bool mirror) {
 
 }  // namespace
 
-// setup.json's mirror_presets "cn" docker_hub_note, marked here so that
+// setup.json's "tuna" (= "cn") preset docker_hub_note, marked here so that
 // translators see it (a test checks it equals the knowledge base's text).
 const char* const kCnDockerHubNote =
     N_("No public Docker Hub mirror in China is dependable for multi-gigabyte TensorFlow images (see "
-       "unusable_docker_hub_mirrors): use --method ngc (nvcr.io) or pass your own --docker-registry-mirror (a cloud provider's "
-       "accelerator).");
+       "unusable_docker_hub_mirrors): under a China preset the container images come from NGC (nvcr.io) unless you pass "
+       "--docker-registry-mirror with your cloud's registry accelerator (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, "
+       "Tencent Cloud https://mirror.ccs.tencentyun.com inside Tencent Cloud, Huawei Cloud SWR's accelerator).");
+
+std::vector<std::string> mirror_choices(const SetupFacts& f) {
+  std::vector<std::string> out;
+  for (const auto& p : f.mirror_presets) {
+    out.push_back(p.id);
+    for (const auto& a : p.aliases) out.push_back(a);
+  }
+  out.push_back("auto");
+  return out;
+}
 
 namespace {
+
+// A host and the hosts under it: "abc.mirror.aliyuncs.com" is under "mirror.aliyuncs.com"
+// (as doctor's os.configured_for_china matches setup.json's mirrors.china hosts).
+bool host_under(const std::string& host, const std::string& h) {
+  return !h.empty() && (host == h || (host.size() > h.size() && core::ends_with(host, "." + h)));
+}
+
+// Every host a preset's URLs name.
+std::vector<std::string> preset_hosts(const knowledge::MirrorPreset& pr) {
+  std::vector<std::string> out;
+  auto add = [&](const knowledge::SourceUrl& u) {
+    const std::string h = probe::url_host(u.url);
+    if (!h.empty() && std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+  };
+  for (const auto& a : pr.apt) {
+    add(a.url);
+    add(a.security);
+  }
+  for (const auto* u : {&pr.pip_index, &pr.conda, &pr.docker_registry_mirror}) add(*u);
+  return out;
+}
+
+// --mirror auto: what the host probe read on the machine (or its snapshot) --
+// the download hosts its pip, apt and Docker configurations name, its locale
+// and time zone (probe/region.cpp, the same facts doctor's
+// os.configured_for_china judges) -- against the presets' hosts. A cloud's
+// intranet host (it resolves only inside that cloud) says the machine is on
+// it; a public mirror already configured is kept; any other sign of mainland
+// China gives the first China preset; none gives the default sources.
+struct PresetChoice {
+  const knowledge::MirrorPreset* preset = nullptr;
+  std::string reason;
+};
+
+PresetChoice choose_auto_preset(const SetupFacts& f, const inventory::Inventory* inv) {
+  if (!inv) return {nullptr, _("--mirror auto: nothing is known of the machine (it was not probed and no snapshot was given): "
+                               "the default sources.")};
+  const auto& r = inv->region;
+  // The file naming the OS archive came with the machine's image: it counts double
+  // (sources.list, or the deb822 ubuntu.sources / debian.sources of Ubuntu 24.04 and Debian 12).
+  auto weight = [](const inventory::ConfiguredSource& src) {
+    return src.file == "/etc/apt/sources.list" || core::ends_with(src.file, "/ubuntu.sources") ||
+                   core::ends_with(src.file, "/debian.sources")
+               ? 2
+               : 1;
+  };
+  // Intranet presets first; the most weight wins, ties to the knowledge base's order.
+  const knowledge::MirrorPreset* best = nullptr;
+  const inventory::ConfiguredSource* seen = nullptr;
+  int best_n = 0;
+  for (bool intranet : {true, false}) {
+    for (const auto& pr : f.mirror_presets) {
+      if (pr.intranet != intranet) continue;
+      const auto hosts = preset_hosts(pr);
+      int n = 0;
+      const inventory::ConfiguredSource* heaviest = nullptr;
+      for (const auto& src : r.sources) {
+        if (std::any_of(hosts.begin(), hosts.end(), [&](const std::string& h) { return host_under(src.host, h); })) {
+          n += weight(src);
+          if (!heaviest || weight(src) > weight(*heaviest)) heaviest = &src;
+        }
+      }
+      if (n > best_n) {
+        best = &pr;
+        best_n = n;
+        seen = heaviest;
+      }
+    }
+    if (best) break;
+  }
+  if (best) {
+    return {best, best->intranet
+                      // TRANSLATORS: {0} a preset id, {1} a file, {2} a host name.
+                      ? trf("--mirror auto chose {0}: {1} names {2}, a host that answers only inside that cloud, so this "
+                            "machine runs there and its intranet mirror is free of public traffic.",
+                            best->id, seen->file, seen->host)
+                      : trf("--mirror auto chose {0}: {1} names {2}; the machine already downloads from it.", best->id,
+                            seen->file, seen->host)};
+  }
+  // Other signs of mainland China: the locale, the time zone, another mirror of China (setup.json mirrors.china).
+  std::string sign;
+  if (r.locale && std::find(f.china.locales.begin(), f.china.locales.end(),
+                            r.locale->substr(0, r.locale->find_first_of(".@"))) != f.china.locales.end()) {
+    sign = trf("locale {}", *r.locale);
+  } else if (r.time_zone && std::find(f.china.time_zones.begin(), f.china.time_zones.end(), *r.time_zone) !=
+                                f.china.time_zones.end()) {
+    sign = trf("time zone {}", *r.time_zone);
+  } else {
+    for (const auto& src : r.sources) {
+      if (std::any_of(f.china.mirror_hosts.begin(), f.china.mirror_hosts.end(),
+                      [&](const std::string& h) { return host_under(src.host, h); })) {
+        sign = trf("{} names {}", src.file, src.host);
+        break;
+      }
+    }
+  }
+  if (!sign.empty()) {
+    for (const auto& pr : f.mirror_presets) {
+      if (pr.china && pr.cloud.empty()) {
+        return {&pr, trf("--mirror auto chose {0}: the machine looks set up for mainland China ({1}) and names no cloud's "
+                         "mirror.",
+                         pr.id, sign)};
+      }
+    }
+  }
+  return {nullptr, _("--mirror auto: nothing on the machine says mainland China (locale, time zone, package sources): the "
+                     "default sources.")};
+}
+
+// --mirror: a preset by id or alias, or auto's choice.
+core::Result<PresetChoice> choose_preset(const SetupFacts& f, const inventory::Inventory* inv, const MirrorOptions& m) {
+  if (m.preset.empty()) return PresetChoice{};
+  if (m.preset == "auto") return choose_auto_preset(f, inv);
+  if (const auto* pr = f.find_preset(m.preset)) return PresetChoice{pr, ""};
+  std::string known;
+  for (const auto& c : mirror_choices(f)) known += (known.empty() ? "" : ", ") + c;
+  return core::fail(core::ErrorCode::kInvalidArgument, "--mirror",
+                    trf("no mirror preset '{}' in the knowledge base (known: {})", m.preset, known));
+}
+
+// What a preset decides before the releases are chosen: under a China preset,
+// container images come from NGC unless a registry mirror is known.
+void plan_preset(const SetupFacts& f, const SetupOptions& o, const PresetChoice& choice, SetupPlan& p) {
+  Sources& s = p.sources;
+  const auto* preset = choice.preset;
+  s.auto_reason = choice.reason;
+  if (!choice.reason.empty()) p.notes.push_back(choice.reason);
+  if (!preset) return;
+  s.preset = o.mirrors.preset == "auto" ? preset->id : o.mirrors.preset;
+  s.preset_description = preset->description;
+  s.china = preset->china;
+  s.images_from_ngc = preset->china && o.method == Method::kContainer && o.mirrors.docker_registry.empty() &&
+                      preset->docker_registry_mirror.url.empty();
+  if (s.images_from_ngc) {
+    // Translated by its English text: kCnDockerHubNote puts the note in the catalog.
+    const auto* tuna = f.find_preset("cn");
+    p.notes.push_back(_(tuna && !tuna->docker_hub_note.empty() ? tuna->docker_hub_note.c_str() : kCnDockerHubNote));
+  }
+}
 
 // Where every download comes from: the defaults of the knowledge base, the
 // --mirror preset, and the single options over both; and what install.sh
 // checks answers before relying on it.
-core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& p) {
+core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
   const SetupFacts& f = k.setup();
   const MirrorOptions& m = o.mirrors;
-  const knowledge::MirrorPreset* preset = nullptr;
-  if (!m.preset.empty()) {
-    preset = f.find_preset(m.preset);
-    if (!preset) {
-      std::string known;
-      for (const auto& pr : f.mirror_presets) known += (known.empty() ? "" : ", ") + pr.id;
-      return core::fail(core::ErrorCode::kInvalidArgument, "--mirror",
-                        trf("no mirror preset '{}' in the knowledge base (known: {})", m.preset, known));
-    }
-  }
   const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   const std::string arch = p.repo_arch == "sbsa" ? "aarch64" : "x86_64";
   Sources& s = p.sources;
-  s.preset = m.preset;
   // apt: the OS archive named in /etc/apt.
   const knowledge::AptMirror* preset_apt = preset ? preset->apt_for(p.os->os_id, arch) : nullptr;
   auto apt = pick("--apt-mirror", m.apt, preset_apt ? &preset_apt->url : nullptr);
@@ -788,7 +961,19 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
     }
     s.apt_mirror = apt->first;
     s.apt_pattern = archive->pattern;
+    s.apt_rewrites.push_back({archive->pattern, s.apt_mirror});
+    if (apt->second) {
+      auto it = f.source_urls.find(apt->second->source);
+      if (it != f.source_urls.end()) s.apt_source = it->second;
+    }
     add_check(s, _("apt archive mirror"), s.apt_mirror + "/", true);
+    // Debian's security archive: the preset's mirror of it (a --apt-mirror of one's own leaves it as it is).
+    if (apt->second && !archive->security_pattern.empty() && preset_apt && !preset_apt->security.url.empty()) {
+      auto sec = mirror_url("--mirror", preset_apt->security.url);
+      if (!sec) return tl::unexpected(sec.error());
+      s.apt_rewrites.push_back({archive->security_pattern, *sec});
+      add_check(s, _("apt security archive mirror"), *sec + "/", true);
+    }
   }
   // NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
   auto cuda = pick("--cuda-repo", m.cuda_repo, preset ? &preset->cuda_repo : nullptr);
@@ -811,6 +996,24 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
   auto pip = pick("--pip-index", m.pip_index, preset ? &preset->pip_index : nullptr);
   if (!pip) return tl::unexpected(pip.error());
   s.pip_index = pip->first;
+  // pip ignores an index over plain http unless its host is trusted (an intranet mirror).
+  if (core::starts_with(s.pip_index, "http://")) s.pip_trusted_host = probe::url_host(s.pip_index);
+  if (preset && !preset->conda.url.empty()) {
+    auto conda = mirror_url("--mirror", preset->conda.url);
+    if (!conda) return tl::unexpected(conda.error());
+    s.conda = *conda;
+  }
+  if (s.china && !f.china_downloads.hf_endpoint.url.empty()) {
+    auto hf = mirror_url("--mirror", f.china_downloads.hf_endpoint.url);
+    if (!hf) return tl::unexpected(hf.error());
+    s.hf_endpoint = *hf;
+    p.notes.push_back(trf("Keras Applications weights and TensorFlow Datasets download from {} on first use, which does not "
+                          "answer dependably from mainland China: README.md says how to fetch them beforehand into {} and "
+                          "{}. Hugging Face downloads go through {} (HF_ENDPOINT in tfrig.env), a community mirror not run "
+                          "by Hugging Face.",
+                          probe::url_host(f.china_downloads.keras_weights.url), f.china_downloads.keras_cache,
+                          f.china_downloads.tfds_data_dir, s.hf_endpoint));
+  }
   if (!container) {
     add_check(s, s.pip_index.empty() ? std::string("PyPI") : _("PyPI mirror"),
               (s.pip_index.empty() ? f.default_pip_index.url : s.pip_index) + "/pip/", !s.pip_index.empty());
@@ -835,14 +1038,12 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, SetupPlan& 
   if (container) {
     add_check(s, s.ctk_mirrored ? _("Container Toolkit mirror") : _("NVIDIA Container Toolkit repository"), s.ctk_gpgkey_url,
               s.ctk_mirrored);
-    if (p.method == Method::kNgc) {
+    if (p.method == Method::kNgc || s.images_from_ngc) {
       add_check(s, _("NGC registry"), f.ngc_registry.url, false);
     } else if (!s.docker_registry_mirror.empty()) {
       add_check(s, _("Docker Hub registry mirror"), s.docker_registry_mirror + "/v2/", true);
     } else {
       add_check(s, _("Docker Hub registry"), f.docker_hub_registry.url, false);
-      // Translated by its English text: kCnDockerHubNote puts the cn preset's note in the catalog.
-      if (preset && !preset->docker_hub_note.empty()) p.notes.push_back(_(preset->docker_hub_note));
     }
   }
   return {};
@@ -957,11 +1158,15 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   auto gpu = resolve_gpu(k, inv, o.gpu);
   if (!gpu) return tl::unexpected(gpu.error());
 
+  auto choice = choose_preset(k.setup(), inv, o.mirrors);
+  if (!choice) return tl::unexpected(choice.error());
+
   PlanOutcome out;
   SetupPlan p;
   p.os = *os;
   p.method = o.method;
   p.gpu = *gpu;
+  plan_preset(k.setup(), o, *choice, p);
   auto releases = choose_releases(k, o, p);
   if (!releases) return tl::unexpected(releases.error());
   if (auto* refusal = std::get_if<Refusal>(&*releases)) {
@@ -972,7 +1177,7 @@ core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::I
   plan_driver(k, need_cuda, p);
   plan_cuda_libraries(k, p);
   plan_host(k, inv, p);
-  if (auto st = plan_sources(k, o, p); !st) return tl::unexpected(st.error());
+  if (auto st = plan_sources(k, o, choice->preset, p); !st) return tl::unexpected(st.error());
   plan_tuning(k, p);
   build_steps(k, p);
   if (auto st = check_command_words(k, p); !st) return tl::unexpected(st.error());
@@ -990,7 +1195,7 @@ std::string plan_summary(const SetupPlan& p) {
                        *p.gpu.cc))
     << "\n";
   for (const auto& t : p.tfs) {
-    const std::string built = p.method == Method::kNgc ? "CUDA " + t.image_cuda
+    const std::string built = t.ngc ? "CUDA " + t.image_cuda
                                                        : "CUDA " + t.image_cuda + ", cuDNN " + t.build->cudnn;
     s << "  "
       << (!t.image.empty() ? trf("TensorFlow {}: image {} ({})", t.version, t.image, built)

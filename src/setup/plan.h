@@ -22,7 +22,7 @@ std::optional<Method> parse_method(std::string_view s);
 
 // --mirror and the single options it sets; "" keeps the default source.
 struct MirrorOptions {
-  std::string preset;             // "cn"; "" = none
+  std::string preset;             // "tuna", "cn" (= tuna), "aliyun-intranet", ..., "auto"; "" = none
   std::string apt;                // --apt-mirror URL
   std::string pip_index;          // --pip-index URL
   std::string docker_registry;    // --docker-registry-mirror URL
@@ -90,12 +90,27 @@ struct SourceCheck {
   bool mirror = false;  // a mirror (its failure names the option), else a default source
 };
 
+// One archive install.sh points at a mirror: the URLs `pattern` (sed -E, one
+// group) matches in /etc/apt become `mirror`.
+struct AptRewrite {
+  std::string pattern;
+  std::string mirror;
+};
+
 // Where install.sh (and the container files) download from.
 struct Sources {
-  std::string preset;              // "cn" for --mirror cn
+  std::string preset;              // the preset as given ("cn") or as --mirror auto chose it; "" = none
+  std::string preset_description;  // "Tsinghua University TUNA, mainland China"
+  bool china = false;              // a mainland China preset (setup.json "china")
+  std::string auto_reason;         // --mirror auto: what it chose and why
   std::string apt_mirror;          // "" = /etc/apt is left as it is
   std::string apt_pattern;         // the archive URLs apt_mirror replaces (sed -E, one group)
+  std::string apt_source;          // the apt mirror's public source (URL)
+  std::vector<AptRewrite> apt_rewrites;  // apt_mirror's, then the security archive's (Debian)
   std::string pip_index;           // "" = pip's default index
+  std::string pip_trusted_host;    // the index's host when it is http:// (pip ignores a plain-http index otherwise)
+  std::string conda;               // the preset's Anaconda mirror (condarc); "" = none
+  std::string hf_endpoint;         // HF_ENDPOINT (tfrig.env) under a China preset; "" = none
   std::string cuda_repo_base;      // NVIDIA's CUDA repository or its mirror
   std::string cuda_repo_default;   // the repository the keyring's list names
   bool cuda_repo_mirrored = false;
@@ -103,6 +118,8 @@ struct Sources {
   std::string ctk_list_from, ctk_list_to;  // the sed that adds signed-by (and the mirror) to the list
   bool ctk_mirrored = false;
   std::string docker_registry_mirror;  // "" = Docker Hub directly
+  // A China preset and a container method with no registry mirror: the images come from NGC.
+  bool images_from_ngc = false;
   std::vector<SourceCheck> checks;
 };
 
@@ -158,9 +175,12 @@ struct PlanOutcome {
 core::Result<PlanOutcome> make_setup_plan(const knowledge::Knowledge& k, const inventory::Inventory* inv,
                                           const SetupOptions& options);
 
-// The English text of setup.json's "cn" preset docker_hub_note, as marked for
-// the message catalog (the note is shown translated when the texts match).
+// The English text of setup.json's "tuna" (= "cn") preset docker_hub_note, as
+// marked for the message catalog (the note is shown translated when the texts match).
 extern const char* const kCnDockerHubNote;
+
+// The --mirror values: every preset id and alias of the knowledge base, and "auto".
+std::vector<std::string> mirror_choices(const knowledge::SetupFacts& f);
 
 // The short plan `tfrig setup` prints.
 std::string plan_summary(const SetupPlan& plan);

@@ -141,7 +141,17 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
         v.emplace_back("CHECK_WHAT_" + std::to_string(i), c.what);
         v.emplace_back("CHECK_URL_" + std::to_string(i), c.url);
       }
+      // Written with a preset, the advice never repeats it: what is left is the image registry.
+      s += t_sh.section(p.sources.preset.empty() ? "sources_advice_default" : "sources_advice_preset");
       s += t_sh.section("sources_end");
+    } else if (st.id == "apt_mirror") {
+      s += t_sh.section("apt_mirror");
+      for (size_t i = 0; i < p.sources.apt_rewrites.size(); ++i) {
+        s += numbered(t_sh.section("apt_rewrite"), {"APT_PATTERN", "APT_MIRROR"}, i);
+        v.emplace_back("APT_PATTERN_" + std::to_string(i), p.sources.apt_rewrites[i].pattern);
+        v.emplace_back("APT_MIRROR_" + std::to_string(i), p.sources.apt_rewrites[i].mirror);
+      }
+      s += t_sh.section("apt_mirror_end");
     } else if (st.id == "verify") {
       s += t_sh.section("verify");
       if (is_container(p)) {
@@ -168,8 +178,9 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
 std::string render_env(const SetupPlan& p) {
   const Template& t = setup_template("tfrig.env.in");
   const std::string text = t.section("head") + t.section(p.cuda_malloc_async ? "malloc_async" : "no_malloc_async") +
-                           t.section("tail");
-  return fill(text, {{"MALLOC_ASYNC_MIN_CUDA", p.cuda_malloc_async_min_cuda}}, quote::Lang::kEnv);
+                           t.section("tail") + (p.sources.hf_endpoint.empty() ? "" : t.section("hf_endpoint"));
+  return fill(text, {{"MALLOC_ASYNC_MIN_CUDA", p.cuda_malloc_async_min_cuda}, {"HF_ENDPOINT", p.sources.hf_endpoint}},
+              quote::Lang::kEnv);
 }
 
 std::string render_tuning_py(const SetupPlan& p) {
@@ -205,10 +216,15 @@ std::string render_limits(const SetupPlan& p) {
 std::string render_dockerfile(const SetupPlan& p) {
   const Template& t = setup_template("Dockerfile.in");
   const auto& first = p.tfs.front();
-  const std::string text = t.section("head") + t.section(p.method == Method::kNgc ? "ngc" : "official") +
-                           t.section("body") + (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
+  const std::string text = t.section("head") + t.section(first.ngc ? "ngc" : "official") + t.section("body") +
+                           (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
+                           (p.sources.pip_index.empty() || p.sources.pip_trusted_host.empty() ? "" : t.section("pip_trusted_host")) +
                            t.section("tail");
-  return fill(text, {{"IMAGE", first.image}, {"SERVICE", first.service}, {"PIP_INDEX", p.sources.pip_index}},
+  return fill(text,
+              {{"IMAGE", first.image},
+               {"SERVICE", first.service},
+               {"PIP_INDEX", p.sources.pip_index},
+               {"PIP_TRUSTED_HOST", p.sources.pip_trusted_host}},
               quote::Lang::kDockerfile);
 }
 
@@ -232,6 +248,45 @@ std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
   }
   return s;
 }
+
+namespace {
+
+// README.md under a China preset: the downloads TensorFlow users meet on first
+// run that no package mirror covers, and how to have them beforehand.
+std::string first_run_downloads(const SetupPlan& p, const knowledge::Knowledge& k) {
+  const auto& d = k.setup().china_downloads;
+  std::ostringstream s;
+  s << "\n## " << _("First-run downloads from mainland China") << "\n\n"
+    << trf("Some downloads come from {} when a program first needs them; that host does not answer dependably from "
+           "mainland China, and no package mirror covers it. Fetch them beforehand on a machine that reaches it and copy them "
+           "over:",
+           d.keras_weights.url.empty() ? std::string("storage.googleapis.com") : d.keras_weights.url)
+    << "\n\n"
+    << "- "
+    << trf("Keras Applications weights (`tf.keras.applications.ResNet50(weights=\"imagenet\")` and the others) are the "
+           "`.h5` files under {0}; put each into `{1}` under the same file name (KERAS_HOME moves `~/.keras`) and Keras uses "
+           "it without downloading, or pass the file's path as `weights=`.",
+           d.keras_weights.url, d.keras_cache)
+    << "\n"
+    << "- "
+    << trf("TensorFlow Datasets: `tfds build NAME --data_dir DIR` (or `tfds.load(NAME, data_dir=DIR)`) where the sources "
+           "answer, copy DIR to `{0}` here (or point TFDS_DATA_DIR at it) and load with `tfds.load(NAME, download=False)`.",
+           d.tfds_data_dir)
+    << "\n";
+  if (!p.sources.hf_endpoint.empty()) {
+    s << "- "
+      << trf("Hugging Face (`transformers`, `datasets`, `huggingface_hub`): `tfrig.env` sets HF_ENDPOINT={}, a community "
+             "mirror not run by Hugging Face; delete that line to download from huggingface.co.",
+             p.sources.hf_endpoint)
+      << "\n";
+  }
+  if (!p.sources.conda.empty()) {
+    s << "- " << trf("conda: `condarc` points conda's channels at {}; copy it to `~/.condarc`.", p.sources.conda) << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace
 
 std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
@@ -258,6 +313,10 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
   }
   if (!p.sources.docker_registry_mirror.empty()) {
     s << "| `docker/daemon.json` | " << _("`registry-mirrors`, installed to /etc/docker when there is none") << " |\n";
+  }
+  if (!p.sources.conda.empty()) {
+    s << "| `condarc` | " << trf("conda's channels from {}: copy it to ~/.condarc if you use conda (not installed)", p.sources.conda)
+      << " |\n";
   }
   s << "\n## " << _("The plan") << "\n\n";
   for (const auto& t : p.tfs) {
@@ -295,6 +354,7 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
       << trf("Mirror preset `{}`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.", p.sources.preset)
       << "\n";
   }
+  if (p.sources.china) s << first_run_downloads(p, k);
   s << "\n## " << _("How to run it") << "\n\n"
     << "```\n./install.sh --dry-run      # " << _("read what it would do; changes nothing") << "\n"
     << "sudo ./install.sh            # " << _("do it; reboot when it says so, then run it again") << "\n```\n\n"
@@ -351,7 +411,19 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
                    0644});
   }
   if (!p.sources.pip_index.empty() && !is_container(p)) {
-    out.push_back({"pip.conf", fill(setup_template("pip.conf.in").section("head"), {{"PIP_INDEX", p.sources.pip_index}}, quote::Lang::kConf),
+    const Template& t = setup_template("pip.conf.in");
+    out.push_back({"pip.conf",
+                   fill(t.section("head") + (p.sources.pip_trusted_host.empty() ? "" : t.section("trusted_host")),
+                        {{"PIP_INDEX", p.sources.pip_index}, {"PIP_TRUSTED_HOST", p.sources.pip_trusted_host}},
+                        quote::Lang::kConf),
+                   0644});
+  }
+  if (!p.sources.conda.empty()) {
+    const std::string& c = p.sources.conda;
+    out.push_back({"condarc",
+                   fill(setup_template("condarc.in").section("head"),
+                        {{"CONDA", c}, {"CONDA_MAIN", c + "/pkgs/main"}, {"CONDA_R", c + "/pkgs/r"}, {"CONDA_CLOUD", c + "/cloud"}},
+                        quote::Lang::kYaml),
                    0644});
   }
   if (!p.sources.docker_registry_mirror.empty()) {

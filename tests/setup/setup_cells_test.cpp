@@ -77,6 +77,24 @@ const std::vector<Cell>& cells() {
       {"tf2.17_debian-12_apt_t4_mirror-cn", kT4, "2.17", "debian-12", M::kApt, "auto", false, "cn"},
       {"tf2.17_ubuntu-24.04_container_rtx4090_mirror-cn", k4090, "2.17", "ubuntu-24.04", M::kContainer, "auto", false, "cn"},
       {"tf2.17_ubuntu-22.04_ngc_a100_mirror-cn", kA100, "2.17", "ubuntu-22.04", M::kNgc, "auto", false, "cn"},
+      // every other preset (setup.json mirrors.presets), one cell per method as for cn
+#define TFRIG_PRESET_CELLS(P)                                                                                         \
+  {"tf2.17_ubuntu-22.04_pip_a100_mirror-" P, kA100, "2.17", "ubuntu-22.04", M::kPip, "auto", false, P},                 \
+      {"tf2.17_debian-12_apt_t4_mirror-" P, kT4, "2.17", "debian-12", M::kApt, "auto", false, P},                      \
+      {"tf2.17_ubuntu-24.04_container_rtx4090_mirror-" P, k4090, "2.17", "ubuntu-24.04", M::kContainer, "auto", false, \
+       P},                                                                                                             \
+      {"tf2.17_ubuntu-22.04_ngc_a100_mirror-" P, kA100, "2.17", "ubuntu-22.04", M::kNgc, "auto", false, P}
+      TFRIG_PRESET_CELLS("ustc"),
+      TFRIG_PRESET_CELLS("aliyun"),
+      TFRIG_PRESET_CELLS("aliyun-intranet"),
+      TFRIG_PRESET_CELLS("tencent"),
+      TFRIG_PRESET_CELLS("tencent-intranet"),
+      TFRIG_PRESET_CELLS("huaweicloud"),
+      TFRIG_PRESET_CELLS("huaweicloud-intranet"),
+#undef TFRIG_PRESET_CELLS
+      // Docker Hub's image under a China preset without a registry mirror, for a release NGC never shipped
+      {"refused_tf2.19_ubuntu-24.04_container_rtx4090_mirror-cn", k4090, "2.19", "ubuntu-24.04", M::kContainer, "auto", true,
+       "cn"},
       // refused, with the nearest that work
       {"refused_tf2.10_ubuntu-24.04_pip_python", k3060, "2.10", "ubuntu-24.04", M::kPip, "auto", true, ""},
       {"refused_tf2.17_ubuntu-22.04_pip_k80", "", "2.17", "ubuntu-22.04", M::kPip, "Tesla K80", true, ""},

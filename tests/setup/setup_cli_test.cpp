@@ -63,6 +63,21 @@ TEST(SetupCli, MirrorCnWritesThePipConfigAndBadUrlsAreUsageErrors) {
   EXPECT_EQ(run_tfrig({"setup", "--os", "ubuntu-22.04", "--mirror", "mars"}).exit_code, 64);
 }
 
+TEST(SetupCli, MirrorAutoOnAProbedRootSaysWhatItChoseAndWhy) {
+  // doctor's region fixture: an Ubuntu whose sources.list names Alibaba Cloud's public mirror.
+  auto r = run_tfrig({"--root", data_dir() + "/region/china-vm", "setup", "--os", "ubuntu-22.04", "--tf", "2.17", "--gpu",
+                      "cc:8.0", "--method", "container", "--mirror", "auto"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("Sources (--mirror aliyun): https://mirrors.aliyun.com/ubuntu/"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--mirror auto chose aliyun: /etc/apt/sources.list names mirrors.aliyun.com"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("nvcr.io/nvidia/tensorflow:"), std::string::npos) << "NGC, not Docker Hub: " << r.out;
+  EXPECT_EQ(r.out.find("registry-1.docker.io"), std::string::npos) << r.out;
+  // The CLI accepts every preset and refuses what is none.
+  EXPECT_EQ(run_tfrig({"setup", "--os", "ubuntu-22.04", "--gpu", "cc:8.0", "--mirror", "huaweicloud-intranet"}).exit_code, 0);
+  EXPECT_EQ(run_tfrig({"setup", "--os", "ubuntu-22.04", "--gpu", "cc:8.0", "--mirror", "163"}).exit_code, 64);
+}
+
 TEST(SetupCli, PlansForAProbedRoot) {
   // A captured Debian 12 machine without a GPU: its OS, the newest TF it runs.
   TempDir tmp;

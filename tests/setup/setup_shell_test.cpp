@@ -351,9 +351,13 @@ void write_stateful_stubs(const FakeMachine& m, const SetupPlan& plan) {
   write_stub(m.stubs, "curl", "case \"$*\" in *' -o '*) ;; *) echo 'deb https://example/ /' ;; esac");
   write_stub(m.stubs, "gpg", "for a; do o=$a; done\ncat >\"$o\"");
   write_stub(m.stubs, "docker", "case \"$1\" in run) echo 'TensorFlow sees 1 GPU(s)' ;; *) exit 0 ;; esac");
+  // nvidia-ctk runtime configure adds its runtime to daemon.json and keeps the rest (registry-mirrors).
   write_stub(m.stubs, "nvidia-ctk",
-             "mkdir -p \"$TFRIG_ROOT/etc/docker\"; echo '{\"runtimes\":{\"nvidia\":{\"path\":\"nvidia-container-runtime\"}}}' "
-             ">\"$TFRIG_ROOT/etc/docker/daemon.json\"");
+             "mkdir -p \"$TFRIG_ROOT/etc/docker\"; /usr/bin/python3 -c 'import json, os, sys\n"
+             "p = sys.argv[1]\n"
+             "c = json.load(open(p)) if os.path.exists(p) else {}\n"
+             "c[\"runtimes\"] = {\"nvidia\": {\"path\": \"nvidia-container-runtime\"}}\n"
+             "json.dump(c, open(p, \"w\"))' \"$TFRIG_ROOT/etc/docker/daemon.json\"");
   // python3.X -m venv DIR: a venv whose python answers pip show/install and -c.
   write_stub(m.stubs, "venv-python",
              "case \"$*\" in *'pip show'*) [ -e \"$STATE/tf\" ] && cat \"$STATE/tf\" || exit 1 ;; "
@@ -465,7 +469,7 @@ TEST(SetupSources, DefaultSourcesSilentGiveTheMirrorAdvice) {
   const std::string text = run_install(m, "", rc);
   EXPECT_EQ(rc, 69) << text;
   EXPECT_NE(text.find("no answer within 5 s: PyPI https://pypi.org/simple/pip/"), std::string::npos) << text;
-  EXPECT_NE(text.find("tfrig setup --mirror cn"), std::string::npos) << text;
+  EXPECT_NE(text.find("tfrig setup --mirror auto"), std::string::npos) << text;
   EXPECT_NE(text.find("默认下载源没有响应"), std::string::npos) << text;
   EXPECT_NE(text.find("--skip-source-check"), std::string::npos) << text;
   const std::string calls = fs::exists(m.log) ? tfrig::test::read_file(m.log) : "";
@@ -474,6 +478,32 @@ TEST(SetupSources, DefaultSourcesSilentGiveTheMirrorAdvice) {
   const std::string skipped = run_install(m, "--skip-source-check --dry-run", rc);
   EXPECT_EQ(rc, 0) << skipped;
   EXPECT_NE(skipped.find("ok: --skip-source-check (skipping)"), std::string::npos) << skipped;
+}
+
+// Written with a China preset for containers, the registry left (NGC's nvcr.io) does not answer:
+// the advice names the registry accelerators and --method pip, never the preset just used.
+TEST(SetupSources, ASilentRegistryUnderAPresetNamesTheAcceleratorsAndPip) {
+  Cell c;
+  for (const auto& cell : cells()) {
+    if (cell.method == Method::kContainer && cell.mirror == "cn" && !cell.refused) c = cell;
+  }
+  ASSERT_FALSE(c.name.empty());
+  auto out = run_cell(c);
+  ASSERT_TRUE(out.plan);
+  tfrig::test::TempDir tmp;
+  const FakeMachine m = make_machine(tmp, *out.plan);
+  write_stub(m.stubs, "id", "echo 0");
+  write_stub(m.stubs, "curl", "case \"$*\" in *nvcr.io*) exit 28 ;; esac");
+  int rc = -1;
+  const std::string text = run_install(m, "", rc);
+  EXPECT_EQ(rc, 69) << text;
+  EXPECT_NE(text.find("no answer within 5 s: NGC registry https://nvcr.io/v2/"), std::string::npos) << text;
+  EXPECT_NE(text.find("--docker-registry-mirror URL"), std::string::npos) << text;
+  EXPECT_NE(text.find("https://mirror.ccs.tencentyun.com"), std::string::npos) << text;
+  EXPECT_NE(text.find("--method pip"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tfrig setup --mirror"), std::string::npos) << "never the preset just used: " << text;
+  const std::string calls = fs::exists(m.log) ? tfrig::test::read_file(m.log) : "";
+  EXPECT_EQ(calls.find("CHANGED"), std::string::npos) << calls;
 }
 
 TEST(SetupSources, ASilentMirrorNamesTheOptions) {

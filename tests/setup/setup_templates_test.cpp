@@ -43,19 +43,21 @@ TEST(SetupTemplates, EmbeddedCopiesMatchTheFiles) {
 
 TEST(SetupTemplates, HaveTheSectionsTheRenderersUse) {
   EXPECT_EQ(section_names(setup_template("install.sh.in")),
-            (std::set<std::string>{"head", "venv", "globals", "preflight", "sources", "source_check", "sources_end",
-                                   "apt_mirror", "nouveau", "cuda_repo", "cuda_repo_mirror", "driver",
+            (std::set<std::string>{"head", "venv", "globals", "preflight", "sources", "source_check",
+                                   "sources_advice_default", "sources_advice_preset", "sources_end", "apt_mirror",
+                                   "apt_rewrite", "apt_mirror_end", "nouveau", "cuda_repo", "cuda_repo_mirror", "driver",
                                    "driver_ubuntu_drivers", "driver_cuda_repo", "driver_end", "persistenced", "cuda",
                                    "python", "pip_index", "tensorflow", "docker", "registry_mirror", "container_toolkit",
                                    "swap", "limits", "governor", "verify", "verify_pip", "verify_image", "verify_end",
                                    "footer"}));
-  EXPECT_EQ(section_names(setup_template("Dockerfile.in")), (std::set<std::string>{"head", "ngc", "official", "body", "pip_index", "tail"}));
+  EXPECT_EQ(section_names(setup_template("Dockerfile.in")), (std::set<std::string>{"head", "ngc", "official", "body", "pip_index", "pip_trusted_host", "tail"}));
   EXPECT_EQ(section_names(setup_template("compose.yaml.in")), (std::set<std::string>{"head", "registry_mirror", "top", "service"}));
   EXPECT_EQ(section_names(setup_template("tfrig.env.in")),
-            (std::set<std::string>{"head", "malloc_async", "no_malloc_async", "tail"}));
+            (std::set<std::string>{"head", "malloc_async", "no_malloc_async", "tail", "hf_endpoint"}));
   EXPECT_EQ(section_names(setup_template("tuning.py.in")), (std::set<std::string>{"head", "planned", "unplanned", "body"}));
-  for (const char* one : {"sysctl.conf.in", "limits.conf.in", "blacklist-nouveau.conf.in", "ld-cuda.conf.in", "pip.conf.in",
-                          "daemon.json.in"}) {
+  EXPECT_EQ(section_names(setup_template("pip.conf.in")), (std::set<std::string>{"head", "trusted_host"}));
+  for (const char* one : {"sysctl.conf.in", "limits.conf.in", "blacklist-nouveau.conf.in", "ld-cuda.conf.in", "daemon.json.in",
+                          "condarc.in"}) {
     EXPECT_EQ(section_names(setup_template(one)), std::set<std::string>{"head"}) << one;
   }
 }

@@ -133,16 +133,20 @@ step_sources() {
   fi
   check_source mirror "apt 软件源镜像" "https://mirrors.tuna.tsinghua.edu.cn/ubuntu/"
   check_source mirror "Container Toolkit 镜像源" "https://mirrors.ustc.edu.cn/libnvidia-container/gpgkey"
-  check_source default "Docker Hub 镜像仓库" "https://registry-1.docker.io/v2/"
+  check_source default "NGC 镜像仓库" "https://nvcr.io/v2/"
   if [ "$DEFAULT_SOURCE_FAILED" -eq 1 ]; then
+    #@# Written with a mirror preset already: the advice names what is left (the image registry), never the same preset.
     cat >&2 <<'ADVICE'
-install.sh: a default download source did not answer. From mainland China, write the
-  installation again with mirrors: tfrig setup --mirror cn (with the same options as before),
-  or name your own with --apt-mirror, --pip-index, --cuda-repo, --container-toolkit-repo,
-  --docker-registry-mirror. To go on anyway: ./install.sh --skip-source-check
-install.sh：默认下载源没有响应。如果在中国大陆，请用国内镜像重新生成安装脚本：
-  tfrig setup --mirror cn（其余选项与之前相同），或用 --apt-mirror、--pip-index、--cuda-repo、
-  --container-toolkit-repo、--docker-registry-mirror 指定镜像。仍要继续：./install.sh --skip-source-check
+install.sh: a default download source did not answer although this installation already uses
+  mirrors (the registry above is the one left without one). Write it again with a registry that
+  answers from your network: --docker-registry-mirror URL with your cloud's registry accelerator
+  (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, Tencent Cloud https://mirror.ccs.tencentyun.com
+  inside Tencent Cloud, Huawei Cloud SWR's accelerator), or install without containers:
+  --method pip. To go on anyway: ./install.sh --skip-source-check
+install.sh：默认下载源没有响应，而本安装已经使用了镜像（见上，剩下的是镜像仓库）。请用在你的网络中
+  能访问的镜像仓库重新生成：--docker-registry-mirror URL，填写你所用云的镜像加速器（阿里云 ACR：
+  https://ID.mirror.aliyuncs.com ；腾讯云内网：https://mirror.ccs.tencentyun.com ；华为云 SWR 镜像加速器），
+  或不用容器安装：--method pip。仍要继续：./install.sh --skip-source-check
 ADVICE
     exit 69
   fi
@@ -161,7 +165,12 @@ step_apt_mirror() {
   for f in "$ROOT/etc/apt/sources.list" "$ROOT"/etc/apt/sources.list.d/*.list "$ROOT"/etc/apt/sources.list.d/*.sources; do
     [ -f "$f" ] || continue
     if grep -Eq 'https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)' "$f"; then
-      run sed -i.tfrig-bak -E 's#https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)#https://mirrors.tuna.tsinghua.edu.cn/ubuntu\2#g' "$f"
+      #@# The first rewrite of a file keeps its .tfrig-bak copy; a second (Debian's security archive) keeps that copy.
+      if [ -e "$f.tfrig-bak" ] && [ "$changed" -eq 1 ]; then
+        run sed -i -E 's#https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)#https://mirrors.tuna.tsinghua.edu.cn/ubuntu\2#g' "$f"
+      else
+        run sed -i.tfrig-bak -E 's#https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)#https://mirrors.tuna.tsinghua.edu.cn/ubuntu\2#g' "$f"
+      fi
       changed=1
     fi
   done
@@ -189,17 +198,17 @@ step_nouveau() {
 }
 
 step_driver() {
-  step "NVIDIA 驱动 580 分支（开源内核模块）：CUDA 12.3 需要 545.23.06 或更新的驱动"
+  step "NVIDIA 驱动 580 分支（开源内核模块）：CUDA 12.8.0 需要 570.26 或更新的驱动"
   local have=""
   if command -v nvidia-smi >/dev/null 2>&1; then
     have="$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || true)"
   fi
-  if [ -n "$have" ] && version_ge "$have" "545.23.06"; then
-    ok "驱动 $have 已加载，且 >= 545.23.06"
+  if [ -n "$have" ] && version_ge "$have" "570.26"; then
+    ok "驱动 $have 已加载，且 >= 570.26"
     return 0
   fi
   if [ -n "$have" ]; then
-    note "驱动 $have 比 545.23.06 旧：安装 580 分支"
+    note "驱动 $have 比 570.26 旧：安装 580 分支"
   fi
   apt_install ubuntu-drivers-common
   local offered=""
@@ -334,10 +343,10 @@ step_verify() {
     return 0
   fi
   run nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
-  run docker run --rm --gpus all tensorflow/tensorflow:2.15.0-gpu nvidia-smi
-  run docker run --rm --gpus all tensorflow/tensorflow:2.15.0-gpu python -c 'import tensorflow as tf; g = tf.config.list_physical_devices("GPU"); print("TensorFlow", tf.__version__, "sees", len(g), "GPU(s):", g); raise SystemExit(0 if g else 1)'
-  run docker run --rm --gpus all tensorflow/tensorflow:2.17.0-gpu nvidia-smi
-  run docker run --rm --gpus all tensorflow/tensorflow:2.17.0-gpu python -c 'import tensorflow as tf; g = tf.config.list_physical_devices("GPU"); print("TensorFlow", tf.__version__, "sees", len(g), "GPU(s):", g); raise SystemExit(0 if g else 1)'
+  run docker run --rm --gpus all nvcr.io/nvidia/tensorflow:24.02-tf2-py3 nvidia-smi
+  run docker run --rm --gpus all nvcr.io/nvidia/tensorflow:24.02-tf2-py3 python -c 'import tensorflow as tf; g = tf.config.list_physical_devices("GPU"); print("TensorFlow", tf.__version__, "sees", len(g), "GPU(s):", g); raise SystemExit(0 if g else 1)'
+  run docker run --rm --gpus all nvcr.io/nvidia/tensorflow:25.02-tf2-py3 nvidia-smi
+  run docker run --rm --gpus all nvcr.io/nvidia/tensorflow:25.02-tf2-py3 python -c 'import tensorflow as tf; g = tf.config.list_physical_devices("GPU"); print("TensorFlow", tf.__version__, "sees", len(g), "GPU(s):", g); raise SystemExit(0 if g else 1)'
 }
 
 main() {

@@ -135,14 +135,18 @@ step_sources() {
   check_source mirror "apt 软件源镜像" "https://mirrors.tuna.tsinghua.edu.cn/ubuntu/"
   check_source mirror "PyPI 镜像源" "https://pypi.tuna.tsinghua.edu.cn/simple/pip/"
   if [ "$DEFAULT_SOURCE_FAILED" -eq 1 ]; then
+    #@# Written with a mirror preset already: the advice names what is left (the image registry), never the same preset.
     cat >&2 <<'ADVICE'
-install.sh: a default download source did not answer. From mainland China, write the
-  installation again with mirrors: tfrig setup --mirror cn (with the same options as before),
-  or name your own with --apt-mirror, --pip-index, --cuda-repo, --container-toolkit-repo,
-  --docker-registry-mirror. To go on anyway: ./install.sh --skip-source-check
-install.sh：默认下载源没有响应。如果在中国大陆，请用国内镜像重新生成安装脚本：
-  tfrig setup --mirror cn（其余选项与之前相同），或用 --apt-mirror、--pip-index、--cuda-repo、
-  --container-toolkit-repo、--docker-registry-mirror 指定镜像。仍要继续：./install.sh --skip-source-check
+install.sh: a default download source did not answer although this installation already uses
+  mirrors (the registry above is the one left without one). Write it again with a registry that
+  answers from your network: --docker-registry-mirror URL with your cloud's registry accelerator
+  (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, Tencent Cloud https://mirror.ccs.tencentyun.com
+  inside Tencent Cloud, Huawei Cloud SWR's accelerator), or install without containers:
+  --method pip. To go on anyway: ./install.sh --skip-source-check
+install.sh：默认下载源没有响应，而本安装已经使用了镜像（见上，剩下的是镜像仓库）。请用在你的网络中
+  能访问的镜像仓库重新生成：--docker-registry-mirror URL，填写你所用云的镜像加速器（阿里云 ACR：
+  https://ID.mirror.aliyuncs.com ；腾讯云内网：https://mirror.ccs.tencentyun.com ；华为云 SWR 镜像加速器），
+  或不用容器安装：--method pip。仍要继续：./install.sh --skip-source-check
 ADVICE
     exit 69
   fi
@@ -161,7 +165,12 @@ step_apt_mirror() {
   for f in "$ROOT/etc/apt/sources.list" "$ROOT"/etc/apt/sources.list.d/*.list "$ROOT"/etc/apt/sources.list.d/*.sources; do
     [ -f "$f" ] || continue
     if grep -Eq 'https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)' "$f"; then
-      run sed -i.tfrig-bak -E 's#https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)#https://mirrors.tuna.tsinghua.edu.cn/ubuntu\2#g' "$f"
+      #@# The first rewrite of a file keeps its .tfrig-bak copy; a second (Debian's security archive) keeps that copy.
+      if [ -e "$f.tfrig-bak" ] && [ "$changed" -eq 1 ]; then
+        run sed -i -E 's#https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)#https://mirrors.tuna.tsinghua.edu.cn/ubuntu\2#g' "$f"
+      else
+        run sed -i.tfrig-bak -E 's#https?://([a-z]{2}[.]archive|archive|security)[.]ubuntu[.]com/ubuntu([/ ]|$)#https://mirrors.tuna.tsinghua.edu.cn/ubuntu\2#g' "$f"
+      fi
       changed=1
     fi
   done

@@ -136,11 +136,13 @@ step_sources() {
   if [ "$DEFAULT_SOURCE_FAILED" -eq 1 ]; then
     cat >&2 <<'ADVICE'
 install.sh: a default download source did not answer. From mainland China, write the
-  installation again with mirrors: tfrig setup --mirror cn (with the same options as before),
+  installation again with mirrors: tfrig setup --mirror auto (or tuna, ustc, aliyun, tencent,
+  huaweicloud and their -intranet presets on those clouds; with the same options as before),
   or name your own with --apt-mirror, --pip-index, --cuda-repo, --container-toolkit-repo,
   --docker-registry-mirror. To go on anyway: ./install.sh --skip-source-check
 install.sh：默认下载源没有响应。如果在中国大陆，请用国内镜像重新生成安装脚本：
-  tfrig setup --mirror cn（其余选项与之前相同），或用 --apt-mirror、--pip-index、--cuda-repo、
+  tfrig setup --mirror auto（或 tuna、ustc、aliyun、tencent、huaweicloud，在这些云上可用其 -intranet
+  内网预设；其余选项与之前相同），或用 --apt-mirror、--pip-index、--cuda-repo、
   --container-toolkit-repo、--docker-registry-mirror 指定镜像。仍要继续：./install.sh --skip-source-check
 ADVICE
     exit 69
