@@ -1,8 +1,15 @@
 #include "core/display_width.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <vector>
+
+#include "core/text.h"
+#include "core/text_width.h"
 
 namespace tfrig::core {
 
@@ -214,9 +221,72 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
   return out;
 }
 
+std::string wrap_hanging(std::string_view prefix, std::string_view text, size_t width) {
+  return std::string(prefix) + wrap_display(text, width, std::string(display_width(prefix), ' '));
+}
+
+std::string wrap_lines(std::string_view text, size_t width) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    const bool newline = end != std::string_view::npos;
+    if (!newline) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (display_width(line) <= width) {
+      out += line;
+    } else {
+      // The hanging part: leading spaces, then a list marker when there is one.
+      // Without a marker the further lines go two columns deeper than the
+      // first, so they read as its continuation.
+      size_t body = line.find_first_not_of(' ');
+      if (body == std::string_view::npos) body = line.size();
+      const std::string_view rest = line.substr(body);
+      size_t marker = 0;
+      if (rest.size() >= 2 && (rest[0] == '-' || rest[0] == '*') && rest[1] == ' ') {
+        marker = 2;
+      } else {
+        size_t d = 0;
+        while (d < rest.size() && rest[d] >= '0' && rest[d] <= '9') ++d;
+        if (d > 0 && d + 1 < rest.size() && (rest[d] == '.' || rest[d] == ')') && rest[d + 1] == ' ') marker = d + 2;
+      }
+      const std::string indent(body + (marker > 0 ? marker : 2), ' ');
+      out += std::string(line.substr(0, body + marker)) + wrap_display(line.substr(body + marker), width, indent);
+    }
+    if (newline) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string_view gap_after_label(std::string_view label) {
   constexpr std::string_view kFullWidthColon = "\xEF\xBC\x9A";  // U+FF1A
   return label.size() >= kFullWidthColon.size() && label.substr(label.size() - kFullWidthColon.size()) == kFullWidthColon ? "" : " ";
+}
+
+// The output width (core/text_width.h), here beside the widths it bounds: a
+// file of its own would shift the unity batches.
+size_t choose_text_width(std::optional<std::string_view> columns, std::optional<size_t> terminal_columns) {
+  size_t width = kDefaultTextWidth;
+  const std::optional<uint64_t> asked = columns ? parse_u64(trim(*columns)) : std::nullopt;
+  if (asked && *asked >= 1 && *asked <= kMaxTextWidth) {
+    width = static_cast<size_t>(*asked);
+  } else if (terminal_columns && *terminal_columns > 0) {
+    width = *terminal_columns;
+  }
+  return std::max(width, kMinTextWidth);
+}
+
+size_t text_width(int fd) {
+  const char* env = std::getenv("COLUMNS");
+  std::optional<std::string_view> columns;
+  if (env != nullptr) columns = std::string_view(env);
+  std::optional<size_t> terminal;
+  if (fd >= 0 && ::isatty(fd) == 1) {
+    winsize ws{};
+    if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) terminal = ws.ws_col;
+  }
+  return choose_text_width(columns, terminal);
 }
 
 }  // namespace tfrig::core

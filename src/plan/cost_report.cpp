@@ -67,7 +67,7 @@ std::string format_money(double amount, const std::string& currency) {
   return fmt::format("{} {:.2f}", currency, amount);
 }
 
-std::string render_cost_text(const CostTable& t, size_t top) {
+std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
   std::string out;
   const auto samples = run_samples(t.run);
   if (!samples) return out;
@@ -98,7 +98,7 @@ std::string render_cost_text(const CostTable& t, size_t top) {
                    o.breakeven_months ? trf("{:.1f} months", *o.breakeven_months) : "-"});
     ++shown;
   }
-  out += table.render();
+  out += table.render("  ", width);
   out += "  " + _("run (band): expected, and the range the throughput estimate allows; measured rows have no band") + "\n";
   out += "  " + _("rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power") + "\n";
   if (t.cheapest) {
