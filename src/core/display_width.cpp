@@ -156,7 +156,11 @@ std::string pad_right(std::string_view text, size_t width) {
   return out;
 }
 
-std::string wrap_display(std::string_view text, size_t width, std::string_view indent) {
+namespace {
+
+// wrap_display with the first line starting at first_column (the further
+// lines at the indent's width).
+std::string wrap_from(std::string_view text, size_t width, std::string_view indent, size_t first_column) {
   // Units that may not be split: a run of narrow characters, or one wide
   // character (with any closing punctuation glued to it). `spaces`: how many
   // spaces come before the unit when it is not at the start of a line (a run
@@ -198,16 +202,17 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
   }
   std::string out;
   const size_t start_col = display_width(indent);
-  size_t col = start_col;
+  size_t line_start = first_column;  // where the current line's text begins
+  size_t col = first_column;
   // One space at a time, as the report's wrapping always did: each extra space
   // of a run is placed (or breaks the line) on its own, so English output
   // stays byte for byte what it was.
   auto place = [&](std::string_view piece, size_t piece_width, bool spaced) {
-    if (col > start_col && col + (spaced ? 1 : 0) + piece_width > width) {
+    if (col > line_start && col + (spaced ? 1 : 0) + piece_width > width) {
       out += "\n";
       out += indent;
-      col = start_col;
-    } else if (col > start_col && spaced) {
+      col = line_start = start_col;
+    } else if (col > line_start && spaced) {
       out += ' ';
       ++col;
     }
@@ -219,6 +224,12 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
     place(u.text, u.width, u.spaces > 0);
   }
   return out;
+}
+
+}  // namespace
+
+std::string wrap_display(std::string_view text, size_t width, std::string_view indent) {
+  return wrap_from(text, width, indent, display_width(indent));
 }
 
 std::string wrap_hanging(std::string_view prefix, std::string_view text, size_t width) {
@@ -251,7 +262,8 @@ std::string wrap_lines(std::string_view text, size_t width) {
         if (d > 0 && d + 1 < rest.size() && (rest[d] == '.' || rest[d] == ')') && rest[d + 1] == ' ') marker = d + 2;
       }
       const std::string indent(body + (marker > 0 ? marker : 2), ' ');
-      out += std::string(line.substr(0, body + marker)) + wrap_display(line.substr(body + marker), width, indent);
+      const std::string_view head = line.substr(0, body + marker);
+      out += std::string(head) + wrap_from(line.substr(body + marker), width, indent, display_width(head));
     }
     if (newline) out += '\n';
     start = end + 1;

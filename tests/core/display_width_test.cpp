@@ -165,8 +165,8 @@ TEST(WrapHanging, ContinuationLinesHangUnderTheText) {
             "       again");
   EXPECT_EQ(wrap_hanging("  修复：", "把驱动升级到 525.60.13 或更新", 20),
             "  修复：把驱动升级到\n"
-            "        525.60.13 或更\n"
-            "        新");
+            "        525.60.13 或\n"
+            "        更新");
 }
 
 // wrap_lines leaves lines that fit byte for byte and hangs the others under
@@ -183,7 +183,7 @@ TEST(WrapLines, LongLinesHangUnderTheirMarker) {
   EXPECT_EQ(wrap_lines("  note: one two three four\n", 16),
             "  note: one two\n"
             "    three four\n");
-  EXPECT_EQ(wrap_lines("no newline at the end of this", 12), "no newline\n  at the\n  end of\n  this");
+  EXPECT_EQ(wrap_lines("no newline at the end of this", 12), "no newline\n  at the end\n  of this");
 }
 
 }  // namespace
