@@ -24,6 +24,16 @@ namespace tfrig::test {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Every tfrig this test binary starts (run_tfrig, popen) writes to a pipe, so
+// it takes the default width (core/text_width.h) that the goldens are at,
+// unless a test sets COLUMNS itself: a COLUMNS exported by the shell that runs
+// the tests must not reach it.
+[[maybe_unused]] const bool kColumnsUnset = [] { return ::unsetenv("COLUMNS") == 0; }();
+
+}  // namespace
+
 namespace paths {
 const char* test_data() { return TFRIG_PATH_TEST_DATA; }
 const char* binary() { return TFRIG_PATH_BINARY; }

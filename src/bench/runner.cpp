@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/log.h"
 #include "core/table.h"
@@ -266,14 +267,14 @@ std::string format_value(double v) {
 
 }  // namespace
 
-std::string render_text(const BenchReport& report) {
+std::string render_text(const BenchReport& report, size_t width) {
   std::string out;
   const auto& c = report.context;
   out += trnf("tfrig bench on {0} ({1}, {2} CPU, {3} build)", "tfrig bench on {0} ({1}, {2} CPUs, {3} build)",
               static_cast<uint64_t>(std::max(0, c.online_cpus)), c.hostname.empty() ? "?" : c.hostname,
               c.cpu_model.empty() ? _("unknown CPU") : c.cpu_model, c.online_cpus, build_label(c.build_type)) +
          "\n";
-  for (const auto& w : c.warnings) out += "  " + trf("warning: {}", w) + "\n";
+  for (const auto& w : c.warnings) out += core::wrap_hanging("  ", trf("warning: {}", w), width) + "\n";
   out += "\n";
   using A = core::Table::Align;
   bool compare = std::any_of(report.results.begin(), report.results.end(),
@@ -330,7 +331,7 @@ std::string render_text(const BenchReport& report) {
     table.add_row(std::move(row));
     for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", n)});
   }
-  out += table.render();
+  out += table.render("  ", width);
   // The same note or reason on several metrics of one benchmark is said once.
   std::vector<bool> used(footnotes.size(), false);
   std::string notes;
@@ -349,7 +350,7 @@ std::string render_text(const BenchReport& report) {
       for (size_t k = 1; k < metrics.size(); ++k) who += ", " + metrics[k];
       who += ")";
     }
-    notes += "  " + who + " " + footnotes[i].text + "\n";
+    notes += "  " + core::wrap_display(who + " " + footnotes[i].text, width, "    ") + "\n";
   }
   if (!notes.empty()) out += "\n" + notes;
   return out;

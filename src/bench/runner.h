@@ -13,6 +13,7 @@
 #include "bench/benchmark.h"
 #include "bench/context.h"
 #include "core/clock.h"
+#include "core/text_width.h"
 
 namespace tfrig::bench {
 
@@ -98,6 +99,7 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
 nlohmann::json to_json(const Measurement& m);
 nlohmann::json to_json(const BenchReport& report);
 // The terminal table; `previous` (from the history) adds a change column.
-std::string render_text(const BenchReport& report);
+// The table folds and notes wrap to `width` columns (core/text_width.h).
+std::string render_text(const BenchReport& report, size_t width = core::kDefaultTextWidth);
 
 }  // namespace tfrig::bench

@@ -22,6 +22,7 @@
 #include "core/json_text.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/text_width.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
 #include "probe/probe.h"
@@ -174,7 +175,8 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
     texts.reset();
     written = write_html_page(report::html::PageKind::kBench, std::move(j), "tfrig bench", o.output);
   } else {
-    const std::string out = o.format == "json" ? core::json_text(bench::to_json(*report)) : bench::render_text(*report);
+    const std::string out = o.format == "json" ? core::json_text(bench::to_json(*report))
+                                               : bench::render_text(*report, core::text_width(o.output == "-" ? STDOUT_FILENO : -1));
     texts.reset();
     written = write_output(out, o.output);
   }

@@ -1,6 +1,8 @@
 // tfrig compat: any subset of --tf --driver --cuda --cudnn --gpu --python
 // (the rest from this machine, or left out with --only-given); --matrix
 // prints the whole table.
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "cli/command.h"
@@ -13,6 +15,7 @@
 #include "core/log.h"
 #include "core/output.h"
 #include "core/text.h"
+#include "core/text_width.h"
 #include "knowledge/compat.h"
 #include "rules/util.h"
 
@@ -105,7 +108,7 @@ void add_compat_command(CLI::App& app, RunState& state) {
     std::string out;
     if (o->matrix) {
       core::i18n::OutputLanguage texts;
-      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k)) : knowledge::compat_matrix_text(*k);
+      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k)) : knowledge::compat_matrix_text(*k, core::text_width(STDOUT_FILENO));
       (void)core::write_stdout(out);
       state.exit_code = kExitOk;
       return;
@@ -127,7 +130,7 @@ void add_compat_command(CLI::App& app, RunState& state) {
       // The answer's reasons are the output's texts (English in JSON unless --lang).
       core::i18n::OutputLanguage texts;
       answer = knowledge::check_compat(*k, q);
-      out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer)) : knowledge::compat_to_text(answer);
+      out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer)) : knowledge::compat_to_text(answer, core::text_width(STDOUT_FILENO));
     }
     (void)core::write_stdout(out);
     std::fflush(stdout);

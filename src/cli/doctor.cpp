@@ -11,6 +11,7 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
+#include "core/text_width.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
 #include "core/log.h"
@@ -157,7 +158,8 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     } else if (opts->format == "html") {
       out = report::html::render_documents({{report::html::PageKind::kDoctor, report::to_json(*report), report->source}});
     } else {
-      out = report::render_text(*report, report::TextOptions{opts->output == "-" && use_color(opts->color), true});
+      out = report::render_text(*report, report::TextOptions{opts->output == "-" && use_color(opts->color), true,
+                                                             core::text_width(opts->output == "-" ? STDOUT_FILENO : -1)});
     }
     output_language.reset();
     if (const int written = write_output(out, opts->output); written != kExitOk) {

@@ -22,6 +22,7 @@
 #include "cli/explain_log.h"
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
+#include "core/text_width.h"
 #include "core/atomic_file.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
@@ -254,7 +255,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
         }
         tail = explain::corpus_markdown(*figures);
       }
-      const std::string out = o->markdown ? explain::signatures_markdown(*table, tail) : explain::signatures_list_text(*table);
+      const std::string out = o->markdown ? explain::signatures_markdown(*table, tail) : explain::signatures_list_text(*table, core::text_width(STDOUT_FILENO));
       static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
       state.exit_code = kExitOk;
       return;
@@ -353,7 +354,8 @@ void add_explain_command(CLI::App& app, RunState& state) {
       out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     } else {
       const bool color = fd >= 0 && use_color(o->color, fd);
-      out = report::render_findings_text(report, color) + explain::unrecognised_text(analysis);
+      const size_t width = core::text_width(fd);
+      out = report::render_findings_text(report, color, width) + explain::unrecognised_text(analysis, width);
       if (analysis.truncated_lines) {
         out += trnf("({} line longer than 64 KiB was cut)", "({} lines longer than 64 KiB were cut)", analysis.truncated_lines,
                     analysis.truncated_lines) +

@@ -14,6 +14,7 @@
 #include "core/i18n_scope.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/text_width.h"
 #include "core/units.h"
 #include "fleet/compare.h"
 #include "fleet/load.h"
@@ -99,8 +100,10 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
     written = write_html_page(report::html::PageKind::kFleet, nlohmann::json::parse(fleet::render_json(report)), "tfrig fleet",
                               o.output);
   } else {
-    const std::string out = o.format == "json" ? fleet::render_json(report)
-                                               : fleet::render_text(report, fleet::RenderOptions{o.output == "-" && color_wanted(o.color)});
+    fleet::RenderOptions ro;
+    ro.color = o.output == "-" && color_wanted(o.color);
+    ro.width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
+    const std::string out = o.format == "json" ? fleet::render_json(report) : fleet::render_text(report, ro);
     texts.reset();
     written = write_output(out, o.output);
   }

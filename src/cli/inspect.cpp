@@ -1,4 +1,6 @@
 // `tfrig inspect PATH`: options only; the work is in tfrecord/inspect.cpp.
+#include <unistd.h>
+
 #include <cstdio>
 #include <memory>
 
@@ -9,6 +11,7 @@
 #include "core/i18n_scope.h"
 #include "core/json_text.h"
 #include "core/output.h"
+#include "core/text_width.h"
 #include "core/log.h"
 #include "tfrecord/inspect.h"
 
@@ -43,7 +46,7 @@ int run(InspectArgs& a) {
     core::i18n::OutputLanguage texts;
     (void)core::write_stdout(core::json_text(tfrecord::report_to_json(*r)));
   } else {
-    std::fputs(tfrecord::report_to_text(*r).c_str(), stdout);
+    std::fputs(tfrecord::report_to_text(*r, core::text_width(STDOUT_FILENO)).c_str(), stdout);
   }
   if (r->error) {
     core::log(core::LogLevel::kError, "inspect: {}",

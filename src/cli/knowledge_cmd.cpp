@@ -1,5 +1,7 @@
 // tfrig knowledge: what the knowledge base holds (files, versions, rows,
 // sources), and tfrig rules: the rule table (--markdown writes docs/rules.md).
+#include <unistd.h>
+
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 #include "core/output.h"
 #include "core/table.h"
 #include "core/terminal_text.h"
+#include "core/text_width.h"
 #include "explain/signatures.h"
 #include "knowledge/knowledge.h"
 #include "rules/rule.h"
@@ -62,7 +65,7 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
       t.add_row({f.name, f.data_version, std::to_string(f.rows), std::to_string(f.sources.size()),
                  f.origin == "embedded" ? C_("knowledge origin", "embedded") : f.origin});
     }
-    out += t.render("  ");
+    out += t.render("  ", core::text_width(STDOUT_FILENO));
     if (const auto* n = k->newest_tf()) {
       out += "\n  " + trf("newest TensorFlow known: {} (CUDA {}, cuDNN {}, Python {}-{})", n->tf, n->cuda, n->cudnn,
                          n->python_min(), n->python_max()) + "\n";
@@ -96,7 +99,7 @@ void add_rules_command(CLI::App& app, RunState& state) {
     }
     core::Table t({"id", C_("rules table", "severity"), C_("rules table", "title")});
     for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), report::severity_label(r.severity), _(r.title)});
-    print(t.render("") + "\n" +
+    print(t.render("", core::text_width(STDOUT_FILENO)) + "\n" +
           trnf("{} rule; `tfrig doctor --explain ID` explains one.", "{} rules; `tfrig doctor --explain ID` explains one.",
                rules::all_rules().size(), rules::all_rules().size()) +
           "\n");

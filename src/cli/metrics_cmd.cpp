@@ -1,5 +1,7 @@
 // tfrig metrics: the Prometheus metrics doctor --format prometheus writes
 // (--markdown prints docs/metrics.md, generated from the same table).
+#include <unistd.h>
+
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "core/i18n_scope.h"
 #include "core/output.h"
 #include "core/table.h"
+#include "core/text_width.h"
 #include "report/prometheus.h"
 
 namespace tfrig::cli {
@@ -31,7 +34,7 @@ void add_metrics_command(CLI::App& app, RunState& state) {
         t.add_row({std::string(m.name), std::string(report::metric_type_name(m.type)), labels});
       }
       const size_t n = report::prometheus_metrics().size();
-      out = t.render("") + "\n" + trnf("{} metric; docs/metrics.md says what each means.", "{} metrics; docs/metrics.md says what each means.", n, n) + "\n";
+      out = t.render("", core::text_width(STDOUT_FILENO)) + "\n" + trnf("{} metric; docs/metrics.md says what each means.", "{} metrics; docs/metrics.md says what each means.", n, n) + "\n";
     }
     static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
     state.exit_code = kExitOk;

@@ -1,4 +1,6 @@
 // `tfrig pack SRC -o OUT`: options only; the work is in tfrecord/pack.cpp.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -10,6 +12,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "core/text_width.h"
 #include "core/units.h"
 #include "tfrecord/pack.h"
 #include "tfrecord/progress.h"
@@ -81,7 +84,7 @@ int run(PackArgs& a) {
                   sum->shards_resumed));
     return 128 + guard.signal_number();
   }
-  (void)core::write_stdout(tfrecord::render_pack_text(*sum, o));
+  (void)core::write_stdout(tfrecord::render_pack_text(*sum, o, core::text_width(STDOUT_FILENO)));
   return kExitOk;
 }
 

@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "core/output.h"
 #include "core/terminal_text.h"
+#include "core/text_width.h"
 #include "pipeline/demand.h"
 #include "pipeline/measure.h"
 #include "pipeline/report.h"
@@ -158,8 +159,9 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     }
     out = core::json_text(std::move(j));
   } else {
-    out = pipeline::render_text(report);
-    if (costs) out += pipeline::render_run_cost_text(*costs);
+    const size_t width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
+    out = pipeline::render_text(report, width);
+    if (costs) out += pipeline::render_run_cost_text(*costs, width);
     out = core::terminal_text(out, false);  // file names under --data are foreign bytes
   }
   texts.reset();

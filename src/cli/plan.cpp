@@ -10,6 +10,8 @@
 #include <span>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "cli/command.h"
@@ -25,6 +27,7 @@
 #include "core/output.h"
 #include "core/terminal_text.h"
 #include "core/text.h"
+#include "core/text_width.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
 #include "pipeline/demand.h"
@@ -483,6 +486,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     plan::RenderOptions ro;
     ro.all_gpus = o->all;
     ro.top = o->top;
+    ro.width = core::text_width(o->output == "-" ? STDOUT_FILENO : -1);
     std::string out;
     if (o->format == "json" || o->format == "html") {
       nlohmann::json j = plan::to_json(result);
@@ -498,7 +502,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
       out = plan::render_markdown(result, ro);
     } else {
       out = plan::render_text(result, ro);
-      if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10);
+      if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10, ro.width);
       out = core::terminal_text(out, false);  // model and file names may be foreign bytes
     }
     texts.reset();

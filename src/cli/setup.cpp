@@ -1,14 +1,18 @@
 // tfrig setup: write the installation (install.sh, container files, OS
 // tuning, README) for one machine and one TensorFlow version; never runs it.
 // The plan is src/setup/plan.cpp, the files src/setup/render.cpp; docs/setup.md.
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "cli/command.h"
 #include "cli/inventory_source.h"
+#include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
 #include "core/terminal_text.h"
+#include "core/text_width.h"
 #include "knowledge/knowledge.h"
 #include "setup/plan.h"
 #include "setup/render.h"
@@ -108,7 +112,8 @@ void add_setup_command(CLI::App& app, RunState& state) {
       return;
     }
     if (outcome->refusal) {
-      const std::string text = core::terminal_text(setup::refusal_text(*outcome->refusal), false);  // names from the inventory
+      // Names from the inventory; wrapped to the width of the terminal stderr is.
+      const std::string text = core::terminal_text(core::wrap_lines(setup::refusal_text(*outcome->refusal), core::text_width(STDERR_FILENO)), false);
       std::fwrite(text.data(), 1, text.size(), stderr);
       state.exit_code = kExitErrors;
       return;
@@ -129,7 +134,8 @@ void add_setup_command(CLI::App& app, RunState& state) {
                    o->output, o->output) +
               "\n";
     }
-    (void)core::write_stdout(text);
+    // The summary's long lines (sources, steps, notes) wrap to the output's width.
+    (void)core::write_stdout(core::wrap_lines(text, core::text_width(STDOUT_FILENO)));
     state.exit_code = kExitOk;
   });
 }

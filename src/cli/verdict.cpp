@@ -1,11 +1,14 @@
 #include "cli/verdict.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "core/text_width.h"
 #include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/log.h"
@@ -33,14 +36,15 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
     return kExitUsage;
   }
   const auto one = rules::attach_one_rule(r, k, *rule, tf.empty() ? std::nullopt : std::optional<std::string>(tf));
-  std::string out = trf("{0} ({1}, {2})", rule->id, report::area_label(rule->area), report::severity_label(rule->severity)) + "\n  " +
-                    _(rule->title) + "\n\n";
+  const size_t width = core::text_width(STDOUT_FILENO);
+  std::string out = trf("{0} ({1}, {2})", rule->id, report::area_label(rule->area), report::severity_label(rule->severity)) + "\n" +
+                    core::wrap_hanging("  ", _(rule->title), width) + "\n\n";
   // Labels padded to the widest, by display width (Chinese labels take two columns a character).
   const std::string checks = _("Checks:"), why = _("Why:"), fix = _("Fix:"), see = _("See:");
   size_t w = 0;
   for (const auto* label : {&checks, &why, &fix, &see}) w = std::max(w, core::display_width(*label));
-  auto line = [w](const std::string& label, std::string_view text) {
-    return "  " + core::pad_right(label, w) + std::string(core::gap_after_label(label)) + std::string(text) + "\n";
+  auto line = [w, width](const std::string& label, std::string_view text) {
+    return core::wrap_hanging("  " + core::pad_right(label, w) + std::string(core::gap_after_label(label)), text, width) + "\n";
   };
   out += line(checks, _(rule->checks)) + line(why, _(rule->why)) + line(fix, _(rule->fix));
   for (auto ref : rule->references) out += line(see, ref);
@@ -48,7 +52,7 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
   // Two sentences: "this machine" is a word, a snapshot's or capture's name is a path.
   out += r.source == "live" ? trf("\nOn this machine for {0}: {1}{2}\n", one.target, rules::outcome_label(one.result.outcome), missing)
                             : trf("\nOn {0} for {1}: {2}{3}\n", r.source, one.target, rules::outcome_label(one.result.outcome), missing);
-  if (!one.result.findings.empty()) out += report::render_findings_text(r, false);
+  if (!one.result.findings.empty()) out += report::render_findings_text(r, false, width);
   (void)core::write_stdout(out);
   return kExitOk;
 }

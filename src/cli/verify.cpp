@@ -1,4 +1,6 @@
 // `tfrig verify PATH...`: options only; the work is in tfrecord/verify.cpp.
+#include <unistd.h>
+
 #include <filesystem>
 #include <memory>
 
@@ -9,6 +11,7 @@
 #include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/output.h"
+#include "core/text_width.h"
 #include "core/log.h"
 #include "tfrecord/progress.h"
 #include "tfrecord/verify.h"
@@ -52,7 +55,7 @@ int run(VerifyArgs& a) {
     core::i18n::OutputLanguage texts;
     report.files = tfrecord::verify_paths(a.paths, a.options);
     report.set_problems = tfrecord::check_shard_sets(a.paths);
-    out = a.json ? tfrecord::render_verify_json(report) : tfrecord::render_verify_text(report);
+    out = a.json ? tfrecord::render_verify_json(report) : tfrecord::render_verify_text(report, core::text_width(STDOUT_FILENO));
   }
   (void)core::write_stdout(out);
   if (report.files.empty()) return kExitNoInput;

@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "core/output.h"
 #include "core/text.h"
+#include "core/text_width.h"
 #include "core/units.h"
 #include "watch/classify.h"
 #include "watch/monitor.h"
@@ -80,7 +81,7 @@ int emit(const watch::Recording& rec, const std::string& format, const std::stri
     } else if (format == "csv") {
       out = watch::render_csv(rec, a);
     } else {
-      out = watch::render_text(rec, a);
+      out = watch::render_text(rec, a, {}, core::text_width(output == "-" ? STDOUT_FILENO : -1));
     }
   }
   const int written = write_output(out, output);

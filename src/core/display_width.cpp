@@ -1,8 +1,15 @@
 #include "core/display_width.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <vector>
+
+#include "core/text.h"
+#include "core/text_width.h"
 
 namespace tfrig::core {
 
@@ -149,7 +156,11 @@ std::string pad_right(std::string_view text, size_t width) {
   return out;
 }
 
-std::string wrap_display(std::string_view text, size_t width, std::string_view indent) {
+namespace {
+
+// wrap_display with the first line starting at first_column (the further
+// lines at the indent's width).
+std::string wrap_from(std::string_view text, size_t width, std::string_view indent, size_t first_column) {
   // Units that may not be split: a run of narrow characters, or one wide
   // character (with any closing punctuation glued to it). `spaces`: how many
   // spaces come before the unit when it is not at the start of a line (a run
@@ -191,16 +202,17 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
   }
   std::string out;
   const size_t start_col = display_width(indent);
-  size_t col = start_col;
+  size_t line_start = first_column;  // where the current line's text begins
+  size_t col = first_column;
   // One space at a time, as the report's wrapping always did: each extra space
   // of a run is placed (or breaks the line) on its own, so English output
   // stays byte for byte what it was.
   auto place = [&](std::string_view piece, size_t piece_width, bool spaced) {
-    if (col > start_col && col + (spaced ? 1 : 0) + piece_width > width) {
+    if (col > line_start && col + (spaced ? 1 : 0) + piece_width > width) {
       out += "\n";
       out += indent;
-      col = start_col;
-    } else if (col > start_col && spaced) {
+      col = line_start = start_col;
+    } else if (col > line_start && spaced) {
       out += ' ';
       ++col;
     }
@@ -214,9 +226,79 @@ std::string wrap_display(std::string_view text, size_t width, std::string_view i
   return out;
 }
 
+}  // namespace
+
+std::string wrap_display(std::string_view text, size_t width, std::string_view indent) {
+  return wrap_from(text, width, indent, display_width(indent));
+}
+
+std::string wrap_hanging(std::string_view prefix, std::string_view text, size_t width) {
+  return std::string(prefix) + wrap_display(text, width, std::string(display_width(prefix), ' '));
+}
+
+std::string wrap_lines(std::string_view text, size_t width) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    const bool newline = end != std::string_view::npos;
+    if (!newline) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (display_width(line) <= width) {
+      out += line;
+    } else {
+      // The hanging part: leading spaces, then a list marker when there is one.
+      // Without a marker the further lines go two columns deeper than the
+      // first, so they read as its continuation.
+      size_t body = line.find_first_not_of(' ');
+      if (body == std::string_view::npos) body = line.size();
+      const std::string_view rest = line.substr(body);
+      size_t marker = 0;
+      if (rest.size() >= 2 && (rest[0] == '-' || rest[0] == '*') && rest[1] == ' ') {
+        marker = 2;
+      } else {
+        size_t d = 0;
+        while (d < rest.size() && rest[d] >= '0' && rest[d] <= '9') ++d;
+        if (d > 0 && d + 1 < rest.size() && (rest[d] == '.' || rest[d] == ')') && rest[d + 1] == ' ') marker = d + 2;
+      }
+      const std::string indent(body + (marker > 0 ? marker : 2), ' ');
+      const std::string_view head = line.substr(0, body + marker);
+      out += std::string(head) + wrap_from(line.substr(body + marker), width, indent, display_width(head));
+    }
+    if (newline) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string_view gap_after_label(std::string_view label) {
   constexpr std::string_view kFullWidthColon = "\xEF\xBC\x9A";  // U+FF1A
   return label.size() >= kFullWidthColon.size() && label.substr(label.size() - kFullWidthColon.size()) == kFullWidthColon ? "" : " ";
+}
+
+// The output width (core/text_width.h), here beside the widths it bounds: a
+// file of its own would shift the unity batches.
+size_t choose_text_width(std::optional<std::string_view> columns, std::optional<size_t> terminal_columns) {
+  size_t width = kDefaultTextWidth;
+  const std::optional<uint64_t> asked = columns ? parse_u64(trim(*columns)) : std::nullopt;
+  if (asked && *asked >= 1 && *asked <= kMaxTextWidth) {
+    width = static_cast<size_t>(*asked);
+  } else if (terminal_columns && *terminal_columns > 0) {
+    width = *terminal_columns;
+  }
+  return std::max(width, kMinTextWidth);
+}
+
+size_t text_width(int fd) {
+  const char* env = std::getenv("COLUMNS");
+  std::optional<std::string_view> columns;
+  if (env != nullptr) columns = std::string_view(env);
+  std::optional<size_t> terminal;
+  if (fd >= 0 && ::isatty(fd) == 1) {
+    winsize ws{};
+    if (::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) terminal = ws.ws_col;
+  }
+  return choose_text_width(columns, terminal);
 }
 
 }  // namespace tfrig::core

@@ -23,6 +23,15 @@ std::string pad_right(std::string_view text, size_t width);
 // never before closing CJK punctuation (，。、：；！？）」』】) nor after opening
 // CJK punctuation (（「『【《“).
 std::string wrap_display(std::string_view text, size_t width, std::string_view indent);
+// A hanging indent: prefix, then text wrapped to `width` columns with every
+// further line indented by the prefix's display width ("  - note ...",
+// "fix: ..."). The prefix itself is not wrapped.
+std::string wrap_hanging(std::string_view prefix, std::string_view text, size_t width);
+// Each line of a multi-line text that is wider than `width` wrapped as a
+// hanging indent: under its list marker ("- ", "* ", "N. ") when it has one,
+// else two columns deeper than its own leading spaces. Lines that fit are
+// kept byte for byte (a table already folded to the width stays as it is).
+std::string wrap_lines(std::string_view text, size_t width);
 // The space between a label and its text: none after a full-width colon
 // ("修复：" carries its own), one after an English one ("fix: ").
 std::string_view gap_after_label(std::string_view label);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
 #include "core/i18n.h"
 #include "explain/log_reader.h"
 #include "importer/kernel_log.h"
@@ -658,10 +659,10 @@ std::string summary_counts(const rules::Summary& s) {
   return out;
 }
 
-std::string unrecognised_text(const LogAnalysis& a) {
+std::string unrecognised_text(const LogAnalysis& a, size_t width) {
   if (a.unrecognised.empty()) return "";
   std::string out = "\n" + _("not recognised (lines that look like errors; no signature matched them)") + "\n";
-  for (const auto& g : a.unrecognised) out += fmt::format("  {}: {}\n", g.describe(), g.sample);
+  for (const auto& g : a.unrecognised) out += core::wrap_hanging("  ", fmt::format("{}: {}", g.describe(), g.sample), width) + "\n";
   if (a.unrecognised_not_kept) {
     out += "  " + trf("... and {} more", with_thousands(a.unrecognised_not_kept)) + "\n";
   }

@@ -181,7 +181,7 @@ report::Report explain_report(const std::vector<Explained>& findings, const LogA
 std::string summary_counts(const rules::Summary& s);
 
 // The block after the findings: lines that look like errors but are not recognised.
-std::string unrecognised_text(const LogAnalysis& a);
+std::string unrecognised_text(const LogAnalysis& a, size_t width);
 nlohmann::json analysis_json(const LogAnalysis& a);
 
 }  // namespace tfrig::explain

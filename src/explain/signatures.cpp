@@ -666,7 +666,7 @@ std::string log_rules_markdown(const SignatureTable& table) {
   return out;
 }
 
-std::string signatures_list_text(const SignatureTable& table) {
+std::string signatures_list_text(const SignatureTable& table, size_t width) {
   core::Table t({C_("signature table", "rule id"), C_("signature table", "severity"), C_("signature table", "matches"),
                  C_("signature table", "source")});
   for (const auto& s : table.signatures) {
@@ -677,7 +677,7 @@ std::string signatures_list_text(const SignatureTable& table) {
     if (more > 0) m += fmt::format(" (+{})", more);
     t.add_row({s.rule_id, report::severity_label(s.severity), m, s.source});
   }
-  return t.render("") + "\n" +
+  return t.render("", width) + "\n" +
          trnf("{} signature (data version {}); docs/explain.md explains each.", "{} signatures (data version {}); docs/explain.md explains each.",
               table.signatures.size(), table.signatures.size(), table.data_version) +
          "\n";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/text_width.h"
 #include "rules/finding.h"
 
 namespace re2 {
@@ -123,6 +124,6 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
 // The log.* rules section appended to docs/rules.md (`tfrig rules --markdown`).
 std::string log_rules_markdown(const SignatureTable& table);
 // `tfrig explain --list`.
-std::string signatures_list_text(const SignatureTable& table);
+std::string signatures_list_text(const SignatureTable& table, size_t width = core::kDefaultTextWidth);
 
 }  // namespace tfrig::explain

@@ -103,14 +103,18 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   for (const auto& f : r.findings) {
     // TRANSLATORS: how many nodes a rule fires on, of all nodes read; keep the widths (>5, <5).
     const std::string count = trf("{0:>5} of {1:<5}", f.nodes.size(), r.nodes.size());
-    out += fmt::format("  {} {} {}  {}{}\n", paint(o.color, f.severity, severity_cell(f.severity)), count, L(f.rule_id), L(f.title),
-                       f.on_baseline ? _(" (also on the baseline)") : std::string());
+    // The rule's lines hang under its id, in both languages (the severity
+    // column is as wide as the language's longest word).
+    const std::string prefix = fmt::format("  {} {} ", paint(o.color, f.severity, severity_cell(f.severity)), count);
+    const std::string indent(core::display_width(prefix), ' ');
+    out += core::wrap_hanging(prefix, fmt::format("{}  {}{}", L(f.rule_id), L(f.title), f.on_baseline ? _(" (also on the baseline)") : std::string()),
+                              o.width) + "\n";
     if (f.nodes.size() < r.nodes.size() || r.nodes.size() == 1) {
-      out += "          " + L(listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
+      out += core::wrap_hanging(indent, L(listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
                return n.entities == "host" ? n.node : n.node + " (" + n.entities + ")";
-             })) + "\n";
+             })), o.width) + "\n";
     } else {
-      out += "          " + _("every node") + "\n";
+      out += indent + _("every node") + "\n";
     }
   }
 
@@ -145,7 +149,8 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
       out += "  " + L(n.name + ": " + note) + "\n";
     }
   }
-  return core::terminal_text(out, o.color);
+  // The other lines wrap under their own indent and marker.
+  return core::terminal_text(core::wrap_lines(out, o.width), o.color);
 }
 
 namespace {

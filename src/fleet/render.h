@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/text_width.h"
 #include "fleet/compare.h"
 
 namespace tfrig::fleet {
@@ -12,6 +13,7 @@ struct RenderOptions {
   bool color = false;
   size_t max_nodes_listed = 12;  // text only: longer node lists end in "and N more"
   size_t max_odd_nodes = 25;     // text only: the JSON lists every odd node
+  size_t width = core::kDefaultTextWidth;  // text only: lines wrap to it (core/text_width.h)
 };
 
 std::string render_text(const FleetReport& r, const RenderOptions& options);

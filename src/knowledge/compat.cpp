@@ -483,7 +483,7 @@ std::string compat_part_name(const std::string& part) {
   return part;
 }
 
-std::string compat_to_text(const CompatAnswer& a) {
+std::string compat_to_text(const CompatAnswer& a, size_t width) {
   const std::string overall = a.verdict == "yes"  ? C_("compat verdict", "yes")
                               : a.verdict == "no" ? C_("compat verdict", "no")
                                                   : _("yes, with caveats");
@@ -497,13 +497,16 @@ std::string compat_to_text(const CompatAnswer& a) {
     verdict_width = std::max(verdict_width, core::display_width(compat_verdict_text(c.verdict)));
   }
   for (const auto& c : a.checks) {
-    out += "  " + core::pad_right(compat_part_name(c.part), part_width) + " " + core::pad_right(compat_verdict_text(c.verdict), verdict_width) +
-           " " + c.reason + "\n";
-    if (!c.check.empty()) out += std::string(part_width + verdict_width + 4, ' ') + c.check + "\n";
+    // The reason and the command that checks it hang under the reason's column.
+    const std::string prefix = "  " + core::pad_right(compat_part_name(c.part), part_width) + " " +
+                               core::pad_right(compat_verdict_text(c.verdict), verdict_width) + " ";
+    const std::string indent(part_width + verdict_width + 4, ' ');
+    out += core::wrap_hanging(prefix, c.reason, width) + "\n";
+    if (!c.check.empty()) out += core::wrap_hanging(indent, c.check, width) + "\n";
   }
   if (!a.alternatives.empty()) {
     out += "\n" + _("Nearest working combinations:") + "\n";
-    for (const auto& alt : a.alternatives) out += "  - " + alt + "\n";
+    for (const auto& alt : a.alternatives) out += core::wrap_hanging("  - ", alt, width) + "\n";
   }
   return out;
 }
@@ -531,7 +534,7 @@ nlohmann::json alternatives_json(const TfCompute* comp) {
 
 }  // namespace
 
-std::string compat_matrix_text(const Knowledge& k) {
+std::string compat_matrix_text(const Knowledge& k, size_t width) {
   core::Table t({"TF", "Python", "CUDA", "cuDNN", C_("compat matrix", "min driver"), C_("compat matrix", "GPU kernels (SASS, PTX)"),
                  C_("compat matrix", "install")});
   for (const auto& b : k.tf_builds()) {
@@ -542,8 +545,9 @@ std::string compat_matrix_text(const Knowledge& k) {
                min && min->min_linux ? *min->min_linux + (min->uncertain ? " ?" : "") : "?",
                tf ? kernels_of(k, *tf) : "?", tf && *tf >= v214() ? "tensorflow[and-cuda]" : _("system CUDA")});
   }
-  return t.render("") + "\n" + _("'?' marks an uncertain or unknown fact (tfrig knowledge --sources).") + "\n" +
-         trf("Kernel lists marked '?' were inferred from build files, not read from the wheels; {}.", kernel_list_check_hint()) + "\n";
+  return t.render("", width) + "\n" + core::wrap_display(_("'?' marks an uncertain or unknown fact (tfrig knowledge --sources)."), width, "") + "\n" +
+         core::wrap_display(trf("Kernel lists marked '?' were inferred from build files, not read from the wheels; {}.", kernel_list_check_hint()), width, "") +
+         "\n";
 }
 
 nlohmann::json compat_matrix_json(const Knowledge& k) {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_width.h"
 #include "knowledge/knowledge.h"
 
 namespace tfrig::knowledge {
@@ -51,9 +52,9 @@ CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q);
 std::string compat_verdict_text(const std::string& verdict);
 std::string compat_part_name(const std::string& part);
 nlohmann::json compat_to_json(const CompatAnswer& a);
-std::string compat_to_text(const CompatAnswer& a);
+std::string compat_to_text(const CompatAnswer& a, size_t width = core::kDefaultTextWidth);
 // The whole table: one row per TF release.
-std::string compat_matrix_text(const Knowledge& k);
+std::string compat_matrix_text(const Knowledge& k, size_t width = core::kDefaultTextWidth);
 nlohmann::json compat_matrix_json(const Knowledge& k);
 
 }  // namespace tfrig::knowledge

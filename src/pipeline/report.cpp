@@ -7,6 +7,7 @@
 
 #include "core/display_width.h"
 #include "core/i18n.h"
+#include "core/table.h"
 #include "core/units.h"
 
 namespace tfrig::pipeline {
@@ -57,17 +58,7 @@ Report build_report(ReportInputs in) {
   return r;
 }
 
-namespace {
-
-// Spaces, then text, to `width` terminal columns (display width, as core::Table measures).
-std::string pad_left(const std::string& text, size_t width) {
-  const size_t w = core::display_width(text);
-  return std::string(w < width ? width - w : 0, ' ') + text;
-}
-
-}  // namespace
-
-std::string render_text(const Report& r) {
+std::string render_text(const Report& r, size_t width) {
   const Barrel& b = r.barrel;
   std::string out;
   // TRANSLATORS: {0} the data directory, {1} files, {2} their size, {3} where the GPU's demand comes from.
@@ -78,13 +69,21 @@ std::string render_text(const Report& r) {
                                                       : trf("{0} on {1}", r.demand.model_name, r.demand.gpu_name)) +
          "\n";
   out += "\n" + _("The barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):") + "\n";
+  // The bar's '|' (the GPU's demand) at 15 characters, less on a narrow
+  // output so that a stave's line still fits; longer staves are cut at 200%.
+  size_t label_width = 0;
   for (const Stage& s : b.stages) {
-    // 15 characters = the GPU's demand; longer staves are cut at 200%.
+    label_width = std::max(label_width, core::display_width(origin_label(s.origin)) +
+                                            (s.name == b.bottleneck ? 2 + core::display_width(_("<- shortest stave")) : 0));
+  }
+  const size_t beside_bar = 2 + 15 + 1 + 10 + 2 + 7 + 2 + 2 + label_width;
+  const size_t half = std::clamp<size_t>(width > beside_bar ? (width - beside_bar) / 2 : 0, 5, 15);
+  for (const Stage& s : b.stages) {
     const double share = b.gpu_demand > 0 ? share_of_demand(b, s) : 0;
-    const int len = static_cast<int>(std::lround(std::clamp(share, 0.0, 2.0) * 15.0));
-    std::string bar(30, ' ');
+    const int len = static_cast<int>(std::lround(std::clamp(share, 0.0, 2.0) * static_cast<double>(half)));
+    std::string bar(2 * half, ' ');
     for (int i = 0; i < len; ++i) bar[static_cast<size_t>(i)] = '#';
-    bar[15] = len > 15 ? '#' : '|';
+    bar[half] = len > static_cast<int>(half) ? '#' : '|';
     if (share > 2.0) bar.back() = '>';
     out += fmt::format("  {} {:>10.0f}  {:>6.0f}%  {}  {}{}\n", core::pad_right(stage_label(s.name), 15), s.samples_per_s, share * 100, bar,
                        origin_label(s.origin), s.name == b.bottleneck ? "  " + _("<- shortest stave") : std::string());
@@ -103,13 +102,15 @@ std::string render_text(const Report& r) {
            "\n";
   }
   out += "\n" + _("What if:") + "\n";
+  // The same columns as the HTML page's what-if table.
+  core::Table whatif({C_("what-if", "change"), _("GPU utilization"), _("then the pace is set by"), _("origin"), _("detail")},
+                     {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft, core::Table::Align::kLeft,
+                      core::Table::Align::kLeft});
   for (const WhatIf& w : r.what_ifs) {
-    out += "  " + core::pad_right(w.change, 48) + " " +
-           pad_left(w.applicable ? fmt::format("{:.0f}%", w.predicted_utilization * 100) : _("n/a"), 5) + "  " +
-           (w.applicable ? trf("shortest: {0}", stage_label(w.bottleneck)) : std::string()) + "  " +
-           // TRANSLATORS: how the changed number is known (measured, estimated, assumed), then how it was found.
-           trf("({0}: {1})", origin_label(w.origin), w.detail) + "\n";
+    whatif.add_row({w.change, w.applicable ? fmt::format("{:.0f}%", w.predicted_utilization * 100) : _("n/a"),
+                    w.applicable ? stage_label(w.bottleneck) : std::string("-"), origin_label(w.origin), w.detail});
   }
+  out += whatif.render("  ", width);
   if (b.predicted_utilization >= r.target_utilization) {
     out += "\n" + trf("Already above {0:.0f}%: no change needed to keep the GPU fed.", r.target_utilization * 100) + "\n";
   } else if (r.cheapest) {
@@ -126,7 +127,8 @@ std::string render_text(const Report& r) {
     out += "    " + trf("Code: {0}", a.code) + "\n";
     out += "    " + trf("Source: {0}", a.source) + "\n";
   }
-  return out;
+  // The table fits; the other lines wrap under their own indent.
+  return core::wrap_lines(out, width);
 }
 
 nlohmann::ordered_json render_json(const Report& r) {

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_width.h"
+
 #include "pipeline/advice.h"
 #include "pipeline/barrel.h"
 #include "pipeline/demand.h"
@@ -43,7 +45,8 @@ struct ReportInputs {
 
 Report build_report(ReportInputs in);
 
-std::string render_text(const Report& r);
+// Lines wrap and the what-if table folds to `width` columns (core/text_width.h).
+std::string render_text(const Report& r, size_t width = core::kDefaultTextWidth);
 nlohmann::ordered_json render_json(const Report& r);
 
 }  // namespace tfrig::pipeline

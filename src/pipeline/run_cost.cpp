@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
+
 #include "core/i18n.h"
 #include "core/table.h"
 #include "plan/cost_report.h"
@@ -45,7 +47,7 @@ RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int g
   return t;
 }
 
-std::string render_run_cost_text(const RunCostTable& t) {
+std::string render_run_cost_text(const RunCostTable& t, size_t width) {
   if (t.rows.empty()) return {};
   const plan::OptionCost& base = t.rows.front().cost;
   // TRANSLATORS: {0} epochs of {1} samples on {2} GPUs of the model {3}.
@@ -63,7 +65,7 @@ std::string render_run_cost_text(const RunCostTable& t) {
     table.add_row({w.change, fmt::format("{:.0f}%", w.cost.utilization * 100), plan::format_hours(w.cost.run_hours), money(w.cost.rent_cost, t.currency),
                    money(w.cost.own_cost, t.currency)});
   }
-  out += table.render();
+  out += table.render("  ", width);
   // The best what-if in one sentence, the way it is decided on.
   const WhatIfCost* best = nullptr;
   for (size_t i = 1; i < t.rows.size(); ++i) {
@@ -80,7 +82,7 @@ std::string render_run_cost_text(const RunCostTable& t) {
                       plan::format_hours(base.run_hours), plan::format_hours(best->cost.run_hours))) +
            "\n";
   }
-  return out;
+  return core::wrap_lines(out, width);
 }
 
 OJson run_cost_json(const RunCostTable& t) {

@@ -31,7 +31,7 @@ struct RunCostTable {
 // book); `run` gives the epochs (its dataset size is the report's).
 RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int gpus, plan::RunSpec run, const plan::PriceBook& prices);
 
-std::string render_run_cost_text(const RunCostTable& t);
+std::string render_run_cost_text(const RunCostTable& t, size_t width = core::kDefaultTextWidth);
 nlohmann::ordered_json run_cost_json(const RunCostTable& t);
 
 }  // namespace tfrig::pipeline

@@ -61,7 +61,7 @@ std::string format_hours(double hours) {
   return trf("{:.0f} s", hours * 3600);
 }
 
-std::string render_cost_text(const CostTable& t, size_t top) {
+std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
   std::string out;
   const auto samples = run_samples(t.run);
   if (!samples) return out;
@@ -94,7 +94,7 @@ std::string render_cost_text(const CostTable& t, size_t top) {
                    o.breakeven_months ? trf("{:.1f} months", *o.breakeven_months) : "-"});
     ++shown;
   }
-  out += table.render();
+  out += table.render("  ", width);
   out += "  " + _("run (band): expected, and the range the throughput estimate allows; measured rows have no band") + "\n";
   out += "  " + _("rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power") + "\n";
   if (t.cheapest) {

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_width.h"
+
 #include "plan/cost.h"
 #include "plan/ranking.h"
 
@@ -35,7 +37,8 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
 std::string format_hours(double hours);
 // Amounts of money: format_money() in plan/prices.h ("¥1,825.00").
 
-std::string render_cost_text(const CostTable& t, size_t top);
+// Tables fold and lines wrap to `width` columns (core/text_width.h).
+std::string render_cost_text(const CostTable& t, size_t top, size_t width = core::kDefaultTextWidth);
 nlohmann::ordered_json cost_to_json(const CostTable& t);
 
 // The input pipeline's rate from a `tfrig pipeline --format json` result:

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/table.h"
 #include "core/units.h"
@@ -156,7 +157,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
   for (const MemoryRow& row : memory_rows(r)) mem.add_row({row.term, core::format_bytes_binary(row.bytes), row.formula});
   mem.add_row({_("total"), core::format_bytes_binary(r.memory.total_bytes), ""});
   mem.add_row({_("uncertainty"), core::format_bytes_binary(r.memory.uncertainty_bytes), _("10% of the total: 'fits' only when total + this fits")});
-  out += mem.render();
+  out += mem.render("  ", o.width);
 
   out += "\n" + trf("GPUs ranked by {0}", rank_by_text(r.rank_by)) + "\n";
   core::Table gt({"#", "GPU", C_("GPU table", "memory"), C_("plan GPU table", "GPUs"), _("max batch/GPU"), _("samples/s"), _("basis"), _("per $1k"), _("tier")},
@@ -178,7 +179,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
                 c.per_gpu ? basis_text(c.per_gpu->basis) : "-", c.samples_per_s_per_kusd ? rate(*c.samples_per_s_per_kusd) : "-",
                 tier_text(c.tier) + "/" + segment_text(c.gpu.segment)});
   }
-  out += gt.empty() ? "  " + _("no GPU of the catalog fits") + "\n" : gt.render();
+  out += gt.empty() ? "  " + _("no GPU of the catalog fits") + "\n" : gt.render("  ", o.width);
   if (not_fitting > 0 && !o.all_gpus) {
     out += "  " + trnf("{} does not fit even one sample (--all lists it)", "{} do not fit even one sample (--all lists them)", not_fitting, not_fitting) + "\n";
   }
@@ -190,7 +191,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
     out += "\n" + trf("Balanced server around {0} x {1}", s.gpus, s.gpu_name) + "\n";
     core::Table st({_("part"), _("choice"), _("why")});
     for (const ServerLine& l : s.lines) st.add_row({l.component, l.value, l.reason});
-    out += st.render();
+    out += st.render("  ", o.width);
   }
 
   if (r.machine) {
@@ -199,7 +200,7 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
     out += "\n" + trf("The barrel on {0}", m.source) + "\n";
     core::Table bt({_("stave"), _("have"), _("need"), _("verdict")});
     for (const Stave& s : m.staves) bt.add_row({stave_text(s.name), s.have, s.need, stave_verdict_text(s.verdict)});
-    out += bt.render();
+    out += bt.render("  ", o.width);
     const auto unknown = std::count_if(m.staves.begin(), m.staves.end(), [](const Stave& s) { return s.verdict == "unknown"; });
     if (!m.shortest.empty()) {
       out += "  " + trf("shortest stave: {0}", stave_text(m.shortest)) + "\n";
@@ -225,7 +226,9 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
     for (const std::string& n : notes) out += "  - " + n + "\n";
   }
   out += "\n" + _("Formulas and sources: docs/plan.md") + "\n";
-  return out;
+  // Tables already fit; the other lines (notes, legends) wrap under their
+  // own indent and list marker.
+  return core::wrap_lines(out, o.width);
 }
 
 std::string render_markdown(const PlanResult& r, const RenderOptions& o) {

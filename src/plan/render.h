@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_width.h"
 #include "plan/plan.h"
 
 namespace tfrig::plan {
@@ -21,6 +22,7 @@ std::vector<MemoryRow> memory_rows(const PlanResult& r);
 struct RenderOptions {
   bool all_gpus = false;  // list GPUs that do not fit too
   size_t top = 0;         // 0 = every GPU that fits
+  size_t width = core::kDefaultTextWidth;  // columns: tables fold, lines wrap (core/text_width.h)
 };
 
 std::string render_text(const PlanResult& r, const RenderOptions& o);

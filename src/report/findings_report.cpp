@@ -74,10 +74,6 @@ size_t severity_column() {
   return w;
 }
 
-// Indents continuation lines of wrapped text (by display width: Chinese
-// characters take two columns and may break between them).
-std::string wrap(const std::string& text, size_t width, const std::string& indent) { return core::wrap_display(text, width, indent); }
-
 }  // namespace
 
 nlohmann::json findings_to_json(const Report& report) {
@@ -100,13 +96,13 @@ nlohmann::json findings_to_json(const Report& report) {
 // Titles, messages and evidence quote inventory values (a GPU name, a path,
 // a log line): each is one line through core::terminal_line, so a value with
 // a newline cannot forge a finding; the text ends through core::terminal_text.
-std::string render_findings_text(const Report& r, bool color) {
+std::string render_findings_text(const Report& r, bool color, size_t width) {
   const auto line = [](const std::string& s) { return core::terminal_line(s); };
-  std::string out = "\n" + paint(color, r.summary.worst(), line(r.verdict)) + "\n";
+  std::string out = "\n" + paint(color, r.summary.worst(), core::wrap_display(line(r.verdict), width, "")) + "\n";
   if (!r.skipped.empty()) {
-    out += trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
+    out += core::wrap_display(trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
                 "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)", r.skipped.size(),
-                r.skipped.size()) +
+                r.skipped.size()), width, "") +
            "\n";
   }
   if (r.findings.empty()) return core::terminal_text(out, color);
@@ -122,18 +118,20 @@ std::string render_findings_text(const Report& r, bool color) {
     out += "\n" + std::string(color ? "\033[1m" : "") + area_label(area) + (color ? "\033[0m" : "") + "\n";
     for (const auto& f : r.findings) {
       if (f.area != area) continue;
+      // The severity column is as wide as the reader's language's longest
+      // word (7 for "warning", 4 for 警告), and the finding's text hangs
+      // under the rule id in both languages.
       const std::string sev = severity_label(f.severity);
-      out += fmt::format("  {} {} [{}] {}\n", paint(color, f.severity, core::pad_right(sev, severity_column())), line(f.rule_id),
-                         line(f.entity), line(f.title));
-      out += "          " + wrap(line(f.message), 100, "          ") + "\n";
+      const std::string prefix = "  " + paint(color, f.severity, core::pad_right(sev, severity_column())) + " ";
+      const std::string indent(2 + severity_column() + 1, ' ');
+      out += core::wrap_hanging(prefix, fmt::format("{} [{}] {}", line(f.rule_id), line(f.entity), line(f.title)), width) + "\n";
+      out += core::wrap_hanging(indent, line(f.message), width) + "\n";
       for (const auto& e : f.evidence) {
         // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
-        out += "          - " + wrap(line(trf("{0}: {1}  ({2})", e.fact, e.value, probe_detail(e.source))), 100, "            ") + "\n";
+        out += core::wrap_hanging(indent + "- ", line(trf("{0}: {1}  ({2})", e.fact, e.value, probe_detail(e.source))), width) + "\n";
       }
       const std::string fix_label = _("fix:");
-      const std::string_view gap = core::gap_after_label(fix_label);
-      out += "          " + fix_label + std::string(gap) +
-             wrap(line(f.fix), 100, std::string(10 + core::display_width(fix_label) + gap.size(), ' ')) + "\n";
+      out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)), line(f.fix), width) + "\n";
     }
   }
   return core::terminal_text(out, color);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
+#include "core/text_width.h"
 #include "inventory/inventory.h"
 #include "probe/probe.h"
 #include "rules/finding.h"
@@ -34,8 +35,9 @@ struct Report {
 
 // The findings part of the JSON document ({findings, summary, target, verdict}).
 nlohmann::json findings_to_json(const Report& report);
-// The verdict line and the findings grouped by area, worst first.
-std::string render_findings_text(const Report& report, bool color);
+// The verdict line and the findings grouped by area, worst first, wrapped to
+// `width` columns (core/text_width.h) with hanging indents.
+std::string render_findings_text(const Report& report, bool color, size_t width);
 
 nlohmann::json to_json(const Report& report);
 // Reads a snapshot document; errors name the file and the JSON path.
@@ -46,6 +48,7 @@ core::Result<Report> load_snapshot(const std::string& path);
 struct TextOptions {
   bool color = false;
   bool show_problems = true;
+  size_t width = core::kDefaultTextWidth;  // columns: lines wrap, tables fold (core/text_width.h)
 };
 std::string render_text(const Report& report, const TextOptions& options);
 // The inventory by area and the probes' states, as render_text shows them

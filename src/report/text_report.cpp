@@ -115,6 +115,7 @@ std::string link(const std::optional<double>& gts, const std::optional<int>& wid
 
 struct Painter {
   bool color;
+  size_t width;  // the output's columns (core/text_width.h)
   std::string bold(const std::string& s) const { return color ? "\033[1m" + s + "\033[0m" : s; }
   std::string state(probe::State st) const {
     std::string name = state_label(st);
@@ -146,9 +147,10 @@ void heading(std::string& out, const Painter& p, const Report& r, const char* ti
   out += "\n";
 }
 
-void field(std::string& out, const char* name, const std::string& value) {
-  // Names padded by display width: a Chinese name takes two columns a character.
-  out += "  " + core::pad_right(_(name), 16) + " " + core::terminal_line(value) + "\n";
+void field(std::string& out, const Painter& p, const char* name, const std::string& value) {
+  // Names padded by display width: a Chinese name takes two columns a character;
+  // a long value wraps under itself.
+  out += core::wrap_hanging("  " + core::pad_right(_(name), 16) + " ", core::terminal_line(value), p.width) + "\n";
 }
 
 
@@ -202,9 +204,9 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   } else {
     driver = unknown();
   }
-  field(out, N_("Driver"), driver);
+  field(out, p, N_("Driver"), driver);
   // TRANSLATORS: the newest CUDA version the driver supports.
-  field(out, N_("CUDA (driver)"), drv.cuda_version ? trf("up to {}", *drv.cuda_version) : unknown());
+  field(out, p, N_("CUDA (driver)"), drv.cuda_version ? trf("up to {}", *drv.cuda_version) : unknown());
   std::string detail = drv.nvml.detail;
   if (detail.empty()) {
     // The probe did not finish (its deadline passed while nvmlInit ran):
@@ -214,9 +216,9 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   std::string nvml = nvml_state(drv.nvml.state);
   if (!detail.empty()) nvml = trf("{0}: {1}", nvml, probe_detail(detail));
   if (drv.nvml.init_seconds) nvml += trf(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
-  field(out, N_("NVML"), nvml);
+  field(out, p, N_("NVML"), nvml);
   if (drv.module_nvidia || drv.module_nouveau) {
-    field(out, N_("Modules"), trf("nvidia {0}, nvidia_uvm {1}, nvidia_drm {2}, nouveau {3}", loaded(drv.module_nvidia),
+    field(out, p, N_("Modules"), trf("nvidia {0}, nvidia_uvm {1}, nvidia_drm {2}, nouveau {3}", loaded(drv.module_nvidia),
                                       loaded(drv.module_nvidia_uvm), loaded(drv.module_nvidia_drm), loaded(drv.module_nouveau)));
   }
   if (!drv.device_nodes.empty()) {
@@ -225,15 +227,15 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
       if (!nodes.empty()) nodes += " ";
       nodes += n.path + ":" + (n.readable == true ? "r" : "-") + (n.writable == true ? "w" : "-");
     }
-    field(out, N_("Device nodes"), nodes);
+    field(out, p, N_("Device nodes"), nodes);
   }
   if (inv.gpus.empty()) {
-    field(out, N_("GPUs"), _("none found"));
+    field(out, p, N_("GPUs"), _("none found"));
     return;
   }
   if (r.source.rfind("nvidia-smi-xml:", 0) == 0) {
     // Say why these columns are unknown rather than leave "?" unexplained.
-    field(out, N_("Not in the XML"), _("compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology"));
+    field(out, p, N_("Not in the XML"), _("compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology"));
   }
   core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), C_("GPU table", "memory"), _("PCIe now"), _("PCIe max"), _("persist"), _("ECC"), _("MIG"), _("temp"),
                  _("power"), _("from")});
@@ -245,9 +247,9 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
                g.temperature_celsius ? fmt::format("{} C", *g.temperature_celsius) : "?",
                g.power_limit_watts ? fmt::format("{:.0f} W", *g.power_limit_watts) : "?", g.source});
   }
-  out += t.render("  ");
+  out += t.render("  ", p.width);
   for (const auto& g : inv.gpus) {
-    if (g.driver_problem) out += "  " + core::terminal_line(trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem))) + "\n";
+    if (g.driver_problem) out += core::wrap_hanging("  ", core::terminal_line(trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem))), p.width) + "\n";
     for (const auto& l : g.nvlinks) {
       if (l.active == true) {
         out += fmt::format("  gpu{}: NVLink {} v{} -> {} {}\n", g.index, l.link, l.version ? std::to_string(*l.version) : "?",
@@ -261,7 +263,7 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
       topo.add_row({fmt::format("gpu{}-gpu{}", pair.gpu_a, pair.gpu_b), pair.level.value_or(unknown()),
                     yes_no_unknown(pair.p2p_read, _("yes"), _("no")), yes_no_unknown(pair.nvlink, _("yes"), _("no"))});
     }
-    out += "\n" + topo.render("  ");
+    out += "\n" + topo.render("  ", p.width);
   }
 }
 
@@ -269,23 +271,23 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   const auto& inv = r.inventory;
   stack_heading(out, p, r, N_("Software"), {"cuda_libs", "python", "containers"});
   for (const auto& tk : inv.cuda.toolkits) {
-    field(out, N_("CUDA toolkit"), fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
+    field(out, p, N_("CUDA toolkit"), fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
                                            tk.version.value_or(unknown()),
                                            tk.version_source ? " (" + *tk.version_source + ")" : ""));
   }
-  if (inv.cuda.toolkits.empty()) field(out, N_("CUDA toolkit"), trf("none under {}", "/usr/local/cuda*"));
+  if (inv.cuda.toolkits.empty()) field(out, p, N_("CUDA toolkit"), trf("none under {}", "/usr/local/cuda*"));
   bool have_libcuda = false;
   for (const auto& l : inv.cuda.libraries) have_libcuda = have_libcuda || l.family == "libcuda";
-  if (!have_libcuda) field(out, N_("libcuda"), _("not found: the NVIDIA driver's user-space library is not installed"));
+  if (!have_libcuda) field(out, p, N_("libcuda"), _("not found: the NVIDIA driver's user-space library is not installed"));
   if (!inv.cuda.libraries.empty()) {
     core::Table t({_("family"), _("soname"), _("version"), _("found via"), _("path")});
     for (const auto& l : inv.cuda.libraries) {
       t.add_row({l.family, l.soname + (l.resolved == true ? " *" : ""), l.version.value_or("?"), l.found_via, l.path});
     }
-    out += t.render("  ");
+    out += t.render("  ", p.width);
     out += "  " + _("(* = what dlopen(soname) loads)") + "\n";
   }
-  if (inv.python.environments.empty()) field(out, N_("Python"), _("no site-packages found"));
+  if (inv.python.environments.empty()) field(out, p, N_("Python"), _("no site-packages found"));
   if (!inv.python.environments.empty()) {
     core::Table t({_("python env"), _("kind"), _("python"), _("tensorflow"), _("built for CUDA/cuDNN"), _("keras"), _("nvidia wheels")});
     for (const auto& e : inv.python.environments) {
@@ -302,26 +304,26 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
       t.add_row({e.site_packages.value_or(e.prefix), e.kind, e.python_version.value_or("?"), tf, built,
                  e.keras_version.value_or("-"), std::to_string(e.nvidia_wheels.size())});
     }
-    out += "\n" + t.render("  ");
+    out += "\n" + t.render("  ", p.width);
   }
   const auto& c = inv.containers;
   auto present = [](const std::optional<std::string>& v) { return v ? *v : std::string("-"); };
-  field(out, N_("Docker"), present(c.docker_binary) + (c.podman_binary ? _(", ") + "podman " + *c.podman_binary : ""));
+  field(out, p, N_("Docker"), present(c.docker_binary) + (c.podman_binary ? _(", ") + "podman " + *c.podman_binary : ""));
   std::string runtimes;
   for (const auto& rt : c.docker_runtimes) runtimes += (runtimes.empty() ? "" : ", ") + rt;
-  field(out, N_("Runtimes"), c.docker_daemon_json_present == true
+  field(out, p, N_("Runtimes"), c.docker_daemon_json_present == true
                              ? trf("[{0}], default {1}", runtimes, c.docker_default_runtime.value_or("runc"))
                              : trf("no {}", "/etc/docker/daemon.json"));
-  field(out, N_("NVIDIA toolkit"), trf("nvidia-ctk {0}, nvidia-container-runtime {1}, libnvidia-container {2}",
+  field(out, p, N_("NVIDIA toolkit"), trf("nvidia-ctk {0}, nvidia-container-runtime {1}, libnvidia-container {2}",
                                            present(c.nvidia_ctk), present(c.nvidia_container_runtime),
                                            present(c.libnvidia_container)));
   if (!c.cdi_specs.empty()) {
     std::string specs;
     for (const auto& s : c.cdi_specs) specs += (specs.empty() ? "" : ", ") + s;
-    field(out, N_("CDI specs"), specs);
+    field(out, p, N_("CDI specs"), specs);
   }
   if (c.inside_container == true) {
-    field(out, N_("In container"), trf("yes; NVIDIA_VISIBLE_DEVICES={}", c.visible_devices.value_or(_("(unset)"))));
+    field(out, p, N_("In container"), trf("yes; NVIDIA_VISIBLE_DEVICES={}", c.visible_devices.value_or(_("(unset)"))));
   }
 }
 
@@ -329,12 +331,12 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
 void render_host_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
   heading(out, p, r, N_("Host"), "host");
-  field(out, N_("OS"), or_unknown(inv.host.os_pretty_name.has_value() ? inv.host.os_pretty_name : inv.host.os_name));
-  field(out, N_("Kernel"), or_unknown(inv.host.kernel_release));
-  field(out, N_("Architecture"), or_unknown(inv.host.architecture));
-  field(out, N_("Virtualization"), or_unknown(inv.host.virtualization));
-  field(out, N_("Container"), or_unknown(inv.host.container));
-  field(out, N_("WSL"), or_unknown(inv.host.wsl));
+  field(out, p, N_("OS"), or_unknown(inv.host.os_pretty_name.has_value() ? inv.host.os_pretty_name : inv.host.os_name));
+  field(out, p, N_("Kernel"), or_unknown(inv.host.kernel_release));
+  field(out, p, N_("Architecture"), or_unknown(inv.host.architecture));
+  field(out, p, N_("Virtualization"), or_unknown(inv.host.virtualization));
+  field(out, p, N_("Container"), or_unknown(inv.host.container));
+  field(out, p, N_("WSL"), or_unknown(inv.host.wsl));
 }
 
 // The CPU: model, topology, the instruction sets TensorFlow builds use, clocks, NUMA.
@@ -342,12 +344,12 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   const auto& inv = r.inventory;
   heading(out, p, r, N_("CPU"), "cpu");
   const auto& cpu = inv.cpu;
-  field(out, N_("Model"), or_unknown(cpu.model_name));
+  field(out, p, N_("Model"), or_unknown(cpu.model_name));
   auto count = [](const std::optional<int>& v) { return static_cast<uint64_t>(*v); };
   const std::string sockets = cpu.sockets ? trnf("{} socket", "{} sockets", count(cpu.sockets), *cpu.sockets) : _("unknown sockets");
   const std::string cores = cpu.physical_cores ? trnf("{} core", "{} cores", count(cpu.physical_cores), *cpu.physical_cores) : _("unknown cores");
   const std::string threads = cpu.threads ? trnf("{} thread", "{} threads", count(cpu.threads), *cpu.threads) : _("unknown threads");
-  field(out, N_("Topology"), trf("{0}, {1}, {2}", sockets, cores, threads));
+  field(out, p, N_("Topology"), trf("{0}, {1}, {2}", sockets, cores, threads));
   std::string flags;
   auto flag = [&flags](const char* name, const std::optional<bool>& v) {
     if (!flags.empty()) flags += "  ";
@@ -359,14 +361,14 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   flag("fma", cpu.flags.fma);
   flag("avx512f", cpu.flags.avx512f);
   flag("amx", cpu.flags.amx);
-  field(out, N_("Flags"), flags);
+  field(out, p, N_("Flags"), flags);
   // TRANSLATORS: the CPU's base and maximum clock.
-  field(out, N_("Clocks"), trf("base {0}, max {1}", mhz(cpu.base_mhz), mhz(cpu.max_mhz)));
-  field(out, N_("Governor"), or_unknown(cpu.governor));
+  field(out, p, N_("Clocks"), trf("base {0}, max {1}", mhz(cpu.base_mhz), mhz(cpu.max_mhz)));
+  field(out, p, N_("Governor"), or_unknown(cpu.governor));
   if (!cpu.numa_nodes.empty()) {
     core::Table t({_("NUMA node"), _("CPUs"), _("memory")});
     for (const auto& n : cpu.numa_nodes) t.add_row({std::to_string(n.id), cpu_ranges(n.cpus), bytes(n.memory_total_bytes)});
-    out += t.render("  ");
+    out += t.render("  ", p.width);
   }
 }
 
@@ -375,14 +377,14 @@ void render_memory_section(std::string& out, const Painter& p, const Report& r) 
   const auto& inv = r.inventory;
   heading(out, p, r, N_("Memory"), "memory");
   const auto& mem = inv.memory;
-  field(out, N_("Total"), bytes(mem.total_bytes));
-  field(out, N_("Available"), bytes(mem.available_bytes));
-  field(out, N_("Swap"), mem.swap_total_bytes ? trf("{0} ({1} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
+  field(out, p, N_("Total"), bytes(mem.total_bytes));
+  field(out, p, N_("Available"), bytes(mem.available_bytes));
+  field(out, p, N_("Swap"), mem.swap_total_bytes ? trf("{0} ({1} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
                                           : unknown());
-  field(out, N_("Swappiness"), or_unknown(mem.swappiness));
+  field(out, p, N_("Swappiness"), or_unknown(mem.swappiness));
   // TRANSLATORS: the kernel's settings (/sys/kernel/mm/transparent_hugepage/enabled and defrag): always, madvise, never.
-  field(out, N_("Transparent HP"), trf("enabled {0}, defrag {1}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
-  field(out, N_("Hugepages"), mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
+  field(out, p, N_("Transparent HP"), trf("enabled {0}, defrag {1}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
+  field(out, p, N_("Hugepages"), mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
                                               : unknown());
 }
 
@@ -399,7 +401,7 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
       t.add_row({d.name, disk_kind(d.kind), or_unknown(d.transport), d.size_bytes ? core::format_bytes_decimal(*d.size_bytes) : unknown(),
                  d.model.value_or("")});
     }
-    out += t.render("  ");
+    out += t.render("  ", p.width);
   }
   {
     // Only mounts that hold data: skip the kernel's pseudo filesystems.
@@ -408,14 +410,14 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
       if (!m.block_device && !m.network) continue;
       t.add_row({m.mount_point, m.network ? trf("{} (network)", m.fs_type) : m.fs_type, m.device, m.block_device.value_or("-")});
     }
-    if (!t.empty()) out += "\n" + t.render("  ");
+    if (!t.empty()) out += "\n" + t.render("  ", p.width);
   }
   for (const auto& dp : st.data_paths) {
     if (dp.error) {
-      field(out, N_("Data path"), dp.path + ": " + probe_detail(*dp.error));
+      field(out, p, N_("Data path"), dp.path + ": " + probe_detail(*dp.error));
     } else {
       // TRANSLATORS: {0} a data path, {1} its mount point, {2} the filesystem, {3} the disk, {4} its kind (SSD, HDD...).
-      field(out, N_("Data path"), dp.network ? trf("{0} on {1} ({2}, network), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
+      field(out, p, N_("Data path"), dp.network ? trf("{0} on {1} ({2}, network), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
                                                    or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind))
                                              : trf("{0} on {1} ({2}), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
                                                    or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind)));
@@ -446,9 +448,9 @@ void render_pci_section(std::string& out, const Painter& p, const Report& r) {
   }
   int gpus = 0;
   for (const auto& d : inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
-  field(out, N_("Devices"), shown ? trf("{0} PCI devices, {1} NVIDIA GPUs; storage, network, display and accelerators:", inv.pci.devices.size(), gpus)
+  field(out, p, N_("Devices"), shown ? trf("{0} PCI devices, {1} NVIDIA GPUs; storage, network, display and accelerators:", inv.pci.devices.size(), gpus)
                                  : trf("{0} PCI devices, {1} NVIDIA GPUs", inv.pci.devices.size(), gpus));
-  if (shown) out += t.render("  ");
+  if (shown) out += t.render("  ", p.width);
 }
 
 // The resource limits that bite training jobs (open files, locked memory).
@@ -457,15 +459,15 @@ void render_limits_section(std::string& out, const Painter& p, const Report& r) 
   heading(out, p, r, N_("Limits"), "limits");
   const auto& lim = inv.limits;
   // TRANSLATORS: a resource limit's soft and hard values (ulimit -Sn / -Hn).
-  field(out, N_("Open files"), trf("soft {0}, hard {1}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
-  field(out, N_("Locked memory"), trf("soft {0}, hard {1}",
+  field(out, p, N_("Open files"), trf("soft {0}, hard {1}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
+  field(out, p, N_("Locked memory"), trf("soft {0}, hard {1}",
                                           lim.memlock.soft && *lim.memlock.soft != inventory::Limit::kUnlimited
                                               ? core::format_bytes_binary(*lim.memlock.soft) : limit(lim.memlock.soft),
                                           lim.memlock.hard && *lim.memlock.hard != inventory::Limit::kUnlimited
                                               ? core::format_bytes_binary(*lim.memlock.hard) : limit(lim.memlock.hard)));
   for (const auto& e : lim.configured) {
     if (e.item != "nofile" && e.item != "memlock") continue;
-    field(out, N_("limits.conf"), fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
+    field(out, p, N_("limits.conf"), fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
   }
 }
 
@@ -476,10 +478,10 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
   for (const auto& s : r.probes) {
     t.add_row({s.id, p.state(s.state), core::format_seconds(s.seconds), probe_detail(s.detail)});
   }
-  out += t.render("  ");
+  out += t.render("  ", p.width);
   if (show_problems) {
     for (const auto& s : r.probes) {
-      for (const auto& problem : s.problems) out += core::terminal_line(fmt::format("  {}: {}", s.id, probe_detail(problem))) + "\n";
+      for (const auto& problem : s.problems) out += core::wrap_hanging("  ", core::terminal_line(fmt::format("{}: {}", s.id, probe_detail(problem))), p.width) + "\n";
     }
   }
 }
@@ -491,18 +493,18 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
 // line-shaped value goes through core::terminal_line (tables and fields do it
 // themselves), and the whole text through core::terminal_text last.
 std::string render_text(const Report& r, const TextOptions& options) {
-  const Painter p{options.color};
+  const Painter p{options.color, options.width};
   std::string out;
   out += p.bold("tfrig doctor") + core::terminal_line(fmt::format(" {} - {}", r.tool_version, r.source == "live" ? _("this machine") : r.source));
   if (r.root != "/" && !r.root.empty()) out += core::terminal_line(trf(" (root {})", r.root));
   out += "\n";
-  if (r.evaluated) out += render_findings_text(r, options.color);
+  if (r.evaluated) out += render_findings_text(r, options.color, options.width);
   out += render_sections_text(r, options);
   return core::terminal_text(out, options.color);
 }
 
 std::string render_sections_text(const Report& r, const TextOptions& options) {
-  const Painter p{options.color};
+  const Painter p{options.color, options.width};
   std::string out;
   render_host_section(out, p, r);
   render_cpu_section(out, p, r);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/crc32c.h"
+#include "core/display_width.h"
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/table.h"
@@ -124,21 +125,19 @@ nlohmann::ordered_json report_to_json(const InspectReport& r) {
   return j;
 }
 
-std::string report_to_text(const InspectReport& r) {
-  std::string out = trf("{}: {} records, {} stream bytes, compression {}", core::escape_bytes(r.path), r.records,
-                        r.stream_bytes, compression_name(r.compression)) +
+std::string report_to_text(const InspectReport& r, size_t width) {
+  std::string out = core::wrap_hanging("", trf("{}: {} records, {} stream bytes, compression {}", core::escape_bytes(r.path), r.records,
+                        r.stream_bytes, compression_name(r.compression)), width) +
                     "\n";
   if (r.error) {
     // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
-    out += "  " +
-           trf("stopped at record {0} (byte offset {1}): {2}: {3}", r.error->record_index, r.error->offset,
-               record_problem_name(r.error->problem), core::escape_bytes(r.error->message)) +
+    out += core::wrap_hanging("  ", trf("stopped at record {0} (byte offset {1}): {2}: {3}", r.error->record_index, r.error->offset,
+                                        record_problem_name(r.error->problem), core::escape_bytes(r.error->message)), width) +
            "\n";
   }
   if (r.not_examples > 0) {
-    out += "  " +
-           trf("{} record(s) are not tf.train.Examples; first: {}", r.not_examples,
-               core::escape_bytes(r.first_not_example)) +
+    out += core::wrap_hanging("  ", trf("{} record(s) are not tf.train.Examples; first: {}", r.not_examples,
+                                        core::escape_bytes(r.first_not_example)), width) +
            "\n";
   }
   if (!r.schema.empty()) {
@@ -153,10 +152,11 @@ std::string report_to_text(const InspectReport& r) {
       t.add_row({core::escape_bytes(key), s.kinds, std::to_string(s.records), std::to_string(s.records ? s.min_values : 0),
                  std::to_string(s.max_values)});
     }
-    out += "\n" + _("Features:") + "\n" + t.render();
+    out += "\n" + _("Features:") + "\n" + t.render("  ", width);
   }
   if (!r.examples.empty()) {
     out += "\n" + trf("First {} Example(s):", r.examples.size()) + "\n";
+    // One JSON document a line, as --json has them: never wrapped.
     for (const auto& e : r.examples) out += e.dump() + "\n";
   }
   return out;

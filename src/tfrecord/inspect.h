@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
+#include "core/text_width.h"
 #include "tfrecord/example.h"
 #include "tfrecord/record.h"
 
@@ -47,6 +48,8 @@ core::Result<InspectReport> inspect_file(const std::string& path, const InspectO
 nlohmann::ordered_json example_to_json(const FeaturesView& ex, bool show_bytes);
 
 nlohmann::ordered_json report_to_json(const InspectReport& r);
-std::string report_to_text(const InspectReport& r);
+// Lines wrap and the feature table folds to `width` columns (core/text_width.h);
+// the Example dumps stay one JSON document a line.
+std::string report_to_text(const InspectReport& r, size_t width = core::kDefaultTextWidth);
 
 }  // namespace tfrig::tfrecord

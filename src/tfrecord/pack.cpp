@@ -21,6 +21,7 @@
 
 #include "core/atomic_file.h"
 #include "core/clock.h"
+#include "core/display_width.h"
 #include "core/escape.h"
 #include "core/errno_text.h"
 #include "core/exit_code.h"
@@ -482,7 +483,7 @@ std::string source_kind_text(const std::string& kind) {
 
 }  // namespace
 
-std::string render_pack_text(const PackSummary& sum, const PackOptions& o) {
+std::string render_pack_text(const PackSummary& sum, const PackOptions& o, size_t width) {
   std::string out;
   if (o.num_slices > 1) {
     out = trf("packed {0} records from {1} ({2}, {3} files listed) into {4} of {5} shards in {6} (slice {7} of {8})",
@@ -524,7 +525,7 @@ std::string render_pack_text(const PackSummary& sum, const PackOptions& o) {
     }
     if (sum.failures.size() > kShown) out += "    " + trf("... and {} more", sum.failures.size() - kShown) + "\n";
   }
-  return out;
+  return core::wrap_lines(out, width);
 }
 
 }  // namespace tfrig::tfrecord

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/text_width.h"
 #include "tfrecord/dataset.h"
 #include "tfrecord/plan.h"
 #include "tfrecord/record.h"
@@ -87,7 +88,8 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& options);
 // What `tfrig pack` prints when it finishes: where the records went, the
 // rates, how images were checked and what was skipped (the first 20 files
 // that failed, by name, escaped).
-std::string render_pack_text(const PackSummary& sum, const PackOptions& options);
+// Lines wider than `width` wrap (core/text_width.h).
+std::string render_pack_text(const PackSummary& sum, const PackOptions& options, size_t width = core::kDefaultTextWidth);
 
 // The label map file: {"schema_version":1,"labels":[{"id":0,"name":"cat"},...]}.
 std::string label_map_path(const std::string& out_dir, const std::string& prefix);

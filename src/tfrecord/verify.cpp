@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/display_width.h"
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/json_text.h"
@@ -240,7 +241,7 @@ uint64_t VerifyReport::good_records() const {
   return records;
 }
 
-std::string render_verify_text(const VerifyReport& report) {
+std::string render_verify_text(const VerifyReport& report, size_t width) {
   std::string out;
   for (const auto& v : report.files) out += v.to_string() + "\n";
   // TRANSLATORS: starts the line of a shard set that lacks shards, after the OK / FAIL lines.
@@ -252,7 +253,7 @@ std::string render_verify_text(const VerifyReport& report) {
                report.bad_files(), report.good_records(), report.set_problems.size());
   }
   out += "\n";
-  return out;
+  return core::wrap_lines(out, width);
 }
 
 std::string render_verify_json(const VerifyReport& report) {

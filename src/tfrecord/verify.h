@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/text_width.h"
 #include "tfrecord/record.h"
 
 namespace tfrig::tfrecord {
@@ -58,7 +59,8 @@ struct VerifyReport {
 };
 
 // One line per file, one per incomplete set, then the totals.
-std::string render_verify_text(const VerifyReport& report);
+// Lines wider than `width` wrap (core/text_width.h).
+std::string render_verify_text(const VerifyReport& report, size_t width = core::kDefaultTextWidth);
 // {"files", "files_bad", "records", "results": [...], "set_problems"}; file
 // names and messages escaped (core::escape_bytes).
 std::string render_verify_json(const VerifyReport& report);

@@ -51,7 +51,7 @@ std::string status_line(const Sample& s) {
   return line;
 }
 
-std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th) {
+std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th, size_t width) {
   std::string out;
   // A recording is a foreign file (--replay): its command, GPU names and
   // texts go through core::terminal_line, the whole text through terminal_text.
@@ -83,7 +83,8 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
     for (const Phase& p : a.phases) label_width = std::max(label_width, core::display_width(verdict_label(p.verdict)));
     for (const Phase& p : a.phases) {
       // TRANSLATORS: a phase's start and end, seconds into the run; keep the field widths so the column lines up.
-      out += "  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " + core::pad_right(verdict_label(p.verdict), label_width) + " " + core::terminal_line(p.why) + "\n";
+      out += core::wrap_hanging("  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " + core::pad_right(verdict_label(p.verdict), label_width) + " ",
+                                core::terminal_line(p.why), width) + "\n";
     }
   }
   for (const auto& b : a.blind) out += "\n" + core::terminal_line(trf("Not seen: {}", b)) + "\n";
@@ -95,7 +96,8 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
       th.gpu_busy_percent, th.moderately_input_bound_idle * 100, th.highly_input_bound_idle * 100, th.cpu_saturated * 100,
       th.iowait_cores, th.disk_util * 100, th.pcie_share * 100);
   out += "\n";
-  return core::terminal_text(out, false);
+  // The phases hang under their reason; the other lines under their indent.
+  return core::terminal_text(core::wrap_lines(out, width), false);
 }
 
 OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th) {

@@ -6,13 +6,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_width.h"
 #include "watch/classify.h"
 #include "watch/sample.h"
 
 namespace tfrig::watch {
 
 std::string status_line(const Sample& s);
-std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th = {});
+// Lines wrap to `width` columns (core/text_width.h).
+std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th = {}, size_t width = core::kDefaultTextWidth);
 nlohmann::ordered_json render_json(const Recording& rec, const Analysis& a, const Thresholds& th = {});
 std::string render_csv(const Recording& rec, const Analysis& a);
 

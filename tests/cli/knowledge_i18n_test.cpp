@@ -39,7 +39,10 @@ TEST(KnowledgeI18n, ChineseCompatMatchesTheReviewedGolden) {
 }
 
 TEST(KnowledgeI18n, ChineseCompatColumnsAlignByDisplayWidth) {
-  auto text = test::run_tfrig(test::with_zh_lang(kCompat), test::in_locale("C", test::data_dir())).out;
+  // One line a check (wide enough that no reason wraps): the columns are measured.
+  test::RunOptions wide = test::in_locale("C", test::data_dir());
+  wide.env.push_back("COLUMNS=1000");
+  auto text = test::run_tfrig(test::with_zh_lang(kCompat), wide).out;
   auto json = nlohmann::json::parse(test::run_tfrig(test::with_zh_lang({"compat", "--format", "json", "--only-given", "--tf", "2.15", "--driver",
                                                                "470.82", "--gpu", "Tesla K80", "--python", "3.12", "--cuda", "11.4",
                                                                "--cudnn", "8.2"}),

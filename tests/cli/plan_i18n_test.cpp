@@ -44,7 +44,10 @@ std::vector<std::string> table_after(const std::string& text, const std::string&
 }
 
 TEST(PlanI18n, ChineseTablesAlignByDisplayWidth) {
-  auto r = test::run_tfrig(test::with_zh_lang(kPlan), test::in_locale("C", test::data_dir()));
+  // Wide enough that no table folds: one line a row, its columns measured.
+  test::RunOptions wide = test::in_locale("C", test::data_dir());
+  wide.env.push_back("COLUMNS=1000");
+  auto r = test::run_tfrig(test::with_zh_lang(kPlan), wide);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // The memory table: its size column is right-aligned, so every row ends that
   // column at the same terminal column, Chinese term names or not.

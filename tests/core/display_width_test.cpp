@@ -4,6 +4,7 @@
 
 #include "core/table.h"
 #include "core/text.h"
+#include "core/text_width.h"
 
 namespace tfrig::core {
 namespace {
@@ -135,6 +136,54 @@ TEST(TableDisplayWidth, RightAlignedNumbersUnderAChineseHeader) {
             "探测项           耗时  状态\n"
             "cpu            1.5 ms  ok\n"
             "nvidia_driver   12 ms  absent\n");
+}
+
+// The output width: COLUMNS first (a whole number 1..1000), then the
+// terminal's, then 100; never below 40.
+TEST(TextWidth, ColumnsThenTerminalThenDefault) {
+  EXPECT_EQ(choose_text_width(std::nullopt, std::nullopt), kDefaultTextWidth);
+  EXPECT_EQ(kDefaultTextWidth, 100u);
+  EXPECT_EQ(choose_text_width(std::nullopt, 132), 132u);
+  EXPECT_EQ(choose_text_width("80", 132), 80u);
+  EXPECT_EQ(choose_text_width(" 120 ", std::nullopt), 120u);
+  EXPECT_EQ(choose_text_width("", 90), 90u);        // set but empty: not a width
+  EXPECT_EQ(choose_text_width("wide", 90), 90u);    // not a number
+  EXPECT_EQ(choose_text_width("0", std::nullopt), kDefaultTextWidth);
+  EXPECT_EQ(choose_text_width("100000", 90), 90u);  // not a terminal's width
+  EXPECT_EQ(choose_text_width("-80", 90), 90u);
+  EXPECT_EQ(choose_text_width("20", 90), kMinTextWidth);
+  EXPECT_EQ(choose_text_width(std::nullopt, 10), kMinTextWidth);
+  EXPECT_EQ(choose_text_width(std::nullopt, 0), kDefaultTextWidth);  // a terminal that reports no size
+}
+
+// A hanging indent: the text's further lines start under its first word,
+// by display width (a Chinese label is two columns a character).
+TEST(WrapHanging, ContinuationLinesHangUnderTheText) {
+  EXPECT_EQ(wrap_hanging("  fix: ", "run the command below then log in again", 24),
+            "  fix: run the command\n"
+            "       below then log in\n"
+            "       again");
+  EXPECT_EQ(wrap_hanging("  修复：", "把驱动升级到 525.60.13 或更新", 20),
+            "  修复：把驱动升级到\n"
+            "        525.60.13 或\n"
+            "        更新");
+}
+
+// wrap_lines leaves lines that fit byte for byte and hangs the others under
+// their list marker, or two columns deeper than their indent.
+TEST(WrapLines, LongLinesHangUnderTheirMarker) {
+  EXPECT_EQ(wrap_lines("  a  b   c\n", 20), "  a  b   c\n");  // fits: runs of spaces kept
+  EXPECT_EQ(wrap_lines("Notes\n  - one two three four five\n", 18),
+            "Notes\n"
+            "  - one two three\n"
+            "    four five\n");
+  EXPECT_EQ(wrap_lines("  12. one two three four\n", 16),
+            "  12. one two\n"
+            "      three four\n");
+  EXPECT_EQ(wrap_lines("  note: one two three four\n", 16),
+            "  note: one two\n"
+            "    three four\n");
+  EXPECT_EQ(wrap_lines("no newline at the end of this", 12), "no newline\n  at the end\n  of this");
 }
 
 }  // namespace

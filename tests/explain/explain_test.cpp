@@ -172,7 +172,7 @@ TEST(ExplainRealLogs, UnknownErrorLinesAreListed) {
   ASSERT_EQ(a.unrecognised.size(), 1u);
   EXPECT_EQ(a.unrecognised[0].sample, "CUDA_ERROR_INVALID_HANDLE");
   EXPECT_EQ(a.unrecognised[0].lines, std::vector<uint64_t>{4});
-  EXPECT_NE(explain::unrecognised_text(a).find("line 4: CUDA_ERROR_INVALID_HANDLE"), std::string::npos);
+  EXPECT_NE(explain::unrecognised_text(a, core::kDefaultTextWidth).find("line 4: CUDA_ERROR_INVALID_HANDLE"), std::string::npos);
 }
 
 TEST(ExplainRealLogs, VersionsInTheLogFeedCompat) {

@@ -90,7 +90,9 @@ def main():
     d = lambda *p: os.path.join(src, 'tests', 'data', *p)
     snap = d('snapshots', 'gpu_box_two_a100_old_driver.json')
     scratch = tempfile.mkdtemp(prefix='tfrig-sweep-')
-    env = dict(os.environ, LANG='zh_CN.UTF-8', LC_ALL='', LANGUAGE='', LC_MESSAGES='')
+    # COLUMNS: one line a message (a product name or a quoted log line that
+    # wraps would leave its English half alone on a line); layout has its own tests.
+    env = dict(os.environ, LANG='zh_CN.UTF-8', LC_ALL='', LANGUAGE='', LC_MESSAGES='', COLUMNS='1000')
     runs = [
         ['--help'], ['doctor', '--help'], ['plan', '--help'], ['setup', '--help'],
         ['rules'], ['knowledge'], ['metrics'],

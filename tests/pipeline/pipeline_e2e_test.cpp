@@ -170,7 +170,7 @@ TEST(PipelineE2E, OneTruncatedJpegIsCountedNotAVerdict) {
     in.demand = demand_of(1e7);
     in.measured = *m;
     const Report r = build_report(in);
-    const std::string text = render_text(r);
+    const std::string text = render_text(r, 1000);  // the words searched for, on one line
     ASSERT_NE(find_stage(r.barrel, kDecode), nullptr) << text;
     EXPECT_GT(find_stage(r.barrel, kDecode)->samples_per_s, 0) << text;
     // The GPU's demand (1e7/s) is far above any CPU stave, so dropping the

@@ -99,7 +99,9 @@ TEST(OptionHoles, OutputWithALongLegalNameIsWritten) {
 
 TEST(OptionHoles, EmptyRootSaysNothingWasExamined) {
   test::TempDir root;
-  auto r = test::run_tfrig({"--root", root.path(), "doctor"});
+  test::RunOptions wide;  // the verdict on one line
+  wide.env = {"COLUMNS=1000"};
+  auto r = test::run_tfrig({"--root", root.path(), "doctor"}, wide);
   EXPECT_EQ(r.out.find("no problems found"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("nothing was examined"), std::string::npos) << r.out;
   auto j = test::run_tfrig({"--root", root.path(), "doctor", "--format", "json"});

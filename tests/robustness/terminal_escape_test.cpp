@@ -97,7 +97,9 @@ TEST(TerminalEscape, WatchReplayOfAHostileRecordingIsEscaped) {
   head["command"] = "train.py\x1b]0;pwned\x07\r\x1b[2J\0\xc2\x9b" "1m\nVerdict: forged"s;
   const std::string file = dir.file("hostile.jsonl");
   test::write_file(file, head.dump() + text.substr(eol));
-  auto r = test::run_tfrig({"watch", "--replay", file});
+  test::RunOptions wide;  // the escaped command on one line
+  wide.env = {"COLUMNS=1000"};
+  auto r = test::run_tfrig({"watch", "--replay", file}, wide);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_no_raw_controls(r.out, "watch --replay");
   EXPECT_NE(r.out.find("train.py\\x1b]0;pwned\\x07\\x0d\\x1b[2J\\x00\\xc2\\x9b1m\\x0aVerdict: forged"), std::string::npos) << r.out;

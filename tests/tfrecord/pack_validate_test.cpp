@@ -34,7 +34,9 @@ TEST(PackValidate, HeaderPacksACutJpegFullSkipsOrRefusesIt) {
   EXPECT_NE(header.out.find("packed 6 records"), std::string::npos) << header.out;
   EXPECT_NE(header.out.find("header only (--validate header)"), std::string::npos) << header.out;
 
-  auto full = test::run_tfrig({"pack", dir.file("src"), "-o", dir.file("full"), "--validate", "full", "--no-progress"});
+  test::RunOptions wide;  // the reason searched for, on one line
+  wide.env = {"COLUMNS=1000"};
+  auto full = test::run_tfrig({"pack", dir.file("src"), "-o", dir.file("full"), "--validate", "full", "--no-progress"}, wide);
   ASSERT_EQ(full.exit_code, 0) << full.err;
   EXPECT_NE(full.out.find("packed 5 records"), std::string::npos) << full.out;
   EXPECT_NE(full.out.find("every JPEG decoded to pixels"), std::string::npos) << full.out;

@@ -52,7 +52,7 @@ TEST(Verify, ReportRendersToTextAndJson) {
   EXPECT_EQ(report.bad_files(), 1u);
   EXPECT_EQ(report.good_records(), 13u);  // 10 in the TFDS shard, 3 before the bad record
 
-  EXPECT_EQ(render_verify_text(report),
+  EXPECT_EQ(render_verify_text(report, 1000),  // one line a file: the wrapping has its own tests
             report.files[0].to_string() + "\n" +
                 "FAIL shards/bad-\\xff.tfrecord: data_crc in record 3 at byte offset 420: masked CRC-32C of the data does not match\n"
                 "INCOMPLETE shards: train-*-of-00004.tfrecord lacks shard 2\n"
