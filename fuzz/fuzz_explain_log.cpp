@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "core/text_width.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
 
@@ -31,6 +32,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (findings.size() != a.hits.size()) std::abort();
   auto report = tfrig::explain::explain_report(findings, a, "fuzz", nullptr);
   (void)tfrig::explain::analysis_json(a).dump();  // throws on invalid UTF-8: every kept text must be clean
-  (void)tfrig::explain::unrecognised_text(a);
+  (void)tfrig::explain::unrecognised_text(a, tfrig::core::kDefaultTextWidth);
   return 0;
 }

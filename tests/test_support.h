@@ -75,8 +75,8 @@ RunResult run_tfrig(const std::vector<std::string>& args, const RunOptions& opti
 // Golden-file normalisation: replaces what differs between runs and checkouts.
 //  text: the absolute root path -> "<ROOT>", the tool version in the heading
 //        -> "<VERSION>", each probe time ("850 us", "1.2 ms", "1.52 s") in the
-//        Probes table -> "<TIME>" with the column padding that follows it
-//        collapsed to two spaces (so the table stays stable whatever the times);
+//        Probes table -> "<TIME>" in its fixed 10-column cell (the table, and
+//        how its detail column folds, stays the same whatever the times);
 //        control bytes other than newline and tab as "\xNN" (golden files stay text).
 std::string normalize_text_report(std::string_view text, const std::string& root);
 //  json: the absolute root path -> "<ROOT>" in every string, "generated_at"

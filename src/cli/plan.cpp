@@ -295,11 +295,11 @@ core::Status check_price_names(const PlanOptions& o, const plan::PriceBook& pric
     }
   }
   if (!o.prices.empty()) {
-    for (const auto& [name, price] : prices.gpus) {
+    for (const auto& entry : prices.gpus) {
+      const std::string& name = entry.first;  // a named variable: clang 14 cannot capture a structured binding
       if (known(name)) continue;
-      if (std::any_of(o.rent.begin(), o.rent.end(), [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; }) ||
-          std::any_of(o.buy.begin(), o.buy.end(), [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; }))
-        continue;
+      auto flagged = [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; };
+      if (std::any_of(o.rent.begin(), o.rent.end(), flagged) || std::any_of(o.buy.begin(), o.buy.end(), flagged)) continue;
       core::log(core::LogLevel::kWarn, "{}", trf("{0}: gpus.{1} names no GPU of the catalog: its prices are not used", o.prices, core::printable(name)));
     }
   }

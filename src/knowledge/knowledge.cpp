@@ -418,6 +418,19 @@ core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, Da
                              str(r, "source"), r.value("uncertain", false)});
   }
   file.rows = gpus_.size() + cc_rows_.size();
+  // find_gpu compares token lists: the catalog's are made once here, not per query
+  // (fleet asks for every GPU of every node under every rule).
+  gpu_tokens_.clear();
+  for (const auto& g : gpus_) {
+    auto& t = gpu_tokens_.emplace_back();
+    t.push_back(gpu_name_tokens(g.name));
+    for (const auto& a : g.aliases) t.push_back(gpu_name_tokens(a));
+  }
+  cc_tokens_.clear();
+  for (const auto& r : cc_rows_) {
+    auto& t = cc_tokens_.emplace_back();
+    for (const auto& n : r.names) t.push_back(gpu_name_tokens(n));
+  }
   return {};
 }
 
@@ -939,27 +952,42 @@ std::optional<GpuMatch> Knowledge::find_gpu(std::string_view query) const {
   auto cc_match = [](const CcRow& r, const std::string& name) {
     return GpuMatch{nullptr, name, r.architecture, r.cc, r.uncertain, "gpus.json:compute_capabilities (" + r.source + ")"};
   };
-  // 1. The exact name or an NVML alias.
-  for (const auto& g : gpus_) {
-    if (same_tokens(gpu_name_tokens(g.name), tokens)) return catalog_match(g);
-    for (const auto& a : g.aliases) {
-      if (same_tokens(gpu_name_tokens(a), tokens)) return catalog_match(g);
+  // The token lists made at load: [gpu][0] its name, [gpu][1..] its aliases; [row][k] the row's k-th name.
+  const bool indexed = gpu_tokens_.size() == gpus_.size() && cc_tokens_.size() == cc_rows_.size();
+  std::vector<std::vector<std::vector<std::string>>> gpu_local, cc_local;
+  if (!indexed) {
+    for (const auto& g : gpus_) {
+      auto& t = gpu_local.emplace_back();
+      t.push_back(gpu_name_tokens(g.name));
+      for (const auto& a : g.aliases) t.push_back(gpu_name_tokens(a));
+    }
+    for (const auto& r : cc_rows_) {
+      auto& t = cc_local.emplace_back();
+      for (const auto& n : r.names) t.push_back(gpu_name_tokens(n));
     }
   }
-  for (const auto& r : cc_rows_) {
-    for (const auto& n : r.names) {
-      if (same_tokens(gpu_name_tokens(n), tokens)) return cc_match(r, n);
+  const auto& gt = indexed ? gpu_tokens_ : gpu_local;
+  const auto& ct = indexed ? cc_tokens_ : cc_local;
+  // 1. The exact name or an NVML alias.
+  for (size_t i = 0; i < gpus_.size(); ++i) {
+    for (const auto& t : gt[i]) {
+      if (same_tokens(t, tokens)) return catalog_match(gpus_[i]);
+    }
+  }
+  for (size_t i = 0; i < cc_rows_.size(); ++i) {
+    for (size_t k = 0; k < cc_rows_[i].names.size(); ++k) {
+      if (same_tokens(ct[i][k], tokens)) return cc_match(cc_rows_[i], cc_rows_[i].names[k]);
     }
   }
   // 2. A longer name that contains a known one ("NVIDIA RTX 6000 Ada Generation"):
   //    the most specific known name wins.
   const GpuSpec* best_spec = nullptr;
   size_t best_len = 0;
-  for (const auto& g : gpus_) {
-    for (const auto& a : g.aliases) {
-      auto at = gpu_name_tokens(a);
+  for (size_t i = 0; i < gpus_.size(); ++i) {
+    for (size_t k = 1; k < gt[i].size(); ++k) {  // the aliases
+      const auto& at = gt[i][k];
       if (at.size() > best_len && subset(at, tokens)) {
-        best_spec = &g;
+        best_spec = &gpus_[i];
         best_len = at.size();
       }
     }
@@ -967,27 +995,26 @@ std::optional<GpuMatch> Knowledge::find_gpu(std::string_view query) const {
   if (best_spec) return catalog_match(*best_spec);
   const CcRow* best_row = nullptr;
   std::string best_name;
-  for (const auto& r : cc_rows_) {
-    for (const auto& n : r.names) {
-      auto nt = gpu_name_tokens(n);
+  for (size_t i = 0; i < cc_rows_.size(); ++i) {
+    for (size_t k = 0; k < cc_rows_[i].names.size(); ++k) {
+      const auto& nt = ct[i][k];
       if (nt.size() > best_len && subset(nt, tokens)) {
-        best_row = &r;
-        best_name = n;
+        best_row = &cc_rows_[i];
+        best_name = cc_rows_[i].names[k];
         best_len = nt.size();
       }
     }
   }
   if (best_row) return cc_match(*best_row, best_name);
   // 3. A short query ("A100", "rtx 4090"): the first known name containing it.
-  for (const auto& g : gpus_) {
-    if (subset(tokens, gpu_name_tokens(g.name))) return catalog_match(g);
-    for (const auto& a : g.aliases) {
-      if (subset(tokens, gpu_name_tokens(a))) return catalog_match(g);
+  for (size_t i = 0; i < gpus_.size(); ++i) {
+    for (const auto& t : gt[i]) {
+      if (subset(tokens, t)) return catalog_match(gpus_[i]);
     }
   }
-  for (const auto& r : cc_rows_) {
-    for (const auto& n : r.names) {
-      if (subset(tokens, gpu_name_tokens(n))) return cc_match(r, n);
+  for (size_t i = 0; i < cc_rows_.size(); ++i) {
+    for (size_t k = 0; k < cc_rows_[i].names.size(); ++k) {
+      if (subset(tokens, ct[i][k])) return cc_match(cc_rows_[i], cc_rows_[i].names[k]);
     }
   }
   // 4. A bare PCI device id ("20b2").

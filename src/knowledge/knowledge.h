@@ -329,6 +329,8 @@ class Knowledge {
   std::string tf_min_capability_ = "3.5";
   std::vector<GpuSpec> gpus_;
   std::vector<CcRow> cc_rows_;
+  // gpu_name_tokens of each GPU's name and aliases, of each row's names (made at load; find_gpu).
+  std::vector<std::vector<std::vector<std::string>>> gpu_tokens_, cc_tokens_;
   std::map<std::string, Fact, std::less<>> facts_;
   std::vector<ArchitectureSupport> architectures_;
   std::vector<MeasurementSource> measurement_sources_;

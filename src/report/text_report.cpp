@@ -476,7 +476,10 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
   out += "\n" + p.bold(_("Probes")) + "\n";
   core::Table t({_("probe"), _("state"), _("time"), _("detail")});
   for (const auto& s : r.probes) {
-    t.add_row({s.id, p.state(s.state), core::format_seconds(s.seconds), probe_detail(s.detail)});
+    // The time padded to a fixed 10 columns ("999.9 毫秒" is the widest a
+    // probe shows): where the detail column starts, and so how it folds,
+    // does not depend on how long the probes took.
+    t.add_row({s.id, p.state(s.state), core::pad_right(core::format_seconds(s.seconds), 10), probe_detail(s.detail)});
   }
   out += t.render("  ", p.width);
   if (show_problems) {

@@ -572,11 +572,13 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
     t.pip_requirement = t.pip_name + (t.and_cuda ? "[and-cuda]" : "") + "==" + version;
     t.service = service_name(version);
     t.image_cuda = cuda_needed(k, p.method, *b);
-    if (p.method == Method::kContainer && p.sources.images_from_ngc) {
-      // From mainland China without a registry mirror: NGC's image of this release (choose_releases checked one exists).
+    // NGC's image of this release: --method ngc, or a container from mainland
+    // China without a registry mirror (choose_releases checked one exists).
+    const bool from_ngc = p.method == Method::kNgc || (p.method == Method::kContainer && p.sources.images_from_ngc);
+    if (from_ngc) {
       t.ngc = f.ngc_for(b->tf);
       t.image = f.ngc_repository + ":" + t.ngc->release + f.ngc_tag_suffix;
-      t.image_cuda = t.ngc->cuda;
+      if (p.method == Method::kContainer) t.image_cuda = t.ngc->cuda;
       add_version(p, "ngc_release", t.ngc->release);
       add_version(p, "tf", t.ngc->tf);
       if (t.ngc->uncertain) {
@@ -588,16 +590,6 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
       // Docker Hub has images for the table's rows (x.y.0), not every patch.
       t.image = f.docker_repository + ":" + b->tf + f.docker_gpu_suffix;
       add_version(p, "tf", b->tf);
-    } else if (p.method == Method::kNgc) {
-      t.ngc = f.ngc_for(b->tf);
-      t.image = f.ngc_repository + ":" + t.ngc->release + f.ngc_tag_suffix;
-      add_version(p, "ngc_release", t.ngc->release);
-      add_version(p, "tf", t.ngc->tf);
-      if (t.ngc->uncertain) {
-        p.notes.push_back(trf("NGC {} = TensorFlow {} with CUDA {} is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); "
-                              "check the image's banner.",
-                              t.ngc->release, t.ngc->tf, t.ngc->cuda));
-      }
     }
     if (p.gpu.cc && !t.ngc && ver(b->tf) && ver(*p.gpu.cc)) {
       auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));

@@ -26,6 +26,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -53,8 +54,33 @@ std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
 
 class Golden : public ::testing::TestWithParam<std::string> {};
 
+// The text wraps and folds to the output width before <ROOT> replaces the
+// root's path, so the path must have one length in every checkout: a symlink
+// at /tmp/tfrig-golden-XXXXXX/r (mkdtemp keeps the length) to the root.
+class FixedLengthRoot {
+ public:
+  explicit FixedLengthRoot(const std::string& target) {
+    char pattern[] = "/tmp/tfrig-golden-XXXXXX";
+    if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = pattern;
+    path_ = dir_ + "/r";
+    std::filesystem::create_directory_symlink(target, path_);
+  }
+  ~FixedLengthRoot() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  FixedLengthRoot(const FixedLengthRoot&) = delete;
+  FixedLengthRoot& operator=(const FixedLengthRoot&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_;
+};
+
 TEST_P(Golden, DoctorText) {
-  const std::string root = root_dir(GetParam());
+  const FixedLengthRoot fixed(root_dir(GetParam()));
+  const std::string& root = fixed.path();
   auto r = run_tfrig({"--root", root, "doctor", "--fail-on", "never", "--color", "never", "--deadline", "60"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(contains(r.out, "\033[")) << "colour with --color never";
@@ -336,20 +362,21 @@ TEST(Cli, MountPointThatIsNotUtf8) {
 }
 
 TEST(Normalize, TimesRootAndVersionDoNotMatter) {
+  // The time column is 10 columns wide whatever the times (text_report.cpp).
   const std::string a =
       "tfrig doctor 0.1.0 - this machine (root /r/x)\n\nProbes\n"
-      "  probe    state   time    detail\n"
-      "  host     ok      850 us  fine\n"
-      "  storage  absent  1.2 ms  /r/x/sys missing\n"
+      "  probe    state   time        detail\n"
+      "  host     ok      850 us      fine\n"
+      "  storage  absent  1.2 ms      /r/x/sys missing\n"
       "  host: /r/x/etc/os-release: 12 ms ago\n";
   const std::string b =
       "tfrig doctor 0.2.0 - this machine (root /q/x)\n\nProbes\n"
-      "  probe    state   time     detail\n"
-      "  host     ok      12.5 ms  fine\n"
-      "  storage  absent  1.52 s   /q/x/sys missing\n"
+      "  probe    state   time        detail\n"
+      "  host     ok      12.5 ms     fine\n"
+      "  storage  absent  1.52 s      /q/x/sys missing\n"
       "  host: /q/x/etc/os-release: 12 ms ago\n";
   EXPECT_EQ(normalize_text_report(a, "/r/x"), normalize_text_report(b, "/q/x"));
-  EXPECT_TRUE(contains(normalize_text_report(a, "/r/x"), "  storage  absent  <TIME>  <ROOT>/sys missing\n"));
+  EXPECT_TRUE(contains(normalize_text_report(a, "/r/x"), "  storage  absent  <TIME>      <ROOT>/sys missing\n"));
   EXPECT_TRUE(contains(normalize_text_report(a, "/r/x"), "  host: <ROOT>/etc/os-release: 12 ms ago\n"));
   EXPECT_EQ(normalize_text_report(std::string("k\0x\n", 4), "/r"), "k\\x00x\n");
   const std::string ja = R"({"generated_at":"2026-01-01T00:00:00Z","root":"/r/x","tool_version":"0.1.0",)"

@@ -334,7 +334,8 @@ TEST(PricesCnExample, ParsesInYuanAndEveryGpuIsInTheCatalog) {
   EXPECT_EQ(book->currency, "CNY");
   EXPECT_TRUE(book->currency_given);
   EXPECT_FALSE(book->gpus.empty());
-  for (const auto& [name, price] : book->gpus) {
+  for (const auto& [gpu_name, price] : book->gpus) {
+    const std::string& name = gpu_name;  // clang 14 cannot capture a structured binding
     const bool found = std::any_of(cn_catalog().begin(), cn_catalog().end(), [&name](const auto& g) { return plan::price_names_gpu(name, g); });
     EXPECT_TRUE(found) << name << " in prices.cn.example.yaml names no catalog GPU";
     // Every price says where it was read, with a URL and the date.
