@@ -953,21 +953,8 @@ std::optional<GpuMatch> Knowledge::find_gpu(std::string_view query) const {
     return GpuMatch{nullptr, name, r.architecture, r.cc, r.uncertain, "gpus.json:compute_capabilities (" + r.source + ")"};
   };
   // The token lists made at load: [gpu][0] its name, [gpu][1..] its aliases; [row][k] the row's k-th name.
-  const bool indexed = gpu_tokens_.size() == gpus_.size() && cc_tokens_.size() == cc_rows_.size();
-  std::vector<std::vector<std::vector<std::string>>> gpu_local, cc_local;
-  if (!indexed) {
-    for (const auto& g : gpus_) {
-      auto& t = gpu_local.emplace_back();
-      t.push_back(gpu_name_tokens(g.name));
-      for (const auto& a : g.aliases) t.push_back(gpu_name_tokens(a));
-    }
-    for (const auto& r : cc_rows_) {
-      auto& t = cc_local.emplace_back();
-      for (const auto& n : r.names) t.push_back(gpu_name_tokens(n));
-    }
-  }
-  const auto& gt = indexed ? gpu_tokens_ : gpu_local;
-  const auto& ct = indexed ? cc_tokens_ : cc_local;
+  const auto& gt = gpu_tokens_;
+  const auto& ct = cc_tokens_;
   // 1. The exact name or an NVML alias.
   for (size_t i = 0; i < gpus_.size(); ++i) {
     for (const auto& t : gt[i]) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <regex>
 #include <set>
@@ -425,6 +426,34 @@ TEST(HtmlI18n, EnglishPageSaysEnAndTheDataAnchorsAndKeysDoNotChangeWithTheLangua
   // A JSON output under a Chinese locale stays English (the page's data source).
   auto json_zh_locale = test::run_tfrig({"doctor", "--snapshot", kZhSnapshot, "--format", "json"}, in_locale("zh_CN.UTF-8"));
   EXPECT_EQ(json::parse(json_zh_locale.out)["findings"], en_doc["findings"]);
+}
+
+// The Chinese doctor page shows the inventory in the terminal's words (the raw
+// JSON folded and marked raw), evidence sources through the terminal's labels;
+// a page tfrig report builds from English JSON says so, in Chinese only.
+TEST(HtmlI18n, InventoryInTheTerminalsWordsAndANoticeOnPagesFromJsonFiles) {
+  auto zh = test::run_tfrig({"--lang", "zh_CN", "doctor", "--snapshot", kZhSnapshot, "--format", "html"}, in_locale("C"));
+  ASSERT_NE(zh.out.find("<pre class=\"inventory\">"), std::string::npos);
+  const size_t pre = zh.out.find("<pre class=\"inventory\">");
+  const std::string inventory = zh.out.substr(pre, zh.out.find("</pre>", pre) - pre);
+  auto text = test::run_tfrig({"--lang", "zh_CN", "doctor", "--snapshot", kZhSnapshot, "--color", "never"}, in_locale("C"));
+  EXPECT_NE(text.out.find("交换分区"), std::string::npos);
+  EXPECT_NE(inventory.find("交换分区"), std::string::npos) << inventory.substr(0, 400);
+  EXPECT_EQ(inventory.find("memory_total_bytes"), std::string::npos);
+  EXPECT_NE(zh.out.find("<details class=\"raw\">"), std::string::npos);
+  EXPECT_NE(zh.out.find("知识库 tf_builds.json"), std::string::npos);
+  EXPECT_EQ(zh.out.find("class=\"notice\""), std::string::npos) << "a command's own page is all in one language";
+
+  test::TempDir dir;
+  const std::string doc = dir.file("d.json");
+  {
+    std::ofstream(doc, std::ios::binary) << test::run_tfrig({"doctor", "--snapshot", kZhSnapshot, "--format", "json"}, in_locale("C")).out;
+  }
+  auto from_zh = test::run_tfrig({"--lang", "zh_CN", "report", "-o", "-", doc}, in_locale("C"));
+  EXPECT_EQ(from_zh.exit_code, 0) << from_zh.err;
+  EXPECT_NE(from_zh.out.find("<p class=\"notice\" role=\"note\">此页由 JSON 文件生成"), std::string::npos);
+  auto from_en = test::run_tfrig({"report", "-o", "-", doc}, in_locale("C"));
+  EXPECT_EQ(from_en.out.find("class=\"notice\""), std::string::npos) << "English prose on an English page needs no notice";
 }
 
 TEST(HtmlI18n, ChartLabelsAreCutByDisplayWidthAndKeptWholeInTheTable) {

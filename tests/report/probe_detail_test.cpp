@@ -57,6 +57,8 @@ TEST(ProbeDetail, AnImportsSourceStaysAndTheOSsMessageStaysEnglish) {
             "缺少库：动态链接器找不到 libnvidia-ml.so.1（没有安装 NVIDIA 驱动？）：libnvidia-ml.so.1: cannot open shared "
             "object file; libnvidia-ml.so: cannot open");
   EXPECT_EQ(probe_detail("knowledge tf_builds.json [tf-docs]"), "知识库 tf_builds.json [tf-docs]");
+  // An Xid from an earlier boot's log: the source's words and the mark, both in Chinese.
+  EXPECT_EQ(probe_detail("kernel log (an earlier boot)"), "内核日志（之前某次启动）");
   // A text no shape knows prints as stored.
   EXPECT_EQ(probe_detail("nvidia-smi: No devices were found (r.log:9)"), "nvidia-smi: No devices were found (r.log:9)");
 }
