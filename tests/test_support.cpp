@@ -119,6 +119,22 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
+FixedLengthRoot::FixedLengthRoot(const std::string& target) {
+  char pattern[] = "/tmp/tfrig-golden-XXXXXX";
+  if (::mkdtemp(pattern) == nullptr) {
+    ADD_FAILURE() << "mkdtemp " << pattern << ": " << std::strerror(errno);
+    return;
+  }
+  dir_ = pattern;
+  path_ = dir_ + "/r";
+  fs::create_directory_symlink(target, path_);
+}
+
+FixedLengthRoot::~FixedLengthRoot() {
+  std::error_code ec;
+  if (!dir_.empty()) fs::remove_all(dir_, ec);
+}
+
 RunResult run_tfrig(const std::vector<std::string>& args, const RunOptions& options) {
   RunResult result;
   TempDir capture;

@@ -44,6 +44,22 @@ class TempDir {
   std::string path_;
 };
 
+// Text wraps and folds to the output width before <ROOT> replaces the root's
+// path, so a golden of text naming the root needs the path to have one length
+// in every checkout: a symlink /tmp/tfrig-golden-XXXXXX/r (mkdtemp keeps the
+// length) to the real root, removed afterwards.
+class FixedLengthRoot {
+ public:
+  explicit FixedLengthRoot(const std::string& target);
+  ~FixedLengthRoot();
+  FixedLengthRoot(const FixedLengthRoot&) = delete;
+  FixedLengthRoot& operator=(const FixedLengthRoot&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_;
+};
+
 struct RunResult {
   int exit_code = -1;  // the exit status; 128+N when killed by signal N
   std::string out;

@@ -54,30 +54,6 @@ std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
 
 class Golden : public ::testing::TestWithParam<std::string> {};
 
-// The text wraps and folds to the output width before <ROOT> replaces the
-// root's path, so the path must have one length in every checkout: a symlink
-// at /tmp/tfrig-golden-XXXXXX/r (mkdtemp keeps the length) to the root.
-class FixedLengthRoot {
- public:
-  explicit FixedLengthRoot(const std::string& target) {
-    char pattern[] = "/tmp/tfrig-golden-XXXXXX";
-    if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = pattern;
-    path_ = dir_ + "/r";
-    std::filesystem::create_directory_symlink(target, path_);
-  }
-  ~FixedLengthRoot() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  FixedLengthRoot(const FixedLengthRoot&) = delete;
-  FixedLengthRoot& operator=(const FixedLengthRoot&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string dir_, path_;
-};
-
 TEST_P(Golden, DoctorText) {
   const FixedLengthRoot fixed(root_dir(GetParam()));
   const std::string& root = fixed.path();
