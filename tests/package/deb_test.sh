@@ -14,7 +14,8 @@ deb="$(ls "$scratch"/out/tfrig_*_amd64.deb)"
 [[ "$(basename "$deb")" =~ ^tfrig_[0-9]+\.[0-9]+\.[0-9]+_amd64\.deb$ ]] || { echo "unexpected name $deb"; exit 1; }
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "Depends: $depends"
-for lib in libc6 libstdc++6 libfmt9 libre2-9 libpugixml1v5 libyaml-cpp0.7 zlib1g; do
+# Every library `ldd tfrig` lists (the dpkg-shlibdeps result must name each one).
+for lib in libc6 libstdc++6 libfmt9 libre2-9 libpugixml1v5 libyaml-cpp0.7 zlib1g libsimdjson14 libsqlite3-0 liburing2 libturbojpeg0 libisal2; do
   grep -q "\b$lib\b" <<<"$depends" || { echo "Depends lacks $lib"; exit 1; }
 done
 if grep -q nvidia <<<"$depends"; then echo "an NVIDIA library is a link-time dependency"; exit 1; fi
