@@ -1,4 +1,5 @@
 #include "gpulib/nvml.h"
+#include "gpulib/nvml_entry_points.h"
 
 #include <dlfcn.h>
 
@@ -13,58 +14,22 @@ namespace tfrig::gpulib {
 using nvml::Device;
 using nvml::Return;
 
-// Function pointer types, one per entry point, as the NVML reference
-// declares them (all return nvmlReturn_t but nvmlErrorString).
+// One function pointer per entry point of gpulib/nvml_entry_points.h, with
+// the name it was found under (what problems and logs name).
+template <class Fn>
+struct EntryPoint {
+  Fn fn = nullptr;
+  const char* name = nullptr;
+};
+
+#define TFRIG_NVML_STR2(x) #x
+#define TFRIG_NVML_STR(x) TFRIG_NVML_STR2(x)
+
 struct Nvml::Symbols {
-  Return (*init)() = nullptr;
-  Return (*shutdown)() = nullptr;
-  const char* (*error_string)(Return) = nullptr;
-  Return (*system_driver_version)(char*, unsigned) = nullptr;
-  Return (*system_nvml_version)(char*, unsigned) = nullptr;
-  Return (*system_cuda_driver_version)(int*) = nullptr;
-  Return (*device_count)(unsigned*) = nullptr;
-  Return (*handle_by_index)(unsigned, Device*) = nullptr;
-  Return (*name)(Device, char*, unsigned) = nullptr;
-  Return (*uuid)(Device, char*, unsigned) = nullptr;
-  Return (*serial)(Device, char*, unsigned) = nullptr;
-  Return (*pci_info)(Device, nvml::PciInfo*) = nullptr;
-  Return (*architecture)(Device, unsigned*) = nullptr;
-  Return (*compute_capability)(Device, int*, int*) = nullptr;
-  Return (*memory_v2)(Device, nvml::MemoryV2*) = nullptr;
-  Return (*memory_v1)(Device, nvml::Memory*) = nullptr;
-  Return (*power_limit)(Device, unsigned*) = nullptr;
-  Return (*temperature)(Device, int, unsigned*) = nullptr;
-  Return (*clock_info)(Device, int, unsigned*) = nullptr;
-  Return (*max_clock_info)(Device, int, unsigned*) = nullptr;
-  Return (*persistence_mode)(Device, int*) = nullptr;
-  Return (*ecc_mode)(Device, int*, int*) = nullptr;
-  Return (*total_ecc_errors)(Device, int, int, unsigned long long*) = nullptr;
-  Return (*retired_pages)(Device, int, unsigned*, unsigned long long*) = nullptr;
-  Return (*retired_pages_pending)(Device, int*) = nullptr;
-  Return (*remapped_rows)(Device, unsigned*, unsigned*, unsigned*, unsigned*) = nullptr;
-  Return (*mig_mode)(Device, unsigned*, unsigned*) = nullptr;
-  Return (*curr_link_gen)(Device, unsigned*) = nullptr;
-  Return (*max_link_gen)(Device, unsigned*) = nullptr;
-  Return (*curr_link_width)(Device, unsigned*) = nullptr;
-  Return (*max_link_width)(Device, unsigned*) = nullptr;
-  Return (*numa_node)(Device, unsigned*) = nullptr;
-  Return (*cpu_affinity)(Device, unsigned, unsigned long*) = nullptr;
-  Return (*compute_mode)(Device, int*) = nullptr;
-  // Process lists: v3/v2 fill ProcessInfoV2, the unversioned one ProcessInfoV1.
-  Return (*compute_procs_v2)(Device, unsigned*, nvml::ProcessInfoV2*) = nullptr;
-  Return (*graphics_procs_v2)(Device, unsigned*, nvml::ProcessInfoV2*) = nullptr;
-  Return (*compute_procs_v1)(Device, unsigned*, nvml::ProcessInfoV1*) = nullptr;
-  Return (*graphics_procs_v1)(Device, unsigned*, nvml::ProcessInfoV1*) = nullptr;
-  Return (*nvlink_state)(Device, unsigned, int*) = nullptr;
-  Return (*nvlink_remote_pci)(Device, unsigned, nvml::PciInfo*) = nullptr;
-  Return (*nvlink_remote_type)(Device, unsigned, int*) = nullptr;
-  Return (*nvlink_version)(Device, unsigned, unsigned*) = nullptr;
-  Return (*topology_common_ancestor)(Device, Device, int*) = nullptr;
-  Return (*p2p_status)(Device, Device, int, int*) = nullptr;
-  // Added for tfrig watch (sampled every interval).
-  Return (*utilization)(Device, nvml::Utilization*) = nullptr;
-  Return (*pcie_throughput)(Device, int, unsigned*) = nullptr;
-  Return (*power_usage)(Device, unsigned*) = nullptr;
+#define TFRIG_NVML_MEMBER(member, required, signature, ...) \
+  EntryPoint<TFRIG_NVML_POINTER(signature)> member{nullptr, TFRIG_NVML_STR(TFRIG_NVML_NEWEST(__VA_ARGS__))};
+  TFRIG_NVML_ENTRY_POINTS(TFRIG_NVML_MEMBER)
+#undef TFRIG_NVML_MEMBER
 };
 
 std::string failure_state_name(NvmlFailure failure) {
@@ -108,22 +73,29 @@ namespace {
 // versioned soname).
 constexpr const char* kSonames[] = {"libnvidia-ml.so.1", "libnvidia-ml.so"};
 
+// Looks the names up newest first; the entry point keeps the one found.
 template <class Fn>
-bool resolve(void* lib, Fn& slot, std::initializer_list<const char*> names, const char** found) {
+bool resolve(void* lib, EntryPoint<Fn>& entry, std::initializer_list<const char*> names) {
   for (const char* n : names) {
     dlerror();
     void* p = dlsym(lib, n);
     if (p != nullptr) {
       // A function pointer is not an object pointer in ISO C++; copy the bits.
-      static_assert(sizeof(p) == sizeof(slot));
-      std::memcpy(&slot, &p, sizeof(p));
-      if (found != nullptr) *found = n;
+      static_assert(sizeof(p) == sizeof(entry.fn));
+      std::memcpy(&entry.fn, &p, sizeof(p));
+      entry.name = n;
       return true;
     }
     const char* err = dlerror();
     core::log(core::LogLevel::kDebug, "nvml: dlsym {}: {}", n, err != nullptr ? err : "not found");
   }
   return false;
+}
+
+std::string joined(std::initializer_list<const char*> names) {
+  std::string out;
+  for (const char* n : names) out += (out.empty() ? "" : "/") + std::string(n);
+  return out;
 }
 
 // Answers that mean "this GPU/driver cannot say", not "something broke".
@@ -182,95 +154,40 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
   }
 
   Symbols& s = *n->sym_;
-  const char* init_name = nullptr;
-  // Required: without these nothing can be listed.
-  struct Required {
-    bool ok;
-    const char* what;
-  };
-  const Required required[] = {
-      {resolve(n->handle_, s.init, {"nvmlInit_v2", "nvmlInit"}, &init_name), "nvmlInit_v2/nvmlInit"},
-      {resolve(n->handle_, s.shutdown, {"nvmlShutdown"}, nullptr), "nvmlShutdown"},
-      {resolve(n->handle_, s.error_string, {"nvmlErrorString"}, nullptr), "nvmlErrorString"},
-      {resolve(n->handle_, s.device_count, {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"}, nullptr),
-       "nvmlDeviceGetCount_v2/nvmlDeviceGetCount"},
-      {resolve(n->handle_, s.handle_by_index, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"}, nullptr),
-       "nvmlDeviceGetHandleByIndex_v2/nvmlDeviceGetHandleByIndex"},
-      {resolve(n->handle_, s.system_driver_version, {"nvmlSystemGetDriverVersion"}, nullptr), "nvmlSystemGetDriverVersion"},
-  };
+  // Every entry point, newest name first; the first required one missing
+  // fails the load (without it nothing can be listed), an optional one
+  // missing leaves its fields unknown.
+  std::string missing;
+#define TFRIG_NVML_RESOLVE(member, required, signature, ...)                                   \
+  if (!resolve(n->handle_, s.member, {TFRIG_NVML_NAMES(__VA_ARGS__)}) && (required) && missing.empty()) { \
+    missing = joined({TFRIG_NVML_NAMES(__VA_ARGS__)});                                            \
+  }
+  TFRIG_NVML_ENTRY_POINTS(TFRIG_NVML_RESOLVE)
+#undef TFRIG_NVML_RESOLVE
   // Where the library really is, for the report.
   Dl_info info{};
   void* any = nullptr;
-  std::memcpy(&any, &s.init, sizeof(any));
+  std::memcpy(&any, &s.init.fn, sizeof(any));
   if (any != nullptr && dladdr(any, &info) != 0 && info.dli_fname != nullptr) {
     n->library_path_ = info.dli_fname;
   } else {
     n->library_path_ = candidates.front();
   }
-  for (const auto& r : required) {
-    if (!r.ok) {
-      return tl::unexpected(NvmlError{NvmlFailure::kSymbolMissing, "required NVML entry point " + std::string(r.what) +
-                                                                       " missing from " + n->library_path_ +
-                                                                       " (library too old, or not NVML)"});
-    }
+  if (!missing.empty()) {
+    return tl::unexpected(NvmlError{NvmlFailure::kSymbolMissing, "required NVML entry point " + missing + " missing from " +
+                                                                     n->library_path_ + " (library too old, or not NVML)"});
   }
-  // Optional: each missing one leaves its fields unknown.
-  resolve(n->handle_, s.system_nvml_version, {"nvmlSystemGetNVMLVersion"}, nullptr);
-  resolve(n->handle_, s.system_cuda_driver_version, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"}, nullptr);
-  resolve(n->handle_, s.name, {"nvmlDeviceGetName"}, nullptr);
-  resolve(n->handle_, s.uuid, {"nvmlDeviceGetUUID"}, nullptr);
-  resolve(n->handle_, s.serial, {"nvmlDeviceGetSerial"}, nullptr);
-  // _v1 filled a shorter struct with the same leading fields; the buffer
-  // given is always the v3 size, so every version is safe to call.
-  resolve(n->handle_, s.pci_info, {"nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo"}, nullptr);
-  resolve(n->handle_, s.architecture, {"nvmlDeviceGetArchitecture"}, nullptr);
-  resolve(n->handle_, s.compute_capability, {"nvmlDeviceGetCudaComputeCapability"}, nullptr);
-  resolve(n->handle_, s.memory_v2, {"nvmlDeviceGetMemoryInfo_v2"}, nullptr);
-  resolve(n->handle_, s.memory_v1, {"nvmlDeviceGetMemoryInfo"}, nullptr);
-  resolve(n->handle_, s.power_limit, {"nvmlDeviceGetEnforcedPowerLimit", "nvmlDeviceGetPowerManagementLimit"}, nullptr);
-  resolve(n->handle_, s.temperature, {"nvmlDeviceGetTemperature"}, nullptr);
-  resolve(n->handle_, s.clock_info, {"nvmlDeviceGetClockInfo"}, nullptr);
-  resolve(n->handle_, s.max_clock_info, {"nvmlDeviceGetMaxClockInfo"}, nullptr);
-  resolve(n->handle_, s.utilization, {"nvmlDeviceGetUtilizationRates"}, nullptr);
-  resolve(n->handle_, s.pcie_throughput, {"nvmlDeviceGetPcieThroughput"}, nullptr);
-  resolve(n->handle_, s.power_usage, {"nvmlDeviceGetPowerUsage"}, nullptr);
-  resolve(n->handle_, s.persistence_mode, {"nvmlDeviceGetPersistenceMode"}, nullptr);
-  resolve(n->handle_, s.ecc_mode, {"nvmlDeviceGetEccMode"}, nullptr);
-  resolve(n->handle_, s.total_ecc_errors, {"nvmlDeviceGetTotalEccErrors"}, nullptr);
-  resolve(n->handle_, s.retired_pages, {"nvmlDeviceGetRetiredPages"}, nullptr);
-  resolve(n->handle_, s.retired_pages_pending, {"nvmlDeviceGetRetiredPagesPendingStatus"}, nullptr);
-  resolve(n->handle_, s.remapped_rows, {"nvmlDeviceGetRemappedRows"}, nullptr);
-  resolve(n->handle_, s.mig_mode, {"nvmlDeviceGetMigMode"}, nullptr);
-  resolve(n->handle_, s.curr_link_gen, {"nvmlDeviceGetCurrPcieLinkGeneration"}, nullptr);
-  resolve(n->handle_, s.max_link_gen, {"nvmlDeviceGetMaxPcieLinkGeneration"}, nullptr);
-  resolve(n->handle_, s.curr_link_width, {"nvmlDeviceGetCurrPcieLinkWidth"}, nullptr);
-  resolve(n->handle_, s.max_link_width, {"nvmlDeviceGetMaxPcieLinkWidth"}, nullptr);
-  resolve(n->handle_, s.numa_node, {"nvmlDeviceGetNumaNodeId"}, nullptr);
-  resolve(n->handle_, s.cpu_affinity, {"nvmlDeviceGetCpuAffinity"}, nullptr);
-  resolve(n->handle_, s.compute_mode, {"nvmlDeviceGetComputeMode"}, nullptr);
-  if (!resolve(n->handle_, s.compute_procs_v2, {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"}, nullptr)) {
-    resolve(n->handle_, s.compute_procs_v1, {"nvmlDeviceGetComputeRunningProcesses"}, nullptr);
-  }
-  if (!resolve(n->handle_, s.graphics_procs_v2, {"nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2"}, nullptr)) {
-    resolve(n->handle_, s.graphics_procs_v1, {"nvmlDeviceGetGraphicsRunningProcesses"}, nullptr);
-  }
-  resolve(n->handle_, s.nvlink_state, {"nvmlDeviceGetNvLinkState"}, nullptr);
-  resolve(n->handle_, s.nvlink_remote_pci, {"nvmlDeviceGetNvLinkRemotePciInfo_v2", "nvmlDeviceGetNvLinkRemotePciInfo"}, nullptr);
-  resolve(n->handle_, s.nvlink_remote_type, {"nvmlDeviceGetNvLinkRemoteDeviceType"}, nullptr);
-  resolve(n->handle_, s.nvlink_version, {"nvmlDeviceGetNvLinkVersion"}, nullptr);
-  resolve(n->handle_, s.topology_common_ancestor, {"nvmlDeviceGetTopologyCommonAncestor"}, nullptr);
-  resolve(n->handle_, s.p2p_status, {"nvmlDeviceGetP2PStatus"}, nullptr);
 
   // nvmlInit can take seconds when persistence mode is off (the driver
   // brings every GPU up); the caller reports the time.
   core::Stopwatch watch;
-  const Return rc = s.init();
+  const Return rc = s.init.fn();
   n->init_seconds_ = watch.seconds();
-  core::log(core::LogLevel::kDebug, "nvml: {} from {} returned {} in {:.3f} s", init_name, n->library_path_, rc,
+  core::log(core::LogLevel::kDebug, "nvml: {} from {} returned {} in {:.3f} s", s.init.name, n->library_path_, rc,
             n->init_seconds_);
   if (rc != nvml::kSuccess) {
-    const char* text = s.error_string(rc);
-    const std::string what = std::string(init_name) + " returned " + return_code_name(rc) + " (" +
+    const char* text = s.error_string.fn(rc);
+    const std::string what = std::string(s.init.name) + " returned " + return_code_name(rc) + " (" +
                              (text != nullptr ? text : "no message") + ")";
     return tl::unexpected(init_failure(rc, what));
   }
@@ -279,7 +196,7 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
 }
 
 Nvml::~Nvml() {
-  if (initialised_ && sym_ && sym_->shutdown != nullptr) sym_->shutdown();
+  if (initialised_ && sym_ && sym_->shutdown.fn != nullptr) sym_->shutdown.fn();
   // The library stays mapped: NVML starts helper threads in some driver
   // versions, and unmapping code they may still run is not safe.
 }
@@ -287,7 +204,7 @@ Nvml::~Nvml() {
 bool Nvml::ok(Return rc, const char* call) {
   if (rc == nvml::kSuccess) return true;
   if (!is_unknown(rc)) {
-    const char* text = sym_->error_string != nullptr ? sym_->error_string(rc) : nullptr;
+    const char* text = sym_->error_string.fn != nullptr ? sym_->error_string.fn(rc) : nullptr;
     problems_.push_back(std::string(call) + ": " + return_code_name(rc) + (text != nullptr ? std::string(" (") + text + ")" : ""));
   }
   return false;
@@ -295,21 +212,21 @@ bool Nvml::ok(Return rc, const char* call) {
 
 std::optional<std::string> Nvml::driver_version() {
   char buf[nvml::kVersionBufferSize] = {};
-  if (!ok(sym_->system_driver_version(buf, sizeof(buf)), "nvmlSystemGetDriverVersion")) return std::nullopt;
+  if (!ok(sym_->system_driver_version.fn(buf, sizeof(buf)), sym_->system_driver_version.name)) return std::nullopt;
   return c_string(buf, sizeof(buf));
 }
 
 std::optional<std::string> Nvml::nvml_version() {
-  if (sym_->system_nvml_version == nullptr) return std::nullopt;
+  if (sym_->system_nvml_version.fn == nullptr) return std::nullopt;
   char buf[nvml::kVersionBufferSize] = {};
-  if (!ok(sym_->system_nvml_version(buf, sizeof(buf)), "nvmlSystemGetNVMLVersion")) return std::nullopt;
+  if (!ok(sym_->system_nvml_version.fn(buf, sizeof(buf)), sym_->system_nvml_version.name)) return std::nullopt;
   return c_string(buf, sizeof(buf));
 }
 
 std::optional<std::string> Nvml::cuda_driver_version() {
-  if (sym_->system_cuda_driver_version == nullptr) return std::nullopt;
+  if (sym_->system_cuda_driver_version.fn == nullptr) return std::nullopt;
   int v = 0;
-  if (!ok(sym_->system_cuda_driver_version(&v), "nvmlSystemGetCudaDriverVersion")) return std::nullopt;
+  if (!ok(sym_->system_cuda_driver_version.fn(&v), sym_->system_cuda_driver_version.name)) return std::nullopt;
   // CUDA_VERSION encoding: 1000 * major + 10 * minor (12020 = 12.2).
   if (v <= 0) return std::nullopt;
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
@@ -317,205 +234,205 @@ std::optional<std::string> Nvml::cuda_driver_version() {
 
 NvmlResult<unsigned> Nvml::device_count() {
   unsigned count = 0;
-  const Return rc = sym_->device_count(&count);
+  const Return rc = sym_->device_count.fn(&count);
   if (rc == nvml::kSuccess) return count;
-  const char* text = sym_->error_string(rc);
-  return tl::unexpected(NvmlError{NvmlFailure::kError, "nvmlDeviceGetCount returned " + return_code_name(rc) +
+  const char* text = sym_->error_string.fn(rc);
+  return tl::unexpected(NvmlError{NvmlFailure::kError, std::string(sym_->device_count.name) + " returned " + return_code_name(rc) +
                                                            (text != nullptr ? std::string(" (") + text + ")" : "")});
 }
 
 std::optional<Device> Nvml::handle(unsigned index) {
   Device d = nullptr;
-  if (!ok(sym_->handle_by_index(index, &d), "nvmlDeviceGetHandleByIndex")) return std::nullopt;
+  if (!ok(sym_->handle_by_index.fn(index, &d), sym_->handle_by_index.name)) return std::nullopt;
   return d;
 }
 
-#define TFRIG_NVML_STRING(method, slot, size, call)                \
+#define TFRIG_NVML_STRING(method, slot, size)                      \
   std::optional<std::string> Nvml::method(Device d) {              \
-    if (sym_->slot == nullptr) return std::nullopt;                \
+    if (sym_->slot.fn == nullptr) return std::nullopt;                \
     char buf[size] = {};                                           \
-    if (!ok(sym_->slot(d, buf, sizeof(buf)), call)) return std::nullopt; \
+    if (!ok(sym_->slot.fn(d, buf, sizeof(buf)), sym_->slot.name)) return std::nullopt; \
     std::string s = c_string(buf, sizeof(buf));                    \
     if (s.empty()) return std::nullopt;                            \
     return s;                                                      \
   }
-TFRIG_NVML_STRING(name, name, nvml::kNameBufferSize, "nvmlDeviceGetName")
-TFRIG_NVML_STRING(uuid, uuid, nvml::kUuidBufferSize, "nvmlDeviceGetUUID")
-TFRIG_NVML_STRING(serial, serial, nvml::kSerialBufferSize, "nvmlDeviceGetSerial")
+TFRIG_NVML_STRING(name, name, nvml::kNameBufferSize)
+TFRIG_NVML_STRING(uuid, uuid, nvml::kUuidBufferSize)
+TFRIG_NVML_STRING(serial, serial, nvml::kSerialBufferSize)
 #undef TFRIG_NVML_STRING
 
 std::optional<nvml::PciInfo> Nvml::pci_info(Device d) {
-  if (sym_->pci_info == nullptr) return std::nullopt;
+  if (sym_->pci_info.fn == nullptr) return std::nullopt;
   nvml::PciInfo p{};
-  if (!ok(sym_->pci_info(d, &p), "nvmlDeviceGetPciInfo")) return std::nullopt;
+  if (!ok(sym_->pci_info.fn(d, &p), sym_->pci_info.name)) return std::nullopt;
   return p;
 }
 
 std::optional<unsigned> Nvml::architecture(Device d) {
-  if (sym_->architecture == nullptr) return std::nullopt;
+  if (sym_->architecture.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(sym_->architecture(d, &v), "nvmlDeviceGetArchitecture")) return std::nullopt;
+  if (!ok(sym_->architecture.fn(d, &v), sym_->architecture.name)) return std::nullopt;
   return v;
 }
 
 std::optional<std::pair<int, int>> Nvml::compute_capability(Device d) {
-  if (sym_->compute_capability == nullptr) return std::nullopt;
+  if (sym_->compute_capability.fn == nullptr) return std::nullopt;
   int major = 0;
   int minor = 0;
-  if (!ok(sym_->compute_capability(d, &major, &minor), "nvmlDeviceGetCudaComputeCapability")) return std::nullopt;
+  if (!ok(sym_->compute_capability.fn(d, &major, &minor), sym_->compute_capability.name)) return std::nullopt;
   return std::make_pair(major, minor);
 }
 
 std::optional<std::pair<uint64_t, uint64_t>> Nvml::memory(Device d) {
-  if (sym_->memory_v2 != nullptr) {
+  if (sym_->memory_v2.fn != nullptr) {
     nvml::MemoryV2 m{};
     m.version = nvml::kMemoryV2Version;
-    const Return rc = sym_->memory_v2(d, &m);
+    const Return rc = sym_->memory_v2.fn(d, &m);
     if (rc == nvml::kSuccess) return std::make_pair(static_cast<uint64_t>(m.total), static_cast<uint64_t>(m.used));
     // Older drivers export the symbol but reject the struct version.
-    if (sym_->memory_v1 == nullptr) {
-      ok(rc, "nvmlDeviceGetMemoryInfo_v2");
+    if (sym_->memory_v1.fn == nullptr) {
+      ok(rc, sym_->memory_v2.name);
       return std::nullopt;
     }
   }
-  if (sym_->memory_v1 == nullptr) return std::nullopt;
+  if (sym_->memory_v1.fn == nullptr) return std::nullopt;
   nvml::Memory m{};
-  if (!ok(sym_->memory_v1(d, &m), "nvmlDeviceGetMemoryInfo")) return std::nullopt;
+  if (!ok(sym_->memory_v1.fn(d, &m), sym_->memory_v1.name)) return std::nullopt;
   return std::make_pair(static_cast<uint64_t>(m.total), static_cast<uint64_t>(m.used));
 }
 
-#define TFRIG_NVML_UNSIGNED(method, slot, call)                   \
+#define TFRIG_NVML_UNSIGNED(method, slot)                         \
   std::optional<unsigned> Nvml::method(Device d) {                \
-    if (sym_->slot == nullptr) return std::nullopt;               \
+    if (sym_->slot.fn == nullptr) return std::nullopt;               \
     unsigned v = 0;                                               \
-    if (!ok(sym_->slot(d, &v), call)) return std::nullopt;        \
+    if (!ok(sym_->slot.fn(d, &v), sym_->slot.name)) return std::nullopt; \
     return v;                                                     \
   }
-TFRIG_NVML_UNSIGNED(power_limit_milliwatts, power_limit, "nvmlDeviceGetEnforcedPowerLimit")
-TFRIG_NVML_UNSIGNED(numa_node, numa_node, "nvmlDeviceGetNumaNodeId")
+TFRIG_NVML_UNSIGNED(power_limit_milliwatts, power_limit)
+TFRIG_NVML_UNSIGNED(numa_node, numa_node)
 #undef TFRIG_NVML_UNSIGNED
 
 std::optional<unsigned> Nvml::temperature(Device d) {
-  if (sym_->temperature == nullptr) return std::nullopt;
+  if (sym_->temperature.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(sym_->temperature(d, nvml::kTemperatureGpu, &v), "nvmlDeviceGetTemperature")) return std::nullopt;
+  if (!ok(sym_->temperature.fn(d, nvml::kTemperatureGpu, &v), sym_->temperature.name)) return std::nullopt;
   return v;
 }
 
 std::optional<unsigned> Nvml::clock(Device d, int type) {
-  if (sym_->clock_info == nullptr) return std::nullopt;
+  if (sym_->clock_info.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(sym_->clock_info(d, type, &v), "nvmlDeviceGetClockInfo")) return std::nullopt;
+  if (!ok(sym_->clock_info.fn(d, type, &v), sym_->clock_info.name)) return std::nullopt;
   return v;
 }
 
 std::optional<nvml::Utilization> Nvml::utilization(Device d) {
-  if (sym_->utilization == nullptr) return std::nullopt;
+  if (sym_->utilization.fn == nullptr) return std::nullopt;
   nvml::Utilization u{};
-  if (!ok(sym_->utilization(d, &u), "nvmlDeviceGetUtilizationRates")) return std::nullopt;
+  if (!ok(sym_->utilization.fn(d, &u), sym_->utilization.name)) return std::nullopt;
   return u;
 }
 
 std::optional<unsigned> Nvml::pcie_throughput_kbps(Device d, int counter) {
-  if (sym_->pcie_throughput == nullptr) return std::nullopt;
+  if (sym_->pcie_throughput.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(sym_->pcie_throughput(d, counter, &v), "nvmlDeviceGetPcieThroughput")) return std::nullopt;
+  if (!ok(sym_->pcie_throughput.fn(d, counter, &v), sym_->pcie_throughput.name)) return std::nullopt;
   return v;
 }
 
 std::optional<unsigned> Nvml::power_usage_milliwatts(Device d) {
-  if (sym_->power_usage == nullptr) return std::nullopt;
+  if (sym_->power_usage.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(sym_->power_usage(d, &v), "nvmlDeviceGetPowerUsage")) return std::nullopt;
+  if (!ok(sym_->power_usage.fn(d, &v), sym_->power_usage.name)) return std::nullopt;
   return v;
 }
 
 std::optional<unsigned> Nvml::max_clock(Device d, int type) {
-  if (sym_->max_clock_info == nullptr) return std::nullopt;
+  if (sym_->max_clock_info.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(sym_->max_clock_info(d, type, &v), "nvmlDeviceGetMaxClockInfo")) return std::nullopt;
+  if (!ok(sym_->max_clock_info.fn(d, type, &v), sym_->max_clock_info.name)) return std::nullopt;
   return v;
 }
 
 std::optional<bool> Nvml::persistence_mode(Device d) {
-  if (sym_->persistence_mode == nullptr) return std::nullopt;
+  if (sym_->persistence_mode.fn == nullptr) return std::nullopt;
   int v = 0;
-  if (!ok(sym_->persistence_mode(d, &v), "nvmlDeviceGetPersistenceMode")) return std::nullopt;
+  if (!ok(sym_->persistence_mode.fn(d, &v), sym_->persistence_mode.name)) return std::nullopt;
   return v == nvml::kFeatureEnabled;
 }
 
 std::optional<std::pair<bool, bool>> Nvml::ecc_mode(Device d) {
-  if (sym_->ecc_mode == nullptr) return std::nullopt;
+  if (sym_->ecc_mode.fn == nullptr) return std::nullopt;
   int current = 0;
   int pending = 0;
-  if (!ok(sym_->ecc_mode(d, &current, &pending), "nvmlDeviceGetEccMode")) return std::nullopt;
+  if (!ok(sym_->ecc_mode.fn(d, &current, &pending), sym_->ecc_mode.name)) return std::nullopt;
   return std::make_pair(current == nvml::kFeatureEnabled, pending == nvml::kFeatureEnabled);
 }
 
 std::optional<uint64_t> Nvml::ecc_errors(Device d, int error_type, int counter_type) {
-  if (sym_->total_ecc_errors == nullptr) return std::nullopt;
+  if (sym_->total_ecc_errors.fn == nullptr) return std::nullopt;
   unsigned long long v = 0;
-  if (!ok(sym_->total_ecc_errors(d, error_type, counter_type, &v), "nvmlDeviceGetTotalEccErrors")) return std::nullopt;
+  if (!ok(sym_->total_ecc_errors.fn(d, error_type, counter_type, &v), sym_->total_ecc_errors.name)) return std::nullopt;
   return static_cast<uint64_t>(v);
 }
 
 std::optional<unsigned> Nvml::retired_pages(Device d, int cause) {
-  if (sym_->retired_pages == nullptr) return std::nullopt;
+  if (sym_->retired_pages.fn == nullptr) return std::nullopt;
   // pageCount 0 and no buffer: NVML only reports how many pages match.
   unsigned count = 0;
-  const Return rc = sym_->retired_pages(d, cause, &count, nullptr);
+  const Return rc = sym_->retired_pages.fn(d, cause, &count, nullptr);
   if (rc == nvml::kSuccess || rc == nvml::kErrorInsufficientSize) return count;
-  ok(rc, "nvmlDeviceGetRetiredPages");
+  ok(rc, sym_->retired_pages.name);
   return std::nullopt;
 }
 
 std::optional<bool> Nvml::retired_pages_pending(Device d) {
-  if (sym_->retired_pages_pending == nullptr) return std::nullopt;
+  if (sym_->retired_pages_pending.fn == nullptr) return std::nullopt;
   int v = 0;
-  if (!ok(sym_->retired_pages_pending(d, &v), "nvmlDeviceGetRetiredPagesPendingStatus")) return std::nullopt;
+  if (!ok(sym_->retired_pages_pending.fn(d, &v), sym_->retired_pages_pending.name)) return std::nullopt;
   return v == nvml::kFeatureEnabled;
 }
 
 std::optional<Nvml::RemappedRows> Nvml::remapped_rows(Device d) {
-  if (sym_->remapped_rows == nullptr) return std::nullopt;
+  if (sym_->remapped_rows.fn == nullptr) return std::nullopt;
   unsigned corr = 0;
   unsigned unc = 0;
   unsigned pending = 0;
   unsigned failure = 0;
-  if (!ok(sym_->remapped_rows(d, &corr, &unc, &pending, &failure), "nvmlDeviceGetRemappedRows")) return std::nullopt;
+  if (!ok(sym_->remapped_rows.fn(d, &corr, &unc, &pending, &failure), sym_->remapped_rows.name)) return std::nullopt;
   return RemappedRows{corr, unc, pending != 0, failure != 0};
 }
 
 std::optional<std::pair<bool, bool>> Nvml::mig_mode(Device d) {
-  if (sym_->mig_mode == nullptr) return std::nullopt;
+  if (sym_->mig_mode.fn == nullptr) return std::nullopt;
   unsigned current = 0;
   unsigned pending = 0;
-  if (!ok(sym_->mig_mode(d, &current, &pending), "nvmlDeviceGetMigMode")) return std::nullopt;
+  if (!ok(sym_->mig_mode.fn(d, &current, &pending), sym_->mig_mode.name)) return std::nullopt;
   // NVML_DEVICE_MIG_ENABLE = 1
   return std::make_pair(current == 1, pending == 1);
 }
 
 std::optional<unsigned> Nvml::pcie_link_gen(Device d, bool max) {
-  auto fn = max ? sym_->max_link_gen : sym_->curr_link_gen;
-  if (fn == nullptr) return std::nullopt;
+  const auto& entry = max ? sym_->max_link_gen : sym_->curr_link_gen;
+  if (entry.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(fn(d, &v), max ? "nvmlDeviceGetMaxPcieLinkGeneration" : "nvmlDeviceGetCurrPcieLinkGeneration")) return std::nullopt;
+  if (!ok(entry.fn(d, &v), entry.name)) return std::nullopt;
   return v;
 }
 
 std::optional<unsigned> Nvml::pcie_link_width(Device d, bool max) {
-  auto fn = max ? sym_->max_link_width : sym_->curr_link_width;
-  if (fn == nullptr) return std::nullopt;
+  const auto& entry = max ? sym_->max_link_width : sym_->curr_link_width;
+  if (entry.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(fn(d, &v), max ? "nvmlDeviceGetMaxPcieLinkWidth" : "nvmlDeviceGetCurrPcieLinkWidth")) return std::nullopt;
+  if (!ok(entry.fn(d, &v), entry.name)) return std::nullopt;
   return v;
 }
 
 std::optional<std::vector<int>> Nvml::cpu_affinity(Device d, unsigned cpu_count) {
-  if (sym_->cpu_affinity == nullptr || cpu_count == 0) return std::nullopt;
+  if (sym_->cpu_affinity.fn == nullptr || cpu_count == 0) return std::nullopt;
   constexpr unsigned kBits = sizeof(unsigned long) * 8;
   std::vector<unsigned long> words((cpu_count + kBits - 1) / kBits, 0);
-  if (!ok(sym_->cpu_affinity(d, static_cast<unsigned>(words.size()), words.data()), "nvmlDeviceGetCpuAffinity")) {
+  if (!ok(sym_->cpu_affinity.fn(d, static_cast<unsigned>(words.size()), words.data()), sym_->cpu_affinity.name)) {
     return std::nullopt;
   }
   std::vector<int> cpus;
@@ -526,9 +443,9 @@ std::optional<std::vector<int>> Nvml::cpu_affinity(Device d, unsigned cpu_count)
 }
 
 std::optional<int> Nvml::compute_mode(Device d) {
-  if (sym_->compute_mode == nullptr) return std::nullopt;
+  if (sym_->compute_mode.fn == nullptr) return std::nullopt;
   int v = 0;
-  if (!ok(sym_->compute_mode(d, &v), "nvmlDeviceGetComputeMode")) return std::nullopt;
+  if (!ok(sym_->compute_mode.fn(d, &v), sym_->compute_mode.name)) return std::nullopt;
   return v;
 }
 
@@ -577,65 +494,65 @@ std::optional<std::pair<int, uint64_t>> Nvml::processes(Device d) {
     }
   };
   Return rc = nvml::kSuccess;
-  if (sym_->compute_procs_v2 != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->compute_procs_v2, d, rc)) add(*l); else ok(rc, "nvmlDeviceGetComputeRunningProcesses");
-  } else if (sym_->compute_procs_v1 != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->compute_procs_v1, d, rc)) add(*l); else ok(rc, "nvmlDeviceGetComputeRunningProcesses");
+  if (sym_->compute_procs_v2.fn != nullptr) {
+    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->compute_procs_v2.fn, d, rc)) add(*l); else ok(rc, sym_->compute_procs_v2.name);
+  } else if (sym_->compute_procs_v1.fn != nullptr) {
+    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->compute_procs_v1.fn, d, rc)) add(*l); else ok(rc, sym_->compute_procs_v1.name);
   }
-  if (sym_->graphics_procs_v2 != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->graphics_procs_v2, d, rc)) add(*l); else ok(rc, "nvmlDeviceGetGraphicsRunningProcesses");
-  } else if (sym_->graphics_procs_v1 != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->graphics_procs_v1, d, rc)) add(*l); else ok(rc, "nvmlDeviceGetGraphicsRunningProcesses");
+  if (sym_->graphics_procs_v2.fn != nullptr) {
+    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->graphics_procs_v2.fn, d, rc)) add(*l); else ok(rc, sym_->graphics_procs_v2.name);
+  } else if (sym_->graphics_procs_v1.fn != nullptr) {
+    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->graphics_procs_v1.fn, d, rc)) add(*l); else ok(rc, sym_->graphics_procs_v1.name);
   }
   if (!any) return std::nullopt;
   return std::make_pair(count, bytes);
 }
 
 std::optional<bool> Nvml::nvlink_active(Device d, unsigned link) {
-  if (sym_->nvlink_state == nullptr) return std::nullopt;
+  if (sym_->nvlink_state.fn == nullptr) return std::nullopt;
   int v = 0;
-  const Return rc = sym_->nvlink_state(d, link, &v);
+  const Return rc = sym_->nvlink_state.fn(d, link, &v);
   if (rc != nvml::kSuccess) {
     // A link index the GPU does not have answers NOT_SUPPORTED or
     // INVALID_ARGUMENT: both are "no such link", not a problem.
-    if (!is_unknown(rc)) ok(rc, "nvmlDeviceGetNvLinkState");
+    if (!is_unknown(rc)) ok(rc, sym_->nvlink_state.name);
     return std::nullopt;
   }
   return v == nvml::kFeatureEnabled;
 }
 
 std::optional<nvml::PciInfo> Nvml::nvlink_remote_pci(Device d, unsigned link) {
-  if (sym_->nvlink_remote_pci == nullptr) return std::nullopt;
+  if (sym_->nvlink_remote_pci.fn == nullptr) return std::nullopt;
   nvml::PciInfo p{};
-  if (!ok(sym_->nvlink_remote_pci(d, link, &p), "nvmlDeviceGetNvLinkRemotePciInfo")) return std::nullopt;
+  if (!ok(sym_->nvlink_remote_pci.fn(d, link, &p), sym_->nvlink_remote_pci.name)) return std::nullopt;
   return p;
 }
 
 std::optional<int> Nvml::nvlink_remote_type(Device d, unsigned link) {
-  if (sym_->nvlink_remote_type == nullptr) return std::nullopt;
+  if (sym_->nvlink_remote_type.fn == nullptr) return std::nullopt;
   int v = 0;
-  if (!ok(sym_->nvlink_remote_type(d, link, &v), "nvmlDeviceGetNvLinkRemoteDeviceType")) return std::nullopt;
+  if (!ok(sym_->nvlink_remote_type.fn(d, link, &v), sym_->nvlink_remote_type.name)) return std::nullopt;
   return v;
 }
 
 std::optional<unsigned> Nvml::nvlink_version(Device d, unsigned link) {
-  if (sym_->nvlink_version == nullptr) return std::nullopt;
+  if (sym_->nvlink_version.fn == nullptr) return std::nullopt;
   unsigned v = 0;
-  if (!ok(sym_->nvlink_version(d, link, &v), "nvmlDeviceGetNvLinkVersion")) return std::nullopt;
+  if (!ok(sym_->nvlink_version.fn(d, link, &v), sym_->nvlink_version.name)) return std::nullopt;
   return v;
 }
 
 std::optional<int> Nvml::topology_common_ancestor(Device a, Device b) {
-  if (sym_->topology_common_ancestor == nullptr) return std::nullopt;
+  if (sym_->topology_common_ancestor.fn == nullptr) return std::nullopt;
   int v = 0;
-  if (!ok(sym_->topology_common_ancestor(a, b, &v), "nvmlDeviceGetTopologyCommonAncestor")) return std::nullopt;
+  if (!ok(sym_->topology_common_ancestor.fn(a, b, &v), sym_->topology_common_ancestor.name)) return std::nullopt;
   return v;
 }
 
 std::optional<bool> Nvml::p2p_read(Device a, Device b) {
-  if (sym_->p2p_status == nullptr) return std::nullopt;
+  if (sym_->p2p_status.fn == nullptr) return std::nullopt;
   int v = 0;
-  if (!ok(sym_->p2p_status(a, b, nvml::kP2pCapsRead, &v), "nvmlDeviceGetP2PStatus")) return std::nullopt;
+  if (!ok(sym_->p2p_status.fn(a, b, nvml::kP2pCapsRead, &v), sym_->p2p_status.name)) return std::nullopt;
   return v == nvml::kP2pStatusOk;
 }
 

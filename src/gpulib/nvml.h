@@ -8,7 +8,8 @@
 // in tests/fake_nvml/), else the driver's soname libnvidia-ml.so.1, else the
 // development symlink libnvidia-ml.so. Required symbols fail the load naming
 // the symbol; optional ones leave their fields unknown. Versioned entry points
-// are tried newest first (nvmlInit_v2 before nvmlInit, ...).
+// are tried newest first (nvmlInit_v2 before nvmlInit, ...). Each entry point
+// is declared once, in gpulib/nvml_entry_points.h.
 // NVML_ERROR_NOT_SUPPORTED means "this GPU or driver cannot say": unknown,
 // never a failure.
 #pragma once

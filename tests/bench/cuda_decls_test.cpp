@@ -3,11 +3,9 @@
 // function's ABI shape, every constant and struct layout. Without a toolkit
 // the test says so and skips.
 #include "bench/cuda_api.h"
+#include "abi_shape.h"
 
 #include <gtest/gtest.h>
-
-#include <tuple>
-#include <type_traits>
 
 #if defined(TFRIG_HAVE_CUDA_HEADERS)
 #include <cublasLt.h>
@@ -19,33 +17,7 @@ namespace {
 
 #if defined(TFRIG_HAVE_CUDA_HEADERS)
 
-// How a type travels through the C calling convention: every data pointer is
-// a pointer, every enum its underlying integer, and an integer is its width
-// (signedness does not change how it is passed).
-template <class T, class = void>
-struct Abi {
-  using type = std::remove_cv_t<T>;
-};
-template <class T>
-struct Abi<T, std::enable_if_t<std::is_pointer_v<T>>> {
-  using type = const volatile void*;
-};
-template <class T>
-struct Abi<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
-  using type = std::make_signed_t<std::remove_cv_t<T>>;
-};
-template <class T>
-struct Abi<T, std::enable_if_t<std::is_enum_v<T>>> {
-  using type = std::make_signed_t<std::underlying_type_t<T>>;
-};
-template <class T>
-using abi_t = typename Abi<T>::type;
-
-template <class R, class... A>
-std::tuple<abi_t<R>, abi_t<A>...> shape(R (*)(A...));
-
-template <class Real, class Ours>
-constexpr bool same_shape = std::is_same_v<decltype(shape(std::declval<Real>())), decltype(shape(std::declval<Ours>()))>;
+using test::same_shape;
 
 #define TFRIG_CHECK_FN(real_symbol, ours) \
   static_assert(same_shape<decltype(&::real_symbol), ours>, #real_symbol " does not match " #ours)

@@ -8,7 +8,7 @@
 namespace tfrig::knowledge {
 namespace {
 
-struct Case {
+struct CompatCase {
   const char* name;
   CompatQuery q;
   const char* part;          // the part under test
@@ -22,7 +22,7 @@ CompatQuery Q(const char* tf, const char* driver = nullptr, const char* cuda = n
   return CompatQuery{o(tf), o(driver), o(cuda), o(cudnn), o(gpu), o(python), o(os)};
 }
 
-const Case kCases[] = {
+const CompatCase kCompatCases[] = {
     // ---- driver: minor-version compatibility minimums (cuda_driver_minimums.yaml) ----
     {"driver_exactly_cuda12_minimum", Q("2.15", "525.60.13"), "driver", "yes", "yes"},
     {"driver_just_below_cuda12_minimum", Q("2.15", "525.60.12"), "driver", "no", "no"},
@@ -110,7 +110,7 @@ const Case kCases[] = {
     {"a100_tf_2_21_driver_595_python_3_12", Q("2.21", "595.71.05", nullptr, nullptr, "NVIDIA A100-SXM4-80GB", "3.12"), "driver", "yes", "caveats"},
 };
 
-class CompatTest : public ::testing::TestWithParam<Case> {};
+class CompatTest : public ::testing::TestWithParam<CompatCase> {};
 
 TEST_P(CompatTest, AnswersFromThePublishedTables) {
   const auto& c = GetParam();
@@ -129,10 +129,10 @@ TEST_P(CompatTest, AnswersFromThePublishedTables) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Published, CompatTest, ::testing::ValuesIn(kCases),
-                         [](const ::testing::TestParamInfo<Case>& param_info) { return std::string(param_info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Published, CompatTest, ::testing::ValuesIn(kCompatCases),
+                         [](const ::testing::TestParamInfo<CompatCase>& param_info) { return std::string(param_info.param.name); });
 
-TEST(CompatTable, HasAtLeastSixtyCases) { EXPECT_GE(std::size(kCases), 60u); }
+TEST(CompatTable, HasAtLeastSixtyCases) { EXPECT_GE(std::size(kCompatCases), 60u); }
 
 std::string first_alternative(const CompatQuery& q) {
   auto a = check_compat(builtin(), q);
