@@ -27,14 +27,27 @@ targets=("$@")
 if [ "${#targets[@]}" -eq 0 ]; then
   for src in fuzz/fuzz_*.cpp; do targets+=("$(basename "$src" .cpp | sed 's/^fuzz_//')"); done
 fi
-for name in "${targets[@]}"; do
-  seeds="tests/data/fuzz-corpus/$name"
+# One target per core at a time (libFuzzer runs one thread): 36 targets at
+# 15 s take 4.5 minutes on CI's two cores instead of 9.
+run_target() {
+  local name="$1" seeds="tests/data/fuzz-corpus/$1" rc
   mkdir -p "$scratch/$name"
-  args=("$scratch/$name")
+  local args=("$scratch/$name")
   [ -d "$seeds" ] && args+=("$seeds")
-  echo "fuzz: $name for ${seconds}s"
   ./"$build"/fuzz/fuzz_"$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
     -seed="${FUZZ_SEED:-1}" -artifact_prefix="$scratch/$name-" -print_final_stats=0 "${args[@]}" > "$scratch/$name.log" 2>&1 && rc=0 || rc=$?
+  echo "$rc" > "$scratch/$name.rc"
+}
+jobs="$(nproc)"
+for name in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  echo "fuzz: $name for ${seconds}s"
+  run_target "$name" &
+done
+wait
+failed=0
+for name in "${targets[@]}"; do
+  rc="$(cat "$scratch/$name.rc" 2>/dev/null || echo 1)"
   if [ "$rc" -ne 0 ]; then
     # The whole report and the input that failed, in hex, so a CI log alone
     # is enough to reproduce it (the scratch directory is removed on exit).
@@ -45,8 +58,10 @@ for name in "${targets[@]}"; do
       od -A d -t x1 -v "$artifact" | head -n 200
     done
     echo "fuzz: $name FAILED (exit $rc)"
-    exit 1
+    failed=1
+  else
+    echo "fuzz: $name: $(tail -n 1 "$scratch/$name.log")"
   fi
-  tail -n 1 "$scratch/$name.log"
 done
+[ "$failed" -eq 0 ] || exit 1
 echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash"

@@ -17,6 +17,7 @@
 #include "importer/lspci_text.h"
 #include "importer/merge.h"
 #include "importer/nvidia_smi_nvlink.h"
+#include "importer/nvidia_smi_csv.h"
 #include "importer/nvidia_smi_text.h"
 #include "importer/nvidia_smi_topo.h"
 #include "importer/text_encoding.h"
@@ -35,6 +36,7 @@ std::string_view kind_name(FileKind kind) {
     case FileKind::kBugReport: return "nvidia-bug-report";
     case FileKind::kNvidiaSmiText: return "nvidia-smi -q";
     case FileKind::kNvidiaSmiXml: return "nvidia-smi -q -x";
+    case FileKind::kNvidiaSmiCsv: return "nvidia-smi --query-gpu CSV";
     case FileKind::kLspci: return "lspci";
     case FileKind::kTopo: return "nvidia-smi topo -m";
     case FileKind::kNvlink: return "nvidia-smi nvlink";
@@ -52,6 +54,7 @@ FileKind detect_kind(std::string_view text) {
   if (looks_like_nvidia_smi_text(text)) return FileKind::kNvidiaSmiText;
   if (looks_like_nvidia_smi_topo(text)) return FileKind::kTopo;
   if (looks_like_nvidia_smi_nvlink(text)) return FileKind::kNvlink;
+  if (looks_like_nvidia_smi_csv(text)) return FileKind::kNvidiaSmiCsv;
   if (core::starts_with(core::trim(head), "NVRM version:")) return FileKind::kProcNvidiaVersion;
   if (core::starts_with(core::trim(head), "Model:") && head.find("Bus Location:") != std::string_view::npos) {
     return FileKind::kProcGpuInformation;
@@ -282,6 +285,33 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
   f.smi_source = src;
 }
 
+// The CSV names fewer fields than -q: it stands for nvidia-smi's view only
+// when no -q text did; otherwise it adds the GPUs the text lacks.
+void apply_smi_csv(std::string_view text, const std::string& src, Facts& f) {
+  auto parsed = parse_nvidia_smi_csv(text);
+  if (!parsed) {
+    problem(f, "nvml", [&] { return src + ": " + parse_nvidia_smi_csv(text).error().to_string(); });
+    return;
+  }
+  for (size_t k = 0; k < parsed->problems.size(); ++k) {
+    problem(f, "nvml", [&] { return src + ": " + parse_nvidia_smi_csv(text)->problems[k]; });
+  }
+  NvidiaSmiText& csv = parsed->smi;
+  if (csv.attached_gpus && (!f.attached_gpus || *csv.attached_gpus > *f.attached_gpus)) f.attached_gpus = csv.attached_gpus;
+  if (!f.smi || f.smi->gpus.empty()) {
+    f.smi = std::move(csv);
+    f.smi_source = src;
+    return;
+  }
+  if (!f.smi->driver_version) f.smi->driver_version = csv.driver_version;
+  for (auto& g : csv.gpus) {
+    const bool known = std::any_of(f.smi->gpus.begin(), f.smi->gpus.end(), [&](const inventory::Gpu& s) {
+      return (g.uuid && s.uuid == g.uuid) || (g.pci_bus_id && s.pci_bus_id == g.pci_bus_id);
+    });
+    if (!known) f.smi->gpus.push_back(std::move(g));
+  }
+}
+
 void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   auto parsed = parse::parse_nvidia_smi_xml(text);
   if (!parsed) {
@@ -510,8 +540,8 @@ namespace {
 
 tl::unexpected<core::Error> unknown_kind(const std::string& name) {
   return core::fail(core::ErrorCode::kUnsupported, name,
-                    _("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, "
-                      "lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)"));
+                    _("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, nvidia-smi "
+                      "--query-gpu CSV with its header, lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)"));
 }
 
 // What kind detection inflates of a gzip'd file: detect_kind looks at the
@@ -583,6 +613,7 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std
         apply_capture_sections(text, in.name, f);
         break;
       case FileKind::kNvidiaSmiXml: apply_smi_xml(text, in.name, f); break;
+      case FileKind::kNvidiaSmiCsv: apply_smi_csv(text, in.name, f); break;
       case FileKind::kLspci: apply_lspci(text, in.name, f, true); break;
       case FileKind::kTopo: apply_topo(text, in.name, f); break;
       case FileKind::kNvlink: apply_nvlink(text, in.name, f); break;

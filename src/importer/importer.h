@@ -2,7 +2,8 @@
 //
 // Each input's kind is detected from its content (gzip is unwrapped first):
 // an nvidia-bug-report log, `nvidia-smi -q` text (or one of its error
-// outputs), `nvidia-smi -q -x` XML, `lspci` text, `nvidia-smi topo -m`.
+// outputs), `nvidia-smi -q -x` XML, `nvidia-smi --query-gpu` CSV, `lspci`
+// text, `nvidia-smi topo -m`.
 // Each section or file goes to the same parser the live probes use (or, for
 // formats only an import reads, the parser next to this file), and the
 // facts of every input are merged into one Inventory: several files describe
@@ -23,6 +24,7 @@ enum class FileKind {
   kBugReport,
   kNvidiaSmiText,
   kNvidiaSmiXml,
+  kNvidiaSmiCsv,          // nvidia-smi --query-gpu=... --format=csv
   kLspci,
   kTopo,
   kNvlink,                // nvidia-smi nvlink --status / --remotelinkinfo

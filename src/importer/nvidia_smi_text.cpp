@@ -39,19 +39,12 @@ std::optional<std::string_view> error_kind_of(std::string_view line) {
   return std::nullopt;
 }
 
-bool unknown_value(std::string_view v) {
-  return v.empty() || v == "N/A" || v == "[N/A]" || v == "Not Supported" || v == "[Not Supported]" ||
-         v == "Unknown Error" || v == "[Unknown Error]" || v == "Requested functionality has been deprecated" ||
-         v == "[Requested functionality has been deprecated]" || v == "Unknown" || v == "Not Found" ||
-         v == "[Not Found]";
-}
-
 // One GPU's "path -> value" (paths join the keys with '/'; first one wins).
 using Values = std::map<std::string, std::string, std::less<>>;
 
 std::optional<std::string> text_of(const Values& v, std::string_view path) {
   auto it = v.find(path);
-  if (it == v.end() || unknown_value(it->second)) return std::nullopt;
+  if (it == v.end() || nvidia_smi_unknown_value(it->second)) return std::nullopt;
   return it->second;
 }
 
@@ -195,6 +188,14 @@ Line split_line(std::string_view raw) {
 
 }  // namespace
 
+bool nvidia_smi_unknown_value(std::string_view v) {
+  return v.empty() || v == "N/A" || v == "[N/A]" || v == "Not Supported" || v == "[Not Supported]" ||
+         v == "Unknown Error" || v == "[Unknown Error]" || v == "Requested functionality has been deprecated" ||
+         v == "[Requested functionality has been deprecated]" || v == "Unknown" || v == "Not Found" ||
+         v == "[Not Found]";
+}
+
+
 bool looks_like_nvidia_smi_text(std::string_view text) {
   if (text.find(kLogMarker) != std::string_view::npos) return true;
   // An error output is short: look at its first lines only.
@@ -286,8 +287,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
       if (l.value) {
         finish_gpu();
         if (l.key == "Timestamp") out.timestamp = std::string(*l.value);
-        if (l.key == "Driver Version" && !unknown_value(*l.value)) out.driver_version = std::string(*l.value);
-        if (l.key == "CUDA Version" && !unknown_value(*l.value)) out.cuda_version = std::string(*l.value);
+        if (l.key == "Driver Version" && !nvidia_smi_unknown_value(*l.value)) out.driver_version = std::string(*l.value);
+        if (l.key == "CUDA Version" && !nvidia_smi_unknown_value(*l.value)) out.cuda_version = std::string(*l.value);
         if (l.key == "Attached GPUs") {
           if (auto n = core::parse_u64(*l.value); n && *n < 4096) out.attached_gpus = static_cast<int>(*n);
         }

@@ -48,6 +48,10 @@ struct NvidiaSmiText {
 // nvidia-smi's known error messages.
 core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text);
 
+// nvidia-smi's words for "no value" ("N/A", "[Not Supported]", "[Requested
+// functionality has been deprecated]", ...), in its -q text and its CSV.
+bool nvidia_smi_unknown_value(std::string_view v);
+
 // True when the text looks like `nvidia-smi -q` output or one of its errors.
 bool looks_like_nvidia_smi_text(std::string_view text);
 

@@ -16,7 +16,7 @@ constexpr std::string_view kBoxV = "\xe2\x94\x82";       // │ light vertical: 
 constexpr std::string_view kBoxHeavyV = "\xe2\x94\x83";  // ┃ heavy vertical: Keras 3 header row
 constexpr size_t kMaxLayers = 1000000;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool ascii_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // "12,560" or "12560" at the start of s; the digits consumed in *used.
@@ -24,7 +24,7 @@ std::optional<uint64_t> parse_count(std::string_view s, size_t* used = nullptr) 
   uint64_t v = 0;
   size_t i = 0;
   bool any = false;
-  while (i < s.size() && (is_digit(s[i]) || (s[i] == ',' && any))) {
+  while (i < s.size() && (ascii_digit(s[i]) || (s[i] == ',' && any))) {
     if (s[i] != ',') {
       const uint64_t d = static_cast<uint64_t>(s[i] - '0');
       if (v > (std::numeric_limits<uint64_t>::max() - d) / 10) return std::nullopt;
@@ -100,7 +100,7 @@ size_t find_shape_start(std::string_view line, size_t from) {
     if (c == '(' && i > 0) {
       size_t j = i + 1;
       while (j < line.size() && line[j] == ' ') ++j;
-      if (j < line.size() && (line.compare(j, 4, "None") == 0 || is_digit(line[j]) || line[j] == ')')) return i;
+      if (j < line.size() && (line.compare(j, 4, "None") == 0 || ascii_digit(line[j]) || line[j] == ')')) return i;
     } else if (c == '[' && i + 1 < line.size() && line[i + 1] == '(') {
       return i;
     } else if (c == 'm' && i > 0 && is_space(line[i - 1]) && line.compare(i, 8, "multiple") == 0) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/stats.h"
 #include "plan/catalog_adapter.h"
 #include "plan/memory.h"
 
@@ -16,22 +17,6 @@ namespace tfrig::plan {
 namespace {
 
 size_t mode_index(MathMode m) { return static_cast<size_t>(m); }
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const double pos = q * static_cast<double>(v.size() - 1);
-  const size_t i = static_cast<size_t>(pos);
-  const double f = pos - static_cast<double>(i);
-  return i + 1 < v.size() ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-}
 
 // What one sample costs on one GPU before any efficiency: the work split by
 // the units that run it, the DRAM traffic, and the GPU's roofs.
@@ -511,8 +496,8 @@ Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const
   // source's rows the band promises (issue 29: 79.4% once the element-wise
   // traffic was added, docs/plan.md).
   if (ratios.size() >= 5) {
-    c.band_low = std::min(0.95, quantile(ratios, kBandQuantile));
-    c.band_high = std::max(1.05, quantile(ratios, 1.0 - kBandQuantile));
+    c.band_low = std::min(0.95, core::quantile(ratios, kBandQuantile));
+    c.band_high = std::max(1.05, core::quantile(ratios, 1.0 - kBandQuantile));
   }
   return c;
 }
@@ -666,7 +651,7 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
     std::vector<double> v;
     for (const ThroughputRow* r : exact) v.push_back(r->samples_per_s);
     Throughput t;
-    t.samples_per_s = median(v);
+    t.samples_per_s = core::median(v);
     // Published rows of the same GPU and precision differ by about 10%
     // between container releases (DeepLearningExamples TensorFlow BERT-large
     // AMP on V100 32GB: 51.0 on DGX-1, 55.3 on DGX-2).

@@ -61,6 +61,7 @@ std::string reported_by(const inventory::Gpu& g) {
   if (g.source == "nvml") return "NVML";
   if (g.source == "nvidia-smi-xml") return "nvidia-smi -q -x (XML)";
   if (g.source == "nvidia-smi-q") return "nvidia-smi -q (text)";
+  if (g.source == "nvidia-smi-csv") return "nvidia-smi --query-gpu (CSV)";
   if (g.source == "pci") return "lspci / sysfs";
   if (g.source == "proc") return "/proc/driver/nvidia/gpus";
   if (g.source == "nvidia-smi-topo") return "nvidia-smi topo -m";
@@ -92,7 +93,8 @@ std::optional<knowledge::GpuMatch> gpu_catalog(const Context& ctx, const invento
 
 std::optional<GpuCc> gpu_cc(const Context& ctx, const inventory::Gpu& g) {
   if (g.compute_capability) {
-    if (auto v = Version::parse(*g.compute_capability)) return GpuCc{*v, "nvml", false};
+    // Where the value was read: NVML live, or the file an import read it from.
+    if (auto v = Version::parse(*g.compute_capability)) return GpuCc{*v, g.source == "nvml" || g.source.empty() ? "nvml" : reported_by(g), false};
   }
   if (auto m = gpu_catalog(ctx, g); m && m->compute_capability) {
     if (auto v = Version::parse(*m->compute_capability)) return GpuCc{*v, m->source, m->uncertain};
