@@ -267,8 +267,10 @@ constexpr uint64_t kTraceStepThreadId = 0xdeadbeef;
 // No trace holds this many step markers (a step is at least a microsecond
 // of a capture of at most minutes): more is not a profile of training steps.
 constexpr size_t kMaxTraceMarkers = 1'000'000;
-// Timestamps beyond a year in microseconds are not a capture's.
-constexpr double kMaxTraceMicros = 366.0 * 86400 * 1e6;
+// The profiler's timestamps count from the start of the capture; other
+// writers count from the Unix epoch (1.7e15 us in 2024). Beyond 1e17 us (the
+// year 5138) a time is not a timestamp; the step itself is bounded later.
+constexpr double kMaxTraceMicros = 1e17;
 // Where "traceEvents" must start for plain JSON to be read as a trace (the
 // profiler writes it after a few hundred bytes of metadata).
 constexpr size_t kTraceKeyWindow = size_t{1} << 20;
@@ -478,20 +480,21 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
       if (thread != scan.thread_names.end() && thread->second != "Steps") continue;
       by_pid[t.pid].push_back(t);
     }
-    const std::vector<TraceMarker>* best = nullptr;
+    bool found = false;
     uint64_t best_pid = 0;
     bool best_gpu = false;
     for (const auto& [pid, list] : by_pid) {
       auto pn = scan.process_names.find(pid);
       const bool gpu = pn != scan.process_names.end() && pn->second.rfind("/device:GPU:", 0) == 0;
-      if (best == nullptr || (gpu && !best_gpu) || (gpu == best_gpu && list.size() > best->size())) {
-        best = &list;
+      std::vector<TraceStep> these = trace_steps(list);
+      if (!found || (gpu && !best_gpu) || (gpu == best_gpu && these.size() > steps.size())) {
+        found = true;
+        steps = std::move(these);
         best_pid = pid;
         best_gpu = gpu;
       }
     }
-    if (best != nullptr) {
-      steps = trace_steps(*best);
+    if (found) {
       auto pn = scan.process_names.find(best_pid);
       const std::string process = pn != scan.process_names.end() ? core::printable(pn->second) : fmt::format("pid {}", best_pid);
       m.step_events = "device-steps";

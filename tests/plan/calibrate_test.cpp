@@ -235,6 +235,15 @@ TEST(PlanCalibrate, ProfilerTraceSeveralStepsMedianInterval) {
   EXPECT_EQ(h->steps_seen, 3u);
   EXPECT_EQ(h->steps_used, 1u);
   EXPECT_NEAR(h->seconds_per_step, 0.002, 1e-12);
+
+  // Writers that count from the Unix epoch (microseconds since 1970).
+  const std::string epoch = R"({"traceEvents":[
+    {"ph":"X","pid":1,"tid":1,"ts":1700000000000000,"dur":9000,"name":"train","args":{"step_num":"7"}},
+    {"ph":"X","pid":1,"tid":1,"ts":1700000000010000,"dur":9000,"name":"train","args":{"step_num":"8"}},
+    {"ph":"X","pid":1,"tid":1,"ts":1700000000020500,"dur":9000,"name":"train","args":{"step_num":"9"}}]})";
+  auto e = parse_step_file(epoch, "epoch.json");
+  ASSERT_TRUE(e) << e.error().to_string();
+  EXPECT_NEAR(e->seconds_per_step, 0.0105, 1e-9);
 }
 
 TEST(PlanCalibrate, PipelineResultOnlyWithTheUsersRate) {
