@@ -468,6 +468,8 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
 
   StepMeasurement m;
   m.kind = "tf-profiler-trace";
+  m.trace_without_gpu = std::none_of(scan.process_names.begin(), scan.process_names.end(),
+                                     [](const auto& p) { return p.second.rfind("/device:GPU:", 0) == 0; });
   std::vector<TraceStep> steps;
   std::string where_what;
   // 1. The device "Steps" track: the GPU with the most steps (the first GPU
@@ -601,6 +603,9 @@ std::string UserCalibration::text() const {
   std::string t = trf("calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}",
                       measured_samples_per_s, gpu_name, file, step.lines, model_samples_per_s, factor);
   if (step.includes_validation) t += _("; the epoch times include validation, so the rate is a lower bound");
+  if (step.trace_without_gpu) {
+    t += _("; the trace shows no GPU (a run on the CPU, or the profiler could not load CUPTI): check that the run used the GPU named");
+  }
   return t;
 }
 
@@ -646,6 +651,7 @@ nlohmann::json calibration_to_json(const UserCalibration& c) {
   step["step_events"] = c.step.step_events.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.step.step_events);
   step["steps_seen"] = c.step.steps_seen > 0 ? nlohmann::json(c.step.steps_seen) : nlohmann::json(nullptr);
   step["steps_used"] = c.step.steps_used > 0 ? nlohmann::json(c.step.steps_used) : nlohmann::json(nullptr);
+  step["trace_has_gpu"] = c.step.kind == "tf-profiler-trace" ? nlohmann::json(!c.step.trace_without_gpu) : nlohmann::json(nullptr);
   return {{"file", c.file},
           {"gpu_id", c.gpu_id},
           {"gpu", c.gpu_name},

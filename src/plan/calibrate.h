@@ -33,6 +33,9 @@ struct StepMeasurement {
   std::string step_events;
   size_t steps_seen = 0;
   size_t steps_used = 0;
+  // A trace with no /device:GPU process: the run used no GPU, or the profiler
+  // could not trace it (CUPTI not loaded); the text says so.
+  bool trace_without_gpu = false;
 };
 
 // A decompressed (or plain) Profiler trace larger than this is refused: the

@@ -112,6 +112,7 @@ TEST(PlanCalibrate, ProfilerTraceGpuSteps2022) {
   EXPECT_EQ(m->steps_seen, 1u);
   EXPECT_EQ(m->steps_used, 1u);
   EXPECT_NEAR(m->seconds_per_step, 9008.359e-6, 1e-12);
+  EXPECT_FALSE(m->trace_without_gpu);
   EXPECT_NE(m->lines.find("'Steps' track of /device:GPU:0"), std::string::npos) << m->lines;
   EXPECT_NE(m->lines.find("only step"), std::string::npos) << m->lines;
   EXPECT_NEAR(measured_rate_per_gpu(*m, 256, 1), 256 / 9008.359e-6, 1e-6);
@@ -132,6 +133,14 @@ TEST(PlanCalibrate, ProfilerTraceHostTrainFunction) {
   EXPECT_EQ(m->steps_seen, 1u);
   EXPECT_NEAR(m->seconds_per_step, 702632.675e-6, 1e-12);
   EXPECT_NE(m->lines.find("train_function"), std::string::npos) << m->lines;
+  // The trace has no GPU: the calibration says so.
+  EXPECT_TRUE(m->trace_without_gpu);
+  const auto gpus = fixture_gpus();
+  auto calibrated = calibrate_model(builtin_throughput_model(), model_workload("resnet50", Precision::kFp32, 32), fixture(gpus, "rtx-3060-12gb"), *m,
+                                    "cpu.trace.json.gz");
+  ASSERT_TRUE(calibrated) << calibrated.error().to_string();
+  EXPECT_NE(calibrated->user->text.find("the trace shows no GPU"), std::string::npos) << calibrated->user->text;
+  EXPECT_EQ(calibrated->user->json["step"]["trace_has_gpu"], false);
 }
 
 // The same trace inflated (the plain Chrome-trace JSON) reads the same.
