@@ -316,7 +316,9 @@ core::Result<plan::ThroughputModel> calibrated_model(const PlanOptions& o, const
   if (gpu == nullptr) {
     return core::fail(core::ErrorCode::kInvalidArgument, "--calibrate-gpu", trf("'{}' is not a GPU of the catalog", core::printable(o.calibrate_gpu)));
   }
-  auto bytes = read_text_file(o.calibrate);
+  // A Profiler trace may be large (plain JSON up to kMaxTraceBytes); a fit log
+  // or pipeline result over 16 MiB is refused by parse_step_file.
+  auto bytes = core::read_input_file(o.calibrate, plan::kMaxTraceBytes);
   if (!bytes) return tl::unexpected(bytes.error());
   auto step = plan::parse_step_file(*bytes, o.calibrate);
   if (!step) return tl::unexpected(step.error());
@@ -389,7 +391,8 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--runs-per-month", o->runs_per_month, _("Runs a month: compares instances reserved 24/7 with released after each run"))
       ->type_name("K")->check(CLI::Range(1, 100000));
   cmd->add_option("--deadline", o->deadline, _("The cheapest option that finishes within this time (12h, 90min, 2d)"))->type_name("TIME")->check(deadline_text());
-  cmd->add_option("--calibrate", o->calibrate, _("Your run's Keras fit log (or a 'tfrig pipeline --format json' with --samples-per-s): its step time rescales every GPU's rate"))
+  cmd->add_option("--calibrate", o->calibrate, _("Your run's Keras fit log, TensorFlow Profiler trace (*.trace.json.gz) or 'tfrig pipeline --format json' with --samples-per-s: its "
+                                                  "step time rescales every GPU's rate"))
       ->type_name("FILE");
   cmd->add_option("--calibrate-gpu", o->calibrate_gpu, _("The GPU the --calibrate run used (catalog name or id)"))->type_name("GPU");
   cmd->add_option("--pipeline", o->pipeline_json, _("A 'tfrig pipeline --format json' result: its input rate caps every GPU"))

@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "core/i18n.h"
+#include "core/stats.h"
 #include "core/text.h"
+#include "importer/gzip.h"
 #include "plan/ranking.h"
 
 namespace tfrig::plan {
@@ -21,6 +26,9 @@ using core::ErrorCode;
 // progress bar is longer than a few hundred characters of metrics.
 constexpr size_t kMaxLines = 2'000'000;
 constexpr size_t kMaxLineChars = 64 * 1024;
+// A fit log or a pipeline result larger than this is not one (the file may be
+// read up to kMaxTraceBytes for a trace).
+constexpr size_t kMaxLogBytes = size_t{16} << 20;
 // A step of more than a day or less than a microsecond is not a training step.
 constexpr double kMinStepSeconds = 1e-6;
 constexpr double kMaxStepSeconds = 86400;
@@ -113,12 +121,6 @@ std::optional<EpochLine> epoch_line(std::string_view l, size_t line_no) {
   return e;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 }  // namespace
 
 core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const std::string& file) {
@@ -203,8 +205,8 @@ core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const s
   if (times.empty()) {
     return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, used.front().line), _("epoch lines mix per-sample and per-step times"));
   }
-  if (per_sample) m.seconds_per_sample = median(times);
-  else m.seconds_per_step = median(times);
+  if (per_sample) m.seconds_per_sample = core::median(times);
+  else m.seconds_per_step = core::median(times);
   m.epochs_used = times.size();
   m.lines = used.front().line == used.back().line ? trf("line {}", used.front().line) : trf("lines {0}-{1}", used.front().line, used.back().line);
   return m;
@@ -240,19 +242,345 @@ core::Result<StepMeasurement> parse_pipeline_step(std::string_view text, const s
   return core::fail(ErrorCode::kParse, file + ": stages", _("no gpu stage"));
 }
 
-core::Result<StepMeasurement> parse_step_file(std::string_view bytes, const std::string& file) {
-  if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b) {
+namespace {
+
+// ---- TensorFlow Profiler traces ----
+//
+// The trace is the Chrome trace-event JSON written by TensorFlow's profiler
+// (tensorflow/core/profiler/convert/trace_events_to_json.cc, TraceEventsToJson):
+// {"displayTimeUnit":"ns","metadata":{...},"traceEvents":[...]} where "M"
+// events name processes (a device: "/device:GPU:0", "/host:CPU") and threads,
+// and "X" events are complete events with "ts" and "dur" in microseconds.
+
+namespace tod = simdjson::ondemand;
+
+// The profiler's derived "Steps" line has this thread id on every device
+// (kThreadIdStepInfo = kThreadIdDerivedMin = 0xdeadbeef,
+// tensorflow/tsl/profiler/utils/trace_utils.h); the trace names it "Steps"
+// (kStepLineName, xplane_schema.cc).
+constexpr uint64_t kTraceStepThreadId = 0xdeadbeef;
+// No trace holds this many step markers (a step is at least a microsecond
+// of a capture of at most minutes): more is not a profile of training steps.
+constexpr size_t kMaxTraceMarkers = 1'000'000;
+// The profiler's timestamps count from the start of the capture; other
+// writers count from the Unix epoch (1.7e15 us in 2024). Beyond 1e17 us (the
+// year 5138) a time is not a timestamp; the step itself is bounded later.
+constexpr double kMaxTraceMicros = 1e17;
+// Where "traceEvents" must start for plain JSON to be read as a trace (the
+// profiler writes it after a few hundred bytes of metadata).
+constexpr size_t kTraceKeyWindow = size_t{1} << 20;
+
+struct TraceMarker {
+  uint64_t pid = 0;
+  uint64_t tid = 0;
+  double ts = 0;   // microseconds
+  double dur = 0;  // microseconds
+  std::string group;  // group_id (the profiler's step grouping); empty when none
+  size_t index = 0;   // in traceEvents
+};
+
+struct TraceScan {
+  std::map<uint64_t, std::string> process_names;
+  std::map<std::pair<uint64_t, uint64_t>, std::string> thread_names;
+  std::vector<TraceMarker> device_steps;   // on thread kTraceStepThreadId
+  std::vector<TraceMarker> step_num;       // an args.step_num
+  std::vector<TraceMarker> train_function; // name "train_function"
+  size_t events = 0;
+};
+
+// A number or a string holding one (the profiler writes args as strings).
+bool trace_scalar(tod::value v, std::string& out) {
+  tod::json_type type;
+  if (v.type().get(type) != simdjson::SUCCESS) return false;
+  if (type == tod::json_type::string) {
+    std::string_view s;
+    if (v.get_string().get(s) != simdjson::SUCCESS) return false;
+    out = std::string(s.substr(0, 64));
+    return true;
+  }
+  if (type == tod::json_type::number) {
+    std::string_view raw = v.raw_json_token();
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) raw.remove_suffix(1);
+    out = std::string(raw.substr(0, 64));
+    return true;
+  }
+  return false;
+}
+
+core::Error trace_error(const std::string& where, std::string message) { return core::Error{ErrorCode::kParse, where, std::move(message)}; }
+
+// One element of traceEvents. Fields are read in the order they come (the
+// profiler writes ph, pid, tid, ts, dur, name, args; other writers differ).
+std::optional<core::Error> scan_trace_event(tod::value v, size_t index, const std::string& file, TraceScan& scan) {
+  tod::object obj;
+  if (v.get_object().get(obj) != simdjson::SUCCESS) return std::nullopt;  // `{}` padding events and others: not ours
+  std::string_view ph, name;
+  std::optional<uint64_t> pid, tid;
+  std::optional<double> ts, dur;
+  std::string arg_name, group, step;
+  bool has_step_num = false;
+  bool bad_time = false;
+  const char* bad_field = nullptr;
+  for (auto item : obj) {
+    tod::field f;
+    std::string_view key;
+    if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) {
+      return trace_error(fmt::format("{}: traceEvents[{}]", file, index), _("not valid JSON"));
+    }
+    if (key == "ph") {
+      if (f.value().get_string().get(ph) != simdjson::SUCCESS) ph = {};
+    } else if (key == "name") {
+      if (f.value().get_string().get(name) != simdjson::SUCCESS) name = {};
+    } else if (key == "pid" || key == "tid") {
+      // Chrome traces of other tools use strings here: such an event is not
+      // the profiler's, and is left alone.
+      uint64_t n = 0;
+      if (f.value().get_uint64().get(n) == simdjson::SUCCESS) (key == "pid" ? pid : tid) = n;
+    } else if (key == "ts" || key == "dur") {
+      double d = 0;
+      if (f.value().get_double().get(d) != simdjson::SUCCESS || !std::isfinite(d) || d < 0 || d > kMaxTraceMicros) {
+        bad_time = true;
+        bad_field = key == "ts" ? "ts" : "dur";
+      } else {
+        (key == "ts" ? ts : dur) = d;
+      }
+    } else if (key == "args") {
+      tod::object args;
+      if (f.value().get_object().get(args) != simdjson::SUCCESS) continue;
+      for (auto a : args) {
+        tod::field af;
+        std::string_view akey;
+        if (std::move(a).get(af) != simdjson::SUCCESS || af.unescaped_key().get(akey) != simdjson::SUCCESS) {
+          return trace_error(fmt::format("{}: traceEvents[{}].args", file, index), _("not valid JSON"));
+        }
+        if (akey == "name") {
+          std::string_view n;
+          if (af.value().get_string().get(n) == simdjson::SUCCESS) arg_name = std::string(n.substr(0, 200));
+        } else if (akey == "group_id") {
+          if (!trace_scalar(af.value(), group)) group.clear();
+        } else if (akey == "step_num") {
+          has_step_num = trace_scalar(af.value(), step);
+        }
+      }
+    }
+  }
+  ++scan.events;
+  if (ph == "M") {
+    if (pid && name == "process_name") scan.process_names[*pid] = arg_name;
+    if (pid && tid && name == "thread_name") scan.thread_names[{*pid, *tid}] = arg_name;
+    return std::nullopt;
+  }
+  if (ph != "X" || !pid || !tid) return std::nullopt;
+  const bool device_step = *tid == kTraceStepThreadId;
+  const bool train_function = name == "train_function";
+  if (!device_step && !has_step_num && !train_function) return std::nullopt;
+  // A step marker without a usable time is a broken trace, not one to skip.
+  if (bad_time || !ts || !dur) {
+    return trace_error(fmt::format("{}: traceEvents[{}].{}", file, index, bad_field != nullptr ? bad_field : (!ts ? "ts" : "dur")),
+                       trf("expected a time in microseconds from 0 to {:g}", kMaxTraceMicros));
+  }
+  TraceMarker m{*pid, *tid, *ts, *dur, group, index};
+  std::vector<TraceMarker>& into = device_step ? scan.device_steps : has_step_num ? scan.step_num : scan.train_function;
+  if (into.size() >= kMaxTraceMarkers) {
+    return trace_error(fmt::format("{}: traceEvents[{}]", file, index), trf("more than {} step markers", kMaxTraceMarkers));
+  }
+  // step_num names the step: events of one step share it.
+  if (has_step_num && !device_step) m.group = step;
+  into.push_back(std::move(m));
+  return std::nullopt;
+}
+
+// One step: its start and end (microseconds), from the markers of one group.
+struct TraceStep {
+  double start = 0;
+  double end = 0;
+};
+
+// Markers of one group (group_id, step_num) make one step; markers without
+// a group are a step each.
+std::vector<TraceStep> trace_steps(const std::vector<TraceMarker>& markers) {
+  std::map<std::string, TraceStep> grouped;
+  std::vector<TraceStep> steps;
+  for (const TraceMarker& m : markers) {
+    if (m.group.empty()) {
+      steps.push_back({m.ts, m.ts + m.dur});
+      continue;
+    }
+    auto [it, fresh] = grouped.try_emplace(m.group, TraceStep{m.ts, m.ts + m.dur});
+    if (!fresh) {
+      it->second.start = std::min(it->second.start, m.ts);
+      it->second.end = std::max(it->second.end, m.ts + m.dur);
+    }
+  }
+  for (const auto& [group, step] : grouped) steps.push_back(step);
+  std::sort(steps.begin(), steps.end(), [](const TraceStep& a, const TraceStep& b) { return a.start < b.start; });
+  return steps;
+}
+
+core::Result<StepMeasurement> parse_trace_text(std::string text, const std::string& file) {
+  const size_t size = text.size();
+  if (size > kMaxTraceBytes) {
+    return core::fail(ErrorCode::kParse, file, trf("a trace larger than {} MiB", kMaxTraceBytes >> 20));
+  }
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end.
+  text.append(simdjson::SIMDJSON_PADDING, '\0');
+  const std::string expected = _("expected a TensorFlow Profiler trace: a JSON object with a traceEvents array");
+  tod::parser parser;
+  tod::document doc;
+  if (parser.iterate(simdjson::padded_string_view(text.data(), size, text.size())).get(doc) != simdjson::SUCCESS) {
+    return core::fail(ErrorCode::kParse, file, trf("not JSON ({})", expected));
+  }
+  tod::object root;
+  if (doc.get_object().get(root) != simdjson::SUCCESS) return core::fail(ErrorCode::kParse, file, trf("not a JSON object ({})", expected));
+  TraceScan scan;
+  bool have_events = false;
+  for (auto item : root) {
+    tod::field f;
+    std::string_view key;
+    if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) {
+      return core::fail(ErrorCode::kParse, file, trf("not valid JSON ({})", expected));
+    }
+    if (key != "traceEvents") continue;
+    tod::array events;
+    if (f.value().get_array().get(events) != simdjson::SUCCESS) return core::fail(ErrorCode::kParse, file + ": traceEvents", _("expected an array"));
+    have_events = true;
+    size_t index = 0;
+    for (auto element : events) {
+      tod::value v;
+      if (std::move(element).get(v) != simdjson::SUCCESS) {
+        return core::fail(ErrorCode::kParse, fmt::format("{}: traceEvents[{}]", file, index),
+                          _("not valid JSON (a trace cut short, or not a trace)"));
+      }
+      if (auto e = scan_trace_event(v, index, file, scan)) return tl::unexpected(*e);
+      ++index;
+    }
+  }
+  // A document cut inside the array, or text after it, is not a whole trace.
+  if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) {
+    return core::fail(ErrorCode::kParse, file, _("not valid JSON (a trace cut short, or text after it)"));
+  }
+  if (!have_events) return core::fail(ErrorCode::kParse, file + ": traceEvents", trf("missing ({})", expected));
+
+  StepMeasurement m;
+  m.kind = "tf-profiler-trace";
+  m.trace_without_gpu = std::none_of(scan.process_names.begin(), scan.process_names.end(),
+                                     [](const auto& p) { return p.second.rfind("/device:GPU:", 0) == 0; });
+  std::vector<TraceStep> steps;
+  std::string where_what;
+  // 1. The device "Steps" track: the GPU with the most steps (the first GPU
+  // on a tie); another device's (a TPU's) when no GPU has one.
+  if (!scan.device_steps.empty()) {
+    std::map<uint64_t, std::vector<TraceMarker>> by_pid;
+    for (const TraceMarker& t : scan.device_steps) {
+      auto thread = scan.thread_names.find({t.pid, t.tid});
+      // A thread with that id named otherwise is not the profiler's Steps line.
+      if (thread != scan.thread_names.end() && thread->second != "Steps") continue;
+      by_pid[t.pid].push_back(t);
+    }
+    bool found = false;
+    uint64_t best_pid = 0;
+    bool best_gpu = false;
+    for (const auto& [pid, list] : by_pid) {
+      auto pn = scan.process_names.find(pid);
+      const bool gpu = pn != scan.process_names.end() && pn->second.rfind("/device:GPU:", 0) == 0;
+      std::vector<TraceStep> these = trace_steps(list);
+      if (!found || (gpu && !best_gpu) || (gpu == best_gpu && these.size() > steps.size())) {
+        found = true;
+        steps = std::move(these);
+        best_pid = pid;
+        best_gpu = gpu;
+      }
+    }
+    if (found) {
+      auto pn = scan.process_names.find(best_pid);
+      const std::string process = pn != scan.process_names.end() ? core::printable(pn->second) : fmt::format("pid {}", best_pid);
+      m.step_events = "device-steps";
+      // TRANSLATORS: {0} a device of the trace, e.g. /device:GPU:0
+      where_what = trf("the 'Steps' track of {0}", process);
+    }
+  }
+  if (steps.empty() && !scan.step_num.empty()) {
+    steps = trace_steps(scan.step_num);
+    m.step_events = "host-step-num";
+    where_what = _("the events with a step_num argument");
+  }
+  if (steps.empty() && !scan.train_function.empty()) {
+    steps = trace_steps(scan.train_function);
+    m.step_events = "host-train-function";
+    where_what = _("the host's train_function calls");
+  }
+  if (steps.empty()) {
     return core::fail(ErrorCode::kParse, file,
-                      _("a gzip file (a TensorFlow Profiler trace?): reading step times from Profiler traces is not implemented yet; give the Keras "
-                        "fit log of the same run"));
+                      trf("no training step in {} trace events (expected the profiler's 'Steps' track on a /device:GPU process, events with a "
+                          "step_num argument, or tf.keras 'train_function' calls; a model compiled with run_eagerly=True leaves none): profile "
+                          "training steps, e.g. TensorBoard(profile_batch='10,20') during model.fit",
+                          scan.events));
+  }
+  m.steps_seen = steps.size();
+  // The first profiled step may still trace, compile or autotune: dropped
+  // when there are more.
+  std::vector<TraceStep> used(steps.size() > 1 ? steps.begin() + 1 : steps.begin(), steps.end());
+  std::vector<double> times;
+  if (used.size() >= 2) {
+    for (size_t i = 0; i + 1 < used.size(); ++i) times.push_back((used[i + 1].start - used[i].start) * 1e-6);
+  } else {
+    times.push_back((used.front().end - used.front().start) * 1e-6);
+  }
+  const double t = core::median(times);
+  if (!(t >= kMinStepSeconds) || t > kMaxStepSeconds) {
+    return core::fail(ErrorCode::kParse, file,
+                      trf("a step time of {:g} s is not a training step (expected {:g} s to {:g} s)", t, kMinStepSeconds, kMaxStepSeconds));
+  }
+  m.seconds_per_step = t;
+  m.steps_used = times.size();
+  const size_t first = steps.size() > 1 ? 2 : 1;
+  if (used.size() >= 2) {
+    // TRANSLATORS: {0}-{1} the steps read, {2} how many the trace holds, {3} what marks them.
+    m.lines = trf("steps {0}-{1} of {2}, {3}: the median interval between step starts", first, steps.size(), steps.size(), where_what);
+  } else if (steps.size() == 1) {
+    m.lines = trf("the only step of {0}: its duration (profile more steps for a steadier time)", where_what);
+  } else {
+    m.lines = trf("step 2 of 2, {0}: its duration", where_what);
+  }
+  return m;
+}
+
+}  // namespace
+
+core::Result<StepMeasurement> parse_profiler_trace(std::string_view json, const std::string& file) {
+  std::string text;
+  text.reserve(json.size() + simdjson::SIMDJSON_PADDING);
+  text.assign(json);
+  return parse_trace_text(std::move(text), file);
+}
+
+core::Result<StepMeasurement> parse_step_file(std::string_view bytes, const std::string& file) {
+  // TensorBoard's profile plugin writes the trace gzip-compressed
+  // (plugins/profile/RUN/HOST.trace.json.gz): inflated, bounded.
+  if (importer::is_gzip(bytes)) {
+    auto text = importer::gunzip(bytes, kMaxTraceBytes);
+    if (!text) {
+      core::Error e = text.error();
+      e.where = file + (e.where.empty() ? "" : ": " + e.where);
+      e.code = ErrorCode::kParse;
+      return tl::unexpected(std::move(e));
+    }
+    return parse_trace_text(std::move(*text), file);
   }
   const size_t first = bytes.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && bytes[first] == '{') {
     if (bytes.substr(first, 32).find("\"tfrig_watch\"") != std::string_view::npos) {
       return core::fail(ErrorCode::kParse, fmt::format("{}: line 1", file),
-                        _("a 'tfrig watch --record' recording holds utilisation, not step times: give the Keras fit log of the same run"));
+                        _("a 'tfrig watch --record' recording holds utilisation, not step times: give the Keras fit log or a TensorFlow "
+                          "Profiler trace of the same run"));
     }
+    if (bytes.substr(first, kTraceKeyWindow).find("\"traceEvents\"") != std::string_view::npos) return parse_profiler_trace(bytes, file);
     if (bytes.find("\"stages\"") != std::string_view::npos) return parse_pipeline_step(bytes, file);
+  }
+  if (bytes.size() > kMaxLogBytes) {
+    return core::fail(ErrorCode::kParse, file,
+                      trf("{} MiB of text that is not a Profiler trace: a Keras fit log or a pipeline result is at most {} MiB", bytes.size() >> 20,
+                          kMaxLogBytes >> 20));
   }
   if (bytes.find('\0') != std::string_view::npos) return core::fail(ErrorCode::kParse, file, _("binary data (expected a Keras fit log)"));
   return parse_keras_fit_log(bytes, file);
@@ -270,6 +598,9 @@ std::string UserCalibration::text() const {
   std::string t = trf("calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}",
                       measured_samples_per_s, gpu_name, file, step.lines, model_samples_per_s, factor);
   if (step.includes_validation) t += _("; the epoch times include validation, so the rate is a lower bound");
+  if (step.trace_without_gpu) {
+    t += _("; the trace shows no GPU (a run on the CPU, or the profiler could not load CUPTI): check that the run used the GPU named");
+  }
   return t;
 }
 
@@ -311,6 +642,11 @@ nlohmann::json calibration_to_json(const UserCalibration& c) {
                          {"includes_validation", c.step.includes_validation}};
   step["seconds_per_step"] = c.step.seconds_per_step > 0 ? nlohmann::json(c.step.seconds_per_step) : nlohmann::json(nullptr);
   step["seconds_per_sample"] = c.step.seconds_per_sample > 0 ? nlohmann::json(c.step.seconds_per_sample) : nlohmann::json(nullptr);
+  // A Profiler trace: which markers, how many steps it holds, how many step times the median is of.
+  step["step_events"] = c.step.step_events.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.step.step_events);
+  step["steps_seen"] = c.step.steps_seen > 0 ? nlohmann::json(c.step.steps_seen) : nlohmann::json(nullptr);
+  step["steps_used"] = c.step.steps_used > 0 ? nlohmann::json(c.step.steps_used) : nlohmann::json(nullptr);
+  step["trace_has_gpu"] = c.step.kind == "tf-profiler-trace" ? nlohmann::json(!c.step.trace_without_gpu) : nlohmann::json(nullptr);
   return {{"file", c.file},
           {"gpu_id", c.gpu_id},
           {"gpu", c.gpu_name},

@@ -20,14 +20,27 @@ namespace tfrig::plan {
 
 // What a file says about the training step.
 struct StepMeasurement {
-  std::string kind;               // "keras-fit-log", "pipeline-json"
+  std::string kind;               // "keras-fit-log", "pipeline-json", "tf-profiler-trace"
   double seconds_per_step = 0;    // of the global batch; 0 when only per_sample is known
   double seconds_per_sample = 0;  // Keras 2.0-2.1 "us/sample" lines, or a pipeline's rate
   size_t epochs_used = 0;         // epoch summary lines behind the median
   size_t epochs_seen = 0;
   std::string lines;              // "lines 12-40" of the file
   bool includes_validation = false;  // the epoch's time covers its validation pass (val_ metrics on the line)
+  // A Profiler trace: the step markers read ("device-steps", "host-step-num",
+  // "host-train-function"), how many steps the trace holds and how many step
+  // times the median is of. 0 / empty for the other kinds.
+  std::string step_events;
+  size_t steps_seen = 0;
+  size_t steps_used = 0;
+  // A trace with no /device:GPU process: the run used no GPU, or the profiler
+  // could not trace it (CUPTI not loaded); the text says so.
+  bool trace_without_gpu = false;
 };
+
+// A decompressed (or plain) Profiler trace larger than this is refused: the
+// trace is read whole, and simdjson's index takes about 6 bytes per byte more.
+constexpr size_t kMaxTraceBytes = size_t{512} << 20;
 
 // Keras Model.fit output: the epoch summary lines "N/N [====] - 9s 6ms/step -
 // loss: ..." (tf.keras Progbar), "N/N ━━━━ 9s 6ms/step" (Keras 3), "N/N - 9s -
@@ -40,9 +53,20 @@ core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const s
 // A `tfrig pipeline --format json` result whose gpu stage the user gave
 // (--samples-per-s, origin "assumed") or the pipeline measured: its rate.
 core::Result<StepMeasurement> parse_pipeline_step(std::string_view text, const std::string& file);
-// Detects the kind by content: a JSON object with "stages" is a pipeline
-// result; a watch recording ({"tfrig_watch":1}) and a TensorFlow Profiler
-// trace are named with what they lack; anything else is read as a Keras log.
+// A TensorFlow Profiler trace (the Chrome trace JSON that TensorBoard's
+// profile plugin reads: plugins/profile/RUN/HOST.trace.json.gz, inflated):
+// the training steps it marks, in this order of preference: the profiler's
+// "Steps" track of a /device:GPU process (one event per step, grouped by
+// group_id), events with a step_num argument (tf.profiler.experimental.Trace,
+// Keras 3's "Profiled batch"), tf.keras's "train_function" calls on the host.
+// The first step is dropped when there are more; the step time is the median
+// interval between the starts of the rest, or the one step's duration.
+core::Result<StepMeasurement> parse_profiler_trace(std::string_view json, const std::string& file);
+// Detects the kind by content: gzip data is a Profiler trace (inflated at
+// most kMaxTraceBytes); a JSON object with "traceEvents" near its start is a
+// trace, one with "stages" a pipeline result; a watch recording
+// ({"tfrig_watch":1}) is refused with what it lacks; anything else is read as
+// a Keras log (at most 16 MiB).
 core::Result<StepMeasurement> parse_step_file(std::string_view bytes, const std::string& file);
 
 // The calibration a plan applies: the user's rate on one GPU against what

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "importer/gzip.h"
 #include "plan/calibrate.h"
 #include "plan_test_support.h"
 #include "test_paths.h"
@@ -78,14 +79,180 @@ TEST(PlanCalibrate, HostileInputIsAClearError) {
   auto watch = parse_step_file("{\"tfrig_watch\":1,\"interval_s\":1}\n", "rec.jsonl");
   ASSERT_FALSE(watch);
   EXPECT_NE(watch.error().message.find("watch"), std::string::npos);
+  // Four bytes of a gzip header: a trace cut short, named by file and offset.
   auto gz = parse_step_file(std::string("\x1f\x8b\x08\x00", 4), "t.trace.json.gz");
   ASSERT_FALSE(gz);
-  EXPECT_NE(gz.error().message.find("Profiler"), std::string::npos);
+  EXPECT_EQ(gz.error().code, core::ErrorCode::kParse);
+  EXPECT_EQ(gz.error().where.rfind("t.trace.json.gz: offset", 0), 0u) << gz.error().where;
   auto nul = parse_step_file(std::string("Epoch 1/1\n\0\0", 12), "bin.log");
   ASSERT_FALSE(nul);
   // Numbers too long to be a time are not read as one.
   auto huge = parse_step_file("Epoch 1/1\n10/10 [==] - 99999999999999999999999s - loss: 1\n", "huge.log");
   EXPECT_FALSE(huge);
+}
+
+// ---- TensorFlow Profiler traces (tests/data/tf_profiler/README.md) ----
+
+std::string profiler_file(const std::string& name) {
+  std::ifstream in(std::string(TFRIG_TEST_DATA) + "/tf_profiler/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_FALSE(ss.str().empty()) << name;
+  return ss.str();
+}
+
+// A course's GPU VM: one profiled step; the device's 'Steps' track gives it
+// (9,008.359 us), not the host's train_function (5,409.891 us), which returns
+// before the GPU is done.
+TEST(PlanCalibrate, ProfilerTraceGpuSteps2022) {
+  auto m = parse_step_file(profiler_file("ecbme4040-2022-gpu-one-step.trace.json.gz"), "a.trace.json.gz");
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->kind, "tf-profiler-trace");
+  EXPECT_EQ(m->step_events, "device-steps");
+  EXPECT_EQ(m->steps_seen, 1u);
+  EXPECT_EQ(m->steps_used, 1u);
+  EXPECT_NEAR(m->seconds_per_step, 9008.359e-6, 1e-12);
+  EXPECT_FALSE(m->trace_without_gpu);
+  EXPECT_NE(m->lines.find("'Steps' track of /device:GPU:0"), std::string::npos) << m->lines;
+  EXPECT_NE(m->lines.find("only step"), std::string::npos) << m->lines;
+  EXPECT_NEAR(measured_rate_per_gpu(*m, 256, 1), 256 / 9008.359e-6, 1e-6);
+}
+
+TEST(PlanCalibrate, ProfilerTraceGpuSteps2023) {
+  auto m = parse_step_file(profiler_file("ecbme4040-2023-gpu-one-step.trace.json.gz"), "b.trace.json.gz");
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->step_events, "device-steps");
+  EXPECT_NEAR(m->seconds_per_step, 13111.156e-6, 1e-12);
+}
+
+// No GPU: the host's train_function call is the step.
+TEST(PlanCalibrate, ProfilerTraceHostTrainFunction) {
+  auto m = parse_step_file(profiler_file("fbf-tf-hoon-cpu-train-function.trace.json.gz"), "cpu.trace.json.gz");
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->step_events, "host-train-function");
+  EXPECT_EQ(m->steps_seen, 1u);
+  EXPECT_NEAR(m->seconds_per_step, 702632.675e-6, 1e-12);
+  EXPECT_NE(m->lines.find("train_function"), std::string::npos) << m->lines;
+  // The trace has no GPU: the calibration says so.
+  EXPECT_TRUE(m->trace_without_gpu);
+  const auto gpus = fixture_gpus();
+  auto calibrated = calibrate_model(builtin_throughput_model(), model_workload("resnet50", Precision::kFp32, 32), fixture(gpus, "rtx-3060-12gb"), *m,
+                                    "cpu.trace.json.gz");
+  ASSERT_TRUE(calibrated) << calibrated.error().to_string();
+  EXPECT_NE(calibrated->user->text.find("the trace shows no GPU"), std::string::npos) << calibrated->user->text;
+  EXPECT_EQ(calibrated->user->json["step"]["trace_has_gpu"], false);
+}
+
+// The same trace inflated (the plain Chrome-trace JSON) reads the same.
+TEST(PlanCalibrate, ProfilerTracePlainJson) {
+  auto gz = parse_step_file(profiler_file("ecbme4040-2022-gpu-one-step.trace.json.gz"), "a.trace.json.gz");
+  ASSERT_TRUE(gz);
+  // An empty trace has no step.
+  auto empty = parse_profiler_trace("{\"traceEvents\":[]}", "empty.json");
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().where, "empty.json");
+  auto inflated = importer::gunzip(profiler_file("ecbme4040-2022-gpu-one-step.trace.json.gz"), kMaxTraceBytes);
+  ASSERT_TRUE(inflated) << inflated.error().to_string();
+  const std::string& plain = *inflated;
+  auto m = parse_step_file(plain, "a.trace.json");
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->seconds_per_step, gz->seconds_per_step);
+  // Cut in the middle: not a whole trace, said with the file's name.
+  auto cut = parse_step_file(plain.substr(0, plain.size() / 2), "cut.trace.json");
+  ASSERT_FALSE(cut);
+  EXPECT_EQ(cut.error().code, core::ErrorCode::kParse);
+  EXPECT_EQ(cut.error().where.rfind("cut.trace.json", 0), 0u) << cut.error().where;
+}
+
+// A real trace of a fit whose steps ran eagerly: no marker, and the error
+// says what was expected.
+TEST(PlanCalibrate, ProfilerTraceWithoutStepsIsAClearError) {
+  auto m = parse_step_file(profiler_file("fbf-tf-hoon-cpu-no-training.trace.json.gz"), "eager.trace.json.gz");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, core::ErrorCode::kParse);
+  EXPECT_EQ(m.error().where, "eager.trace.json.gz");
+  EXPECT_NE(m.error().message.find("no training step in 6639 trace events"), std::string::npos) << m.error().message;
+  EXPECT_NE(m.error().message.find("'Steps' track"), std::string::npos);
+}
+
+TEST(PlanCalibrate, ProfilerTraceTruncatedGzip) {
+  const std::string raw = profiler_file("ecbme4040-2022-gpu-one-step.trace.json.gz");
+  auto m = parse_step_file(raw.substr(0, raw.size() / 2), "half.trace.json.gz");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, core::ErrorCode::kParse);
+  EXPECT_EQ(m.error().where.rfind("half.trace.json.gz: offset ", 0), 0u) << m.error().where;
+  EXPECT_NE(m.error().message.find("truncated"), std::string::npos) << m.error().message;
+}
+
+// The profiler's memory profile of the same run is gzip JSON, not a trace.
+TEST(PlanCalibrate, ProfilerGzipJsonThatIsNotATrace) {
+  auto m = parse_step_file(profiler_file("fbf-tf-hoon-memory-profile.json.gz"), "mem.json.gz");
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, core::ErrorCode::kParse);
+  EXPECT_EQ(m.error().where, "mem.json.gz: traceEvents");
+  EXPECT_NE(m.error().message.find("traceEvents array"), std::string::npos) << m.error().message;
+  auto not_array = parse_step_file(R"({"traceEvents": 5})", "x.json");
+  ASSERT_FALSE(not_array);
+  EXPECT_EQ(not_array.error().where, "x.json: traceEvents");
+  auto bad_time = parse_step_file(R"({"traceEvents":[{"ph":"X","pid":1,"tid":3735928559,"ts":-5,"dur":10,"name":"1"}]})", "t.json");
+  ASSERT_FALSE(bad_time);
+  EXPECT_EQ(bad_time.error().where, "t.json: traceEvents[0].ts");
+}
+
+// Several profiled steps (profile_batch='10,20'), in the layout the real
+// traces above show (literal: no public trace of several steps was found).
+// GPU:0's Steps track has 5 steps, one of them in two events of one group;
+// the first (slow, autotuning) is dropped; the median of the intervals
+// between the other starts (10.0, 10.5, 10.5 ms) is 10.5 ms. GPU:1 has fewer
+// steps and the host's train_function calls are not read when the device
+// has steps.
+TEST(PlanCalibrate, ProfilerTraceSeveralStepsMedianInterval) {
+  const std::string trace = R"({"displayTimeUnit":"ns","metadata":{"highres-ticks":true},"traceEvents":[
+    {"ph":"M","pid":1,"name":"process_name","args":{"name":"/device:GPU:0"}},
+    {"ph":"M","pid":1,"tid":3735928559,"name":"thread_name","args":{"name":"Steps"}},
+    {"ph":"M","pid":2,"name":"process_name","args":{"name":"/device:GPU:1"}},
+    {"ph":"M","pid":2,"tid":3735928559,"name":"thread_name","args":{"name":"Steps"}},
+    {"ph":"M","pid":501,"name":"process_name","args":{"name":"/host:CPU"}},
+    {"ph":"X","pid":1,"tid":3735928559,"ts":0,"dur":90000,"name":"10","args":{"group_id":"10","step_name":"10"}},
+    {"ph":"X","pid":1,"tid":3735928559,"ts":100000,"dur":4000,"name":"11","args":{"group_id":"11","step_name":"11"}},
+    {"ph":"X","pid":1,"tid":3735928559,"ts":104000,"dur":5000,"name":"11","args":{"group_id":"11","step_name":"11"}},
+    {"ph":"X","pid":1,"tid":3735928559,"ts":120500,"dur":9000,"name":"13","args":{"group_id":"13"}},
+    {"ph":"X","pid":1,"tid":3735928559,"ts":110000,"dur":9000,"name":"12","args":{"group_id":12}},
+    {"ph":"X","pid":1,"tid":3735928559,"ts":131000,"dur":9000,"name":"14","args":{"group_id":"14"}},
+    {"ph":"X","pid":2,"tid":3735928559,"ts":0,"dur":5,"name":"10","args":{"group_id":"10"}},
+    {"ph":"X","pid":501,"tid":7,"ts":0,"dur":1,"name":"train_function"},
+    {}]})";
+  auto m = parse_step_file(trace, "steps.json");
+  ASSERT_TRUE(m) << m.error().to_string();
+  EXPECT_EQ(m->step_events, "device-steps");
+  EXPECT_EQ(m->steps_seen, 5u);
+  EXPECT_EQ(m->steps_used, 3u);
+  EXPECT_NEAR(m->seconds_per_step, 0.0105, 1e-12);
+  EXPECT_NE(m->lines.find("steps 2-5 of 5"), std::string::npos) << m->lines;
+  EXPECT_NE(m->lines.find("/device:GPU:0"), std::string::npos) << m->lines;
+
+  // tf.profiler.experimental.Trace('train', step_num=N) on the host, two
+  // events of step 2; no device track.
+  const std::string host = R"({"traceEvents":[
+    {"ph":"X","pid":501,"tid":7,"ts":1000,"dur":500,"name":"train","args":{"step_num":"1","_r":"1"}},
+    {"ph":"X","pid":501,"tid":7,"ts":3000,"dur":100,"name":"train","args":{"step_num":"2","_r":"1"}},
+    {"ph":"X","pid":501,"tid":8,"ts":3200,"dur":400,"name":"train","args":{"step_num":"2"}},
+    {"ph":"X","pid":501,"tid":7,"ts":5000,"dur":300,"name":"train","args":{"step_num":3}}]})";
+  auto h = parse_step_file(host, "host.json");
+  ASSERT_TRUE(h) << h.error().to_string();
+  EXPECT_EQ(h->step_events, "host-step-num");
+  EXPECT_EQ(h->steps_seen, 3u);
+  EXPECT_EQ(h->steps_used, 1u);
+  EXPECT_NEAR(h->seconds_per_step, 0.002, 1e-12);
+
+  // Writers that count from the Unix epoch (microseconds since 1970).
+  const std::string epoch = R"({"traceEvents":[
+    {"ph":"X","pid":1,"tid":1,"ts":1700000000000000,"dur":9000,"name":"train","args":{"step_num":"7"}},
+    {"ph":"X","pid":1,"tid":1,"ts":1700000000010000,"dur":9000,"name":"train","args":{"step_num":"8"}},
+    {"ph":"X","pid":1,"tid":1,"ts":1700000000020500,"dur":9000,"name":"train","args":{"step_num":"9"}}]})";
+  auto e = parse_step_file(epoch, "epoch.json");
+  ASSERT_TRUE(e) << e.error().to_string();
+  EXPECT_NEAR(e->seconds_per_step, 0.0105, 1e-9);
 }
 
 TEST(PlanCalibrate, PipelineResultOnlyWithTheUsersRate) {
@@ -153,6 +320,35 @@ TEST(PlanCli, CalibrateOnAKerasLog) {
                               "tesla-v100-sxm2-16gb"});
   EXPECT_EQ(bad.exit_code, 65);
   EXPECT_NE(bad.err.find("README.md"), std::string::npos);
+}
+
+// End to end on a real Profiler trace: the step of the trace's Steps track
+// becomes the rate on the GPU named, in JSON and in the text; a trace without
+// steps is bad data (65) naming the file.
+TEST(PlanCli, CalibrateOnAProfilerTrace) {
+  const std::string trace = test::data_dir() + "/tf_profiler/ecbme4040-2022-gpu-one-step.trace.json.gz";
+  auto r = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu", "tesla-t4", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["calibration"].is_object()) << r.out.substr(0, 400);
+  EXPECT_EQ(j["calibration"]["gpu_id"], "tesla-t4");
+  EXPECT_EQ(j["calibration"]["step"]["kind"], "tf-profiler-trace");
+  EXPECT_EQ(j["calibration"]["step"]["step_events"], "device-steps");
+  EXPECT_EQ(j["calibration"]["step"]["steps_seen"], 1);
+  EXPECT_NEAR(j["calibration"]["step"]["seconds_per_step"].get<double>(), 9008.359e-6, 1e-12);
+  EXPECT_NEAR(j["calibration"]["measured_samples_per_s_per_gpu"].get<double>(), 256 / 9008.359e-6, 1e-6);
+  bool t4_calibrated = false;
+  for (const auto& g : j["gpus"]) t4_calibrated = t4_calibrated || (g.value("id", "") == "tesla-t4" && g.value("basis", "") == "calibrated");
+  EXPECT_TRUE(t4_calibrated) << r.out.substr(0, 600);
+  auto t = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu", "tesla-t4"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("calibrated on your run"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("'Steps' track of /device:GPU:0"), std::string::npos) << t.out;
+  auto none = test::run_tfrig({"plan", "--model", "resnet50", "--calibrate", test::data_dir() + "/tf_profiler/fbf-tf-hoon-cpu-no-training.trace.json.gz",
+                               "--calibrate-gpu", "tesla-t4"});
+  EXPECT_EQ(none.exit_code, 65);
+  EXPECT_NE(none.err.find("fbf-tf-hoon-cpu-no-training.trace.json.gz"), std::string::npos) << none.err;
+  EXPECT_NE(none.err.find("no training step"), std::string::npos) << none.err;
 }
 
 }  // namespace
