@@ -74,7 +74,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->type_name("FILE")
       ->excludes("--snapshot");
   cmd->add_option("--from", opts->from,
-                  _("Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML, lspci, topo -m, "
+                  _("Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML or --query-gpu CSV, lspci, topo -m, "
                   "and error logs (TensorFlow, NCCL, Docker: as tfrig explain)"))
       ->type_name("FILE")
       ->excludes("--snapshot")
