@@ -44,7 +44,7 @@ Status check_input_file(const std::string& path) {
   return {};
 }
 
-Result<std::string> read_input_file(const std::string& path, size_t max_bytes) {
+Result<std::string> read_input_file(const std::string& path, size_t max_bytes, size_t slack) {
   const std::string name = path == "-" ? _("standard input") : path;
   OwnedFd file;
   struct stat st {};
@@ -65,7 +65,7 @@ Result<std::string> read_input_file(const std::string& path, size_t max_bytes) {
   if (::fstat(file.fd, &st) != 0) return tl::unexpected(errno_error(errno, name, "stat"));
   if (auto ok = check_mode(name, st); !ok) return tl::unexpected(ok.error());
   std::string out;
-  if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes));
+  if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes) + slack);
   char buf[65536];
   while (true) {
     const ssize_t n = ::read(file.fd, buf, sizeof buf);

@@ -15,7 +15,9 @@ namespace tfrig::core {
 // up to max_bytes; more is an error (kParse, the content is not what was
 // expected). A directory is kNotFound ("is a directory"); a device or socket
 // is kIo ("/dev/zero" never ends, a terminal blocks). Errors name the path.
-Result<std::string> read_input_file(const std::string& path, size_t max_bytes);
+// `slack`: bytes of room reserved after a regular file's contents, for a
+// reader that appends padding (simdjson's) without copying the text again.
+Result<std::string> read_input_file(const std::string& path, size_t max_bytes, size_t slack = 0);
 
 // The same refusals without reading: for inputs read elsewhere in pieces.
 Status check_input_file(const std::string& path);

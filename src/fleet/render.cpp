@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/display_width.h"
+#include "core/escape.h"
 #include "core/terminal_text.h"
 #include "core/i18n.h"
 #include "report/severity_paint.h"
@@ -155,67 +158,202 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
 
 namespace {
 
-using nlohmann::json;
+// The JSON document is written straight into one string, element by element,
+// in the bytes nlohmann-json's dump(-1) wrote before (objects' keys in sorted
+// order, as its std::map kept them): building each element as nlohmann values
+// first was a fifth of `tfrig fleet`'s time at 3,000 nodes (bench/RESULTS.md,
+// fleet). tests/fleet/fleet_test.cpp checks the bytes against nlohmann's.
 
-std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+// A string as nlohmann's dump (ensure_ascii off, error_handler replace) writes
+// it: '"', '\\' and the C0 controls escaped, everything else as it is. A
+// string that is not valid UTF-8 (which core::is_valid_utf8 judges as
+// strictly as nlohmann's decoder) is left to nlohmann, whose replacement of
+// the bad bytes by U+FFFD is then exactly what it was.
+void put_string(std::string& out, std::string_view s) {
+  if (!core::is_valid_utf8(s)) {
+    out += nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  size_t run = 0;  // start of the bytes not yet copied
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.substr(run, i - run));
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    }
+  }
+  out.append(s.substr(run));
+  out += '"';
+}
 
-// Appends `"key": [ e0, e1, ... ]`, each element made and dumped on its own
-// so that a report on 10,000 nodes never exists as one JSON tree.
+// `"key":` then the value; keys are written in sorted order by the callers.
+void put_key(std::string& out, const char* key, bool first = false) {
+  if (!first) out += ',';
+  out += '"';
+  out += key;
+  out += "\":";
+}
+
+void put_field(std::string& out, const char* key, std::string_view value, bool first = false) {
+  put_key(out, key, first);
+  put_string(out, value);
+}
+
+template <class N>
+  requires std::is_integral_v<N>
+void put_field(std::string& out, const char* key, N value, bool first = false) {
+  put_key(out, key, first);
+  out += std::to_string(value);
+}
+
+void put_field(std::string& out, const char* key, bool value, bool first = false) {
+  put_key(out, key, first);
+  out += value ? "true" : "false";
+}
+
+// A string, or null when it is empty.
+void put_field_or_null(std::string& out, const char* key, const std::string& value, bool first = false) {
+  put_key(out, key, first);
+  if (value.empty()) {
+    out += "null";
+  } else {
+    put_string(out, value);
+  }
+}
+
+// `[e0,e1,...]`, each element written by put(out, element).
 template <class T, class F>
-void append_array(std::string& out, const char* key, const std::vector<T>& items, F make) {
-  out += fmt::format(",\n \"{}\": [", key);
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ",\n  " : "\n  ") + dump(make(items[i], i));
+void put_list(std::string& out, const std::vector<T>& items, F put) {
+  out += '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    put(out, items[i]);
+  }
+  out += ']';
+}
+
+void put_strings(std::string& out, const char* key, const std::vector<std::string>& items) {
+  put_key(out, key);
+  put_list(out, items, [](std::string& o, const std::string& s) { put_string(o, s); });
+}
+
+// Appends `"key": [ e0, e1, ... ]`, one element a line, each written by
+// put(out, element, index) as one compact object.
+template <class T, class F>
+void append_array(std::string& out, const char* key, const std::vector<T>& items, F put) {
+  out += ",\n \"";
+  out += key;
+  out += "\": [";
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += i ? ",\n  " : "\n  ";
+    out += '{';
+    put(out, items[i], i);
+    out += '}';
+  }
   out += items.empty() ? "]" : "\n ]";
 }
 
 }  // namespace
 
 std::string render_json(const FleetReport& r) {
-  std::string out = "{\n \"schema_version\": 1";
-  out += ",\n \"tool_version\": " + dump(TFRIG_VERSION);
-  out += ",\n \"baseline\": " + (r.baseline ? dump(*r.baseline) : std::string("null"));
-  out += ",\n \"worst\": " + (r.any_problem ? dump(std::string(rules::severity_name(r.worst))) : std::string("null"));
+  std::string out;
+  // About 250 bytes a node and 60 a listed node elsewhere: one allocation
+  // for most reports.
+  out.reserve(4096 + r.nodes.size() * 400);
+  out += "{\n \"schema_version\": 1";
+  out += ",\n \"tool_version\": ";
+  put_string(out, TFRIG_VERSION);
+  out += ",\n \"baseline\": ";
+  if (r.baseline) {
+    put_string(out, *r.baseline);
+  } else {
+    out += "null";
+  }
+  out += ",\n \"worst\": ";
+  if (r.any_problem) {
+    put_string(out, rules::severity_name(r.worst));
+  } else {
+    out += "null";
+  }
   out += ",\n \"node_count\": " + std::to_string(r.nodes.size() + r.unreadable.size());
-  append_array(out, "nodes", r.nodes, [](const Node& n, size_t) {
-    return json{{"node", n.name},
-                {"file", n.file},
-                {"hostname", n.hostname.empty() ? json(nullptr) : json(n.hostname)},
-                {"source", n.source},
-                {"schema_version", n.schema_version},
-                {"tool_version", n.tool_version},
-                {"notes", n.notes},
-                {"summary", {{"error", n.summary.errors}, {"warning", n.summary.warnings}, {"info", n.summary.infos}}}};
+  append_array(out, "nodes", r.nodes, [](std::string& o, const Node& n, size_t) {
+    put_field(o, "file", n.file, true);
+    put_field_or_null(o, "hostname", n.hostname);
+    put_field(o, "node", n.name);
+    put_strings(o, "notes", n.notes);
+    put_field(o, "schema_version", n.schema_version);
+    put_field(o, "source", n.source);
+    put_key(o, "summary");
+    o += '{';
+    put_field(o, "error", n.summary.errors, true);
+    put_field(o, "info", n.summary.infos);
+    put_field(o, "warning", n.summary.warnings);
+    o += '}';
+    put_field(o, "tool_version", n.tool_version);
   });
-  append_array(out, "unreadable", r.unreadable, [](const Unreadable& u, size_t) {
-    return json{{"node", u.name}, {"file", u.file}, {"error", u.error}};
+  append_array(out, "unreadable", r.unreadable, [](std::string& o, const Unreadable& u, size_t) {
+    put_field(o, "error", u.error, true);
+    put_field(o, "file", u.file);
+    put_field(o, "node", u.name);
   });
-  append_array(out, "drift", r.drift, [](const Drift& d, size_t) {
-    json differing = json::array();
-    for (const auto& nv : d.differing) differing.push_back({{"node", nv.node}, {"value", nv.value}});
-    return json{{"fact", d.fact},
-                {"kind", d.kind},
-                {"scope", d.scope.empty() ? json(nullptr) : json(d.scope)},
-                {"title", d.title},
-                {"expected", d.expected},
-                {"expected_nodes", d.expected_nodes},
-                {"known_nodes", d.known_nodes},
-                {"differing", differing}};
+  append_array(out, "drift", r.drift, [](std::string& o, const Drift& d, size_t) {
+    put_key(o, "differing", true);
+    put_list(o, d.differing, [](std::string& o2, const NodeValue& nv) {
+      o2 += '{';
+      put_field(o2, "node", nv.node, true);
+      put_field(o2, "value", nv.value);
+      o2 += '}';
+    });
+    put_field(o, "expected", d.expected);
+    put_field(o, "expected_nodes", d.expected_nodes);
+    put_field(o, "fact", d.fact);
+    put_field(o, "kind", d.kind);
+    put_field(o, "known_nodes", d.known_nodes);
+    put_field_or_null(o, "scope", d.scope);
+    put_field(o, "title", d.title);
   });
-  append_array(out, "findings", r.findings, [](const FindingAcross& f, size_t) {
-    json on = json::array();
-    for (const auto& n : f.nodes) on.push_back({{"node", n.node}, {"entities", n.entities}});
-    return json{{"rule_id", f.rule_id},
-                {"severity", rules::severity_name(f.severity)},
-                {"title", f.title},
-                {"node_count", f.nodes.size()},
-                {"nodes", on},
-                {"on_baseline", f.on_baseline}};
+  append_array(out, "findings", r.findings, [](std::string& o, const FindingAcross& f, size_t) {
+    put_field(o, "node_count", f.nodes.size(), true);
+    put_key(o, "nodes");
+    put_list(o, f.nodes, [](std::string& o2, const NodeEntity& n) {
+      o2 += '{';
+      put_field(o2, "entities", n.entities, true);
+      put_field(o2, "node", n.node);
+      o2 += '}';
+    });
+    put_field(o, "on_baseline", f.on_baseline);
+    put_field(o, "rule_id", f.rule_id);
+    put_field(o, "severity", rules::severity_name(f.severity));
+    put_field(o, "title", f.title);
   });
-  append_array(out, "odd_nodes", r.odd_nodes, [](const OddNode& n, size_t i) {
-    json diffs = json::array();
-    for (const auto& d : n.differences) diffs.push_back({{"fact", d.fact}, {"value", d.value}, {"expected", d.expected}});
-    return json{{"rank", i + 1}, {"node", n.node},         {"score", n.score},
-                {"differences", diffs}, {"findings", n.findings}, {"fixes", n.fixes}};
+  append_array(out, "odd_nodes", r.odd_nodes, [](std::string& o, const OddNode& n, size_t i) {
+    put_key(o, "differences", true);
+    put_list(o, n.differences, [](std::string& o2, const Difference& d) {
+      o2 += '{';
+      put_field(o2, "expected", d.expected, true);
+      put_field(o2, "fact", d.fact);
+      put_field(o2, "value", d.value);
+      o2 += '}';
+    });
+    put_strings(o, "findings", n.findings);
+    put_strings(o, "fixes", n.fixes);
+    put_field(o, "node", n.node);
+    put_field(o, "rank", i + 1);
+    put_field(o, "score", n.score);
   });
   out += "\n}\n";
   return out;

@@ -308,6 +308,9 @@ core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& w
     library_families_.push_back(std::move(f));
   }
   file.rows = library_families_.size();
+  std::vector<const std::vector<std::string>*> lists;
+  for (const auto& f : library_families_) lists.push_back(&f.tf_versions);
+  library_releases_ = index_releases(lists);
   return {};
 }
 
@@ -345,6 +348,10 @@ core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& whe
     compute_.push_back(std::move(row));
   }
   file.rows = compute_.size();
+  std::vector<const std::vector<std::string>*> lists;
+  for (const auto& r : compute_) lists.push_back(&r.tf_versions);
+  compute_releases_ = index_releases(lists);
+  tf_min_cc_ = Version::parse(tf_min_capability_);
   return {};
 }
 
@@ -678,16 +685,46 @@ const PipExtra* Knowledge::pip_extra_for(const Version& tf) const {
   return best;
 }
 
-const LibraryFamily* Knowledge::libraries_for(const Version& tf) const {
-  for (const auto& f : library_families_) {
-    for (const auto& v : f.tf_versions) {
-      if (release_matches(v, tf)) return &f;
+Knowledge::ReleaseIndex Knowledge::index_releases(const std::vector<const std::vector<std::string>*>& rows) {
+  ReleaseIndex index;
+  for (const auto* list : rows) {
+    auto& keys = index.rows.emplace_back();
+    for (const auto& listed : *list) {
+      ReleaseKey key;
+      // The two readings of release_matches, once.
+      if (core::ends_with(listed, ".x")) {
+        auto major = core::parse_u64(std::string_view(listed).substr(0, listed.size() - 2));
+        key.valid = major.has_value();
+        key.major_only = true;
+        key.major = major.value_or(0);
+      } else if (auto v = Version::parse(listed)) {
+        key.valid = true;
+        key.major = v->major();
+        key.minor = v->minor();
+      }
+      keys.push_back(key);
     }
+  }
+  if (!rows.empty() && !rows.back()->empty()) index.newest = Version::parse(rows.back()->back());
+  return index;
+}
+
+bool Knowledge::ReleaseIndex::matches(size_t row, const Version& tf) const {
+  if (row >= rows.size()) return false;
+  for (const auto& key : rows[row]) {
+    if (key.valid && key.major == tf.major() && (key.major_only || key.minor == tf.minor())) return true;
+  }
+  return false;
+}
+
+const LibraryFamily* Knowledge::libraries_for(const Version& tf) const {
+  for (size_t i = 0; i < library_families_.size(); ++i) {
+    if (library_releases_.matches(i, tf)) return &library_families_[i];
   }
   // Releases newer than the table: the newest family (same hermetic CUDA 12
   // layout) is the best guess; callers mark it uncertain.
   if (!library_families_.empty()) {
-    auto newest = Version::parse(library_families_.back().tf_versions.back());
+    const auto& newest = library_releases_.newest;
     if (newest && tf > *newest) return &library_families_.back();
   }
   return nullptr;
@@ -700,13 +737,11 @@ const std::vector<std::string>& Knowledge::registration_libraries(const Version&
 }
 
 const TfCompute* Knowledge::compute_for(const Version& tf) const {
-  for (const auto& r : compute_) {
-    for (const auto& v : r.tf_versions) {
-      if (release_matches(v, tf)) return &r;
-    }
+  for (size_t i = 0; i < compute_.size(); ++i) {
+    if (compute_releases_.matches(i, tf)) return &compute_[i];
   }
   if (!compute_.empty()) {
-    auto newest = Version::parse(compute_.back().tf_versions.back());
+    const auto& newest = compute_releases_.newest;
     if (newest && tf > *newest) return &compute_.back();
   }
   return nullptr;
@@ -800,7 +835,7 @@ std::string kernel_list_check_hint() {
 
 KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) const {
   KernelVerdict out;
-  auto min_cc = Version::parse(tf_min_capability_);
+  const auto& min_cc = tf_min_cc_;
   if (min_cc && cc < *min_cc) {
     out.support = KernelSupport::kBelowMinimum;
     out.detail = trf("below TensorFlow's minimum compute capability {}", tf_min_capability_);

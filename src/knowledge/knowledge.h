@@ -327,6 +327,24 @@ class Knowledge {
   std::vector<std::string> gate_before_2_14_;
   std::vector<TfCompute> compute_;
   std::string tf_min_capability_ = "3.5";
+  // A listed release ("2.16", "2.16.1", "2.x") as release_matches reads it,
+  // parsed once at load: compute_for and libraries_for run for every GPU of
+  // every node under several rules in `tfrig fleet`, and parsing the lists
+  // there was a tenth of its time (bench/RESULTS.md, fleet).
+  struct ReleaseKey {
+    bool valid = false;       // release_matches never matches an unparsable entry
+    bool major_only = false;  // "2.x"
+    uint64_t major = 0;
+    uint64_t minor = 0;
+  };
+  struct ReleaseIndex {
+    std::vector<std::vector<ReleaseKey>> rows;  // one list per row, in the rows' order
+    std::optional<core::Version> newest;        // the last row's last release
+    bool matches(size_t row, const core::Version& tf) const;
+  };
+  static ReleaseIndex index_releases(const std::vector<const std::vector<std::string>*>& rows);
+  ReleaseIndex compute_releases_, library_releases_;
+  std::optional<core::Version> tf_min_cc_ = core::Version::parse("3.5");
   std::vector<GpuSpec> gpus_;
   std::vector<CcRow> cc_rows_;
   // gpu_name_tokens of each GPU's name and aliases, of each row's names (made at load; find_gpu).

@@ -146,24 +146,43 @@ RuleResult run_rule(const Rule& rule, const Context& ctx) {
 }
 
 Evaluation evaluate(const Context& ctx, const std::string& only_area) {
+  // The order findings are listed in: by area, then by the rule's place in
+  // the table. Made once: `tfrig fleet` evaluates every node.
+  using Rank = std::map<std::string_view, size_t, std::less<>>;
+  static const Rank area_rank = [] {
+    Rank r;
+    for (size_t i = 0; i < areas().size(); ++i) r.emplace(areas()[i], i);
+    return r;
+  }();
+  static const Rank rule_rank = [] {
+    Rank r;
+    size_t i = 0;
+    for (const auto& rule : all_rules()) r.emplace(rule.id, i++);
+    return r;
+  }();
+  // A finding whose area or rule is not in the tables sorts first, as
+  // operator[] of the maps built here before gave it 0.
+  const auto rank = [](const Rank& ranks, std::string_view key) {
+    auto it = ranks.find(key);
+    return it == ranks.end() ? size_t{0} : it->second;
+  };
   Evaluation ev;
-  std::map<std::string_view, size_t> area_rank;
-  for (size_t i = 0; i < areas().size(); ++i) area_rank[areas()[i]] = i;
-  std::map<std::string, size_t> rule_rank;
-  size_t i = 0;
+  ev.results.reserve(all_rules().size());
+  const bool debug = core::log_enabled(core::LogLevel::kDebug);
   for (const auto& rule : all_rules()) {
-    rule_rank[std::string(rule.id)] = i++;
     if (!only_area.empty() && rule.area != only_area) continue;
     auto rr = run_rule(rule, ctx);
-    core::log(core::LogLevel::kDebug, "rule {}: {}{}", rule.id, outcome_name(rr.outcome),
-              rr.skip_reason.empty() ? "" : " (" + rr.skip_reason + ")");
+    if (debug) {
+      core::log(core::LogLevel::kDebug, "rule {}: {}{}", rule.id, outcome_name(rr.outcome),
+                rr.skip_reason.empty() ? "" : " (" + rr.skip_reason + ")");
+    }
     for (const auto& f : rr.findings) ev.findings.push_back(f);
     ev.results.push_back(std::move(rr));
   }
   std::stable_sort(ev.findings.begin(), ev.findings.end(), [&](const Finding& a, const Finding& b) {
     if (a.severity != b.severity) return a.severity > b.severity;
-    if (a.area != b.area) return area_rank[a.area] < area_rank[b.area];
-    return rule_rank[a.rule_id] < rule_rank[b.rule_id];
+    if (a.area != b.area) return rank(area_rank, a.area) < rank(area_rank, b.area);
+    return rank(rule_rank, a.rule_id) < rank(rule_rank, b.rule_id);
   });
   ev.summary = summarize(ev.findings);
   return ev;

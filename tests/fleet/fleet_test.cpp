@@ -740,6 +740,102 @@ TEST(FleetFastReader, MutatedSnapshotsAreDeclinedOrReadTheSame) {
   EXPECT_GT(declined, 0);
 }
 
+// The JSON as it was written before render_json wrote its bytes itself:
+// every element built as nlohmann values and dumped (keys sorted by its map).
+std::string nlohmann_fleet_json(const FleetReport& r) {
+  const auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
+  std::string out = "{\n \"schema_version\": 1";
+  out += ",\n \"tool_version\": " + dump(TFRIG_VERSION);
+  out += ",\n \"baseline\": " + (r.baseline ? dump(*r.baseline) : std::string("null"));
+  out += ",\n \"worst\": " + (r.any_problem ? dump(std::string(rules::severity_name(r.worst))) : std::string("null"));
+  out += ",\n \"node_count\": " + std::to_string(r.nodes.size() + r.unreadable.size());
+  const auto array = [&](const char* key, size_t n, const std::function<json(size_t)>& make) {
+    out += ",\n \"" + std::string(key) + "\": [";
+    for (size_t i = 0; i < n; ++i) out += (i ? ",\n  " : "\n  ") + dump(make(i));
+    out += n == 0 ? "]" : "\n ]";
+  };
+  array("nodes", r.nodes.size(), [&](size_t i) {
+    const Node& n = r.nodes[i];
+    return json{{"node", n.name}, {"file", n.file}, {"hostname", n.hostname.empty() ? json(nullptr) : json(n.hostname)},
+                {"source", n.source}, {"schema_version", n.schema_version}, {"tool_version", n.tool_version},
+                {"notes", n.notes},
+                {"summary", {{"error", n.summary.errors}, {"warning", n.summary.warnings}, {"info", n.summary.infos}}}};
+  });
+  array("unreadable", r.unreadable.size(), [&](size_t i) {
+    const Unreadable& u = r.unreadable[i];
+    return json{{"node", u.name}, {"file", u.file}, {"error", u.error}};
+  });
+  array("drift", r.drift.size(), [&](size_t i) {
+    const Drift& d = r.drift[i];
+    json differing = json::array();
+    for (const auto& nv : d.differing) differing.push_back({{"node", nv.node}, {"value", nv.value}});
+    return json{{"fact", d.fact}, {"kind", d.kind}, {"scope", d.scope.empty() ? json(nullptr) : json(d.scope)},
+                {"title", d.title}, {"expected", d.expected}, {"expected_nodes", d.expected_nodes},
+                {"known_nodes", d.known_nodes}, {"differing", differing}};
+  });
+  array("findings", r.findings.size(), [&](size_t i) {
+    const FindingAcross& f = r.findings[i];
+    json on = json::array();
+    for (const auto& n : f.nodes) on.push_back({{"node", n.node}, {"entities", n.entities}});
+    return json{{"rule_id", f.rule_id}, {"severity", rules::severity_name(f.severity)}, {"title", f.title},
+                {"node_count", f.nodes.size()}, {"nodes", on}, {"on_baseline", f.on_baseline}};
+  });
+  array("odd_nodes", r.odd_nodes.size(), [&](size_t i) {
+    const OddNode& n = r.odd_nodes[i];
+    json diffs = json::array();
+    for (const auto& d : n.differences) diffs.push_back({{"fact", d.fact}, {"value", d.value}, {"expected", d.expected}});
+    return json{{"rank", i + 1}, {"node", n.node}, {"score", n.score}, {"differences", diffs}, {"findings", n.findings},
+                {"fixes", n.fixes}};
+  });
+  out += "\n}\n";
+  return out;
+}
+
+TEST(FleetRender, JsonIsTheBytesNlohmannWrote) {
+  // A real fleet: the fixture machines, one with a planted driver.
+  TempDir dir;
+  int i = 0;
+  for (const auto& base : bases()) {
+    json doc = base.doc;
+    if (i == 1 && doc["inventory"]["driver"].contains("version")) doc["inventory"]["driver"]["version"] = "550.54.14";
+    test::write_file(dir.file("node" + std::to_string(i++) + ".json"), doc.dump());
+  }
+  test::write_file(dir.file("broken.json"), "{\"schema_version\": ");
+  const FleetReport real = compare_dir(dir.path());
+  ASSERT_FALSE(real.drift.empty());
+  ASSERT_FALSE(real.findings.empty());
+  EXPECT_EQ(render_json(real), nlohmann_fleet_json(real));
+
+  // Outside bytes in every string: each ASCII byte, quotes and backslashes,
+  // multi-byte UTF-8, bidi controls, and bytes that are not UTF-8 (replaced
+  // by U+FFFD, as nlohmann's error_handler_t::replace does).
+  std::string ascii;
+  for (int c = 0; c < 0x80; ++c) ascii += static_cast<char>(c);
+  const std::vector<std::string> odd = {ascii, "\"q\" \\b\\", "GPU \xe2\x80\xae" "evil", "显存 16 GiB", "bad \xff\xfe end",
+                                        "cut \xe6\x98", "\xed\xa0\x80 surrogate", "\xc0\xaf overlong", ""};
+  FleetReport r = real;
+  r.baseline = odd[3];
+  for (size_t k = 0; k < odd.size(); ++k) {
+    const std::string& s = odd[k];
+    Node n;
+    n.name = s;
+    n.file = s + ".json";
+    n.hostname = s;
+    n.source = "snapshot";
+    n.tool_version = s;
+    n.schema_version = static_cast<int>(k);
+    n.notes = {s, s + s};
+    n.summary = rules::Summary{static_cast<int>(k), 2, 3};
+    r.nodes.push_back(n);
+    r.unreadable.push_back(Unreadable{s, s, s});
+    r.drift.push_back(Drift{s, s, s, s, s, k, k + 1, {NodeValue{s, s}, NodeValue{"n", s}}});
+    r.findings.push_back(FindingAcross{s, rules::Severity::kError, s, {NodeEntity{s, s}}, k % 2 == 0});
+    r.odd_nodes.push_back(OddNode{s, static_cast<int>(k), {Difference{s, s, s}}, {s}, {s, "fix"}});
+  }
+  EXPECT_EQ(render_json(r), nlohmann_fleet_json(r));
+  EXPECT_TRUE(json::parse(render_json(r)).is_object());
+}
+
 TEST(FleetCli, NothingReadableOrMissingIsAnInputError) {
   TempDir dir;
   test::write_file(dir.file("a.json"), "[]");
