@@ -453,6 +453,15 @@ std::string prices_paragraphs(const json& rc, const std::string& currency) {
   return body;
 }
 
+// The options of plan's cost table shown whether priced or not (the terminal's --top default).
+constexpr size_t kCostRows = 10;
+
+// A GPU's busy share as the terminal writes it ("100%").
+std::string busy_cell(const json& j) {
+  const double v = dbl(j, "gpu_utilization");
+  return escape(std::isfinite(v) ? fmt::format("{:.0f}%", v * 100) : std::string("-"));
+}
+
 // plan's run_cost: every option that fits, costed for one run, as the
 // terminal's table (amounts with the currency's symbol, hours as "3.2 h").
 std::string plan_cost_html(const json& rc) {
@@ -472,15 +481,17 @@ std::string plan_cost_html(const json& rc) {
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < options.size(); ++i) {
     const json& o = options[i];
+    // As the terminal: the plan's first options, and every priced one (the rest is in the JSON below).
+    const bool priced = std::isfinite(dbl(o, "rent_cost")) || std::isfinite(dbl(o, "own_cost"));
+    if (i >= kCostRows && !priced && static_cast<double>(i) != cheapest) continue;
     std::string run = plan::format_hours(dbl(o, "run_hours"));
     const double lo = dbl(o, "run_hours_low"), hi = dbl(o, "run_hours_high");
     if (std::isfinite(lo) && std::isfinite(hi) && hi > lo * 1.001) run += fmt::format(" ({} - {})", plan::format_hours(lo), plan::format_hours(hi));
     if (member(o, "meets_deadline").is_boolean() && !o["meets_deadline"].get<bool>()) run += " " + C_("run cost", "late");
-    const double busy = dbl(o, "gpu_utilization");
     const double months = dbl(o, "breakeven_months");
     const bool is_cheapest = static_cast<double>(i) == cheapest;
     rows.push_back({(is_cheapest ? "<strong>" : std::string()) + escape(str(o, "gpu") + (is_cheapest ? " *" : "")) + (is_cheapest ? "</strong>" : ""),
-                    json_value_html(member(o, "gpus")), escape(std::isfinite(busy) ? percent(busy) : "-"), hours_cell(o, "epoch_hours"), escape(run),
+                    json_value_html(member(o, "gpus")), busy_cell(o), hours_cell(o, "epoch_hours"), escape(run),
                     hours_cell(o, "hours_lost_to_input"), money_cell(o, "rent_cost", currency), money_cell(o, "own_cost", currency),
                     money_cell(o, "cost_per_1k_samples", currency), escape(std::isfinite(months) ? trf("{:.1f} months", months) : "-")});
   }
@@ -543,8 +554,7 @@ std::string pipeline_cost_html(const json& rc) {
   std::string body = prices_paragraphs(rc, currency);
   std::vector<std::vector<std::string>> rows;
   for (const json& w : array(rc, "rows")) {
-    const double busy = dbl(w, "gpu_utilization");
-    rows.push_back({escape(str(w, "change")), escape(std::isfinite(busy) ? percent(busy) : "-"), hours_cell(w, "run_hours"),
+    rows.push_back({escape(str(w, "change")), busy_cell(w), hours_cell(w, "run_hours"),
                     money_cell(w, "rent_cost", currency), money_cell(w, "own_cost", currency)});
   }
   body += table("", {C_("run cost", "change"), C_("run cost", "GPU busy"), C_("run cost", "run"), C_("run cost", "rented"), C_("run cost", "owned")}, rows);
