@@ -809,7 +809,11 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
     body += kv({{_("Host"), escape(str(ctx, "hostname"))},
                 {"CPU", escape(str(ctx, "cpu_model"))},
                 {_("When"), escape(str(ctx, "timestamp"))},
-                {_("Load average"), json_value_html(member(ctx, "load_average"))}});
+                {_("Load average"), std::isfinite(dbl(ctx, "load_average")) ? escape(human_number(dbl(ctx, "load_average")))
+                                                                               : json_value_html(member(ctx, "load_average"))}});
+    // What makes the numbers noisy (a virtual machine, the load, the governor), as the terminal warns.
+    for (const auto& w : array(ctx, "warnings"))
+      body += "<p class=\"meta\">" + escape(trf("warning: {}", w.is_string() ? w.get<std::string>() : w.dump())) + "</p>";
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : results) {
       const json& prev = member(r, "previous");
