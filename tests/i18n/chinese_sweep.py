@@ -16,10 +16,10 @@ import os, re, subprocess, sys, tempfile
 from html.parser import HTMLParser
 
 CJK = re.compile(r'[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]')
-# Dropped first: quoted kernel lines, a bug report's "FILE:LINE (section)", libjpeg's own message
+# Dropped first: quoted kernel and log lines (explain's and doctor's evidence), a bug report's "FILE:LINE (section)", libjpeg's own message
 # (JERR_NO_SOI), tfrig's commands ("tfrig bench memory"), `bench --list`'s benchmark ids, versions ("5.4.0-70-generic"), relative paths and
 # slash lists, calls in code ("dataset.cache()"), CamelCase identifiers ("RmInitAdapter").
-DROP = [r'NVRM: .*', r'\btfrig(?: [a-z][\w-]*){1,2}', r'\S+:\d+ \([^()]*\)', r'Not a JPEG file: starts with \S+ \S+', r'^\s*(?:crc32c|memory|decode|storage|pcie|gemm): ',
+DROP = [r'NVRM: .*', r'(?:日志行|内核消息)：.*', r'\btfrig(?: [a-z][\w-]*){1,2}', r'\S+:\d+ \([^()]*\)', r'Not a JPEG file: starts with \S+ \S+', r'^\s*(?:crc32c|memory|decode|storage|pcie|gemm): ',
         r'\b\d[\w.]*(?:-[\w.]+)+', r'\b[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.*~:+-]+)+/?',
         r'\b[\w.]+\([^()]*\)(?:\.[\w.]+\([^()]*\))*', r'\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\b', r'\b\w+:/\S*', r'\{[^}]*\}', r'\b[a-z_]+(?:, ?[a-z_]+){3,}\b', r'\b\w+(?:,\w+)+\b', r'`[^`]*`', r'"[^"]*"', r"'[^']*'", r'“[^”]*”', r'https?://\S+', r'(?<![\w])[~.]?/[\w./*~:+-]*',
         r'(?<!\w)--?[\w-]+(=\S+)?', r'\b\w+=\S*', r'\b[\w.+-]*\.(py|sh|json|jsonl|yaml|yml|txt|csv|html|tfrecord|tfr|gz|tar|conf|list|cfg|deb|log|so)\b[\w.]*',
@@ -124,6 +124,10 @@ def main():
         ['setup', '--tf', '2.15', '--mirror', 'cn', '-o', os.path.join(scratch, 'setup')],
         ['fleet', d('snapshots', 'cpu_box_cuda13.json'), d('snapshots', 'eight_quadro_rtx5000.json'), snap],
         ['bench', '--list'], bench, pipeline,
+        # explain on real logs: a TensorFlow OOM, NCCL's shared memory, a CUDA error 802 (fabric manager)
+        ['explain', d('logs', 'tf-47820-oom-bfc.log')], ['explain', d('logs', 'nccl-290-shm-fallocate.log')],
+        ['explain', d('logs', 'lisa-2823-nd96asr-802.log')],
+        ['doctor', '--from', d('nvidia-bug-report', 'Andrewp2__laniusc.log.gz')],
         plan_cost, plan_cost + ['--steps', '1000', '--runs-per-month', '4', '--deadline', '1h', '--price-per-hour', '2'],
         ['doctor', '--from', d('nvidia-bug-report', 'Randy-jun__myautoconfig.log.gz')],
         ['import', '-o', os.path.join(scratch, 'imported.json'), d('nvidia-bug-report', 'Andrewp2__laniusc.log.gz')],
@@ -136,6 +140,7 @@ def main():
         ['doctor', '--snapshot', snap, '--format', 'html'],
         ['doctor', '--snapshot', d('snapshots', 'eight_quadro_rtx5000.json'), '--format', 'html'],
         ['doctor', '--from', d('nvidia-bug-report', 'Randy-jun__myautoconfig.log.gz'), '--format', 'html'],
+        ['doctor', '--from', d('nvidia-bug-report', 'Andrewp2__laniusc.log.gz'), '--format', 'html'],
         ['plan', '--model', 'resnet50', '--batch', '256', '--format', 'html'],
         ['plan', '--snapshot', snap, '--model', 'bert-large', '--format', 'html'],
         ['fleet', d('snapshots', 'cpu_box_cuda13.json'), d('snapshots', 'eight_quadro_rtx5000.json'), snap, '--format', 'html'],
