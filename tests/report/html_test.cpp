@@ -175,6 +175,13 @@ TEST(HtmlPages, AnyShapeOfDocumentRendersAsEveryKind) {
         "cpu_busy_percent":"x"}})"),
       json::parse(R"({"results":[{"median":-1,"expected":{"value":0}}],"context":[],"history":[{"median":1e308,"unit":5},{}]})"),
       json::parse(R"({"nodes":[1,{"node":2}],"drift":[{"differing":[{"node":null,"value":[1]}]}],"findings":{"a":1}})"),
+      // run_cost of plan and pipeline: an index past the options, wrong types, huge amounts, markup as a currency.
+      json::parse(R"({"gpus":[],"memory":{},"model":{},"run_cost":{"options":[{"gpu":5,"gpus":1e300,"run_hours":1e300,
+        "run_hours_low":-1,"run_hours_high":1e308,"rent_cost":"x","own_cost":1e300,"rent_month_reserved":1e300,
+        "rent_month_released":0,"meets_deadline":"no"},7],"cheapest":7,"currency":"<b>","steps":0,"samples":1e300,
+        "deadline_hours":-5,"exchange_rate":{"rate":"x"},"runs_per_month":[1],"notes":[1,"<i>"]}})"),
+      json::parse(R"({"stages":[],"gpu_demand_samples_per_s":1,"run_cost":{"rows":[{"change":[],"gpu_utilization":1e300,
+        "rent_cost":-1e300},3],"currency":7,"exchange_rate":{"from":1,"to":"CNY","rate":1e-300,"source":"<s>"}}})"),
       json::parse(R"([1,2,3])"), json(nullptr), json("text")};
   for (const auto& doc : docs) {
     for (PageKind kind : {PageKind::kDoctor, PageKind::kPlan, PageKind::kPipeline, PageKind::kBench, PageKind::kWatch,
