@@ -68,7 +68,11 @@ BenchContext make_context(const inventory::Inventory& inv, const Config& config)
     c.warnings.push_back(
         trf("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers", *c.governor));
   }
-  if (c.virtualization && *c.virtualization != "none") {
+  if (c.virtualization && *c.virtualization == "unknown hypervisor") {
+    // The CPU's hypervisor flag without a name (probe/host_probe.cpp): one sentence, not "under unknown hypervisor".
+    c.warnings.push_back(
+        _("running in a virtual machine (hypervisor not identified): storage and memory numbers include the hypervisor and neighbours sharing the host"));
+  } else if (c.virtualization && *c.virtualization != "none") {
     c.warnings.push_back(
         trf("running under {}: storage and memory numbers include the hypervisor and neighbours sharing the host",
             inventory::fact_word(*c.virtualization)));

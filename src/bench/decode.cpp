@@ -151,7 +151,7 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
     // Up to three of the rejected files with their reasons: usually one
     // look at them says whether the data is corrupt or just not JPEG.
     std::string examples;
-    for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) examples += "; " + set->rejected[i];
+    for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) examples += _("; ") + set->rejected[i];
     why = trf("{0}: no decodable JPEG ({1} rejected{2})", ctx.config.data_dir, set->rejected.size(), examples);
   }
   if (!why.empty()) {

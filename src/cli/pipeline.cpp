@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "cli/price_options.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
 #include "core/interrupt.h"
@@ -48,12 +49,9 @@ struct PipelineOptions {
   int files = 2000;
   std::string dir = ".";
   bool no_pack = false;
-  // Time and money of the run per what-if (plan's --epochs/--prices/--rent/--buy/--kwh).
+  // Time and money of the run per what-if (plan's --epochs and price options).
   double epochs = 0;
-  std::string prices;
-  std::vector<std::string> rent;
-  std::vector<std::string> buy;
-  double kwh = -1;
+  PriceFlags price;
 };
 
 int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
@@ -67,14 +65,12 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   // in JSON unless --lang); errors of the options and files before the
   // measurement in the reader's. The measurement's progress lines and its
   // errors are built with its texts, in the output language.
-  auto prices = core::i18n::in_output_language([&o] {
-    return plan::load_prices(plan::PriceOptions{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt});
-  });
+  auto prices = core::i18n::in_output_language([&o] { return o.price.load(); });
   if (!prices) {
     core::log(core::LogLevel::kError, "{}", prices.error().to_string());
     return exit_code_for(prices.error());
   }
-  if (o.epochs <= 0 && (!o.prices.empty() || !o.rent.empty() || !o.buy.empty())) {
+  if (o.epochs <= 0 && o.price.any_given()) {
     core::log(core::LogLevel::kError, "{}", _("--epochs: the cost of a run needs its length (--epochs E)"));
     return kExitUsage;
   }
@@ -197,10 +193,7 @@ void add_pipeline_command(CLI::App& app, RunState& state) {
   cmd->add_option("--epochs", o->epochs, _("Time and cost of a run of E epochs, as measured and after each what-if"))
       ->check(CLI::Range(0.001, 1e6))
       ->type_name("E");
-  cmd->add_option("--prices", o->prices, _("Price book (YAML or JSON), as for 'tfrig plan --prices'"))->type_name("FILE");
-  cmd->add_option("--rent", o->rent, _("Hourly rent of one GPU: \"NVIDIA GeForce RTX 4090=0.60\""))->type_name("GPU=PRICE");
-  cmd->add_option("--buy", o->buy, _("Purchase price of one GPU: \"NVIDIA GeForce RTX 4090=1599\""))->type_name("GPU=PRICE");
-  cmd->add_option("--kwh", o->kwh, _("Electricity price per kWh"))->check(CLI::Range(0.0, 100.0))->type_name("PRICE");
+  add_price_options(cmd, o->price);
   cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
   cmd->add_option("-o,--output", o->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->callback([o, &state] { state.exit_code = run_pipeline(*o, state.global); });

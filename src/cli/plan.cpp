@@ -17,6 +17,7 @@
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
+#include "cli/price_options.h"
 #include "cli/validate.h"
 #include "core/errno_text.h"
 #include "core/i18n.h"
@@ -74,12 +75,7 @@ struct PlanOptions {
   // Time and money of a run (plan/cost.h).
   double epochs = 0;
   uint64_t steps = 0;
-  std::string prices;
-  std::vector<std::string> rent;
-  std::vector<std::string> buy;
-  double kwh = -1;
-  std::string currency;       // ISO 4217 code of the output (plan/prices.h)
-  std::string exchange_rate;  // "USD/CNY=7.10": converts a --prices file in another currency
+  PriceFlags price;  // --prices, --rent, --buy, --kwh, --currency, --exchange-rate (shared with pipeline)
   int runs_per_month = 0;
   std::string deadline;
   std::string pipeline_json;
@@ -208,13 +204,14 @@ std::optional<double> parse_deadline_hours(const std::string& text) {
 // for no time or cost (neither --epochs nor --steps).
 core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const plan::DataOptions& data, const plan::Workload& w,
                                                     plan::PriceBook& prices) {
-  plan::PriceOptions po{o.prices, o.rent, o.buy, o.kwh >= 0 ? std::optional<double>(o.kwh) : std::nullopt};
-  auto book = plan::load_prices(po, plan::CurrencyOptions{o.currency, o.exchange_rate});
+  auto book = o.price.load();
   if (!book) return tl::unexpected(book.error());
   prices = std::move(*book);
   if (o.epochs <= 0 && o.steps == 0) {
-    const bool asked_cost = !o.prices.empty() || !o.rent.empty() || !o.buy.empty() || o.runs_per_month > 0 || !o.deadline.empty() ||
-                            !o.pipeline_json.empty() || !o.currency.empty() || !o.exchange_rate.empty();
+    // --currency alone may name the currency of --price-per-hour (the server's epoch cost).
+    const bool only_currency = o.price_per_hour >= 0 && o.price.prices.empty() && o.price.rent.empty() && o.price.buy.empty() &&
+                               o.price.kwh < 0 && o.price.exchange_rate.empty();
+    const bool asked_cost = (o.price.any_given() && !only_currency) || o.runs_per_month > 0 || !o.deadline.empty() || !o.pipeline_json.empty();
     if (asked_cost) return core::fail(core::ErrorCode::kInvalidArgument, "--epochs", _("time and cost need the length of the run: --epochs E (with --dataset-size N or --data DIR) or --steps S"));
     return std::optional<plan::RunSpec>{};
   }
@@ -255,7 +252,7 @@ core::Status check_price_names(const PlanOptions& o, const plan::PriceBook& pric
   auto known = [&catalog](const std::string& name) {
     return std::any_of(catalog.begin(), catalog.end(), [&name](const plan::GpuCandidate& g) { return plan::price_names_gpu(name, g); });
   };
-  for (const auto& [option, values] : {std::pair<const char*, const std::vector<std::string>*>{"--rent", &o.rent}, {"--buy", &o.buy}}) {
+  for (const auto& [option, values] : {std::pair<const char*, const std::vector<std::string>*>{"--rent", &o.price.rent}, {"--buy", &o.price.buy}}) {
     for (const std::string& value : *values) {
       const std::string name = plan::flag_gpu_name(value);
       if (name.empty() || known(name)) continue;
@@ -294,13 +291,13 @@ core::Status check_price_names(const PlanOptions& o, const plan::PriceBook& pric
                             option, core::printable(name), list));
     }
   }
-  if (!o.prices.empty()) {
+  if (!o.price.prices.empty()) {
     for (const auto& entry : prices.gpus) {
       const std::string& name = entry.first;  // a named variable: clang 14 cannot capture a structured binding
       if (known(name)) continue;
       auto flagged = [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; };
-      if (std::any_of(o.rent.begin(), o.rent.end(), flagged) || std::any_of(o.buy.begin(), o.buy.end(), flagged)) continue;
-      core::log(core::LogLevel::kWarn, "{}", trf("{0}: gpus.{1} names no GPU of the catalog: its prices are not used", o.prices, core::printable(name)));
+      if (std::any_of(o.price.rent.begin(), o.price.rent.end(), flagged) || std::any_of(o.price.buy.begin(), o.price.buy.end(), flagged)) continue;
+      core::log(core::LogLevel::kWarn, "{}", trf("{0}: gpus.{1} names no GPU of the catalog: its prices are not used", o.price.prices, core::printable(name)));
     }
   }
   return {};
@@ -369,7 +366,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--data", o->data_dir, _("Measure dataset size and sample bytes from the files under DIR"))->type_name("DIR");
   cmd->add_option("--decode-rate-per-core", o->decode_rate_per_core, _("Samples/s one core decodes and augments (from 'tfrig bench decode')"))->check(finite_in(0.001, 1e9));
   cmd->add_flag("--storage-separate", o->storage_separate, _("The data lives on another machine: size the network"));
-  cmd->add_option("--price-per-hour", o->price_per_hour, _("Price per GPU-hour, for the cost of an epoch"))->check(finite_in(0, 1e6));
+  cmd->add_option("--price-per-hour", o->price_per_hour, _("Price per GPU-hour in the output's currency (--currency, default USD), for the cost of an epoch"))->check(finite_in(0, 1e6));
   cmd->add_option("--rank", o->rank, _("Order of the GPU list"))->check(CLI::IsMember({"price-performance", "speed", "memory"}));
   cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json", "markdown", "html"}));
   cmd->add_option("-o,--output", o->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
@@ -380,14 +377,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--list-models", o->list_models, _("List the built-in models and exit"));
   cmd->add_option("--epochs", o->epochs, _("Time and cost of a run of E epochs over the dataset (--dataset-size or --data)"))->type_name("E")->check(finite_in(0.001, 1e6));
   cmd->add_option("--steps", o->steps, _("Time and cost of a run of S steps of the global batch (instead of --epochs)"))->type_name("S")->check(CLI::Range(uint64_t{1}, uint64_t{1000000000000}));
-  cmd->add_option("--prices", o->prices, _("Price book (YAML or JSON): rent and purchase per GPU, power, server; see data/prices.example.yaml"))
-      ->type_name("FILE");
-  cmd->add_option("--rent", o->rent, _("Hourly (pay-as-you-go) rent of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)"))->type_name("GPU=PRICE");
-  cmd->add_option("--buy", o->buy, _("Purchase price of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)"))->type_name("GPU=PRICE");
-  cmd->add_option("--currency", o->currency, _("Currency of the amounts (ISO 4217: CNY, USD, EUR ...; default: the price book's, else USD)"))->type_name("CODE");
-  cmd->add_option("--exchange-rate", o->exchange_rate, _("Convert a --prices file in another currency: FROM/TO=RATE, e.g. USD/CNY=7.10 (your rate; tfrig fetches none)"))
-      ->type_name("RATE");
-  cmd->add_option("--kwh", o->kwh, _("Electricity price per kWh, for owned servers"))->type_name("PRICE")->check(finite_in(0, 100));
+  add_price_options(cmd, o->price);
   cmd->add_option("--runs-per-month", o->runs_per_month, _("Runs a month: compares instances reserved 24/7 with released after each run"))
       ->type_name("K")->check(CLI::Range(1, 100000));
   cmd->add_option("--deadline", o->deadline, _("The cheapest option that finishes within this time (12h, 90min, 2d)"))->type_name("TIME")->check(deadline_text());
@@ -465,6 +455,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     auto run = core::i18n::in_output_language([&] { return build_run(*o, data, *w, prices); });
     if (!run) return fail_with(run.error());
     if (auto named = check_price_names(*o, prices, catalog); !named) return fail_with(named.error());
+    data.price_currency = prices.currency;  // --price-per-hour is in the output's currency
     std::optional<report::Report> machine;
     if (o->here || !o->snapshot.empty()) {
       InventorySourceOptions source;

@@ -40,9 +40,10 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
                        _("stop reading millions of small files one by one: pack them into TFRecord shards of 100 MB or more "
                          "(tfrig pack DIR -o SHARDS) and interleave the shards; until then read files in parallel; "
                          "cache() in RAM when the dataset fits"),
-                       "ds = tf.data.Dataset.from_tensor_slices(tf.io.gfile.glob('SHARDS/*.tfrecord')).interleave("
-                       "tf.data.TFRecordDataset, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # was: "
-                       "files.map(tf.io.read_file)",
+                       // TRANSLATORS: Python code; translate only the comment after "#".
+                       _("ds = tf.data.Dataset.from_tensor_slices(tf.io.gfile.glob('SHARDS/*.tfrecord')).interleave("
+                         "tf.data.TFRecordDataset, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # was: "
+                         "files.map(tf.io.read_file)"),
                        trf("{0} (shards >= 10 MB, ideally >= 100 MB); {1}; docs/guide.md (small-file case study)", kTfRecordTutorial, kDataPerf)});
       }
     } else if (s->name == kDecode) {
@@ -50,15 +51,17 @@ std::vector<Advice> advise(const Barrel& b, bool input_is_tfrecord) {
                      _("decode and augment on every core in parallel (AUTOTUNE), decode only the crop, and add cores if that "
                        "is not enough (tfrig pipeline's more-cores what-if says how many); cache() after decode if the "
                        "decoded data fits in RAM"),
-                     "ds = ds.map(parse_and_augment, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # with "
-                     "tf.io.decode_and_crop_jpeg instead of tf.io.decode_jpeg + crop",
+                     // TRANSLATORS: Python code; translate only the comment after "#".
+                     _("ds = ds.map(parse_and_augment, num_parallel_calls=tf.data.AUTOTUNE, deterministic=False)  # with "
+                       "tf.io.decode_and_crop_jpeg instead of tf.io.decode_jpeg + crop"),
                      trf("{0} (parallelize data transformation; cache); docs/guide.md (GPU 0% with CPU 100%)", kDataPerf)});
     } else if (s->name == kHostMemory) {
       out.push_back({s->name, problem,
                      _("copy less: batch uint8 images and cast/normalise on the GPU (4x fewer bytes than float32), and vectorise "
                        "the map by batching first"),
-                     "ds = ds.batch(B).map(augment_batch, num_parallel_calls=tf.data.AUTOTUNE)  # return tf.uint8; "
-                     "normalise in the model",
+                     // TRANSLATORS: Python code; translate only the comment after "#".
+                     _("ds = ds.batch(B).map(augment_batch, num_parallel_calls=tf.data.AUTOTUNE)  # return tf.uint8; "
+                       "normalise in the model"),
                      trf("{0} (vectorizing mapping)", kDataPerf)});
     } else if (s->name == kHostToDevice) {
       out.push_back({s->name, problem,

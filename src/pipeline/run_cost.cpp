@@ -35,6 +35,7 @@ RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int g
   RunCostTable t;
   t.currency = prices.currency;
   t.prices_source = prices.source;
+  t.exchange = prices.exchange;
   if (r.barrel.gpu_demand <= 0 || r.dataset_samples <= 0) return t;
   run.dataset_samples = static_cast<uint64_t>(r.dataset_samples);
   t.epochs = run.epochs.value_or(0);
@@ -58,6 +59,7 @@ std::string render_run_cost_text(const RunCostTable& t, size_t width) {
                                 : trf("Time and cost of the run ({0:g} epochs of {1:.0f} samples on {2} x {3}; prices: {4}):", t.epochs,
                                       t.dataset_samples, base.gpus, base.gpu_name, t.prices_source)) +
                     "\n";
+  if (t.exchange) out += "  " + plan::exchange_rate_text(*t.exchange) + "\n";
   core::Table table({C_("run cost", "change"), C_("run cost", "GPU busy"), C_("run cost", "run"), C_("run cost", "rented"), C_("run cost", "owned")},
                     {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
                      core::Table::Align::kRight});
@@ -89,6 +91,7 @@ OJson run_cost_json(const RunCostTable& t) {
   OJson j;
   j["currency"] = t.currency;
   j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
+  j["exchange_rate"] = t.exchange ? plan::exchange_rate_json(*t.exchange) : OJson(nullptr);
   OJson rows = OJson::array();
   for (const WhatIfCost& w : t.rows) {
     const plan::OptionCost& c = w.cost;

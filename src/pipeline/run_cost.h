@@ -3,6 +3,7 @@
 // (plan/cost.h does the arithmetic; this applies it to the barrel).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct WhatIfCost {
 struct RunCostTable {
   std::string currency = "USD";
   std::string prices_source;
+  std::optional<plan::ExchangeRate> exchange;  // the price file was converted into `currency` at this rate
   double epochs = 0;
   double dataset_samples = 0;
   std::vector<WhatIfCost> rows;  // rows[0]: as measured; then every applicable what-if

@@ -53,6 +53,15 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
   return t;
 }
 
+std::string exchange_rate_text(const ExchangeRate& rate) {
+  // TRANSLATORS: {0} the price file's currency, {1} the rate, {2} the output's currency, {3} where the rate comes from.
+  return trf("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})", rate.from, rate.rate, rate.to, rate.source);
+}
+
+nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate) {
+  return OJson{{"from", rate.from}, {"to", rate.to}, {"rate", rate.rate}, {"source", rate.source}};
+}
+
 std::string format_hours(double hours) {
   if (!std::isfinite(hours)) return "-";
   if (hours >= 48) return trf("{:.1f} d", hours / 24);
@@ -72,8 +81,7 @@ std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
   if (t.prices_source.empty()) out += "  " + _("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)") + "\n";
   // TRANSLATORS: {0} where the prices come from, {1} their currency.
   else out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
-  // TRANSLATORS: {0} the price file's currency, {1} the rate, {2} the output's currency, {3} where the rate comes from.
-  if (t.exchange) out += "  " + trf("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})", t.exchange->from, t.exchange->rate, t.exchange->to, t.exchange->source) + "\n";
+  if (t.exchange) out += "  " + exchange_rate_text(*t.exchange) + "\n";
 
   core::Table table({"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"), C_("run cost", "lost to input"),
                      C_("run cost", "rented"), C_("run cost", "owned"), C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
@@ -166,8 +174,7 @@ OJson cost_to_json(const CostTable& t) {
   j["deadline_hours"] = opt(t.run.deadline_hours);
   j["currency"] = t.currency;
   j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
-  j["exchange_rate"] = t.exchange ? OJson{{"from", t.exchange->from}, {"to", t.exchange->to}, {"rate", t.exchange->rate}, {"source", t.exchange->source}}
-                                  : OJson(nullptr);
+  j["exchange_rate"] = t.exchange ? exchange_rate_json(*t.exchange) : OJson(nullptr);
   OJson options = OJson::array();
   for (const OptionCost& o : t.options) {
     options.push_back(OJson{{"gpu", o.gpu_name},

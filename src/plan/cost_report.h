@@ -33,6 +33,11 @@ RateBand rate_band(const GpuChoice& choice);
 // Costs every GPU choice that fits (in the plan's order).
 CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, const PriceBook& prices);
 
+// "converted from USD at 1 USD = 7.1 CNY (rate from ...)": the line under a
+// cost table whose prices were converted, and its JSON (plan and pipeline).
+std::string exchange_rate_text(const ExchangeRate& rate);
+nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate);
+
 // "3.2 h", "41 min", "2.1 d".
 std::string format_hours(double hours);
 // Amounts of money: format_money() in plan/prices.h ("¥1,825.00").

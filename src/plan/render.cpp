@@ -366,7 +366,8 @@ nlohmann::json to_json(const PlanResult& r) {
                    {"psu_watts", s.psu_watts},
                    {"psu", s.psu},
                    {"epoch_seconds", s.epoch_seconds},
-                   {"cost_per_epoch", s.cost_per_epoch ? json(*s.cost_per_epoch) : json(nullptr)}};
+                   {"cost_per_epoch", s.cost_per_epoch ? json(*s.cost_per_epoch) : json(nullptr)},
+                   {"cost_currency", s.cost_per_epoch ? json(s.cost_currency) : json(nullptr)}};
   } else {
     j["server"] = nullptr;
   }

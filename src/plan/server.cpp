@@ -7,6 +7,7 @@
 
 #include "core/i18n.h"
 #include "core/units.h"
+#include "plan/prices.h"
 
 namespace tfrig::plan {
 
@@ -209,7 +210,10 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
 
   if (p.samples_per_s > 0) {
     p.epoch_seconds = static_cast<double>(p.dataset_samples) / p.samples_per_s;
-    if (data.price_per_gpu_hour) p.cost_per_epoch = p.epoch_seconds / 3600.0 * *data.price_per_gpu_hour * p.gpus;
+    if (data.price_per_gpu_hour) {
+      p.cost_per_epoch = p.epoch_seconds / 3600.0 * *data.price_per_gpu_hour * p.gpus;
+      p.cost_currency = data.price_currency;
+    }
   }
 
   // The table rows `tfrig plan` prints, in the interface's language.
@@ -241,7 +245,9 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
                      trf("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W", gpu_w, cls->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
   if (p.epoch_seconds > 0) {
     p.lines.push_back({C_("server part", "Epoch"), duration(p.epoch_seconds),
-                       p.cost_per_epoch ? trf("costs {0:.2f} at {1:.2f} per GPU-hour", *p.cost_per_epoch, *data.price_per_gpu_hour)
+                       p.cost_per_epoch ? // TRANSLATORS: {0} the epoch's cost, {1} the price of one GPU-hour; both with their currency ("¥3.20").
+                                            trf("costs {0} at {1} per GPU-hour", format_money(*p.cost_per_epoch, data.price_currency),
+                                                format_money(*data.price_per_gpu_hour, data.price_currency))
                                         : _("--price-per-hour gives its cost")});
   }
   return p;

@@ -24,6 +24,7 @@ struct DataOptions {
   std::string decode_rate_source;                // "tfrig bench decode", "--decode-rate-per-core"
   bool storage_separate = false;                 // data on another machine (the configuration guide's case study)
   std::optional<double> price_per_gpu_hour;      // --price-per-hour, per GPU
+  std::string price_currency = "USD";            // of price_per_gpu_hour: the output's (--currency)
 };
 
 struct ServerLine {
@@ -59,6 +60,7 @@ struct ServerPlan {
   std::string psu;
   double epoch_seconds = 0;
   std::optional<double> cost_per_epoch;
+  std::string cost_currency;  // ISO 4217 code of cost_per_epoch (--currency; USD by default)
   std::vector<ServerLine> lines;
 };
 

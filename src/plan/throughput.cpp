@@ -607,7 +607,18 @@ std::vector<std::string> condition_differences(const ThroughputRow& r, const Wor
 
 namespace {
 
-std::string row_name(const ThroughputRow& r) { return fmt::format("\"{}\" ({})", r.table_row, r.source); }
+std::string row_name(const ThroughputRow& r) {
+  // Lambda's rows name the file of their batch sizes after the throughput file
+  // ("URL (batch sizes: FILE)", plan_measurements.json): that note in the reader's words.
+  constexpr std::string_view kBatchNote = " (batch sizes: ";
+  std::string source = r.source;
+  if (const size_t at = source.find(kBatchNote); at != std::string::npos && source.back() == ')') {
+    const std::string file = source.substr(at + kBatchNote.size(), source.size() - 1 - at - kBatchNote.size());
+    // TRANSLATORS: {0} a published table (URL), {1} the file of its batch sizes.
+    source = trf("{0} (batch sizes: {1})", source.substr(0, at), file);
+  }
+  return fmt::format("\"{}\" ({})", r.table_row, source);
+}
 
 }  // namespace
 
@@ -695,7 +706,7 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
       }
     } else {
       std::string joined;
-      for (const std::string& x : diff) joined += (joined.empty() ? "" : ", ") + x;
+      for (const std::string& x : diff) joined += (joined.empty() ? "" : _(", ")) + x;
       // TRANSLATORS: {0} a published row (its table row and source), {1} how its conditions differ from the plan's.
       unused.push_back(trf("{0} not used: {1}", row_name(*r), joined));
     }

@@ -10,6 +10,8 @@
 #include "core/i18n.h"
 #include "bench/benchmark.h"
 #include "pipeline/barrel.h"
+#include "plan/cost_report.h"
+#include "plan/prices.h"
 #include "plan/ranking.h"
 #include "plan/render.h"
 #include "report/html_chart.h"
@@ -422,6 +424,143 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
   return out;
 }
 
+// ---- time and money of a run (plan's and pipeline's run_cost) -------------
+
+// An amount of the run_cost JSON with its currency ("¥1,825.00"), or "-".
+std::string money_cell(const json& j, std::string_view key, const std::string& currency) {
+  const double v = dbl(j, key);
+  return escape(std::isfinite(v) ? plan::format_money(v, currency) : std::string("-"));
+}
+
+std::string hours_cell(const json& j, std::string_view key) {
+  const double v = dbl(j, key);
+  return escape(std::isfinite(v) && v > 0 ? plan::format_hours(v) : std::string("-"));
+}
+
+// Where the prices come from, in the currency of every amount, and the rate
+// that converted them (the lines the terminal prints above its table).
+std::string prices_paragraphs(const json& rc, const std::string& currency) {
+  std::string body;
+  const std::string source = str(rc, "prices_source");
+  if (source.empty())
+    body += "<p class=\"meta\">" +
+            escape(_("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)")) + "</p>";
+  // TRANSLATORS: {0} where the prices come from, {1} their currency.
+  else body += "<p class=\"meta\">" + escape(trf("prices: {0}, {1}", source, currency)) + "</p>";
+  const json& x = member(rc, "exchange_rate");
+  if (x.is_object() && std::isfinite(dbl(x, "rate")))
+    body += "<p class=\"meta\">" + escape(plan::exchange_rate_text(plan::ExchangeRate{str(x, "from"), str(x, "to"), dbl(x, "rate"), str(x, "source")})) + "</p>";
+  return body;
+}
+
+// The options of plan's cost table shown whether priced or not (the terminal's --top default).
+constexpr size_t kCostRows = 10;
+
+// A GPU's busy share as the terminal writes it ("100%").
+std::string busy_cell(const json& j) {
+  const double v = dbl(j, "gpu_utilization");
+  return escape(std::isfinite(v) ? fmt::format("{:.0f}%", v * 100) : std::string("-"));
+}
+
+// plan's run_cost: every option that fits, costed for one run, as the
+// terminal's table (amounts with the currency's symbol, hours as "3.2 h").
+std::string plan_cost_html(const json& rc) {
+  const std::string currency = str(rc, "currency").empty() ? std::string("USD") : str(rc, "currency");
+  const json& options = array(rc, "options");
+  const json& cheapest_index = member(rc, "cheapest");
+  const double cheapest = cheapest_index.is_number_unsigned() ? cheapest_index.get<double>() : -1;
+  std::string body;
+  const double epochs = dbl(rc, "epochs");
+  const double samples = dbl(rc, "dataset_samples");
+  const double steps = dbl(rc, "steps");
+  if (std::isfinite(steps))
+    body += "<p>" + escape(trf("Time and cost of the run ({0} steps of batch {1})", steps, member(rc, "samples").is_number() ? dbl(rc, "samples") / steps : NAN)) + "</p>";
+  else if (std::isfinite(epochs) && std::isfinite(samples))
+    body += "<p>" + escape(trf("Time and cost of the run ({0:g} epochs of {1} samples)", epochs, human_number(samples))) + "</p>";
+  body += prices_paragraphs(rc, currency);
+  std::vector<std::vector<std::string>> rows;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const json& o = options[i];
+    // As the terminal: the plan's first options, and every priced one (the rest is in the JSON below).
+    const bool priced = std::isfinite(dbl(o, "rent_cost")) || std::isfinite(dbl(o, "own_cost"));
+    if (i >= kCostRows && !priced && static_cast<double>(i) != cheapest) continue;
+    std::string run = plan::format_hours(dbl(o, "run_hours"));
+    const double lo = dbl(o, "run_hours_low"), hi = dbl(o, "run_hours_high");
+    if (std::isfinite(lo) && std::isfinite(hi) && hi > lo * 1.001) run += fmt::format(" ({} - {})", plan::format_hours(lo), plan::format_hours(hi));
+    if (member(o, "meets_deadline").is_boolean() && !o["meets_deadline"].get<bool>()) run += " " + C_("run cost", "late");
+    const double months = dbl(o, "breakeven_months");
+    const bool is_cheapest = static_cast<double>(i) == cheapest;
+    rows.push_back({(is_cheapest ? "<strong>" : std::string()) + escape(str(o, "gpu") + (is_cheapest ? " *" : "")) + (is_cheapest ? "</strong>" : ""),
+                    json_value_html(member(o, "gpus")), busy_cell(o), hours_cell(o, "epoch_hours"), escape(run),
+                    hours_cell(o, "hours_lost_to_input"), money_cell(o, "rent_cost", currency), money_cell(o, "own_cost", currency),
+                    money_cell(o, "cost_per_1k_samples", currency), escape(std::isfinite(months) ? trf("{:.1f} months", months) : "-")});
+  }
+  body += table("", {"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"), C_("run cost", "lost to input"),
+                     C_("run cost", "rented"), C_("run cost", "owned"), C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
+                rows);
+  body += "<p class=\"meta\">" + escape(_("run (band): expected, and the range the throughput estimate allows; measured rows have no band")) + "</p>";
+  body += "<p class=\"meta\">" + escape(_("rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power")) + "</p>";
+  const double deadline = dbl(rc, "deadline_hours");
+  if (cheapest >= 0 && cheapest < static_cast<double>(options.size())) {
+    const json& c = options[static_cast<size_t>(cheapest)];
+    const double cost = std::min(std::isfinite(dbl(c, "rent_cost")) ? dbl(c, "rent_cost") : INFINITY, std::isfinite(dbl(c, "own_cost")) ? dbl(c, "own_cost") : INFINITY);
+    const int gpus = integer(c, "gpus", 1);
+    const std::string line = std::isfinite(deadline)
+                                 ? trf("Cheapest within {4}: {0} x {1}, {2} for the run, done in {3}", gpus, str(c, "gpu"), plan::format_money(cost, currency),
+                                       plan::format_hours(dbl(c, "run_hours")), plan::format_hours(deadline))
+                                 : trf("Cheapest: {0} x {1}, {2} for the run, done in {3}", gpus, str(c, "gpu"), plan::format_money(cost, currency),
+                                       plan::format_hours(dbl(c, "run_hours")));
+    body += verdict_box("ok", "* " + escape(line));
+  } else if (std::isfinite(deadline)) {
+    body += verdict_box("warning", escape(trf("No priced option finishes within {0} (at the slow end of its band).", plan::format_hours(deadline))));
+  }
+  for (const json& o : options) {
+    const double lost = dbl(o, "rent_cost_lost_to_input");
+    if (std::isfinite(lost) && lost > 0 && dbl(o, "hours_lost_to_input") > 0) {
+      body += "<p>" + escape(trf("{0}: the input pipeline costs {1} of this run ({2} of {3}); fix the pipeline before buying a faster GPU", str(o, "gpu"),
+                                 plan::format_money(lost, currency), plan::format_hours(dbl(o, "hours_lost_to_input")), plan::format_hours(dbl(o, "run_hours")))) +
+              "</p>";
+      break;  // the same pipeline starves every option
+    }
+  }
+  std::vector<std::vector<std::string>> month_rows;
+  for (const json& o : options) {
+    const double reserved = dbl(o, "rent_month_reserved"), released = dbl(o, "rent_month_released");
+    if (!std::isfinite(reserved) || !std::isfinite(released)) continue;
+    const bool monthly = str(o, "rent_month_reserved_basis") == "monthly_price";
+    const bool releasing = released <= reserved;
+    const double saves = releasing ? (reserved > 0 ? (1 - released / reserved) * 100 : 0.0) : (released > 0 ? (1 - reserved / released) * 100 : 0.0);
+    const int gpus = integer(o, "gpus", 1);
+    const std::string r = plan::format_money(reserved, currency), f = plan::format_money(released, currency);
+    const std::string line =
+        monthly ? (releasing ? trf("{0} x {1}: {2} reserved at the monthly price, {3} released (releasing saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves)
+                             : trf("{0} x {1}: {2} reserved at the monthly price, {3} released (reserving saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves))
+                : (releasing ? trf("{0} x {1}: {2} reserved, {3} released (releasing saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves)
+                             : trf("{0} x {1}: {2} reserved, {3} released (reserving saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves));
+    month_rows.push_back({escape(line)});
+  }
+  if (!month_rows.empty()) {
+    const json& runs = member(rc, "runs_per_month");
+    body += table(trf("Per month with {0} runs: reserved around the clock vs released after each run", runs.is_number() ? runs.dump() : std::string("?")), {},
+                  month_rows);
+  }
+  for (const auto& n : array(rc, "notes")) body += "<p class=\"meta\">" + escape(trf("note: {0}", n.is_string() ? n.get<std::string>() : n.dump())) + "</p>";
+  return body;
+}
+
+// pipeline's run_cost: the run as measured and after each what-if.
+std::string pipeline_cost_html(const json& rc) {
+  const std::string currency = str(rc, "currency").empty() ? std::string("USD") : str(rc, "currency");
+  std::string body = prices_paragraphs(rc, currency);
+  std::vector<std::vector<std::string>> rows;
+  for (const json& w : array(rc, "rows")) {
+    rows.push_back({escape(str(w, "change")), busy_cell(w), hours_cell(w, "run_hours"),
+                    money_cell(w, "rent_cost", currency), money_cell(w, "own_cost", currency)});
+  }
+  body += table("", {C_("run cost", "change"), C_("run cost", "GPU busy"), C_("run cost", "run"), C_("run cost", "rented"), C_("run cost", "owned")}, rows);
+  return body;
+}
+
 // ---- plan ----------------------------------------------------------------
 
 std::vector<Section> plan_sections(const json& d, std::string_view p) {
@@ -517,11 +656,17 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
     std::vector<std::vector<std::string>> rows;
     for (size_t i = 0; i < gpus.size(); ++i) {
       const auto& g = gpus[i];
-      rows.push_back({escape(std::to_string(i + 1)), escape(str(g, "name")), json_value_html(member(g, "fits")),
-                      json_value_html(member(g, "gpus_needed")), json_value_html(member(g, "est_samples_per_s")),
-                      json_value_html(member(g, "max_batch_per_gpu")), json_value_html(member(g, "memory_bytes"), "memory_bytes"),
-                      json_value_html(member(g, "launch_price_usd")), json_value_html(member(g, "samples_per_s_per_kusd")),
-                      escape(plan::basis_text(str(g, "basis")))});
+      // Numbers as people read them ("1,216", "32.0 GiB", "$1,999.00"); every digit is in the folded JSON below.
+      auto number = [&g](std::string_view key) {
+        const double v = dbl(g, key);
+        return std::isfinite(v) ? escape(human_number(v)) : json_value_html(member(g, key));
+      };
+      const double launch = dbl(g, "launch_price_usd");
+      rows.push_back({escape(std::to_string(i + 1)), escape(str(g, "name")), json_value_html(member(g, "fits")), number("gpus_needed"),
+                      number("est_samples_per_s"), number("max_batch_per_gpu"),
+                      std::isfinite(dbl(g, "memory_bytes")) ? escape(human_bytes(dbl(g, "memory_bytes"))) : json_value_html(member(g, "memory_bytes")),
+                      std::isfinite(launch) ? escape(plan::format_money(launch, "USD")) : json_value_html(member(g, "launch_price_usd")),
+                      number("samples_per_s_per_kusd"), escape(plan::basis_text(str(g, "basis")))});
     }
     std::string body = chart.bars.empty() ? "" : bar_chart(chart);
     body += table(_("Every GPU of the ranking"),
@@ -530,6 +675,8 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
                   rows);
     out.push_back({std::string(p) + "ranking", _("GPU ranking"), body});
   }
+  if (member(d, "run_cost").is_object())
+    out.push_back({std::string(p) + "cost", _("Time and cost of the run"), plan_cost_html(d["run_cost"])});
   out.push_back({std::string(p) + "data", _("All data"), all_data(d, "plan")});
   return out;
 }
@@ -630,6 +777,8 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
     }
     out.push_back({std::string(p) + "advice", _("Advice"), body.empty() ? none_paragraph() : body});
   }
+  if (member(d, "run_cost").is_object() && !array(member(d, "run_cost"), "rows").empty())
+    out.push_back({std::string(p) + "cost", _("Time and cost of the run"), pipeline_cost_html(d["run_cost"])});
   out.push_back({std::string(p) + "data", _("All data"), all_data(d, "pipeline")});
   return out;
 }
@@ -660,7 +809,11 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
     body += kv({{_("Host"), escape(str(ctx, "hostname"))},
                 {"CPU", escape(str(ctx, "cpu_model"))},
                 {_("When"), escape(str(ctx, "timestamp"))},
-                {_("Load average"), json_value_html(member(ctx, "load_average"))}});
+                {_("Load average"), std::isfinite(dbl(ctx, "load_average")) ? escape(human_number(dbl(ctx, "load_average")))
+                                                                               : json_value_html(member(ctx, "load_average"))}});
+    // What makes the numbers noisy (a virtual machine, the load, the governor), as the terminal warns.
+    for (const auto& w : array(ctx, "warnings"))
+      body += "<p class=\"meta\">" + escape(trf("warning: {}", w.is_string() ? w.get<std::string>() : w.dump())) + "</p>";
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : results) {
       const json& prev = member(r, "previous");

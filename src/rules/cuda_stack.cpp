@@ -70,7 +70,7 @@ Check library_missing(const Context& ctx) {
   c.add(Hit{"host",
             trf("{} cannot dlopen {}: it logs \"Cannot dlopen some GPU libraries\" and skips registering "
                         "GPU devices (runs on the CPU).",
-                        ctx.target.label(), u::join(missing, ", ")),
+                        ctx.target.label(), u::join(missing, _(", "))),
             ev, install_fix(ctx), {}});
   return c;
 }

@@ -219,7 +219,7 @@ Check no_devices(const Context& ctx) {
                          "({1}) that the nvidia driver does not drive.",
                          "nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPUs "
                          "({1}) that the nvidia driver does not drive.",
-                         bus.size(), bus.size(), u::join(bus, ", "));
+                         bus.size(), bus.size(), u::join(bus, _(", ")));
   Check c;
   c.add(Hit{"host", message, ev, "", {}});
   return c;

@@ -113,8 +113,8 @@ Check gpu_numa(const Context& ctx) {
   std::string placement;
   std::string cmd;
   for (const auto& [node, list] : by_node) {
-    placement += (placement.empty() ? "" : _("; ")) + trf("node {}: {}", node, u::join(list, ", "));
-    cmd += (cmd.empty() ? "" : "  ") + trf("`numactl --cpunodebind={} --membind={} python train.py` for {}", node, node, u::join(list, ", "));
+    placement += (placement.empty() ? "" : _("; ")) + trf("node {}: {}", node, u::join(list, _(", ")));
+    cmd += (cmd.empty() ? "" : "  ") + trf("`numactl --cpunodebind={} --membind={} python train.py` for {}", node, node, u::join(list, _(", ")));
   }
   c.add(Hit{"host",
             trf("{} NUMA nodes; the GPUs sit on {}. A process fed from the far node crosses the socket "

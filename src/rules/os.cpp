@@ -45,7 +45,7 @@ Check not_ubuntu_lts(const Context& ctx) {
   c.add(Hit{"host",
             trf("{} is not one of the Ubuntu LTS releases NVIDIA's CUDA repositories and TensorFlow are tested "
                         "on ({}). It can work, but driver and CUDA packages come from elsewhere.",
-                        h.os_pretty_name.value_or(*h.os_id), u::join(tested, ", ")),
+                        h.os_pretty_name.value_or(*h.os_id), u::join(tested, _(", "))),
             {{"OS", h.os_pretty_name.value_or(*h.os_id + " " + h.os_version_id.value_or("")), "/etc/os-release"}},
             "", {}});
   return c;

@@ -1,6 +1,6 @@
 // A machine set up for mainland China: its locale, time zone or package
-// sources say so, and `tfrig setup --mirror cn` would download from mirrors
-// that answer there. Advice only; nothing is changed.
+// sources say so, and `tfrig setup --mirror auto` would download from mirrors
+// that answer there (setup/plan.cpp choose_auto_preset). Advice only; nothing is changed.
 #include <fmt/format.h>
 
 #include "core/i18n.h"
@@ -49,8 +49,9 @@ Check configured_for_china(const Context& ctx) {
   c.add(Hit{"host",
             trf("This machine looks set up for mainland China ({}). Docker Hub, PyPI, NVIDIA's repositories "
                 "and the Container Toolkit's nvidia.github.io often answer slowly or not at all from there: "
-                "`tfrig setup --mirror cn` writes an installation that downloads from mirrors in China "
-                "(docs/setup.md) and checks each answers first.",
+                "`tfrig setup --mirror auto` writes an installation that downloads from mirrors in China "
+                "(the cloud's own intranet mirror when the package sources name one, else TUNA; docs/setup.md) "
+                "and checks each answers first.",
                         ev.front().fact + " " + ev.front().value + (ev.size() > 1 ? _(", ") + "..." : "")),
             ev, "", {}});
   return c;
@@ -60,15 +61,17 @@ Check configured_for_china(const Context& ctx) {
 
 std::vector<Rule> region_rules() {
   return {
-      {"os.configured_for_china", "os", Severity::kInfo, N_("Set up for mainland China: install with --mirror cn"),
+      {"os.configured_for_china", "os", Severity::kInfo, N_("Set up for mainland China: install with --mirror auto"),
        N_("The system locale (zh_CN), the time zone (Asia/Shanghai, Asia/Chongqing, Asia/Harbin, Asia/Urumqi) and the "
           "download hosts in pip.conf, /etc/apt and /etc/docker/daemon.json against the mirrors of mainland China "
           "(setup.json mirrors.china)."),
        N_("From mainland China, nvidia.github.io is reset by the firewall (NVIDIA/nvidia-docker#1722) and Docker Hub "
           "mirrors closed one after another (USTC 2022, SJTU 2024); installs that assume the default sources stall. "
           "tfrig setup can write one whose every source is a documented mirror."),
-       N_("`tfrig setup --mirror cn -o DIR` (or single sources: --apt-mirror, --pip-index, --cuda-repo, "
-          "--container-toolkit-repo, --docker-registry-mirror); tfrig changes nothing by itself."),
+       N_("`tfrig setup --mirror auto -o DIR`: it takes the cloud's intranet mirror when the machine's package sources "
+          "name one (Alibaba Cloud, Tencent Cloud, Huawei Cloud), else the mirror they already use, else TUNA (`--mirror cn`); "
+          "or single sources: --apt-mirror, --pip-index, --cuda-repo, --container-toolkit-repo, --docker-registry-mirror. "
+          "tfrig changes nothing by itself."),
        {"https://github.com/NVIDIA/nvidia-docker/issues/1722", "https://mirrors.ustc.edu.cn/help/dockerhub.html"},
        configured_for_china},
   };

@@ -16,7 +16,12 @@ import os, re, subprocess, sys, tempfile
 from html.parser import HTMLParser
 
 CJK = re.compile(r'[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]')
-DROP = [r'NVRM: .*', r'\S+:\d+ \([^()]*\)', r'\b\w+:/\S*', r'\{[^}]*\}', r'\b[a-z_]+(?:, ?[a-z_]+){3,}\b', r'\b\w+(?:,\w+)+\b', r'`[^`]*`', r'"[^"]*"', r"'[^']*'", r'“[^”]*”', r'https?://\S+', r'(?<![\w])[~.]?/[\w./*~:+-]*',
+# Dropped first: quoted kernel and log lines (explain's and doctor's evidence), a bug report's "FILE:LINE (section)", libjpeg's own message
+# (JERR_NO_SOI), tfrig's commands ("tfrig bench memory"), `bench --list`'s benchmark ids, versions ("5.4.0-70-generic"), relative paths and
+# slash lists, calls in code ("dataset.cache()"), CamelCase identifiers ("RmInitAdapter").
+DROP = [r'NVRM: .*', r'(?:日志行|内核消息)：.*', r'\btfrig(?: [a-z][\w-]*){1,2}', r'\S+:\d+ \([^()]*\)', r'Not a JPEG file: starts with \S+ \S+', r'^\s*(?:crc32c|memory|decode|storage|pcie|gemm): ',
+        r'\b\d[\w.]*(?:-[\w.]+)+', r'\b[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.*~:+-]+)+/?',
+        r'\b[\w.]+\([^()]*\)(?:\.[\w.]+\([^()]*\))*', r'\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+\b', r'\b\w+:/\S*', r'\{[^}]*\}', r'\b[a-z_]+(?:, ?[a-z_]+){3,}\b', r'\b\w+(?:,\w+)+\b', r'`[^`]*`', r'"[^"]*"', r"'[^']*'", r'“[^”]*”', r'https?://\S+', r'(?<![\w])[~.]?/[\w./*~:+-]*',
         r'(?<!\w)--?[\w-]+(=\S+)?', r'\b\w+=\S*', r'\b[\w.+-]*\.(py|sh|json|jsonl|yaml|yml|txt|csv|html|tfrecord|tfr|gz|tar|conf|list|cfg|deb|log|so)\b[\w.]*',
         r'\blib[\w+-]*\b', r'\b[A-Z][A-Z0-9_\-]+\b', r'\b\w*\d\w*\b', r'\b\w+_\w+\b', r'\b\w+(\.\w+)+\b', r'\b[a-z]+[A-Z]\w*\b', r'\b\w+(?:-\w+)+\b']
 # Names that stay as they are in Chinese text (po/GLOSSARY.md): products, tools, commands, units;
@@ -31,10 +36,11 @@ tjbench dcgm tpu tensorrt nccl mig xid ecc sxm aer irq intel amd epyc xeon ryzen
 tee sysctl systemctl dpkg modprobe echo cat grep ldconfig install enable now restart wheel and cuda toolkit
 container runtime compose dockerfile readme hub ngc tuna ustc aliyun ptx sass jit tfx nouveau hugepages swappiness
 madvise never always performance powersave schedutil ondemand conservative persistenced fabricmanager gen x16
-hypervisor kvm virtio vmware xen hyper microsoft google amazon lambda dgx hgx nvswitch infiniband roce pytorch jax
+kvm virtio vmware xen hyper microsoft google amazon lambda dgx hgx nvswitch infiniband roce pytorch jax
 numpy pandas absl grpc protobuf onednn mkl oneapi avx sse fma bf16 fp16 fp32 tf32 int8 float16 bfloat16 float32
 mixed momentum adamw adafactor none selective full sgd rmsprop gauge counter doctor
-per board has ada generation lspci sysfs host'''.split())
+per board has ada generation lspci sysfs host
+et al red hat hugging face sh'''.split())
 
 def english_left(text):
     bad = []
@@ -47,10 +53,12 @@ def english_left(text):
             t = re.sub(p, ' ', t)
         words = [w for w in re.findall(r'[A-Za-z]{3,}', t) if w.lower() not in ALLOW]
         if CJK.search(line):
-            # a run of four or more English words inside a Chinese line
-            for run in re.findall(r'(?:\b[A-Za-z]{2,}\b[\s,():;.-]+){3,}\b[A-Za-z]{2,}\b', t):
-                if sum(1 for w in re.findall(r'[A-Za-z]+', run) if w.lower() not in ALLOW) >= 3:
-                    bad.append(line); break
+            # prose inside a Chinese line: a run of two or more English words (joined by blanks
+            # or punctuation only) of which two are not allowed names: "(an earlier boot)",
+            # "unknown hypervisor"; a single word next to Chinese is a name more often than not
+            for run in re.findall(r'(?:\b[A-Za-z]{2,}\b[\s,():;.-]+)+\b[A-Za-z]{2,}\b', t):
+                if sum(1 for w in re.findall(r'[A-Za-z]+', run) if w.lower() not in ALLOW) >= 2:
+                    bad.append(line + '    <- ' + ' '.join(run.split())); break
         elif len(words) >= 2:
             bad.append(line)
     return bad
@@ -93,6 +101,15 @@ def main():
     # COLUMNS: one line a message (a product name or a quoted log line that
     # wraps would leave its English half alone on a line); layout has its own tests.
     env = dict(os.environ, LANG='zh_CN.UTF-8', LC_ALL='', LANGUAGE='', LC_MESSAGES='', COLUMNS='1000')
+    # bench: crc32c measures, decode fails on a folder without a JPEG, pcie and gemm skip without a
+    # driver (every kind of row and reason); one sample each, no history database.
+    bench = ['bench', 'crc32c', 'decode', 'pcie', 'gemm', '--data', d('watch'), '--budget', '1', '--no-history']
+    # pipeline on TFRecord shards with the time and cost of the run in yuan.
+    pipeline = ['pipeline', '--data', d('tfrecord'), '--model', 'resnet50', '--gpu', 'NVIDIA GeForce RTX 4090', '--threads', '1',
+                '--seconds', '0.1', '--no-pack', '--epochs', '2', '--rent', 'RTX 4090=1.98', '--currency', 'CNY']
+    # plan with the time and money of a run (a price book in yuan, a rent and power on the command line).
+    plan_cost = ['plan', '--model', 'resnet50', '--batch', '256', '--epochs', '30', '--prices', os.path.join(src, 'data', 'prices.cn.example.yaml'),
+                 '--rent', 'RTX 4090 D=1.98', '--kwh', '0.8']
     runs = [
         ['--help'], ['doctor', '--help'], ['plan', '--help'], ['setup', '--help'],
         ['rules'], ['knowledge'], ['metrics'],
@@ -106,7 +123,12 @@ def main():
         ['watch', '--replay', d('watch', 'cpu-heavy.jsonl')], ['watch', '--replay', d('watch', 'io-heavy.jsonl')],
         ['setup', '--tf', '2.15', '--mirror', 'cn', '-o', os.path.join(scratch, 'setup')],
         ['fleet', d('snapshots', 'cpu_box_cuda13.json'), d('snapshots', 'eight_quadro_rtx5000.json'), snap],
-        ['bench', '--list'],
+        ['bench', '--list'], bench, pipeline,
+        # explain on real logs: a TensorFlow OOM, NCCL's shared memory, a CUDA error 802 (fabric manager)
+        ['explain', d('logs', 'tf-47820-oom-bfc.log')], ['explain', d('logs', 'nccl-290-shm-fallocate.log')],
+        ['explain', d('logs', 'lisa-2823-nd96asr-802.log')],
+        ['doctor', '--from', d('nvidia-bug-report', 'Andrewp2__laniusc.log.gz')],
+        plan_cost, plan_cost + ['--steps', '1000', '--runs-per-month', '4', '--deadline', '1h', '--price-per-hour', '2'],
         ['doctor', '--from', d('nvidia-bug-report', 'Randy-jun__myautoconfig.log.gz')],
         ['import', '-o', os.path.join(scratch, 'imported.json'), d('nvidia-bug-report', 'Andrewp2__laniusc.log.gz')],
         ['report', '-o', os.path.join(scratch, 'r.html'), snap],
@@ -118,10 +140,12 @@ def main():
         ['doctor', '--snapshot', snap, '--format', 'html'],
         ['doctor', '--snapshot', d('snapshots', 'eight_quadro_rtx5000.json'), '--format', 'html'],
         ['doctor', '--from', d('nvidia-bug-report', 'Randy-jun__myautoconfig.log.gz'), '--format', 'html'],
+        ['doctor', '--from', d('nvidia-bug-report', 'Andrewp2__laniusc.log.gz'), '--format', 'html'],
         ['plan', '--model', 'resnet50', '--batch', '256', '--format', 'html'],
         ['plan', '--snapshot', snap, '--model', 'bert-large', '--format', 'html'],
         ['fleet', d('snapshots', 'cpu_box_cuda13.json'), d('snapshots', 'eight_quadro_rtx5000.json'), snap, '--format', 'html'],
         ['watch', '--replay', d('watch', 'cpu-heavy.jsonl'), '--format', 'html'],
+        bench + ['--format', 'html'], pipeline + ['--format', 'html'], plan_cost + ['--format', 'html'],
     ]
     failed = 0
     for args in html_runs:

@@ -13,6 +13,7 @@
 #include "core/display_width.h"
 #include "core/escape.h"
 #include "golden.h"
+#include "plan/prices.h"
 #include "report/command.h"
 #include "report/html.h"
 #include "report/html_chart.h"
@@ -174,6 +175,13 @@ TEST(HtmlPages, AnyShapeOfDocumentRendersAsEveryKind) {
         "cpu_busy_percent":"x"}})"),
       json::parse(R"({"results":[{"median":-1,"expected":{"value":0}}],"context":[],"history":[{"median":1e308,"unit":5},{}]})"),
       json::parse(R"({"nodes":[1,{"node":2}],"drift":[{"differing":[{"node":null,"value":[1]}]}],"findings":{"a":1}})"),
+      // run_cost of plan and pipeline: an index past the options, wrong types, huge amounts, markup as a currency.
+      json::parse(R"({"gpus":[],"memory":{},"model":{},"run_cost":{"options":[{"gpu":5,"gpus":1e300,"run_hours":1e300,
+        "run_hours_low":-1,"run_hours_high":1e308,"rent_cost":"x","own_cost":1e300,"rent_month_reserved":1e300,
+        "rent_month_released":0,"meets_deadline":"no"},7],"cheapest":7,"currency":"<b>","steps":0,"samples":1e300,
+        "deadline_hours":-5,"exchange_rate":{"rate":"x"},"runs_per_month":[1],"notes":[1,"<i>"]}})"),
+      json::parse(R"({"stages":[],"gpu_demand_samples_per_s":1,"run_cost":{"rows":[{"change":[],"gpu_utilization":1e300,
+        "rent_cost":-1e300},3],"currency":7,"exchange_rate":{"from":1,"to":"CNY","rate":1e-300,"source":"<s>"}}})"),
       json::parse(R"([1,2,3])"), json(nullptr), json("text")};
   for (const auto& doc : docs) {
     for (PageKind kind : {PageKind::kDoctor, PageKind::kPlan, PageKind::kPipeline, PageKind::kBench, PageKind::kWatch,
@@ -257,6 +265,62 @@ TEST_F(HtmlPagesFromCommands, PlanPipelineWatchFleetPagesHoldEveryValue) {
   EXPECT_EQ(missing_values(fleet, page), std::vector<std::string>{});
   // A differing value is marked with a sign as well as its background.
   EXPECT_NE(page.find("<td class=\"drift\"><span class=\"drift\">\u2260 Quadro RTX 5000</span></td>"), std::string::npos);
+}
+
+// The text of one section of a page (its id), without the folded JSON after it.
+std::string section_text(const std::string& page, const std::string& id) {
+  const size_t at = page.find("<section id=\"" + id + "\"");
+  if (at == std::string::npos) return "";
+  return page.substr(at, page.find("</section>", at) - at);
+}
+
+TEST_F(HtmlPagesFromCommands, PlanAndPipelineCostSectionsShowMoneyAsPeopleReadIt) {
+  // The China price book (CNY), a rent and power on the command line: the plan's run_cost as a
+  // section of its own, every amount with the currency's symbol, never the JSON's raw double.
+  const std::string book = test::data_dir() + "/../../data/prices.cn.example.yaml";
+  json plan = run_json({"plan", "--model", "resnet50", "--batch", "256", "--epochs", "30", "--prices", book, "--rent", "RTX 4090 D=1.98",
+                        "--kwh", "0.8", "--runs-per-month", "4", "--format", "json"});
+  ASSERT_TRUE(plan["run_cost"].is_object());
+  ASSERT_EQ(plan["run_cost"]["currency"], "CNY");
+  const std::string page = render_documents({{PageKind::kPlan, plan, "plan"}});
+  const std::string cost = section_text(page, "cost");
+  ASSERT_FALSE(cost.empty()) << page;
+  size_t priced = 0;
+  for (const auto& o : plan["run_cost"]["options"]) {
+    for (const char* key : {"rent_cost", "own_cost", "cost_per_1k_samples"}) {
+      if (!o[key].is_number()) continue;
+      ++priced;
+      EXPECT_NE(cost.find(escape(plan::format_money(o[key].get<double>(), "CNY"))), std::string::npos) << key << " " << o[key];
+      // A double with more digits than money has (186.83486...) is the raw JSON: never in the section.
+      const std::string raw = o[key].dump();
+      if (raw.size() > raw.find('.') + 4) {
+        EXPECT_EQ(cost.find(raw), std::string::npos) << "raw " << key << " " << o[key];
+      }
+    }
+    if (o["rent_month_reserved"].is_number()) {
+      EXPECT_NE(cost.find(escape(plan::format_money(o["rent_month_reserved"].get<double>(), "CNY"))), std::string::npos);
+    }
+  }
+  EXPECT_GE(priced, 3u);
+  const size_t cheapest = plan["run_cost"]["cheapest"].get<size_t>();
+  EXPECT_NE(cost.find(escape(plan["run_cost"]["options"][cheapest]["gpu"].get<std::string>() + " *")), std::string::npos);
+  // The ranking table's numbers are formatted too ("1,216", "32.0 GiB", "$1,999.00").
+  const std::string ranking = section_text(page, "ranking");
+  const json& first = plan["gpus"][0];
+  EXPECT_NE(ranking.find(">" + human_number(first["est_samples_per_s"].get<double>()) + "<"), std::string::npos);
+  EXPECT_EQ(ranking.find(first["est_samples_per_s"].dump()), std::string::npos);
+
+  // pipeline --currency (shared with plan): the what-ifs' cost in yuan.
+  std::filesystem::create_directory(tmp.file("data"));
+  test::write_file(tmp.file("data/cifar10.tfrecord"), test::read_file(test::data_dir() + "/tfrecord/tfx__cifar10_test.tfrecord"));
+  json pipeline = run_json({"pipeline", "--data", tmp.file("data"), "--gpu", "NVIDIA GeForce RTX 4090", "--seconds", "0.05", "--no-pack",
+                            "--epochs", "2", "--rent", "RTX 4090=1.98", "--currency", "CNY", "--format", "json"});
+  ASSERT_EQ(pipeline["run_cost"]["currency"], "CNY");
+  ASSERT_FALSE(pipeline["run_cost"]["rows"].empty());
+  const std::string pcost = section_text(render_documents({{PageKind::kPipeline, pipeline, "pipeline"}}), "cost");
+  for (const auto& r : pipeline["run_cost"]["rows"]) {
+    EXPECT_NE(pcost.find(escape(plan::format_money(r["rent_cost"].get<double>(), "CNY"))), std::string::npos) << r;
+  }
 }
 
 TEST_F(HtmlPagesFromCommands, FormatHtmlWritesAFileAndReportCombinesInputs) {

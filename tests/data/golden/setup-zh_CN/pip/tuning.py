@@ -1,15 +1,15 @@
-"""tuning.py -- written by `tfrig setup` for NVIDIA A100-SXM4-80GB（计算能力 8.0）.
+"""tuning.py —— 由 `tfrig setup` 为 NVIDIA A100-SXM4-80GB（计算能力 8.0） 生成。
 
-Import it at the top of a training script (or copy the parts):
+在训练脚本开头导入它（或复制需要的部分）：
     from tuning import set_precision, tfrecord_dataset
     set_precision()
     ds = tfrecord_dataset("/data/train-*.tfrecord", parse_fn, batch_size=256)
 
-Mixed precision (TF guide "Mixed precision"): float16 math needs Tensor Cores, compute
-capability 7.0 or newer; bfloat16 needs 8.0 or newer (NVIDIA), has float32's range and needs
-no loss scaling. Below 7.0 mixed precision is not faster, so float32 stays.
-Planned for this GPU: mixed_bfloat16 (计算能力 8.0 >= 8.0：有 bfloat16 Tensor Core，数值范围与 float32 相同，无需损失缩放).
-Keep the model's last layer in float32: layers.Activation("softmax", dtype="float32").
+混合精度（TF 指南 "Mixed precision"）：float16 运算需要 Tensor Core，即计算能力
+7.0 或更新；bfloat16 需要 8.0 或更新（NVIDIA），数值范围与 float32 相同，
+无需损失缩放。计算能力低于 7.0 时混合精度不会更快，因此保持 float32。
+为这块 GPU 规划的精度：mixed_bfloat16（计算能力 8.0 >= 8.0：有 bfloat16 Tensor Core，数值范围与 float32 相同，无需损失缩放）。
+模型的最后一层保持 float32： layers.Activation("softmax", dtype="float32").
 """
 
 import tensorflow as tf
