@@ -419,6 +419,17 @@ namespace tfrig::core {
 
 MessageArg::MessageArg(Message message) : value_(std::make_shared<const Message>(std::move(message))) {}
 
+MessageArg MessageArg::list(std::vector<MessageArg> items) {
+  MessageArg a(std::string{});
+  a.value_ = std::make_shared<const MessageList>(MessageList{std::move(items)});
+  return a;
+}
+
+const MessageList* MessageArg::items() const {
+  const auto* p = std::get_if<std::shared_ptr<const MessageList>>(&value_);
+  return p != nullptr ? p->get() : nullptr;
+}
+
 const Message* MessageArg::message() const {
   const auto* p = std::get_if<std::shared_ptr<const Message>>(&value_);
   return p != nullptr ? p->get() : nullptr;
@@ -428,6 +439,9 @@ bool MessageArg::operator==(const MessageArg& other) const {
   const Message* a = message();
   const Message* b = other.message();
   if (a != nullptr || b != nullptr) return a != nullptr && b != nullptr && *a == *b;
+  const MessageList* la = items();
+  const MessageList* lb = other.items();
+  if (la != nullptr || lb != nullptr) return la != nullptr && lb != nullptr && la->items == lb->items;
   return value_ == other.value_;
 }
 
@@ -451,11 +465,36 @@ std::optional<std::string_view> message_translated_pattern(const Message& m, con
   return catalog.find(key);
 }
 
+std::string message_render_in(const Message& m, const i18n::Catalog* catalog);
+
+// A list's items as text, joined by the language's ", ".
+std::string message_render_list(const MessageList& list, const i18n::Catalog* catalog) {
+  const std::string_view separator = catalog != nullptr ? catalog->find(", ").value_or(", ") : std::string_view(", ");
+  std::string out;
+  for (const auto& a : list.items) {
+    if (!out.empty()) out += separator;
+    if (const Message* nested = a.message()) {
+      out += message_render_in(*nested, catalog);
+    } else if (const MessageList* inner = a.items()) {
+      out += message_render_list(*inner, catalog);
+    } else if (const auto* s = std::get_if<std::string>(&a.value())) {
+      out += *s;
+    } else if (const auto* i = std::get_if<int64_t>(&a.value())) {
+      out += std::to_string(*i);
+    } else {
+      out += fmt::format("{}", std::get<double>(a.value()));
+    }
+  }
+  return out;
+}
+
 std::string message_render_in(const Message& m, const i18n::Catalog* catalog) {
   fmt::dynamic_format_arg_store<fmt::format_context> store;
   for (const auto& a : m.args) {
     if (const Message* nested = a.message()) {
       store.push_back(message_render_in(*nested, catalog));
+    } else if (const MessageList* list = a.items()) {
+      store.push_back(message_render_list(*list, catalog));
     } else if (const auto* s = std::get_if<std::string>(&a.value())) {
       store.push_back(*s);
     } else if (const auto* i = std::get_if<int64_t>(&a.value())) {
@@ -498,14 +537,60 @@ std::vector<std::string_view> message_fields(std::string_view pattern) {
   return out;
 }
 
+bool message_known_in(const Message& m, const i18n::Catalog& catalog, int depth);
+
+bool message_arg_known(const MessageArg& a, const i18n::Catalog& catalog, int depth) {
+  if (const Message* nested = a.message()) return message_known_in(*nested, catalog, depth);
+  if (const MessageList* list = a.items()) {
+    for (const auto& item : list->items) {
+      if (!message_arg_known(item, catalog, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
 bool message_known_in(const Message& m, const i18n::Catalog& catalog, int depth) {
   if (depth > 4 || m.id.empty() || !message_translated_pattern(m, catalog)) return false;
   // The catalog keys only the singular: a plural pattern must use its fields.
   if (!m.plural_id.empty() && message_fields(m.plural_id) != message_fields(m.id)) return false;
   for (const auto& a : m.args) {
-    if (const Message* nested = a.message(); nested != nullptr && !message_known_in(*nested, catalog, depth + 1)) return false;
+    if (!message_arg_known(a, catalog, depth + 1)) return false;
   }
   return true;
+}
+
+std::optional<Message> message_from_json_at(const nlohmann::json& j, int depth);
+
+std::optional<MessageArg> message_arg_from_json(const nlohmann::json& a, int depth) {
+  if (a.is_string()) return MessageArg(a.get<std::string>());
+  if (a.is_number_integer()) return MessageArg(a.get<int64_t>());
+  if (a.is_number_float()) return MessageArg(a.get<double>());
+  if (depth > 4 || !a.is_object()) return std::nullopt;
+  if (a.size() == 1 && a.contains("list")) {
+    const auto& list = a["list"];
+    if (!list.is_array() || list.size() > 4096) return std::nullopt;
+    std::vector<MessageArg> items;
+    for (const auto& item : list) {
+      auto parsed = message_arg_from_json(item, depth + 1);
+      if (!parsed) return std::nullopt;
+      items.push_back(std::move(*parsed));
+    }
+    return MessageArg::list(std::move(items));
+  }
+  if (auto nested = message_from_json_at(a, depth)) return MessageArg(std::move(*nested));
+  return std::nullopt;
+}
+
+nlohmann::json message_arg_to_json(const MessageArg& a) {
+  if (const Message* nested = a.message()) return message_to_json(*nested);
+  if (const MessageList* list = a.items()) {
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& item : list->items) items.push_back(message_arg_to_json(item));
+    return nlohmann::json{{"list", std::move(items)}};
+  }
+  if (const auto* s = std::get_if<std::string>(&a.value())) return *s;
+  if (const auto* i = std::get_if<int64_t>(&a.value())) return *i;
+  return std::get<double>(a.value());
 }
 
 std::optional<Message> message_from_json_at(const nlohmann::json& j, int depth) {
@@ -522,17 +607,9 @@ std::optional<Message> message_from_json_at(const nlohmann::json& j, int depth) 
       m.n = value.get<uint64_t>();
     } else if (key == "args" && value.is_array() && value.size() <= 16) {
       for (const auto& a : value) {
-        if (a.is_string()) {
-          m.args.emplace_back(a.get<std::string>());
-        } else if (a.is_number_integer()) {
-          m.args.emplace_back(a.get<int64_t>());
-        } else if (a.is_number_float()) {
-          m.args.emplace_back(a.get<double>());
-        } else if (auto nested = message_from_json_at(a, depth + 1)) {
-          m.args.emplace_back(std::move(*nested));
-        } else {
-          return std::nullopt;
-        }
+        auto parsed = message_arg_from_json(a, depth + 1);
+        if (!parsed) return std::nullopt;
+        m.args.push_back(std::move(*parsed));
       }
     } else {
       return std::nullopt;
@@ -565,17 +642,7 @@ nlohmann::json message_to_json(const Message& m) {
     j["n"] = m.n;
   }
   nlohmann::json args = nlohmann::json::array();
-  for (const auto& a : m.args) {
-    if (const Message* nested = a.message()) {
-      args.push_back(message_to_json(*nested));
-    } else if (const auto* s = std::get_if<std::string>(&a.value())) {
-      args.push_back(*s);
-    } else if (const auto* i = std::get_if<int64_t>(&a.value())) {
-      args.push_back(*i);
-    } else {
-      args.push_back(std::get<double>(a.value()));
-    }
-  }
+  for (const auto& a : m.args) args.push_back(message_arg_to_json(a));
   j["args"] = std::move(args);
   return j;
 }

@@ -9,7 +9,7 @@
 // (or NP_("singular", "plural") for a count), so the pot keeps it:
 //   core::Message(N_("{0} RAM, {1} swap"), ram, swap)
 //   core::Message::plural(NP_("{0} GPU via {1}", "{0} GPUs via {1}"), n, n, path)
-//   core::Message::in_context("kernel module", N_("open"))   (C_'s msgctxt)
+//   core::Message::in_context(NC_("kernel module", "open"))   (C_'s msgctxt)
 // A nested Message is an argument translated in the same language ("docker
 // yes": the "yes" is Message(N_("yes"))).
 #pragma once
@@ -29,12 +29,14 @@
 namespace tfrig::core {
 
 struct Message;
+struct MessageList;
 
 // One argument: a text shown as it is (a path, a version), an integer, a
-// real (formatted by the pattern's field, "{:.2f}"), or a message of its own.
+// real (formatted by the pattern's field, "{:.2f}"), a message of its own,
+// or a list of arguments joined by the language's ", " (MessageArg::list).
 class MessageArg {
  public:
-  using Value = std::variant<std::string, int64_t, double, std::shared_ptr<const Message>>;
+  using Value = std::variant<std::string, int64_t, double, std::shared_ptr<const Message>, std::shared_ptr<const MessageList>>;
 
   MessageArg(std::string text) : value_(std::move(text)) {}  // NOLINT(google-explicit-constructor)
   MessageArg(const char* text) : value_(std::string(text)) {}  // NOLINT(google-explicit-constructor)
@@ -43,13 +45,19 @@ class MessageArg {
   MessageArg(I integer) : value_(static_cast<int64_t>(integer)) {}  // NOLINT(google-explicit-constructor)
   MessageArg(double real) : value_(real) {}                        // NOLINT(google-explicit-constructor)
   MessageArg(Message message);                                     // NOLINT(google-explicit-constructor)
+  static MessageArg list(std::vector<MessageArg> items);
 
   const Value& value() const { return value_; }
   const Message* message() const;
+  const MessageList* items() const;
   bool operator==(const MessageArg& other) const;
 
  private:
   Value value_;
+};
+
+struct MessageList {
+  std::vector<MessageArg> items;
 };
 
 struct Message {
@@ -61,8 +69,9 @@ struct Message {
 
   Message() = default;
   explicit Message(std::string pattern) : id(std::move(pattern)) {}
-  template <class... Args>
-  Message(std::string pattern, Args&&... a) : id(std::move(pattern)), args{MessageArg(std::forward<Args>(a))...} {}
+  template <class A0, class... Args>
+  Message(std::string pattern, A0&& a0, Args&&... a)
+      : id(std::move(pattern)), args{MessageArg(std::forward<A0>(a0)), MessageArg(std::forward<Args>(a))...} {}
 
   // A count: the English is singular when n is 1; a catalog picks its own form.
   template <class... Args>
@@ -72,9 +81,9 @@ struct Message {
     m.n = count;
     return m;
   }
-  static Message in_context(std::string context, std::string pattern) {
-    Message m(std::move(pattern));
-    m.context = std::move(context);
+  static Message in_context(std::pair<const char*, const char*> context_and_pattern) {
+    Message m(context_and_pattern.second);
+    m.context = context_and_pattern.first;
     return m;
   }
 
@@ -95,7 +104,8 @@ std::string render(const Message& m, std::string_view language);
 bool known_message(const Message& m);
 
 // JSON: {"id": ..., "args": [...]} and, when set, "context", "plural", "n".
-// An argument is a string, an integer, a real or a message object.
+// An argument is a string, an integer, a real, a message object or a list
+// ({"list": [...]}).
 nlohmann::json message_to_json(const Message& m);
 // nullopt for anything else than that shape (depth at most 4).
 std::optional<Message> message_from_json(const nlohmann::json& j);
@@ -106,5 +116,7 @@ namespace tfrig {
 
 // Marks a singular and plural pattern for extraction (Message::plural).
 constexpr std::pair<const char*, const char*> NP_(const char* singular, const char* plural) { return {singular, plural}; }
+// Marks a pattern in a context (gettext's msgctxt) for extraction (Message::in_context).
+constexpr std::pair<const char*, const char*> NC_(const char* context, const char* pattern) { return {context, pattern}; }
 
 }  // namespace tfrig

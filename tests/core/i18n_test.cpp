@@ -234,7 +234,7 @@ TEST(Message, RendersInTheNamedLanguageWithoutTheProcessLanguage) {
 }
 
 TEST(Message, NestedMessagesAndContextsTranslateInTheSameLanguage) {
-  const Message word = Message::in_context("kernel module", N_("open"));
+  const Message word = Message::in_context(NC_("kernel module", "open"));
   const Message m(N_("kernel module {0} ({1})"), "nvidia", word);
   EXPECT_EQ(english(m), "kernel module nvidia (open)");
   const std::string open_zh = zh_text(std::string("kernel module") + '\x04' + "open");
@@ -281,7 +281,7 @@ TEST(Message, JsonOfAnotherShapeIsRefused) {
 
 TEST(Message, OnlyTheCatalogsPatternsAreKnown) {
   EXPECT_TRUE(known_message(Message(N_("{0} RAM, {1} swap"), "a", "b")));
-  EXPECT_TRUE(known_message(Message(N_("kernel module {0} ({1})"), "nvidia", Message::in_context("kernel module", N_("open")))));
+  EXPECT_TRUE(known_message(Message(N_("kernel module {0} ({1})"), "nvidia", Message::in_context(NC_("kernel module", "open")))));
   EXPECT_FALSE(known_message(Message("{:>999999999}", "a")));
   EXPECT_FALSE(known_message(Message(N_("kernel module {0} ({1})"), "nvidia", Message("not a message of tfrig"))));
   // A plural pattern the catalog does not key must use the singular's fields.
