@@ -16,9 +16,9 @@ extract() {
   local out="$1"
   find src -name '*.cpp' -o -name '*.h' | LC_ALL=C sort > "$out.files"
   xgettext --language=C++ --from-code=UTF-8 --add-comments=TRANSLATORS: \
-    --keyword= --keyword=_:1 --keyword=trf:1 --keyword=trnf:1,2 --keyword=N_:1 --keyword=C_:1c,2 \
+    --keyword= --keyword=_:1 --keyword=trf:1 --keyword=trnf:1,2 --keyword=N_:1 --keyword=NP_:1,2 --keyword=NC_:1c,2 --keyword=C_:1c,2 \
     --flag=_:1:no-c-format --flag=trf:1:no-c-format --flag=trnf:1:no-c-format --flag=trnf:2:no-c-format \
-    --flag=N_:1:no-c-format --flag=C_:2:no-c-format \
+    --flag=N_:1:no-c-format --flag=NP_:1:no-c-format --flag=NP_:2:no-c-format --flag=NC_:2:no-c-format --flag=C_:2:no-c-format \
     --sort-output --add-location=file --package-name=tfrig \
     --files-from="$out.files" -o "$out.code"
   rm -f "$out.files"

@@ -136,15 +136,12 @@ core::Result<report::Report> probe_report(const core::SysRoot& root, const Inven
   probe::Context ctx{root, data_paths,
                      std::chrono::milliseconds(static_cast<long>(std::lround(options.deadline_seconds * 1000))),
                      options.python_prefixes};
-  // The probes' problems go into the snapshot: in the output language
-  // (English in JSON unless --lang); the log below is the reader's.
-  auto run = [&] {
-    core::i18n::OutputLanguage output_language;
-    return probe::run_probes(ctx, probe::all_probes());
-  }();
+  // The probes store English texts with their messages (probe.h): no
+  // language switch here; the log below is the reader's.
+  auto run = probe::run_probes(ctx, probe::all_probes());
   for (const auto& s : run.statuses) {
     core::log(core::LogLevel::kInfo, "{}", trf("probe {0}: {1} in {2} ({3})", s.id, probe::state_name(s.state),
-                                               core::format_seconds(s.seconds), report::probe_detail(s.detail)));
+                                               core::format_seconds(s.seconds), report::status_detail(s)));
     for (const auto& p : s.problems) core::log(core::LogLevel::kDebug, "probe {}: {}", s.id, p);
   }
   core::log(core::LogLevel::kInfo, "{}", trf("probes took {} in total", core::format_seconds(run.seconds)));

@@ -4,7 +4,11 @@
 #include <cstring>
 #include <vector>
 
+#include <fmt/args.h>
+#include <nlohmann/json.hpp>
+
 #include "core/i18n_embedded.h"
+#include "core/message.h"
 #include "core/i18n_thread.h"
 
 namespace tfrig::core::i18n {
@@ -408,3 +412,241 @@ std::string format_translated(std::string_view translated, std::string_view engl
 }
 
 }  // namespace tfrig::core::i18n
+
+// core::Message (core/message.h): rendered by the catalog of a named language.
+
+namespace tfrig::core {
+
+MessageArg::MessageArg(Message message) : value_(std::make_shared<const Message>(std::move(message))) {}
+
+MessageArg MessageArg::list(std::vector<MessageArg> items) {
+  MessageArg a(std::string{});
+  a.value_ = std::make_shared<const MessageList>(MessageList{std::move(items)});
+  return a;
+}
+
+const MessageList* MessageArg::items() const {
+  const auto* p = std::get_if<std::shared_ptr<const MessageList>>(&value_);
+  return p != nullptr ? p->get() : nullptr;
+}
+
+const Message* MessageArg::message() const {
+  const auto* p = std::get_if<std::shared_ptr<const Message>>(&value_);
+  return p != nullptr ? p->get() : nullptr;
+}
+
+bool MessageArg::operator==(const MessageArg& other) const {
+  const Message* a = message();
+  const Message* b = other.message();
+  if (a != nullptr || b != nullptr) return a != nullptr && b != nullptr && *a == *b;
+  const MessageList* la = items();
+  const MessageList* lb = other.items();
+  if (la != nullptr || lb != nullptr) return la != nullptr && lb != nullptr && la->items == lb->items;
+  return value_ == other.value_;
+}
+
+bool Message::operator==(const Message& other) const {
+  return context == other.context && id == other.id && plural_id == other.plural_id && n == other.n && args == other.args;
+}
+
+namespace {
+
+// The pattern in English: the plural one when there is a count other than 1.
+std::string_view message_english_pattern(const Message& m) { return m.plural_id.empty() || m.n == 1 ? m.id : m.plural_id; }
+
+// The catalog's pattern for m, or nullopt. Catalogs are parsed once and then
+// only read, so any thread may look up in any language.
+std::optional<std::string_view> message_translated_pattern(const Message& m, const i18n::Catalog& catalog) {
+  if (!m.plural_id.empty()) return catalog.find_plural(m.id, m.n);
+  if (m.context.empty()) return catalog.find(m.id);
+  std::string key = m.context;
+  key += '\x04';
+  key += m.id;
+  return catalog.find(key);
+}
+
+std::string message_render_in(const Message& m, const i18n::Catalog* catalog);
+
+// A list's items as text, joined by the language's ", ".
+std::string message_render_list(const MessageList& list, const i18n::Catalog* catalog) {
+  const std::string_view separator = catalog != nullptr ? catalog->find(", ").value_or(", ") : std::string_view(", ");
+  std::string out;
+  for (const auto& a : list.items) {
+    if (!out.empty()) out += separator;
+    if (const Message* nested = a.message()) {
+      out += message_render_in(*nested, catalog);
+    } else if (const MessageList* inner = a.items()) {
+      out += message_render_list(*inner, catalog);
+    } else if (const auto* s = std::get_if<std::string>(&a.value())) {
+      out += *s;
+    } else if (const auto* i = std::get_if<int64_t>(&a.value())) {
+      out += std::to_string(*i);
+    } else {
+      out += fmt::format("{}", std::get<double>(a.value()));
+    }
+  }
+  return out;
+}
+
+std::string message_render_in(const Message& m, const i18n::Catalog* catalog) {
+  fmt::dynamic_format_arg_store<fmt::format_context> store;
+  for (const auto& a : m.args) {
+    if (const Message* nested = a.message()) {
+      store.push_back(message_render_in(*nested, catalog));
+    } else if (const MessageList* list = a.items()) {
+      store.push_back(message_render_list(*list, catalog));
+    } else if (const auto* s = std::get_if<std::string>(&a.value())) {
+      store.push_back(*s);
+    } else if (const auto* i = std::get_if<int64_t>(&a.value())) {
+      store.push_back(*i);
+    } else {
+      store.push_back(std::get<double>(a.value()));
+    }
+  }
+  const std::string_view english = message_english_pattern(m);
+  if (catalog != nullptr) {
+    if (auto t = message_translated_pattern(m, *catalog)) {
+      try {
+        return fmt::vformat(*t, store);
+      } catch (const fmt::format_error&) {
+        // a translator's typo: the English below
+      }
+    }
+  }
+  try {
+    return fmt::vformat(english, store);
+  } catch (const fmt::format_error&) {
+    return std::string(english);
+  }
+}
+
+// The "{...}" fields of a pattern, in order ("{0} of {1:.2f}" -> "{0}", "{1:.2f}").
+std::vector<std::string_view> message_fields(std::string_view pattern) {
+  std::vector<std::string_view> out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '{') continue;
+    if (i + 1 < pattern.size() && pattern[i + 1] == '{') {
+      ++i;
+      continue;
+    }
+    const size_t end = pattern.find('}', i);
+    if (end == std::string_view::npos) break;
+    out.push_back(pattern.substr(i, end - i + 1));
+    i = end;
+  }
+  return out;
+}
+
+bool message_known_in(const Message& m, const i18n::Catalog& catalog, int depth);
+
+bool message_arg_known(const MessageArg& a, const i18n::Catalog& catalog, int depth) {
+  if (const Message* nested = a.message()) return message_known_in(*nested, catalog, depth);
+  if (const MessageList* list = a.items()) {
+    for (const auto& item : list->items) {
+      if (!message_arg_known(item, catalog, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+bool message_known_in(const Message& m, const i18n::Catalog& catalog, int depth) {
+  if (depth > 4 || m.id.empty() || !message_translated_pattern(m, catalog)) return false;
+  // The catalog keys only the singular: a plural pattern must use its fields.
+  if (!m.plural_id.empty() && message_fields(m.plural_id) != message_fields(m.id)) return false;
+  for (const auto& a : m.args) {
+    if (!message_arg_known(a, catalog, depth + 1)) return false;
+  }
+  return true;
+}
+
+std::optional<Message> message_from_json_at(const nlohmann::json& j, int depth);
+
+std::optional<MessageArg> message_arg_from_json(const nlohmann::json& a, int depth) {
+  if (a.is_string()) return MessageArg(a.get<std::string>());
+  if (a.is_number_integer()) return MessageArg(a.get<int64_t>());
+  if (a.is_number_float()) return MessageArg(a.get<double>());
+  if (depth > 4 || !a.is_object()) return std::nullopt;
+  if (a.size() == 1 && a.contains("list")) {
+    const auto& list = a["list"];
+    if (!list.is_array() || list.size() > 4096) return std::nullopt;
+    std::vector<MessageArg> items;
+    for (const auto& item : list) {
+      auto parsed = message_arg_from_json(item, depth + 1);
+      if (!parsed) return std::nullopt;
+      items.push_back(std::move(*parsed));
+    }
+    return MessageArg::list(std::move(items));
+  }
+  if (auto nested = message_from_json_at(a, depth)) return MessageArg(std::move(*nested));
+  return std::nullopt;
+}
+
+nlohmann::json message_arg_to_json(const MessageArg& a) {
+  if (const Message* nested = a.message()) return message_to_json(*nested);
+  if (const MessageList* list = a.items()) {
+    nlohmann::json items = nlohmann::json::array();
+    for (const auto& item : list->items) items.push_back(message_arg_to_json(item));
+    return nlohmann::json{{"list", std::move(items)}};
+  }
+  if (const auto* s = std::get_if<std::string>(&a.value())) return *s;
+  if (const auto* i = std::get_if<int64_t>(&a.value())) return *i;
+  return std::get<double>(a.value());
+}
+
+std::optional<Message> message_from_json_at(const nlohmann::json& j, int depth) {
+  if (depth > 4 || !j.is_object()) return std::nullopt;
+  Message m;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "id" && value.is_string()) {
+      m.id = value.get<std::string>();
+    } else if (key == "context" && value.is_string()) {
+      m.context = value.get<std::string>();
+    } else if (key == "plural" && value.is_string()) {
+      m.plural_id = value.get<std::string>();
+    } else if (key == "n" && value.is_number_unsigned()) {
+      m.n = value.get<uint64_t>();
+    } else if (key == "args" && value.is_array() && value.size() <= 16) {
+      for (const auto& a : value) {
+        auto parsed = message_arg_from_json(a, depth + 1);
+        if (!parsed) return std::nullopt;
+        m.args.push_back(std::move(*parsed));
+      }
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (m.id.empty()) return std::nullopt;
+  return m;
+}
+
+}  // namespace
+
+std::string english(const Message& m) { return message_render_in(m, nullptr); }
+
+std::string render(const Message& m, std::string_view language) { return message_render_in(m, i18n::embedded_catalog(language)); }
+
+bool known_message(const Message& m) {
+  const auto languages = i18n::embedded_languages();
+  if (languages.empty()) return false;
+  // Every catalog holds every message (I18n.CatalogsAreComplete): one answers for all.
+  const i18n::Catalog* catalog = i18n::embedded_catalog(languages.front());
+  return catalog != nullptr && message_known_in(m, *catalog, 0);
+}
+
+nlohmann::json message_to_json(const Message& m) {
+  nlohmann::json j = nlohmann::json::object();
+  if (!m.context.empty()) j["context"] = m.context;
+  j["id"] = m.id;
+  if (!m.plural_id.empty()) {
+    j["plural"] = m.plural_id;
+    j["n"] = m.n;
+  }
+  nlohmann::json args = nlohmann::json::array();
+  for (const auto& a : m.args) args.push_back(message_arg_to_json(a));
+  j["args"] = std::move(args);
+  return j;
+}
+
+std::optional<Message> message_from_json(const nlohmann::json& j) { return message_from_json_at(j, 0); }
+
+}  // namespace tfrig::core

@@ -56,6 +56,12 @@ std::string format_seconds(double seconds) {
   return trf("{:.2f} s", seconds);
 }
 
+core::Message seconds_message(double seconds) {
+  if (seconds < 1e-3) return core::Message(N_("{:.0f} us"), seconds * 1e6);
+  if (seconds < 1.0) return core::Message(N_("{:.1f} ms"), seconds * 1e3);
+  return core::Message(N_("{:.2f} s"), seconds);
+}
+
 Result<uint64_t> parse_size(std::string_view text) {
   std::string_view s = trim(text);
   size_t i = 0;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/message.h"
 #include "core/result.h"
 
 namespace tfrig::core {
@@ -21,6 +22,7 @@ std::string format_bytes_decimal(uint64_t bytes);  // "512 GB", "1.5 TB"
 std::string format_rate(double bytes_per_second);  // "12.3 GB/s"
 std::string format_transfer_rate(double gigatransfers_per_second);  // "16 GT/s"
 std::string format_seconds(double seconds);        // "12 ms", "1.52 s"
+core::Message seconds_message(double seconds);     // format_seconds as a message (rendered later)
 
 // "200MB", "1.5GiB", "4096", "64k" -> bytes. Decimal suffixes are powers of
 // 1000, "i" suffixes powers of 1024; a bare "k"/"M"/"G" is taken as binary

@@ -105,15 +105,18 @@ class ContainerProbe final : public Probe {
     if (auto v = root.env("NVIDIA_VISIBLE_DEVICES"); v && root.is_live()) c.visible_devices = *v;
 
     ProbeStatus status;
-    status.problems = problems.problems();
+    problems.into(status);
     status.state = State::kOk;
     std::string runtimes;
     for (const auto& r : c.docker_runtimes) runtimes += (runtimes.empty() ? "" : ",") + r;
-    status.detail = fmt::format("docker {}, podman {}, nvidia-container-toolkit {}, runtimes [{}], {} CDI spec{}{}",
-                                c.docker_binary ? "yes" : "no", c.podman_binary ? "yes" : "no",
-                                c.nvidia_ctk || c.nvidia_container_runtime || c.nvidia_container_cli ? "yes" : "no",
-                                runtimes, c.cdi_specs.size(), c.cdi_specs.size() == 1 ? "" : "s",
-                                inside ? "; running inside a container" : "");
+    auto yes_no = [](bool b) { return b ? core::Message(N_("yes")) : core::Message(N_("no")); };
+    core::Message summary = core::Message::plural(
+        NP_("docker {0}, podman {1}, nvidia-container-toolkit {2}, runtimes [{3}], {4} CDI spec",
+            "docker {0}, podman {1}, nvidia-container-toolkit {2}, runtimes [{3}], {4} CDI specs"),
+        c.cdi_specs.size(), yes_no(static_cast<bool>(c.docker_binary)), yes_no(static_cast<bool>(c.podman_binary)),
+        yes_no(c.nvidia_ctk || c.nvidia_container_runtime || c.nvidia_container_cli), runtimes, c.cdi_specs.size());
+    if (inside) summary = core::Message(N_("{0}; {1}"), std::move(summary), core::Message(N_("running inside a container")));
+    status.set_detail(std::move(summary));
     return status;
   }
 

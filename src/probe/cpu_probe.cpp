@@ -46,7 +46,7 @@ class CpuProbe final : public Probe {
     } else {
       have_cpuinfo = true;
       if (info->truncated) {
-        problems.add(root.full_path("proc/cpuinfo") + ": ends mid-entry (truncated?); counts may be low");
+        problems.add(core::Message(N_("{}: ends mid-entry (truncated?); counts may be low"), root.full_path("proc/cpuinfo")));
       }
       parse::apply_cpuinfo(*info, cpu);
       if (cpu.model_name) cpu.base_mhz = mhz_from_model_name(*cpu.model_name);
@@ -122,16 +122,25 @@ class CpuProbe final : public Probe {
     }
 
     ProbeStatus status;
-    status.problems = problems.problems();
+    problems.into(status);
     if (!have_cpuinfo && !cpu.threads) {
       status.state = State::kError;
-      status.detail = "could not read /proc/cpuinfo or the sysfs CPU topology";
+      status.set_detail(core::Message(N_("could not read /proc/cpuinfo or the sysfs CPU topology")));
       return status;
     }
     status.state = State::kOk;
-    status.detail = cpu.model_name.value_or("unknown CPU") + ": " + std::to_string(cpu.threads.value_or(0)) + " threads";
-    if (cpu.physical_cores) status.detail += ", " + std::to_string(*cpu.physical_cores) + " cores";
-    if (!cpu.numa_nodes.empty()) status.detail += ", " + std::to_string(cpu.numa_nodes.size()) + " NUMA nodes";
+    const core::MessageArg model = cpu.model_name ? core::MessageArg(*cpu.model_name) : core::MessageArg(core::Message(N_("unknown CPU")));
+    const int64_t threads = cpu.threads.value_or(0);
+    const size_t numa = cpu.numa_nodes.size();
+    if (cpu.physical_cores && numa > 0) {
+      status.set_detail(core::Message(N_("{0}: {1} threads, {2} cores, {3} NUMA nodes"), model, threads, *cpu.physical_cores, numa));
+    } else if (cpu.physical_cores) {
+      status.set_detail(core::Message(N_("{0}: {1} threads, {2} cores"), model, threads, *cpu.physical_cores));
+    } else if (numa > 0) {
+      status.set_detail(core::Message(N_("{0}: {1} threads, {2} NUMA nodes"), model, threads, numa));
+    } else {
+      status.set_detail(core::Message(N_("{0}: {1} threads"), model, threads));
+    }
     return status;
   }
 

@@ -297,7 +297,7 @@ void conf_dirs(const core::SysRoot& root, const std::string& file, int depth, st
   // would never end, so stop at a depth no real configuration reaches.
   constexpr int kMaxDepth = 8;
   if (depth > kMaxDepth) {
-    problems.add(root.full_path(file) + ": include chain deeper than 8, stopped");
+    problems.add(core::Message(N_("{}: include chain deeper than 8, stopped"), root.full_path(file)));
     return;
   }
   auto text = root.read_text(file, 1 << 20);
@@ -414,18 +414,17 @@ class CudaLibsProbe final : public Probe {
                      });
 
     ProbeStatus status;
-    status.problems = problems.problems();
-    if (!have_cache) status.problems.push_back(root.full_path("etc/ld.so.cache") + ": not readable; the loader cache was not consulted");
-    std::string summary;
+    if (!have_cache) problems.add(core::Message(N_("{}: not readable; the loader cache was not consulted"), root.full_path("etc/ld.so.cache")));
+    problems.into(status);
+    std::vector<core::MessageArg> summary;
     for (const char* fam : {"libcuda", "cudart", "cublas", "cudnn", "nccl"}) {
       const inventory::CudaLibrary* pick = nullptr;
       for (const auto& l : out.cuda.libraries) {
         if (l.family == fam && (pick == nullptr || (l.resolved == true && pick->resolved != true))) pick = &l;
       }
-      if (!summary.empty()) summary += ", ";
-      summary += std::string(fam) + " " +
-                 (pick == nullptr ? std::string("none")
-                                  : pick->version.value_or("?") + (pick->resolved == true ? "" : " (" + pick->found_via + ")"));
+      // TRANSLATORS: a library family the loader does not find ("libcuda none").
+      if (pick == nullptr) summary.emplace_back(core::Message(N_("{} none"), fam));
+      else summary.emplace_back(std::string(fam) + " " + pick->version.value_or("?") + (pick->resolved == true ? "" : " (" + pick->found_via + ")"));
     }
     status.state = out.cuda.libraries.empty() && out.cuda.toolkits.empty() ? State::kAbsent : State::kOk;
     // A captured tree without /etc/ld.so.cache and library folders (only /proc
@@ -433,12 +432,12 @@ class CudaLibsProbe final : public Probe {
     // must not judge them.
     if (!have_cache && scan.loader_dirs() == 0 && out.cuda.libraries.empty() && out.cuda.toolkits.empty()) {
       status.state = State::kSkipped;
-      status.detail = "no loader cache and no library folders under " + root.full_path("/") +
-                      ": the CUDA libraries were not examined";
+      status.set_detail(core::Message(N_("no loader cache and no library folders under {}: the CUDA libraries were not examined"), root.full_path("/")));
       return status;
     }
-    status.detail = fmt::format("{} CUDA libraries, {} toolkit{}: {}", out.cuda.libraries.size(), out.cuda.toolkits.size(),
-                                out.cuda.toolkits.size() == 1 ? "" : "s", summary);
+    status.set_detail(core::Message::plural(NP_("{0} CUDA libraries, {1} toolkit: {2}", "{0} CUDA libraries, {1} toolkits: {2}"),
+                                            out.cuda.toolkits.size(), out.cuda.libraries.size(), out.cuda.toolkits.size(),
+                                            core::MessageArg::list(std::move(summary))));
     return status;
   }
 

@@ -52,12 +52,12 @@ class HostProbe final : public Probe {
       os_path = "usr/lib/os-release";
     }
     if (os_text && !core::looks_like_text(*os_text)) {
-      problems.add(root.full_path(os_path) + ": binary data, expected KEY=value lines");
+      problems.add(root.full_path(os_path), core::Message(N_("binary data, expected KEY=value lines")));
     } else if (os_text) {
       auto os = parse::parse_os_release(*os_text);
       parse::apply_os_release(os, host);
       for (int line : os.bad_lines) {
-        problems.add(root.full_path(os_path) + ":" + std::to_string(line) + ": expected KEY=value");
+        problems.add(root.full_path(os_path) + ":" + std::to_string(line), core::Message(N_("expected KEY=value")));
       }
     } else {
       problems.add(os_text.error());
@@ -137,15 +137,20 @@ class HostProbe final : public Probe {
     for (auto& p : region_problems) problems.add(std::move(p));
 
     ProbeStatus status;
-    status.problems = problems.problems();
+    problems.into(status);
     if (!host.os_id && !host.kernel_release) {
       status.state = State::kError;
-      status.detail = "neither os-release nor the kernel version could be read";
+      status.set_detail(core::Message(N_("neither os-release nor the kernel version could be read")));
     } else {
       status.state = State::kOk;
-      status.detail = host.os_pretty_name.value_or(host.os_id.value_or("unknown OS")) + ", kernel " +
-                      host.kernel_release.value_or("unknown");
-      if (!problems.empty()) status.detail += " (" + std::to_string(problems.problems().size()) + " problems)";
+      const auto os = host.os_pretty_name ? host.os_pretty_name : host.os_id;
+      const core::MessageArg os_arg = os ? core::MessageArg(*os) : core::MessageArg(core::Message(N_("unknown OS")));
+      const core::MessageArg kernel = host.kernel_release ? core::MessageArg(*host.kernel_release) : core::MessageArg(core::Message(N_("unknown")));
+      if (!problems.empty()) {
+        status.set_detail(core::Message(N_("{0}, kernel {1} ({2} problems)"), os_arg, kernel, problems.problems().size()));
+      } else {
+        status.set_detail(core::Message(N_("{0}, kernel {1}"), os_arg, kernel));
+      }
     }
     return status;
   }

@@ -52,10 +52,10 @@ class LimitsProbe final : public Probe {
     }
 
     ProbeStatus status;
-    status.problems = problems.problems();
+    problems.into(status);
     if (!have_process) {
       status.state = State::kError;
-      status.detail = "process limits unknown: /proc/self/limits unreadable or malformed";
+      status.set_detail(core::Message(N_("process limits unknown: /proc/self/limits unreadable or malformed")));
       return status;
     }
     status.state = State::kOk;
@@ -64,8 +64,8 @@ class LimitsProbe final : public Probe {
       if (*v == inventory::Limit::kUnlimited) return std::string("unlimited");
       return std::to_string(*v);
     };
-    status.detail = "open files " + show(lim.nofile.soft) + "/" + show(lim.nofile.hard) + ", " +
-                    std::to_string(lim.configured.size()) + " limits.conf entries";
+    status.set_detail(core::Message(N_("open files {0}/{1}, {2} limits.conf entries"), show(lim.nofile.soft), show(lim.nofile.hard),
+                                    lim.configured.size()));
     return status;
   }
 

@@ -30,12 +30,12 @@ class MemoryProbe final : public Probe {
     } else {
       parse::apply_meminfo(*info, mem);
       have_meminfo = mem.total_bytes.has_value();
-      if (!have_meminfo) problems.add(root.full_path("proc/meminfo") + ": no MemTotal line");
+      if (!have_meminfo) problems.add(core::Message(N_("{}: no MemTotal line"), root.full_path("proc/meminfo")));
     }
 
     if (auto sw = root.read_line("proc/sys/vm/swappiness")) {
       if (auto v = core::parse_u64(*sw); v && *v <= 200) mem.swappiness = static_cast<int>(*v);
-      else problems.add(root.full_path("proc/sys/vm/swappiness") + ": expected a number 0-200, got '" + core::printable(*sw) + "'");
+      else problems.add(root.full_path("proc/sys/vm/swappiness"), core::Message(N_("expected a number 0-200, got '{}'"), core::printable(*sw)));
     } else if (sw.error().code != core::ErrorCode::kNotFound) {
       problems.add(sw.error());
     }
@@ -47,22 +47,26 @@ class MemoryProbe final : public Probe {
         return std::nullopt;
       }
       auto chosen = parse::parse_bracket_choice(*text);
-      if (!chosen) problems.add(root.full_path(rel) + ": no [selected] value in '" + core::printable(*text) + "'");
+      if (!chosen) problems.add(root.full_path(rel), core::Message(N_("no [selected] value in '{}'"), core::printable(*text)));
       return chosen;
     };
     mem.thp_enabled = choice(thp + "enabled");
     mem.thp_defrag = choice(thp + "defrag");
 
     ProbeStatus status;
-    status.problems = problems.problems();
+    problems.into(status);
     if (!have_meminfo) {
       status.state = State::kError;
-      status.detail = "total memory unknown: /proc/meminfo unreadable or malformed";
+      status.set_detail(core::Message(N_("total memory unknown: /proc/meminfo unreadable or malformed")));
       return status;
     }
     status.state = State::kOk;
-    status.detail = core::format_bytes_binary(*mem.total_bytes) + " RAM";
-    if (mem.swap_total_bytes) status.detail += ", " + core::format_bytes_binary(*mem.swap_total_bytes) + " swap";
+    if (mem.swap_total_bytes) {
+      status.set_detail(core::Message(N_("{0} RAM, {1} swap"), core::format_bytes_binary(*mem.total_bytes),
+                                      core::format_bytes_binary(*mem.swap_total_bytes)));
+    } else {
+      status.set_detail(core::Message(N_("{} RAM"), core::format_bytes_binary(*mem.total_bytes)));
+    }
     return status;
   }
 

@@ -236,19 +236,30 @@ std::vector<inventory::Gpu> join_gpus(const inventory::DriverInfo& drv, const st
 
 // The probe's one-line summary, or "absent" when there is no trace of an
 // NVIDIA driver or GPU at all.
-ProbeStatus summary(const inventory::DriverInfo& drv, size_t gpus, std::vector<std::string> problems) {
+ProbeStatus summary(const inventory::DriverInfo& drv, size_t gpus, const ProblemLog& problems) {
   ProbeStatus status;
-  status.problems = std::move(problems);
+  problems.into(status);
   if (!drv.loaded.value_or(false) && gpus == 0) {
     status.state = State::kAbsent;
-    status.detail = "no NVIDIA kernel module loaded and no NVIDIA GPU on the PCI bus";
+    status.set_detail(core::Message(N_("no NVIDIA kernel module loaded and no NVIDIA GPU on the PCI bus")));
     return status;
   }
   status.state = State::kOk;
-  status.detail = fmt::format("kernel module {}{}, {} GPU{} on the bus, {} /dev/nvidia* node{}",
-                              drv.loaded.value_or(false) ? drv.kernel_module_version.value_or("loaded") : "not loaded",
-                              drv.kernel_module_flavor ? " (" + *drv.kernel_module_flavor + ")" : "", gpus, gpus == 1 ? "" : "s",
-                              drv.device_nodes.size(), drv.device_nodes.size() == 1 ? "" : "s");
+  const core::MessageArg module = drv.loaded.value_or(false) ? core::MessageArg(drv.kernel_module_version.value_or("loaded"))
+                                                             : core::MessageArg(core::Message(N_("not loaded")));
+  core::Message on_bus = core::Message::plural(NP_("{} GPU", "{} GPUs"), gpus, gpus);
+  core::Message nodes = core::Message::plural(NP_("{} /dev/nvidia* node", "{} /dev/nvidia* nodes"), drv.device_nodes.size(), drv.device_nodes.size());
+  if (drv.kernel_module_flavor) {
+    // TRANSLATORS: the flavour is "proprietary" or "open"; {2} is "N GPUs", {3} "N /dev/nvidia* nodes".
+    const std::string& f = *drv.kernel_module_flavor;
+    const core::MessageArg flavor = f == "proprietary" ? core::MessageArg(core::Message::in_context(NC_("kernel module", "proprietary")))
+                                    : f == "open"      ? core::MessageArg(core::Message::in_context(NC_("kernel module", "open")))
+                                                       : core::MessageArg(f);
+    status.set_detail(core::Message(N_("kernel module {0} ({1}), {2} on the bus, {3}"), module, flavor, std::move(on_bus), std::move(nodes)));
+  } else {
+    // TRANSLATORS: {1} is "N GPUs", {2} "N /dev/nvidia* nodes".
+    status.set_detail(core::Message(N_("kernel module {0}, {1} on the bus, {2}"), module, std::move(on_bus), std::move(nodes)));
+  }
   return status;
 }
 
@@ -273,7 +284,7 @@ class NvidiaDriverProbe final : public Probe {
     const GpuInformation infos = read_gpu_information(root, problems);
     const std::vector<PciGpu> pci_gpus = read_pci_gpus(root);
     for (auto& g : join_gpus(drv, pci_gpus, infos)) out.gpus.push_back(std::move(g));
-    return summary(drv, out.gpus.size(), problems.problems());
+    return summary(drv, out.gpus.size(), problems);
   }
 
   void merge(inventory::Inventory& into, inventory::Inventory&& from) const override {

@@ -90,9 +90,9 @@ class NvmlProbe final : public Probe {
       // and nothing from another machine is ever loaded; whatever its
       // environment says, no library is opened.
       nvs.state = "not_tried";
-      nvs.detail = "NVML reads only the live machine; " + ctx.root.root() + " is a capture (NVML answers are not in it)";
+      status.set_detail(core::Message(N_("NVML reads only the live machine; {} is a capture (NVML answers are not in it)"), ctx.root.root()));
+      nvs.detail = status.detail;
       status.state = State::kSkipped;
-      status.detail = nvs.detail;
       return status;
     }
     auto override_path = ctx.root.env("TFRIG_NVML_LIBRARY");
@@ -107,9 +107,9 @@ class NvmlProbe final : public Probe {
       // NVML talks to the running kernel: under --root of a captured tree it
       // would describe this machine, not the captured one.
       nvs.state = "not_tried";
-      nvs.detail = "NVML reads only the live machine; --root " + ctx.root.root() + " given";
+      status.set_detail(core::Message(N_("NVML reads only the live machine; --root {} given"), ctx.root.root()));
+      nvs.detail = status.detail;
       status.state = State::kSkipped;
-      status.detail = nvs.detail;
       return status;
     }
     auto opened = Nvml::open(override_path);
@@ -140,9 +140,9 @@ class NvmlProbe final : public Probe {
     unsigned count = *counted;
     if (count == 0) {
       nvs.state = "no_device";
-      nvs.detail = "NVML initialised but reports no GPU";
+      status.set_detail(core::Message(N_("NVML initialised but reports no GPU")));
+      nvs.detail = status.detail;
       status.state = State::kAbsent;
-      status.detail = nvs.detail;
       return status;
     }
     // A machine has at most a few dozen GPUs; a larger count is a broken library.
@@ -167,9 +167,11 @@ class NvmlProbe final : public Probe {
     nvs.state = "ok";
     nvs.detail = fmt::format("{} GPU{} via {}", count, count == 1 ? "" : "s", nvml->library_path());
     status.state = State::kOk;
-    status.detail = fmt::format("{} GPU{}, driver {}, CUDA {}; nvmlInit took {:.2f} s", count, count == 1 ? "" : "s",
-                                out.driver.version.value_or("?"), out.driver.cuda_version.value_or("?"),
-                                nvml->init_seconds());
+    status.set_detail(core::Message(
+        N_("{0}; {1}"),
+        core::Message::plural(NP_("{0} GPU, driver {1}, CUDA {2}", "{0} GPUs, driver {1}, CUDA {2}"), count, count,
+                              out.driver.version.value_or("?"), out.driver.cuda_version.value_or("?")),
+        core::Message(N_("nvmlInit took {}"), core::Message(N_("{:.2f} s"), nvml->init_seconds()))));
     status.problems = nvml->problems();
     return status;
   }

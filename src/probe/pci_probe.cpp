@@ -87,9 +87,11 @@ class PciProbe final : public Probe {
     ProbeStatus status;
     if (!names) {
       status.state = names.error().code == core::ErrorCode::kNotFound ? State::kAbsent : State::kError;
-      status.detail = names.error().code == core::ErrorCode::kNotFound
-                          ? "no PCI bus in sysfs (" + names.error().where + " missing): container or non-PCI machine"
-                          : names.error().to_string();
+      if (names.error().code == core::ErrorCode::kNotFound) {
+        status.set_detail(core::Message(N_("no PCI bus in sysfs ({} missing): container or non-PCI machine"), names.error().where));
+      } else {
+        status.detail = names.error().to_string();
+      }
       return status;
     }
     for (const auto& addr : *names) {
@@ -104,7 +106,7 @@ class PciProbe final : public Probe {
         }
         auto v = core::parse_hex(*text);
         if (!v || *v > 0xffffffu) {
-          problems.add(root.full_path(base + attr) + ": expected a hex id like 0x10de, got '" + core::printable(*text) + "'");
+          problems.add(root.full_path(base + attr), core::Message(N_("expected a hex id like 0x10de, got '{}'"), core::printable(*text)));
           return std::nullopt;
         }
         return static_cast<uint32_t>(*v);
@@ -140,11 +142,11 @@ class PciProbe final : public Probe {
       dev.is_gpu = dev.vendor_id == kPciVendorNvidia && dev.class_code && (*dev.class_code >> 16) == 0x03;
       out.pci.devices.push_back(std::move(dev));
     }
-    status.problems = problems.problems();
+    problems.into(status);
     int gpus = 0;
     for (const auto& d : out.pci.devices) gpus += d.is_gpu ? 1 : 0;
     status.state = out.pci.devices.empty() ? State::kAbsent : State::kOk;
-    status.detail = std::to_string(out.pci.devices.size()) + " PCI devices, " + std::to_string(gpus) + " NVIDIA GPUs";
+    status.set_detail(core::Message(N_("{0} PCI devices, {1} NVIDIA GPUs"), out.pci.devices.size(), gpus));
     return status;
   }
 

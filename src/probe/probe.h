@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/i18n.h"
+#include "core/message.h"
 #include "core/sysroot.h"
 #include "inventory/inventory.h"
 
@@ -20,12 +22,29 @@ enum class State { kOk, kAbsent, kError, kSkipped };
 std::string_view state_name(State state);
 std::optional<State> state_from_name(std::string_view name);
 
+// The texts are English (JSON and snapshots keep them so); each may come
+// with its message (core/message.h), which the report renders in the
+// reader's language. A text without one (a snapshot of an older tfrig, a
+// parser's error) is shown through report::probe_detail's fallback.
 struct ProbeStatus {
   std::string id;
   State state = State::kOk;
   std::string detail;                 // one line: what was found, or why not
   double seconds = 0;
   std::vector<std::string> problems;  // each unreadable or malformed source: "path: reason"
+  std::optional<core::Message> detail_message = std::nullopt;  // detail == core::english(*detail_message)
+  // Aligned with problems (shorter where the last ones have none).
+  std::vector<std::optional<core::Message>> problem_messages = {};
+
+  void set_detail(core::Message m) {
+    detail = core::english(m);
+    detail_message = std::move(m);
+  }
+  void add_problem(core::Message m) {
+    problem_messages.resize(problems.size());
+    problems.push_back(core::english(m));
+    problem_messages.emplace_back(std::move(m));
+  }
 };
 
 struct Context {
@@ -73,11 +92,29 @@ class ProblemLog {
  public:
   void add(const core::Error& error) { problems_.push_back(error.to_string()); }
   void add(std::string text) { problems_.push_back(std::move(text)); }
+  void add(core::Message m) {
+    messages_.resize(problems_.size());
+    problems_.push_back(core::english(m));
+    messages_.emplace_back(std::move(m));
+  }
+  // "PATH: MESSAGE": the path as it is, the message rendered in the reader's language.
+  void add(std::string path, core::Message m) {
+    messages_.resize(problems_.size());
+    core::Message with_path(N_("{0}: {1}"), std::move(path), std::move(m));
+    problems_.push_back(core::english(with_path));
+    messages_.emplace_back(std::move(with_path));
+  }
   const std::vector<std::string>& problems() const { return problems_; }
   bool empty() const { return problems_.empty(); }
+  // Copies the problems and their messages into a status.
+  void into(ProbeStatus& status) const {
+    status.problems = problems_;
+    status.problem_messages = messages_;
+  }
 
  private:
   std::vector<std::string> problems_;
+  std::vector<std::optional<core::Message>> messages_;
 };
 
 }  // namespace tfrig::probe

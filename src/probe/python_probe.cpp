@@ -54,28 +54,31 @@ class PythonProbe final : public Probe {
       out.python.environments.push_back(std::move(env));
     }
     ProbeStatus status;
-    status.problems = problems.problems();
+    problems.into(status);
     if (out.python.environments.empty() && !root.is_dir("usr") && ctx.python_prefixes.empty()) {
       // A captured tree of /proc and /sys only: nothing says Python is missing.
       status.state = State::kSkipped;
-      status.detail = "no usr folder under " + root.full_path("/") + ": Python environments were not examined";
+      status.set_detail(core::Message(N_("no usr folder under {}: Python environments were not examined"), root.full_path("/")));
       return status;
     }
     if (out.python.environments.empty()) {
       status.state = State::kAbsent;
-      status.detail = "no Python site-packages found";
+      status.set_detail(core::Message(N_("no Python site-packages found")));
       return status;
     }
     status.state = State::kOk;
-    std::string tf;
+    std::vector<core::MessageArg> tf;
     for (const auto& e : out.python.environments) {
       if (!e.tensorflow) continue;
-      if (!tf.empty()) tf += ", ";
-      tf += e.tensorflow->distribution + " " + e.tensorflow->version + " in " + e.prefix;
+      tf.emplace_back(core::Message(N_("{0} {1} in {2}"), e.tensorflow->distribution, e.tensorflow->version, e.prefix));
     }
-    status.detail = fmt::format("{} environment{}, {}", out.python.environments.size(),
-                                out.python.environments.size() == 1 ? "" : "s",
-                                with_tf == 0 ? std::string("no TensorFlow") : "TensorFlow: " + tf);
+    const size_t envs = out.python.environments.size();
+    if (with_tf == 0) {
+      status.set_detail(core::Message::plural(NP_("{} environment, no TensorFlow", "{} environments, no TensorFlow"), envs, envs));
+    } else {
+      status.set_detail(core::Message::plural(NP_("{0} environment, TensorFlow: {1}", "{0} environments, TensorFlow: {1}"), envs, envs,
+                                              core::MessageArg::list(std::move(tf))));
+    }
     return status;
   }
 
@@ -119,8 +122,10 @@ class PythonProbe final : public Probe {
         // Two TensorFlow distributions in one environment overwrite each
         // other's files; keep the first and say so.
         if (env.tensorflow) {
-          problems.add(fmt::format("{}: both {} and {} are installed; they share the tensorflow/ package", site,
-                                   env.tensorflow->distribution, dist_name));
+          problems.add(core::Message(N_("{0}; {1}"),
+                                     core::Message(N_("{0}: {1}"), site,
+                                                   core::Message(N_("both {0} and {1} are installed"), env.tensorflow->distribution, dist_name)),
+                                     core::Message(N_("they share the tensorflow/ package"))));
           continue;
         }
         inventory::TensorFlowInstall install;

@@ -60,10 +60,10 @@ void run_job(const std::shared_ptr<Job>& job, const std::shared_ptr<Shared>& sha
     status = job->probe->run(job->ctx, job->out);
   } catch (const std::exception& e) {
     status.state = State::kError;
-    status.detail = std::string("internal error: ") + e.what();
+    status.set_detail(core::Message(N_("internal error: {}"), e.what()));
   } catch (...) {
     status.state = State::kError;
-    status.detail = "internal error: unknown exception";
+    status.set_detail(core::Message(N_("internal error: {}"), "unknown exception"));
   }
   status.id = std::string(job->probe->id());
   status.seconds = watch.seconds();
@@ -115,10 +115,7 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
       late.id = std::string(job->probe->id());
       late.state = State::kError;
       late.seconds = std::chrono::duration<double>(ctx.deadline).count();
-      // Stored like the probes' own texts: English, the time's unit too.
-      core::i18n::set_thread_english(true);
-      late.detail = "did not finish within its deadline of " + core::format_seconds(late.seconds) + "; left running";
-      core::i18n::set_thread_english(false);
+      late.set_detail(core::Message(N_("did not finish within its deadline of {}; left running"), core::seconds_message(late.seconds)));
       core::log(core::LogLevel::kWarn, "{}", trf("probe {} exceeded its deadline", late.id));
       result.statuses.push_back(std::move(late));
     }

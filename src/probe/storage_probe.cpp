@@ -99,14 +99,14 @@ class StorageProbe final : public Probe {
         dev.transport = transport_from_link(name, link ? std::string_view(*link) : std::string_view());
         if (auto rot = root.read_line(base + "queue/rotational")) {
           if (*rot == "0" || *rot == "1") dev.rotational = *rot == "1";
-          else problems.add(root.full_path(base + "queue/rotational") + ": expected 0 or 1, got '" + core::printable(*rot) + "'");
+          else problems.add(root.full_path(base + "queue/rotational"), core::Message(N_("expected 0 or 1, got '{}'"), core::printable(*rot)));
         } else if (rot.error().code != core::ErrorCode::kNotFound) {
           problems.add(rot.error());
         }
         // sysfs "size" counts 512-byte sectors whatever the logical block size.
         if (auto size = root.read_line(base + "size")) {
           if (auto sectors = core::parse_u64(*size); sectors && *sectors < (UINT64_MAX / 512)) dev.size_bytes = *sectors * 512;
-          else problems.add(root.full_path(base + "size") + ": expected a sector count, got '" + core::printable(*size) + "'");
+          else problems.add(root.full_path(base + "size"), core::Message(N_("expected a sector count, got '{}'"), core::printable(*size)));
         } else if (size.error().code != core::ErrorCode::kNotFound) {
           problems.add(size.error());
         }
@@ -134,7 +134,7 @@ class StorageProbe final : public Probe {
       }
     }
     for (int line : mounts.bad_lines) {
-      problems.add(root.full_path(mount_source) + ":" + std::to_string(line) + ": expected a mount entry");
+      problems.add(root.full_path(mount_source) + ":" + std::to_string(line), core::Message(N_("expected a mount entry")));
     }
     for (const auto& e : mounts.entries) {
       inventory::Mount m;
@@ -159,10 +159,10 @@ class StorageProbe final : public Probe {
     for (const auto& path : ctx.data_paths) st.data_paths.push_back(resolve_data_path(root, st, path));
 
     ProbeStatus status;
-    status.problems = problems.problems();
+    problems.into(status);
     if (!names && st.mounts.empty()) {
       status.state = State::kError;
-      status.detail = "neither /sys/block nor the mount table could be read";
+      status.set_detail(core::Message(N_("neither /sys/block nor the mount table could be read")));
       return status;
     }
     status.state = State::kOk;
@@ -172,9 +172,8 @@ class StorageProbe final : public Probe {
       if (d.kind == "ssd") ++ssd;
       if (d.kind == "hdd") ++hdd;
     }
-    status.detail = std::to_string(st.devices.size()) + " block devices (" + std::to_string(nvme) + " NVMe, " +
-                    std::to_string(ssd) + " SSD, " + std::to_string(hdd) + " HDD), " + std::to_string(st.mounts.size()) +
-                    " mounts";
+    status.set_detail(core::Message(N_("{0} block devices ({1} NVMe, {2} SSD, {3} HDD), {4} mounts"), st.devices.size(), nvme, ssd,
+                                    hdd, st.mounts.size()));
     return status;
   }
 

@@ -3,6 +3,7 @@
 
 #include "core/i18n.h"
 #include "core/input_file.h"
+#include "core/message.h"
 #include "core/sysroot.h"
 #include "inventory/json.h"
 #include "inventory/json_error.h"
@@ -13,11 +14,31 @@ namespace tfrig::report {
 namespace {
 
 nlohmann::json probe_to_json(const probe::ProbeStatus& s) {
-  return nlohmann::json{{"id", s.id},
-                        {"state", probe::state_name(s.state)},
-                        {"detail", s.detail},
-                        {"seconds", s.seconds},
-                        {"problems", s.problems}};
+  nlohmann::json j{{"id", s.id},
+                   {"state", probe::state_name(s.state)},
+                   {"detail", s.detail},
+                   {"seconds", s.seconds},
+                   {"problems", s.problems}};
+  // The texts' messages (optional; docs/snapshot.md): a snapshot read back
+  // renders them in the reader's language. detail and problems stay English.
+  if (s.detail_message) j["detail_message"] = core::message_to_json(*s.detail_message);
+  bool any = false;
+  for (const auto& m : s.problem_messages) any = any || m.has_value();
+  if (any) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& m : s.problem_messages) list.push_back(m ? core::message_to_json(*m) : nlohmann::json());
+    j["problem_messages"] = std::move(list);
+  }
+  return j;
+}
+
+// A message read back from a snapshot, used only when it is one of tfrig's
+// and says exactly the English text beside it (that text is the fact; a
+// message that disagrees with it, or is not ours, is dropped, not an error).
+std::optional<core::Message> message_for(const nlohmann::json& j, const std::string& english) {
+  auto m = core::message_from_json(j);
+  if (!m || !core::known_message(*m) || core::english(*m) != english) return std::nullopt;
+  return m;
 }
 
 }  // namespace
@@ -79,6 +100,11 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
         s.detail = p.value("detail", "");
         s.seconds = p.value("seconds", 0.0);
         if (p.contains("problems")) s.problems = p["problems"].get<std::vector<std::string>>();
+        if (p.contains("detail_message")) s.detail_message = message_for(p["detail_message"], s.detail);
+        if (p.contains("problem_messages") && p["problem_messages"].is_array()) {
+          const auto& list = p["problem_messages"];
+          for (size_t k = 0; k < list.size() && k < s.problems.size(); ++k) s.problem_messages.push_back(message_for(list[k], s.problems[k]));
+        }
         r.probes.push_back(std::move(s));
       }
     }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/message.h"
 #include "core/units.h"
 
 namespace tfrig::report {
@@ -16,7 +17,16 @@ namespace {
 
 std::string translate_whole(const std::string& text, bool* matched, int depth = 0);
 
-// One stored English shape: the pattern the probe or importer writes, and
+// The fallback for texts stored without their message (probe.h): what the
+// importer and `nvidia_smi_xml` store, inventory fields (a GPU's driver
+// problem, NVML's detail, a data path's error), the evidence sources the rules
+// write, and the parsers' and NVML's errors inside a probe's problems (a
+// core::Error carries English text, not a message). The probes' own
+// summaries and problems carry their messages and are not here: a snapshot
+// written by a tfrig older than those messages shows them as stored, in
+// English.
+//
+// One stored English shape: the pattern the importer or a parser writes, and
 // the catalog message with a field for each captured group. A nested shape's
 // last group is itself a stored text (an NVML error inside "NVML unavailable").
 struct Shape {
@@ -33,22 +43,9 @@ const std::vector<Shape>& shapes() {
     // Tests build inventories by hand; their probes say so.
     add("built for tests", N_("built for tests"));
     // The probes (src/probe/*).
-    add("(.+): (\\d+) threads, (\\d+) cores, (\\d+) NUMA nodes", N_("{0}: {1} threads, {2} cores, {3} NUMA nodes"));
-    add("(.+): (\\d+) threads, (\\d+) cores", N_("{0}: {1} threads, {2} cores"));
     add("(.+): (\\d+) threads", N_("{0}: {1} threads"));
-    add("(\\S+ \\S+) RAM, (\\S+ \\S+) swap", N_("{0} RAM, {1} swap"));
     add("(\\S+ \\S+) RAM", N_("{} RAM"));
-    add("(\\d+) block devices \\((\\d+) NVMe, (\\d+) SSD, (\\d+) HDD\\), (\\d+) mounts",
-        N_("{0} block devices ({1} NVMe, {2} SSD, {3} HDD), {4} mounts"));
     add("(\\d+) PCI devices, (\\d+) NVIDIA GPUs", N_("{0} PCI devices, {1} NVIDIA GPUs"));
-    add("open files (\\S+)/(\\S+), (\\d+) limits\\.conf entries", N_("open files {0}/{1}, {2} limits.conf entries"));
-    add("no NVIDIA kernel module loaded and no NVIDIA GPU on the PCI bus", N_("no NVIDIA kernel module loaded and no NVIDIA GPU on the PCI bus"));
-    add("kernel module (\\S+) \\((proprietary|open)\\), (\\d+) GPUs? on the bus, (\\d+) /dev/nvidia\\* nodes?",
-        N_("kernel module {0} ({1}), {2} GPUs on the bus, {3} /dev/nvidia* nodes"));
-    add("kernel module (not loaded|\\S+), (\\d+) GPUs? on the bus, (\\d+) /dev/nvidia\\* nodes?",
-        N_("kernel module {0}, {1} GPUs on the bus, {2} /dev/nvidia* nodes"));
-    add("(\\d+) GPUs?, driver (\\S+), CUDA (\\S+)", N_("{0} GPUs, driver {1}, CUDA {2}"));
-    add("nvmlInit took (.+)", N_("nvmlInit took {}"));
     add("(\\d+) GPUs? via (.+)", N_("{0} GPUs via {1}"));
     add("NVML initialised but reports no GPU", N_("NVML initialised but reports no GPU"));
     add("NVML reads only the live machine; --root (.+) given", N_("NVML reads only the live machine; --root {} given"));
@@ -61,27 +58,6 @@ const std::vector<Shape>& shapes() {
         N_("required NVML entry point {0} missing from {1} (library too old, or not NVML)"));
     add("NVML could not open GPU (\\d+) \\(see the probe's problems\\)", N_("NVML could not open GPU {} (see the probe's problems)"));
     add_nested("NVML unavailable \\((\\S+)\\): (.+)", N_("NVML unavailable ({0}): {1}"));
-    add("(\\d+) CUDA libraries, (\\d+) toolkits?: (.+)", N_("{0} CUDA libraries, {1} toolkits: {2}"));
-    add("no loader cache and no library folders under (.+): the CUDA libraries were not examined",
-        N_("no loader cache and no library folders under {}: the CUDA libraries were not examined"));
-    add("(\\d+) environments?, no TensorFlow", N_("{} Python environments, no TensorFlow"));
-    add("(\\d+) environments?, TensorFlow: (.+)", N_("{0} Python environments, TensorFlow: {1}"));
-    add("(\\S+) (\\S+) in (/\\S*)", N_("{0} {1} in {2}"));
-    // TRANSLATORS: a library family the loader does not find ("libcuda none").
-    add("(\\S+) none", N_("{} none"));
-    add("no Python site-packages found", N_("no Python site-packages found"));
-    add("no usr folder under (.+): Python environments were not examined", N_("no usr folder under {}: Python environments were not examined"));
-    add("docker (yes|no), podman (yes|no), nvidia-container-toolkit (yes|no), runtimes \\[(.*)\\], (\\d+) CDI specs?",
-        N_("docker {0}, podman {1}, nvidia-container-toolkit {2}, runtimes [{3}], {4} CDI specs"));
-    add("running inside a container", N_("running inside a container"));
-    add("could not read /proc/cpuinfo or the sysfs CPU topology", N_("could not read /proc/cpuinfo or the sysfs CPU topology"));
-    add("total memory unknown: /proc/meminfo unreadable or malformed", N_("total memory unknown: /proc/meminfo unreadable or malformed"));
-    add("process limits unknown: /proc/self/limits unreadable or malformed", N_("process limits unknown: /proc/self/limits unreadable or malformed"));
-    add("neither os-release nor the kernel version could be read", N_("neither os-release nor the kernel version could be read"));
-    add("neither /sys/block nor the mount table could be read", N_("neither /sys/block nor the mount table could be read"));
-    add("internal error: (.+)", N_("internal error: {}"));
-    add("did not finish within its deadline of (.+); left running", N_("did not finish within its deadline of {}; left running"));
-    add("no PCI bus in sysfs \\((.+) missing\\): container or non-PCI machine", N_("no PCI bus in sysfs ({} missing): container or non-PCI machine"));
     // A GPU without a working driver (nvidia_driver probe's driver_problem).
     add("excluded by the NVIDIA driver \\(NVreg_ExcludedGpus or a failed init\\)", N_("excluded by the NVIDIA driver (NVreg_ExcludedGpus or a failed init)"));
     add("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver", N_("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver"));
@@ -93,10 +69,6 @@ const std::vector<Shape>& shapes() {
     add("no driver bound: the NVIDIA kernel module is not loaded", N_("no driver bound: the NVIDIA kernel module is not loaded"));
     add("bound to nvidia but absent from /proc/driver/nvidia/gpus", N_("bound to nvidia but absent from /proc/driver/nvidia/gpus"));
     // What a probe could not read (its problems, `doctor` shows them): the path stays.
-    add("(.+): not readable; the loader cache was not consulted", N_("{}: not readable; the loader cache was not consulted"));
-    add("(.+): ends mid-entry \\(truncated\\?\\); counts may be low", N_("{}: ends mid-entry (truncated?); counts may be low"));
-    add("(.+): include chain deeper than 8, stopped", N_("{}: include chain deeper than 8, stopped"));
-    add("(.+): no MemTotal line", N_("{}: no MemTotal line"));
     // The importer (doctor --from a bug report, nvidia-smi output, lspci).
     add("(\\d+) Xid line\\(s\\)", N_("{} Xid line(s)"));
     add("/proc/modules: nvidia loaded", N_("/proc/modules: nvidia loaded"));
@@ -181,15 +153,6 @@ const std::vector<Shape>& shapes() {
         N_("expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.113.01 ...'"));
     add("no 'Model:', 'GPU UUID:' or 'Bus Location:' line", N_("no 'Model:', 'GPU UUID:' or 'Bus Location:' line"));
     // What the probes themselves found malformed.
-    add("binary data, expected KEY=value lines", N_("binary data, expected KEY=value lines"));
-    add("expected KEY=value", N_("expected KEY=value"));
-    add("expected a number 0-200, got '(.*)'", N_("expected a number 0-200, got '{}'"));
-    add("no \\[selected\\] value in '(.*)'", N_("no [selected] value in '{}'"));
-    add("expected a hex id like 0x10de, got '(.*)'", N_("expected a hex id like 0x10de, got '{}'"));
-    add("expected a sector count, got '(.*)'", N_("expected a sector count, got '{}'"));
-    add("expected a mount entry", N_("expected a mount entry"));
-    add("both (\\S+) and (\\S+) are installed", N_("both {0} and {1} are installed"));
-    add("they share the tensorflow/ package", N_("they share the tensorflow/ package"));
     add("(.+): failed", N_("{}: failed"));
     // What core::SysRoot says of a file it could not read (the probes store it in English).
     add("larger than the (\\d+) bytes expected", N_("larger than the {} bytes expected"));
@@ -207,19 +170,8 @@ const std::vector<Shape>& shapes() {
   return table;
 }
 
-// Words the probes store inside a shape ("docker yes", "kernel module not loaded").
+// Words the importer stores inside a shape ("kernel module 535.113.01 (open)", "unknown OS").
 std::string word(const std::string& w) {
-  // A time as core::format_seconds writes it in English ("300.0 ms"), in the reader's units.
-  static const std::regex time("(\\d+(?:\\.\\d+)?) (us|ms|s)");
-  std::smatch m;
-  if (std::regex_match(w, m, time)) {
-    const double scale = m[2] == "us" ? 1e-6 : m[2] == "ms" ? 1e-3 : 1.0;
-    return core::format_seconds(std::stod(m[1].str()) * scale);
-  }
-  if (w == "yes") return _("yes");
-  if (w == "no") return _("no");
-  if (w == "none") return _("none");
-  if (w == "not loaded") return _("not loaded");
   if (w == "proprietary") return C_("kernel module", "proprietary");
   if (w == "open") return C_("kernel module", "open");
   if (w == "unknown CPU") return _("unknown CPU");
@@ -297,20 +249,6 @@ std::string translate_whole(const std::string& text, bool* matched, int depth) {
       if (s.nested) {
         args.push_back(nvml_state(v));
         continue;
-      }
-      // A list inside a shape ("tensorflow 2.17.0 in /venv, ...", "libcuda none, cudart 12.3") is translated item by item.
-      if (v.find(" in /") != std::string::npos || v.find(" none") != std::string::npos) {
-        std::string out;
-        size_t start = 0;
-        while (start <= v.size()) {
-          size_t end = v.find(", ", start);
-          if (end == std::string::npos) end = v.size();
-          bool item_matched = false;
-          if (!out.empty()) out += _(", ");
-          out += translate_whole(v.substr(start, end - start), &item_matched);
-          start = end + 2;
-        }
-        v = out;
       }
       args.push_back(word(v));
     }
@@ -390,6 +328,16 @@ std::string nvml_state(const std::string& state) {
   if (state == "no_device") return C_("NVML state", "no_device");
   if (state == "error") return C_("NVML state", "error");
   return state;
+}
+
+std::string status_detail(const probe::ProbeStatus& s) {
+  if (s.detail_message) return core::render(*s.detail_message, core::i18n::language());
+  return probe_detail(s.detail);
+}
+
+std::string status_problem(const probe::ProbeStatus& s, size_t i) {
+  if (i < s.problem_messages.size() && s.problem_messages[i]) return core::render(*s.problem_messages[i], core::i18n::language());
+  return i < s.problems.size() ? probe_detail(s.problems[i]) : std::string();
 }
 
 std::string probe_detail(std::string_view english) {

@@ -1,13 +1,23 @@
 // A probe's summary, its problems and the driver's NVML note in the reader's
-// language. The probes and the importer store them in English (a snapshot is
-// a file of facts, read by programs); the terminal report translates the
-// shapes it knows here, at rendering, and prints any other text as stored.
+// language. They are stored in English (a snapshot is a file of facts, read
+// by programs). A probe's summary and its own problems carry their message
+// (core::Message) and are rendered from it; the other texts (the importer's,
+// parsers' errors, inventory fields, evidence sources) are matched against
+// the English shapes probe_detail.cpp knows, and any other text prints as stored.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
+#include "probe/probe.h"
+
 namespace tfrig::report {
+
+// A status's detail and its i-th problem in the reader's language: from
+// their messages (core::render); a text without one through probe_detail.
+std::string status_detail(const probe::ProbeStatus& s);
+std::string status_problem(const probe::ProbeStatus& s, size_t i);
 
 std::string probe_detail(std::string_view english);
 // An NVML state key ("driver_not_loaded") as words.

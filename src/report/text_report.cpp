@@ -479,12 +479,12 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
     // The time padded to a fixed 10 columns ("999.9 毫秒" is the widest a
     // probe shows): where the detail column starts, and so how it folds,
     // does not depend on how long the probes took.
-    t.add_row({s.id, p.state(s.state), core::pad_right(core::format_seconds(s.seconds), 10), probe_detail(s.detail)});
+    t.add_row({s.id, p.state(s.state), core::pad_right(core::format_seconds(s.seconds), 10), status_detail(s)});
   }
   out += t.render("  ", p.width);
   if (show_problems) {
     for (const auto& s : r.probes) {
-      for (const auto& problem : s.problems) out += core::wrap_hanging("  ", core::terminal_line(fmt::format("{}: {}", s.id, probe_detail(problem))), p.width) + "\n";
+      for (size_t i = 0; i < s.problems.size(); ++i) out += core::wrap_hanging("  ", core::terminal_line(fmt::format("{}: {}", s.id, status_problem(s, i))), p.width) + "\n";
     }
   }
 }

@@ -1,5 +1,14 @@
 #include "core/i18n.h"
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/message.h"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -175,7 +184,7 @@ TEST(Translate, EnglishIsTheKeyAndTheFallback) {
 }
 
 TEST(Translate, ChineseSentencesWithReorderedFieldsAndOnePluralForm) {
-  InLanguage zh("zh_CN");
+  InLanguage zh_text("zh_CN");
   EXPECT_EQ(language(), "zh_CN");
   EXPECT_EQ(_("Driver"), "驱动");
   EXPECT_EQ(_("a message no catalog has"), "a message no catalog has");
@@ -193,3 +202,113 @@ TEST(Translate, ABrokenTranslationFallsBackToTheEnglishPattern) {
 
 }  // namespace
 }  // namespace tfrig::core::i18n
+
+namespace tfrig::core {
+namespace {
+
+// core::Message (core/message.h)
+
+// The zh_CN catalog's own text for a pattern: the tests compare with what the
+// catalog says, not with a copy of it.
+std::string zh_text(std::string_view id) {
+  const auto* c = i18n::embedded_catalog("zh_CN");
+  EXPECT_NE(c, nullptr);
+  auto t = c->find(id);
+  EXPECT_TRUE(t.has_value()) << id;
+  return std::string(t.value_or(id));
+}
+
+TEST(Message, EnglishFormatsTheTypedArguments) {
+  const Message m(N_("{0} RAM, {1} swap"), "15.6 GiB", "2.0 GiB");
+  EXPECT_EQ(english(m), "15.6 GiB RAM, 2.0 GiB swap");
+  EXPECT_EQ(render(m, "en"), english(m));
+  EXPECT_EQ(render(m, "xx_YY"), english(m));  // no catalog: English
+}
+
+TEST(Message, RendersInTheNamedLanguageWithoutTheProcessLanguage) {
+  i18n::set_language("en");
+  const Message m(N_("{0} RAM, {1} swap"), "15.6 GiB", "2.0 GiB");
+  EXPECT_EQ(render(m, "zh_CN"), fmt::format(fmt::runtime(zh_text("{0} RAM, {1} swap")), "15.6 GiB", "2.0 GiB"));
+  EXPECT_NE(render(m, "zh_CN"), english(m));
+  EXPECT_EQ(i18n::language(), "en");
+}
+
+TEST(Message, NestedMessagesAndContextsTranslateInTheSameLanguage) {
+  const Message word = Message::in_context(NC_("kernel module", "open"));
+  const Message m(N_("kernel module {0} ({1})"), "nvidia", word);
+  EXPECT_EQ(english(m), "kernel module nvidia (open)");
+  const std::string open_zh = zh_text(std::string("kernel module") + '\x04' + "open");
+  EXPECT_EQ(render(m, "zh_CN"), fmt::format(fmt::runtime(zh_text("kernel module {0} ({1})")), "nvidia", open_zh));
+}
+
+TEST(Message, PluralPicksTheEnglishFormByCount) {
+  const auto p = NP_("--threads {0} is more than the {1} CPU this process may use",
+                     "--threads {0} is more than the {1} CPUs this process may use");
+  EXPECT_EQ(english(Message::plural(p, 1, 4, 1)), "--threads 4 is more than the 1 CPU this process may use");
+  EXPECT_EQ(english(Message::plural(p, 2, 4, 2)), "--threads 4 is more than the 2 CPUs this process may use");
+  const auto* c = i18n::embedded_catalog("zh_CN");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(render(Message::plural(p, 2, 4, 2), "zh_CN"), fmt::format(fmt::runtime(std::string(*c->find_plural(p.first, 2))), 4, 2));
+}
+
+TEST(Message, RealsUseThePatternsField) {
+  const Message m(N_("{:.2f} s"), 0.354);
+  EXPECT_EQ(english(m), "0.35 s");
+}
+
+TEST(Message, APatternThatDoesNotFitItsArgumentsComesOutAsItIs) {
+  const Message m("{0} and {1}", "only one");
+  EXPECT_EQ(english(m), "{0} and {1}");
+  EXPECT_EQ(render(m, "zh_CN"), "{0} and {1}");
+}
+
+TEST(Message, JsonRoundTripKeepsTypes) {
+  Message m = Message::plural(NP_("{0} GPU via {1}", "{0} GPUs via {1}"), 2, 2, "/usr/lib/libnvidia-ml.so.1");
+  m.args.emplace_back(Message(N_("{:.2f} s"), 1.0));
+  const auto j = message_to_json(m);
+  auto back = message_from_json(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, m);
+  EXPECT_TRUE(std::holds_alternative<double>(back->args[2].message()->args[0].value()));
+}
+
+TEST(Message, JsonOfAnotherShapeIsRefused) {
+  for (const char* text : {R"("text")", R"({"args": []})", R"({"id": 3})", R"({"id": "x", "args": [true]})",
+                           R"({"id": "x", "extra": 1})", R"({"id": "x", "args": [{"id": "y", "args": [{"id": "z", "args": [{"id": "a", "args": [{"id": "b", "args": [{"id": "c"}]}]}]}]}]})"}) {
+    EXPECT_FALSE(message_from_json(nlohmann::json::parse(text)).has_value()) << text;
+  }
+}
+
+TEST(Message, OnlyTheCatalogsPatternsAreKnown) {
+  EXPECT_TRUE(known_message(Message(N_("{0} RAM, {1} swap"), "a", "b")));
+  EXPECT_TRUE(known_message(Message(N_("kernel module {0} ({1})"), "nvidia", Message::in_context(NC_("kernel module", "open")))));
+  EXPECT_FALSE(known_message(Message("{:>999999999}", "a")));
+  EXPECT_FALSE(known_message(Message(N_("kernel module {0} ({1})"), "nvidia", Message("not a message of tfrig"))));
+  // A plural pattern the catalog does not key must use the singular's fields.
+  Message widened = Message::plural(NP_("--threads {0} is more than the {1} CPU this process may use", "{0:>999999999}"), 2, 4, 2);
+  EXPECT_FALSE(known_message(widened));
+}
+
+// Renders on several threads while the process language switches: each
+// answer is in the language asked for (no thread flag, no global switch).
+TEST(Message, RenderIsThreadSafeAndIgnoresTheProcessLanguage) {
+  const Message m(N_("{0} RAM, {1} swap"), "1 GiB", "0 B");
+  const std::string en = english(m);
+  const std::string cn = render(m, "zh_CN");
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 2000; ++i) {
+        if ((t % 2 == 0 ? render(m, "zh_CN") : render(m, "en")) != (t % 2 == 0 ? cn : en)) ++wrong;
+      }
+    });
+  }
+  for (int i = 0; i < 200; ++i) i18n::set_language(i % 2 ? "zh_CN" : "en");
+  for (auto& th : threads) th.join();
+  i18n::set_language("en");
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
+}  // namespace tfrig::core

@@ -600,6 +600,12 @@ std::optional<report::Report> nlohmann_report(const std::string& text) {
   auto r = report::report_from_json(j);
   if (!r) return std::nullopt;
   if (newer) r->schema_version = *newer;
+  // The probes' optional messages (probe.h) are for rendering a snapshot's
+  // probe table; fleet shows no probe summaries, and its fast reader skips them.
+  for (auto& p : r->probes) {
+    p.detail_message.reset();
+    p.problem_messages.clear();
+  }
   return std::move(*r);
 }
 

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/units.h"
 #include "probe/probe.h"
 #include "test_support.h"
 
@@ -737,6 +738,11 @@ TEST(Runner, AHangingProbeIsRecordedAsErrorAndTheOthersComplete) {
   EXPECT_EQ(r.statuses[1].state, State::kError);
   EXPECT_TRUE(contains(r.statuses[1].detail, "deadline")) << r.statuses[1].detail;
   EXPECT_TRUE(contains(r.statuses[1].detail, "50.0 ms")) << r.statuses[1].detail;
+  // Its message renders the time in the reader's units (no English thread flag needed).
+  ASSERT_TRUE(r.statuses[1].detail_message.has_value());
+  const std::string zh = core::render(*r.statuses[1].detail_message, "zh_CN");
+  EXPECT_TRUE(contains(zh, core::render(core::seconds_message(0.05), "zh_CN"))) << zh;
+  EXPECT_FALSE(contains(zh, "ms")) << zh;
   EXPECT_EQ(r.statuses[2].id, "last");
   EXPECT_EQ(r.statuses[2].state, State::kOk);
   // The late probe's section is not merged; the others are.
