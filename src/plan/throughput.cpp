@@ -583,18 +583,18 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
       bound_text, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, roofs->operand,
       c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low, c.band_high);
   if (roofs->autotune) t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
-  // Pascal and older (compute capability 6.x and below): none of the fitted
-  // rows ran on them, and the software they are usually run with is older
-  // (TensorFlow 1.x with cuDNN 5-7, before the tensor-core and fused
-  // kernels the fitted rows' containers use). Checked against published
-  // TensorFlow 1.x training runs on P100-class GPUs (issue 29), the model
-  // came out 1.35-1.5x too fast; with nothing to fit a software-generation
-  // factor on, the band's low end reaches 1/1.5 of the estimate there.
+  // Pascal and older (compute capability 6.x and below) are usually run with
+  // older software (TensorFlow 1.x with cuDNN 5-7, before the tensor-core and
+  // fused kernels of the newer rows' containers). Published TensorFlow 1.x
+  // training runs on P100-class GPUs (issue 29; since the corpus extension,
+  // tensorflow.org's DGX-1 P100 table is among the fitted rows) came out up
+  // to 1.5x slower than the model, which has no software-generation factor:
+  // the band's low end reaches at least 1/1.5 of the estimate there.
   if (compute_capability_major(gpu) <= 6) {
     t.low = std::min(t.low, t.samples_per_s * kOldStackBandLow);
     // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
-    t.detail += trf("; band widened to {0:.2f}x below: no fitted row ran on a GPU of compute capability 6.x or older, and "
-                    "published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) came out 1.35-1.5x slower than this model",
+    t.detail += trf("; band reaches at least {0:.2f}x below: published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) "
+                    "came out up to 1.5x slower than this model",
                     kOldStackBandLow);
   }
   return t;
