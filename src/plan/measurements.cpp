@@ -138,6 +138,18 @@ core::Result<Measurements> parse_measurements(const json& doc) {
     if (!xla) return tl::unexpected(xla.error());
     r->xla = *xla;
     r->framework_detail = opt_str(row, "framework_detail");
+    if (auto y = row.find("stack_year"); y != row.end() && !y->is_null()) {
+      // TensorFlow's first release was November 2015; GPU training stacks
+      // before it are not TensorFlow rows.
+      if (!y->is_number() || !(y->get<double>() >= 2015.0 && y->get<double>() <= 2100.0)) {
+        return core::fail(ErrorCode::kParse, where("throughput", i, "stack_year"), _("expected a year from 2015 to 2100 (fractional: 2019.625)"));
+      }
+      r->stack_year = y->get<double>();
+      r->stack_year_basis = opt_str(row, "stack_year_basis");
+      if (r->stack_year_basis.empty()) {
+        return core::fail(ErrorCode::kParse, where("throughput", i, "stack_year_basis"), _("expected how stack_year was derived, with its source"));
+      }
+    }
     if (auto o = row.find("optimizer"); o != row.end()) {
       auto opt = o->is_string() ? parse_optimizer(o->get<std::string>()) : std::nullopt;
       if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), _("expected sgd, momentum, adam, adamw or adafactor"));

@@ -29,6 +29,14 @@ struct ThroughputRow {
   int seq_len = 0;         // transformers
   std::string framework;   // "tensorflow", "pytorch", "mxnet", "paddlepaddle"
   std::string framework_detail;  // "TensorFlow 1.15 (NGC tensorflow:20.06-tf1-py3)"
+  // When the row's software stack (framework, CUDA libraries, container)
+  // was released, as a fractional year (NGC "19.08" = 2019.625), and how
+  // that date was derived (the container tag, the TensorFlow release, or the
+  // commit date of the source when the stack is not stated). 0: not given,
+  // taken as today's stack. The throughput model's stack-age factor
+  // (Calibration::stack_factor_per_year) is fitted on it.
+  double stack_year = 0;
+  std::string stack_year_basis;
   MeasuredPrecision precision = MeasuredPrecision::kFp32;
   bool xla = false;
   std::string gpu;         // as the publisher names it

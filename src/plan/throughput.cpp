@@ -102,11 +102,12 @@ struct RowFeatures {
   double measured = 0;  // samples/s
   std::string gpu_id;
   std::string group;    // source_group of the row's source
+  double stack_year = 0;
 };
 
 double predicted_rate(const RowFeatures& f, const Calibration& c) {
   const double sum = sample_times(f.roofs, c).total();
-  return sum > 0 ? 1.0 / sum : 0.0;
+  return sum > 0 ? stack_factor(c, f.stack_year) / sum : 0.0;
 }
 
 std::optional<RowFeatures> features(const ThroughputRow& r, std::span<const GpuCandidate> gpus) {
@@ -116,7 +117,7 @@ std::optional<RowFeatures> features(const ThroughputRow& r, std::span<const GpuC
   if (!w) return std::nullopt;
   auto roofs = make_roofs(*w, *g, r.accumulation_steps);
   if (!roofs) return std::nullopt;
-  return RowFeatures{*roofs, r.samples_per_s, r.gpu_id, source_group(r.source)};
+  return RowFeatures{*roofs, r.samples_per_s, r.gpu_id, source_group(r.source), r.stack_year};
 }
 
 // The objective: the sum of absolute log errors (robust to the odd row), and
@@ -134,6 +135,7 @@ double objective(std::span<const RowFeatures> rows, const Calibration& c, const 
   }
   s += kPull * std::pow(std::log(c.operand_bandwidth / prior.operand_bandwidth), 2);
   s += kPull * std::pow(std::log(c.kernel_seconds / prior.kernel_seconds), 2);
+  s += kPull * std::pow(std::log(c.stack_factor_per_year / prior.stack_factor_per_year), 2);
   return s;
 }
 
@@ -159,6 +161,8 @@ Calibration fit_toward(std::span<const RowFeatures> rows, const Calibration& pri
   // A kernel's fixed cost: 0.1 to 100 microseconds (a bare CUDA launch takes
   // a few microseconds; TensorFlow's executor adds its dispatch per op).
   params.push_back({&c.kernel_seconds, 1e-7, 1e-4});
+  // The stack's age: from half to twice the rate per year newer.
+  params.push_back({&c.stack_factor_per_year, 0.5, 2.0});
   // Coordinate descent with a golden-section search on each parameter's
   // logarithm (efficiencies between 1% and 100% of the peak); each step
   // reuses the inner point the previous one evaluated.
@@ -203,12 +207,16 @@ Calibration fit_toward(std::span<const RowFeatures> rows, const Calibration& pri
 Calibration fit(std::span<const RowFeatures> rows) {
   std::vector<RowFeatures> pooled(rows.begin(), rows.end());
   for (RowFeatures& f : pooled) f.roofs.family = 0;
-  const Calibration shared = fit_toward(pooled, default_calibration());
+  // Today's stack: the newest among the rows fitted (what a plan targets).
+  Calibration start = default_calibration();
+  for (const RowFeatures& f : rows) start.reference_year = std::max(start.reference_year, f.stack_year);
+  const Calibration shared = fit_toward(pooled, start);
   Calibration prior = shared;
   for (auto& fam : prior.compute_efficiency) fam = shared.compute_efficiency[0];
   prior.memory_efficiency.fill(shared.memory_efficiency[0]);
   prior.operand_bandwidth = shared.operand_bandwidth;
   prior.kernel_seconds = shared.kernel_seconds;
+  prior.stack_factor_per_year = shared.stack_factor_per_year;
   return fit_toward(rows, prior);
 }
 
@@ -455,7 +463,14 @@ Calibration default_calibration() {
   c.operand_bandwidth = 8.0;
   // ASSUMED before the fit: 5 microseconds per kernel.
   c.kernel_seconds = 5e-6;
+  // Before the fit: no difference between software stacks.
+  c.stack_factor_per_year = 1.0;
   return c;
+}
+
+double stack_factor(const Calibration& c, double stack_year) {
+  if (stack_year <= 0 || c.reference_year <= 0) return 1.0;
+  return std::pow(c.stack_factor_per_year, stack_year - c.reference_year);
 }
 
 Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus, bool with_band) {
@@ -537,7 +552,8 @@ std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> r
   return out;
 }
 
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps) {
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps,
+                                              double stack_year) {
   const auto roofs = make_roofs(w, gpu, accumulation_steps);
   if (!roofs) return std::nullopt;
   const MathMode m = roofs->mode;
@@ -549,7 +565,8 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   const double peak = roofs->peak / 1e12;
   const SampleTimes times = sample_times(*roofs, c);
   Throughput t;
-  t.samples_per_s = 1.0 / times.total();
+  const double stack = stack_factor(c, stack_year);
+  t.samples_per_s = stack / times.total();
   t.low = t.samples_per_s * c.band_low;
   t.high = t.samples_per_s * c.band_high;
   t.basis = "estimated";
@@ -568,18 +585,23 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
       bound_text, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, roofs->operand,
       c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low, c.band_high);
   if (roofs->autotune) t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
-  // Pascal and older (compute capability 6.x and below): none of the fitted
-  // rows ran on them, and the software they are usually run with is older
-  // (TensorFlow 1.x with cuDNN 5-7, before the tensor-core and fused
-  // kernels the fitted rows' containers use). Checked against published
-  // TensorFlow 1.x training runs on P100-class GPUs (issue 29), the model
-  // came out 1.35-1.5x too fast; with nothing to fit a software-generation
-  // factor on, the band's low end reaches 1/1.5 of the estimate there.
+  if (stack != 1.0) {
+    // TRANSLATORS: {0} the factor applied, {1} the stack's year, {2} the newest stack's year, {3} the fitted factor per year.
+    t.detail += trf("; x {0:.2f} for a software stack of {1:.1f} against today's of {2:.1f} (fitted: x {3:.3f} per year newer)", stack, stack_year,
+                    c.reference_year, c.stack_factor_per_year);
+  }
+  // Pascal and older (compute capability 6.x and below) are usually run with
+  // older software (TensorFlow 1.x with cuDNN 5-7, before the tensor-core and
+  // fused kernels of the newer rows' containers). Published TensorFlow 1.x
+  // training runs on P100-class GPUs (issue 29; since the corpus extension,
+  // tensorflow.org's DGX-1 P100 table is among the fitted rows) came out up
+  // to 1.5x slower than the model, which has no software-generation factor:
+  // the band's low end reaches at least 1/1.5 of the estimate there.
   if (compute_capability_major(gpu) <= 6) {
     t.low = std::min(t.low, t.samples_per_s * kOldStackBandLow);
     // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
-    t.detail += trf("; band widened to {0:.2f}x below: no fitted row ran on a GPU of compute capability 6.x or older, and "
-                    "published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) came out 1.35-1.5x slower than this model",
+    t.detail += trf("; band reaches at least {0:.2f}x below: published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) "
+                    "came out up to 1.5x slower than this model",
                     kOldStackBandLow);
   }
   return t;

@@ -104,11 +104,21 @@ struct Calibration {
   // Seconds a kernel costs beyond its work (launch, the executor's dispatch,
   // the tail of a kernel too small to fill the GPU), per step.
   double kernel_seconds = 5e-6;
+  // The software stack's age: a row whose stack (stack_year, from its
+  // container or TensorFlow release) is y years older than the newest stack
+  // among the fitted rows runs at stack_factor_per_year^y of the rate the
+  // efficiencies above give (every roof alike). Fitted like the rest; the
+  // planner estimates for today's stack, reference_year, where it is 1.
+  double stack_factor_per_year = 1.0;
+  double reference_year = 0;  // newest stack_year among the fitted rows; 0: none given
   double band_low = 0.75;   // kBandQuantile of published / estimate, leave-one-source-out
   double band_high = 1.25;  // 1 - kBandQuantile
   int rows = 0;             // published rows fitted
 };
 Calibration default_calibration();
+// The rate multiplier of a stack released in stack_year: 1 at the reference
+// year and for 0 (not given).
+double stack_factor(const Calibration& c, double stack_year);
 // The band's percentiles of published / estimate (held out by source):
 // 7.5th and 92.5th, so that at least 80% of a new source's rows fall inside.
 inline constexpr double kBandQuantile = 0.075;
@@ -174,7 +184,11 @@ inline constexpr double kOldStackBandLow = 1.0 / 1.5;
 
 // The model alone (no measured row), for validation and for GPUs without rows.
 // accumulation_steps: batches per optimizer update (gradient accumulation).
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps = 1);
+// stack_year: the software stack the rate is for (validation estimates a
+// published row on its own stack); 0, what a plan asks, is today's stack
+// (the calibration's reference year).
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps = 1,
+                                              double stack_year = 0);
 
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m);
 // With the embedded model (gpus is kept for callers that rank a list).

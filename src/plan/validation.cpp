@@ -32,7 +32,9 @@ std::optional<ThroughputCase> estimate_case(const ThroughputRow& r, std::span<co
   if (g == nullptr || !w) return std::nullopt;
   GpuCandidate gpu = *g;
   // A row published as TF32 ran TF32 math; an fp32 row ran what fp32 runs there.
-  auto t = estimate_throughput(*w, gpu, c, r.accumulation_steps);
+  // On the row's own software stack (the fitted stack-age factor); a plan
+  // estimates today's.
+  auto t = estimate_throughput(*w, gpu, c, r.accumulation_steps, r.stack_year);
   if (!t) return std::nullopt;
   return ThroughputCase{r, t->samples_per_s, t->low, t->high, t->samples_per_s / r.samples_per_s};
 }
@@ -221,6 +223,10 @@ std::string render_validation_markdown(const ValidationReport& r) {
   out += fmt::format("\nOperand bytes of the matrix products (narrow layers move more per FLOP) at {:.1f}x the DRAM bandwidth;\n"
                      "a fixed {:.1f} microseconds per kernel of a training step (3 per layer).\n",
                      r.fitted.operand_bandwidth, r.fitted.kernel_seconds * 1e6);
+  out += fmt::format("\nSoftware stack: x {:.3f} of the rate per year newer (k = ln of it = {:.3f} per year), relative to the newest\n"
+                     "stack among the rows fitted ({:.2f}, what a plan estimates for); each row's stack_year and how it was derived\n"
+                     "are in plan_measurements.json.\n",
+                     r.fitted.stack_factor_per_year, std::log(r.fitted.stack_factor_per_year), r.fitted.reference_year);
   out += fmt::format("\nBand: {:.2f}x-{:.2f}x the estimate. Rows fitted: {}.\n", r.fitted.band_low, r.fitted.band_high, r.fitted.rows);
   out += "A family or math mode without rows takes the values fitted on all families pooled (BF16 takes FP16's).\n\n";
   out += "## Throughput, leave-one-source-out\n\n";

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -213,6 +214,49 @@ TEST(PlanMeasurements, EmbeddedXlaRowIsNotMeasuredForAPlanWithoutXla) {
   ASSERT_TRUE(t);
   EXPECT_NE(t->basis, "measured") << t->detail;
   EXPECT_NE(t->detail.find("not used"), std::string::npos) << t->detail;
+}
+
+// Issue 29, part 5: every TensorFlow row says when its software stack was
+// released and how that was derived; the fitted stack-age factor is applied
+// to a published row's own stack in validation, never to a plan (today's
+// stack, the reference year: factor 1).
+TEST(PlanMeasurements, EveryTensorFlowRowHasAStackYearAndThePlanUsesTodays) {
+  const Measurements& m = builtin_measurements();
+  double newest = 0;
+  for (const ThroughputRow& r : m.throughput) {
+    if (r.framework != "tensorflow") continue;
+    EXPECT_GE(r.stack_year, 2015.0) << r.table_row << " " << r.source;
+    EXPECT_FALSE(r.stack_year_basis.empty()) << r.table_row << " " << r.source;
+    newest = std::max(newest, r.stack_year);
+  }
+  const Calibration& c = builtin_throughput_model().calibration;
+  EXPECT_DOUBLE_EQ(c.reference_year, newest);
+  EXPECT_DOUBLE_EQ(stack_factor(c, 0), 1.0);
+  EXPECT_DOUBLE_EQ(stack_factor(c, c.reference_year), 1.0);
+  // A stack two years older: the fitted factor per year, squared.
+  EXPECT_NEAR(stack_factor(c, c.reference_year - 2), 1.0 / (c.stack_factor_per_year * c.stack_factor_per_year), 1e-12);
+  const auto gpus = fixture_gpus();
+  const GpuCandidate& v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
+  const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
+  const auto today = estimate_throughput(w, v100, c);
+  const auto at_reference = estimate_throughput(w, v100, c, 1, c.reference_year);
+  const auto old = estimate_throughput(w, v100, c, 1, 2017.375);
+  ASSERT_TRUE(today && at_reference && old);
+  EXPECT_DOUBLE_EQ(today->samples_per_s, at_reference->samples_per_s);
+  EXPECT_EQ(today->detail, at_reference->detail);
+  EXPECT_NEAR(old->samples_per_s / today->samples_per_s, stack_factor(c, 2017.375), 1e-9);
+  EXPECT_NE(old->detail.find("2017.4"), std::string::npos) << old->detail;
+  // A stack_year without its derivation is a bad row naming the field.
+  nlohmann::json r = row("fp32", 100);
+  r["stack_year"] = 2019.625;
+  auto bad = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().to_string().find("stack_year_basis"), std::string::npos) << bad.error().to_string();
+  r["stack_year_basis"] = "NGC tensorflow:19.08";
+  r["stack_year"] = 1999;
+  bad = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().to_string().find("stack_year"), std::string::npos) << bad.error().to_string();
 }
 
 }  // namespace

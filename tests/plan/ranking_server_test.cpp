@@ -263,8 +263,11 @@ TEST(PlanThroughput, PascalBandReachesOldStackRates) {
   const auto p100 = estimate_throughput(w, find("tesla-p100-pcie-16gb"), builtin_throughput_model().calibration);
   const auto v100 = estimate_throughput(w, find("tesla-v100-sxm2-16gb"), builtin_throughput_model().calibration);
   ASSERT_TRUE(p100 && v100);
-  EXPECT_NEAR(p100->low / p100->samples_per_s, kOldStackBandLow, 1e-9);
-  EXPECT_GT(v100->low / v100->samples_per_s, kOldStackBandLow);
+  // The low end reaches at least 1/1.5 of the estimate on Pascal, and never
+  // sits above a newer GPU's (the fitted band itself may already reach lower,
+  // now that TensorFlow 1.x rows on P100 are among the fitted rows).
+  EXPECT_LE(p100->low / p100->samples_per_s, kOldStackBandLow + 1e-9);
+  EXPECT_LE(p100->low / p100->samples_per_s, v100->low / v100->samples_per_s + 1e-9);
   EXPECT_NE(p100->detail.find("P100"), std::string::npos);
 }
 
