@@ -293,8 +293,10 @@ void apply_smi_csv(std::string_view text, const std::string& src, Facts& f) {
     problem(f, "nvml", [&] { return src + ": " + parse_nvidia_smi_csv(text).error().to_string(); });
     return;
   }
+  // Each text built from the parsed lines (in English for the snapshot, in
+  // the reader's language for the warning), never by parsing again.
   for (size_t k = 0; k < parsed->problems.size(); ++k) {
-    problem(f, "nvml", [&] { return src + ": " + parse_nvidia_smi_csv(text)->problems[k]; });
+    problem(f, "nvml", [&] { return src + ": " + csv_problem_text(*parsed, k); });
   }
   NvidiaSmiText& csv = parsed->smi;
   if (csv.attached_gpus && (!f.attached_gpus || *csv.attached_gpus > *f.attached_gpus)) f.attached_gpus = csv.attached_gpus;

@@ -218,6 +218,16 @@ std::string identity_of(const inventory::Gpu& g, size_t line) {
 
 }  // namespace
 
+std::string csv_problem_text(const NvidiaSmiCsv& csv, size_t index) {
+  if (index < csv.bad_lines.size()) {
+    const auto& b = csv.bad_lines[index];
+    // TRANSLATORS: {0} the line number, {1} and {2} counts of comma-separated fields.
+    return trf("line {0}: {1} fields, the header has {2}", b.line, b.fields, csv.header_fields);
+  }
+  // TRANSLATORS: {0} how many lines were not listed one by one.
+  return trf("{0} more lines with another number of fields than the header", csv.bad_line_count - csv.bad_lines.size());
+}
+
 bool looks_like_nvidia_smi_csv(std::string_view text) {
   size_t next = 0;
   const auto columns = header_columns(first_line(text.substr(0, 64 * 1024), next));
@@ -242,6 +252,7 @@ core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text) {
   }
   const size_t width = csv_fields(header).size();
   NvidiaSmiCsv out;
+  out.header_fields = width;
   std::map<std::string, size_t> seen;  // identity -> position in out.smi.gpus
   size_t line_no = 1;
   for (auto rest = text.substr(next); !rest.empty();) {
@@ -251,8 +262,8 @@ core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text) {
     if (core::trim(line).empty()) continue;
     auto values = csv_fields(line);
     if (values.size() != width) {
-      // TRANSLATORS: {0} the line number, {1} and {2} counts of comma-separated fields.
-      out.problems.push_back(trf("line {0}: {1} fields, the header has {2}", line_no, values.size(), width));
+      if (out.bad_lines.size() < NvidiaSmiCsv::kMaxBadLines) out.bad_lines.push_back({line_no, values.size()});
+      ++out.bad_line_count;
       continue;
     }
     const CsvRow row(*columns, std::move(values));
@@ -267,6 +278,8 @@ core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text) {
       out.smi.gpus.push_back(std::move(g));
     }
   }
+  const size_t texts = out.bad_lines.size() + (out.bad_line_count > out.bad_lines.size() ? 1 : 0);
+  for (size_t k = 0; k < texts; ++k) out.problems.push_back(csv_problem_text(out, k));
   if (out.smi.gpus.empty()) {
     return core::fail(core::ErrorCode::kParse, fmt::format("line {}", line_no),
                       _("no GPU line after the header (expected one line of values per GPU)"));

@@ -22,9 +22,22 @@ namespace tfrig::importer {
 // `problems`. Fails when the header names no field that identifies a GPU or
 // no line holds one.
 struct NvidiaSmiCsv {
-  NvidiaSmiText smi;                  // gpus and driver_version filled; attached_gpus from "count"
-  std::vector<std::string> problems;  // "line 7: 3 fields, the header has 15"
+  NvidiaSmiText smi;  // gpus and driver_version filled; attached_gpus from "count"
+  // The first kMaxBadLines lines whose field count differs from the header's
+  // (a hostile file may hold millions), and how many there were in all.
+  struct BadLine {
+    size_t line = 0;
+    size_t fields = 0;
+  };
+  static constexpr size_t kMaxBadLines = 20;
+  std::vector<BadLine> bad_lines;
+  size_t bad_line_count = 0;
+  size_t header_fields = 0;
+  std::vector<std::string> problems;  // the same in the language of the call: "line 7: 3 fields, the header has 15"
 };
+// One problem's text in the current language: a bad line (index < bad_lines.size()),
+// or, at index bad_lines.size(), how many more there were.
+std::string csv_problem_text(const NvidiaSmiCsv& csv, size_t index);
 core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text);
 
 // True when the first line is a --query-gpu CSV header (every field a query

@@ -111,6 +111,20 @@ TEST(NvidiaSmiCsv, SamplesOfOneGpuAreOneGpuAndBadLinesAreNamed) {
   EXPECT_EQ(parsed->problems[0], "line 4: 2 fields, the header has 15");
 }
 
+TEST(NvidiaSmiCsv, ManyBadLinesAreCountedNotListed) {
+  // The P100 output followed by 30 lines cut short: 20 named, the rest counted.
+  std::string text = csv_file(kP100);
+  if (text.back() != '\n') text += '\n';
+  for (int i = 0; i < 30; ++i) text += "Tesla P100-PCIE-16GB, GPU-ef1b\n";
+  auto parsed = parse_nvidia_smi_csv(text);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->bad_line_count, 30u);
+  ASSERT_EQ(parsed->problems.size(), NvidiaSmiCsv::kMaxBadLines + 1);
+  EXPECT_EQ(parsed->problems.front(), "line 3: 2 fields, the header has 15");
+  EXPECT_EQ(parsed->problems.back(), "10 more lines with another number of fields than the header");
+  EXPECT_EQ(parsed->smi.gpus.size(), 1u);
+}
+
 TEST(NvidiaSmiCsv, OtherCsvIsNotAGpuList) {
   EXPECT_FALSE(looks_like_nvidia_smi_csv("a,b\n1,2\n"));
   // --query-compute-apps names GPUs, but each line is a process.
