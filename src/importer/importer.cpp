@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -254,8 +255,17 @@ void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool r
     if (e.modules.empty()) e.modules = d.modules;
   }
   if (f.lspci_source.empty()) f.lspci_source = src;
+  // problem() asks for each text in the reader's language (what this parse
+  // wrote) and in English for the snapshot: the English ones come from one
+  // more parse, made once, not one per problem (quadratic on a long file).
+  const std::string reader_language(core::i18n::language());
+  std::optional<std::vector<std::string>> english;
   for (size_t k = 0; k < parsed->problems.size(); ++k) {
-    problem(f, "pci", [&] { return src + ": " + parse_lspci(text)->problems[k]; });
+    problem(f, "pci", [&] {
+      if (core::i18n::language() == reader_language) return src + ": " + parsed->problems[k];
+      if (!english) english = parse_lspci(text)->problems;
+      return src + ": " + (*english)[k];
+    });
   }
 }
 
