@@ -74,6 +74,11 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     core::log(core::LogLevel::kError, "{}", _("--epochs: the cost of a run needs its length (--epochs E)"));
     return kExitUsage;
   }
+  const auto catalog = plan::plan_gpus_from_catalog();
+  if (auto named = check_price_names(o.price, *prices, catalog); !named) {
+    core::log(core::LogLevel::kError, "{}", named.error().to_string());
+    return exit_code_for(named.error());
+  }
   core::SysRoot root(global.root);
   probe::Context pctx;
   pctx.root = root;
@@ -91,7 +96,6 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   req.gpus = o.gpus;
   req.precision = o.precision;
   req.batch = o.batch;
-  const auto catalog = plan::plan_gpus_from_catalog();
   auto demand = core::i18n::in_output_language([&] { return pipeline::resolve_demand(req, inv.inventory, catalog); });
   if (!demand) {
     core::log(core::LogLevel::kError, "{}", demand.error().to_string());

@@ -244,65 +244,6 @@ core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const
   return std::optional<plan::RunSpec>{run};
 }
 
-// A --rent or --buy name that names no catalog GPU would price nothing and
-// leave every cost cell "-": refused (exit 64) with the nearest names. A
-// price book's GPU that names none is said on stderr (a book may price
-// cards of a newer catalog).
-core::Status check_price_names(const PlanOptions& o, const plan::PriceBook& prices, std::span<const plan::GpuCandidate> catalog) {
-  auto known = [&catalog](const std::string& name) {
-    return std::any_of(catalog.begin(), catalog.end(), [&name](const plan::GpuCandidate& g) { return plan::price_names_gpu(name, g); });
-  };
-  for (const auto& [option, values] : {std::pair<const char*, const std::vector<std::string>*>{"--rent", &o.price.rent}, {"--buy", &o.price.buy}}) {
-    for (const std::string& value : *values) {
-      const std::string name = plan::flag_gpu_name(value);
-      if (name.empty() || known(name)) continue;
-      // The nearest catalog names: those that contain what was typed ("a100":
-      // the four A100s) before the rest, each by edits to the id, the name or
-      // an NVML alias.
-      // Spaces, '-' and '_' do not count ("4090d" is near "RTX 4090 D").
-      auto compact = [](std::string_view text) {
-        std::string out;
-        for (char c : plan::price_gpu_key(text)) {
-          if (c != ' ' && c != '-' && c != '_') out += c;
-        }
-        return out;
-      };
-      const std::string want = compact(name);
-      std::vector<std::pair<size_t, std::string>> near;
-      for (const plan::GpuCandidate& g : catalog) {
-        std::vector<std::string> keys = {compact(g.id), compact(g.name)};
-        for (const std::string& a : g.aliases) keys.push_back(compact(a));
-        size_t d = SIZE_MAX / 2;
-        bool contains = false;
-        for (const std::string& k : keys) {
-          d = std::min(d, edit_distance(want, k));
-          contains = contains || (!want.empty() && k.find(want) != std::string::npos);
-        }
-        near.emplace_back(contains ? d : d + SIZE_MAX / 4, g.name);
-      }
-      std::stable_sort(near.begin(), near.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      std::string list;
-      // TRANSLATORS: between the items of a list of names ("A, B, C"); Chinese uses 、.
-      const std::string separator = C_("list separator", ", ");
-      for (size_t i = 0; i < near.size() && i < 3; ++i) list += (i ? separator : "") + near[i].second;
-      // TRANSLATORS: {0} the option, {1} the GPU name given, {2} up to three catalog names.
-      return core::fail(core::ErrorCode::kInvalidArgument, option,
-                        trf("'{1}' is no GPU of the catalog, so {0} would price nothing; nearest: {2} ('tfrig plan --model resnet50 --all' lists them)",
-                            option, core::printable(name), list));
-    }
-  }
-  if (!o.price.prices.empty()) {
-    for (const auto& entry : prices.gpus) {
-      const std::string& name = entry.first;  // a named variable: clang 14 cannot capture a structured binding
-      if (known(name)) continue;
-      auto flagged = [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; };
-      if (std::any_of(o.price.rent.begin(), o.price.rent.end(), flagged) || std::any_of(o.price.buy.begin(), o.price.buy.end(), flagged)) continue;
-      core::log(core::LogLevel::kWarn, "{}", trf("{0}: gpus.{1} names no GPU of the catalog: its prices are not used", o.price.prices, core::printable(name)));
-    }
-  }
-  return {};
-}
-
 // --calibrate FILE --calibrate-gpu GPU: the model rescaled on the user's run.
 core::Result<plan::ThroughputModel> calibrated_model(const PlanOptions& o, const plan::Workload& w,
                                                      std::span<const plan::GpuCandidate> catalog, const plan::ThroughputModel& base) {
@@ -454,7 +395,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     plan::PriceBook prices;
     auto run = core::i18n::in_output_language([&] { return build_run(*o, data, *w, prices); });
     if (!run) return fail_with(run.error());
-    if (auto named = check_price_names(*o, prices, catalog); !named) return fail_with(named.error());
+    if (auto named = check_price_names(o->price, prices, catalog); !named) return fail_with(named.error());
     data.price_currency = prices.currency;  // --price-per-hour is in the output's currency
     std::optional<report::Report> machine;
     if (o->here || !o->snapshot.empty()) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "cli/validate.h"
 #include "core/i18n.h"
 #include "core/result.h"
+#include "plan/gpu_candidate.h"
 #include "plan/prices.h"
 
 namespace tfrig::cli {
@@ -35,31 +37,10 @@ struct PriceFlags {
 // Adds the six options to `cmd`.
 void add_price_options(CLI::App* cmd, PriceFlags& f);
 
-// Inline: a new source file would shift the unity batches of the library.
-
-inline bool PriceFlags::any_given() const {
-  return !prices.empty() || !rent.empty() || !buy.empty() || kwh >= 0 || !currency.empty() || !exchange_rate.empty();
-}
-
-inline core::Result<plan::PriceBook> PriceFlags::load() const {
-  return plan::load_prices(plan::PriceOptions{prices, rent, buy, kwh >= 0 ? std::optional<double>(kwh) : std::nullopt},
-                           plan::CurrencyOptions{currency, exchange_rate});
-}
-
-inline void add_price_options(CLI::App* cmd, PriceFlags& f) {
-  cmd->add_option("--prices", f.prices, _("Price book (YAML or JSON): rent and purchase per GPU, power, server; see data/prices.example.yaml"))
-      ->type_name("FILE");
-  cmd->add_option("--rent", f.rent, _("Hourly (pay-as-you-go) rent of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)"))
-      ->type_name("GPU=PRICE");
-  cmd->add_option("--buy", f.buy, _("Purchase price of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)"))
-      ->type_name("GPU=PRICE");
-  cmd->add_option("--currency", f.currency, _("Currency of the amounts (ISO 4217: CNY, USD, EUR ...; default: the price book's, else USD)"))
-      ->type_name("CODE");
-  cmd->add_option("--exchange-rate", f.exchange_rate,
-                  _("Convert a --prices file in another currency: FROM/TO=RATE, e.g. USD/CNY=7.10 (your rate; tfrig fetches none)"))
-      ->type_name("RATE");
-  cmd->add_option("--kwh", f.kwh, _("Electricity price per kWh in the output's currency, for owned servers"))->type_name("PRICE")->check(finite_in(0, 100));
-}
-
+// A --rent or --buy name that names no catalog GPU would price nothing and
+// leave every cost cell "-": refused (kInvalidArgument, exit 64) naming it
+// and the nearest catalog names. A price book's GPU that names none is said
+// on stderr (a book may price cards of a newer catalog).
+core::Status check_price_names(const PriceFlags& flags, const plan::PriceBook& prices, std::span<const plan::GpuCandidate> catalog);
 
 }  // namespace tfrig::cli

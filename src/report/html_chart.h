@@ -27,6 +27,7 @@ struct BarChart {
   std::vector<Bar> bars;
   std::optional<double> reference;  // a dashed line (the GPU's demand, 100%)
   std::string reference_label;
+  std::string reference_text;  // the reference's value as the table shows it; empty: the axis's form
   bool log_scale = false;  // for rates that differ by orders of magnitude
   std::optional<double> max;  // the axis end; default: the largest value or reference
   bool with_table = true;     // false: the caller shows the same numbers in its own table

@@ -722,6 +722,7 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
     chart.reference = demand;
     // TRANSLATORS: the reference line of the barrel chart: {} samples per second.
     chart.reference_label = trf("GPU demand {}/s", human_number(demand));
+    chart.reference_text = human_number(demand);
     std::vector<std::vector<std::string>> rows;
     for (size_t i = 0; i < stages.size(); ++i) {
       const auto& s = stages[i];

@@ -343,5 +343,21 @@ TEST(PipelineCli, UsageErrors) {
   EXPECT_EQ(r.exit_code, 64) << r.err;
 }
 
+// As in plan: a --rent/--buy name that names no catalog GPU would leave every
+// cost cell "-"; it is refused before anything is measured, with the nearest
+// names.
+TEST(PipelineCli, UnknownRentOrBuyNameIsRefusedWithTheNearestNames) {
+  test::TempDir dir;
+  auto r = test::run_tfrig({"pipeline", "--data", dir.path(), "--samples-per-s", "10", "--epochs", "1", "--rent", "RTX 4090X=1.5"});
+  EXPECT_EQ(r.exit_code, 64) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("--rent"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("'RTX 4090X'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("NVIDIA GeForce RTX 4090"), std::string::npos) << r.err;
+  auto b = test::run_tfrig({"pipeline", "--data", dir.path(), "--samples-per-s", "10", "--epochs", "1", "--buy", "H2O=100000"});
+  EXPECT_EQ(b.exit_code, 64) << b.err;
+  EXPECT_NE(b.err.find("NVIDIA H20"), std::string::npos) << b.err;
+}
+
 }  // namespace
 }  // namespace tfrig::pipeline

@@ -2,12 +2,14 @@
 // of page holding every value of its JSON, hostile input, size, validity.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <regex>
 #include <set>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/display_width.h"
@@ -250,6 +252,11 @@ TEST_F(HtmlPagesFromCommands, PlanPipelineWatchFleetPagesHoldEveryValue) {
   page = render_documents({{PageKind::kPipeline, pipeline, "pipeline"}});
   EXPECT_EQ(missing_values(pipeline, page), std::vector<std::string>{});
   EXPECT_NE(page.find("shortest"), std::string::npos);
+  // The demand line's row shows the demand as the bars show rates, not as a
+  // raw double ("751.927").
+  const double demand = pipeline["gpu_demand_samples_per_s"].get<double>();
+  ASSERT_NE(demand, std::floor(demand));
+  EXPECT_EQ(page.find(fmt::format(">{:g}<", demand)), std::string::npos) << demand;
 
   json watch = run_json({"watch", "--replay", test::data_dir() + "/watch/io-heavy.jsonl", "--format", "json"});
   page = render_documents({{PageKind::kWatch, watch, "watch"}});
