@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -67,11 +66,7 @@ struct SampleTimes {
   double operands = 0;  // the matrix products' operands through caches
   double kernels = 0;   // the fixed cost of the step's kernels, per sample
   double memory = 0;    // DRAM traffic
-  double total() const {
-    static const int exp = std::getenv("TFRIG_EXP") ? std::atoi(std::getenv("TFRIG_EXP")) : 0;
-    if (exp & 1) return std::max(compute + operands + memory, kernels);
-    return compute + operands + kernels + memory;
-  }
+  double total() const { return compute + operands + kernels + memory; }
 };
 
 // Two roofs that do not overlap fully: a step spends its FLOPs at a fraction
@@ -286,11 +281,7 @@ double memory_traffic_per_sample(const Workload& w) {
     // gradient written and read in backward, which also rereads the output:
     // about 2 x 3 passes over the activations.
     double elems = 0;
-    static const int exp = std::getenv("TFRIG_EXP") ? std::atoi(std::getenv("TFRIG_EXP")) : 0;
-    for (const Layer& l : w.layers) {
-      if ((exp & 2) && (l.kind == LayerKind::kConv || l.kind == LayerKind::kDense)) continue;
-      elems += static_cast<double>(l.out_elems);
-    }
+    for (const Layer& l : w.layers) elems += static_cast<double>(l.out_elems);
     return elems * e * 2.0 * 3.0;
   }
   // Transformers: the tensors a fused layer keeps for backward (Korthikanti
@@ -451,9 +442,9 @@ double update_bytes_per_step(const Workload& w, int accumulation_steps) {
   const double acc = static_cast<double>(std::max(1, accumulation_steps));
   const double weights = w.precision == Precision::kFp32 ? 8.0 : 6.0 + 8.0;
   const double every_step = 8.0 + weights + (acc > 1 ? 8.0 : 0.0);
-  double per_update = 8.0 + 8.0 * slots;
-  static const int exp = std::getenv("TFRIG_EXP") ? std::atoi(std::getenv("TFRIG_EXP")) : 0;
-  if (w.separate_update_ops && (exp & 4)) per_update = kSeparateUpdateBytesPerParameter;
+  // An optimizer run as separate element-wise ops (BERT's Python Adam and
+  // LAMB) moves each parameter many more times (kSeparateUpdateBytesPerParameter).
+  const double per_update = w.separate_update_ops ? kSeparateUpdateBytesPerParameter : 8.0 + 8.0 * slots;
   return static_cast<double>(w.trainable_params) * (every_step + per_update / acc);
 }
 
