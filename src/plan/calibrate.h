@@ -90,7 +90,7 @@ struct UserCalibration {
 // A run at less than a third or more than three times the model's rate for
 // the same model, batch and GPU is more likely not the plan's workload than a
 // model error of that size: published TensorFlow rows held out by source ran
-// at 0.4x-1.9x of the model's rate (docs/plan-validation.md, the
+// at 0.4x-1.6x of the model's rate (docs/plan-validation.md, the
 // leave-one-source-out table), so a
 // factor beyond these bounds is warned about (the factor is still applied).
 inline constexpr double kCalibrationFactorLow = 1.0 / 3.0;
