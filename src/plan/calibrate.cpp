@@ -593,6 +593,24 @@ double measured_rate_per_gpu(const StepMeasurement& s, uint64_t batch, int gpus)
   return 0;
 }
 
+bool UserCalibration::factor_extreme() const { return factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh; }
+
+std::string UserCalibration::warning() const {
+  if (!factor_extreme()) return {};
+  // TRANSLATORS: {0} the factor (measured / tfrig's rate), {1} the GPU, {2} the file, {3} the lower bound (0.33), {4} the upper bound (3).
+  std::string t = trf("the run in {2} reached {0:.2f}x tfrig's rate for this model and batch on {1}, outside {3:.2f}x-{4:g}x: "
+                      "published runs never differed from tfrig's model by that much, so the run is likely not comparable with the plan",
+                      factor, gpu_name, file, kCalibrationFactorLow, kCalibrationFactorHigh);
+  if (factor < 1) {
+    t += _(" (a slower run: a smaller batch than --batch, a larger model or input than --model, an input pipeline the GPU waits on, "
+           "or a slower GPU than --calibrate-gpu)");
+  } else {
+    t += _(" (a faster run: a larger batch than --batch, a smaller model or input than --model, or a faster GPU than --calibrate-gpu)");
+  }
+  t += _("; every GPU's rate was still scaled by it: check the log before relying on the ranking");
+  return t;
+}
+
 std::string UserCalibration::text() const {
   // TRANSLATORS: {0} samples/s measured, {1} the GPU, {2} the file, {3} what was read, {4} tfrig's rate before, {5} the factor.
   std::string t = trf("calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}",
@@ -630,7 +648,7 @@ core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const
   c.factor = measured / before->samples_per_s;
   c.step = s;
   ThroughputModel out = base;
-  out.user = RateCalibration{c.gpu_id, c.factor, c.measured_samples_per_s, c.text(), calibration_to_json(c)};
+  out.user = RateCalibration{c.gpu_id, c.factor, c.measured_samples_per_s, c.text(), c.warning(), calibration_to_json(c)};
   return out;
 }
 
@@ -656,6 +674,8 @@ nlohmann::json calibration_to_json(const UserCalibration& c) {
           {"model_samples_per_s_per_gpu", c.model_samples_per_s},
           {"model_basis", c.model_basis},
           {"factor", c.factor},
+          {"factor_extreme", c.factor_extreme()},
+          {"warning", c.factor_extreme() ? nlohmann::json(c.warning()) : nlohmann::json(nullptr)},
           {"step", step},
           {"text", c.text()}};
 }

@@ -82,8 +82,19 @@ struct UserCalibration {
   std::string model_basis;            // "measured" | "estimated"
   double factor = 1;                  // measured / model, applied to every GPU
   StepMeasurement step;
+  bool factor_extreme() const;        // outside [kCalibrationFactorLow, kCalibrationFactorHigh]
+  std::string warning() const;        // why an extreme factor likely means the run is not comparable; empty otherwise
   std::string text() const;           // "calibrated on your run: 412 samples/s on RTX 3060 (FILE) ..."
 };
+
+// A run at less than a third or more than three times the model's rate for
+// the same model, batch and GPU is more likely not the plan's workload than a
+// model error of that size: published TensorFlow rows held out by source ran
+// at 0.4x-1.6x of the model's rate (docs/plan-validation.md, the
+// leave-one-source-out table), so a
+// factor beyond these bounds is warned about (the factor is still applied).
+inline constexpr double kCalibrationFactorLow = 1.0 / 3.0;
+inline constexpr double kCalibrationFactorHigh = 3.0;
 
 // The rate the run reached per GPU: global batch / step time / GPUs, or the
 // per-sample time's inverse.

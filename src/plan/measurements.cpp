@@ -160,6 +160,15 @@ core::Result<Measurements> parse_measurements(const json& doc) {
       if (!acc) return tl::unexpected(acc.error());
       r->accumulation_steps = *acc;
     }
+    if (auto ops = row.find("optimizer_ops"); ops != row.end()) {
+      if (!ops->is_string() || (ops->get<std::string>() != "separate" && ops->get<std::string>() != "fused")) {
+        return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops"), _("expected \"fused\" or \"separate\""));
+      }
+      r->separate_update_ops = ops->get<std::string>() == "separate";
+      if (r->separate_update_ops && opt_str(row, "optimizer_ops_basis").empty()) {
+        return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops_basis"), _("expected the code that runs the optimizer so, with its source"));
+      }
+    }
     m.throughput.push_back(std::move(*r));
   }
   // How each row's source was checked (sources[].verified, docs/knowledge-audit.md).
@@ -316,6 +325,7 @@ std::optional<Workload> throughput_row_workload(const ThroughputRow& r) {
   w->batch = static_cast<uint64_t>(r.batch.value_or(256));
   w->gpus = 1;
   w->optimizer = r.optimizer;
+  w->separate_update_ops = r.separate_update_ops;
   return w;
 }
 

@@ -45,6 +45,11 @@ struct ThroughputRow {
   std::optional<int> batch;  // per GPU
   Optimizer optimizer = Optimizer::kAdam;  // what the run used (sets the per-step update traffic)
   int accumulation_steps = 1;              // gradient accumulation: batches per optimizer update
+  // "optimizer_ops": "separate": the run's optimizer updates each variable
+  // with separate element-wise TensorFlow ops (google-research/bert's and
+  // NVIDIA's TensorFlow 1 BERT AdamWeightDecayOptimizer and LAMBOptimizer in
+  // Python), not one fused ResourceApply* kernel (Workload::separate_update_ops).
+  bool separate_update_ops = false;
   double samples_per_s = 0;
   std::string source;      // URL or repo:path@commit
   std::string table_row;   // which row of the source

@@ -102,6 +102,13 @@ struct Workload {
   // XLA (jit_compile / TF_XLA_FLAGS): fused kernels keep fewer activations and
   // the optimizer update is fused; off is TensorFlow's default.
   bool xla = false;
+  // The optimizer updates each variable with separate element-wise ops (a
+  // Python optimizer such as BERT's AdamWeightDecayOptimizer), not a fused
+  // ResourceApply* kernel: its update moves every parameter through DRAM
+  // many more times (update_bytes_per_step). Set by published rows that ran
+  // so (plan_measurements.json optimizer_ops); a plan assumes Keras's fused
+  // optimizers.
+  bool separate_update_ops = false;
   std::string throughput_key;  // key into the measured rates ("resnet50", "bert_large@384"); empty = none
   std::vector<std::string> notes;
 };

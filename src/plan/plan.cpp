@@ -16,6 +16,8 @@ PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, Rank
                      const ThroughputModel* model) {
   PlanResult r;
   r.workload = w;
+  // An extreme calibration factor (plan/calibrate.h): the plan's notes warn.
+  if (model != nullptr && model->user && !model->user->warning.empty()) r.workload.notes.push_back(model->user->warning);
   r.rank_by = rank_by;
   const uint64_t n = static_cast<uint64_t>(std::max(1, w.gpus));
   r.batch_per_gpu = (std::max<uint64_t>(1, w.batch) + n - 1) / n;

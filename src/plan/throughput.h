@@ -67,6 +67,23 @@ uint64_t per_gpu_batch(const Workload& w);
 // per update) a step also adds its gradients to the accumulator and pays
 // 1/accumulation_steps of the update.
 double update_bytes_per_step(const Workload& w, int accumulation_steps = 1);
+// The update of one float32 parameter when the optimizer runs as separate
+// element-wise ops (Workload::separate_update_ops), counted op by op in
+// NVIDIA/DeepLearningExamples TensorFlow/LanguageModeling/BERT/optimization.py
+// (AdamWeightDecayOptimizer.apply_gradients, the same at 9de48bc, 58a3ed6 and
+// f5d1a8b; google-research/bert's is the same code) with create_optimizer's
+// gradient clipping, each op reading its operands and writing its result in
+// DRAM, 4 bytes per element: tf.global_norm reads the gradient (1),
+// clip_by_global_norm scales it (2); next_m = b1 * m + (1 - b1) * g (2 + 2
+// + 3); next_v = b2 * v + (1 - b2) * square(g) (2 + 2 + 2 + 3); sqrt(next_v)
+// + epsilon (2 + 2); next_m / that (3); + decay_rate * param (2 + 3);
+// learning_rate * update (2); param - that (3); the three assign ops (2
+// each): 42 passes, of which the first read of the gradient is already in
+// every step's bytes: 41 x 4 = 164 bytes, where a fused ResourceApplyAdam moves the
+// variable and its two slots once each way (24 bytes). LAMBOptimizer (the
+// pretraining rows) adds bias corrections and two norms: a few passes more,
+// not counted.
+inline constexpr double kSeparateUpdateBytesPerParameter = 41.0 * 4.0;
 // Bytes of activations moved through DRAM per training sample.
 double memory_traffic_per_sample(const Workload& w);
 // Of those, for transformers without XLA: what the unfused element-wise ops
@@ -137,6 +154,9 @@ struct RateCalibration {
   double factor = 1;
   double measured_samples_per_s = 0;  // per GPU, on gpu_id
   std::string text;                   // for basis_detail and the plan's notes
+  // Not empty when the factor is extreme (UserCalibration::warning): the
+  // plan adds it to its notes (text, JSON "notes", the HTML page).
+  std::string warning;
   nlohmann::json json;                // the plan JSON's "calibration"
 };
 

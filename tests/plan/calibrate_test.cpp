@@ -266,6 +266,27 @@ TEST(PlanCalibrate, PipelineResultOnlyWithTheUsersRate) {
   EXPECT_EQ(estimated.error().where, "p.json: stages[0].origin");
 }
 
+// The warning's bounds, both ways: a run 4x slower or 4x faster than the
+// model's rate for the same workload is flagged, with the likely causes of
+// each direction; 2x either way is not.
+TEST(PlanCalibrate, ExtremeFactorWarns) {
+  UserCalibration c;
+  c.file = "run.log";
+  c.gpu_name = "NVIDIA T4";
+  for (const double f : {0.25, 0.5, 2.0, 4.0}) {
+    c.factor = f;
+    const bool extreme = f < kCalibrationFactorLow || f > kCalibrationFactorHigh;
+    EXPECT_EQ(c.factor_extreme(), extreme) << f;
+    EXPECT_EQ(c.warning().empty(), !extreme) << f;
+    EXPECT_EQ(calibration_to_json(c)["warning"].is_string(), extreme) << f;
+  }
+  c.factor = 0.25;
+  EXPECT_NE(c.warning().find("input pipeline"), std::string::npos) << c.warning();
+  EXPECT_NE(c.warning().find("run.log"), std::string::npos) << c.warning();
+  c.factor = 4.0;
+  EXPECT_NE(c.warning().find("larger batch"), std::string::npos) << c.warning();
+}
+
 // The measured rate becomes the run's GPU's rate; every other GPU moves by
 // the same factor, and both say so.
 TEST(PlanCalibrate, EveryGpuFollowsTheUsersRun) {
@@ -290,6 +311,10 @@ TEST(PlanCalibrate, EveryGpuFollowsTheUsersRun) {
   EXPECT_NEAR(after->samples_per_s / before->samples_per_s, calibrated->user->factor, 1e-9);
   EXPECT_NEAR(after->high / after->samples_per_s, before->high / before->samples_per_s, 1e-9);
   EXPECT_EQ(calibrated->user->json["gpu_id"], "tesla-v100-sxm2-16gb");
+  // A factor within 1/3x-3x is no reason to doubt the log: no warning.
+  const double factor = calibrated->user->factor;
+  EXPECT_EQ(calibrated->user->json["factor_extreme"], factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh);
+  EXPECT_EQ(calibrated->user->warning.empty(), !(factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh));
   EXPECT_EQ(calibrated->user->json["step"]["includes_validation"], true);
 }
 
@@ -344,6 +369,28 @@ TEST(PlanCli, CalibrateOnAProfilerTrace) {
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("calibrated on your run"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("'Steps' track of /device:GPU:0"), std::string::npos) << t.out;
+  // The trace's run is a course's small CNN (tests/data/tf_profiler/README.md), not ResNet-50: its
+  // step is ~100x faster than tfrig's ResNet-50 at batch 256 on a T4, and the plan warns that the
+  // log is not comparable, in JSON (calibration.warning and the notes), text and HTML.
+  const double factor = j["calibration"]["factor"].get<double>();
+  EXPECT_GT(factor, plan::kCalibrationFactorHigh);
+  EXPECT_EQ(j["calibration"]["factor_extreme"], true);
+  ASSERT_TRUE(j["calibration"]["warning"].is_string());
+  const std::string warning = j["calibration"]["warning"].get<std::string>();
+  EXPECT_NE(warning.find("not comparable"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("a faster run"), std::string::npos) << warning;
+  bool noted = false;
+  for (const auto& n : j["notes"]) noted = noted || n.get<std::string>() == warning;
+  EXPECT_TRUE(noted) << j["notes"].dump();
+  std::string flat;  // the text wraps its notes: whitespace runs as one space
+  for (const char ch : t.out) {
+    const bool space = ch == ' ' || ch == '\n';
+    if (!(space && !flat.empty() && flat.back() == ' ')) flat += space ? ' ' : ch;
+  }
+  EXPECT_NE(flat.find("likely not comparable with the plan"), std::string::npos) << t.out;
+  auto html = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu", "tesla-t4", "--format", "html"});
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_NE(html.out.find("likely not comparable with the plan"), std::string::npos);
   auto none = test::run_tfrig({"plan", "--model", "resnet50", "--calibrate", test::data_dir() + "/tf_profiler/fbf-tf-hoon-cpu-no-training.trace.json.gz",
                                "--calibrate-gpu", "tesla-t4"});
   EXPECT_EQ(none.exit_code, 65);

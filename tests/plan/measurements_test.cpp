@@ -77,6 +77,44 @@ TEST(PlanMeasurements, ThroughputRowOptimizerIsParsedOrRefused) {
   EXPECT_EQ(bad.error().where, "plan_measurements.json: throughput[0].optimizer");
 }
 
+// A row may say its optimizer ran as separate element-wise ops (BERT's
+// Python AdamWeightDecayOptimizer): the update then moves each parameter
+// kSeparateUpdateBytesPerParameter instead of a fused kernel's bytes, and
+// every embedded row that says so cites the optimizer's code. Any other
+// value is refused by name.
+TEST(PlanMeasurements, SeparateOptimizerOpsAreParsedAndCostMore) {
+  nlohmann::json r = row("fp32", 100);
+  r["optimizer_ops"] = "separate";
+  auto unsourced = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_FALSE(unsourced);
+  EXPECT_EQ(unsourced.error().where, "plan_measurements.json: throughput[0].optimizer_ops_basis");
+  r["optimizer_ops_basis"] = "example:optimization.py@0: AdamWeightDecayOptimizer in Python ops";
+  auto ok = parse_measurements({{"throughput", nlohmann::json::array({row("fp32", 1), r})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_FALSE(ok->throughput[0].separate_update_ops);
+  ASSERT_TRUE(ok->throughput[1].separate_update_ops);
+  auto fused = throughput_row_workload(ok->throughput[0]);
+  auto separate = throughput_row_workload(ok->throughput[1]);
+  ASSERT_TRUE(fused && separate);
+  EXPECT_TRUE(separate->separate_update_ops);
+  // Adam: the fused update moves the variable and its two slots once each way (24 bytes).
+  const double params = static_cast<double>(separate->trainable_params);
+  EXPECT_NEAR(update_bytes_per_step(*separate) - update_bytes_per_step(*fused), params * (kSeparateUpdateBytesPerParameter - 24.0), params * 1e-9);
+  // With gradient accumulation the update runs once per accumulation cycle.
+  EXPECT_LT(update_bytes_per_step(*separate, 64), update_bytes_per_step(*separate));
+  r["optimizer_ops"] = "python";
+  auto bad = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().where, "plan_measurements.json: throughput[0].optimizer_ops");
+  size_t separate_rows = 0;
+  for (const ThroughputRow& x : builtin_measurements().throughput) {
+    if (!x.separate_update_ops) continue;
+    ++separate_rows;
+    EXPECT_NE(x.source.find("/TensorFlow/LanguageModeling/BERT/"), std::string::npos) << x.source;
+  }
+  EXPECT_GT(separate_rows, 0u);
+}
+
 // The old table classed any precision text containing "AMP" as mixed, so
 // "FP32 (TF32 ... AMP...)" rows matched and the mixed figure of H100
 // ResNet-50 became the median of an AMP row and a TF32 row
