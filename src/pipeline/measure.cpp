@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "bench/decode.h"
+#include "codec/jpeg.h"
 #include "bench/runner.h"
 #include "bench/scratch.h"
 #include "bench/storage.h"
@@ -26,7 +26,7 @@
 
 namespace tfrig::pipeline {
 
-double sample_tensor_bytes() { return static_cast<double>(bench::kCropSize) * bench::kCropSize * 3 * 4; }
+double sample_tensor_bytes() { return static_cast<double>(codec::kCropSize) * codec::kCropSize * 3 * 4; }
 
 namespace {
 
@@ -148,8 +148,8 @@ ReadRun stream_tfrecords(const std::vector<std::string>& shards, int threads, do
 }
 
 // The JPEGs inside TFRecord shards (image/encoded), for the decode stage.
-bench::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size_t max_images, uint64_t max_bytes) {
-  bench::JpegSet set;
+codec::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size_t max_images, uint64_t max_bytes) {
+  codec::JpegSet set;
   uint64_t total = 0;
   for (const auto& path : shards) {
     auto reader = tfrecord::RecordReader::open(path);
@@ -279,22 +279,22 @@ core::Status measure_shard_storage(const MeasureOptions& o, const std::vector<st
 // and augmented on every thread, and on one for the per-core rate.
 void measure_decode(const MeasureOptions& o, const std::vector<std::string>& shards, int threads, const std::atomic<bool>& cancelled,
                     Measured& out) {
-  bench::JpegSet set;
+  codec::JpegSet set;
   if (out.input_is_tfrecord) {
     set = jpegs_from_tfrecords(shards, o.max_files, o.max_decode_bytes);
-  } else if (auto loaded = bench::load_jpegs(o.data_dir, o.max_files, o.max_decode_bytes)) {
-    set = std::move(*loaded);
+  } else if (auto listed = bench::list_dataset(o.data_dir, o.max_files)) {
+    set = codec::load_jpegs(*listed, o.max_decode_bytes);
   }
   if (set.images.empty()) {
     out.notes.push_back(_("no JPEG in the dataset decoded, so the decode stage was not measured"));
     return;
   }
-  bench::DecodeFailures failed_all, failed_one;
-  auto all = bench::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7, &failed_all);
-  auto one = threads == 1 ? all : bench::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11, &failed_one);
+  codec::DecodeFailures failed_all, failed_one;
+  auto all = codec::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7, &failed_all);
+  auto one = threads == 1 ? all : codec::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11, &failed_one);
   // A file that fails its full decode is skipped and counted: the stave is
   // measured on the rest, and the report says how many failed.
-  const bench::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
+  const codec::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
   if (failed.images > 0) {
     out.decode_failures = failed.images;
     // TRANSLATORS: {2} is the decoder's own error message, left as it is.
@@ -307,7 +307,7 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
                                // TRANSLATORS: {0} images, {1}x{2} the crop, {3} threads, {4} images/s on one core.
                                trnf("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
                                     "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core",
-                                    static_cast<uint64_t>(threads), set.images.size(), bench::kCropSize, bench::kCropSize, threads, *one)});
+                                    static_cast<uint64_t>(threads), set.images.size(), codec::kCropSize, codec::kCropSize, threads, *one)});
   } else {
     out.notes.push_back(trf("decode failed: {0}", (all ? one.error() : all.error()).to_string()));
   }

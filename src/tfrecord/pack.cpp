@@ -31,7 +31,7 @@
 #include "core/units.h"
 #include "tfrecord/example.h"
 #include "tfrecord/image_header.h"
-#include "bench/decode.h"
+#include "codec/jpeg.h"
 #include "tfrecord/progress.h"
 #include "tfrecord/shard_index.h"
 
@@ -159,7 +159,7 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
     core::Result<ImageInfo> info = st ? sniff_image(b.file) : tl::unexpected(st.error());
     bool undecodable = false;
     if (info && o.validate == Validate::kFull && info->format == "jpeg") {
-      if (auto full = bench::check_jpeg_decodes(b.file, item.path); !full) {
+      if (auto full = codec::check_jpeg_decodes(b.file, item.path); !full) {
         info = tl::unexpected(full.error());
         undecodable = true;
       }

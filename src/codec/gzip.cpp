@@ -1,4 +1,4 @@
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 
 #include <zlib.h>
 
@@ -9,7 +9,7 @@
 
 #include "core/i18n.h"
 
-namespace tfrig::importer {
+namespace tfrig::codec {
 
 namespace {
 
@@ -130,4 +130,4 @@ core::Result<std::string> gunzip_head(std::string_view bytes, size_t max_output,
   return out;
 }
 
-}  // namespace tfrig::importer
+}  // namespace tfrig::codec

@@ -1,7 +1,8 @@
-// decode: JPEG decode with libjpeg-turbo's TurboJPEG API, alone and followed
-// by the standard ImageNet training augmentation (random resized crop to
-// 224x224, random horizontal flip, normalise to float), on one core and on
-// all cores. Images are held in memory so storage does not enter the number.
+// JPEG with libjpeg-turbo's TurboJPEG API: decode alone and followed by the
+// standard ImageNet training augmentation (random resized crop to 224x224,
+// random horizontal flip, normalise to float), on one core and on all cores.
+// Images are held in memory so storage does not enter the number. Shared by
+// bench's decode benchmark, pipeline's decode stave and pack --validate full.
 #pragma once
 
 #include <atomic>
@@ -12,7 +13,7 @@
 
 #include "core/result.h"
 
-namespace tfrig::bench {
+namespace tfrig::codec {
 
 // The crop size of ResNet/Inception ImageNet training (He et al. 2015,
 // torchvision RandomResizedCrop default, TF official models' preprocessing).
@@ -25,9 +26,9 @@ struct JpegSet {
   uint64_t pixels = 0;                 // total over images
 };
 
-// Reads the JPEGs under dir (at most max_files, max_bytes in all) and keeps
-// those that decode; each corrupt or non-JPEG file is listed in `rejected`.
-core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint64_t max_bytes);
+// Reads the files (until max_bytes in all) and keeps those that decode; each
+// unreadable, corrupt or non-JPEG file is listed in `rejected`.
+JpegSet load_jpegs(const std::vector<std::string>& files, uint64_t max_bytes);
 
 // Synthetic photographs of ImageNet's typical size and quality.
 core::Result<JpegSet> generate_jpegs(int count, int width, int height, int quality, uint64_t seed);
@@ -65,4 +66,4 @@ CropBox random_resized_crop(int width, int height, std::mt19937_64& rng);
 void resize_flip_normalize(const uint8_t* rgb, int width, int height, const CropBox& crop, bool flip, int size,
                            float* out);
 
-}  // namespace tfrig::bench
+}  // namespace tfrig::codec
