@@ -7,6 +7,7 @@
 #include "bench/storage.h"
 #include "codec/jpeg.h"
 #include "core/i18n.h"
+#include "core/try.h"
 
 namespace tfrig::bench {
 
@@ -43,9 +44,8 @@ class DecodeBenchmark final : public Benchmark {
 
 // The user's JPEGs: at most kMaxUserImages files, kMaxUserBytes in all.
 core::Result<JpegSet> load_user_jpegs(const std::string& dir) {
-  auto files = list_dataset(dir, kMaxUserImages);
-  if (!files) return tl::unexpected(files.error());
-  return codec::load_jpegs(*files, kMaxUserBytes);
+  auto files = TFRIG_TRY(list_dataset(dir, kMaxUserImages));
+  return codec::load_jpegs(files, kMaxUserBytes);
 }
 
 void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {

@@ -9,6 +9,7 @@
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "codec/gzip.h"
 
 namespace tfrig::capture {
@@ -280,9 +281,8 @@ core::Result<Loaded> load_capture(std::string_view bytes, const Limits& limits) 
   uint64_t entries_seen = 0;
   std::string plain;
   if (codec::is_gzip(bytes)) {
-    auto out = inflate_checked(bytes, limits, entries_seen);
-    if (!out) return tl::unexpected(out.error());
-    plain = std::move(*out);
+    auto out = TFRIG_TRY(inflate_checked(bytes, limits, entries_seen));
+    plain = std::move(out);
     bytes = plain;
   } else if (bytes.size() > limits.max_bytes) {
     return tl::unexpected(over_total(bytes.size(), limits));
@@ -294,18 +294,17 @@ core::Result<Loaded> load_capture(std::string_view bytes, const Limits& limits) 
     return core::fail(core::ErrorCode::kParse, trf("offset {}", 0),
                       _("not a tfrig capture: the first entry is not tfrig-capture.json"));
   }
-  auto manifest = manifest_from_json((*entries)[0].data);
-  if (!manifest) return tl::unexpected(manifest.error());
+  auto manifest = TFRIG_TRY(manifest_from_json((*entries)[0].data));
   Loaded loaded;
-  for (auto it = manifest->env.begin(); it != manifest->env.end();) {
+  for (auto it = manifest.env.begin(); it != manifest.env.end();) {
     if (is_fact_variable(it->first)) {
       ++it;
     } else {
       loaded.dropped_env.push_back(it->first);
-      it = manifest->env.erase(it);
+      it = manifest.env.erase(it);
     }
   }
-  loaded.manifest = std::move(*manifest);
+  loaded.manifest = std::move(manifest);
   auto tree = std::make_shared<core::MemoryTree>();
   for (size_t i = 1; i < entries->size(); ++i) {
     TarEntry& e = (*entries)[i];

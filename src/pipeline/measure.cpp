@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "core/units.h"
 #include "knowledge/pcie.h"
 #include "tfrecord/example.h"
@@ -176,10 +177,9 @@ codec::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size
 // none: the benchmark's own reason (no GPU, no CUDA) is what the note says.
 core::Result<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
                                   const inventory::Inventory& inv, const std::atomic<bool>& cancelled) {
-  auto report = bench::run_benchmarks({id}, config, inv, cancelled);
-  if (!report) return tl::unexpected(report.error());
+  const auto report = TFRIG_TRY(bench::run_benchmarks({id}, config, inv, cancelled));
   std::string why;
-  for (const auto& m : report->results) {
+  for (const auto& m : report.results) {
     if (m.metric != metric) continue;
     if (m.status == bench::Status::kOk && m.median > 0) return m.median;
     why = m.reason.empty() ? std::string(bench::status_name(m.status)) : m.reason;
@@ -205,10 +205,9 @@ core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
   const DirTotals totals = walk(o.data_dir);
   out.files_total = totals.files;
   out.bytes_total = totals.bytes;
-  auto listed = bench::list_dataset(o.data_dir, o.max_files);
-  if (!listed) return tl::unexpected(listed.error());
+  auto listed = TFRIG_TRY(bench::list_dataset(o.data_dir, o.max_files));
   Listing l;
-  l.files = std::move(*listed);
+  l.files = std::move(listed);
   if (l.files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, _("no regular files in the dataset directory"));
   size_t sidecars = 0;
   for (const auto& f : l.files) {
@@ -460,13 +459,11 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   const int threads = out.threads;
 
   say(_("listing the dataset"));
-  auto listing = list_input(o, out);
-  if (!listing) return tl::unexpected(listing.error());
-  const auto& [files, shards] = *listing;
+  auto listing = TFRIG_TRY(list_input(o, out));
+  const auto& [files, shards] = listing;
 
-  const core::Status storage = out.input_is_tfrecord ? measure_shard_storage(o, shards, threads, cancelled, say, out)
-                                                     : measure_file_storage(o, files, threads, cancelled, say, out);
-  if (!storage) return tl::unexpected(storage.error());
+  TFRIG_TRY(out.input_is_tfrecord ? measure_shard_storage(o, shards, threads, cancelled, say, out)
+                                  : measure_file_storage(o, files, threads, cancelled, say, out));
 
   say(_("decode: JPEG decode + augmentation"));
   measure_decode(o, shards, threads, cancelled, out);
