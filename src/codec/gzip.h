@@ -34,7 +34,8 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std:
 // file without paying for a bomb. A stream cut short (or corrupt) before
 // max_output gives what it held, and sets `cut` (when given) to gunzip's
 // error for it.
-core::Result<std::string> gunzip_head(std::string_view bytes, size_t max_output, std::optional<core::Error>* cut = nullptr);
+core::Result<std::string> gunzip_head(std::string_view bytes, size_t max_output,
+                                      std::optional<core::Error>* cut = nullptr);
 
 // Streams every member through `sink` in chunks of at most `chunk` bytes,
 // with the count of input bytes consumed so far; an error from sink stops

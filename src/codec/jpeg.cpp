@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/i18n.h"
+#include "core/try.h"
 #include "core/units.h"
 
 namespace tfrig::codec {
@@ -53,21 +54,23 @@ struct Header {
 core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std::string& name) {
   Header hd;
   int subsamp = 0, colorspace = 0;
-  if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()), static_cast<unsigned long>(jpeg.size()),
-                          &hd.width, &hd.height, &subsamp, &colorspace) != 0) {
+  if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()),
+                          static_cast<unsigned long>(jpeg.size()), &hd.width, &hd.height, &subsamp, &colorspace) != 0) {
     return core::fail(core::ErrorCode::kParse, name, trf("not a readable JPEG: {}", tjGetErrorStr2(h)));
   }
   // A file cut before its frame header reads as "tables only": no size.
   if (hd.width <= 0 || hd.height <= 0) {
-    return core::fail(core::ErrorCode::kParse, name, _("not a readable JPEG: no image (the file ends before its frame header)"));
+    return core::fail(core::ErrorCode::kParse, name,
+                      _("not a readable JPEG: no image (the file ends before its frame header)"));
   }
   // A few hundred bytes can claim 65500x65500 (12 GB of pixels): refused,
   // as Pillow refuses above twice Image.MAX_IMAGE_PIXELS (2 x 89,478,485;
   // https://pillow.readthedocs.io/en/stable/reference/Image.html).
   constexpr int64_t kMaxPixels = 2 * 89'478'485LL;
   if (static_cast<int64_t>(hd.width) * hd.height > kMaxPixels) {
-    return core::fail(core::ErrorCode::kParse, name,
-                      trf("a JPEG of {0}x{1} pixels, above the {2} tfrig decodes (Pillow's limit)", hd.width, hd.height, kMaxPixels));
+    return core::fail(
+        core::ErrorCode::kParse, name,
+        trf("a JPEG of {0}x{1} pixels, above the {2} tfrig decodes (Pillow's limit)", hd.width, hd.height, kMaxPixels));
   }
   return hd;
 }
@@ -76,9 +79,8 @@ core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std:
 // ImageNet files) is not an error, a fatal error is.
 core::Status decode_rgb_once(tjhandle h, const std::string& jpeg, const std::string& name, std::vector<uint8_t>& rgb,
                              Header& hd) {
-  auto header = read_header(h, jpeg, name);
-  if (!header) return tl::unexpected(header.error());
-  hd = *header;
+  auto header = TFRIG_TRY(read_header(h, jpeg, name));
+  hd = header;
   rgb.resize(static_cast<size_t>(hd.width) * static_cast<size_t>(hd.height) * 3);
   if (tjDecompress2(h, reinterpret_cast<const unsigned char*>(jpeg.data()), static_cast<unsigned long>(jpeg.size()),
                     rgb.data(), hd.width, 0, hd.height, TJPF_RGB, 0) != 0) {
@@ -178,7 +180,8 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
   }
   double secs = watch.seconds();
   if (failures != nullptr) *failures = DecodeFailures{bad_count.load(), first_error};
-  if (bad_count.load() == set.images.size()) return core::fail(core::ErrorCode::kParse, "decode", trf("no image decoded: {}", first_error));
+  if (bad_count.load() == set.images.size())
+    return core::fail(core::ErrorCode::kParse, "decode", trf("no image decoded: {}", first_error));
   return static_cast<double>(done.load()) / std::max(secs, 1e-9);
 }
 
@@ -210,8 +213,8 @@ CropBox random_resized_crop(int width, int height, std::mt19937_64& rng) {
   return {(width - w) / 2, (height - h) / 2, w, h};
 }
 
-void resize_flip_normalize(const uint8_t* rgb, int width, [[maybe_unused]] int height, const CropBox& crop, bool flip, int size,
-                           float* out) {
+void resize_flip_normalize(const uint8_t* rgb, int width, [[maybe_unused]] int height, const CropBox& crop, bool flip,
+                           int size, float* out) {
   // Per-column source positions and weights are computed once per image
   // (half-pixel centres, as TF's resize with half_pixel_centers=True).
   std::vector<int> x0(static_cast<size_t>(size)), x1(static_cast<size_t>(size));
@@ -302,8 +305,7 @@ core::Result<JpegSet> generate_jpegs(int count, int width, int height, int quali
         uint64_t cell = mix(s ^ (static_cast<uint64_t>(y / 8) << 32 | static_cast<uint64_t>(x / 8)));
         for (int c = 0; c < 3; ++c) {
           double v = 128 + 60 * std::sin(x * 0.011 + phase[c]) * std::cos(y * 0.017 + phase[c + 3]) +
-                     25 * std::sin((x + y) * 0.09 + phase[c]) +
-                     static_cast<double>((cell >> (c * 8)) & 0x3F) - 32 +
+                     25 * std::sin((x + y) * 0.09 + phase[c]) + static_cast<double>((cell >> (c * 8)) & 0x3F) - 32 +
                      static_cast<double>((noise >> (c * 8)) & 0x1F) - 16;
           rgb[(static_cast<size_t>(y) * static_cast<size_t>(width) + static_cast<size_t>(x)) * 3 +
               static_cast<size_t>(c)] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));

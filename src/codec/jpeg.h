@@ -20,10 +20,10 @@ namespace tfrig::codec {
 inline constexpr int kCropSize = 224;
 
 struct JpegSet {
-  std::vector<std::string> images;     // the encoded files
-  std::vector<std::string> names;      // their paths, or "generated-N"
-  std::vector<std::string> rejected;   // "path: why" for each file that will not decode
-  uint64_t pixels = 0;                 // total over images
+  std::vector<std::string> images;    // the encoded files
+  std::vector<std::string> names;     // their paths, or "generated-N"
+  std::vector<std::string> rejected;  // "path: why" for each file that will not decode
+  uint64_t pixels = 0;                // total over images
 };
 
 // Reads the files (until max_bytes in all) and keeps those that decode; each
@@ -51,7 +51,8 @@ struct DecodeFailures {
   std::string first_error;  // the decoder's message for the first of them
 };
 core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
-                                   const std::atomic<bool>& cancelled, uint64_t seed, DecodeFailures* failures = nullptr);
+                                   const std::atomic<bool>& cancelled, uint64_t seed,
+                                   DecodeFailures* failures = nullptr);
 
 // The crop RandomResizedCrop picks: area fraction in [0.08, 1], aspect ratio
 // in [3/4, 4/3] log-uniform, ten tries, then the central crop.
