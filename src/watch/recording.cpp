@@ -93,8 +93,8 @@ core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
   const std::optional<double> limit = TFRIG_TRY(r.number(j, "disk_limit_bytes_per_s", "", 0, kMaxRate));
   info.disk_limit_bytes_per_s = limit;
   auto gpus = TFRIG_TRY(r.array(j, "gpus", ""));
-  for (size_t i = 0; i < (gpus)->size(); ++i) {
-    const Json& g = (gpus)[i];
+  for (size_t i = 0; i < gpus->size(); ++i) {
+    const Json& g = (*gpus)[i];
     const std::string path = fmt::format("gpus[{}]", i);
     if (!g.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     GpuInfo gi;
@@ -124,8 +124,8 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
     c.iowait_cores = iowait.value_or(0);
     for (auto [key, out] : {std::pair{"core_busy", &c.core_busy}, std::pair{"core_iowait", &c.core_iowait}}) {
       auto arr = TFRIG_TRY(r.array(*it, key, "cpu"));
-      for (size_t i = 0; i < (arr)->size(); ++i) {
-        const Json& v = (arr)[i];
+      for (size_t i = 0; i < arr->size(); ++i) {
+        const Json& v = (*arr)[i];
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1) {
           return tl::unexpected(r.error(fmt::format("cpu.{}[{}]", key, i), _("expected a fraction from 0 to 1")));
         }
@@ -154,8 +154,8 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
     s.process = p;
   }
   auto disks = TFRIG_TRY(r.array(j, "disks", ""));
-  for (size_t i = 0; i < (disks)->size(); ++i) {
-    const Json& d = (disks)[i];
+  for (size_t i = 0; i < disks->size(); ++i) {
+    const Json& d = (*disks)[i];
     const std::string path = fmt::format("disks[{}]", i);
     if (!d.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     DiskSample ds;
@@ -170,8 +170,8 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
     s.disks.push_back(std::move(ds));
   }
   auto gpus = TFRIG_TRY(r.array(j, "gpus", ""));
-  for (size_t i = 0; i < (gpus)->size(); ++i) {
-    const Json& g = (gpus)[i];
+  for (size_t i = 0; i < gpus->size(); ++i) {
+    const Json& g = (*gpus)[i];
     const std::string path = fmt::format("gpus[{}]", i);
     if (!g.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     GpuSample gs;
