@@ -18,6 +18,7 @@
 #include "core/clock.h"
 #include "core/i18n.h"
 #include "core/log.h"
+#include "core/try.h"
 
 namespace tfrig::bench {
 
@@ -183,7 +184,7 @@ class PcieBenchmark final : public Benchmark {
                                     : d.cuMemcpyDtoHAsync(host, *dev, bytes, gpu.stream());
             if (rc != kCudaSuccess) return tl::unexpected(gpu.error(to_device ? "cuMemcpyHtoDAsync_v2" : "cuMemcpyDtoHAsync_v2", rc).error());
           }
-          if (auto s = gpu.sync(); !s) return tl::unexpected(s.error());
+          TFRIG_TRY(gpu.sync());
           return static_cast<double>(bytes) * kCopiesPerSample / std::max(w.seconds(), 1e-9) / 1e9;
         });
       }
@@ -322,7 +323,7 @@ class GemmBenchmark final : public Benchmark {
             return core::fail(core::ErrorCode::kIo, "gpu", fmt::format("cublasLtMatmul: status {}", st));
           }
         }
-        if (auto s = gpu.sync(); !s) return tl::unexpected(s.error());
+        TFRIG_TRY(gpu.sync());
         double flops = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) * iterations;
         return flops / std::max(w.seconds(), 1e-9) / 1e12;
       });

@@ -11,6 +11,7 @@
 
 #include "core/i18n.h"
 #include "core/sysroot.h"
+#include "core/try.h"
 
 namespace tfrig::bench {
 
@@ -143,14 +144,14 @@ core::Result<History> History::open(const std::string& path) {
     return core::fail(core::ErrorCode::kUnsupported, path,
                       trf("history schema {0} is newer than this tfrig understands ({1})", version, kHistorySchema));
   }
-  if (auto s = h.exec("PRAGMA foreign_keys = ON"); !s) return tl::unexpected(s.error());
-  if (auto s = h.exec(kSchemaSql); !s) return tl::unexpected(s.error());
-  if (auto s = h.exec(fmt::format("PRAGMA user_version = {}", kHistorySchema).c_str()); !s) return tl::unexpected(s.error());
+  TFRIG_TRY(h.exec("PRAGMA foreign_keys = ON"));
+  TFRIG_TRY(h.exec(kSchemaSql));
+  TFRIG_TRY(h.exec(fmt::format("PRAGMA user_version = {}", kHistorySchema).c_str()));
   return h;
 }
 
 core::Result<int64_t> History::record(const BenchReport& report) {
-  if (auto s = exec("BEGIN IMMEDIATE"); !s) return tl::unexpected(s.error());
+  TFRIG_TRY(exec("BEGIN IMMEDIATE"));
   auto rollback = [this](core::Error e) -> core::Result<int64_t> {
     (void)exec("ROLLBACK");
     return tl::unexpected(std::move(e));

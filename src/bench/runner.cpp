@@ -9,19 +9,22 @@
 #include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/log.h"
+#include "core/name_table.h"
 #include "core/table.h"
+#include "core/try.h"
 #include "core/units.h"
 
 namespace tfrig::bench {
 
-std::string_view status_name(Status status) {
-  switch (status) {
-    case Status::kOk: return "ok";
-    case Status::kSkipped: return "skipped";
-    case Status::kFailed: return "failed";
-  }
-  return "failed";
-}
+// The JSON and history words of a measurement's status.
+constexpr core::NameTable<Status, 3> kStatusNames{{{
+    {Status::kOk, "ok"},
+    {Status::kSkipped, "skipped"},
+    {Status::kFailed, "failed"},
+}}};
+static_assert(kStatusNames.unique());
+
+std::string_view status_name(Status status) { return kStatusNames.name(status, "failed"); }
 
 Statistics summarize(const std::vector<double>& samples) {
   Statistics s;
@@ -168,7 +171,7 @@ core::Status check_benchmark_ids(const std::vector<std::string>& ids) {
 core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, const Config& config,
                                          const inventory::Inventory& inventory,
                                          const std::atomic<bool>& cancelled, ProgressFn progress) {
-  if (auto known = check_benchmark_ids(ids); !known) return tl::unexpected(known.error());
+  TFRIG_TRY(check_benchmark_ids(ids));
   auto benchmarks = all_benchmarks();
   BenchReport report;
   report.context = make_context(inventory, config);
@@ -223,12 +226,7 @@ nlohmann::json to_json(const Measurement& m) {
   return j;
 }
 
-std::optional<Status> status_from_name(std::string_view name) {
-  for (Status st : {Status::kOk, Status::kSkipped, Status::kFailed}) {
-    if (status_name(st) == name) return st;
-  }
-  return std::nullopt;
-}
+std::optional<Status> status_from_name(std::string_view name) { return kStatusNames.value(name); }
 
 // TRANSLATORS: a measurement's status in tfrig bench's table; JSON keeps ok/skipped/failed.
 std::string status_label(Status status) {

@@ -23,6 +23,7 @@
 #include "core/errno_text.h"
 #include "core/log.h"
 #include "core/sysroot.h"
+#include "core/try.h"
 #include "core/unique_fd.h"
 #include "core/units.h"
 
@@ -318,12 +319,11 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
   bool uring_ok = true;
   auto io_sample = [&](int fd, uint32_t block, int depth, bool random, bool by_bytes, nlohmann::json* params) {
     return [=, &uring_ok]() -> core::Result<double> {
-      auto r = timed_read(fd, size, block, depth, random, secs, 0x9E3779B9u + static_cast<uint64_t>(depth), uring_ok);
-      if (!r) return tl::unexpected(r.error());
-      if (r->engine != "io_uring") uring_ok = false;
-      (*params)["engine"] = r->engine;
-      double s = std::max(r->seconds, 1e-9);
-      return by_bytes ? static_cast<double>(r->bytes) / s / 1e6 : static_cast<double>(r->ops) / s;
+      auto r = TFRIG_TRY(timed_read(fd, size, block, depth, random, secs, 0x9E3779B9u + static_cast<uint64_t>(depth), uring_ok));
+      if (r.engine != "io_uring") uring_ok = false;
+      (*params)["engine"] = r.engine;
+      double s = std::max(r.seconds, 1e-9);
+      return by_bytes ? static_cast<double>(r.bytes) / s / 1e6 : static_cast<double>(r.ops) / s;
     };
   };
 

@@ -9,7 +9,8 @@
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/text.h"
-#include "importer/gzip.h"
+#include "core/try.h"
+#include "codec/gzip.h"
 
 namespace tfrig::capture {
 
@@ -210,7 +211,7 @@ core::Error over_total(uint64_t at, const Limits& limits) {
 core::Result<std::string> inflate_checked(std::string_view bytes, const Limits& limits, uint64_t& entries) {
   std::string tar;
   TarHeaderScan scan([&](const TarHeader& h) { return check_header(h, limits, entries); });
-  auto done = importer::gunzip_stream(bytes, [&](std::string_view chunk, size_t consumed) -> core::Status {
+  auto done = codec::gunzip_stream(bytes, [&](std::string_view chunk, size_t consumed) -> core::Status {
     if (tar.size() + chunk.size() > limits.max_bytes) return tl::unexpected(over_total(tar.size() + chunk.size(), limits));
     tar.append(chunk);
     if (tar.size() > kRatioFloor && consumed > 0 && tar.size() / consumed > limits.max_ratio) {
@@ -255,9 +256,9 @@ std::vector<TarEntry> capture_entries(const core::SysRoot& root, const core::Acc
 
 bool is_capture(std::string_view bytes) {
   std::string head;
-  if (importer::is_gzip(bytes)) {
+  if (codec::is_gzip(bytes)) {
     // The manifest is the first entry: its name, in the first header, decides.
-    auto h = importer::gunzip_head(bytes, 512);
+    auto h = codec::gunzip_head(bytes, 512);
     if (!h) return false;
     head = std::move(*h);
     bytes = head;
@@ -279,10 +280,9 @@ bool is_fact_variable(std::string_view name) {
 core::Result<Loaded> load_capture(std::string_view bytes, const Limits& limits) {
   uint64_t entries_seen = 0;
   std::string plain;
-  if (importer::is_gzip(bytes)) {
-    auto out = inflate_checked(bytes, limits, entries_seen);
-    if (!out) return tl::unexpected(out.error());
-    plain = std::move(*out);
+  if (codec::is_gzip(bytes)) {
+    auto out = TFRIG_TRY(inflate_checked(bytes, limits, entries_seen));
+    plain = std::move(out);
     bytes = plain;
   } else if (bytes.size() > limits.max_bytes) {
     return tl::unexpected(over_total(bytes.size(), limits));
@@ -294,18 +294,17 @@ core::Result<Loaded> load_capture(std::string_view bytes, const Limits& limits) 
     return core::fail(core::ErrorCode::kParse, trf("offset {}", 0),
                       _("not a tfrig capture: the first entry is not tfrig-capture.json"));
   }
-  auto manifest = manifest_from_json((*entries)[0].data);
-  if (!manifest) return tl::unexpected(manifest.error());
+  auto manifest = TFRIG_TRY(manifest_from_json((*entries)[0].data));
   Loaded loaded;
-  for (auto it = manifest->env.begin(); it != manifest->env.end();) {
+  for (auto it = manifest.env.begin(); it != manifest.env.end();) {
     if (is_fact_variable(it->first)) {
       ++it;
     } else {
       loaded.dropped_env.push_back(it->first);
-      it = manifest->env.erase(it);
+      it = manifest.env.erase(it);
     }
   }
-  loaded.manifest = std::move(*manifest);
+  loaded.manifest = std::move(manifest);
   auto tree = std::make_shared<core::MemoryTree>();
   for (size_t i = 1; i < entries->size(); ++i) {
     TarEntry& e = (*entries)[i];

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 
 namespace tfrig::capture {
 
@@ -179,7 +180,7 @@ core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes, const TarHe
     const char type = h[156];
     if (check) {
       TarHeader th{off, type, *size, (type == 'L' || type == 'K') ? std::string("././@LongLink") : header_name(h, long_name)};
-      if (auto ok = check(th); !ok) return tl::unexpected(ok.error());
+      TFRIG_TRY(check(th));
     }
     std::string_view data = bytes.substr(off + kBlock, *size);
     off += kBlock + padded(*size);

@@ -57,7 +57,7 @@ class TarHeaderScan {
   std::string long_name_;
 };
 
-// gzip (RFC 1952) of the bytes, zlib level 6; reading back is importer::gunzip.
+// gzip (RFC 1952) of the bytes, zlib level 6; reading back is codec::gunzip.
 core::Result<std::string> gzip(std::string_view bytes);
 
 }  // namespace tfrig::capture

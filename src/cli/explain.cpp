@@ -34,7 +34,7 @@
 #include "explain/corpus.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 #include "importer/importer.h"
 #include "knowledge/compat.h"
 
@@ -172,7 +172,7 @@ core::Result<FromFiles> split_from_files(const std::vector<std::string>& paths, 
       out.captures.push_back(p);
       continue;
     }
-    if (importer::is_gzip(head) || importer::detect_kind(head) != importer::FileKind::kUnknown) {
+    if (codec::is_gzip(head) || importer::detect_kind(head) != importer::FileKind::kUnknown) {
       out.captures.push_back(p);
       continue;
     }

@@ -21,7 +21,7 @@
 #include "core/input_file.h"
 #include "core/sysroot.h"
 #include "core/text.h"
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 #include "importer/importer.h"
 #include "inventory/json_fields.h"
 #include "probe/probe.h"
@@ -540,8 +540,8 @@ core::Result<report::Report> read_report(const std::string& file, std::vector<st
   auto bytes = read_bytes(file);
   if (!bytes) return tl::unexpected(bytes.error());
   std::string text;
-  if (importer::is_gzip(*bytes)) {
-    auto plain = importer::gunzip(*bytes, kMaxFileBytes);
+  if (codec::is_gzip(*bytes)) {
+    auto plain = codec::gunzip(*bytes, kMaxFileBytes);
     if (!plain) return core::fail(plain.error().code, file + ": " + plain.error().where, plain.error().message);
     text = std::move(*plain);
   } else {

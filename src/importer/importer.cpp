@@ -7,13 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "codec/gzip.h"
 #include "core/clock.h"
 #include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/sysroot.h"
 #include "core/text.h"
 #include "importer/bug_report.h"
-#include "importer/gzip.h"
 #include "importer/kernel_log.h"
 #include "importer/lspci_text.h"
 #include "importer/merge.h"
@@ -31,6 +31,9 @@ namespace tfrig::importer {
 
 // The parsers the live probes share; the ones only an import needs live here.
 namespace parse = probe::parse;
+using codec::gunzip;
+using codec::gunzip_head;
+using codec::is_gzip;
 
 std::string_view kind_name(FileKind kind) {
   switch (kind) {

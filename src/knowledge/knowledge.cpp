@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "core/i18n.h"
+#include "core/name_table.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "knowledge/setup_facts.h"
 #include "knowledge_data.h"
 
@@ -114,16 +116,25 @@ std::string LibraryFamily::soname(std::string_view family) const {
   return "";
 }
 
-std::string_view kernel_support_name(KernelSupport s) {
-  switch (s) {
-    case KernelSupport::kSass: return "sass";
-    case KernelSupport::kPtxJit: return "ptx_jit";
-    case KernelSupport::kNone: return "none";
-    case KernelSupport::kBelowMinimum: return "below_minimum";
-    case KernelSupport::kUnknown: return "unknown";
-  }
-  return "unknown";
-}
+constexpr core::NameTable<KernelSupport, 5> kKernelSupportNames{{{
+    {KernelSupport::kSass, "sass"},
+    {KernelSupport::kPtxJit, "ptx_jit"},
+    {KernelSupport::kNone, "none"},
+    {KernelSupport::kBelowMinimum, "below_minimum"},
+    {KernelSupport::kUnknown, "unknown"},
+}}};
+static_assert(kKernelSupportNames.unique());
+
+std::string_view kernel_support_name(KernelSupport s) { return kKernelSupportNames.name(s, "unknown"); }
+
+// A source's `verified.method` in plan_measurements.json, both ways.
+constexpr core::NameTable<Verification, 4> kVerificationNames{{{
+    {Verification::kRawLogs, "raw_logs"},
+    {Verification::kScript, "script"},
+    {Verification::kReadme, "readme"},
+    {Verification::kNone, "none"},
+}}};
+static_assert(kVerificationNames.unique());
 
 namespace {
 
@@ -503,9 +514,8 @@ core::Status Knowledge::parse_setup(const json& doc, const std::string&, DataFil
 // source without "verified" counts as not verified.
 core::Status Knowledge::parse_plan_measurements(const json& doc, const std::string& where, DataFile& file) {
   file.rows = rows_of(doc, "throughput").size() + rows_of(doc, "batch_limits").size();
-  auto sources = parse_measurement_sources(doc, where);
-  if (!sources) return tl::unexpected(sources.error());
-  measurement_sources_ = std::move(*sources);
+  auto sources = TFRIG_TRY(parse_measurement_sources(doc, where));
+  measurement_sources_ = std::move(sources);
   return {};
 }
 
@@ -514,7 +524,7 @@ core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const jso
   const json& sources = rows_of(doc, "sources");
   for (size_t i = 0; i < sources.size(); ++i) {
     const json& s = sources[i];
-    if (auto st = need_object(s, field_at(where, "sources", i, "")); !st) return tl::unexpected(st.error());
+    TFRIG_TRY(need_object(s, field_at(where, "sources", i, "")));
     MeasurementSource m;
     m.id = str(s, "id");
     m.repo = str(s, "repo");
@@ -525,14 +535,8 @@ core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const jso
       const std::string at = field_at(where, "sources", i, "verified");
       if (!v->is_object()) return tl::unexpected(bad(at, N_("an object {method, note, rows_checked, rows_changed}"), *v).error());
       const std::string method = str(*v, "method");
-      if (method == "raw_logs") {
-        m.verified = Verification::kRawLogs;
-      } else if (method == "script") {
-        m.verified = Verification::kScript;
-      } else if (method == "readme") {
-        m.verified = Verification::kReadme;
-      } else if (method == "none") {
-        m.verified = Verification::kNone;
+      if (auto known = kVerificationNames.value(method)) {
+        m.verified = *known;
       } else {
         return tl::unexpected(bad(at + ".method", N_("one of raw_logs, script, readme, none"), v->value("method", json())).error());
       }
@@ -597,7 +601,7 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
       file.sources.push_back(std::move(ref));
     }
     try {
-      if (auto st = (k.*parser)(doc, where, file); !st) return tl::unexpected(st.error());
+      TFRIG_TRY((k.*parser)(doc, where, file));
     } catch (const json::exception& e) {
       return core::fail(ErrorCode::kParse, where, e.what());
     }
@@ -869,15 +873,7 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   return out;
 }
 
-std::string_view verification_name(Verification v) {
-  switch (v) {
-    case Verification::kRawLogs: return "raw_logs";
-    case Verification::kScript: return "script";
-    case Verification::kReadme: return "readme";
-    case Verification::kNone: return "none";
-  }
-  return "none";
-}
+std::string_view verification_name(Verification v) { return kVerificationNames.name(v, "none"); }
 
 bool MeasurementSource::cites(std::string_view row_source) const {
   if (path.empty() || commit.size() < 8) return false;

@@ -4,24 +4,21 @@
 #include <limits>
 
 #include "core/i18n.h"
+#include "core/name_table.h"
 
 namespace tfrig::pipeline {
 
-std::string_view origin_name(Origin o) {
-  switch (o) {
-    case Origin::kMeasured: return "measured";
-    case Origin::kEstimated: return "estimated";
-    case Origin::kAssumed: return "assumed";
-  }
-  return "assumed";
-}
+// A stave's origin in JSON (origin_label below has the words shown to a reader).
+constexpr core::NameTable<Origin, 3> kOriginNames{{{
+    {Origin::kMeasured, "measured"},
+    {Origin::kEstimated, "estimated"},
+    {Origin::kAssumed, "assumed"},
+}}};
+static_assert(kOriginNames.unique());
 
-std::optional<Origin> origin_from_name(std::string_view name) {
-  for (Origin o : {Origin::kMeasured, Origin::kEstimated, Origin::kAssumed}) {
-    if (origin_name(o) == name) return o;
-  }
-  return std::nullopt;
-}
+std::string_view origin_name(Origin o) { return kOriginNames.name(o, "assumed"); }
+
+std::optional<Origin> origin_from_name(std::string_view name) { return kOriginNames.value(name); }
 
 std::string origin_label(Origin o) {
   switch (o) {

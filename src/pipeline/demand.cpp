@@ -6,6 +6,7 @@
 
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "knowledge/pcie.h"
 #include "plan/model_catalog.h"
 #include "plan/plan.h"
@@ -83,14 +84,13 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
   }
   const plan::CatalogModel* model = plan::find_model(r.model);
   if (model == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", trf("'{}' is not a built-in model (tfrig plan --list-models)", r.model));
-  auto w = plan::catalog_workload(*model, 0, 0);
-  if (!w) return tl::unexpected(w.error());
+  auto w = TFRIG_TRY(plan::catalog_workload(*model, 0, 0));
   d.model_name = model->display_name;
-  w->gpus = std::max(1, r.gpus);
-  w->batch = r.batch > 0 ? r.batch : 256ull * static_cast<uint64_t>(w->gpus);
-  const double scaling = w->gpus > 1 ? plan::scaling_efficiency(*gpu, w->gpus) * w->gpus : 1.0;
+  w.gpus = std::max(1, r.gpus);
+  w.batch = r.batch > 0 ? r.batch : 256ull * static_cast<uint64_t>(w.gpus);
+  const double scaling = w.gpus > 1 ? plan::scaling_efficiency(*gpu, w.gpus) * w.gpus : 1.0;
   auto rate_at = [&](plan::Precision p) -> std::optional<plan::Throughput> {
-    plan::Workload wp = *w;
+    plan::Workload wp = w;
     wp.precision = p;
     return plan::gpu_throughput(wp, *gpu, catalog);
   };
@@ -100,8 +100,8 @@ core::Result<Demand> resolve_demand(const DemandRequest& r, const inventory::Inv
   }
   d.gpu = Stage{kGpu, t->samples_per_s * scaling, t->basis == "measured" ? Origin::kMeasured : Origin::kEstimated,
                 // TRANSLATORS: {0} the model, {1} its precision policy, {2} the GPU, ({4}) how the rate was found; {3} is "published rate" or "scaled estimate".
-                w->gpus > 1 ? trf("{0} {1} on {2} x{5} (scaling {6:.0f}%): {3} ({4})", model->display_name, plan::precision_name(*precision), gpu->name,
-                                  t->basis == "measured" ? _("published rate") : _("scaled estimate"), t->detail, w->gpus, scaling / w->gpus * 100)
+                w.gpus > 1 ? trf("{0} {1} on {2} x{5} (scaling {6:.0f}%): {3} ({4})", model->display_name, plan::precision_name(*precision), gpu->name,
+                                  t->basis == "measured" ? _("published rate") : _("scaled estimate"), t->detail, w.gpus, scaling / w.gpus * 100)
                             : trf("{0} {1} on {2}: {3} ({4})", model->display_name, plan::precision_name(*precision), gpu->name,
                                   t->basis == "measured" ? _("published rate") : _("scaled estimate"), t->detail)};
   if (!d.mixed) {

@@ -11,13 +11,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "bench/decode.h"
+#include "codec/jpeg.h"
 #include "bench/runner.h"
 #include "bench/scratch.h"
 #include "bench/storage.h"
 #include "core/clock.h"
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "core/units.h"
 #include "knowledge/pcie.h"
 #include "tfrecord/example.h"
@@ -26,7 +27,7 @@
 
 namespace tfrig::pipeline {
 
-double sample_tensor_bytes() { return static_cast<double>(bench::kCropSize) * bench::kCropSize * 3 * 4; }
+double sample_tensor_bytes() { return static_cast<double>(codec::kCropSize) * codec::kCropSize * 3 * 4; }
 
 namespace {
 
@@ -148,8 +149,8 @@ ReadRun stream_tfrecords(const std::vector<std::string>& shards, int threads, do
 }
 
 // The JPEGs inside TFRecord shards (image/encoded), for the decode stage.
-bench::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size_t max_images, uint64_t max_bytes) {
-  bench::JpegSet set;
+codec::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size_t max_images, uint64_t max_bytes) {
+  codec::JpegSet set;
   uint64_t total = 0;
   for (const auto& path : shards) {
     auto reader = tfrecord::RecordReader::open(path);
@@ -176,10 +177,9 @@ bench::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size
 // none: the benchmark's own reason (no GPU, no CUDA) is what the note says.
 core::Result<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
                                   const inventory::Inventory& inv, const std::atomic<bool>& cancelled) {
-  auto report = bench::run_benchmarks({id}, config, inv, cancelled);
-  if (!report) return tl::unexpected(report.error());
+  const auto report = TFRIG_TRY(bench::run_benchmarks({id}, config, inv, cancelled));
   std::string why;
-  for (const auto& m : report->results) {
+  for (const auto& m : report.results) {
     if (m.metric != metric) continue;
     if (m.status == bench::Status::kOk && m.median > 0) return m.median;
     why = m.reason.empty() ? std::string(bench::status_name(m.status)) : m.reason;
@@ -205,10 +205,9 @@ core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
   const DirTotals totals = walk(o.data_dir);
   out.files_total = totals.files;
   out.bytes_total = totals.bytes;
-  auto listed = bench::list_dataset(o.data_dir, o.max_files);
-  if (!listed) return tl::unexpected(listed.error());
+  auto listed = TFRIG_TRY(bench::list_dataset(o.data_dir, o.max_files));
   Listing l;
-  l.files = std::move(*listed);
+  l.files = std::move(listed);
   if (l.files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, _("no regular files in the dataset directory"));
   size_t sidecars = 0;
   for (const auto& f : l.files) {
@@ -279,22 +278,22 @@ core::Status measure_shard_storage(const MeasureOptions& o, const std::vector<st
 // and augmented on every thread, and on one for the per-core rate.
 void measure_decode(const MeasureOptions& o, const std::vector<std::string>& shards, int threads, const std::atomic<bool>& cancelled,
                     Measured& out) {
-  bench::JpegSet set;
+  codec::JpegSet set;
   if (out.input_is_tfrecord) {
     set = jpegs_from_tfrecords(shards, o.max_files, o.max_decode_bytes);
-  } else if (auto loaded = bench::load_jpegs(o.data_dir, o.max_files, o.max_decode_bytes)) {
-    set = std::move(*loaded);
+  } else if (auto listed = bench::list_dataset(o.data_dir, o.max_files)) {
+    set = codec::load_jpegs(*listed, o.max_decode_bytes);
   }
   if (set.images.empty()) {
     out.notes.push_back(_("no JPEG in the dataset decoded, so the decode stage was not measured"));
     return;
   }
-  bench::DecodeFailures failed_all, failed_one;
-  auto all = bench::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7, &failed_all);
-  auto one = threads == 1 ? all : bench::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11, &failed_one);
+  codec::DecodeFailures failed_all, failed_one;
+  auto all = codec::decode_sample(set, threads, true, o.stage_seconds, cancelled, 7, &failed_all);
+  auto one = threads == 1 ? all : codec::decode_sample(set, 1, true, o.stage_seconds / 2, cancelled, 11, &failed_one);
   // A file that fails its full decode is skipped and counted: the stave is
   // measured on the rest, and the report says how many failed.
-  const bench::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
+  const codec::DecodeFailures& failed = failed_all.images >= failed_one.images ? failed_all : failed_one;
   if (failed.images > 0) {
     out.decode_failures = failed.images;
     // TRANSLATORS: {2} is the decoder's own error message, left as it is.
@@ -307,7 +306,7 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
                                // TRANSLATORS: {0} images, {1}x{2} the crop, {3} threads, {4} images/s on one core.
                                trnf("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
                                     "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core",
-                                    static_cast<uint64_t>(threads), set.images.size(), bench::kCropSize, bench::kCropSize, threads, *one)});
+                                    static_cast<uint64_t>(threads), set.images.size(), codec::kCropSize, codec::kCropSize, threads, *one)});
   } else {
     out.notes.push_back(trf("decode failed: {0}", (all ? one.error() : all.error()).to_string()));
   }
@@ -460,13 +459,11 @@ core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::
   const int threads = out.threads;
 
   say(_("listing the dataset"));
-  auto listing = list_input(o, out);
-  if (!listing) return tl::unexpected(listing.error());
-  const auto& [files, shards] = *listing;
+  auto listing = TFRIG_TRY(list_input(o, out));
+  const auto& [files, shards] = listing;
 
-  const core::Status storage = out.input_is_tfrecord ? measure_shard_storage(o, shards, threads, cancelled, say, out)
-                                                     : measure_file_storage(o, files, threads, cancelled, say, out);
-  if (!storage) return tl::unexpected(storage.error());
+  TFRIG_TRY(out.input_is_tfrecord ? measure_shard_storage(o, shards, threads, cancelled, say, out)
+                                  : measure_file_storage(o, files, threads, cancelled, say, out));
 
   say(_("decode: JPEG decode + augmentation"));
   measure_decode(o, shards, threads, cancelled, out);

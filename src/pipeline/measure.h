@@ -51,7 +51,7 @@ struct Measured {
 };
 
 // Bytes of one augmented sample handed to the GPU: 224 x 224 x 3 float32
-// (the standard augmentation's output, bench/decode.h kCropSize).
+// (the standard augmentation's output, codec/jpeg.h kCropSize).
 double sample_tensor_bytes();
 
 // Reports progress ("storage: cold read") on stderr through the caller.

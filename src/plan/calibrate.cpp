@@ -13,7 +13,7 @@
 #include "core/i18n.h"
 #include "core/stats.h"
 #include "core/text.h"
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 #include "plan/ranking.h"
 
 namespace tfrig::plan {
@@ -557,8 +557,8 @@ core::Result<StepMeasurement> parse_profiler_trace(std::string_view json, const 
 core::Result<StepMeasurement> parse_step_file(std::string_view bytes, const std::string& file) {
   // TensorBoard's profile plugin writes the trace gzip-compressed
   // (plugins/profile/RUN/HOST.trace.json.gz): inflated, bounded.
-  if (importer::is_gzip(bytes)) {
-    auto text = importer::gunzip(bytes, kMaxTraceBytes);
+  if (codec::is_gzip(bytes)) {
+    auto text = codec::gunzip(bytes, kMaxTraceBytes);
     if (!text) {
       core::Error e = text.error();
       e.where = file + (e.where.empty() ? "" : ": " + e.where);

@@ -25,63 +25,64 @@ std::string_view metric_type_name(MetricType type) { return type == MetricType::
 
 const std::vector<MetricSpec>& prometheus_metrics() {
   using T = MetricType;
+  using M = Metric;
   static const std::vector<MetricSpec> table = {
-      {"tfrig_build_info", T::kGauge, {"version"}, "Version of tfrig that produced the report; always 1.",
+      {M::kBuildInfo, "tfrig_build_info", T::kGauge, {"version"}, "Version of tfrig that produced the report; always 1.",
        "report tool_version"},
-      {"tfrig_last_run_timestamp_seconds", T::kGauge, {}, "Unix time at which tfrig wrote these metrics.",
+      {M::kLastRunTimestampSeconds, "tfrig_last_run_timestamp_seconds", T::kGauge, {}, "Unix time at which tfrig wrote these metrics.",
        "the clock when doctor rendered the report"},
-      {"tfrig_run_duration_seconds", T::kGauge, {}, "Wall time of the tfrig run that wrote these metrics.",
+      {M::kRunDurationSeconds, "tfrig_run_duration_seconds", T::kGauge, {}, "Wall time of the tfrig run that wrote these metrics.",
        "doctor's own stopwatch"},
-      {"tfrig_verdict", T::kGauge, {}, "Worst finding: 0 no warnings or errors, 1 warnings, 2 errors.",
+      {M::kVerdict, "tfrig_verdict", T::kGauge, {}, "Worst finding: 0 no warnings or errors, 1 warnings, 2 errors.",
        "the rules' summary"},
-      {"tfrig_findings", T::kGauge, {"severity"}, "Number of firing findings of each severity (error, warning, info).",
+      {M::kFindings, "tfrig_findings", T::kGauge, {"severity"}, "Number of firing findings of each severity (error, warning, info).",
        "the rules' summary"},
-      {"tfrig_finding", T::kGauge, {"rule_id", "severity", "area", "entity"},
+      {M::kFinding, "tfrig_finding", T::kGauge, {"rule_id", "severity", "area", "entity"},
        "One firing finding of a rule on an entity; always 1 (docs/rules.md lists the rules).", "the rules' findings"},
-      {"tfrig_probe_success", T::kGauge, {"probe"},
+      {M::kProbeSuccess, "tfrig_probe_success", T::kGauge, {"probe"},
        "1 when the probe read its subsystem (found or found absent), 0 when it failed or timed out.",
        "probe status (a skipped probe writes no sample)"},
-      {"tfrig_probe_duration_seconds", T::kGauge, {"probe"}, "Wall time one probe took.", "probe status"},
-      {"tfrig_driver_info", T::kGauge, {"version", "cuda_version", "kernel_module_version", "flavor"},
+      {M::kProbeDurationSeconds, "tfrig_probe_duration_seconds", T::kGauge, {"probe"}, "Wall time one probe took.", "probe status"},
+      {M::kDriverInfo, "tfrig_driver_info", T::kGauge, {"version", "cuda_version", "kernel_module_version", "flavor"},
        "NVIDIA driver versions found; always 1.", "NVML, /proc/driver/nvidia/version"},
-      {"tfrig_stack_info", T::kGauge, {"tensorflow", "python", "cuda", "cudnn", "driver", "tf_built_cuda",
+      {M::kStackInfo, "tfrig_stack_info", T::kGauge, {"tensorflow", "python", "cuda", "cudnn", "driver", "tf_built_cuda",
                                        "tf_built_cudnn"},
        "The TensorFlow stack found: TensorFlow and its Python, the CUDA runtime and cuDNN the loader picks, the "
        "driver, and the CUDA/cuDNN TensorFlow was built with; always 1.",
        "Python environments, CUDA libraries, driver"},
-      {"tfrig_gpus", T::kGauge, {}, "GPUs found (NVML, the driver's /proc or the PCI bus).", "inventory gpus"},
-      {"tfrig_gpu_info", T::kGauge, {"gpu", "uuid", "name", "pci_bus_id", "driver", "compute_capability"},
+      {M::kGpus, "tfrig_gpus", T::kGauge, {}, "GPUs found (NVML, the driver's /proc or the PCI bus).", "inventory gpus"},
+      {M::kGpuInfo, "tfrig_gpu_info", T::kGauge, {"gpu", "uuid", "name", "pci_bus_id", "driver", "compute_capability"},
        "One GPU and what identifies it; always 1.", "NVML / nvidia-smi / PCI"},
-      {"tfrig_gpu_lost", T::kGauge, {"gpu", "pci_bus_id"},
+      {M::kGpuLost, "tfrig_gpu_lost", T::kGauge, {"gpu", "pci_bus_id"},
        "1 when the GPU fell off the bus (nvidia-smi 'GPU is lost', config space reads all 1s), 0 when it answers.",
        "import of nvidia-bug-report / nvidia-smi output"},
-      {"tfrig_gpu_memory_total_bytes", T::kGauge, {"gpu"}, "Total GPU memory.", "NVML memory info"},
-      {"tfrig_gpu_memory_used_bytes", T::kGauge, {"gpu"}, "GPU memory in use when probed.", "NVML memory info"},
-      {"tfrig_gpu_temperature_celsius", T::kGauge, {"gpu"}, "GPU core temperature when probed.", "NVML"},
-      {"tfrig_gpu_power_limit_watts", T::kGauge, {"gpu"}, "Enforced power limit.", "NVML"},
-      {"tfrig_gpu_pcie_link_generation", T::kGauge, {"gpu"},
+      {M::kGpuMemoryTotalBytes, "tfrig_gpu_memory_total_bytes", T::kGauge, {"gpu"}, "Total GPU memory.", "NVML memory info"},
+      {M::kGpuMemoryUsedBytes, "tfrig_gpu_memory_used_bytes", T::kGauge, {"gpu"}, "GPU memory in use when probed.", "NVML memory info"},
+      {M::kGpuTemperatureCelsius, "tfrig_gpu_temperature_celsius", T::kGauge, {"gpu"}, "GPU core temperature when probed.", "NVML"},
+      {M::kGpuPowerLimitWatts, "tfrig_gpu_power_limit_watts", T::kGauge, {"gpu"}, "Enforced power limit.", "NVML"},
+      {M::kGpuPcieLinkGeneration, "tfrig_gpu_pcie_link_generation", T::kGauge, {"gpu"},
        "Current PCIe link generation (it drops at idle to save power).", "NVML / nvidia-smi"},
-      {"tfrig_gpu_pcie_link_max_generation", T::kGauge, {"gpu"},
+      {M::kGpuPcieLinkMaxGeneration, "tfrig_gpu_pcie_link_max_generation", T::kGauge, {"gpu"},
        "Highest PCIe link generation of the GPU and its slot together.", "NVML / nvidia-smi"},
-      {"tfrig_gpu_pcie_link_width_lanes", T::kGauge, {"gpu"}, "Current PCIe link width.", "NVML / nvidia-smi"},
-      {"tfrig_gpu_pcie_link_max_width_lanes", T::kGauge, {"gpu"}, "Widest PCIe link the GPU supports.",
+      {M::kGpuPcieLinkWidthLanes, "tfrig_gpu_pcie_link_width_lanes", T::kGauge, {"gpu"}, "Current PCIe link width.", "NVML / nvidia-smi"},
+      {M::kGpuPcieLinkMaxWidthLanes, "tfrig_gpu_pcie_link_max_width_lanes", T::kGauge, {"gpu"}, "Widest PCIe link the GPU supports.",
        "NVML / nvidia-smi"},
-      {"tfrig_gpu_nvlink_links_active", T::kGauge, {"gpu"}, "NVLink links up (written only when links were read).",
+      {M::kGpuNvlinkLinksActive, "tfrig_gpu_nvlink_links_active", T::kGauge, {"gpu"}, "NVLink links up (written only when links were read).",
        "NVML nvlink state"},
-      {"tfrig_gpu_ecc_enabled", T::kGauge, {"gpu"}, "1 when ECC is on in the current mode, 0 when off.", "NVML"},
-      {"tfrig_gpu_ecc_errors", T::kGauge, {"gpu", "type", "scope"},
+      {M::kGpuEccEnabled, "tfrig_gpu_ecc_enabled", T::kGauge, {"gpu"}, "1 when ECC is on in the current mode, 0 when off.", "NVML"},
+      {M::kGpuEccErrors, "tfrig_gpu_ecc_errors", T::kGauge, {"gpu", "type", "scope"},
        "ECC errors as the driver counts them: type corrected/uncorrected, scope volatile (since the driver loaded) "
        "or aggregate (lifetime).",
        "NVML ECC counters"},
-      {"tfrig_gpu_retired_pages", T::kGauge, {"gpu"}, "Memory pages retired (pre-Ampere page retirement).", "NVML"},
-      {"tfrig_gpu_retired_pages_pending", T::kGauge, {"gpu"}, "1 when a page retirement waits for a GPU reset.",
+      {M::kGpuRetiredPages, "tfrig_gpu_retired_pages", T::kGauge, {"gpu"}, "Memory pages retired (pre-Ampere page retirement).", "NVML"},
+      {M::kGpuRetiredPagesPending, "tfrig_gpu_retired_pages_pending", T::kGauge, {"gpu"}, "1 when a page retirement waits for a GPU reset.",
        "NVML"},
-      {"tfrig_gpu_remapped_rows", T::kGauge, {"gpu", "type"},
+      {M::kGpuRemappedRows, "tfrig_gpu_remapped_rows", T::kGauge, {"gpu", "type"},
        "Memory rows remapped (Ampere and later), by the error that caused it: correctable or uncorrectable.", "NVML"},
-      {"tfrig_gpu_remapped_rows_pending", T::kGauge, {"gpu"}, "1 when a row remapping waits for a GPU reset.", "NVML"},
-      {"tfrig_gpu_remapped_rows_failure", T::kGauge, {"gpu"}, "1 when a row remapping failed (the GPU needs service).",
+      {M::kGpuRemappedRowsPending, "tfrig_gpu_remapped_rows_pending", T::kGauge, {"gpu"}, "1 when a row remapping waits for a GPU reset.", "NVML"},
+      {M::kGpuRemappedRowsFailure, "tfrig_gpu_remapped_rows_failure", T::kGauge, {"gpu"}, "1 when a row remapping failed (the GPU needs service).",
        "NVML"},
-      {"tfrig_xid_events", T::kGauge, {"pci_bus_id", "xid", "class", "severe"},
+      {M::kXidEvents, "tfrig_xid_events", T::kGauge, {"pci_bus_id", "xid", "class", "severe"},
        "NVRM Xid lines of one Xid number for one GPU found in the kernel log (a gauge: the log rotates); class and "
        "severe (the GPU needs a reset or service) from NVIDIA's Xid catalog (class: application, memory, bus, firmware, nvlink, driver, other), for the Xids tfrig knows.",
        "dmesg / kernel log; https://docs.nvidia.com/deploy/xid-errors/index.html"},
@@ -98,25 +99,26 @@ struct Sample {
   double value = 0;
 };
 
-// Samples by metric name; rendered in the table's order.
+// Samples by metric; rendered in the table's order. A metric is named by its
+// enumerator, never by a string, so a misspelt one does not compile.
 class Exposition {
  public:
-  void add(std::string_view name, Labels labels, double value) {
+  void add(Metric metric, Labels labels, double value) {
     // A label whose value is unknown is left off rather than written empty.
     std::erase_if(labels, [](const auto& l) { return l.second.empty(); });
-    samples_[std::string(name)].push_back(Sample{std::move(labels), value});
+    samples_[metric].push_back(Sample{std::move(labels), value});
   }
   template <class N>
-  void add_opt(std::string_view name, Labels labels, const std::optional<N>& value) {
-    if (value) add(name, std::move(labels), static_cast<double>(*value));
+  void add_opt(Metric metric, Labels labels, const std::optional<N>& value) {
+    if (value) add(metric, std::move(labels), static_cast<double>(*value));
   }
-  void add_opt(std::string_view name, Labels labels, const std::optional<bool>& value) {
-    if (value) add(name, std::move(labels), *value ? 1.0 : 0.0);
+  void add_opt(Metric metric, Labels labels, const std::optional<bool>& value) {
+    if (value) add(metric, std::move(labels), *value ? 1.0 : 0.0);
   }
   std::string render() const;
 
  private:
-  std::map<std::string, std::vector<Sample>, std::less<>> samples_;
+  std::map<Metric, std::vector<Sample>> samples_;
 };
 
 std::string escape_help(std::string_view text) {
@@ -140,7 +142,7 @@ std::string format_value(double v) {
 std::string Exposition::render() const {
   std::string out;
   for (const auto& spec : prometheus_metrics()) {
-    auto it = samples_.find(spec.name);
+    auto it = samples_.find(spec.id);
     if (it == samples_.end()) continue;
     out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", spec.name, escape_help(spec.help), spec.name,
                        metric_type_name(spec.type));
@@ -203,12 +205,12 @@ void add_stack(Exposition& e, const inventory::Inventory& inv) {
       {"tf_built_cudnn", tf_env ? str(tf_env->tensorflow->built_cudnn) : ""},
   };
   const bool any = std::any_of(labels.begin(), labels.end(), [](const auto& l) { return !l.second.empty(); });
-  if (any) e.add("tfrig_stack_info", std::move(labels), 1);
+  if (any) e.add(Metric::kStackInfo, std::move(labels), 1);
 }
 
 void add_gpu(Exposition& e, const inventory::Gpu& g, const inventory::DriverInfo& driver) {
   const std::string gpu = std::to_string(g.index);
-  e.add("tfrig_gpu_info",
+  e.add(Metric::kGpuInfo,
         {{"gpu", gpu},
          {"uuid", str(g.uuid)},
          {"name", str(g.name)},
@@ -216,34 +218,34 @@ void add_gpu(Exposition& e, const inventory::Gpu& g, const inventory::DriverInfo
          {"driver", str(driver.version)},
          {"compute_capability", str(g.compute_capability)}},
         1);
-  e.add_opt("tfrig_gpu_lost", {{"gpu", gpu}, {"pci_bus_id", str(g.pci_bus_id)}}, g.lost);
-  e.add_opt("tfrig_gpu_memory_total_bytes", {{"gpu", gpu}}, g.memory_total_bytes);
-  e.add_opt("tfrig_gpu_memory_used_bytes", {{"gpu", gpu}}, g.memory_used_bytes);
-  e.add_opt("tfrig_gpu_temperature_celsius", {{"gpu", gpu}}, g.temperature_celsius);
-  e.add_opt("tfrig_gpu_power_limit_watts", {{"gpu", gpu}}, g.power_limit_watts);
-  e.add_opt("tfrig_gpu_pcie_link_generation", {{"gpu", gpu}}, g.pcie_link_gen_current);
-  e.add_opt("tfrig_gpu_pcie_link_max_generation", {{"gpu", gpu}}, g.pcie_link_gen_max);
-  e.add_opt("tfrig_gpu_pcie_link_width_lanes", {{"gpu", gpu}}, g.pcie_link_width_current);
-  e.add_opt("tfrig_gpu_pcie_link_max_width_lanes", {{"gpu", gpu}}, g.pcie_link_width_max);
+  e.add_opt(Metric::kGpuLost, {{"gpu", gpu}, {"pci_bus_id", str(g.pci_bus_id)}}, g.lost);
+  e.add_opt(Metric::kGpuMemoryTotalBytes, {{"gpu", gpu}}, g.memory_total_bytes);
+  e.add_opt(Metric::kGpuMemoryUsedBytes, {{"gpu", gpu}}, g.memory_used_bytes);
+  e.add_opt(Metric::kGpuTemperatureCelsius, {{"gpu", gpu}}, g.temperature_celsius);
+  e.add_opt(Metric::kGpuPowerLimitWatts, {{"gpu", gpu}}, g.power_limit_watts);
+  e.add_opt(Metric::kGpuPcieLinkGeneration, {{"gpu", gpu}}, g.pcie_link_gen_current);
+  e.add_opt(Metric::kGpuPcieLinkMaxGeneration, {{"gpu", gpu}}, g.pcie_link_gen_max);
+  e.add_opt(Metric::kGpuPcieLinkWidthLanes, {{"gpu", gpu}}, g.pcie_link_width_current);
+  e.add_opt(Metric::kGpuPcieLinkMaxWidthLanes, {{"gpu", gpu}}, g.pcie_link_width_max);
   // An empty list means the links were not read (or the GPU has none): unknown, not 0.
   if (!g.nvlinks.empty()) {
     const auto active = std::count_if(g.nvlinks.begin(), g.nvlinks.end(),
                                       [](const inventory::NvLink& l) { return l.active.value_or(false); });
-    e.add("tfrig_gpu_nvlink_links_active", {{"gpu", gpu}}, static_cast<double>(active));
+    e.add(Metric::kGpuNvlinkLinksActive, {{"gpu", gpu}}, static_cast<double>(active));
   }
-  e.add_opt("tfrig_gpu_ecc_enabled", {{"gpu", gpu}}, g.ecc_mode_current);
-  e.add_opt("tfrig_gpu_ecc_errors", {{"gpu", gpu}, {"type", "corrected"}, {"scope", "volatile"}},
+  e.add_opt(Metric::kGpuEccEnabled, {{"gpu", gpu}}, g.ecc_mode_current);
+  e.add_opt(Metric::kGpuEccErrors, {{"gpu", gpu}, {"type", "corrected"}, {"scope", "volatile"}},
             g.ecc_errors_corrected_volatile);
-  e.add_opt("tfrig_gpu_ecc_errors", {{"gpu", gpu}, {"type", "uncorrected"}, {"scope", "volatile"}},
+  e.add_opt(Metric::kGpuEccErrors, {{"gpu", gpu}, {"type", "uncorrected"}, {"scope", "volatile"}},
             g.ecc_errors_uncorrected_volatile);
-  e.add_opt("tfrig_gpu_ecc_errors", {{"gpu", gpu}, {"type", "uncorrected"}, {"scope", "aggregate"}},
+  e.add_opt(Metric::kGpuEccErrors, {{"gpu", gpu}, {"type", "uncorrected"}, {"scope", "aggregate"}},
             g.ecc_errors_uncorrected_aggregate);
-  e.add_opt("tfrig_gpu_retired_pages", {{"gpu", gpu}}, g.retired_pages_count);
-  e.add_opt("tfrig_gpu_retired_pages_pending", {{"gpu", gpu}}, g.retired_pages_pending);
-  e.add_opt("tfrig_gpu_remapped_rows", {{"gpu", gpu}, {"type", "correctable"}}, g.remapped_rows_correctable);
-  e.add_opt("tfrig_gpu_remapped_rows", {{"gpu", gpu}, {"type", "uncorrectable"}}, g.remapped_rows_uncorrectable);
-  e.add_opt("tfrig_gpu_remapped_rows_pending", {{"gpu", gpu}}, g.remapped_rows_pending);
-  e.add_opt("tfrig_gpu_remapped_rows_failure", {{"gpu", gpu}}, g.remapped_rows_failure);
+  e.add_opt(Metric::kGpuRetiredPages, {{"gpu", gpu}}, g.retired_pages_count);
+  e.add_opt(Metric::kGpuRetiredPagesPending, {{"gpu", gpu}}, g.retired_pages_pending);
+  e.add_opt(Metric::kGpuRemappedRows, {{"gpu", gpu}, {"type", "correctable"}}, g.remapped_rows_correctable);
+  e.add_opt(Metric::kGpuRemappedRows, {{"gpu", gpu}, {"type", "uncorrectable"}}, g.remapped_rows_uncorrectable);
+  e.add_opt(Metric::kGpuRemappedRowsPending, {{"gpu", gpu}}, g.remapped_rows_pending);
+  e.add_opt(Metric::kGpuRemappedRowsFailure, {{"gpu", gpu}}, g.remapped_rows_failure);
 }
 
 // Short label values for the Xid classes (the catalog's names are prose).
@@ -324,20 +326,20 @@ std::string escape_label_value(std::string_view value) {
 std::string render_prometheus(const Report& report, double now_seconds, double run_seconds) {
   Exposition e;
   const auto& inv = report.inventory;
-  if (!report.tool_version.empty()) e.add("tfrig_build_info", {{"version", report.tool_version}}, 1);
-  e.add("tfrig_last_run_timestamp_seconds", {}, now_seconds);
-  if (run_seconds >= 0) e.add("tfrig_run_duration_seconds", {}, run_seconds);
+  if (!report.tool_version.empty()) e.add(Metric::kBuildInfo, {{"version", report.tool_version}}, 1);
+  e.add(Metric::kLastRunTimestampSeconds, {}, now_seconds);
+  if (run_seconds >= 0) e.add(Metric::kRunDurationSeconds, {}, run_seconds);
   if (report.evaluated) {
-    e.add("tfrig_verdict", {}, static_cast<int>(report.summary.worst()));
-    e.add("tfrig_findings", {{"severity", "error"}}, report.summary.errors);
-    e.add("tfrig_findings", {{"severity", "warning"}}, report.summary.warnings);
-    e.add("tfrig_findings", {{"severity", "info"}}, report.summary.infos);
+    e.add(Metric::kVerdict, {}, static_cast<int>(report.summary.worst()));
+    e.add(Metric::kFindings, {{"severity", "error"}}, report.summary.errors);
+    e.add(Metric::kFindings, {{"severity", "warning"}}, report.summary.warnings);
+    e.add(Metric::kFindings, {{"severity", "info"}}, report.summary.infos);
     // Two findings of one rule on one entity would be one series twice (an
     // invalid exposition): the first (worst) one stands for both.
     std::set<std::pair<std::string, std::string>> seen;
     for (const auto& f : report.findings) {
       if (!seen.insert({f.rule_id, f.entity}).second) continue;
-      e.add("tfrig_finding",
+      e.add(Metric::kFinding,
             {{"rule_id", f.rule_id},
              {"severity", std::string(rules::severity_name(f.severity))},
              {"area", f.area},
@@ -348,12 +350,12 @@ std::string render_prometheus(const Report& report, double now_seconds, double r
   for (const auto& p : report.probes) {
     if (p.state == probe::State::kSkipped) continue;
     const bool ok = p.state == probe::State::kOk || p.state == probe::State::kAbsent;
-    e.add("tfrig_probe_success", {{"probe", p.id}}, ok ? 1 : 0);
-    e.add("tfrig_probe_duration_seconds", {{"probe", p.id}}, p.seconds);
+    e.add(Metric::kProbeSuccess, {{"probe", p.id}}, ok ? 1 : 0);
+    e.add(Metric::kProbeDurationSeconds, {{"probe", p.id}}, p.seconds);
   }
   const auto& d = inv.driver;
   if (d.version || d.cuda_version || d.kernel_module_version) {
-    e.add("tfrig_driver_info",
+    e.add(Metric::kDriverInfo,
           {{"version", str(d.version)},
            {"cuda_version", str(d.cuda_version)},
            {"kernel_module_version", str(d.kernel_module_version)},
@@ -367,7 +369,7 @@ std::string render_prometheus(const Report& report, double now_seconds, double r
   const bool gpu_probe_ran = std::any_of(report.probes.begin(), report.probes.end(), [](const probe::ProbeStatus& p) {
     return p.id == "nvml" && p.state != probe::State::kSkipped && p.state != probe::State::kError;
   });
-  if (!inv.gpus.empty() || gpu_probe_ran) e.add("tfrig_gpus", {}, static_cast<double>(inv.gpus.size()));
+  if (!inv.gpus.empty() || gpu_probe_ran) e.add(Metric::kGpus, {}, static_cast<double>(inv.gpus.size()));
   for (const auto& g : inv.gpus) add_gpu(e, g, d);
   // Xid lines by (GPU, Xid); two entries of one pair (dmesg and a log file)
   // add up.
@@ -375,7 +377,7 @@ std::string render_prometheus(const Report& report, double now_seconds, double r
   for (const auto& x : d.xid_events) xids[{str(x.pci_bus_id), x.xid}] += x.count;
   for (const auto& [key, count] : xids) {
     const auto info = knowledge::xid_info(key.second);
-    e.add("tfrig_xid_events",
+    e.add(Metric::kXidEvents,
           {{"pci_bus_id", key.first},
            {"xid", std::to_string(key.second)},
            {"class", info ? std::string(xid_class_label(info->cls)) : ""},

@@ -9,6 +9,7 @@
 
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "probe/region.h"
 #include "setup/quote.h"
 
@@ -525,9 +526,8 @@ core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k
     return wanted;
   }
   for (const auto& t : o.tf) {
-    auto r = resolve_tf(k, t);
-    if (!r) return tl::unexpected(r.error());
-    wanted.push_back(*r);
+    auto r = TFRIG_TRY(resolve_tf(k, t));
+    wanted.push_back(r);
   }
   for (const auto& [b, version] : wanted) {
     std::string reason = why_not(k, os, o.method, p.gpu, *b);
@@ -757,9 +757,8 @@ core::Result<std::string> mirror_url(std::string_view option, const std::string&
 // The mirror an option names, else the preset's, else "" (the default).
 core::Result<std::pair<std::string, const knowledge::SourceUrl*>> pick(std::string_view option, const std::string& given,
                                                                        const knowledge::SourceUrl* preset) {
-  auto u = mirror_url(option, given);
-  if (!u) return tl::unexpected(u.error());
-  if (!u->empty()) return std::make_pair(*u, static_cast<const knowledge::SourceUrl*>(nullptr));
+  auto u = TFRIG_TRY(mirror_url(option, given));
+  if (!u.empty()) return std::make_pair(u, static_cast<const knowledge::SourceUrl*>(nullptr));
   if (preset && !preset->url.empty()) return std::make_pair(preset->url, preset);
   return std::make_pair(std::string(), static_cast<const knowledge::SourceUrl*>(nullptr));
 }
@@ -943,62 +942,56 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
   Sources& s = p.sources;
   // apt: the OS archive named in /etc/apt.
   const knowledge::AptMirror* preset_apt = preset ? preset->apt_for(p.os->os_id, arch) : nullptr;
-  auto apt = pick("--apt-mirror", m.apt, preset_apt ? &preset_apt->url : nullptr);
-  if (!apt) return tl::unexpected(apt.error());
-  if (!apt->first.empty()) {
+  auto apt = TFRIG_TRY(pick("--apt-mirror", m.apt, preset_apt ? &preset_apt->url : nullptr));
+  if (!apt.first.empty()) {
     const knowledge::AptArchive* archive = f.apt_archive(p.os->os_id, arch);
     if (!archive) {
       return core::fail(core::ErrorCode::kInvalidArgument, "--apt-mirror",
                         trf("the knowledge base does not say where {} names its archive for {}", p.os->id, arch));
     }
-    s.apt_mirror = apt->first;
+    s.apt_mirror = apt.first;
     s.apt_pattern = archive->pattern;
     s.apt_rewrites.push_back({archive->pattern, s.apt_mirror});
-    if (apt->second) {
-      auto it = f.source_urls.find(apt->second->source);
+    if (apt.second) {
+      auto it = f.source_urls.find(apt.second->source);
       if (it != f.source_urls.end()) s.apt_source = it->second;
     }
     add_check(s, _("apt archive mirror"), s.apt_mirror + "/", true);
     // Debian's security archive: the preset's mirror of it (a --apt-mirror of one's own leaves it as it is).
-    if (apt->second && !archive->security_pattern.empty() && preset_apt && !preset_apt->security.url.empty()) {
-      auto sec = mirror_url("--mirror", preset_apt->security.url);
-      if (!sec) return tl::unexpected(sec.error());
-      s.apt_rewrites.push_back({archive->security_pattern, *sec});
-      add_check(s, _("apt security archive mirror"), *sec + "/", true);
+    if (apt.second && !archive->security_pattern.empty() && preset_apt && !preset_apt->security.url.empty()) {
+      auto sec = TFRIG_TRY(mirror_url("--mirror", preset_apt->security.url));
+      s.apt_rewrites.push_back({archive->security_pattern, sec});
+      add_check(s, _("apt security archive mirror"), sec + "/", true);
     }
   }
   // NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
-  auto cuda = pick("--cuda-repo", m.cuda_repo, preset ? &preset->cuda_repo : nullptr);
-  if (!cuda) return tl::unexpected(cuda.error());
+  auto cuda = TFRIG_TRY(pick("--cuda-repo", m.cuda_repo, preset ? &preset->cuda_repo : nullptr));
   s.cuda_repo_default = f.cuda_repo_url_base;
-  s.cuda_repo_mirrored = !cuda->first.empty();
-  s.cuda_repo_base = s.cuda_repo_mirrored ? cuda->first : f.cuda_repo_url_base;
+  s.cuda_repo_mirrored = !cuda.first.empty();
+  s.cuda_repo_base = s.cuda_repo_mirrored ? cuda.first : f.cuda_repo_url_base;
   if (p.cuda_repo) {
     add_check(s, s.cuda_repo_mirrored ? _("CUDA repository mirror") : _("NVIDIA CUDA repository"),
               s.cuda_repo_base + "/" + p.os->cuda_repo + "/" + p.repo_arch + "/" + f.keyring_package + "_" +
                   f.keyring_version + "_all.deb",
               s.cuda_repo_mirrored);
-    if (cuda->second && cuda->second->uncertain) {
+    if (cuda.second && cuda.second->uncertain) {
       p.notes.push_back(trf("The CUDA repository mirror {} is NVIDIA's China host, not documented by NVIDIA (docs/setup.md): "
                             "install.sh checks it answers.",
                             s.cuda_repo_base));
     }
   }
   // pip (pip and apt methods; a container's pip gets PIP_INDEX_URL from the Dockerfile).
-  auto pip = pick("--pip-index", m.pip_index, preset ? &preset->pip_index : nullptr);
-  if (!pip) return tl::unexpected(pip.error());
-  s.pip_index = pip->first;
+  auto pip = TFRIG_TRY(pick("--pip-index", m.pip_index, preset ? &preset->pip_index : nullptr));
+  s.pip_index = pip.first;
   // pip ignores an index over plain http unless its host is trusted (an intranet mirror).
   if (core::starts_with(s.pip_index, "http://")) s.pip_trusted_host = probe::url_host(s.pip_index);
   if (preset && !preset->conda.url.empty()) {
-    auto conda = mirror_url("--mirror", preset->conda.url);
-    if (!conda) return tl::unexpected(conda.error());
-    s.conda = *conda;
+    auto conda = TFRIG_TRY(mirror_url("--mirror", preset->conda.url));
+    s.conda = conda;
   }
   if (s.china && !f.china_downloads.hf_endpoint.url.empty()) {
-    auto hf = mirror_url("--mirror", f.china_downloads.hf_endpoint.url);
-    if (!hf) return tl::unexpected(hf.error());
-    s.hf_endpoint = *hf;
+    auto hf = TFRIG_TRY(mirror_url("--mirror", f.china_downloads.hf_endpoint.url));
+    s.hf_endpoint = hf;
     p.notes.push_back(trf("Keras Applications weights and TensorFlow Datasets download from {} on first use, which does not "
                           "answer dependably from mainland China: README.md says how to fetch them beforehand into {} and "
                           "{}. Hugging Face downloads go through {} (HF_ENDPOINT in tfrig.env), a community mirror not run "
@@ -1011,10 +1004,9 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
               (s.pip_index.empty() ? f.default_pip_index.url : s.pip_index) + "/pip/", !s.pip_index.empty());
   }
   // The NVIDIA Container Toolkit repository, and the registry the images come from.
-  auto ctk = pick("--container-toolkit-repo", m.container_toolkit, preset ? &preset->container_toolkit : nullptr);
-  if (!ctk) return tl::unexpected(ctk.error());
-  s.ctk_mirrored = !ctk->first.empty();
-  const std::string ctk_base = s.ctk_mirrored ? ctk->first : f.ctk_repo_base;
+  auto ctk = TFRIG_TRY(pick("--container-toolkit-repo", m.container_toolkit, preset ? &preset->container_toolkit : nullptr));
+  s.ctk_mirrored = !ctk.first.empty();
+  const std::string ctk_base = s.ctk_mirrored ? ctk.first : f.ctk_repo_base;
   // The knowledge base's URLs are under repo_base; a mirror keeps the paths below it.
   auto rebase = [&](const std::string& url) {
     return core::starts_with(url, f.ctk_repo_base) ? ctk_base + url.substr(f.ctk_repo_base.size()) : url;
@@ -1024,9 +1016,8 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
   // NVIDIA's list names nvidia.github.io; the mirror's copy too (ustclug/mirrorhelp).
   s.ctk_list_from = s.ctk_mirrored ? "deb " + f.ctk_repo_base : "deb https://";
   s.ctk_list_to = "deb [signed-by=" + f.ctk_keyring + "] " + (s.ctk_mirrored ? ctk_base : "https://");
-  auto registry = pick("--docker-registry-mirror", m.docker_registry, preset ? &preset->docker_registry_mirror : nullptr);
-  if (!registry) return tl::unexpected(registry.error());
-  s.docker_registry_mirror = container ? registry->first : "";
+  auto registry = TFRIG_TRY(pick("--docker-registry-mirror", m.docker_registry, preset ? &preset->docker_registry_mirror : nullptr));
+  s.docker_registry_mirror = container ? registry.first : "";
   if (container) {
     add_check(s, s.ctk_mirrored ? _("Container Toolkit mirror") : _("NVIDIA Container Toolkit repository"), s.ctk_gpgkey_url,
               s.ctk_mirrored);
@@ -1140,39 +1131,35 @@ core::Status check_command_words(const Knowledge& k, const SetupPlan& p) {
 
 core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
                                           const SetupOptions& o) {
-  auto os = choose_os(k.setup(), inv, o);
-  if (!os) return tl::unexpected(os.error());
+  auto os = TFRIG_TRY(choose_os(k.setup(), inv, o));
   const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
   if (o.tf.size() > 1 && !container) {
     return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
                       _("several TensorFlow versions (A/B) need --method container or ngc: one service per version"));
   }
-  auto gpu = resolve_gpu(k, inv, o.gpu);
-  if (!gpu) return tl::unexpected(gpu.error());
+  auto gpu = TFRIG_TRY(resolve_gpu(k, inv, o.gpu));
 
-  auto choice = choose_preset(k.setup(), inv, o.mirrors);
-  if (!choice) return tl::unexpected(choice.error());
+  auto choice = TFRIG_TRY(choose_preset(k.setup(), inv, o.mirrors));
 
   PlanOutcome out;
   SetupPlan p;
-  p.os = *os;
+  p.os = os;
   p.method = o.method;
-  p.gpu = *gpu;
-  plan_preset(k.setup(), o, *choice, p);
-  auto releases = choose_releases(k, o, p);
-  if (!releases) return tl::unexpected(releases.error());
-  if (auto* refusal = std::get_if<Refusal>(&*releases)) {
+  p.gpu = gpu;
+  plan_preset(k.setup(), o, choice, p);
+  auto releases = TFRIG_TRY(choose_releases(k, o, p));
+  if (auto* refusal = std::get_if<Refusal>(&releases)) {
     out.refusal = std::move(*refusal);
     return out;
   }
-  const std::string need_cuda = plan_releases(k, std::get<Releases>(*releases), p);
+  const std::string need_cuda = plan_releases(k, std::get<Releases>(releases), p);
   plan_driver(k, need_cuda, p);
   plan_cuda_libraries(k, p);
   plan_host(k, inv, p);
-  if (auto st = plan_sources(k, o, choice->preset, p); !st) return tl::unexpected(st.error());
+  TFRIG_TRY(plan_sources(k, o, choice.preset, p));
   plan_tuning(k, p);
   build_steps(k, p);
-  if (auto st = check_command_words(k, p); !st) return tl::unexpected(st.error());
+  TFRIG_TRY(check_command_words(k, p));
   out.plan = std::move(p);
   return out;
 }

@@ -17,6 +17,7 @@
 #include "core/errno_text.h"
 #include "core/input_file.h"
 #include "core/text.h"
+#include "core/try.h"
 
 namespace tfrig::tfrecord {
 
@@ -185,12 +186,10 @@ void stat_items(Dataset& ds) {
 }
 
 core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& options) {
-  auto text = read_whole(src);
-  if (!text) return tl::unexpected(text.error());
-  auto rows = parse_csv(*text, src);
-  if (!rows) return tl::unexpected(rows.error());
-  if (rows->empty()) return core::fail(ErrorCode::kParse, src, _("empty manifest; expected a header row"));
-  const auto& header = rows->front().fields;
+  auto text = TFRIG_TRY(read_whole(src));
+  auto rows = TFRIG_TRY(parse_csv(text, src));
+  if (rows.empty()) return core::fail(ErrorCode::kParse, src, _("empty manifest; expected a header row"));
+  const auto& header = rows.front().fields;
   int path_col = -1;
   int label_col = -1;
   for (size_t i = 0; i < header.size(); ++i) {
@@ -209,7 +208,7 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
   for (size_t i = 0; i < header.size(); ++i) {
     if (static_cast<int>(i) == path_col || static_cast<int>(i) == label_col) continue;
     auto key = std::string(core::trim(header[i]));
-    if (auto st = check_extra_key(key, src + ":1"); !st) return tl::unexpected(st.error());
+    TFRIG_TRY(check_extra_key(key, src + ":1"));
     extra_cols.push_back(i);
   }
   Dataset ds;
@@ -217,8 +216,8 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
   const fs::path base = fs::path(src).parent_path();
   std::vector<std::string> labels;
   std::vector<bool> has_label;
-  for (size_t r = 1; r < rows->size(); ++r) {
-    const auto& row = (*rows)[r];
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const auto& row = (rows)[r];
     if (row.fields.size() == 1 && row.fields[0].empty()) continue;  // blank line
     if (row.fields.size() != header.size()) {
       return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, row.line),
@@ -233,9 +232,9 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
   }
   for (size_t c : extra_cols) {
     std::vector<const std::string*> values;
-    for (size_t k = 1; k < rows->size(); ++k) {
-      if ((*rows)[k].fields.size() == 1 && (*rows)[k].fields[0].empty()) continue;
-      values.push_back(&(*rows)[k].fields[c]);
+    for (size_t k = 1; k < rows.size(); ++k) {
+      if ((rows)[k].fields.size() == 1 && (rows)[k].fields[0].empty()) continue;
+      values.push_back(&(rows)[k].fields[c]);
     }
     FeatureKind kind = infer_kind(values);
     std::string key(core::trim(header[c]));
@@ -258,9 +257,95 @@ core::Result<Dataset> load_csv(const std::string& src, const DatasetOptions& opt
   return ds;
 }
 
+// The feature kind of one JSON Lines value: a string, a number or a list of
+// one of them (integers and floats together make a float list); kNone for null.
+core::Result<FeatureKind> jsonl_value_kind(const std::string& key, const nlohmann::json& value, const std::string& at) {
+  auto classify = [](const nlohmann::json& v) {
+    if (v.is_string()) return FeatureKind::kBytes;
+    if (v.is_number_float()) return FeatureKind::kFloat;
+    if (v.is_number() || v.is_boolean()) return FeatureKind::kInt64;
+    return FeatureKind::kNone;
+  };
+  FeatureKind k = FeatureKind::kNone;
+  if (value.is_array()) {
+    for (const auto& e : value) {
+      FeatureKind ek = classify(e);
+      if (ek == FeatureKind::kNone) {
+        return core::fail(ErrorCode::kParse, at, trf("feature '{}' holds a nested value; expected strings or numbers", key));
+      }
+      if (k != FeatureKind::kNone && k != ek && (k == FeatureKind::kBytes || ek == FeatureKind::kBytes)) {
+        return core::fail(ErrorCode::kParse, at, trf("feature '{}' mixes strings and numbers in one list", key));
+      }
+      // Integers and floats in one list make a float list.
+      k = k == FeatureKind::kNone || k == ek ? ek : FeatureKind::kFloat;
+    }
+  } else if (!value.is_null()) {
+    k = classify(value);
+    if (k == FeatureKind::kNone) {
+      return core::fail(ErrorCode::kParse, at,
+                        trf("feature '{}' is an object; expected a string, a number or a list of them", key));
+    }
+  }
+  return k;
+}
+
+// Feature kind per key over all rows (a key of numbers on one line and
+// strings on another is an error; integers and floats make floats).
+core::Result<std::map<std::string, FeatureKind>> jsonl_feature_kinds(const std::vector<nlohmann::json>& rows,
+                                                                     const std::vector<std::string>& path_key,
+                                                                     const std::vector<size_t>& line_of,
+                                                                     const std::string& src) {
+  std::map<std::string, FeatureKind> kinds;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (auto& [key, value] : rows[i].items()) {
+      if (key == "label" || key == path_key[i]) continue;
+      const std::string at = fmt::format("{}:{}", src, line_of[i]);
+      TFRIG_TRY(check_extra_key(key, at));
+      const FeatureKind k = TFRIG_TRY(jsonl_value_kind(key, value, at));
+      auto& cur = kinds[key];
+      if (cur == FeatureKind::kNone) {
+        cur = k;
+      } else if (k != FeatureKind::kNone && k != cur) {
+        if (cur == FeatureKind::kBytes || k == FeatureKind::kBytes) {
+          return core::fail(ErrorCode::kParse, at, trf("feature '{}' mixes strings and numbers across lines", key));
+        }
+        cur = FeatureKind::kFloat;
+      }
+    }
+  }
+  return kinds;
+}
+
+// Each item's extra features, one per key in `kinds` (absent or null: empty).
+void jsonl_fill_extras(const std::vector<nlohmann::json>& rows, const std::vector<std::string>& path_key,
+                       const std::map<std::string, FeatureKind>& kinds, Dataset& ds) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (const auto& [key, kind] : kinds) {
+      OwnedFeature f;
+      f.kind = kind;
+      if (key == path_key[i]) continue;
+      if (rows[i].contains(key)) {
+        const auto& v = rows[i][key];
+        // Structured bindings cannot be captured before C++20 in clang 14.
+        const FeatureKind k = kind;
+        auto add = [&f, k](const nlohmann::json& e) {
+          if (k == FeatureKind::kBytes) f.bytes.push_back(e.get<std::string>());
+          else if (k == FeatureKind::kFloat) f.floats.push_back(e.is_boolean() ? (e.get<bool>() ? 1.0f : 0.0f) : e.get<float>());
+          else f.ints.push_back(e.is_boolean() ? (e.get<bool>() ? 1 : 0) : e.get<int64_t>());
+        };
+        if (v.is_array()) {
+          for (const auto& e : v) add(e);
+        } else if (!v.is_null()) {
+          add(v);
+        }
+      }
+      ds.items[i].extras.emplace_back(key, std::move(f));
+    }
+  }
+}
+
 core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& options) {
-  auto text = read_whole(src);
-  if (!text) return tl::unexpected(text.error());
+  auto text = TFRIG_TRY(read_whole(src));
   Dataset ds;
   ds.kind = "jsonl";
   const fs::path base = fs::path(src).parent_path();
@@ -270,7 +355,7 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
   std::vector<size_t> line_of;
   std::vector<std::string> path_key;
   size_t line = 0;
-  for (auto l : core::split_lines(*text)) {
+  for (auto l : core::split_lines(text)) {
     ++line;
     if (core::trim(l).empty()) continue;
     auto j = nlohmann::json::parse(l, nullptr, false);
@@ -299,79 +384,12 @@ core::Result<Dataset> load_jsonl(const std::string& src, const DatasetOptions& o
     rows.push_back(std::move(j));
     line_of.push_back(line);
   }
-  // Feature kind per key over all rows.
-  std::map<std::string, FeatureKind> kinds;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    for (auto& [key, value] : rows[i].items()) {
-      if (key == "label" || key == path_key[i]) continue;
-      if (auto st = check_extra_key(key, fmt::format("{}:{}", src, line_of[i])); !st) return tl::unexpected(st.error());
-      auto classify = [](const nlohmann::json& v) {
-        if (v.is_string()) return FeatureKind::kBytes;
-        if (v.is_number_float()) return FeatureKind::kFloat;
-        if (v.is_number() || v.is_boolean()) return FeatureKind::kInt64;
-        return FeatureKind::kNone;
-      };
-      FeatureKind k = FeatureKind::kNone;
-      if (value.is_array()) {
-        for (const auto& e : value) {
-          FeatureKind ek = classify(e);
-          if (ek == FeatureKind::kNone) {
-            return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                              trf("feature '{}' holds a nested value; expected strings or numbers", key));
-          }
-          if (k != FeatureKind::kNone && k != ek && (k == FeatureKind::kBytes || ek == FeatureKind::kBytes)) {
-            return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                              trf("feature '{}' mixes strings and numbers in one list", key));
-          }
-          // Integers and floats in one list make a float list.
-          k = k == FeatureKind::kNone || k == ek ? ek : FeatureKind::kFloat;
-        }
-      } else if (!value.is_null()) {
-        k = classify(value);
-        if (k == FeatureKind::kNone) {
-          return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                            trf("feature '{}' is an object; expected a string, a number or a list of them", key));
-        }
-      }
-      auto& cur = kinds[key];
-      if (cur == FeatureKind::kNone) {
-        cur = k;
-      } else if (k != FeatureKind::kNone && k != cur) {
-        if (cur == FeatureKind::kBytes || k == FeatureKind::kBytes) {
-          return core::fail(ErrorCode::kParse, fmt::format("{}:{}", src, line_of[i]),
-                            trf("feature '{}' mixes strings and numbers across lines", key));
-        }
-        cur = FeatureKind::kFloat;
-      }
-    }
-  }
+  auto kinds = TFRIG_TRY(jsonl_feature_kinds(rows, path_key, line_of, src));
   for (auto& [key, kind] : kinds) {
     ds.extra_keys.push_back(key);
     if (kind == FeatureKind::kNone) kind = FeatureKind::kBytes;  // only nulls: an empty bytes list
   }
-  for (size_t i = 0; i < rows.size(); ++i) {
-    for (const auto& [key, kind] : kinds) {
-      OwnedFeature f;
-      f.kind = kind;
-      if (key == path_key[i]) continue;
-      if (rows[i].contains(key)) {
-        const auto& v = rows[i][key];
-        // Structured bindings cannot be captured before C++20 in clang 14.
-        const FeatureKind k = kind;
-        auto add = [&f, k](const nlohmann::json& e) {
-          if (k == FeatureKind::kBytes) f.bytes.push_back(e.get<std::string>());
-          else if (k == FeatureKind::kFloat) f.floats.push_back(e.is_boolean() ? (e.get<bool>() ? 1.0f : 0.0f) : e.get<float>());
-          else f.ints.push_back(e.is_boolean() ? (e.get<bool>() ? 1 : 0) : e.get<int64_t>());
-        };
-        if (v.is_array()) {
-          for (const auto& e : v) add(e);
-        } else if (!v.is_null()) {
-          add(v);
-        }
-      }
-      ds.items[i].extras.emplace_back(key, std::move(f));
-    }
-  }
+  jsonl_fill_extras(rows, path_key, kinds, ds);
   assign_labels(ds, labels, has_label, options);
   return ds;
 }

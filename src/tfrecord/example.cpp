@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 
 namespace tfrig::tfrecord {
 
@@ -40,15 +41,14 @@ class Cursor {
   }
 
   core::Result<std::string_view> bytes(size_t* at) {
-    auto len = varint();
-    if (!len) return tl::unexpected(len.error());
-    if (*len > data_.size() - pos_) {
-      return error(trf("length-delimited field of {} bytes, but only {} bytes remain in its message", *len,
+    auto len = TFRIG_TRY(varint());
+    if (len > data_.size() - pos_) {
+      return error(trf("length-delimited field of {} bytes, but only {} bytes remain in its message", len,
                                data_.size() - pos_));
     }
     *at = base_ + pos_;
-    std::string_view v = data_.substr(pos_, static_cast<size_t>(*len));
-    pos_ += static_cast<size_t>(*len);
+    std::string_view v = data_.substr(pos_, static_cast<size_t>(len));
+    pos_ += static_cast<size_t>(len);
     return v;
   }
 
@@ -64,8 +64,7 @@ class Cursor {
   core::Status skip(int wire_type) {
     switch (wire_type) {
       case kVarint: {
-        auto v = varint();
-        if (!v) return tl::unexpected(v.error());
+        TFRIG_TRY(varint());
         return {};
       }
       case kFixed64:
@@ -74,8 +73,7 @@ class Cursor {
         return {};
       case kLengthDelimited: {
         size_t at = 0;
-        auto b = bytes(&at);
-        if (!b) return tl::unexpected(b.error());
+        TFRIG_TRY(bytes(&at));
         return {};
       }
       case kFixed32:
@@ -104,9 +102,8 @@ struct Tag {
 };
 
 core::Result<Tag> read_tag(Cursor& c) {
-  auto t = c.varint();
-  if (!t) return tl::unexpected(t.error());
-  Tag tag{*t >> 3, static_cast<int>(*t & 7)};
+  auto t = TFRIG_TRY(c.varint());
+  Tag tag{t >> 3, static_cast<int>(t & 7)};
   if (tag.field == 0) return c.error(_("field number 0 is not valid"));
   return tag;
 }
@@ -118,12 +115,10 @@ template <typename OnField>
 core::Status for_each_field(std::string_view msg, size_t base, OnField&& on_field) {
   Cursor c(msg, base);
   while (!c.done()) {
-    auto tag = read_tag(c);
-    if (!tag) return tl::unexpected(tag.error());
-    core::Result<bool> known = on_field(*tag, c);
-    if (!known) return tl::unexpected(known.error());
-    if (!*known) {
-      if (auto st = c.skip(tag->wire_type); !st) return st;
+    auto tag = TFRIG_TRY(read_tag(c));
+    const bool known = TFRIG_TRY(on_field(tag, c));
+    if (!known) {
+      if (auto st = c.skip(tag.wire_type); !st) return st;
     }
   }
   return {};
@@ -138,9 +133,8 @@ struct Nested {
 
 core::Result<Nested> read_nested(Cursor& c) {
   Nested n;
-  auto v = c.bytes(&n.at);
-  if (!v) return tl::unexpected(v.error());
-  n.data = *v;
+  auto v = TFRIG_TRY(c.bytes(&n.at));
+  n.data = v;
   return n;
 }
 
@@ -149,9 +143,8 @@ bool is_field(const Tag& tag, uint64_t field, int wire_type) { return tag.field 
 core::Status decode_bytes_list(std::string_view msg, size_t base, FeatureView& f) {
   return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (!is_field(tag, 1, kLengthDelimited)) return false;
-    auto v = read_nested(c);
-    if (!v) return tl::unexpected(v.error());
-    f.bytes.push_back(v->data);
+    auto v = TFRIG_TRY(read_nested(c));
+    f.bytes.push_back(v.data);
     return true;
   });
 }
@@ -165,23 +158,21 @@ float float_from_bits(uint32_t bits) {
 core::Status decode_float_list(std::string_view msg, size_t base, FeatureView& f) {
   return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (is_field(tag, 1, kLengthDelimited)) {  // packed
-      auto v = read_nested(c);
-      if (!v) return tl::unexpected(v.error());
-      if (v->data.size() % 4 != 0) {
-        return core::fail(ErrorCode::kParse, trf("byte {}", v->at),
-                          trf("packed float list of {} bytes; expected a multiple of 4", v->data.size()));
+      auto v = TFRIG_TRY(read_nested(c));
+      if (v.data.size() % 4 != 0) {
+        return core::fail(ErrorCode::kParse, trf("byte {}", v.at),
+                          trf("packed float list of {} bytes; expected a multiple of 4", v.data.size()));
       }
-      for (size_t i = 0; i < v->data.size(); i += 4) {
+      for (size_t i = 0; i < v.data.size(); i += 4) {
         uint32_t bits = 0;
-        for (int k = 3; k >= 0; --k) bits = (bits << 8) | static_cast<unsigned char>(v->data[i + k]);
+        for (int k = 3; k >= 0; --k) bits = (bits << 8) | static_cast<unsigned char>(v.data[i + k]);
         f.floats.push_back(float_from_bits(bits));
       }
       return true;
     }
     if (is_field(tag, 1, kFixed32)) {  // unpacked
-      auto bits = c.fixed32();
-      if (!bits) return tl::unexpected(bits.error());
-      f.floats.push_back(float_from_bits(*bits));
+      auto bits = TFRIG_TRY(c.fixed32());
+      f.floats.push_back(float_from_bits(bits));
       return true;
     }
     return false;
@@ -191,20 +182,17 @@ core::Status decode_float_list(std::string_view msg, size_t base, FeatureView& f
 core::Status decode_int64_list(std::string_view msg, size_t base, FeatureView& f) {
   return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (is_field(tag, 1, kLengthDelimited)) {  // packed
-      auto v = read_nested(c);
-      if (!v) return tl::unexpected(v.error());
-      Cursor inner(v->data, v->at);
+      auto v = TFRIG_TRY(read_nested(c));
+      Cursor inner(v.data, v.at);
       while (!inner.done()) {
-        auto x = inner.varint();
-        if (!x) return tl::unexpected(x.error());
-        f.ints.push_back(static_cast<int64_t>(*x));
+        auto x = TFRIG_TRY(inner.varint());
+        f.ints.push_back(static_cast<int64_t>(x));
       }
       return true;
     }
     if (is_field(tag, 1, kVarint)) {  // unpacked
-      auto x = c.varint();
-      if (!x) return tl::unexpected(x.error());
-      f.ints.push_back(static_cast<int64_t>(*x));
+      auto x = TFRIG_TRY(c.varint());
+      f.ints.push_back(static_cast<int64_t>(x));
       return true;
     }
     return false;
@@ -214,16 +202,14 @@ core::Status decode_int64_list(std::string_view msg, size_t base, FeatureView& f
 core::Status decode_feature(std::string_view msg, size_t base, FeatureView& f) {
   return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (tag.wire_type != kLengthDelimited || tag.field < 1 || tag.field > 3) return false;
-    auto v = read_nested(c);
-    if (!v) return tl::unexpected(v.error());
+    auto v = TFRIG_TRY(read_nested(c));
     auto kind = tag.field == 1 ? FeatureKind::kBytes : tag.field == 2 ? FeatureKind::kFloat : FeatureKind::kInt64;
     // oneof: a different member replaces; the same one merges (protobuf
     // merge semantics for repeated fields append).
     if (f.kind != kind) f = FeatureView{kind, {}, {}, {}};
-    core::Status st = kind == FeatureKind::kBytes   ? decode_bytes_list(v->data, v->at, f)
-                      : kind == FeatureKind::kFloat ? decode_float_list(v->data, v->at, f)
-                                                    : decode_int64_list(v->data, v->at, f);
-    if (!st) return tl::unexpected(st.error());
+    TFRIG_TRY(kind == FeatureKind::kBytes   ? decode_bytes_list(v.data, v.at, f)
+              : kind == FeatureKind::kFloat ? decode_float_list(v.data, v.at, f)
+                                            : decode_int64_list(v.data, v.at, f));
     return true;
   });
 }
@@ -233,12 +219,11 @@ core::Status decode_map_entry(std::string_view msg, size_t base, FeaturesView& o
   FeatureView value;
   auto st = for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (!is_field(tag, 1, kLengthDelimited) && !is_field(tag, 2, kLengthDelimited)) return false;
-    auto v = read_nested(c);
-    if (!v) return tl::unexpected(v.error());
+    auto v = TFRIG_TRY(read_nested(c));
     if (tag.field == 1) {
-      key = v->data;
-    } else if (auto fs = decode_feature(v->data, v->at, value); !fs) {
-      return tl::unexpected(fs.error());
+      key = v.data;
+    } else {
+      TFRIG_TRY(decode_feature(v.data, v.at, value));
     }
     return true;
   });
@@ -250,9 +235,8 @@ core::Status decode_map_entry(std::string_view msg, size_t base, FeaturesView& o
 core::Status decode_features(std::string_view msg, size_t base, FeaturesView& out) {
   return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (!is_field(tag, 1, kLengthDelimited)) return false;
-    auto v = read_nested(c);
-    if (!v) return tl::unexpected(v.error());
-    if (auto st = decode_map_entry(v->data, v->at, out); !st) return tl::unexpected(st.error());
+    auto v = TFRIG_TRY(read_nested(c));
+    TFRIG_TRY(decode_map_entry(v.data, v.at, out));
     return true;
   });
 }
@@ -326,17 +310,15 @@ size_t varint_size(uint64_t v) {
 
 core::Result<FeaturesView> decode_example(std::string_view data) {
   FeaturesView out;
-  auto st = for_each_field(data, 0, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
+  TFRIG_TRY(for_each_field(data, 0, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (tag.wire_type == kStartGroup || tag.wire_type == kEndGroup) {
       return c.error(trf("group wire type {} in an Example; expected field 1 (features)", tag.wire_type));
     }
     if (!is_field(tag, 1, kLengthDelimited)) return false;
-    auto v = read_nested(c);
-    if (!v) return tl::unexpected(v.error());
-    if (auto fs = decode_features(v->data, v->at, out); !fs) return tl::unexpected(fs.error());
+    auto v = TFRIG_TRY(read_nested(c));
+    TFRIG_TRY(decode_features(v.data, v.at, out));
     return true;
-  });
-  if (!st) return tl::unexpected(st.error());
+  }));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include "core/i18n.h"
 #include "core/table.h"
 #include "core/text.h"
+#include "core/try.h"
 
 namespace tfrig::tfrecord {
 
@@ -59,19 +60,18 @@ nlohmann::ordered_json example_to_json(const FeaturesView& ex, bool show_bytes) 
 }
 
 core::Result<InspectReport> inspect_file(const std::string& path, const InspectOptions& options) {
-  auto reader = RecordReader::open(path, ReaderOptions{options.compression, true});
-  if (!reader) return tl::unexpected(reader.error());
+  auto reader = TFRIG_TRY(RecordReader::open(path, ReaderOptions{options.compression, true}));
   InspectReport r;
   r.path = path;
   for (;;) {
-    auto rec = reader->next();
-    r.compression = reader->compression();
+    auto rec = reader.next();
+    r.compression = reader.compression();
     if (!rec) {
       r.error = rec.error();
       break;
     }
     if (!*rec) break;
-    r.stream_bytes = reader->record_offset() + kHeaderSize + (*rec)->size() + kFooterSize;
+    r.stream_bytes = reader.record_offset() + kHeaderSize + (*rec)->size() + kFooterSize;
     ++r.records;
     auto ex = decode_example(**rec);
     if (!ex) {

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "codec/jpeg.h"
 #include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/display_width.h"
@@ -31,7 +32,6 @@
 #include "core/units.h"
 #include "tfrecord/example.h"
 #include "tfrecord/image_header.h"
-#include "bench/decode.h"
 #include "tfrecord/progress.h"
 #include "tfrecord/shard_index.h"
 
@@ -159,7 +159,7 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
     core::Result<ImageInfo> info = st ? sniff_image(b.file) : tl::unexpected(st.error());
     bool undecodable = false;
     if (info && o.validate == Validate::kFull && info->format == "jpeg") {
-      if (auto full = bench::check_jpeg_decodes(b.file, item.path); !full) {
+      if (auto full = codec::check_jpeg_decodes(b.file, item.path); !full) {
         info = tl::unexpected(full.error());
         undecodable = true;
       }
@@ -330,17 +330,142 @@ std::string serialize_label_map(const Dataset& ds) {
   return j.dump(2) + "\n";
 }
 
-tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
-  core::Stopwatch watch;
+namespace {
+
+// --shard-index and --prefix, checked before anything is read.
+std::optional<PackError> check_pack_options(const PackOptions& o) {
   if (o.num_slices == 0 || o.shard_index >= o.num_slices) {
-    return tl::unexpected(PackError{core::Error{ErrorCode::kInvalidArgument, "--shard-index",
-                                                trf("{} is not below --num-shards {}", o.shard_index, o.num_slices)},
-                                    false});
+    return PackError{core::Error{ErrorCode::kInvalidArgument, "--shard-index",
+                                 trf("{} is not below --num-shards {}", o.shard_index, o.num_slices)},
+                     false};
   }
   if (o.prefix.empty() || o.prefix.find('/') != std::string::npos) {
-    return tl::unexpected(PackError{
-        core::Error{ErrorCode::kInvalidArgument, "--prefix", _("must be a non-empty file name without '/'")}, false});
+    return PackError{core::Error{ErrorCode::kInvalidArgument, "--prefix", _("must be a non-empty file name without '/'")},
+                     false};
   }
+  return std::nullopt;
+}
+
+// Shards of this prefix from a plan with another shard count would stay
+// next to the new set (a glob PREFIX-* then reads both): replaced with
+// --overwrite, else refused.
+std::optional<PackError> remove_other_plans(const PackOptions& o, uint32_t count) {
+  auto other = other_plan_shards(o.out_dir, o.prefix, count);
+  if (other.empty()) return std::nullopt;
+  if (!o.overwrite) {
+    return PackError{core::Error{ErrorCode::kInvalidArgument, o.out_dir,
+                                 trf("holds {} shard(s) of another plan ({}, ...; {} shards now); a different "
+                                     "input, --seed or --shard-size cannot resume them: pass --overwrite to replace "
+                                     "them, or pack into a new folder",
+                                     other.size(), other.front(), count)},
+                     false};
+  }
+  for (const auto& name : other) {
+    const std::string p = (fs::path(o.out_dir) / name).string();
+    core::log(core::LogLevel::kInfo, "pack: {}", trf("removing {} of another plan (--overwrite)", p));
+    ::unlink(index_path_for(p).c_str());
+    ::unlink(p.c_str());
+  }
+  return std::nullopt;
+}
+
+// The shards of this slice still to write, and what they hold.
+struct PackTodo {
+  std::vector<const ShardPlan*> shards;
+  std::vector<std::string> names;  // every shard of the slice, written or resumed
+  uint64_t files = 0;
+  uint64_t bytes = 0;
+};
+
+// This slice's shards: a complete one of the same plan is kept with
+// --resume, one of another plan is refused, an existing one without
+// --resume or --overwrite is refused; the rest are to write.
+tl::expected<PackTodo, PackError> select_shards(const PackOptions& o, const Dataset& ds, const Plan& plan,
+                                                PackSummary& sum) {
+  const auto count = static_cast<uint32_t>(plan.shards.size());
+  PackTodo todo;
+  for (const auto& shard : plan.shards) {
+    if (!shard_in_slice(shard.index, o.shard_index, o.num_slices)) continue;
+    ++sum.shards_in_slice;
+    std::string name = shard_file_name(o.prefix, shard.index, count);
+    std::string path = (fs::path(o.out_dir) / name).string();
+    todo.names.push_back(name);
+    sum.shard_paths.push_back(path);
+    struct stat st {};
+    bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && o.resume) {
+      if (auto fingerprint = complete_shard_fingerprint(path)) {
+        if (*fingerprint != plan_fingerprint(ds, plan, shard, o.compression, o.validate)) {
+          return tl::unexpected(PackError{
+              core::Error{ErrorCode::kInvalidArgument, path,
+                          _("was written by a different plan (another input, --seed, --shard-size, --compression or "
+                            "--label-offset, or a tfrig without plan fingerprints); --resume keeps only shards of the "
+                            "same plan: pass --overwrite to rewrite them, or pack into a new folder")},
+              false});
+        }
+        ++sum.shards_resumed;
+        continue;
+      }
+    }
+    if (exists && !o.resume && !o.overwrite) {
+      return tl::unexpected(PackError{
+          core::Error{ErrorCode::kInvalidArgument, path,
+                      _("already exists; pass --resume to keep complete shards, or --overwrite to rewrite them")},
+          true});
+    }
+    todo.shards.push_back(&shard);
+    todo.files += shard.items.size();
+    for (uint32_t i : shard.items) todo.bytes += ds.items[i].size_bytes;
+  }
+  return todo;
+}
+
+// Writes the shards on `jobs` threads and adds what they did to `sum`; a
+// fatal error (the output cannot be written) is returned.
+std::optional<PackError> write_shards(const PackOptions& o, const Dataset& ds, const Plan& plan, const PackTodo& todo,
+                                      PackSummary& sum) {
+  unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, std::max<size_t>(1, todo.shards.size()));
+  Progress progress(o.progress, "pack", todo.files, todo.bytes);
+  Shared shared(o, ds, plan, progress);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    WorkerBuffers buffers;
+    for (;;) {
+      size_t k = next.fetch_add(1);
+      if (k >= todo.shards.size() || shared.stop) return;
+      write_shard(shared, *todo.shards[k], buffers);
+    }
+  };
+  {
+    // The caller is worker 0; the others join when this scope ends (also
+    // when a worker throws, where std::thread would call std::terminate).
+    std::vector<std::jthread> threads;
+    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+    worker();
+  }
+  progress.finish();
+
+  if (shared.fatal) return std::move(*shared.fatal);
+  sum.interrupted = shared.cancelled();
+  sum.shards_written = shared.shards_written;
+  sum.records = shared.records;
+  sum.bytes_read = shared.bytes_read;
+  sum.bytes_written = shared.bytes_written;
+  sum.failures = std::move(shared.failures);
+  std::sort(sum.failures.begin(), sum.failures.end(),
+            [](const FileFailure& a, const FileFailure& b) { return a.path < b.path; });
+  return std::nullopt;
+}
+
+}  // namespace
+
+// The steps: options checked, the dataset listed and planned, the output
+// folder made, shards of another plan removed (--overwrite), this slice's
+// shards chosen (--resume), the label map (slice 0), the shards written.
+tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
+  core::Stopwatch watch;
+  if (auto bad = check_pack_options(o)) return tl::unexpected(std::move(*bad));
   // The output folder may sit inside SRC (pack data -o data/tfrecords):
   // it is not a class.
   DatasetOptions dataset_options = o.dataset;
@@ -363,67 +488,10 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   sum.source_kind = ds->kind;
   sum.files_listed = ds->items.size();
   sum.shards_total = static_cast<uint32_t>(plan.shards.size());
-  const auto count = static_cast<uint32_t>(plan.shards.size());
-
-  // Shards of this prefix from a plan with another shard count would stay
-  // next to the new set (a glob PREFIX-* then reads both): replaced with
-  // --overwrite, else refused.
-  if (auto other = other_plan_shards(o.out_dir, o.prefix, count); !other.empty()) {
-    if (!o.overwrite) {
-      return tl::unexpected(PackError{
-          core::Error{ErrorCode::kInvalidArgument, o.out_dir,
-                      trf("holds {} shard(s) of another plan ({}, ...; {} shards now); a different "
-                          "input, --seed or --shard-size cannot resume them: pass --overwrite to replace "
-                          "them, or pack into a new folder",
-                                  other.size(), other.front(), count)},
-          false});
-    }
-    for (const auto& name : other) {
-      const std::string p = (fs::path(o.out_dir) / name).string();
-      core::log(core::LogLevel::kInfo, "pack: {}", trf("removing {} of another plan (--overwrite)", p));
-      ::unlink(index_path_for(p).c_str());
-      ::unlink(p.c_str());
-    }
-  }
-
-  std::vector<const ShardPlan*> todo;
-  std::vector<std::string> names;
-  uint64_t todo_files = 0;
-  uint64_t todo_bytes = 0;
-  for (const auto& shard : plan.shards) {
-    if (!shard_in_slice(shard.index, o.shard_index, o.num_slices)) continue;
-    ++sum.shards_in_slice;
-    std::string name = shard_file_name(o.prefix, shard.index, count);
-    std::string path = (fs::path(o.out_dir) / name).string();
-    names.push_back(name);
-    sum.shard_paths.push_back(path);
-    struct stat st {};
-    bool exists = ::stat(path.c_str(), &st) == 0;
-    if (exists && o.resume) {
-      if (auto fingerprint = complete_shard_fingerprint(path)) {
-        if (*fingerprint != plan_fingerprint(*ds, plan, shard, o.compression, o.validate)) {
-          return tl::unexpected(PackError{
-              core::Error{ErrorCode::kInvalidArgument, path,
-                          _("was written by a different plan (another input, --seed, --shard-size, --compression or "
-                            "--label-offset, or a tfrig without plan fingerprints); --resume keeps only shards of the "
-                            "same plan: pass --overwrite to rewrite them, or pack into a new folder")},
-              false});
-        }
-        ++sum.shards_resumed;
-        continue;
-      }
-    }
-    if (exists && !o.resume && !o.overwrite) {
-      return tl::unexpected(PackError{
-          core::Error{ErrorCode::kInvalidArgument, path,
-                      _("already exists; pass --resume to keep complete shards, or --overwrite to rewrite them")},
-          true});
-    }
-    todo.push_back(&shard);
-    todo_files += shard.items.size();
-    for (uint32_t i : shard.items) todo_bytes += ds->items[i].size_bytes;
-  }
-  remove_stale_temps(o.out_dir, names);
+  if (auto bad = remove_other_plans(o, sum.shards_total)) return tl::unexpected(std::move(*bad));
+  auto todo = select_shards(o, *ds, plan, sum);
+  if (!todo) return tl::unexpected(std::move(todo.error()));
+  remove_stale_temps(o.out_dir, todo->names);
 
   // Slice 0 writes the label map (every slice computes the same one): slices
   // on different hosts share the output directory, and two writers of one
@@ -434,39 +502,8 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
       return tl::unexpected(PackError{st.error(), true});
     }
   }
-
-  unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = std::min<unsigned>(jobs, std::max<size_t>(1, todo.size()));
-  Progress progress(o.progress, "pack", todo_files, todo_bytes);
-  Shared shared(o, *ds, plan, progress);
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    WorkerBuffers buffers;
-    for (;;) {
-      size_t k = next.fetch_add(1);
-      if (k >= todo.size() || shared.stop) return;
-      write_shard(shared, *todo[k], buffers);
-    }
-  };
-  {
-    // The caller is worker 0; the others join when this scope ends (also
-    // when a worker throws, where std::thread would call std::terminate).
-    std::vector<std::jthread> threads;
-    for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-    worker();
-  }
-  progress.finish();
-
-  if (shared.fatal) return tl::unexpected(std::move(*shared.fatal));
-  sum.interrupted = shared.cancelled();
   sum.skipped_not_regular = ds->skipped_not_regular;
-  sum.shards_written = shared.shards_written;
-  sum.records = shared.records;
-  sum.bytes_read = shared.bytes_read;
-  sum.bytes_written = shared.bytes_written;
-  sum.failures = std::move(shared.failures);
-  std::sort(sum.failures.begin(), sum.failures.end(),
-            [](const FileFailure& a, const FileFailure& b) { return a.path < b.path; });
+  if (auto bad = write_shards(o, *ds, plan, *todo, sum)) return tl::unexpected(std::move(*bad));
   sum.seconds = watch.seconds();
   return sum;
 }

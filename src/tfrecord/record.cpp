@@ -15,7 +15,9 @@
 #include "core/exit_code.h"
 #include "core/i18n.h"
 #include "core/input_file.h"
+#include "core/name_table.h"
 #include "core/text.h"
+#include "core/try.h"
 
 namespace tfrig::tfrecord {
 
@@ -221,20 +223,20 @@ bool valid_uncompressed_header(std::string_view b) {
 
 }  // namespace
 
-std::string_view compression_name(Compression c) {
-  switch (c) {
-    case Compression::kNone: return "none";
-    case Compression::kGzip: return "gzip";
-    case Compression::kZlib: return "zlib";
-  }
-  return "none";
-}
+// --compression's words, also those of pack's JSON and the shard index.
+constexpr core::NameTable<Compression, 3> kCompressionNames{{{
+    {Compression::kNone, "none"},
+    {Compression::kGzip, "gzip"},
+    {Compression::kZlib, "zlib"},
+}}};
+static_assert(kCompressionNames.unique());
+
+std::string_view compression_name(Compression c) { return kCompressionNames.name(c, "none"); }
 
 core::Result<Compression> parse_compression(std::string_view text) {
   std::string t = core::to_lower(core::trim(text));
-  if (t.empty() || t == "none") return Compression::kNone;
-  if (t == "gzip") return Compression::kGzip;
-  if (t == "zlib") return Compression::kZlib;
+  if (t.empty()) return Compression::kNone;
+  if (auto c = kCompressionNames.value(t)) return *c;
   return core::fail(ErrorCode::kInvalidArgument, "--compression",
                     trf("unknown compression '{}'; expected none, gzip or zlib", std::string(text)));
 }
@@ -270,7 +272,7 @@ std::unique_ptr<ByteSource> memory_source(std::string_view data) { return std::m
 
 core::Result<std::unique_ptr<ByteSource>> file_source(const std::string& path) {
   // A directory or a device (/dev/zero never ends) is refused by name.
-  if (auto ok = core::check_input_file(path); !ok) return tl::unexpected(ok.error());
+  TFRIG_TRY(core::check_input_file(path));
   // O_NONBLOCK for the open only: a FIFO with no writer reads as empty
   // instead of blocking for ever.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -422,9 +424,8 @@ RecordReader::RecordReader(RecordReader&&) noexcept = default;
 RecordReader& RecordReader::operator=(RecordReader&&) noexcept = default;
 
 core::Result<RecordReader> RecordReader::open(const std::string& path, ReaderOptions options) {
-  auto src = file_source(path);
-  if (!src) return tl::unexpected(src.error());
-  return RecordReader(std::move(*src), options);
+  auto src = TFRIG_TRY(file_source(path));
+  return RecordReader(std::move(src), options);
 }
 
 Compression RecordReader::compression() const { return impl_->compression; }
@@ -556,11 +557,10 @@ RecordWriter::RecordWriter(RecordWriter&&) noexcept = default;
 RecordWriter& RecordWriter::operator=(RecordWriter&&) noexcept = default;
 
 core::Result<RecordWriter> RecordWriter::create(const std::string& path, WriterOptions options) {
-  auto file = core::AtomicWriter::open(path);
-  if (!file) return tl::unexpected(file.error());
+  auto file = TFRIG_TRY(core::AtomicWriter::open(path));
   RecordWriter w;
   w.impl_ = std::make_unique<Impl>();
-  w.impl_->file = std::move(*file);
+  w.impl_->file = std::move(file);
   w.impl_->options = options;
   w.impl_->buf.reserve(options.buffer_size);
   if (options.compression != Compression::kNone) {

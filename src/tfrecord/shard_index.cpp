@@ -7,6 +7,7 @@
 
 #include "core/i18n.h"
 #include "core/input_file.h"
+#include "core/try.h"
 
 namespace tfrig::tfrecord {
 
@@ -58,9 +59,8 @@ core::Result<ShardIndex> parse_index(std::string_view text, const std::string& w
 
 core::Result<ShardIndex> read_index(const std::string& path) {
   // 8 bytes of text per record offset: 64 MiB is millions of records.
-  auto text = core::read_input_file(path, 64u << 20);
-  if (!text) return tl::unexpected(text.error());
-  return parse_index(*text, path);
+  auto text = TFRIG_TRY(core::read_input_file(path, 64u << 20));
+  return parse_index(text, path);
 }
 
 }  // namespace tfrig::tfrecord

@@ -4,6 +4,7 @@
 
 #include "core/i18n.h"
 #include "core/text.h"
+#include "core/try.h"
 
 namespace tfrig::tfrecord {
 
@@ -29,32 +30,28 @@ core::Result<Slice> checked(Slice s) {
 }
 
 core::Result<Slice> from_slurm(const GetEnv& getenv, std::optional<uint32_t> num_shards) {
-  auto id = number(getenv("SLURM_ARRAY_TASK_ID"), "SLURM_ARRAY_TASK_ID");
-  if (!id) return tl::unexpected(id.error());
+  auto id = TFRIG_TRY(number(getenv("SLURM_ARRAY_TASK_ID"), "SLURM_ARRAY_TASK_ID"));
   uint32_t min = 0, step = 1;
   if (const char* m = getenv("SLURM_ARRAY_TASK_MIN")) {
-    auto v = number(m, "SLURM_ARRAY_TASK_MIN");
-    if (!v) return tl::unexpected(v.error());
-    min = *v;
+    auto v = TFRIG_TRY(number(m, "SLURM_ARRAY_TASK_MIN"));
+    min = v;
   }
   if (const char* st = getenv("SLURM_ARRAY_TASK_STEP")) {
-    auto v = number(st, "SLURM_ARRAY_TASK_STEP");
-    if (!v) return tl::unexpected(v.error());
-    step = *v == 0 ? 1 : *v;
+    auto v = TFRIG_TRY(number(st, "SLURM_ARRAY_TASK_STEP"));
+    step = v == 0 ? 1 : v;
   }
-  if (*id < min || (*id - min) % step != 0) {
+  if (id < min || (id - min) % step != 0) {
     return core::fail(ErrorCode::kInvalidArgument, "SLURM_ARRAY_TASK_ID",
-                      trf("task {} is not on the array's grid (min {}, step {})", *id, min, step));
+                      trf("task {} is not on the array's grid (min {}, step {})", id, min, step));
   }
-  Slice s{(*id - min) / step, 0, "SLURM_ARRAY_TASK_ID"};
+  Slice s{(id - min) / step, 0, "SLURM_ARRAY_TASK_ID"};
   if (const char* c = getenv("SLURM_ARRAY_TASK_COUNT")) {
-    auto count = number(c, "SLURM_ARRAY_TASK_COUNT");
-    if (!count) return tl::unexpected(count.error());
-    if (num_shards && *num_shards != *count) {
+    auto count = TFRIG_TRY(number(c, "SLURM_ARRAY_TASK_COUNT"));
+    if (num_shards && *num_shards != count) {
       return core::fail(ErrorCode::kInvalidArgument, "--num-shards",
-                        trf("{} differs from the job array's SLURM_ARRAY_TASK_COUNT {}", *num_shards, *count));
+                        trf("{} differs from the job array's SLURM_ARRAY_TASK_COUNT {}", *num_shards, count));
     }
-    s.count = *count;
+    s.count = count;
   } else if (num_shards) {
     s.count = *num_shards;
   } else {
@@ -77,13 +74,12 @@ core::Result<Slice> resolve_slice(std::string_view index_text, std::optional<uin
   }
   if (getenv("SLURM_ARRAY_TASK_ID")) return from_slurm(getenv, num_shards);
   if (const char* k8s = getenv("JOB_COMPLETION_INDEX")) {
-    auto index = number(k8s, "JOB_COMPLETION_INDEX");
-    if (!index) return tl::unexpected(index.error());
+    auto index = TFRIG_TRY(number(k8s, "JOB_COMPLETION_INDEX"));
     if (!num_shards) {
       return core::fail(ErrorCode::kInvalidArgument, "--num-shards",
                         _("needed with JOB_COMPLETION_INDEX: give the Indexed Job's completions"));
     }
-    return checked(Slice{*index, *num_shards, "JOB_COMPLETION_INDEX"});
+    return checked(Slice{index, *num_shards, "JOB_COMPLETION_INDEX"});
   }
   return core::fail(ErrorCode::kInvalidArgument, "--shard-index auto",
                     _("neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor JOB_COMPLETION_INDEX (a Kubernetes Indexed "

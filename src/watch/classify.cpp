@@ -8,29 +8,26 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/name_table.h"
 #include "core/units.h"
 
 namespace tfrig::watch {
 
-std::string_view verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::kInputBoundCpu: return "input_bound_cpu";
-    case Verdict::kInputBoundIo: return "input_bound_io";
-    case Verdict::kComputeBound: return "compute_bound";
-    case Verdict::kPcieBound: return "pcie_bound";
-    case Verdict::kIdle: return "idle";
-    case Verdict::kCpuBound: return "cpu_bound";
-    case Verdict::kIoBound: return "io_bound";
-  }
-  return "idle";
-}
+// The verdicts' JSON names (verdict_label below has the words shown to a reader).
+constexpr core::NameTable<Verdict, 7> kVerdictNames{{{
+    {Verdict::kInputBoundCpu, "input_bound_cpu"},
+    {Verdict::kInputBoundIo, "input_bound_io"},
+    {Verdict::kComputeBound, "compute_bound"},
+    {Verdict::kPcieBound, "pcie_bound"},
+    {Verdict::kIdle, "idle"},
+    {Verdict::kCpuBound, "cpu_bound"},
+    {Verdict::kIoBound, "io_bound"},
+}}};
+static_assert(kVerdictNames.unique());
 
-std::optional<Verdict> verdict_from_name(std::string_view name) {
-  for (int i = 0; i <= static_cast<int>(Verdict::kIoBound); ++i) {
-    if (verdict_name(static_cast<Verdict>(i)) == name) return static_cast<Verdict>(i);
-  }
-  return std::nullopt;
-}
+std::string_view verdict_name(Verdict v) { return kVerdictNames.name(v, "idle"); }
+
+std::optional<Verdict> verdict_from_name(std::string_view name) { return kVerdictNames.value(name); }
 
 // TRANSLATORS: tfrig watch's verdicts on the terminal; English shows the JSON names themselves.
 std::string verdict_label(Verdict v) {
@@ -270,27 +267,10 @@ std::string fix_for(Verdict v) {
 
 }  // namespace
 
-Analysis analyse(const Recording& rec, const Thresholds& th) {
-  Analysis a;
-  a.samples = rec.samples.size();
-  std::vector<SampleClass> classes;
-  classes.reserve(rec.samples.size());
-  bool any_gpu = false, any_cpu = false, any_proc = false, any_read = false;
-  for (const Sample& s : rec.samples) {
-    classes.push_back(classify_sample(s, rec.info, th));
-    any_gpu = any_gpu || classes.back().gpu_util_percent.has_value();
-    any_cpu = any_cpu || s.cpu.has_value();
-    any_proc = any_proc || s.process.has_value();
-    any_read = any_read || (s.process && s.process->read_bytes_per_s);
-  }
-  a.gpu_watched = any_gpu;
-  if (rec.samples.empty()) {
-    a.blind.push_back(trf("everything: no sample was taken (the run ended within the first {} interval)",
-                          interval_text(rec.info.interval_s)));
-    a.explanation = _("idle: no sample to judge.");
-    a.fix = _("watch for longer than one interval (--interval, --duration)");
-    return a;
-  }
+namespace {
+
+// What the recording could not see, said next to the verdict.
+void note_blind_spots(const Recording& rec, bool any_gpu, bool any_cpu, bool any_proc, bool any_read, Analysis& a) {
   if (!any_gpu) {
     a.blind.push_back(rec.info.gpu_status.empty()
                           ? _("GPU utilisation: not reported (no GPU watched), so the verdict is about the CPU and I/O side only")
@@ -299,14 +279,18 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
   if (!any_cpu) a.blind.push_back(_("per-core CPU use (/proc/stat unreadable)"));
   if (rec.info.pid && !any_proc) a.blind.push_back(_("the watched process tree (gone before the second sample?)"));
   if (any_proc && !any_read) a.blind.push_back(_("the process tree's storage reads (/proc/PID/io unreadable: another user's process?)"));
+}
 
-  // Phases: runs of equal labels, then blips shorter than min_phase_samples
-  // folded into the previous phase (the next one at the start).
-  struct Run {
-    Verdict v;
-    size_t first, count;
-  };
-  std::vector<Run> runs;
+// A run of samples of one label.
+struct PhaseRun {
+  Verdict v;
+  size_t first, count;
+};
+
+// Phases: runs of equal labels, then blips shorter than min_phase_samples
+// folded into the previous phase (the next one at the start).
+std::vector<PhaseRun> phase_runs(const std::vector<SampleClass>& classes, const Thresholds& th) {
+  std::vector<PhaseRun> runs;
   for (size_t i = 0; i < classes.size(); ++i) {
     if (!runs.empty() && runs.back().v == classes[i].verdict) {
       ++runs.back().count;
@@ -337,8 +321,13 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
       }
     }
   }
-  Acc whole;
-  for (const Run& r : runs) {
+  return runs;
+}
+
+// One Phase per run, with its samples' figures.
+void fill_phases(const Recording& rec, const std::vector<SampleClass>& classes, const std::vector<PhaseRun>& runs,
+                 Analysis& a) {
+  for (const PhaseRun& r : runs) {
     Phase p;
     p.verdict = r.v;
     p.samples = r.count;
@@ -352,12 +341,10 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
     p.end_t = rec.samples[r.first + r.count - 1].t;
     a.phases.push_back(std::move(p));
   }
-  for (size_t i = 0; i < classes.size(); ++i) whole.add(rec.samples[i], classes[i]);
-  whole.fill(a.whole);
-  a.whole.samples = a.samples;
-  if (!rec.samples.empty()) a.whole.end_t = rec.samples.back().t;
+}
 
-  // The whole run: the most common label among active samples, if enough are.
+// The whole run: the most common label among active samples, if enough are.
+Verdict overall_verdict(const std::vector<SampleClass>& classes, const Thresholds& th) {
   std::map<Verdict, size_t> counts;
   size_t active = 0;
   for (const auto& c : classes) {
@@ -366,11 +353,14 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
     ++active;
   }
   if (active > 0 && static_cast<double>(active) >= th.active_share * static_cast<double>(classes.size())) {
-    a.verdict = std::max_element(counts.begin(), counts.end(), [](const auto& x, const auto& y) { return x.second < y.second; })->first;
-  } else {
-    a.verdict = Verdict::kIdle;
+    return std::max_element(counts.begin(), counts.end(), [](const auto& x, const auto& y) { return x.second < y.second; })->first;
   }
-  // Severity of an input-bound run: the GPU's idle share over its samples.
+  return Verdict::kIdle;
+}
+
+// The verdict in a sentence; an input-bound run's severity is the GPU's idle
+// share over its samples.
+void explain_verdict(const std::vector<SampleClass>& classes, const Thresholds& th, Analysis& a) {
   if (a.verdict == Verdict::kInputBoundCpu || a.verdict == Verdict::kInputBoundIo) {
     double idle = 0;
     size_t n = 0;
@@ -413,6 +403,40 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
       default: a.explanation = _("idle: too few samples showed any resource at work."); break;
     }
   }
+}
+
+}  // namespace
+
+Analysis analyse(const Recording& rec, const Thresholds& th) {
+  Analysis a;
+  a.samples = rec.samples.size();
+  std::vector<SampleClass> classes;
+  classes.reserve(rec.samples.size());
+  bool any_gpu = false, any_cpu = false, any_proc = false, any_read = false;
+  for (const Sample& s : rec.samples) {
+    classes.push_back(classify_sample(s, rec.info, th));
+    any_gpu = any_gpu || classes.back().gpu_util_percent.has_value();
+    any_cpu = any_cpu || s.cpu.has_value();
+    any_proc = any_proc || s.process.has_value();
+    any_read = any_read || (s.process && s.process->read_bytes_per_s);
+  }
+  a.gpu_watched = any_gpu;
+  if (rec.samples.empty()) {
+    a.blind.push_back(trf("everything: no sample was taken (the run ended within the first {} interval)",
+                          interval_text(rec.info.interval_s)));
+    a.explanation = _("idle: no sample to judge.");
+    a.fix = _("watch for longer than one interval (--interval, --duration)");
+    return a;
+  }
+  note_blind_spots(rec, any_gpu, any_cpu, any_proc, any_read, a);
+  fill_phases(rec, classes, phase_runs(classes, th), a);
+  Acc whole;
+  for (size_t i = 0; i < classes.size(); ++i) whole.add(rec.samples[i], classes[i]);
+  whole.fill(a.whole);
+  a.whole.samples = a.samples;
+  if (!rec.samples.empty()) a.whole.end_t = rec.samples.back().t;
+  a.verdict = overall_verdict(classes, th);
+  explain_verdict(classes, th, a);
   a.fix = fix_for(a.verdict);
   return a;
 }

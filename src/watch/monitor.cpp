@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "core/i18n.h"
+#include "core/try.h"
 #include "watch/recording.h"
 #include "watch/sampler.h"
 
@@ -122,15 +123,14 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
 
   RecordWriter writer;
   if (!o.record_path.empty()) {
-    if (auto s = writer.open(o.record_path); !s) return tl::unexpected(s.error());
+    TFRIG_TRY(writer.open(o.record_path));
   }
 
   std::optional<pid_t> child;
   if (!o.command.empty()) {
-    auto pid = spawn(o.command);
-    if (!pid) return tl::unexpected(pid.error());
-    child = *pid;
-    info.pid = *pid;
+    auto pid = TFRIG_TRY(spawn(o.command));
+    child = pid;
+    info.pid = pid;
     std::string cmd;
     for (const auto& a : o.command) cmd += (cmd.empty() ? "" : " ") + a;
     info.command = cmd;
@@ -213,7 +213,7 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
   }
   for (const auto& p : sampler.problems()) result.problems.push_back(p);
   if (!o.record_path.empty()) {
-    if (auto s = writer.close(); !s) return tl::unexpected(s.error());
+    TFRIG_TRY(writer.close());
   }
   return result;
 }

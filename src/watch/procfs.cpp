@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/text.h"
+#include "core/try.h"
 
 namespace tfrig::watch {
 namespace {
@@ -64,16 +65,14 @@ core::Result<PidStat> parse_pid_stat(std::string_view text, const std::string& w
     return *v;
   };
   auto non_negative = [](int64_t v) { return v < 0 ? uint64_t{0} : static_cast<uint64_t>(v); };
-  auto ppid = num(4);
-  if (!ppid) return tl::unexpected(ppid.error());
-  s.ppid = *ppid;
+  auto ppid = TFRIG_TRY(num(4));
+  s.ppid = ppid;
   // proc(5): 14 utime, 15 stime, 16 cutime, 17 cstime, 20 num_threads.
   const int fields[] = {14, 15, 16, 17, 20};
   uint64_t* outs[] = {&s.utime, &s.stime, &s.cutime, &s.cstime, &s.threads};
   for (size_t i = 0; i < 5; ++i) {
-    auto v = num(fields[i]);
-    if (!v) return tl::unexpected(v.error());
-    *outs[i] = non_negative(*v);
+    auto v = TFRIG_TRY(num(fields[i]));
+    *outs[i] = non_negative(v);
   }
   return s;
 }

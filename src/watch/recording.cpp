@@ -8,6 +8,7 @@
 #include "core/i18n.h"
 #include "core/json_text.h"
 #include "core/text.h"
+#include "core/try.h"
 
 namespace tfrig::watch {
 namespace {
@@ -72,45 +73,36 @@ class Reader {
   size_t line_;
 };
 
-#define TRY_NUM(var, expr)          \
-  auto var##_r = (expr);            \
-  if (!var##_r) return tl::unexpected(var##_r.error()); \
-  const std::optional<double> var = *var##_r
-
 core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
   RunInfo info;
-  TRY_NUM(version, r.number(j, "tfrig_watch", "", 1, 1e6, true));
+  const std::optional<double> version = TFRIG_TRY(r.number(j, "tfrig_watch", "", 1, 1e6, true));
   if (*version > kRecordingVersion) {
     return tl::unexpected(r.error("tfrig_watch", trf("recording version {0} is newer than this tfrig reads ({1})",
                                                              *version, kRecordingVersion)));
   }
-  TRY_NUM(interval, r.number(j, "interval_s", "", 0.001, 86400, true));
+  const std::optional<double> interval = TFRIG_TRY(r.number(j, "interval_s", "", 0.001, 86400, true));
   info.interval_s = *interval;
-  TRY_NUM(cpus, r.number(j, "cpus", "", 0, kMaxCount));
+  const std::optional<double> cpus = TFRIG_TRY(r.number(j, "cpus", "", 0, kMaxCount));
   info.cpus = static_cast<int>(cpus.value_or(0));
   for (auto [key, out] : {std::pair{"started_utc", &info.started_utc}, std::pair{"command", &info.command},
                           std::pair{"gpu_status", &info.gpu_status}}) {
-    auto s = r.string(j, key, "");
-    if (!s) return tl::unexpected(s.error());
-    *out = *s;
+    *out = TFRIG_TRY(r.string(j, key, ""));
   }
-  TRY_NUM(pid, r.number(j, "pid", "", 0, 4194304));  // PID_MAX_LIMIT on 64-bit (proc(5), pid_max)
+  const std::optional<double> pid = TFRIG_TRY(r.number(j, "pid", "", 0, 4194304));  // PID_MAX_LIMIT on 64-bit (proc(5), pid_max)
   if (pid) info.pid = static_cast<int64_t>(*pid);
-  TRY_NUM(limit, r.number(j, "disk_limit_bytes_per_s", "", 0, kMaxRate));
+  const std::optional<double> limit = TFRIG_TRY(r.number(j, "disk_limit_bytes_per_s", "", 0, kMaxRate));
   info.disk_limit_bytes_per_s = limit;
-  auto gpus = r.array(j, "gpus", "");
-  if (!gpus) return tl::unexpected(gpus.error());
-  for (size_t i = 0; i < (*gpus)->size(); ++i) {
-    const Json& g = (**gpus)[i];
+  auto gpus = TFRIG_TRY(r.array(j, "gpus", ""));
+  for (size_t i = 0; i < gpus->size(); ++i) {
+    const Json& g = (*gpus)[i];
     const std::string path = fmt::format("gpus[{}]", i);
     if (!g.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     GpuInfo gi;
-    TRY_NUM(index, r.number(g, "index", path, 0, 65535, true));
+    const std::optional<double> index = TFRIG_TRY(r.number(g, "index", path, 0, 65535, true));
     gi.index = static_cast<unsigned>(*index);
-    auto name = r.string(g, "name", path);
-    if (!name) return tl::unexpected(name.error());
-    gi.name = *name;
-    TRY_NUM(link, r.number(g, "pcie_link_bytes_per_s", path, 0, kMaxRate));
+    auto name = TFRIG_TRY(r.string(g, "name", path));
+    gi.name = name;
+    const std::optional<double> link = TFRIG_TRY(r.number(g, "pcie_link_bytes_per_s", path, 0, kMaxRate));
     gi.pcie_link_bytes_per_s = link;
     info.gpus.push_back(std::move(gi));
   }
@@ -119,22 +111,21 @@ core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
 
 core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
   Sample s;
-  TRY_NUM(t, r.number(j, "t", "", 0, kMaxSeconds, true));
+  const std::optional<double> t = TFRIG_TRY(r.number(j, "t", "", 0, kMaxSeconds, true));
   s.t = *t;
   if (auto it = j.find("cpu"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) return tl::unexpected(r.error("cpu", _("expected an object")));
     CpuSample c;
-    TRY_NUM(cores, r.number(*it, "cores", "cpu", 0, kMaxCount, true));
+    const std::optional<double> cores = TFRIG_TRY(r.number(*it, "cores", "cpu", 0, kMaxCount, true));
     c.cores = static_cast<int>(*cores);
-    TRY_NUM(busy, r.number(*it, "busy_cores", "cpu", 0, kMaxCount, true));
+    const std::optional<double> busy = TFRIG_TRY(r.number(*it, "busy_cores", "cpu", 0, kMaxCount, true));
     c.busy_cores = *busy;
-    TRY_NUM(iowait, r.number(*it, "iowait_cores", "cpu", 0, kMaxCount));
+    const std::optional<double> iowait = TFRIG_TRY(r.number(*it, "iowait_cores", "cpu", 0, kMaxCount));
     c.iowait_cores = iowait.value_or(0);
     for (auto [key, out] : {std::pair{"core_busy", &c.core_busy}, std::pair{"core_iowait", &c.core_iowait}}) {
-      auto arr = r.array(*it, key, "cpu");
-      if (!arr) return tl::unexpected(arr.error());
-      for (size_t i = 0; i < (*arr)->size(); ++i) {
-        const Json& v = (**arr)[i];
+      auto arr = TFRIG_TRY(r.array(*it, key, "cpu"));
+      for (size_t i = 0; i < arr->size(); ++i) {
+        const Json& v = (*arr)[i];
         if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1) {
           return tl::unexpected(r.error(fmt::format("cpu.{}[{}]", key, i), _("expected a fraction from 0 to 1")));
         }
@@ -146,62 +137,59 @@ core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
   if (auto it = j.find("process"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) return tl::unexpected(r.error("process", _("expected an object")));
     ProcessSample p;
-    TRY_NUM(processes, r.number(*it, "processes", "process", 0, kMaxCount));
+    const std::optional<double> processes = TFRIG_TRY(r.number(*it, "processes", "process", 0, kMaxCount));
     p.processes = static_cast<int>(processes.value_or(0));
-    TRY_NUM(threads, r.number(*it, "threads", "process", 0, kMaxCount));
+    const std::optional<double> threads = TFRIG_TRY(r.number(*it, "threads", "process", 0, kMaxCount));
     p.threads = static_cast<uint64_t>(threads.value_or(0));
-    TRY_NUM(cpu, r.number(*it, "cpu_cores", "process", 0, kMaxCount, true));
+    const std::optional<double> cpu = TFRIG_TRY(r.number(*it, "cpu_cores", "process", 0, kMaxCount, true));
     p.cpu_cores = *cpu;
-    TRY_NUM(demand, r.number(*it, "cpu_demand_cores", "process", 0, kMaxCount));
+    const std::optional<double> demand = TFRIG_TRY(r.number(*it, "cpu_demand_cores", "process", 0, kMaxCount));
     p.cpu_demand_cores = demand.value_or(p.cpu_cores);
-    TRY_NUM(hot, r.number(*it, "hottest_thread_cores", "process", 0, kMaxCount));
+    const std::optional<double> hot = TFRIG_TRY(r.number(*it, "hottest_thread_cores", "process", 0, kMaxCount));
     p.hottest_thread_cores = hot.value_or(0);
-    TRY_NUM(blocked, r.number(*it, "blocked_threads", "process", 0, kMaxCount));
+    const std::optional<double> blocked = TFRIG_TRY(r.number(*it, "blocked_threads", "process", 0, kMaxCount));
     p.blocked_threads = static_cast<int>(blocked.value_or(0));
-    TRY_NUM(read, r.number(*it, "read_bytes_per_s", "process", 0, kMaxRate));
+    const std::optional<double> read = TFRIG_TRY(r.number(*it, "read_bytes_per_s", "process", 0, kMaxRate));
     p.read_bytes_per_s = read;
     s.process = p;
   }
-  auto disks = r.array(j, "disks", "");
-  if (!disks) return tl::unexpected(disks.error());
-  for (size_t i = 0; i < (*disks)->size(); ++i) {
-    const Json& d = (**disks)[i];
+  auto disks = TFRIG_TRY(r.array(j, "disks", ""));
+  for (size_t i = 0; i < disks->size(); ++i) {
+    const Json& d = (*disks)[i];
     const std::string path = fmt::format("disks[{}]", i);
     if (!d.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     DiskSample ds;
-    auto name = r.string(d, "name", path);
-    if (!name) return tl::unexpected(name.error());
-    ds.name = *name;
-    TRY_NUM(read, r.number(d, "read_bytes_per_s", path, 0, kMaxRate, true));
+    auto name = TFRIG_TRY(r.string(d, "name", path));
+    ds.name = name;
+    const std::optional<double> read = TFRIG_TRY(r.number(d, "read_bytes_per_s", path, 0, kMaxRate, true));
     ds.read_bytes_per_s = *read;
-    TRY_NUM(util, r.number(d, "util", path, 0, 1.5));  // io_ticks can overshoot the interval slightly
+    const std::optional<double> util = TFRIG_TRY(r.number(d, "util", path, 0, 1.5));  // io_ticks can overshoot the interval slightly
     ds.util = util.value_or(0);
-    TRY_NUM(inflight, r.number(d, "in_flight", path, 0, kMaxCount));
+    const std::optional<double> inflight = TFRIG_TRY(r.number(d, "in_flight", path, 0, kMaxCount));
     ds.in_flight = static_cast<uint64_t>(inflight.value_or(0));
     s.disks.push_back(std::move(ds));
   }
-  auto gpus = r.array(j, "gpus", "");
-  if (!gpus) return tl::unexpected(gpus.error());
-  for (size_t i = 0; i < (*gpus)->size(); ++i) {
-    const Json& g = (**gpus)[i];
+  auto gpus = TFRIG_TRY(r.array(j, "gpus", ""));
+  for (size_t i = 0; i < gpus->size(); ++i) {
+    const Json& g = (*gpus)[i];
     const std::string path = fmt::format("gpus[{}]", i);
     if (!g.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
     GpuSample gs;
-    TRY_NUM(index, r.number(g, "index", path, 0, 65535, true));
+    const std::optional<double> index = TFRIG_TRY(r.number(g, "index", path, 0, 65535, true));
     gs.index = static_cast<unsigned>(*index);
-    TRY_NUM(util, r.number(g, "util_percent", path, 0, 100));
+    const std::optional<double> util = TFRIG_TRY(r.number(g, "util_percent", path, 0, 100));
     gs.util_percent = util;
-    TRY_NUM(mutil, r.number(g, "memory_util_percent", path, 0, 100));
+    const std::optional<double> mutil = TFRIG_TRY(r.number(g, "memory_util_percent", path, 0, 100));
     gs.memory_util_percent = mutil;
-    TRY_NUM(mem, r.number(g, "memory_used_bytes", path, 0, kMaxBytes));
+    const std::optional<double> mem = TFRIG_TRY(r.number(g, "memory_used_bytes", path, 0, kMaxBytes));
     if (mem) gs.memory_used_bytes = static_cast<uint64_t>(*mem);
-    TRY_NUM(rx, r.number(g, "pcie_rx_bytes_per_s", path, 0, kMaxRate));
+    const std::optional<double> rx = TFRIG_TRY(r.number(g, "pcie_rx_bytes_per_s", path, 0, kMaxRate));
     gs.pcie_rx_bytes_per_s = rx;
-    TRY_NUM(tx, r.number(g, "pcie_tx_bytes_per_s", path, 0, kMaxRate));
+    const std::optional<double> tx = TFRIG_TRY(r.number(g, "pcie_tx_bytes_per_s", path, 0, kMaxRate));
     gs.pcie_tx_bytes_per_s = tx;
-    TRY_NUM(clock, r.number(g, "sm_clock_mhz", path, 0, 1e6));
+    const std::optional<double> clock = TFRIG_TRY(r.number(g, "sm_clock_mhz", path, 0, 1e6));
     gs.sm_clock_mhz = clock;
-    TRY_NUM(power, r.number(g, "power_watts", path, 0, 1e6));
+    const std::optional<double> power = TFRIG_TRY(r.number(g, "power_watts", path, 0, 1e6));
     gs.power_watts = power;
     s.gpus.push_back(gs);
   }
@@ -289,17 +277,15 @@ core::Result<Recording> parse_recording(std::string_view text, const std::string
       if (!j.contains("tfrig_watch")) {
         return tl::unexpected(r.error("", _("the first line must be the run header {\"tfrig_watch\":1,...}: not a tfrig watch recording")));
       }
-      auto info = parse_info(j, r);
-      if (!info) return tl::unexpected(info.error());
-      rec.info = std::move(*info);
+      auto info = TFRIG_TRY(parse_info(j, r));
+      rec.info = std::move(info);
       have_info = true;
       continue;
     }
-    auto s = parse_sample(j, r);
-    if (!s) return tl::unexpected(s.error());
-    if (s->t < last_t) return tl::unexpected(r.error("t", trf("goes back in time ({0} after {1})", s->t, last_t)));
-    last_t = s->t;
-    rec.samples.push_back(std::move(*s));
+    auto s = TFRIG_TRY(parse_sample(j, r));
+    if (s.t < last_t) return tl::unexpected(r.error("t", trf("goes back in time ({0} after {1})", s.t, last_t)));
+    last_t = s.t;
+    rec.samples.push_back(std::move(s));
   }
   if (!have_info) return tl::unexpected(core::Error{core::ErrorCode::kParse, where, _("empty: no run header line")});
   rec.info.source = "replay " + where;

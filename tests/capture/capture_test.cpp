@@ -10,7 +10,7 @@
 
 #include "capture/capture.h"
 #include "capture/tar.h"
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 #include "test_support.h"
 
 namespace tfrig::capture {
@@ -44,8 +44,8 @@ TEST(Tar, RoundTripsFilesFoldersLinksAndLongNames) {
   EXPECT_EQ(write_tar(in), tar);
   auto gz = gzip(tar);
   ASSERT_TRUE(gz);
-  EXPECT_TRUE(importer::is_gzip(*gz));
-  auto back = importer::gunzip(*gz, 1u << 20);
+  EXPECT_TRUE(codec::is_gzip(*gz));
+  auto back = codec::gunzip(*gz, 1u << 20);
   ASSERT_TRUE(back);
   EXPECT_EQ(*back, tar);
 }

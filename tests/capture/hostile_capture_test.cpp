@@ -18,7 +18,7 @@
 #include "capture/tar.h"
 #include "core/memory_tree.h"
 #include "core/sysroot.h"
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 #include "importer/importer.h"
 #include "probe/probe.h"
 #include "test_support.h"
@@ -165,27 +165,27 @@ std::string zeros_bomb(size_t count) {
 TEST(HostileCapture, KindDetectionOfABombInflatesAFewKilobytes) {
   const std::string bomb = zeros_bomb(1024);
   ASSERT_LT(bomb.size(), size_t{4} << 20);
-  uint64_t before = importer::inflated_bytes_total();
+  uint64_t before = codec::inflated_bytes_total();
   EXPECT_FALSE(is_capture(bomb));
-  EXPECT_LE(importer::inflated_bytes_total() - before, 8192u);
-  before = importer::inflated_bytes_total();
+  EXPECT_LE(codec::inflated_bytes_total() - before, 8192u);
+  before = codec::inflated_bytes_total();
   auto r = importer::import_inputs({importer::Input{"bomb.gz", bomb}});
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("unknown kind"), std::string::npos) << r.error().to_string();
-  EXPECT_LE(importer::inflated_bytes_total() - before, 65536u);
+  EXPECT_LE(codec::inflated_bytes_total() - before, 65536u);
 }
 
 TEST(HostileCapture, OneHugeEntryIsRefusedAtItsHeader) {
   const std::string big(size_t{32} << 20, '\0');
   auto gz = gzip(write_tar({manifest(), {Type::kFile, "root/big", big, ""}}));
   ASSERT_TRUE(gz);
-  uint64_t before = importer::inflated_bytes_total();
+  uint64_t before = codec::inflated_bytes_total();
   auto r = load_capture(*gz);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, core::ErrorCode::kUnsupported);  // exit 65
   EXPECT_EQ(r.error().where, "root/big");
   EXPECT_NE(r.error().message.find("--max-capture-entry-bytes"), std::string::npos) << r.error().to_string();
-  EXPECT_LE(importer::inflated_bytes_total() - before, uint64_t{1} << 20);  // refused before its bytes were inflated
+  EXPECT_LE(codec::inflated_bytes_total() - before, uint64_t{1} << 20);  // refused before its bytes were inflated
   // Raised, the zeros are a compression ratio no capture has.
   Limits limits;
   limits.max_entry_bytes = uint64_t{64} << 20;

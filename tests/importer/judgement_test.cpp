@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 #include "importer/importer.h"
 #include "importer/kernel_log.h"
 #include "inventory/kernel_events.h"
@@ -252,7 +252,7 @@ TEST(CutCaptures, GzipWithABadLastMemberKeepsWhatCameBefore) {
   ASSERT_GT(gz.size(), 1000u);
   gz.resize(gz.size() - 200);
   std::string partial;
-  EXPECT_FALSE(importer::gunzip(gz, importer::kMaxTextBytes, &partial).has_value());
+  EXPECT_FALSE(codec::gunzip(gz, importer::kMaxTextBytes, &partial).has_value());
   EXPECT_GT(partial.size(), 1000u);
   const auto r = judged({{"cut.log.gz", gz}});
   EXPECT_TRUE(contains(report::coverage_of(r).not_examined, "the end of cut.log.gz")) << r.verdict;
@@ -312,7 +312,7 @@ TEST(KernelLogBoots, EarlierBootEventsAreHistory) {
   std::string log;
   {
     const std::string gz = test::read_file(test::data_dir() + "/nvidia-bug-report/blacksoil__BashCommands.log.gz");
-    auto text = importer::gunzip(gz, importer::kMaxTextBytes);
+    auto text = codec::gunzip(gz, importer::kMaxTextBytes);
     ASSERT_TRUE(text.has_value());
     for (std::string_view rest = *text; !rest.empty();) {
       const size_t nl = rest.find('\n');

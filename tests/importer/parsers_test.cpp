@@ -1,10 +1,10 @@
 // The parsers only an import needs: lspci text, nvidia-smi -q
 // text and its error outputs, kernel-log Xid lines, topo -m matrices, the
-// bug-report splitter and gzip, each on real captures (tests/data/README.md).
+// bug-report splitter, each on real captures (tests/data/README.md).
 #include <gtest/gtest.h>
 
+#include "codec/gzip.h"
 #include "importer/bug_report.h"
-#include "importer/gzip.h"
 #include "importer/importer.h"
 #include "importer/kernel_log.h"
 #include "importer/lspci_text.h"
@@ -19,7 +19,7 @@ namespace {
 std::string data(const std::string& rel) { return test::read_file(test::data_dir() + "/" + rel); }
 
 std::string gunzipped(const std::string& rel) {
-  auto out = importer::gunzip(data(rel), importer::kMaxTextBytes);
+  auto out = codec::gunzip(data(rel), importer::kMaxTextBytes);
   EXPECT_TRUE(out.has_value()) << rel << ": " << (out ? "" : out.error().to_string());
   return out ? *out : std::string();
 }
@@ -245,22 +245,6 @@ TEST(Nvlink, RemoteLinkInfoMergesWithStatus) {
   EXPECT_EQ(gpus[0].links[0].active, true);
   EXPECT_EQ(gpus[0].links[0].remote_pci_bus_id, "0000:41:00.0");
   EXPECT_EQ(gpus[0].uuid, "GPU-a662c2a9-6ad4-e58c-431d-6bff0f73e2ba");
-}
-
-TEST(Gzip, MultiMemberBugReportInflatesWhole) {
-  // The real log as nvidia-bug-report.sh wrote it: ~100 gzip members, 166,557 bytes of text.
-  auto text = gunzipped("nvidia-bug-report/Trourest186__Serverless-Computing-Final.whole.log.gz");
-  EXPECT_EQ(text.size(), 166557u);
-  EXPECT_NE(text.find("End of NVIDIA bug report log file."), std::string::npos);
-}
-
-TEST(Gzip, TruncatedAndCorruptFailNamingTheOffset) {
-  const std::string whole = data("nvidia-bug-report/Trourest186__Serverless-Computing-Final.whole.log.gz");
-  auto cut = importer::gunzip(std::string_view(whole).substr(0, whole.size() / 2), importer::kMaxTextBytes);
-  ASSERT_FALSE(cut.has_value());
-  EXPECT_NE(cut.error().where.find("offset"), std::string::npos);
-  EXPECT_FALSE(importer::gunzip("\x1f\x8bgarbage", 1024).has_value());
-  EXPECT_FALSE(importer::gunzip(whole, 1000).has_value());  // over the cap
 }
 
 TEST(BugReport, SplitsSectionsOfTheOldestAndNewestScripts) {

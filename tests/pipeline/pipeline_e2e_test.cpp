@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/cuda_api.h"
-#include "bench/decode.h"
+#include "codec/jpeg.h"
 #include "pipeline/demand.h"
 #include "pipeline/measure.h"
 #include "pipeline/report.h"
@@ -26,16 +26,16 @@ namespace {
 namespace fs = std::filesystem;
 
 // 240 JPEGs of 320x240 in two class folders (encoded once per test run).
-const bench::JpegSet& images() {
-  static const bench::JpegSet set = [] {
-    auto s = bench::generate_jpegs(240, 320, 240, 90, 1);
-    return s ? *s : bench::JpegSet{};
+const codec::JpegSet& images() {
+  static const codec::JpegSet set = [] {
+    auto s = codec::generate_jpegs(240, 320, 240, 90, 1);
+    return s ? *s : codec::JpegSet{};
   }();
   return set;
 }
 
 void make_dataset(const std::string& dir) {
-  const bench::JpegSet* set = &images();
+  const codec::JpegSet* set = &images();
   ASSERT_EQ(set->images.size(), 240u);
   for (size_t i = 0; i < set->images.size(); ++i) {
     const std::string cls = dir + (i % 2 ? "/cat" : "/dog");

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 #include "plan/calibrate.h"
 #include "plan_test_support.h"
 #include "test_paths.h"
@@ -151,7 +151,7 @@ TEST(PlanCalibrate, ProfilerTracePlainJson) {
   auto empty = parse_profiler_trace("{\"traceEvents\":[]}", "empty.json");
   ASSERT_FALSE(empty);
   EXPECT_EQ(empty.error().where, "empty.json");
-  auto inflated = importer::gunzip(profiler_file("ecbme4040-2022-gpu-one-step.trace.json.gz"), kMaxTraceBytes);
+  auto inflated = codec::gunzip(profiler_file("ecbme4040-2022-gpu-one-step.trace.json.gz"), kMaxTraceBytes);
   ASSERT_TRUE(inflated) << inflated.error().to_string();
   const std::string& plain = *inflated;
   auto m = parse_step_file(plain, "a.trace.json");

@@ -300,17 +300,30 @@ TEST(PrometheusRules, PromtoolTestRulesPasses) {
   EXPECT_NE(unit.output.find("SUCCESS"), std::string::npos) << unit.output;
 }
 
-// Every metric the alert rules use is one tfrig writes (or node_exporter's own).
+// Every metric the alert rules and their unit tests use is one tfrig writes
+// (or node_exporter's own): a misspelt name in either fails here.
 TEST(PrometheusRules, RulesUseOnlyKnownMetrics) {
-  const std::string rules = test::read_file(test::repo_root() + "/deploy/prometheus/tfrig-rules.yml");
-  const std::regex metric_re("\\b(tfrig_[a-z0-9_]+)");
-  int used = 0;
-  for (auto it = std::sregex_iterator(rules.begin(), rules.end(), metric_re); it != std::sregex_iterator(); ++it) {
-    const std::string name = (*it)[1];
-    EXPECT_NE(spec_of(name), nullptr) << name << " is used by an alert rule but tfrig writes no such metric";
-    ++used;
+  for (const char* file : {"tfrig-rules.yml", "tfrig-rules.test.yml"}) {
+    const std::string rules = test::read_file(test::repo_root() + "/deploy/prometheus/" + file);
+    const std::regex metric_re("\\b(tfrig_[a-z0-9_]+)");
+    int used = 0;
+    for (auto it = std::sregex_iterator(rules.begin(), rules.end(), metric_re); it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[1];
+      EXPECT_NE(spec_of(name), nullptr) << file << ": " << name << " is used but tfrig writes no such metric";
+      ++used;
+    }
+    EXPECT_GE(used, 8) << file;
   }
-  EXPECT_GE(used, 8);
+}
+
+// The renderer names metrics by report::Metric; each enumerator has exactly
+// its own row, in order, so the name it stands for is the table's.
+TEST(PrometheusRender, OneTableRowPerMetricEnumeratorInOrder) {
+  const auto& table = report::prometheus_metrics();
+  ASSERT_EQ(table.size(), static_cast<size_t>(report::Metric::kXidEvents) + 1);
+  for (size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(static_cast<size_t>(table[i].id), i) << table[i].name;
+  }
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/decode.h"
+#include "codec/jpeg.h"
 #include "test_support.h"
 
 namespace tfrig {
@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 void make_source(const std::string& src) {
-  auto set = bench::generate_jpegs(6, 96, 64, 90, 3);
+  auto set = codec::generate_jpegs(6, 96, 64, 90, 3);
   ASSERT_TRUE(set) << set.error().to_string();
   for (size_t i = 0; i < set->images.size(); ++i) {
     const std::string cls = src + (i % 2 ? "/cat" : "/dog");

@@ -1,6 +1,7 @@
-// gzip decompression for imported files. nvidia-bug-report.sh appends each
-// section with `gzip -c >> file`, so a bug report is a stream of many gzip
-// members (RFC 1952 section 2.2 allows it); every member is inflated in turn.
+// gzip decompression (RFC 1952), shared by the importer, capture, fleet and
+// plan's profiler traces. nvidia-bug-report.sh appends each section with
+// `gzip -c >> file`, so a bug report is a stream of many gzip members
+// (RFC 1952 section 2.2 allows it); every member is inflated in turn.
 //
 // Files from other machines may be gzip bombs (a few MB that inflate to GBs):
 // nothing here inflates more than its caller's cap, and gunzip_head inflates
@@ -16,7 +17,7 @@
 
 #include "core/result.h"
 
-namespace tfrig::importer {
+namespace tfrig::codec {
 
 // True when the bytes start with the gzip magic 1f 8b.
 bool is_gzip(std::string_view bytes);
@@ -33,7 +34,8 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std:
 // file without paying for a bomb. A stream cut short (or corrupt) before
 // max_output gives what it held, and sets `cut` (when given) to gunzip's
 // error for it.
-core::Result<std::string> gunzip_head(std::string_view bytes, size_t max_output, std::optional<core::Error>* cut = nullptr);
+core::Result<std::string> gunzip_head(std::string_view bytes, size_t max_output,
+                                      std::optional<core::Error>* cut = nullptr);
 
 // Streams every member through `sink` in chunks of at most `chunk` bytes,
 // with the count of input bytes consumed so far; an error from sink stops
@@ -45,4 +47,4 @@ core::Status gunzip_stream(std::string_view bytes, const GunzipSink& sink, size_
 // that detection of a bomb inflated a few kB, not a GB.
 uint64_t inflated_bytes_total();
 
-}  // namespace tfrig::importer
+}  // namespace tfrig::codec

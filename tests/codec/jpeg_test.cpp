@@ -1,15 +1,16 @@
-#include "bench/decode.h"
+#include "codec/jpeg.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "bench_test_util.h"
+#include "bench/bench_test_util.h"
 
-namespace tfrig::bench {
+namespace tfrig::codec {
 namespace {
 
-using testing::TempDir;
+using bench::testing::TempDir;
+namespace testing = bench::testing;
 
 TEST(GenerateJpegs, MakesDecodableImagesNearImageNetsAverageSize) {
   auto set = generate_jpegs(3, 500, 375, 90, 1);
@@ -34,12 +35,11 @@ TEST(LoadJpegs, SkipsACorruptJpegAndANonJpegNamingThem) {
   // A JPEG cut after its headers: the entropy-coded data is missing.
   testing::write_file(dir.file("truncated.jpg"), good.substr(0, 200));
   testing::write_file(dir.file("notes.txt"), "not an image");
-  auto loaded = load_jpegs(dir.path(), 100, 1 << 20);
-  ASSERT_TRUE(loaded) << loaded.error().to_string();
-  ASSERT_EQ(loaded->images.size(), 1u);
-  EXPECT_EQ(loaded->names.front(), dir.file("good.jpg"));
-  ASSERT_EQ(loaded->rejected.size(), 2u);
-  std::string all = loaded->rejected[0] + "\n" + loaded->rejected[1];
+  auto loaded = load_jpegs({dir.file("good.jpg"), dir.file("notes.txt"), dir.file("truncated.jpg")}, 1 << 20);
+  ASSERT_EQ(loaded.images.size(), 1u);
+  EXPECT_EQ(loaded.names.front(), dir.file("good.jpg"));
+  ASSERT_EQ(loaded.rejected.size(), 2u);
+  std::string all = loaded.rejected[0] + "\n" + loaded.rejected[1];
   EXPECT_NE(all.find("notes.txt"), std::string::npos) << all;
   EXPECT_NE(all.find("truncated.jpg"), std::string::npos) << all;
 }
@@ -72,8 +72,11 @@ TEST(DecodeSample, OneBadImageIsCountedOnce) {
   }
 }
 
-TEST(LoadJpegs, AMissingDirectoryIsAnError) {
-  EXPECT_FALSE(load_jpegs("/nonexistent/tfrig/data", 10, 1 << 20));
+TEST(LoadJpegs, AFileThatCannotBeOpenedIsRejectedByName) {
+  JpegSet set = load_jpegs({"/nonexistent/tfrig/data/a.jpg"}, 1 << 20);
+  EXPECT_TRUE(set.images.empty());
+  ASSERT_EQ(set.rejected.size(), 1u);
+  EXPECT_NE(set.rejected.front().find("/nonexistent/tfrig/data/a.jpg"), std::string::npos) << set.rejected.front();
 }
 
 TEST(RandomResizedCrop, AlwaysInsideTheImageWithinTheAreaAndRatioBounds) {

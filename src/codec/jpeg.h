@@ -1,7 +1,8 @@
-// decode: JPEG decode with libjpeg-turbo's TurboJPEG API, alone and followed
-// by the standard ImageNet training augmentation (random resized crop to
-// 224x224, random horizontal flip, normalise to float), on one core and on
-// all cores. Images are held in memory so storage does not enter the number.
+// JPEG with libjpeg-turbo's TurboJPEG API: decode alone and followed by the
+// standard ImageNet training augmentation (random resized crop to 224x224,
+// random horizontal flip, normalise to float), on one core and on all cores.
+// Images are held in memory so storage does not enter the number. Shared by
+// bench's decode benchmark, pipeline's decode stave and pack --validate full.
 #pragma once
 
 #include <atomic>
@@ -12,22 +13,22 @@
 
 #include "core/result.h"
 
-namespace tfrig::bench {
+namespace tfrig::codec {
 
 // The crop size of ResNet/Inception ImageNet training (He et al. 2015,
 // torchvision RandomResizedCrop default, TF official models' preprocessing).
 inline constexpr int kCropSize = 224;
 
 struct JpegSet {
-  std::vector<std::string> images;     // the encoded files
-  std::vector<std::string> names;      // their paths, or "generated-N"
-  std::vector<std::string> rejected;   // "path: why" for each file that will not decode
-  uint64_t pixels = 0;                 // total over images
+  std::vector<std::string> images;    // the encoded files
+  std::vector<std::string> names;     // their paths, or "generated-N"
+  std::vector<std::string> rejected;  // "path: why" for each file that will not decode
+  uint64_t pixels = 0;                // total over images
 };
 
-// Reads the JPEGs under dir (at most max_files, max_bytes in all) and keeps
-// those that decode; each corrupt or non-JPEG file is listed in `rejected`.
-core::Result<JpegSet> load_jpegs(const std::string& dir, size_t max_files, uint64_t max_bytes);
+// Reads the files (until max_bytes in all) and keeps those that decode; each
+// unreadable, corrupt or non-JPEG file is listed in `rejected`.
+JpegSet load_jpegs(const std::vector<std::string>& files, uint64_t max_bytes);
 
 // Synthetic photographs of ImageNet's typical size and quality.
 core::Result<JpegSet> generate_jpegs(int count, int width, int height, int quality, uint64_t seed);
@@ -50,7 +51,8 @@ struct DecodeFailures {
   std::string first_error;  // the decoder's message for the first of them
 };
 core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
-                                   const std::atomic<bool>& cancelled, uint64_t seed, DecodeFailures* failures = nullptr);
+                                   const std::atomic<bool>& cancelled, uint64_t seed,
+                                   DecodeFailures* failures = nullptr);
 
 // The crop RandomResizedCrop picks: area fraction in [0.08, 1], aspect ratio
 // in [3/4, 4/3] log-uniform, ten tries, then the central crop.
@@ -65,4 +67,4 @@ CropBox random_resized_crop(int width, int height, std::mt19937_64& rng);
 void resize_flip_normalize(const uint8_t* rgb, int width, int height, const CropBox& crop, bool flip, int size,
                            float* out);
 
-}  // namespace tfrig::bench
+}  // namespace tfrig::codec

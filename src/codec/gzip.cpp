@@ -1,4 +1,4 @@
-#include "importer/gzip.h"
+#include "codec/gzip.h"
 
 #include <zlib.h>
 
@@ -9,7 +9,7 @@
 
 #include "core/i18n.h"
 
-namespace tfrig::importer {
+namespace tfrig::codec {
 
 namespace {
 
@@ -21,7 +21,8 @@ constexpr std::string_view kEnough = "\x01enough";
 }  // namespace
 
 bool is_gzip(std::string_view bytes) {
-  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b;
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
 uint64_t inflated_bytes_total() { return g_inflated.load(); }
@@ -33,7 +34,9 @@ core::Status gunzip_stream(std::string_view bytes, const GunzipSink& sink, size_
   while (pos < bytes.size()) {
     // Padding after the last member (tar-style zeros) is not another member.
     if (!is_gzip(bytes.substr(pos))) {
-      if (pos > 0 && std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.end(), [](char c) { return c == 0; })) break;
+      if (pos > 0 &&
+          std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.end(), [](char c) { return c == 0; }))
+        break;
       return core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
                         pos == 0 ? _("not gzip data (expected the magic bytes 1f 8b)")
                                  : _("trailing bytes after a gzip member that are not another member"));
@@ -130,4 +133,4 @@ core::Result<std::string> gunzip_head(std::string_view bytes, size_t max_output,
   return out;
 }
 
-}  // namespace tfrig::importer
+}  // namespace tfrig::codec
