@@ -17,7 +17,7 @@ if [ ! -d "$build/fuzz" ]; then
   build="build-fuzz"
   bash scripts/install-deps.sh
   source scripts/cmake-launcher.sh
-  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_launcher[@]}" \
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_launcher[@]}" "${clang_linker[@]}" \
     -DTFRIG_WERROR=ON -DTFRIG_FUZZ=ON -DTFRIG_TESTS=OFF
 fi
 source scripts/phase.sh

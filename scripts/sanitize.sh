@@ -9,9 +9,9 @@ source scripts/phase.sh
 phase "deps" bash scripts/install-deps.sh
 source scripts/cmake-launcher.sh
 jobs="$(nproc)"
-CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize "${cmake_launcher[@]}" \
+CC=clang CXX=clang++ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize "${cmake_launcher[@]}" "${clang_linker[@]}" \
   -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only" -DCMAKE_C_FLAGS_SANITIZE="-O1 -gline-tables-only" \
-  -DTFRIG_WERROR=ON -DTFRIG_SANITIZE=ON -DTFRIG_FUZZ=ON
+  -DTFRIG_WERROR=ON -DTFRIG_SANITIZE=ON -DTFRIG_FUZZ=ON -DTFRIG_TEST_SHARDS=24
 phase "asan build" cmake --build build-asan -j "$jobs"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
