@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds tfrig, its tests and its fuzz targets with clang under AddressSanitizer
 # + UBSan (one build serves both: the library carries libFuzzer's coverage
-# hooks, which cost the tests nothing but time) and runs every test there.
+# hooks, which cost the tests nothing but time) and runs the tests there: the
+# gtest cases in 24 shards (tests/CMakeLists.txt, TFRIG_TEST_SHARDS), without
+# the tests of other programs (Chromium, Slurm, Ansible, Prometheus, the .deb;
+# the Release run of scripts/test.sh runs them).
 # CI runs this after scripts/test.sh, then scripts/fuzz.sh on the same build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
