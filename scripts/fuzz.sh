@@ -17,10 +17,11 @@ if [ ! -d "$build/fuzz" ]; then
   build="build-fuzz"
   bash scripts/install-deps.sh
   source scripts/cmake-launcher.sh
-  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_launcher[@]}" \
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${cmake_launcher[@]}" "${clang_linker[@]}" \
     -DTFRIG_WERROR=ON -DTFRIG_FUZZ=ON -DTFRIG_TESTS=OFF
 fi
-cmake --build "$build" -j "$(nproc)"
+source scripts/phase.sh
+phase "fuzz build" cmake --build "$build" -j "$(nproc)"
 scratch="$(mktemp -d -t tfrig-fuzz.XXXXXX)"
 trap 'rm -rf "$scratch"' EXIT INT TERM
 targets=("$@")
@@ -39,12 +40,14 @@ run_target() {
   echo "$rc" > "$scratch/$name.rc"
 }
 jobs="$(nproc)"
+fuzz_start=$SECONDS
 for name in "${targets[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
   echo "fuzz: $name for ${seconds}s"
   run_target "$name" &
 done
 wait
+echo "[ci] fuzz run: $((SECONDS - fuzz_start)) s wall, ${#targets[@]} targets, ${seconds} s each, $jobs at a time" >&2
 failed=0
 for name in "${targets[@]}"; do
   rc="$(cat "$scratch/$name.rc" 2>/dev/null || echo 1)"
