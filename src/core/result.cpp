@@ -37,8 +37,12 @@ std::optional<Message> error_message(std::string path, const Error& e) {
 }
 
 std::string describe(const Error& e) {
-  if (auto m = error_message(e)) return render(*m, i18n::language());
-  return e.to_string();
+  if (e.text.empty()) return e.to_string();
+  const std::string_view language = i18n::language();
+  const std::string text = render(e.text, language);
+  if (e.where.empty()) return text;
+  // "where: " as the terminal's errors have always read (an ASCII colon after a path).
+  return (e.place.empty() ? e.where : render(e.place, language)) + ": " + text;
 }
 
 }  // namespace tfrig::core

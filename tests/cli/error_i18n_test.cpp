@@ -74,7 +74,7 @@ TEST(ErrorI18n, AnErrorKeepsItsMessageAndRendersInTheReadersLanguage) {
   core::i18n::set_language("en");
   EXPECT_EQ(on_other_thread->message, "is a directory, expected a file");
   EXPECT_EQ(on_other_thread->to_string(), on_other_thread->where + ": is a directory, expected a file");
-  EXPECT_EQ(shown, on_other_thread->where + "：是一个目录，应为文件");
+  EXPECT_EQ(shown, on_other_thread->where + ": 是一个目录，应为文件");
 }
 
 // The broken fixture root: every kind of problem a probe stores (unreadable,
