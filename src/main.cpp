@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
   // is exit 73, never an exit 0 with a cut or empty result.
   int code = state.exit_code;
   if (auto written = core::finish_stdout(); !written) {
-    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(trf("cannot write the output to {}", written.error().to_string()), false).c_str());
+    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(trf("cannot write the output to {}", core::describe(written.error())), false).c_str());
     if (code < cli::kExitUsage) code = cli::kExitCantCreate;
   }
   // A probe left past its deadline may still run on its detached thread:

@@ -89,7 +89,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   }
 
   if (auto known = bench::check_benchmark_ids(o.ids); !known) {
-    core::log(core::LogLevel::kError, "{}", known.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(known.error()));
     return kExitUsage;
   }
 
@@ -124,7 +124,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   if (tty) std::fprintf(stderr, "\r\033[K");
   texts.reset();
   if (!report) {
-    core::log(core::LogLevel::kError, "{}", report.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
     return report.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal;
   }
 
@@ -133,7 +133,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
     std::string path = o.history.empty() ? bench::default_history_path() : o.history;
     auto history = bench::History::open(path);
     if (!history) {
-      core::log(core::LogLevel::kWarn, "{}", trf("history not kept: {}", history.error().to_string()));
+      core::log(core::LogLevel::kWarn, "{}", trf("history not kept: {}", core::describe(history.error())));
     } else {
       if (o.compare) {
         for (auto& m : report->results) {
@@ -147,7 +147,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
       }
       auto id = history->record(*report);
       if (!id) {
-        core::log(core::LogLevel::kWarn, "{}", trf("history not kept: {}", id.error().to_string()));
+        core::log(core::LogLevel::kWarn, "{}", trf("history not kept: {}", core::describe(id.error())));
       } else {
         core::log(core::LogLevel::kInfo, "{}", trf("recorded as run {0} in {1}", *id, history->path()));
       }
@@ -159,7 +159,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
                                     {"unit", p.unit}, {"median", p.median}});
           }
         } else {
-          core::log(core::LogLevel::kWarn, "{}", trf("history not shown: {}", points.error().to_string()));
+          core::log(core::LogLevel::kWarn, "{}", trf("history not shown: {}", core::describe(points.error())));
         }
       }
     }

@@ -34,7 +34,7 @@ void add_capture_command(CLI::App& app, RunState& state) {
     recording.record_to(log);
     auto report = probe_report(recording, opts->source);
     if (!report) {
-      core::log(core::LogLevel::kError, "{}", report.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
       state.exit_code = exit_code_for(report.error());
       return;
     }
@@ -53,12 +53,12 @@ void add_capture_command(CLI::App& app, RunState& state) {
     const auto entries = capture::capture_entries(root, seen, manifest);
     auto gz = capture::gzip(capture::write_tar(entries));
     if (!gz) {
-      core::log(core::LogLevel::kError, "{}", gz.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(gz.error()));
       state.exit_code = kExitInternal;
       return;
     }
     if (auto written = core::write_file_atomic(opts->output, *gz); !written) {
-      core::log(core::LogLevel::kError, "{}", written.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(written.error()));
       state.exit_code = kExitCantCreate;
       return;
     }

@@ -94,13 +94,13 @@ void add_compat_command(CLI::App& app, RunState& state) {
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {
-      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
       state.exit_code = exit_code_for(k.error());
       return;
     }
     if (!o->tf.empty()) {
       if (auto ok = known_tf_version(*k, "--tf", o->tf); !ok) {
-        core::log(core::LogLevel::kError, "{}", ok.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(ok.error()));
         state.exit_code = kExitUsage;
         return;
       }
@@ -122,7 +122,7 @@ void add_compat_command(CLI::App& app, RunState& state) {
       if (report) {
         fill_compat_from_machine(q, report->inventory);
       } else {
-        core::log(core::LogLevel::kWarn, "{}", trf("could not probe this machine ({}); using only the given parts", report.error().to_string()));
+        core::log(core::LogLevel::kWarn, "{}", trf("could not probe this machine ({}); using only the given parts", core::describe(report.error())));
       }
     }
     knowledge::CompatAnswer answer;

@@ -104,7 +104,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     if (!opts->from.empty()) {
       auto split = split_from_files(opts->from, state.global.knowledge_dir);
       if (!split) {
-        core::log(core::LogLevel::kError, "{}", split.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(split.error()));
         state.exit_code = exit_code_for(split.error());
         return;
       }
@@ -122,19 +122,19 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     source.capture_limits = opts->capture_limits;
     auto report = load_report(source);
     if (!report) {
-      core::log(core::LogLevel::kError, "{}", report.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
       state.exit_code = exit_code_for(report.error());
       return;
     }
     auto knowledge = knowledge::load(state.global.knowledge_dir);
     if (!knowledge) {
-      core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
       state.exit_code = exit_code_for(knowledge.error());
       return;
     }
     if (!opts->tf.empty()) {
       if (auto ok = known_tf_version(*knowledge, "--tf", opts->tf); !ok) {
-        core::log(core::LogLevel::kError, "{}", ok.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(ok.error()));
         state.exit_code = kExitUsage;
         return;
       }

@@ -240,7 +240,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
   cmd->callback([o, &state] {
     auto table = explain::load_signature_table(state.global.knowledge_dir);
     if (!table) {
-      core::log(core::LogLevel::kError, "{}", table.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(table.error()));
       state.exit_code = exit_code_for(table.error());
       return;
     }
@@ -249,7 +249,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
       if (!o->corpus.empty()) {
         auto figures = explain::measure_corpus(*table, o->corpus);
         if (!figures) {
-          core::log(core::LogLevel::kError, "{}", figures.error().to_string());
+          core::log(core::LogLevel::kError, "{}", core::describe(figures.error()));
           state.exit_code = exit_code_for(figures.error());
           return;
         }
@@ -291,7 +291,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
             analyzer.add_bytes(b.size());
           });
       if (!ran) {
-        core::log(core::LogLevel::kError, "{}", ran.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(ran.error()));
         state.exit_code = ran.error().code == core::ErrorCode::kNotFound ? 127 : kExitInternal;
         return;
       }
@@ -303,7 +303,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
       const std::string path = o->args.empty() ? "-" : o->args.front();
       auto read = analyze_file(path, *table);
       if (!read) {
-        core::log(core::LogLevel::kError, "{}", read.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(read.error()));
         state.exit_code = exit_code_for(read.error());
         return;
       }
@@ -313,7 +313,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
     // The machine to judge against.
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {
-      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
       state.exit_code = exit_code_for(k.error());
       return;
     }
@@ -329,11 +329,11 @@ void add_explain_command(CLI::App& app, RunState& state) {
       if (r) {
         machine = std::move(*r);
       } else if (explicit_machine) {
-        core::log(core::LogLevel::kError, "{}", r.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(r.error()));
         state.exit_code = exit_code_for(r.error());
         return;
       } else {
-        core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", r.error().to_string()));
+        core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", core::describe(r.error())));
       }
     }
     // The findings and the verdict are the output's texts (English in JSON unless --lang).
@@ -367,7 +367,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
     if (fd < 0) {
       auto w = core::write_file_atomic(o->output, out);
       if (!w) {
-        core::log(core::LogLevel::kError, "{}", w.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(w.error()));
         state.exit_code = kExitCantCreate;
         return;
       }

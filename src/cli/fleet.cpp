@@ -56,12 +56,12 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   core::Stopwatch watch;
   auto knowledge = knowledge::load(global.knowledge_dir);
   if (!knowledge) {
-    core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
     return exit_code_for(knowledge.error());
   }
   auto files = fleet::list_inputs(o.inputs);
   if (!files) {
-    core::log(core::LogLevel::kError, "{}", files.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(files.error()));
     return exit_code_for(files.error());
   }
   if (files->empty()) {
@@ -79,7 +79,7 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   if (!o.baseline.empty()) {
     auto b = core::i18n::in_output_language([&] { return fleet::load_node(o.baseline, *knowledge, load); });
     if (!b) {
-      core::log(core::LogLevel::kError, "{}", trf("--baseline: {}", b.error().to_string()));
+      core::log(core::LogLevel::kError, "{}", trf("--baseline: {}", core::describe(b.error())));
       return exit_code_for(b.error());
     }
     baseline = std::move(*b);

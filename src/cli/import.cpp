@@ -24,7 +24,7 @@ namespace {
 int write_imported(core::Result<report::Report> report, const std::string& output,
                    const std::vector<std::string>* warnings = nullptr) {
   if (!report) {
-    core::log(core::LogLevel::kError, "{}", report.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
     return exit_code_for(report.error());
   }
   for (const auto& s : report->probes) {

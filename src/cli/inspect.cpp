@@ -30,7 +30,7 @@ int run(InspectArgs& a) {
   if (a.compression != "auto") {
     auto c = tfrecord::parse_compression(a.compression);
     if (!c) {
-      core::log(core::LogLevel::kError, "{}", c.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(c.error()));
       return kExitUsage;
     }
     a.options.compression = *c;
@@ -39,7 +39,7 @@ int run(InspectArgs& a) {
   // file that cannot be read gets its error in the reader's language.
   auto r = core::i18n::in_output_language([&a] { return tfrecord::inspect_file(a.path, a.options); });
   if (!r) {
-    core::log(core::LogLevel::kError, "inspect: {}", r.error().to_string());
+    core::log(core::LogLevel::kError, "inspect: {}", core::describe(r.error()));
     return exit_code_for(r.error());
   }
   if (a.json) {

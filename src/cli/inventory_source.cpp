@@ -167,8 +167,13 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   auto text = here.read_text(ec ? file : path, 64u << 20);
   if (!text) return tl::unexpected(text.error());
   auto xml = probe::parse::parse_nvidia_smi_xml(*text);
-  // The parser's English is the importer's stored text; here it goes to the user.
-  if (!xml) return core::fail(xml.error().code, file + ": " + xml.error().where, report::probe_detail(xml.error().message));
+  // The parser's error after the file's name; the terminal renders it in the reader's language.
+  if (!xml) {
+    core::Error e = xml.error();
+    e.place = core::Message(N_("{0}: {1}"), file, e.place.empty() ? core::MessageArg(e.where) : core::MessageArg(e.place));
+    e.where = core::english(e.place);
+    return tl::unexpected(std::move(e));
+  }
   report::Report r;
   r.tool_version = TFRIG_VERSION;
   r.generated_at = core::utc_timestamp();
@@ -178,19 +183,22 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   probe::ProbeStatus status;
   status.id = "nvidia_smi_xml";
   status.state = xml->gpus.empty() ? probe::State::kAbsent : probe::State::kOk;
-  status.detail = std::to_string(xml->gpus.size()) + " GPU(s), driver " + xml->driver_version.value_or("unknown") +
-                  ", CUDA " + xml->cuda_version.value_or("unknown") + (xml->dtd ? ", " + *xml->dtd : std::string());
+  const core::MessageArg unknown = core::Message(N_("unknown"));
+  core::Message detail(N_("{0} GPU(s), driver {1}, CUDA {2}"), xml->gpus.size(),
+                       xml->driver_version ? core::MessageArg(*xml->driver_version) : unknown,
+                       xml->cuda_version ? core::MessageArg(*xml->cuda_version) : unknown);
+  // TRANSLATORS: a summary and the nvidia-smi XML's DTD name ("nvsmi_device_v12.dtd").
+  if (xml->dtd) detail = core::Message(N_("{0}, {1}"), std::move(detail), *xml->dtd);
+  status.set_detail(std::move(detail));
   status.seconds = watch.seconds();
   if (xml->attached_gpus && *xml->attached_gpus > static_cast<int>(xml->gpus.size())) {
     // Named as not examined in the verdict (report/coverage.h).
-    status.problems.push_back(std::string(report::kCutShort) +
-                              std::to_string(*xml->attached_gpus - static_cast<int>(xml->gpus.size())) + " of " +
-                              std::to_string(*xml->attached_gpus) + " GPUs not in the file (" + file + ": <attached_gpus> says " +
-                              std::to_string(*xml->attached_gpus) + " but " + std::to_string(xml->gpus.size()) +
-                              " <gpu> elements are present)");
+    // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor reads it there in English).
+    status.add_problem(core::Message(N_("cut short: {0} of {1} GPUs not in the file ({2}: <attached_gpus> says {1} but {3} <gpu> elements are present)"),
+                                     *xml->attached_gpus - static_cast<int>(xml->gpus.size()), *xml->attached_gpus, file, xml->gpus.size()));
   } else if (xml->attached_gpus && *xml->attached_gpus != static_cast<int>(xml->gpus.size())) {
-    status.problems.push_back(file + ": <attached_gpus> says " + std::to_string(*xml->attached_gpus) + " but " +
-                              std::to_string(xml->gpus.size()) + " <gpu> elements are present (trimmed file?)");
+    status.add_problem(core::Message(N_("{0}: <attached_gpus> says {1} but {2} <gpu> elements are present (trimmed file?)"), file,
+                                     *xml->attached_gpus, xml->gpus.size()));
   }
   r.probes.push_back(std::move(status));
   return r;
@@ -212,7 +220,7 @@ int write_output(const std::string& text, const std::string& output) {
   }
   if (auto written = core::write_output(output, text); !written) {
     // TRANSLATORS: {} is "PATH: what went wrong".
-    core::log(core::LogLevel::kError, "{}", trf("cannot write {}", written.error().to_string()));
+    core::log(core::LogLevel::kError, "{}", trf("cannot write {}", core::describe(written.error())));
     return kExitCantCreate;
   }
   if (output != "-") core::log(core::LogLevel::kInfo, "{}", trnf("wrote {0} ({1} byte)", "wrote {0} ({1} bytes)", text.size(), output, text.size()));

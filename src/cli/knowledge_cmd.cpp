@@ -40,7 +40,7 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
   cmd->callback([format, sources, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {
-      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
       state.exit_code = exit_code_for(k.error());
       return;
     }

@@ -45,13 +45,13 @@ int run(PackArgs& a) {
   }
   auto comp = tfrecord::parse_compression(a.compression);
   if (!comp) {
-    core::log(core::LogLevel::kError, "{}", comp.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(comp.error()));
     return kExitUsage;
   }
   auto& o = a.options;
   auto slice = tfrecord::resolve_slice(a.shard_index, a.num_shards, [](const char* name) { return std::getenv(name); });
   if (!slice) {
-    core::log(core::LogLevel::kError, "{}", slice.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(slice.error()));
     return kExitUsage;
   }
   o.shard_index = slice->index;
@@ -73,7 +73,7 @@ int run(PackArgs& a) {
   o.cancel = &guard.cancelled();
   auto sum = tfrecord::run_pack(o);
   if (!sum) {
-    core::log(core::LogLevel::kError, "pack: {}", sum.error().error.to_string());
+    core::log(core::LogLevel::kError, "pack: {}", core::describe(sum.error().error));
     return exit_code_for(sum.error());
   }
   if (sum->interrupted) {

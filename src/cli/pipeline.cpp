@@ -67,7 +67,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   // errors are built with its texts, in the output language.
   auto prices = core::i18n::in_output_language([&o] { return o.price.load(); });
   if (!prices) {
-    core::log(core::LogLevel::kError, "{}", prices.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(prices.error()));
     return exit_code_for(prices.error());
   }
   if (o.epochs <= 0 && o.price.any_given()) {
@@ -98,7 +98,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   req.batch = o.batch;
   auto demand = core::i18n::in_output_language([&] { return pipeline::resolve_demand(req, inv.inventory, catalog); });
   if (!demand) {
-    core::log(core::LogLevel::kError, "{}", demand.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(demand.error()));
     return demand.error().code == core::ErrorCode::kNotFound || demand.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage
                                                                                                                        : kExitInternal;
   }
@@ -128,7 +128,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (!measured) {
     texts.reset();
-    core::log(core::LogLevel::kError, "{}", measured.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(measured.error()));
     return measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal;
   }
   pipeline::ReportInputs in;

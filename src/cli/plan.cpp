@@ -335,7 +335,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
       return;
     }
     auto fail_with = [&state](const core::Error& e) {
-      core::log(core::LogLevel::kError, "{}", e.to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(e));
       state.exit_code = exit_code_for(e);
     };
     // Texts that go into the output (the workload's name and notes, the price
@@ -371,7 +371,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
     const auto rank = plan::parse_rank_by(o->rank);
     auto knowledge = knowledge::load(state.global.knowledge_dir);
     if (!knowledge) {
-      core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
       state.exit_code = exit_code_for(knowledge.error());
       return;
     }

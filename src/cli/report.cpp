@@ -78,7 +78,7 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
 int run(const ReportOptions& o, const GlobalOptions& global) {
   auto knowledge = knowledge::load(global.knowledge_dir);
   if (!knowledge) {
-    core::log(core::LogLevel::kError, "{}", knowledge.error().to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
     return exit_code_for(knowledge.error());
   }
   rules::FindingsOptions findings{o.tf.empty() ? std::nullopt : std::optional<std::string>(o.tf), ""};
@@ -86,7 +86,7 @@ int run(const ReportOptions& o, const GlobalOptions& global) {
   for (const auto& path : o.inputs) {
     auto doc = load_document(path, *knowledge, findings);
     if (!doc) {
-      core::log(core::LogLevel::kError, "{}", doc.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(doc.error()));
       return exit_code_for(doc.error());
     }
     docs.push_back(std::move(*doc));

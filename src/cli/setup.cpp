@@ -82,7 +82,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {
-      core::log(core::LogLevel::kError, "{}", k.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
       state.exit_code = exit_code_for(k.error());
       return;
     }
@@ -91,13 +91,13 @@ void add_setup_command(CLI::App& app, RunState& state) {
     source.snapshot = o->snapshot;
     auto report = load_report(source);
     if (!report && !o->snapshot.empty()) {
-      core::log(core::LogLevel::kError, "{}", report.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
       state.exit_code = exit_code_for(report.error());
       return;
     }
     if (!report) {
       core::log(core::LogLevel::kWarn, "{}",
-                trf("could not probe this machine ({}); planning from the options only", report.error().to_string()));
+                trf("could not probe this machine ({}); planning from the options only", core::describe(report.error())));
     }
     setup::SetupOptions options;
     options.tf = o->tf;
@@ -107,7 +107,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
     options.mirrors = o->mirrors;
     auto outcome = setup::make_setup_plan(*k, report ? &report->inventory : nullptr, options);
     if (!outcome) {
-      core::log(core::LogLevel::kError, "{}", outcome.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(outcome.error()));
       state.exit_code = exit_code_for(outcome.error());  // a bad option 64, bad knowledge data 65
       return;
     }
@@ -125,7 +125,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
     } else {
       const auto files = setup::render_all(plan, *k);
       if (auto st = setup::write_outputs(o->output, files, o->force); !st) {
-        core::log(core::LogLevel::kError, "{}", st.error().to_string());
+        core::log(core::LogLevel::kError, "{}", core::describe(st.error()));
         state.exit_code = kExitCantCreate;
         return;
       }

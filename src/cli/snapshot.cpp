@@ -24,7 +24,7 @@ void add_snapshot_command(CLI::App& app, RunState& state) {
     source.root = state.global.root;
     auto report = load_report(source);
     if (!report) {
-      core::log(core::LogLevel::kError, "{}", report.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
       state.exit_code = exit_code_for(report.error());
       return;
     }

@@ -32,7 +32,7 @@ int run(VerifyArgs& a) {
   if (a.compression != "auto") {
     auto c = tfrecord::parse_compression(a.compression);
     if (!c) {
-      core::log(core::LogLevel::kError, "{}", c.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(c.error()));
       return kExitUsage;
     }
     a.options.compression = *c;
@@ -44,7 +44,7 @@ int run(VerifyArgs& a) {
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec)) continue;
     if (auto ok = core::check_input_file(p); !ok) {
-      core::log(core::LogLevel::kError, "verify: {}", ok.error().to_string());
+      core::log(core::LogLevel::kError, "verify: {}", core::describe(ok.error()));
       return kExitNoInput;
     }
   }

@@ -98,12 +98,12 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     // A day sampled every second is ~50 MB of JSON Lines; 512 MiB is ten days.
     auto text = core::read_input_file(o.replay, 512u << 20);
     if (!text) {
-      core::log(core::LogLevel::kError, "{}", text.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(text.error()));
       return exit_code_for(text.error());
     }
     auto rec = watch::parse_recording(*text, o.replay);
     if (!rec) {
-      core::log(core::LogLevel::kError, "{}", rec.error().to_string());
+      core::log(core::LogLevel::kError, "{}", core::describe(rec.error()));
       return kExitDataErr;
     }
     return emit(*rec, o.format, o.output);
@@ -167,7 +167,7 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
   if (tty) std::fprintf(stderr, "\r\033[K");
   if (!result) {
     const core::Error& e = result.error();
-    core::log(core::LogLevel::kError, "{}", e.to_string());
+    core::log(core::LogLevel::kError, "{}", core::describe(e));
     // Like a shell: 127 for a command not found, 126 for one that cannot run.
     if (!o.command.empty() && e.where == o.command.front()) return e.code == core::ErrorCode::kNotFound ? 127 : 126;
     if (!o.record.empty() && core::starts_with(e.where, o.record)) return kExitCantCreate;

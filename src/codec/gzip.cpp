@@ -37,9 +37,9 @@ core::Status gunzip_stream(std::string_view bytes, const GunzipSink& sink, size_
       if (pos > 0 &&
           std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.end(), [](char c) { return c == 0; }))
         break;
-      return core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
-                        pos == 0 ? _("not gzip data (expected the magic bytes 1f 8b)")
-                                 : _("trailing bytes after a gzip member that are not another member"));
+      return core::fail(core::ErrorCode::kParse, core::Message(N_("offset {}"), pos),
+                        core::Message(pos == 0 ? N_("not gzip data (expected the magic bytes 1f 8b)")
+                                               : N_("trailing bytes after a gzip member that are not another member")));
     }
     z_stream z{};
     // 15 + 16: a gzip wrapper (zlib.h, inflateInit2).
@@ -60,10 +60,12 @@ core::Status gunzip_stream(std::string_view bytes, const GunzipSink& sink, size_
         std::string msg = z.msg != nullptr ? z.msg : "inflate error";
         inflateEnd(&z);
         if (rc == Z_BUF_ERROR) {
-          return core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
-                            trf("truncated gzip data (the member starting at offset {} does not end)", member_start));
+          return core::fail(
+              core::ErrorCode::kParse, core::Message(N_("offset {}"), pos),
+              core::Message(N_("truncated gzip data (the member starting at offset {} does not end)"), member_start));
         }
-        return core::fail(core::ErrorCode::kParse, trf("offset {}", pos), trf("corrupt gzip data: {}", msg));
+        return core::fail(core::ErrorCode::kParse, core::Message(N_("offset {}"), pos),
+                          core::Message(N_("corrupt gzip data: {}"), std::string(msg)));
       }
       if (produced > 0) {
         if (auto ok = sink(std::string_view(buf.data(), produced), pos); !ok) {
@@ -73,8 +75,9 @@ core::Status gunzip_stream(std::string_view bytes, const GunzipSink& sink, size_
       }
       if (rc != Z_STREAM_END && produced == 0 && pos >= bytes.size()) {
         inflateEnd(&z);
-        return core::fail(core::ErrorCode::kParse, trf("offset {}", pos),
-                          trf("truncated gzip data (the member starting at offset {} does not end)", member_start));
+        return core::fail(
+            core::ErrorCode::kParse, core::Message(N_("offset {}"), pos),
+            core::Message(N_("truncated gzip data (the member starting at offset {} does not end)"), member_start));
       }
     }
     inflateEnd(&z);
@@ -99,8 +102,8 @@ core::Result<std::string> gunzip(std::string_view bytes, size_t max_output, std:
   auto done = gunzip_stream(bytes, [&](std::string_view chunk, size_t consumed) -> core::Status {
     if (out.size() + chunk.size() > max_output) {
       over = true;
-      return core::fail(core::ErrorCode::kUnsupported, trf("offset {}", consumed),
-                        trf("decompressed data larger than {} MiB", max_output >> 20));
+      return core::fail(core::ErrorCode::kUnsupported, core::Message(N_("offset {}"), consumed),
+                        core::Message(N_("decompressed data larger than {} MiB"), max_output >> 20));
     }
     out.append(chunk);
     return {};

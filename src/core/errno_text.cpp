@@ -7,43 +7,57 @@
 
 namespace tfrig::core {
 
-std::string errno_text(int err) {
+namespace {
+
+const char* errno_english(int err) {
   // glibc's strerror texts for the errors a file tool meets; the English is
   // the catalog key, so any other errno prints as strerror gives it.
   switch (err) {
-    case ENOENT: return _("No such file or directory");
-    case EACCES: return _("Permission denied");
-    case EPERM: return _("Operation not permitted");
-    case ENOSPC: return _("No space left on device");
-    case EDQUOT: return _("Disk quota exceeded");
-    case EISDIR: return _("Is a directory");
-    case ENOTDIR: return _("Not a directory");
-    case EROFS: return _("Read-only file system");
-    case EEXIST: return _("File exists");
-    case EIO: return _("Input/output error");
-    case ELOOP: return _("Too many levels of symbolic links");
-    case ENAMETOOLONG: return _("File name too long");
-    case EMFILE: return _("Too many open files");
-    case EBUSY: return _("Device or resource busy");
-    case EINVAL: return _("Invalid argument");
-    case ENXIO: return _("No such device or address");
-    case ENODEV: return _("No such device");
-    case ENOMEM: return _("Cannot allocate memory");
-    case ENFILE: return _("Too many open files in system");
-    case EFBIG: return _("File too large");
-    case EXDEV: return _("Invalid cross-device link");
-    case ENOTEMPTY: return _("Directory not empty");
-    case ETXTBSY: return _("Text file busy");
-    case EPIPE: return _("Broken pipe");
-    case ENOEXEC: return _("Exec format error");
-    case EOVERFLOW: return _("Value too large for defined data type");
-    case EBADF: return _("Bad file descriptor");
-    case EAGAIN: return _("Resource temporarily unavailable");
-    case ENOSYS: return _("Function not implemented");
-    case EOPNOTSUPP: return _("Operation not supported");
+    case ENOENT: return N_("No such file or directory");
+    case EACCES: return N_("Permission denied");
+    case EPERM: return N_("Operation not permitted");
+    case ENOSPC: return N_("No space left on device");
+    case EDQUOT: return N_("Disk quota exceeded");
+    case EISDIR: return N_("Is a directory");
+    case ENOTDIR: return N_("Not a directory");
+    case EROFS: return N_("Read-only file system");
+    case EEXIST: return N_("File exists");
+    case EIO: return N_("Input/output error");
+    case ELOOP: return N_("Too many levels of symbolic links");
+    case ENAMETOOLONG: return N_("File name too long");
+    case EMFILE: return N_("Too many open files");
+    case EBUSY: return N_("Device or resource busy");
+    case EINVAL: return N_("Invalid argument");
+    case ENXIO: return N_("No such device or address");
+    case ENODEV: return N_("No such device");
+    case ENOMEM: return N_("Cannot allocate memory");
+    case ENFILE: return N_("Too many open files in system");
+    case EFBIG: return N_("File too large");
+    case EXDEV: return N_("Invalid cross-device link");
+    case ENOTEMPTY: return N_("Directory not empty");
+    case ETXTBSY: return N_("Text file busy");
+    case EPIPE: return N_("Broken pipe");
+    case ENOEXEC: return N_("Exec format error");
+    case EOVERFLOW: return N_("Value too large for defined data type");
+    case EBADF: return N_("Bad file descriptor");
+    case EAGAIN: return N_("Resource temporarily unavailable");
+    case ENOSYS: return N_("Function not implemented");
+    case EOPNOTSUPP: return N_("Operation not supported");
     default: break;
   }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string errno_text(int err) {
+  if (const char* e = errno_english(err)) return _(e);
   return std::strerror(err);
+}
+
+MessageArg errno_arg(int err) {
+  if (const char* e = errno_english(err)) return Message(e);
+  return std::string(std::strerror(err));
 }
 
 std::string error_code_text(const std::error_code& ec) {
@@ -51,34 +65,54 @@ std::string error_code_text(const std::error_code& ec) {
   return ec.message();
 }
 
+namespace {
+
+// TRANSLATORS: the file operations below fill "{0} failed: {1}" (an errno message follows).
+const std::pair<const char*, const char*> kFileActions[] = {
+    NC_("file operation", "open"),
+    NC_("file operation", "read"),
+    NC_("file operation", "write"),
+    NC_("file operation", "stat"),
+    NC_("file operation", "list"),
+    NC_("file operation", "close"),
+    NC_("file operation", "create"),
+    NC_("file operation", "fsync"),
+    NC_("file operation", "rename"),
+    NC_("file operation", "mkdir"),
+    NC_("file operation", "opendir"),
+    NC_("file operation", "readdir"),
+    NC_("file operation", "readlink"),
+    NC_("file operation", "resolve"),
+    NC_("file operation", "statvfs"),
+    NC_("file operation", "run"),
+    NC_("file operation", "open directory"),
+    NC_("file operation", "fsync directory"),
+    NC_("file operation", "open O_DIRECT"),
+    NC_("file operation", "create marker"),
+    NC_("file operation", "create test file"),
+    NC_("file operation", "write test file"),
+    NC_("file operation", "create history directory"),
+    NC_("file operation", "stat new scratch directory"),
+    NC_("file operation", "open scratch directory for removal"),
+    NC_("file operation", "use as the benchmark directory"),
+};
+
+const std::pair<const char*, const char*>* known_action(std::string_view action) {
+  for (const auto& a : kFileActions) {
+    if (action == a.second) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::string file_action_text(std::string_view action) {
-  // TRANSLATORS: the file operations below fill "{0} failed: {1}" (an errno message follows).
-  if (action == "open") return C_("file operation", "open");
-  if (action == "read") return C_("file operation", "read");
-  if (action == "write") return C_("file operation", "write");
-  if (action == "stat") return C_("file operation", "stat");
-  if (action == "list") return C_("file operation", "list");
-  if (action == "close") return C_("file operation", "close");
-  if (action == "create") return C_("file operation", "create");
-  if (action == "fsync") return C_("file operation", "fsync");
-  if (action == "rename") return C_("file operation", "rename");
-  if (action == "mkdir") return C_("file operation", "mkdir");
-  if (action == "opendir") return C_("file operation", "opendir");
-  if (action == "readdir") return C_("file operation", "readdir");
-  if (action == "readlink") return C_("file operation", "readlink");
-  if (action == "resolve") return C_("file operation", "resolve");
-  if (action == "statvfs") return C_("file operation", "statvfs");
-  if (action == "run") return C_("file operation", "run");
-  if (action == "open directory") return C_("file operation", "open directory");
-  if (action == "fsync directory") return C_("file operation", "fsync directory");
-  if (action == "open O_DIRECT") return C_("file operation", "open O_DIRECT");
-  if (action == "create marker") return C_("file operation", "create marker");
-  if (action == "create test file") return C_("file operation", "create test file");
-  if (action == "write test file") return C_("file operation", "write test file");
-  if (action == "create history directory") return C_("file operation", "create history directory");
-  if (action == "stat new scratch directory") return C_("file operation", "stat new scratch directory");
-  if (action == "open scratch directory for removal") return C_("file operation", "open scratch directory for removal");
-  if (action == "use as the benchmark directory") return C_("file operation", "use as the benchmark directory");
+  if (const auto* a = known_action(action)) return C_(a->first, a->second);
+  return std::string(action);
+}
+
+MessageArg file_action_arg(std::string_view action) {
+  if (const auto* a = known_action(action)) return Message::in_context(*a);
   return std::string(action);
 }
 

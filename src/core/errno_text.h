@@ -7,6 +7,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "core/message.h"
+
 namespace tfrig::core {
 
 // strerror(err), translated when the catalog has it ("No such file or directory").
@@ -20,5 +22,10 @@ std::string error_code_text(const std::error_code& ec);
 // A file operation as errno_error names it ("open", "read", "fsync directory"),
 // translated when the catalog has it; an unknown one stays as given.
 std::string file_action_text(std::string_view action);
+
+// The same as message arguments (a nested message when the catalog has it,
+// else the text as it is), for errors built from messages (errno_error).
+MessageArg errno_arg(int err);
+MessageArg file_action_arg(std::string_view action);
 
 }  // namespace tfrig::core

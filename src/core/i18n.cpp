@@ -9,7 +9,6 @@
 
 #include "core/i18n_embedded.h"
 #include "core/message.h"
-#include "core/i18n_thread.h"
 
 namespace tfrig::core::i18n {
 
@@ -224,11 +223,7 @@ std::atomic<const Active*>& active_slot() {
 
 const Active& active() { return *active_slot().load(std::memory_order_acquire); }
 
-// Set on a thread whose texts are stored as facts (a probe's): every lookup
-// there answers English, whatever the process's language.
-thread_local bool t_english = false;
-
-const Catalog* catalog_here() { return t_english ? nullptr : active().catalog; }
+const Catalog* catalog_here() { return active().catalog; }
 
 std::vector<std::pair<std::string, Catalog>>& loaded() {
   static std::vector<std::pair<std::string, Catalog>> catalogs = [] {
@@ -377,9 +372,7 @@ void set_language(std::string_view language) {
   active_slot().store(chosen, std::memory_order_release);
 }
 
-std::string_view language() { return t_english ? std::string_view("en") : std::string_view(active().language); }
-
-void set_thread_english(bool english) { t_english = english; }
+std::string_view language() { return active().language; }
 
 std::string_view translate(std::string_view msgid) {
   const Catalog* c = catalog_here();

@@ -26,9 +26,9 @@ namespace tfrig::core {
 Error errno_error(int err, std::string path, std::string_view action) {
   const ErrorCode code = error_code_for_errno(err);
   // TRANSLATORS: a file operation ("open", "read") and the system's reason ("No such file or directory").
-  std::string message = trf("{0} failed: {1}", file_action_text(action), errno_text(err));
-  if (err == ELOOP) message += _(" (symlink loop)");
-  return Error{code, std::move(path), std::move(message)};
+  Message text(N_("{0} failed: {1}"), file_action_arg(action), errno_arg(err));
+  if (err == ELOOP) text = Message(N_("{} (symlink loop)"), std::move(text));
+  return make_error(code, std::move(path), std::move(text));
 }
 
 SysRoot::EnvMap process_environment() {
@@ -91,8 +91,8 @@ Result<std::string> SysRoot::read_text_memory(std::string_view rel, size_t max_b
   const std::string path = full_path(rel);
   MemoryTree::Found f;
   if (int err = tree_->resolve(rel, true, f); err != 0) return tl::unexpected(errno_error(err, path, "open"));
-  if (f.node->type == MemoryTree::Type::kDir) return fail(ErrorCode::kIo, path, _("is a directory, expected a file"));
-  if (f.node->data.size() > max_bytes) return fail(ErrorCode::kIo, path, trf("larger than the {} bytes expected", max_bytes));
+  if (f.node->type == MemoryTree::Type::kDir) return fail(ErrorCode::kIo, path, Message(N_("is a directory, expected a file")));
+  if (f.node->data.size() > max_bytes) return fail(ErrorCode::kIo, path, Message(N_("larger than the {} bytes expected"), max_bytes));
   return f.node->data;
 }
 
@@ -104,8 +104,8 @@ Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t m
   if (!file.valid()) return tl::unexpected(errno_error(errno, path, "open"));
   struct stat st {};
   if (::fstat(file.get(), &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
-  if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, _("is a directory, expected a file"));
-  if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, _("is not a regular file (device, FIFO or socket)"));
+  if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, Message(N_("is a directory, expected a file")));
+  if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, Message(N_("is not a regular file (device, FIFO or socket)")));
   std::string out;
   if (st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes));
   char buf[16384];
@@ -117,7 +117,7 @@ Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t m
     }
     if (n == 0) break;
     if (out.size() + static_cast<size_t>(n) > max_bytes) {
-      return fail(ErrorCode::kIo, path, trf("larger than the {} bytes expected", max_bytes));
+      return fail(ErrorCode::kIo, path, Message(N_("larger than the {} bytes expected"), max_bytes));
     }
     out.append(buf, static_cast<size_t>(n));
   }
@@ -133,7 +133,7 @@ Result<std::string> SysRoot::read_line(std::string_view rel) const {
   // Some sysfs files end in NUL padding: drop it; a NUL inside is binary data.
   while (!view.empty() && view.back() == '\0') view.remove_suffix(1);
   if (size_t nul = view.find('\0'); nul != std::string_view::npos) {
-    return fail(ErrorCode::kParse, full_path(rel), trf("binary data (NUL byte at offset {}), expected one line of text", nul));
+    return fail(ErrorCode::kParse, full_path(rel), Message(N_("binary data (NUL byte at offset {}), expected one line of text"), nul));
   }
   return std::string(trim(view));
 }
@@ -177,7 +177,7 @@ Result<std::string> SysRoot::read_link(std::string_view rel) const {
   char buf[4096];
   ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
   if (n < 0) return tl::unexpected(errno_error(errno, path, "readlink"));
-  if (static_cast<size_t>(n) == sizeof buf) return fail(ErrorCode::kIo, path, _("symlink target longer than 4095 bytes"));
+  if (static_cast<size_t>(n) == sizeof buf) return fail(ErrorCode::kIo, path, Message(N_("symlink target longer than 4095 bytes")));
   return std::string(buf, static_cast<size_t>(n));
 }
 
@@ -252,12 +252,12 @@ Result<std::string> SysRoot::real_path(std::string_view rel) const {
   // Compared with the root's own resolved path (it may be relative or a
   // symlink), on a '/' boundary so /x/r never matches /x/r2.
   char root_resolved[PATH_MAX];
-  if (::realpath(root_.c_str(), root_resolved) == nullptr) return fail(ErrorCode::kNotFound, root_, "cannot resolve the root");
+  if (::realpath(root_.c_str(), root_resolved) == nullptr) return fail(ErrorCode::kNotFound, root_, Message(N_("cannot resolve the root")));
   const std::string r = root_resolved;
   if (lookup == r) return std::string("/");
   if (starts_with(lookup, r + "/")) return lookup.substr(r.size());
   // The whole sentence in the message: report/probe_detail.cpp translates it as one.
-  return fail(ErrorCode::kNotFound, "", full + " resolves to " + lookup + ", outside the root " + r);
+  return fail(ErrorCode::kNotFound, "", Message(N_("{0} resolves to {1}, outside the root {2}"), full, lookup, r));
 }
 
 std::optional<std::string> SysRoot::env(std::string_view name) const {

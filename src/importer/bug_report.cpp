@@ -30,8 +30,8 @@ bool looks_like_bug_report(std::string_view text) {
 
 core::Result<BugReport> split_bug_report(std::string_view text) {
   if (!looks_like_bug_report(text)) {
-    return core::fail(core::ErrorCode::kParse, trf("line {}", 1),
-                      _("not an nvidia-bug-report log (no 'Start of NVIDIA bug report log file' near the start)"));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+                      core::Message(N_("not an nvidia-bug-report log (no 'Start of NVIDIA bug report log file' near the start)")));
   }
   std::vector<LineRef> lines;
   for (size_t pos = 0; pos < text.size();) {

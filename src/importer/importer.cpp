@@ -154,25 +154,26 @@ void apply_issue(std::string_view text, inventory::HostInfo& host) {
 void apply_cpuinfo(std::string_view text, const std::string& src, Facts& f) {
   auto info = parse::parse_cpuinfo(text);
   if (!info) {
-    problem(f, "cpu", [&] { return src + ": " + parse::parse_cpuinfo(text).error().to_string(); });
+    problem(f, "cpu", src, info.error());
     return;
   }
   auto& cpu = f.inv.cpu;
   parse::apply_cpuinfo(*info, cpu);
   // As the host probe does without DMI: the CPU flag says a hypervisor, not which.
   if (info->has_hypervisor_flag && !f.inv.host.virtualization) f.inv.host.virtualization = "unknown hypervisor";
-  note(f, "cpu", fmt::format("{}: {} threads ({})", cpu.model_name.value_or("unknown CPU"), info->logical_cpus, src));
+  const core::MessageArg model = cpu.model_name ? core::MessageArg(*cpu.model_name) : core::MessageArg(core::Message(N_("unknown CPU")));
+  note(f, "cpu", from(core::Message(N_("{0}: {1} threads"), model, info->logical_cpus), src));
 }
 
 void apply_meminfo(std::string_view text, const std::string& src, Facts& f) {
   auto info = parse::parse_meminfo(text);
   if (!info) {
-    problem(f, "memory", [&] { return src + ": " + parse::parse_meminfo(text).error().to_string(); });
+    problem(f, "memory", src, info.error());
     return;
   }
   auto& mem = f.inv.memory;
   parse::apply_meminfo(*info, mem);
-  note(f, "memory", fmt::format("{} MiB RAM ({})", mem.total_bytes.value_or(0) >> 20, src));
+  note(f, "memory", from(core::Message(N_("{} RAM"), fmt::format("{} MiB", mem.total_bytes.value_or(0) >> 20)), src));
 }
 
 // ---- the NVIDIA kernel module ----
@@ -184,26 +185,28 @@ void apply_modules(std::string_view text, const std::string& src, Facts& f) {
   d.module_nvidia_uvm = mods.count("nvidia_uvm") > 0;
   d.module_nvidia_drm = mods.count("nvidia_drm") > 0;
   d.module_nouveau = mods.count("nouveau") > 0;
-  note(f, "nvidia_driver", fmt::format("/proc/modules: nvidia {} ({})", *d.module_nvidia ? "loaded" : "not loaded", src));
+  note(f, "nvidia_driver", from(core::Message(*d.module_nvidia ? N_("/proc/modules: nvidia loaded") : N_("/proc/modules: nvidia not loaded")), src));
 }
 
 void apply_version_file(std::string_view text, const std::string& src, Facts& f) {
   auto v = parse::parse_nvidia_version(text);
   if (!v) {
-    problem(f, "nvidia_driver", [&] { return src + ": " + parse::parse_nvidia_version(text).error().to_string(); });
+    problem(f, "nvidia_driver", src, v.error());
     return;
   }
   f.inv.driver.kernel_module_version = v->version;
   f.inv.driver.kernel_module_flavor = v->flavor;
   f.inv.driver.loaded = true;
-  note(f, "nvidia_driver", fmt::format("kernel module {} ({}) ({})", v->version, v->flavor, src));
+  core::MessageArg flavor = v->flavor;
+  if (v->flavor == "open") flavor = core::Message::in_context(NC_("kernel module", "open"));
+  if (v->flavor == "proprietary") flavor = core::Message::in_context(NC_("kernel module", "proprietary"));
+  note(f, "nvidia_driver", from(core::Message(N_("kernel module {0} ({1})"), v->version, flavor), src));
 }
 
 void apply_gpu_information(std::string_view text, const std::string& path, const std::string& src, Facts& f) {
   auto info = parse::parse_nvidia_gpu_information(text);
   if (!info) {
-    problem(f, "nvidia_driver",
-            [&] { return src + ": " + parse::parse_nvidia_gpu_information(text).error().to_string(); });
+    problem(f, "nvidia_driver", src, info.error());
     return;
   }
   // .../gpus/<bus id>/information
@@ -214,7 +217,8 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
   for (const auto& [b, i] : f.proc_gpus) {
     if (b == key) return;
   }
-  note(f, "nvidia_driver", fmt::format("GPU {}: {} ({})", key, info->model.value_or("model unknown"), src));
+  const core::MessageArg gpu_model = info->model ? core::MessageArg(*info->model) : core::MessageArg(core::Message(N_("model unknown")));
+  note(f, "nvidia_driver", from(core::Message(N_("GPU {0}: {1}"), key, gpu_model), src));
   f.proc_gpus.emplace_back(std::move(key), std::move(*info));
   if (f.proc_source.empty()) f.proc_source = src;
 }
@@ -224,7 +228,7 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
 void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool required) {
   auto parsed = parse_lspci(text);
   if (!parsed) {
-    if (required) problem(f, "pci", [&] { return src + ": " + parse_lspci(text).error().to_string(); });
+    if (required) problem(f, "pci", src, parsed.error());
     return;
   }
   for (auto& d : parsed->devices) {
@@ -258,24 +262,13 @@ void apply_lspci(std::string_view text, const std::string& src, Facts& f, bool r
     if (e.modules.empty()) e.modules = d.modules;
   }
   if (f.lspci_source.empty()) f.lspci_source = src;
-  // problem() asks for each text in the reader's language (what this parse
-  // wrote) and in English for the snapshot: the English ones come from one
-  // more parse, made once, not one per problem (quadratic on a long file).
-  const std::string reader_language(core::i18n::language());
-  std::optional<std::vector<std::string>> english;
-  for (size_t k = 0; k < parsed->problems.size(); ++k) {
-    problem(f, "pci", [&] {
-      if (core::i18n::language() == reader_language) return src + ": " + parsed->problems[k];
-      if (!english) english = parse_lspci(text)->problems;
-      return src + ": " + (*english)[k];
-    });
-  }
+  for (auto& p : parsed->problems) problem(f, "pci", core::Message(N_("{0}: {1}"), src, std::move(p)));
 }
 
 void apply_smi_text(std::string_view text, const std::string& src, Facts& f, bool required) {
   auto parsed = parse_nvidia_smi_text(text);
   if (!parsed) {
-    if (required) problem(f, "nvml", [&] { return src + ": " + parse_nvidia_smi_text(text).error().to_string(); });
+    if (required) problem(f, "nvml", src, parsed.error());
     return;
   }
   if (parsed->error) f.smi_errors.push_back({*parsed->error, parsed->error_kind.value_or("error"), src});
@@ -288,10 +281,8 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
     const size_t in_file = parsed->gpus.size();
     // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor reads
     // it there in English); translate the whole sentence for the warning.
-    problem(f, "nvml", [&] {
-      return trf("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose header says 'Attached GPUs : {1}')",
-                 attached - static_cast<int>(in_file), attached, in_file, src);
-    });
+    problem(f, "nvml", core::Message(N_("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose header says 'Attached GPUs : {1}')"),
+                                     attached - static_cast<int>(in_file), attached, in_file, src));
   }
   if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty()) return;
   f.smi = std::move(*parsed);
@@ -303,14 +294,11 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
 void apply_smi_csv(std::string_view text, const std::string& src, Facts& f) {
   auto parsed = parse_nvidia_smi_csv(text);
   if (!parsed) {
-    problem(f, "nvml", [&] { return src + ": " + parse_nvidia_smi_csv(text).error().to_string(); });
+    problem(f, "nvml", src, parsed.error());
     return;
   }
-  // Each text built from the parsed lines (in English for the snapshot, in
-  // the reader's language for the warning), never by parsing again.
-  for (size_t k = 0; k < parsed->problems.size(); ++k) {
-    problem(f, "nvml", [&] { return src + ": " + csv_problem_text(*parsed, k); });
-  }
+  // Each text built once from the parsed lines, never by parsing again.
+  for (auto& p : parsed->problems) problem(f, "nvml", core::Message(N_("{0}: {1}"), src, std::move(p)));
   NvidiaSmiText& csv = parsed->smi;
   if (csv.attached_gpus && (!f.attached_gpus || *csv.attached_gpus > *f.attached_gpus)) f.attached_gpus = csv.attached_gpus;
   if (!f.smi || f.smi->gpus.empty()) {
@@ -330,7 +318,7 @@ void apply_smi_csv(std::string_view text, const std::string& src, Facts& f) {
 void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   auto parsed = parse::parse_nvidia_smi_xml(text);
   if (!parsed) {
-    problem(f, "nvml", [&] { return src + ": " + parse::parse_nvidia_smi_xml(text).error().to_string(); });
+    problem(f, "nvml", src, parsed.error());
     return;
   }
   if (parsed->attached_gpus && (!f.attached_gpus || *parsed->attached_gpus > *f.attached_gpus)) {
@@ -339,10 +327,8 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
     const int attached = *parsed->attached_gpus;
     const size_t in_file = parsed->gpus.size();
-    problem(f, "nvml", [&] {
-      return trf("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose attached_gpus says {1})",
-                 attached - static_cast<int>(in_file), attached, in_file, src);
-    });
+    problem(f, "nvml", core::Message(N_("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose attached_gpus says {1})"),
+                                     attached - static_cast<int>(in_file), attached, in_file, src));
   }
   f.xml = std::move(*parsed);
   f.xml_source = src;
@@ -350,7 +336,7 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
 
 void apply_kernel_log(std::string_view text, const std::string& src, Facts& f, Boot boot) {
   auto log = parse_kernel_log(text);
-  note(f, "kernel_log", fmt::format("{} Xid line(s) ({})", log.xids.size(), src));
+  note(f, "kernel_log", from(core::Message(N_("{} Xid line(s)"), log.xids.size()), src));
   f.kernel_logs.push_back(KernelLogPart{src, std::move(log), boot});
 }
 
@@ -389,10 +375,10 @@ void apply_kernel_log_scan(std::string_view body, const std::string& src, Facts&
 void apply_topo(std::string_view text, const std::string& src, Facts& f) {
   auto parsed = parse_nvidia_smi_topo(text);
   if (!parsed) {
-    problem(f, "topology", [&] { return src + ": " + parse_nvidia_smi_topo(text).error().to_string(); });
+    problem(f, "topology", src, parsed.error());
     return;
   }
-  note(f, "topology", fmt::format("{} devices in the matrix ({})", parsed->devices.size(), src));
+  note(f, "topology", from(core::Message(N_("{} devices in the matrix"), parsed->devices.size()), src));
   f.topo = std::move(*parsed);
   f.topo_source = src;
 }
@@ -400,7 +386,7 @@ void apply_topo(std::string_view text, const std::string& src, Facts& f) {
 void apply_nvlink(std::string_view text, const std::string& src, Facts& f) {
   const size_t before = f.nvlink.size();
   parse_nvidia_smi_nvlink(text, f.nvlink);
-  if (!f.nvlink.empty()) note(f, "topology", fmt::format("NVLink of {} GPU(s) ({})", f.nvlink.size() - std::min(before, f.nvlink.size()), src));
+  if (!f.nvlink.empty()) note(f, "topology", from(core::Message(N_("NVLink of {} GPU(s)"), f.nvlink.size() - std::min(before, f.nvlink.size())), src));
 }
 
 void apply_nested_nvlink(std::string_view body, const std::string& src, Facts& f) {
@@ -483,7 +469,7 @@ bool nvidia_smi_query(std::string_view header, bool& xml) {
 void import_bug_report(std::string_view text, const std::string& name, Facts& f) {
   auto report = split_bug_report(text);
   if (!report) {
-    problem(f, "host", [&] { return name + ": " + split_bug_report(text).error().to_string(); });
+    problem(f, "host", name, report.error());
     return;
   }
   auto& host = f.inv.host;
@@ -543,10 +529,10 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
       apply_topo(sec.body, src, f);
     }
   }
-  note(f, "host",
-       fmt::format("{}, kernel {} ({}{})", host.os_pretty_name.value_or("unknown OS"),
-                   host.kernel_release.value_or("unknown"), name,
-                   report->script_version ? ", nvidia-bug-report.sh " + *report->script_version : std::string()));
+  const core::MessageArg os = host.os_pretty_name ? core::MessageArg(*host.os_pretty_name) : core::MessageArg(core::Message(N_("unknown OS")));
+  const core::MessageArg kernel = host.kernel_release ? core::MessageArg(*host.kernel_release) : core::MessageArg(core::Message(N_("unknown")));
+  note(f, "host", from(core::Message(N_("{0}, kernel {1}"), os, kernel),
+                       name + (report->script_version ? ", nvidia-bug-report.sh " + *report->script_version : std::string())));
 }
 
 }  // namespace
@@ -555,8 +541,15 @@ namespace {
 
 tl::unexpected<core::Error> unknown_kind(const std::string& name) {
   return core::fail(core::ErrorCode::kUnsupported, name,
-                    _("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, nvidia-smi "
-                      "--query-gpu CSV with its header, lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)"));
+                    core::Message(N_("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, nvidia-smi "
+                                     "--query-gpu CSV with its header, lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)")));
+}
+
+// A reader's error inside the named file: "NAME: WHERE: MESSAGE".
+tl::unexpected<core::Error> in_file(const std::string& name, core::Error e) {
+  if (!e.place.empty()) e.place = core::Message(N_("{0}: {1}"), name, std::move(e.place));
+  e.where = e.where.empty() ? name : name + ": " + e.where;
+  return tl::unexpected<core::Error>(std::move(e));
 }
 
 // What kind detection inflates of a gzip'd file: detect_kind looks at the
@@ -573,17 +566,17 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std
     names.push_back(in.name);
     std::string inflated;
     std::string_view text = in.bytes;
-    std::function<std::string()> cut_note;
+    std::optional<core::Message> cut_note;
     if (is_gzip(text)) {
       // The kind first, from the head alone: a gzip bomb (a few MB of
       // zeros that inflate to GBs) costs a few kB here, not the whole inflate.
       std::optional<core::Error> head_cut;
       auto head = gunzip_head(text, kDetectBytes, &head_cut);
-      if (!head) return core::fail(head.error().code, in.name + ": " + head.error().where, head.error().message);
+      if (!head) return in_file(in.name, head.error());
       const auto head_utf8 = utf16_to_utf8(*head);
       if (detect_kind(head_utf8 ? *head_utf8 : *head) == FileKind::kUnknown) {
         // Cut short before anything recognisable: the cut is what to say.
-        if (head_cut) return core::fail(head_cut->code, in.name + ": " + head_cut->where, head_cut->message);
+        if (head_cut) return in_file(in.name, *head_cut);
         return unknown_kind(in.name);
       }
       std::string partial;
@@ -593,28 +586,21 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std
       } else if (out.error().code == core::ErrorCode::kParse && !partial.empty()) {
         // A bug report whose last gzip members are cut or corrupt: what came
         // before is still evidence; the rest was not examined.
-        // gunzip's message is in the interface language: the snapshot's
-        // English one comes from a second run (only for a damaged file).
-        const std::string_view bytes = in.bytes;
-        const std::string& name = in.name;
-        const size_t read = partial.size();
-        cut_note = [bytes, &name, read] {
-          std::string unused;
-          auto e = gunzip(bytes, kMaxTextBytes, &unused);
-          const std::string what = e ? std::string() : e.error().message;
-          const std::string at = e ? std::string() : e.error().where;
-          // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor
-          // reads it there in English); {1} says what is wrong with the gzip
-          // data, {2} where ("offset 123").
-          return trf("cut short: the end of {0} ({1} at {2}; read the first {3} bytes of text)", name, what, at, read);
-        };
+        const core::Error& e = out.error();
+        const core::MessageArg what = e.text.empty() ? core::MessageArg(e.message) : core::MessageArg(e.text);
+        const core::MessageArg at = e.place.empty() ? core::MessageArg(e.where) : core::MessageArg(e.place);
+        // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor
+        // reads it there in English); {1} says what is wrong with the gzip
+        // data, {2} where ("offset 123").
+        cut_note = core::Message(N_("cut short: the end of {0} ({1} at {2}; read the first {3} bytes of text)"), in.name, what, at,
+                                 partial.size());
         inflated = std::move(partial);
       } else {
-        return core::fail(out.error().code, in.name + ": " + out.error().where, out.error().message);
+        return in_file(in.name, out.error());
       }
       text = inflated;
     }
-    if (cut_note) problem(f, "host", cut_note);
+    if (cut_note) problem(f, "host", std::move(*cut_note));
     // nvidia-smi output saved by Windows PowerShell's `>` is UTF-16.
     if (auto utf8 = utf16_to_utf8(text)) {
       inflated = std::move(*utf8);

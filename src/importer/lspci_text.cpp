@@ -193,7 +193,7 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
       continue;
     }
     if (cur == nullptr) {
-      out.problems.push_back(trf("line {}: text before the first device header", line_no));
+      out.problems.push_back(core::Message(N_("line {}: text before the first device header"), line_no));
       continue;
     }
     size_t offset = 0;
@@ -250,8 +250,8 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
     }
   }
   if (out.devices.empty()) {
-    return core::fail(core::ErrorCode::kParse, trf("line {}", 1),
-                      _("no lspci device header (expected lines like '0000:01:00.0 VGA compatible controller ...')"));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+                      core::Message(N_("no lspci device header (expected lines like '0000:01:00.0 VGA compatible controller ...')")));
   }
   return out;
 }

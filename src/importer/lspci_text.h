@@ -45,7 +45,7 @@ struct LspciDevice {
 
 struct Lspci {
   std::vector<LspciDevice> devices;
-  std::vector<std::string> problems;  // "line N: what was expected"
+  std::vector<core::Message> problems;  // "line N: what was expected"
 };
 
 // Errors only when no device header is found at all.

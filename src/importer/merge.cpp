@@ -14,40 +14,42 @@ namespace tfrig::importer {
 
 using inventory::Gpu;
 
-void note(Facts& f, const std::string& id, const std::string& detail, probe::State state) {
+void note(Facts& f, const std::string& id, core::Message detail, probe::State state) {
   for (auto& s : f.statuses) {
     if (s.id != id) continue;
-    s.detail += "; " + detail;
+    if (s.detail_message) {
+      s.set_detail(core::Message(N_("{0}; {1}"), std::move(*s.detail_message), std::move(detail)));
+    } else {
+      s.detail += "; " + core::english(detail);
+    }
     if (state == probe::State::kOk) s.state = state;
     return;
   }
   probe::ProbeStatus s;
   s.id = id;
   s.state = state;
-  s.detail = detail;
+  s.set_detail(std::move(detail));
   f.statuses.push_back(std::move(s));
 }
 
-void problem(Facts& f, const std::string& id, const std::string& text) {
-  note(f, id, "with problems", probe::State::kOk);
+core::Message from(core::Message detail, const std::string& source) { return core::Message(N_("{0} ({1})"), std::move(detail), source); }
+
+void problem(Facts& f, const std::string& id, core::Message text) {
+  note(f, id, core::Message(N_("with problems")), probe::State::kOk);
   for (auto& s : f.statuses) {
-    if (s.id == id) s.problems.push_back(text);
+    if (s.id == id) s.add_problem(text);
   }
-  f.warnings.push_back(text);
+  f.warnings.push_back(core::render(text, core::i18n::language()));
 }
 
-void problem(Facts& f, const std::string& id, const std::function<std::string()>& text) {
-  std::string shown = text();
-  std::string stored = shown;
-  const std::string language(core::i18n::language());
-  if (language != "en") {
-    // Import runs on one thread: nothing translates while English is switched on.
-    core::i18n::set_language("en");
-    stored = text();
-    core::i18n::set_language(language);
+void problem(Facts& f, const std::string& id, const std::string& source, const core::Error& error) {
+  if (auto m = core::error_message(source, error)) return problem(f, id, std::move(*m));
+  // An error built from a plain string: as it is, in its own words.
+  note(f, id, core::Message(N_("with problems")), probe::State::kOk);
+  for (auto& s : f.statuses) {
+    if (s.id == id) s.problems.push_back(source + ": " + error.to_string());
   }
-  problem(f, id, stored);
-  f.warnings.back() = std::move(shown);
+  f.warnings.push_back(source + ": " + error.to_string());
 }
 
 namespace {
@@ -190,7 +192,7 @@ void merge_pci(Facts& f) {
   }
   int gpus = 0;
   for (const auto& d : f.inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
-  note(f, "pci", fmt::format("{} PCI devices, {} NVIDIA GPUs ({})", f.inv.pci.devices.size(), gpus, f.lspci_source));
+  note(f, "pci", from(core::Message(N_("{0} PCI devices, {1} NVIDIA GPUs"), f.inv.pci.devices.size(), gpus), f.lspci_source));
 }
 
 void merge_driver(Facts& f) {
@@ -230,17 +232,19 @@ void merge_driver(Facts& f) {
     const std::string& kind = err->kind;
     d.nvml.state = kind == "gpu_lost" ? "error" : kind;
     d.nvml.detail = "nvidia-smi: " + err->line + " (" + err->source + ")";
-    note(f, "nvml", "nvidia-smi failed: " + err->line + " (" + err->source + ")", probe::State::kError);
+    note(f, "nvml", from(core::Message(N_("nvidia-smi failed: {}"), err->line), err->source), probe::State::kError);
   } else if (listed) {
     d.nvml.state = "ok";
     d.nvml.detail = "imported from " + src;
     const size_t n = f.smi ? f.smi->gpus.size() : f.xml->gpus.size();
-    note(f, "nvml", fmt::format("{} GPU(s), driver {}, CUDA {} ({})", n, d.version.value_or("unknown"),
-                                d.cuda_version.value_or("unknown"), src));
+    const core::MessageArg unknown = core::Message(N_("unknown"));
+    note(f, "nvml", from(core::Message(N_("{0} GPU(s), driver {1}, CUDA {2}"), n, d.version ? core::MessageArg(*d.version) : unknown,
+                                       d.cuda_version ? core::MessageArg(*d.cuda_version) : unknown),
+                         src));
   } else if (f.smi || f.xml) {
     d.nvml.state = "no_device";
     d.nvml.detail = "imported from " + src;
-    note(f, "nvml", "no GPU listed (" + src + ")", probe::State::kAbsent);
+    note(f, "nvml", from(core::Message(N_("no GPU listed")), src), probe::State::kAbsent);
   }
   // The kernel's side of a mismatch, as evidence.
   for (const auto& [ksrc, log, boot] : f.kernel_logs) {

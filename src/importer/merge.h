@@ -68,14 +68,17 @@ struct Facts {
   // (the statuses keep them in English: the snapshot's texts are data).
   std::vector<std::string> warnings;
 };
-// Adds `detail` to the status of input `id` ("cpu", "nvml", ...), creating it.
-void note(Facts& f, const std::string& id, const std::string& detail, probe::State state = probe::State::kOk);
-// Records a problem an input had (the status reads "with problems").
-void problem(Facts& f, const std::string& id, const std::string& text);
-// The same for a problem the user should read in their language (a cut or
-// damaged capture): `text` builds the message and is called in English for
-// the snapshot and in the interface language for the warning.
-void problem(Facts& f, const std::string& id, const std::function<std::string()>& text);
+// Adds `detail` to the status of input `id` ("cpu", "nvml", ...), creating
+// it; details join with "; ". The status stores the English and the message.
+void note(Facts& f, const std::string& id, core::Message detail, probe::State state = probe::State::kOk);
+// "DETAIL (SOURCE)": a note on what an input said, naming where it was read.
+core::Message from(core::Message detail, const std::string& source);
+// Records a problem an input had (the status reads "with problems"): the
+// status keeps the message (English in the snapshot), the warning renders it
+// in the interface language.
+void problem(Facts& f, const std::string& id, core::Message text);
+// "SOURCE: " before a parser's error.
+void problem(Facts& f, const std::string& id, const std::string& source, const core::Error& error);
 
 // The merged report (source "import:<names>"); `f` is consumed.
 report::Report merge_facts(Facts& f, const std::vector<std::string>& names, double seconds);

@@ -218,14 +218,14 @@ std::string identity_of(const inventory::Gpu& g, size_t line) {
 
 }  // namespace
 
-std::string csv_problem_text(const NvidiaSmiCsv& csv, size_t index) {
+core::Message csv_problem(const NvidiaSmiCsv& csv, size_t index) {
   if (index < csv.bad_lines.size()) {
     const auto& b = csv.bad_lines[index];
     // TRANSLATORS: {0} the line number, {1} and {2} counts of comma-separated fields.
-    return trf("line {0}: {1} fields, the header has {2}", b.line, b.fields, csv.header_fields);
+    return core::Message(N_("line {0}: {1} fields, the header has {2}"), b.line, b.fields, csv.header_fields);
   }
   // TRANSLATORS: {0} how many lines were not listed one by one.
-  return trf("{0} more lines with another number of fields than the header", csv.bad_line_count - csv.bad_lines.size());
+  return core::Message(N_("{0} more lines with another number of fields than the header"), csv.bad_line_count - csv.bad_lines.size());
 }
 
 bool looks_like_nvidia_smi_csv(std::string_view text) {
@@ -247,8 +247,8 @@ core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text) {
   const std::string_view header = first_line(text, next);
   const auto columns = header_columns(header);
   if (!columns) {
-    return core::fail(core::ErrorCode::kParse, "line 1",
-                      _("expected an 'nvidia-smi --query-gpu=... --format=csv' header naming name, uuid, pci.bus_id, index or serial"));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+                      core::Message(N_("expected an 'nvidia-smi --query-gpu=... --format=csv' header naming name, uuid, pci.bus_id, index or serial")));
   }
   const size_t width = csv_fields(header).size();
   NvidiaSmiCsv out;
@@ -279,10 +279,10 @@ core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text) {
     }
   }
   const size_t texts = out.bad_lines.size() + (out.bad_line_count > out.bad_lines.size() ? 1 : 0);
-  for (size_t k = 0; k < texts; ++k) out.problems.push_back(csv_problem_text(out, k));
+  for (size_t k = 0; k < texts; ++k) out.problems.push_back(csv_problem(out, k));
   if (out.smi.gpus.empty()) {
-    return core::fail(core::ErrorCode::kParse, fmt::format("line {}", line_no),
-                      _("no GPU line after the header (expected one line of values per GPU)"));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), line_no),
+                      core::Message(N_("no GPU line after the header (expected one line of values per GPU)")));
   }
   return out;
 }

@@ -33,11 +33,11 @@ struct NvidiaSmiCsv {
   std::vector<BadLine> bad_lines;
   size_t bad_line_count = 0;
   size_t header_fields = 0;
-  std::vector<std::string> problems;  // the same in the language of the call: "line 7: 3 fields, the header has 15"
+  std::vector<core::Message> problems;  // the same as messages: "line 7: 3 fields, the header has 15"
 };
-// One problem's text in the current language: a bad line (index < bad_lines.size()),
-// or, at index bad_lines.size(), how many more there were.
-std::string csv_problem_text(const NvidiaSmiCsv& csv, size_t index);
+// One problem as a message: a bad line (index < bad_lines.size()), or, at
+// index bad_lines.size(), how many more there were.
+core::Message csv_problem(const NvidiaSmiCsv& csv, size_t index);
 core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text);
 
 // True when the first line is a --query-gpu CSV header (every field a query

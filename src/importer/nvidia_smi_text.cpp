@@ -248,8 +248,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
   const size_t start = text.find(kLogMarker);
   if (start == std::string_view::npos) {
     if (out.error) return out;
-    return core::fail(core::ErrorCode::kParse, trf("line {}", 1),
-                      _("neither an 'NVSMI LOG' report nor a known nvidia-smi error message"));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+                      core::Message(N_("neither an 'NVSMI LOG' report nor a known nvidia-smi error message")));
   }
   std::string_view body = text.substr(start + kLogMarker.size());
   // A second report (a capture holding several runs) ends this one.
@@ -328,8 +328,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
   }
   finish_gpu();
   if (out.gpus.empty() && !out.driver_version && !out.error) {
-    return core::fail(core::ErrorCode::kParse, trf("offset {}", start),
-                      _("an 'NVSMI LOG' header without a driver version or any GPU"));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("offset {}"), start),
+                      core::Message(N_("an 'NVSMI LOG' header without a driver version or any GPU")));
   }
   return out;
 }

@@ -116,8 +116,8 @@ core::Result<TopoMatrix> parse_nvidia_smi_topo(std::string_view text) {
     }
     if (!device_name(tokens[0])) continue;
     if (tokens.size() < 1 + m.devices.size()) {
-      return core::fail(core::ErrorCode::kParse, trf("line {}", line_no),
-                        trf("row {} has {} cells, expected {}", tokens[0], tokens.size() - 1, m.devices.size()));
+      return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), line_no),
+                        core::Message(N_("row {} has {} cells, expected {}"), std::string(tokens[0]), tokens.size() - 1, m.devices.size()));
     }
     TopoRow row;
     row.name = std::string(tokens[0]);
@@ -132,10 +132,10 @@ core::Result<TopoMatrix> parse_nvidia_smi_topo(std::string_view text) {
     m.rows.push_back(std::move(row));
   }
   if (!header) {
-    return core::fail(core::ErrorCode::kParse, trf("line {}", 1),
-                      _("no 'GPU0 ... CPU Affinity' header line of nvidia-smi topo -m"));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+                      core::Message(N_("no 'GPU0 ... CPU Affinity' header line of nvidia-smi topo -m")));
   }
-  if (m.rows.empty()) return core::fail(core::ErrorCode::kParse, trf("line {}", line_no), _("a header without rows"));
+  if (m.rows.empty()) return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), line_no), core::Message(N_("a header without rows")));
   return m;
 }
 

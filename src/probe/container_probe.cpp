@@ -67,7 +67,7 @@ class ContainerProbe final : public Probe {
         for (const auto& [name, rt_path] : d->runtimes) c.docker_runtimes.push_back(name);
         c.docker_default_runtime = d->default_runtime;
       } else {
-        problems.add(root.full_path("etc/docker/daemon.json") + ": " + d.error().to_string());
+        problems.add(root.full_path("etc/docker/daemon.json"), d.error());
       }
     } else if (text.error().code == core::ErrorCode::kNotFound) {
       c.docker_daemon_json_present = false;

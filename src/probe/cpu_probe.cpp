@@ -42,7 +42,7 @@ class CpuProbe final : public Probe {
     if (!text) {
       problems.add(text.error());
     } else if (auto info = parse::parse_cpuinfo(*text); !info) {
-      problems.add(root.full_path("proc/cpuinfo") + ": " + info.error().message);
+      problems.add(root.full_path("proc/cpuinfo"), info.error());
     } else {
       have_cpuinfo = true;
       if (info->truncated) {
@@ -76,7 +76,7 @@ class CpuProbe final : public Probe {
           cpu.threads = static_cast<int>(cpus->size());
         }
       } else {
-        problems.add(root.full_path("sys/devices/system/cpu/online") + ": " + cpus.error().message);
+        problems.add(root.full_path("sys/devices/system/cpu/online"), cpus.error());
       }
     }
 
@@ -91,11 +91,11 @@ class CpuProbe final : public Probe {
         const std::string base = "sys/devices/system/node/" + name + "/";
         if (auto list = root.read_line(base + "cpulist")) {
           if (auto cpus = parse::parse_cpulist(*list)) node.cpus = *cpus;
-          else problems.add(root.full_path(base + "cpulist") + ": " + cpus.error().message);
+          else problems.add(root.full_path(base + "cpulist"), cpus.error());
         } else if (auto map = root.read_line(base + "cpumap"); list.error().code == core::ErrorCode::kNotFound && map) {
           // Older kernels have only the hex mask.
           if (auto cpus = parse::parse_cpumask(*map)) node.cpus = *cpus;
-          else problems.add(root.full_path(base + "cpumap") + ": " + cpus.error().message);
+          else problems.add(root.full_path(base + "cpumap"), cpus.error());
         } else {
           problems.add(list.error());
         }
@@ -103,7 +103,7 @@ class CpuProbe final : public Probe {
           if (auto parsed = parse::parse_meminfo(*mem)) {
             if (auto it = parsed->find("MemTotal"); it != parsed->end()) node.memory_total_bytes = it->second;
           } else {
-            problems.add(root.full_path(base + "meminfo") + ": " + parsed.error().to_string());
+            problems.add(root.full_path(base + "meminfo"), parsed.error());
           }
         }
         cpu.numa_nodes.push_back(std::move(node));

@@ -359,7 +359,7 @@ class CudaLibsProbe final : public Probe {
           if (auto fam = family_of(ln->base)) scan.add(*fam, e.soname, e.path, "ld.so.cache", true);
         }
       } else {
-        problems.add(root.full_path("etc/ld.so.cache") + ": " + cache.error().to_string());
+        problems.add(root.full_path("etc/ld.so.cache"), cache.error());
       }
     } else if (bytes.error().code != core::ErrorCode::kNotFound) {
       problems.add(bytes.error());

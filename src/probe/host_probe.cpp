@@ -132,7 +132,7 @@ class HostProbe final : public Probe {
     }
     if (root.env("KUBERNETES_SERVICE_HOST") && root.is_live()) host.container = "kubernetes";
     // Locale, time zone and download mirrors (probe/region.cpp).
-    std::vector<std::string> region_problems;
+    std::vector<core::Message> region_problems;
     out.region = read_region(root, region_problems);
     for (auto& p : region_problems) problems.add(std::move(p));
 

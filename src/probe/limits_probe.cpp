@@ -26,7 +26,7 @@ class LimitsProbe final : public Probe {
     if (auto text = root.read_text("proc/self/limits"); !text) {
       problems.add(text.error());
     } else if (auto parsed = parse::parse_proc_limits(*text); !parsed) {
-      problems.add(root.full_path("proc/self/limits") + ": " + parsed.error().to_string());
+      problems.add(root.full_path("proc/self/limits"), parsed.error());
     } else {
       have_process = true;
       if (auto it = parsed->find("Max open files"); it != parsed->end()) lim.nofile = {it->second.soft, it->second.hard};
@@ -41,7 +41,7 @@ class LimitsProbe final : public Probe {
       }
       auto conf = parse::parse_limits_conf(*text, root.full_path(rel));
       for (auto& e : conf.entries) lim.configured.push_back(std::move(e));
-      for (auto& p : conf.problems) problems.add(std::move(p));
+      for (auto& p : conf.problem_messages) problems.add(std::move(p));
     };
     add_conf("etc/security/limits.conf");
     // pam_limits reads limits.d/*.conf in C-locale order after limits.conf.

@@ -26,7 +26,7 @@ class MemoryProbe final : public Probe {
     if (auto text = root.read_text("proc/meminfo"); !text) {
       problems.add(text.error());
     } else if (auto info = parse::parse_meminfo(*text); !info) {
-      problems.add(root.full_path("proc/meminfo") + ": " + info.error().to_string());
+      problems.add(root.full_path("proc/meminfo"), info.error());
     } else {
       parse::apply_meminfo(*info, mem);
       have_meminfo = mem.total_bytes.has_value();

@@ -60,7 +60,7 @@ void read_module_version(const core::SysRoot& root, inventory::DriverInfo& drv, 
       drv.kernel_module_version = v->version;
       drv.kernel_module_flavor = v->flavor;
     } else {
-      problems.add(root.full_path("proc/driver/nvidia/version") + ": " + v.error().to_string());
+      problems.add(root.full_path("proc/driver/nvidia/version"), v.error());
     }
   } else if (text.error().code != core::ErrorCode::kNotFound) {
     problems.add(text.error());
@@ -109,7 +109,7 @@ GpuInformation read_gpu_information(const core::SysRoot& root, ProblemLog& probl
       }
       auto info = parse::parse_nvidia_gpu_information(*text);
       if (!info) {
-        problems.add(root.full_path(rel) + ": " + info.error().to_string());
+        problems.add(root.full_path(rel), info.error());
         continue;
       }
       std::string bus = info->bus_location.value_or(core::normalize_pci_bus_id(d).value_or(d));

@@ -90,7 +90,16 @@ int probe_threads_running();
 // Helper for probes: collects per-file problems while filling a section.
 class ProblemLog {
  public:
-  void add(const core::Error& error) { problems_.push_back(error.to_string()); }
+  // An error: from its message when it has one (core::error_message).
+  void add(const core::Error& error) {
+    if (auto m = core::error_message(error)) return add(std::move(*m));
+    problems_.push_back(error.to_string());
+  }
+  // "PATH: " before a parser's error.
+  void add(std::string path, const core::Error& error) {
+    if (auto m = core::error_message(path, error)) return add(std::move(*m));
+    problems_.push_back(path + ": " + error.to_string());
+  }
   void add(std::string text) { problems_.push_back(std::move(text)); }
   void add(core::Message m) {
     messages_.resize(problems_.size());

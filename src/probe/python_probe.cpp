@@ -113,7 +113,7 @@ class PythonProbe final : public Probe {
           version = meta->version;
           requires_python = meta->requires_python;
         } else {
-          problems.add(root.full_path(meta_path) + ": " + meta.error().to_string());
+          problems.add(root.full_path(meta_path), meta.error());
         }
       } else {
         problems.add(text.error());
@@ -152,7 +152,7 @@ class PythonProbe final : public Probe {
     }
     auto info = parse::parse_tf_build_info(*text);
     if (!info) {
-      problems.add(root.full_path(path) + ": " + info.error().to_string());
+      problems.add(root.full_path(path), info.error());
       return;
     }
     tf.built_cuda = info->cuda_version;

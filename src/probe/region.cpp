@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::probe {
@@ -130,13 +131,13 @@ std::vector<std::string> region_sources() {
           "etc/apt/sources.list.d/*",   "etc/docker/daemon.json"};
 }
 
-inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<std::string>& problems) {
+inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<core::Message>& problems) {
   inventory::RegionInfo r;
   // A missing file is the common case (not every system has each); other read errors are problems.
   auto read = [&](const std::string& rel) -> std::optional<std::string> {
     auto text = root.read_text(rel, 1 << 20);
     if (!text) {
-      if (text.error().code != core::ErrorCode::kNotFound) problems.push_back(text.error().to_string());
+      if (text.error().code != core::ErrorCode::kNotFound) problems.push_back(core::error_message(text.error()).value_or(core::Message(N_("{0}: {1}"), text.error().where, text.error().message)));
       return std::nullopt;
     }
     return *text;
@@ -173,7 +174,7 @@ inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<std::st
     if (auto hosts = docker_mirror_hosts(*text)) {
       add("etc/docker/daemon.json", "docker", *hosts);
     } else {
-      problems.push_back(root.full_path("etc/docker/daemon.json") + ": not a JSON object");
+      problems.push_back(core::Message(N_("{0}: {1}"), root.full_path("etc/docker/daemon.json"), core::Message(N_("not a JSON object"))));
     }
   }
   return r;

@@ -29,6 +29,6 @@ std::optional<std::vector<std::string>> docker_mirror_hosts(std::string_view tex
 // The files read, relative to the root (the capture collects them).
 std::vector<std::string> region_sources();
 // Reads them; a file that exists but cannot be read or parsed is a problem, not an error.
-inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<std::string>& problems);
+inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<core::Message>& problems);
 
 }  // namespace tfrig::probe

@@ -6,7 +6,6 @@
 
 #include "core/clock.h"
 #include "core/i18n.h"
-#include "core/i18n_thread.h"
 #include "core/log.h"
 #include "core/units.h"
 #include "probe/probe.h"
@@ -94,7 +93,6 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
     // drops only after the thread has let go of its Job.
     g_threads_running.fetch_add(1);
     std::thread([job, shared]() mutable {
-      core::i18n::set_thread_english(true);  // what a probe stores stays English
       run_job(job, shared);
       job.reset();
       shared.reset();

@@ -17,12 +17,12 @@ namespace {
 
 std::string translate_whole(const std::string& text, bool* matched, int depth = 0);
 
-// The fallback for texts stored without their message (probe.h): what the
-// importer and `nvidia_smi_xml` store, inventory fields (a GPU's driver
-// problem, NVML's detail, a data path's error), the evidence sources the rules
-// write, and the parsers' and NVML's errors inside a probe's problems (a
-// core::Error carries English text, not a message). The probes' own
-// summaries and problems carry their messages and are not here: a snapshot
+// The fallback for texts stored without their message (probe.h): inventory
+// fields (a GPU's driver problem, NVML's detail, a data path's error), the
+// evidence sources the rules write, and NVML's errors in the nvml probe's
+// summary (gpulib's errors are English text, not messages). The probes' and
+// the importer's summaries and problems, and the parsers' and SysRoot's errors
+// in them (core::Error carries its message), are not here: a snapshot
 // written by a tfrig older than those messages shows them as stored, in
 // English.
 //
@@ -42,10 +42,7 @@ const std::vector<Shape>& shapes() {
     auto add_nested = [&t](const char* re, const char* message) { t.push_back({std::regex(re), message, true}); };
     // Tests build inventories by hand; their probes say so.
     add("built for tests", N_("built for tests"));
-    // The probes (src/probe/*).
-    add("(.+): (\\d+) threads", N_("{0}: {1} threads"));
-    add("(\\S+ \\S+) RAM", N_("{} RAM"));
-    add("(\\d+) PCI devices, (\\d+) NVIDIA GPUs", N_("{0} PCI devices, {1} NVIDIA GPUs"));
+    // NVML's detail in the inventory (src/probe/nvml_probe.cpp), also the nvml probe's summary.
     add("(\\d+) GPUs? via (.+)", N_("{0} GPUs via {1}"));
     add("NVML initialised but reports no GPU", N_("NVML initialised but reports no GPU"));
     add("NVML reads only the live machine; --root (.+) given", N_("NVML reads only the live machine; --root {} given"));
@@ -68,19 +65,8 @@ const std::vector<Shape>& shapes() {
     add("no driver bound; nouveau is loaded", N_("no driver bound; nouveau is loaded"));
     add("no driver bound: the NVIDIA kernel module is not loaded", N_("no driver bound: the NVIDIA kernel module is not loaded"));
     add("bound to nvidia but absent from /proc/driver/nvidia/gpus", N_("bound to nvidia but absent from /proc/driver/nvidia/gpus"));
-    // What a probe could not read (its problems, `doctor` shows them): the path stays.
-    // The importer (doctor --from a bug report, nvidia-smi output, lspci).
-    add("(\\d+) Xid line\\(s\\)", N_("{} Xid line(s)"));
-    add("/proc/modules: nvidia loaded", N_("/proc/modules: nvidia loaded"));
-    add("/proc/modules: nvidia not loaded", N_("/proc/modules: nvidia not loaded"));
-    add("kernel module (\\S+) \\((proprietary|open)\\)", N_("kernel module {0} ({1})"));
-    add("(\\d+) GPU\\(s\\), driver (\\S+), CUDA (\\S+)", N_("{0} GPUs, driver {1}, CUDA {2}"));
-    add("(\\d+) devices in the matrix", N_("{} devices in the matrix"));
-    add("NVLink of (\\d+) GPU\\(s\\)", N_("NVLink of {} GPUs"));
-    add("with problems", N_("with problems"));
-    add("nvidia-smi failed: (.+)", N_("nvidia-smi failed: {}"));
+    // The importer's inventory fields (NVML's detail, a GPU's driver problem).
     add("imported from (.+)", N_("imported from {}"));
-    add("no GPU listed", N_("no GPU listed"));
     add("kernel log: NVRM API mismatch, client (\\S+) vs kernel module (\\S+)",
         N_("kernel log: NVRM API mismatch, client {0} vs kernel module {1}"));
     add("the driver could not initialise it: (.+)", N_("the driver could not initialise it: {}"));
@@ -113,48 +99,9 @@ const std::vector<Shape>& shapes() {
     add("(\\w+) returned (\\w+) \\(([^()]*)\\)", N_("{0} returned {1} ({2})"));
     add("(\\w+) returned (\\w+)", N_("{0} returned {1}"));
     add("present on the PCI bus but not listed by NVML", N_("present on the PCI bus but not listed by NVML"));
-    // Parse errors the probes store after the file's path (src/probe/parse/*);
-    // "PATH: line N: " before them is translated by translate_prefixed.
-    add("binary data, expected /proc/cpuinfo text", N_("binary data, expected /proc/cpuinfo text"));
-    add("no 'processor' entries, expected /proc/cpuinfo text", N_("no 'processor' entries, expected /proc/cpuinfo text"));
-    add("expected 'Key: value \\[kB\\]', got '(.*)'", N_("expected 'Key: value [kB]', got '{}'"));
-    add("expected a number for (.+)", N_("expected a number for {}"));
-    add("value too large", N_("value too large"));
-    add("empty, expected 'MemTotal: N kB' lines", N_("empty, expected 'MemTotal: N kB' lines"));
-    add("bad CPU range '(.*)', expected N or N-M", N_("bad CPU range '{}', expected N or N-M"));
-    add("CPU mask too long", N_("CPU mask too long"));
-    add("bad CPU mask word '(.*)', expected 8 hex digits", N_("bad CPU mask word '{}', expected 8 hex digits"));
-    add("expected the header 'Limit  Soft Limit  Hard Limit  Units'", N_("expected the header 'Limit  Soft Limit  Hard Limit  Units'"));
-    add("expected 'Name  soft  hard  \\[units\\]', got '(.*)'", N_("expected 'Name  soft  hard  [units]', got '{}'"));
-    add("expected '<domain> <type> <item> <value>', got '(.*)'", N_("expected '<domain> <type> <item> <value>', got '{}'"));
-    add("type must be soft, hard or -, got '(.*)'", N_("type must be soft, hard or -, got '{}'"));
-    add("value must be a number or 'unlimited', got '(.*)'", N_("value must be a number or 'unlimited', got '{}'"));
-    // TRANSLATORS: {0} is "key" or "value", a field of an ld.so.cache entry.
-    add("(key|value) offset (\\d+) points past the end of the file", N_("{0} offset {1} points past the end of the file"));
-    // TRANSLATORS: {} is "key" or "value", a field of an ld.so.cache entry.
-    add("(key|value) string is not NUL-terminated", N_("{} string is not NUL-terminated"));
-    add("truncated glibc-ld\\.so\\.cache1\\.1 header", N_("truncated glibc-ld.so.cache1.1 header"));
-    add("big-endian ld\\.so\\.cache", N_("big-endian ld.so.cache"));
-    add("entry count (\\d+) does not fit in the file", N_("entry count {} does not fit in the file"));
-    add("expected the magic 'glibc-ld\\.so\\.cache1\\.1' or 'ld\\.so-1\\.7\\.0', got '(.*)'",
-        N_("expected the magic 'glibc-ld.so.cache1.1' or 'ld.so-1.7.0', got '{}'"));
-    add("truncated ld\\.so-1\\.7\\.0 header", N_("truncated ld.so-1.7.0 header"));
-    add("not well-formed XML: (.+)", N_("not well-formed XML: {}"));
-    add("expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'", N_("expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'"));
-    add("attached_gpus says (\\d+) but the file lists (\\d+)", N_("attached_gpus says {0} but the file lists {1}"));
-    add("not valid JSON \\(dockerd will not start\\)", N_("not valid JSON (dockerd will not start)"));
-    add("expected a JSON object at the top", N_("expected a JSON object at the top"));
-    add("expected an object of runtime name -> \\{path\\}", N_("expected an object of runtime name -> {{path}}"));
-    add("expected a string", N_("expected a string"));
-    add("not a JSON object", N_("not a JSON object"));
-    add("METADATA lacks the required 'Name:' and 'Version:' headers", N_("METADATA lacks the required 'Name:' and 'Version:' headers"));
-    add("no 'build_info' literal in the file", N_("no 'build_info' literal in the file"));
-    add("expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535\\.113\\.01 \\.\\.\\.'",
-        N_("expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.113.01 ...'"));
-    add("no 'Model:', 'GPU UUID:' or 'Bus Location:' line", N_("no 'Model:', 'GPU UUID:' or 'Bus Location:' line"));
     // What the probes themselves found malformed.
     add("(.+): failed", N_("{}: failed"));
-    // What core::SysRoot says of a file it could not read (the probes store it in English).
+    // What core::SysRoot says of a data path it could not read (inventory data_paths[].error).
     add("larger than the (\\d+) bytes expected", N_("larger than the {} bytes expected"));
     add("binary data \\(NUL byte at offset (\\d+)\\), expected one line of text",
         N_("binary data (NUL byte at offset {}), expected one line of text"));
@@ -162,22 +109,9 @@ const std::vector<Shape>& shapes() {
     add("cannot resolve the root", N_("cannot resolve the root"));
     add("(\\S+) resolves to (\\S+), outside the root (\\S+)", N_("{0} resolves to {1}, outside the root {2}"));
     add("no mount point contains (.+)", N_("no mount point contains {}"));
-    // Last: "OS, kernel RELEASE" matches more than the host probe's summary.
-    add("(.+), kernel (\\S+) \\((\\d+) problems\\)", N_("{0}, kernel {1} ({2} problems)"));
-    add("(.+), kernel (\\S+)", N_("{0}, kernel {1}"));
     return t;
   }();
   return table;
-}
-
-// Words the importer stores inside a shape ("kernel module 535.113.01 (open)", "unknown OS").
-std::string word(const std::string& w) {
-  if (w == "proprietary") return C_("kernel module", "proprietary");
-  if (w == "open") return C_("kernel module", "open");
-  if (w == "unknown CPU") return _("unknown CPU");
-  if (w == "unknown OS") return _("unknown OS");
-  if (w == "unknown") return _("unknown");
-  return w;
 }
 
 // The NVML states the inventory stores (gpulib::failure_state_name).
@@ -187,17 +121,6 @@ std::optional<std::string> with_state(const std::string& text) {
   if (!std::regex_match(text, m, re)) return std::nullopt;
   bool matched = false;
   return nvml_state(m[1].str()) + _(": ") + translate_whole(m[2].str(), &matched);
-}
-
-// A parse error's location ("line 3", "entry 2", "offset 12") in words.
-std::string where_label(const std::string& where) {
-  static const std::regex re("(line|entry|offset) (\\d+)");
-  std::smatch m;
-  if (!std::regex_match(where, m, re)) return where;
-  if (m[1] == "line") return trf("line {}", m[2].str());
-  // TRANSLATORS: an entry of a binary table (ld.so.cache), counted from 0.
-  if (m[1] == "entry") return trf("entry {}", m[2].str());
-  return trf("offset {}", m[2].str());
 }
 
 // core::errno_error's "ACTION failed: REASON" ("open failed: No such file or
@@ -214,9 +137,9 @@ std::optional<std::string> file_failure(const std::string& text) {
   return out;
 }
 
-// "PATH: WHERE: MESSAGE" (core::Error::to_string after a path): the message
-// must be a known shape; the path stays, a "line N" becomes words. The first
-// few ": " of at most three levels are tried (a quoted line may hold many).
+// "PATH: MESSAGE" (core::Error::to_string in an inventory field): the message
+// must be a known shape; the path stays. The first few ": " of at most three
+// levels are tried.
 std::optional<std::string> translate_prefixed(const std::string& text, int depth) {
   if (depth >= 3) return std::nullopt;
   int tries = 0;
@@ -224,10 +147,8 @@ std::optional<std::string> translate_prefixed(const std::string& text, int depth
     bool matched = false;
     std::string rest = translate_whole(text.substr(at + 2), &matched, depth + 1);
     if (!matched) continue;
-    // The part before: a location, a known shape ("nvmlInit_v2 returned ...") or a path kept as is.
-    const std::string head = text.substr(0, at);
-    std::string label = where_label(head);
-    if (label == head) label = translate_whole(head, &matched, 3);
+    // The part before: a known shape ("nvmlInit_v2 returned ...") or a path kept as is.
+    const std::string label = translate_whole(text.substr(0, at), &matched, 3);
     return label + _(": ") + rest;
   }
   return std::nullopt;
@@ -250,7 +171,7 @@ std::string translate_whole(const std::string& text, bool* matched, int depth) {
         args.push_back(nvml_state(v));
         continue;
       }
-      args.push_back(word(v));
+      args.push_back(v);
     }
     *matched = true;
     return core::i18n::format_translated(core::i18n::translate(s.message), s.message, args);

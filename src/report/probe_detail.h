@@ -1,9 +1,10 @@
 // A probe's summary, its problems and the driver's NVML note in the reader's
 // language. They are stored in English (a snapshot is a file of facts, read
-// by programs). A probe's summary and its own problems carry their message
-// (core::Message) and are rendered from it; the other texts (the importer's,
-// parsers' errors, inventory fields, evidence sources) are matched against
-// the English shapes probe_detail.cpp knows, and any other text prints as stored.
+// by programs). A probe's or the importer's summary and problems carry their
+// message (core::Message, parsers' errors included) and are rendered from it;
+// the other texts (inventory fields, evidence sources, NVML's errors) are
+// matched against the English shapes probe_detail.cpp knows, and any other
+// text (an older snapshot's summary among them) prints as stored.
 #pragma once
 
 #include <cstddef>

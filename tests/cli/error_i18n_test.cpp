@@ -3,6 +3,7 @@
 // Parse errors a probe stores (a snapshot keeps English) are translated only
 // when the report is printed: tests/report/probe_detail_test.cpp.
 #include <regex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -13,7 +14,8 @@
 
 #include "core/exit_code.h"
 #include "core/i18n.h"
-#include "core/i18n_thread.h"
+#include "core/result.h"
+#include "core/sysroot.h"
 #include "golden.h"
 #include "test_support.h"
 
@@ -31,7 +33,8 @@ TEST(ErrorI18n, ABrokenNvidiaSmiXmlNamesTheFileAndOffsetInChinese) {
   EXPECT_NE(en.err.find(": not well-formed XML: "), std::string::npos) << en.err;
   auto zh = test::run_tfrig(args, test::in_locale("zh_CN.UTF-8"));
   EXPECT_EQ(zh.exit_code, en.exit_code);
-  EXPECT_NE(zh.err.find(file + ": offset "), std::string::npos) << zh.err;
+  // The file's name stays; the offset and the message are words (the error is a message).
+  EXPECT_NE(zh.err.find(file + "：偏移 "), std::string::npos) << zh.err;
   EXPECT_NE(zh.err.find("XML 格式不正确："), std::string::npos) << zh.err;
   EXPECT_EQ(zh.err.find("not well-formed"), std::string::npos) << zh.err;
 }
@@ -60,18 +63,18 @@ TEST(ErrorI18n, SetupRefusesANonEmptyFolderInChineseNamingIt) {
   EXPECT_EQ(test::read_file(dir.file("mine.txt")), "keep me\n");
 }
 
-TEST(ErrorI18n, AProbeThreadStoresEnglishWhileTheReaderGetsChinese) {
+// A probe builds its errors as messages (core::Error::text): nothing is
+// translated where it is built, so any thread stores the same English.
+TEST(ErrorI18n, AnErrorKeepsItsMessageAndRendersInTheReadersLanguage) {
   core::i18n::set_language("zh_CN");
-  std::string on_probe_thread;
-  std::thread t([&] {
-    core::i18n::set_thread_english(true);
-    on_probe_thread = _("is a directory, expected a file") + " " + std::string(core::i18n::language());
-  });
+  std::optional<core::Error> on_other_thread;
+  std::thread t([&] { on_other_thread = core::SysRoot(test::root_dir("broken")).read_text("/").error(); });
   t.join();
-  const std::string here = _("is a directory, expected a file");
+  const std::string shown = core::describe(*on_other_thread);
   core::i18n::set_language("en");
-  EXPECT_EQ(on_probe_thread, "is a directory, expected a file en");
-  EXPECT_EQ(here, "是一个目录，应为文件");
+  EXPECT_EQ(on_other_thread->message, "is a directory, expected a file");
+  EXPECT_EQ(on_other_thread->to_string(), on_other_thread->where + ": is a directory, expected a file");
+  EXPECT_EQ(shown, on_other_thread->where + ": 是一个目录，应为文件");
 }
 
 // The broken fixture root: every kind of problem a probe stores (unreadable,

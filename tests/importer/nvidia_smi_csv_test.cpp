@@ -108,7 +108,7 @@ TEST(NvidiaSmiCsv, SamplesOfOneGpuAreOneGpuAndBadLinesAreNamed) {
   ASSERT_EQ(parsed->smi.gpus.size(), 1u);
   EXPECT_EQ(parsed->smi.gpus[0].temperature_celsius, 41);
   ASSERT_EQ(parsed->problems.size(), 1u);
-  EXPECT_EQ(parsed->problems[0], "line 4: 2 fields, the header has 15");
+  EXPECT_EQ(core::english(parsed->problems[0]), "line 4: 2 fields, the header has 15");
 }
 
 TEST(NvidiaSmiCsv, ManyBadLinesAreCountedNotListed) {
@@ -120,8 +120,8 @@ TEST(NvidiaSmiCsv, ManyBadLinesAreCountedNotListed) {
   ASSERT_TRUE(parsed);
   EXPECT_EQ(parsed->bad_line_count, 30u);
   ASSERT_EQ(parsed->problems.size(), NvidiaSmiCsv::kMaxBadLines + 1);
-  EXPECT_EQ(parsed->problems.front(), "line 3: 2 fields, the header has 15");
-  EXPECT_EQ(parsed->problems.back(), "10 more lines with another number of fields than the header");
+  EXPECT_EQ(core::english(parsed->problems.front()), "line 3: 2 fields, the header has 15");
+  EXPECT_EQ(core::english(parsed->problems.back()), "10 more lines with another number of fields than the header");
   EXPECT_EQ(parsed->smi.gpus.size(), 1u);
 }
 

@@ -44,9 +44,9 @@ TEST(Region, Hosts) {
 
 TEST(Region, ReadsAChinaTreeThroughSysRoot) {
   const core::SysRoot root(test::data_dir() + "/region/china-vm", {});
-  std::vector<std::string> problems;
+  std::vector<core::Message> problems;
   const auto r = read_region(root, problems);
-  EXPECT_TRUE(problems.empty()) << problems.front();
+  EXPECT_TRUE(problems.empty()) << core::english(problems.front());
   EXPECT_EQ(r.locale, "zh_CN.UTF-8");
   EXPECT_EQ(r.time_zone, "Asia/Shanghai");  // from the /etc/localtime link: there is no /etc/timezone
   std::vector<std::string> seen;
@@ -60,7 +60,7 @@ TEST(Region, ReadsAChinaTreeThroughSysRoot) {
 }
 
 TEST(Region, ReadsAnotherTreeAndAnEmptyOne) {
-  std::vector<std::string> problems;
+  std::vector<core::Message> problems;
   const auto berlin = read_region(core::SysRoot(test::data_dir() + "/region/berlin-vm", {}), problems);
   EXPECT_EQ(berlin.locale, "en_US.UTF-8");
   EXPECT_EQ(berlin.time_zone, "Europe/Berlin");
@@ -85,7 +85,7 @@ TEST(Region, AnEmptyTimezoneFileNamesNoZone) {
   test::TempDir tmp;
   std::filesystem::create_directories(tmp.file("etc"));
   test::write_file(tmp.file("etc/timezone"), "");
-  std::vector<std::string> problems;
+  std::vector<core::Message> problems;
   const auto r = read_region(core::SysRoot(tmp.path(), {}), problems);
   EXPECT_FALSE(r.time_zone);
 }

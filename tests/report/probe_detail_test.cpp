@@ -1,7 +1,7 @@
-// The probes' summaries and problems render from their messages, also after
-// a snapshot round trip; the other stored English texts (importer, parsers,
-// evidence sources) read in Chinese through the shapes; English and unknown
-// texts print as stored.
+// The probes' and the importer's summaries and problems, and the parsers'
+// errors, render from their messages, also after a snapshot round trip; the
+// other stored English texts (inventory fields, evidence sources) read in
+// Chinese through the shapes; English and unknown texts print as stored.
 #include "report/probe_detail.h"
 
 #include <string_view>
@@ -98,15 +98,16 @@ TEST(ProbeDetail, AnOlderSnapshotsProbeSummaryPrintsAsStored) {
   probe::ProbeStatus s;
   s.detail = "23.5 GiB RAM, 0 B swap";
   EXPECT_EQ(status_detail(s), s.detail);
-  EXPECT_EQ(probe_detail("6 PCI devices, 0 NVIDIA GPUs"), "6 个 PCI 设备，0 块 NVIDIA GPU");
+  // The importer's summaries carry messages now: an older snapshot's print as stored.
+  EXPECT_EQ(probe_detail("6 PCI devices, 0 NVIDIA GPUs (r.log:3)"), "6 PCI devices, 0 NVIDIA GPUs (r.log:3)");
   EXPECT_EQ(nvml_state("driver_mismatch"), "驱动与库版本不匹配");
 }
 
 TEST(ProbeDetail, AnImportsSourceStaysAndTheOSsMessageStaysEnglish) {
   InLanguage zh("zh_CN");
-  // The importer's "(file:line (section))" after each summary is kept as it is.
-  EXPECT_EQ(probe_detail("14 Xid line(s) (r.log.gz:1701 (dmesg:)); /proc/modules: nvidia loaded (r.log.gz:5850 (*** /proc/modules))"),
-            "14 行 Xid (r.log.gz:1701 (dmesg:))；/proc/modules：nvidia 已加载 (r.log.gz:5850 (*** /proc/modules))");
+  // The importer's "(file:line (section))" after an inventory text is kept as it is.
+  EXPECT_EQ(probe_detail("the driver could not initialise it: NVRM RmInitAdapter failed (r.log.gz:1701 (dmesg:))"),
+            trf("the driver could not initialise it: {}", "NVRM RmInitAdapter failed") + " (r.log.gz:1701 (dmesg:))");
   // dlerror()'s words are the system's: only tfrig's own sentence around them is translated.
   EXPECT_EQ(probe_detail("library_missing: libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): "
                          "libnvidia-ml.so.1: cannot open shared object file; libnvidia-ml.so: cannot open"),
@@ -119,34 +120,39 @@ TEST(ProbeDetail, AnImportsSourceStaysAndTheOSsMessageStaysEnglish) {
   EXPECT_EQ(probe_detail("nvidia-smi: No devices were found (r.log:9)"), "nvidia-smi: No devices were found (r.log:9)");
 }
 
-// A parse error as a probe stores it: the file's path, then Error::to_string().
+// A parse error as a probe stores it: the file's path, then the error; its
+// English is Error::to_string() after the path, its message renders it.
 template <class T>
-std::string stored(const std::string& path, const core::Result<T>& r) {
+core::Message stored(const std::string& path, const core::Result<T>& r) {
   EXPECT_FALSE(r);
-  return r ? std::string() : path + ": " + r.error().to_string();
+  if (r) return core::Message();
+  auto m = core::error_message(path, r.error());
+  EXPECT_TRUE(m) << r.error().to_string();
+  if (!m) return core::Message();
+  EXPECT_EQ(core::english(*m), path + ": " + r.error().to_string());
+  EXPECT_TRUE(core::known_message(*m)) << core::english(*m);
+  return *m;
 }
 
 TEST(ProbeDetail, ParseErrorsReadInChineseWithTheirFileAndLine) {
-  const std::string meminfo = stored("/proc/meminfo", probe::parse::parse_meminfo("MemTotal: lots kB\n"));
-  const std::string cache = stored("/etc/ld.so.cache", probe::parse::parse_ld_so_cache("not a cache at all, really"));
+  const core::Message meminfo = stored("/proc/meminfo", probe::parse::parse_meminfo("MemTotal: lots kB\n"));
+  const core::Message cache = stored("/etc/ld.so.cache", probe::parse::parse_ld_so_cache("not a cache at all, really"));
   const auto conf = probe::parse::parse_limits_conf("* maybe nofile 1024\n", "/etc/security/limits.conf");
   ASSERT_EQ(conf.problems.size(), 1u);
-  {
-    InLanguage en("en");
-    // The stored English is the fact; it prints unchanged in English.
-    EXPECT_EQ(meminfo, "/proc/meminfo: line 1: expected a number for MemTotal");
-    EXPECT_EQ(probe_detail(meminfo), meminfo);
-    EXPECT_EQ(probe_detail(conf.problems[0]), "/etc/security/limits.conf:1: type must be soft, hard or -, got 'maybe'");
-  }
-  InLanguage zh("zh_CN");
-  EXPECT_EQ(probe_detail(meminfo), "/proc/meminfo：第 1 行：MemTotal 的值应为数字");
-  EXPECT_EQ(probe_detail(cache),
+  ASSERT_EQ(conf.problem_messages.size(), 1u);
+  // The stored English is the fact; it prints unchanged in English.
+  EXPECT_EQ(core::english(meminfo), "/proc/meminfo: line 1: expected a number for MemTotal");
+  EXPECT_EQ(core::render(meminfo, "en"), core::english(meminfo));
+  EXPECT_EQ(conf.problems[0], "/etc/security/limits.conf:1: type must be soft, hard or -, got 'maybe'");
+  EXPECT_EQ(core::english(conf.problem_messages[0]), conf.problems[0]);
+  EXPECT_EQ(core::render(meminfo, "zh_CN"), "/proc/meminfo：第 1 行：MemTotal 的值应为数字");
+  EXPECT_EQ(core::render(cache, "zh_CN"),
             "/etc/ld.so.cache：偏移 0：应以魔数 'glibc-ld.so.cache1.1' 或 'ld.so-1.7.0' 开头，实际为 'not a cache at all, '");
-  EXPECT_EQ(probe_detail(conf.problems[0]), "/etc/security/limits.conf:1：type 必须是 soft、hard 或 -，实际为 'maybe'");
+  EXPECT_EQ(core::render(conf.problem_messages[0], "zh_CN"), "/etc/security/limits.conf:1：type 必须是 soft、hard 或 -，实际为 'maybe'");
 }
 
-TEST(ProbeDetail, EveryParsersErrorHasAChineseShape) {
-  const std::vector<std::string> texts = {
+TEST(ProbeDetail, EveryParsersErrorIsAMessageWithAChineseText) {
+  const std::vector<core::Message> texts = {
       stored("/proc/cpuinfo", probe::parse::parse_cpuinfo(std::string("\0\1\2", 3))),
       stored("/proc/cpuinfo", probe::parse::parse_cpuinfo("flags : fpu\n")),
       stored("/proc/meminfo", probe::parse::parse_meminfo("MemTotal 1024\n")),
@@ -167,12 +173,12 @@ TEST(ProbeDetail, EveryParsersErrorHasAChineseShape) {
       stored("/proc/driver/nvidia/version", probe::parse::parse_nvidia_version("hello\n")),
       stored("/proc/driver/nvidia/gpus/0000:01:00.0/information", probe::parse::parse_nvidia_gpu_information("IRQ: 5\n")),
   };
-  InLanguage zh("zh_CN");
-  for (const auto& t : texts) {
-    const std::string zh_text = probe_detail(t);
-    EXPECT_NE(zh_text, t) << "no shape for: " << t;
+  for (const auto& m : texts) {
+    const std::string en = core::english(m);
+    const std::string zh_text = core::render(m, "zh_CN");
+    EXPECT_NE(zh_text, en) << "not translated: " << en;
     // The path stays as it is.
-    EXPECT_EQ(zh_text.substr(0, t.find(": ")), t.substr(0, t.find(": "))) << zh_text;
+    EXPECT_EQ(zh_text.substr(0, en.find(": ")), en.substr(0, en.find(": "))) << zh_text;
   }
 }
 
@@ -200,11 +206,8 @@ TEST(ProbeDetail, ADataPathOutsideTheRootReadsInChinese) {
 TEST(ProbeDetail, AnUnknownMessageAfterAPathStaysAsStored) {
   InLanguage zh("zh_CN");
   EXPECT_EQ(probe_detail("/proc/x: line 3: something new"), "/proc/x: line 3: something new");
-  // Many ": " in a quoted line: the search is bounded and the known message still found.
-  std::string many = "/proc/meminfo: line 2: expected 'Key: value [kB]', got '";
-  for (int i = 0; i < 40; ++i) many += "a: ";
-  many += "'";
-  EXPECT_EQ(probe_detail(many).rfind("/proc/meminfo：第 2 行：应为 'Key: value [kB]'，实际为 'a: ", 0), 0u) << probe_detail(many);
+  // An older snapshot's parse error (no message) prints as stored.
+  EXPECT_EQ(probe_detail("/proc/meminfo: line 1: expected a number for MemTotal"), "/proc/meminfo: line 1: expected a number for MemTotal");
 }
 
 }  // namespace

@@ -441,10 +441,10 @@ TEST(SetupSources, ChinaPresetsWriteTheCondaChannelsHfEndpointAndFirstRunAdvice)
 
 // --mirror auto on captured machine trees: the region the host probe reads (as doctor does).
 PlanOutcome plan_auto(const std::string& root, Method method = Method::kPip) {
-  std::vector<std::string> problems;
+  std::vector<core::Message> problems;
   inventory::Inventory inv;
   inv.region = probe::read_region(core::SysRoot(root), problems);
-  EXPECT_TRUE(problems.empty()) << root << ": " << (problems.empty() ? "" : problems.front());
+  EXPECT_TRUE(problems.empty()) << root << ": " << (problems.empty() ? "" : core::english(problems.front()));
   SetupOptions o;
   o.tf = {"2.17"};
   o.os = "ubuntu-22.04";

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::probe::parse {
@@ -51,7 +52,7 @@ core::Result<DistMetadata> parse_dist_metadata(std::string_view text) {
   flush();
   if (!have_name || !have_version) {
     return core::fail(core::ErrorCode::kParse, have_name ? "Version" : "Name",
-                      "METADATA lacks the required 'Name:' and 'Version:' headers");
+                      core::Message(N_("METADATA lacks the required 'Name:' and 'Version:' headers")));
   }
   return out;
 }
@@ -164,7 +165,7 @@ size_t value_position(std::string_view text, std::string_view name) {
 
 core::Result<TfBuildInfo> parse_tf_build_info(std::string_view text) {
   if (text.find("build_info") == std::string_view::npos) {
-    return core::fail(core::ErrorCode::kParse, "build_info", "no 'build_info' literal in the file");
+    return core::fail(core::ErrorCode::kParse, "build_info", core::Message(N_("no 'build_info' literal in the file")));
   }
   TfBuildInfo out;
   Literal lit(text);

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::probe::parse {
@@ -14,6 +15,10 @@ constexpr size_t kOldHeaderSize = 16;  // magic[11] + pad + uint32 nlibs
 constexpr size_t kOldEntrySize = 12;
 constexpr size_t kNewHeaderSize = 48;
 constexpr size_t kNewEntrySize = 24;
+
+// TRANSLATORS: an entry of a binary table (ld.so.cache), counted from 0.
+core::Message entry_place(size_t entry) { return core::Message(N_("entry {}"), entry); }
+core::Message offset_place(size_t offset) { return core::Message(N_("offset {}"), offset); }
 // cache_file_new.flags (dl-cache.h): 2 = little endian, 3 = big endian, 0 = not recorded.
 constexpr uint8_t kCacheFlagsBigEndian = 3;
 // A real cache holds a few thousand entries; this bounds the work on garbage.
@@ -35,28 +40,30 @@ uint64_t u64(std::string_view b, size_t off) {
 core::Result<std::string> string_at(std::string_view b, size_t base, uint32_t off, const char* what, size_t entry) {
   const size_t pos = base + off;
   if (pos >= b.size()) {
-    return core::fail(core::ErrorCode::kParse, "entry " + std::to_string(entry),
-                      std::string(what) + " offset " + std::to_string(off) + " points past the end of the file");
+    return core::fail(core::ErrorCode::kParse, entry_place(entry),
+                      // TRANSLATORS: {0} is "key" or "value", a field of an ld.so.cache entry.
+                      core::Message(N_("{0} offset {1} points past the end of the file"), std::string(what), off));
   }
   const size_t end = b.find('\0', pos);
   if (end == std::string_view::npos) {
-    return core::fail(core::ErrorCode::kParse, "entry " + std::to_string(entry),
-                      std::string(what) + " string is not NUL-terminated");
+    return core::fail(core::ErrorCode::kParse, entry_place(entry),
+                      // TRANSLATORS: {} is "key" or "value", a field of an ld.so.cache entry.
+                      core::Message(N_("{} string is not NUL-terminated"), std::string(what)));
   }
   return std::string(b.substr(pos, end - pos));
 }
 
 core::Result<std::vector<LdCacheEntry>> parse_new(std::string_view b, size_t start) {
   if (b.size() - start < kNewHeaderSize) {
-    return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(start), "truncated glibc-ld.so.cache1.1 header");
+    return core::fail(core::ErrorCode::kParse, offset_place(start), core::Message(N_("truncated glibc-ld.so.cache1.1 header")));
   }
   if (static_cast<uint8_t>(b[start + 28]) == kCacheFlagsBigEndian) {
-    return core::fail(core::ErrorCode::kUnsupported, "offset " + std::to_string(start + 28), "big-endian ld.so.cache");
+    return core::fail(core::ErrorCode::kUnsupported, offset_place(start + 28), core::Message(N_("big-endian ld.so.cache")));
   }
   const uint32_t n = u32(b, start + 20);
   if (n > kMaxEntries || n * kNewEntrySize > b.size() - start - kNewHeaderSize) {
-    return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(start + 20),
-                      "entry count " + std::to_string(n) + " does not fit in the file");
+    return core::fail(core::ErrorCode::kParse, offset_place(start + 20),
+                      core::Message(N_("entry count {} does not fit in the file"), n));
   }
   std::vector<LdCacheEntry> out;
   out.reserve(n);
@@ -88,13 +95,13 @@ core::Result<LdCache> parse_ld_so_cache(std::string_view b) {
     return cache;
   }
   if (b.substr(0, kOldMagic.size()) != kOldMagic) {
-    return core::fail(core::ErrorCode::kParse, "offset 0",
-                      "expected the magic 'glibc-ld.so.cache1.1' or 'ld.so-1.7.0', got '" + core::printable(b.substr(0, 20)) + "'");
+    return core::fail(core::ErrorCode::kParse, offset_place(0),
+                      core::Message(N_("expected the magic 'glibc-ld.so.cache1.1' or 'ld.so-1.7.0', got '{}'"), core::printable(b.substr(0, 20))));
   }
-  if (b.size() < kOldHeaderSize) return core::fail(core::ErrorCode::kParse, "offset 12", "truncated ld.so-1.7.0 header");
+  if (b.size() < kOldHeaderSize) return core::fail(core::ErrorCode::kParse, offset_place(12), core::Message(N_("truncated ld.so-1.7.0 header")));
   const uint32_t n = u32(b, 12);
   if (n > kMaxEntries || size_t{n} * kOldEntrySize > b.size() - kOldHeaderSize) {
-    return core::fail(core::ErrorCode::kParse, "offset 12", "entry count " + std::to_string(n) + " does not fit in the file");
+    return core::fail(core::ErrorCode::kParse, offset_place(12), core::Message(N_("entry count {} does not fit in the file"), n));
   }
   const size_t strings = kOldHeaderSize + size_t{n} * kOldEntrySize;
   // compat: the new table follows, aligned to alignof(cache_file_new) = 8.

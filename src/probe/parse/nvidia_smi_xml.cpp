@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/i18n.h"
 #include "core/pci_address.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -194,12 +195,12 @@ core::Result<NvidiaSmiXml> parse_nvidia_smi_xml(std::string_view text) {
   // parse_default without DOCTYPE validation: pugixml never fetches the DTD.
   const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_doctype);
   if (!parsed) {
-    return core::fail(core::ErrorCode::kParse, "offset " + std::to_string(parsed.offset),
-                      std::string("not well-formed XML: ") + parsed.description());
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("offset {}"), static_cast<int64_t>(parsed.offset)),
+                      core::Message(N_("not well-formed XML: {}"), std::string(parsed.description())));
   }
   const pugi::xml_node root = doc.child("nvidia_smi_log");
   if (!root) {
-    return core::fail(core::ErrorCode::kParse, "/", "expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'");
+    return core::fail(core::ErrorCode::kParse, "/", core::Message(N_("expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'")));
   }
   NvidiaSmiXml out;
   for (const pugi::xml_node n : doc.children()) {

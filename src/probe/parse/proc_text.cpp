@@ -4,12 +4,14 @@
 #include <cctype>
 #include <set>
 
+#include "core/i18n.h"
 #include "core/text.h"
 
 namespace tfrig::probe::parse {
 
 using core::ErrorCode;
 using core::fail;
+using core::Message;
 
 namespace {
 
@@ -75,7 +77,7 @@ OsRelease parse_os_release(std::string_view text) {
 }
 
 core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
-  if (!core::looks_like_text(text)) return fail(ErrorCode::kParse, "", "binary data, expected /proc/cpuinfo text");
+  if (!core::looks_like_text(text)) return fail(ErrorCode::kParse, "", Message(N_("binary data, expected /proc/cpuinfo text")));
   CpuinfoSummary out;
   std::set<std::string> packages;
   std::set<std::pair<std::string, std::string>> cores;
@@ -140,7 +142,7 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
       out.mhz = core::parse_double(value);
     }
   }
-  if (out.logical_cpus == 0) return fail(ErrorCode::kParse, "", "no 'processor' entries, expected /proc/cpuinfo text");
+  if (out.logical_cpus == 0) return fail(ErrorCode::kParse, "", Message(N_("no 'processor' entries, expected /proc/cpuinfo text")));
   if (seen_processor) end_processor();
   if (in_first) fields_first = fields_current;
   out.truncated = (!text.empty() && text.back() != '\n') || (out.logical_cpus > 1 && fields_current < fields_first);
@@ -172,23 +174,23 @@ core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::st
     }
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
-      return fail(ErrorCode::kParse, "line " + std::to_string(line_no), "expected 'Key: value [kB]', got '" + core::printable(line) + "'");
+      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("expected 'Key: value [kB]', got '{}'"), core::printable(line)));
     }
     std::string_view key = core::trim(line.substr(0, colon));
     auto fields = core::split_ws(line.substr(colon + 1));
     if (fields.empty()) continue;
     auto value = core::parse_u64(fields[0]);
     if (!value) {
-      return fail(ErrorCode::kParse, "line " + std::to_string(line_no), "expected a number for " + std::string(key));
+      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("expected a number for {}"), std::string(key)));
     }
     uint64_t v = *value;
     if (fields.size() > 1 && (fields[1] == "kB" || fields[1] == "KB")) {
-      if (v > UINT64_MAX / 1024) return fail(ErrorCode::kParse, "line " + std::to_string(line_no), "value too large");
+      if (v > UINT64_MAX / 1024) return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("value too large")));
       v *= 1024;
     }
     out[std::string(key)] = v;
   }
-  if (out.empty()) return fail(ErrorCode::kParse, "", "empty, expected 'MemTotal: N kB' lines");
+  if (out.empty()) return fail(ErrorCode::kParse, "", Message(N_("empty, expected 'MemTotal: N kB' lines")));
   return out;
 }
 
@@ -205,7 +207,7 @@ core::Result<std::vector<int>> parse_cpulist(std::string_view text) {
     auto last = dash == std::string_view::npos ? first : core::parse_u64(part.substr(dash + 1));
     // 65536 CPUs bounds what one range may expand to (Linux NR_CPUS max is 8192).
     if (!first || !last || *last < *first || *last >= 65536) {
-      return fail(ErrorCode::kParse, "", "bad CPU range '" + core::printable(part) + "', expected N or N-M");
+      return fail(ErrorCode::kParse, "", Message(N_("bad CPU range '{}', expected N or N-M"), core::printable(part)));
     }
     for (uint64_t c = *first; c <= *last; ++c) out.push_back(static_cast<int>(c));
   }
@@ -221,11 +223,11 @@ core::Result<std::vector<int>> parse_cpumask(std::string_view text) {
   if (text.empty()) return out;
   auto words = core::split(text, ',');
   // 2048 words = 65536 CPUs, the same bound as parse_cpulist.
-  if (words.size() > 2048) return fail(ErrorCode::kParse, "", "CPU mask too long");
+  if (words.size() > 2048) return fail(ErrorCode::kParse, "", Message(N_("CPU mask too long")));
   for (size_t w = 0; w < words.size(); ++w) {
     auto value = core::parse_u64(core::trim(words[w]), 16);
     if (!value || *value > 0xffffffffULL) {
-      return fail(ErrorCode::kParse, "", "bad CPU mask word '" + core::printable(words[w]) + "', expected 8 hex digits");
+      return fail(ErrorCode::kParse, "", Message(N_("bad CPU mask word '{}', expected 8 hex digits"), core::printable(words[w])));
     }
     const size_t base = (words.size() - 1 - w) * 32;
     for (int bit = 0; bit < 32; ++bit) {
@@ -324,7 +326,7 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
   std::map<std::string, ProcLimit, std::less<>> out;
   auto lines = core::split_lines(text);
   if (lines.empty() || !core::starts_with(core::trim(lines[0]), "Limit")) {
-    return fail(ErrorCode::kParse, "line 1", "expected the header 'Limit  Soft Limit  Hard Limit  Units'");
+    return fail(ErrorCode::kParse, Message(N_("line {}"), 1), Message(N_("expected the header 'Limit  Soft Limit  Hard Limit  Units'")));
   }
   for (size_t i = 1; i < lines.size(); ++i) {
     std::string_view line = lines[i];
@@ -335,7 +337,7 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
     size_t v = 0;
     while (v < f.size() && !parse_limit_value(f[v])) ++v;
     if (v == 0 || v + 1 >= f.size()) {
-      return fail(ErrorCode::kParse, "line " + std::to_string(i + 1), "expected 'Name  soft  hard  [units]', got '" + core::printable(line) + "'");
+      return fail(ErrorCode::kParse, Message(N_("line {}"), i + 1), Message(N_("expected 'Name  soft  hard  [units]', got '{}'"), core::printable(line)));
     }
     std::string name;
     for (size_t k = 0; k < v; ++k) {
@@ -357,21 +359,23 @@ LimitsConf parse_limits_conf(std::string_view text, const std::string& file_name
     line = core::trim(line);
     if (line.empty()) continue;
     auto f = core::split_ws(line);
+    auto problem = [&](core::Message what) {
+      core::Message m(N_("{0}: {1}"), file_name + ":" + std::to_string(line_no), std::move(what));
+      out.problems.push_back(core::english(m));
+      out.problem_messages.push_back(std::move(m));
+    };
     if (f.size() != 4) {
-      out.problems.push_back(file_name + ":" + std::to_string(line_no) +
-                             ": expected '<domain> <type> <item> <value>', got '" + core::printable(line) + "'");
+      problem(core::Message(N_("expected '<domain> <type> <item> <value>', got '{}'"), core::printable(line)));
       continue;
     }
     if (f[1] != "soft" && f[1] != "hard" && f[1] != "-") {
-      out.problems.push_back(file_name + ":" + std::to_string(line_no) + ": type must be soft, hard or -, got '" +
-                             core::printable(f[1]) + "'");
+      problem(core::Message(N_("type must be soft, hard or -, got '{}'"), core::printable(f[1])));
       continue;
     }
     // pam_limits takes a number, or unlimited/infinity/-1 for no limit
     // (priority and nice may be negative).
     if (!parse_limit_value(f[3]) && !core::parse_i64(f[3])) {
-      out.problems.push_back(file_name + ":" + std::to_string(line_no) + ": value must be a number or 'unlimited', got '" +
-                             core::printable(f[3]) + "'");
+      problem(core::Message(N_("value must be a number or 'unlimited', got '{}'"), core::printable(f[3])));
       continue;
     }
     out.entries.push_back(inventory::LimitsConfEntry{file_name, line_no, std::string(f[0]), std::string(f[1]),

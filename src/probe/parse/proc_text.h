@@ -98,7 +98,8 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
 // limits.conf(5): "<domain> <type> <item> <value>", '#' comments.
 struct LimitsConf {
   std::vector<inventory::LimitsConfEntry> entries;
-  std::vector<std::string> problems;  // "file:line: what was expected"
+  std::vector<std::string> problems;  // "file:line: what was expected" (English)
+  std::vector<core::Message> problem_messages = {};  // the same, as messages (one each)
 };
 LimitsConf parse_limits_conf(std::string_view text, const std::string& file_name);
 
