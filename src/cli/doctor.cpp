@@ -143,10 +143,14 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       state.exit_code = explain_rule(*report, *knowledge, opts->explain, opts->tf);
       return;
     }
-    // The findings' texts are the output's: English in JSON / Prometheus
-    // unless --lang (main); stderr stays in the reader's language.
+    // A finding's own texts are messages (rendered in the output's language
+    // by the JSON writer, docs/i18n.md); the verdict, the target, skip
+    // reasons, explain's log findings and what rules quote from the knowledge
+    // base and the probes' shapes are still built in the language the
+    // process runs in: English in JSON unless --lang (main). Prometheus
+    // carries no text. stderr stays in the reader's language.
     std::optional<core::i18n::OutputLanguage> output_language;
-    if (opts->format == "json" || opts->format == "prometheus") output_language.emplace();
+    if (opts->format == "json") output_language.emplace();
     rules::FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
     rules::attach_findings(*report, *knowledge, findings);
     add_log_findings(*report, from_files, *knowledge);

@@ -582,15 +582,19 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
       const std::string source = trf("doctor rule {}", id);
       if (rr.outcome == rules::Outcome::kSkip) {
         // TRANSLATORS: {} is what the rule needed and the machine did not say ("the driver version").
-        e.finding.evidence.push_back({fact, trf("not checked: {} unknown", rr.skip_reason), source});
+        e.finding.evidence.push_back(
+            {fact, trf("not checked: {} unknown", rules::in_language(rr.skip_reason, rr.skip_message, core::i18n::language())), source});
       } else if (rr.findings.empty()) {
         e.finding.evidence.push_back({fact, _("passes now (the log may come from another machine, or from before a change)"), source});
       } else {
+        // The rule's texts are messages; explain's own are built in the
+        // language it runs in (cli/explain.cpp switches to the output's).
         const auto& mf = rr.findings.front();
-        e.finding.evidence.push_back({fact, mf.message, source});
+        const std::string language(core::i18n::language());
+        e.finding.evidence.push_back({fact, rules::in_language(mf.message, mf.message_message, language), source});
         if (!fix_replaced) {
           e.finding.evidence.push_back({_("fix from the log alone"), e.finding.fix, "log_signatures.json"});
-          e.finding.fix = mf.fix;
+          e.finding.fix = rules::in_language(mf.fix, mf.fix_message, language);
           fix_replaced = true;
         }
       }

@@ -180,7 +180,8 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
       o.node = n.name;
       if (inserted) o.findings.push_back(f.rule_id);
       const rules::Rule* rule = f.fix.empty() ? rules::find_rule(f.rule_id) : nullptr;
-      o.fixes.push_back(rule ? _(rule->fix) : f.fix);
+      // Built in the report's language (cli/fleet.cpp switches to it around compare).
+      o.fixes.push_back(rule ? _(rule->fix) : (f.fix_message ? core::render(*f.fix_message, core::i18n::language()) : f.fix));
     }
     for (const auto& [rule, sev] : fired) odd[n.name].score += severity_weight(sev);
   }

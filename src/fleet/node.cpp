@@ -19,8 +19,9 @@ Node summarize_node(const report::Report& report, const knowledge::Knowledge& k,
     // Most fixes are the rule's own text: kept once in the rule table, not
     // once per node (10,000 nodes x 20 findings add up).
     const rules::Rule* rule = rules::find_rule(f.rule_id);
-    std::string fix = rule && f.fix == rule->fix ? std::string() : std::move(f.fix);
-    n.findings.push_back(NodeFinding{std::move(f.rule_id), f.severity, std::move(f.entity), std::move(fix)});
+    const bool own_fix = rule && f.fix == rule->fix;
+    n.findings.push_back(NodeFinding{std::move(f.rule_id), f.severity, std::move(f.entity), own_fix ? std::string() : std::move(f.fix),
+                                     !own_fix && f.fix_message ? std::make_shared<const core::Message>(std::move(*f.fix_message)) : nullptr});
   }
   return n;
 }

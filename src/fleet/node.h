@@ -4,6 +4,7 @@
 // of these and never 10,000 documents (bench/RESULTS.md, fleet).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,10 @@ struct NodeFinding {
   std::string rule_id;
   rules::Severity severity = rules::Severity::kWarning;
   std::string entity;
-  std::string fix;  // empty: the rule's own fix (rules::find_rule)
+  std::string fix;  // empty: the rule's own fix (rules::find_rule); English
+  // fix's message, rendered in the report's language; a pointer, as most
+  // findings have none (the rule's own fix) and a fleet holds many.
+  std::shared_ptr<const core::Message> fix_message = nullptr;
 };
 
 struct Node {

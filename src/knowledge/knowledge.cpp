@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/i18n.h"
+#include "core/message.h"
 #include "core/name_table.h"
 #include "core/text.h"
 #include "core/try.h"
@@ -775,7 +776,7 @@ std::string targets_text(const std::vector<std::string>& sass, const std::vector
 
 // How one list of SASS and PTX targets runs a GPU of this capability.
 void judge_list(const std::vector<std::string>& sass, const std::vector<std::string>& ptx, const Version& cc, KernelSupport& support,
-                std::string& detail) {
+                std::string& detail, core::MessageArg& detail_message) {
   // SASS sm_XY runs on the same major with minor >= Y (tf_compute.json notes).
   // The newest matching SASS is what the CUDA runtime picks (sm_89 over sm_80 on 8.9).
   std::optional<Version> best;
@@ -786,6 +787,7 @@ void judge_list(const std::vector<std::string>& sass, const std::vector<std::str
   if (best) {
     support = KernelSupport::kSass;
     detail = "sm_" + std::to_string(best->major()) + std::to_string(best->minor()) + " SASS";
+    detail_message = detail;  // no words to translate
     return;
   }
   // PTX compute_XY is JIT-compiled for any CC >= X.Y.
@@ -794,13 +796,17 @@ void judge_list(const std::vector<std::string>& sass, const std::vector<std::str
     if (v && cc >= *v) {
       support = KernelSupport::kPtxJit;
       // TRANSLATORS: {} is a PTX target ("compute_90").
-      detail = trf("PTX {} only (JIT)", "compute_" + std::to_string(v->major()) + std::to_string(v->minor()));
+      core::Message m(N_("PTX {} only (JIT)"), "compute_" + std::to_string(v->major()) + std::to_string(v->minor()));
+      detail = core::render(m, core::i18n::language());
+      detail_message = std::move(m);
       return;
     }
   }
   support = KernelSupport::kNone;
   // TRANSLATORS: {0} is a list of kernel targets ("sm_60, sm_70, compute_90"), {1} a compute capability ("3.7").
-  detail = trf("the wheel has {0} and nothing for {1}", targets_text(sass, ptx), cc.text());
+  core::Message m(N_("the wheel has {0} and nothing for {1}"), targets_text(sass, ptx), cc.text());
+  detail = core::render(m, core::i18n::language());
+  detail_message = std::move(m);
 }
 
 }  // namespace
@@ -824,25 +830,29 @@ std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::
   }
   if (sass.empty() && ptx.empty()) return std::nullopt;
   KernelVerdict out;
-  judge_list(sass, ptx, cc, out.support, out.detail);
+  judge_list(sass, ptx, cc, out.support, out.detail, out.detail_message);
   out.uncertain = false;
   out.from_build_info = true;
   out.targets = targets_text(sass, ptx);
   return out;
 }
 
-std::string kernel_list_check_hint() {
+core::Message kernel_list_check_hint_message() {
   // TRANSLATORS: keep the command and the file path in English.
-  return _("check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
-           "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)");
+  return core::Message(N_("check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
+                          "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)"));
 }
+
+std::string kernel_list_check_hint() { return core::render(kernel_list_check_hint_message(), core::i18n::language()); }
 
 KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) const {
   KernelVerdict out;
   const auto& min_cc = tf_min_cc_;
   if (min_cc && cc < *min_cc) {
     out.support = KernelSupport::kBelowMinimum;
-    out.detail = trf("below TensorFlow's minimum compute capability {}", tf_min_capability_);
+    core::Message m(N_("below TensorFlow's minimum compute capability {}"), tf_min_capability_);
+    out.detail = core::render(m, core::i18n::language());
+    out.detail_message = std::move(m);
     out.uncertain = false;
     return out;
   }
@@ -850,22 +860,26 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   out.row = row;
   if (!row || (row->sass.empty() && row->ptx.empty())) {
     out.support = KernelSupport::kUnknown;
-    out.detail = row && row->documented_minimum ? trf("documented minimum {}", *row->documented_minimum)
-                                                : _("the compiled list of this release is not known");
+    core::Message m = row && row->documented_minimum ? core::Message(N_("documented minimum {}"), *row->documented_minimum)
+                                                     : core::Message(N_("the compiled list of this release is not known"));
+    out.detail = core::render(m, core::i18n::language());
+    out.detail_message = std::move(m);
     return out;
   }
   out.uncertain = row->uncertain;
   out.targets = targets_text(row->sass, row->ptx);
-  judge_list(row->sass, row->ptx, cc, out.support, out.detail);
+  judge_list(row->sass, row->ptx, cc, out.support, out.detail, out.detail_message);
   // An uncertain row's other candidates: the first one that answers
   // differently is kept, so every output can name both outcomes.
   for (const auto& alt : row->alternatives) {
     KernelSupport s = KernelSupport::kUnknown;
     std::string d;
-    judge_list(alt.sass, alt.ptx, cc, s, d);
+    core::MessageArg dm = std::string();
+    judge_list(alt.sass, alt.ptx, cc, s, d, dm);
     if (s != out.support || d != out.detail) {
       out.alternative = s;
       out.alternative_detail = d;
+      out.alternative_detail_message = std::move(dm);
       out.alternative_targets = targets_text(alt.sass, alt.ptx);
       break;
     }

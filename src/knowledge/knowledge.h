@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/message.h"
 #include "core/result.h"
 #include "core/version.h"
 
@@ -180,6 +181,10 @@ struct KernelVerdict {
   std::string alternative_detail;
   std::string alternative_targets;
   bool from_build_info = false;  // judged on the installed wheel's own list (authoritative)
+  // detail and alternative_detail as message arguments (a message, or a
+  // text without words: "sm_80 SASS"), rendered later (a rule's finding).
+  core::MessageArg detail_message = std::string();
+  core::MessageArg alternative_detail_message = std::string();
 };
 
 // The verdict for a list of kernel targets as build_info.py names them
@@ -189,6 +194,7 @@ std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::
 // How to read the compiled list on the machine (translated): the authority
 // for every uncertain kernel fact.
 std::string kernel_list_check_hint();
+core::Message kernel_list_check_hint_message();
 
 // How the rows of one source of plan_measurements.json were checked.
 enum class Verification {

@@ -74,6 +74,26 @@ std::optional<XidInfo> xid_info(int xid) {
   return std::nullopt;
 }
 
+std::optional<XidInfo> xid_info_english(int xid) {
+  for (const auto& x : kXids) {
+    if (x.xid == xid) return x;
+  }
+  return std::nullopt;
+}
+
+core::MessageArg xid_class_message(XidClass c) {
+  switch (c) {
+    case XidClass::kApplication: return core::Message::in_context(NC_("Xid class", "application fault"));
+    case XidClass::kMemory: return core::Message::in_context(NC_("Xid class", "GPU memory (ECC, row remapping)"));
+    case XidClass::kBus: return core::Message::in_context(NC_("Xid class", "PCIe bus"));
+    case XidClass::kFirmware: return core::Message::in_context(NC_("Xid class", "GPU firmware (GSP, micro-controller)"));
+    case XidClass::kInterconnect: return std::string("NVLink");
+    case XidClass::kDriver: return core::Message::in_context(NC_("Xid class", "driver"));
+    case XidClass::kOther: return core::Message::in_context(NC_("Xid class", "other"));
+  }
+  return core::Message::in_context(NC_("Xid class", "other"));
+}
+
 std::string xid_class_name(XidClass c) {
   switch (c) {
     case XidClass::kApplication: return C_("Xid class", "application fault");

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/message.h"
+
 namespace tfrig::knowledge {
 
 enum class XidClass {
@@ -33,6 +35,10 @@ struct XidInfo {
 std::optional<XidInfo> xid_info(int xid);
 // Who has to act, in the language of the interface.
 std::string xid_class_name(XidClass c);
+// The same in English, its texts the catalog's keys (for a core::Message
+// rendered later: a rule's finding).
+std::optional<XidInfo> xid_info_english(int xid);
+core::MessageArg xid_class_message(XidClass c);
 constexpr std::string_view kXidSource = "https://docs.nvidia.com/deploy/xid-errors/index.html";
 
 }  // namespace tfrig::knowledge

@@ -9,6 +9,7 @@
 #include "core/display_width.h"
 #include "core/terminal_text.h"
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "report/coverage.h"
 #include "report/probe_detail.h"
 #include "report/report.h"
@@ -56,13 +57,25 @@ std::string area_label(std::string_view area) {
 
 namespace {
 
-nlohmann::json finding_to_json(const rules::Finding& f) {
+// The texts rendered in the output's language: English unless --lang (the
+// contract, docs/snapshot.md), the page's language when the HTML report is
+// drawn from this document (doctor --format html, tfrig report).
+nlohmann::json finding_to_json(const rules::Finding& f, std::string_view language) {
+  const auto text = [language](const std::string& english, const std::optional<core::Message>& m) {
+    return rules::in_language(english, m, language);
+  };
   nlohmann::json ev = nlohmann::json::array();
-  for (const auto& e : f.evidence) ev.push_back({{"fact", e.fact}, {"value", e.value}, {"source", e.source}});
-  return nlohmann::json{{"rule_id", f.rule_id},   {"severity", rules::severity_name(f.severity)},
-                        {"area", f.area},         {"entity", f.entity},
-                        {"title", f.title},       {"message", f.message},
-                        {"evidence", ev},         {"fix", f.fix},
+  for (const auto& e : f.evidence) {
+    ev.push_back({{"fact", text(e.fact, e.fact_message)}, {"value", text(e.value, e.value_message)}, {"source", e.source}});
+  }
+  return nlohmann::json{{"rule_id", f.rule_id},
+                        {"severity", rules::severity_name(f.severity)},
+                        {"area", f.area},
+                        {"entity", f.entity},
+                        {"title", text(f.title, f.title_message)},
+                        {"message", text(f.message, f.message_message)},
+                        {"evidence", ev},
+                        {"fix", text(f.fix, f.fix_message)},
                         {"references", f.references}};
 }
 
@@ -78,7 +91,8 @@ size_t severity_column() {
 
 nlohmann::json findings_to_json(const Report& report) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& f : report.findings) list.push_back(finding_to_json(f));
+  const std::string language = core::i18n::output_language();
+  for (const auto& f : report.findings) list.push_back(finding_to_json(f, language));
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", missing}});
   const Coverage coverage = coverage_of(report);
@@ -98,6 +112,11 @@ nlohmann::json findings_to_json(const Report& report) {
 // a newline cannot forge a finding; the text ends through core::terminal_text.
 std::string render_findings_text(const Report& r, bool color, size_t width) {
   const auto line = [](const std::string& s) { return core::terminal_line(s); };
+  // The findings' texts are messages kept in English: rendered here, in the reader's language.
+  const std::string language(core::i18n::language());
+  const auto text = [&language](const std::string& english, const std::optional<core::Message>& m) {
+    return rules::in_language(english, m, language);
+  };
   std::string out = "\n" + paint(color, r.summary.worst(), core::wrap_display(line(r.verdict), width, "")) + "\n";
   if (!r.skipped.empty()) {
     out += core::wrap_display(trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
@@ -124,14 +143,14 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
       const std::string sev = severity_label(f.severity);
       const std::string prefix = "  " + paint(color, f.severity, core::pad_right(sev, severity_column())) + " ";
       const std::string indent(2 + severity_column() + 1, ' ');
-      out += core::wrap_hanging(prefix, fmt::format("{} [{}] {}", line(f.rule_id), line(f.entity), line(f.title)), width) + "\n";
-      out += core::wrap_hanging(indent, line(f.message), width) + "\n";
+      out += core::wrap_hanging(prefix, fmt::format("{} [{}] {}", line(f.rule_id), line(f.entity), line(text(f.title, f.title_message))), width) + "\n";
+      out += core::wrap_hanging(indent, line(text(f.message, f.message_message)), width) + "\n";
       for (const auto& e : f.evidence) {
         // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
-        out += core::wrap_hanging(indent + "- ", line(trf("{0}: {1}  ({2})", e.fact, e.value, probe_detail(e.source))), width) + "\n";
+        out += core::wrap_hanging(indent + "- ", line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message), probe_detail(e.source))), width) + "\n";
       }
       const std::string fix_label = _("fix:");
-      out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)), line(f.fix), width) + "\n";
+      out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)), line(text(f.fix, f.fix_message)), width) + "\n";
     }
   }
   return core::terminal_text(out, color);

@@ -19,36 +19,36 @@ bool has_toolkit(const inventory::ContainerInfo& c) {
 }
 
 Check runtime_missing(const Context& ctx) {
-  if (!ctx.probed("containers")) return Check::skip(_("container engines (the containers probe did not run)"));
+  if (!ctx.probed("containers")) return Check::skip(core::Message(N_("container engines (the containers probe did not run)")));
   const auto& c = ctx.inv.containers;
   if (c.inside_container.value_or(false)) return Check::pass();  // the host's business
   if (!c.docker_binary && !c.podman_binary) return Check::pass();
   if (has_toolkit(c) || !c.cdi_specs.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              trf("{} is installed without the NVIDIA Container Toolkit: `docker run --gpus all` fails with "
-                          "\"could not select device driver \\\"\\\" with capabilities: [[gpu]]\".",
+              core::Message(N_("{} is installed without the NVIDIA Container Toolkit: `docker run --gpus all` fails with "
+                          "\"could not select device driver \\\"\\\" with capabilities: [[gpu]]\"."),
                           c.docker_binary ? "Docker" : "Podman"),
-              {{_("engine"), c.docker_binary.value_or(c.podman_binary.value_or("")), "PATH"},
-               {_("nvidia-ctk / nvidia-container-runtime"), _("not found"), "PATH, /usr/bin"},
-               {_("CDI specs"), _("none"), "/etc/cdi, /var/run/cdi"}},
+              {{core::Message(N_("engine")), c.docker_binary.value_or(c.podman_binary.value_or("")), "PATH"},
+               {core::Message(N_("nvidia-ctk / nvidia-container-runtime")), core::Message(N_("not found")), "PATH, /usr/bin"},
+               {core::Message(N_("CDI specs")), core::Message(N_("none")), "/etc/cdi, /var/run/cdi"}},
               "", {}});
   return out;
 }
 
 Check runtime_not_registered(const Context& ctx) {
-  if (!ctx.probed("containers")) return Check::skip(_("container engines (the containers probe did not run)"));
+  if (!ctx.probed("containers")) return Check::skip(core::Message(N_("container engines (the containers probe did not run)")));
   const auto& c = ctx.inv.containers;
   if (!c.docker_binary || !has_toolkit(c)) return Check::pass();
-  if (!c.docker_daemon_json_present) return Check::skip(_("/etc/docker/daemon.json state"));
+  if (!c.docker_daemon_json_present) return Check::skip(core::Message(N_("/etc/docker/daemon.json state")));
   const bool registered = std::find(c.docker_runtimes.begin(), c.docker_runtimes.end(), "nvidia") != c.docker_runtimes.end();
   if (registered || !c.cdi_specs.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              _("The NVIDIA Container Toolkit is installed but the nvidia runtime is not registered with Docker and no "
-              "CDI spec exists: containers get no GPU."),
-              {{_("daemon.json runtimes"), c.docker_runtimes.empty() ? _("none") : u::join(c.docker_runtimes, ", "), "/etc/docker/daemon.json"},
-               {"nvidia-ctk", c.nvidia_ctk.value_or(_("(other toolkit parts)")), "PATH"}},
+              core::Message(N_("The NVIDIA Container Toolkit is installed but the nvidia runtime is not registered with Docker and no "
+              "CDI spec exists: containers get no GPU.")),
+              {{core::Message(N_("daemon.json runtimes")), c.docker_runtimes.empty() ? Text(core::Message(N_("none"))) : Text(u::join(c.docker_runtimes, ", ")), "/etc/docker/daemon.json"},
+               {"nvidia-ctk", u::or_text(c.nvidia_ctk, core::Message(N_("(other toolkit parts)"))), "PATH"}},
               "", {}});
   return out;
 }
@@ -56,18 +56,18 @@ Check runtime_not_registered(const Context& ctx) {
 Check no_gpu_given(const Context& ctx) {
   const auto& c = ctx.inv.containers;
   const bool inside = c.inside_container.value_or(ctx.inv.host.container && *ctx.inv.host.container != "none");
-  if (!c.inside_container && !ctx.inv.host.container) return Check::skip(_("whether tfrig runs inside a container"));
+  if (!c.inside_container && !ctx.inv.host.container) return Check::skip(core::Message(N_("whether tfrig runs inside a container")));
   if (!inside) return Check::pass();
   const bool devices = !ctx.inv.driver.device_nodes.empty();
   if (devices || !ctx.inv.gpus.empty()) return Check::pass();
   Check out;
   out.add(Hit{"host",
-              _("This container was started without a GPU: no /dev/nvidia* devices and no GPU visible "
-              "(\"CUDA_ERROR_NO_DEVICE\")."),
-              {{_("container"), ctx.inv.host.container.value_or(_("yes")), "/proc/1/cgroup, /.dockerenv"},
+              core::Message(N_("This container was started without a GPU: no /dev/nvidia* devices and no GPU visible "
+              "(\"CUDA_ERROR_NO_DEVICE\").")),
+              {{core::Message(N_("container")), u::or_text(ctx.inv.host.container, core::Message(N_("yes"))), "/proc/1/cgroup, /.dockerenv"},
                // TRANSLATORS: an environment variable that is not set; the source "environment" is the process environment.
-               {"NVIDIA_VISIBLE_DEVICES", c.visible_devices.value_or(_("unset")), "environment"},
-               {"/dev/nvidia*", _("none"), "/dev"}},
+               {"NVIDIA_VISIBLE_DEVICES", u::or_text(c.visible_devices, core::Message(N_("unset"))), "environment"},
+               {"/dev/nvidia*", core::Message(N_("none")), "/dev"}},
               "", {}});
   return out;
 }

@@ -15,55 +15,55 @@ namespace u = util;
 Check no_avx(const Context& ctx) {
   const auto& arch = ctx.inv.host.architecture;
   if (arch && *arch != "x86_64") return Check::pass();  // the AVX requirement is for x86 wheels
-  if (!ctx.inv.cpu.flags.avx) return Check::skip(_("CPU flags (/proc/cpuinfo)"));
+  if (!ctx.inv.cpu.flags.avx) return Check::skip(core::Message(N_("CPU flags (/proc/cpuinfo)")));
   if (*ctx.inv.cpu.flags.avx) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            _("The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
-            "instruction (core dumped)\"."),
-            {{"avx", _("no"), "/proc/cpuinfo flags"}, {"CPU", ctx.inv.cpu.model_name.value_or(_("unknown")), "/proc/cpuinfo"}},
+            core::Message(N_("The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
+            "instruction (core dumped)\".")),
+            {{"avx", core::Message(N_("no")), "/proc/cpuinfo flags"}, {"CPU", u::or_text(ctx.inv.cpu.model_name, core::Message(N_("unknown"))), "/proc/cpuinfo"}},
             "", {}});
   return c;
 }
 
 Check cores_multi_gpu(const Context& ctx) {
   const int gpus = u::gpu_count(ctx);
-  if (gpus == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
+  if (gpus == 0) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
   if (gpus < 2) return Check::pass();
   const auto& cpu = ctx.inv.cpu;
-  if (!cpu.physical_cores && !cpu.threads) return Check::skip(_("CPU core and thread counts"));
+  if (!cpu.physical_cores && !cpu.threads) return Check::skip(core::Message(N_("CPU core and thread counts")));
   const int min_cores = static_cast<int>(ctx.k.number("multi_gpu_min_cores", 16));
   const int min_threads = static_cast<int>(ctx.k.number("multi_gpu_min_threads", 32));
   const bool few = (cpu.physical_cores && *cpu.physical_cores < min_cores) || (cpu.threads && *cpu.threads < min_threads);
   if (!few) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            trf("{} GPUs fed by {} cores / {} threads: the configuration guide (docs/guide.md) asks for at least {} cores / {} threads on a "
-                        "multi-GPU server, or input preprocessing starves the GPUs.",
+            core::Message(N_("{} GPUs fed by {} cores / {} threads: the configuration guide (docs/guide.md) asks for at least {} cores / {} threads on a "
+                        "multi-GPU server, or input preprocessing starves the GPUs."),
                         gpus, cpu.physical_cores ? std::to_string(*cpu.physical_cores) : "?",
                         cpu.threads ? std::to_string(*cpu.threads) : "?", min_cores, min_threads),
-            {{_("physical cores"), cpu.physical_cores ? std::to_string(*cpu.physical_cores) : _("unknown"), "/sys/devices/system/cpu"},
-             {_("threads"), cpu.threads ? std::to_string(*cpu.threads) : _("unknown"), "/proc/cpuinfo"},
-             {_("minimum for multi-GPU"), trf("{} cores / {} threads", min_cores, min_threads), u::knowledge_source("thresholds.json", "guide")}},
+            {{core::Message(N_("physical cores")), cpu.physical_cores ? Text(std::to_string(*cpu.physical_cores)) : Text(core::Message(N_("unknown"))), "/sys/devices/system/cpu"},
+             {core::Message(N_("threads")), cpu.threads ? Text(std::to_string(*cpu.threads)) : Text(core::Message(N_("unknown"))), "/proc/cpuinfo"},
+             {core::Message(N_("minimum for multi-GPU")), core::Message(N_("{} cores / {} threads"), min_cores, min_threads), u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;
 }
 
 Check cores_per_gpu(const Context& ctx) {
   const int gpus = u::gpu_count(ctx);
-  if (gpus == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
-  if (!ctx.inv.cpu.physical_cores) return Check::skip(_("physical core count"));
+  if (gpus == 0) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
+  if (!ctx.inv.cpu.physical_cores) return Check::skip(core::Message(N_("physical core count")));
   const int per = static_cast<int>(ctx.k.number("cores_per_gpu_min", 4));
   const int cores = *ctx.inv.cpu.physical_cores;
   if (cores >= per * gpus) return Check::pass();
   const auto* f = ctx.k.fact("cores_per_gpu_min");
   Check c;
   c.add(Hit{"host",
-            trf("{} physical cores for {} GPU(s): fewer than {} per GPU for decoding and augmentation; an "
-                        "image pipeline will likely be CPU-bound (GPU idle while the CPU is at 100%).",
+            core::Message(N_("{} physical cores for {} GPU(s): fewer than {} per GPU for decoding and augmentation; an "
+                        "image pipeline will likely be CPU-bound (GPU idle while the CPU is at 100%)."),
                         cores, gpus, per),
-            {{_("physical cores"), std::to_string(cores), "/sys/devices/system/cpu"},
-             {_("cores per GPU wanted"), std::to_string(per) + u::uncertain_note(f && f->uncertain, _("rule of thumb")),
+            {{core::Message(N_("physical cores")), std::to_string(cores), "/sys/devices/system/cpu"},
+             {core::Message(N_("cores per GPU wanted")), u::uncertain_value(std::to_string(per), f && f->uncertain, core::Message(N_("rule of thumb"))),
               u::knowledge_source("thresholds.json", "guide")}},
             "", {}});
   return c;

@@ -17,60 +17,61 @@ namespace {
 namespace u = util;
 using core::Version;
 
-std::string where(const inventory::CudaLibrary& l) {
-  return l.version ? trf("{0} ({1}, {2})", l.path, l.found_via, *l.version) : trf("{0} ({1})", l.path, l.found_via);
+core::Message where(const inventory::CudaLibrary& l) {
+  return l.version ? core::Message(N_("{0} ({1}, {2})"), l.path, l.found_via, *l.version) : core::Message(N_("{0} ({1})"), l.path, l.found_via);
 }
 
-std::string install_fix(const Context& ctx) {
+core::Message install_fix(const Context& ctx) {
   const auto& t = ctx.target;
   static const Version k214 = *Version::parse("2.14");
   if (t.tf >= k214) {
     std::string py = t.env ? t.env->prefix + "/bin/python3" : "python3";
-    return trf("`{} -m pip install 'tensorflow[and-cuda]=={}'` (the NVIDIA wheels TF finds through its "
-                       "RUNPATH; only the driver comes from the system)",
+    return core::Message(N_("`{} -m pip install 'tensorflow[and-cuda]=={}'` (the NVIDIA wheels TF finds through its "
+                       "RUNPATH; only the driver comes from the system)"),
                        py, t.tf.text());
   }
-  if (!t.build) return _("Install the CUDA and cuDNN versions of TensorFlow's tested-build table, then `sudo ldconfig`.");
+  if (!t.build) return core::Message(N_("Install the CUDA and cuDNN versions of TensorFlow's tested-build table, then `sudo ldconfig`."));
   auto cuda = Version::parse(t.build->cuda);
   auto cudnn = Version::parse(t.build->cudnn);
-  return trf("Install CUDA {} and cuDNN {} (`sudo apt install cuda-toolkit-{}-{} libcudnn{}` from NVIDIA's "
+  return core::Message(N_("Install CUDA {} and cuDNN {} (`sudo apt install cuda-toolkit-{}-{} libcudnn{}` from NVIDIA's "
                      "CUDA repository), make them visible (`echo /usr/local/cuda-{}/lib64 | sudo tee "
-                     "/etc/ld.so.conf.d/cuda.conf && sudo ldconfig`)",
+                     "/etc/ld.so.conf.d/cuda.conf && sudo ldconfig`)"),
                      t.build->cuda, t.build->cudnn, cuda ? cuda->major() : 0, cuda ? cuda->minor() : 0,
                      cudnn ? cudnn->major() : 0, t.build->cuda);
 }
 
 Check library_missing(const Context& ctx) {
-  if (!ctx.probed("cuda_libs")) return Check::skip(_("CUDA libraries on the loader path (the cuda_libs probe did not run)"));
+  if (!ctx.probed("cuda_libs")) return Check::skip(core::Message(N_("CUDA libraries on the loader path (the cuda_libs probe did not run)")));
   const auto* fam = ctx.k.libraries_for(ctx.target.tf);
-  if (!fam) return Check::skip(trf("the sonames {} loads (not in tf_libraries.json)", ctx.target.label()));
+  if (!fam) return Check::skip(core::Message(N_("the sonames {} loads (not in tf_libraries.json)"), ctx.target.label_message()));
   std::vector<Evidence> ev;
   std::vector<std::string> missing;
   for (const auto& family : ctx.k.registration_libraries(ctx.target.tf)) {
     const std::string soname = fam->soname(family);
     if (soname.empty()) continue;
     if (const auto* lib = u::would_load(ctx, soname)) {
-      ev.push_back({soname, trf("would load {}", where(*lib)), "dynamic loader order (ld.so(8))"});
+      ev.push_back({soname, core::Message(N_("would load {}"), where(*lib)), "dynamic loader order (ld.so(8))"});
       continue;
     }
     missing.push_back(soname);
-    std::string others;
+    std::optional<core::Message> others;
     for (const auto& l : ctx.inv.cuda.libraries) {
       if (l.family != family) continue;
       // TRANSLATORS: {0} a library's soname, {1} its path and how it was found.
-      others += (others.empty() ? "" : _("; ")) + trf("{0} at {1}", l.soname, where(l));
+      core::Message here(N_("{0} at {1}"), l.soname, where(l));
+      others = others ? core::Message(N_("{0}; {1}"), std::move(*others), std::move(here)) : std::move(here);
     }
-    ev.push_back({soname, others.empty() ? _("missing") : trf("missing; present but not usable: {}", others),
+    ev.push_back({soname, !others ? core::Message(N_("missing")) : core::Message(N_("missing; present but not usable: {}"), *others),
                   "dynamic loader order (ld.so(8))"});
   }
   if (missing.empty()) return Check::pass();
-  ev.push_back({trf("sonames of {}", ctx.target.label()), "CUDA " + fam->cuda + u::uncertain_note(fam->uncertain, _("derived from TF's dso_loader rules")),
+  ev.push_back({core::Message(N_("sonames of {}"), ctx.target.label_message()), u::uncertain_value("CUDA " + fam->cuda, fam->uncertain, core::Message(N_("derived from TF's dso_loader rules"))),
                 u::knowledge_source("tf_libraries.json", "tsl-dso-loader")});
   Check c;
   c.add(Hit{"host",
-            trf("{} cannot dlopen {}: it logs \"Cannot dlopen some GPU libraries\" and skips registering "
-                        "GPU devices (runs on the CPU).",
-                        ctx.target.label(), u::join(missing, _(", "))),
+            core::Message(N_("{} cannot dlopen {}: it logs \"Cannot dlopen some GPU libraries\" and skips registering "
+                        "GPU devices (runs on the CPU)."),
+                        ctx.target.label_message(), u::listed(missing)),
             ev, install_fix(ctx), {}});
   return c;
 }
@@ -81,13 +82,13 @@ std::string major_minor(const std::string& v) {
 }
 
 Check cudnn_conflict(const Context& ctx) {
-  if (!ctx.probed("cuda_libs")) return Check::skip(_("CUDA libraries on the loader path (the cuda_libs probe did not run)"));
+  if (!ctx.probed("cuda_libs")) return Check::skip(core::Message(N_("CUDA libraries on the loader path (the cuda_libs probe did not run)")));
   std::map<std::string, std::vector<const inventory::CudaLibrary*>> by_version;
   for (const auto& l : ctx.inv.cuda.libraries) {
     if (l.family != "cudnn" || !l.version || !u::loader_searched(ctx, l)) continue;
     by_version[major_minor(*l.version)].push_back(&l);
   }
-  if (by_version.empty()) return Check::skip(_("cuDNN versions (no versioned libcudnn on the loader path)"));
+  if (by_version.empty()) return Check::skip(core::Message(N_("cuDNN versions (no versioned libcudnn on the loader path)")));
   const auto* fam = ctx.k.libraries_for(ctx.target.tf);
   const inventory::CudaLibrary* loaded = fam ? u::would_load(ctx, fam->soname("cudnn")) : nullptr;
   Check c;
@@ -99,15 +100,15 @@ Check cudnn_conflict(const Context& ctx) {
     auto have = Version::parse(*loaded->version);
     auto need = Version::parse(ctx.target.build->cudnn);
     if (have && need && (have->major() != need->major() || have->minor() < need->minor())) {
-      ev.push_back({_("TF built with cuDNN"), ctx.target.build->cudnn, u::knowledge_source("tf_builds.json", ctx.target.build->source)});
+      ev.push_back({core::Message(N_("TF built with cuDNN")), ctx.target.build->cudnn, u::knowledge_source("tf_builds.json", ctx.target.build->source)});
       c.add(Hit{loaded->soname,
-                trf("{} would load cuDNN {} from {} but was built with {}: \"Loaded runtime CuDNN library: "
-                            "{} but source was compiled with: {}\" and convolutions fail (\"DNN library is not found\").",
-                            ctx.target.label(), *loaded->version, loaded->path, ctx.target.build->cudnn,
+                core::Message(N_("{} would load cuDNN {} from {} but was built with {}: \"Loaded runtime CuDNN library: "
+                            "{} but source was compiled with: {}\" and convolutions fail (\"DNN library is not found\")."),
+                            ctx.target.label_message(), *loaded->version, loaded->path, ctx.target.build->cudnn,
                             *loaded->version, ctx.target.build->cudnn),
                 ev,
-                trf("Make cuDNN {}.x (>= {}) the first on the loader path: remove or hide the older copy "
-                            "({}), or unset LD_LIBRARY_PATH entries that point at it; {}.",
+                core::Message(N_("Make cuDNN {}.x (>= {}) the first on the loader path: remove or hide the older copy "
+                            "({}), or unset LD_LIBRARY_PATH entries that point at it; {}."),
                             need->major(), ctx.target.build->cudnn, loaded->path, install_fix(ctx)),
                 Severity::kError});
       return c;
@@ -115,12 +116,12 @@ Check cudnn_conflict(const Context& ctx) {
   }
   if (by_version.size() < 2) return Check::pass();
   c.add(Hit{"host",
-            trf("{} cuDNN versions are on the loader path; whichever is found first wins, and another "
-                        "framework or LD_LIBRARY_PATH can make TensorFlow load the wrong one{}.",
-                        by_version.size(), loaded ? trf(" (TensorFlow would load {})", loaded->path) : ""),
+            core::Message(N_("{} cuDNN versions are on the loader path; whichever is found first wins, and another "
+                        "framework or LD_LIBRARY_PATH can make TensorFlow load the wrong one{}."),
+                        by_version.size(), loaded ? core::MessageArg(core::Message(N_(" (TensorFlow would load {})"), loaded->path)) : core::MessageArg("")),
             ev,
-            _("Keep one cuDNN per major version on the loader path: remove the others or isolate them per "
-            "environment (pip nvidia-cudnn wheels inside each venv)."),
+            core::Message(N_("Keep one cuDNN per major version on the loader path: remove the others or isolate them per "
+            "environment (pip nvidia-cudnn wheels inside each venv).")),
             {}});
   return c;
 }

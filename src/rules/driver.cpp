@@ -16,7 +16,7 @@ using core::Version;
 
 // nvidia-smi's own words, as evidence: the exact line and the file it came from.
 Evidence smi_said(const inventory::DriverInfo& d) {
-  return {_("nvidia-smi printed"), d.nvidia_smi_error.value_or("?"), u::nvidia_smi_source(d).value_or("nvidia-smi")};
+  return {core::Message(N_("nvidia-smi printed")), d.nvidia_smi_error.value_or("?"), u::nvidia_smi_source(d).value_or("nvidia-smi")};
 }
 
 // nvidia-smi (an import) said this about the whole driver.
@@ -30,19 +30,19 @@ Check not_loaded(const Context& ctx) {
       if (p->driver && *p->driver == "nouveau") return Check::pass();
     }
     std::vector<Evidence> ev{smi_said(d)};
-    if (d.module_nvidia) ev.push_back({_("nvidia in /proc/modules"), u::yes_no(*d.module_nvidia), "/proc/modules"});
-    if (d.kernel_module_version) ev.push_back({_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
-    for (const auto* p : u::pci_gpus(ctx)) ev.push_back({trf("driver bound to {}", p->address), p->driver.value_or(_("none")), "lspci -k / sysfs"});
+    if (d.module_nvidia) ev.push_back({core::Message(N_("nvidia in /proc/modules")), u::yes_no(*d.module_nvidia), "/proc/modules"});
+    if (d.kernel_module_version) ev.push_back({core::Message(N_("kernel module")), *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    for (const auto* p : u::pci_gpus(ctx)) ev.push_back({core::Message(N_("driver bound to {}"), p->address), p->driver ? Text(*p->driver) : Text(core::Message(N_("none"))), "lspci -k / sysfs"});
     Check c;
     c.add(Hit{"host",
-              _("nvidia-smi could not communicate with the NVIDIA kernel driver: the nvidia module is not loaded (not "
-              "installed, not built for this kernel, or refused by Secure Boot), so CUDA finds no device."),
+              core::Message(N_("nvidia-smi could not communicate with the NVIDIA kernel driver: the nvidia module is not loaded (not "
+              "installed, not built for this kernel, or refused by Secure Boot), so CUDA finds no device.")),
               ev, "", {}});
     return c;
   }
-  if (!u::gpu_presence_known(ctx)) return Check::skip(_("PCI device list"));
+  if (!u::gpu_presence_known(ctx)) return Check::skip(core::Message(N_("PCI device list")));
   const auto pci = u::pci_gpus(ctx);
-  if (pci.empty() && ctx.inv.gpus.empty()) return Check::skip(_("an NVIDIA GPU (none found)"));
+  if (pci.empty() && ctx.inv.gpus.empty()) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
   const auto& d = ctx.inv.driver;
   // NVML answering is proof the driver works, whatever sysfs showed.
   if (!ctx.inv.gpus.empty() && d.nvml.state == "ok") return Check::pass();
@@ -51,19 +51,19 @@ Check not_loaded(const Context& ctx) {
     if (p->driver && *p->driver == "nvidia") unbound = false;
   }
   const bool module_missing = d.loaded == false || d.module_nvidia == false;
-  if (!d.loaded && !d.module_nvidia && pci.empty()) return Check::skip(_("whether the nvidia kernel module is loaded"));
+  if (!d.loaded && !d.module_nvidia && pci.empty()) return Check::skip(core::Message(N_("whether the nvidia kernel module is loaded")));
   if (!module_missing && !unbound) return Check::pass();
   // nouveau owning the GPU is its own rule.
   for (const auto* p : pci) {
     if (p->driver && *p->driver == "nouveau") return Check::pass();
   }
   std::vector<Evidence> ev;
-  if (d.loaded) ev.push_back({_("nvidia module loaded"), u::yes_no(*d.loaded), "/proc/driver/nvidia/version, /proc/modules"});
-  for (const auto* p : pci) ev.push_back({trf("driver bound to {}", p->address), p->driver.value_or(_("none")), "/sys/bus/pci/devices/" + p->address + "/driver"});
+  if (d.loaded) ev.push_back({core::Message(N_("nvidia module loaded")), u::yes_no(*d.loaded), "/proc/driver/nvidia/version, /proc/modules"});
+  for (const auto* p : pci) ev.push_back({core::Message(N_("driver bound to {}"), p->address), p->driver ? Text(*p->driver) : Text(core::Message(N_("none"))), "/sys/bus/pci/devices/" + p->address + "/driver"});
   Check c;
   c.add(Hit{"host",
-            trf("{} NVIDIA GPU(s) but the nvidia kernel driver is not loaded: CUDA finds no device "
-                        "(\"CUDA_ERROR_NO_DEVICE\", nvidia-smi \"couldn't communicate with the NVIDIA driver\").",
+            core::Message(N_("{} NVIDIA GPU(s) but the nvidia kernel driver is not loaded: CUDA finds no device "
+                        "(\"CUDA_ERROR_NO_DEVICE\", nvidia-smi \"couldn't communicate with the NVIDIA driver\")."),
                         std::max<size_t>(pci.size(), ctx.inv.gpus.size())),
             ev, "", {}});
   return c;
@@ -77,14 +77,14 @@ Check nouveau_bound(const Context& ctx) {
   for (const auto* p : pci) {
     if (!p->driver) continue;
     known = true;
-    if (*p->driver == "nouveau") ev.push_back({trf("driver bound to {}", p->address), "nouveau", "/sys/bus/pci/devices/" + p->address + "/driver"});
+    if (*p->driver == "nouveau") ev.push_back({core::Message(N_("driver bound to {}"), p->address), "nouveau", "/sys/bus/pci/devices/" + p->address + "/driver"});
   }
-  if (!known) return Check::skip(_("kernel modules and PCI driver bindings"));
-  if (d.module_nouveau.value_or(false)) ev.push_back({_("nouveau module loaded"), _("yes"), "/proc/modules"});
+  if (!known) return Check::skip(core::Message(N_("kernel modules and PCI driver bindings")));
+  if (d.module_nouveau.value_or(false)) ev.push_back({core::Message(N_("nouveau module loaded")), core::Message(N_("yes")), "/proc/modules"});
   if (ev.empty()) return Check::pass();
   Check c;
-  c.add(Hit{"host", _("The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
-                    "and CUDA cannot use it."),
+  c.add(Hit{"host", core::Message(N_("The open-source nouveau driver is loaded or owns the GPU: the NVIDIA driver cannot bind it "
+                    "and CUDA cannot use it.")),
             ev, "", {}});
   return c;
 }
@@ -95,28 +95,28 @@ Check library_unresolvable(const Context& ctx) {
   if (smi_says(ctx.inv.driver, "library_missing")) {
     Check c;
     c.add(Hit{"libnvidia-ml.so.1",
-              _("nvidia-smi could not load libnvidia-ml.so: the driver's user-space libraries are missing or not on "
-              "the loader's path, so NVML and libcuda.so.1 (every CUDA program, TensorFlow included) fail."),
+              core::Message(N_("nvidia-smi could not load libnvidia-ml.so: the driver's user-space libraries are missing or not on "
+              "the loader's path, so NVML and libcuda.so.1 (every CUDA program, TensorFlow included) fail.")),
               {smi_said(ctx.inv.driver)}, "", {}});
     return c;
   }
-  if (u::gpu_count(ctx) == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
-  if (!ctx.probed("cuda_libs")) return Check::skip(_("loader search results (the cuda_libs probe did not run)"));
+  if (u::gpu_count(ctx) == 0) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
+  if (!ctx.probed("cuda_libs")) return Check::skip(core::Message(N_("loader search results (the cuda_libs probe did not run)")));
   Check c;
   for (const char* soname : {"libcuda.so.1", "libnvidia-ml.so.1"}) {
     if (has_loader_lib(ctx, soname)) continue;
-    std::string detail = _("not in LD_LIBRARY_PATH, /etc/ld.so.cache or the default directories");
+    core::Message detail(N_("not in LD_LIBRARY_PATH, /etc/ld.so.cache or the default directories"));
     if (std::string(soname) == "libnvidia-ml.so.1" && ctx.inv.driver.nvml.state == "library_missing") {
-      detail += _("; ") + "NVML: " + ctx.inv.driver.nvml.detail;
+      detail = core::Message(N_("{0}; {1}"), std::move(detail), "NVML: " + ctx.inv.driver.nvml.detail);
     }
     c.add(Hit{soname,
-              trf("{} cannot be resolved by the dynamic loader: {} fails (\"libcuda not found\").", soname,
-                          std::string(soname) == "libcuda.so.1" ? _("every CUDA program, TensorFlow included,")
-                                                                : _("nvidia-smi and NVML monitoring")),
+              core::Message(N_("{} cannot be resolved by the dynamic loader: {} fails (\"libcuda not found\")."), soname,
+                          core::Message(std::string(soname) == "libcuda.so.1" ? N_("every CUDA program, TensorFlow included,")
+                                                                                : N_("nvidia-smi and NVML monitoring"))),
               {{soname, detail, "/etc/ld.so.cache, LD_LIBRARY_PATH"}},
-              _("Install the driver's user-space libraries of the same version as the kernel module "
+              core::Message(N_("Install the driver's user-space libraries of the same version as the kernel module "
               "(`sudo apt install libnvidia-compute-<branch>` or the full `nvidia-driver-<branch>[-server]`), then "
-              "`sudo ldconfig`."),
+              "`sudo ldconfig`.")),
               {}});
   }
   return c;
@@ -135,31 +135,31 @@ Check library_mismatch(const Context& ctx) {
     if (smi_says(d, "driver_mismatch")) {
       ev.push_back(smi_said(d));
     } else {
-      ev.push_back({_("NVML init"), d.nvml.detail.empty() ? std::string("Driver/library version mismatch") : "Driver/library version mismatch: " + d.nvml.detail, "nvmlInit_v2"});
+      ev.push_back({core::Message(N_("NVML init")), d.nvml.detail.empty() ? std::string("Driver/library version mismatch") : "Driver/library version mismatch: " + d.nvml.detail, "nvmlInit_v2"});
     }
-    if (d.kernel_module_version) ev.push_back({_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"});
-    if (auto lv = libcuda_version(ctx)) ev.push_back({_("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"});
-    c.add(Hit{"host", _("The NVIDIA user-space libraries and the loaded kernel module are different versions "
-                      "(the driver was upgraded without a reboot): NVML and CUDA refuse to start."),
+    if (d.kernel_module_version) ev.push_back({core::Message(N_("kernel module")), *d.kernel_module_version, "/proc/driver/nvidia/version"});
+    if (auto lv = libcuda_version(ctx)) ev.push_back({core::Message(N_("user-space libcuda")), *lv, "the file libcuda.so.1 resolves to"});
+    c.add(Hit{"host", core::Message(N_("The NVIDIA user-space libraries and the loaded kernel module are different versions "
+                      "(the driver was upgraded without a reboot): NVML and CUDA refuse to start.")),
               ev, "", {}});
     return c;
   }
-  if (!d.kernel_module_version) return Check::skip(_("kernel module version (/proc/driver/nvidia/version)"));
+  if (!d.kernel_module_version) return Check::skip(core::Message(N_("kernel module version (/proc/driver/nvidia/version)")));
   auto lv = libcuda_version(ctx);
   if (!lv) {
     if (d.nvml.state == "ok") return Check::pass();
-    return Check::skip(_("user-space driver version (libcuda.so.1 version unknown, NVML not initialised)"));
+    return Check::skip(core::Message(N_("user-space driver version (libcuda.so.1 version unknown, NVML not initialised)")));
   }
   auto kv = Version::parse(*d.kernel_module_version);
   auto uv = Version::parse(*lv);
   if (!kv || !uv || *kv == *uv) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            trf("The kernel module is {} but libcuda.so.1 is {}: the driver was upgraded without a reboot "
-                        "(\"Failed to initialize NVML: Driver/library version mismatch\").",
+            core::Message(N_("The kernel module is {} but libcuda.so.1 is {}: the driver was upgraded without a reboot "
+                        "(\"Failed to initialize NVML: Driver/library version mismatch\")."),
                         *d.kernel_module_version, *lv),
-            {{_("kernel module"), *d.kernel_module_version, "/proc/driver/nvidia/version"},
-             {_("user-space libcuda"), *lv, "the file libcuda.so.1 resolves to"}},
+            {{core::Message(N_("kernel module")), *d.kernel_module_version, "/proc/driver/nvidia/version"},
+             {core::Message(N_("user-space libcuda")), *lv, "the file libcuda.so.1 resolves to"}},
             "", {}});
   return c;
 }
@@ -167,30 +167,30 @@ Check library_mismatch(const Context& ctx) {
 Check too_old_for_cuda(const Context& ctx) {
   const auto& d = ctx.inv.driver;
   auto text = d.version ? d.version : d.kernel_module_version;
-  if (!text) return Check::skip(u::gpu_count(ctx) ? _("driver version (no driver loaded)") : _("driver version (no driver: no GPU)"));
+  if (!text) return Check::skip(u::gpu_count(ctx) ? core::Message(N_("driver version (no driver loaded)")) : core::Message(N_("driver version (no driver: no GPU)")));
   auto drv = Version::parse(*text);
-  if (!drv) return Check::skip(trf("driver version (unparsable: {})", *text));
-  if (!ctx.target.build) return Check::skip(trf("the CUDA version {} was built with (not in the tested-build table)", ctx.target.label()));
+  if (!drv) return Check::skip(core::Message(N_("driver version (unparsable: {})"), *text));
+  if (!ctx.target.build) return Check::skip(core::Message(N_("the CUDA version {} was built with (not in the tested-build table)"), ctx.target.label_message()));
   auto cuda = Version::parse(ctx.target.build->cuda);
-  if (!cuda) return Check::skip(trf("the CUDA version of {}", ctx.target.label()));
+  if (!cuda) return Check::skip(core::Message(N_("the CUDA version of {}"), ctx.target.label_message()));
   auto min = ctx.k.min_driver_for_cuda(*cuda);
-  if (!min || !min->min_linux) return Check::skip(trf("the minimum driver for CUDA {}", cuda->text()));
+  if (!min || !min->min_linux) return Check::skip(core::Message(N_("the minimum driver for CUDA {}"), cuda->text()));
   auto minv = Version::parse(*min->min_linux);
   if (!minv || *drv >= *minv) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            trf("Driver {} is older than {} that CUDA {} needs, and {} was built with CUDA {}: \"CUDA driver "
-                        "version is insufficient for CUDA runtime version\".",
-                        drv->text(), minv->text(), min->cuda, ctx.target.label(), cuda->text()),
-            {{_("driver"), drv->text(), !d.version ? "/proc/driver/nvidia/version"
+            core::Message(N_("Driver {} is older than {} that CUDA {} needs, and {} was built with CUDA {}: \"CUDA driver "
+                        "version is insufficient for CUDA runtime version\"."),
+                        drv->text(), minv->text(), min->cuda, ctx.target.label_message(), cuda->text()),
+            {{core::Message(N_("driver")), drv->text(), !d.version ? "/proc/driver/nvidia/version"
                                                  : d.nvml.detail.rfind("imported from ", 0) == 0 ? "nvidia-smi (" + d.nvml.detail.substr(14) + ")"
                                                                                                   : std::string("NVML")},
-             {_("CUDA of the target"), cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
-             {trf("minimum driver for CUDA {}", min->cuda), minv->text() + u::uncertain_note(min->uncertain, _("NVIDIA prints only the branch")),
+             {core::Message(N_("CUDA of the target")), cuda->text(), u::knowledge_source("tf_builds.json", ctx.target.build->source)},
+             {core::Message(N_("minimum driver for CUDA {}"), min->cuda), u::uncertain_value(minv->text(), min->uncertain, core::Message(N_("NVIDIA prints only the branch"))),
               u::knowledge_source("cuda_drivers.json", min->source)}},
-            trf("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
+            core::Message(N_("Upgrade the driver to {} or newer (`sudo ubuntu-drivers install --gpgpu`; a long-term branch such "
                         "as nvidia-driver-580-server also runs older CUDA), or use an older TF whose CUDA this driver "
-                        "supports (`tfrig compat --driver {}`).",
+                        "supports (`tfrig compat --driver {}`)."),
                         minv->text(), drv->text()),
             {}});
   return c;
@@ -202,7 +202,7 @@ Check no_devices(const Context& ctx) {
   // Live, NVML counting no device on a machine without an NVIDIA GPU is no problem.
   if (!smi_says(d, "no_device") && !(d.nvml.state == "no_device" && !u::pci_gpus(ctx).empty())) {
     if (d.nvml.state == "ok" && !ctx.inv.gpus.empty()) return Check::pass();
-    if (d.nvml.state == "not_tried") return Check::skip(_("nvidia-smi's or NVML's answer"));
+    if (d.nvml.state == "not_tried") return Check::skip(core::Message(N_("nvidia-smi's or NVML's answer")));
     return Check::pass();
   }
   std::vector<Evidence> ev;
@@ -210,16 +210,16 @@ Check no_devices(const Context& ctx) {
   std::vector<std::string> bus;
   for (const auto* p : u::pci_gpus(ctx)) {
     bus.push_back(p->address);
-    ev.push_back({trf("NVIDIA GPU on the bus {}", p->address), trf("driver bound: {}", p->driver.value_or(_("none"))), "lspci -k / sysfs"});
+    ev.push_back({core::Message(N_("NVIDIA GPU on the bus {}"), p->address), core::Message(N_("driver bound: {}"), p->driver ? core::MessageArg(*p->driver) : core::MessageArg(core::Message(N_("none")))), "lspci -k / sysfs"});
   }
-  const std::string message =
-      bus.empty() ? _("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; which GPUs are on the bus "
-                      "was not captured (`lspci -nnk -d 10de:` shows them).")
-                  : trnf("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPU "
+  core::Message message =
+      bus.empty() ? core::Message(N_("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; which GPUs are on the bus "
+                      "was not captured (`lspci -nnk -d 10de:` shows them)."))
+                  : core::Message::plural(NP_("nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPU "
                          "({1}) that the nvidia driver does not drive.",
                          "nvidia-smi found no devices: the NVIDIA driver is loaded but drives no GPU; the bus holds {0} NVIDIA GPUs "
-                         "({1}) that the nvidia driver does not drive.",
-                         bus.size(), bus.size(), u::join(bus, _(", ")));
+                         "({1}) that the nvidia driver does not drive."),
+                         bus.size(), bus.size(), u::listed(bus));
   Check c;
   c.add(Hit{"host", message, ev, "", {}});
   return c;
@@ -227,18 +227,18 @@ Check no_devices(const Context& ctx) {
 
 Check device_permissions(const Context& ctx) {
   const auto& nodes = ctx.inv.driver.device_nodes;
-  if (nodes.empty()) return Check::skip(u::gpu_count(ctx) ? _("/dev/nvidia* device nodes (none listed)") : _("an NVIDIA GPU (none found)"));
+  if (nodes.empty()) return Check::skip(u::gpu_count(ctx) ? core::Message(N_("/dev/nvidia* device nodes (none listed)")) : core::Message(N_("an NVIDIA GPU (none found)")));
   Check c;
   std::vector<Evidence> ev;
   for (const auto& n : nodes) {
     if (n.readable == false || n.writable == false) {
-      ev.push_back({n.path, trf("readable {}, writable {}", n.readable ? u::yes_no(*n.readable) : "?",
-                                        n.writable ? u::yes_no(*n.writable) : "?"),
+      ev.push_back({n.path, core::Message(N_("readable {}, writable {}"), n.readable ? core::MessageArg(u::yes_no(*n.readable)) : core::MessageArg("?"),
+                                        n.writable ? core::MessageArg(u::yes_no(*n.writable)) : core::MessageArg("?")),
                     "access(2) as the current user"});
     }
   }
   if (ev.empty()) return Check::pass();
-  c.add(Hit{"host", _("The current user cannot open the NVIDIA device nodes: CUDA sees no GPU for this user."), ev, "", {}});
+  c.add(Hit{"host", core::Message(N_("The current user cannot open the NVIDIA device nodes: CUDA sees no GPU for this user.")), ev, "", {}});
   return c;
 }
 

@@ -6,7 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "core/message.h"
 
 namespace tfrig::rules {
 
@@ -15,12 +18,42 @@ enum class Severity { kInfo = 0, kWarning = 1, kError = 2 };
 std::string_view severity_name(Severity s);  // "info", "warning", "error"
 std::optional<Severity> severity_from_name(std::string_view name);
 
+// A text a rule writes: its English (what the JSON's string says) and, when
+// it is prose, the message it was made from (core/message.h), rendered in
+// the reader's language when shown. A literal (a version, a path, a command)
+// has no message and shows as it is.
+struct Text {
+  std::string english;
+  std::optional<core::Message> message;
+
+  Text() = default;
+  Text(std::string literal) : english(std::move(literal)) {}  // NOLINT(google-explicit-constructor)
+  Text(const char* literal) : english(literal) {}             // NOLINT(google-explicit-constructor)
+  Text(core::Message m) : english(core::english(m)), message(std::move(m)) {}  // NOLINT(google-explicit-constructor)
+  bool empty() const { return english.empty(); }
+};
+
+// The text in a language: its message rendered, else the English as it is.
+std::string in_language(const std::string& english, const std::optional<core::Message>& message, std::string_view language);
+inline std::string in_language(const Text& t, std::string_view language) { return in_language(t.english, t.message, language); }
+
 // One fact a finding rests on: what, its value here, and where it came from
-// (a file read on this machine, or a knowledge source id).
+// (a file read on this machine, or a knowledge source id). fact and value are
+// English (the JSON's); their messages, when prose, render them translated.
 struct Evidence {
   std::string fact;
   std::string value;
   std::string source;
+  std::optional<core::Message> fact_message = std::nullopt;   // fact == core::english(*fact_message)
+  std::optional<core::Message> value_message = std::nullopt;  // value == core::english(*value_message)
+
+  Evidence() = default;
+  Evidence(Text fact_text, Text value_text, std::string source_text)
+      : fact(std::move(fact_text.english)),
+        value(std::move(value_text.english)),
+        source(std::move(source_text)),
+        fact_message(std::move(fact_text.message)),
+        value_message(std::move(value_text.message)) {}
 };
 
 struct Finding {
@@ -28,11 +61,20 @@ struct Finding {
   Severity severity = Severity::kWarning;
   std::string area;
   std::string entity;  // "host", "gpu0", "nvme0n1", "libcudnn.so.9"
+  // English whatever the language (the JSON contract); the messages beside
+  // them, when set, render them in the reader's language (report/, fleet).
   std::string title;
   std::string message;
   std::vector<Evidence> evidence;
   std::string fix;  // the command or file edit, exact
   std::vector<std::string> references;
+  std::optional<core::Message> title_message = std::nullopt;    // title == core::english(*title_message)
+  std::optional<core::Message> message_message = std::nullopt;  // message == core::english(*message_message)
+  std::optional<core::Message> fix_message = std::nullopt;      // fix == core::english(*fix_message); none for a bare command
+
+  void set_title(Text t) { title = std::move(t.english), title_message = std::move(t.message); }
+  void set_message(Text t) { message = std::move(t.english), message_message = std::move(t.message); }
+  void set_fix(Text t) { fix = std::move(t.english), fix_message = std::move(t.message); }
 };
 
 struct Summary {

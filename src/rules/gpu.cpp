@@ -15,22 +15,22 @@ using knowledge::KernelSupport;
 namespace u = util;
 
 Check no_gpu(const Context& ctx) {
-  if (!ctx.probed("pci") && !ctx.probed("nvml")) return Check::skip(_("PCI devices (the pci probe did not run)"));
-  if (!u::gpu_presence_known(ctx)) return Check::skip(_("PCI device list (empty: /sys/bus/pci/devices unreadable)"));
+  if (!ctx.probed("pci") && !ctx.probed("nvml")) return Check::skip(core::Message(N_("PCI devices (the pci probe did not run)")));
+  if (!u::gpu_presence_known(ctx)) return Check::skip(core::Message(N_("PCI device list (empty: /sys/bus/pci/devices unreadable)")));
   if (u::gpu_count(ctx) > 0) return Check::pass();
   Check c;
-  std::string fix =
-      _("Run TensorFlow on a machine with an NVIDIA GPU (compute capability 6.0 or newer for current releases; "
-        "`tfrig plan` sizes one). In a VM, pass the GPU through (PCI passthrough / vGPU).");
+  core::Message fix =
+      core::Message(N_("Run TensorFlow on a machine with an NVIDIA GPU (compute capability 6.0 or newer for current releases; "
+        "`tfrig plan` sizes one). In a VM, pass the GPU through (PCI passthrough / vGPU)."));
   if (ctx.inv.host.container && *ctx.inv.host.container != "none") {
-    fix = _("This is a container: start it with the GPU, e.g. `docker run --gpus all ...` "
-            "(NVIDIA Container Toolkit on the host).");
+    fix = core::Message(N_("This is a container: start it with the GPU, e.g. `docker run --gpus all ...` "
+            "(NVIDIA Container Toolkit on the host)."));
   }
   c.add(Hit{"host",
-            _("No NVIDIA GPU on this machine: TensorFlow will run on the CPU only."),
-            {{_("NVIDIA display/3D controllers on PCI"), "0", "/sys/bus/pci/devices/*/class,vendor"},
-             {_("PCI devices seen"), std::to_string(ctx.inv.pci.devices.size()), "/sys/bus/pci/devices"},
-             {_("GPUs seen by NVML"), std::to_string(ctx.inv.gpus.size()), "NVML"}},
+            core::Message(N_("No NVIDIA GPU on this machine: TensorFlow will run on the CPU only.")),
+            {{core::Message(N_("NVIDIA display/3D controllers on PCI")), "0", "/sys/bus/pci/devices/*/class,vendor"},
+             {core::Message(N_("PCI devices seen")), std::to_string(ctx.inv.pci.devices.size()), "/sys/bus/pci/devices"},
+             {core::Message(N_("GPUs seen by NVML")), std::to_string(ctx.inv.gpus.size()), "NVML"}},
             fix,
             {}});
   return c;
@@ -59,8 +59,8 @@ knowledge::KernelVerdict kernel_verdict(const Context& ctx, const core::Version&
 template <class Fn>
 Check per_gpu_cc(const Context& ctx, Fn fn) {
   if (u::gpus(ctx).empty()) {
-    return Check::skip(u::gpu_count(ctx) > 0 ? _("GPU compute capability (NVML could not read the GPUs)")
-                                             : _("an NVIDIA GPU (none found)"));
+    return Check::skip(u::gpu_count(ctx) > 0 ? core::Message(N_("GPU compute capability (NVML could not read the GPUs)"))
+                                             : core::Message(N_("an NVIDIA GPU (none found)")));
   }
   Check c;
   bool any = false;
@@ -70,29 +70,29 @@ Check per_gpu_cc(const Context& ctx, Fn fn) {
     any = true;
     fn(c, CcCheck{&g, *cc, kernel_verdict(ctx, cc->cc)});
   }
-  if (!any) return Check::skip(_("GPU compute capability (not reported and the GPU name is not in the catalog)"));
+  if (!any) return Check::skip(core::Message(N_("GPU compute capability (not reported and the GPU name is not in the catalog)")));
   return c;
 }
 
 std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
   std::vector<Evidence> ev;
-  ev.push_back({_("compute capability"), x.cc.cc.text() + u::uncertain_note(x.cc.uncertain, _("from the GPU catalog")),
+  ev.push_back({core::Message(N_("compute capability")), u::uncertain_value(x.cc.cc.text(), x.cc.uncertain, core::Message(N_("from the GPU catalog"))),
                 x.cc.source});
-  ev.push_back({_("target"), ctx.target.label(), "tfrig target resolution"});
+  ev.push_back({core::Message(N_("target")), ctx.target.label_message(), "tfrig target resolution"});
   if (x.verdict.from_build_info) {
-    ev.push_back({_("kernels in the TF wheel"), x.verdict.targets,
+    ev.push_back({core::Message(N_("kernels in the TF wheel")), x.verdict.targets,
                   ctx.target.env ? ctx.target.env->site_packages.value_or(ctx.target.env->prefix) + "/tensorflow/python/platform/build_info.py"
                                  : std::string("build_info.py")});
     return ev;
   }
-  std::string kernels = x.verdict.targets.empty() ? _("unknown") : x.verdict.targets;
+  core::MessageArg kernels = x.verdict.targets.empty() ? core::MessageArg(core::Message(N_("unknown"))) : core::MessageArg(x.verdict.targets);
   if (x.verdict.alternative) {
     // TRANSLATORS: two candidate kernel lists of one release: {0} the first, {1} the other.
-    kernels = trf("{0}, or {1}", x.verdict.targets, x.verdict.alternative_targets);
+    kernels = core::Message(N_("{0}, or {1}"), x.verdict.targets, x.verdict.alternative_targets);
   }
-  ev.push_back({_("kernels in the TF wheel"), kernels + u::uncertain_note(x.verdict.uncertain, _("per-release list inferred")),
+  ev.push_back({core::Message(N_("kernels in the TF wheel")), u::uncertain_value(kernels, x.verdict.uncertain, core::Message(N_("per-release list inferred"))),
                 u::knowledge_source("tf_compute.json", "tsl-bazelrc-history")});
-  if (x.verdict.uncertain) ev.push_back({_("how to check"), knowledge::kernel_list_check_hint(), "tfrig"});
+  if (x.verdict.uncertain) ev.push_back({core::Message(N_("how to check")), knowledge::kernel_list_check_hint_message(), "tfrig"});
   return ev;
 }
 
@@ -100,31 +100,31 @@ Check cc_unsupported(const Context& ctx) {
   return per_gpu_cc(ctx, [&ctx](Check& c, const CcCheck& x) {
     if (x.verdict.support != KernelSupport::kNone && x.verdict.support != KernelSupport::kBelowMinimum) return;
     auto newest = u::newest_tf_for_cc(ctx.k, x.cc.cc, false);
-    std::string fix = newest ? trf("Use TensorFlow {} (the newest release with native kernels for compute "
+    core::Message fix = newest ? core::Message(N_("Use TensorFlow {} (the newest release with native kernels for compute "
                                            "capability {}): `pip install 'tensorflow[and-cuda]=={}'` or the "
                                            "matching CUDA/cuDNN from `tfrig compat --tf {}`; or build TF from source "
-                                           "with TF_CUDA_COMPUTE_CAPABILITIES={}; or replace the GPU.",
+                                           "with TF_CUDA_COMPUTE_CAPABILITIES={}; or replace the GPU."),
                                            *newest, x.cc.cc.text(), *newest, *newest, x.cc.cc.text())
-                             : _("Replace the GPU: no TensorFlow release in the knowledge base has kernels for it.");
+                             : core::Message(N_("Replace the GPU: no TensorFlow release in the knowledge base has kernels for it."));
     if (newest && core::Version::parse(*newest) && core::Version::parse(*newest)->minor() < 14) {
-      fix = trf("Use TensorFlow {} with CUDA/cuDNN from `tfrig compat --tf {}` (no [and-cuda] extra "
-                        "before 2.14), or build TF from source with TF_CUDA_COMPUTE_CAPABILITIES={}, or replace the GPU.",
+      fix = core::Message(N_("Use TensorFlow {} with CUDA/cuDNN from `tfrig compat --tf {}` (no [and-cuda] extra "
+                        "before 2.14), or build TF from source with TF_CUDA_COMPUTE_CAPABILITIES={}, or replace the GPU."),
                         *newest, *newest, x.cc.cc.text());
     }
-    std::string what = x.verdict.support == KernelSupport::kBelowMinimum
-                           ? trf("{} has compute capability {}, below TensorFlow's minimum {}: TF ignores it "
-                                         "(\"Ignoring visible gpu device\") and runs on the CPU.",
+    core::Message what = x.verdict.support == KernelSupport::kBelowMinimum
+                           ? core::Message(N_("{} has compute capability {}, below TensorFlow's minimum {}: TF ignores it "
+                                         "(\"Ignoring visible gpu device\") and runs on the CPU."),
                                          u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.k.tf_min_capability())
                        : x.verdict.uncertain
                            // TRANSLATORS: {0} the GPU, {1} its compute capability, {2} the release, {3} the kernel detail.
-                           ? trf("{0} has compute capability {1} and {2} probably has no kernels for it ({3}): every GPU op "
+                           ? core::Message(N_("{0} has compute capability {1} and {2} probably has no kernels for it ({3}): every GPU op "
                                  "would fail with \"no kernel image is available for execution on the device\"; uncertain: "
                                  "the knowledge base infers the release's kernel list from build files, and the wheel's "
-                                 "build_info.py settles it (see the evidence).",
-                                 u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail)
-                           : trf("{} has compute capability {} and {} has no kernels for it ({}): every GPU op "
-                                         "fails with \"no kernel image is available for execution on the device\".",
-                                         u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail);
+                                 "build_info.py settles it (see the evidence)."),
+                                 u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label_message(), x.verdict.detail_message)
+                           : core::Message(N_("{} has compute capability {} and {} has no kernels for it ({}): every GPU op "
+                                         "fails with \"no kernel image is available for execution on the device\"."),
+                                         u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label_message(), x.verdict.detail_message);
     c.add(Hit{u::gpu_entity(*x.gpu), what, cc_evidence(ctx, x), fix, {}});
   });
 }
@@ -134,30 +134,30 @@ Check ptx_jit_only(const Context& ctx) {
     if (x.verdict.support != KernelSupport::kPtxJit) return;
     // An inferred kernel list: say "probably", name the other candidate's
     // outcome, and how to settle it (the evidence has the command).
-    std::string what =
+    core::Message what =
         !x.verdict.uncertain
-            ? trf("{} (compute capability {}) has no native kernels in {}: the driver JIT-compiles them from "
+            ? core::Message(N_("{} (compute capability {}) has no native kernels in {}: the driver JIT-compiles them from "
                   "{}, so the first start can take 30 minutes or more, and fails if the driver's PTX "
-                  "compiler is older than the PTX.",
-                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail)
+                  "compiler is older than the PTX."),
+                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label_message(), x.verdict.detail_message)
         : x.verdict.alternative
             // TRANSLATORS: {0} the GPU, {1} its compute capability, {2} the release, {3} "PTX compute_80 only (JIT)",
             // {4} the list it follows from, {5} the other candidate's kernels ("sm_80 SASS"), {6} that list.
-            ? trf("Uncertain: {0} (compute capability {1}) may have no native kernels in {2}: {3} if the wheel carries {4}, "
+            ? core::Message(N_("Uncertain: {0} (compute capability {1}) may have no native kernels in {2}: {3} if the wheel carries {4}, "
                   "so the first start would take 30 minutes or more; but {5} (native) if it carries {6}. The knowledge base "
-                  "infers the list from build files; the wheel's build_info.py settles it (see the evidence).",
-                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail, x.verdict.targets,
-                  x.verdict.alternative_detail, x.verdict.alternative_targets)
+                  "infers the list from build files; the wheel's build_info.py settles it (see the evidence)."),
+                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label_message(), x.verdict.detail_message, x.verdict.targets,
+                  x.verdict.alternative_detail_message, x.verdict.alternative_targets)
             // TRANSLATORS: {0} the GPU, {1} its compute capability, {2} the release, {3} "PTX compute_90 only (JIT)".
-            : trf("{0} (compute capability {1}) probably has no native kernels in {2} ({3}), so the first start would take "
+            : core::Message(N_("{0} (compute capability {1}) probably has no native kernels in {2} ({3}), so the first start would take "
                   "30 minutes or more; uncertain: the knowledge base infers the release's kernel list from build files, and "
-                  "the wheel's build_info.py settles it (see the evidence).",
-                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label(), x.verdict.detail);
+                  "the wheel's build_info.py settles it (see the evidence)."),
+                  u::gpu_label(*x.gpu), x.cc.cc.text(), ctx.target.label_message(), x.verdict.detail_message);
     c.add(Hit{u::gpu_entity(*x.gpu), what,
               cc_evidence(ctx, x),
-              trf("Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
+              core::Message(N_("Keep the JIT cache across runs: `export CUDA_CACHE_MAXSIZE=4294967296` (and a persistent "
                   "CUDA_CACHE_PATH in containers); or use a TF build with native kernels for this GPU (NGC container, "
-                  "or build from source with TF_CUDA_COMPUTE_CAPABILITIES={}).",
+                  "or build from source with TF_CUDA_COMPUTE_CAPABILITIES={})."),
                   x.cc.cc.text()),
               {}});
   });
@@ -183,14 +183,14 @@ Check persistence_off(const Context& ctx) {
     known = true;
     if (*g.persistence_mode || !datacenter(ctx, g)) continue;
     c.add(Hit{u::gpu_entity(g),
-              trf("{} is a datacenter GPU with persistence mode off: the driver tears the GPU down "
-                  "whenever no process uses it, so every start pays the re-initialisation.",
+              core::Message(N_("{} is a datacenter GPU with persistence mode off: the driver tears the GPU down "
+                  "whenever no process uses it, so every start pays the re-initialisation."),
                   u::gpu_label(g)),
-              {{_("persistence mode"), _("disabled"), u::reported_by(g)}},
+              {{core::Message(N_("persistence mode")), core::Message(N_("disabled")), u::reported_by(g)}},
               "",
               {}});
   }
-  if (!known) return Check::skip(_("persistence mode (NVML did not report it)"));
+  if (!known) return Check::skip(core::Message(N_("persistence mode (NVML did not report it)")));
   return c;
 }
 
@@ -202,14 +202,14 @@ Check ecc_disabled(const Context& ctx) {
     if (!g.ecc_mode_current) continue;  // null: the card has no ECC (NVML: not supported)
     known = true;
     if (*g.ecc_mode_current) continue;
-    std::string pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? _("enabled (after reboot)") : _("disabled")) : _("unknown");
+    core::Message pending = g.ecc_mode_pending ? (*g.ecc_mode_pending ? core::Message(N_("enabled (after reboot)")) : core::Message(N_("disabled"))) : core::Message(N_("unknown"));
     c.add(Hit{u::gpu_entity(g),
-              trf("{} supports ECC but runs with it off: memory bit errors go undetected in long runs.", u::gpu_label(g)),
-              {{_("ECC mode (current)"), _("disabled"), u::reported_by(g)}, {_("ECC mode (pending)"), pending, u::reported_by(g)}},
-              trf("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth).", g.index),
+              core::Message(N_("{} supports ECC but runs with it off: memory bit errors go undetected in long runs."), u::gpu_label(g)),
+              {{core::Message(N_("ECC mode (current)")), core::Message(N_("disabled")), u::reported_by(g)}, {core::Message(N_("ECC mode (pending)")), pending, u::reported_by(g)}},
+              core::Message(N_("`sudo nvidia-smi -i {} -e 1` then reboot (costs a few % of memory bandwidth)."), g.index),
               {}});
   }
-  if (!known) return Check::skip(_("ECC mode (NVML did not report it; the card may have no ECC)"));
+  if (!known) return Check::skip(core::Message(N_("ECC mode (NVML did not report it; the card may have no ECC)")));
   return c;
 }
 
@@ -222,22 +222,22 @@ Check memory_errors(const Context& ctx) {
     if (!g.retired_pages_pending && !g.retired_pages_count && !g.remapped_rows_pending && !g.remapped_rows_failure) continue;
     known = true;
     std::vector<Evidence> ev;
-    std::string why;
-    if (g.retired_pages_pending.value_or(false)) why = _("page retirement is pending (needs a GPU reset or reboot)");
-    if (g.remapped_rows_pending.value_or(false)) why = _("a row remap is pending (needs a GPU reset or reboot)");
-    if (g.remapped_rows_failure.value_or(false)) why = _("a row remap failed: the GPU memory is failing");
+    core::Message why;
+    if (g.retired_pages_pending.value_or(false)) why = core::Message(N_("page retirement is pending (needs a GPU reset or reboot)"));
+    if (g.remapped_rows_pending.value_or(false)) why = core::Message(N_("a row remap is pending (needs a GPU reset or reboot)"));
+    if (g.remapped_rows_failure.value_or(false)) why = core::Message(N_("a row remap failed: the GPU memory is failing"));
     if (g.retired_pages_count && *g.retired_pages_count >= limit) {
-      why = trf("{} retired pages, at or above DCGM's limit {}", *g.retired_pages_count, limit);
+      why = core::Message(N_("{} retired pages, at or above DCGM's limit {}"), *g.retired_pages_count, limit);
     }
     if (why.empty()) continue;
-    if (g.retired_pages_count) ev.push_back({_("retired pages"), std::to_string(*g.retired_pages_count), u::reported_by(g)});
-    if (g.retired_pages_pending) ev.push_back({_("retirement pending"), u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
-    if (g.remapped_rows_pending) ev.push_back({_("row remap pending"), u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
-    if (g.remapped_rows_failure) ev.push_back({_("row remap failure"), u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
+    if (g.retired_pages_count) ev.push_back({core::Message(N_("retired pages")), std::to_string(*g.retired_pages_count), u::reported_by(g)});
+    if (g.retired_pages_pending) ev.push_back({core::Message(N_("retirement pending")), u::yes_no(*g.retired_pages_pending), u::reported_by(g)});
+    if (g.remapped_rows_pending) ev.push_back({core::Message(N_("row remap pending")), u::yes_no(*g.remapped_rows_pending), u::reported_by(g)});
+    if (g.remapped_rows_failure) ev.push_back({core::Message(N_("row remap failure")), u::yes_no(*g.remapped_rows_failure), u::reported_by(g)});
     // TRANSLATORS: {0} is a GPU ("GPU 0 (NVIDIA A100)"), {1} one of the reasons above.
-    c.add(Hit{u::gpu_entity(g), trf("{0}: {1}.", u::gpu_label(g), why), ev, "", {}});
+    c.add(Hit{u::gpu_entity(g), core::Message(N_("{0}: {1}."), u::gpu_label(g), why), ev, "", {}});
   }
-  if (!known) return Check::skip(_("retired pages / remapped rows (NVML did not report them)"));
+  if (!known) return Check::skip(core::Message(N_("retired pages / remapped rows (NVML did not report them)")));
   return c;
 }
 
@@ -250,16 +250,16 @@ Check mig_enabled(const Context& ctx) {
     known = true;
     if (!*g.mig_mode_current) continue;
     c.add(Hit{u::gpu_entity(g),
-              trf("{} is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
-                  "(the first visible one), never the whole GPU.",
+              core::Message(N_("{} is in MIG mode: CUDA (and TensorFlow) see only MIG instances, one per process "
+                  "(the first visible one), never the whole GPU."),
                   u::gpu_label(g)),
-              {{_("MIG mode (current)"), _("enabled"), u::reported_by(g)}},
-              trf("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
-                          "instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`).",
+              {{core::Message(N_("MIG mode (current)")), core::Message(N_("enabled")), u::reported_by(g)}},
+              core::Message(N_("To train on the whole GPU: `sudo nvidia-smi -i {} -mig 0` (then reset the GPU). To use one "
+                          "instance: `export CUDA_VISIBLE_DEVICES=MIG-<uuid>` (list them with `nvidia-smi -L`)."),
                           g.index),
               {}});
   }
-  if (!known) return Check::skip(_("MIG mode (NVML did not report it)"));
+  if (!known) return Check::skip(core::Message(N_("MIG mode (NVML did not report it)")));
   return c;
 }
 
@@ -272,15 +272,15 @@ Check memory_in_use(const Context& ctx) {
     known = true;
     if (g.process_count.value_or(0) == 0 && g.process_memory_bytes.value_or(0) == 0) continue;
     std::vector<Evidence> ev;
-    if (g.process_count) ev.push_back({_("other processes"), std::to_string(*g.process_count), u::reported_by(g)});
-    if (g.process_memory_bytes) ev.push_back({_("memory they hold"), u::bytes(*g.process_memory_bytes), u::reported_by(g)});
+    if (g.process_count) ev.push_back({core::Message(N_("other processes")), std::to_string(*g.process_count), u::reported_by(g)});
+    if (g.process_memory_bytes) ev.push_back({core::Message(N_("memory they hold")), u::bytes(*g.process_memory_bytes), u::reported_by(g)});
     c.add(Hit{u::gpu_entity(g),
-              trf("{} already has memory held by other processes: TensorFlow maps nearly all GPU memory "
-                  "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot.",
+              core::Message(N_("{} already has memory held by other processes: TensorFlow maps nearly all GPU memory "
+                  "at start and fails (CUDNN_STATUS_INTERNAL_ERROR, OOM) when it cannot."),
                   u::gpu_label(g)),
               ev, "", {}});
   }
-  if (!known) return Check::skip(_("GPU processes (NVML did not report them)"));
+  if (!known) return Check::skip(core::Message(N_("GPU processes (NVML did not report them)")));
   return c;
 }
 
@@ -292,10 +292,10 @@ Check pcie_link_downgraded(const Context& ctx) {
       known = true;
       if (*g.pcie_link_width_current < *g.pcie_link_width_max) {
         c.add(Hit{u::gpu_entity(g),
-                  trf("{} runs its PCIe link at x{} of x{}: host-device copies get {}% of the bandwidth.",
+                  core::Message(N_("{} runs its PCIe link at x{} of x{}: host-device copies get {}% of the bandwidth."),
                               u::gpu_label(g), *g.pcie_link_width_current, *g.pcie_link_width_max,
                               100 * *g.pcie_link_width_current / *g.pcie_link_width_max),
-                  {{_("link width (current / max)"), fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), u::reported_by(g)}},
+                  {{core::Message(N_("link width (current / max)")), fmt::format("x{} / x{}", *g.pcie_link_width_current, *g.pcie_link_width_max), u::reported_by(g)}},
                   "",
                   {}});
       }
@@ -304,12 +304,12 @@ Check pcie_link_downgraded(const Context& ctx) {
       known = true;
       if (*g.pcie_link_gen_current < *g.pcie_link_gen_max) {
         c.add(Hit{u::gpu_entity(g),
-                  trf("{} runs PCIe gen {} of gen {}. Idle GPUs lower the link generation to save power, so "
-                              "this matters only if it stays low under load.",
+                  core::Message(N_("{} runs PCIe gen {} of gen {}. Idle GPUs lower the link generation to save power, so "
+                              "this matters only if it stays low under load."),
                               u::gpu_label(g), *g.pcie_link_gen_current, *g.pcie_link_gen_max),
-                  {{_("link generation (current / max)"), fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), u::reported_by(g)}},
-                  _("Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
-                  "check the BIOS PCIe speed setting and riser cables."),
+                  {{core::Message(N_("link generation (current / max)")), fmt::format("{} / {}", *g.pcie_link_gen_current, *g.pcie_link_gen_max), u::reported_by(g)}},
+                  core::Message(N_("Check under load: `nvidia-smi -q -d PCIE` while training; if it stays low, reseat the card, "
+                  "check the BIOS PCIe speed setting and riser cables.")),
                   Severity::kInfo});
       }
     }
@@ -320,24 +320,24 @@ Check pcie_link_downgraded(const Context& ctx) {
       known = true;
       if (*d->link_width_current < *d->link_width_max) {
         c.add(Hit{d->address,
-                  trf("The GPU at {} has its PCIe link at x{} of x{}.", d->address, *d->link_width_current,
+                  core::Message(N_("The GPU at {} has its PCIe link at x{} of x{}."), d->address, *d->link_width_current,
                               *d->link_width_max),
-                  {{_("link width (current / max)"), fmt::format("x{} / x{}", *d->link_width_current, *d->link_width_max),
+                  {{core::Message(N_("link width (current / max)")), fmt::format("x{} / x{}", *d->link_width_current, *d->link_width_max),
                     "/sys/bus/pci/devices/" + d->address + "/current_link_width"}},
                   "",
                   {}});
       }
     }
   }
-  if (!known) return Check::skip(u::gpu_count(ctx) ? _("PCIe link state of the GPUs") : _("an NVIDIA GPU (none found)"));
+  if (!known) return Check::skip(u::gpu_count(ctx) ? core::Message(N_("PCIe link state of the GPUs")) : core::Message(N_("an NVIDIA GPU (none found)")));
   return c;
 }
 
 Check no_p2p(const Context& ctx) {
   const int n = static_cast<int>(u::gpus(ctx).size());
-  if (n == 0) return Check::skip(u::gpu_count(ctx) ? _("GPUs read by NVML") : _("an NVIDIA GPU (none found)"));
+  if (n == 0) return Check::skip(u::gpu_count(ctx) ? core::Message(N_("GPUs read by NVML")) : core::Message(N_("an NVIDIA GPU (none found)")));
   if (n < 2) return Check::pass();
-  if (ctx.inv.gpu_topology.empty()) return Check::skip(_("GPU topology (NVML did not report P2P status)"));
+  if (ctx.inv.gpu_topology.empty()) return Check::skip(core::Message(N_("GPU topology (NVML did not report P2P status)")));
   bool any_fast = false;
   int pairs = 0;
   for (const auto& p : ctx.inv.gpu_topology) {
@@ -347,9 +347,9 @@ Check no_p2p(const Context& ctx) {
   if (any_fast) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            trf("{} GPUs and no pair joined by NVLink or PCIe peer-to-peer: every gradient all-reduce "
-                        "goes through host memory, so data-parallel training scales poorly.", n),
-            {{_("GPU pairs with NVLink or P2P"), trf("0 of {}", pairs), "NVML topology / P2P status"}},
+            core::Message(N_("{} GPUs and no pair joined by NVLink or PCIe peer-to-peer: every gradient all-reduce "
+                        "goes through host memory, so data-parallel training scales poorly."), n),
+            {{core::Message(N_("GPU pairs with NVLink or P2P")), core::Message(N_("0 of {}"), pairs), "NVML topology / P2P status"}},
             "",
             {}});
   return c;

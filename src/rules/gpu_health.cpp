@@ -29,42 +29,46 @@ const inventory::Gpu* gpu_at(const Context& ctx, const std::optional<std::string
 Check xid_events(const Context& ctx) {
   const auto& events = ctx.inv.driver.xid_events;
   if (events.empty() && !ctx.probed("kernel_log")) {
-    return Check::skip(_("kernel messages (read from an imported nvidia-bug-report: `tfrig doctor --from FILE`)"));
+    return Check::skip(core::Message(N_("kernel messages (read from an imported nvidia-bug-report: `tfrig doctor --from FILE`)")));
   }
   Check c;
   for (const auto& e : events) {
     const auto* g = gpu_at(ctx, e.pci_bus_id);
-    const std::string who = g != nullptr ? u::gpu_label(*g)
-                            : e.pci_bus_id ? trf("The GPU at {}", *e.pci_bus_id) : _("The GPU at an unknown address");
-    const auto info = knowledge::xid_info(e.xid);
-    const std::string meaning =
-        info ? _(info->meaning) : _("not in tfrig's table; see NVIDIA's Xid catalog");
-    std::string when;
+    const core::MessageArg who = g != nullptr ? core::MessageArg(u::gpu_label(*g))
+                                 : e.pci_bus_id ? core::MessageArg(core::Message(N_("The GPU at {}"), *e.pci_bus_id))
+                                                : core::MessageArg(core::Message(N_("The GPU at an unknown address")));
+    const auto info = knowledge::xid_info_english(e.xid);
+    // The Xid table's texts are marked N_ (knowledge/xid_catalog.cpp): messages of the catalog.
+    const core::Message meaning =
+        info ? core::Message(std::string(info->meaning)) : core::Message(N_("not in tfrig's table; see NVIDIA's Xid catalog"));
+    core::MessageArg when("");
     if (e.first_time && e.last_time && *e.first_time != *e.last_time) {
-      when = trf(", first {} last {}", *e.first_time, *e.last_time);
+      when = core::Message(N_(", first {} last {}"), *e.first_time, *e.last_time);
     } else if (e.first_time) {
-      when = trf(", at {}", *e.first_time);
+      when = core::Message(N_(", at {}"), *e.first_time);
     }
     std::vector<Evidence> ev{
-        {"Xid", info ? trf("{0} ({1}, {2})", e.xid, meaning, _(knowledge::xid_class_name(info->cls))) : trf("{0} ({1})", e.xid, meaning),
+        {"Xid", info ? core::Message(N_("{0} ({1}, {2})"), e.xid, meaning, knowledge::xid_class_message(info->cls)) : core::Message(N_("{0} ({1})"), e.xid, meaning),
          std::string(knowledge::kXidSource)},
-        {_("kernel message"), "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
+        {core::Message(N_("kernel message")), "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
          e.source},
         // TRANSLATORS: how many kernel log lines (then ", first TIME last TIME").
-        {_("lines"), fmt::format("{}{}", e.count, when), e.source},
+        {core::Message(N_("lines")),
+         // TRANSLATORS: a count of log lines ({0}), then when they were logged ({1}: ", first TIME last TIME", or nothing).
+         core::Message(N_("{0}{1}"), e.count, when), e.source},
     };
     Hit h;
     h.entity = g != nullptr ? u::gpu_entity(*g) : e.pci_bus_id.value_or("host");
-    h.message = trnf("{0} logged Xid {1} {2} time: {3}.", "{0} logged Xid {1} {2} times: {3}.", e.count, who, e.xid, e.count, meaning);
+    h.message = core::Message::plural(NP_("{0} logged Xid {1} {2} time: {3}.", "{0} logged Xid {1} {2} times: {3}."), e.count, who, e.xid, e.count, meaning);
     h.evidence = std::move(ev);
-    h.fix = info ? _(info->action)
-                 : trf("Look the Xid up in NVIDIA's Xid catalog ({}) and follow its resolution.",
+    h.fix = info ? core::Message(std::string(info->action))
+                 : core::Message(N_("Look the Xid up in NVIDIA's Xid catalog ({}) and follow its resolution."),
                        "https://docs.nvidia.com/deploy/xid-errors/index.html");
     h.severity = info && info->severe ? Severity::kError : Severity::kWarning;
     if (inventory::from_earlier_boot(e.source)) {
       // The running boot's log does not have it: history, not the state now.
-      h.message = trnf("{0} logged Xid {1} {2} time on an earlier boot, not in this boot's log: {3}. Watch for it.",
-                       "{0} logged Xid {1} {2} times on an earlier boot, not in this boot's log: {3}. Watch for it.", e.count, who,
+      h.message = core::Message::plural(NP_("{0} logged Xid {1} {2} time on an earlier boot, not in this boot's log: {3}. Watch for it.",
+                       "{0} logged Xid {1} {2} times on an earlier boot, not in this boot's log: {3}. Watch for it."), e.count, who,
                        e.xid, e.count, meaning);
       h.severity = Severity::kWarning;
     }
@@ -81,38 +85,38 @@ Check gpu_lost(const Context& ctx) {
     known = true;
     if (!*g.lost) continue;
     std::vector<Evidence> ev;
-    ev.push_back({_("GPU lost"), g.lost_evidence ? report::probe_detail(*g.lost_evidence) : _("yes"), "nvidia-smi, kernel log, lspci"});
-    if (g.pci_bus_id) ev.push_back({_("PCI address"), *g.pci_bus_id, "nvidia-smi, lspci"});
+    ev.push_back({core::Message(N_("GPU lost")), g.lost_evidence ? Text(report::probe_detail(*g.lost_evidence)) : Text(core::Message(N_("yes"))), "nvidia-smi, kernel log, lspci"});
+    if (g.pci_bus_id) ev.push_back({core::Message(N_("PCI address")), *g.pci_bus_id, "nvidia-smi, lspci"});
     c.add(Hit{u::gpu_entity(g),
-              trf("{} has fallen off the bus: it no longer answers on PCIe, so no program can use it "
-                  "until the machine is rebooted.",
+              core::Message(N_("{} has fallen off the bus: it no longer answers on PCIe, so no program can use it "
+                  "until the machine is rebooted."),
                   u::gpu_label(g)),
               ev, "", {}});
   }
   if (known) return c;
   // NVML opened every GPU it listed: none of them is lost.
   if (!ctx.inv.gpus.empty() && ctx.inv.driver.nvml.state == "ok") return Check::pass();
-  if (!u::gpu_presence_known(ctx)) return Check::skip(_("an NVIDIA GPU (none found)"));
-  return Check::skip(_("whether each GPU still answers (nvidia-smi or NVML, kernel messages)"));
+  if (!u::gpu_presence_known(ctx)) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
+  return Check::skip(core::Message(N_("whether each GPU still answers (nvidia-smi or NVML, kernel messages)")));
 }
 
 Check init_failed(const Context& ctx) {
   Check c;
   for (const auto& g : ctx.inv.gpus) {
     if (!g.init_error) continue;
-    std::vector<Evidence> ev{{_("kernel message"), "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
-    if (ctx.inv.driver.module_nouveau == true) ev.push_back({_("nouveau module loaded"), _("yes"), "/proc/modules"});
+    std::vector<Evidence> ev{{core::Message(N_("kernel message")), "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
+    if (ctx.inv.driver.module_nouveau == true) ev.push_back({core::Message(N_("nouveau module loaded")), core::Message(N_("yes")), "/proc/modules"});
     c.add(Hit{u::gpu_entity(g),
-              trf("{} was found but the nvidia kernel module could not initialise it (RmInitAdapter failed): "
-                  "CUDA and nvidia-smi do not see it.",
+              core::Message(N_("{} was found but the nvidia kernel module could not initialise it (RmInitAdapter failed): "
+                  "CUDA and nvidia-smi do not see it."),
                   u::gpu_label(g)),
               ev, "", {}});
   }
   if (!c.hits.empty()) return c;
   if (!ctx.inv.gpus.empty() && ctx.inv.driver.nvml.state == "ok") return Check::pass();
   if (ctx.probed("kernel_log") && u::gpu_presence_known(ctx)) return Check::pass();
-  if (!u::gpu_presence_known(ctx)) return Check::skip(_("an NVIDIA GPU (none found)"));
-  return Check::skip(_("kernel messages of the nvidia module (an imported nvidia-bug-report) or NVML"));
+  if (!u::gpu_presence_known(ctx)) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
+  return Check::skip(core::Message(N_("kernel messages of the nvidia module (an imported nvidia-bug-report) or NVML")));
 }
 
 // nvidia-smi could not open a GPU it knows of ("Unable to determine the
@@ -128,9 +132,9 @@ Check unreachable(const Context& ctx) {
     const bool smi = g.driver_problem->rfind(kSmi, 0) == 0;
     if (!smi && g.driver_problem->rfind(kNvml, 0) != 0) continue;
     c.add(Hit{u::gpu_entity(g),
-              trf("{} could not open {} at {}: no program can use it, and it is not counted as a usable GPU.",
-                          smi ? "nvidia-smi" : "NVML", u::gpu_label(g), g.pci_bus_id.value_or(_("an unknown address"))),
-              {{smi ? _("nvidia-smi printed") : "NVML", *g.driver_problem,
+              core::Message(N_("{} could not open {} at {}: no program can use it, and it is not counted as a usable GPU."),
+                          smi ? "nvidia-smi" : "NVML", u::gpu_label(g), u::or_arg(g.pci_bus_id, core::Message(N_("an unknown address")))),
+              {{smi ? Text(core::Message(N_("nvidia-smi printed"))) : Text("NVML"), *g.driver_problem,
                 smi ? u::nvidia_smi_source(d).value_or("nvidia-smi -q") : "nvmlDeviceGetHandleByIndex"}},
               "", {}});
   }
@@ -140,14 +144,14 @@ Check unreachable(const Context& ctx) {
     bool named = false;
     for (const auto& g : ctx.inv.gpus) named = named || g.driver_problem == d.nvidia_smi_error;
     if (!named) {
-      c.add(Hit{"host", _("nvidia-smi could not open a GPU: no program can use it."),
-                {{_("nvidia-smi printed"), *d.nvidia_smi_error, u::nvidia_smi_source(d).value_or("nvidia-smi")}}, "", {}});
+      c.add(Hit{"host", core::Message(N_("nvidia-smi could not open a GPU: no program can use it.")),
+                {{core::Message(N_("nvidia-smi printed")), *d.nvidia_smi_error, u::nvidia_smi_source(d).value_or("nvidia-smi")}}, "", {}});
     }
   }
   if (!c.hits.empty()) return c;
   if (!ctx.inv.gpus.empty() && d.nvml.state == "ok") return Check::pass();
-  if (!u::gpu_presence_known(ctx)) return Check::skip(_("an NVIDIA GPU (none found)"));
-  return Check::skip(_("whether nvidia-smi or NVML could open each GPU"));
+  if (!u::gpu_presence_known(ctx)) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
+  return Check::skip(core::Message(N_("whether nvidia-smi or NVML could open each GPU")));
 }
 
 }  // namespace

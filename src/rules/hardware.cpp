@@ -51,12 +51,12 @@ Check pcie_below_x16(const Context& ctx) {
     known = true;
     const int goal = std::min(own->lanes, want);
     if (*have >= goal) continue;
-    std::vector<Evidence> ev{{_("maximum link width (the smaller of GPU and slot)"), fmt::format("x{}", *have), src},
-                             {_("the GPU's own width"), fmt::format("x{}", own->lanes), own->source}};
-    if (goal == want) ev.push_back({_("wanted per GPU"), fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")});
+    std::vector<Evidence> ev{{core::Message(N_("maximum link width (the smaller of GPU and slot)")), fmt::format("x{}", *have), src},
+                             {core::Message(N_("the GPU's own width")), fmt::format("x{}", own->lanes), own->source}};
+    if (goal == want) ev.push_back({core::Message(N_("wanted per GPU")), fmt::format("x{}", want), u::knowledge_source("thresholds.json", "guide")});
     c.add(Hit{u::gpu_entity(g),
-              trf("{} can use at most x{} (slot, riser or bifurcation) although it is built for x{}: "
-                          "host-to-GPU copies get {}% of its bandwidth.",
+              core::Message(N_("{} can use at most x{} (slot, riser or bifurcation) although it is built for x{}: "
+                          "host-to-GPU copies get {}% of its bandwidth."),
                           u::gpu_label(g), *have, goal, 100 * *have / goal),
               ev, "", {}});
   }
@@ -68,20 +68,20 @@ Check pcie_below_x16(const Context& ctx) {
       const int goal = std::min(*d->link_width_max, want);
       if (*d->link_width_current >= goal) continue;
       c.add(Hit{d->address,
-                trf("The GPU at {} runs at x{} although it is built for x{}.", d->address, *d->link_width_current, goal),
-                {{_("negotiated link width"), fmt::format("x{}", *d->link_width_current), "lspci LnkSta / sysfs current_link_width of " + d->address},
-                 {_("the GPU's own width"), fmt::format("x{}", *d->link_width_max), "lspci LnkCap / sysfs max_link_width of " + d->address}},
+                core::Message(N_("The GPU at {} runs at x{} although it is built for x{}."), d->address, *d->link_width_current, goal),
+                {{core::Message(N_("negotiated link width")), fmt::format("x{}", *d->link_width_current), "lspci LnkSta / sysfs current_link_width of " + d->address},
+                 {core::Message(N_("the GPU's own width")), fmt::format("x{}", *d->link_width_max), "lspci LnkCap / sysfs max_link_width of " + d->address}},
                 "", {}});
     }
   }
-  if (!known) return Check::skip(u::gpu_count(ctx) ? _("PCIe link width of the GPUs") : _("an NVIDIA GPU (none found)"));
+  if (!known) return Check::skip(u::gpu_count(ctx) ? core::Message(N_("PCIe link width of the GPUs")) : core::Message(N_("an NVIDIA GPU (none found)")));
   return c;
 }
 
 Check gpu_numa(const Context& ctx) {
-  if (u::gpu_count(ctx) == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
+  if (u::gpu_count(ctx) == 0) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
   const auto& nodes = ctx.inv.cpu.numa_nodes;
-  if (nodes.empty()) return Check::skip(_("NUMA topology (/sys/devices/system/node)"));
+  if (nodes.empty()) return Check::skip(core::Message(N_("NUMA topology (/sys/devices/system/node)")));
   if (nodes.size() < 2) return Check::pass();
   std::map<int, std::vector<std::string>> by_node;
   bool unknown = false;
@@ -103,25 +103,29 @@ Check gpu_numa(const Context& ctx) {
   }
   Check c;
   if (by_node.empty() && unknown) {
-    c.add(Hit{"host", trf("{} NUMA nodes but the firmware reports no NUMA node for the GPUs (-1): processes "
-                                  "cannot be bound to the CPUs near their GPU.", nodes.size()),
-              {{_("GPU numa_node"), "-1", "/sys/bus/pci/devices/*/numa_node"}},
-              _("Enable the NUMA/SRAT (_PXM) setting in the BIOS; meanwhile use `nvidia-smi topo -m` to see CPU affinity."),
+    c.add(Hit{"host", core::Message(N_("{} NUMA nodes but the firmware reports no NUMA node for the GPUs (-1): processes "
+                                  "cannot be bound to the CPUs near their GPU."), nodes.size()),
+              {{core::Message(N_("GPU numa_node")), "-1", "/sys/bus/pci/devices/*/numa_node"}},
+              core::Message(N_("Enable the NUMA/SRAT (_PXM) setting in the BIOS; meanwhile use `nvidia-smi topo -m` to see CPU affinity.")),
               Severity::kWarning});
     return c;
   }
-  std::string placement;
-  std::string cmd;
+  std::optional<core::Message> placement;
+  std::optional<core::Message> cmd;
   for (const auto& [node, list] : by_node) {
-    placement += (placement.empty() ? "" : _("; ")) + trf("node {}: {}", node, u::join(list, _(", ")));
-    cmd += (cmd.empty() ? "" : "  ") + trf("`numactl --cpunodebind={} --membind={} python train.py` for {}", node, node, u::join(list, _(", ")));
+    core::Message here(N_("node {}: {}"), node, u::listed(list));
+    core::Message run(N_("`numactl --cpunodebind={} --membind={} python train.py` for {}"), node, node, u::listed(list));
+    // TRANSLATORS: two items of a list separated by a semicolon ("node 0: ...; node 1: ...").
+    placement = placement ? core::Message(N_("{0}; {1}"), std::move(*placement), std::move(here)) : std::move(here);
+    // TRANSLATORS: two commands one after the other, two spaces apart.
+    cmd = cmd ? core::Message(N_("{0}  {1}"), std::move(*cmd), std::move(run)) : std::move(run);
   }
   c.add(Hit{"host",
-            trf("{} NUMA nodes; the GPUs sit on {}. A process fed from the far node crosses the socket "
-                        "interconnect for every batch.", nodes.size(), placement),
-            {{_("GPU NUMA nodes"), placement, "/sys/bus/pci/devices/*/numa_node"},
-             {_("NUMA nodes"), std::to_string(nodes.size()), "/sys/devices/system/node"}},
-            trf("Run one process per GPU bound to its node: {}.", cmd),
+            core::Message(N_("{} NUMA nodes; the GPUs sit on {}. A process fed from the far node crosses the socket "
+                        "interconnect for every batch."), nodes.size(), *placement),
+            {{core::Message(N_("GPU NUMA nodes")), *placement, "/sys/bus/pci/devices/*/numa_node"},
+             {core::Message(N_("NUMA nodes")), std::to_string(nodes.size()), "/sys/devices/system/node"}},
+            core::Message(N_("Run one process per GPU bound to its node: {}."), *cmd),
             {}});
   return c;
 }

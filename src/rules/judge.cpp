@@ -91,7 +91,8 @@ Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, con
   r.summary = ev.summary;
   r.skipped.clear();
   for (const auto& rr : ev.results) {
-    if (rr.outcome == Outcome::kSkip) r.skipped.emplace_back(std::string(rr.rule->id), rr.skip_reason);
+    // In the language the report is built in (doctor switches to the output's).
+    if (rr.outcome == Outcome::kSkip) r.skipped.emplace_back(std::string(rr.rule->id), in_language(rr.skip_reason, rr.skip_message, core::i18n::language()));
   }
   return ev;
 }

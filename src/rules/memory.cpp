@@ -12,12 +12,12 @@ namespace {
 namespace u = util;
 
 Check ram_below_2x_vram(const Context& ctx) {
-  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? _("GPU memory (NVML could not read the GPUs)") : _("an NVIDIA GPU (none found)"));
-  if (!ctx.inv.memory.total_bytes) return Check::skip(_("system memory (/proc/meminfo)"));
+  if (u::gpus(ctx).empty()) return Check::skip(u::gpu_count(ctx) ? core::Message(N_("GPU memory (NVML could not read the GPUs)")) : core::Message(N_("an NVIDIA GPU (none found)")));
+  if (!ctx.inv.memory.total_bytes) return Check::skip(core::Message(N_("system memory (/proc/meminfo)")));
   uint64_t vram = 0;
   for (const auto& g : u::gpus(ctx)) {
     auto m = u::gpu_memory_bytes(ctx, g);
-    if (!m) return Check::skip(trf("memory of {}", u::gpu_label(g)));
+    if (!m) return Check::skip(core::Message(N_("memory of {}"), u::gpu_label(g)));
     vram += *m;
   }
   const double ratio = ctx.k.number("ram_to_vram_ratio", 2);
@@ -26,13 +26,13 @@ Check ram_below_2x_vram(const Context& ctx) {
   if (ram >= want) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            trf("{} of RAM for {} of GPU memory: the configuration guide (docs/guide.md) asks for at least {}x ({}), or data loading swaps "
-                        "and slows down.",
+            core::Message(N_("{} of RAM for {} of GPU memory: the configuration guide (docs/guide.md) asks for at least {}x ({}), or data loading swaps "
+                        "and slows down."),
                         u::bytes(ram), u::bytes(vram), ratio, u::bytes(want)),
-            {{_("system memory"), u::bytes(ram), "/proc/meminfo MemTotal"},
-             {_("total GPU memory"), u::bytes(vram), "NVML"},
-             {_("RAM / GPU memory wanted"), fmt::format("{}x", ratio), u::knowledge_source("thresholds.json", "guide")}},
-            trf("Install at least {} of RAM (e.g. one A100 80GB -> 256 GB).", u::bytes(want)),
+            {{core::Message(N_("system memory")), u::bytes(ram), "/proc/meminfo MemTotal"},
+             {core::Message(N_("total GPU memory")), u::bytes(vram), "NVML"},
+             {core::Message(N_("RAM / GPU memory wanted")), fmt::format("{}x", ratio), u::knowledge_source("thresholds.json", "guide")}},
+            core::Message(N_("Install at least {} of RAM (e.g. one A100 80GB -> 256 GB)."), u::bytes(want)),
             {}});
   return c;
 }

@@ -13,10 +13,14 @@ namespace {
 namespace u = util;
 using inventory::Limit;
 
-std::string limit_text(const std::optional<uint64_t>& v) {
-  if (!v) return _("unknown");
-  return *v == Limit::kUnlimited ? _("unlimited") : std::to_string(*v);
+core::MessageArg limit_text(const std::optional<uint64_t>& v) {
+  if (!v) return core::Message(N_("unknown"));
+  if (*v == Limit::kUnlimited) return core::Message(N_("unlimited"));
+  return std::to_string(*v);
 }
+
+// "1024 / 4096": a soft and a hard limit.
+core::Message soft_hard(const inventory::Limit& l) { return core::Message(N_("{0} / {1}"), limit_text(l.soft), limit_text(l.hard)); }
 
 std::vector<Evidence> conf_evidence(const Context& ctx, const std::string& item) {
   std::vector<Evidence> ev;
@@ -25,13 +29,13 @@ std::vector<Evidence> conf_evidence(const Context& ctx, const std::string& item)
     ev.push_back({"limits.conf", fmt::format("{} {} {} {}", e.domain, e.type, e.item, e.value), fmt::format("{}:{}", e.file, e.line)});
   }
   // TRANSLATORS: {} is a limits.conf item (nofile, memlock).
-  if (ev.empty()) ev.push_back({"limits.conf", trf("no {} entry", item), "/etc/security/limits.conf, limits.d/*.conf"});
+  if (ev.empty()) ev.push_back({"limits.conf", core::Message(N_("no {} entry"), item), "/etc/security/limits.conf, limits.d/*.conf"});
   return ev;
 }
 
 Check not_ubuntu_lts(const Context& ctx) {
   const auto& h = ctx.inv.host;
-  if (!h.os_id) return Check::skip(_("OS release (/etc/os-release)"));
+  if (!h.os_id) return Check::skip(core::Message(N_("OS release (/etc/os-release)")));
   std::vector<std::string> tested;
   if (const auto* f = ctx.k.fact("ubuntu_lts_tested"); f && f->value.is_array()) {
     for (const auto& v : f->value) tested.push_back(v.get<std::string>());
@@ -43,9 +47,9 @@ Check not_ubuntu_lts(const Context& ctx) {
   }
   Check c;
   c.add(Hit{"host",
-            trf("{} is not one of the Ubuntu LTS releases NVIDIA's CUDA repositories and TensorFlow are tested "
-                        "on ({}). It can work, but driver and CUDA packages come from elsewhere.",
-                        h.os_pretty_name.value_or(*h.os_id), u::join(tested, _(", "))),
+            core::Message(N_("{} is not one of the Ubuntu LTS releases NVIDIA's CUDA repositories and TensorFlow are tested "
+                        "on ({}). It can work, but driver and CUDA packages come from elsewhere."),
+                        h.os_pretty_name.value_or(*h.os_id), u::listed(tested)),
             {{"OS", h.os_pretty_name.value_or(*h.os_id + " " + h.os_version_id.value_or("")), "/etc/os-release"}},
             "", {}});
   return c;
@@ -53,47 +57,47 @@ Check not_ubuntu_lts(const Context& ctx) {
 
 Check swap_enabled(const Context& ctx) {
   const auto& m = ctx.inv.memory;
-  if (!m.swap_total_bytes && !m.swappiness) return Check::skip(_("swap size and vm.swappiness (/proc/meminfo, /proc/sys/vm/swappiness)"));
+  if (!m.swap_total_bytes && !m.swappiness) return Check::skip(core::Message(N_("swap size and vm.swappiness (/proc/meminfo, /proc/sys/vm/swappiness)")));
   Check c;
   const int max_swappiness = static_cast<int>(ctx.k.number("swappiness_max", 10));
   if (m.swap_total_bytes && *m.swap_total_bytes > 0) {
     c.add(Hit{"host",
-              trf("Swap is on ({}, {} used){}: when RAM runs short the input pipeline pages instead of "
-                          "failing fast, and training slows down sharply.",
+              core::Message(N_("Swap is on ({}, {} used){}: when RAM runs short the input pipeline pages instead of "
+                          "failing fast, and training slows down sharply."),
                           u::bytes(*m.swap_total_bytes), m.swap_used_bytes ? u::bytes(*m.swap_used_bytes) : "?",
-                          m.swappiness ? trf(", vm.swappiness {}", *m.swappiness) : ""),
+                          m.swappiness ? core::MessageArg(core::Message(N_(", vm.swappiness {}"), *m.swappiness)) : core::MessageArg("")),
               {{"SwapTotal", u::bytes(*m.swap_total_bytes), "/proc/meminfo"},
-               {"vm.swappiness", m.swappiness ? std::to_string(*m.swappiness) : _("unknown"), "/proc/sys/vm/swappiness"}},
+               {"vm.swappiness", m.swappiness ? Text(std::to_string(*m.swappiness)) : Text(core::Message(N_("unknown"))), "/proc/sys/vm/swappiness"}},
               "", {}});
   } else if (m.swappiness && *m.swappiness > max_swappiness && m.swap_total_bytes) {
     // No swap now, but a swap file added later would be used eagerly.
-    c.add(Hit{"host", trf("vm.swappiness is {} (above {}); harmless while there is no swap.", *m.swappiness, max_swappiness),
+    c.add(Hit{"host", core::Message(N_("vm.swappiness is {} (above {}); harmless while there is no swap."), *m.swappiness, max_swappiness),
               {{"vm.swappiness", std::to_string(*m.swappiness), "/proc/sys/vm/swappiness"}},
-              trf("`echo 'vm.swappiness={}' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`", max_swappiness),
+              core::Message(N_("`echo 'vm.swappiness={}' | sudo tee /etc/sysctl.d/60-tfrig.conf && sudo sysctl --system`"), max_swappiness),
               Severity::kInfo});
   } else if (!m.swap_total_bytes) {
-    return Check::skip(_("swap size (/proc/meminfo)"));
+    return Check::skip(core::Message(N_("swap size (/proc/meminfo)")));
   }
   return c;
 }
 
 Check nofile_low(const Context& ctx) {
   const auto& l = ctx.inv.limits.nofile;
-  if (!l.soft && !l.hard) return Check::skip(_("open-files limit (/proc/self/limits)"));
+  if (!l.soft && !l.hard) return Check::skip(core::Message(N_("open-files limit (/proc/self/limits)")));
   const auto want = static_cast<uint64_t>(ctx.k.number("nofile_min", 65536));
   const auto rec = static_cast<uint64_t>(ctx.k.number("nofile_recommended", 1048576));
   const bool low = (l.soft && *l.soft < want) || (l.hard && *l.hard < want);
   if (!low) return Check::pass();
   auto ev = conf_evidence(ctx, "nofile");
-  ev.insert(ev.begin(), {_("nofile soft / hard"), limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
+  ev.insert(ev.begin(), {core::Message(N_("nofile soft / hard")), soft_hard(l), "/proc/self/limits"});
   Check c;
   c.add(Hit{"host",
-            trf("The open-files limit is {} (soft) / {} (hard), below {}: tf.data interleaving many TFRecord "
-                        "shards fails with \"Too many open files\".",
+            core::Message(N_("The open-files limit is {} (soft) / {} (hard), below {}: tf.data interleaving many TFRecord "
+                        "shards fails with \"Too many open files\"."),
                         limit_text(l.soft), limit_text(l.hard), want),
             ev,
-            trf("`printf '* soft nofile {0}\\n* hard nofile {0}\\n' | sudo tee /etc/security/limits.d/90-tfrig.conf` "
-                        "and log in again (systemd services: `LimitNOFILE={0}`).",
+            core::Message(N_("`printf '* soft nofile {0}\\n* hard nofile {0}\\n' | sudo tee /etc/security/limits.d/90-tfrig.conf` "
+                        "and log in again (systemd services: `LimitNOFILE={0}`)."),
                         rec),
             {}});
   return c;
@@ -101,45 +105,45 @@ Check nofile_low(const Context& ctx) {
 
 Check memlock_low(const Context& ctx) {
   const auto& l = ctx.inv.limits.memlock;
-  if (!l.soft) return Check::skip(_("locked-memory limit (/proc/self/limits)"));
+  if (!l.soft) return Check::skip(core::Message(N_("locked-memory limit (/proc/self/limits)")));
   const auto want = static_cast<uint64_t>(ctx.k.number("memlock_min_bytes", 64.0 * 1024 * 1024));
   if (*l.soft >= want) return Check::pass();
   auto ev = conf_evidence(ctx, "memlock");
-  ev.insert(ev.begin(), {_("memlock soft / hard"), limit_text(l.soft) + " / " + limit_text(l.hard), "/proc/self/limits"});
+  ev.insert(ev.begin(), {core::Message(N_("memlock soft / hard")), soft_hard(l), "/proc/self/limits"});
   Check c;
   c.add(Hit{"host",
-            trf("Locked memory is limited to {}: NCCL over InfiniBand/RoCE cannot register its buffers "
-                        "(\"ibv_reg_mr failed: Cannot allocate memory\"); single-node training is unaffected.",
+            core::Message(N_("Locked memory is limited to {}: NCCL over InfiniBand/RoCE cannot register its buffers "
+                        "(\"ibv_reg_mr failed: Cannot allocate memory\"); single-node training is unaffected."),
                         u::bytes(*l.soft)),
             ev,
-            _("`printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' | sudo tee "
-            "/etc/security/limits.d/91-tfrig-memlock.conf` and log in again (containers: `--ulimit memlock=-1`)."),
+            core::Message(N_("`printf '* soft memlock unlimited\\n* hard memlock unlimited\\n' | sudo tee "
+            "/etc/security/limits.d/91-tfrig-memlock.conf` and log in again (containers: `--ulimit memlock=-1`).")),
             {}});
   return c;
 }
 
 Check governor(const Context& ctx) {
-  if (!ctx.inv.cpu.governor) return Check::skip(_("CPU frequency governor (cpufreq not exposed)"));
+  if (!ctx.inv.cpu.governor) return Check::skip(core::Message(N_("CPU frequency governor (cpufreq not exposed)")));
   const std::string want = ctx.k.text("governor_recommended", "performance");
   if (*ctx.inv.cpu.governor == want) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            trf("The CPU governor is '{}': clocks ramp up late, which slows CPU-bound input pipelines "
-                        "(common practice, not an NVIDIA/TF requirement).", *ctx.inv.cpu.governor),
+            core::Message(N_("The CPU governor is '{}': clocks ramp up late, which slows CPU-bound input pipelines "
+                        "(common practice, not an NVIDIA/TF requirement)."), *ctx.inv.cpu.governor),
             {{"scaling_governor", *ctx.inv.cpu.governor, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"}},
             "", {}});
   return c;
 }
 
 Check thp(const Context& ctx) {
-  if (!ctx.inv.memory.thp_enabled) return Check::skip(_("transparent hugepage setting (/sys/kernel/mm/transparent_hugepage/enabled)"));
+  if (!ctx.inv.memory.thp_enabled) return Check::skip(core::Message(N_("transparent hugepage setting (/sys/kernel/mm/transparent_hugepage/enabled)")));
   if (*ctx.inv.memory.thp_enabled != "always") return Check::pass();
   Check c;
   c.add(Hit{"host",
-            _("Transparent hugepages are 'always': khugepaged compaction can stall large host allocations; 'madvise' "
-            "(Ubuntu's default) is the usual choice (uncertain: no TF-specific guidance)."),
+            core::Message(N_("Transparent hugepages are 'always': khugepaged compaction can stall large host allocations; 'madvise' "
+            "(Ubuntu's default) is the usual choice (uncertain: no TF-specific guidance).")),
             {{"transparent_hugepage/enabled", "always", "/sys/kernel/mm/transparent_hugepage/enabled"},
-             {"defrag", ctx.inv.memory.thp_defrag.value_or(_("unknown")), "/sys/kernel/mm/transparent_hugepage/defrag"}},
+             {"defrag", u::or_text(ctx.inv.memory.thp_defrag, core::Message(N_("unknown"))), "/sys/kernel/mm/transparent_hugepage/defrag"}},
             "", {}});
   return c;
 }

@@ -29,30 +29,39 @@ bool china_mirror_host(const std::vector<std::string>& hosts, const std::string&
   return false;
 }
 
+// The first reason, "locale zh_CN.UTF-8", with ", ..." when there are more.
+core::Message first_evidence(const std::vector<Evidence>& ev) {
+  const Evidence& e = ev.front();
+  // TRANSLATORS: {0} what was read (locale, time zone, ...), {1} its value here.
+  core::Message first(N_("{0} {1}"), e.fact_message ? core::MessageArg(*e.fact_message) : core::MessageArg(e.fact), e.value);
+  // TRANSLATORS: the first item of a list that goes on.
+  return ev.size() > 1 ? core::Message(N_("{0}, ..."), std::move(first)) : first;
+}
+
 Check configured_for_china(const Context& ctx) {
-  if (!ctx.probed("host")) return Check::skip(_("locale, time zone and package sources (host probe)"));
+  if (!ctx.probed("host")) return Check::skip(core::Message(N_("locale, time zone and package sources (host probe)")));
   const auto& china = ctx.k.setup().china;
   const auto& r = ctx.inv.region;
   std::vector<Evidence> ev;
   // "zh_CN.UTF-8", "zh_CN.GB18030", "zh_CN": the part before the codeset.
   if (r.locale && listed(china.locales, r.locale->substr(0, r.locale->find_first_of(".@")))) {
-    ev.push_back({_("locale"), *r.locale, "/etc/default/locale or /etc/locale.conf"});
+    ev.push_back({core::Message(N_("locale")), *r.locale, "/etc/default/locale or /etc/locale.conf"});
   }
   if (r.time_zone && listed(china.time_zones, *r.time_zone)) {
-    ev.push_back({_("time zone"), *r.time_zone, "/etc/timezone or /etc/localtime"});
+    ev.push_back({core::Message(N_("time zone")), *r.time_zone, "/etc/timezone or /etc/localtime"});
   }
   for (const auto& s : r.sources) {
-    if (china_mirror_host(china.mirror_hosts, s.host)) ev.push_back({trf("{} mirror", s.kind), s.host, s.file});
+    if (china_mirror_host(china.mirror_hosts, s.host)) ev.push_back({core::Message(N_("{} mirror"), s.kind), s.host, s.file});
   }
   if (ev.empty()) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            trf("This machine looks set up for mainland China ({}). Docker Hub, PyPI, NVIDIA's repositories "
+            core::Message(N_("This machine looks set up for mainland China ({}). Docker Hub, PyPI, NVIDIA's repositories "
                 "and the Container Toolkit's nvidia.github.io often answer slowly or not at all from there: "
                 "`tfrig setup --mirror auto` writes an installation that downloads from mirrors in China "
                 "(the cloud's own intranet mirror when the package sources name one, else TUNA; docs/setup.md) "
-                "and checks each answers first.",
-                        ev.front().fact + " " + ev.front().value + (ev.size() > 1 ? _(", ") + "..." : "")),
+                "and checks each answers first."),
+                        first_evidence(ev)),
             ev, "", {}});
   return c;
 }

@@ -51,6 +51,10 @@ Summary summarize(const std::vector<Finding>& findings) {
   return s;
 }
 
+std::string in_language(const std::string& english, const std::optional<core::Message>& message, std::string_view language) {
+  return message ? core::render(*message, language) : english;
+}
+
 const std::vector<std::string_view>& areas() {
   static const std::vector<std::string_view> kAreas = {"gpu", "driver", "cuda", "tf", "cpu", "memory",
                                                         "storage", "hardware", "os", "container", "tuning"};
@@ -77,11 +81,14 @@ const Rule* find_rule(std::string_view id) {
   return nullptr;
 }
 
-std::string Target::label() const {
-  if (origin == "installed" && env) return trf("TensorFlow {0} (installed in {1})", tf.text(), env->prefix);
+core::Message Target::label_message() const {
+  if (origin == "installed" && env) return core::Message(N_("TensorFlow {0} (installed in {1})"), tf.text(), env->prefix);
   // TRANSLATORS: {1} is "--tf" or "newest known".
-  return trf("TensorFlow {0} ({1})", tf.text(), origin == "newest known" ? _("newest known") : origin);
+  return core::Message(N_("TensorFlow {0} ({1})"), tf.text(),
+                       origin == "newest known" ? core::MessageArg(core::Message(N_("newest known"))) : core::MessageArg(origin));
 }
+
+std::string Target::label() const { return core::render(label_message(), core::i18n::language()); }
 
 Target resolve_target(const inventory::Inventory& inv, const knowledge::Knowledge& k,
                       const std::optional<std::string>& tf_flag) {
@@ -123,7 +130,8 @@ RuleResult run_rule(const Rule& rule, const Context& ctx) {
   Check c = rule.check(ctx);
   if (c.outcome == Outcome::kSkip) {
     rr.outcome = Outcome::kSkip;
-    rr.skip_reason = c.skip_reason;
+    rr.skip_reason = std::move(c.skip_reason.english);
+    rr.skip_message = std::move(c.skip_reason.message);
     return rr;
   }
   rr.outcome = Outcome::kPass;
@@ -133,10 +141,10 @@ RuleResult run_rule(const Rule& rule, const Context& ctx) {
     f.severity = h.severity.value_or(rule.severity);
     f.area = std::string(rule.area);
     f.entity = h.entity;
-    f.title = _(rule.title);
-    f.message = std::move(h.message);
+    f.set_title(core::Message(std::string(rule.title)));
+    f.set_message(std::move(h.message));
     f.evidence = std::move(h.evidence);
-    f.fix = h.fix.empty() ? _(rule.fix) : std::move(h.fix);
+    f.set_fix(h.fix.empty() ? Text(core::Message(std::string(rule.fix))) : std::move(h.fix));
     for (auto r : rule.references) f.references.emplace_back(r);
     const Outcome o = f.severity == Severity::kError ? Outcome::kFail : Outcome::kWarn;
     if (o == Outcome::kFail || rr.outcome == Outcome::kPass) rr.outcome = o;

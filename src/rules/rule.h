@@ -31,7 +31,8 @@ struct Target {
   std::string origin;  // "installed", "--tf", "newest known"
   const knowledge::TfBuild* build = nullptr;              // its tested-build row, if known
   const inventory::PythonEnvironment* env = nullptr;      // where it is installed
-  std::string label() const;  // "TensorFlow 2.17.0 (installed in /usr)"
+  std::string label() const;  // "TensorFlow 2.17.0 (installed in /usr)", in the process's language
+  core::Message label_message() const;
 };
 
 Target resolve_target(const inventory::Inventory& inv, const knowledge::Knowledge& k,
@@ -48,21 +49,23 @@ struct Context {
 };
 
 // One thing a check found wrong; the rule fills in id, area and title.
+// Its texts are messages (core::Message: N_("... {0} ...") with arguments)
+// or literals; Text keeps the English and the message for rendering.
 struct Hit {
   std::string entity = "host";
-  std::string message;
+  Text message;
   std::vector<Evidence> evidence;
-  std::string fix;                   // empty: the rule's fix
+  Text fix;                          // empty: the rule's fix
   std::optional<Severity> severity;  // empty: the rule's default
 };
 
 struct Check {
   Outcome outcome = Outcome::kPass;  // set by the evaluator from hits unless skip
   std::vector<Hit> hits;
-  std::string skip_reason;
+  Text skip_reason;
 
   static Check pass() { return Check{}; }
-  static Check skip(std::string missing_fact) { return Check{Outcome::kSkip, {}, std::move(missing_fact)}; }
+  static Check skip(Text missing_fact) { return Check{Outcome::kSkip, {}, std::move(missing_fact)}; }
   Check& add(Hit h) {
     hits.push_back(std::move(h));
     return *this;
@@ -92,7 +95,8 @@ const std::vector<std::string_view>& areas();
 struct RuleResult {
   const Rule* rule = nullptr;
   Outcome outcome = Outcome::kPass;
-  std::string skip_reason;
+  std::string skip_reason;                          // English
+  std::optional<core::Message> skip_message = std::nullopt;        // skip_reason == core::english(*skip_message)
   std::vector<Finding> findings;
 };
 

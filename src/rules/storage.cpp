@@ -11,7 +11,7 @@ namespace {
 
 Check dataset_on_hdd(const Context& ctx) {
   const auto& paths = ctx.inv.storage.data_paths;
-  if (paths.empty()) return Check::skip(_("dataset location (give it with --data DIR)"));
+  if (paths.empty()) return Check::skip(core::Message(N_("dataset location (give it with --data DIR)")));
   Check c;
   bool known = false;
   for (const auto& p : paths) {
@@ -19,20 +19,20 @@ Check dataset_on_hdd(const Context& ctx) {
     known = true;
     if (*p.device_kind != "hdd") continue;
     c.add(Hit{p.path,
-              trf("The dataset at {} is on a rotating disk ({}): TFRecord and small-file loading are latency "
-                          "bound, and an HDD keeps the GPU waiting.",
+              core::Message(N_("The dataset at {} is on a rotating disk ({}): TFRecord and small-file loading are latency "
+                          "bound, and an HDD keeps the GPU waiting."),
                           p.path, p.block_device.value_or("?")),
-              {{_("disk"), trf("{} (HDD)", p.block_device.value_or("?")), "/sys/block/" + p.block_device.value_or("?") + "/queue/rotational"},
-               {_("mount"), p.mount_point.value_or("?") + " " + p.fs_type.value_or(""), "/proc/self/mountinfo"}},
+              {{core::Message(N_("disk")), core::Message(N_("{} (HDD)"), p.block_device.value_or("?")), "/sys/block/" + p.block_device.value_or("?") + "/queue/rotational"},
+               {core::Message(N_("mount")), p.mount_point.value_or("?") + " " + p.fs_type.value_or(""), "/proc/self/mountinfo"}},
               "", {}});
   }
-  if (!known) return Check::skip(_("the disk under the dataset path"));
+  if (!known) return Check::skip(core::Message(N_("the disk under the dataset path")));
   return c;
 }
 
 Check dataset_on_network(const Context& ctx) {
   const auto& paths = ctx.inv.storage.data_paths;
-  if (paths.empty()) return Check::skip(_("dataset location (give it with --data DIR)"));
+  if (paths.empty()) return Check::skip(core::Message(N_("dataset location (give it with --data DIR)")));
   Check c;
   bool known = false;
   for (const auto& p : paths) {
@@ -40,18 +40,18 @@ Check dataset_on_network(const Context& ctx) {
     known = true;
     if (!p.network) continue;
     c.add(Hit{p.path,
-              trf("The dataset at {} is on a network filesystem ({}): every small read pays a round trip.",
+              core::Message(N_("The dataset at {} is on a network filesystem ({}): every small read pays a round trip."),
                           p.path, p.fs_type.value_or("?")),
-              {{_("filesystem"), trf("{0} on {1}", p.fs_type.value_or("?"), p.device.value_or("?")), "/proc/self/mountinfo"}},
+              {{core::Message(N_("filesystem")), core::Message(N_("{0} on {1}"), p.fs_type.value_or("?"), p.device.value_or("?")), "/proc/self/mountinfo"}},
               "", {}});
   }
-  if (!known) return Check::skip(_("the filesystem under the dataset path"));
+  if (!known) return Check::skip(core::Message(N_("the filesystem under the dataset path")));
   return c;
 }
 
 Check no_nvme(const Context& ctx) {
   const auto& devs = ctx.inv.storage.devices;
-  if (devs.empty()) return Check::skip(_("block devices (/sys/block)"));
+  if (devs.empty()) return Check::skip(core::Message(N_("block devices (/sys/block)")));
   bool known = false;
   for (const auto& d : devs) {
     // Virtual disks (virtio, loop, zram) hide what backs them: not evidence either way.
@@ -59,15 +59,15 @@ Check no_nvme(const Context& ctx) {
     known = true;
     if (*d.kind == "nvme") return Check::pass();
   }
-  if (!known) return Check::skip(_("kind of the block devices (none, or only virtual disks whose backing is unknown)"));
+  if (!known) return Check::skip(core::Message(N_("kind of the block devices (none, or only virtual disks whose backing is unknown)")));
   std::string list;
   for (const auto& d : devs) {
     if (d.kind == "virtual") continue;
     list += (list.empty() ? "" : ", ") + d.name + " (" + d.kind.value_or("?") + ")";
   }
   Check c;
-  c.add(Hit{"host", _("No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets."),
-            {{_("block devices"), list.empty() ? "none but virtual" : list, "/sys/block"}}, "", {}});
+  c.add(Hit{"host", core::Message(N_("No NVMe SSD on this machine: the configuration guide (docs/guide.md) asks for NVMe for datasets.")),
+            {{core::Message(N_("block devices")), list.empty() ? std::string("none but virtual") : list, "/sys/block"}}, "", {}});
   return c;
 }
 

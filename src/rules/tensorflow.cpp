@@ -15,8 +15,8 @@ namespace u = util;
 using core::Version;
 
 Check python_unsupported(const Context& ctx) {
-  if (!ctx.probed("python")) return Check::skip(_("Python environments (the python probe did not run)"));
-  if (!ctx.target.build) return Check::skip(trf("the Python range of {} (not in the tested-build table)", ctx.target.label()));
+  if (!ctx.probed("python")) return Check::skip(core::Message(N_("Python environments (the python probe did not run)")));
+  if (!ctx.target.build) return Check::skip(core::Message(N_("the Python range of {} (not in the tested-build table)"), ctx.target.label_message()));
   const auto& b = *ctx.target.build;
   std::vector<const inventory::PythonEnvironment*> envs;
   if (ctx.target.env) {
@@ -24,7 +24,7 @@ Check python_unsupported(const Context& ctx) {
   } else {
     for (const auto& e : ctx.inv.python.environments) envs.push_back(&e);
   }
-  if (envs.empty()) return Check::skip(_("a Python installation (none found)"));
+  if (envs.empty()) return Check::skip(core::Message(N_("a Python installation (none found)")));
   Check c;
   bool known = false;
   for (const auto* e : envs) {
@@ -35,50 +35,50 @@ Check python_unsupported(const Context& ctx) {
     if (b.supports_python(*pv)) continue;
     const bool installed = ctx.target.env == e;
     c.add(Hit{e->prefix,
-              installed ? trf("{} runs on Python {}, outside the {}-{} it was built and tested for: the wheel "
-                                      "should not have installed, imports can fail.",
-                                      ctx.target.label(), pv->truncated(2), b.python_min(), b.python_max())
-                        : trf("Python {} in {} is outside {}-{} of {}: `pip install tensorflow=={}` finds no "
-                                      "wheel there.",
-                                      pv->truncated(2), e->prefix, b.python_min(), b.python_max(), ctx.target.label(),
+              installed ? core::Message(N_("{} runs on Python {}, outside the {}-{} it was built and tested for: the wheel "
+                                      "should not have installed, imports can fail."),
+                                      ctx.target.label_message(), pv->truncated(2), b.python_min(), b.python_max())
+                        : core::Message(N_("Python {} in {} is outside {}-{} of {}: `pip install tensorflow=={}` finds no "
+                                      "wheel there."),
+                                      pv->truncated(2), e->prefix, b.python_min(), b.python_max(), ctx.target.label_message(),
                                       ctx.target.tf.text()),
               {{"Python", pv->text(), e->prefix},
-               {trf("Python range of TF {}", b.tf), b.python_min() + "-" + b.python_max(), u::knowledge_source("tf_builds.json", b.source)}},
-              trf("Create an environment with a supported Python: `uv venv --python {} ~/.venvs/tf` (or "
+               {core::Message(N_("Python range of TF {}"), b.tf), b.python_min() + "-" + b.python_max(), u::knowledge_source("tf_builds.json", b.source)}},
+              core::Message(N_("Create an environment with a supported Python: `uv venv --python {} ~/.venvs/tf` (or "
                           "`conda create -n tf python={}`), then install TensorFlow there; or pick a TF release for "
-                          "Python {} with `tfrig compat --python {}`.",
+                          "Python {} with `tfrig compat --python {}`."),
                           b.python_max(), b.python_max(), pv->truncated(2), pv->truncated(2)),
               installed ? std::optional<Severity>() : Severity::kWarning});
   }
-  if (!known) return Check::skip(_("Python version of the environments"));
+  if (!known) return Check::skip(core::Message(N_("Python version of the environments")));
   return c;
 }
 
 Check cpu_package_on_gpu(const Context& ctx) {
-  if (!ctx.probed("python")) return Check::skip(_("Python environments (the python probe did not run)"));
+  if (!ctx.probed("python")) return Check::skip(core::Message(N_("Python environments (the python probe did not run)")));
   const auto* e = ctx.target.env;
-  if (!e) return Check::skip(_("an installed TensorFlow (none found)"));
-  if (u::gpu_count(ctx) == 0) return Check::skip(_("an NVIDIA GPU (none found)"));
+  if (!e) return Check::skip(core::Message(N_("an installed TensorFlow (none found)")));
+  if (u::gpu_count(ctx) == 0) return Check::skip(core::Message(N_("an NVIDIA GPU (none found)")));
   const auto& tf = *e->tensorflow;
   const bool cpu = tf.distribution == "tensorflow-cpu" || tf.distribution == "tensorflow-intel" ||
                    tf.distribution == "intel-tensorflow" || tf.is_cuda_build == false;
   if (!cpu) return Check::pass();
   Check c;
   c.add(Hit{e->prefix,
-            trf("{} {} in {} is a CPU-only build on a machine with an NVIDIA GPU: it never uses the GPU.",
+            core::Message(N_("{} {} in {} is a CPU-only build on a machine with an NVIDIA GPU: it never uses the GPU."),
                         tf.distribution, tf.version, e->prefix),
-            {{_("distribution"), tf.distribution, e->site_packages.value_or(e->prefix)},
-             {_("CUDA build"), tf.is_cuda_build ? u::yes_no(*tf.is_cuda_build) : "unknown", "tensorflow build info"}},
-            trf("`{}/bin/python3 -m pip uninstall -y {} && {}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`",
+            {{core::Message(N_("distribution")), tf.distribution, e->site_packages.value_or(e->prefix)},
+             {core::Message(N_("CUDA build")), tf.is_cuda_build ? Text(u::yes_no(*tf.is_cuda_build)) : Text("unknown"), "tensorflow build info"}},
+            core::Message(N_("`{}/bin/python3 -m pip uninstall -y {} && {}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`"),
                         e->prefix, tf.distribution, e->prefix, tf.version),
             {}});
   return c;
 }
 
 Check and_cuda_missing(const Context& ctx) {
-  if (!ctx.probed("python")) return Check::skip(_("Python environments (the python probe did not run)"));
+  if (!ctx.probed("python")) return Check::skip(core::Message(N_("Python environments (the python probe did not run)")));
   const auto* e = ctx.target.env;
-  if (!e) return Check::skip(_("an installed TensorFlow (none found)"));
+  if (!e) return Check::skip(core::Message(N_("an installed TensorFlow (none found)")));
   static const Version k214 = *Version::parse("2.14");
   if (ctx.target.tf < k214 || e->tensorflow->distribution == "tensorflow-cpu") return Check::pass();
   if (!e->nvidia_wheels.empty()) return Check::pass();
@@ -87,49 +87,49 @@ Check and_cuda_missing(const Context& ctx) {
   if (fam && u::would_load(ctx, fam->soname("cudart"))) return Check::pass();
   Check c;
   const auto* extra = ctx.k.pip_extra_for(ctx.target.tf);
-  std::vector<Evidence> ev{{trf("nvidia-* wheels in {}", e->prefix), _("none"), e->site_packages.value_or(e->prefix)},
-                           {trf("system {}", fam ? fam->soname("cudart") : std::string("libcudart")), _("not found"), "loader search"}};
+  std::vector<Evidence> ev{{core::Message(N_("nvidia-* wheels in {}"), e->prefix), core::Message(N_("none")), e->site_packages.value_or(e->prefix)},
+                           {core::Message(N_("system {}"), fam ? fam->soname("cudart") : std::string("libcudart")), core::Message(N_("not found")), "loader search"}};
   if (extra) {
     // TRANSLATORS: {0} how sure the knowledge base is of its source ("medium"), as written there.
-    ev.push_back({trf("pins of tensorflow[and-cuda]=={}", extra->tf),
-                  trnf("{} nvidia wheel", "{} nvidia wheels", extra->packages.size(), extra->packages.size()) +
-                      u::uncertain_note(extra->uncertain, trf("{} source", extra->confidence)),
+    ev.push_back({core::Message(N_("pins of tensorflow[and-cuda]=={}"), extra->tf),
+                  u::uncertain_value(core::Message::plural(NP_("{} nvidia wheel", "{} nvidia wheels"), extra->packages.size(), extra->packages.size()),
+                                     extra->uncertain, core::Message(N_("{} source"), extra->confidence)),
                   u::knowledge_source("tf_pip_extras.json", extra->source)});
   }
   c.add(Hit{e->prefix,
-            trf("TensorFlow {} was installed without its NVIDIA wheels (plain `pip install tensorflow`) and "
-                        "no system CUDA {} is on the loader path: it runs on the CPU.",
-                        ctx.target.tf.text(), fam ? fam->cuda : _("runtime")),
+            core::Message(N_("TensorFlow {} was installed without its NVIDIA wheels (plain `pip install tensorflow`) and "
+                        "no system CUDA {} is on the loader path: it runs on the CPU."),
+                        ctx.target.tf.text(), fam ? core::MessageArg(fam->cuda) : core::MessageArg(core::Message(N_("runtime")))),
             ev,
-            trf("`{}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`", e->prefix, e->tensorflow->version),
+            core::Message(N_("`{}/bin/python3 -m pip install 'tensorflow[and-cuda]=={}'`"), e->prefix, e->tensorflow->version),
             {}});
   return c;
 }
 
 Check wsl_advice(const Context& ctx) {
-  if (!ctx.inv.host.wsl) return Check::skip(_("whether this is WSL"));
+  if (!ctx.inv.host.wsl) return Check::skip(core::Message(N_("whether this is WSL")));
   if (!*ctx.inv.host.wsl) return Check::pass();
   Check c;
   c.add(Hit{"host",
-            _("This is WSL2: TensorFlow > 2.10 has no GPU support on native Windows, and in WSL2 the GPU comes from "
-            "the Windows driver (>= 528.33 for CUDA 12); never install a Linux NVIDIA driver inside WSL."),
-            {{"WSL", _("yes"), "/proc/version"}},
-            _("Install or upgrade the NVIDIA driver on Windows, then `pip install 'tensorflow[and-cuda]'` inside WSL2."),
+            core::Message(N_("This is WSL2: TensorFlow > 2.10 has no GPU support on native Windows, and in WSL2 the GPU comes from "
+            "the Windows driver (>= 528.33 for CUDA 12); never install a Linux NVIDIA driver inside WSL.")),
+            {{"WSL", core::Message(N_("yes")), "/proc/version"}},
+            core::Message(N_("Install or upgrade the NVIDIA driver on Windows, then `pip install 'tensorflow[and-cuda]'` inside WSL2.")),
             {}});
   return c;
 }
 
 Check not_installed(const Context& ctx) {
-  if (!ctx.probed("python")) return Check::skip(_("Python environments (the python probe did not run)"));
+  if (!ctx.probed("python")) return Check::skip(core::Message(N_("Python environments (the python probe did not run)")));
   if (u::tf_env(ctx.inv)) return Check::pass();
   Check c;
   std::string envs;
   for (const auto& e : ctx.inv.python.environments) envs += (envs.empty() ? "" : ", ") + e.prefix;
   c.add(Hit{"host",
-            trf("No TensorFlow installed in any Python environment found; the checks assume {}.",
-                        ctx.target.label()),
-            {{_("Python environments"), envs.empty() ? "none" : envs, "python probe"}},
-            trf("`python3 -m venv ~/.venvs/tf && ~/.venvs/tf/bin/pip install 'tensorflow[and-cuda]=={}'`",
+            core::Message(N_("No TensorFlow installed in any Python environment found; the checks assume {}."),
+                        ctx.target.label_message()),
+            {{core::Message(N_("Python environments")), envs.empty() ? "none" : envs, "python probe"}},
+            core::Message(N_("`python3 -m venv ~/.venvs/tf && ~/.venvs/tf/bin/pip install 'tensorflow[and-cuda]=={}'`"),
                         ctx.target.tf.text()),
             {}});
   return c;

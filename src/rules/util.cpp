@@ -53,8 +53,8 @@ bool gpu_presence_known(const Context& ctx) {
   return !ctx.inv.pci.devices.empty() || !ctx.inv.gpus.empty();
 }
 
-std::string no_nvml_gpus_reason(const Context& ctx) {
-  return gpu_count(ctx) > 0 ? _("GPU details (NVML could not read the GPUs)") : _("an NVIDIA GPU (none found)");
+core::Message no_nvml_gpus_reason(const Context& ctx) {
+  return gpu_count(ctx) > 0 ? core::Message(N_("GPU details (NVML could not read the GPUs)")) : core::Message(N_("an NVIDIA GPU (none found)"));
 }
 
 std::string reported_by(const inventory::Gpu& g) {
@@ -170,7 +170,7 @@ std::optional<std::string> newest_tf_for_cc(const knowledge::Knowledge& k, const
   return std::nullopt;
 }
 
-std::string yes_no(bool b) { return b ? _("yes") : _("no"); }
+core::Message yes_no(bool b) { return b ? core::Message(N_("yes")) : core::Message(N_("no")); }
 
 std::string join(const std::vector<std::string>& parts, const std::string& sep) {
   std::string out;
@@ -178,12 +178,31 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
   return out;
 }
 
+Text or_text(const std::optional<std::string>& value, core::Message instead) {
+  return value ? Text(*value) : Text(std::move(instead));
+}
+
+core::MessageArg or_arg(const std::optional<std::string>& value, core::Message instead) {
+  return value ? core::MessageArg(*value) : core::MessageArg(std::move(instead));
+}
+
+core::MessageArg listed(const std::vector<std::string>& items) {
+  std::vector<core::MessageArg> args(items.begin(), items.end());
+  return core::MessageArg::list(std::move(args));
+}
+
 std::string bytes(uint64_t b) { return core::format_bytes_binary(b); }
 
-std::string uncertain_note(bool uncertain, const std::string& what) {
-  if (!uncertain) return "";
-  // TRANSLATORS: follows a value from the knowledge base that its source does not state exactly.
-  return what.empty() ? _(" (uncertain fact: see the knowledge source)") : trf(" (uncertain: {})", what);
+Text uncertain_value(core::MessageArg value, bool uncertain, std::optional<core::Message> what) {
+  if (!uncertain) {
+    if (const core::Message* m = value.message()) return *m;
+    if (const auto* text = std::get_if<std::string>(&value.value())) return *text;
+    return core::english(core::Message("{}", std::move(value)));  // a number: shown as it is, a literal
+  }
+  // TRANSLATORS: {0} a value from the knowledge base that its source does not state exactly; {1} why.
+  if (what) return core::Message(N_("{0} (uncertain: {1})"), std::move(value), std::move(*what));
+  // TRANSLATORS: {0} a value from the knowledge base that its source does not state exactly.
+  return core::Message(N_("{0} (uncertain fact: see the knowledge source)"), std::move(value));
 }
 
 std::string knowledge_source(const std::string& file, const std::string& id) {

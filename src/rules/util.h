@@ -30,7 +30,7 @@ bool driver_failed(const Context& ctx);
 bool gpu_presence_known(const Context& ctx);
 std::string gpu_entity(const inventory::Gpu& g);
 // Why there is no NVML GPU to check: none at all, or NVML could not read them.
-std::string no_nvml_gpus_reason(const Context& ctx);
+core::Message no_nvml_gpus_reason(const Context& ctx);
 std::string gpu_label(const inventory::Gpu& g);
 // Where a GPU's values were read, for evidence rows: "NVML", "nvidia-smi -q -x
 // (XML)", "nvidia-smi -q (text)", "lspci", "/proc/driver/nvidia", "sysfs".
@@ -62,11 +62,17 @@ bool loader_searched(const Context& ctx, const inventory::CudaLibrary& lib);
 // with PTX JIT when allow_jit.
 std::optional<std::string> newest_tf_for_cc(const knowledge::Knowledge& k, const core::Version& cc, bool allow_jit);
 
-std::string yes_no(bool b);
+core::Message yes_no(bool b);
 std::string join(const std::vector<std::string>& parts, const std::string& sep);
+// A value read, else a word in its place ("unknown", "none"): as evidence, or as an argument of a message.
+Text or_text(const std::optional<std::string>& value, core::Message instead);
+core::MessageArg or_arg(const std::optional<std::string>& value, core::Message instead);
+// Items shown as they are, joined by the reader's ", " when rendered.
+core::MessageArg listed(const std::vector<std::string>& items);
 std::string bytes(uint64_t b);
-// "(uncertain: <why>)" appended to evidence resting on an uncertain fact.
-std::string uncertain_note(bool uncertain, const std::string& what = "");
+// A value of evidence, with "(uncertain: <why>)" after it when it rests on an
+// uncertain fact (a message then; else the value as it is).
+Text uncertain_value(core::MessageArg value, bool uncertain, std::optional<core::Message> what = std::nullopt);
 std::string knowledge_source(const std::string& file, const std::string& id);
 
 }  // namespace tfrig::rules::util

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/message.h"
 #include "knowledge/knowledge.h"
 #include "rules/rule.h"
 #include "rules/rule_fixtures.h"
@@ -287,6 +288,29 @@ std::vector<RuleCase> cases() {
   };
 }
 
+// A finding's texts are kept in English with the messages they render
+// from (translated when shown, docs/i18n.md): title, message and every
+// evidence fact are messages of the catalog that say exactly the English,
+// and the Chinese catalog translates the title and the message.
+void expect_messages(const rules::Finding& f) {
+  const auto check = [&f](const std::string& english, const std::optional<core::Message>& m, const char* what) {
+    if (!m) return;
+    EXPECT_EQ(core::english(*m), english) << f.rule_id << " " << what;
+    EXPECT_TRUE(core::known_message(*m)) << f.rule_id << " " << what << ": " << english;
+  };
+  ASSERT_TRUE(f.title_message.has_value()) << f.rule_id;
+  ASSERT_TRUE(f.message_message.has_value()) << f.rule_id << ": " << f.message;
+  check(f.title, f.title_message, "title");
+  check(f.message, f.message_message, "message");
+  check(f.fix, f.fix_message, "fix");
+  EXPECT_NE(core::render(*f.title_message, "zh_CN"), f.title) << f.rule_id;
+  EXPECT_NE(core::render(*f.message_message, "zh_CN"), f.message) << f.rule_id;
+  for (const auto& e : f.evidence) {
+    check(e.fact, e.fact_message, "evidence fact");
+    check(e.value, e.value_message, "evidence value");
+  }
+}
+
 class RuleTest : public ::testing::TestWithParam<RuleCase> {};
 
 TEST_P(RuleTest, Fires) {
@@ -302,6 +326,7 @@ TEST_P(RuleTest, Fires) {
     EXPECT_FALSE(f.fix.empty());
     EXPECT_FALSE(f.evidence.empty()) << f.message;
     EXPECT_FALSE(f.entity.empty());
+    expect_messages(f);
   }
 }
 
@@ -322,6 +347,11 @@ TEST_P(RuleTest, SkipsNamingTheMissingFact) {
   EXPECT_EQ(rr.outcome, rules::Outcome::kSkip);
   EXPECT_FALSE(rr.skip_reason.empty());
   EXPECT_TRUE(rr.findings.empty());
+  // What was missing is a message of the catalog, rendered where it is shown.
+  ASSERT_TRUE(rr.skip_message.has_value()) << rr.skip_reason;
+  EXPECT_EQ(core::english(*rr.skip_message), rr.skip_reason);
+  EXPECT_TRUE(core::known_message(*rr.skip_message)) << rr.skip_reason;
+  EXPECT_NE(core::render(*rr.skip_message, "zh_CN"), rr.skip_reason);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllRules, RuleTest, ::testing::ValuesIn(cases()),
