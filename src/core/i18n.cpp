@@ -543,7 +543,7 @@ bool message_arg_known(const MessageArg& a, const i18n::Catalog& catalog, int de
 }
 
 bool message_known_in(const Message& m, const i18n::Catalog& catalog, int depth) {
-  if (depth > 4 || m.id.empty() || !message_translated_pattern(m, catalog)) return false;
+  if (depth > kMaxMessageDepth || m.id.empty() || !message_translated_pattern(m, catalog)) return false;
   // The catalog keys only the singular: a plural pattern must use its fields.
   if (!m.plural_id.empty() && message_fields(m.plural_id) != message_fields(m.id)) return false;
   for (const auto& a : m.args) {
@@ -558,7 +558,7 @@ std::optional<MessageArg> message_arg_from_json(const nlohmann::json& a, int dep
   if (a.is_string()) return MessageArg(a.get<std::string>());
   if (a.is_number_integer()) return MessageArg(a.get<int64_t>());
   if (a.is_number_float()) return MessageArg(a.get<double>());
-  if (depth > 4 || !a.is_object()) return std::nullopt;
+  if (depth > kMaxMessageDepth || !a.is_object()) return std::nullopt;
   if (a.size() == 1 && a.contains("list")) {
     const auto& list = a["list"];
     if (!list.is_array() || list.size() > 4096) return std::nullopt;
@@ -587,7 +587,7 @@ nlohmann::json message_arg_to_json(const MessageArg& a) {
 }
 
 std::optional<Message> message_from_json_at(const nlohmann::json& j, int depth) {
-  if (depth > 4 || !j.is_object()) return std::nullopt;
+  if (depth > kMaxMessageDepth || !j.is_object()) return std::nullopt;
   Message m;
   for (const auto& [key, value] : j.items()) {
     if (key == "id" && value.is_string()) {

@@ -107,7 +107,12 @@ bool known_message(const Message& m);
 // An argument is a string, an integer, a real, a message object or a list
 // ({"list": [...]}).
 nlohmann::json message_to_json(const Message& m);
-// nullopt for anything else than that shape (depth at most 4).
+// How deep messages nest in a file read back: the importer joins a probe's
+// notes as a chain of "{0}; {1}" (one level a note: an 8-GPU bug report's
+// driver notes nest 12 deep), while a stranger's file cannot make the reader,
+// the check or the renderer recurse without bound.
+inline constexpr int kMaxMessageDepth = 64;
+// nullopt for anything else than that shape (nested at most kMaxMessageDepth).
 std::optional<Message> message_from_json(const nlohmann::json& j);
 
 }  // namespace tfrig::core
