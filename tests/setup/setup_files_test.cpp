@@ -21,22 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<Cell> working_cells() {
-  std::vector<Cell> out;
-  for (const auto& c : cells()) {
-    if (!c.refused) out.push_back(c);
-  }
-  return out;
-}
-
-std::string cell_name(const ::testing::TestParamInfo<Cell>& p) {
-  std::string s = p.param.name;
-  for (char& ch : s) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return s;
-}
-
 class SetupFiles : public ::testing::TestWithParam<Cell> {};
 
 TEST_P(SetupFiles, EnvFileIsKeyValueLines) {

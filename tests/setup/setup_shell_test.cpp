@@ -54,22 +54,6 @@ TEST_P(SetupShell, ShellcheckClean) {
       << tfrig::test::read_file(log);
 }
 
-std::vector<Cell> working_cells() {
-  std::vector<Cell> out;
-  for (const auto& c : cells()) {
-    if (!c.refused) out.push_back(c);
-  }
-  return out;
-}
-
-std::string cell_name(const ::testing::TestParamInfo<Cell>& p) {
-  std::string s = p.param.name;
-  for (char& ch : s) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return s;
-}
-
 INSTANTIATE_TEST_SUITE_P(Grid, SetupShell, ::testing::ValuesIn(working_cells()), cell_name);
 
 // ---- --dry-run in a throwaway root ----

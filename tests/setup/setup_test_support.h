@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <ostream>
@@ -11,6 +12,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "setup/plan.h"
 #include "setup/render.h"
@@ -31,6 +34,22 @@ struct Cell {
 inline void PrintTo(const Cell& c, std::ostream* os) { *os << c.name; }
 
 const std::vector<Cell>& cells();
+// The cells that are not refused: the ones whose files are written and checked.
+inline std::vector<Cell> working_cells() {
+  std::vector<Cell> out;
+  for (const auto& c : cells()) {
+    if (!c.refused) out.push_back(c);
+  }
+  return out;
+}
+// A gtest name for a cell: its name with every character but letters and digits as '_'.
+inline std::string cell_name(const ::testing::TestParamInfo<Cell>& p) {
+  std::string s = p.param.name;
+  for (char& ch : s) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return s;
+}
 // The outcome of one cell (snapshot loaded, options applied); fails the test on an Error.
 PlanOutcome run_cell(const Cell& c);
 // The files the cell writes (empty for a refusal).
