@@ -125,15 +125,15 @@ void add_fleet_command(CLI::App& app, RunState& state) {
                   "or directories of them; one file (or a subdirectory of files) per node"))
       ->required()
       ->type_name("FILE|DIR");
-  cmd->add_option("--format", opts->format, _("Output format"))->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("--format", opts->format, _("Output format"))->check(one_of({"text", "json", "html"}))->default_str("text");
   cmd->add_option("-o,--output", opts->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->add_option("--baseline", opts->baseline, _("A known-good node's snapshot: its values are the expected ones"))
       ->type_name("FILE");
   cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
-      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
+      ->check(one_of({"error", "warning", "info", "never"}))
       ->default_str("warning");
   cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))->type_name("VERSION");
-  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
   cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))->capture_default_str()->check(whole_in(0, 256));
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
