@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   const auto lang = cli::lang_flag(argc, argv);
   cli::apply_language(lang);
   CLI::App app{_("tfrig: plan, check, measure and set up a TensorFlow GPU server"), "tfrig"};
-  cli::translate_help(app);
+  cli::translate_help(app, argc, argv);
   app.set_version_flag("--version", version_text, _("Display program version information and exit"));
   app.require_subcommand(1);
   app.fallthrough();
@@ -71,13 +71,11 @@ int main(int argc, char** argv) {
       ->type_name("LANG");
   app.parse_complete_callback([&state, &app, &lang] {
     // JSON, Prometheus and CSV are read by programs: their texts are English
-    // unless --lang says otherwise. stderr stays in the reader's language:
-    // the command switches only around building its output
-    // (core::i18n::OutputLanguage); one that does not yet runs wholly in English.
-    if (!lang && cli::writes_machine_output(app)) {
-      core::i18n::set_output_language("en");
-      if (!cli::scopes_output_language(app)) core::i18n::set_language("en");
-    }
+    // unless --lang says otherwise. The process keeps the reader's language
+    // (stderr, the log): each command renders its machine output's messages
+    // in the output language, and builds what is still text inside
+    // core::i18n::OutputLanguage (docs/i18n.md).
+    if (!lang && cli::writes_machine_output(app)) core::i18n::set_output_language("en");
     if (state.global.quiet) {
       core::set_log_level(core::LogLevel::kError);
     } else if (state.global.verbosity >= 2) {
@@ -108,6 +106,8 @@ int main(int argc, char** argv) {
   cli::add_report_command(app, state);
   cli::add_completion_command(app, state);
 
+  // A refused option value is told from what tfrig's validators recorded (cli/validate.h).
+  cli::record_refusals(app);
   if (auto unknown = cli::unknown_command_message(app, argc, argv)) {
     std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(*unknown, false).c_str());
     return cli::kExitUsage;

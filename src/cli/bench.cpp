@@ -14,6 +14,7 @@
 #include "bench/runner.h"
 #include "bench/scratch.h"
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
@@ -197,22 +198,22 @@ void add_bench_command(CLI::App& app, RunState& state) {
   CLI::App* cmd = app.add_subcommand("bench", _("Measure storage, memory, JPEG decode, CRC32C, PCIe and GEMM on this machine"));
   cmd->add_option("ids", o->ids, _("Benchmarks to run (default: all): storage memory decode crc32c pcie gemm"))
       ->type_name("ID");
-  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json", "html"}))->default_str("text");
   cmd->add_option("-o,--output", o->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->add_option("--data", o->data_dir, _("Your dataset: small-file reads and JPEG decode use its files (read only)"))
       ->type_name("DIR");
   cmd->add_option("--dir", o->dir, _("Where storage makes its scratch directory (default: the current directory)"))
       ->type_name("DIR");
   cmd->add_option("--threads", o->threads, _("Threads for the all-core tests (default: every CPU)"))
-      ->check(CLI::Range(1, 4096));
-  cmd->add_option("--repetitions", o->repetitions, _("Samples per metric"))->check(CLI::Range(1, 1000))->default_str("5");
-  cmd->add_option("--warmup", o->warmup, _("Discarded samples per metric"))->check(CLI::Range(0, 100))->default_str("1");
+      ->check(in_range(1, 4096));
+  cmd->add_option("--repetitions", o->repetitions, _("Samples per metric"))->check(in_range(1, 1000))->default_str("5");
+  cmd->add_option("--warmup", o->warmup, _("Discarded samples per metric"))->check(in_range(0, 100))->default_str("1");
   cmd->add_option("--budget", o->budget, _("Seconds each benchmark may take, warm-up included"))
-      ->check(CLI::Range(0.1, 86400.0))->default_str("60");
+      ->check(in_range(0.1, 86400.0))->default_str("60");
   cmd->add_option("--sample-seconds", o->sample_seconds, _("Length of one time-based sample"))
-      ->check(CLI::Range(0.01, 600.0))->default_str("0.5");
+      ->check(in_range(0.01, 600.0))->default_str("0.5");
   cmd->add_option("--size", o->size, _("Storage test file size (default 1GiB)"))->type_name("SIZE");
-  cmd->add_option("--files", o->files, _("Generated small files (default 2000)"))->check(CLI::Range(1, 10000000));
+  cmd->add_option("--files", o->files, _("Generated small files (default 2000)"))->check(in_range(1, 10000000));
   cmd->add_flag("--quick", o->quick, _("Small sizes: a first look in seconds"));
   cmd->add_option("--history", o->history, _("History database (default $XDG_DATA_HOME/tfrig/history.db)"))
       ->type_name("FILE");

@@ -87,10 +87,10 @@ void add_compat_command(CLI::App& app, RunState& state) {
   cmd->add_option("--cudnn", o->cudnn, _("cuDNN installed on the system"))->type_name("VERSION")->check(version_text("8.9"));
   cmd->add_option("--gpu", o->gpu, _("GPU name, PCI id, or cc:X.Y"))->type_name("NAME");
   cmd->add_option("--python", o->python, _("Python version"))->type_name("VERSION")->check(version_text("3.11"));
-  cmd->add_option("--os", o->os, _("Platform"))->check(CLI::IsMember({"linux", "wsl", "windows", "macos"}));
+  cmd->add_option("--os", o->os, _("Platform"))->check(one_of({"linux", "wsl", "windows", "macos"}));
   cmd->add_flag("--only-given", o->only_given, _("Do not fill missing parts from this machine"));
   cmd->add_flag("--matrix", o->matrix, _("Print the whole compatibility table"));
-  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json"}));
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
     if (!k) {

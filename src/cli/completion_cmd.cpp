@@ -8,6 +8,7 @@
 
 #include "cli/cli_docs.h"
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "core/atomic_file.h"
 #include "core/i18n.h"
 #include "core/log.h"
@@ -37,7 +38,7 @@ std::string man_date() {
 void add_completion_command(CLI::App& app, RunState& state) {
   auto shell = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("completion", _("Print the shell completion script: bash, zsh or fish"));
-  cmd->add_option("shell", *shell, _("bash, zsh or fish"))->required()->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  cmd->add_option("shell", *shell, _("bash, zsh or fish"))->required()->check(one_of({"bash", "zsh", "fish"}));
   cmd->callback([&app, &state, shell] {
     const CommandDoc root = describe_cli(app);
     const std::string text = *shell == "bash" ? bash_completion(root) : *shell == "zsh" ? zsh_completion(root) : fish_completion(root);

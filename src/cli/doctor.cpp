@@ -57,7 +57,7 @@ bool use_color(const std::string& mode) {
 void add_doctor_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<DoctorOptions>();
   CLI::App* cmd = app.add_subcommand("doctor", _("Probe this machine (or a snapshot) and report what it found"));
-  cmd->add_option("--format", opts->format, _("Output format"))->check(CLI::IsMember({"text", "json", "prometheus", "html"}))->default_str("text");
+  cmd->add_option("--format", opts->format, _("Output format"))->check(one_of({"text", "json", "prometheus", "html"}))->default_str("text");
   cmd->add_option("-o,--output", opts->output,
                   _("Write the report to FILE (to a temporary name, then renamed: node_exporter's textfile collector "
                   "never reads half a file); '-' for stdout"))
@@ -80,14 +80,14 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->excludes("--snapshot")
       ->excludes("--nvidia-smi-xml");
   add_capture_limit_options(*cmd, opts->capture_limits);
-  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
   cmd->add_option("--tf", opts->tf, _("TensorFlow version to check for when none is installed"))->type_name("VERSION");
   cmd->add_option("--only", opts->only, _("Run the rules of one area only"))
-      ->check(CLI::IsMember(std::vector<std::string>(rules::areas().begin(), rules::areas().end())))
+      ->check(one_of(std::vector<std::string>(rules::areas().begin(), rules::areas().end())))
       ->type_name("AREA");
   cmd->add_option("--explain", opts->explain, _("Explain one rule and what it says about this machine"))->type_name("RULE");
   cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
-      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
+      ->check(one_of({"error", "warning", "info", "never"}))
       ->default_str("warning");
   cmd->callback([opts, &state] {
     core::Stopwatch watch;
@@ -143,17 +143,17 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       state.exit_code = explain_rule(*report, *knowledge, opts->explain, opts->tf);
       return;
     }
-    // A finding's own texts are messages (rendered in the output's language
-    // by the JSON writer, docs/i18n.md); the verdict, the target, skip
-    // reasons, explain's log findings and what rules quote from the knowledge
-    // base and the probes' shapes are still built in the language the
-    // process runs in: English in JSON unless --lang (main). Prometheus
-    // carries no text. stderr stays in the reader's language.
-    std::optional<core::i18n::OutputLanguage> output_language;
-    if (opts->format == "json") output_language.emplace();
+    // The findings, the verdict, the target and the skip reasons are
+    // messages: each output renders them in its language (the JSON in the
+    // output's: English unless --lang, docs/i18n.md). Only the logs'
+    // findings (--from) are built in the output's language: their compat
+    // evidence is knowledge::check_compat's text.
     rules::FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
     rules::attach_findings(*report, *knowledge, findings);
-    add_log_findings(*report, from_files, *knowledge);
+    if (!from_files.logs.empty()) {
+      core::i18n::OutputLanguage compat_texts;
+      add_log_findings(*report, from_files, *knowledge);
+    }
     std::string out;
     if (opts->format == "json") {
       out = report_json_text(*report);
@@ -165,7 +165,6 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       out = report::render_text(*report, report::TextOptions{opts->output == "-" && use_color(opts->color), true,
                                                              core::text_width(opts->output == "-" ? STDOUT_FILENO : -1)});
     }
-    output_language.reset();
     if (const int written = write_output(out, opts->output); written != kExitOk) {
       state.exit_code = written;
       return;

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/compat_query.h"
 #include "cli/explain_log.h"
 #include "cli/inventory_source.h"
@@ -34,6 +35,7 @@
 #include "explain/corpus.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
+#include "rules/judge.h"
 #include "codec/gzip.h"
 #include "importer/importer.h"
 #include "knowledge/compat.h"
@@ -202,9 +204,10 @@ void add_log_findings(report::Report& r, const FromFiles& files, const knowledge
     added = rules::summarize(r.findings);
     const auto own = rules::summarize(std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
     r.summary = added;
-    const std::string counts = explain::summary_counts(own);
     // TRANSLATORS: appended to doctor's verdict; {0} is the log file, {1} what its findings add ("1 error, 2 warnings").
-    r.verdict += trf("; the log {0} adds {1} (tfrig explain)", name, counts.empty() ? _("nothing") : counts);
+    r.verdict = core::Message(N_("{0}{1}"), rules::as_message_arg(r.verdict),
+                              core::Message(N_("; the log {0} adds {1} (tfrig explain)"), name,
+                                            own.total() == 0 ? core::MessageArg(core::Message(N_("nothing"))) : rules::summary_counts(own)));
   }
   std::stable_sort(r.findings.begin(), r.findings.end(),
                    [](const rules::Finding& x, const rules::Finding& y) { return x.severity > y.severity; });
@@ -221,8 +224,8 @@ void add_explain_command(CLI::App& app, RunState& state) {
   cmd->add_option("--corpus", o->corpus, _("With --markdown: measure the signatures on this corpus of labelled logs (labels.json)"))
       ->type_name("DIR")
       ->needs("--markdown");
-  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--color", o->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json"}));
+  cmd->add_option("--color", o->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
   cmd->add_option("--snapshot", o->snapshot, _("Judge the findings against this snapshot's machine"))->type_name("FILE");
   cmd->add_option("--from", o->from, _("Judge the findings against the machine of these captures (as doctor --from)"))
       ->type_name("FILE")
@@ -234,7 +237,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
       ->excludes("--snapshot")
       ->excludes("--from");
   cmd->add_option("--fail-on", o->fail_on, _("Lowest severity that makes the exit code non-zero"))
-      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+      ->check(one_of({"error", "warning", "info", "never"}));
   cmd->add_option("-o,--output", o->output, _("Write the report to FILE ('-': stdout; stderr when running a command)"))
       ->type_name("FILE");
   cmd->callback([o, &state] {
@@ -336,19 +339,23 @@ void add_explain_command(CLI::App& app, RunState& state) {
         core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", core::describe(r.error())));
       }
     }
-    // The findings and the verdict are the output's texts (English in JSON unless --lang).
-    std::optional<core::i18n::OutputLanguage> texts;
-    texts.emplace();
+    // The log findings' compat evidence and fix (knowledge::check_compat's
+    // reasons are text) are built in the output's language (English in JSON
+    // unless --lang); everything else is a message rendered below.
+    std::vector<explain::Explained> findings;
+    {
+      core::i18n::OutputLanguage compat_texts;
+      findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
+    }
     // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
-    if (command) source = trf("the output of {}", command->front());
-    auto findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
-    auto report = explain::explain_report(findings, analysis, source, machine ? &*machine : nullptr);
+    const rules::Text source_text = command ? rules::Text(core::Message(N_("the output of {}"), command->front())) : rules::Text(source);
+    auto report = explain::explain_report(findings, analysis, source_text, machine ? &*machine : nullptr);
     // Render; a command's own stdout is passed through, so the report goes to stderr then.
     const int fd = o->output != "-" ? -1 : command ? STDERR_FILENO : STDOUT_FILENO;
     std::string out;
     if (o->format == "json") {
       auto j = report::findings_to_json(report);
-      j["source"] = source;
+      j["source"] = rules::in_language(source_text, core::i18n::output_language());
       j["log"] = explain::analysis_json(analysis);
       if (command) j["command_exit_code"] = command_status;
       out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
@@ -363,7 +370,6 @@ void add_explain_command(CLI::App& app, RunState& state) {
       }
       out = core::terminal_text(out, color);  // the unknown lines are the log's own bytes
     }
-    texts.reset();
     if (fd < 0) {
       auto w = core::write_file_atomic(o->output, out);
       if (!w) {

@@ -72,9 +72,9 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   fleet::LoadOptions load;
   if (!o.tf.empty()) load.tf = o.tf;
   load.jobs = o.jobs;
-  // Each node's findings and the comparison are the output's texts (English
-  // in JSON unless --lang), built as the nodes are read; the unreadable
-  // nodes' errors logged below are the output's too.
+  // The nodes' facts are the output's texts (English in JSON unless --lang),
+  // built as the nodes are read; the unreadable nodes' errors logged below
+  // are the output's too.
   std::optional<fleet::Node> baseline;
   if (!o.baseline.empty()) {
     auto b = core::i18n::in_output_language([&] { return fleet::load_node(o.baseline, *knowledge, load); });
@@ -84,6 +84,8 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
     }
     baseline = std::move(*b);
   }
+  // The nodes' fact values, notes and read errors are built as text, in the
+  // output language (English in JSON unless --lang).
   std::optional<core::i18n::OutputLanguage> texts;
   texts.emplace();
   auto loaded = fleet::load_nodes(*files, *knowledge, load);
@@ -93,22 +95,22 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
                  loaded.nodes.size(), loaded.unreadable.size(), core::format_seconds(watch.seconds())));
   for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", u.error);
   const bool none_read = loaded.nodes.empty();
-  texts.emplace();
+  // The comparison keeps its titles and fixes in English with what renders
+  // them: the JSON says them in the output language, the text in the reader's.
   auto report = fleet::compare(std::move(loaded.nodes), std::move(loaded.unreadable), baseline);
+  const std::string language = core::i18n::output_language();
   int written = kExitOk;
   if (o.format == "html") {
-    written = write_html_page(report::html::PageKind::kFleet, nlohmann::json::parse(fleet::render_json(report)), "tfrig fleet",
+    written = write_html_page(report::html::PageKind::kFleet, nlohmann::json::parse(fleet::render_json(report, language)), "tfrig fleet",
                               o.output);
   } else {
     fleet::RenderOptions ro;
     ro.color = o.output == "-" && color_wanted(o.color);
     ro.width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
-    const std::string out = o.format == "json" ? fleet::render_json(report) : fleet::render_text(report, ro);
-    texts.reset();
+    const std::string out = o.format == "json" ? fleet::render_json(report, language) : fleet::render_text(report, ro);
     written = write_output(out, o.output);
   }
   std::fflush(stdout);
-  texts.reset();
   if (written != kExitOk) return written;
   core::log(core::LogLevel::kInfo, "{}", trf("fleet took {} in total", core::format_seconds(watch.seconds())));
   if (none_read) return kExitNoInput;
@@ -125,15 +127,15 @@ void add_fleet_command(CLI::App& app, RunState& state) {
                   "or directories of them; one file (or a subdirectory of files) per node"))
       ->required()
       ->type_name("FILE|DIR");
-  cmd->add_option("--format", opts->format, _("Output format"))->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("--format", opts->format, _("Output format"))->check(one_of({"text", "json", "html"}))->default_str("text");
   cmd->add_option("-o,--output", opts->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->add_option("--baseline", opts->baseline, _("A known-good node's snapshot: its values are the expected ones"))
       ->type_name("FILE");
   cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
-      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
+      ->check(one_of({"error", "warning", "info", "never"}))
       ->default_str("warning");
   cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))->type_name("VERSION");
-  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
   cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))->capture_default_str()->check(whole_in(0, 256));
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }

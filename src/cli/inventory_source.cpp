@@ -12,9 +12,9 @@
 
 #include "capture/capture.h"
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "core/atomic_file.h"
 #include "core/i18n.h"
-#include "core/i18n_scope.h"
 #include "core/escape.h"
 #include "core/json_text.h"
 #include "core/log.h"
@@ -92,11 +92,11 @@ void add_capture_limit_options(CLI::App& cmd, capture::Limits& limits) {
                   _("Refuse a capture with a file larger than SIZE (default 16MiB)"));
   cmd.add_option("--max-capture-entries", limits.max_entries, _("Refuse a capture with more than N entries (default 50000)"))
       ->type_name("N")
-      ->check(CLI::Range(uint64_t{1}, uint64_t{100'000'000}));
+      ->check(in_range(uint64_t{1}, uint64_t{100'000'000}));
   cmd.add_option("--max-capture-ratio", limits.max_ratio,
                  _("Refuse a capture that inflates to more than N times its gzip size (default 200)"))
       ->type_name("N")
-      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000}));
+      ->check(in_range(uint64_t{1}, uint64_t{1'000'000}));
 }
 
 void add_probe_options(CLI::App& cmd, InventorySourceOptions& options) {
@@ -204,10 +204,9 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   return r;
 }
 
-std::string report_json_text(const report::Report& report) {
-  core::i18n::OutputLanguage output_language;
-  return core::json_text(report::to_json(report));
-}
+// The inventory and the probes' texts are English; the findings' texts are
+// messages the writer renders in the output's language (report/findings_report.cpp).
+std::string report_json_text(const report::Report& report) { return core::json_text(report::to_json(report)); }
 
 int write_report_json(const report::Report& report, const std::string& output) {
   return write_output(report_json_text(report), output);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
 #include "report/severity_paint.h"
@@ -35,7 +36,7 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
   auto format = std::make_shared<std::string>("text");
   auto sources = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("knowledge", _("Show the knowledge base: files, data versions, row counts, sources"));
-  cmd->add_option("--format", *format, _("Output format"))->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", *format, _("Output format"))->check(one_of({"text", "json"}));
   cmd->add_flag("--sources", *sources, _("List every source of every file"));
   cmd->callback([format, sources, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);

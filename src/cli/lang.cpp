@@ -143,127 +143,115 @@ const CLI::App* chosen_command(const CLI::App& app) {
   }
 }
 
-// CLI11's messages are built inside the library in English; the exception
-// carries only that text. These read the forms of CLI11 2.1 (Debian 12's
-// libcli11-dev, include/CLI/Error.hpp and Validators.hpp) back into their
-// parts; a form not recognised is shown whole inside a translated frame.
+// The commands from tfrig down to the one chosen.
+std::vector<const CLI::App*> command_chain(const CLI::App& app) {
+  std::vector<const CLI::App*> chain{&app};
+  while (!chain.back()->get_subcommands().empty()) chain.push_back(chain.back()->get_subcommands().front());
+  return chain;
+}
 
-// text = prefix + X + suffix -> X.
-std::optional<std::string> between(std::string_view text, std::string_view prefix, std::string_view suffix) {
-  if (text.size() < prefix.size() + suffix.size() || text.substr(0, prefix.size()) != prefix ||
-      text.substr(text.size() - suffix.size()) != suffix) {
-    return std::nullopt;
+// The command line as main received it (translate_help), for the one error
+// CLI11 leaves no trace of in its state: an option given last with no value.
+std::vector<std::string>& command_line() {
+  static std::vector<std::string> args;
+  return args;
+}
+
+// A value a flag may be given ("--xla=true"), as CLI11 reads flags.
+bool flag_value(const std::string& v) {
+  static const char* const kWords[] = {"true", "false", "on", "off", "yes", "no", "enable", "disable", "1", "0", "+1", "-1"};
+  for (const char* w : kWords) {
+    if (v == w) return true;
   }
-  return std::string(text.substr(prefix.size(), text.size() - prefix.size() - suffix.size()));
+  return !v.empty() && v.find_first_not_of("+-0123456789") == std::string::npos;
 }
 
-// "a b c" -> {"a", "b", "c"}.
-std::vector<std::string> words(std::string_view text) {
-  std::vector<std::string> out;
-  for (auto w : core::split_ws(text)) out.emplace_back(w);
-  return out;
-}
-
-// An ExtrasError's arguments in the order given (CLI11 lists them last first).
-std::optional<std::vector<std::string>> extra_arguments(std::string_view what) {
-  for (std::string_view prefix : {"The following argument was not expected: ", "The following arguments were not expected: "}) {
-    if (auto list = between(what, prefix, "")) {
-      auto args = words(*list);
-      return std::vector<std::string>(args.rbegin(), args.rend());
-    }
-  }
-  return std::nullopt;
-}
-
-// A bound as CLI::Range prints it (std::to_string: "0.000000") shown plainly ("0").
-std::string plain_number(const std::string& text) {
-  auto v = core::parse_double(text);
-  if (!v || !std::isfinite(*v)) return text;
-  return fmt::format("{}", *v);
-}
-
-// A validator's message after "NAME: ".
-std::string validation_text(const std::string& name, std::string_view message) {
-  // CLI::IsMember: "VALUE not in {a,b,c}".
-  if (const size_t at = message.rfind(" not in {"); at != std::string_view::npos && message.back() == '}') {
-    const std::string value(message.substr(0, at));
-    std::string choices(message.substr(at + 9, message.size() - at - 10));
-    for (size_t c = choices.find(','); c != std::string::npos; c = choices.find(',', c + 2)) choices.replace(c, 1, ", ");
-    return trf("option {0}: '{1}' is not one of {2}", name, value, choices);
-  }
-  // CLI::Range: "Value VALUE not in range LO to HI".
-  if (auto rest = between(message, "Value ", "")) {
-    const size_t in = rest->rfind(" not in range ");
-    const size_t to = rest->rfind(" to ");
-    if (in != std::string::npos && to != std::string::npos && to > in) {
-      const std::string value = rest->substr(0, in);
-      const std::string lo = plain_number(rest->substr(in + 14, to - in - 14));
-      const std::string hi_text = rest->substr(to + 4);
-      const auto hi = core::parse_double(hi_text);
-      // CLI::PositiveNumber / NonNegativeNumber: the upper bound is the largest double.
-      if (hi && *hi > 1e300) return trf("option {0}: '{1}' is not a number of at least {2}", name, value, lo);
-      return trf("option {0}: '{1}' is not a number from {2} to {3}", name, value, lo, plain_number(hi_text));
-    }
-  }
-  return trf("option {0}: {1}", name, message);
-}
+// The arguments CLI11 did not take, in the order given (App::remaining).
+std::vector<std::string> extras_of(const CLI::App& app) { return app.remaining(true); }
 
 }  // namespace
 
-std::string parse_error_text(const CLI::Error& e) {
-  const std::string what = e.what();
-  // By type: an ExtrasError of a command carries the command's name as its get_name().
+// By the error's type and what CLI11's state and tfrig's validators say
+// (which option, which value, which choices), never by reading CLI11's
+// English text back; a form not recognised is CLI11's text, quoted inside a
+// translated frame.
+core::Message parse_error_text(const CLI::App& app, const CLI::Error& e) {
   auto is = [&e](auto* type) { return dynamic_cast<decltype(type)>(&e) != nullptr; };
+  const auto chain = command_chain(app);
+  auto given_options = [&chain](auto&& fn) -> std::optional<core::Message> {
+    for (const CLI::App* cmd : chain) {
+      for (const CLI::Option* opt : cmd->get_options()) {
+        if (auto m = fn(*opt)) return m;
+      }
+    }
+    return std::nullopt;
+  };
+  std::optional<core::Message> found;
   if (is(static_cast<const CLI::RequiredError*>(nullptr))) {
-    if (what == "A subcommand is required") return _("a command is required ('tfrig --help' lists the commands)");
-    if (auto name = between(what, "", " is required"); name && name->find(' ') == std::string::npos) {
-      if (!name->empty() && name->front() == '-') return trf("the option {} is required", *name);
-      return trf("the argument {} is required", *name);
+    if (chain.back()->get_require_subcommand_min() > 0 && chain.back()->get_subcommands().empty()) {
+      return core::Message(N_("a command is required ('tfrig --help' lists the commands)"));
     }
+    found = given_options([](const CLI::Option& opt) -> std::optional<core::Message> {
+      if (!opt.get_required() || opt.count() > 0) return std::nullopt;
+      if (opt.nonpositional()) return core::Message(N_("the option {} is required"), opt.get_name());
+      return core::Message(N_("the argument {} is required"), opt.get_name());
+    });
   } else if (is(static_cast<const CLI::ExtrasError*>(nullptr))) {
-    if (auto extras = extra_arguments(what)) {
-      // The options among them are the error ("--formt json": json is the unknown option's value).
-      std::vector<std::string> options;
-      for (const auto& a : *extras) {
-        if (a.size() > 1 && a.front() == '-') options.push_back(a);
-      }
-      const auto& shown = options.empty() ? *extras : options;
-      std::string list;
-      for (const auto& a : shown) list += (list.empty() ? "" : " ") + a;
-      if (!options.empty()) return trnf("unknown option: {}", "unknown options: {}", options.size(), list);
-      return trnf("unexpected argument: {}", "unexpected arguments: {}", extras->size(), list);
+    const auto extras = extras_of(app);
+    // The options among them are the error ("--formt json": json is the unknown option's value).
+    std::vector<std::string> options;
+    for (const auto& a : extras) {
+      if (a.size() > 1 && a.front() == '-') options.push_back(a);
     }
-  } else if (is(static_cast<const CLI::ConversionError*>(nullptr))) {
-    if (auto rest = between(what, "Could not convert: ", "")) {
-      if (const size_t eq = rest->find(" = "); eq != std::string::npos) {
-        return trf("option {0}: '{1}' is not a value of the type it takes", rest->substr(0, eq), rest->substr(eq + 3));
-      }
-    }
-    if (auto name = between(what, "", ": too many inputs for a flag")) return trf("option {} takes no value", *name);
-    if (auto name = between(what, "", ": Should be true/false or a number")) {
-      return trf("option {}: expected true, false or a number", *name);
-    }
+    const auto& shown = options.empty() ? extras : options;
+    std::string list;
+    for (const auto& a : shown) list += (list.empty() ? "" : " ") + a;
+    if (!options.empty()) return core::Message::plural(NP_("unknown option: {}", "unknown options: {}"), options.size(), list);
+    if (!extras.empty()) return core::Message::plural(NP_("unexpected argument: {}", "unexpected arguments: {}"), extras.size(), list);
   } else if (is(static_cast<const CLI::ValidationError*>(nullptr))) {
-    if (const size_t colon = what.find(": "); colon != std::string::npos) {
-      return validation_text(what.substr(0, colon), std::string_view(what).substr(colon + 2));
-    }
+    if (const auto& refused = last_refused_value()) return refused->message;
+  } else if (is(static_cast<const CLI::ConversionError*>(nullptr))) {
+    found = given_options([](const CLI::Option& opt) -> std::optional<core::Message> {
+      if (opt.count() == 0 || !opt.nonpositional()) return std::nullopt;
+      for (const auto& v : opt.results()) {
+        // A flag given a value it does not take ("--xla=maybe").
+        if (opt.get_expected_max() == 0 && !flag_value(v)) return core::Message(N_("option {} takes no value"), opt.get_name());
+      }
+      return std::nullopt;
+    });
   } else if (is(static_cast<const CLI::ArgumentMismatch*>(nullptr))) {
-    // "--gpus: 1 required INT missing": the option came last with no value.
-    if (const size_t colon = what.find(": "); colon != std::string::npos && what.size() > 8 &&
-                                              what.compare(what.size() - 8, 8, " missing") == 0) {
-      return trf("option {} needs a value", what.substr(0, colon));
+    // An option that takes a value, last on the command line or followed by another option.
+    const auto& args = command_line();
+    for (size_t i = 1; i < args.size() && !found; ++i) {
+      if (args[i] == "--") break;
+      if (args[i].size() < 2 || args[i].front() != '-' || args[i].find('=') != std::string::npos) continue;
+      const bool value_follows = i + 1 < args.size() && (args[i + 1].empty() || args[i + 1].front() != '-' || core::parse_double(args[i + 1]));
+      if (value_follows) continue;
+      for (auto it = chain.rbegin(); it != chain.rend() && !found; ++it) {
+        const CLI::Option* opt = (*it)->get_option_no_throw(args[i]);
+        if (opt != nullptr && opt->get_items_expected_min() > 0) found = core::Message(N_("option {} needs a value"), opt->get_name());
+      }
     }
   } else if (is(static_cast<const CLI::RequiresError*>(nullptr))) {
-    if (const size_t at = what.find(" requires "); at != std::string::npos) {
-      return trf("{0} needs {1} as well", what.substr(0, at), what.substr(at + 10));
-    }
+    found = given_options([](const CLI::Option& opt) -> std::optional<core::Message> {
+      if (opt.count() == 0) return std::nullopt;
+      for (const CLI::Option* need : opt.get_needs()) {
+        if (need->count() == 0) return core::Message(N_("{0} needs {1} as well"), opt.get_name(), need->get_name());
+      }
+      return std::nullopt;
+    });
   } else if (is(static_cast<const CLI::ExcludesError*>(nullptr))) {
-    if (const size_t at = what.find(" excludes "); at != std::string::npos) {
-      return trf("{0} cannot be used with {1}", what.substr(0, at), what.substr(at + 10));
-    }
+    found = given_options([](const CLI::Option& opt) -> std::optional<core::Message> {
+      if (opt.count() == 0) return std::nullopt;
+      for (const CLI::Option* other : opt.get_excludes()) {
+        if (other->count() > 0) return core::Message(N_("{0} cannot be used with {1}"), opt.get_name(), other->get_name());
+      }
+      return std::nullopt;
+    });
   }
+  if (found) return *found;
   // TRANSLATORS: a command-line error in CLI11's own English words follows.
-  return trf("invalid command line: {}", what);
+  return core::Message(N_("invalid command line: {}"), std::string(e.what()));
 }
 
 namespace {
@@ -300,10 +288,10 @@ std::string parse_error_message(const CLI::App& app, const CLI::Error& e) {
     chosen = chosen->get_subcommands().front();
     command += " " + chosen->get_name();
   }
-  std::string out = "tfrig: " + parse_error_text(e) + "\n";
+  std::string out = "tfrig: " + core::render(parse_error_text(app, e), core::i18n::language()) + "\n";
   // The first unknown option: the nearest real one, as an unknown command gets.
-  if (auto extras = extra_arguments(e.what()); extras && dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
-    for (const auto& a : *extras) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    for (const auto& a : extras_of(app)) {
       if (a.size() < 2 || a.front() != '-') continue;
       if (auto near = nearest_option(*chosen, app, a); !near.empty()) out += trf("Did you mean {}?", near) + "\n";
       break;
@@ -349,19 +337,8 @@ bool writes_machine_output(const CLI::App& app) {
   return false;
 }
 
-bool scopes_output_language(const CLI::App& app) {
-  // Each of these builds its output's texts inside a core::i18n::OutputLanguage
-  // (or core::i18n::in_output_language) and nothing that goes into the output
-  // outside one. A command not listed runs wholly in English: safe, if less kind.
-  static const std::vector<std::string> kScoped = {
-      "doctor", "snapshot", "import", "nvidia-smi-xml", "compat",  "explain", "knowledge", "fleet",
-      "plan",   "pipeline", "bench",  "watch",          "verify",  "inspect", "metrics",
-  };
-  const std::string name = chosen_command(app)->get_name();
-  return std::find(kScoped.begin(), kScoped.end(), name) != kScoped.end();
-}
-
-void translate_help(CLI::App& app) {
+void translate_help(CLI::App& app, int argc, const char* const* argv) {
+  command_line().assign(argv, argv + argc);
   auto formatter = std::make_shared<TranslatedFormatter>();
   formatter->label("Usage", _("Usage"));
   formatter->label("OPTIONS", _("OPTIONS"));

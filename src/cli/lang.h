@@ -8,6 +8,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/message.h"
+
 namespace tfrig::cli {
 
 // The value of --lang (or --lang=VALUE) before CLI11 parses: help texts are
@@ -21,19 +23,19 @@ void apply_language(const std::optional<std::string>& flag);
 // prometheus / csv, --json, or a command whose only output is JSON.
 bool writes_machine_output(const CLI::App& app);
 
-// True when the chosen command keeps the reader's language on stderr and
-// switches to the output language (core/i18n_scope.h) only around building
-// its machine output; main runs the others wholly in English.
-bool scopes_output_language(const CLI::App& app);
-
 // CLI11's help with its fixed words ("Usage", "Options", "Subcommands")
-// translated, and its parse errors in the reader's language (parse_error_message).
-void translate_help(CLI::App& app);
+// translated, and its parse errors in the reader's language
+// (parse_error_message). The command line is kept for parse_error_text.
+void translate_help(CLI::App& app, int argc, const char* const* argv);
 
 // One of CLI11's parse errors (unknown option, missing or wrong value, a
-// required option or argument missing, extra arguments) as one sentence in
-// the reader's language, naming the option and the value.
-std::string parse_error_text(const CLI::Error& e);
+// required option or argument missing, extra arguments) as one message,
+// naming the option and the value. Built from the error's type, the state
+// CLI11 parsed into (the options given, the arguments left over, the
+// required ones missing) and what tfrig's validators recorded
+// (validate.h's RefusedValue), never from CLI11's English text; a form
+// none of those explains is that text inside a translated frame.
+core::Message parse_error_text(const CLI::App& app, const CLI::Error& e);
 
 // What main prints for a parse error: in English exactly CLI11's own text
 // ("--fail-on: x not in {error,warning,info,never}\nRun with --help for

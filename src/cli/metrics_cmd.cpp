@@ -8,7 +8,6 @@
 
 #include "cli/command.h"
 #include "core/i18n.h"
-#include "core/i18n_scope.h"
 #include "core/output.h"
 #include "core/table.h"
 #include "core/text_width.h"
@@ -23,8 +22,8 @@ void add_metrics_command(CLI::App& app, RunState& state) {
   cmd->callback([markdown, &state] {
     std::string out;
     if (*markdown) {
-      // docs/metrics.md: English unless --lang (main's output language).
-      core::i18n::OutputLanguage texts;
+      // docs/metrics.md is a generated English document (docs/i18n.md): its
+      // texts are the metric table's English, built with no translation.
       out = report::prometheus_metrics_markdown();
     } else {
       core::Table t({C_("metrics table", "metric"), C_("metrics table", "type"), C_("metrics table", "labels")});

@@ -120,12 +120,12 @@ void add_pack_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--resume", o.resume, _("Keep complete shards from an earlier run; redo the rest"));
   cmd->add_flag("--overwrite", o.overwrite, _("Rewrite shards that already exist"));
   cmd->add_option("--on-error", args->on_error, _("Unreadable or non-image files: skip (report and count) or fail"))
-      ->check(CLI::IsMember({"skip", "fail"}))
+      ->check(one_of({"skip", "fail"}))
       ->capture_default_str();
   cmd->add_option("--validate", args->validate,
                   _("header: read each image's header (fast); full: also decode every JPEG, skipping (or, with "
                   "--on-error fail, refusing) one that does not decode"))
-      ->check(CLI::IsMember({"header", "full"}))
+      ->check(one_of({"header", "full"}))
       ->capture_default_str();
   cmd->add_flag("--progress", args->progress, _("Progress on stderr even when it is not a terminal"));
   cmd->add_flag("--no-progress", args->no_progress, _("No progress line"));

@@ -11,6 +11,7 @@
 
 #include "bench/scratch.h"
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "cli/price_options.h"
@@ -181,24 +182,24 @@ void add_pipeline_command(CLI::App& app, RunState& state) {
       ->required();
   cmd->add_option("--model", o->model, _("Built-in model whose GPU demand to use (default resnet50)"))->type_name("NAME");
   cmd->add_option("--samples-per-s", o->samples_per_s, _("The GPU's demand in samples/s, measured by you (instead of --model)"))
-      ->check(CLI::Range(1e-3, 1e9));
+      ->check(in_range(1e-3, 1e9));
   cmd->add_option("--gpu", o->gpu, _("auto (this machine's GPU) or a catalog name: \"NVIDIA GeForce RTX 4090\""))->default_str("auto");
-  cmd->add_option("--gpus", o->gpus, _("GPUs training together (data parallel)"))->check(CLI::Range(1, 4096))->default_str("1");
+  cmd->add_option("--gpus", o->gpus, _("GPUs training together (data parallel)"))->check(in_range(1, 4096))->default_str("1");
   cmd->add_option("--precision", o->precision, _("fp32, mixed_float16 or mixed_bfloat16"))
-      ->check(CLI::IsMember({"fp32", "mixed_float16", "mixed_bfloat16"}))
+      ->check(one_of({"fp32", "mixed_float16", "mixed_bfloat16"}))
       ->default_str("fp32");
-  cmd->add_option("--batch", o->batch, _("Global batch size (default 256 per GPU)"))->check(CLI::Range(1, 1 << 24));
-  cmd->add_option("--threads", o->threads, _("Threads for reads and decode (default: every CPU)"))->check(CLI::Range(1, 4096));
-  cmd->add_option("--dataset-size", o->dataset_size, _("Samples per epoch (default: the files in --data)"))->check(CLI::Range(1.0, 1e13));
-  cmd->add_option("--seconds", o->seconds, _("Time given to each measurement"))->check(CLI::Range(0.05, 600.0))->default_str("2");
-  cmd->add_option("--files", o->files, _("Files of the dataset sampled"))->check(CLI::Range(1, 10000000))->default_str("2000");
+  cmd->add_option("--batch", o->batch, _("Global batch size (default 256 per GPU)"))->check(in_range(1, 1 << 24));
+  cmd->add_option("--threads", o->threads, _("Threads for reads and decode (default: every CPU)"))->check(in_range(1, 4096));
+  cmd->add_option("--dataset-size", o->dataset_size, _("Samples per epoch (default: the files in --data)"))->check(in_range(1.0, 1e13));
+  cmd->add_option("--seconds", o->seconds, _("Time given to each measurement"))->check(in_range(0.05, 600.0))->default_str("2");
+  cmd->add_option("--files", o->files, _("Files of the dataset sampled"))->check(in_range(1, 10000000))->default_str("2000");
   cmd->add_option("--dir", o->dir, _("Where the TFRecord what-if packs its sample (default: the current directory)"))->type_name("DIR");
   cmd->add_flag("--no-pack", o->no_pack, _("Skip the TFRecord what-if (no scratch files)"));
   cmd->add_option("--epochs", o->epochs, _("Time and cost of a run of E epochs, as measured and after each what-if"))
-      ->check(CLI::Range(0.001, 1e6))
+      ->check(in_range(0.001, 1e6))
       ->type_name("E");
   add_price_options(cmd, o->price);
-  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json", "html"}))->default_str("text");
   cmd->add_option("-o,--output", o->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->callback([o, &state] { state.exit_code = run_pipeline(*o, state.global); });
 }

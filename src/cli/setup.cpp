@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/inventory_source.h"
 #include "core/display_width.h"
 #include "core/i18n.h"
@@ -51,7 +52,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
   cmd->add_option("--os", o->os, _("Target OS: ubuntu-20.04, ubuntu-22.04, ubuntu-24.04, debian-12 (default: this machine's)"))
       ->type_name("OS");
   cmd->add_option("--method", o->method, _("How TensorFlow is installed"))
-      ->check(CLI::IsMember({"pip", "apt", "container", "ngc"}))
+      ->check(one_of({"pip", "apt", "container", "ngc"}))
       ->default_str("pip");
   cmd->add_option("--gpu", o->gpu, _("GPU: auto (this machine's), a name or PCI id, or cc:X.Y"))->default_str("auto");
   cmd->add_option("--from-snapshot", o->snapshot, _("Plan for the machine in this snapshot (tfrig snapshot -o)"))
@@ -64,7 +65,7 @@ void add_setup_command(CLI::App& app, RunState& state) {
                   _("Download from mirrors in mainland China (OS archive, PyPI, conda, CUDA repository, Container Toolkit; "
                     "docs/setup.md): tuna (= cn), ustc, aliyun, tencent, huaweicloud, their clouds' -intranet mirrors, or "
                     "auto (the machine's cloud, else by its locale and time zone)"))
-      ->check(CLI::IsMember(kMirrorChoices))
+      ->check(one_of(kMirrorChoices))
       ->type_name("PRESET");
   cmd->add_option("--apt-mirror", o->mirrors.apt, _("The OS archive's mirror (replaces the one named in /etc/apt)"))
       ->type_name("URL");

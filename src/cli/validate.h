@@ -4,13 +4,47 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "core/message.h"
 
 #include "core/result.h"
 #include "knowledge/knowledge.h"
 
 namespace tfrig::cli {
+
+// Why an option's value was refused, as tfrig knows it: the option, the value
+// and the reason as a message (in the reader's language when rendered). CLI11
+// builds its ValidationError's text in English; the usage error a reader of
+// another language sees is this message instead, never that text read back.
+struct RefusedValue {
+  std::string option;  // "--fail-on", or a positional's name
+  std::string value;
+  core::Message message;  // the whole sentence, naming the option and the value
+};
+
+// Wraps every validator of every option of app and its commands (call once,
+// after every command is added): a value refused records a RefusedValue. The
+// validator's own answer to CLI11 is unchanged (English help and errors are
+// CLI11's own text).
+void record_refusals(CLI::App& app);
+// The last value a validator refused in this thread, if any.
+const std::optional<RefusedValue>& last_refused_value();
+
+// One of a fixed set of words: CLI::IsMember's check and text, and the
+// choices as data for the reader's message.
+CLI::Validator one_of(std::vector<std::string> choices);
+
+// A number in [lo, hi]: CLI::Range's check and text (help shows the type
+// alone), and the bounds as data for the reader's message.
+CLI::Validator in_range_validator(CLI::Validator range, std::string lo, std::string hi);
+template <class T>
+CLI::Validator in_range(T lo, T hi) {
+  return in_range_validator(CLI::Range(lo, hi), fmt::format("{}", lo), fmt::format("{}", hi));
+}
 
 // A number in [lo, hi]; NaN and infinities are refused (CLI::Range lets NaN through).
 CLI::Validator finite_in(double lo, double hi);

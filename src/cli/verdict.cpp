@@ -48,10 +48,12 @@ int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::st
   };
   out += line(checks, _(rule->checks)) + line(why, _(rule->why)) + line(fix, _(rule->fix));
   for (auto ref : rule->references) out += line(see, ref);
-  const std::string missing = one.result.skip_reason.empty() ? "" : trf(" (missing: {})", rules::in_language(one.result.skip_reason, one.result.skip_message, core::i18n::language()));
+  const std::string language(core::i18n::language());
+  const std::string missing = one.result.skip_reason.empty() ? "" : trf(" (missing: {})", rules::in_language(one.result.skip_reason, one.result.skip_message, language));
+  const std::string target = rules::in_language(one.target, language);
   // Two sentences: "this machine" is a word, a snapshot's or capture's name is a path.
-  out += r.source == "live" ? trf("\nOn this machine for {0}: {1}{2}\n", one.target, rules::outcome_label(one.result.outcome), missing)
-                            : trf("\nOn {0} for {1}: {2}{3}\n", r.source, one.target, rules::outcome_label(one.result.outcome), missing);
+  out += r.source == "live" ? trf("\nOn this machine for {0}: {1}{2}\n", target, rules::outcome_label(one.result.outcome), missing)
+                            : trf("\nOn {0} for {1}: {2}{3}\n", r.source, target, rules::outcome_label(one.result.outcome), missing);
   if (!one.result.findings.empty()) out += report::render_findings_text(r, false, width);
   (void)core::write_stdout(out);
   return kExitOk;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/validate.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
@@ -190,12 +191,12 @@ void add_watch_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<WatchCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "watch", _("Sample GPU, CPU and disk while training runs and say whether it is input-, compute- or I/O-bound"));
-  cmd->add_option("--pid", o->pid, _("Watch this process and its descendants"))->check(CLI::Range(1, 4194304));
+  cmd->add_option("--pid", o->pid, _("Watch this process and its descendants"))->check(in_range(1, 4194304));
   cmd->add_option("command", o->command, _("-- COMMAND ARGS...: run it and watch it until it exits"))->type_name("COMMAND");
   cmd->add_option("--interval", o->interval, _("Time between samples (1s, 500ms)"))->default_str("1s");
   cmd->add_option("--duration", o->duration,
                   _("Stop after this long (default: when COMMAND or PID exits; 60s system-wide)"));
-  cmd->add_option("--format", o->format, _("Output format"))->check(CLI::IsMember({"text", "json", "csv", "html"}))->default_str("text");
+  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json", "csv", "html"}))->default_str("text");
   cmd->add_option("-o,--output", o->output, _("Write the report to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->add_option("--record", o->record, _("Save the samples (JSON Lines) to FILE"))->type_name("FILE");
   cmd->add_option("--replay", o->replay, _("Re-analyse a recording instead of watching"))->type_name("FILE");

@@ -14,6 +14,7 @@
 #include "importer/kernel_log.h"
 #include "importer/text_encoding.h"
 #include "knowledge/xid_catalog.h"
+#include "rules/judge.h"
 #include "rules/rule.h"
 
 namespace tfrig::explain {
@@ -157,14 +158,16 @@ void LineGroup::remove(uint64_t line_number) {
   if (it != lines.end()) lines.erase(it);
 }
 
-std::string LineGroup::describe() const {
+core::Message LineGroup::describe_message() const {
   std::string numbers;
   for (size_t i = 0; i < lines.size(); ++i) numbers += (i ? ", " : "") + std::to_string(lines[i]);
   if (count > lines.size()) numbers += ", ...";
-  if (count == 1) return trf("line {}", numbers);
+  if (count == 1) return core::Message(N_("line {}"), numbers);
   // TRANSLATORS: {0} is a list of line numbers ("2, 3, 4, ..."), {1} how many lines in all ("1,204").
-  return trf("lines {0} (x{1})", numbers, with_thousands(count));
+  return core::Message(N_("lines {0} (x{1})"), numbers, with_thousands(count));
 }
+
+std::string LineGroup::describe() const { return core::render(describe_message(), core::i18n::language()); }
 
 LineHead head_of(std::string_view line) {
   line = strip_outer(line);
@@ -451,7 +454,7 @@ namespace {
 
 // The names the table gives what a row extracts and the log facts, as a
 // reader's label; a name a user's --knowledge table brings prints as it is.
-std::string field_label(const std::string& name) {
+rules::Text field_label(const std::string& name) {
   static const std::map<std::string, const char*> labels = {
       // TRANSLATORS: labels of values read from a log line (evidence of an explained error).
       {"allocator", N_("allocator")},
@@ -471,7 +474,7 @@ std::string field_label(const std::string& name) {
       {"pci_bus_id", N_("PCI address")},
   };
   auto it = labels.find(name);
-  return it == labels.end() ? name : _(it->second);
+  return it == labels.end() ? rules::Text(name) : rules::Text(core::Message(it->second));
 }
 
 }  // namespace
@@ -479,7 +482,7 @@ std::string field_label(const std::string& name) {
 std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& log_name) {
   auto line_source = [&](uint64_t n) {
     // TRANSLATORS: where an evidence was read: {0} is the log file, {1} a line number.
-    return log_name.empty() ? trf("log line {}", n) : trf("{0}: line {1}", log_name, n);
+    return rules::Text(log_name.empty() ? core::Message(N_("log line {}"), n) : core::Message(N_("{0}: line {1}"), log_name, n));
   };
   std::vector<Explained> out;
   for (const auto& hit : a.hits) {
@@ -494,28 +497,29 @@ std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& lo
       if (name == "library") f.entity = value;
     }
     // The table's texts are English (data/knowledge/log_signatures.json);
-    // their translations are in the catalog (scripts/knowledge_pot.py).
-    f.title = _(sig.what);
+    // their translations are in the catalog (scripts/knowledge_pot.py), so
+    // they are messages whose pattern is the text itself.
+    f.set_title(core::Message(sig.what));
     // TRANSLATORS: {0} is the cause (a sentence), {1} where it was seen ("lines 12, 40 (x2)").
-    f.message = trf("{0} Seen on {1}.", _(sig.cause), hit.group.describe());
-    const std::string first_line = line_source(hit.group.lines.front());
-    f.evidence.push_back({_("log line"), hit.group.sample, first_line});
+    f.set_message(core::Message(N_("{0} Seen on {1}."), core::Message(sig.cause), hit.group.describe_message()));
+    const rules::Text first_line = line_source(hit.group.lines.front());
+    f.evidence.push_back({core::Message(N_("log line")), hit.group.sample, first_line});
     for (const auto& [name, value] : hit.group.values) f.evidence.push_back({field_label(name), value, first_line});
     for (const auto& name : sig.facts) {
       auto it = a.facts.find(name);
       if (it != a.facts.end()) f.evidence.push_back({field_label(name), it->second.value, line_source(it->second.line)});
     }
-    f.fix = _(sig.fix);
+    f.set_fix(core::Message(sig.fix));
     f.references = {sig.source};
     for (const auto& [name, value] : hit.group.values) {
       if (name != "xid") continue;
       // An Xid: its meaning, severity and action from the catalogue doctor uses.
-      const auto info = knowledge::xid_info(std::atoi(value.c_str()));
+      const auto info = knowledge::xid_info_english(std::atoi(value.c_str()));
       if (!info) continue;
       f.severity = info->severe ? rules::Severity::kError : rules::Severity::kWarning;
-      f.evidence.push_back({"Xid", trf("{0} ({1}, {2})", value, _(info->meaning), _(knowledge::xid_class_name(info->cls))),
+      f.evidence.push_back({"Xid", core::Message(N_("{0} ({1}, {2})"), value, core::Message(std::string(info->meaning)), knowledge::xid_class_message(info->cls)),
                             std::string(knowledge::kXidSource)});
-      f.fix = _(info->action);
+      f.set_fix(core::Message(std::string(info->action)));
       f.references.push_back(std::string(knowledge::kXidSource));
     }
     out.push_back({std::move(f), &sig});
@@ -565,7 +569,9 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
   static const inventory::Inventory kNoInventory;
   const auto& inv = machine ? machine->inventory : kNoInventory;
   rules::Context ctx{inv, k, rules::resolve_target(inv, k, tf), machine ? probes_that_ran(*machine) : std::nullopt};
-  const std::string where = !machine ? _("the log alone") : machine->source == "live" ? _("this machine") : machine->source;
+  const core::MessageArg where = !machine ? core::MessageArg(core::Message(N_("the log alone")))
+                                 : machine->source == "live" ? core::MessageArg(core::Message(N_("this machine")))
+                                                             : core::MessageArg(machine->source);
   for (auto& e : findings) {
     if (e.finding.rule_id == "log.harmless_noise") continue;
     std::vector<std::string> ids;
@@ -578,34 +584,35 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
       if (!rule) continue;
       auto rr = rules::run_rule(*rule, ctx);
       // TRANSLATORS: {0} is a rule id ("cuda.library_missing"), {1} the machine ("this machine", a file name).
-      const std::string fact = trf("{0} on {1}", id, where);
-      const std::string source = trf("doctor rule {}", id);
+      const core::Message fact(N_("{0} on {1}"), id, where);
+      const core::Message source(N_("doctor rule {}"), id);
       if (rr.outcome == rules::Outcome::kSkip) {
         // TRANSLATORS: {} is what the rule needed and the machine did not say ("the driver version").
         e.finding.evidence.push_back(
-            {fact, trf("not checked: {} unknown", rules::in_language(rr.skip_reason, rr.skip_message, core::i18n::language())), source});
+            {fact, core::Message(N_("not checked: {} unknown"), rules::as_message_arg(rules::text_of(rr.skip_reason, rr.skip_message))), source});
       } else if (rr.findings.empty()) {
-        e.finding.evidence.push_back({fact, _("passes now (the log may come from another machine, or from before a change)"), source});
+        e.finding.evidence.push_back({fact, core::Message(N_("passes now (the log may come from another machine, or from before a change)")), source});
       } else {
-        // The rule's texts are messages; explain's own are built in the
-        // language it runs in (cli/explain.cpp switches to the output's).
         const auto& mf = rr.findings.front();
-        const std::string language(core::i18n::language());
-        e.finding.evidence.push_back({fact, rules::in_language(mf.message, mf.message_message, language), source});
+        e.finding.evidence.push_back({fact, rules::text_of(mf.message, mf.message_message), source});
         if (!fix_replaced) {
-          e.finding.evidence.push_back({_("fix from the log alone"), e.finding.fix, "log_signatures.json"});
-          e.finding.fix = rules::in_language(mf.fix, mf.fix_message, language);
+          e.finding.evidence.push_back({core::Message(N_("fix from the log alone")), rules::text_of(e.finding.fix, e.finding.fix_message), "log_signatures.json"});
+          e.finding.set_fix(rules::text_of(mf.fix, mf.fix_message));
           fix_replaced = true;
         }
       }
     }
     if (machine && !e.signature->confirm.empty()) {
       // What would settle the cause on the machine, where no rule of doctor's judges it.
-      e.finding.evidence.push_back({_("to confirm on the machine"), _(e.signature->confirm), "log_signatures.json"});
+      e.finding.evidence.push_back({core::Message(N_("to confirm on the machine")), core::Message(e.signature->confirm), "log_signatures.json"});
     }
+    // The compat answer's reasons and alternatives are knowledge::check_compat's
+    // text, built in the language this runs in (the caller switches to the
+    // output's): these evidence lines and the fix they extend are that text.
+    const std::string where_text = machine ? core::render(core::Message("{}", where), core::i18n::language()) : std::string();
     if (compat && compat_matters(e)) {
       // TRANSLATORS: {} is the machine ("this machine", a file name).
-      e.finding.evidence.push_back({machine ? trf("compat (the log's versions + {})", where) : _("compat (the log's versions)"),
+      e.finding.evidence.push_back({machine ? trf("compat (the log's versions + {})", where_text) : _("compat (the log's versions)"),
                                     trf("TensorFlow {}: {}", compat->tf, knowledge::compat_verdict_text(compat->verdict)), "tfrig compat"});
       for (const auto& c : compat->checks) {
         if (c.verdict != "yes") {
@@ -616,39 +623,42 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
       }
       if (compat->verdict != "yes" && !compat->alternatives.empty()) {
         // The fix's own full stop goes: the alternative continues the sentence.
-        auto& fix = e.finding.fix;
+        std::string fix = rules::in_language(e.finding.fix, e.finding.fix_message, core::i18n::language());
         for (std::string_view stop : {".", "。"}) {
           if (fix.size() >= stop.size() && fix.compare(fix.size() - stop.size(), stop.size(), stop) == 0) fix.resize(fix.size() - stop.size());
         }
         // TRANSLATORS: appended to a fix; {} is a combination that works ("Newest TensorFlow for ...").
         fix += trf("; or, per tfrig compat: {}", compat->alternatives.front());
+        e.finding.set_fix(std::move(fix));
       }
     }
   }
 }
 
-report::Report explain_report(const std::vector<Explained>& findings, const LogAnalysis& a, const std::string& source,
+report::Report explain_report(const std::vector<Explained>& findings, const LogAnalysis& a, const rules::Text& source,
                               const report::Report* machine) {
   report::Report r;
-  r.source = source;
+  r.source = source.english;
   r.evaluated = true;
   for (const auto& e : findings) r.findings.push_back(e.finding);
   r.summary = rules::summarize(r.findings);
   if (machine) {
-    r.target = machine->source == "live" ? _("this machine") : machine->source;
+    r.target = machine->source == "live" ? rules::Text(core::Message(N_("this machine"))) : rules::Text(machine->source);
     r.inventory = machine->inventory;
   }
-  const std::string tail = summary_counts(r.summary);
-  const std::string found = tail.empty() ? _("no known signature") : tail;
+  const core::MessageArg found = r.summary.total() == 0 ? core::MessageArg(core::Message(N_("no known signature"))) : rules::summary_counts(r.summary);
   // TRANSLATORS: {0} is the log ("stdin", a file name), {1} the number of lines read, {2} what was found
   // ("1 error, 2 warnings"); {3} the machine the findings were judged against.
-  r.verdict = machine ? trnf("{0}: {1} line read, judged against {3}: {2}", "{0}: {1} lines read, judged against {3}: {2}", a.lines,
-                             source, with_thousands(a.lines), found, r.target)
-                      : trnf("{0}: {1} line read: {2}", "{0}: {1} lines read: {2}", a.lines, source, with_thousands(a.lines), found);
+  core::Message verdict = machine ? core::Message::plural(NP_("{0}: {1} line read, judged against {3}: {2}", "{0}: {1} lines read, judged against {3}: {2}"),
+                                                          a.lines, rules::as_message_arg(source), with_thousands(a.lines), found, rules::as_message_arg(r.target))
+                                  : core::Message::plural(NP_("{0}: {1} line read: {2}", "{0}: {1} lines read: {2}"), a.lines,
+                                                          rules::as_message_arg(source), with_thousands(a.lines), found);
   if (!a.unrecognised.empty()) {
-    r.verdict += trnf("; {} error-looking line not recognised", "; {} error-looking lines not recognised", a.unrecognised.size(),
-                      a.unrecognised.size());
+    verdict = core::Message(N_("{0}{1}"), verdict,
+                            core::Message::plural(NP_("; {} error-looking line not recognised", "; {} error-looking lines not recognised"),
+                                                  a.unrecognised.size(), a.unrecognised.size()));
   }
+  r.verdict = std::move(verdict);
   return r;
 }
 

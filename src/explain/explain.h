@@ -30,7 +30,8 @@ struct LineGroup {
   void add(uint64_t line_number);
   void remove(uint64_t line_number);  // a line another reading explained
   // "line 12", "lines 12, 40, 41", "lines 12, 40, ... (x1,204)".
-  std::string describe() const;
+  std::string describe() const;  // in the reader's language
+  core::Message describe_message() const;
 };
 
 struct SignatureHit {
@@ -174,7 +175,8 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
                            const knowledge::Knowledge& k, const std::optional<knowledge::CompatAnswer>& compat);
 
 // The report explain renders: findings, summary, verdict (and the target when judged on a machine).
-report::Report explain_report(const std::vector<Explained>& findings, const LogAnalysis& a, const std::string& source,
+// The source is the log's name, or "the output of CMD" as a message.
+report::Report explain_report(const std::vector<Explained>& findings, const LogAnalysis& a, const rules::Text& source,
                               const report::Report* machine);
 
 // "1 error, 2 warnings" in the language of the interface ("" when all are zero).

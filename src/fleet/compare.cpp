@@ -106,7 +106,7 @@ std::vector<Drift> find_drift(const std::vector<Node>& nodes, const std::optiona
     d.fact = id;
     d.kind = first.kind;
     d.scope = first.scope;
-    d.title = kind ? _(kind->title) : first.kind;
+    d.title = kind ? std::string(kind->title) : first.kind;
     d.expected = expected.first;
     d.expected_nodes = expected_nodes;
     d.known_nodes = entries.size();
@@ -130,7 +130,7 @@ std::vector<FindingAcross> findings_across(const std::vector<Node>& nodes, const
         fa.rule_id = f.rule_id;
         fa.severity = f.severity;
         const rules::Rule* rule = rules::find_rule(f.rule_id);
-        fa.title = rule ? _(rule->title) : f.rule_id;
+        fa.title = rule ? std::string(rule->title) : f.rule_id;
         fa.on_baseline = on_baseline.count(f.rule_id) > 0;
       }
       fa.severity = std::max(fa.severity, f.severity);
@@ -159,7 +159,7 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
       o.node = nv.node;
       o.score += severity_weight(rules::Severity::kWarning);
       o.differences.push_back(Difference{d.fact, nv.value, d.expected});
-      if (kind) o.fixes.push_back(fact_fix(*kind, d.scope, d.expected));
+      if (kind) o.fix_texts.push_back(Fix{kind, d.scope, d.expected, {}});
     }
   }
   // A rule is a node's own problem when it fires on fewer than half of the
@@ -180,18 +180,31 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
       o.node = n.name;
       if (inserted) o.findings.push_back(f.rule_id);
       const rules::Rule* rule = f.fix.empty() ? rules::find_rule(f.rule_id) : nullptr;
-      // Built in the report's language (cli/fleet.cpp switches to it around compare).
-      o.fixes.push_back(rule ? _(rule->fix) : (f.fix_message ? core::render(*f.fix_message, core::i18n::language()) : f.fix));
+      // Kept as a message (the rule's fix is its catalog key): each renderer says it in its language.
+      Fix fix;
+      if (rule) {
+        fix.text = core::Message(std::string(rule->fix));
+      } else {
+        fix.text = rules::text_of(f.fix, f.fix_message ? std::optional<core::Message>(*f.fix_message) : std::nullopt);
+      }
+      o.fix_texts.push_back(std::move(fix));
     }
     for (const auto& [rule, sev] : fired) odd[n.name].score += severity_weight(sev);
   }
   std::vector<OddNode> out;
   for (auto& [name, o] : odd) {
-    std::vector<std::string> unique;
-    for (auto& f : o.fixes) {
-      if (!f.empty() && std::find(unique.begin(), unique.end(), f) == unique.end()) unique.push_back(std::move(f));
+    // Without repeats, by their English.
+    std::vector<Fix> unique;
+    std::vector<std::string> english;
+    for (auto& f : o.fix_texts) {
+      std::string e = fix_in(f, "en");
+      if (!e.empty() && std::find(english.begin(), english.end(), e) == english.end()) {
+        english.push_back(std::move(e));
+        unique.push_back(std::move(f));
+      }
     }
-    o.fixes = std::move(unique);
+    o.fixes = std::move(english);
+    o.fix_texts = std::move(unique);
     out.push_back(std::move(o));
   }
   std::stable_sort(out.begin(), out.end(), [](const OddNode& a, const OddNode& b) { return a.score > b.score; });
@@ -199,6 +212,24 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
 }
 
 }  // namespace
+
+std::string fix_in(const Fix& fix, std::string_view language) {
+  if (fix.kind != nullptr) return fact_fix(*fix.kind, fix.scope, fix.expected, language);
+  return rules::in_language(fix.text, language);
+}
+
+std::vector<std::string> fixes_in(const OddNode& n, std::string_view language) {
+  // A node built without fix_texts (by hand) shows its English fixes.
+  if (n.fix_texts.size() != n.fixes.size()) return n.fixes;
+  std::vector<std::string> out;
+  for (const auto& fix : n.fix_texts) out.push_back(fix_in(fix, language));
+  return out;
+}
+
+std::string title_in(const std::string& english, std::string_view language) {
+  const core::Message m(english);
+  return core::known_message(m) ? core::render(m, language) : english;
+}
 
 int severity_weight(rules::Severity s) {
   switch (s) {

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fleet/node.h"
@@ -27,7 +28,7 @@ struct Drift {
   std::string fact;   // "gpu.pcie_link[gpu1]"
   std::string kind;   // "gpu.pcie_link"
   std::string scope;  // "gpu1"
-  std::string title;
+  std::string title;           // English (title_in renders it)
   std::string expected;       // the majority's value, or the baseline's
   size_t expected_nodes = 0;  // nodes that have it
   size_t known_nodes = 0;     // nodes whose snapshot states this fact
@@ -42,7 +43,7 @@ struct NodeEntity {
 struct FindingAcross {
   std::string rule_id;
   rules::Severity severity = rules::Severity::kInfo;  // the worst on any node
-  std::string title;
+  std::string title;  // English (title_in renders it)
   std::vector<NodeEntity> nodes;  // sorted by node name
   bool on_baseline = false;
 };
@@ -53,13 +54,31 @@ struct Difference {
   std::string expected;
 };
 
+// A fix as the renderers say it: a drifted fact's (its kind's fix with the
+// scope and the expected value) or a finding's (its message, else its text).
+struct Fix {
+  const FactKind* kind = nullptr;
+  std::string scope;
+  std::string expected;
+  rules::Text text;  // a finding's fix, when kind is null
+};
+// The fix in a language ("en" is the English the JSON keeps).
+std::string fix_in(const Fix& fix, std::string_view language);
+// A title the report keeps in English (a fact kind's or a rule's, the
+// catalog's key; an id when there is none) in a language.
+std::string title_in(const std::string& english, std::string_view language);
+
 struct OddNode {
   std::string node;
   int score = 0;
   std::vector<Difference> differences;
   std::vector<std::string> findings;  // rule ids that fire here and not on most nodes (or not on the baseline)
-  std::vector<std::string> fixes;     // one per difference and finding, in that order, without repeats
+  std::vector<std::string> fixes;     // one per difference and finding, in that order, without repeats; English
+  std::vector<Fix> fix_texts;         // the same fixes, for a renderer of another language
 };
+
+// A node's fixes in a language.
+std::vector<std::string> fixes_in(const OddNode& n, std::string_view language);
 
 struct FleetReport {
   std::vector<Node> nodes;  // sorted by name (facts and findings kept for the JSON)

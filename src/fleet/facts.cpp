@@ -305,8 +305,11 @@ std::vector<Fact> extract_facts(const report::Report& report) {
   return c.take();
 }
 
-std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected) {
-  std::string out = _(kind.fix);
+std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected, std::string_view language) {
+  // The catalog of that language, looked up directly: its {expected} and {scope} are named, not a core::Message's fields.
+  const core::i18n::Catalog* catalog = core::i18n::embedded_catalog(language);
+  const auto translated = catalog != nullptr ? catalog->find(kind.fix) : std::nullopt;
+  std::string out(translated ? *translated : kind.fix);
   for (auto [key, value] : {std::pair<std::string_view, const std::string&>{"{expected}", expected},
                             std::pair<std::string_view, const std::string&>{"{scope}", scope}}) {
     for (size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size())) {

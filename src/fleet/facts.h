@@ -46,7 +46,7 @@ struct Fact {
 // The known facts of one report, sorted by id.
 std::vector<Fact> extract_facts(const report::Report& report);
 
-// The fix of a kind with its placeholders filled.
-std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected);
+// The fix of a kind in a language ("en", "zh_CN") with its placeholders filled.
+std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected, std::string_view language);
 
 }  // namespace tfrig::fleet

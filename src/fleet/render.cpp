@@ -80,6 +80,7 @@ std::string severity_cell(rules::Severity s) {
 // text through core::terminal_text.
 std::string render_text(const FleetReport& r, const RenderOptions& o) {
   const auto L = [](const std::string& s) { return core::terminal_line(s); };
+  const std::string language(core::i18n::language());
   std::string out = L(heading(r)) + "\n";
   if (!r.nodes.empty()) out += L(trf("snapshots written by tfrig {}", versions_line(r.nodes))) + "\n";
 
@@ -88,7 +89,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
   if (r.drift.empty()) out += "  " + _("every compared fact is the same on every node") + "\n";
   for (const auto& d : r.drift) {
     // TRANSLATORS: a fact's id (gpu.pcie_link[gpu1]) and what it is.
-    out += "  " + trf("{0}  ({1})", paint(o.color, rules::Severity::kWarning, L(d.fact)), L(d.title)) + "\n";
+    out += "  " + trf("{0}  ({1})", paint(o.color, rules::Severity::kWarning, L(d.fact)), L(title_in(d.title, language))) + "\n";
     out += "      " + expected_line(r, d) + "\n";
     out += fmt::format("      = {}\n", L(d.expected));
     // Group the differing nodes by value.
@@ -110,7 +111,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     // column is as wide as the language's longest word).
     const std::string prefix = fmt::format("  {} {} ", paint(o.color, f.severity, severity_cell(f.severity)), count);
     const std::string indent(core::display_width(prefix), ' ');
-    out += core::wrap_hanging(prefix, fmt::format("{}  {}{}", L(f.rule_id), L(f.title), f.on_baseline ? _(" (also on the baseline)") : std::string()),
+    out += core::wrap_hanging(prefix, fmt::format("{}  {}{}", L(f.rule_id), L(title_in(f.title, language)), f.on_baseline ? _(" (also on the baseline)") : std::string()),
                               o.width) + "\n";
     if (f.nodes.size() < r.nodes.size() || r.nodes.size() == 1) {
       out += core::wrap_hanging(indent, L(listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
@@ -135,7 +136,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     // TRANSLATORS: a fact, this node's value, and the value of the rest of the fleet.
     for (const auto& d : n.differences) out += "       " + L(trf("{0}: {1} (fleet: {2})", d.fact, d.value, d.expected)) + "\n";
     for (const auto& id : n.findings) out += "       " + L(trf("{} fires here", id)) + "\n";
-    for (const auto& fix : n.fixes) out += "       " + L(trf("fix: {}", fix)) + "\n";
+    for (const auto& fix : fixes_in(n, language)) out += "       " + L(trf("fix: {}", fix)) + "\n";
   }
 
   if (!r.unreadable.empty()) {
@@ -269,7 +270,7 @@ void append_array(std::string& out, const char* key, const std::vector<T>& items
 
 }  // namespace
 
-std::string render_json(const FleetReport& r) {
+std::string render_json(const FleetReport& r, std::string_view language) {
   std::string out;
   // About 250 bytes a node and 60 a listed node elsewhere: one allocation
   // for most reports.
@@ -310,7 +311,7 @@ std::string render_json(const FleetReport& r) {
     put_field(o, "file", u.file);
     put_field(o, "node", u.name);
   });
-  append_array(out, "drift", r.drift, [](std::string& o, const Drift& d, size_t) {
+  append_array(out, "drift", r.drift, [language](std::string& o, const Drift& d, size_t) {
     put_key(o, "differing", true);
     put_list(o, d.differing, [](std::string& o2, const NodeValue& nv) {
       o2 += '{';
@@ -324,9 +325,9 @@ std::string render_json(const FleetReport& r) {
     put_field(o, "kind", d.kind);
     put_field(o, "known_nodes", d.known_nodes);
     put_field_or_null(o, "scope", d.scope);
-    put_field(o, "title", d.title);
+    put_field(o, "title", title_in(d.title, language));
   });
-  append_array(out, "findings", r.findings, [](std::string& o, const FindingAcross& f, size_t) {
+  append_array(out, "findings", r.findings, [language](std::string& o, const FindingAcross& f, size_t) {
     put_field(o, "node_count", f.nodes.size(), true);
     put_key(o, "nodes");
     put_list(o, f.nodes, [](std::string& o2, const NodeEntity& n) {
@@ -338,9 +339,9 @@ std::string render_json(const FleetReport& r) {
     put_field(o, "on_baseline", f.on_baseline);
     put_field(o, "rule_id", f.rule_id);
     put_field(o, "severity", rules::severity_name(f.severity));
-    put_field(o, "title", f.title);
+    put_field(o, "title", title_in(f.title, language));
   });
-  append_array(out, "odd_nodes", r.odd_nodes, [](std::string& o, const OddNode& n, size_t i) {
+  append_array(out, "odd_nodes", r.odd_nodes, [language](std::string& o, const OddNode& n, size_t i) {
     put_key(o, "differences", true);
     put_list(o, n.differences, [](std::string& o2, const Difference& d) {
       o2 += '{';
@@ -350,7 +351,7 @@ std::string render_json(const FleetReport& r) {
       o2 += '}';
     });
     put_strings(o, "findings", n.findings);
-    put_strings(o, "fixes", n.fixes);
+    put_strings(o, "fixes", fixes_in(n, language));
     put_field(o, "node", n.node);
     put_field(o, "rank", i + 1);
     put_field(o, "score", n.score);

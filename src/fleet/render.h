@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/text_width.h"
 #include "fleet/compare.h"
@@ -18,6 +19,8 @@ struct RenderOptions {
 
 std::string render_text(const FleetReport& r, const RenderOptions& options);
 // The JSON document (docs/fleet.md), written element by element.
-std::string render_json(const FleetReport& r);
+// The JSON: its titles and fixes in `language` (the output language: English
+// unless --lang; the page's for the HTML report).
+std::string render_json(const FleetReport& r, std::string_view language = "en");
 
 }  // namespace tfrig::fleet

@@ -7,6 +7,7 @@
 #include <initializer_list>
 
 #include "core/clock.h"
+#include "core/i18n.h"
 #include "core/log.h"
 
 namespace tfrig::gpulib {
@@ -108,21 +109,30 @@ std::string c_string(const char* buf, size_t size) { return std::string(buf, str
 
 // What a failed nvmlInit means for the user: the return codes with a known
 // cause get their own state and advice; `what` names the call and NVML's text.
-NvmlError init_failure(Return rc, const std::string& what) {
+NvmlError init_failure(Return rc, const core::Message& what) {
   switch (rc) {
     case nvml::kErrorLibRmVersionMismatch:
       return {NvmlFailure::kDriverMismatch,
-               what + ": the user-space driver library and the loaded kernel module are different versions "
-                      "(driver upgraded without a reboot, or two drivers installed)"};
+              core::Message(N_("{0}: {1}"), what,
+                            core::Message(N_("the user-space driver library and the loaded kernel module are different versions "
+                                             "(driver upgraded without a reboot, or two drivers installed)")))};
     case nvml::kErrorNoPermission:
-      return {NvmlFailure::kNoPermission, what + ": this user cannot open /dev/nvidia*"};
+      return {NvmlFailure::kNoPermission, core::Message(N_("{0}: {1}"), what, core::Message(N_("this user cannot open /dev/nvidia*")))};
     case nvml::kErrorDriverNotLoaded:
-      return {NvmlFailure::kDriverNotLoaded, what + ": the nvidia kernel module is not loaded"};
+      return {NvmlFailure::kDriverNotLoaded, core::Message(N_("{0}: {1}"), what, core::Message(N_("the nvidia kernel module is not loaded")))};
     case nvml::kErrorGpuNotFound:
       return {NvmlFailure::kNoDevice, what};
     default:
       return {NvmlFailure::kError, what};
   }
+}
+
+// "nvmlInit_v2 returned NVML_ERROR_NO_PERMISSION (Insufficient Permissions)":
+// the call, the code's name and NVML's own text (English, as NVML says it).
+core::Message returned(const char* call, Return rc, const char* text) {
+  // TRANSLATORS: an NVML call and its return code ("nvmlInit_v2 returned NVML_ERROR_NO_PERMISSION (Insufficient Permissions)").
+  if (text != nullptr) return core::Message(N_("{0} returned {1} ({2})"), call, return_code_name(rc), text);
+  return core::Message(N_("{0} returned {1}"), call, return_code_name(rc));
 }
 
 }  // namespace
@@ -148,9 +158,8 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
   if (n->handle_ == nullptr) {
     return tl::unexpected(NvmlError{
         NvmlFailure::kLibraryMissing,
-        (library_override ? "TFRIG_NVML_LIBRARY " + *library_override + " could not be loaded: "
-                          : std::string("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): ")) +
-            tried});
+        library_override ? core::Message(N_("TFRIG_NVML_LIBRARY {0} could not be loaded: {1}"), *library_override, tried)
+                         : core::Message(N_("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): {}"), tried)});
   }
 
   Symbols& s = *n->sym_;
@@ -174,8 +183,9 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
     n->library_path_ = candidates.front();
   }
   if (!missing.empty()) {
-    return tl::unexpected(NvmlError{NvmlFailure::kSymbolMissing, "required NVML entry point " + missing + " missing from " +
-                                                                     n->library_path_ + " (library too old, or not NVML)"});
+    return tl::unexpected(NvmlError{NvmlFailure::kSymbolMissing,
+                                    core::Message(N_("required NVML entry point {0} missing from {1} (library too old, or not NVML)"),
+                                                  missing, n->library_path_)});
   }
 
   // nvmlInit can take seconds when persistence mode is off (the driver
@@ -187,9 +197,7 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
             n->init_seconds_);
   if (rc != nvml::kSuccess) {
     const char* text = s.error_string.fn(rc);
-    const std::string what = std::string(s.init.name) + " returned " + return_code_name(rc) + " (" +
-                             (text != nullptr ? text : "no message") + ")";
-    return tl::unexpected(init_failure(rc, what));
+    return tl::unexpected(init_failure(rc, returned(s.init.name, rc, text != nullptr ? text : "no message")));
   }
   n->initialised_ = true;
   return n;
@@ -237,8 +245,7 @@ NvmlResult<unsigned> Nvml::device_count() {
   const Return rc = sym_->device_count.fn(&count);
   if (rc == nvml::kSuccess) return count;
   const char* text = sym_->error_string.fn(rc);
-  return tl::unexpected(NvmlError{NvmlFailure::kError, std::string(sym_->device_count.name) + " returned " + return_code_name(rc) +
-                                                           (text != nullptr ? std::string(" (") + text + ")" : "")});
+  return tl::unexpected(NvmlError{NvmlFailure::kError, returned(sym_->device_count.name, rc, text)});
 }
 
 std::optional<Device> Nvml::handle(unsigned index) {

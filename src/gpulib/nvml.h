@@ -22,6 +22,8 @@
 
 #include <tl/expected.hpp>
 
+#include "core/message.h"
+
 namespace tfrig::gpulib {
 
 // ---- Our own declarations of the NVML C ABI (nvml.h in the reference). ----
@@ -169,9 +171,15 @@ enum class NvmlFailure {
 };
 std::string failure_state_name(NvmlFailure failure);
 
+// detail is the English (the inventory's text); message the same as a
+// core::Message, so a report renders it in its reader's language.
 struct NvmlError {
   NvmlFailure failure = NvmlFailure::kError;
   std::string detail;  // names the library, the symbol or NVML's error string
+  core::Message message;
+
+  NvmlError() = default;
+  NvmlError(NvmlFailure f, core::Message m) : failure(f), detail(core::english(m)), message(std::move(m)) {}
 };
 
 // core::Result with NVML's own error: the kind of failure becomes the

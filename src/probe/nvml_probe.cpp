@@ -118,7 +118,10 @@ class NvmlProbe final : public Probe {
       nvs.state = gpulib::failure_state_name(error.failure);
       nvs.detail = error.detail;
       status.state = error.failure == gpulib::NvmlFailure::kLibraryMissing ? State::kAbsent : State::kError;
-      status.detail = nvs.state + ": " + error.detail;
+      // "driver_mismatch: nvmlInit_v2 returned ...": the state key and NVML's error, as messages.
+      core::Message state(nvs.state);
+      state.context = "NVML state";
+      status.set_detail(core::Message(N_("{0}: {1}"), std::move(state), error.message));
       return status;
     }
     const std::unique_ptr<Nvml> nvml = std::move(*opened);
@@ -134,7 +137,7 @@ class NvmlProbe final : public Probe {
       nvs.state = "error";
       nvs.detail = counted.error().detail;
       status.state = State::kError;
-      status.detail = counted.error().detail;
+      status.set_detail(counted.error().message);
       return status;
     }
     unsigned count = *counted;

@@ -66,7 +66,7 @@ nlohmann::json finding_to_json(const rules::Finding& f, std::string_view languag
   };
   nlohmann::json ev = nlohmann::json::array();
   for (const auto& e : f.evidence) {
-    ev.push_back({{"fact", text(e.fact, e.fact_message)}, {"value", text(e.value, e.value_message)}, {"source", e.source}});
+    ev.push_back({{"fact", text(e.fact, e.fact_message)}, {"value", text(e.value, e.value_message)}, {"source", text(e.source, e.source_message)}});
   }
   return nlohmann::json{{"rule_id", f.rule_id},
                         {"severity", rules::severity_name(f.severity)},
@@ -94,11 +94,11 @@ nlohmann::json findings_to_json(const Report& report) {
   const std::string language = core::i18n::output_language();
   for (const auto& f : report.findings) list.push_back(finding_to_json(f, language));
   nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", missing}});
+  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", rules::in_language(missing, language)}});
   const Coverage coverage = coverage_of(report);
-  return nlohmann::json{{"target", report.target},
+  return nlohmann::json{{"target", rules::in_language(report.target, language)},
                         {"skipped", skipped},
-                        {"verdict", report.verdict},
+                        {"verdict", rules::in_language(report.verdict, language)},
                         {"examined", coverage.examined},
                         {"not_examined", coverage.not_examined},
                         {"findings", list},
@@ -117,7 +117,7 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
   const auto text = [&language](const std::string& english, const std::optional<core::Message>& m) {
     return rules::in_language(english, m, language);
   };
-  std::string out = "\n" + paint(color, r.summary.worst(), core::wrap_display(line(r.verdict), width, "")) + "\n";
+  std::string out = "\n" + paint(color, r.summary.worst(), core::wrap_display(line(rules::in_language(r.verdict, language)), width, "")) + "\n";
   if (!r.skipped.empty()) {
     out += core::wrap_display(trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
                 "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)", r.skipped.size(),
@@ -147,7 +147,7 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
       out += core::wrap_hanging(indent, line(text(f.message, f.message_message)), width) + "\n";
       for (const auto& e : f.evidence) {
         // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
-        out += core::wrap_hanging(indent + "- ", line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message), probe_detail(e.source))), width) + "\n";
+        out += core::wrap_hanging(indent + "- ", line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message), e.source_message ? text(e.source, e.source_message) : probe_detail(e.source))), width) + "\n";
       }
       const std::string fix_label = _("fix:");
       out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)), line(text(f.fix, f.fix_message)), width) + "\n";

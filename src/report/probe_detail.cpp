@@ -1,10 +1,10 @@
 #include "report/probe_detail.h"
 
 #include <optional>
+#include <utility>
 #include <regex>
 #include <vector>
 
-#include <fmt/args.h>
 #include <fmt/format.h>
 
 #include "core/i18n.h"
@@ -15,16 +15,18 @@ namespace tfrig::report {
 
 namespace {
 
-std::string translate_whole(const std::string& text, bool* matched, int depth = 0);
+std::optional<core::Message> translate_whole(const std::string& text, int depth);
 
 // The fallback for texts stored without their message (probe.h): inventory
-// fields (a GPU's driver problem, NVML's detail, a data path's error), the
-// evidence sources the rules write, and NVML's errors in the nvml probe's
-// summary (gpulib's errors are English text, not messages). The probes' and
-// the importer's summaries and problems, and the parsers' and SysRoot's errors
-// in them (core::Error carries its message), are not here: a snapshot
-// written by a tfrig older than those messages shows them as stored, in
-// English.
+// fields (a GPU's driver problem, NVML's detail, a lost GPU's evidence, a data
+// path's error), the evidence sources the rules write, and NVML's errors in
+// the nvml probe's summary of a snapshot older than gpulib's messages. The
+// table builds the message of such a text (probe_detail_message), so a rule
+// that quotes one keeps its English and its message. The probes' and the
+// importer's summaries and problems, the parsers' and SysRoot's errors in
+// them (core::Error carries its message) and NVML's errors (gpulib::NvmlError
+// carries one) are not here: a snapshot written by a tfrig older than those
+// messages shows them as stored, in English.
 //
 // One stored English shape: the pattern the importer or a parser writes, and
 // the catalog message with a field for each captured group. A nested shape's
@@ -114,90 +116,79 @@ const std::vector<Shape>& shapes() {
   return table;
 }
 
+// A text as a message argument: its message when it is a known shape, else as it is.
+core::MessageArg shape_or_text(const std::string& text, int depth) {
+  if (auto m = translate_whole(text, depth)) return *m;
+  return text;
+}
+
 // The NVML states the inventory stores (gpulib::failure_state_name).
-std::optional<std::string> with_state(const std::string& text) {
+std::optional<core::Message> with_state(const std::string& text) {
   static const std::regex re("(ok|not_tried|library_missing|symbol_missing|driver_mismatch|no_permission|driver_not_loaded|no_device|error): (.+)");
   std::smatch m;
   if (!std::regex_match(text, m, re)) return std::nullopt;
-  bool matched = false;
-  return nvml_state(m[1].str()) + _(": ") + translate_whole(m[2].str(), &matched);
+  return core::Message(N_("{0}: {1}"), nvml_state_message(m[1].str()), shape_or_text(m[2].str(), 0));
 }
 
 // core::errno_error's "ACTION failed: REASON" ("open failed: No such file or
 // directory"): the action and the system's reason as the catalog has them.
-std::optional<std::string> file_failure(const std::string& text) {
+std::optional<core::Message> file_failure(const std::string& text) {
   static const std::regex re("([A-Za-z_ ]+) failed: (.+?)( \\(symlink loop\\))?");
   std::smatch m;
   if (!std::regex_match(text, m, re)) return std::nullopt;
-  const std::string action = C_("file operation", m[1].str());
-  const std::string reason(core::i18n::translate(m[2].str()));
-  if (action == m[1].str() && reason == m[2].str()) return std::nullopt;
-  std::string out = trf("{0} failed: {1}", action, reason);
-  if (m[3].matched) out += _(" (symlink loop)");
+  core::Message action(m[1].str());
+  action.context = "file operation";
+  const core::Message reason(m[2].str());
+  const bool action_known = core::known_message(action);
+  const bool reason_known = core::known_message(reason);
+  if (!action_known && !reason_known) return std::nullopt;
+  core::Message out(N_("{0} failed: {1}"), action_known ? core::MessageArg(action) : core::MessageArg(m[1].str()),
+                    reason_known ? core::MessageArg(reason) : core::MessageArg(m[2].str()));
+  if (m[3].matched) out = core::Message(N_("{0}{1}"), std::move(out), core::Message(N_(" (symlink loop)")));
   return out;
 }
 
 // "PATH: MESSAGE" (core::Error::to_string in an inventory field): the message
 // must be a known shape; the path stays. The first few ": " of at most three
 // levels are tried.
-std::optional<std::string> translate_prefixed(const std::string& text, int depth) {
+std::optional<core::Message> translate_prefixed(const std::string& text, int depth) {
   if (depth >= 3) return std::nullopt;
   int tries = 0;
   for (size_t at = text.find(": "); at != std::string::npos && tries < 3; at = text.find(": ", at + 2), ++tries) {
-    bool matched = false;
-    std::string rest = translate_whole(text.substr(at + 2), &matched, depth + 1);
-    if (!matched) continue;
+    auto rest = translate_whole(text.substr(at + 2), depth + 1);
+    if (!rest) continue;
     // The part before: a known shape ("nvmlInit_v2 returned ...") or a path kept as is.
-    const std::string label = translate_whole(text.substr(0, at), &matched, 3);
-    return label + _(": ") + rest;
+    return core::Message(N_("{0}: {1}"), shape_or_text(text.substr(0, at), 3), std::move(*rest));
   }
   return std::nullopt;
 }
 
-std::string translate_whole(const std::string& text, bool* matched, int depth) {
+std::optional<core::Message> translate_whole(const std::string& text, int depth) {
   std::smatch m;
   for (const auto& s : shapes()) {
     if (!std::regex_match(text, m, s.pattern)) continue;
-    fmt::dynamic_format_arg_store<fmt::format_context> args;
+    core::Message out(s.message);
     for (size_t i = 1; i < m.size(); ++i) {
       std::string v = m[i].str();
       if (s.nested && i + 1 == m.size()) {
-        bool inner = false;
-        args.push_back(translate_whole(v, &inner, depth + 1));
-        continue;
+        out.args.push_back(shape_or_text(v, depth + 1));
+      } else if (s.nested) {
+        // A nested shape's other fields are NVML state keys ("NVML unavailable (driver_mismatch)").
+        out.args.emplace_back(nvml_state_message(v));
+      } else {
+        out.args.emplace_back(std::move(v));
       }
-      // A nested shape's other fields are NVML state keys ("NVML unavailable (driver_mismatch)").
-      if (s.nested) {
-        args.push_back(nvml_state(v));
-        continue;
-      }
-      args.push_back(v);
     }
-    *matched = true;
-    return core::i18n::format_translated(core::i18n::translate(s.message), s.message, args);
+    return out;
   }
-  if (auto st = with_state(text)) {
-    *matched = true;
-    return *st;
-  }
-  if (auto f = file_failure(text)) {
-    *matched = true;
-    return *f;
-  }
+  if (auto st = with_state(text)) return st;
+  if (auto f = file_failure(text)) return f;
   // After a path: a message the catalog holds as it is ("is a directory, expected a file").
   if (depth > 0) {
-    const std::string_view t = core::i18n::translate(text);
-    if (t != text) {
-      *matched = true;
-      return std::string(t);
-    }
+    core::Message as_is(text);
+    if (core::known_message(as_is)) return as_is;
   }
-  if (auto p = translate_prefixed(text, depth)) {
-    *matched = true;
-    return *p;
-  }
-  *matched = false;
-  return text;
+  return translate_prefixed(text, depth);
 }
 
 // Splits at "; " outside parentheses.
@@ -219,37 +210,58 @@ std::vector<std::string> segments(std::string_view text) {
 }
 
 // One segment, perhaps with the importer's " (file:line (section))" after it.
-std::string translate_segment(const std::string& seg) {
-  bool matched = false;
-  std::string out = translate_whole(seg, &matched);
-  if (matched || seg.empty() || seg.back() != ')') return out;
+std::optional<core::Message> translate_segment(const std::string& seg) {
+  if (auto whole = translate_whole(seg, 0)) return whole;
+  if (seg.empty() || seg.back() != ')') return std::nullopt;
   int depth = 0;
   for (size_t i = seg.size(); i-- > 0;) {
     if (seg[i] == ')') ++depth;
     if (seg[i] == '(' && --depth == 0) {
-      if (i == 0 || seg[i - 1] != ' ') return seg;
-      const std::string head = translate_whole(seg.substr(0, i - 1), &matched);
-      return matched ? head + " " + seg.substr(i) : seg;
+      if (i == 0 || seg[i - 1] != ' ') return std::nullopt;
+      auto head = translate_whole(seg.substr(0, i - 1), 0);
+      if (!head) return std::nullopt;
+      return core::Message(N_("{0} {1}"), std::move(*head), seg.substr(i));
     }
   }
-  return seg;
+  return std::nullopt;
 }
 
 }  // namespace
 
-std::string nvml_state(const std::string& state) {
+core::Message nvml_state_message(const std::string& state) {
   // TRANSLATORS: NVML states; English shows the inventory's key as it is.
-  if (state == "ok") return C_("NVML state", "ok");
-  if (state == "not_tried") return C_("NVML state", "not_tried");
-  if (state == "library_missing") return C_("NVML state", "library_missing");
-  if (state == "symbol_missing") return C_("NVML state", "symbol_missing");
-  if (state == "driver_mismatch") return C_("NVML state", "driver_mismatch");
-  if (state == "no_permission") return C_("NVML state", "no_permission");
-  if (state == "driver_not_loaded") return C_("NVML state", "driver_not_loaded");
-  if (state == "no_device") return C_("NVML state", "no_device");
-  if (state == "error") return C_("NVML state", "error");
-  return state;
+  static const std::pair<const char*, const char*> kStates[] = {
+      NC_("NVML state", "ok"),           NC_("NVML state", "not_tried"),       NC_("NVML state", "library_missing"),
+      NC_("NVML state", "symbol_missing"), NC_("NVML state", "driver_mismatch"), NC_("NVML state", "no_permission"),
+      NC_("NVML state", "driver_not_loaded"), NC_("NVML state", "no_device"), NC_("NVML state", "error"),
+  };
+  for (const auto& known : kStates) {
+    if (state == known.second) return core::Message::in_context(known);
+  }
+  return core::Message("{}", state);  // not a catalog pattern: the key shows as it is
 }
+
+std::optional<core::Message> probe_detail_message(std::string_view english) {
+  if (english.empty()) return std::nullopt;
+  const std::string whole(english);
+  std::optional<core::Message> out = translate_whole(whole, 0);
+  if (!out) {
+    // Segments joined by "; ": a text none of whose parts is known has no message.
+    bool any = false;
+    for (const auto& seg : segments(english)) {
+      auto t = translate_segment(seg);
+      any = any || t.has_value();
+      core::MessageArg part = t ? core::MessageArg(std::move(*t)) : core::MessageArg(seg);
+      out = out ? core::Message(N_("{0}; {1}"), std::move(*out), std::move(part)) : core::Message("{}", std::move(part));
+    }
+    if (!any) return std::nullopt;
+  }
+  // The message must say exactly the stored English (it is its JSON's twin).
+  if (core::english(*out) != whole) return std::nullopt;
+  return out;
+}
+
+std::string nvml_state(const std::string& state) { return core::render(nvml_state_message(state), core::i18n::language()); }
 
 std::string status_detail(const probe::ProbeStatus& s) {
   if (s.detail_message) return core::render(*s.detail_message, core::i18n::language());
@@ -263,21 +275,8 @@ std::string status_problem(const probe::ProbeStatus& s, size_t i) {
 
 std::string probe_detail(std::string_view english) {
   if (english.empty() || core::i18n::language() == "en") return std::string(english);
-  const std::string whole(english);
-  bool matched = false;
-  std::string out = translate_whole(whole, &matched);
-  if (matched) return out;
-  // Segments joined by "; ": translated ones get the reader's separator; a
-  // text none of whose parts is known stays exactly as stored.
-  out.clear();
-  bool any = false;
-  for (const auto& seg : segments(english)) {
-    if (!out.empty()) out += _("; ");
-    std::string t = translate_segment(seg);
-    any = any || t != seg;
-    out += t;
-  }
-  return any ? out : whole;
+  if (auto m = probe_detail_message(english)) return core::render(*m, core::i18n::language());
+  return std::string(english);
 }
 
 }  // namespace tfrig::report

@@ -8,9 +8,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/message.h"
 #include "probe/probe.h"
 
 namespace tfrig::report {
@@ -21,7 +23,12 @@ std::string status_detail(const probe::ProbeStatus& s);
 std::string status_problem(const probe::ProbeStatus& s, size_t i);
 
 std::string probe_detail(std::string_view english);
-// An NVML state key ("driver_not_loaded") as words.
+// The message of a stored English text of a shape the table knows (its
+// english() is exactly that text), for a renderer or a rule that keeps the
+// English and renders later; nullopt for any other text.
+std::optional<core::Message> probe_detail_message(std::string_view english);
+// An NVML state key ("driver_not_loaded") as words, and as a message.
 std::string nvml_state(const std::string& state);
+core::Message nvml_state_message(const std::string& state);
 
 }  // namespace tfrig::report

@@ -24,13 +24,19 @@ struct Report {
   std::string source;        // "live" or "snapshot:<file>"
   inventory::Inventory inventory;
   std::vector<probe::ProbeStatus> probes;
-  // Filled by doctor after the rules ran (absent from plain snapshots).
+  // Filled by doctor after the rules ran (absent from plain snapshots). The
+  // texts keep their English (the JSON's) and their message: each renderer
+  // says them in its own language (docs/i18n.md).
   bool evaluated = false;
-  std::string target;   // "TensorFlow 2.17.0 (installed in /usr)"
-  std::string verdict;  // the one line at the top
+  rules::Text target;   // "TensorFlow 2.17.0 (installed in /usr)"
+  rules::Text verdict;  // the one line at the top
   std::vector<rules::Finding> findings;  // worst first
   rules::Summary summary;
-  std::vector<std::pair<std::string, std::string>> skipped;  // rule id, the missing fact
+  struct Skipped {
+    std::string rule_id;
+    rules::Text missing;  // the fact the rule needed
+  };
+  std::vector<Skipped> skipped;
 };
 
 // The findings part of the JSON document ({findings, summary, target, verdict}).

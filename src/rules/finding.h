@@ -36,6 +36,14 @@ struct Text {
 // The text in a language: its message rendered, else the English as it is.
 std::string in_language(const std::string& english, const std::optional<core::Message>& message, std::string_view language);
 inline std::string in_language(const Text& t, std::string_view language) { return in_language(t.english, t.message, language); }
+// The text as an argument of a message: its message, else the literal.
+inline core::MessageArg as_message_arg(const Text& t) { return t.message ? core::MessageArg(*t.message) : core::MessageArg(t.english); }
+// A stored English and its message as one Text.
+inline Text text_of(std::string english, std::optional<core::Message> message) {
+  Text t(std::move(english));
+  t.message = std::move(message);
+  return t;
+}
 
 // One fact a finding rests on: what, its value here, and where it came from
 // (a file read on this machine, or a knowledge source id). fact and value are
@@ -46,14 +54,16 @@ struct Evidence {
   std::string source;
   std::optional<core::Message> fact_message = std::nullopt;   // fact == core::english(*fact_message)
   std::optional<core::Message> value_message = std::nullopt;  // value == core::english(*value_message)
+  std::optional<core::Message> source_message = std::nullopt;  // source == core::english(*source_message) ("log line 12")
 
   Evidence() = default;
-  Evidence(Text fact_text, Text value_text, std::string source_text)
+  Evidence(Text fact_text, Text value_text, Text source_text)
       : fact(std::move(fact_text.english)),
         value(std::move(value_text.english)),
-        source(std::move(source_text)),
+        source(std::move(source_text.english)),
         fact_message(std::move(fact_text.message)),
-        value_message(std::move(value_text.message)) {}
+        value_message(std::move(value_text.message)),
+        source_message(std::move(source_text.message)) {}
 };
 
 struct Finding {

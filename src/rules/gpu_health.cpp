@@ -85,7 +85,13 @@ Check gpu_lost(const Context& ctx) {
     known = true;
     if (!*g.lost) continue;
     std::vector<Evidence> ev;
-    ev.push_back({core::Message(N_("GPU lost")), g.lost_evidence ? Text(report::probe_detail(*g.lost_evidence)) : Text(core::Message(N_("yes"))), "nvidia-smi, kernel log, lspci"});
+    // The capture's English line, with its message where it is a shape the report knows.
+    Text lost = core::Message(N_("yes"));
+    if (g.lost_evidence) {
+      lost = Text(*g.lost_evidence);
+      lost.message = report::probe_detail_message(*g.lost_evidence);
+    }
+    ev.push_back({core::Message(N_("GPU lost")), std::move(lost), "nvidia-smi, kernel log, lspci"});
     if (g.pci_bus_id) ev.push_back({core::Message(N_("PCI address")), *g.pci_bus_id, "nvidia-smi, lspci"});
     c.add(Hit{u::gpu_entity(g),
               core::Message(N_("{} has fallen off the bus: it no longer answers on PCIe, so no program can use it "

@@ -1,6 +1,7 @@
 #include "rules/judge.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -11,7 +12,7 @@
 
 namespace tfrig::rules {
 
-std::string verdict_line(const Context& ctx, const Evaluation& ev, const report::Coverage& coverage) {
+core::Message verdict_message(const Context& ctx, const Evaluation& ev, const report::Coverage& coverage) {
   const int gpus = util::gpu_count(ctx);
   const int usable = util::usable_gpu_count(ctx);
   bool gpu_blocked = false;
@@ -29,51 +30,68 @@ std::string verdict_line(const Context& ctx, const Evaluation& ev, const report:
   };
   const bool driver_unknown = not_examined("driver");
   // Whole sentences, the target as {0}: a translation orders them its own way.
-  const std::string target = ctx.target.label();
-  std::string head;
+  const core::Message target = ctx.target.label_message();
+  core::Message head;
   if (import_blocked) {
-    head = trf("{} will not start on this CPU", target);
+    head = core::Message(N_("{} will not start on this CPU"), target);
   } else if (gpus == 0 && not_examined("GPUs") && !util::driver_failed(ctx)) {
-    head = trf("{}: whether this machine has a GPU was not examined", target);  // never "CPU only" from a version file
+    head = core::Message(N_("{}: whether this machine has a GPU was not examined"), target);  // never "CPU only" from a version file
   } else if (gpus == 0 && util::driver_failed(ctx)) {
-    head = trf("{} will not use a GPU", target);  // nvidia-smi failed: whatever is on the bus, CUDA sees none
+    head = core::Message(N_("{} will not use a GPU"), target);  // nvidia-smi failed: whatever is on the bus, CUDA sees none
   } else if (gpus == 0) {
-    head = trf("{} will run on the CPU only", target);
+    head = core::Message(N_("{} will run on the CPU only"), target);
   } else if (gpu_blocked || usable == 0) {
-    head = gpus == 1 ? trf("{} will not use the GPU", target) : trf("{0} will not use the {1} GPUs", target, gpus);
+    head = gpus == 1 ? core::Message(N_("{} will not use the GPU"), target) : core::Message(N_("{0} will not use the {1} GPUs"), target, gpus);
   } else if (driver_unknown) {
-    head = gpus == 1 ? trf("{}: 1 GPU seen, whether it can use it was not judged", target)
-                     : trf("{0}: {1} GPUs seen, whether it can use them was not judged", target, gpus);
+    head = gpus == 1 ? core::Message(N_("{}: 1 GPU seen, whether it can use it was not judged"), target)
+                     : core::Message(N_("{0}: {1} GPUs seen, whether it can use them was not judged"), target, gpus);
   } else if (usable < gpus) {
-    head = trf("{0} will use {1} of {2} GPUs", target, usable, gpus);
+    head = core::Message(N_("{0} will use {1} of {2} GPUs"), target, usable, gpus);
   } else {
-    head = trnf("{0} will use {1} GPU", "{0} will use {1} GPUs", static_cast<uint64_t>(gpus), target, gpus);
+    head = core::Message::plural(NP_("{0} will use {1} GPU", "{0} will use {1} GPUs"), static_cast<uint64_t>(gpus), target, gpus);
   }
-  // TRANSLATORS: separates the items of a list ("3 warnings, 4 infos"; "GPUs, driver").
-  const std::string comma = _(", ");
-  auto translated_list = [&comma](const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : comma) + _(n);
-    return out;
+  // The parts of a machine (report/coverage.cpp): the six the rules judge are
+  // catalog words; a part a cut capture names ("7 of 8 GPUs not in the file")
+  // is the capture's English and shows as it is.
+  auto parts = [](const std::vector<std::string>& names) {
+    std::vector<core::MessageArg> items;
+    for (const auto& n : names) {
+      const core::Message word(n);
+      if (core::known_message(word)) {
+        items.emplace_back(word);
+      } else {
+        items.emplace_back(n);
+      }
+    }
+    return core::MessageArg::list(std::move(items));
   };
-  std::string scope;
+  std::optional<core::Message> scope;
   if (!coverage.not_examined.empty()) {
-    scope = trf(" (read: {0}; not examined: {1})",
-                coverage.examined.empty() ? _("nothing the rules use") : translated_list(coverage.examined),
-                translated_list(coverage.not_examined));
+    scope = core::Message(N_(" (read: {0}; not examined: {1})"),
+                          coverage.examined.empty() ? core::MessageArg(core::Message(N_("nothing the rules use"))) : parts(coverage.examined),
+                          parts(coverage.not_examined));
   }
   const auto& s = ev.summary;
   if (s.total() == 0 && coverage.examined.empty() && !coverage.not_examined.empty()) {
     // TRANSLATORS: {0} the target, {1} the parts of a machine ("GPUs, driver, CPU").
-    return trf("{0}: nothing was examined: no input said anything about {1}", head, translated_list(coverage.not_examined));
+    return core::Message(N_("{0}: nothing was examined: no input said anything about {1}"), head, parts(coverage.not_examined));
   }
-  if (s.total() == 0) return scope.empty() ? trf("{}: no problems found", head) : trf("{0}: no problems found in what was read{1}", head, scope);
-  std::string counts;
-  auto add = [&](std::string part) { counts += (counts.empty() ? "" : comma) + part; };
-  if (s.errors) add(trnf("{} error", "{} errors", static_cast<uint64_t>(s.errors), s.errors));
-  if (s.warnings) add(trnf("{} warning", "{} warnings", static_cast<uint64_t>(s.warnings), s.warnings));
-  if (s.infos) add(trnf("{} info", "{} infos", static_cast<uint64_t>(s.infos), s.infos));
-  return trf("{0}: {1}{2}", head, counts, scope);
+  if (s.total() == 0) {
+    return scope ? core::Message(N_("{0}: no problems found in what was read{1}"), head, *scope) : core::Message(N_("{}: no problems found"), head);
+  }
+  return core::Message(N_("{0}: {1}{2}"), head, summary_counts(s), scope ? core::MessageArg(*scope) : core::MessageArg(""));
+}
+
+std::string verdict_line(const Context& ctx, const Evaluation& ev, const report::Coverage& coverage) {
+  return core::english(verdict_message(ctx, ev, coverage));
+}
+
+core::MessageArg summary_counts(const Summary& s) {
+  std::vector<core::MessageArg> counts;
+  if (s.errors) counts.emplace_back(core::Message::plural(NP_("{} error", "{} errors"), static_cast<uint64_t>(s.errors), s.errors));
+  if (s.warnings) counts.emplace_back(core::Message::plural(NP_("{} warning", "{} warnings"), static_cast<uint64_t>(s.warnings), s.warnings));
+  if (s.infos) counts.emplace_back(core::Message::plural(NP_("{} info", "{} infos"), static_cast<uint64_t>(s.infos), s.infos));
+  return core::MessageArg::list(std::move(counts));
 }
 
 Context context_for(const report::Report& report, const knowledge::Knowledge& k, const std::optional<std::string>& tf) {
@@ -84,38 +102,43 @@ Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, con
   const Context ctx = context_for(r, k, options.tf);
   auto ev = evaluate(ctx, options.only_area);
   r.evaluated = true;
-  r.target = ctx.target.label();
-  r.verdict = verdict_line(ctx, ev, report::coverage_of(r));
-  if (!options.only_area.empty()) r.verdict += trf(" (only the {} rules ran)", options.only_area);
+  r.target = ctx.target.label_message();
+  core::Message verdict = verdict_message(ctx, ev, report::coverage_of(r));
+  if (!options.only_area.empty()) verdict = core::Message(N_("{0}{1}"), verdict, core::Message(N_(" (only the {} rules ran)"), options.only_area));
+  r.verdict = std::move(verdict);
   r.findings = ev.findings;
   r.summary = ev.summary;
   r.skipped.clear();
   for (const auto& rr : ev.results) {
-    // In the language the report is built in (doctor switches to the output's).
-    if (rr.outcome == Outcome::kSkip) r.skipped.emplace_back(std::string(rr.rule->id), in_language(rr.skip_reason, rr.skip_message, core::i18n::language()));
+    // Kept as the rule wrote it: each renderer says it in its language.
+    if (rr.outcome == Outcome::kSkip) {
+      r.skipped.push_back({std::string(rr.rule->id), rr.skip_message ? Text(*rr.skip_message) : Text(rr.skip_reason)});
+    }
   }
   return ev;
 }
 
-std::string outcome_label(Outcome o) {
+core::Message outcome_message(Outcome o) {
   switch (o) {
     // TRANSLATORS: what one rule concluded on this machine (doctor --explain RULE).
-    case Outcome::kPass: return C_("outcome", "pass");
-    case Outcome::kWarn: return C_("outcome", "warn");
-    case Outcome::kFail: return C_("outcome", "fail");
-    case Outcome::kSkip: return C_("outcome", "skip");
+    case Outcome::kPass: return core::Message::in_context(NC_("outcome", "pass"));
+    case Outcome::kWarn: return core::Message::in_context(NC_("outcome", "warn"));
+    case Outcome::kFail: return core::Message::in_context(NC_("outcome", "fail"));
+    case Outcome::kSkip: return core::Message::in_context(NC_("outcome", "skip"));
   }
-  return C_("outcome", "skip");
+  return core::Message::in_context(NC_("outcome", "skip"));
 }
+
+std::string outcome_label(Outcome o) { return core::render(outcome_message(o), core::i18n::language()); }
 
 OneRule attach_one_rule(report::Report& r, const knowledge::Knowledge& k, const Rule& rule,
                         const std::optional<std::string>& tf) {
   const Context ctx = context_for(r, k, tf);
-  OneRule one{run_rule(rule, ctx), ctx.target.label()};
+  OneRule one{run_rule(rule, ctx), ctx.target.label_message()};
   r.evaluated = true;
   r.findings = one.result.findings;
   r.summary = summarize(one.result.findings);
-  r.verdict = trf("{0}: {1}", rule.id, outcome_label(one.result.outcome));
+  r.verdict = core::Message(N_("{0}: {1}"), std::string(rule.id), outcome_message(one.result.outcome));
   return one;
 }
 

@@ -33,18 +33,23 @@ Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, con
 // ("TensorFlow 2.17.0 (installed in /usr)").
 struct OneRule {
   RuleResult result;
-  std::string target;
+  Text target;
 };
 // Runs one rule (doctor --explain RULE) and stores its findings, summary and
 // verdict ("gpu.no_gpu: pass") in the report.
 OneRule attach_one_rule(report::Report& r, const knowledge::Knowledge& k, const Rule& rule,
                         const std::optional<std::string>& tf);
-// A rule's outcome as the reader's language says it (JSON keeps outcome_name).
+// A rule's outcome as a message, and as the reader's language says it (JSON keeps outcome_name).
+core::Message outcome_message(Outcome o);
 std::string outcome_label(Outcome o);
 
 // "TensorFlow 2.17.0 (installed in /usr) will use 2 GPUs: 1 error, 3 warnings, 2 infos";
 // with parts not examined (report/coverage.h), "... : no problems found in what was
 // read (read: GPU topology; not examined: driver, CUDA libraries, TensorFlow)".
+// The message, rendered by each output in its language; verdict_line is its English.
+core::Message verdict_message(const Context& ctx, const Evaluation& ev, const report::Coverage& coverage = {});
 std::string verdict_line(const Context& ctx, const Evaluation& ev, const report::Coverage& coverage = {});
+// "1 error, 2 warnings" as a list argument (empty when all are zero).
+core::MessageArg summary_counts(const Summary& s);
 
 }  // namespace tfrig::rules

@@ -836,7 +836,7 @@ TEST(FleetRender, JsonIsTheBytesNlohmannWrote) {
     r.unreadable.push_back(Unreadable{s, s, s});
     r.drift.push_back(Drift{s, s, s, s, s, k, k + 1, {NodeValue{s, s}, NodeValue{"n", s}}});
     r.findings.push_back(FindingAcross{s, rules::Severity::kError, s, {NodeEntity{s, s}}, k % 2 == 0});
-    r.odd_nodes.push_back(OddNode{s, static_cast<int>(k), {Difference{s, s, s}}, {s}, {s, "fix"}});
+    r.odd_nodes.push_back(OddNode{s, static_cast<int>(k), {Difference{s, s, s}}, {s}, {s, "fix"}, {}});
   }
   EXPECT_EQ(render_json(r), nlohmann_fleet_json(r));
   EXPECT_TRUE(json::parse(render_json(r)).is_object());
@@ -850,6 +850,27 @@ TEST(FleetCli, NothingReadableOrMissingIsAnInputError) {
   TempDir empty;
   EXPECT_EQ(test::run_tfrig({"fleet", empty.path()}).exit_code, 66);
   EXPECT_EQ(test::run_tfrig({"fleet", "--format", "yaml", dir.path()}).exit_code, 64);
+}
+
+// The comparison keeps its titles and fixes in English with what renders
+// them: any renderer says them in its language, with no language switch.
+TEST(Fleet, TitlesAndFixesRenderInTheRenderersLanguage) {
+  const FactKind* kind = find_fact_kind("driver.version");
+  ASSERT_NE(kind, nullptr);
+  const Fix fix{kind, "", "535.104.05", {}};
+  const std::string en = fix_in(fix, "en");
+  const std::string zh = fix_in(fix, "zh_CN");
+  EXPECT_NE(en.find("535.104.05"), std::string::npos) << en;
+  EXPECT_NE(zh.find("535.104.05"), std::string::npos) << zh;
+  EXPECT_NE(zh, en);
+  EXPECT_EQ(zh.find("{expected}"), std::string::npos) << zh;
+  EXPECT_EQ(title_in(std::string(kind->title), "en"), kind->title);
+  EXPECT_NE(title_in(std::string(kind->title), "zh_CN"), kind->title);
+  // An id that is no catalog text shows as it is.
+  EXPECT_EQ(title_in("vendor.custom_rule", "zh_CN"), "vendor.custom_rule");
+  const Fix finding{nullptr, "", "", core::Message(N_("yes"))};
+  EXPECT_EQ(fix_in(finding, "en"), "yes");
+  EXPECT_NE(fix_in(finding, "zh_CN"), "yes");
 }
 
 }  // namespace

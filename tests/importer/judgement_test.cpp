@@ -89,15 +89,15 @@ TEST(NvidiaSmiErrors, EachErrorTextFiresTheRuleThatExplainsIt) {
     EXPECT_EQ(r.inventory.driver.nvml.state, c.state);
     EXPECT_TRUE(r.inventory.driver.nvidia_smi_error.has_value());
     const auto* f = finding(r, c.rule);
-    ASSERT_NE(f, nullptr) << "no " << c.rule << "; verdict: " << r.verdict;
+    ASSERT_NE(f, nullptr) << "no " << c.rule << "; verdict: " << r.verdict.english;
     EXPECT_EQ(f->severity, rules::Severity::kError);
     if (c.line != nullptr) {
       EXPECT_TRUE(has_evidence_value(*f, c.line)) << f->evidence.size() << " evidence rows";
     }
     // Never "no problems found", never a GPU counted as usable.
-    EXPECT_EQ(r.verdict.find("no problems found"), std::string::npos) << r.verdict;
-    EXPECT_EQ(r.verdict.find(" will use "), std::string::npos) << r.verdict;
-    EXPECT_NE(r.verdict.find("will not use"), std::string::npos) << r.verdict;
+    EXPECT_EQ(r.verdict.english.find("no problems found"), std::string::npos) << r.verdict.english;
+    EXPECT_EQ(r.verdict.english.find(" will use "), std::string::npos) << r.verdict.english;
+    EXPECT_NE(r.verdict.english.find("will not use"), std::string::npos) << r.verdict.english;
   }
 }
 
@@ -126,10 +126,10 @@ TEST(NvidiaSmiErrors, UnopenedGpuStaysUnusableAcrossMerges) {
     const auto r = judged(in, "2.3");
     ASSERT_EQ(r.inventory.gpus.size(), 4u);
     const auto* f = finding(r, "gpu.unreachable");
-    ASSERT_NE(f, nullptr) << r.verdict;
+    ASSERT_NE(f, nullptr) << r.verdict.english;
     EXPECT_EQ(f->entity, "gpu2");
     EXPECT_TRUE(has_evidence_value(*f, "Unable to determine the device handle for GPU 0000:83:00.0: Unknown Error"));
-    EXPECT_NE(r.verdict.find("will use 3 of 4 GPUs"), std::string::npos) << r.verdict;
+    EXPECT_NE(r.verdict.english.find("will use 3 of 4 GPUs"), std::string::npos) << r.verdict.english;
   }
 }
 
@@ -141,9 +141,9 @@ TEST(NvidiaSmiErrors, PassedThroughGpuThatNvidiaSmiCannotOpen) {
   EXPECT_EQ(r.inventory.gpus[0].pci_bus_id, "0000:00:08.0");
   EXPECT_EQ(r.inventory.gpus[0].name.value_or(""), "GeForce GT 1030");  // from lspci
   const auto* f = finding(r, "gpu.unreachable");
-  ASSERT_NE(f, nullptr) << r.verdict;
+  ASSERT_NE(f, nullptr) << r.verdict.english;
   EXPECT_TRUE(has_evidence_value(*f, "Unable to determine the device handle for GPU 0000:00:08.0: Unknown Error"));
-  EXPECT_NE(r.verdict.find("will not use the GPU"), std::string::npos) << r.verdict;
+  EXPECT_NE(r.verdict.english.find("will not use the GPU"), std::string::npos) << r.verdict.english;
   // "Model: Unknown" is no name: null, so lspci's or the catalog's name stands.
   auto info = probe::parse::parse_nvidia_gpu_information(
       test::read_file(test::data_dir() + "/nvidia-smi-errors/kata-gt1030.information-head.txt"));
@@ -169,8 +169,8 @@ TEST(Coverage, PartialInputsNameWhatWasReadAndWhatNot) {
     const auto cov = report::coverage_of(r);
     for (const auto& e : c.examined) EXPECT_TRUE(contains(cov.examined, e)) << e;
     for (const char* n : {"CUDA libraries", "TensorFlow", "CPU", "memory"}) EXPECT_TRUE(contains(cov.not_examined, n)) << n;
-    EXPECT_NE(r.verdict.find("not examined: "), std::string::npos) << r.verdict;
-    EXPECT_EQ(r.verdict.find(": no problems found\n"), std::string::npos);
+    EXPECT_NE(r.verdict.english.find("not examined: "), std::string::npos) << r.verdict.english;
+    EXPECT_EQ(r.verdict.english.find(": no problems found\n"), std::string::npos);
     // What was not read is not judged: no rule claims the libraries or TF missing.
     for (const char* rule : {"cuda.library_missing", "driver.library_unresolvable", "tf.not_installed"}) {
       EXPECT_EQ(finding(r, rule), nullptr) << rule;
@@ -184,7 +184,7 @@ TEST(Coverage, PartialInputsNameWhatWasReadAndWhatNot) {
   const auto topo = judged_files({"nvidia-smi-topo/2x1080Ti-PHB.topo-m.txt"});
   EXPECT_TRUE(contains(report::coverage_of(topo).not_examined, "driver"));
   EXPECT_EQ(topo.inventory.gpus.size(), 2u);  // the matrix names GPU0 and GPU1
-  EXPECT_EQ(topo.verdict.find(" will use "), std::string::npos) << topo.verdict;
+  EXPECT_EQ(topo.verdict.english.find(" will use "), std::string::npos) << topo.verdict.english;
 }
 
 TEST(Coverage, CapturedTreeWithoutLibraryFoldersDoesNotClaimThemMissing) {
@@ -209,7 +209,7 @@ TEST(Coverage, CapturedTreeWithoutLibraryFoldersDoesNotClaimThemMissing) {
 TEST(PcieWidth, NarrowByDesignIsNotASlotProblem) {
   // Two GT 1030 (GP108, x4 by design) report "Max : 4x": nothing says the slot took lanes away.
   const auto narrow = judged_files({"nvidia-smi-text/paVVin__fileDrop.nvidia-smi-q.txt"});
-  EXPECT_EQ(finding(narrow, "hardware.pcie_below_x16"), nullptr) << narrow.verdict;
+  EXPECT_EQ(finding(narrow, "hardware.pcie_below_x16"), nullptr) << narrow.verdict.english;
   for (const auto& g : narrow.inventory.gpus) EXPECT_EQ(g.pcie_link_width_max, 4) << g.index;
   // An RTX 3080 (x16 in the catalog) whose maximum, GPU and slot together, is x8: a synthetic
   // edit of a real capture ("Max : 16x" -> "Max : 8x" for its first GPU).
@@ -220,7 +220,7 @@ TEST(PcieWidth, NarrowByDesignIsNotASlotProblem) {
   q.replace(at, 5, ": 8x");
   const auto slot = judged({{"q.txt", q}});
   const auto* f = finding(slot, "hardware.pcie_below_x16");
-  ASSERT_NE(f, nullptr) << slot.verdict;
+  ASSERT_NE(f, nullptr) << slot.verdict.english;
   EXPECT_EQ(f->entity, "gpu0");
   EXPECT_EQ(f->evidence[0].source, "nvidia-smi -q (text)");                       // not "NVML"
   EXPECT_EQ(f->evidence[1].source.rfind("knowledge gpus.json:", 0), 0u) << f->evidence[1].source;
@@ -237,13 +237,13 @@ TEST(CutCaptures, QueryTextWithFewerGpusThanItsHeaderWarnsAndCountsTheHeader) {
   ASSERT_EQ(r.inventory.gpus.size(), 8u);
   EXPECT_EQ(r.inventory.gpus[0].pci_bus_id, "0000:1a:00.0");
   EXPECT_FALSE(r.inventory.gpus[7].pci_bus_id.has_value());
-  EXPECT_TRUE(contains(report::coverage_of(r).not_examined, "7 of 8 GPUs not in the file")) << r.verdict;
+  EXPECT_TRUE(contains(report::coverage_of(r).not_examined, "7 of 8 GPUs not in the file")) << r.verdict.english;
   bool warned = false;
   for (const auto& s : r.probes) {
     for (const auto& p : s.problems) warned = warned || p.find("1 of 8 GPUs in cut.txt") != std::string::npos;
   }
   EXPECT_TRUE(warned);
-  EXPECT_NE(r.verdict.find("8 GPUs"), std::string::npos) << r.verdict;
+  EXPECT_NE(r.verdict.english.find("8 GPUs"), std::string::npos) << r.verdict.english;
 }
 
 TEST(CutCaptures, GzipWithABadLastMemberKeepsWhatCameBefore) {
@@ -255,9 +255,9 @@ TEST(CutCaptures, GzipWithABadLastMemberKeepsWhatCameBefore) {
   EXPECT_FALSE(codec::gunzip(gz, importer::kMaxTextBytes, &partial).has_value());
   EXPECT_GT(partial.size(), 1000u);
   const auto r = judged({{"cut.log.gz", gz}});
-  EXPECT_TRUE(contains(report::coverage_of(r).not_examined, "the end of cut.log.gz")) << r.verdict;
+  EXPECT_TRUE(contains(report::coverage_of(r).not_examined, "the end of cut.log.gz")) << r.verdict.english;
   // What came before is still judged: the mismatch that machine has.
-  EXPECT_NE(finding(r, "driver.library_mismatch"), nullptr) << r.verdict;
+  EXPECT_NE(finding(r, "driver.library_mismatch"), nullptr) << r.verdict.english;
 }
 
 // ---- 4. Both wordings of the lost-GPU kernel message, and the three-line one ----

@@ -210,5 +210,34 @@ TEST(ProbeDetail, AnUnknownMessageAfterAPathStaysAsStored) {
   EXPECT_EQ(probe_detail("/proc/meminfo: line 1: expected a number for MemTotal"), "/proc/meminfo: line 1: expected a number for MemTotal");
 }
 
+// A stored text of a known shape as a message: its English is exactly the
+// text (the JSON keeps it), and it renders in any language without switching
+// the process's (a rule quoting an inventory field keeps both).
+TEST(ProbeDetail, TheMessageOfAStoredTextSaysExactlyItAndRendersAsTheTableDoes) {
+  const std::string texts[] = {
+      "kernel log (an earlier boot)",
+      "knowledge tf_builds.json [tf-docs]",
+      "library_missing: libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): libnvidia-ml.so.1: cannot open",
+      "lspci: the device's config space reads all 1s (rev ff) (r.log:3)",
+      "the driver could not initialise it: NVRM RmInitAdapter failed (r.log.gz:1701 (dmesg:))",
+      "/r/data resolves to /elsewhere, outside the root /r",
+  };
+  for (const auto& text : texts) {
+    SCOPED_TRACE(text);
+    const auto m = probe_detail_message(text);
+    ASSERT_TRUE(m.has_value());
+    EXPECT_EQ(core::english(*m), text);
+    const std::string zh = core::render(*m, "zh_CN");
+    EXPECT_NE(zh, text);
+    InLanguage in_zh("zh_CN");
+    EXPECT_EQ(probe_detail(text), zh);
+  }
+  // A text no shape knows has no message; it prints as stored.
+  EXPECT_FALSE(probe_detail_message("nvidia-smi: No devices were found (r.log:9)").has_value());
+  EXPECT_FALSE(probe_detail_message("AMD EPYC: 2 threads, 2 cores, 1 NUMA nodes").has_value());
+  EXPECT_EQ(core::render(nvml_state_message("driver_mismatch"), "zh_CN"), "驱动与库版本不匹配");
+  EXPECT_EQ(core::english(nvml_state_message("a_new_state")), "a_new_state");
+}
+
 }  // namespace
 }  // namespace tfrig::report
