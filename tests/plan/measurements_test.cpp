@@ -176,6 +176,11 @@ TEST(PlanMeasurements, SourceGroupIsTheRepositoryFolder) {
   EXPECT_EQ(source_group("https://github.com/LambdaColdStorage/lambda-tensorflow-benchmark/blob/e086e0e7d88a19991642d0774793693d4b7cbe46/"
                          "tf-train-throughput-fp16.csv (batch sizes: tf-train-bs-fp16.csv)"),
             "LambdaColdStorage/lambda-tensorflow-benchmark");
+  // A row read from one of the same repository's raw logs cites the logs
+  // folder with the log in the note: the same publication, so the same group.
+  EXPECT_EQ(source_group("https://github.com/LambdaColdStorage/lambda-tensorflow-benchmark/tree/e086e0e7d88a19991642d0774793693d4b7cbe46/"
+                         "logs (Gold_6230-GeForce_RTX_2080_Ti_trt_TF2_2.logs/syn-replicated-fp16-1gpus/resnet50-128/throughput/1)"),
+            "LambdaColdStorage/lambda-tensorflow-benchmark");
   EXPECT_EQ(source_group("google-research/bert:README.md@eedf5716ce1268e56f0a50264a88cafad334ac61"), "google-research/bert");
   EXPECT_EQ(source_group("NVIDIA/DeepLearningExamples:TensorFlow2/Classification/ConvNets/efficientnet_v1/B0/training/AMP/"
                          "train_benchmark_8xA100-80G.sh@2132ae7b022e665507251dadc571b2677f04db1e (--train_batch_size per GPU)"),
