@@ -13,6 +13,7 @@
 #include "core/i18n.h"
 #include "core/stats.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "codec/gzip.h"
 #include "plan/ranking.h"
 
@@ -121,62 +122,70 @@ std::optional<EpochLine> epoch_line(std::string_view l, size_t line_no) {
   return e;
 }
 
-}  // namespace
+// A terminal progress bar rewrites itself with carriage returns and
+// backspaces: the last rewrite of the line is what was shown.
+std::string_view shown_rewrite(std::string_view line) {
+  const size_t cr = line.find_last_of("\r\b");
+  if (cr == std::string_view::npos) return line;
+  // The final state can sit before a trailing \r.
+  std::string_view last = line.substr(cr + 1);
+  if (last.find_first_not_of(' ') == std::string_view::npos && cr > 0) {
+    const size_t prev = line.substr(0, cr).find_last_of("\r\b");
+    last = line.substr(prev == std::string_view::npos ? 0 : prev + 1, cr - (prev == std::string_view::npos ? 0 : prev + 1));
+  }
+  return last;
+}
 
-core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const std::string& file) {
+// An "Epoch k/K" header (after spaces, tabs or a '#' of a notebook's copy).
+bool keras_epoch_header(std::string_view line) {
+  std::string_view t = line;
+  while (!t.empty() && (t.front() == ' ' || t.front() == '#' || t.front() == '\t')) t.remove_prefix(1);
+  return t.substr(0, 6) == "Epoch " && t.size() > 6 && is_digit(t[6]);
+}
+
+// The epochs' summary lines of a fit log, each checked for a plausible step
+// time. Only the first completed "N/N" line after an "Epoch k/K" header is an
+// epoch's summary: evaluate() and predict() print the same bar without one.
+core::Result<std::vector<EpochLine>> keras_epoch_lines(std::string_view text, const std::string& file) {
   std::vector<EpochLine> epochs;
   bool in_epoch = false;  // an "Epoch k/K" header seen, its summary not yet
   size_t line_no = 0;
-  size_t start = 0;
-  while (start <= text.size()) {
+  for (size_t start = 0; start <= text.size();) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     ++line_no;
     if (line_no > kMaxLines) return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no), trf("more than {} lines", kMaxLines));
-    std::string_view line = text.substr(start, end - start);
-    if (line.size() > kMaxLineChars) {
+    const std::string_view raw = text.substr(start, end - start);
+    if (raw.size() > kMaxLineChars) {
       return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no), trf("a line of more than {} characters", kMaxLineChars));
     }
-    // A terminal progress bar rewrites itself with carriage returns and
-    // backspaces: the last rewrite of the line is what was shown.
-    if (const size_t cr = line.find_last_of("\r\b"); cr != std::string_view::npos) {
-      // The final state can sit before a trailing \r.
-      std::string_view last = line.substr(cr + 1);
-      if (last.find_first_not_of(' ') == std::string_view::npos && cr > 0) {
-        const size_t prev = line.substr(0, cr).find_last_of("\r\b");
-        last = line.substr(prev == std::string_view::npos ? 0 : prev + 1, cr - (prev == std::string_view::npos ? 0 : prev + 1));
+    const std::string_view line = shown_rewrite(raw);
+    if (keras_epoch_header(line)) {
+      in_epoch = true;
+    } else if (in_epoch) {
+      if (auto e = epoch_line(line, line_no)) {
+        in_epoch = false;
+        const double t = e->sample_seconds > 0 ? e->sample_seconds : e->step_seconds > 0 ? e->step_seconds : e->epoch_seconds / static_cast<double>(e->steps);
+        if (!(t >= kMinStepSeconds) || t > kMaxStepSeconds) {
+          return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no),
+                            trf("a step time of {:g} s is not a training step (expected {:g} s to {:g} s)", t, kMinStepSeconds, kMaxStepSeconds));
+        }
+        epochs.push_back(*e);
       }
-      line = last;
-    }
-    // Only the first completed "N/N" line after an "Epoch k/K" header is an
-    // epoch's summary: evaluate() and predict() print the same bar without one.
-    {
-      std::string_view t = line;
-      while (!t.empty() && (t.front() == ' ' || t.front() == '#' || t.front() == '\t')) t.remove_prefix(1);
-      if (t.substr(0, 6) == "Epoch " && t.size() > 6 && is_digit(t[6])) {
-        in_epoch = true;
-        if (end == text.size()) break;
-        start = end + 1;
-        continue;
-      }
-    }
-    if (!in_epoch) {
-      if (end == text.size()) break;
-      start = end + 1;
-      continue;
-    }
-    if (auto e = epoch_line(line, line_no)) {
-      in_epoch = false;
-      const double t = e->sample_seconds > 0 ? e->sample_seconds : e->step_seconds > 0 ? e->step_seconds : e->epoch_seconds / static_cast<double>(e->steps);
-      if (!(t >= kMinStepSeconds) || t > kMaxStepSeconds) {
-        return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no),
-                          trf("a step time of {:g} s is not a training step (expected {:g} s to {:g} s)", t, kMinStepSeconds, kMaxStepSeconds));
-      }
-      epochs.push_back(*e);
     }
     if (end == text.size()) break;
     start = end + 1;
   }
+  return epochs;
+}
+
+}  // namespace
+
+// A Keras fit log's step (or sample) time: the median over the epochs'
+// summaries but the first, which traces, compiles XLA clusters and autotunes
+// cuDNN (dropped when later ones exist).
+core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const std::string& file) {
+  const std::vector<EpochLine> epochs = TFRIG_TRY(keras_epoch_lines(text, file));
   if (epochs.empty()) {
     return core::fail(ErrorCode::kParse, file,
                       _("no Keras epoch summary with a step time (expected model.fit output: 'Epoch 1/5' and then '1563/1563 [====] - 9s 6ms/step - loss: ...')"));
@@ -184,8 +193,6 @@ core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const s
   StepMeasurement m;
   m.kind = "keras-fit-log";
   m.epochs_seen = epochs.size();
-  // The first epoch traces the function, compiles XLA clusters and autotunes
-  // cuDNN: drop it when later ones exist.
   std::vector<EpochLine> used(epochs.size() > 1 ? epochs.begin() + 1 : epochs.begin(), epochs.end());
   const bool per_sample = std::all_of(used.begin(), used.end(), [](const EpochLine& e) { return e.sample_seconds > 0; });
   std::vector<double> times;
@@ -417,13 +424,9 @@ std::vector<TraceStep> trace_steps(const std::vector<TraceMarker>& markers) {
   return steps;
 }
 
-core::Result<StepMeasurement> parse_trace_text(std::string text, const std::string& file) {
-  const size_t size = text.size();
-  if (size > kMaxTraceBytes) {
-    return core::fail(ErrorCode::kParse, file, trf("a trace larger than {} MiB", kMaxTraceBytes >> 20));
-  }
-  // simdjson reads up to SIMDJSON_PADDING bytes past the end.
-  text.append(simdjson::SIMDJSON_PADDING, '\0');
+// Reads every element of the document's traceEvents into `scan`. `text` holds
+// `size` bytes of JSON and simdjson's padding after them.
+core::Status scan_trace_document(const std::string& text, size_t size, const std::string& file, TraceScan& scan) {
   const std::string expected = _("expected a TensorFlow Profiler trace: a JSON object with a traceEvents array");
   tod::parser parser;
   tod::document doc;
@@ -432,7 +435,6 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
   }
   tod::object root;
   if (doc.get_object().get(root) != simdjson::SUCCESS) return core::fail(ErrorCode::kParse, file, trf("not a JSON object ({})", expected));
-  TraceScan scan;
   bool have_events = false;
   for (auto item : root) {
     tod::field f;
@@ -460,45 +462,50 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
     return core::fail(ErrorCode::kParse, file, _("not valid JSON (a trace cut short, or text after it)"));
   }
   if (!have_events) return core::fail(ErrorCode::kParse, file + ": traceEvents", trf("missing ({})", expected));
+  return {};
+}
 
-  StepMeasurement m;
-  m.kind = "tf-profiler-trace";
-  m.trace_without_gpu = std::none_of(scan.process_names.begin(), scan.process_names.end(),
-                                     [](const auto& p) { return p.second.rfind("/device:GPU:", 0) == 0; });
+// The steps of the device "Steps" track: the GPU with the most steps (the
+// first GPU on a tie); another device's (a TPU's) when no GPU has one. Sets
+// what marks them in `m` and `where_what`; empty when no device has the track.
+std::vector<TraceStep> device_track_steps(const TraceScan& scan, StepMeasurement& m, std::string& where_what) {
   std::vector<TraceStep> steps;
-  std::string where_what;
-  // 1. The device "Steps" track: the GPU with the most steps (the first GPU
-  // on a tie); another device's (a TPU's) when no GPU has one.
-  if (!scan.device_steps.empty()) {
-    std::map<uint64_t, std::vector<TraceMarker>> by_pid;
-    for (const TraceMarker& t : scan.device_steps) {
-      auto thread = scan.thread_names.find({t.pid, t.tid});
-      // A thread with that id named otherwise is not the profiler's Steps line.
-      if (thread != scan.thread_names.end() && thread->second != "Steps") continue;
-      by_pid[t.pid].push_back(t);
-    }
-    bool found = false;
-    uint64_t best_pid = 0;
-    bool best_gpu = false;
-    for (const auto& [pid, list] : by_pid) {
-      auto pn = scan.process_names.find(pid);
-      const bool gpu = pn != scan.process_names.end() && pn->second.rfind("/device:GPU:", 0) == 0;
-      std::vector<TraceStep> these = trace_steps(list);
-      if (!found || (gpu && !best_gpu) || (gpu == best_gpu && these.size() > steps.size())) {
-        found = true;
-        steps = std::move(these);
-        best_pid = pid;
-        best_gpu = gpu;
-      }
-    }
-    if (found) {
-      auto pn = scan.process_names.find(best_pid);
-      const std::string process = pn != scan.process_names.end() ? core::printable(pn->second) : fmt::format("pid {}", best_pid);
-      m.step_events = "device-steps";
-      // TRANSLATORS: {0} a device of the trace, e.g. /device:GPU:0
-      where_what = trf("the 'Steps' track of {0}", process);
+  std::map<uint64_t, std::vector<TraceMarker>> by_pid;
+  for (const TraceMarker& t : scan.device_steps) {
+    auto thread = scan.thread_names.find({t.pid, t.tid});
+    // A thread with that id named otherwise is not the profiler's Steps line.
+    if (thread != scan.thread_names.end() && thread->second != "Steps") continue;
+    by_pid[t.pid].push_back(t);
+  }
+  bool found = false;
+  uint64_t best_pid = 0;
+  bool best_gpu = false;
+  for (const auto& [pid, list] : by_pid) {
+    auto pn = scan.process_names.find(pid);
+    const bool gpu = pn != scan.process_names.end() && pn->second.rfind("/device:GPU:", 0) == 0;
+    std::vector<TraceStep> these = trace_steps(list);
+    if (!found || (gpu && !best_gpu) || (gpu == best_gpu && these.size() > steps.size())) {
+      found = true;
+      steps = std::move(these);
+      best_pid = pid;
+      best_gpu = gpu;
     }
   }
+  if (found) {
+    auto pn = scan.process_names.find(best_pid);
+    const std::string process = pn != scan.process_names.end() ? core::printable(pn->second) : fmt::format("pid {}", best_pid);
+    m.step_events = "device-steps";
+    // TRANSLATORS: {0} a device of the trace, e.g. /device:GPU:0
+    where_what = trf("the 'Steps' track of {0}", process);
+  }
+  return steps;
+}
+
+// The best marker of steps the trace has: the device's Steps track, else the
+// host's step_num events, else its train_function calls.
+std::vector<TraceStep> choose_trace_steps(const TraceScan& scan, StepMeasurement& m, std::string& where_what) {
+  std::vector<TraceStep> steps;
+  if (!scan.device_steps.empty()) steps = device_track_steps(scan, m, where_what);
   if (steps.empty() && !scan.step_num.empty()) {
     steps = trace_steps(scan.step_num);
     m.step_events = "host-step-num";
@@ -509,16 +516,14 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
     m.step_events = "host-train-function";
     where_what = _("the host's train_function calls");
   }
-  if (steps.empty()) {
-    return core::fail(ErrorCode::kParse, file,
-                      trf("no training step in {} trace events (expected the profiler's 'Steps' track on a /device:GPU process, events with a "
-                          "step_num argument, or tf.keras 'train_function' calls; a model compiled with run_eagerly=True leaves none): profile "
-                          "training steps, e.g. TensorBoard(profile_batch='10,20') during model.fit",
-                          scan.events));
-  }
+  return steps;
+}
+
+// The step time: the median interval between step starts, without the first
+// step (it may still trace, compile or autotune) when there are more; a single
+// step's own duration otherwise.
+core::Status measure_trace_steps(const std::vector<TraceStep>& steps, const std::string& where_what, const std::string& file, StepMeasurement& m) {
   m.steps_seen = steps.size();
-  // The first profiled step may still trace, compile or autotune: dropped
-  // when there are more.
   std::vector<TraceStep> used(steps.size() > 1 ? steps.begin() + 1 : steps.begin(), steps.end());
   std::vector<double> times;
   if (used.size() >= 2) {
@@ -542,6 +547,35 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
   } else {
     m.lines = trf("step 2 of 2, {0}: its duration", where_what);
   }
+  return {};
+}
+
+// A profiler trace's step time: the events scanned, the best marker of steps
+// chosen, their times measured.
+core::Result<StepMeasurement> parse_trace_text(std::string text, const std::string& file) {
+  const size_t size = text.size();
+  if (size > kMaxTraceBytes) {
+    return core::fail(ErrorCode::kParse, file, trf("a trace larger than {} MiB", kMaxTraceBytes >> 20));
+  }
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end.
+  text.append(simdjson::SIMDJSON_PADDING, '\0');
+  TraceScan scan;
+  TFRIG_TRY(scan_trace_document(text, size, file, scan));
+
+  StepMeasurement m;
+  m.kind = "tf-profiler-trace";
+  m.trace_without_gpu = std::none_of(scan.process_names.begin(), scan.process_names.end(),
+                                     [](const auto& p) { return p.second.rfind("/device:GPU:", 0) == 0; });
+  std::string where_what;
+  const std::vector<TraceStep> steps = choose_trace_steps(scan, m, where_what);
+  if (steps.empty()) {
+    return core::fail(ErrorCode::kParse, file,
+                      trf("no training step in {} trace events (expected the profiler's 'Steps' track on a /device:GPU process, events with a "
+                          "step_num argument, or tf.keras 'train_function' calls; a model compiled with run_eagerly=True leaves none): profile "
+                          "training steps, e.g. TensorBoard(profile_batch='10,20') during model.fit",
+                          scan.events));
+  }
+  TFRIG_TRY(measure_trace_steps(steps, where_what, file, m));
   return m;
 }
 

@@ -70,19 +70,11 @@ std::string format_hours(double hours) {
   return trf("{:.0f} s", hours * 3600);
 }
 
-std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
-  std::string out;
-  const auto samples = run_samples(t.run);
-  if (!samples) return out;
-  std::string what;
-  out += "\n" + (t.run.steps ? trf("Time and cost of the run ({0} steps of batch {1})", *t.run.steps, t.run.batch)
-                             : trf("Time and cost of the run ({0:g} epochs of {1} samples)", *t.run.epochs, *t.run.dataset_samples)) +
-         "\n";
-  if (t.prices_source.empty()) out += "  " + _("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)") + "\n";
-  // TRANSLATORS: {0} where the prices come from, {1} their currency.
-  else out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
-  if (t.exchange) out += "  " + exchange_rate_text(*t.exchange) + "\n";
+namespace {
 
+// The options' table: time, band, lost to input, rented, owned, per 1k
+// samples, break-even; the first `top` options and the cheapest (starred).
+std::string cost_options_table(const CostTable& t, size_t top, size_t width) {
   core::Table table({"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"), C_("run cost", "lost to input"),
                      C_("run cost", "rented"), C_("run cost", "owned"), C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
                     {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kRight, core::Table::Align::kRight,
@@ -102,9 +94,13 @@ std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
                    o.breakeven_months ? trf("{:.1f} months", *o.breakeven_months) : "-"});
     ++shown;
   }
-  out += table.render("  ", width);
-  out += "  " + _("run (band): expected, and the range the throughput estimate allows; measured rows have no band") + "\n";
-  out += "  " + _("rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power") + "\n";
+  return table.render("  ", width);
+}
+
+// The cheapest option that meets the deadline (or that none does), and what
+// the input pipeline costs.
+std::string cost_verdict_text(const CostTable& t) {
+  std::string out;
   if (t.cheapest) {
     const OptionCost& c = t.options[*t.cheapest];
     const double cost = std::min(c.rent_cost.value_or(INFINITY), c.own_cost.value_or(INFINITY));
@@ -127,6 +123,13 @@ std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
       break;  // the same pipeline starves every option; one line says it
     }
   }
+  return out;
+}
+
+// A month of runs: reserved around the clock against released after each run,
+// for the first priced options.
+std::string cost_month_text(const CostTable& t, size_t top) {
+  std::string out;
   bool header = false;
   size_t months_shown = 0;  // the first priced options, as many as the table's top (at least 3)
   for (size_t i = 0; i < t.options.size() && months_shown < std::max<size_t>(top, 3); ++i) {
@@ -159,6 +162,29 @@ std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
     }
     out += "  " + line + "\n";
   }
+  return out;
+}
+
+}  // namespace
+
+// The run's time and cost per option: what the run is, where the prices come
+// from, the table, the verdict, a month of it, the notes.
+std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
+  std::string out;
+  const auto samples = run_samples(t.run);
+  if (!samples) return out;
+  out += "\n" + (t.run.steps ? trf("Time and cost of the run ({0} steps of batch {1})", *t.run.steps, t.run.batch)
+                             : trf("Time and cost of the run ({0:g} epochs of {1} samples)", *t.run.epochs, *t.run.dataset_samples)) +
+         "\n";
+  if (t.prices_source.empty()) out += "  " + _("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)") + "\n";
+  // TRANSLATORS: {0} where the prices come from, {1} their currency.
+  else out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
+  if (t.exchange) out += "  " + exchange_rate_text(*t.exchange) + "\n";
+  out += cost_options_table(t, top, width);
+  out += "  " + _("run (band): expected, and the range the throughput estimate allows; measured rows have no band") + "\n";
+  out += "  " + _("rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power") + "\n";
+  out += cost_verdict_text(t);
+  out += cost_month_text(t, top);
   for (const std::string& n : t.notes) out += "  " + trf("note: {0}", n) + "\n";
   return out;
 }

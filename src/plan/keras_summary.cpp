@@ -197,11 +197,10 @@ LayerKind keras_layer_kind(std::string_view type_in, std::string_view name_in) {
   return LayerKind::kOther;
 }
 
-core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
-  if (text.size() > kMaxKerasSummaryBytes) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "summary",
-                      trf("{0} bytes; a model.summary() text is expected to be under {1} bytes", text.size(), kMaxKerasSummaryBytes));
-  }
+namespace {
+
+// What reading a summary line by line keeps between lines.
+struct SummaryReader {
   KerasSummary out;
   bool in_table = false;
   bool box = false;
@@ -209,6 +208,115 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   // Per row: the raw "name (type)" text, joined across wrapped lines.
   std::vector<std::string> name_texts;
   std::string pending_shape;  // Keras 3: a wrapped shape cell waiting for its row
+};
+
+// The lines around the table: the model's name, the totals (which end the
+// table) and the table's header, Keras 3's box or Keras 2's columns. False
+// when the line is none of them.
+bool read_summary_frame(SummaryReader& r, std::string_view line, std::string_view trimmed) {
+  if (core::starts_with(trimmed, "Model:")) {
+    std::string_view name = core::trim(trimmed.substr(6));
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+    r.out.model_name = std::string(name);
+    return true;
+  }
+  if (trimmed.find("params:") != std::string_view::npos) {
+    read_total(trimmed, "Non-trainable params:", r.out.non_trainable_params);
+    read_total(trimmed, "Optimizer params:", r.out.optimizer_params);
+    if (trimmed.find("Non-trainable") == std::string_view::npos && trimmed.find("Optimizer") == std::string_view::npos) {
+      read_total(trimmed, "Trainable params:", r.out.trainable_params);
+      read_total(trimmed, "Total params:", r.out.total_params);
+    }
+    r.in_table = false;
+    return true;
+  }
+  if (line.find(kBoxHeavyV) != std::string_view::npos) {  // Keras 3 header row
+    r.box = true;
+    r.in_table = true;
+    r.out.layout = "keras3-box";
+    return true;
+  }
+  if (line.find("Layer (type)") != std::string_view::npos) {
+    r.in_table = true;
+    r.out.layout = "keras2-columns";
+    r.shape_column = line.find("Output Shape");
+    return true;
+  }
+  return false;
+}
+
+// A layer row: its parameters, line and output shape (a warning when the
+// shape is not understood).
+void add_summary_layer(SummaryReader& r, uint64_t params, int line_no, const std::string& shape, std::string name_type) {
+  KerasLayer layer;
+  layer.params = params;
+  layer.line = line_no;
+  if (!parse_shape(shape, layer) && shape.find("multiple") == std::string::npos) {
+    r.out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(shape, 60)));
+  }
+  r.out.layers.push_back(std::move(layer));
+  r.name_texts.push_back(std::move(name_type));
+}
+
+// A line of Keras 3's box table: a row, or a wrapped cell of the row above.
+// False when the layer limit is reached.
+bool read_box_line(SummaryReader& r, std::string_view line, int line_no) {
+  std::vector<std::string_view> cells = split_on(line, kBoxV);
+  // cells: "", name, shape, params, [trainable / connected to...], ""
+  if (cells.size() < 4) return true;
+  const std::string_view name_cell = core::trim(cells[1]);
+  const std::string_view shape_cell = core::trim(cells[2]);
+  const std::string_view params_cell = core::trim(cells[3]);
+  const auto params = parse_count(params_cell);
+  if (params && !name_cell.empty()) {
+    if (r.out.layers.size() >= kMaxLayers) return false;
+    const std::string shape = r.pending_shape + std::string(shape_cell);
+    r.pending_shape.clear();
+    add_summary_layer(r, *params, line_no, shape, std::string(name_cell));
+  } else if (!r.out.layers.empty()) {
+    // A wrapped cell: the rest of the name "(GlobalAveragePooling2D)" or of a long shape.
+    if (!name_cell.empty()) r.name_texts.back() += std::string(" ") + std::string(name_cell);
+    if (!shape_cell.empty() && !r.out.layers.back().shape_known) {
+      KerasLayer& last = r.out.layers.back();
+      parse_shape(shape_cell, last);
+    }
+  }
+  return true;
+}
+
+// A line of Keras 2's column table: a row, or a wrapped line. False when the
+// layer limit is reached.
+bool read_column_line(SummaryReader& r, std::string_view line, int line_no) {
+  if (is_rule(line)) return true;
+  if (auto row = parse_plain_row(line)) {
+    if (r.out.layers.size() >= kMaxLayers) return false;
+    add_summary_layer(r, row->params, line_no, row->shape, row->name_type);
+    return true;
+  }
+  // A wrapped line: text in the name column continues the previous row's
+  // "name (type)"; text further right is the "Connected to" column.
+  if (!r.out.layers.empty()) {
+    const size_t first = line.find_first_not_of(" \t");
+    if (r.shape_column == std::string_view::npos || first < r.shape_column) {
+      const size_t end = r.shape_column == std::string_view::npos ? line.size() : std::min(line.size(), r.shape_column);
+      const std::string_view piece = core::trim(line.substr(first, end - first));
+      if (!piece.empty()) r.name_texts.back() += std::string(piece);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// A model.summary() text, line by line: the frame (name, header, totals),
+// then the rows of whichever table it prints; the names and types split once
+// the wrapped lines are joined, and the rows' sum checked against the totals.
+core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
+  if (text.size() > kMaxKerasSummaryBytes) {
+    return core::fail(core::ErrorCode::kInvalidArgument, "summary",
+                      trf("{0} bytes; a model.summary() text is expected to be under {1} bytes", text.size(), kMaxKerasSummaryBytes));
+  }
+  SummaryReader r;
   int line_no = 0;
   for (std::string_view raw : core::split(text, '\n')) {
     ++line_no;
@@ -216,91 +324,16 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const std::string_view trimmed = core::trim(line);
     if (trimmed.empty()) continue;
-
-    if (core::starts_with(trimmed, "Model:")) {
-      std::string_view name = core::trim(trimmed.substr(6));
-      if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
-      out.model_name = std::string(name);
+    if (read_summary_frame(r, line, trimmed)) continue;
+    if (r.box && line.find(kBoxV) != std::string_view::npos) {
+      if (!read_box_line(r, line, line_no)) break;
       continue;
     }
-    if (trimmed.find("params:") != std::string_view::npos) {
-      read_total(trimmed, "Non-trainable params:", out.non_trainable_params);
-      read_total(trimmed, "Optimizer params:", out.optimizer_params);
-      if (trimmed.find("Non-trainable") == std::string_view::npos && trimmed.find("Optimizer") == std::string_view::npos) {
-        read_total(trimmed, "Trainable params:", out.trainable_params);
-        read_total(trimmed, "Total params:", out.total_params);
-      }
-      in_table = false;
-      continue;
-    }
-    if (line.find(kBoxHeavyV) != std::string_view::npos) {  // Keras 3 header row
-      box = true;
-      in_table = true;
-      out.layout = "keras3-box";
-      continue;
-    }
-    if (line.find("Layer (type)") != std::string_view::npos) {
-      in_table = true;
-      out.layout = "keras2-columns";
-      shape_column = line.find("Output Shape");
-      continue;
-    }
-    if (box && line.find(kBoxV) != std::string_view::npos) {
-      std::vector<std::string_view> cells = split_on(line, kBoxV);
-      // cells: "", name, shape, params, [trainable / connected to...], ""
-      if (cells.size() < 4) continue;
-      const std::string_view name_cell = core::trim(cells[1]);
-      const std::string_view shape_cell = core::trim(cells[2]);
-      const std::string_view params_cell = core::trim(cells[3]);
-      const auto params = parse_count(params_cell);
-      if (params && !name_cell.empty()) {
-        if (out.layers.size() >= kMaxLayers) break;
-        KerasLayer layer;
-        layer.params = *params;
-        layer.line = line_no;
-        const std::string shape = pending_shape + std::string(shape_cell);
-        pending_shape.clear();
-        if (!parse_shape(shape, layer) && shape.find("multiple") == std::string::npos) {
-          out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(shape, 60)));
-        }
-        out.layers.push_back(std::move(layer));
-        name_texts.emplace_back(name_cell);
-      } else if (!out.layers.empty()) {
-        // A wrapped cell: the rest of the name "(GlobalAveragePooling2D)" or of a long shape.
-        if (!name_cell.empty()) name_texts.back() += std::string(" ") + std::string(name_cell);
-        if (!shape_cell.empty() && !out.layers.back().shape_known) {
-          KerasLayer& last = out.layers.back();
-          parse_shape(shape_cell, last);
-        }
-      }
-      continue;
-    }
-    if (!in_table || box) continue;
-    if (is_rule(line)) continue;
-    if (auto row = parse_plain_row(line)) {
-      if (out.layers.size() >= kMaxLayers) break;
-      KerasLayer layer;
-      layer.params = row->params;
-      layer.line = line_no;
-      if (!parse_shape(row->shape, layer) && row->shape.find("multiple") == std::string::npos) {
-        out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(row->shape, 60)));
-      }
-      out.layers.push_back(std::move(layer));
-      name_texts.push_back(row->name_type);
-      continue;
-    }
-    // A wrapped line: text in the name column continues the previous row's
-    // "name (type)"; text further right is the "Connected to" column.
-    if (!out.layers.empty()) {
-      const size_t first = line.find_first_not_of(" \t");
-      if (shape_column == std::string_view::npos || first < shape_column) {
-        const size_t end = shape_column == std::string_view::npos ? line.size() : std::min(line.size(), shape_column);
-        const std::string_view piece = core::trim(line.substr(first, end - first));
-        if (!piece.empty()) name_texts.back() += std::string(piece);
-      }
-    }
+    if (!r.in_table || r.box) continue;
+    if (!read_column_line(r, line, line_no)) break;
   }
-  for (size_t i = 0; i < out.layers.size(); ++i) split_name_type(name_texts[i], out.layers[i]);
+  KerasSummary& out = r.out;
+  for (size_t i = 0; i < out.layers.size(); ++i) split_name_type(r.name_texts[i], out.layers[i]);
   if (out.layers.empty()) {
     return core::fail(core::ErrorCode::kParse, "summary",
                       _("no layer rows found; expected the text printed by Keras model.summary() (a 'Layer (type)' table)"));
@@ -310,7 +343,7 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   if (const auto weights = keras_weight_count(out); weights && *weights != sum) {
     out.warnings.push_back(trf("the rows add up to {0} parameters, the summary's totals say {1} weights", sum, *weights));
   }
-  return out;
+  return std::move(r.out);
 }
 
 std::optional<uint64_t> keras_weight_count(const KerasSummary& s) {

@@ -37,12 +37,11 @@ double scaling_efficiency(const GpuCandidate& gpu, int n) {
   return gpu.nvlink_gbs ? 0.92 : 0.85;
 }
 
-GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> /*all*/, const ThroughputModel* model) {
-  GpuChoice c;
-  c.gpu = gpu;
-  c.tier = tier_of(gpu);
-  c.max_batch_per_gpu = max_batch_that_fits(w, usable_gpu_bytes(gpu));
-  c.fits = c.max_batch_per_gpu > 0;
+namespace {
+
+// How many GPUs the batch needs by memory, and the batch each then runs; a
+// GPU that cannot hold one sample says so.
+void size_gpu_batch(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
   const uint64_t batch = std::max<uint64_t>(1, w.batch);
   if (c.fits) {
     const uint64_t by_memory = (batch + c.max_batch_per_gpu - 1) / c.max_batch_per_gpu;
@@ -56,22 +55,28 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
                                   core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
                                   core::format_bytes_binary(usable_gpu_bytes(gpu))));
   }
-  // The batch asked for on as many GPUs as asked: inside the uncertainty it
-  // is borderline, never "fits"; the plan then spreads it wider (gpus_needed)
-  // and says so with the largest safe batch.
-  {
-    const uint64_t asked = (batch + static_cast<uint64_t>(std::max(1, w.gpus)) - 1) / static_cast<uint64_t>(std::max(1, w.gpus));
-    const MemoryBreakdown at_asked = estimate_memory(w, asked);
-    c.requested_batch_per_gpu = asked;
-    c.requested_verdict = memory_verdict(at_asked, usable_gpu_bytes(gpu));
-    if (c.requested_verdict == MemoryVerdict::kBorderline) {
-      // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
-      c.notes.push_back(trf("batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}",
-                            asked, core::format_bytes_binary(at_asked.total_bytes), core::format_bytes_binary(at_asked.uncertainty_bytes),
-                            core::format_bytes_binary(usable_gpu_bytes(gpu)), c.max_batch_per_gpu));
-    }
+}
+
+// The batch asked for on as many GPUs as asked: inside the uncertainty it
+// is borderline, never "fits"; the plan then spreads it wider (gpus_needed)
+// and says so with the largest safe batch.
+void check_requested_batch(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
+  const uint64_t batch = std::max<uint64_t>(1, w.batch);
+  const uint64_t asked = (batch + static_cast<uint64_t>(std::max(1, w.gpus)) - 1) / static_cast<uint64_t>(std::max(1, w.gpus));
+  const MemoryBreakdown at_asked = estimate_memory(w, asked);
+  c.requested_batch_per_gpu = asked;
+  c.requested_verdict = memory_verdict(at_asked, usable_gpu_bytes(gpu));
+  if (c.requested_verdict == MemoryVerdict::kBorderline) {
+    // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
+    c.notes.push_back(trf("batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}",
+                          asked, core::format_bytes_binary(at_asked.total_bytes), core::format_bytes_binary(at_asked.uncertainty_bytes),
+                          core::format_bytes_binary(usable_gpu_bytes(gpu)), c.max_batch_per_gpu));
   }
-  // The rate of one GPU at the batch it runs (the per-step update is spread over it).
+}
+
+// The rate of one GPU at the batch it runs (the per-step update is spread
+// over it), and of all the GPUs needed with their scaling.
+void estimate_gpu_rate(GpuChoice& c, const Workload& w, const GpuCandidate& gpu, const ThroughputModel* model) {
   Workload one = w;
   one.batch = std::max<uint64_t>(1, c.batch_per_gpu);
   one.gpus = 1;
@@ -85,8 +90,11 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
       c.samples_per_s_per_kusd = c.per_gpu->samples_per_s / (*gpu.launch_price_usd / 1000.0);
     }
   }
-  // The notes per tier and on consumer vs professional cards of the
-  // configuration guide (docs/guide.md).
+}
+
+// The notes per tier and on consumer vs professional cards of the
+// configuration guide (docs/guide.md), on multi-GPU links and on precision.
+void add_card_notes(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
   switch (c.tier) {
     case Tier::kEntry:
       c.notes.push_back(_("entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models"));
@@ -120,6 +128,22 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
   if (w.precision == Precision::kMixedFloat16 && !gpu.fp16_tflops) {
     c.notes.push_back(_("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0"));
   }
+}
+
+}  // namespace
+
+// One GPU for the workload: how many it takes and at what batch, whether the
+// batch asked for fits, the rate, and the notes on the card.
+GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> /*all*/, const ThroughputModel* model) {
+  GpuChoice c;
+  c.gpu = gpu;
+  c.tier = tier_of(gpu);
+  c.max_batch_per_gpu = max_batch_that_fits(w, usable_gpu_bytes(gpu));
+  c.fits = c.max_batch_per_gpu > 0;
+  size_gpu_batch(c, w, gpu);
+  check_requested_batch(c, w, gpu);
+  estimate_gpu_rate(c, w, gpu, model);
+  add_card_notes(c, w, gpu);
   return c;
 }
 

@@ -685,6 +685,36 @@ std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& 
 
 namespace {
 
+// The published rows measured in the plan's own conditions: their median,
+// with the spread of container releases as the band.
+Throughput throughput_of_measured_rows(const std::vector<const ThroughputRow*>& exact, const Workload& w, const GpuCandidate& gpu,
+                                       const std::string& tf32_note) {
+  std::vector<double> v;
+  for (const ThroughputRow* r : exact) v.push_back(r->samples_per_s);
+  Throughput t;
+  t.samples_per_s = core::median(v);
+  // Published rows of the same GPU and precision differ by about 10%
+  // between container releases (DeepLearningExamples TensorFlow BERT-large
+  // AMP on V100 32GB: 51.0 on DGX-1, 55.3 on DGX-2).
+  t.low = *std::min_element(v.begin(), v.end()) * 0.9;
+  t.high = *std::max_element(v.begin(), v.end()) * 1.1;
+  t.basis = "measured";
+  t.math = std::string(math_mode_name(math_mode(gpu, w.precision)));
+  // TRANSLATORS: {0} rows, {1} their precision, {2} the row's setup, {3} its batch, {4} the source (a URL).
+  t.detail = trnf("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}", "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}",
+                  v.size(), v.size(), measured_precision_name(exact.front()->precision), exact.front()->table_row, exact.front()->batch.value_or(0),
+                  exact.front()->source);
+  // TRANSLATORS: the conditions a published row had to share with the plan to be used as measured; {0} XLA on/off, {1} the factor (2).
+  t.detail += trf("; conditions matched: precision, XLA {0}, batch per GPU within {1:g}x, TensorFlow 2 or unstated",
+                  w.xla ? C_("xla", "on") : C_("xla", "off"), kBatchFactor);
+  if (t.math == "TF32") t.detail += tf32_note;
+  if (std::any_of(exact.begin(), exact.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
+    t.detail += _("; unverified: the source of these rows was not re-checked against its logs, scripts or README "
+                  "(plan_measurements.json sources[].verified)");
+  }
+  return t;
+}
+
 std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m) {
   const auto candidates = matching_rows(m.rows, w, gpu);
   std::vector<const ThroughputRow*> exact;
@@ -692,32 +722,7 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
     if (condition_differences(*r, w).empty()) exact.push_back(r);
   }
   const std::string tf32_note = _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
-  if (!exact.empty()) {
-    std::vector<double> v;
-    for (const ThroughputRow* r : exact) v.push_back(r->samples_per_s);
-    Throughput t;
-    t.samples_per_s = core::median(v);
-    // Published rows of the same GPU and precision differ by about 10%
-    // between container releases (DeepLearningExamples TensorFlow BERT-large
-    // AMP on V100 32GB: 51.0 on DGX-1, 55.3 on DGX-2).
-    t.low = *std::min_element(v.begin(), v.end()) * 0.9;
-    t.high = *std::max_element(v.begin(), v.end()) * 1.1;
-    t.basis = "measured";
-    t.math = std::string(math_mode_name(math_mode(gpu, w.precision)));
-    // TRANSLATORS: {0} rows, {1} their precision, {2} the row's setup, {3} its batch, {4} the source (a URL).
-    t.detail = trnf("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}", "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}",
-                    v.size(), v.size(), measured_precision_name(exact.front()->precision), exact.front()->table_row, exact.front()->batch.value_or(0),
-                    exact.front()->source);
-    // TRANSLATORS: the conditions a published row had to share with the plan to be used as measured; {0} XLA on/off, {1} the factor (2).
-    t.detail += trf("; conditions matched: precision, XLA {0}, batch per GPU within {1:g}x, TensorFlow 2 or unstated",
-                    w.xla ? C_("xla", "on") : C_("xla", "off"), kBatchFactor);
-    if (t.math == "TF32") t.detail += tf32_note;
-    if (std::any_of(exact.begin(), exact.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
-      t.detail += _("; unverified: the source of these rows was not re-checked against its logs, scripts or README "
-                    "(plan_measurements.json sources[].verified)");
-    }
-    return t;
-  }
+  if (!exact.empty()) return throughput_of_measured_rows(exact, w, gpu, tf32_note);
   auto t = estimate_throughput(w, gpu, m.calibration);
   if (!t) return t;
   // The nearest row whose only difference is the batch: its rate times the
