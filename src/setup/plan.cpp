@@ -332,19 +332,23 @@ void add_version(SetupPlan& p, const std::string& kind, const std::string& value
   p.versions.emplace_back(kind, value);
 }
 
-void build_steps(const Knowledge& k, SetupPlan& p) {
-  const SetupFacts& f = k.setup();
-  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
+// Before anything is installed: the OS and root, then every download source.
+void add_preflight_steps(const SetupFacts& f, SetupPlan& p) {
   p.steps.push_back({"preflight", _("Check the OS and that the script runs as root"),
                      trf("The packages and paths below are for {} only; installing drivers and writing /etc needs root.", p.os->id),
                      "tfrig", _("Nothing to undo.")});
-  const Sources& src = p.sources;
   p.steps.push_back({"sources", _("Check that every download source answers"),
                      trf("A source that does not answer (a blocked or slow network, a mirror that closed) would stall apt or pip "
                          "halfway; each is asked once, with a {} s limit, before anything is installed. When default sources do not "
                          "answer it says how to write the installation with mirrors (--mirror cn).",
                          f.mirror_check_timeout_s),
                      "tfrig; docs/setup.md", _("Nothing to undo.")});
+}
+
+// Where packages come from: the apt mirror, nouveau out of the way, NVIDIA's
+// CUDA repository and its mirror.
+void add_repository_steps(const SetupFacts& f, SetupPlan& p) {
+  const Sources& src = p.sources;
   if (!src.apt_mirror.empty()) {
     p.steps.push_back({"apt_mirror", trf("apt archive from {}", src.apt_mirror),
                        trf("The {} archive named in /etc/apt is replaced by the mirror, so apt-get downloads the driver, Docker "
@@ -372,6 +376,11 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                        "https://github.com/aws/aws-parallelcluster-cookbook/pull/919",
                        _("Restore /etc/apt/sources.list.d/cuda-*.list from its .tfrig-bak copy, then sudo apt-get update.")});
   }
+}
+
+// The driver, its persistence daemon and, where the release needs them on
+// the host, CUDA and cuDNN held at the tested versions.
+void add_driver_steps(SetupPlan& p) {
   p.steps.push_back({"driver", p.driver.open ? trf("NVIDIA driver branch {} (open kernel modules)", p.driver.branch)
                                              : trf("NVIDIA driver branch {}", p.driver.branch),
                      p.driver.why, p.driver.installer == "ubuntu-drivers"
@@ -395,42 +404,53 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                        "sudo apt-mark unhold " + p.cuda.cudnn_package + " && sudo apt-get purge " + p.cuda.package + " " +
                            p.cuda.cudnn_package + "; sudo rm /etc/ld.so.conf.d/90-tfrig-cuda.conf && sudo ldconfig."});
   }
-  if (!container) {
-    p.steps.push_back({"python", trf("A Python {} virtual environment in {}", p.python, p.venv_dir),
-                       trf("TensorFlow {} supports Python {}; a venv keeps its pins away from the system's Python.",
-                           p.tfs.front().version, python_range(*p.tfs.front().build)),
-                       "https://www.tensorflow.org/install/pip", "sudo rm -rf " + p.venv_dir + "."});
-    if (!src.pip_index.empty()) {
-      p.steps.push_back({"pip_index", trf("pip in the venv downloads from {}", src.pip_index),
-                         _("pip.conf in the venv sets index-url, so the install below and every later pip install in the venv use "
-                           "the mirror."),
-                         "https://pip.pypa.io/en/stable/topics/configuration/", "rm " + p.venv_dir + "/pip.conf."});
-    }
-    p.steps.push_back({"tensorflow", trf("Install {}", p.tfs.front().pip_requirement),
-                       p.tfs.front().and_cuda
-                           ? _("The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the "
-                               "host needs only the driver.")
-                           : _("This release uses the CUDA and cuDNN installed by the step above."),
-                       "https://www.tensorflow.org/install/pip",
-                       p.venv_dir + "/bin/python -m pip uninstall " + p.tfs.front().pip_name + "."});
-  } else {
-    p.steps.push_back({"docker", _("Docker engine"), _("The container method runs TensorFlow in Docker; the host keeps only the driver."),
-                       "https://www.tensorflow.org/install/docker", "sudo apt-get purge " + p.os->docker_package + "."});
-    if (!src.docker_registry_mirror.empty()) {
-      p.steps.push_back({"registry_mirror", trf("Docker Hub through the registry mirror {}", src.docker_registry_mirror),
-                         _("registry-mirrors in /etc/docker/daemon.json: Docker pulls the TensorFlow images from Docker Hub "
-                           "through the mirror."),
-                         "https://docs.docker.com/docker-hub/image-library/mirror/",
-                         _("Remove the mirror from \"registry-mirrors\" in /etc/docker/daemon.json; sudo systemctl restart docker.")});
-    }
-    p.steps.push_back({"container_toolkit", _("NVIDIA Container Toolkit: repository, package, Docker runtime"),
-                       _("The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its "
-                         "runtime in /etc/docker/daemon.json."),
-                       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
-                       trf("sudo apt-get purge {}; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl "
-                           "restart docker.",
-                           f.ctk_package)});
+}
+
+// The pip method: a venv, its index mirror, TensorFlow.
+void add_python_steps(SetupPlan& p) {
+  const Sources& src = p.sources;
+  p.steps.push_back({"python", trf("A Python {} virtual environment in {}", p.python, p.venv_dir),
+                     trf("TensorFlow {} supports Python {}; a venv keeps its pins away from the system's Python.",
+                         p.tfs.front().version, python_range(*p.tfs.front().build)),
+                     "https://www.tensorflow.org/install/pip", "sudo rm -rf " + p.venv_dir + "."});
+  if (!src.pip_index.empty()) {
+    p.steps.push_back({"pip_index", trf("pip in the venv downloads from {}", src.pip_index),
+                       _("pip.conf in the venv sets index-url, so the install below and every later pip install in the venv use "
+                         "the mirror."),
+                       "https://pip.pypa.io/en/stable/topics/configuration/", "rm " + p.venv_dir + "/pip.conf."});
   }
+  p.steps.push_back({"tensorflow", trf("Install {}", p.tfs.front().pip_requirement),
+                     p.tfs.front().and_cuda
+                         ? _("The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the "
+                             "host needs only the driver.")
+                         : _("This release uses the CUDA and cuDNN installed by the step above."),
+                     "https://www.tensorflow.org/install/pip",
+                     p.venv_dir + "/bin/python -m pip uninstall " + p.tfs.front().pip_name + "."});
+}
+
+// The container methods: Docker, its registry mirror, the Container Toolkit.
+void add_container_steps(const SetupFacts& f, SetupPlan& p) {
+  const Sources& src = p.sources;
+  p.steps.push_back({"docker", _("Docker engine"), _("The container method runs TensorFlow in Docker; the host keeps only the driver."),
+                     "https://www.tensorflow.org/install/docker", "sudo apt-get purge " + p.os->docker_package + "."});
+  if (!src.docker_registry_mirror.empty()) {
+    p.steps.push_back({"registry_mirror", trf("Docker Hub through the registry mirror {}", src.docker_registry_mirror),
+                       _("registry-mirrors in /etc/docker/daemon.json: Docker pulls the TensorFlow images from Docker Hub "
+                         "through the mirror."),
+                       "https://docs.docker.com/docker-hub/image-library/mirror/",
+                       _("Remove the mirror from \"registry-mirrors\" in /etc/docker/daemon.json; sudo systemctl restart docker.")});
+  }
+  p.steps.push_back({"container_toolkit", _("NVIDIA Container Toolkit: repository, package, Docker runtime"),
+                     _("The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its "
+                       "runtime in /etc/docker/daemon.json."),
+                     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
+                     trf("sudo apt-get purge {}; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl "
+                         "restart docker.",
+                         f.ctk_package)});
+}
+
+// The OS tuning of the configuration guide: swap, limits, CPU governor.
+void add_tuning_steps(SetupPlan& p) {
   p.steps.push_back({"swap", trf("Swap off and vm.swappiness={}", p.swappiness),
                      _("The configuration guide (docs/guide.md): turn swap off on a training server; a paging host stalls the "
                        "input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule."),
@@ -447,6 +467,22 @@ void build_steps(const Knowledge& k, SetupPlan& p) {
                      "https://www.kernel.org/doc/Documentation/admin-guide/pm/cpufreq.rst",
                      _("Reboot (the setting is not persistent), or write the old governor back to "
                        "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor.")});
+}
+
+// The installation's steps in the order install.sh runs them, each with what
+// it does, why, its source and how to undo it.
+void build_steps(const Knowledge& k, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
+  add_preflight_steps(f, p);
+  add_repository_steps(f, p);
+  add_driver_steps(p);
+  if (!container) {
+    add_python_steps(p);
+  } else {
+    add_container_steps(f, p);
+  }
+  add_tuning_steps(p);
   p.steps.push_back({"verify", _("Verify: nvidia-smi and a one-line TensorFlow GPU check"),
                      _("Prints the driver and GPUs the system sees, then whether TensorFlow lists a GPU."),
                      container ? "https://www.tensorflow.org/install/docker" : "https://www.tensorflow.org/install/pip",
@@ -931,16 +967,12 @@ void plan_preset(const SetupFacts& f, const SetupOptions& o, const PresetChoice&
   }
 }
 
-// Where every download comes from: the defaults of the knowledge base, the
-// --mirror preset, and the single options over both; and what install.sh
-// checks answers before relying on it.
-core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
+// apt: the OS archive named in /etc/apt, and Debian's security archive.
+core::Status plan_apt_source(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
   const SetupFacts& f = k.setup();
   const MirrorOptions& m = o.mirrors;
-  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
-  const std::string arch = p.repo_arch == "sbsa" ? "aarch64" : "x86_64";
   Sources& s = p.sources;
-  // apt: the OS archive named in /etc/apt.
+  const std::string arch = p.repo_arch == "sbsa" ? "aarch64" : "x86_64";
   const knowledge::AptMirror* preset_apt = preset ? preset->apt_for(p.os->os_id, arch) : nullptr;
   auto apt = TFRIG_TRY(pick("--apt-mirror", m.apt, preset_apt ? &preset_apt->url : nullptr));
   if (!apt.first.empty()) {
@@ -964,7 +996,14 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
       add_check(s, _("apt security archive mirror"), sec + "/", true);
     }
   }
-  // NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
+  return {};
+}
+
+// NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
+core::Status plan_cuda_repo_source(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const MirrorOptions& m = o.mirrors;
+  Sources& s = p.sources;
   auto cuda = TFRIG_TRY(pick("--cuda-repo", m.cuda_repo, preset ? &preset->cuda_repo : nullptr));
   s.cuda_repo_default = f.cuda_repo_url_base;
   s.cuda_repo_mirrored = !cuda.first.empty();
@@ -980,7 +1019,16 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
                             s.cuda_repo_base));
     }
   }
-  // pip (pip and apt methods; a container's pip gets PIP_INDEX_URL from the Dockerfile).
+  return {};
+}
+
+// pip (pip and apt methods; a container's pip gets PIP_INDEX_URL from the
+// Dockerfile), conda, and Hugging Face's endpoint from China.
+core::Status plan_python_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const MirrorOptions& m = o.mirrors;
+  Sources& s = p.sources;
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   auto pip = TFRIG_TRY(pick("--pip-index", m.pip_index, preset ? &preset->pip_index : nullptr));
   s.pip_index = pip.first;
   // pip ignores an index over plain http unless its host is trusted (an intranet mirror).
@@ -1003,7 +1051,15 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
     add_check(s, s.pip_index.empty() ? std::string("PyPI") : _("PyPI mirror"),
               (s.pip_index.empty() ? f.default_pip_index.url : s.pip_index) + "/pip/", !s.pip_index.empty());
   }
-  // The NVIDIA Container Toolkit repository, and the registry the images come from.
+  return {};
+}
+
+// The NVIDIA Container Toolkit repository, and the registry the images come from.
+core::Status plan_container_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const MirrorOptions& m = o.mirrors;
+  Sources& s = p.sources;
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   auto ctk = TFRIG_TRY(pick("--container-toolkit-repo", m.container_toolkit, preset ? &preset->container_toolkit : nullptr));
   s.ctk_mirrored = !ctk.first.empty();
   const std::string ctk_base = s.ctk_mirrored ? ctk.first : f.ctk_repo_base;
@@ -1029,6 +1085,17 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
       add_check(s, _("Docker Hub registry"), f.docker_hub_registry.url, false);
     }
   }
+  return {};
+}
+
+// Where every download comes from: the defaults of the knowledge base, the
+// --mirror preset, and the single options over both; and what install.sh
+// checks answers before relying on it.
+core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
+  TFRIG_TRY(plan_apt_source(k, o, preset, p));
+  TFRIG_TRY(plan_cuda_repo_source(k, o, preset, p));
+  TFRIG_TRY(plan_python_sources(k, o, preset, p));
+  TFRIG_TRY(plan_container_sources(k, o, preset, p));
   return {};
 }
 

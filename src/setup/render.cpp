@@ -59,14 +59,17 @@ std::string numbered(std::string text, const std::vector<std::string>& keys, siz
 
 }  // namespace
 
-std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k) {
+namespace {
+
+// The plan's values by the @KEY@ fields of install.sh.in.
+Values install_sh_values(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
   const auto& t = p.tfs.front();
   auto get = [&](const std::map<std::string, std::string>& m, const std::string& key) {
     auto it = m.find(key);
     return it == m.end() ? std::string() : it->second;
   };
-  Values v{
+  return Values{
       {"OS", p.os->id},
       {"OS_ID", p.os->os_id},
       {"OS_VERSION", p.os->version_id},
@@ -121,6 +124,58 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
       {"GOVERNOR", p.governor},
       {"TF_CHECK", kTfCheck},
   };
+}
+
+// The sections of one step; the per-item sections (a source check, an apt
+// rewrite, an image to verify) numbered, with their values added to `v`.
+std::string install_sh_step(const Step& st, const SetupPlan& p, const Template& t_sh, Values& v) {
+  std::string s;
+  if (st.id == "driver") {
+    s += t_sh.section("driver");
+    s += t_sh.section(p.driver.installer == "ubuntu-drivers" ? "driver_ubuntu_drivers" : "driver_cuda_repo");
+    s += t_sh.section("driver_end");
+  } else if (st.id == "sources") {
+    s += t_sh.section("sources");
+    for (size_t i = 0; i < p.sources.checks.size(); ++i) {
+      const auto& c = p.sources.checks[i];
+      s += numbered(t_sh.section("source_check"), {"CHECK_KIND", "CHECK_WHAT", "CHECK_URL"}, i);
+      v.emplace_back("CHECK_KIND_" + std::to_string(i), c.mirror ? "mirror" : "default");
+      v.emplace_back("CHECK_WHAT_" + std::to_string(i), c.what);
+      v.emplace_back("CHECK_URL_" + std::to_string(i), c.url);
+    }
+    // Written with a preset, the advice never repeats it: what is left is the image registry.
+    s += t_sh.section(p.sources.preset.empty() ? "sources_advice_default" : "sources_advice_preset");
+    s += t_sh.section("sources_end");
+  } else if (st.id == "apt_mirror") {
+    s += t_sh.section("apt_mirror");
+    for (size_t i = 0; i < p.sources.apt_rewrites.size(); ++i) {
+      s += numbered(t_sh.section("apt_rewrite"), {"APT_PATTERN", "APT_MIRROR"}, i);
+      v.emplace_back("APT_PATTERN_" + std::to_string(i), p.sources.apt_rewrites[i].pattern);
+      v.emplace_back("APT_MIRROR_" + std::to_string(i), p.sources.apt_rewrites[i].mirror);
+    }
+    s += t_sh.section("apt_mirror_end");
+  } else if (st.id == "verify") {
+    s += t_sh.section("verify");
+    if (is_container(p)) {
+      for (size_t i = 0; i < p.tfs.size(); ++i) {
+        s += numbered(t_sh.section("verify_image"), {"IMAGE"}, i);
+        v.emplace_back("IMAGE_" + std::to_string(i), p.tfs[i].image);
+      }
+    } else {
+      s += t_sh.section("verify_pip");
+    }
+    s += t_sh.section("verify_end");
+  } else {
+    s += t_sh.section(st.id);
+  }
+  return s;
+}
+
+}  // namespace
+
+// install.sh: its head, one function per step and the calls in the plan's order.
+std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k) {
+  Values v = install_sh_values(p, k);
   const Template& t_sh = setup_template("install.sh.in");
   std::string s = t_sh.section("head");
   if (!is_container(p)) s += t_sh.section("venv");
@@ -128,44 +183,7 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
   std::string calls;
   for (const auto& st : p.steps) {
     calls += "  step_" + st.id + "\n";
-    if (st.id == "driver") {
-      s += t_sh.section("driver");
-      s += t_sh.section(p.driver.installer == "ubuntu-drivers" ? "driver_ubuntu_drivers" : "driver_cuda_repo");
-      s += t_sh.section("driver_end");
-    } else if (st.id == "sources") {
-      s += t_sh.section("sources");
-      for (size_t i = 0; i < p.sources.checks.size(); ++i) {
-        const auto& c = p.sources.checks[i];
-        s += numbered(t_sh.section("source_check"), {"CHECK_KIND", "CHECK_WHAT", "CHECK_URL"}, i);
-        v.emplace_back("CHECK_KIND_" + std::to_string(i), c.mirror ? "mirror" : "default");
-        v.emplace_back("CHECK_WHAT_" + std::to_string(i), c.what);
-        v.emplace_back("CHECK_URL_" + std::to_string(i), c.url);
-      }
-      // Written with a preset, the advice never repeats it: what is left is the image registry.
-      s += t_sh.section(p.sources.preset.empty() ? "sources_advice_default" : "sources_advice_preset");
-      s += t_sh.section("sources_end");
-    } else if (st.id == "apt_mirror") {
-      s += t_sh.section("apt_mirror");
-      for (size_t i = 0; i < p.sources.apt_rewrites.size(); ++i) {
-        s += numbered(t_sh.section("apt_rewrite"), {"APT_PATTERN", "APT_MIRROR"}, i);
-        v.emplace_back("APT_PATTERN_" + std::to_string(i), p.sources.apt_rewrites[i].pattern);
-        v.emplace_back("APT_MIRROR_" + std::to_string(i), p.sources.apt_rewrites[i].mirror);
-      }
-      s += t_sh.section("apt_mirror_end");
-    } else if (st.id == "verify") {
-      s += t_sh.section("verify");
-      if (is_container(p)) {
-        for (size_t i = 0; i < p.tfs.size(); ++i) {
-          s += numbered(t_sh.section("verify_image"), {"IMAGE"}, i);
-          v.emplace_back("IMAGE_" + std::to_string(i), p.tfs[i].image);
-        }
-      } else {
-        s += t_sh.section("verify_pip");
-      }
-      s += t_sh.section("verify_end");
-    } else {
-      s += t_sh.section(st.id);
-    }
+    s += install_sh_step(st, p, t_sh, v);
   }
   calls.pop_back();
   // The calls are code tfrig writes (its own step ids), not values: put in as they are.
@@ -288,9 +306,10 @@ std::string first_run_downloads(const SetupPlan& p, const knowledge::Knowledge& 
 
 }  // namespace
 
-std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
-  const auto& f = k.setup();
-  std::ostringstream s;
+namespace {
+
+// The title and the table of the files written.
+void readme_files(std::ostringstream& s, const SetupPlan& p) {
   // TRANSLATORS: the generated README.md (Markdown): keep `...` code spans, | table | cells and URLs.
   s << "# " << trf("TensorFlow GPU server setup: {}, {}, {}", p.os->id, method_name(p.method), gpu_label(p)) << "\n\n"
     << _("Written by `tfrig setup`; nothing here has run yet. The files:") << "\n\n"
@@ -318,6 +337,10 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
     s << "| `condarc` | " << trf("conda's channels from {}: copy it to ~/.condarc if you use conda (not installed)", p.sources.conda)
       << " |\n";
   }
+}
+
+// The plan: each TensorFlow, the driver, CUDA, mixed precision, the notes.
+void readme_plan(std::ostringstream& s, const SetupPlan& p) {
   s << "\n## " << _("The plan") << "\n\n";
   for (const auto& t : p.tfs) {
     std::string what;
@@ -343,6 +366,12 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
                  : _("Mixed precision: chosen at run time from the GPU's compute capability (tuning.py)."))
     << "\n";
   for (const auto& n : p.notes) s << "- " << trf("Note: {}", n) << "\n";
+}
+
+// The download sources install.sh checks, the mirror preset, and the
+// first-run downloads from China.
+void readme_download_sources(std::ostringstream& s, const SetupPlan& p, const knowledge::Knowledge& k) {
+  const auto& f = k.setup();
   s << "\n## " << _("Download sources") << "\n\n"
     << trf("`install.sh` first checks that each answers (a HEAD request, {} s; `--dry-run` lists them):",
            f.mirror_check_timeout_s)
@@ -355,6 +384,10 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
       << "\n";
   }
   if (p.sources.china) s << first_run_downloads(p, k);
+}
+
+// How to run install.sh, then TensorFlow (compose or the venv).
+void readme_how_to_run(std::ostringstream& s, const SetupPlan& p) {
   s << "\n## " << _("How to run it") << "\n\n"
     << "```\n./install.sh --dry-run      # " << _("read what it would do; changes nothing") << "\n"
     << "sudo ./install.sh            # " << _("do it; reboot when it says so, then run it again") << "\n```\n\n"
@@ -369,6 +402,10 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
   } else {
     s << "\n" << trf("Then: `set -a; . ./tfrig.env; set +a; {}/bin/python train.py`.", p.venv_dir) << "\n";
   }
+}
+
+// Each step: why, its source, how to undo it.
+void readme_steps(std::ostringstream& s, const SetupPlan& p) {
   s << "\n## " << _("The steps, why, and how to undo each") << "\n\n";
   int i = 1;
   for (const auto& st : p.steps) {
@@ -377,6 +414,11 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
       << "   - " << trf("Source: {}", st.source) << "\n"
       << "   - " << trf("Undo: {}", st.undo) << "\n";
   }
+}
+
+// The public sources the plan follows.
+void readme_references(std::ostringstream& s, const knowledge::Knowledge& k) {
+  const auto& f = k.setup();
   s << "\n## " << _("Sources") << "\n\n"
     << "- "
     << _("The configuration guide tfrig follows (docs/guide.md in the tfrig repository): the version matrix, swap off,\n"
@@ -391,6 +433,19 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
     << "  https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html,\n"
     << "  https://docs.nvidia.com/deploy/driver-persistence/index.html.\n"
     << "- Ubuntu: https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/.\n";
+}
+
+}  // namespace
+
+// README.md: the files, the plan, the sources, how to run it, the steps, the references.
+std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
+  std::ostringstream s;
+  readme_files(s, p);
+  readme_plan(s, p);
+  readme_download_sources(s, p, k);
+  readme_how_to_run(s, p);
+  readme_steps(s, p);
+  readme_references(s, k);
   return s.str();
 }
 
