@@ -109,89 +109,110 @@ core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
   return info;
 }
 
+// The "cpu" object of a sample: cores, busy and iowait cores, per-core fractions.
+core::Result<CpuSample> parse_cpu_sample(const Json& cpu, const Reader& r) {
+  CpuSample c;
+  const std::optional<double> cores = TFRIG_TRY(r.number(cpu, "cores", "cpu", 0, kMaxCount, true));
+  c.cores = static_cast<int>(*cores);
+  const std::optional<double> busy = TFRIG_TRY(r.number(cpu, "busy_cores", "cpu", 0, kMaxCount, true));
+  c.busy_cores = *busy;
+  const std::optional<double> iowait = TFRIG_TRY(r.number(cpu, "iowait_cores", "cpu", 0, kMaxCount));
+  c.iowait_cores = iowait.value_or(0);
+  for (auto [key, out] : {std::pair{"core_busy", &c.core_busy}, std::pair{"core_iowait", &c.core_iowait}}) {
+    auto arr = TFRIG_TRY(r.array(cpu, key, "cpu"));
+    for (size_t i = 0; i < arr->size(); ++i) {
+      const Json& v = (*arr)[i];
+      if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1) {
+        return tl::unexpected(r.error(fmt::format("cpu.{}[{}]", key, i), _("expected a fraction from 0 to 1")));
+      }
+      out->push_back(v.get<double>());
+    }
+  }
+  return c;
+}
+
+// The "process" object: the watched process tree's threads, CPU and reads.
+core::Result<ProcessSample> parse_process_sample(const Json& process, const Reader& r) {
+  ProcessSample p;
+  const std::optional<double> processes = TFRIG_TRY(r.number(process, "processes", "process", 0, kMaxCount));
+  p.processes = static_cast<int>(processes.value_or(0));
+  const std::optional<double> threads = TFRIG_TRY(r.number(process, "threads", "process", 0, kMaxCount));
+  p.threads = static_cast<uint64_t>(threads.value_or(0));
+  const std::optional<double> cpu = TFRIG_TRY(r.number(process, "cpu_cores", "process", 0, kMaxCount, true));
+  p.cpu_cores = *cpu;
+  const std::optional<double> demand = TFRIG_TRY(r.number(process, "cpu_demand_cores", "process", 0, kMaxCount));
+  p.cpu_demand_cores = demand.value_or(p.cpu_cores);
+  const std::optional<double> hot = TFRIG_TRY(r.number(process, "hottest_thread_cores", "process", 0, kMaxCount));
+  p.hottest_thread_cores = hot.value_or(0);
+  const std::optional<double> blocked = TFRIG_TRY(r.number(process, "blocked_threads", "process", 0, kMaxCount));
+  p.blocked_threads = static_cast<int>(blocked.value_or(0));
+  const std::optional<double> read = TFRIG_TRY(r.number(process, "read_bytes_per_s", "process", 0, kMaxRate));
+  p.read_bytes_per_s = read;
+  return p;
+}
+
+// One element of "disks" (`path` names it in errors).
+core::Result<DiskSample> parse_disk_sample(const Json& d, const std::string& path, const Reader& r) {
+  DiskSample ds;
+  auto name = TFRIG_TRY(r.string(d, "name", path));
+  ds.name = name;
+  const std::optional<double> read = TFRIG_TRY(r.number(d, "read_bytes_per_s", path, 0, kMaxRate, true));
+  ds.read_bytes_per_s = *read;
+  const std::optional<double> util = TFRIG_TRY(r.number(d, "util", path, 0, 1.5));  // io_ticks can overshoot the interval slightly
+  ds.util = util.value_or(0);
+  const std::optional<double> inflight = TFRIG_TRY(r.number(d, "in_flight", path, 0, kMaxCount));
+  ds.in_flight = static_cast<uint64_t>(inflight.value_or(0));
+  return ds;
+}
+
+// One element of "gpus" (`path` names it in errors).
+core::Result<GpuSample> parse_gpu_sample(const Json& g, const std::string& path, const Reader& r) {
+  GpuSample gs;
+  const std::optional<double> index = TFRIG_TRY(r.number(g, "index", path, 0, 65535, true));
+  gs.index = static_cast<unsigned>(*index);
+  const std::optional<double> util = TFRIG_TRY(r.number(g, "util_percent", path, 0, 100));
+  gs.util_percent = util;
+  const std::optional<double> mutil = TFRIG_TRY(r.number(g, "memory_util_percent", path, 0, 100));
+  gs.memory_util_percent = mutil;
+  const std::optional<double> mem = TFRIG_TRY(r.number(g, "memory_used_bytes", path, 0, kMaxBytes));
+  if (mem) gs.memory_used_bytes = static_cast<uint64_t>(*mem);
+  const std::optional<double> rx = TFRIG_TRY(r.number(g, "pcie_rx_bytes_per_s", path, 0, kMaxRate));
+  gs.pcie_rx_bytes_per_s = rx;
+  const std::optional<double> tx = TFRIG_TRY(r.number(g, "pcie_tx_bytes_per_s", path, 0, kMaxRate));
+  gs.pcie_tx_bytes_per_s = tx;
+  const std::optional<double> clock = TFRIG_TRY(r.number(g, "sm_clock_mhz", path, 0, 1e6));
+  gs.sm_clock_mhz = clock;
+  const std::optional<double> power = TFRIG_TRY(r.number(g, "power_watts", path, 0, 1e6));
+  gs.power_watts = power;
+  return gs;
+}
+
+// One sample line: its time, then each part, every number checked against its range.
 core::Result<Sample> parse_sample(const Json& j, const Reader& r) {
   Sample s;
   const std::optional<double> t = TFRIG_TRY(r.number(j, "t", "", 0, kMaxSeconds, true));
   s.t = *t;
   if (auto it = j.find("cpu"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) return tl::unexpected(r.error("cpu", _("expected an object")));
-    CpuSample c;
-    const std::optional<double> cores = TFRIG_TRY(r.number(*it, "cores", "cpu", 0, kMaxCount, true));
-    c.cores = static_cast<int>(*cores);
-    const std::optional<double> busy = TFRIG_TRY(r.number(*it, "busy_cores", "cpu", 0, kMaxCount, true));
-    c.busy_cores = *busy;
-    const std::optional<double> iowait = TFRIG_TRY(r.number(*it, "iowait_cores", "cpu", 0, kMaxCount));
-    c.iowait_cores = iowait.value_or(0);
-    for (auto [key, out] : {std::pair{"core_busy", &c.core_busy}, std::pair{"core_iowait", &c.core_iowait}}) {
-      auto arr = TFRIG_TRY(r.array(*it, key, "cpu"));
-      for (size_t i = 0; i < arr->size(); ++i) {
-        const Json& v = (*arr)[i];
-        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0 || v.get<double>() > 1) {
-          return tl::unexpected(r.error(fmt::format("cpu.{}[{}]", key, i), _("expected a fraction from 0 to 1")));
-        }
-        out->push_back(v.get<double>());
-      }
-    }
-    s.cpu = std::move(c);
+    s.cpu = TFRIG_TRY(parse_cpu_sample(*it, r));
   }
   if (auto it = j.find("process"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) return tl::unexpected(r.error("process", _("expected an object")));
-    ProcessSample p;
-    const std::optional<double> processes = TFRIG_TRY(r.number(*it, "processes", "process", 0, kMaxCount));
-    p.processes = static_cast<int>(processes.value_or(0));
-    const std::optional<double> threads = TFRIG_TRY(r.number(*it, "threads", "process", 0, kMaxCount));
-    p.threads = static_cast<uint64_t>(threads.value_or(0));
-    const std::optional<double> cpu = TFRIG_TRY(r.number(*it, "cpu_cores", "process", 0, kMaxCount, true));
-    p.cpu_cores = *cpu;
-    const std::optional<double> demand = TFRIG_TRY(r.number(*it, "cpu_demand_cores", "process", 0, kMaxCount));
-    p.cpu_demand_cores = demand.value_or(p.cpu_cores);
-    const std::optional<double> hot = TFRIG_TRY(r.number(*it, "hottest_thread_cores", "process", 0, kMaxCount));
-    p.hottest_thread_cores = hot.value_or(0);
-    const std::optional<double> blocked = TFRIG_TRY(r.number(*it, "blocked_threads", "process", 0, kMaxCount));
-    p.blocked_threads = static_cast<int>(blocked.value_or(0));
-    const std::optional<double> read = TFRIG_TRY(r.number(*it, "read_bytes_per_s", "process", 0, kMaxRate));
-    p.read_bytes_per_s = read;
-    s.process = p;
+    s.process = TFRIG_TRY(parse_process_sample(*it, r));
   }
   auto disks = TFRIG_TRY(r.array(j, "disks", ""));
   for (size_t i = 0; i < disks->size(); ++i) {
     const Json& d = (*disks)[i];
     const std::string path = fmt::format("disks[{}]", i);
     if (!d.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
-    DiskSample ds;
-    auto name = TFRIG_TRY(r.string(d, "name", path));
-    ds.name = name;
-    const std::optional<double> read = TFRIG_TRY(r.number(d, "read_bytes_per_s", path, 0, kMaxRate, true));
-    ds.read_bytes_per_s = *read;
-    const std::optional<double> util = TFRIG_TRY(r.number(d, "util", path, 0, 1.5));  // io_ticks can overshoot the interval slightly
-    ds.util = util.value_or(0);
-    const std::optional<double> inflight = TFRIG_TRY(r.number(d, "in_flight", path, 0, kMaxCount));
-    ds.in_flight = static_cast<uint64_t>(inflight.value_or(0));
-    s.disks.push_back(std::move(ds));
+    s.disks.push_back(TFRIG_TRY(parse_disk_sample(d, path, r)));
   }
   auto gpus = TFRIG_TRY(r.array(j, "gpus", ""));
   for (size_t i = 0; i < gpus->size(); ++i) {
     const Json& g = (*gpus)[i];
     const std::string path = fmt::format("gpus[{}]", i);
     if (!g.is_object()) return tl::unexpected(r.error(path, _("expected an object")));
-    GpuSample gs;
-    const std::optional<double> index = TFRIG_TRY(r.number(g, "index", path, 0, 65535, true));
-    gs.index = static_cast<unsigned>(*index);
-    const std::optional<double> util = TFRIG_TRY(r.number(g, "util_percent", path, 0, 100));
-    gs.util_percent = util;
-    const std::optional<double> mutil = TFRIG_TRY(r.number(g, "memory_util_percent", path, 0, 100));
-    gs.memory_util_percent = mutil;
-    const std::optional<double> mem = TFRIG_TRY(r.number(g, "memory_used_bytes", path, 0, kMaxBytes));
-    if (mem) gs.memory_used_bytes = static_cast<uint64_t>(*mem);
-    const std::optional<double> rx = TFRIG_TRY(r.number(g, "pcie_rx_bytes_per_s", path, 0, kMaxRate));
-    gs.pcie_rx_bytes_per_s = rx;
-    const std::optional<double> tx = TFRIG_TRY(r.number(g, "pcie_tx_bytes_per_s", path, 0, kMaxRate));
-    gs.pcie_tx_bytes_per_s = tx;
-    const std::optional<double> clock = TFRIG_TRY(r.number(g, "sm_clock_mhz", path, 0, 1e6));
-    gs.sm_clock_mhz = clock;
-    const std::optional<double> power = TFRIG_TRY(r.number(g, "power_watts", path, 0, 1e6));
-    gs.power_watts = power;
-    s.gpus.push_back(gs);
+    s.gpus.push_back(TFRIG_TRY(parse_gpu_sample(g, path, r)));
   }
   return s;
 }
