@@ -76,8 +76,10 @@ OsRelease parse_os_release(std::string_view text) {
   return out;
 }
 
-core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
-  if (!core::looks_like_text(text)) return fail(ErrorCode::kParse, "", Message(N_("binary data, expected /proc/cpuinfo text")));
+namespace {
+
+// What reading /proc/cpuinfo keeps from one "processor" block to the next.
+struct CpuinfoScan {
   CpuinfoSummary out;
   std::set<std::string> packages;
   std::set<std::pair<std::string, std::string>> cores;
@@ -90,31 +92,35 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
   int with_core_id = 0;                     // processors that carry both physical id and core id
   bool has_physical = false, has_core = false;
   int fields_first = 0, fields_current = 0;
-  auto end_processor = [&] {
+
+  void end_processor() {
     if (has_physical && has_core) ++with_core_id;
-  };
-  for (std::string_view line : core::split_lines(text)) {
-    size_t colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
-    std::string_view key = core::trim(line.substr(0, colon));
-    std::string_view value = core::trim(line.substr(colon + 1));
+  }
+
+  // "processor : N" starts a CPU's block; arm64 prints a bare one per CPU
+  // too, older arm a model line.
+  void processor(std::string_view value) {
+    if (!core::parse_u64(value)) {
+      if (!out.model_name) out.model_name = std::string(value);
+      return;
+    }
+    if (seen_processor) {
+      end_processor();
+      if (in_first) fields_first = fields_current - 1;
+      in_first = false;
+    }
+    seen_processor = true;
+    ++out.logical_cpus;
+    physical_id.clear();
+    has_physical = has_core = false;
+    fields_current = 1;
+  }
+
+  // One "key : value" line of a block.
+  void field(std::string_view key, std::string_view value) {
     ++fields_current;
     if (key == "processor") {
-      // arm64 prints a bare "processor : N" per CPU too; older arm a model line.
-      if (core::parse_u64(value)) {
-        if (seen_processor) {
-          end_processor();
-          if (in_first) fields_first = fields_current - 1;
-          in_first = false;
-        }
-        seen_processor = true;
-        ++out.logical_cpus;
-        physical_id.clear();
-        has_physical = has_core = false;
-        fields_current = 1;
-      } else if (!out.model_name) {
-        out.model_name = std::string(value);
-      }
+      processor(value);
     } else if (key == "cpu" && !power_model && !core::parse_u64(value)) {
       power_model = std::string(value);
     } else if (key == "vendor_id" && !out.vendor) {
@@ -123,9 +129,7 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
       out.vendor = "arm implementer " + std::string(value);
     } else if (key == "CPU part" && !arm_part) {
       arm_part = std::string(value);
-    } else if (key == "model name" && !out.model_name) {
-      out.model_name = std::string(value);
-    } else if (key == "Hardware" && !out.model_name) {
+    } else if ((key == "model name" || key == "Hardware") && !out.model_name) {
       out.model_name = std::string(value);
     } else if (key == "physical id") {
       physical_id = std::string(value);
@@ -142,22 +146,40 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
       out.mhz = core::parse_double(value);
     }
   }
-  if (out.logical_cpus == 0) return fail(ErrorCode::kParse, "", Message(N_("no 'processor' entries, expected /proc/cpuinfo text")));
-  if (seen_processor) end_processor();
-  if (in_first) fields_first = fields_current;
-  out.truncated = (!text.empty() && text.back() != '\n') || (out.logical_cpus > 1 && fields_current < fields_first);
-  if (!out.model_name && power_model) out.model_name = *power_model;
-  if (!out.model_name && arm_part) out.model_name = "ARM CPU part " + *arm_part;
-  if (!packages.empty()) out.sockets = static_cast<int>(packages.size());
-  // Core ids count cores only when every processor has one; a cut capture
-  // would undercount.
-  if (!cores.empty() && with_core_id == out.logical_cpus) {
-    out.physical_cores = static_cast<int>(cores.size());
-  } else if (cores_per_socket && out.sockets) {
-    out.physical_cores = *cores_per_socket * *out.sockets;
+
+  // After the last line: truncation, the model name of other architectures,
+  // sockets and cores.
+  void finish(std::string_view text) {
+    if (seen_processor) end_processor();
+    if (in_first) fields_first = fields_current;
+    out.truncated = (!text.empty() && text.back() != '\n') || (out.logical_cpus > 1 && fields_current < fields_first);
+    if (!out.model_name && power_model) out.model_name = *power_model;
+    if (!out.model_name && arm_part) out.model_name = "ARM CPU part " + *arm_part;
+    if (!packages.empty()) out.sockets = static_cast<int>(packages.size());
+    // Core ids count cores only when every processor has one; a cut capture
+    // would undercount.
+    if (!cores.empty() && with_core_id == out.logical_cpus) {
+      out.physical_cores = static_cast<int>(cores.size());
+    } else if (cores_per_socket && out.sockets) {
+      out.physical_cores = *cores_per_socket * *out.sockets;
+    }
+    out.has_hypervisor_flag = out.flags.count("hypervisor") > 0;
   }
-  out.has_hypervisor_flag = out.flags.count("hypervisor") > 0;
-  return out;
+};
+
+}  // namespace
+
+core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
+  if (!core::looks_like_text(text)) return fail(ErrorCode::kParse, "", Message(N_("binary data, expected /proc/cpuinfo text")));
+  CpuinfoScan scan;
+  for (std::string_view line : core::split_lines(text)) {
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    scan.field(core::trim(line.substr(0, colon)), core::trim(line.substr(colon + 1)));
+  }
+  if (scan.out.logical_cpus == 0) return fail(ErrorCode::kParse, "", Message(N_("no 'processor' entries, expected /proc/cpuinfo text")));
+  scan.finish(text);
+  return std::move(scan.out);
 }
 
 core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::string_view text) {
