@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -218,6 +219,41 @@ void fill_random(void* host, size_t elements, int data_type, uint64_t seed) {
   }
 }
 
+// The element types measured, each with the compute capability whose tensor
+// cores take it (fp32 runs on the CUDA cores everywhere).
+const Precision kGemmPrecisions[] = {
+    {"fp32", cuda::kCudaR32F, cuda::kComputeType32F, 4, 0, "fp32 inputs, fp32 compute (CUDA cores)"},
+    {"tf32", cuda::kCudaR32F, cuda::kComputeType32FFastTf32, 4, 8, "fp32 inputs, tf32 tensor cores"},
+    {"fp16", cuda::kCudaR16F, cuda::kComputeType32F, 2, 7, "fp16 inputs, fp32 accumulate (mixed precision)"},
+    {"bf16", cuda::kCudaR16BF, cuda::kComputeType32F, 2, 8, "bf16 inputs, fp32 accumulate"},
+};
+
+// The conditions of one precision's measurement, recorded with it.
+nlohmann::json gemm_params(const DeviceInfo& info, uint64_t n, const Precision& p, int iterations, const cuda::CublasLt& lt) {
+  return {{"gpu", info.name},
+          {"compute_capability", fmt::format("{}.{}", info.cc_major, info.cc_minor)},
+          {"m", n}, {"n", n}, {"k", n},
+          {"layout", "TN (A transposed), column-major"},
+          {"precision", p.label},
+          {"iterations_per_sample", iterations},
+          {"library", lt.soname}};
+}
+
+// Inputs: random values uploaded through the pinned staging buffer; false
+// when a copy fails.
+bool upload_gemm_inputs(const cuda::Driver& d, GpuSession& gpu, void* staging, std::initializer_list<CUdeviceptr> inputs,
+                        size_t elements, const Precision& p) {
+  bool upload_ok = true;
+  for (CUdeviceptr dst : inputs) {
+    fill_random(staging, elements, p.data_type, dst);
+    if (d.cuMemcpyHtoDAsync(dst, staging, elements * p.element_bytes, gpu.stream()) != kCudaSuccess ||
+        !gpu.sync()) {
+      upload_ok = false;
+    }
+  }
+  return upload_ok;
+}
+
 class GemmBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "gemm"; }
@@ -253,12 +289,6 @@ class GemmBenchmark final : public Benchmark {
     // cublasSetWorkspace), ample for older GPUs.
     constexpr size_t kWorkspace = 32u << 20;
     const int iterations = ctx.config.quick ? 5 : 20;
-    const Precision precisions[] = {
-        {"fp32", cuda::kCudaR32F, cuda::kComputeType32F, 4, 0, "fp32 inputs, fp32 compute (CUDA cores)"},
-        {"tf32", cuda::kCudaR32F, cuda::kComputeType32FFastTf32, 4, 8, "fp32 inputs, tf32 tensor cores"},
-        {"fp16", cuda::kCudaR16F, cuda::kComputeType32F, 2, 7, "fp16 inputs, fp32 accumulate (mixed precision)"},
-        {"bf16", cuda::kCudaR16BF, cuda::kComputeType32F, 2, 8, "bf16 inputs, fp32 accumulate"},
-    };
     auto workspace = gpu.alloc_device(kWorkspace);
     size_t max_bytes = n * n * 4;
     auto a = gpu.alloc_device(max_bytes);
@@ -276,14 +306,8 @@ class GemmBenchmark final : public Benchmark {
       return fail_all(staging.error().to_string());
     }
 
-    for (const Precision& p : precisions) {
-      nlohmann::json params = {{"gpu", info->name},
-                               {"compute_capability", fmt::format("{}.{}", info->cc_major, info->cc_minor)},
-                               {"m", n}, {"n", n}, {"k", n},
-                               {"layout", "TN (A transposed), column-major"},
-                               {"precision", p.label},
-                               {"iterations_per_sample", iterations},
-                               {"library", lt.soname}};
+    for (const Precision& p : kGemmPrecisions) {
+      nlohmann::json params = gemm_params(*info, n, p, iterations, lt);
       if (info->cc_major < p.min_cc_major) {
         runner.skip(p.metric, "TFLOPS",
                     trf("{0} needs compute capability {1}.0 or newer; this GPU is {2}.{3}", p.metric,
@@ -291,17 +315,7 @@ class GemmBenchmark final : public Benchmark {
                     params);
         continue;
       }
-      // Inputs: random values uploaded through the pinned staging buffer.
-      size_t elements = n * n;
-      bool upload_ok = true;
-      for (CUdeviceptr dst : {*a, *b}) {
-        fill_random(*staging, elements, p.data_type, dst);
-        if (d.cuMemcpyHtoDAsync(dst, *staging, elements * p.element_bytes, gpu.stream()) != kCudaSuccess ||
-            !gpu.sync()) {
-          upload_ok = false;
-        }
-      }
-      if (!upload_ok) {
+      if (!upload_gemm_inputs(d, gpu, *staging, {*a, *b}, n * n, p)) {
         runner.fail(p.metric, "TFLOPS", _("uploading the input matrices failed"), params);
         continue;
       }

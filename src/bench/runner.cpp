@@ -263,8 +263,74 @@ std::string format_value(double v) {
   return fmt::format("{:.2f}", v);
 }
 
+// A note, a skip reason or an expectation's basis under the table.
+struct BenchFootnote {
+  std::string id, metric, text;
+};
+
+// One measurement's row: its figures (or "-" and a footnote saying why not),
+// the previous run and the expectation where the table has those columns.
+std::vector<std::string> bench_row(const Measurement& m, bool compare, bool expected, std::vector<BenchFootnote>& footnotes) {
+  const std::string status = status_label(m.status);
+  std::vector<std::string> row;
+  if (m.status == Status::kOk) {
+    row = {m.id, m.metric, format_value(m.median), m.unit, format_value(m.min), format_value(m.max),
+           fmt::format("{:.1f}%", m.cv * 100), std::to_string(m.samples.size()), status};
+  } else {
+    row = {m.id, m.metric, "-", m.unit, "-", "-", "-", std::to_string(m.samples.size()), status};
+    footnotes.push_back({m.id, m.metric, m.status == Status::kSkipped ? trf("skipped: {}", m.reason) : trf("failed: {}", m.reason)});
+  }
+  if (compare) {
+    if (m.previous_median) {
+      row.push_back(format_value(*m.previous_median));
+      row.push_back(m.status == Status::kOk && *m.previous_median != 0
+                        ? fmt::format("{:+.1f}%", (m.median / *m.previous_median - 1) * 100)
+                        : "-");
+    } else {
+      row.insert(row.end(), {"-", "-"});
+    }
+  }
+  if (expected) {
+    if (m.expected && m.expected->value > 0) {
+      row.push_back(format_value(m.expected->value));
+      row.push_back(fmt::format("{:.0f}%", m.median / m.expected->value * 100));
+      footnotes.push_back({m.id, m.metric, trf("expected: {0} ({1})", m.expected->basis, m.expected->source)});
+    } else {
+      row.insert(row.end(), {"-", "-"});
+    }
+  }
+  for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", n)});
+  return row;
+}
+
+// The footnotes; the same note or reason on several metrics of one benchmark is said once.
+std::string bench_footnotes_text(const std::vector<BenchFootnote>& footnotes, size_t width) {
+  std::vector<bool> used(footnotes.size(), false);
+  std::string notes;
+  for (size_t i = 0; i < footnotes.size(); ++i) {
+    if (used[i]) continue;
+    std::vector<std::string> metrics;
+    for (size_t k = i; k < footnotes.size(); ++k) {
+      if (!used[k] && footnotes[k].id == footnotes[i].id && footnotes[k].text == footnotes[i].text) {
+        used[k] = true;
+        metrics.push_back(footnotes[k].metric);
+      }
+    }
+    std::string who = footnotes[i].id + "." + metrics.front();
+    if (metrics.size() > 1) {
+      who = footnotes[i].id + " (" + metrics.front();
+      for (size_t k = 1; k < metrics.size(); ++k) who += ", " + metrics[k];
+      who += ")";
+    }
+    notes += "  " + core::wrap_display(who + " " + footnotes[i].text, width, "    ") + "\n";
+  }
+  return notes;
+}
+
 }  // namespace
 
+// The machine, its warnings, one row per measurement (with the previous run
+// and the expectation when any has them), then the footnotes.
 std::string render_text(const BenchReport& report, size_t width) {
   std::string out;
   const auto& c = report.context;
@@ -293,63 +359,10 @@ std::string render_text(const BenchReport& report, size_t width) {
     align.insert(align.end(), {A::kRight, A::kRight});
   }
   core::Table table(headers, align);
-  struct Footnote {
-    std::string id, metric, text;
-  };
-  std::vector<Footnote> footnotes;
-  for (const auto& m : report.results) {
-    const std::string status = status_label(m.status);
-    std::vector<std::string> row;
-    if (m.status == Status::kOk) {
-      row = {m.id, m.metric, format_value(m.median), m.unit, format_value(m.min), format_value(m.max),
-             fmt::format("{:.1f}%", m.cv * 100), std::to_string(m.samples.size()), status};
-    } else {
-      row = {m.id, m.metric, "-", m.unit, "-", "-", "-", std::to_string(m.samples.size()), status};
-      footnotes.push_back({m.id, m.metric, m.status == Status::kSkipped ? trf("skipped: {}", m.reason) : trf("failed: {}", m.reason)});
-    }
-    if (compare) {
-      if (m.previous_median) {
-        row.push_back(format_value(*m.previous_median));
-        row.push_back(m.status == Status::kOk && *m.previous_median != 0
-                          ? fmt::format("{:+.1f}%", (m.median / *m.previous_median - 1) * 100)
-                          : "-");
-      } else {
-        row.insert(row.end(), {"-", "-"});
-      }
-    }
-    if (expected) {
-      if (m.expected && m.expected->value > 0) {
-        row.push_back(format_value(m.expected->value));
-        row.push_back(fmt::format("{:.0f}%", m.median / m.expected->value * 100));
-        footnotes.push_back({m.id, m.metric, trf("expected: {0} ({1})", m.expected->basis, m.expected->source)});
-      } else {
-        row.insert(row.end(), {"-", "-"});
-      }
-    }
-    table.add_row(std::move(row));
-    for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", n)});
-  }
+  std::vector<BenchFootnote> footnotes;
+  for (const auto& m : report.results) table.add_row(bench_row(m, compare, expected, footnotes));
   out += table.render("  ", width);
-  // The same note or reason on several metrics of one benchmark is said once.
-  std::vector<bool> used(footnotes.size(), false);
-  std::string notes;
-  for (size_t i = 0; i < footnotes.size(); ++i) {
-    if (used[i]) continue;
-    std::vector<std::string> metrics;
-    for (size_t k = i; k < footnotes.size(); ++k) {
-      if (!used[k] && footnotes[k].id == footnotes[i].id && footnotes[k].text == footnotes[i].text) {
-        used[k] = true;
-        metrics.push_back(footnotes[k].metric);
-      }
-    }
-    std::string who = footnotes[i].id + "." + metrics.front();
-    if (metrics.size() > 1) {
-      who = footnotes[i].id + " (" + metrics.front();
-      for (size_t k = 1; k < metrics.size(); ++k) who += ", " + metrics[k];
-      who += ")";
-    }
-    notes += "  " + core::wrap_display(who + " " + footnotes[i].text, width, "    ") + "\n";
-  }
+  const std::string notes = bench_footnotes_text(footnotes, width);
   if (!notes.empty()) out += "\n" + notes;
   return out;
 }
