@@ -134,7 +134,8 @@ class Team {
     generation_.fetch_add(1, std::memory_order_release);
     generation_.notify_all();
     fn(0);
-    for (int left = pending_.load(std::memory_order_acquire); left != 0; left = pending_.load(std::memory_order_acquire)) {
+    for (int left = pending_.load(std::memory_order_acquire); left != 0;
+         left = pending_.load(std::memory_order_acquire)) {
       pending_.wait(left, std::memory_order_acquire);
     }
     return watch.seconds();
@@ -325,7 +326,8 @@ class MemoryBenchmark final : public Benchmark {
     std::vector<int> cpus;
     if (ctx.inventory.cpu.numa_nodes.size() > 1) cpus = spread_cpus(ctx.inventory);
     for (int threads : {1, ctx.threads}) {
-      measure_stream_kernels(ctx, runner, arr, threads, threads == 1 ? "1_thread" : "all_threads", cpus, llc, huge_pages);
+      measure_stream_kernels(ctx, runner, arr, threads, threads == 1 ? "1_thread" : "all_threads", cpus, llc,
+                             huge_pages);
       if (threads == ctx.threads && threads == 1) break;  // "all threads" is one thread here
     }
     // A one-CPU run still lists the all-thread metrics, as skipped with why.

@@ -20,14 +20,14 @@ namespace tfrig::knowledge {
 
 namespace {
 
-using nlohmann::json;
 using core::ErrorCode;
 using core::Version;
+using nlohmann::json;
 
 // The files the loader understands; any other *.json is ignored.
-constexpr std::string_view kFileNames[] = {"tf_builds.json",   "tf_pip_extras.json", "cuda_drivers.json",
+constexpr std::string_view kFileNames[] = {"tf_builds.json",    "tf_pip_extras.json", "cuda_drivers.json",
                                            "tf_libraries.json", "tf_compute.json",    "gpus.json",
-                                           "thresholds.json",  "setup.json",         "plan_measurements.json"};
+                                           "thresholds.json",   "setup.json",         "plan_measurements.json"};
 
 std::string str(const json& j, const char* key) {
   auto it = j.find(key);
@@ -202,7 +202,8 @@ core::Status check_value(const json* v, Expect expect, const std::string& at) {
     case Expect::kVersions: return absent ? core::Status{} : check_version_list(*v, at, false);
     case Expect::kReleases:
       if (!absent) TFRIG_TRY(check_version_list(*v, at, true));
-      if (absent || v->empty()) return core::fail(ErrorCode::kParse, at, _("missing or empty; expected a list of releases"));
+      if (absent || v->empty())
+        return core::fail(ErrorCode::kParse, at, _("missing or empty; expected a list of releases"));
       return {};
     case Expect::kNumber: return absent || v->is_number() ? core::Status{} : bad(at, N_("a number or null"), *v);
     case Expect::kBool: return absent || v->is_boolean() ? core::Status{} : bad(at, N_("true, false or null"), *v);
@@ -234,8 +235,9 @@ core::Status need_object(const json& row, const std::string& at) {
 // expected, then fills the record. ----
 
 template <class Row>
-using Member = std::variant<std::string Row::*, std::optional<std::string> Row::*, std::vector<std::string> Row::*,
-                            std::optional<double> Row::*, std::optional<int> Row::*, std::optional<bool> Row::*, bool Row::*>;
+using Member =
+    std::variant<std::string Row::*, std::optional<std::string> Row::*, std::vector<std::string> Row::*,
+                 std::optional<double> Row::*, std::optional<int> Row::*, std::optional<bool> Row::*, bool Row::*>;
 
 template <class Row>
 struct Field {
@@ -266,7 +268,9 @@ void read_into(std::optional<int>& out, const json* v, bool) {
 void read_into(std::optional<bool>& out, const json* v, bool) {
   if (v != nullptr && v->is_boolean()) out = v->get<bool>();
 }
-void read_into(bool& out, const json* v, bool fallback) { out = v != nullptr && v->is_boolean() ? v->get<bool>() : fallback; }
+void read_into(bool& out, const json* v, bool fallback) {
+  out = v != nullptr && v->is_boolean() ? v->get<bool>() : fallback;
+}
 
 // One row: an object, each field checked in the table's order (errors name
 // `at` + "." + the field), then read into a fresh record.
@@ -282,7 +286,9 @@ core::Result<Row> read_row(const json& r, const std::string& at, std::span<const
 }
 
 // "tf_builds.json: rows[3]": where a row's fields are named from.
-std::string row_at(const std::string& where, std::string_view array, size_t row) { return field_at(where, array, row, ""); }
+std::string row_at(const std::string& where, std::string_view array, size_t row) {
+  return field_at(where, array, row, "");
+}
 
 #define TFRIG_CHECK(expr)          \
   do {                             \
@@ -306,16 +312,14 @@ bool newer_build_first(const TfBuild& a, const TfBuild& b) {
 
 core::Status Knowledge::parse_tf_builds(const json& doc, const std::string& where, DataFile& file) {
   static const Field<TfBuild> kFields[] = {
-      {"tf", Expect::kVersion, &TfBuild::tf},
-      {"cuda", Expect::kVersion, &TfBuild::cuda},
-      {"cudnn", Expect::kVersion, &TfBuild::cudnn},
-      {"python", Expect::kVersions, &TfBuild::python},
-      {"package", Expect::kText, &TfBuild::package},
-      {"compiler", Expect::kText, &TfBuild::compiler},
+      {"tf", Expect::kVersion, &TfBuild::tf},        {"cuda", Expect::kVersion, &TfBuild::cuda},
+      {"cudnn", Expect::kVersion, &TfBuild::cudnn},  {"python", Expect::kVersions, &TfBuild::python},
+      {"package", Expect::kText, &TfBuild::package}, {"compiler", Expect::kText, &TfBuild::compiler},
       {"source", Expect::kText, &TfBuild::source},
   };
   const json& rows = rows_of(doc, "rows");
-  for (size_t i = 0; i < rows.size(); ++i) tf_builds_.push_back(TFRIG_TRY(read_row<TfBuild>(rows[i], row_at(where, "rows", i), kFields)));
+  for (size_t i = 0; i < rows.size(); ++i)
+    tf_builds_.push_back(TFRIG_TRY(read_row<TfBuild>(rows[i], row_at(where, "rows", i), kFields)));
   if (tf_builds_.empty()) return core::fail(ErrorCode::kParse, where + ": rows", _("no rows; expected at least one"));
   // Newest first, whatever order the file has.
   std::stable_sort(tf_builds_.begin(), tf_builds_.end(), newer_build_first);
@@ -337,7 +341,8 @@ core::Status Knowledge::parse_tf_pip_extras(const json& doc, const std::string& 
     PipExtra p = TFRIG_TRY(read_row<PipExtra>(r, row_at(where, "rows", i), kFields));
     if (r.contains("packages") && r["packages"].is_object()) {
       for (const auto& [pkg, pin] : r["packages"].items()) {
-        if (!pin.is_string()) return bad(field_at(where, "rows", i, "packages." + pkg), N_("a pin string like \"==12.5.82\""), pin);
+        if (!pin.is_string())
+          return bad(field_at(where, "rows", i, "packages." + pkg), N_("a pin string like \"==12.5.82\""), pin);
         p.packages.emplace_back(pkg, pin.get<std::string>());
       }
     }
@@ -365,11 +370,13 @@ core::Status Knowledge::parse_cuda_drivers(const json& doc, const std::string& w
   };
   const json& compat = rows_of(doc, "minor_version_compatibility");
   for (size_t i = 0; i < compat.size(); ++i) {
-    driver_minimums_.push_back(TFRIG_TRY(read_row<DriverMinimum>(compat[i], row_at(where, "minor_version_compatibility", i), kMinimumFields)));
+    driver_minimums_.push_back(
+        TFRIG_TRY(read_row<DriverMinimum>(compat[i], row_at(where, "minor_version_compatibility", i), kMinimumFields)));
   }
   const json& toolkits = rows_of(doc, "toolkits");
   for (size_t i = 0; i < toolkits.size(); ++i) {
-    toolkit_drivers_.push_back(TFRIG_TRY(read_row<ToolkitDriver>(toolkits[i], row_at(where, "toolkits", i), kToolkitFields)));
+    toolkit_drivers_.push_back(
+        TFRIG_TRY(read_row<ToolkitDriver>(toolkits[i], row_at(where, "toolkits", i), kToolkitFields)));
   }
   file.rows = driver_minimums_.size() + toolkit_drivers_.size();
   return {};
@@ -526,10 +533,9 @@ namespace {
 constexpr std::string_view kVersionFacts[] = {"mixed_float16_min_cc", "mixed_bfloat16_min_cc",
                                               "cuda_malloc_async_min_cuda", "windows_native_last_gpu_tf",
                                               "pip_cuda_extra_first_tf"};
-constexpr std::string_view kNumberFacts[] = {"ram_to_vram_ratio", "multi_gpu_min_cores", "multi_gpu_min_threads",
-                                             "cores_per_gpu_min", "pcie_lanes_per_gpu", "nofile_min",
-                                             "nofile_recommended", "memlock_min_bytes", "swappiness_max",
-                                             "retired_pages_max"};
+constexpr std::string_view kNumberFacts[] = {
+    "ram_to_vram_ratio", "multi_gpu_min_cores", "multi_gpu_min_threads", "cores_per_gpu_min", "pcie_lanes_per_gpu",
+    "nofile_min",        "nofile_recommended",  "memlock_min_bytes",     "swappiness_max",    "retired_pages_max"};
 
 bool listed(std::span<const std::string_view> names, std::string_view key) {
   return std::find(names.begin(), names.end(), key) != names.end();
@@ -559,9 +565,9 @@ core::Status Knowledge::parse_thresholds(const json& doc, const std::string& whe
     TFRIG_CHECK(need_number(a, "last_driver_branch", field_at(where, "architectures", i, "last_driver_branch")));
     TFRIG_CHECK(need_version(a, "last_cuda_major", field_at(where, "architectures", i, "last_cuda_major"), true));
     TFRIG_CHECK(need_bool(a, "uncertain", field_at(where, "architectures", i, "uncertain")));
-    architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0), opt_int(a, "last_driver_branch"),
-                                                 opt_str(a, "last_cuda_major"), str(a, "source"),
-                                                 a.value("uncertain", false)});
+    architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0),
+                                                 opt_int(a, "last_driver_branch"), opt_str(a, "last_cuda_major"),
+                                                 str(a, "source"), a.value("uncertain", false)});
   }
   file.rows = facts_.size() + architectures_.size();
   return {};
@@ -599,12 +605,14 @@ core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const jso
     m.url = str(s, "url");
     if (auto v = s.find("verified"); v != s.end() && !v->is_null()) {
       const std::string at = field_at(where, "sources", i, "verified");
-      if (!v->is_object()) return tl::unexpected(bad(at, N_("an object {method, note, rows_checked, rows_changed}"), *v).error());
+      if (!v->is_object())
+        return tl::unexpected(bad(at, N_("an object {method, note, rows_checked, rows_changed}"), *v).error());
       const std::string method = str(*v, "method");
       if (auto known = kVerificationNames.value(method)) {
         m.verified = *known;
       } else {
-        return tl::unexpected(bad(at + ".method", N_("one of raw_logs, script, readme, none"), v->value("method", json())).error());
+        return tl::unexpected(
+            bad(at + ".method", N_("one of raw_logs, script, readme, none"), v->value("method", json())).error());
       }
       for (const char* key : {"rows_checked", "rows_changed"}) {
         auto n = v->find(key);
@@ -626,10 +634,14 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
                                               const std::map<std::string, std::string>& origins) {
   using Parser = core::Status (Knowledge::*)(const json&, const std::string&, DataFile&);
   static const std::pair<std::string_view, Parser> kParsers[] = {
-      {"tf_builds.json", &Knowledge::parse_tf_builds},       {"tf_pip_extras.json", &Knowledge::parse_tf_pip_extras},
-      {"cuda_drivers.json", &Knowledge::parse_cuda_drivers}, {"tf_libraries.json", &Knowledge::parse_tf_libraries},
-      {"tf_compute.json", &Knowledge::parse_tf_compute},     {"gpus.json", &Knowledge::parse_gpus},
-      {"thresholds.json", &Knowledge::parse_thresholds},     {"setup.json", &Knowledge::parse_setup},
+      {"tf_builds.json", &Knowledge::parse_tf_builds},
+      {"tf_pip_extras.json", &Knowledge::parse_tf_pip_extras},
+      {"cuda_drivers.json", &Knowledge::parse_cuda_drivers},
+      {"tf_libraries.json", &Knowledge::parse_tf_libraries},
+      {"tf_compute.json", &Knowledge::parse_tf_compute},
+      {"gpus.json", &Knowledge::parse_gpus},
+      {"thresholds.json", &Knowledge::parse_thresholds},
+      {"setup.json", &Knowledge::parse_setup},
       {"plan_measurements.json", &Knowledge::parse_plan_measurements}};
   Knowledge k;
   for (const auto& [name, parser] : kParsers) {
@@ -656,7 +668,8 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
     file.data_version = str(doc, "data_version");
     file.origin = origin;
     for (const auto& s : rows_of(doc, "sources")) {
-      if (!s.is_object()) return tl::unexpected(bad(where + ": sources", N_("a list of objects {id, url, note}"), s).error());
+      if (!s.is_object())
+        return tl::unexpected(bad(where + ": sources", N_("a list of objects {id, url, note}"), s).error());
       SourceRef ref{str(s, "id"), str(s, "url"), str(s, "note")};
       if (ref.url.empty() && s.contains("repo")) {
         ref.url = str(s, "repo") + (s.contains("path") ? ":" + str(s, "path") : "") +
@@ -840,8 +853,8 @@ std::string targets_text(const std::vector<std::string>& sass, const std::vector
 }
 
 // How one list of SASS and PTX targets runs a GPU of this capability.
-void judge_list(const std::vector<std::string>& sass, const std::vector<std::string>& ptx, const Version& cc, KernelSupport& support,
-                std::string& detail, core::MessageArg& detail_message) {
+void judge_list(const std::vector<std::string>& sass, const std::vector<std::string>& ptx, const Version& cc,
+                KernelSupport& support, std::string& detail, core::MessageArg& detail_message) {
   // SASS sm_XY runs on the same major with minor >= Y (tf_compute.json notes).
   // The newest matching SASS is what the CUDA runtime picks (sm_89 over sm_80 on 8.9).
   std::optional<Version> best;
@@ -884,7 +897,8 @@ std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::
     if (!is_sass && !is_ptx) continue;
     std::string digits = t.substr(is_sass ? 3 : 8);
     // "sm_89" -> "8.9", "sm_100" -> "10.0": the last digit is the minor.
-    if (digits.size() < 2 || !std::all_of(digits.begin(), digits.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; })) {
+    if (digits.size() < 2 || !std::all_of(digits.begin(), digits.end(),
+                                          [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; })) {
       continue;
     }
     const std::string version = digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
@@ -904,8 +918,9 @@ std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::
 
 core::Message kernel_list_check_hint_message() {
   // TRANSLATORS: keep the command and the file path in English.
-  return core::Message(N_("check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
-                          "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)"));
+  return core::Message(N_(
+      "check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
+      "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)"));
 }
 
 std::string kernel_list_check_hint() { return core::render(kernel_list_check_hint_message(), core::i18n::language()); }
@@ -925,8 +940,9 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   out.row = row;
   if (!row || (row->sass.empty() && row->ptx.empty())) {
     out.support = KernelSupport::kUnknown;
-    core::Message m = row && row->documented_minimum ? core::Message(N_("documented minimum {}"), *row->documented_minimum)
-                                                     : core::Message(N_("the compiled list of this release is not known"));
+    core::Message m = row && row->documented_minimum
+                          ? core::Message(N_("documented minimum {}"), *row->documented_minimum)
+                          : core::Message(N_("the compiled list of this release is not known"));
     out.detail = core::render(m, core::i18n::language());
     out.detail_message = std::move(m);
     return out;
@@ -965,15 +981,16 @@ bool MeasurementSource::cites(std::string_view row_source) const {
     for (size_t at = row_source.find(p); at != std::string_view::npos; at = row_source.find(p, at + 1)) {
       const bool starts = at == 0 || row_source[at - 1] == '/' || row_source[at - 1] == ':';
       const size_t end = at + p.size();
-      const bool ends = end == row_source.size() || row_source[end] == ' ' || row_source[end] == '#' || row_source[end] == '@' ||
-                        row_source[end] == '?';
+      const bool ends = end == row_source.size() || row_source[end] == ' ' || row_source[end] == '#' ||
+                        row_source[end] == '@' || row_source[end] == '?';
       if (starts && ends) return true;
     }
   }
   return false;
 }
 
-const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources, std::string_view row_source) {
+const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources,
+                                                 std::string_view row_source) {
   for (const auto& s : sources) {
     if (s.cites(row_source)) return &s;
   }
@@ -1060,7 +1077,8 @@ std::optional<GpuMatch> Knowledge::find_gpu(std::string_view query) const {
     return GpuMatch{&g, g.name, g.architecture, g.compute_capability, g.confidence == "low", "gpus.json:" + g.id};
   };
   auto cc_match = [](const CcRow& r, const std::string& name) {
-    return GpuMatch{nullptr, name, r.architecture, r.cc, r.uncertain, "gpus.json:compute_capabilities (" + r.source + ")"};
+    return GpuMatch{nullptr, name,        r.architecture,
+                    r.cc,    r.uncertain, "gpus.json:compute_capabilities (" + r.source + ")"};
   };
   // The token lists made at load: [gpu][0] its name, [gpu][1..] its aliases; [row][k] the row's k-th name.
   const auto& gt = gpu_tokens_;

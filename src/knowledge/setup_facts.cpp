@@ -256,8 +256,12 @@ void setup_mirror_facts(const json& doc, SetupFacts& f) {
     f.unusable_docker_hub_mirrors.push_back(UnusableMirror{s(r, "host"), s(r, "why"), s(r, "source")});
   }
   const json& dl = obj(m, "china_downloads");
-  f.china_downloads = ChinaDownloads{source_url(obj(dl, "hf_endpoint")), source_url(obj(dl, "keras_weights")),
-                                     s(dl, "keras_cache"), s(dl, "tfds_data_dir"), s(dl, "tfds_source"), s(dl, "gcs_source")};
+  f.china_downloads = ChinaDownloads{source_url(obj(dl, "hf_endpoint")),
+                                     source_url(obj(dl, "keras_weights")),
+                                     s(dl, "keras_cache"),
+                                     s(dl, "tfds_data_dir"),
+                                     s(dl, "tfds_source"),
+                                     s(dl, "gcs_source")};
   const json& china = obj(m, "china");
   f.china = ChinaSignals{strings(china, "locales"), strings(china, "time_zones"), strings(china, "mirror_hosts")};
 }

@@ -31,7 +31,8 @@ std::optional<double> cheaper(std::optional<double> a, std::optional<double> b) 
 
 std::optional<double> run_samples(const RunSpec& run) {
   if (run.steps && run.batch > 0) return static_cast<double>(*run.steps) * static_cast<double>(run.batch);
-  if (run.epochs && run.dataset_samples && *run.dataset_samples > 0) return *run.epochs * static_cast<double>(*run.dataset_samples);
+  if (run.epochs && run.dataset_samples && *run.dataset_samples > 0)
+    return *run.epochs * static_cast<double>(*run.dataset_samples);
   return std::nullopt;
 }
 
@@ -60,7 +61,8 @@ double time_the_run(OptionCost& c, const RateBand& rate, const RunSpec& run) {
   c.run_hours_high = c.samples / low_rate / 3600.0;
   const double ideal_hours = c.samples / rate.expected / 3600.0;
   c.hours_lost_to_input = c.run_hours - ideal_hours;
-  if (run.epochs && run.dataset_samples) c.epoch_hours = static_cast<double>(*run.dataset_samples) / c.effective_rate / 3600.0;
+  if (run.epochs && run.dataset_samples)
+    c.epoch_hours = static_cast<double>(*run.dataset_samples) / c.effective_rate / 3600.0;
   // A deadline is met only when the slow end of the band meets it.
   if (run.deadline_hours) c.meets_deadline = c.run_hours_high <= *run.deadline_hours;
   return ideal_hours;
@@ -68,7 +70,8 @@ double time_the_run(OptionCost& c, const RateBand& rate, const RunSpec& run) {
 
 // Renting: the billed hours of the run at the price's billing step, the cost
 // of waiting on the input, and a month of it released or reserved.
-void cost_renting(OptionCost& c, const GpuPrice* price, int gpus, const RunSpec& run, const PriceBook& prices, double ideal_hours) {
+void cost_renting(OptionCost& c, const GpuPrice* price, int gpus, const RunSpec& run, const PriceBook& prices,
+                  double ideal_hours) {
   const double rest_per_month = prices.storage_per_month + prices.network_per_month;
   if (price != nullptr && price->rent_per_gpu_hour) {
     const Billing billing = price->billing.value_or(prices.billing);
@@ -92,10 +95,12 @@ void cost_renting(OptionCost& c, const GpuPrice* price, int gpus, const RunSpec&
 
 // Owning: the purchase amortized over the hours of use, the energy at board
 // power, a month of it, and the months after which owning costs less than renting.
-void cost_owning(OptionCost& c, const GpuCandidate& gpu, const GpuPrice& price, int gpus, const RunSpec& run, const PriceBook& prices) {
+void cost_owning(OptionCost& c, const GpuCandidate& gpu, const GpuPrice& price, int gpus, const RunSpec& run,
+                 const PriceBook& prices) {
   const double rest_per_month = prices.storage_per_month + prices.network_per_month;
   c.own_capex = *price.purchase_per_gpu * gpus + prices.server_purchase.value_or(0);
-  if (!prices.server_purchase) c.notes.push_back(_("owned: no server price given (server.purchase): the GPUs alone are amortized"));
+  if (!prices.server_purchase)
+    c.notes.push_back(_("owned: no server price given (server.purchase): the GPUs alone are amortized"));
   if (prices.hours_per_month) {
     c.own_hours_per_month = *prices.hours_per_month;
   } else if (run.runs_per_month) {
@@ -111,7 +116,8 @@ void cost_owning(OptionCost& c, const GpuCandidate& gpu, const GpuPrice& price, 
   const double watts = gpu.tdp_watts.value_or(0) * gpus + prices.server_watts.value_or(0);
   c.own_energy_kwh = watts / 1000.0 * c.run_hours;
   double energy_per_hour = 0;
-  if (!gpu.tdp_watts) c.notes.push_back(_("owned: the catalog has no board power for this GPU: its energy is left out"));
+  if (!gpu.tdp_watts)
+    c.notes.push_back(_("owned: the catalog has no board power for this GPU: its energy is left out"));
   if (prices.power_price_per_kwh) {
     energy_per_hour = watts / 1000.0 * *prices.power_price_per_kwh;
     c.own_energy_cost = energy_per_hour * c.run_hours;
@@ -139,7 +145,8 @@ void cost_owning(OptionCost& c, const GpuCandidate& gpu, const GpuPrice& price, 
 
 // One option's time and money: the run timed, then rented and owned where
 // the price book prices it; the cheaper way gives the cost per 1k samples.
-OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, const RunSpec& run, const PriceBook& prices) {
+OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, const RunSpec& run,
+                       const PriceBook& prices) {
   OptionCost c;
   c.gpu_name = gpu.name;
   c.gpus = gpus;

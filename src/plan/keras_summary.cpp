@@ -175,7 +175,8 @@ LayerKind keras_layer_kind(std::string_view type_in, std::string_view name_in) {
   if (starts("conv") || starts("separableconv")) return LayerKind::kConv;
   if (starts("dense") || starts("einsumdense")) return LayerKind::kDense;
   if (starts("batchnorm")) return LayerKind::kBatchNorm;
-  if (starts("layernorm") || starts("groupnorm") || starts("unitnorm") || starts("rmsnorm")) return LayerKind::kLayerNorm;
+  if (starts("layernorm") || starts("groupnorm") || starts("unitnorm") || starts("rmsnorm"))
+    return LayerKind::kLayerNorm;
   if (starts("relu") || starts("leakyrelu")) return LayerKind::kRelu;
   if (starts("activation")) return n.find("relu") != std::string::npos ? LayerKind::kRelu : LayerKind::kActivation;
   if (starts("softmax") || starts("prelu") || starts("elu")) return LayerKind::kActivation;
@@ -186,8 +187,8 @@ LayerKind keras_layer_kind(std::string_view type_in, std::string_view name_in) {
   if (starts("maxpool") || starts("averagepool") || starts("avgpool")) return LayerKind::kPool;
   if (t.find("dropout") != std::string::npos) return LayerKind::kDropout;
   if (starts("flatten") || starts("reshape") || starts("permute")) return LayerKind::kView;
-  if (starts("rescaling") || starts("normalization") || starts("resizing") || starts("random") || starts("centercrop") ||
-      starts("textvectorization"))
+  if (starts("rescaling") || starts("normalization") || starts("resizing") || starts("random") ||
+      starts("centercrop") || starts("textvectorization"))
     return LayerKind::kPreprocess;
   if (starts("embedding")) return LayerKind::kEmbedding;
   if (starts("multiheadattention") || starts("attention")) return LayerKind::kAttention;
@@ -223,7 +224,8 @@ bool read_summary_frame(SummaryReader& r, std::string_view line, std::string_vie
   if (trimmed.find("params:") != std::string_view::npos) {
     read_total(trimmed, "Non-trainable params:", r.out.non_trainable_params);
     read_total(trimmed, "Optimizer params:", r.out.optimizer_params);
-    if (trimmed.find("Non-trainable") == std::string_view::npos && trimmed.find("Optimizer") == std::string_view::npos) {
+    if (trimmed.find("Non-trainable") == std::string_view::npos &&
+        trimmed.find("Optimizer") == std::string_view::npos) {
       read_total(trimmed, "Trainable params:", r.out.trainable_params);
       read_total(trimmed, "Total params:", r.out.total_params);
     }
@@ -247,7 +249,8 @@ bool read_summary_frame(SummaryReader& r, std::string_view line, std::string_vie
 
 // A layer row: its parameters, line and output shape (a warning when the
 // shape is not understood).
-void add_summary_layer(SummaryReader& r, uint64_t params, int line_no, const std::string& shape, std::string name_type) {
+void add_summary_layer(SummaryReader& r, uint64_t params, int line_no, const std::string& shape,
+                       std::string name_type) {
   KerasLayer layer;
   layer.params = params;
   layer.line = line_no;
@@ -313,8 +316,9 @@ bool read_column_line(SummaryReader& r, std::string_view line, int line_no) {
 // the wrapped lines are joined, and the rows' sum checked against the totals.
 core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   if (text.size() > kMaxKerasSummaryBytes) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "summary",
-                      trf("{0} bytes; a model.summary() text is expected to be under {1} bytes", text.size(), kMaxKerasSummaryBytes));
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, "summary",
+        trf("{0} bytes; a model.summary() text is expected to be under {1} bytes", text.size(), kMaxKerasSummaryBytes));
   }
   SummaryReader r;
   int line_no = 0;
@@ -335,20 +339,23 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   KerasSummary& out = r.out;
   for (size_t i = 0; i < out.layers.size(); ++i) split_name_type(r.name_texts[i], out.layers[i]);
   if (out.layers.empty()) {
-    return core::fail(core::ErrorCode::kParse, "summary",
-                      _("no layer rows found; expected the text printed by Keras model.summary() (a 'Layer (type)' table)"));
+    return core::fail(
+        core::ErrorCode::kParse, "summary",
+        _("no layer rows found; expected the text printed by Keras model.summary() (a 'Layer (type)' table)"));
   }
   uint64_t sum = 0;
   for (const KerasLayer& l : out.layers) sum += l.params;
   if (const auto weights = keras_weight_count(out); weights && *weights != sum) {
-    out.warnings.push_back(trf("the rows add up to {0} parameters, the summary's totals say {1} weights", sum, *weights));
+    out.warnings.push_back(
+        trf("the rows add up to {0} parameters, the summary's totals say {1} weights", sum, *weights));
   }
   return std::move(r.out);
 }
 
 std::optional<uint64_t> keras_weight_count(const KerasSummary& s) {
   if (s.trainable_params && s.non_trainable_params) return *s.trainable_params + *s.non_trainable_params;
-  if (s.total_params && s.optimizer_params && *s.optimizer_params <= *s.total_params) return *s.total_params - *s.optimizer_params;
+  if (s.total_params && s.optimizer_params && *s.optimizer_params <= *s.total_params)
+    return *s.total_params - *s.optimizer_params;
   return s.total_params;
 }
 
@@ -373,8 +380,9 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
     l.kind = keras_layer_kind(kl.type, kl.name);
     l.params = kl.params;
     if (kl.params > kMaxParams) {
-      return core::fail(core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
-                        trf("layer '{0}' claims {1} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
+      return core::fail(
+          core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+          trf("layer '{0}' claims {1} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
     }
     sum += kl.params;
     if (kl.shape_known) {
@@ -391,8 +399,10 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
           unknown_dims = true;
         }
         if (d != 0 && elems > kMaxLayerElems / d) {
-          return core::fail(core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
-                            trf("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU", kl.name));
+          return core::fail(
+              core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+              trf("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU",
+                  kl.name));
         }
         elems *= d;
         if (i + 1 < kl.shape.size()) positions *= d;
@@ -403,23 +413,29 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
         l.macs = kl.params * positions;
       }
     } else if (l.kind != LayerKind::kInput) {
-      w.notes.push_back(trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
+      w.notes.push_back(
+          trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
     }
     if (l.kind == LayerKind::kNested) {
-      w.notes.push_back(trf("'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
-                                    kl.name));
+      w.notes.push_back(trf(
+          "'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
+          kl.name));
     }
     if (l.kind == LayerKind::kAttention) {
-      w.notes.push_back(trf("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted", kl.name));
+      w.notes.push_back(trf(
+          "'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted",
+          kl.name));
     }
     w.layers.push_back(std::move(l));
   }
-  if (unknown_dims) w.notes.push_back(_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len"));
+  if (unknown_dims)
+    w.notes.push_back(_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len"));
   w.params = keras_weight_count(s).value_or(sum);  // never the printed total when it includes optimizer slots
   w.trainable_params = s.trainable_params.value_or(w.params);
   if (w.params > kMaxParams || w.trainable_params > kMaxParams) {
     return core::fail(core::ErrorCode::kInvalidArgument, "summary",
-                      trf("the totals claim {} parameters (more than 2^44): not a model that fits any GPU", std::max(w.params, w.trainable_params)));
+                      trf("the totals claim {} parameters (more than 2^44): not a model that fits any GPU",
+                          std::max(w.params, w.trainable_params)));
   }
   for (const std::string& warn : s.warnings) w.notes.push_back(warn);
   // An image input gives the image side for the data defaults.

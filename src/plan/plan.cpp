@@ -17,7 +17,8 @@ PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, Rank
   PlanResult r;
   r.workload = w;
   // An extreme calibration factor (plan/calibrate.h): the plan's notes warn.
-  if (model != nullptr && model->user && !model->user->warning.empty()) r.workload.notes.push_back(model->user->warning);
+  if (model != nullptr && model->user && !model->user->warning.empty())
+    r.workload.notes.push_back(model->user->warning);
   r.rank_by = rank_by;
   const uint64_t n = static_cast<uint64_t>(std::max(1, w.gpus));
   r.batch_per_gpu = (std::max<uint64_t>(1, w.batch) + n - 1) / n;
@@ -47,8 +48,9 @@ struct NameWords {
 NameWords name_words(std::string_view name) {
   NameWords out;
   for (std::string& w : knowledge::gpu_name_tokens(name)) {
-    const bool memory_size = w.size() > 2 && w.ends_with("gb") &&
-                             std::all_of(w.begin(), w.end() - 2, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+    const bool memory_size = w.size() > 2 && w.ends_with("gb") && std::all_of(w.begin(), w.end() - 2, [](char c) {
+                               return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                             });
     if (memory_size) {
       out.memory = w;
     } else {
@@ -75,7 +77,8 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
     if (a == nullptr) return true;
     if (!gpu.memory_total_bytes) return false;
     const auto diff = [&](const GpuCandidate& c) {
-      return c.memory_bytes > *gpu.memory_total_bytes ? c.memory_bytes - *gpu.memory_total_bytes : *gpu.memory_total_bytes - c.memory_bytes;
+      return c.memory_bytes > *gpu.memory_total_bytes ? c.memory_bytes - *gpu.memory_total_bytes
+                                                      : *gpu.memory_total_bytes - c.memory_bytes;
     };
     return diff(b) < diff(*a);
   };
@@ -83,7 +86,8 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
   // size decides (gpus.json: "disambiguate by NVML total memory").
   if (gpu.pci_device_id) {
     for (const GpuCandidate& c : catalog) {
-      if (std::find(c.pci_device_ids.begin(), c.pci_device_ids.end(), *gpu.pci_device_id) != c.pci_device_ids.end() && closer(best, c)) {
+      if (std::find(c.pci_device_ids.begin(), c.pci_device_ids.end(), *gpu.pci_device_id) != c.pci_device_ids.end() &&
+          closer(best, c)) {
         best = &c;
       }
     }
@@ -93,8 +97,9 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
     // no catalog part stays unknown rather than borrowing a neighbour's figures.
     const NameWords want = name_words(*gpu.name);
     for (const GpuCandidate& c : catalog) {
-      const bool named = same_part(want, c.name) ||
-                         std::any_of(c.aliases.begin(), c.aliases.end(), [&](const std::string& a) { return same_part(want, a); });
+      const bool named =
+          same_part(want, c.name) ||
+          std::any_of(c.aliases.begin(), c.aliases.end(), [&](const std::string& a) { return same_part(want, a); });
       if (named && closer(best, c)) best = &c;
     }
   }
@@ -145,7 +150,8 @@ std::vector<inventory::Gpu> machine_gpus(const inventory::Inventory& inv, Machin
 }
 
 // The GPU the rest of the machine must feed: the machine's first, else the plan's best.
-std::optional<GpuChoice> feeding_gpu(const MachineVerdict& v, const Workload& w, std::span<const GpuCandidate> catalog, const ThroughputModel* model) {
+std::optional<GpuChoice> feeding_gpu(const MachineVerdict& v, const Workload& w, std::span<const GpuCandidate> catalog,
+                                     const ThroughputModel* model) {
   if (!v.gpus.empty()) return v.gpus.front();
   for (GpuChoice& c : rank_gpus(w, catalog, RankBy::kPricePerformance, model)) {
     if (c.fits && c.per_gpu) return c;
@@ -161,14 +167,16 @@ void add_gpu_staves(MachineVerdict& v, const Workload& w, int have_gpus, const s
     return;
   }
   const GpuChoice& g = v.gpus.front();
-  const uint64_t per_gpu = (std::max<uint64_t>(1, w.batch) + static_cast<uint64_t>(have_gpus) - 1) / static_cast<uint64_t>(have_gpus);
+  const uint64_t per_gpu =
+      (std::max<uint64_t>(1, w.batch) + static_cast<uint64_t>(have_gpus) - 1) / static_cast<uint64_t>(have_gpus);
   const MemoryBreakdown m = estimate_memory(w, per_gpu);
   // A GPU whose memory neither the inventory nor the catalog gives (an
   // unnamed device in an older snapshot) is unknown, never "0 B" short or
   // "need 0 GPUs" ok.
   const bool memory_known = g.gpu.memory_bytes > 0;
   add_stave(v, "GPU memory",
-            memory_known ? trf("{0} per GPU (largest batch {1})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu)
+            memory_known ? trf("{0} per GPU (largest batch {1})", core::format_bytes_binary(g.gpu.memory_bytes),
+                               g.max_batch_per_gpu)
                          : _("unknown"),
             // TRANSLATORS: {0} the memory of one replica, {1} its uncertainty, {2} the batch per GPU.
             trf("{0} (+{1} uncertainty) for batch {2} per GPU", core::format_bytes_binary(m.total_bytes),
@@ -180,34 +188,40 @@ void add_gpu_staves(MachineVerdict& v, const Workload& w, int have_gpus, const s
                                  : g.fits      ? std::to_string(g.gpus_needed)
                                                : _("none (one sample does not fit one GPU)");
   add_stave(v, "GPU count", std::to_string(have_gpus), count_need,
-            memory_known && g.fits ? std::optional<double>(static_cast<double>(have_gpus) / std::max(1, g.gpus_needed)) : std::nullopt);
+            memory_known && g.fits ? std::optional<double>(static_cast<double>(have_gpus) / std::max(1, g.gpus_needed))
+                                   : std::nullopt);
 }
 
 // CPU cores and RAM against the server balance_server sizes for the GPUs
 // the machine has (or would have).
-void add_host_staves(MachineVerdict& v, const inventory::Inventory& inv, const Workload& w, const DataOptions& data, const GpuChoice& feed,
-                     int have_gpus) {
+void add_host_staves(MachineVerdict& v, const inventory::Inventory& inv, const Workload& w, const DataOptions& data,
+                     const GpuChoice& feed, int have_gpus) {
   GpuChoice sized = feed;
   sized.gpus_needed = std::max(1, have_gpus);
-  if (sized.per_gpu) sized.est_samples_per_s = sized.per_gpu->samples_per_s * sized.gpus_needed * scaling_efficiency(sized.gpu, sized.gpus_needed);
+  if (sized.per_gpu)
+    sized.est_samples_per_s =
+        sized.per_gpu->samples_per_s * sized.gpus_needed * scaling_efficiency(sized.gpu, sized.gpus_needed);
   const ServerPlan need = balance_server(w, sized, data);
   const std::optional<int> cores = inv.cpu.physical_cores ? inv.cpu.physical_cores
-                                   : inv.cpu.threads        ? std::optional<int>(*inv.cpu.threads / 2)
-                                                            : std::nullopt;
+                                   : inv.cpu.threads      ? std::optional<int>(*inv.cpu.threads / 2)
+                                                          : std::nullopt;
   // A GPU of unknown rate or memory leaves the CPU and RAM it needs unknown.
   const bool rate_known = need.samples_per_s > 0;
   const bool ram_need_known = need.ram_min_bytes > 0;
-  add_stave(v, "CPU cores", cores ? std::to_string(*cores) : _("unknown"),
-            // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
-            rate_known ? trf("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})", need.cpu_cores_needed, need.samples_per_s,
-                             need.per_core_rate, need.per_core_basis_text)
-                       : _("unknown (the GPU's rate is unknown)"),
-            cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed)) : std::nullopt);
+  add_stave(
+      v, "CPU cores", cores ? std::to_string(*cores) : _("unknown"),
+      // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
+      rate_known ? trf("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})", need.cpu_cores_needed,
+                       need.samples_per_s, need.per_core_rate, need.per_core_basis_text)
+                 : _("unknown (the GPU's rate is unknown)"),
+      cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed))
+                          : std::nullopt);
   add_stave(v, "RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : _("unknown"),
             ram_need_known ? trf("{0} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes))
                            : _("unknown (GPU memory unknown)"),
             inv.memory.total_bytes && ram_need_known
-                ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) / static_cast<double>(need.ram_min_bytes))
+                ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) /
+                                        static_cast<double>(need.ram_min_bytes))
                 : std::nullopt);
 }
 
@@ -233,15 +247,22 @@ void add_storage_staves(MachineVerdict& v, const inventory::Inventory& inv, cons
   for (const inventory::DataPath& d : inv.storage.data_paths) {
     const std::string kind = d.device_kind.value_or(d.network ? "network" : "unknown");
     std::optional<double> ratio;
-    if (kind == "nvme") ratio = 1.0;
-    else if (kind == "hdd") ratio = 0.25;  // a disk's ~100 random reads/s cannot serve small files (the configuration guide, docs/guide.md: NVMe for datasets)
-    else if (kind == "ssd") ratio = 1.0;
-    else if (d.network) ratio = data.storage_separate ? 1.0 : 0.5;
+    if (kind == "nvme")
+      ratio = 1.0;
+    else if (kind == "hdd")
+      ratio =
+          0.25;  // a disk's ~100 random reads/s cannot serve small files (the configuration guide, docs/guide.md: NVMe for datasets)
+    else if (kind == "ssd")
+      ratio = 1.0;
+    else if (d.network)
+      ratio = data.storage_separate ? 1.0 : 0.5;
     // TRANSLATORS: {0} the dataset's path, {1} the kind of disk (nvme, ssd, hdd, network, unknown).
-    add_stave(v, "storage", trf("{0} on {1}", d.path, kind), _("NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)"), ratio);
+    add_stave(v, "storage", trf("{0} on {1}", d.path, kind),
+              _("NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)"), ratio);
   }
   if (inv.storage.data_paths.empty()) {
-    v.notes.push_back(_("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate"));
+    v.notes.push_back(
+        _("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate"));
   }
 }
 
@@ -251,7 +272,8 @@ void add_storage_staves(MachineVerdict& v, const inventory::Inventory& inv, cons
 // GPU memory and count, the CPU and RAM that feed them, PCIe and storage; the
 // shortest stave is the one furthest below what is needed.
 MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
-                             std::span<const GpuCandidate> catalog, const DataOptions& data, const ThroughputModel* model) {
+                             std::span<const GpuCandidate> catalog, const DataOptions& data,
+                             const ThroughputModel* model) {
   MachineVerdict v;
   v.source = source;
   const std::vector<inventory::Gpu> found = machine_gpus(inv, v);
@@ -263,7 +285,8 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
   for (const GpuCandidate& c : mine) v.gpus.push_back(judge_gpu(here, c, catalog, model));
 
   if (mine.empty()) {
-    v.notes.push_back(_("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan"));
+    v.notes.push_back(
+        _("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan"));
   }
   const std::optional<GpuChoice> feed = feeding_gpu(v, w, catalog, model);
   add_gpu_staves(v, w, have_gpus, feed);

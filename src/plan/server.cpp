@@ -33,9 +33,9 @@ constexpr int kGuideMinCores = 16;
 
 struct CpuClass {
   const char* name;
-  int max_lanes;      // usable PCIe lanes from the CPU(s)
+  int max_lanes;  // usable PCIe lanes from the CPU(s)
   int max_cores;
-  int channels;       // DDR5 channels
+  int channels;  // DDR5 channels
   int dimms_per_channel;
   double tdp_w;
 };
@@ -48,9 +48,12 @@ struct CpuClass {
 // 9004 platform brief) and PCIe switches fan out beyond.
 constexpr CpuClass kCpuClasses[] = {
     {N_("desktop (e.g. AMD Ryzen 9 7950X: 16 cores, 24 usable PCIe 5.0 lanes, 2 DDR5 channels)"), 24, 16, 2, 2, 170},
-    {N_("workstation (e.g. AMD Threadripper PRO 7000 WX: up to 96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels)"), 128, 96, 8, 1, 350},
-    {N_("1-socket server (e.g. AMD EPYC 9004: up to 96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels)"), 128, 96, 12, 1, 360},
-    {N_("2-socket server (e.g. 2x AMD EPYC 9004: 160 usable PCIe lanes, 24 DDR5 channels), PCIe switches beyond"), 160, 192, 24, 1, 720},
+    {N_("workstation (e.g. AMD Threadripper PRO 7000 WX: up to 96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels)"), 128,
+     96, 8, 1, 350},
+    {N_("1-socket server (e.g. AMD EPYC 9004: up to 96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels)"), 128, 96, 12, 1,
+     360},
+    {N_("2-socket server (e.g. 2x AMD EPYC 9004: 160 usable PCIe lanes, 24 DDR5 channels), PCIe switches beyond"), 160,
+     192, 24, 1, 720},
 };
 
 // DDR5 RDIMM/UDIMM capacities on the market (JEDEC DDR5 densities 16-64 Gb
@@ -121,8 +124,10 @@ struct ServerParts {
 void size_server_cpu(ServerPlan& p, const DataOptions& data) {
   if (data.decode_rate_per_core && *data.decode_rate_per_core > 0) {
     p.per_core_rate = *data.decode_rate_per_core;
-    p.per_core_basis = "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
-    p.per_core_basis_text = data.decode_rate_source.empty() ? _("measured (given)") : trf("measured ({0})", data.decode_rate_source);
+    p.per_core_basis =
+        "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
+    p.per_core_basis_text =
+        data.decode_rate_source.empty() ? _("measured (given)") : trf("measured ({0})", data.decode_rate_source);
   } else {
     p.per_core_rate = p.image_input ? kImageDecodePerCore : kTextParsePerCore;
     p.per_core_basis = "assumed";
@@ -192,10 +197,12 @@ void choose_server_platform(ServerPlan& p, const GpuChoice& choice, ServerParts&
   if (layout) {
     p.ram_bytes = layout->total_bytes;
     // TRANSLATORS: {0} modules of {1} GB on {2} memory channels, {3} module(s) per channel.
-    parts.dimm_text = trnf("{0} x {1} GB DDR5 ({2} channel, {3} per channel)", "{0} x {1} GB DDR5 ({2} channels, {3} per channel)", layout->channels,
-                           layout->dimms, layout->dimm_bytes / core::kGiB, layout->channels, layout->dimms / layout->channels);
-    p.dimm_layout = fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
-                                layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
+    parts.dimm_text = trnf("{0} x {1} GB DDR5 ({2} channel, {3} per channel)",
+                           "{0} x {1} GB DDR5 ({2} channels, {3} per channel)", layout->channels, layout->dimms,
+                           layout->dimm_bytes / core::kGiB, layout->channels, layout->dimms / layout->channels);
+    p.dimm_layout =
+        fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
+                    layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
   } else {
     p.ram_bytes = p.ram_min_bytes;
     p.dimm_layout = "more than one 2-socket server holds: split the job over nodes";
@@ -226,35 +233,47 @@ void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts&
   const long long together = std::llround(p.samples_per_s);
   p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), trf("{0} samples/s together", together)});
   // TRANSLATORS: {0} physical cores, {1} hardware threads.
-  p.lines.push_back({"CPU", trf("{0} cores / {1} threads", p.cpu_cores, 2 * p.cpu_cores),
-                     // TRANSLATORS: {0} samples/s of all GPUs, {1} samples/s one core decodes, {2} how that is known (assumed/measured), {3} the cores needed.
-                     trf("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16", p.samples_per_s, p.per_core_rate,
-                         p.per_core_basis_text, p.cpu_cores_needed)});
+  p.lines.push_back(
+      {"CPU", trf("{0} cores / {1} threads", p.cpu_cores, 2 * p.cpu_cores),
+       // TRANSLATORS: {0} samples/s of all GPUs, {1} samples/s one core decodes, {2} how that is known (assumed/measured), {3} the cores needed.
+       trf("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16", p.samples_per_s,
+           p.per_core_rate, p.per_core_basis_text, p.cpu_cores_needed)});
   p.lines.push_back({C_("server part", "CPU class"), _(parts.cpu_class->name),
-                     parts.nic_lanes ? trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC", p.pcie_lanes) : trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe", p.pcie_lanes)});
+                     parts.nic_lanes ? trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC", p.pcie_lanes)
+                                     : trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe", p.pcie_lanes)});
   // TRANSLATORS: {0} the memory size, {1} its modules and channels.
-  p.lines.push_back({C_("server part", "RAM"), trf("{0} ({1})", core::format_bytes_binary(p.ram_bytes), parts.dimm_text),
+  p.lines.push_back({C_("server part", "RAM"),
+                     trf("{0} ({1})", core::format_bytes_binary(p.ram_bytes), parts.dimm_text),
                      trf("at least 2 x total GPU memory = {0}", core::format_bytes_binary(p.ram_min_bytes))});
   // TRANSLATORS: {0} drives of {1} each, {2} in all.
-  p.lines.push_back({"NVMe", trf("{0} x {1} ({2} in all)", p.nvme_drives, core::format_bytes_decimal(parts.drive_bytes), core::format_bytes_decimal(p.nvme_bytes)),
+  p.lines.push_back({"NVMe",
+                     trf("{0} x {1} ({2} in all)", p.nvme_drives, core::format_bytes_decimal(parts.drive_bytes),
+                         core::format_bytes_decimal(p.nvme_bytes)),
                      // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
-                     p.dataset_assumed ? trf("2 x dataset ({0} samples x {1}, assumed); reads {2}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
-                                             core::format_rate(p.read_bytes_per_s))
-                                       : trf("2 x dataset ({0} samples x {1}); reads {2}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
-                                             core::format_rate(p.read_bytes_per_s))});
+                     p.dataset_assumed
+                         ? trf("2 x dataset ({0} samples x {1}, assumed); reads {2}", p.dataset_samples,
+                               core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))
+                         : trf("2 x dataset ({0} samples x {1}); reads {2}", p.dataset_samples,
+                               core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))});
   if (p.network_gbits) {
     const std::string nic_text = p.nic == "400 GbE or several NICs" ? _("400 GbE or several NICs") : p.nic;
-    p.lines.push_back({C_("server part", "Network"), nic_text, trf("storage is separate: {0:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
+    p.lines.push_back(
+        {C_("server part", "Network"), nic_text,
+         trf("storage is separate: {0:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
   }
-  p.lines.push_back({C_("server part", "PSU"), parts.psu_text,
-                     // TRANSLATORS: the power supply: ({0} W for the GPUs + {1} W CPU + {2} W the rest) x headroom {3} = {4} W.
-                     trf("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W", parts.gpu_watts, parts.cpu_class->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
+  p.lines.push_back(
+      {C_("server part", "PSU"), parts.psu_text,
+       // TRANSLATORS: the power supply: ({0} W for the GPUs + {1} W CPU + {2} W the rest) x headroom {3} = {4} W.
+       trf("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W", parts.gpu_watts,
+           parts.cpu_class->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
   if (p.epoch_seconds > 0) {
-    p.lines.push_back({C_("server part", "Epoch"), duration(p.epoch_seconds),
-                       p.cost_per_epoch ? // TRANSLATORS: {0} the epoch's cost, {1} the price of one GPU-hour; both with their currency ("¥3.20").
-                                            trf("costs {0} at {1} per GPU-hour", format_money(*p.cost_per_epoch, data.price_currency),
-                                                format_money(*data.price_per_gpu_hour, data.price_currency))
-                                        : _("--price-per-hour gives its cost")});
+    p.lines.push_back(
+        {C_("server part", "Epoch"), duration(p.epoch_seconds),
+         p.cost_per_epoch
+             ?  // TRANSLATORS: {0} the epoch's cost, {1} the price of one GPU-hour; both with their currency ("¥3.20").
+             trf("costs {0} at {1} per GPU-hour", format_money(*p.cost_per_epoch, data.price_currency),
+                 format_money(*data.price_per_gpu_hour, data.price_currency))
+             : _("--price-per-hour gives its cost")});
   }
 }
 

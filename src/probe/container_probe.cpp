@@ -20,8 +20,12 @@ constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/
 
 // Where distributions put libnvidia-container (the toolkit's .deb and .rpm
 // packages install it in the multiarch or lib64 directory).
-constexpr const char* kLibDirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
-                                    "/lib/x86_64-linux-gnu", "/lib64"};
+constexpr const char* kLibDirs[] = {"/usr/lib/x86_64-linux-gnu",
+                                    "/usr/lib/aarch64-linux-gnu",
+                                    "/usr/lib64",
+                                    "/usr/lib",
+                                    "/lib/x86_64-linux-gnu",
+                                    "/lib64"};
 
 // The container tools on $PATH and libnvidia-container in the library folders.
 void find_container_tools(const core::SysRoot& root, inventory::ContainerInfo& c) {
@@ -66,7 +70,8 @@ void read_docker_daemon(const core::SysRoot& root, inventory::ContainerInfo& c, 
     problems.add(text.error());
   }
   // Without "default-runtime", dockerd uses runc.
-  if (c.docker_daemon_json_present.has_value() && !c.docker_default_runtime && c.docker_binary) c.docker_default_runtime = "runc";
+  if (c.docker_daemon_json_present.has_value() && !c.docker_default_runtime && c.docker_binary)
+    c.docker_default_runtime = "runc";
 }
 
 // CDI specs (the Container Device Interface spec: /etc/cdi for static,
@@ -117,8 +122,14 @@ class ContainerProbe final : public Probe {
  public:
   std::string_view id() const override { return "containers"; }
   std::vector<std::string> sources() const override {
-    return {"$PATH/{docker,podman,nvidia-ctk,nvidia-container-runtime,nvidia-container-cli}", "etc/docker/daemon.json",
-            "etc/cdi/*", "var/run/cdi/*", ".dockerenv", "run/.containerenv", "proc/1/cgroup", "$NVIDIA_VISIBLE_DEVICES"};
+    return {"$PATH/{docker,podman,nvidia-ctk,nvidia-container-runtime,nvidia-container-cli}",
+            "etc/docker/daemon.json",
+            "etc/cdi/*",
+            "var/run/cdi/*",
+            ".dockerenv",
+            "run/.containerenv",
+            "proc/1/cgroup",
+            "$NVIDIA_VISIBLE_DEVICES"};
   }
 
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
@@ -139,7 +150,8 @@ class ContainerProbe final : public Probe {
     problems.into(status);
     status.state = State::kOk;
     core::Message summary = containers_summary(c);
-    if (inside) summary = core::Message(N_("{0}; {1}"), std::move(summary), core::Message(N_("running inside a container")));
+    if (inside)
+      summary = core::Message(N_("{0}; {1}"), std::move(summary), core::Message(N_("running inside a container")));
     status.set_detail(std::move(summary));
     return status;
   }

@@ -36,7 +36,8 @@ bool read_cpuinfo(const core::SysRoot& root, inventory::CpuInfo& cpu, ProblemLog
     return false;
   }
   if (info->truncated) {
-    problems.add(core::Message(N_("{}: ends mid-entry (truncated?); counts may be low"), root.full_path("proc/cpuinfo")));
+    problems.add(
+        core::Message(N_("{}: ends mid-entry (truncated?); counts may be low"), root.full_path("proc/cpuinfo")));
   }
   parse::apply_cpuinfo(*info, cpu);
   if (cpu.model_name) cpu.base_mhz = mhz_from_model_name(*cpu.model_name);
@@ -76,12 +77,16 @@ inventory::NumaNode read_numa_node(const core::SysRoot& root, const std::string&
   node.id = id;
   const std::string base = "sys/devices/system/node/" + name + "/";
   if (auto list = root.read_line(base + "cpulist")) {
-    if (auto cpus = parse::parse_cpulist(*list)) node.cpus = *cpus;
-    else problems.add(root.full_path(base + "cpulist"), cpus.error());
+    if (auto cpus = parse::parse_cpulist(*list))
+      node.cpus = *cpus;
+    else
+      problems.add(root.full_path(base + "cpulist"), cpus.error());
   } else if (auto map = root.read_line(base + "cpumap"); list.error().code == core::ErrorCode::kNotFound && map) {
     // Older kernels have only the hex mask.
-    if (auto cpus = parse::parse_cpumask(*map)) node.cpus = *cpus;
-    else problems.add(root.full_path(base + "cpumap"), cpus.error());
+    if (auto cpus = parse::parse_cpumask(*map))
+      node.cpus = *cpus;
+    else
+      problems.add(root.full_path(base + "cpumap"), cpus.error());
   } else {
     problems.add(list.error());
   }
@@ -123,7 +128,8 @@ void read_cpu_clocks(const core::SysRoot& root, inventory::CpuInfo& cpu) {
 
 // The summary: model, threads, cores and NUMA nodes as far as known.
 core::Message cpu_summary(const inventory::CpuInfo& cpu) {
-  const core::MessageArg model = cpu.model_name ? core::MessageArg(*cpu.model_name) : core::MessageArg(core::Message(N_("unknown CPU")));
+  const core::MessageArg model =
+      cpu.model_name ? core::MessageArg(*cpu.model_name) : core::MessageArg(core::Message(N_("unknown CPU")));
   const int64_t threads = cpu.threads.value_or(0);
   const size_t numa = cpu.numa_nodes.size();
   if (cpu.physical_cores && numa > 0) {
@@ -138,8 +144,11 @@ class CpuProbe final : public Probe {
  public:
   std::string_view id() const override { return "cpu"; }
   std::vector<std::string> sources() const override {
-    return {"proc/cpuinfo", "sys/devices/system/cpu/online", "sys/devices/system/cpu/cpu*/topology/*",
-            "sys/devices/system/node/node*/cpulist", "sys/devices/system/node/node*/meminfo",
+    return {"proc/cpuinfo",
+            "sys/devices/system/cpu/online",
+            "sys/devices/system/cpu/cpu*/topology/*",
+            "sys/devices/system/node/node*/cpulist",
+            "sys/devices/system/node/node*/meminfo",
             "sys/devices/system/cpu/cpu0/cpufreq/{scaling_governor,cpuinfo_max_freq,base_frequency}"};
   }
 
@@ -164,9 +173,7 @@ class CpuProbe final : public Probe {
     return status;
   }
 
-  void merge(inventory::Inventory& into, inventory::Inventory&& from) const override {
-    into.cpu = std::move(from.cpu);
-  }
+  void merge(inventory::Inventory& into, inventory::Inventory&& from) const override { into.cpu = std::move(from.cpu); }
 };
 
 }  // namespace

@@ -16,7 +16,8 @@ std::optional<std::string> virt_from_dmi(const std::string& vendor, const std::s
   const std::string v = core::to_lower(vendor);
   const std::string p = core::to_lower(product);
   if (v.find("qemu") != std::string::npos || p.find("kvm") != std::string::npos ||
-      p.find("standard pc") != std::string::npos) return "kvm";
+      p.find("standard pc") != std::string::npos)
+    return "kvm";
   if (v.find("vmware") != std::string::npos) return "vmware";
   if (v.find("innotek") != std::string::npos || p.find("virtualbox") != std::string::npos) return "virtualbox";
   if (v.find("xen") != std::string::npos) return "xen";
@@ -107,8 +108,10 @@ void detect_virtualization(const core::SysRoot& root, inventory::HostInfo& host)
     if (auto parsed = parse::parse_cpuinfo(*cpuinfo)) hypervisor_flag = parsed->has_hypervisor_flag;
   }
   if (!host.virtualization) {
-    if (hypervisor_flag) host.virtualization = "unknown hypervisor";
-    else if (vendor || root.exists("proc/cpuinfo")) host.virtualization = "none";
+    if (hypervisor_flag)
+      host.virtualization = "unknown hypervisor";
+    else if (vendor || root.exists("proc/cpuinfo"))
+      host.virtualization = "none";
   }
 }
 
@@ -119,10 +122,14 @@ void detect_container(const core::SysRoot& root, inventory::HostInfo& host) {
   } else if (root.exists("run/.containerenv")) {
     host.container = "podman";
   } else if (auto cg = root.read_text("proc/1/cgroup", 1 << 16)) {
-    if (cg->find("kubepods") != std::string::npos) host.container = "kubernetes";
-    else if (cg->find("/docker") != std::string::npos) host.container = "docker";
-    else if (cg->find("/lxc") != std::string::npos) host.container = "lxc";
-    else host.container = "none";
+    if (cg->find("kubepods") != std::string::npos)
+      host.container = "kubernetes";
+    else if (cg->find("/docker") != std::string::npos)
+      host.container = "docker";
+    else if (cg->find("/lxc") != std::string::npos)
+      host.container = "lxc";
+    else
+      host.container = "none";
   }
   if (root.env("KUBERNETES_SERVICE_HOST") && root.is_live()) host.container = "kubernetes";
 }
@@ -131,10 +138,19 @@ class HostProbe final : public Probe {
  public:
   std::string_view id() const override { return "host"; }
   std::vector<std::string> sources() const override {
-    std::vector<std::string> out = {"etc/os-release", "usr/lib/os-release", "proc/sys/kernel/osrelease", "proc/version",
-                                    "proc/sys/kernel/hostname", "sys/class/dmi/id/sys_vendor",
-                                    "sys/class/dmi/id/product_name", "sys/hypervisor/type", "proc/cpuinfo", ".dockerenv",
-                                    "run/.containerenv", "proc/1/cgroup", "proc/sys/fs/binfmt_misc/WSLInterop"};
+    std::vector<std::string> out = {"etc/os-release",
+                                    "usr/lib/os-release",
+                                    "proc/sys/kernel/osrelease",
+                                    "proc/version",
+                                    "proc/sys/kernel/hostname",
+                                    "sys/class/dmi/id/sys_vendor",
+                                    "sys/class/dmi/id/product_name",
+                                    "sys/hypervisor/type",
+                                    "proc/cpuinfo",
+                                    ".dockerenv",
+                                    "run/.containerenv",
+                                    "proc/1/cgroup",
+                                    "proc/sys/fs/binfmt_misc/WSLInterop"};
     // The locale, time zone and package-source files (region.cpp).
     for (auto& s : region_sources()) out.push_back(std::move(s));
     return out;
@@ -163,9 +179,11 @@ class HostProbe final : public Probe {
       status.state = State::kOk;
       const auto os = host.os_pretty_name ? host.os_pretty_name : host.os_id;
       const core::MessageArg os_arg = os ? core::MessageArg(*os) : core::MessageArg(core::Message(N_("unknown OS")));
-      const core::MessageArg kernel = host.kernel_release ? core::MessageArg(*host.kernel_release) : core::MessageArg(core::Message(N_("unknown")));
+      const core::MessageArg kernel =
+          host.kernel_release ? core::MessageArg(*host.kernel_release) : core::MessageArg(core::Message(N_("unknown")));
       if (!problems.empty()) {
-        status.set_detail(core::Message(N_("{0}, kernel {1} ({2} problems)"), os_arg, kernel, problems.problems().size()));
+        status.set_detail(
+            core::Message(N_("{0}, kernel {1} ({2} problems)"), os_arg, kernel, problems.problems().size()));
       } else {
         status.set_detail(core::Message(N_("{0}, kernel {1}"), os_arg, kernel));
       }

@@ -82,15 +82,21 @@ inventory::BlockDevice read_block_device(const core::SysRoot& root, const std::s
   auto link = root.read_link("sys/block/" + name);
   dev.transport = transport_from_link(name, link ? std::string_view(*link) : std::string_view());
   if (auto rot = root.read_line(base + "queue/rotational")) {
-    if (*rot == "0" || *rot == "1") dev.rotational = *rot == "1";
-    else problems.add(root.full_path(base + "queue/rotational"), core::Message(N_("expected 0 or 1, got '{}'"), core::printable(*rot)));
+    if (*rot == "0" || *rot == "1")
+      dev.rotational = *rot == "1";
+    else
+      problems.add(root.full_path(base + "queue/rotational"),
+                   core::Message(N_("expected 0 or 1, got '{}'"), core::printable(*rot)));
   } else if (rot.error().code != core::ErrorCode::kNotFound) {
     problems.add(rot.error());
   }
   // sysfs "size" counts 512-byte sectors whatever the logical block size.
   if (auto size = root.read_line(base + "size")) {
-    if (auto sectors = core::parse_u64(*size); sectors && *sectors < (UINT64_MAX / 512)) dev.size_bytes = *sectors * 512;
-    else problems.add(root.full_path(base + "size"), core::Message(N_("expected a sector count, got '{}'"), core::printable(*size)));
+    if (auto sectors = core::parse_u64(*size); sectors && *sectors < (UINT64_MAX / 512))
+      dev.size_bytes = *sectors * 512;
+    else
+      problems.add(root.full_path(base + "size"),
+                   core::Message(N_("expected a sector count, got '{}'"), core::printable(*size)));
   } else if (size.error().code != core::ErrorCode::kNotFound) {
     problems.add(size.error());
   }
@@ -119,13 +125,15 @@ parse::MountInfo read_mount_table(const core::SysRoot& root, ProblemLog& problem
     }
   }
   for (int line : mounts.bad_lines) {
-    problems.add(root.full_path(mount_source) + ":" + std::to_string(line), core::Message(N_("expected a mount entry")));
+    problems.add(root.full_path(mount_source) + ":" + std::to_string(line),
+                 core::Message(N_("expected a mount entry")));
   }
   return mounts;
 }
 
 // One mount, with the disk it is on.
-inventory::Mount mount_of(const core::SysRoot& root, const parse::MountInfoEntry& e, const std::vector<inventory::BlockDevice>& devices) {
+inventory::Mount mount_of(const core::SysRoot& root, const parse::MountInfoEntry& e,
+                          const std::vector<inventory::BlockDevice>& devices) {
   inventory::Mount m;
   m.device = e.source;
   m.mount_point = e.mount_point;
@@ -149,8 +157,8 @@ class StorageProbe final : public Probe {
  public:
   std::string_view id() const override { return "storage"; }
   std::vector<std::string> sources() const override {
-    return {"sys/block/*/{size,removable,queue/rotational,device/model}", "sys/dev/block/*",
-            "proc/self/mountinfo", "proc/mounts"};
+    return {"sys/block/*/{size,removable,queue/rotational,device/model}", "sys/dev/block/*", "proc/self/mountinfo",
+            "proc/mounts"};
   }
 
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
@@ -183,8 +191,8 @@ class StorageProbe final : public Probe {
       if (d.kind == "ssd") ++ssd;
       if (d.kind == "hdd") ++hdd;
     }
-    status.set_detail(core::Message(N_("{0} block devices ({1} NVMe, {2} SSD, {3} HDD), {4} mounts"), st.devices.size(), nvme, ssd,
-                                    hdd, st.mounts.size()));
+    status.set_detail(core::Message(N_("{0} block devices ({1} NVMe, {2} SSD, {3} HDD), {4} mounts"), st.devices.size(),
+                                    nvme, ssd, hdd, st.mounts.size()));
     return status;
   }
 

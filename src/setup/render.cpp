@@ -18,7 +18,8 @@ std::string gpu_label(const SetupPlan& p) {
   if (p.gpu.name.empty() && !p.gpu.cc) return _("unknown GPU");
   const std::string s = p.gpu.name.empty() ? "GPU" : p.gpu.name;
   // A GPU given as --gpu cc:X.Y is named "compute capability X.Y" already (plan.cpp).
-  if (p.gpu.cc && p.gpu.name != trf("compute capability {}", *p.gpu.cc)) return trf("{} (compute capability {})", s, *p.gpu.cc);
+  if (p.gpu.cc && p.gpu.name != trf("compute capability {}", *p.gpu.cc))
+    return trf("{} (compute capability {})", s, *p.gpu.cc);
   return s;
 }
 
@@ -32,7 +33,6 @@ std::string tf_list(const SetupPlan& p) {
 constexpr const char* kTfCheck =
     "import tensorflow as tf; g = tf.config.list_physical_devices(\"GPU\"); "
     "print(\"TensorFlow\", tf.__version__, \"sees\", len(g), \"GPU(s):\", g); raise SystemExit(0 if g else 1)";
-
 
 }  // namespace
 
@@ -208,17 +208,18 @@ std::string render_tuning_py(const SetupPlan& p) {
   auto minor = [](const std::string& cc) { return cc.substr(cc.find('.') + 1); };
   const std::string planned = p.mixed_precision.empty() ? std::string("float32") : p.mixed_precision;
   const std::string text = t.section("head") + t.section(p.gpu.cc ? "planned" : "unplanned") + t.section("body");
-  return fill(text, {{"GPU", gpu_label(p)},
-                     {"FP16_MIN_CC", p.fp16_min_cc},
-                     {"BF16_MIN_CC", p.bf16_min_cc},
-                     {"PLANNED_WHY", p.mixed_precision_why},
-                     // Code: quote::py_code writes None as it is and a policy name as a string literal.
-                     {"PLANNED_POLICY", p.gpu.cc ? planned : std::string("None")},
-                     {"PLANNED", planned},
-                     {"FP16_MAJOR", major(p.fp16_min_cc)},
-                     {"FP16_MINOR", minor(p.fp16_min_cc)},
-                     {"BF16_MAJOR", major(p.bf16_min_cc)},
-                     {"BF16_MINOR", minor(p.bf16_min_cc)}},
+  return fill(text,
+              {{"GPU", gpu_label(p)},
+               {"FP16_MIN_CC", p.fp16_min_cc},
+               {"BF16_MIN_CC", p.bf16_min_cc},
+               {"PLANNED_WHY", p.mixed_precision_why},
+               // Code: quote::py_code writes None as it is and a policy name as a string literal.
+               {"PLANNED_POLICY", p.gpu.cc ? planned : std::string("None")},
+               {"PLANNED", planned},
+               {"FP16_MAJOR", major(p.fp16_min_cc)},
+               {"FP16_MINOR", minor(p.fp16_min_cc)},
+               {"BF16_MAJOR", major(p.bf16_min_cc)},
+               {"BF16_MINOR", minor(p.bf16_min_cc)}},
               quote::Lang::kPython);
 }
 
@@ -234,10 +235,11 @@ std::string render_limits(const SetupPlan& p) {
 std::string render_dockerfile(const SetupPlan& p) {
   const Template& t = setup_template("Dockerfile.in");
   const auto& first = p.tfs.front();
-  const std::string text = t.section("head") + t.section(first.ngc ? "ngc" : "official") + t.section("body") +
-                           (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
-                           (p.sources.pip_index.empty() || p.sources.pip_trusted_host.empty() ? "" : t.section("pip_trusted_host")) +
-                           t.section("tail");
+  const std::string text =
+      t.section("head") + t.section(first.ngc ? "ngc" : "official") + t.section("body") +
+      (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
+      (p.sources.pip_index.empty() || p.sources.pip_trusted_host.empty() ? "" : t.section("pip_trusted_host")) +
+      t.section("tail");
   return fill(text,
               {{"IMAGE", first.image},
                {"SERVICE", first.service},
@@ -249,19 +251,20 @@ std::string render_dockerfile(const SetupPlan& p) {
 std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
   const Template& t = setup_template("compose.yaml.in");
-  std::string s = fill(t.section("head") +
-                           (p.sources.docker_registry_mirror.empty() ? "" : t.section("registry_mirror")) +
-                           t.section("top"),
-                       {{"FIRST_SERVICE", p.tfs.front().service}, {"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
-                       quote::Lang::kYaml);
+  std::string s =
+      fill(t.section("head") + (p.sources.docker_registry_mirror.empty() ? "" : t.section("registry_mirror")) +
+               t.section("top"),
+           {{"FIRST_SERVICE", p.tfs.front().service}, {"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
+           quote::Lang::kYaml);
   for (const auto& tf : p.tfs) {
-    s += fill(t.section("service"), {{"SERVICE", tf.service},
-                                     {"IMAGE", tf.image},
-                                     {"TF", tf.version},
-                                     {"SHM_SIZE", f.shm_size},
-                                     {"MEMLOCK", f.memlock},
-                                     {"STACK", f.stack},
-                                     {"NOFILE", p.nofile}},
+    s += fill(t.section("service"),
+              {{"SERVICE", tf.service},
+               {"IMAGE", tf.image},
+               {"TF", tf.version},
+               {"SHM_SIZE", f.shm_size},
+               {"MEMLOCK", f.memlock},
+               {"STACK", f.stack},
+               {"NOFILE", p.nofile}},
               quote::Lang::kYaml);
   }
   return s;
@@ -299,7 +302,8 @@ std::string first_run_downloads(const SetupPlan& p, const knowledge::Knowledge& 
       << "\n";
   }
   if (!p.sources.conda.empty()) {
-    s << "- " << trf("conda: `condarc` points conda's channels at {}; copy it to `~/.condarc`.", p.sources.conda) << "\n";
+    s << "- " << trf("conda: `condarc` points conda's channels at {}; copy it to `~/.condarc`.", p.sources.conda)
+      << "\n";
   }
   return s.str();
 }
@@ -319,10 +323,11 @@ void readme_files(std::ostringstream& s, const SetupPlan& p) {
     s << "| `Dockerfile`, `compose.yaml` | " << _("the TensorFlow image(s), one compose service per version") << " |\n";
   }
   s << "| `tfrig.env` | " << _("TensorFlow tuning variables, one comment per line") << " |\n"
-    << "| `tuning.py` | " << _("mixed precision for this GPU and a tf.data input pipeline over TFRecord shards") << " |\n"
-    << "| `sysctl.d/90-tfrig.conf` | " << _("`vm.swappiness`, installed to /etc/sysctl.d") << " |\n"
-    << "| `security/limits.d/90-tfrig.conf` | " << _("open files and locked memory, installed to /etc/security/limits.d")
+    << "| `tuning.py` | " << _("mixed precision for this GPU and a tf.data input pipeline over TFRecord shards")
     << " |\n"
+    << "| `sysctl.d/90-tfrig.conf` | " << _("`vm.swappiness`, installed to /etc/sysctl.d") << " |\n"
+    << "| `security/limits.d/90-tfrig.conf` | "
+    << _("open files and locked memory, installed to /etc/security/limits.d") << " |\n"
     << "| `modprobe.d/blacklist-nouveau.conf` | " << _("installed only where nouveau is loaded") << " |\n";
   if (p.cuda.needed) {
     s << "| `ld.so.conf.d/90-tfrig-cuda.conf` | " << trf("puts {} on the loader's path", p.cuda.lib_dir) << " |\n";
@@ -334,7 +339,8 @@ void readme_files(std::ostringstream& s, const SetupPlan& p) {
     s << "| `docker/daemon.json` | " << _("`registry-mirrors`, installed to /etc/docker when there is none") << " |\n";
   }
   if (!p.sources.conda.empty()) {
-    s << "| `condarc` | " << trf("conda's channels from {}: copy it to ~/.condarc if you use conda (not installed)", p.sources.conda)
+    s << "| `condarc` | "
+      << trf("conda's channels from {}: copy it to ~/.condarc if you use conda (not installed)", p.sources.conda)
       << " |\n";
   }
 }
@@ -345,11 +351,12 @@ void readme_plan(std::ostringstream& s, const SetupPlan& p) {
   for (const auto& t : p.tfs) {
     std::string what;
     if (!t.image.empty()) {
-      what = t.ngc ? trf("TensorFlow {} in `{}` (NGC {}: TensorFlow {}, CUDA {})", t.version, t.image, t.ngc->release, t.ngc->tf,
-                         t.ngc->cuda)
+      what = t.ngc ? trf("TensorFlow {} in `{}` (NGC {}: TensorFlow {}, CUDA {})", t.version, t.image, t.ngc->release,
+                         t.ngc->tf, t.ngc->cuda)
                    : trf("TensorFlow {} in `{}`", t.version, t.image);
     } else {
-      what = trf("TensorFlow {}: `pip install {}` in a Python {} venv ({})", t.version, t.pip_requirement, p.python, p.venv_dir);
+      what = trf("TensorFlow {}: `pip install {}` in a Python {} venv ({})", t.version, t.pip_requirement, p.python,
+                 p.venv_dir);
     }
     s << "- "
       << trf("{}; built and tested with CUDA {} and cuDNN {}, Python {} to {} (TensorFlow's tested-build table).", what,
@@ -358,11 +365,14 @@ void readme_plan(std::ostringstream& s, const SetupPlan& p) {
   }
   s << "- " << trf("NVIDIA driver branch {} (`{}`): {}", p.driver.branch, p.driver.install_id, p.driver.why) << "\n";
   if (p.cuda.needed) {
-    s << "- " << trf("`{}` and `{}` {}x, held with apt-mark.", p.cuda.package, p.cuda.cudnn_package, p.cuda.cudnn_prefix) << "\n";
+    s << "- "
+      << trf("`{}` and `{}` {}x, held with apt-mark.", p.cuda.package, p.cuda.cudnn_package, p.cuda.cudnn_prefix)
+      << "\n";
   }
   s << "- "
     << (p.gpu.cc ? trf("Mixed precision: {}: {}.",
-                       p.mixed_precision.empty() ? _("none (float32)") : "`" + p.mixed_precision + "`", p.mixed_precision_why)
+                       p.mixed_precision.empty() ? _("none (float32)") : "`" + p.mixed_precision + "`",
+                       p.mixed_precision_why)
                  : _("Mixed precision: chosen at run time from the GPU's compute capability (tuning.py)."))
     << "\n";
   for (const auto& n : p.notes) s << "- " << trf("Note: {}", n) << "\n";
@@ -377,10 +387,12 @@ void readme_download_sources(std::ostringstream& s, const SetupPlan& p, const kn
            f.mirror_check_timeout_s)
     << "\n\n";
   for (const auto& c : p.sources.checks) s << "- " << trf("{0}: {1}", c.what, c.url) << "\n";
-  if (!p.sources.apt_mirror.empty()) s << "- " << trf("apt: the archive in /etc/apt becomes {}", p.sources.apt_mirror) << "\n";
+  if (!p.sources.apt_mirror.empty())
+    s << "- " << trf("apt: the archive in /etc/apt becomes {}", p.sources.apt_mirror) << "\n";
   if (!p.sources.preset.empty()) {
     s << "\n"
-      << trf("Mirror preset `{}`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.", p.sources.preset)
+      << trf("Mirror preset `{}`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.",
+             p.sources.preset)
       << "\n";
   }
   if (p.sources.china) s << first_run_downloads(p, k);
@@ -390,7 +402,8 @@ void readme_download_sources(std::ostringstream& s, const SetupPlan& p, const kn
 void readme_how_to_run(std::ostringstream& s, const SetupPlan& p) {
   s << "\n## " << _("How to run it") << "\n\n"
     << "```\n./install.sh --dry-run      # " << _("read what it would do; changes nothing") << "\n"
-    << "sudo ./install.sh            # " << _("do it; reboot when it says so, then run it again") << "\n```\n\n"
+    << "sudo ./install.sh            # " << _("do it; reboot when it says so, then run it again")
+    << "\n```\n\n"
     // TRANSLATORS: README.md; "ok: ... (skipping)" is what install.sh prints for a step already done.
     << _("Every step first checks whether it is already done and prints `ok: ... (skipping)`, so running it\n"
          "again is safe and verifies the machine.")
@@ -428,8 +441,8 @@ void readme_references(std::ostringstream& s, const knowledge::Knowledge& k) {
     << ", https://www.tensorflow.org/install/pip,\n"
     << "  https://www.tensorflow.org/install/docker, https://www.tensorflow.org/guide/mixed_precision,\n"
     << "  https://www.tensorflow.org/guide/data_performance.\n"
-    << "- NVIDIA: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (" << trf("repository, {}", f.keyring_package)
-    << "),\n"
+    << "- NVIDIA: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ ("
+    << trf("repository, {}", f.keyring_package) << "),\n"
     << "  https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html,\n"
     << "  https://docs.nvidia.com/deploy/driver-persistence/index.html.\n"
     << "- Ubuntu: https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/.\n";
@@ -457,7 +470,8 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
   out.push_back({"tuning.py", render_tuning_py(p), 0644});
   out.push_back({"sysctl.d/90-tfrig.conf", render_sysctl(p), 0644});
   out.push_back({"security/limits.d/90-tfrig.conf", render_limits(p), 0644});
-  out.push_back({"modprobe.d/blacklist-nouveau.conf", fill(setup_template("blacklist-nouveau.conf.in").section("head"), {}, quote::Lang::kConf), 0644});
+  out.push_back({"modprobe.d/blacklist-nouveau.conf",
+                 fill(setup_template("blacklist-nouveau.conf.in").section("head"), {}, quote::Lang::kConf), 0644});
   if (p.cuda.needed) {
     out.push_back({"ld.so.conf.d/90-tfrig-cuda.conf",
                    fill(setup_template("ld-cuda.conf.in").section("head"),
@@ -477,14 +491,17 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
     const std::string& c = p.sources.conda;
     out.push_back({"condarc",
                    fill(setup_template("condarc.in").section("head"),
-                        {{"CONDA", c}, {"CONDA_MAIN", c + "/pkgs/main"}, {"CONDA_R", c + "/pkgs/r"}, {"CONDA_CLOUD", c + "/cloud"}},
+                        {{"CONDA", c},
+                         {"CONDA_MAIN", c + "/pkgs/main"},
+                         {"CONDA_R", c + "/pkgs/r"},
+                         {"CONDA_CLOUD", c + "/cloud"}},
                         quote::Lang::kYaml),
                    0644});
   }
   if (!p.sources.docker_registry_mirror.empty()) {
     out.push_back({"docker/daemon.json",
-                   fill(setup_template("daemon.json.in").section("head"), {{"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
-                        quote::Lang::kJson),
+                   fill(setup_template("daemon.json.in").section("head"),
+                        {{"REGISTRY_MIRROR", p.sources.docker_registry_mirror}}, quote::Lang::kJson),
                    0644});
   }
   if (is_container(p)) {

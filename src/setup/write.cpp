@@ -21,7 +21,8 @@ namespace {
 
 std::string user_name(uid_t uid) {
   const passwd* pw = ::getpwuid(uid);
-  return pw && pw->pw_name ? std::string(pw->pw_name) + " (uid " + std::to_string(uid) + ")" : "uid " + std::to_string(uid);
+  return pw && pw->pw_name ? std::string(pw->pw_name) + " (uid " + std::to_string(uid) + ")"
+                           : "uid " + std::to_string(uid);
 }
 
 // Why DIR (which exists) is not a safe place for a script root will run; "" when it is.
@@ -60,7 +61,8 @@ core::Status write_outputs(const std::string& dir, const std::vector<OutputFile>
   std::error_code abs_ec;
   fs::path target = fs::absolute(fs::path(dir), abs_ec).lexically_normal();
   if (abs_ec) target = fs::path(dir);
-  while (!target.has_filename() && target.has_parent_path() && target != target.root_path()) target = target.parent_path();
+  while (!target.has_filename() && target.has_parent_path() && target != target.root_path())
+    target = target.parent_path();
   fs::path parent = target.parent_path();
   if (parent.empty()) parent = ".";
   struct stat st {};
@@ -68,8 +70,9 @@ core::Status write_outputs(const std::string& dir, const std::vector<OutputFile>
   bool merge = false;  // write into a DIR that holds other files
   if (exists) {
     if (S_ISLNK(st.st_mode)) {
-      return core::fail(core::ErrorCode::kInvalidArgument, dir,
-                        _("is a symbolic link; name the folder itself (where a link points can change after tfrig wrote)"));
+      return core::fail(
+          core::ErrorCode::kInvalidArgument, dir,
+          _("is a symbolic link; name the folder itself (where a link points can change after tfrig wrote)"));
     }
     if (!S_ISDIR(st.st_mode)) return core::fail(core::ErrorCode::kInvalidArgument, dir, _("-o must be a directory"));
     std::error_code ec;
@@ -91,7 +94,8 @@ core::Status write_outputs(const std::string& dir, const std::vector<OutputFile>
   std::string staging_name = (parent / ".tfrig-setup-XXXXXX").string();
   if (::mkdtemp(staging_name.data()) == nullptr) {
     const int err = errno;
-    return core::fail(core::ErrorCode::kIo, parent.string(), trf("cannot create a folder here: {}", core::errno_text(err)));
+    return core::fail(core::ErrorCode::kIo, parent.string(),
+                      trf("cannot create a folder here: {}", core::errno_text(err)));
   }
   const fs::path staging(staging_name);
   auto give_up = [&](core::Error e) -> core::Status {
@@ -116,7 +120,8 @@ core::Status write_outputs(const std::string& dir, const std::vector<OutputFile>
     // An empty DIR of ours that cannot be replaced (a mount point, the current
     // folder): the files are renamed into it instead. Another user's stays refused.
     if (!exists || !unsafe_reason(st).empty() || (err != EBUSY && err != EINVAL && err != EXDEV)) {
-      return give_up({core::ErrorCode::kIo, dir, trf("cannot put the written folder in place: {}", core::errno_text(err))});
+      return give_up(
+          {core::ErrorCode::kIo, dir, trf("cannot put the written folder in place: {}", core::errno_text(err))});
     }
   }
   // --force into a DIR with other files: every file is written already; only renames remain.
@@ -127,7 +132,8 @@ core::Status write_outputs(const std::string& dir, const std::vector<OutputFile>
     if (ec) return give_up({core::ErrorCode::kIo, to.parent_path().string(), trf("cannot create: {}", ec.message())});
     if (::rename((staging / f.path).c_str(), to.c_str()) != 0) {
       const int err = errno;
-      return give_up({core::ErrorCode::kIo, to.string(), trf("cannot put the written file in place: {}", core::errno_text(err))});
+      return give_up(
+          {core::ErrorCode::kIo, to.string(), trf("cannot put the written file in place: {}", core::errno_text(err))});
     }
   }
   std::error_code ignored;

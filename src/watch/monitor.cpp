@@ -145,13 +145,15 @@ std::optional<int> command_status(int status) {
 
 // Sleeps to `wake` in slices, so that the end of the command or a stop
 // request is seen within 50 ms; true when the command exited.
-bool sleep_to_tick(const core::Stopwatch& watch, double wake, const std::atomic<bool>& stop, std::optional<pid_t> child) {
+bool sleep_to_tick(const core::Stopwatch& watch, double wake, const std::atomic<bool>& stop,
+                   std::optional<pid_t> child) {
   while (watch.seconds() < wake && !stop.load()) {
     if (child) {
       siginfo_t si{};
       // WNOWAIT leaves the zombie in place: its /proc/PID/stat still
       // holds its final CPU times for the last sample.
-      if (::waitid(P_PID, static_cast<id_t>(*child), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == *child) return true;
+      if (::waitid(P_PID, static_cast<id_t>(*child), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == *child)
+        return true;
     }
     const double left = wake - watch.seconds();
     std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, std::max(0.0, left))));

@@ -18,9 +18,9 @@ using Json = nlohmann::json;
 
 // Limits of what a recording may hold: far above any real machine, low
 // enough that every conversion to an integer type is defined.
-constexpr double kMaxCount = 1e7;         // cores, processes, threads
-constexpr double kMaxBytes = 9.0e15;      // below 2^53: exact in a double
-constexpr double kMaxRate = 1e15;         // bytes/s
+constexpr double kMaxCount = 1e7;     // cores, processes, threads
+constexpr double kMaxBytes = 9.0e15;  // below 2^53: exact in a double
+constexpr double kMaxRate = 1e15;     // bytes/s
 constexpr double kMaxSeconds = 1e9;
 constexpr size_t kMaxArray = 65536;
 
@@ -36,7 +36,7 @@ class Reader {
 
   // A number in [lo, hi]; nullopt when absent or null and !required.
   core::Result<std::optional<double>> number(const Json& obj, const char* key, const std::string& path, double lo,
-                                            double hi, bool required = false) const {
+                                             double hi, bool required = false) const {
     const std::string field = path.empty() ? key : path + "." + key;
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) {
@@ -64,7 +64,8 @@ class Reader {
     auto it = obj.find(key);
     if (it == obj.end() || it->is_null()) return &kEmpty;
     if (!it->is_array()) return tl::unexpected(error(path.empty() ? key : path + "." + key, _("expected an array")));
-    if (it->size() > kMaxArray) return tl::unexpected(error(path.empty() ? key : path + "." + key, _("too many elements")));
+    if (it->size() > kMaxArray)
+      return tl::unexpected(error(path.empty() ? key : path + "." + key, _("too many elements")));
     return &*it;
   }
 
@@ -77,8 +78,8 @@ core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
   RunInfo info;
   const std::optional<double> version = TFRIG_TRY(r.number(j, "tfrig_watch", "", 1, 1e6, true));
   if (*version > kRecordingVersion) {
-    return tl::unexpected(r.error("tfrig_watch", trf("recording version {0} is newer than this tfrig reads ({1})",
-                                                             *version, kRecordingVersion)));
+    return tl::unexpected(r.error(
+        "tfrig_watch", trf("recording version {0} is newer than this tfrig reads ({1})", *version, kRecordingVersion)));
   }
   const std::optional<double> interval = TFRIG_TRY(r.number(j, "interval_s", "", 0.001, 86400, true));
   info.interval_s = *interval;
@@ -88,7 +89,8 @@ core::Result<RunInfo> parse_info(const Json& j, const Reader& r) {
                           std::pair{"gpu_status", &info.gpu_status}}) {
     *out = TFRIG_TRY(r.string(j, key, ""));
   }
-  const std::optional<double> pid = TFRIG_TRY(r.number(j, "pid", "", 0, 4194304));  // PID_MAX_LIMIT on 64-bit (proc(5), pid_max)
+  const std::optional<double> pid =
+      TFRIG_TRY(r.number(j, "pid", "", 0, 4194304));  // PID_MAX_LIMIT on 64-bit (proc(5), pid_max)
   if (pid) info.pid = static_cast<int64_t>(*pid);
   const std::optional<double> limit = TFRIG_TRY(r.number(j, "disk_limit_bytes_per_s", "", 0, kMaxRate));
   info.disk_limit_bytes_per_s = limit;
@@ -158,7 +160,8 @@ core::Result<DiskSample> parse_disk_sample(const Json& d, const std::string& pat
   ds.name = name;
   const std::optional<double> read = TFRIG_TRY(r.number(d, "read_bytes_per_s", path, 0, kMaxRate, true));
   ds.read_bytes_per_s = *read;
-  const std::optional<double> util = TFRIG_TRY(r.number(d, "util", path, 0, 1.5));  // io_ticks can overshoot the interval slightly
+  const std::optional<double> util =
+      TFRIG_TRY(r.number(d, "util", path, 0, 1.5));  // io_ticks can overshoot the interval slightly
   ds.util = util.value_or(0);
   const std::optional<double> inflight = TFRIG_TRY(r.number(d, "in_flight", path, 0, kMaxCount));
   ds.in_flight = static_cast<uint64_t>(inflight.value_or(0));
@@ -233,7 +236,8 @@ OJson info_to_json(const RunInfo& info) {
   j["disk_limit_bytes_per_s"] = core::json_or_null(info.disk_limit_bytes_per_s);
   OJson gpus = OJson::array();
   for (const GpuInfo& g : info.gpus) {
-    gpus.push_back(OJson{{"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", core::json_or_null(g.pcie_link_bytes_per_s)}});
+    gpus.push_back(OJson{
+        {"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", core::json_or_null(g.pcie_link_bytes_per_s)}});
   }
   j["gpus"] = std::move(gpus);
   return j;
@@ -248,31 +252,44 @@ OJson sample_to_json(const Sample& s) {
     OJson busy = OJson::array(), iowait = OJson::array();
     for (double v : s.cpu->core_busy) busy.push_back(r3(v));
     for (double v : s.cpu->core_iowait) iowait.push_back(r3(v));
-    j["cpu"] = OJson{{"cores", s.cpu->cores}, {"busy_cores", r3(s.cpu->busy_cores)}, {"iowait_cores", r3(s.cpu->iowait_cores)},
-                     {"core_busy", std::move(busy)}, {"core_iowait", std::move(iowait)}};
+    j["cpu"] = OJson{{"cores", s.cpu->cores},
+                     {"busy_cores", r3(s.cpu->busy_cores)},
+                     {"iowait_cores", r3(s.cpu->iowait_cores)},
+                     {"core_busy", std::move(busy)},
+                     {"core_iowait", std::move(iowait)}};
   } else {
     j["cpu"] = nullptr;
   }
   if (s.process) {
     const ProcessSample& p = *s.process;
     OJson read = p.read_bytes_per_s ? OJson(std::round(*p.read_bytes_per_s)) : OJson(nullptr);
-    j["process"] = OJson{{"processes", p.processes}, {"threads", p.threads}, {"cpu_cores", r3(p.cpu_cores)},
-                         {"cpu_demand_cores", r3(p.cpu_demand_cores)}, {"hottest_thread_cores", r3(p.hottest_thread_cores)}, {"blocked_threads", p.blocked_threads},
+    j["process"] = OJson{{"processes", p.processes},
+                         {"threads", p.threads},
+                         {"cpu_cores", r3(p.cpu_cores)},
+                         {"cpu_demand_cores", r3(p.cpu_demand_cores)},
+                         {"hottest_thread_cores", r3(p.hottest_thread_cores)},
+                         {"blocked_threads", p.blocked_threads},
                          {"read_bytes_per_s", std::move(read)}};
   } else {
     j["process"] = nullptr;
   }
   OJson disks = OJson::array();
   for (const DiskSample& d : s.disks) {
-    disks.push_back(OJson{{"name", d.name}, {"read_bytes_per_s", std::round(d.read_bytes_per_s)}, {"util", r3(d.util)},
+    disks.push_back(OJson{{"name", d.name},
+                          {"read_bytes_per_s", std::round(d.read_bytes_per_s)},
+                          {"util", r3(d.util)},
                           {"in_flight", d.in_flight}});
   }
   j["disks"] = std::move(disks);
   OJson gpus = OJson::array();
   for (const GpuSample& g : s.gpus) {
-    gpus.push_back(OJson{{"index", g.index}, {"util_percent", core::json_or_null(g.util_percent)}, {"memory_util_percent", core::json_or_null(g.memory_util_percent)},
-                         {"memory_used_bytes", core::json_or_null(g.memory_used_bytes)}, {"pcie_rx_bytes_per_s", core::json_or_null(g.pcie_rx_bytes_per_s)},
-                         {"pcie_tx_bytes_per_s", core::json_or_null(g.pcie_tx_bytes_per_s)}, {"sm_clock_mhz", core::json_or_null(g.sm_clock_mhz)},
+    gpus.push_back(OJson{{"index", g.index},
+                         {"util_percent", core::json_or_null(g.util_percent)},
+                         {"memory_util_percent", core::json_or_null(g.memory_util_percent)},
+                         {"memory_used_bytes", core::json_or_null(g.memory_used_bytes)},
+                         {"pcie_rx_bytes_per_s", core::json_or_null(g.pcie_rx_bytes_per_s)},
+                         {"pcie_tx_bytes_per_s", core::json_or_null(g.pcie_tx_bytes_per_s)},
+                         {"sm_clock_mhz", core::json_or_null(g.sm_clock_mhz)},
                          {"power_watts", core::json_or_null(g.power_watts)}});
   }
   j["gpus"] = std::move(gpus);
@@ -296,7 +313,8 @@ core::Result<Recording> parse_recording(std::string_view text, const std::string
     if (!j.is_object()) return tl::unexpected(r.error("", _("expected a JSON object")));
     if (!have_info) {
       if (!j.contains("tfrig_watch")) {
-        return tl::unexpected(r.error("", _("the first line must be the run header {\"tfrig_watch\":1,...}: not a tfrig watch recording")));
+        return tl::unexpected(r.error(
+            "", _("the first line must be the run header {\"tfrig_watch\":1,...}: not a tfrig watch recording")));
       }
       auto info = TFRIG_TRY(parse_info(j, r));
       rec.info = std::move(info);

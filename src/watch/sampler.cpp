@@ -86,7 +86,8 @@ bool ProcSampler::scan_every_pid(PidStats& stats, ChildLinks& children) {
     auto pid = core::parse_u64(name);
     if (!pid || *pid > 4194304) continue;
     if (read_pid_stat(static_cast<int64_t>(*pid), stats)) {
-      if (auto it = stats.find(static_cast<int64_t>(*pid)); it != stats.end()) children[it->second.ppid].push_back(it->second.pid);
+      if (auto it = stats.find(static_cast<int64_t>(*pid)); it != stats.end())
+        children[it->second.ppid].push_back(it->second.pid);
     }
   }
   return true;
@@ -188,8 +189,8 @@ CpuSample cpu_delta(const ProcStat& last, const ProcStat& now) {
 
 // Bytes read per second, busy share and queue depth of each whole disk seen
 // in both reads.
-std::vector<DiskSample> disk_deltas(const std::map<std::string, DiskStat>& last, const std::map<std::string, DiskStat>& now,
-                                    double elapsed) {
+std::vector<DiskSample> disk_deltas(const std::map<std::string, DiskStat>& last,
+                                    const std::map<std::string, DiskStat>& now, double elapsed) {
   std::vector<DiskSample> out;
   for (const auto& [name, d] : now) {
     auto l = last.find(name);
@@ -242,8 +243,9 @@ std::map<std::string, DiskStat> ProcSampler::read_disks() {
 
 // The watched tree's CPU, demand, blocked threads and reads over the
 // interval; nullopt when the tree is empty (the root process is gone).
-std::optional<ProcessSample> ProcSampler::process_delta(const std::map<int64_t, Proc>& before, const std::map<int64_t, Proc>& now,
-                                                        long ticks_per_second, double elapsed) {
+std::optional<ProcessSample> ProcSampler::process_delta(const std::map<int64_t, Proc>& before,
+                                                        const std::map<int64_t, Proc>& now, long ticks_per_second,
+                                                        double elapsed) {
   ProcessSample p;
   const double tick_s = 1.0 / static_cast<double>(ticks_per_second);
   double ticks = 0, read = 0, hottest = 0, demand = 0;
@@ -362,7 +364,9 @@ bool GpuPoller::start(double interval_s, const std::optional<std::string>& libra
       gi.name = nvml_->name(*h).value_or("");
       auto gen = nvml_->pcie_link_gen(*h, false);
       auto width = nvml_->pcie_link_width(*h, false);
-      if (gen && width) gi.pcie_link_bytes_per_s = knowledge::pcie_link_bytes_per_second(static_cast<int>(*gen), static_cast<int>(*width));
+      if (gen && width)
+        gi.pcie_link_bytes_per_s =
+            knowledge::pcie_link_bytes_per_second(static_cast<int>(*gen), static_cast<int>(*width));
     }
     info_.push_back(std::move(gi));
   }
@@ -399,8 +403,10 @@ std::vector<GpuSample> GpuPoller::poll_once() {
       if (auto m = nvml_->memory(*h)) g.memory_used_bytes = m->second;
       // NVML reports PCIe throughput in KB/s (taken as KiB/s, NVML's unit
       // convention elsewhere).
-      if (auto rx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilRxBytes)) g.pcie_rx_bytes_per_s = *rx * 1024.0;
-      if (auto tx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilTxBytes)) g.pcie_tx_bytes_per_s = *tx * 1024.0;
+      if (auto rx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilRxBytes))
+        g.pcie_rx_bytes_per_s = *rx * 1024.0;
+      if (auto tx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilTxBytes))
+        g.pcie_tx_bytes_per_s = *tx * 1024.0;
       if (auto c = nvml_->clock(*h, gpulib::nvml::kClockSm)) g.sm_clock_mhz = *c;
       if (auto p = nvml_->power_usage_milliwatts(*h)) g.power_watts = *p / 1000.0;
     }

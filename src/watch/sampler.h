@@ -79,8 +79,9 @@ class ProcSampler {
   bool scan_every_pid(PidStats& stats, ChildLinks& children);
   Proc read_proc(int64_t pid, const PidStat& st);
   // Pure: the tree's use between two reads of it.
-  static std::optional<ProcessSample> process_delta(const std::map<int64_t, Proc>& before, const std::map<int64_t, Proc>& now,
-                                                    long ticks_per_second, double elapsed);
+  static std::optional<ProcessSample> process_delta(const std::map<int64_t, Proc>& before,
+                                                    const std::map<int64_t, Proc>& now, long ticks_per_second,
+                                                    double elapsed);
 
   const core::SysRoot& root_;
   std::optional<int64_t> pid_;

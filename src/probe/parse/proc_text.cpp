@@ -89,7 +89,7 @@ struct CpuinfoScan {
   bool seen_processor = false;
   std::optional<std::string> arm_part;
   std::optional<std::string> power_model;  // ppc64le: "cpu : POWER9, altivec supported"
-  int with_core_id = 0;                     // processors that carry both physical id and core id
+  int with_core_id = 0;                    // processors that carry both physical id and core id
   bool has_physical = false, has_core = false;
   int fields_first = 0, fields_current = 0;
 
@@ -170,14 +170,16 @@ struct CpuinfoScan {
 }  // namespace
 
 core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
-  if (!core::looks_like_text(text)) return fail(ErrorCode::kParse, "", Message(N_("binary data, expected /proc/cpuinfo text")));
+  if (!core::looks_like_text(text))
+    return fail(ErrorCode::kParse, "", Message(N_("binary data, expected /proc/cpuinfo text")));
   CpuinfoScan scan;
   for (std::string_view line : core::split_lines(text)) {
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
     scan.field(core::trim(line.substr(0, colon)), core::trim(line.substr(colon + 1)));
   }
-  if (scan.out.logical_cpus == 0) return fail(ErrorCode::kParse, "", Message(N_("no 'processor' entries, expected /proc/cpuinfo text")));
+  if (scan.out.logical_cpus == 0)
+    return fail(ErrorCode::kParse, "", Message(N_("no 'processor' entries, expected /proc/cpuinfo text")));
   scan.finish(text);
   return std::move(scan.out);
 }
@@ -196,18 +198,21 @@ core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::st
     }
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
-      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("expected 'Key: value [kB]', got '{}'"), core::printable(line)));
+      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no),
+                  Message(N_("expected 'Key: value [kB]', got '{}'"), core::printable(line)));
     }
     std::string_view key = core::trim(line.substr(0, colon));
     auto fields = core::split_ws(line.substr(colon + 1));
     if (fields.empty()) continue;
     auto value = core::parse_u64(fields[0]);
     if (!value) {
-      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("expected a number for {}"), std::string(key)));
+      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no),
+                  Message(N_("expected a number for {}"), std::string(key)));
     }
     uint64_t v = *value;
     if (fields.size() > 1 && (fields[1] == "kB" || fields[1] == "KB")) {
-      if (v > UINT64_MAX / 1024) return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("value too large")));
+      if (v > UINT64_MAX / 1024)
+        return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("value too large")));
       v *= 1024;
     }
     out[std::string(key)] = v;
@@ -249,7 +254,8 @@ core::Result<std::vector<int>> parse_cpumask(std::string_view text) {
   for (size_t w = 0; w < words.size(); ++w) {
     auto value = core::parse_u64(core::trim(words[w]), 16);
     if (!value || *value > 0xffffffffULL) {
-      return fail(ErrorCode::kParse, "", Message(N_("bad CPU mask word '{}', expected 8 hex digits"), core::printable(words[w])));
+      return fail(ErrorCode::kParse, "",
+                  Message(N_("bad CPU mask word '{}', expected 8 hex digits"), core::printable(words[w])));
     }
     const size_t base = (words.size() - 1 - w) * 32;
     for (int bit = 0; bit < 32; ++bit) {
@@ -291,7 +297,8 @@ MountInfo parse_mountinfo(std::string_view text) {
     size_t colon = f[2].find(':');
     auto major = colon == std::string_view::npos ? std::nullopt : core::parse_u64(f[2].substr(0, colon));
     auto minor = colon == std::string_view::npos ? std::nullopt : core::parse_u64(f[2].substr(colon + 1));
-    if (!id || !parent || !major || !minor || *id > INT32_MAX || *parent > INT32_MAX || *major > UINT32_MAX || *minor > UINT32_MAX) {
+    if (!id || !parent || !major || !minor || *id > INT32_MAX || *parent > INT32_MAX || *major > UINT32_MAX ||
+        *minor > UINT32_MAX) {
       out.bad_lines.push_back(line_no);
       continue;
     }
@@ -333,8 +340,8 @@ MountInfo parse_proc_mounts(std::string_view text) {
 
 bool is_network_filesystem(std::string_view fs_type) {
   static const std::set<std::string_view> kNetwork = {
-      "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "ceph", "glusterfs", "lustre",
-      "gpfs", "beegfs", "fhgfs", "wekafs", "panfs", "9p", "orangefs", "ocfs2", "gfs2", "davfs", "coda", "pvfs2", "cvfs"};
+      "nfs",   "nfs4",   "cifs",  "smb3", "smbfs",    "ncpfs", "afs",  "ceph",  "glusterfs", "lustre", "gpfs", "beegfs",
+      "fhgfs", "wekafs", "panfs", "9p",   "orangefs", "ocfs2", "gfs2", "davfs", "coda",      "pvfs2",  "cvfs"};
   if (kNetwork.count(fs_type)) return true;
   // FUSE: sshfs, s3fs, gcsfuse, rclone, juicefs, ... all go through a daemon,
   // most over a network. lxcfs and the portal are local.
@@ -348,7 +355,8 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
   std::map<std::string, ProcLimit, std::less<>> out;
   auto lines = core::split_lines(text);
   if (lines.empty() || !core::starts_with(core::trim(lines[0]), "Limit")) {
-    return fail(ErrorCode::kParse, Message(N_("line {}"), 1), Message(N_("expected the header 'Limit  Soft Limit  Hard Limit  Units'")));
+    return fail(ErrorCode::kParse, Message(N_("line {}"), 1),
+                Message(N_("expected the header 'Limit  Soft Limit  Hard Limit  Units'")));
   }
   for (size_t i = 1; i < lines.size(); ++i) {
     std::string_view line = lines[i];
@@ -359,7 +367,8 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
     size_t v = 0;
     while (v < f.size() && !parse_limit_value(f[v])) ++v;
     if (v == 0 || v + 1 >= f.size()) {
-      return fail(ErrorCode::kParse, Message(N_("line {}"), i + 1), Message(N_("expected 'Name  soft  hard  [units]', got '{}'"), core::printable(line)));
+      return fail(ErrorCode::kParse, Message(N_("line {}"), i + 1),
+                  Message(N_("expected 'Name  soft  hard  [units]', got '{}'"), core::printable(line)));
     }
     std::string name;
     for (size_t k = 0; k < v; ++k) {
