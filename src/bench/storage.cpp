@@ -404,6 +404,8 @@ bool prepare_small_files(const RunContext& ctx, Runner& runner, const ScratchDir
 // One series of small-file reads: what went wrong across its samples, said
 // in its notes, and whether the cold reads really were cold.
 struct SmallFileReads {
+  SmallFileReads(const std::vector<std::string>& read, const RunContext& run) : files(read), ctx(run) {}
+
   const std::vector<std::string>& files;
   const RunContext& ctx;
   uint64_t average_bytes = 0;
