@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "core/text.h"
 
 namespace tfrig::plan {
@@ -365,6 +366,69 @@ std::optional<uint64_t> keras_weight_count(const KerasSummary& s) {
 constexpr uint64_t kMaxLayerElems = uint64_t{1} << 40;
 constexpr uint64_t kMaxParams = uint64_t{1} << 44;
 
+namespace {
+
+// One row of the summary as a layer: its parameters (within bounds), output
+// elements per sample and multiply-accumulates; a note where its activations
+// are not counted. A None beyond the batch counts as --seq-len (or 1, and
+// `unknown_dims` is set).
+core::Result<Layer> keras_layer(const KerasLayer& kl, int seq_len, bool& unknown_dims,
+                                std::vector<std::string>& notes) {
+  Layer l;
+  l.name = kl.name;
+  l.type = kl.type;
+  l.kind = keras_layer_kind(kl.type, kl.name);
+  l.params = kl.params;
+  if (kl.params > kMaxParams) {
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+        trf("layer '{0}' claims {1} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
+  }
+  if (kl.shape_known) {
+    // The first dimension is the batch; None elsewhere is a variable length.
+    uint64_t elems = 1;
+    uint64_t positions = 1;  // output positions a kernel is applied at
+    for (size_t i = 1; i < kl.shape.size(); ++i) {
+      uint64_t d = 1;
+      if (kl.shape[i]) {
+        d = static_cast<uint64_t>(*kl.shape[i]);
+      } else if (seq_len > 0) {
+        d = static_cast<uint64_t>(seq_len);
+      } else {
+        unknown_dims = true;
+      }
+      if (d != 0 && elems > kMaxLayerElems / d) {
+        return core::fail(
+            core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+            trf("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU", kl.name));
+      }
+      elems *= d;
+      if (i + 1 < kl.shape.size()) positions *= d;
+    }
+    l.out_elems = elems;
+    if (l.kind == LayerKind::kConv || l.kind == LayerKind::kDepthwiseConv || l.kind == LayerKind::kDense) {
+      // Multiply-accumulates ~ weights x positions they are applied at.
+      l.macs = kl.params * positions;
+    }
+  } else if (l.kind != LayerKind::kInput) {
+    notes.push_back(
+        trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
+  }
+  if (l.kind == LayerKind::kNested) {
+    notes.push_back(trf(
+        "'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
+        kl.name));
+  }
+  if (l.kind == LayerKind::kAttention) {
+    notes.push_back(
+        trf("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted",
+            kl.name));
+  }
+  return l;
+}
+
+}  // namespace
+
 core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::string_view source_name) {
   Workload w;
   w.model_id = "keras:" + std::string(source_name);
@@ -374,59 +438,8 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
   uint64_t sum = 0;
   bool unknown_dims = false;
   for (const KerasLayer& kl : s.layers) {
-    Layer l;
-    l.name = kl.name;
-    l.type = kl.type;
-    l.kind = keras_layer_kind(kl.type, kl.name);
-    l.params = kl.params;
-    if (kl.params > kMaxParams) {
-      return core::fail(
-          core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
-          trf("layer '{0}' claims {1} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
-    }
+    w.layers.push_back(TFRIG_TRY(keras_layer(kl, seq_len, unknown_dims, w.notes)));
     sum += kl.params;
-    if (kl.shape_known) {
-      // The first dimension is the batch; None elsewhere is a variable length.
-      uint64_t elems = 1;
-      uint64_t positions = 1;  // output positions a kernel is applied at
-      for (size_t i = 1; i < kl.shape.size(); ++i) {
-        uint64_t d = 1;
-        if (kl.shape[i]) {
-          d = static_cast<uint64_t>(*kl.shape[i]);
-        } else if (seq_len > 0) {
-          d = static_cast<uint64_t>(seq_len);
-        } else {
-          unknown_dims = true;
-        }
-        if (d != 0 && elems > kMaxLayerElems / d) {
-          return core::fail(
-              core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
-              trf("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU",
-                  kl.name));
-        }
-        elems *= d;
-        if (i + 1 < kl.shape.size()) positions *= d;
-      }
-      l.out_elems = elems;
-      if (l.kind == LayerKind::kConv || l.kind == LayerKind::kDepthwiseConv || l.kind == LayerKind::kDense) {
-        // Multiply-accumulates ~ weights x positions they are applied at.
-        l.macs = kl.params * positions;
-      }
-    } else if (l.kind != LayerKind::kInput) {
-      w.notes.push_back(
-          trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
-    }
-    if (l.kind == LayerKind::kNested) {
-      w.notes.push_back(trf(
-          "'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
-          kl.name));
-    }
-    if (l.kind == LayerKind::kAttention) {
-      w.notes.push_back(trf(
-          "'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted",
-          kl.name));
-    }
-    w.layers.push_back(std::move(l));
   }
   if (unknown_dims)
     w.notes.push_back(_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len"));

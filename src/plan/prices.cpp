@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "core/input_file.h"
 #include "core/text.h"
 
@@ -273,7 +274,10 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
 
 }  // namespace
 
-core::Result<PriceBook> parse_price_book(std::string_view text, const std::string& path) {
+namespace {
+
+// The document: a JSON object or a YAML map, at most 1 MiB.
+core::Result<json> price_book_document(std::string_view text, const std::string& path) {
   // A price book is a page of numbers; anything larger is not one.
   constexpr size_t kMaxBytes = size_t{1} << 20;
   if (text.size() > kMaxBytes)
@@ -295,24 +299,20 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
   if (!doc.is_object())
     return core::fail(core::ErrorCode::kParse, path,
                       _("expected a map of price fields at the top (see data/prices.example.yaml)"));
-  const Reader r{path};
-  if (auto s = r.only_keys(
-          doc, "",
-          {"currency", "as_of", "sources", "notes", "gpus", "billing", "minimum_billed_minutes", "server",
-           "power_price_per_kwh", "hours_per_month", "amortization_years", "storage_per_month", "network_per_month"});
-      !s)
-    return tl::unexpected(s.error());
-  PriceBook book;
-  book.source = path;
+  return doc;
+}
+
+// The terms of the whole book: currency, billing, power, hours of use, write-off, storage and network.
+core::Status read_book_terms(const Reader& r, const json& doc, PriceBook& book) {
   if (doc.contains("currency")) {
-    if (!doc["currency"].is_string() || doc["currency"].get<std::string>().empty() ||
-        doc["currency"].get<std::string>().size() > 8)
+    if (!doc.at("currency").is_string() || doc.at("currency").get<std::string>().empty() ||
+        doc.at("currency").get<std::string>().size() > 8)
       return tl::unexpected(r.error("currency", _("expected a currency code such as USD, EUR or CNY")));
-    const auto code = parse_currency_code(doc["currency"].get<std::string>());
+    const auto code = parse_currency_code(doc.at("currency").get<std::string>());
     if (!code)
       return tl::unexpected(
           r.error("currency", trf("expected a three-letter ISO 4217 currency code such as USD, EUR or CNY, found {}",
-                                  shown(doc["currency"]))));
+                                  shown(doc.at("currency")))));
     book.currency = *code;
     book.currency_given = true;
   }
@@ -342,8 +342,13 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
     if (!v) return tl::unexpected(v.error());
     (std::string_view(k) == "storage_per_month" ? book.storage_per_month : book.network_per_month) = v->value_or(0);
   }
+  return {};
+}
+
+// What the server around the GPUs costs and draws, and each GPU's prices.
+core::Status read_book_hardware(const Reader& r, const json& doc, PriceBook& book) {
   if (doc.contains("server")) {
-    const json& s = doc["server"];
+    const json& s = doc.at("server");
     if (!s.is_object()) return tl::unexpected(r.error("server", _("expected a map with purchase and/or watts")));
     if (auto st = r.only_keys(s, "server", {"purchase", "watts", "note", "source"}); !st)
       return tl::unexpected(st.error());
@@ -355,7 +360,7 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
     book.server_watts = *watts;
   }
   if (doc.contains("gpus")) {
-    const json& g = doc["gpus"];
+    const json& g = doc.at("gpus");
     if (!g.is_object()) return tl::unexpected(r.error("gpus", _("expected a map from GPU name to its prices")));
     for (const auto& [name, v] : g.items()) {
       auto p = read_gpu_price(r, v, "gpus." + name);
@@ -363,6 +368,26 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
       book.gpus[name] = std::move(*p);
     }
   }
+  return {};
+}
+
+}  // namespace
+
+// A price book (YAML or JSON, data/prices.example.yaml): only known keys, each
+// value checked against its range; errors name the file and the key.
+core::Result<PriceBook> parse_price_book(std::string_view text, const std::string& path) {
+  const json doc = TFRIG_TRY(price_book_document(text, path));
+  const Reader r{path};
+  if (auto s = r.only_keys(
+          doc, "",
+          {"currency", "as_of", "sources", "notes", "gpus", "billing", "minimum_billed_minutes", "server",
+           "power_price_per_kwh", "hours_per_month", "amortization_years", "storage_per_month", "network_per_month"});
+      !s)
+    return tl::unexpected(s.error());
+  PriceBook book;
+  book.source = path;
+  TFRIG_TRY(read_book_terms(r, doc, book));
+  TFRIG_TRY(read_book_hardware(r, doc, book));
   return book;
 }
 
