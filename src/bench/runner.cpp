@@ -354,8 +354,8 @@ std::string render_text(const BenchReport& report, size_t width) {
   using A = core::Table::Align;
   bool compare = std::any_of(report.results.begin(), report.results.end(),
                              [](const Measurement& m) { return m.previous_median.has_value(); });
-  // TRANSLATORS: the columns of tfrig bench's table; "cv" is the coefficient of variation, "n" the number of samples.
   std::vector<std::string> headers = {
+      // TRANSLATORS: the columns of tfrig bench's table; "cv" is the coefficient of variation, "n" the number of samples.
       C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"),
       C_("bench table", "unit"),      C_("bench table", "min"),    C_("bench table", "max"),
       C_("bench table", "cv"),        C_("bench table", "n"),      C_("bench table", "status")};

@@ -230,9 +230,9 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
     // sm_90 under the other). Both outcomes, or the one with "probably".
     CompatCheck c{"gpu", v.support == KernelSupport::kNone ? "no" : "caveats", "", true, kernel_list_check_hint()};
     if (v.alternative) {
-      // TRANSLATORS: {0} the GPU, {1} a release, {2}/{4} what the GPU gets under each candidate list ("PTX compute_80
-      // only (JIT): the first start JIT-compiles every kernel (30 minutes or more)"), {3}/{5} the two lists.
       c.reason =
+          // TRANSLATORS: {0} the GPU, {1} a release, {2}/{4} what the GPU gets under each candidate list ("PTX compute_80
+          // only (JIT): the first start JIT-compiles every kernel (30 minutes or more)"), {3}/{5} the two lists.
           trf("{0}: uncertain, TensorFlow {1}'s compiled kernel list was inferred from build files, not read from the "
               "wheel: {2} if the wheel carries {3}; {4} if it carries {5}",
               who, tf->truncated(2), kernel_outcome(v.support, v.detail), v.targets,
@@ -240,8 +240,8 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
       // Either outcome that is not a failure leaves the answer at caveats.
       if (v.support == KernelSupport::kNone && *v.alternative != KernelSupport::kNone) c.verdict = "caveats";
     } else {
-      // TRANSLATORS: {0} the GPU, {1} what it probably gets ("native kernels (sm_80 SASS)"), {2} the list, {3} a release.
       c.reason = trf(
+          // TRANSLATORS: {0} the GPU, {1} what it probably gets ("native kernels (sm_80 SASS)"), {2} the list, {3} a release.
           "{0}: probably {1} (the wheel probably carries {2}); uncertain, TensorFlow {3}'s compiled kernel list was "
           "inferred from build files, not read from the wheel",
           who, kernel_outcome(v.support, v.detail), v.targets, tf->truncated(2));
@@ -288,16 +288,17 @@ std::optional<CompatCheck> judge_driver(const Knowledge& k, const CompatQuery& q
   const bool windows = q.os.value_or("linux") == "windows";
   auto minv = *Version::parse(windows && min->min_windows ? *min->min_windows : *min->min_linux);
   if (d < minv) {
-    // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
-    return CompatCheck{"driver", "no",
-                       trf("driver {0} is older than {1} that CUDA {2} needs{3}", d.text(), minv.text(), build->cuda,
-                           uncertain(min->uncertain)),
-                       min->uncertain, ""};
+    return CompatCheck{
+        "driver", "no",
+        // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
+        trf("driver {0} is older than {1} that CUDA {2} needs{3}", d.text(), minv.text(), build->cuda,
+            uncertain(min->uncertain)),
+        min->uncertain, ""};
   }
   if (!kepler.empty()) {
     const auto* arch = k.architecture_support(3);
-    // TRANSLATORS: {3} is "; driver branch ... no longer supports Kepler GPUs ...".
     return CompatCheck{"driver", "no",
+                       // TRANSLATORS: {3} is "; driver branch ... no longer supports Kepler GPUs ...".
                        trf("driver {0} meets CUDA {1}'s minimum {2}{3}", d.text(), build->cuda, minv.text(), kepler),
                        arch && arch->uncertain, ""};
   }
@@ -336,8 +337,8 @@ std::optional<CompatCheck> judge_cuda(const Knowledge& k, const CompatQuery& q, 
     const bool older = c->minor() < need->minor();
     return CompatCheck{
         "cuda", driver_too_old ? "no" : (older ? "caveats" : "yes"),
-        // TRANSLATORS: {3} is "; and driver ... is too old ..." or nothing.
         older
+            // TRANSLATORS: {3} is "; and driver ... is too old ..." or nothing.
             ? trf("system CUDA {0} has the major version TF {1} was built with ({2}), but an older minor: some kernels "
                   "may need newer PTX support{3}",
                   c->truncated(2), build->tf, build->cuda, driver_note)
@@ -381,8 +382,8 @@ std::optional<CompatCheck> judge_cudnn(const CompatQuery& q, const TfChoice& cho
             "compiled with {1}\"",
             c->truncated(2), build->cudnn, build->tf)};
   }
-  // TRANSLATORS: the quoted text is TensorFlow's own log line: keep it in English.
   return CompatCheck{"cudnn", "no",
+                     // TRANSLATORS: the quoted text is TensorFlow's own log line: keep it in English.
                      trf("TensorFlow {0} needs cuDNN {1}.x >= {2}; {3} gives \"Loaded runtime CuDNN library {3} "
                          "but source was compiled with {2}\"",
                          build->tf, need->major(), build->cudnn, c->truncated(2))};

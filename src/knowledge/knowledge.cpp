@@ -917,8 +917,8 @@ std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::
 }
 
 core::Message kernel_list_check_hint_message() {
-  // TRANSLATORS: keep the command and the file path in English.
   return core::Message(N_(
+      // TRANSLATORS: keep the command and the file path in English.
       "check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
       "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)"));
 }

@@ -669,8 +669,8 @@ bool UserCalibration::factor_extreme() const {
 
 std::string UserCalibration::warning() const {
   if (!factor_extreme()) return {};
-  // TRANSLATORS: {0} the factor (measured / tfrig's rate), {1} the GPU, {2} the file, {3} the lower bound (0.33), {4} the upper bound (3).
   std::string t = trf(
+      // TRANSLATORS: {0} the factor (measured / tfrig's rate), {1} the GPU, {2} the file, {3} the lower bound (0.33), {4} the upper bound (3).
       "the run in {2} reached {0:.2f}x tfrig's rate for this model and batch on {1}, outside {3:.2f}x-{4:g}x: "
       "published runs never differed from tfrig's model by that much, so the run is likely not comparable with the plan",
       factor, gpu_name, file, kCalibrationFactorLow, kCalibrationFactorHigh);
@@ -687,8 +687,8 @@ std::string UserCalibration::warning() const {
 }
 
 std::string UserCalibration::text() const {
-  // TRANSLATORS: {0} samples/s measured, {1} the GPU, {2} the file, {3} what was read, {4} tfrig's rate before, {5} the factor.
   std::string t = trf(
+      // TRANSLATORS: {0} samples/s measured, {1} the GPU, {2} the file, {3} what was read, {4} tfrig's rate before, {5} the factor.
       "calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}",
       measured_samples_per_s, gpu_name, file, step.lines, model_samples_per_s, factor);
   if (step.includes_validation) t += _("; the epoch times include validation, so the rate is a lower bound");

@@ -127,9 +127,9 @@ std::string cost_verdict_text(const CostTable& t) {
   }
   for (const OptionCost& o : t.options) {
     if (o.hours_lost_to_input > 0 && o.rent_lost_to_input && *o.rent_lost_to_input > 0) {
-      // TRANSLATORS: {0} a GPU, {1} money lost, {2} hours lost of the run's {3}.
       out +=
           "  " +
+          // TRANSLATORS: {0} a GPU, {1} money lost, {2} hours lost of the run's {3}.
           trf("{0}: the input pipeline costs {1} of this run ({2} of {3}); fix the pipeline before buying a faster GPU",
               o.gpu_name, format_money(*o.rent_lost_to_input, t.currency), format_hours(o.hours_lost_to_input),
               format_hours(o.run_hours)) +

@@ -50,8 +50,8 @@ void size_gpu_batch(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
     c.memory = estimate_memory(w, c.batch_per_gpu);
   } else {
     c.memory = estimate_memory(w, 1);
-    // TRANSLATORS: {0} the memory of one sample, {1} its uncertainty, {2} the GPU memory usable.
     c.notes.push_back(trf(
+        // TRANSLATORS: {0} the memory of one sample, {1} its uncertainty, {2} the GPU memory usable.
         "one sample needs {0} (+{1} uncertainty) of {2} usable: needs model parallelism or sharded optimizer state (not planned here)",
         core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
         core::format_bytes_binary(usable_gpu_bytes(gpu))));
@@ -69,8 +69,8 @@ void check_requested_batch(GpuChoice& c, const Workload& w, const GpuCandidate& 
   c.requested_batch_per_gpu = asked;
   c.requested_verdict = memory_verdict(at_asked, usable_gpu_bytes(gpu));
   if (c.requested_verdict == MemoryVerdict::kBorderline) {
-    // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
     c.notes.push_back(trf(
+        // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
         "batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}",
         asked, core::format_bytes_binary(at_asked.total_bytes), core::format_bytes_binary(at_asked.uncertainty_bytes),
         core::format_bytes_binary(usable_gpu_bytes(gpu)), c.max_batch_per_gpu));

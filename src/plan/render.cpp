@@ -39,8 +39,8 @@ std::string activation_formula(const Workload& w, uint64_t batch) {
   const uint64_t e = activation_element_bytes(w.precision);
   if (w.family == Family::kTransformer && w.transformer) {
     const TransformerConfig& c = *w.transformer;
-    // TRANSLATORS: the activation memory of one layer; keep the formula, translate the words in brackets.
     const char* per_layer =
+        // TRANSLATORS: the activation memory of one layer; keep the formula, translate the words in brackets.
         w.recompute == Recompute::kFull ? N_("e*sbh (full recomputation)")
         : w.xla ? (w.recompute == Recompute::kSelective ? N_("sbh*(16e+2) (XLA-fused, selective recomputation)")
                                                         : N_("sbh*(16e+2) + as^2b*(2e+1) (XLA-fused)"))
@@ -155,9 +155,9 @@ std::string plan_text_workload(const Workload& w) {
                     : trf("tfrig plan: {0}, batch {1}, {2}, {3}", w.display_name, w.batch, precision_name(w.precision),
                           optimizer_name(w.optimizer));
   out += "\n";
-  // TRANSLATORS: {0} parameters, {1} of them trainable, {2} where the count comes from (a paper or Keras).
   out +=
       "  " +
+      // TRANSLATORS: {0} parameters, {1} of them trainable, {2} where the count comes from (a paper or Keras).
       trf("{0} parameters ({1} trainable); {2}", grouped(w.params), grouped(w.trainable_params), _(w.params_source)) +
       "\n";
   if (w.family == Family::kTransformer) {
@@ -304,11 +304,12 @@ std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
   };
   std::string out;
   out += "# " + trf("Training server plan: {0}", w.display_name) + "\n\n";
-  // TRANSLATORS: {0} the batch, {1} per GPU, {2} the precision policy, {3} the optimizer (identifiers, left as they are).
-  out += "- " +
-         trf("Batch {0} ({1} per GPU), {2}, optimizer {3}", w.batch, r.batch_per_gpu, precision_name(w.precision),
-             optimizer_name(w.optimizer)) +
-         "\n";
+  out +=
+      "- " +
+      // TRANSLATORS: {0} the batch, {1} per GPU, {2} the precision policy, {3} the optimizer (identifiers, left as they are).
+      trf("Batch {0} ({1} per GPU), {2}, optimizer {3}", w.batch, r.batch_per_gpu, precision_name(w.precision),
+          optimizer_name(w.optimizer)) +
+      "\n";
   out += "- " + trf("{0} parameters ({1})", grouped(w.params), _(w.params_source)) + "\n";
   if (w.family == Family::kTransformer) out += "- " + trf("Sequence length {0}", w.seq_len) + "\n";
   out += "\n## " + _("GPU memory per replica") + "\n\n" + row({_("term"), _("size"), _("formula")}) +

@@ -232,8 +232,8 @@ void size_server_power(ServerPlan& p, const GpuChoice& choice, ServerParts& part
 void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts& parts) {
   const long long together = std::llround(p.samples_per_s);
   p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), trf("{0} samples/s together", together)});
-  // TRANSLATORS: {0} physical cores, {1} hardware threads.
   p.lines.push_back(
+      // TRANSLATORS: {0} physical cores, {1} hardware threads.
       {"CPU", trf("{0} cores / {1} threads", p.cpu_cores, 2 * p.cpu_cores),
        // TRANSLATORS: {0} samples/s of all GPUs, {1} samples/s one core decodes, {2} how that is known (assumed/measured), {3} the cores needed.
        trf("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16", p.samples_per_s,
@@ -245,12 +245,12 @@ void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts&
   p.lines.push_back({C_("server part", "RAM"),
                      trf("{0} ({1})", core::format_bytes_binary(p.ram_bytes), parts.dimm_text),
                      trf("at least 2 x total GPU memory = {0}", core::format_bytes_binary(p.ram_min_bytes))});
-  // TRANSLATORS: {0} drives of {1} each, {2} in all.
   p.lines.push_back({"NVMe",
+                     // TRANSLATORS: {0} drives of {1} each, {2} in all.
                      trf("{0} x {1} ({2} in all)", p.nvme_drives, core::format_bytes_decimal(parts.drive_bytes),
                          core::format_bytes_decimal(p.nvme_bytes)),
-                     // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
                      p.dataset_assumed
+                         // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
                          ? trf("2 x dataset ({0} samples x {1}, assumed); reads {2}", p.dataset_samples,
                                core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))
                          : trf("2 x dataset ({0} samples x {1}); reads {2}", p.dataset_samples,

@@ -607,8 +607,8 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   if (roofs->autotune)
     t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
   if (stack != 1.0) {
-    // TRANSLATORS: {0} the factor applied, {1} the stack's year, {2} the newest stack's year, {3} the fitted factor per year.
     t.detail +=
+        // TRANSLATORS: {0} the factor applied, {1} the stack's year, {2} the newest stack's year, {3} the fitted factor per year.
         trf("; x {0:.2f} for a software stack of {1:.1f} against today's of {2:.1f} (fitted: x {3:.3f} per year newer)",
             stack, stack_year, c.reference_year, c.stack_factor_per_year);
   }
@@ -621,8 +621,8 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   // the band's low end reaches at least 1/1.5 of the estimate there.
   if (compute_capability_major(gpu) <= 6) {
     t.low = std::min(t.low, t.samples_per_s * kOldStackBandLow);
-    // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
     t.detail +=
+        // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
         trf("; band reaches at least {0:.2f}x below: published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) "
             "came out up to 1.5x slower than this model",
             kOldStackBandLow);
@@ -638,8 +638,8 @@ std::vector<std::string> condition_differences(const ThroughputRow& r, const Wor
   if (r.batch) {
     const double row_batch = *r.batch, want = static_cast<double>(per_gpu_batch(w));
     if (want > kBatchFactor * row_batch || row_batch > kBatchFactor * want) {
-      // TRANSLATORS: {0} the row's batch per GPU, {1} the plan's, {2} the factor allowed (2).
       out.push_back(
+          // TRANSLATORS: {0} the row's batch per GPU, {1} the plan's, {2} the factor allowed (2).
           trf("batch {0} per GPU (request: {1}, more than {2:g}x apart)", *r.batch, per_gpu_batch(w), kBatchFactor));
     }
   }
@@ -779,8 +779,8 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
       t->samples_per_s = rate;
       t->low = rate * band_low;
       t->high = rate * band_high;
-      // TRANSLATORS: {0} the published rate, {1} the row, {2} the batch factor, {3} the row's batch, {4} the plan's batch.
       t->detail = trf(
+          // TRANSLATORS: {0} the published rate, {1} the row, {2} the batch factor, {3} the row's batch, {4} the plan's batch.
           "published {0:.1f} samples/s of {1} x batch factor {2:.2f} (tfrig's model at batch {4} over batch {3} per GPU: "
           "the step's update and kernel costs over more or fewer samples); the model alone: {5}",
           nearest->samples_per_s, row_name(*nearest), factor, *nearest->batch, per_gpu_batch(w), t->detail);

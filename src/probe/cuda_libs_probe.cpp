@@ -467,8 +467,8 @@ class CudaLibsProbe final : public Probe {
       for (const auto& l : libraries) {
         if (l.family == fam && (pick == nullptr || (l.resolved == true && pick->resolved != true))) pick = &l;
       }
-      // TRANSLATORS: a library family the loader does not find ("libcuda none").
       if (pick == nullptr)
+        // TRANSLATORS: a library family the loader does not find ("libcuda none").
         summary.emplace_back(core::Message(N_("{} none"), fam));
       else
         summary.emplace_back(std::string(fam) + " " + pick->version.value_or("?") +

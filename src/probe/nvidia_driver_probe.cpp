@@ -264,8 +264,8 @@ ProbeStatus summary(const inventory::DriverInfo& drv, size_t gpus, const Problem
     status.set_detail(core::Message(N_("kernel module {0} ({1}), {2} on the bus, {3}"), module, flavor,
                                     std::move(on_bus), std::move(nodes)));
   } else {
-    // TRANSLATORS: {1} is "N GPUs", {2} "N /dev/nvidia* nodes".
     status.set_detail(
+        // TRANSLATORS: {1} is "N GPUs", {2} "N /dev/nvidia* nodes".
         core::Message(N_("kernel module {0}, {1} on the bus, {2}"), module, std::move(on_bus), std::move(nodes)));
   }
   return status;

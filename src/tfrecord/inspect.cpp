@@ -133,9 +133,9 @@ std::string report_to_text(const InspectReport& r, size_t width) {
                          width) +
       "\n";
   if (r.error) {
-    // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
     out += core::wrap_hanging(
                "  ",
+               // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
                trf("stopped at record {0} (byte offset {1}): {2}: {3}", r.error->record_index, r.error->offset,
                    record_problem_name(r.error->problem), core::escape_bytes(r.error->message)),
                width) +
