@@ -24,16 +24,16 @@ namespace tfrig::bench {
 
 enum class Status { kOk, kSkipped, kFailed };
 
-std::string_view status_name(Status status);                // the JSON and history word: ok, skipped, failed
+std::string_view status_name(Status status);                    // the JSON and history word: ok, skipped, failed
 std::optional<Status> status_from_name(std::string_view name);  // nullopt for another word
-std::string status_label(Status status);                    // as the reader's language says it
+std::string status_label(Status status);                        // as the reader's language says it
 
 // One metric of one benchmark, aggregated over its samples.
 // What the knowledge base says this hardware should reach (bench/expectation.h).
 struct Expectation {
-  double value = 0;     // in the measurement's unit
-  std::string basis;    // "catalog peak, dense tensor-core bf16" / "PCIe Gen 5 x16 link rate"
-  std::string source;   // where the figure comes from
+  double value = 0;    // in the measurement's unit
+  std::string basis;   // "catalog peak, dense tensor-core bf16" / "PCIe Gen 5 x16 link rate"
+  std::string source;  // where the figure comes from
 };
 
 struct Measurement {
@@ -47,9 +47,9 @@ struct Measurement {
   double cv = 0;  // coefficient of variation: sample standard deviation / mean
   nlohmann::json params = nlohmann::json::object();
   Status status = Status::kOk;
-  std::string reason;               // why skipped or failed; empty when ok
-  std::vector<std::string> notes;   // what the user should know about an ok result
-  double seconds = 0;               // wall time spent on this metric, warm-up included
+  std::string reason;              // why skipped or failed; empty when ok
+  std::vector<std::string> notes;  // what the user should know about an ok result
+  double seconds = 0;              // wall time spent on this metric, warm-up included
   // From the history with --compare: the previous run's median on this machine.
   std::optional<double> previous_median;
   std::string previous_timestamp;

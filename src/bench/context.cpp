@@ -60,18 +60,20 @@ BenchContext make_context(const inventory::Inventory& inv, const Config& config)
   c.build_type = is_debug_build() ? "debug" : "release";
 
   if (is_debug_build()) {
-    c.warnings.push_back(_("debug build: compiled without optimisation or with assertions; numbers are not representative"));
+    c.warnings.push_back(
+        _("debug build: compiled without optimisation or with assertions; numbers are not representative"));
   }
   if (c.governor && *c.governor != "performance") {
     // powersave/ondemand/schedutil ramp the clock up only under load, so
     // short samples start slow (kernel docs, Documentation/admin-guide/pm/cpufreq.rst).
     c.warnings.push_back(
-        trf("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers", *c.governor));
+        trf("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers",
+            *c.governor));
   }
   if (c.virtualization && *c.virtualization == "unknown hypervisor") {
     // The CPU's hypervisor flag without a name (probe/host_probe.cpp): one sentence, not "under unknown hypervisor".
-    c.warnings.push_back(
-        _("running in a virtual machine (hypervisor not identified): storage and memory numbers include the hypervisor and neighbours sharing the host"));
+    c.warnings.push_back(_(
+        "running in a virtual machine (hypervisor not identified): storage and memory numbers include the hypervisor and neighbours sharing the host"));
   } else if (c.virtualization && *c.virtualization != "none") {
     c.warnings.push_back(
         trf("running under {}: storage and memory numbers include the hypervisor and neighbours sharing the host",
@@ -84,7 +86,8 @@ BenchContext make_context(const inventory::Inventory& inv, const Config& config)
     if (loads[0] > 0.25 * c.online_cpus + 0.5) {
       c.warnings.push_back(trnf("load average is {0} on {1} CPU: other work is running and will share the CPUs",
                                 "load average is {0} on {1} CPUs: other work is running and will share the CPUs",
-                                static_cast<uint64_t>(c.online_cpus), std::to_string(loads[0]).substr(0, 4), c.online_cpus));
+                                static_cast<uint64_t>(c.online_cpus), std::to_string(loads[0]).substr(0, 4),
+                                c.online_cpus));
     }
   }
   if (inv.memory.swap_used_bytes && *inv.memory.swap_used_bytes > 0) {

@@ -26,7 +26,7 @@ struct BenchContext {
   int numa_nodes = 0;
   std::optional<std::string> governor;
   std::optional<std::string> virtualization;
-  std::string build_type;  // "release" or "debug"
+  std::string build_type;    // "release" or "debug"
   double load_average = -1;  // 1-minute load at the start; -1 unknown
   std::vector<std::string> warnings;
 };

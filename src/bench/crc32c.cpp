@@ -64,9 +64,9 @@ class Crc32cBenchmark final : public Benchmark {
     params["implementation"] = core::crc32c_impl_name(core::crc32c_best_impl());
     runner.measure("crc32c", "GB/s", params, sample(std::nullopt));
     for (auto impl : {core::Crc32cImpl::kIsal, core::Crc32cImpl::kSse42, core::Crc32cImpl::kPortable}) {
-      std::string metric = fmt::format("crc32c_{}", impl == core::Crc32cImpl::kSse42 ? "sse42"
+      std::string metric = fmt::format("crc32c_{}", impl == core::Crc32cImpl::kSse42  ? "sse42"
                                                     : impl == core::Crc32cImpl::kIsal ? "isal"
-                                                                                       : "portable");
+                                                                                      : "portable");
       params["implementation"] = core::crc32c_impl_name(impl);
       if (!core::crc32c_extend_with(impl, 0, buf.data(), 1)) {
         runner.skip(metric, "GB/s",

@@ -47,7 +47,9 @@ core::Result<Driver> load_driver_once() {
   const char* env = std::getenv("TFRIG_CUDA_LIBRARY");
   std::string name = env != nullptr && env[0] != '\0' ? env : "libcuda.so.1";
   auto opened = open_library(name);
-  if (!opened) return core::fail(core::ErrorCode::kNotFound, name, trf("not found: no NVIDIA driver ({})", opened.error().message));
+  if (!opened)
+    return core::fail(core::ErrorCode::kNotFound, name,
+                      trf("not found: no NVIDIA driver ({})", opened.error().message));
   d.handle = *opened;
   std::string missing;
   // The unversioned names of the memory calls take 32-bit device pointers
@@ -59,8 +61,8 @@ core::Result<Driver> load_driver_once() {
   resolve(d.handle, {"cuDeviceGetName"}, d.cuDeviceGetName, missing);
   resolve(d.handle, {"cuDeviceGetAttribute"}, d.cuDeviceGetAttribute, missing);
   resolve(d.handle, {"cuDevicePrimaryCtxRetain"}, d.cuDevicePrimaryCtxRetain, missing);
-  resolve(d.handle, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"},
-          d.cuDevicePrimaryCtxRelease, missing);
+  resolve(d.handle, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}, d.cuDevicePrimaryCtxRelease,
+          missing);
   resolve(d.handle, {"cuCtxSetCurrent"}, d.cuCtxSetCurrent, missing);
   resolve(d.handle, {"cuMemAlloc_v2"}, d.cuMemAlloc, missing);
   resolve(d.handle, {"cuMemFree_v2"}, d.cuMemFree, missing);
@@ -114,8 +116,7 @@ core::Result<CublasLt> load_cublaslt_once() {
   resolve(lt.handle, {"cublasLtMatrixLayoutDestroy"}, lt.cublasLtMatrixLayoutDestroy, missing);
   resolve(lt.handle, {"cublasLtMatmulPreferenceCreate"}, lt.cublasLtMatmulPreferenceCreate, missing);
   resolve(lt.handle, {"cublasLtMatmulPreferenceDestroy"}, lt.cublasLtMatmulPreferenceDestroy, missing);
-  resolve(lt.handle, {"cublasLtMatmulPreferenceSetAttribute"}, lt.cublasLtMatmulPreferenceSetAttribute,
-          missing);
+  resolve(lt.handle, {"cublasLtMatmulPreferenceSetAttribute"}, lt.cublasLtMatmulPreferenceSetAttribute, missing);
   resolve(lt.handle, {"cublasLtMatmulAlgoGetHeuristic"}, lt.cublasLtMatmulAlgoGetHeuristic, missing);
   resolve(lt.handle, {"cublasLtMatmul"}, lt.cublasLtMatmul, missing);
   bool ok = missing.empty();

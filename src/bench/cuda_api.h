@@ -87,8 +87,8 @@ using cublasLtCreate_t = cublasStatus_t (*)(cublasLtHandle_t* handle);
 using cublasLtDestroy_t = cublasStatus_t (*)(cublasLtHandle_t handle);
 using cublasLtMatmulDescCreate_t = cublasStatus_t (*)(cublasLtMatmulDesc_t* desc, int compute_type, int scale_type);
 using cublasLtMatmulDescDestroy_t = cublasStatus_t (*)(cublasLtMatmulDesc_t desc);
-using cublasLtMatmulDescSetAttribute_t = cublasStatus_t (*)(cublasLtMatmulDesc_t desc, int attribute,
-                                                            const void* value, size_t bytes);
+using cublasLtMatmulDescSetAttribute_t = cublasStatus_t (*)(cublasLtMatmulDesc_t desc, int attribute, const void* value,
+                                                            size_t bytes);
 using cublasLtMatrixLayoutCreate_t = cublasStatus_t (*)(cublasLtMatrixLayout_t* layout, int type, uint64_t rows,
                                                         uint64_t cols, int64_t ld);
 using cublasLtMatrixLayoutDestroy_t = cublasStatus_t (*)(cublasLtMatrixLayout_t layout);
@@ -96,10 +96,11 @@ using cublasLtMatmulPreferenceCreate_t = cublasStatus_t (*)(cublasLtMatmulPrefer
 using cublasLtMatmulPreferenceDestroy_t = cublasStatus_t (*)(cublasLtMatmulPreference_t pref);
 using cublasLtMatmulPreferenceSetAttribute_t = cublasStatus_t (*)(cublasLtMatmulPreference_t pref, int attribute,
                                                                   const void* value, size_t bytes);
-using cublasLtMatmulAlgoGetHeuristic_t = cublasStatus_t (*)(
-    cublasLtHandle_t handle, cublasLtMatmulDesc_t op, cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
-    cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t d, cublasLtMatmulPreference_t pref, int requested,
-    MatmulHeuristicResult* results, int* returned);
+using cublasLtMatmulAlgoGetHeuristic_t = cublasStatus_t (*)(cublasLtHandle_t handle, cublasLtMatmulDesc_t op,
+                                                            cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                                            cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t d,
+                                                            cublasLtMatmulPreference_t pref, int requested,
+                                                            MatmulHeuristicResult* results, int* returned);
 using cublasLtMatmul_t = cublasStatus_t (*)(cublasLtHandle_t handle, cublasLtMatmulDesc_t op, const void* alpha,
                                             const void* a, cublasLtMatrixLayout_t a_desc, const void* b,
                                             cublasLtMatrixLayout_t b_desc, const void* beta, const void* c,

@@ -41,7 +41,6 @@ class DecodeBenchmark final : public Benchmark {
   void run(const RunContext& ctx, Runner& runner) override;
 };
 
-
 // The user's JPEGs: at most kMaxUserImages files, kMaxUserBytes in all.
 core::Result<JpegSet> load_user_jpegs(const std::string& dir) {
   auto files = TFRIG_TRY(list_dataset(dir, kMaxUserImages));
@@ -49,10 +48,10 @@ core::Result<JpegSet> load_user_jpegs(const std::string& dir) {
 }
 
 void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
-  core::Result<JpegSet> set = ctx.config.data_dir.empty()
-                                  ? codec::generate_jpegs(ctx.config.quick ? 8 : kGeneratedImages, kImageWidth, kImageHeight,
-                                                   kImageQuality, 42)
-                                  : load_user_jpegs(ctx.config.data_dir);
+  core::Result<JpegSet> set =
+      ctx.config.data_dir.empty()
+          ? codec::generate_jpegs(ctx.config.quick ? 8 : kGeneratedImages, kImageWidth, kImageHeight, kImageQuality, 42)
+          : load_user_jpegs(ctx.config.data_dir);
   std::string why;
   if (!set) {
     why = set.error().to_string();
@@ -84,8 +83,7 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
   double one_core_augment = 0;
   for (bool augment : {false, true}) {
     for (int threads : {1, ctx.threads}) {
-      std::string metric =
-          fmt::format("decode{}_{}", augment ? "_augment" : "", threads == 1 ? "1_core" : "all_cores");
+      std::string metric = fmt::format("decode{}_{}", augment ? "_augment" : "", threads == 1 ? "1_core" : "all_cores");
       nlohmann::json params = base;
       params["threads"] = threads;
       if (augment) {
@@ -98,12 +96,14 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
         return codec::decode_sample(*set, threads, augment, ctx.config.sample_seconds, ctx.cancelled, 7, &failed);
       });
       if (failed.images > 0) {
-        m.notes.push_back(trnf("{0} image failed to decode and was skipped; first: {1}", "{0} images failed to decode and were skipped; first: {1}",
-                               failed.images, failed.images, failed.first_error));
+        m.notes.push_back(trnf("{0} image failed to decode and was skipped; first: {1}",
+                               "{0} images failed to decode and were skipped; first: {1}", failed.images, failed.images,
+                               failed.first_error));
       }
       if (!set->rejected.empty()) {
-        m.notes.push_back(trnf("{0} file skipped as corrupt or not JPEG; first: {1}", "{0} files skipped as corrupt or not JPEG; first: {1}",
-                               set->rejected.size(), set->rejected.size(), set->rejected.front()));
+        m.notes.push_back(trnf("{0} file skipped as corrupt or not JPEG; first: {1}",
+                               "{0} files skipped as corrupt or not JPEG; first: {1}", set->rejected.size(),
+                               set->rejected.size(), set->rejected.front()));
       }
       if (threads == 1) {
         (augment ? one_core_augment : one_core_decode) = m.median;

@@ -76,9 +76,10 @@ std::optional<Expectation> pcie_expectation(const Measurement& m, const inventor
   int width = *gpu->pcie_link_width_current;
   if (gpu->pcie_link_gen_max && *gpu->pcie_link_gen_max > gen) gen = *gpu->pcie_link_gen_max;
   const auto at_max = knowledge::pcie_link_bytes_per_second(gen, width);
-  return Expectation{(at_max ? *at_max : *rate) / 1e9,
-                     trf("PCIe Gen {0} x{1} link rate, one direction, before packet overhead (copies reach ~80-90%)", gen, width),
-                     _("PCI-SIG transfer rates and line encodings (knowledge/pcie.cpp)")};
+  return Expectation{
+      (at_max ? *at_max : *rate) / 1e9,
+      trf("PCIe Gen {0} x{1} link rate, one direction, before packet overhead (copies reach ~80-90%)", gen, width),
+      _("PCI-SIG transfer rates and line encodings (knowledge/pcie.cpp)")};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -105,7 +106,8 @@ class GpuSession {
   }
   core::Result<CUdeviceptr> alloc_device(size_t bytes) {
     CUdeviceptr p = 0;
-    if (CUresult rc = d_.cuMemAlloc(&p, bytes); rc != kCudaSuccess) return tl::unexpected(error("cuMemAlloc_v2", rc).error());
+    if (CUresult rc = d_.cuMemAlloc(&p, bytes); rc != kCudaSuccess)
+      return tl::unexpected(error("cuMemAlloc_v2", rc).error());
     device_.push_back(p);
     return p;
   }
@@ -182,7 +184,8 @@ class PcieBenchmark final : public Benchmark {
           for (int i = 0; i < kCopiesPerSample; ++i) {
             CUresult rc = to_device ? d.cuMemcpyHtoDAsync(*dev, host, bytes, gpu.stream())
                                     : d.cuMemcpyDtoHAsync(host, *dev, bytes, gpu.stream());
-            if (rc != kCudaSuccess) return tl::unexpected(gpu.error(to_device ? "cuMemcpyHtoDAsync_v2" : "cuMemcpyDtoHAsync_v2", rc).error());
+            if (rc != kCudaSuccess)
+              return tl::unexpected(gpu.error(to_device ? "cuMemcpyHtoDAsync_v2" : "cuMemcpyDtoHAsync_v2", rc).error());
           }
           TFRIG_TRY(gpu.sync());
           return static_cast<double>(bytes) * kCopiesPerSample / std::max(w.seconds(), 1e-9) / 1e9;
@@ -216,6 +219,43 @@ void fill_random(void* host, size_t elements, int data_type, uint64_t seed) {
     auto* p = static_cast<uint16_t*>(host);
     for (size_t i = 0; i < elements; ++i) p[i] = static_cast<uint16_t>(0x3F00u | (rng() & 0x7Fu));
   }
+}
+
+// The element types measured, each with the compute capability whose tensor
+// cores take it (fp32 runs on the CUDA cores everywhere).
+const Precision kGemmPrecisions[] = {
+    {"fp32", cuda::kCudaR32F, cuda::kComputeType32F, 4, 0, "fp32 inputs, fp32 compute (CUDA cores)"},
+    {"tf32", cuda::kCudaR32F, cuda::kComputeType32FFastTf32, 4, 8, "fp32 inputs, tf32 tensor cores"},
+    {"fp16", cuda::kCudaR16F, cuda::kComputeType32F, 2, 7, "fp16 inputs, fp32 accumulate (mixed precision)"},
+    {"bf16", cuda::kCudaR16BF, cuda::kComputeType32F, 2, 8, "bf16 inputs, fp32 accumulate"},
+};
+
+// The conditions of one precision's measurement, recorded with it.
+nlohmann::json gemm_params(const DeviceInfo& info, uint64_t n, const Precision& p, int iterations,
+                           const cuda::CublasLt& lt) {
+  return {{"gpu", info.name},
+          {"compute_capability", fmt::format("{}.{}", info.cc_major, info.cc_minor)},
+          {"m", n},
+          {"n", n},
+          {"k", n},
+          {"layout", "TN (A transposed), column-major"},
+          {"precision", p.label},
+          {"iterations_per_sample", iterations},
+          {"library", lt.soname}};
+}
+
+// Inputs: random values uploaded through the pinned staging buffer; false
+// when a copy fails.
+bool upload_gemm_inputs(const cuda::Driver& d, GpuSession& gpu, void* staging,
+                        std::initializer_list<CUdeviceptr> inputs, size_t elements, const Precision& p) {
+  bool upload_ok = true;
+  for (CUdeviceptr dst : inputs) {
+    fill_random(staging, elements, p.data_type, dst);
+    if (d.cuMemcpyHtoDAsync(dst, staging, elements * p.element_bytes, gpu.stream()) != kCudaSuccess || !gpu.sync()) {
+      upload_ok = false;
+    }
+  }
+  return upload_ok;
 }
 
 class GemmBenchmark final : public Benchmark {
@@ -253,12 +293,6 @@ class GemmBenchmark final : public Benchmark {
     // cublasSetWorkspace), ample for older GPUs.
     constexpr size_t kWorkspace = 32u << 20;
     const int iterations = ctx.config.quick ? 5 : 20;
-    const Precision precisions[] = {
-        {"fp32", cuda::kCudaR32F, cuda::kComputeType32F, 4, 0, "fp32 inputs, fp32 compute (CUDA cores)"},
-        {"tf32", cuda::kCudaR32F, cuda::kComputeType32FFastTf32, 4, 8, "fp32 inputs, tf32 tensor cores"},
-        {"fp16", cuda::kCudaR16F, cuda::kComputeType32F, 2, 7, "fp16 inputs, fp32 accumulate (mixed precision)"},
-        {"bf16", cuda::kCudaR16BF, cuda::kComputeType32F, 2, 8, "bf16 inputs, fp32 accumulate"},
-    };
     auto workspace = gpu.alloc_device(kWorkspace);
     size_t max_bytes = n * n * 4;
     auto a = gpu.alloc_device(max_bytes);
@@ -276,32 +310,16 @@ class GemmBenchmark final : public Benchmark {
       return fail_all(staging.error().to_string());
     }
 
-    for (const Precision& p : precisions) {
-      nlohmann::json params = {{"gpu", info->name},
-                               {"compute_capability", fmt::format("{}.{}", info->cc_major, info->cc_minor)},
-                               {"m", n}, {"n", n}, {"k", n},
-                               {"layout", "TN (A transposed), column-major"},
-                               {"precision", p.label},
-                               {"iterations_per_sample", iterations},
-                               {"library", lt.soname}};
+    for (const Precision& p : kGemmPrecisions) {
+      nlohmann::json params = gemm_params(*info, n, p, iterations, lt);
       if (info->cc_major < p.min_cc_major) {
         runner.skip(p.metric, "TFLOPS",
-                    trf("{0} needs compute capability {1}.0 or newer; this GPU is {2}.{3}", p.metric,
-                                p.min_cc_major, info->cc_major, info->cc_minor),
+                    trf("{0} needs compute capability {1}.0 or newer; this GPU is {2}.{3}", p.metric, p.min_cc_major,
+                        info->cc_major, info->cc_minor),
                     params);
         continue;
       }
-      // Inputs: random values uploaded through the pinned staging buffer.
-      size_t elements = n * n;
-      bool upload_ok = true;
-      for (CUdeviceptr dst : {*a, *b}) {
-        fill_random(*staging, elements, p.data_type, dst);
-        if (d.cuMemcpyHtoDAsync(dst, *staging, elements * p.element_bytes, gpu.stream()) != kCudaSuccess ||
-            !gpu.sync()) {
-          upload_ok = false;
-        }
-      }
-      if (!upload_ok) {
+      if (!upload_gemm_inputs(d, gpu, *staging, {*a, *b}, n * n, p)) {
         runner.fail(p.metric, "TFLOPS", _("uploading the input matrices failed"), params);
         continue;
       }
@@ -314,11 +332,10 @@ class GemmBenchmark final : public Benchmark {
       runner.measure(p.metric, "TFLOPS", params, [&]() -> core::Result<double> {
         core::Stopwatch w;
         for (int i = 0; i < iterations; ++i) {
-          cuda::cublasStatus_t st = lt.cublasLtMatmul(handle, mm.op, &alpha, reinterpret_cast<const void*>(*a), mm.a,
-                                                      reinterpret_cast<const void*>(*b), mm.b, &beta,
-                                                      reinterpret_cast<const void*>(*c), mm.c,
-                                                      reinterpret_cast<void*>(*c), mm.c, &mm.algo,
-                                                      reinterpret_cast<void*>(*workspace), kWorkspace, gpu.stream());
+          cuda::cublasStatus_t st = lt.cublasLtMatmul(
+              handle, mm.op, &alpha, reinterpret_cast<const void*>(*a), mm.a, reinterpret_cast<const void*>(*b), mm.b,
+              &beta, reinterpret_cast<const void*>(*c), mm.c, reinterpret_cast<void*>(*c), mm.c, &mm.algo,
+              reinterpret_cast<void*>(*workspace), kWorkspace, gpu.stream());
           if (st != cuda::kCublasSuccess) {
             return core::fail(core::ErrorCode::kIo, "gpu", fmt::format("cublasLtMatmul: status {}", st));
           }
@@ -351,29 +368,43 @@ class GemmBenchmark final : public Benchmark {
         return core::fail(core::ErrorCode::kIo, "gpu", fmt::format("{}: status {}", call, st));
       };
       // Scale type fp32 for every precision: alpha and beta are floats.
-      if (auto s = check(lt_.cublasLtMatmulDescCreate(&op, p.compute_type, cuda::kCudaR32F), "cublasLtMatmulDescCreate"); !s) return s;
+      if (auto s =
+              check(lt_.cublasLtMatmulDescCreate(&op, p.compute_type, cuda::kCudaR32F), "cublasLtMatmulDescCreate");
+          !s)
+        return s;
       const int trans_a = cuda::kOpT, trans_b = cuda::kOpN;
       if (auto s = check(lt_.cublasLtMatmulDescSetAttribute(op, cuda::kMatmulDescTransA, &trans_a, sizeof(trans_a)),
                          "cublasLtMatmulDescSetAttribute(TRANSA)");
-          !s) return s;
+          !s)
+        return s;
       if (auto s = check(lt_.cublasLtMatmulDescSetAttribute(op, cuda::kMatmulDescTransB, &trans_b, sizeof(trans_b)),
                          "cublasLtMatmulDescSetAttribute(TRANSB)");
-          !s) return s;
+          !s)
+        return s;
       const auto ld = static_cast<int64_t>(n);
       // A is stored k x m (transposed in the op), B k x n, C m x n; square here.
-      if (auto s = check(lt_.cublasLtMatrixLayoutCreate(&a, p.data_type, n, n, ld), "cublasLtMatrixLayoutCreate(A)"); !s) return s;
-      if (auto s = check(lt_.cublasLtMatrixLayoutCreate(&b, p.data_type, n, n, ld), "cublasLtMatrixLayoutCreate(B)"); !s) return s;
-      if (auto s = check(lt_.cublasLtMatrixLayoutCreate(&c, p.data_type, n, n, ld), "cublasLtMatrixLayoutCreate(C)"); !s) return s;
+      if (auto s = check(lt_.cublasLtMatrixLayoutCreate(&a, p.data_type, n, n, ld), "cublasLtMatrixLayoutCreate(A)");
+          !s)
+        return s;
+      if (auto s = check(lt_.cublasLtMatrixLayoutCreate(&b, p.data_type, n, n, ld), "cublasLtMatrixLayoutCreate(B)");
+          !s)
+        return s;
+      if (auto s = check(lt_.cublasLtMatrixLayoutCreate(&c, p.data_type, n, n, ld), "cublasLtMatrixLayoutCreate(C)");
+          !s)
+        return s;
       if (auto s = check(lt_.cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate"); !s) return s;
       const uint64_t ws = workspace;  // the attribute is a uint64_t
-      if (auto s = check(lt_.cublasLtMatmulPreferenceSetAttribute(pref, cuda::kMatmulPrefMaxWorkspaceBytes, &ws, sizeof(ws)),
-                         "cublasLtMatmulPreferenceSetAttribute");
-          !s) return s;
+      if (auto s =
+              check(lt_.cublasLtMatmulPreferenceSetAttribute(pref, cuda::kMatmulPrefMaxWorkspaceBytes, &ws, sizeof(ws)),
+                    "cublasLtMatmulPreferenceSetAttribute");
+          !s)
+        return s;
       cuda::MatmulHeuristicResult result{};
       int returned = 0;
       if (auto s = check(lt_.cublasLtMatmulAlgoGetHeuristic(handle, op, a, b, c, c, pref, 1, &result, &returned),
                          "cublasLtMatmulAlgoGetHeuristic");
-          !s) return s;
+          !s)
+        return s;
       if (returned == 0 || result.state != cuda::kCublasSuccess) {
         return core::fail(core::ErrorCode::kUnsupported, "gpu",
                           trf("cuBLASLt has no algorithm for {} on this GPU", p.metric));

@@ -55,7 +55,9 @@ class Stmt {
   Stmt& operator=(const Stmt&) = delete;
   bool ok() const { return rc_ == SQLITE_OK; }
   sqlite3_stmt* get() const { return s_; }
-  void text(int i, const std::string& v) { sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
+  void text(int i, const std::string& v) {
+    sqlite3_bind_text(s_, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
   void real(int i, double v) { sqlite3_bind_double(s_, i, v); }
   void integer(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
   void null(int i) { sqlite3_bind_null(s_, i); }
@@ -103,7 +105,8 @@ History& History::operator=(History&& other) noexcept {
 
 core::Error History::sql_error(const std::string& what) const {
   // `what` names the SQLite call ("prepare"); SQLite's own message stays as it gives it.
-  return core::Error{core::ErrorCode::kIo, path_, what + ": " + (db_ != nullptr ? std::string(sqlite3_errmsg(db_)) : _("no database"))};
+  return core::Error{core::ErrorCode::kIo, path_,
+                     what + ": " + (db_ != nullptr ? std::string(sqlite3_errmsg(db_)) : _("no database"))};
 }
 
 core::Status History::exec(const char* sql) const {
@@ -165,9 +168,8 @@ core::Result<int64_t> History::record(const BenchReport& report) {
   run.text(5, to_json(report.context).dump());
   if (sqlite3_step(run.get()) != SQLITE_DONE) return rollback(sql_error("insert run"));
   int64_t id = sqlite3_last_insert_rowid(db_);
-  Stmt res(db_,
-           "INSERT INTO results (run_id, bench_id, metric, unit, status, median, min, max, cv, samples_json, "
-           "params_json, reason, notes_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  Stmt res(db_, "INSERT INTO results (run_id, bench_id, metric, unit, status, median, min, max, cv, samples_json, "
+                "params_json, reason, notes_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (!res.ok()) return rollback(sql_error("prepare"));
   for (const auto& m : report.results) {
     sqlite3_reset(res.get());
@@ -201,10 +203,9 @@ core::Result<int64_t> History::record(const BenchReport& report) {
 
 core::Result<std::optional<PreviousResult>> History::previous(const std::string& machine_id, const std::string& id,
                                                               const std::string& metric, int64_t before_run) const {
-  Stmt s(db_,
-         "SELECT runs.id, runs.timestamp, results.median FROM results JOIN runs ON results.run_id = runs.id "
-         "WHERE runs.machine_id = ? AND results.bench_id = ? AND results.metric = ? AND results.status = 'ok' "
-         "AND runs.id < ? ORDER BY runs.id DESC LIMIT 1");
+  Stmt s(db_, "SELECT runs.id, runs.timestamp, results.median FROM results JOIN runs ON results.run_id = runs.id "
+              "WHERE runs.machine_id = ? AND results.bench_id = ? AND results.metric = ? AND results.status = 'ok' "
+              "AND runs.id < ? ORDER BY runs.id DESC LIMIT 1");
   if (!s.ok()) return tl::unexpected(sql_error("prepare"));
   s.text(1, machine_id);
   s.text(2, id);
@@ -221,10 +222,11 @@ core::Result<std::optional<PreviousResult>> History::previous(const std::string&
 }
 
 core::Result<std::vector<HistoryPoint>> History::results_of_machine(const std::string& machine_id) const {
-  Stmt s(db_,
-         "SELECT runs.id, runs.timestamp, results.bench_id, results.metric, results.unit, results.median "
-         "FROM results JOIN runs ON results.run_id = runs.id "
-         "WHERE runs.machine_id = ? AND results.status = 'ok' AND results.median IS NOT NULL ORDER BY runs.id, results.rowid");
+  Stmt s(
+      db_,
+      "SELECT runs.id, runs.timestamp, results.bench_id, results.metric, results.unit, results.median "
+      "FROM results JOIN runs ON results.run_id = runs.id "
+      "WHERE runs.machine_id = ? AND results.status = 'ok' AND results.median IS NOT NULL ORDER BY runs.id, results.rowid");
   if (!s.ok()) return tl::unexpected(sql_error("prepare"));
   s.text(1, machine_id);
   std::vector<HistoryPoint> out;

@@ -134,7 +134,8 @@ class Team {
     generation_.fetch_add(1, std::memory_order_release);
     generation_.notify_all();
     fn(0);
-    for (int left = pending_.load(std::memory_order_acquire); left != 0; left = pending_.load(std::memory_order_acquire)) {
+    for (int left = pending_.load(std::memory_order_acquire); left != 0;
+         left = pending_.load(std::memory_order_acquire)) {
       pending_.wait(left, std::memory_order_acquire);
     }
     return watch.seconds();
@@ -222,6 +223,64 @@ struct Arrays {
   }
 };
 
+// The arrays' size: four times the last-level cache (at least the floor), or
+// --quick's; three must fit in a quarter of the available memory, or we measure swap.
+uint64_t stream_array_bytes(const RunContext& ctx, uint64_t llc) {
+  uint64_t array_bytes = ctx.config.quick ? kQuickArrayBytes : std::max(kMinArrayBytes, 4 * llc);
+  if (ctx.config.file_bytes > 0 && ctx.config.quick) array_bytes = ctx.config.file_bytes;
+  if (auto avail = ctx.inventory.memory.available_bytes; avail && 3 * array_bytes > *avail / 4) {
+    array_bytes = std::max<uint64_t>(*avail / 12, 8ull << 20);
+  }
+  return array_bytes;
+}
+
+// The four STREAM kernels on `threads` threads (metrics named with `who`).
+void measure_stream_kernels(const RunContext& ctx, Runner& runner, Arrays& arr, int threads, const char* who,
+                            const std::vector<int>& cpus, uint64_t llc, bool huge_pages) {
+  Team team(threads, cpus);
+  // First touch by the thread that will use each slice: its pages land on
+  // that thread's NUMA node.
+  team.run([&](int t) {
+    Slice s = slice_of(arr.n, threads, t);
+    for (size_t i = s.begin; i < s.end; ++i) {
+      arr.a[i] = 1.0;
+      arr.b[i] = 2.0;
+      arr.c[i] = 0.0;
+    }
+  });
+  struct Kernel {
+    const char* name;
+    int arrays;
+    std::function<void(Slice)> body;
+  };
+  Kernel kernels[] = {
+      {"copy", 2, [&](Slice s) { kernel_copy(arr.c, arr.a, s); }},
+      {"scale", 2, [&](Slice s) { kernel_scale(arr.b, arr.c, s); }},
+      {"add", 3, [&](Slice s) { kernel_add(arr.c, arr.a, arr.b, s); }},
+      {"triad", 3, [&](Slice s) { kernel_triad(arr.a, arr.b, arr.c, s); }},
+  };
+  for (const auto& k : kernels) {
+    double moved = static_cast<double>(k.arrays) * static_cast<double>(arr.n) * sizeof(double);
+    nlohmann::json params = {{"threads", threads},
+                             {"array_bytes", arr.n * sizeof(double)},
+                             {"array_elements", arr.n},
+                             {"bytes_per_pass", moved},
+                             {"numa_nodes", ctx.inventory.cpu.numa_nodes.size()},
+                             {"pinned", !cpus.empty()},
+                             {"huge_pages_requested", huge_pages},
+                             {"llc_bytes", llc > 0 ? nlohmann::json(llc) : nlohmann::json(nullptr)}};
+    Measurement& m = runner.measure(fmt::format("{}_{}", k.name, who), "GB/s", params, [&]() -> core::Result<double> {
+      double secs = team.run([&](int t) { k.body(slice_of(arr.n, threads, t)); });
+      return moved / std::max(secs, 1e-9) / 1e9;
+    });
+    if (ctx.config.quick) {
+      m.notes.push_back(_("--quick: 32 MiB arrays may be served partly from cache; not a memory bandwidth figure"));
+    } else if (llc == 0) {
+      m.notes.push_back(_("last-level cache size unknown: arrays sized to the 256 MiB floor"));
+    }
+  }
+}
+
 class MemoryBenchmark final : public Benchmark {
  public:
   std::string_view id() const override { return "memory"; }
@@ -237,14 +296,11 @@ class MemoryBenchmark final : public Benchmark {
   }
   std::optional<std::string> skip_reason(const RunContext&) const override { return std::nullopt; }
 
+  // STREAM: the arrays allocated (huge pages asked for), then the kernels on
+  // one thread and on all of them.
   void run(const RunContext& ctx, Runner& runner) override {
     uint64_t llc = last_level_cache_bytes();
-    uint64_t array_bytes = ctx.config.quick ? kQuickArrayBytes : std::max(kMinArrayBytes, 4 * llc);
-    if (ctx.config.file_bytes > 0 && ctx.config.quick) array_bytes = ctx.config.file_bytes;
-    // Three arrays must fit in a quarter of available memory, or we measure swap.
-    if (auto avail = ctx.inventory.memory.available_bytes; avail && 3 * array_bytes > *avail / 4) {
-      array_bytes = std::max<uint64_t>(*avail / 12, 8ull << 20);
-    }
+    uint64_t array_bytes = stream_array_bytes(ctx, llc);
     Arrays arr;
     arr.n = static_cast<size_t>(array_bytes / sizeof(double));
     // 2 MiB alignment lets the kernel back the arrays with transparent huge pages.
@@ -270,49 +326,8 @@ class MemoryBenchmark final : public Benchmark {
     std::vector<int> cpus;
     if (ctx.inventory.cpu.numa_nodes.size() > 1) cpus = spread_cpus(ctx.inventory);
     for (int threads : {1, ctx.threads}) {
-      const char* who = threads == 1 ? "1_thread" : "all_threads";
-      Team team(threads, cpus);
-      // First touch by the thread that will use each slice: its pages land on
-      // that thread's NUMA node.
-      team.run([&](int t) {
-        Slice s = slice_of(arr.n, threads, t);
-        for (size_t i = s.begin; i < s.end; ++i) {
-          arr.a[i] = 1.0;
-          arr.b[i] = 2.0;
-          arr.c[i] = 0.0;
-        }
-      });
-      struct Kernel {
-        const char* name;
-        int arrays;
-        std::function<void(Slice)> body;
-      };
-      Kernel kernels[] = {
-          {"copy", 2, [&](Slice s) { kernel_copy(arr.c, arr.a, s); }},
-          {"scale", 2, [&](Slice s) { kernel_scale(arr.b, arr.c, s); }},
-          {"add", 3, [&](Slice s) { kernel_add(arr.c, arr.a, arr.b, s); }},
-          {"triad", 3, [&](Slice s) { kernel_triad(arr.a, arr.b, arr.c, s); }},
-      };
-      for (const auto& k : kernels) {
-        double moved = static_cast<double>(k.arrays) * static_cast<double>(arr.n) * sizeof(double);
-        nlohmann::json params = {{"threads", threads},
-                                 {"array_bytes", arr.n * sizeof(double)},
-                                 {"array_elements", arr.n},
-                                 {"bytes_per_pass", moved},
-                                 {"numa_nodes", ctx.inventory.cpu.numa_nodes.size()},
-                                 {"pinned", !cpus.empty()},
-                                 {"huge_pages_requested", huge_pages},
-                                 {"llc_bytes", llc > 0 ? nlohmann::json(llc) : nlohmann::json(nullptr)}};
-        Measurement& m = runner.measure(fmt::format("{}_{}", k.name, who), "GB/s", params, [&]() -> core::Result<double> {
-          double secs = team.run([&](int t) { k.body(slice_of(arr.n, threads, t)); });
-          return moved / std::max(secs, 1e-9) / 1e9;
-        });
-        if (ctx.config.quick) {
-          m.notes.push_back(_("--quick: 32 MiB arrays may be served partly from cache; not a memory bandwidth figure"));
-        } else if (llc == 0) {
-          m.notes.push_back(_("last-level cache size unknown: arrays sized to the 256 MiB floor"));
-        }
-      }
+      measure_stream_kernels(ctx, runner, arr, threads, threads == 1 ? "1_thread" : "all_threads", cpus, llc,
+                             huge_pages);
       if (threads == ctx.threads && threads == 1) break;  // "all threads" is one thread here
     }
     // A one-CPU run still lists the all-thread metrics, as skipped with why.

@@ -120,8 +120,9 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   for (int i = 0; i < planned; ++i) {
     if (cancelled()) break;
     if (i > 0 && watch.seconds() > share) {
-      m.notes.push_back(trnf("time budget reached after {0} of {1} sample", "time budget reached after {0} of {1} samples",
-                             static_cast<uint64_t>(planned), i, planned));
+      m.notes.push_back(trnf("time budget reached after {0} of {1} sample",
+                             "time budget reached after {0} of {1} samples", static_cast<uint64_t>(planned), i,
+                             planned));
       break;
     }
     report(i + 1);
@@ -169,8 +170,8 @@ core::Status check_benchmark_ids(const std::vector<std::string>& ids) {
 }
 
 core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, const Config& config,
-                                         const inventory::Inventory& inventory,
-                                         const std::atomic<bool>& cancelled, ProgressFn progress) {
+                                         const inventory::Inventory& inventory, const std::atomic<bool>& cancelled,
+                                         ProgressFn progress) {
   TFRIG_TRY(check_benchmark_ids(ids));
   auto benchmarks = all_benchmarks();
   BenchReport report;
@@ -181,7 +182,8 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
     if (!ids.empty() && std::find(ids.begin(), ids.end(), b->id()) == ids.end()) continue;
     auto metrics = b->metrics();
     runner.begin(std::string(b->id()), static_cast<int>(metrics.size()));
-    std::optional<std::string> why = cancelled.load() ? std::optional<std::string>(_("interrupted")) : b->skip_reason(ctx);
+    std::optional<std::string> why =
+        cancelled.load() ? std::optional<std::string>(_("interrupted")) : b->skip_reason(ctx);
     if (why) {
       for (const auto& [metric, unit] : metrics) runner.skip(metric, unit, *why);
       continue;
@@ -212,16 +214,16 @@ nlohmann::json to_json(const Measurement& m) {
   j["seconds"] = m.seconds;
   if (m.previous_median) {
     nlohmann::json prev = {{"median", *m.previous_median}, {"timestamp", m.previous_timestamp}};
-    prev["change_percent"] = ok && *m.previous_median != 0
-                                 ? nlohmann::json((m.median / *m.previous_median - 1) * 100)
-                                 : nlohmann::json(nullptr);
+    prev["change_percent"] = ok && *m.previous_median != 0 ? nlohmann::json((m.median / *m.previous_median - 1) * 100)
+                                                           : nlohmann::json(nullptr);
     j["previous"] = prev;
   }
   if (m.expected) {
     j["expected"] = {{"value", m.expected->value},
                      {"basis", m.expected->basis},
                      {"source", m.expected->source},
-                     {"ratio", ok && m.expected->value > 0 ? nlohmann::json(m.median / m.expected->value) : nlohmann::json(nullptr)}};
+                     {"ratio", ok && m.expected->value > 0 ? nlohmann::json(m.median / m.expected->value)
+                                                           : nlohmann::json(nullptr)}};
   }
   return j;
 }
@@ -263,74 +265,57 @@ std::string format_value(double v) {
   return fmt::format("{:.2f}", v);
 }
 
-}  // namespace
+// A note, a skip reason or an expectation's basis under the table.
+struct BenchFootnote {
+  std::string id, metric, text;
+};
 
-std::string render_text(const BenchReport& report, size_t width) {
-  std::string out;
-  const auto& c = report.context;
-  out += trnf("tfrig bench on {0} ({1}, {2} CPU, {3} build)", "tfrig bench on {0} ({1}, {2} CPUs, {3} build)",
-              static_cast<uint64_t>(std::max(0, c.online_cpus)), c.hostname.empty() ? "?" : c.hostname,
-              c.cpu_model.empty() ? _("unknown CPU") : c.cpu_model, c.online_cpus, build_label(c.build_type)) +
-         "\n";
-  for (const auto& w : c.warnings) out += core::wrap_hanging("  ", trf("warning: {}", w), width) + "\n";
-  out += "\n";
-  using A = core::Table::Align;
-  bool compare = std::any_of(report.results.begin(), report.results.end(),
-                             [](const Measurement& m) { return m.previous_median.has_value(); });
-  // TRANSLATORS: the columns of tfrig bench's table; "cv" is the coefficient of variation, "n" the number of samples.
-  std::vector<std::string> headers = {C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"),
-                                      C_("bench table", "unit"),      C_("bench table", "min"),    C_("bench table", "max"),
-                                      C_("bench table", "cv"),        C_("bench table", "n"),      C_("bench table", "status")};
-  std::vector<A> align = {A::kLeft, A::kLeft, A::kRight, A::kLeft, A::kRight, A::kRight, A::kRight, A::kRight, A::kLeft};
+// One measurement's row: its figures (or "-" and a footnote saying why not),
+// the previous run and the expectation where the table has those columns.
+std::vector<std::string> bench_row(const Measurement& m, bool compare, bool expected,
+                                   std::vector<BenchFootnote>& footnotes) {
+  const std::string status = status_label(m.status);
+  std::vector<std::string> row;
+  if (m.status == Status::kOk) {
+    row = {m.id,
+           m.metric,
+           format_value(m.median),
+           m.unit,
+           format_value(m.min),
+           format_value(m.max),
+           fmt::format("{:.1f}%", m.cv * 100),
+           std::to_string(m.samples.size()),
+           status};
+  } else {
+    row = {m.id, m.metric, "-", m.unit, "-", "-", "-", std::to_string(m.samples.size()), status};
+    footnotes.push_back(
+        {m.id, m.metric, m.status == Status::kSkipped ? trf("skipped: {}", m.reason) : trf("failed: {}", m.reason)});
+  }
   if (compare) {
-    headers.insert(headers.end(), {C_("bench table", "previous"), C_("bench table", "change")});
-    align.insert(align.end(), {A::kRight, A::kRight});
-  }
-  const bool expected = std::any_of(report.results.begin(), report.results.end(),
-                                    [](const Measurement& m) { return m.expected.has_value(); });
-  if (expected) {
-    headers.insert(headers.end(), {C_("bench table", "expected"), C_("bench table", "of expected")});
-    align.insert(align.end(), {A::kRight, A::kRight});
-  }
-  core::Table table(headers, align);
-  struct Footnote {
-    std::string id, metric, text;
-  };
-  std::vector<Footnote> footnotes;
-  for (const auto& m : report.results) {
-    const std::string status = status_label(m.status);
-    std::vector<std::string> row;
-    if (m.status == Status::kOk) {
-      row = {m.id, m.metric, format_value(m.median), m.unit, format_value(m.min), format_value(m.max),
-             fmt::format("{:.1f}%", m.cv * 100), std::to_string(m.samples.size()), status};
+    if (m.previous_median) {
+      row.push_back(format_value(*m.previous_median));
+      row.push_back(m.status == Status::kOk && *m.previous_median != 0
+                        ? fmt::format("{:+.1f}%", (m.median / *m.previous_median - 1) * 100)
+                        : "-");
     } else {
-      row = {m.id, m.metric, "-", m.unit, "-", "-", "-", std::to_string(m.samples.size()), status};
-      footnotes.push_back({m.id, m.metric, m.status == Status::kSkipped ? trf("skipped: {}", m.reason) : trf("failed: {}", m.reason)});
+      row.insert(row.end(), {"-", "-"});
     }
-    if (compare) {
-      if (m.previous_median) {
-        row.push_back(format_value(*m.previous_median));
-        row.push_back(m.status == Status::kOk && *m.previous_median != 0
-                          ? fmt::format("{:+.1f}%", (m.median / *m.previous_median - 1) * 100)
-                          : "-");
-      } else {
-        row.insert(row.end(), {"-", "-"});
-      }
-    }
-    if (expected) {
-      if (m.expected && m.expected->value > 0) {
-        row.push_back(format_value(m.expected->value));
-        row.push_back(fmt::format("{:.0f}%", m.median / m.expected->value * 100));
-        footnotes.push_back({m.id, m.metric, trf("expected: {0} ({1})", m.expected->basis, m.expected->source)});
-      } else {
-        row.insert(row.end(), {"-", "-"});
-      }
-    }
-    table.add_row(std::move(row));
-    for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", n)});
   }
-  out += table.render("  ", width);
-  // The same note or reason on several metrics of one benchmark is said once.
+  if (expected) {
+    if (m.expected && m.expected->value > 0) {
+      row.push_back(format_value(m.expected->value));
+      row.push_back(fmt::format("{:.0f}%", m.median / m.expected->value * 100));
+      footnotes.push_back({m.id, m.metric, trf("expected: {0} ({1})", m.expected->basis, m.expected->source)});
+    } else {
+      row.insert(row.end(), {"-", "-"});
+    }
+  }
+  for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", n)});
+  return row;
+}
+
+// The footnotes; the same note or reason on several metrics of one benchmark is said once.
+std::string bench_footnotes_text(const std::vector<BenchFootnote>& footnotes, size_t width) {
   std::vector<bool> used(footnotes.size(), false);
   std::string notes;
   for (size_t i = 0; i < footnotes.size(); ++i) {
@@ -350,6 +335,47 @@ std::string render_text(const BenchReport& report, size_t width) {
     }
     notes += "  " + core::wrap_display(who + " " + footnotes[i].text, width, "    ") + "\n";
   }
+  return notes;
+}
+
+}  // namespace
+
+// The machine, its warnings, one row per measurement (with the previous run
+// and the expectation when any has them), then the footnotes.
+std::string render_text(const BenchReport& report, size_t width) {
+  std::string out;
+  const auto& c = report.context;
+  out += trnf("tfrig bench on {0} ({1}, {2} CPU, {3} build)", "tfrig bench on {0} ({1}, {2} CPUs, {3} build)",
+              static_cast<uint64_t>(std::max(0, c.online_cpus)), c.hostname.empty() ? "?" : c.hostname,
+              c.cpu_model.empty() ? _("unknown CPU") : c.cpu_model, c.online_cpus, build_label(c.build_type)) +
+         "\n";
+  for (const auto& w : c.warnings) out += core::wrap_hanging("  ", trf("warning: {}", w), width) + "\n";
+  out += "\n";
+  using A = core::Table::Align;
+  bool compare = std::any_of(report.results.begin(), report.results.end(),
+                             [](const Measurement& m) { return m.previous_median.has_value(); });
+  std::vector<std::string> headers = {
+      // TRANSLATORS: the columns of tfrig bench's table; "cv" is the coefficient of variation, "n" the number of samples.
+      C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"),
+      C_("bench table", "unit"),      C_("bench table", "min"),    C_("bench table", "max"),
+      C_("bench table", "cv"),        C_("bench table", "n"),      C_("bench table", "status")};
+  std::vector<A> align = {A::kLeft,  A::kLeft,  A::kRight, A::kLeft, A::kRight,
+                          A::kRight, A::kRight, A::kRight, A::kLeft};
+  if (compare) {
+    headers.insert(headers.end(), {C_("bench table", "previous"), C_("bench table", "change")});
+    align.insert(align.end(), {A::kRight, A::kRight});
+  }
+  const bool expected = std::any_of(report.results.begin(), report.results.end(),
+                                    [](const Measurement& m) { return m.expected.has_value(); });
+  if (expected) {
+    headers.insert(headers.end(), {C_("bench table", "expected"), C_("bench table", "of expected")});
+    align.insert(align.end(), {A::kRight, A::kRight});
+  }
+  core::Table table(headers, align);
+  std::vector<BenchFootnote> footnotes;
+  for (const auto& m : report.results) table.add_row(bench_row(m, compare, expected, footnotes));
+  out += table.render("  ", width);
+  const std::string notes = bench_footnotes_text(footnotes, width);
   if (!notes.empty()) out += "\n" + notes;
   return out;
 }

@@ -33,9 +33,9 @@ Statistics summarize(const std::vector<double>& samples);
 struct Progress {
   std::string id;
   std::string metric;
-  int sample = 0;       // 0 during warm-up
-  int samples = 0;      // planned
-  double elapsed = 0;   // seconds since this benchmark began
+  int sample = 0;      // 0 during warm-up
+  int samples = 0;     // planned
+  double elapsed = 0;  // seconds since this benchmark began
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
@@ -93,8 +93,8 @@ core::Status check_benchmark_ids(const std::vector<std::string>& ids);
 // Runs the benchmarks named in `ids` (all when empty) in the standard order.
 // Unknown ids are refused before anything runs.
 core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, const Config& config,
-                                         const inventory::Inventory& inventory,
-                                         const std::atomic<bool>& cancelled, ProgressFn progress = {});
+                                         const inventory::Inventory& inventory, const std::atomic<bool>& cancelled,
+                                         ProgressFn progress = {});
 
 nlohmann::json to_json(const Measurement& m);
 nlohmann::json to_json(const BenchReport& report);

@@ -110,8 +110,8 @@ core::Status remove_checked(const std::string& path, dev_t dev, ino_t ino) {
   }
   bool emptied = empty_directory(fd, dev, 0);  // closes fd
   if (::rmdir(path.c_str()) != 0 && errno != ENOENT) {
-    return tl::unexpected(core::errno_error(errno, path, emptied ? "remove scratch directory"
-                                                                 : "remove scratch directory (some entries remain)"));
+    return tl::unexpected(core::errno_error(
+        errno, path, emptied ? "remove scratch directory" : "remove scratch directory (some entries remain)"));
   }
   return {};
 }
@@ -168,12 +168,15 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) {
     int err = errno;
-    std::string why = err == EROFS    ? _("is on a read-only filesystem; pass --dir with a writable directory on the disk to measure")
-                      : err == EACCES ? _("is not writable by this user; pass --dir with a writable directory on the disk to measure")
-                      : err == ENOSPC ? _("is on a full filesystem; pass --dir with a writable directory on the disk to measure")
-                                      : trf("refused a new directory: {}; pass --dir with a writable directory on the disk to measure",
-                                            core::errno_text(err));
-    return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo, real, why);
+    std::string why =
+        err == EROFS    ? _("is on a read-only filesystem; pass --dir with a writable directory on the disk to measure")
+        : err == EACCES ? _("is not writable by this user; pass --dir with a writable directory on the disk to measure")
+        : err == ENOSPC
+            ? _("is on a full filesystem; pass --dir with a writable directory on the disk to measure")
+            : trf("refused a new directory: {}; pass --dir with a writable directory on the disk to measure",
+                  core::errno_text(err));
+    return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo, real,
+                      why);
   }
   ScratchDir dir;
   dir.path_ = buf.data();
@@ -205,12 +208,13 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   }
   core::log(core::LogLevel::kDebug, "scratch directory {}", dir.path_);
   if (auto stale = stale_scratch_dirs(real); !stale.empty()) {
-    core::log(core::LogLevel::kWarn, "{}",
-              trnf("{0} scratch directory of earlier runs that were killed (their pid no longer runs) takes space: {1}; "
-                   "remove with rm -r once no other machine uses them",
-                   "{0} scratch directories of earlier runs that were killed (their pid no longer runs) take space: {1}; "
-                   "remove with rm -r once no other machine uses them",
-                   stale.size(), stale.size(), fmt::format("{}", fmt::join(stale, ", "))));
+    core::log(
+        core::LogLevel::kWarn, "{}",
+        trnf("{0} scratch directory of earlier runs that were killed (their pid no longer runs) takes space: {1}; "
+             "remove with rm -r once no other machine uses them",
+             "{0} scratch directories of earlier runs that were killed (their pid no longer runs) take space: {1}; "
+             "remove with rm -r once no other machine uses them",
+             stale.size(), stale.size(), fmt::format("{}", fmt::join(stale, ", "))));
   }
   return dir;
 }
@@ -259,7 +263,7 @@ core::Status ensure_free_space(const std::string& dir, uint64_t bytes) {
     return core::fail(core::ErrorCode::kIo, dir,
                       trf("not enough free space: the benchmark needs {0} and {1} is free; "
                           "use --size/--files for less or --dir for another filesystem",
-                                  core::format_bytes_decimal(bytes), core::format_bytes_decimal(avail)));
+                          core::format_bytes_decimal(bytes), core::format_bytes_decimal(avail)));
   }
   return {};
 }

@@ -69,8 +69,8 @@ uint64_t next_random(uint64_t& state) {
   return state;
 }
 
-core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random,
-                               double seconds, uint64_t seed, int& init_error) {
+core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random, double seconds,
+                               uint64_t seed, int& init_error) {
   io_uring ring{};
   int rc = io_uring_queue_init(static_cast<unsigned>(depth), &ring, 0);
   if (rc < 0) {
@@ -148,8 +148,8 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
   return run;
 }
 
-core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random,
-                                  double seconds, uint64_t seed) {
+core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random, double seconds,
+                                  uint64_t seed) {
   std::atomic<uint64_t> ops{0}, bytes{0}, seq{0};
   std::atomic<int> error{0};
   uint64_t blocks = file_bytes / block;
@@ -181,7 +181,8 @@ core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, i
   core::Stopwatch watch;
   {
     std::vector<std::jthread> threads;
-    for (int i = 0; i < depth; ++i) threads.emplace_back(worker, seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull);
+    for (int i = 0; i < depth; ++i)
+      threads.emplace_back(worker, seed + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull);
     while (watch.seconds() < seconds && error.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     for (auto& t : threads) t.request_stop();
   }  // joined here
@@ -214,7 +215,7 @@ core::Status write_test_file(const std::string& path, uint64_t bytes, bool direc
       if (errno == ENOSPC) {
         return core::fail(core::ErrorCode::kIo, path,
                           trf("the disk filled up after {0} of {1}; use --size for a smaller test file",
-                                      core::format_bytes_decimal(done), core::format_bytes_decimal(bytes)));
+                              core::format_bytes_decimal(done), core::format_bytes_decimal(bytes)));
       }
       return tl::unexpected(core::errno_error(errno, path, "write test file"));
     }
@@ -263,8 +264,8 @@ class StorageBenchmark final : public Benchmark {
     return N_("sequential O_DIRECT read, random 4 KiB reads at QD1/QD32, buffered re-read, parallel small-file read");
   }
   std::vector<std::pair<std::string, std::string>> metrics() const override {
-    return {{"seq_read_direct", "MB/s"},   {"rand4k_qd1", "IOPS"},  {"rand4k_qd32", "IOPS"},
-            {"buffered_reread", "MB/s"},   {"small_files", "files/s"}, {"small_files_mbps", "MB/s"},
+    return {{"seq_read_direct", "MB/s"},    {"rand4k_qd1", "IOPS"},     {"rand4k_qd32", "IOPS"},
+            {"buffered_reread", "MB/s"},    {"small_files", "files/s"}, {"small_files_mbps", "MB/s"},
             {"small_files_warm", "files/s"}};
   }
   std::optional<std::string> skip_reason(const RunContext&) const override { return std::nullopt; }
@@ -275,93 +276,68 @@ class StorageBenchmark final : public Benchmark {
   void run_small_files(const RunContext& ctx, Runner& runner, const ScratchDir& scratch);
 };
 
-void fail_all(Runner& runner, const std::vector<std::pair<std::string, std::string>>& metrics, size_t from,
-              size_t to, const std::string& reason) {
+void fail_all(Runner& runner, const std::vector<std::pair<std::string, std::string>>& metrics, size_t from, size_t to,
+              const std::string& reason) {
   for (size_t i = from; i < to && i < metrics.size(); ++i) runner.fail(metrics[i].first, metrics[i].second, reason);
 }
 
-void StorageBenchmark::run(const RunContext& ctx, Runner& runner) {
-  auto metrics = this->metrics();
-  auto scratch = ScratchDir::create(ctx.config.scratch_parent);
-  if (!scratch) {
-    fail_all(runner, metrics, 0, metrics.size(), scratch.error().to_string());
-    return;
-  }
-  run_block_tests(ctx, runner, *scratch);
-  run_small_files(ctx, runner, *scratch);
-  if (auto s = scratch->remove(); !s) core::log(core::LogLevel::kWarn, "{}", s.error().to_string());
+// Probe O_DIRECT with a throwaway open: tmpfs and some overlay setups refuse it.
+bool direct_io_works(const ScratchDir& scratch) {
+  Fd probe(::open(scratch.file(".direct-probe").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600));
+  const bool direct = probe.get() >= 0;
+  ::unlink(scratch.file(".direct-probe").c_str());
+  return direct;
 }
 
-void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, const ScratchDir& scratch) {
-  auto metrics = this->metrics();
-  uint64_t size = ctx.config.file_bytes > 0 ? ctx.config.file_bytes
-                                            : (ctx.config.quick ? kQuickFileBytes : kDefaultFileBytes);
-  size = std::max<uint64_t>(size / kSequentialBlock, 1) * kSequentialBlock;  // whole blocks
-  if (auto s = ensure_free_space(scratch.path(), size + (64ull << 20)); !s) {
-    fail_all(runner, metrics, 0, 4, s.error().to_string());
-    return;
-  }
-  std::string path = scratch.file("seqfile.bin");
-  // Probe O_DIRECT with a throwaway open: tmpfs and some overlay setups refuse it.
-  bool direct = true;
-  {
-    Fd probe(::open(scratch.file(".direct-probe").c_str(), O_WRONLY | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600));
-    if (probe.get() < 0) direct = false;
-    ::unlink(scratch.file(".direct-probe").c_str());
-  }
-  core::log(core::LogLevel::kInfo, "{}", trf("storage: writing {0} test file in {1}", core::format_bytes_decimal(size), scratch.path()));
-  if (auto s = write_test_file(path, size, direct, ctx.cancelled); !s) {
-    fail_all(runner, metrics, 0, 4, s.error().to_string());
-    return;
-  }
-  double secs = ctx.config.sample_seconds;
-  nlohmann::json common = {{"file_bytes", size}, {"directory", scratch.path()}};
+// The O_DIRECT reads of the test file: sequential, random 4 KiB at QD1 and
+// QD32; io_uring where allowed, pread threads otherwise (said in a note).
+void measure_direct_reads(Runner& runner, const std::string& path, uint64_t size, double secs,
+                          const nlohmann::json& common) {
   bool uring_ok = true;
   auto io_sample = [&](int fd, uint32_t block, int depth, bool random, bool by_bytes, nlohmann::json* params) {
     return [=, &uring_ok]() -> core::Result<double> {
-      auto r = TFRIG_TRY(timed_read(fd, size, block, depth, random, secs, 0x9E3779B9u + static_cast<uint64_t>(depth), uring_ok));
+      auto r = TFRIG_TRY(
+          timed_read(fd, size, block, depth, random, secs, 0x9E3779B9u + static_cast<uint64_t>(depth), uring_ok));
       if (r.engine != "io_uring") uring_ok = false;
       (*params)["engine"] = r.engine;
       double s = std::max(r.seconds, 1e-9);
       return by_bytes ? static_cast<double>(r.bytes) / s / 1e6 : static_cast<double>(r.ops) / s;
     };
   };
-
-  if (!direct) {
-    std::string why = _("this filesystem refuses O_DIRECT (tmpfs or overlay?): device speed cannot be told from the page cache");
-    fail_all(runner, metrics, 0, 3, why);
-  } else {
-    Fd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
-    if (fd.get() < 0) {
-      fail_all(runner, metrics, 0, 3, core::errno_error(errno, path, "open O_DIRECT").to_string());
-    } else {
-      struct Case {
-        const char* metric;
-        const char* unit;
-        uint32_t block;
-        int depth;
-        bool random;
-      };
-      for (const Case& c : {Case{"seq_read_direct", "MB/s", kSequentialBlock, kSequentialDepth, false},
-                            Case{"rand4k_qd1", "IOPS", kRandomBlock, 1, true},
-                            Case{"rand4k_qd32", "IOPS", kRandomBlock, 32, true}}) {
-        nlohmann::json params = common;
-        params["block_bytes"] = c.block;
-        params["queue_depth"] = c.depth;
-        params["o_direct"] = true;
-        params["engine"] = nullptr;
-        Measurement& m = runner.measure(c.metric, c.unit, params, io_sample(fd.get(), c.block, c.depth, c.random,
-                                                                            !c.random, &params));
-        m.params["engine"] = params["engine"];
-        if (params["engine"] == "pread-threads") {
-          m.notes.push_back(_("io_uring was refused here (seccomp or sysctl); measured with pread threads"));
-        }
-      }
+  Fd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
+  if (fd.get() < 0) {
+    const std::string why = core::errno_error(errno, path, "open O_DIRECT").to_string();
+    for (const char* metric : {"seq_read_direct", "rand4k_qd1", "rand4k_qd32"})
+      runner.fail(metric, std::string(metric) == "seq_read_direct" ? "MB/s" : "IOPS", why);
+    return;
+  }
+  struct Case {
+    const char* metric;
+    const char* unit;
+    uint32_t block;
+    int depth;
+    bool random;
+  };
+  for (const Case& c :
+       {Case{"seq_read_direct", "MB/s", kSequentialBlock, kSequentialDepth, false},
+        Case{"rand4k_qd1", "IOPS", kRandomBlock, 1, true}, Case{"rand4k_qd32", "IOPS", kRandomBlock, 32, true}}) {
+    nlohmann::json params = common;
+    params["block_bytes"] = c.block;
+    params["queue_depth"] = c.depth;
+    params["o_direct"] = true;
+    params["engine"] = nullptr;
+    Measurement& m =
+        runner.measure(c.metric, c.unit, params, io_sample(fd.get(), c.block, c.depth, c.random, !c.random, &params));
+    m.params["engine"] = params["engine"];
+    if (params["engine"] == "pread-threads") {
+      m.notes.push_back(_("io_uring was refused here (seccomp or sysctl); measured with pread threads"));
     }
   }
+}
 
-  // Buffered re-read: the warm-up sample pulls the range into the page cache,
-  // the measured samples read it from memory through read(2).
+// Buffered re-read: the warm-up sample pulls the range into the page cache,
+// the measured samples read it from memory through read(2).
+void measure_buffered_reread(Runner& runner, const std::string& path, uint64_t size) {
   uint64_t reread = std::min(size, kRereadBytes);
   Fd bfd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (bfd.get() < 0) {
@@ -370,67 +346,75 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
   }
   std::vector<char> buf(kSequentialBlock);
   int fd = bfd.get();
-  Measurement& m = runner.measure(
-      "buffered_reread", "MB/s", {{"bytes", reread}, {"block_bytes", kSequentialBlock}},
-      [&, fd]() -> core::Result<double> {
-        core::Stopwatch w;
-        uint64_t done = 0;
-        while (done < reread) {
-          ssize_t n = ::pread(fd, buf.data(), buf.size(), static_cast<off_t>(done));
-          if (n < 0) {
-            if (errno == EINTR) continue;
-            return tl::unexpected(core::errno_error(errno, path, "read"));
-          }
-          if (n == 0) break;
-          done += static_cast<uint64_t>(n);
-        }
-        return static_cast<double>(done) / std::max(w.seconds(), 1e-9) / 1e6;
-      });
+  Measurement& m = runner.measure("buffered_reread", "MB/s", {{"bytes", reread}, {"block_bytes", kSequentialBlock}},
+                                  [&, fd]() -> core::Result<double> {
+                                    core::Stopwatch w;
+                                    uint64_t done = 0;
+                                    while (done < reread) {
+                                      ssize_t n = ::pread(fd, buf.data(), buf.size(), static_cast<off_t>(done));
+                                      if (n < 0) {
+                                        if (errno == EINTR) continue;
+                                        return tl::unexpected(core::errno_error(errno, path, "read"));
+                                      }
+                                      if (n == 0) break;
+                                      done += static_cast<uint64_t>(n);
+                                    }
+                                    return static_cast<double>(done) / std::max(w.seconds(), 1e-9) / 1e6;
+                                  });
   double resident = resident_fraction({path}, 1);
   if (resident >= 0) m.params["resident_fraction"] = resident * static_cast<double>(size) / static_cast<double>(reread);
   m.notes.push_back(_("served from the page cache by design: memory and syscall speed, not the disk"));
 }
 
-void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, const ScratchDir& scratch) {
-  std::vector<std::string> files;
-  nlohmann::json params;
-  bool user_data = !ctx.config.data_dir.empty();
-  size_t max_files = ctx.config.quick ? 2000 : 200000;
-  if (user_data) {
+// The files the small-file reads use: the user's dataset (--data) or files of
+// ImageNet's average size written in the scratch folder. False (and the
+// metrics failed) when there are none.
+bool prepare_small_files(const RunContext& ctx, Runner& runner, const ScratchDir& scratch,
+                         std::vector<std::string>& files, nlohmann::json& params) {
+  if (!ctx.config.data_dir.empty()) {
+    size_t max_files = ctx.config.quick ? 2000 : 200000;
     auto listed = list_dataset(ctx.config.data_dir, max_files);
     if (!listed || listed->empty()) {
       std::string why = listed ? trf("{}: no regular files to read", ctx.config.data_dir) : listed.error().to_string();
       for (const char* metric : {"small_files", "small_files_mbps", "small_files_warm"}) {
         runner.fail(metric, std::string(metric) == "small_files_mbps" ? "MB/s" : "files/s", why);
       }
-      return;
+      return false;
     }
     files = std::move(*listed);
     params["source"] = ctx.config.data_dir;
-  } else {
-    int count = ctx.config.small_files > 0 ? ctx.config.small_files
-                                           : (ctx.config.quick ? kQuickSmallFiles : kDefaultSmallFiles);
-    auto space = ensure_free_space(scratch.path(), static_cast<uint64_t>(count) * (kImageNetAverageFileBytes + 4096));
-    auto made = space ? write_small_files(scratch.file("files"), count, kImageNetAverageFileBytes, ctx.cancelled, files)
-                      : space;
-    if (!made) {
-      runner.fail("small_files", "files/s", made.error().to_string());
-      runner.fail("small_files_mbps", "MB/s", made.error().to_string());
-      runner.fail("small_files_warm", "files/s", made.error().to_string());
-      return;
-    }
-    params["source"] = "generated";
-    params["file_bytes"] = kImageNetAverageFileBytes;
+    return true;
   }
-  params["files"] = files.size();
-  params["parallelism"] = ctx.threads;
+  int count =
+      ctx.config.small_files > 0 ? ctx.config.small_files : (ctx.config.quick ? kQuickSmallFiles : kDefaultSmallFiles);
+  auto space = ensure_free_space(scratch.path(), static_cast<uint64_t>(count) * (kImageNetAverageFileBytes + 4096));
+  auto made =
+      space ? write_small_files(scratch.file("files"), count, kImageNetAverageFileBytes, ctx.cancelled, files) : space;
+  if (!made) {
+    runner.fail("small_files", "files/s", made.error().to_string());
+    runner.fail("small_files_mbps", "MB/s", made.error().to_string());
+    runner.fail("small_files_warm", "files/s", made.error().to_string());
+    return false;
+  }
+  params["source"] = "generated";
+  params["file_bytes"] = kImageNetAverageFileBytes;
+  return true;
+}
 
-  uint64_t total_bytes = 0;
+// One series of small-file reads: what went wrong across its samples, said
+// in its notes, and whether the cold reads really were cold.
+struct SmallFileReads {
+  SmallFileReads(const std::vector<std::string>& read, const RunContext& run) : files(read), ctx(run) {}
+
+  const std::vector<std::string>& files;
+  const RunContext& ctx;
+  uint64_t average_bytes = 0;
   uint64_t vanished = 0, failed = 0;
   std::string first_error;
   bool cold_held = true;
-  auto sample = [&](bool cold) {
-    return [&, cold]() -> core::Result<double> {
+
+  SampleFn sample(bool cold) {
+    return [this, cold]() -> core::Result<double> {
       if (cold) {
         drop_page_cache(files);
         // Dirty pages, another process's mmap or a filesystem that ignores the
@@ -446,48 +430,107 @@ void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, co
         return core::fail(core::ErrorCode::kIo, s.first_error.empty() ? _("small files") : s.first_error,
                           _("no file could be read"));
       }
-      total_bytes = s.bytes / s.files;
+      average_bytes = s.bytes / s.files;
       return static_cast<double>(s.files) / std::max(s.seconds, 1e-9);
     };
-  };
-  auto add_notes = [&](Measurement& m) {
+  }
+
+  void add_notes(Measurement& m) const {
     if (vanished > 0) {
       m.notes.push_back(trnf("{} file vanished while being read (deleted or renamed by another process)",
-                             "{} files vanished while being read (deleted or renamed by another process)", vanished, vanished));
+                             "{} files vanished while being read (deleted or renamed by another process)", vanished,
+                             vanished));
     }
     if (failed > 0) {
-      m.notes.push_back(trnf("{0} file could not be read; first: {1}", "{0} files could not be read; first: {1}", failed, failed, first_error));
+      m.notes.push_back(trnf("{0} file could not be read; first: {1}", "{0} files could not be read; first: {1}",
+                             failed, failed, first_error));
     }
     m.params["vanished"] = vanished;
     m.params["failed"] = failed;
-  };
-
-  nlohmann::json cold_params = params;
-  cold_params["cold"] = true;
-  Measurement& cold = runner.measure("small_files", "files/s", cold_params, sample(true));
-  add_notes(cold);
-  if (!cold_held) {
-    cold.params["cold"] = false;
-    cold.notes.push_back(_("the page cache kept these files despite posix_fadvise(DONTNEED): this is a warm number"));
   }
-  // MB/s is the same run seen through the average file size.
+};
+
+// MB/s is the same run as files/s, seen through the average file size.
+void record_small_files_mbps(Runner& runner, const Measurement& cold, uint64_t average_bytes) {
   Measurement bw = cold;
   bw.metric = "small_files_mbps";
   bw.unit = "MB/s";
-  double scale = static_cast<double>(total_bytes) / 1e6;
+  double scale = static_cast<double>(average_bytes) / 1e6;
   for (double& v : bw.samples) v *= scale;
   bw.median *= scale;
   bw.min *= scale;
   bw.max *= scale;
-  bw.params["average_file_bytes"] = total_bytes;
+  bw.params["average_file_bytes"] = average_bytes;
   runner.record(std::move(bw));
+}
 
-  vanished = failed = 0;
-  first_error.clear();
+void StorageBenchmark::run(const RunContext& ctx, Runner& runner) {
+  auto metrics = this->metrics();
+  auto scratch = ScratchDir::create(ctx.config.scratch_parent);
+  if (!scratch) {
+    fail_all(runner, metrics, 0, metrics.size(), scratch.error().to_string());
+    return;
+  }
+  run_block_tests(ctx, runner, *scratch);
+  run_small_files(ctx, runner, *scratch);
+  if (auto s = scratch->remove(); !s) core::log(core::LogLevel::kWarn, "{}", s.error().to_string());
+}
+
+// The test file written (O_DIRECT where the filesystem allows it), then the
+// direct reads and the buffered re-read of it.
+void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, const ScratchDir& scratch) {
+  auto metrics = this->metrics();
+  uint64_t size =
+      ctx.config.file_bytes > 0 ? ctx.config.file_bytes : (ctx.config.quick ? kQuickFileBytes : kDefaultFileBytes);
+  size = std::max<uint64_t>(size / kSequentialBlock, 1) * kSequentialBlock;  // whole blocks
+  if (auto s = ensure_free_space(scratch.path(), size + (64ull << 20)); !s) {
+    fail_all(runner, metrics, 0, 4, s.error().to_string());
+    return;
+  }
+  std::string path = scratch.file("seqfile.bin");
+  const bool direct = direct_io_works(scratch);
+  core::log(core::LogLevel::kInfo, "{}",
+            trf("storage: writing {0} test file in {1}", core::format_bytes_decimal(size), scratch.path()));
+  if (auto s = write_test_file(path, size, direct, ctx.cancelled); !s) {
+    fail_all(runner, metrics, 0, 4, s.error().to_string());
+    return;
+  }
+  if (!direct) {
+    std::string why =
+        _("this filesystem refuses O_DIRECT (tmpfs or overlay?): device speed cannot be told from the page cache");
+    fail_all(runner, metrics, 0, 3, why);
+  } else {
+    measure_direct_reads(runner, path, size, ctx.config.sample_seconds,
+                         {{"file_bytes", size}, {"directory", scratch.path()}});
+  }
+  measure_buffered_reread(runner, path, size);
+}
+
+// Many small files read in parallel, as a training input pipeline reads
+// images: cold (page cache dropped), the same in MB/s, then warm.
+void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, const ScratchDir& scratch) {
+  std::vector<std::string> files;
+  nlohmann::json params;
+  if (!prepare_small_files(ctx, runner, scratch, files, params)) return;
+  params["files"] = files.size();
+  params["parallelism"] = ctx.threads;
+
+  SmallFileReads reads{files, ctx};
+  nlohmann::json cold_params = params;
+  cold_params["cold"] = true;
+  Measurement& cold = runner.measure("small_files", "files/s", cold_params, reads.sample(true));
+  reads.add_notes(cold);
+  if (!reads.cold_held) {
+    cold.params["cold"] = false;
+    cold.notes.push_back(_("the page cache kept these files despite posix_fadvise(DONTNEED): this is a warm number"));
+  }
+  record_small_files_mbps(runner, cold, reads.average_bytes);
+
+  SmallFileReads warm_reads{files, ctx};
   nlohmann::json warm_params = params;
   warm_params["cold"] = false;
-  Measurement& warm = runner.measure("small_files_warm", "files/s", warm_params, sample(false));
-  add_notes(warm);
+  Measurement& warm = runner.measure("small_files_warm", "files/s", warm_params, warm_reads.sample(false));
+  warm_reads.add_notes(warm);
 }
 
 }  // namespace
@@ -617,12 +660,14 @@ double resident_fraction(const std::vector<std::string>& files, size_t sample) {
 
 core::Result<IoRun> timed_read(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random, double seconds,
                                uint64_t seed, bool allow_uring) {
-  if (file_bytes < block) return core::fail(core::ErrorCode::kInvalidArgument, "timed_read", _("file smaller than a block"));
+  if (file_bytes < block)
+    return core::fail(core::ErrorCode::kInvalidArgument, "timed_read", _("file smaller than a block"));
   if (allow_uring) {
     int init_error = 0;
     auto r = uring_read(fd, file_bytes, block, depth, random, seconds, seed, init_error);
     if (r || init_error == 0) return r;
-    core::log(core::LogLevel::kInfo, "{}", trf("io_uring unavailable ({}); using pread threads", core::errno_text(init_error)));
+    core::log(core::LogLevel::kInfo, "{}",
+              trf("io_uring unavailable ({}); using pread threads", core::errno_text(init_error)));
   }
   return pread_threads(fd, file_bytes, block, depth, random, seconds, seed);
 }

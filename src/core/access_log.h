@@ -15,10 +15,10 @@ namespace tfrig::core {
 class AccessLog {
  public:
   struct Snapshot {
-    std::map<std::string, std::string> reads;                  // path -> the bytes the probe got
-    std::set<std::string> listed;                              // directories listed
-    std::set<std::string> looked_up;                           // exists / is_dir / read_link / failed reads
-    std::map<std::string, std::optional<std::string>> env;     // name -> value (nullopt: unset)
+    std::map<std::string, std::string> reads;               // path -> the bytes the probe got
+    std::set<std::string> listed;                           // directories listed
+    std::set<std::string> looked_up;                        // exists / is_dir / read_link / failed reads
+    std::map<std::string, std::optional<std::string>> env;  // name -> value (nullopt: unset)
   };
 
   void read(std::string_view rel, const std::string& bytes);

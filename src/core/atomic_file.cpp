@@ -81,7 +81,9 @@ Status write_file_atomic(const std::string& path, std::string_view content, unsi
 AtomicWriter::~AtomicWriter() { abort(); }
 
 AtomicWriter::AtomicWriter(AtomicWriter&& other) noexcept
-    : path_(std::move(other.path_)), temp_path_(std::move(other.temp_path_)), fd_(other.fd_),
+    : path_(std::move(other.path_)),
+      temp_path_(std::move(other.temp_path_)),
+      fd_(other.fd_),
       bytes_written_(other.bytes_written_) {
   other.fd_ = -1;
   other.temp_path_.clear();
@@ -108,7 +110,8 @@ Result<AtomicWriter> AtomicWriter::open(const std::string& path, unsigned mode) 
   if (w.fd_ < 0) {
     int err = errno;
     w.temp_path_.clear();
-    return tl::unexpected(sentence_error(err, path, trf("cannot create the temporary file to write it: {}", errno_text(err))));
+    return tl::unexpected(
+        sentence_error(err, path, trf("cannot create the temporary file to write it: {}", errno_text(err))));
   }
   return w;
 }
@@ -137,7 +140,8 @@ Status AtomicWriter::commit() {
   fd_ = -1;
   if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     const int err = errno;
-    return tl::unexpected(sentence_error(err, path_, trf("cannot rename the finished temporary file to this name: {}", errno_text(err))));
+    return tl::unexpected(
+        sentence_error(err, path_, trf("cannot rename the finished temporary file to this name: {}", errno_text(err))));
   }
   temp_path_.clear();
   return fsync_dir(parent_dir(path_));

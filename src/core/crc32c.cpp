@@ -52,8 +52,8 @@ uint32_t portable_raw(uint32_t reg, const unsigned char* p, size_t n) {
     lo = uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
     hi = uint32_t(p[4]) | uint32_t(p[5]) << 8 | uint32_t(p[6]) << 16 | uint32_t(p[7]) << 24;
     lo ^= reg;
-    reg = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^
-          t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^ t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
+    reg = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^ t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^ t[3][hi & 0xff] ^
+          t[2][(hi >> 8) & 0xff] ^ t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
     p += 8;
     n -= 8;
   }
@@ -124,11 +124,9 @@ uint32_t extend_impl(Crc32cImpl impl, uint32_t crc, const void* data, size_t siz
     }
 #endif
 #if defined(TFRIG_CRC32C_X86)
-    case Crc32cImpl::kSse42:
-      return ~sse42_raw(~crc, p, size);
+    case Crc32cImpl::kSse42: return ~sse42_raw(~crc, p, size);
 #endif
-    default:
-      return ~portable_raw(~crc, p, size);
+    default: return ~portable_raw(~crc, p, size);
   }
 }
 
@@ -167,8 +165,7 @@ std::optional<uint32_t> crc32c_extend_with(Crc32cImpl impl, uint32_t crc, const 
 #else
       return std::nullopt;
 #endif
-    case Crc32cImpl::kPortable:
-      return extend_impl(impl, crc, data, size);
+    case Crc32cImpl::kPortable: return extend_impl(impl, crc, data, size);
   }
   return std::nullopt;
 }

@@ -43,9 +43,7 @@ std::optional<uint32_t> crc32c_extend_with(Crc32cImpl impl, uint32_t crc, const 
 // as LevelDB util/crc32c.h.
 constexpr uint32_t kCrc32cMaskDelta = 0xa282ead8u;
 
-constexpr uint32_t crc32c_mask(uint32_t crc) {
-  return ((crc >> 15) | (crc << 17)) + kCrc32cMaskDelta;
-}
+constexpr uint32_t crc32c_mask(uint32_t crc) { return ((crc >> 15) | (crc << 17)) + kCrc32cMaskDelta; }
 constexpr uint32_t crc32c_unmask(uint32_t masked) {
   uint32_t rot = masked - kCrc32cMaskDelta;
   return (rot >> 17) | (rot << 15);

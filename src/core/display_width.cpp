@@ -67,7 +67,8 @@ constexpr Range kWide[] = {
 
 template <size_t N>
 bool in(const Range (&table)[N], char32_t cp) {
-  const auto* it = std::upper_bound(std::begin(table), std::end(table), cp, [](char32_t c, const Range& r) { return c < r.first; });
+  const auto* it =
+      std::upper_bound(std::begin(table), std::end(table), cp, [](char32_t c, const Range& r) { return c < r.first; });
   if (it == std::begin(table)) return false;
   --it;
   return cp <= it->last;
@@ -108,12 +109,28 @@ size_t skip_ansi(std::string_view s, size_t i) {
 // rule, W3C "Requirements for Chinese Text Layout" section 3.1.7).
 bool no_break_before(char32_t cp) {
   switch (cp) {
-    case U'，': case U'。': case U'、': case U'：': case U'；': case U'！': case U'？':
-    case U'）': case U'」': case U'』': case U'】': case U'》': case U'”': case U'’':
-    case U'.': case U',': case U':': case U';': case U')': case U'!': case U'?':
-      return true;
-    default:
-      return false;
+    case U'，':
+    case U'。':
+    case U'、':
+    case U'：':
+    case U'；':
+    case U'！':
+    case U'？':
+    case U'）':
+    case U'」':
+    case U'』':
+    case U'】':
+    case U'》':
+    case U'”':
+    case U'’':
+    case U'.':
+    case U',':
+    case U':':
+    case U';':
+    case U')':
+    case U'!':
+    case U'?': return true;
+    default: return false;
   }
 }
 
@@ -121,10 +138,14 @@ bool no_break_before(char32_t cp) {
 // what follows it.
 bool no_break_after(char32_t cp) {
   switch (cp) {
-    case U'（': case U'「': case U'『': case U'【': case U'《': case U'“': case U'‘':
-      return true;
-    default:
-      return false;
+    case U'（':
+    case U'「':
+    case U'『':
+    case U'【':
+    case U'《':
+    case U'“':
+    case U'‘': return true;
+    default: return false;
   }
 }
 
@@ -273,7 +294,10 @@ std::string wrap_lines(std::string_view text, size_t width) {
 
 std::string_view gap_after_label(std::string_view label) {
   constexpr std::string_view kFullWidthColon = "\xEF\xBC\x9A";  // U+FF1A
-  return label.size() >= kFullWidthColon.size() && label.substr(label.size() - kFullWidthColon.size()) == kFullWidthColon ? "" : " ";
+  return label.size() >= kFullWidthColon.size() &&
+                 label.substr(label.size() - kFullWidthColon.size()) == kFullWidthColon
+             ? ""
+             : " ";
 }
 
 // The output width (core/text_width.h), here beside the widths it bounds: a

@@ -61,7 +61,8 @@ MessageArg errno_arg(int err) {
 }
 
 std::string error_code_text(const std::error_code& ec) {
-  if (ec.category() == std::generic_category() || ec.category() == std::system_category()) return errno_text(ec.value());
+  if (ec.category() == std::generic_category() || ec.category() == std::system_category())
+    return errno_text(ec.value());
   return ec.message();
 }
 

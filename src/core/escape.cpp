@@ -43,7 +43,8 @@ void append_hex_escape(std::string& out, unsigned char c) {
 // Length of an SGR sequence tfrig paints with at s[i] (ESC [ n m with n one
 // of 0, 1, 2, 31, 32, 33, 36), or 0: only these colour a report.
 size_t own_sgr_length(std::string_view s, size_t i) {
-  static constexpr std::string_view kOwn[] = {"\x1b[0m", "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m"};
+  static constexpr std::string_view kOwn[] = {"\x1b[0m",  "\x1b[1m",  "\x1b[2m", "\x1b[31m",
+                                              "\x1b[32m", "\x1b[33m", "\x1b[36m"};
   for (std::string_view sgr : kOwn) {
     if (s.substr(i, sgr.size()) == sgr) return sgr.size();
   }

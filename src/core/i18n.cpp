@@ -21,9 +21,7 @@ namespace {
 constexpr uint32_t kMagic = 0x950412de;
 constexpr uint32_t kMagicSwapped = 0xde120495;
 
-uint32_t swap32(uint32_t v) {
-  return (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24);
-}
+uint32_t swap32(uint32_t v) { return (v >> 24) | ((v >> 8) & 0xff00) | ((v << 8) & 0xff0000) | (v << 24); }
 
 struct Reader {
   std::string_view mo;
@@ -39,10 +37,12 @@ struct Reader {
     const size_t at = static_cast<size_t>(table) + static_cast<size_t>(i) * 8;
     auto length = word(at);
     auto offset = word(at + 4);
-    if (!length || !offset) return fail(ErrorCode::kParse, "offset " + std::to_string(at), "string table entry past the end of the catalog");
+    if (!length || !offset)
+      return fail(ErrorCode::kParse, "offset " + std::to_string(at), "string table entry past the end of the catalog");
     if (*offset > mo.size() || mo.size() - *offset <= *length) {
       return fail(ErrorCode::kParse, "offset " + std::to_string(at),
-                  "string of " + std::to_string(*length) + " bytes at " + std::to_string(*offset) + " is past the end of the catalog");
+                  "string of " + std::to_string(*length) + " bytes at " + std::to_string(*offset) +
+                      " is past the end of the catalog");
     }
     return mo.substr(*offset, *length);
   }
@@ -92,7 +92,9 @@ class PluralEval {
     skip();
     if (s_.substr(pos_, tok.size()) != tok) return false;
     // "<" must not swallow the first half of "<=", "!" of "!=".
-    if (tok.size() == 1 && pos_ + 1 < s_.size() && s_[pos_ + 1] == '=' && (tok == "<" || tok == ">" || tok == "!" || tok == "=")) return false;
+    if (tok.size() == 1 && pos_ + 1 < s_.size() && s_[pos_ + 1] == '=' &&
+        (tok == "<" || tok == ">" || tok == "!" || tok == "="))
+      return false;
     pos_ += tok.size();
     return true;
   }
@@ -194,7 +196,8 @@ class PluralEval {
     }
     if (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
       uint64_t v = 0;
-      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') v = v * 10 + static_cast<uint64_t>(s_[pos_++] - '0');
+      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9')
+        v = v * 10 + static_cast<uint64_t>(s_[pos_++] - '0');
       return v;
     }
     ok_ = false;
@@ -231,7 +234,8 @@ std::vector<std::pair<std::string, Catalog>>& loaded() {
     for (size_t i = 0; i < embedded::kCatalogCount; ++i) {
       // Built by msgfmt --check at build time; a catalog that does not parse
       // here is a build defect, and English is the safe answer.
-      if (auto c = Catalog::parse(embedded::kCatalogs[i].mo)) out.emplace_back(std::string(embedded::kCatalogs[i].language), std::move(*c));
+      if (auto c = Catalog::parse(embedded::kCatalogs[i].mo))
+        out.emplace_back(std::string(embedded::kCatalogs[i].language), std::move(*c));
     }
     return out;
   }();
@@ -247,7 +251,9 @@ std::optional<uint64_t> eval_plural(std::string_view expression, uint64_t n) { r
 Result<Catalog> Catalog::parse(std::string_view mo) {
   Reader r{mo};
   auto magic = r.word(0);
-  if (!magic) return fail(ErrorCode::kParse, "offset 0", "a .mo catalog starts with a 28-byte header; got " + std::to_string(mo.size()) + " bytes");
+  if (!magic)
+    return fail(ErrorCode::kParse, "offset 0",
+                "a .mo catalog starts with a 28-byte header; got " + std::to_string(mo.size()) + " bytes");
   if (*magic == kMagicSwapped) {
     r.swapped = true;
   } else if (*magic != kMagic) {
@@ -260,7 +266,8 @@ Result<Catalog> Catalog::parse(std::string_view mo) {
   if (!revision || !count || !originals || !translations || r.word(24) == std::nullopt) {
     return fail(ErrorCode::kParse, "offset 4", "the .mo header is cut short");
   }
-  if ((*revision >> 16) != 0) return fail(ErrorCode::kParse, "offset 4", "unsupported .mo major revision " + std::to_string(*revision >> 16));
+  if ((*revision >> 16) != 0)
+    return fail(ErrorCode::kParse, "offset 4", "unsupported .mo major revision " + std::to_string(*revision >> 16));
   Catalog c;
   for (uint32_t i = 0; i < *count; ++i) {
     auto id = r.string(*originals, i);
@@ -324,7 +331,8 @@ std::optional<std::string> catalog_language(std::string_view locale, bool requir
   return std::nullopt;
 }
 
-std::string choose_language(const std::optional<std::string>& flag, const std::function<const char*(const char*)>& getenv) {
+std::string choose_language(const std::optional<std::string>& flag,
+                            const std::function<const char*(const char*)>& getenv) {
   if (flag) return catalog_language(*flag, false).value_or("en");
   // GNU gettext's order: LANGUAGE (a priority list), then LC_ALL, LC_MESSAGES, LANG.
   if (const char* list = getenv("LANGUAGE"); list != nullptr && list[0] != '\0') {
@@ -439,13 +447,16 @@ bool MessageArg::operator==(const MessageArg& other) const {
 }
 
 bool Message::operator==(const Message& other) const {
-  return context == other.context && id == other.id && plural_id == other.plural_id && n == other.n && args == other.args;
+  return context == other.context && id == other.id && plural_id == other.plural_id && n == other.n &&
+         args == other.args;
 }
 
 namespace {
 
 // The pattern in English: the plural one when there is a count other than 1.
-std::string_view message_english_pattern(const Message& m) { return m.plural_id.empty() || m.n == 1 ? m.id : m.plural_id; }
+std::string_view message_english_pattern(const Message& m) {
+  return m.plural_id.empty() || m.n == 1 ? m.id : m.plural_id;
+}
 
 // The catalog's pattern for m, or nullopt. Catalogs are parsed once and then
 // only read, so any thread may look up in any language.
@@ -616,7 +627,9 @@ std::optional<Message> message_from_json_at(const nlohmann::json& j, int depth) 
 
 std::string english(const Message& m) { return message_render_in(m, nullptr); }
 
-std::string render(const Message& m, std::string_view language) { return message_render_in(m, i18n::embedded_catalog(language)); }
+std::string render(const Message& m, std::string_view language) {
+  return message_render_in(m, i18n::embedded_catalog(language));
+}
 
 bool known_message(const Message& m) {
   const auto languages = i18n::embedded_languages();

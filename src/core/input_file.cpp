@@ -65,7 +65,8 @@ Result<std::string> read_input_file(const std::string& path, size_t max_bytes, s
   if (::fstat(file.fd, &st) != 0) return tl::unexpected(errno_error(errno, name, "stat"));
   if (auto ok = check_mode(name, st); !ok) return tl::unexpected(ok.error());
   std::string out;
-  if (S_ISREG(st.st_mode) && st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes) + slack);
+  if (S_ISREG(st.st_mode) && st.st_size > 0)
+    out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes) + slack);
   char buf[65536];
   while (true) {
     const ssize_t n = ::read(file.fd, buf, sizeof buf);

@@ -36,15 +36,17 @@ struct MessageList;
 // or a list of arguments joined by the language's ", " (MessageArg::list).
 class MessageArg {
  public:
-  using Value = std::variant<std::string, int64_t, double, std::shared_ptr<const Message>, std::shared_ptr<const MessageList>>;
+  using Value =
+      std::variant<std::string, int64_t, double, std::shared_ptr<const Message>, std::shared_ptr<const MessageList>>;
 
-  MessageArg(std::string text) : value_(std::move(text)) {}  // NOLINT(google-explicit-constructor)
-  MessageArg(const char* text) : value_(std::string(text)) {}  // NOLINT(google-explicit-constructor)
+  MessageArg(std::string text) : value_(std::move(text)) {}         // NOLINT(google-explicit-constructor)
+  MessageArg(const char* text) : value_(std::string(text)) {}       // NOLINT(google-explicit-constructor)
   MessageArg(std::string_view text) : value_(std::string(text)) {}  // NOLINT(google-explicit-constructor)
-  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>, int> = 0>
+  template <class I,
+            std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>, int> = 0>
   MessageArg(I integer) : value_(static_cast<int64_t>(integer)) {}  // NOLINT(google-explicit-constructor)
-  MessageArg(double real) : value_(real) {}                        // NOLINT(google-explicit-constructor)
-  MessageArg(Message message);                                     // NOLINT(google-explicit-constructor)
+  MessageArg(double real) : value_(real) {}                         // NOLINT(google-explicit-constructor)
+  MessageArg(Message message);                                      // NOLINT(google-explicit-constructor)
   static MessageArg list(std::vector<MessageArg> items);
 
   const Value& value() const { return value_; }
@@ -61,8 +63,8 @@ struct MessageList {
 };
 
 struct Message {
-  std::string context;  // gettext's msgctxt; empty for none
-  std::string id;       // the English pattern, the catalog key (for a plural: the singular)
+  std::string context;    // gettext's msgctxt; empty for none
+  std::string id;         // the English pattern, the catalog key (for a plural: the singular)
   std::string plural_id;  // the English plural pattern; empty when the message has no count
   uint64_t n = 0;         // the count that picks the plural form
   std::vector<MessageArg> args;
@@ -120,8 +122,12 @@ std::optional<Message> message_from_json(const nlohmann::json& j);
 namespace tfrig {
 
 // Marks a singular and plural pattern for extraction (Message::plural).
-constexpr std::pair<const char*, const char*> NP_(const char* singular, const char* plural) { return {singular, plural}; }
+constexpr std::pair<const char*, const char*> NP_(const char* singular, const char* plural) {
+  return {singular, plural};
+}
 // Marks a pattern in a context (gettext's msgctxt) for extraction (Message::in_context).
-constexpr std::pair<const char*, const char*> NC_(const char* context, const char* pattern) { return {context, pattern}; }
+constexpr std::pair<const char*, const char*> NC_(const char* context, const char* pattern) {
+  return {context, pattern};
+}
 
 }  // namespace tfrig

@@ -15,8 +15,6 @@ namespace tfrig::core {
 
 namespace {
 
-
-
 // The errno of the first failed write to stdout: stdio keeps only the error
 // flag, and errno is overwritten long before main checks the stream.
 int g_stdout_errno = 0;

@@ -68,9 +68,12 @@ inline tl::unexpected<Error> fail(ErrorCode code, std::string where, Message tex
 inline tl::unexpected<Error> fail(ErrorCode code, Message place, Message text) {
   std::string english_place = english(place);
   std::string english_text = english(text);
-  return tl::unexpected<Error>(Error{code, std::move(english_place), std::move(english_text), std::move(text), std::move(place)});
+  return tl::unexpected<Error>(
+      Error{code, std::move(english_place), std::move(english_text), std::move(text), std::move(place)});
 }
 // Error values (not wrapped in unexpected), for code that builds them.
-inline Error make_error(ErrorCode code, std::string where, Message text) { return fail(code, std::move(where), std::move(text)).value(); }
+inline Error make_error(ErrorCode code, std::string where, Message text) {
+  return fail(code, std::move(where), std::move(text)).value();
+}
 
 }  // namespace tfrig::core

@@ -47,8 +47,7 @@ SysRoot::SysRoot() : SysRoot("/", process_environment()) {}
 // A captured tree is another machine (or a test fixture): this process's
 // environment (LD_LIBRARY_PATH, HOME, VIRTUAL_ENV, ...) says nothing about
 // it, so only the live root sees the environment.
-SysRoot::SysRoot(std::string root)
-    : SysRoot(root, (root.empty() || root == "/") ? process_environment() : EnvMap{}) {}
+SysRoot::SysRoot(std::string root) : SysRoot(root, (root.empty() || root == "/") ? process_environment() : EnvMap{}) {}
 
 SysRoot::SysRoot(std::string root, EnvMap env) : root_(std::move(root)), env_(std::move(env)) {
   if (root_.empty()) root_.assign(1, '/');
@@ -91,8 +90,10 @@ Result<std::string> SysRoot::read_text_memory(std::string_view rel, size_t max_b
   const std::string path = full_path(rel);
   MemoryTree::Found f;
   if (int err = tree_->resolve(rel, true, f); err != 0) return tl::unexpected(errno_error(err, path, "open"));
-  if (f.node->type == MemoryTree::Type::kDir) return fail(ErrorCode::kIo, path, Message(N_("is a directory, expected a file")));
-  if (f.node->data.size() > max_bytes) return fail(ErrorCode::kIo, path, Message(N_("larger than the {} bytes expected"), max_bytes));
+  if (f.node->type == MemoryTree::Type::kDir)
+    return fail(ErrorCode::kIo, path, Message(N_("is a directory, expected a file")));
+  if (f.node->data.size() > max_bytes)
+    return fail(ErrorCode::kIo, path, Message(N_("larger than the {} bytes expected"), max_bytes));
   return f.node->data;
 }
 
@@ -105,7 +106,8 @@ Result<std::string> SysRoot::read_text_unrecorded(std::string_view rel, size_t m
   struct stat st {};
   if (::fstat(file.get(), &st) != 0) return tl::unexpected(errno_error(errno, path, "stat"));
   if (S_ISDIR(st.st_mode)) return fail(ErrorCode::kIo, path, Message(N_("is a directory, expected a file")));
-  if (!S_ISREG(st.st_mode)) return fail(ErrorCode::kIo, path, Message(N_("is not a regular file (device, FIFO or socket)")));
+  if (!S_ISREG(st.st_mode))
+    return fail(ErrorCode::kIo, path, Message(N_("is not a regular file (device, FIFO or socket)")));
   std::string out;
   if (st.st_size > 0) out.reserve(std::min<size_t>(static_cast<size_t>(st.st_size), max_bytes));
   char buf[16384];
@@ -133,7 +135,8 @@ Result<std::string> SysRoot::read_line(std::string_view rel) const {
   // Some sysfs files end in NUL padding: drop it; a NUL inside is binary data.
   while (!view.empty() && view.back() == '\0') view.remove_suffix(1);
   if (size_t nul = view.find('\0'); nul != std::string_view::npos) {
-    return fail(ErrorCode::kParse, full_path(rel), Message(N_("binary data (NUL byte at offset {}), expected one line of text"), nul));
+    return fail(ErrorCode::kParse, full_path(rel),
+                Message(N_("binary data (NUL byte at offset {}), expected one line of text"), nul));
   }
   return std::string(trim(view));
 }
@@ -177,7 +180,8 @@ Result<std::string> SysRoot::read_link(std::string_view rel) const {
   char buf[4096];
   ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
   if (n < 0) return tl::unexpected(errno_error(errno, path, "readlink"));
-  if (static_cast<size_t>(n) == sizeof buf) return fail(ErrorCode::kIo, path, Message(N_("symlink target longer than 4095 bytes")));
+  if (static_cast<size_t>(n) == sizeof buf)
+    return fail(ErrorCode::kIo, path, Message(N_("symlink target longer than 4095 bytes")));
   return std::string(buf, static_cast<size_t>(n));
 }
 
@@ -252,7 +256,8 @@ Result<std::string> SysRoot::real_path(std::string_view rel) const {
   // Compared with the root's own resolved path (it may be relative or a
   // symlink), on a '/' boundary so /x/r never matches /x/r2.
   char root_resolved[PATH_MAX];
-  if (::realpath(root_.c_str(), root_resolved) == nullptr) return fail(ErrorCode::kNotFound, root_, Message(N_("cannot resolve the root")));
+  if (::realpath(root_.c_str(), root_resolved) == nullptr)
+    return fail(ErrorCode::kNotFound, root_, Message(N_("cannot resolve the root")));
   const std::string r = root_resolved;
   if (lookup == r) return std::string("/");
   if (starts_with(lookup, r + "/")) return lookup.substr(r.size());

@@ -44,7 +44,8 @@ size_t longest_unbreakable(const std::string& cell) {
 
 }  // namespace
 
-std::vector<size_t> fold_column_widths(const std::vector<size_t>& natural, size_t available, const std::vector<size_t>& longest_word) {
+std::vector<size_t> fold_column_widths(const std::vector<size_t>& natural, size_t available,
+                                       const std::vector<size_t>& longest_word) {
   const size_t total = std::accumulate(natural.begin(), natural.end(), size_t{0});
   if (total <= available || natural.empty()) return natural;
   // Each column's floor: kMinFoldedColumn, or its longest word (which cannot
@@ -102,7 +103,8 @@ std::string Table::render(const std::string& indent, size_t width) const {
   std::vector<size_t> longest_word(n, 0);
   if (std::accumulate(widths.begin(), widths.end(), fixed) > width) {
     auto words = [&](const std::vector<std::string>& cells) {
-      for (size_t c = 0; c < n && c < cells.size(); ++c) longest_word[c] = std::max(longest_word[c], longest_unbreakable(cells[c]));
+      for (size_t c = 0; c < n && c < cells.size(); ++c)
+        longest_word[c] = std::max(longest_word[c], longest_unbreakable(cells[c]));
     };
     words(headers_);
     for (const auto& row : rows_) words(row);
@@ -111,7 +113,8 @@ std::string Table::render(const std::string& indent, size_t width) const {
   std::vector<std::vector<std::vector<std::string>>> lines;  // [row][column][line]; row 0 the headers
   auto split_row = [&](const std::vector<std::string>& cells) {
     std::vector<std::vector<std::string>> out(n);
-    for (size_t c = 0; c < n; ++c) out[c] = folded[c] < widths[c] ? cell_lines(cells[c], folded[c]) : std::vector<std::string>{cells[c]};
+    for (size_t c = 0; c < n; ++c)
+      out[c] = folded[c] < widths[c] ? cell_lines(cells[c], folded[c]) : std::vector<std::string>{cells[c]};
     return out;
   };
   lines.push_back(split_row(headers_));

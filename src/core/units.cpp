@@ -72,16 +72,27 @@ Result<uint64_t> parse_size(std::string_view text) {
   }
   std::string unit = to_lower(trim(s.substr(i)));
   double mult = 1;
-  if (unit.empty() || unit == "b") mult = 1;
-  else if (unit == "k" || unit == "kib") mult = 1024.0;
-  else if (unit == "kb") mult = 1e3;
-  else if (unit == "m" || unit == "mib") mult = 1024.0 * 1024;
-  else if (unit == "mb") mult = 1e6;
-  else if (unit == "g" || unit == "gib") mult = 1024.0 * 1024 * 1024;
-  else if (unit == "gb") mult = 1e9;
-  else if (unit == "t" || unit == "tib") mult = 1024.0 * 1024 * 1024 * 1024;
-  else if (unit == "tb") mult = 1e12;
-  else return fail(ErrorCode::kInvalidArgument, std::string(text), trf("unknown size unit '{}' (use B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)", unit));
+  if (unit.empty() || unit == "b")
+    mult = 1;
+  else if (unit == "k" || unit == "kib")
+    mult = 1024.0;
+  else if (unit == "kb")
+    mult = 1e3;
+  else if (unit == "m" || unit == "mib")
+    mult = 1024.0 * 1024;
+  else if (unit == "mb")
+    mult = 1e6;
+  else if (unit == "g" || unit == "gib")
+    mult = 1024.0 * 1024 * 1024;
+  else if (unit == "gb")
+    mult = 1e9;
+  else if (unit == "t" || unit == "tib")
+    mult = 1024.0 * 1024 * 1024 * 1024;
+  else if (unit == "tb")
+    mult = 1e12;
+  else
+    return fail(ErrorCode::kInvalidArgument, std::string(text),
+                trf("unknown size unit '{}' (use B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)", unit));
   double bytes = *number * mult;
   if (bytes >= 1.8e19) return fail(ErrorCode::kInvalidArgument, std::string(text), _("size too large"));
   return static_cast<uint64_t>(std::llround(bytes));

@@ -71,12 +71,17 @@ std::strong_ordering Version::operator<=>(const Version& other) const {
     size_t digits = pre.find_first_of("0123456789");
     std::string label = pre.substr(0, digits);
     uint64_t number = 0;
-    if (digits != std::string::npos) number = parse_u64(pre.substr(digits, pre.find_first_not_of("0123456789", digits) - digits)).value_or(0);
+    if (digits != std::string::npos)
+      number = parse_u64(pre.substr(digits, pre.find_first_not_of("0123456789", digits) - digits)).value_or(0);
     int rank = 4;  // unknown labels sort after rc, by text
-    if (label == "dev") rank = 0;
-    else if (label == "a" || label == "alpha") rank = 1;
-    else if (label == "b" || label == "beta") rank = 2;
-    else if (label == "rc" || label == "c") rank = 3;
+    if (label == "dev")
+      rank = 0;
+    else if (label == "a" || label == "alpha")
+      rank = 1;
+    else if (label == "b" || label == "beta")
+      rank = 2;
+    else if (label == "rc" || label == "c")
+      rank = 3;
     return std::tuple<int, std::string, uint64_t>(rank, rank == 4 ? label : std::string(), number);
   };
   if (auto c = split(prerelease_) <=> split(other.prerelease_); c != 0) return c;

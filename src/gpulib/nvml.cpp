@@ -113,17 +113,18 @@ NvmlError init_failure(Return rc, const core::Message& what) {
   switch (rc) {
     case nvml::kErrorLibRmVersionMismatch:
       return {NvmlFailure::kDriverMismatch,
-              core::Message(N_("{0}: {1}"), what,
-                            core::Message(N_("the user-space driver library and the loaded kernel module are different versions "
-                                             "(driver upgraded without a reboot, or two drivers installed)")))};
+              core::Message(
+                  N_("{0}: {1}"), what,
+                  core::Message(N_("the user-space driver library and the loaded kernel module are different versions "
+                                   "(driver upgraded without a reboot, or two drivers installed)")))};
     case nvml::kErrorNoPermission:
-      return {NvmlFailure::kNoPermission, core::Message(N_("{0}: {1}"), what, core::Message(N_("this user cannot open /dev/nvidia*")))};
+      return {NvmlFailure::kNoPermission,
+              core::Message(N_("{0}: {1}"), what, core::Message(N_("this user cannot open /dev/nvidia*")))};
     case nvml::kErrorDriverNotLoaded:
-      return {NvmlFailure::kDriverNotLoaded, core::Message(N_("{0}: {1}"), what, core::Message(N_("the nvidia kernel module is not loaded")))};
-    case nvml::kErrorGpuNotFound:
-      return {NvmlFailure::kNoDevice, what};
-    default:
-      return {NvmlFailure::kError, what};
+      return {NvmlFailure::kDriverNotLoaded,
+              core::Message(N_("{0}: {1}"), what, core::Message(N_("the nvidia kernel module is not loaded")))};
+    case nvml::kErrorGpuNotFound: return {NvmlFailure::kNoDevice, what};
+    default: return {NvmlFailure::kError, what};
   }
 }
 
@@ -158,8 +159,10 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
   if (n->handle_ == nullptr) {
     return tl::unexpected(NvmlError{
         NvmlFailure::kLibraryMissing,
-        library_override ? core::Message(N_("TFRIG_NVML_LIBRARY {0} could not be loaded: {1}"), *library_override, tried)
-                         : core::Message(N_("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): {}"), tried)});
+        library_override
+            ? core::Message(N_("TFRIG_NVML_LIBRARY {0} could not be loaded: {1}"), *library_override, tried)
+            : core::Message(N_("libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): {}"),
+                            tried)});
   }
 
   Symbols& s = *n->sym_;
@@ -167,9 +170,9 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
   // fails the load (without it nothing can be listed), an optional one
   // missing leaves its fields unknown.
   std::string missing;
-#define TFRIG_NVML_RESOLVE(member, required, signature, ...)                                   \
+#define TFRIG_NVML_RESOLVE(member, required, signature, ...)                                              \
   if (!resolve(n->handle_, s.member, {TFRIG_NVML_NAMES(__VA_ARGS__)}) && (required) && missing.empty()) { \
-    missing = joined({TFRIG_NVML_NAMES(__VA_ARGS__)});                                            \
+    missing = joined({TFRIG_NVML_NAMES(__VA_ARGS__)});                                                    \
   }
   TFRIG_NVML_ENTRY_POINTS(TFRIG_NVML_RESOLVE)
 #undef TFRIG_NVML_RESOLVE
@@ -183,9 +186,10 @@ NvmlResult<std::unique_ptr<Nvml>> Nvml::open(const std::optional<std::string>& l
     n->library_path_ = candidates.front();
   }
   if (!missing.empty()) {
-    return tl::unexpected(NvmlError{NvmlFailure::kSymbolMissing,
-                                    core::Message(N_("required NVML entry point {0} missing from {1} (library too old, or not NVML)"),
-                                                  missing, n->library_path_)});
+    return tl::unexpected(
+        NvmlError{NvmlFailure::kSymbolMissing,
+                  core::Message(N_("required NVML entry point {0} missing from {1} (library too old, or not NVML)"),
+                                missing, n->library_path_)});
   }
 
   // nvmlInit can take seconds when persistence mode is off (the driver
@@ -213,7 +217,8 @@ bool Nvml::ok(Return rc, const char* call) {
   if (rc == nvml::kSuccess) return true;
   if (!is_unknown(rc)) {
     const char* text = sym_->error_string.fn != nullptr ? sym_->error_string.fn(rc) : nullptr;
-    problems_.push_back(std::string(call) + ": " + return_code_name(rc) + (text != nullptr ? std::string(" (") + text + ")" : ""));
+    problems_.push_back(std::string(call) + ": " + return_code_name(rc) +
+                        (text != nullptr ? std::string(" (") + text + ")" : ""));
   }
   return false;
 }
@@ -254,14 +259,14 @@ std::optional<Device> Nvml::handle(unsigned index) {
   return d;
 }
 
-#define TFRIG_NVML_STRING(method, slot, size)                      \
-  std::optional<std::string> Nvml::method(Device d) {              \
-    if (sym_->slot.fn == nullptr) return std::nullopt;                \
-    char buf[size] = {};                                           \
+#define TFRIG_NVML_STRING(method, slot, size)                                          \
+  std::optional<std::string> Nvml::method(Device d) {                                  \
+    if (sym_->slot.fn == nullptr) return std::nullopt;                                 \
+    char buf[size] = {};                                                               \
     if (!ok(sym_->slot.fn(d, buf, sizeof(buf)), sym_->slot.name)) return std::nullopt; \
-    std::string s = c_string(buf, sizeof(buf));                    \
-    if (s.empty()) return std::nullopt;                            \
-    return s;                                                      \
+    std::string s = c_string(buf, sizeof(buf));                                        \
+    if (s.empty()) return std::nullopt;                                                \
+    return s;                                                                          \
   }
 TFRIG_NVML_STRING(name, name, nvml::kNameBufferSize)
 TFRIG_NVML_STRING(uuid, uuid, nvml::kUuidBufferSize)
@@ -308,12 +313,12 @@ std::optional<std::pair<uint64_t, uint64_t>> Nvml::memory(Device d) {
   return std::make_pair(static_cast<uint64_t>(m.total), static_cast<uint64_t>(m.used));
 }
 
-#define TFRIG_NVML_UNSIGNED(method, slot)                         \
-  std::optional<unsigned> Nvml::method(Device d) {                \
-    if (sym_->slot.fn == nullptr) return std::nullopt;               \
-    unsigned v = 0;                                               \
+#define TFRIG_NVML_UNSIGNED(method, slot)                                \
+  std::optional<unsigned> Nvml::method(Device d) {                       \
+    if (sym_->slot.fn == nullptr) return std::nullopt;                   \
+    unsigned v = 0;                                                      \
     if (!ok(sym_->slot.fn(d, &v), sym_->slot.name)) return std::nullopt; \
-    return v;                                                     \
+    return v;                                                            \
   }
 TFRIG_NVML_UNSIGNED(power_limit_milliwatts, power_limit)
 TFRIG_NVML_UNSIGNED(numa_node, numa_node)
@@ -502,14 +507,26 @@ std::optional<std::pair<int, uint64_t>> Nvml::processes(Device d) {
   };
   Return rc = nvml::kSuccess;
   if (sym_->compute_procs_v2.fn != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->compute_procs_v2.fn, d, rc)) add(*l); else ok(rc, sym_->compute_procs_v2.name);
+    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->compute_procs_v2.fn, d, rc))
+      add(*l);
+    else
+      ok(rc, sym_->compute_procs_v2.name);
   } else if (sym_->compute_procs_v1.fn != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->compute_procs_v1.fn, d, rc)) add(*l); else ok(rc, sym_->compute_procs_v1.name);
+    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->compute_procs_v1.fn, d, rc))
+      add(*l);
+    else
+      ok(rc, sym_->compute_procs_v1.name);
   }
   if (sym_->graphics_procs_v2.fn != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->graphics_procs_v2.fn, d, rc)) add(*l); else ok(rc, sym_->graphics_procs_v2.name);
+    if (auto l = list_processes<nvml::ProcessInfoV2>(sym_->graphics_procs_v2.fn, d, rc))
+      add(*l);
+    else
+      ok(rc, sym_->graphics_procs_v2.name);
   } else if (sym_->graphics_procs_v1.fn != nullptr) {
-    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->graphics_procs_v1.fn, d, rc)) add(*l); else ok(rc, sym_->graphics_procs_v1.name);
+    if (auto l = list_processes<nvml::ProcessInfoV1>(sym_->graphics_procs_v1.fn, d, rc))
+      add(*l);
+    else
+      ok(rc, sym_->graphics_procs_v1.name);
   }
   if (!any) return std::nullopt;
   return std::make_pair(count, bytes);

@@ -67,7 +67,7 @@ struct PciInfo {
   unsigned int domain;
   unsigned int bus;
   unsigned int device;
-  unsigned int pci_device_id;     // device id << 16 | vendor id
+  unsigned int pci_device_id;  // device id << 16 | vendor id
   unsigned int pci_sub_system_id;
   char bus_id[32];
 };

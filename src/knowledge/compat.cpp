@@ -33,7 +33,8 @@ struct GpuInfo {
 std::optional<GpuInfo> resolve_gpu(const Knowledge& k, const std::string& text) {
   if (core::starts_with(text, "cc:") || core::starts_with(text, "sm_")) {
     std::string cc = text.substr(3);
-    if (core::starts_with(text, "sm_") && cc.size() >= 2) cc = cc.substr(0, cc.size() - 1) + "." + cc.substr(cc.size() - 1);
+    if (core::starts_with(text, "sm_") && cc.size() >= 2)
+      cc = cc.substr(0, cc.size() - 1) + "." + cc.substr(cc.size() - 1);
     auto v = Version::parse(cc);
     if (!v) return std::nullopt;
     return GpuInfo{trf("compute capability {}", v->text()), *v, false, "", true};
@@ -70,7 +71,8 @@ bool release_ok(const Knowledge& k, const TfBuild& b, const Constraints& c, bool
   if (c.gpu && c.driver) {
     // An architecture the driver branch dropped (Kepler after R470) runs nothing.
     const auto* arch = k.architecture_support(static_cast<int>(c.gpu->cc.major()));
-    if (arch && arch->last_driver_branch && c.driver->major() > static_cast<uint64_t>(*arch->last_driver_branch)) return false;
+    if (arch && arch->last_driver_branch && c.driver->major() > static_cast<uint64_t>(*arch->last_driver_branch))
+      return false;
   }
   if (c.gpu) {
     auto s = k.kernel_support(*tf, c.gpu->cc).support;
@@ -82,7 +84,8 @@ bool release_ok(const Knowledge& k, const TfBuild& b, const Constraints& c, bool
 std::string install_line(const TfBuild& b) {
   auto tf = Version::parse(b.tf);
   if (tf && *tf >= v214()) {
-    return trf("`pip install 'tensorflow[and-cuda]=={}'` (brings CUDA {} and cuDNN {} as pip wheels)", tf->truncated(2) + ".*", b.cuda, b.cudnn);
+    return trf("`pip install 'tensorflow[and-cuda]=={}'` (brings CUDA {} and cuDNN {} as pip wheels)",
+               tf->truncated(2) + ".*", b.cuda, b.cudnn);
   }
   return trf("install CUDA {} and cuDNN {} on the system, then `pip install {}=={}`", b.cuda, b.cudnn,
              b.package == "tensorflow_gpu" ? "tensorflow-gpu" : "tensorflow", b.tf);
@@ -133,9 +136,10 @@ TfChoice choose_tf(const Knowledge& k, const CompatQuery& q) {
                                 c.build->cuda, c.build->cudnn, c.build->python_min(), c.build->python_max())};
     } else {
       c.check = CompatCheck{"tf", "no",
-                            k.newest_tf() ? trf("TensorFlow {} is not in the tested-build table (newest known: {})", c.tf->text(),
-                                                k.newest_tf()->tf)
-                                          : trf("TensorFlow {} is not in the tested-build table (it is empty)", c.tf->text())};
+                            k.newest_tf()
+                                ? trf("TensorFlow {} is not in the tested-build table (newest known: {})", c.tf->text(),
+                                      k.newest_tf()->tf)
+                                : trf("TensorFlow {} is not in the tested-build table (it is empty)", c.tf->text())};
     }
   } else if (k.newest_tf()) {
     c.build = k.newest_tf();
@@ -153,15 +157,18 @@ std::optional<CompatCheck> judge_os(const CompatQuery& q, const std::optional<Ve
   const std::string& os = *q.os;
   if (os == "windows") {
     if (tf && (tf->major() > 2 || (tf->major() == 2 && tf->minor() > 10))) {
-      return CompatCheck{"os", "no", trf("TensorFlow 2.10 was the last release with GPU support on native Windows; {} "
-                                         "needs WSL2 for the GPU",
-                                         tf->text())};
+      return CompatCheck{"os", "no",
+                         trf("TensorFlow 2.10 was the last release with GPU support on native Windows; {} "
+                             "needs WSL2 for the GPU",
+                             tf->text())};
     }
-    return CompatCheck{"os", "yes", _("TensorFlow <= 2.10 supports the GPU on native Windows (with the CUDA/cuDNN of its table)")};
+    return CompatCheck{"os", "yes",
+                       _("TensorFlow <= 2.10 supports the GPU on native Windows (with the CUDA/cuDNN of its table)")};
   }
   if (os == "wsl") {
-    return CompatCheck{"os", "caveats", _("WSL2 works: the GPU comes from the Windows driver (>= 528.33 for CUDA 12); do not install a "
-                                          "Linux driver inside WSL")};
+    return CompatCheck{"os", "caveats",
+                       _("WSL2 works: the GPU comes from the Windows driver (>= 528.33 for CUDA 12); do not install a "
+                         "Linux driver inside WSL")};
   }
   if (os == "macos") return CompatCheck{"os", "no", _("no CUDA on macOS: TensorFlow has no NVIDIA GPU support there")};
   return CompatCheck{"os", "yes", _("Linux is the platform the tested builds are for")};
@@ -174,10 +181,12 @@ std::optional<CompatCheck> judge_python(const CompatQuery& q, const TfBuild* bui
   const Version& py = *cons.python;
   if (!build) return CompatCheck{"python", "caveats", _("unknown TensorFlow release: no Python range to compare")};
   if (build->supports_python(py)) {
-    return CompatCheck{"python", "yes", trf("Python {} is in {}-{}", py.truncated(2), build->python_min(), build->python_max())};
+    return CompatCheck{"python", "yes",
+                       trf("Python {} is in {}-{}", py.truncated(2), build->python_min(), build->python_max())};
   }
-  return CompatCheck{"python", "no", trf("TensorFlow {} has wheels for Python {}-{} only, not {}", build->tf,
-                                         build->python_min(), build->python_max(), py.truncated(2))};
+  return CompatCheck{"python", "no",
+                     trf("TensorFlow {} has wheels for Python {}-{} only, not {}", build->tf, build->python_min(),
+                         build->python_max(), py.truncated(2))};
 }
 
 // What a kernel verdict means for the GPU, in words (used where the verdict is
@@ -205,42 +214,49 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
                                      const Constraints& cons) {
   if (!q.gpu) return std::nullopt;
   if (!cons.gpu) {
-    return CompatCheck{"gpu", "caveats", trf("'{}' is not in the GPU catalog: pass its compute capability as --gpu cc:X.Y", *q.gpu)};
+    return CompatCheck{"gpu", "caveats",
+                       trf("'{}' is not in the GPU catalog: pass its compute capability as --gpu cc:X.Y", *q.gpu)};
   }
   const GpuInfo& g = *cons.gpu;
   if (!tf) return CompatCheck{"gpu", "caveats", _("unknown TensorFlow release")};
   auto v = k.kernel_support(*tf, g.cc);
   // TRANSLATORS: {0} is a GPU name, {1} its compute capability ("8.6"), {2} " (uncertain fact)" or nothing.
-  const std::string who =
-      g.from_cc ? g.name + uncertain(g.uncertain) : trf("{0} (compute capability {1}{2})", g.name, g.cc.text(), uncertain(g.uncertain));
+  const std::string who = g.from_cc
+                              ? g.name + uncertain(g.uncertain)
+                              : trf("{0} (compute capability {1}{2})", g.name, g.cc.text(), uncertain(g.uncertain));
   if (v.uncertain && v.support != KernelSupport::kUnknown && v.support != KernelSupport::kBelowMinimum) {
     // The release's kernel list is inferred: never state its consequence
     // flatly (2.15 on CC 9.0 is PTX JIT under one candidate list and native
     // sm_90 under the other). Both outcomes, or the one with "probably".
     CompatCheck c{"gpu", v.support == KernelSupport::kNone ? "no" : "caveats", "", true, kernel_list_check_hint()};
     if (v.alternative) {
-      // TRANSLATORS: {0} the GPU, {1} a release, {2}/{4} what the GPU gets under each candidate list ("PTX compute_80
-      // only (JIT): the first start JIT-compiles every kernel (30 minutes or more)"), {3}/{5} the two lists.
-      c.reason = trf("{0}: uncertain, TensorFlow {1}'s compiled kernel list was inferred from build files, not read from the "
-                     "wheel: {2} if the wheel carries {3}; {4} if it carries {5}",
-                     who, tf->truncated(2), kernel_outcome(v.support, v.detail), v.targets, kernel_outcome(*v.alternative, v.alternative_detail),
-                     v.alternative_targets);
+      c.reason =
+          // TRANSLATORS: {0} the GPU, {1} a release, {2}/{4} what the GPU gets under each candidate list ("PTX compute_80
+          // only (JIT): the first start JIT-compiles every kernel (30 minutes or more)"), {3}/{5} the two lists.
+          trf("{0}: uncertain, TensorFlow {1}'s compiled kernel list was inferred from build files, not read from the "
+              "wheel: {2} if the wheel carries {3}; {4} if it carries {5}",
+              who, tf->truncated(2), kernel_outcome(v.support, v.detail), v.targets,
+              kernel_outcome(*v.alternative, v.alternative_detail), v.alternative_targets);
       // Either outcome that is not a failure leaves the answer at caveats.
       if (v.support == KernelSupport::kNone && *v.alternative != KernelSupport::kNone) c.verdict = "caveats";
     } else {
-      // TRANSLATORS: {0} the GPU, {1} what it probably gets ("native kernels (sm_80 SASS)"), {2} the list, {3} a release.
-      c.reason = trf("{0}: probably {1} (the wheel probably carries {2}); uncertain, TensorFlow {3}'s compiled kernel list was "
-                     "inferred from build files, not read from the wheel",
-                     who, kernel_outcome(v.support, v.detail), v.targets, tf->truncated(2));
+      c.reason = trf(
+          // TRANSLATORS: {0} the GPU, {1} what it probably gets ("native kernels (sm_80 SASS)"), {2} the list, {3} a release.
+          "{0}: probably {1} (the wheel probably carries {2}); uncertain, TensorFlow {3}'s compiled kernel list was "
+          "inferred from build files, not read from the wheel",
+          who, kernel_outcome(v.support, v.detail), v.targets, tf->truncated(2));
     }
     return c;
   }
   switch (v.support) {
     case KernelSupport::kSass:
       // TRANSLATORS: {0} is the GPU, {1} the kernels ("sm_80 SASS").
-      return CompatCheck{"gpu", g.uncertain ? "caveats" : "yes", trf("{0}: native kernels ({1})", who, v.detail), g.uncertain, ""};
+      return CompatCheck{"gpu", g.uncertain ? "caveats" : "yes", trf("{0}: native kernels ({1})", who, v.detail),
+                         g.uncertain, ""};
     case KernelSupport::kPtxJit:
-      return CompatCheck{"gpu", "caveats", trf("{0}: {1}; the first start JIT-compiles every kernel (30 minutes or more)", who, v.detail)};
+      return CompatCheck{
+          "gpu", "caveats",
+          trf("{0}: {1}; the first start JIT-compiles every kernel (30 minutes or more)", who, v.detail)};
     case KernelSupport::kNone:
       return CompatCheck{"gpu", "no", trf("{0}: {1} (\"no kernel image is available\")", who, v.detail)};
     case KernelSupport::kBelowMinimum: return CompatCheck{"gpu", "no", trf("{0}: {1}", who, v.detail)};
@@ -252,7 +268,8 @@ std::optional<CompatCheck> judge_gpu(const Knowledge& k, const CompatQuery& q, c
 
 // The driver against the minimum of the release's CUDA (Windows has its own
 // minimums), and against the last branch that supports a Kepler GPU.
-std::optional<CompatCheck> judge_driver(const Knowledge& k, const CompatQuery& q, const TfBuild* build, const Constraints& cons) {
+std::optional<CompatCheck> judge_driver(const Knowledge& k, const CompatQuery& q, const TfBuild* build,
+                                        const Constraints& cons) {
   if (!q.driver) return std::nullopt;
   if (!cons.driver) return CompatCheck{"driver", "no", trf("'{}' is not a driver version", *q.driver)};
   const Version& d = *cons.driver;
@@ -262,38 +279,44 @@ std::optional<CompatCheck> judge_driver(const Knowledge& k, const CompatQuery& q
   if (cons.gpu && cons.gpu->cc.major() == 3) {
     if (const auto* arch = k.architecture_support(3);
         arch && arch->last_driver_branch && d.major() > static_cast<uint64_t>(*arch->last_driver_branch)) {
-      kepler = trf("; driver branch {} no longer supports Kepler GPUs (last: R{}){}", d.major(), *arch->last_driver_branch,
-                   uncertain(arch->uncertain));
+      kepler = trf("; driver branch {} no longer supports Kepler GPUs (last: R{}){}", d.major(),
+                   *arch->last_driver_branch, uncertain(arch->uncertain));
     }
   }
-  if (!min || !min->min_linux) return CompatCheck{"driver", "caveats", _("the minimum driver for this release's CUDA is not known")};
+  if (!min || !min->min_linux)
+    return CompatCheck{"driver", "caveats", _("the minimum driver for this release's CUDA is not known")};
   const bool windows = q.os.value_or("linux") == "windows";
   auto minv = *Version::parse(windows && min->min_windows ? *min->min_windows : *min->min_linux);
   if (d < minv) {
-    // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
-    return CompatCheck{"driver", "no", trf("driver {0} is older than {1} that CUDA {2} needs{3}", d.text(), minv.text(), build->cuda,
-                                           uncertain(min->uncertain)),
-                       min->uncertain, ""};
+    return CompatCheck{
+        "driver", "no",
+        // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
+        trf("driver {0} is older than {1} that CUDA {2} needs{3}", d.text(), minv.text(), build->cuda,
+            uncertain(min->uncertain)),
+        min->uncertain, ""};
   }
   if (!kepler.empty()) {
     const auto* arch = k.architecture_support(3);
-    // TRANSLATORS: {3} is "; driver branch ... no longer supports Kepler GPUs ...".
-    return CompatCheck{"driver", "no", trf("driver {0} meets CUDA {1}'s minimum {2}{3}", d.text(), build->cuda, minv.text(), kepler),
+    return CompatCheck{"driver", "no",
+                       // TRANSLATORS: {3} is "; driver branch ... no longer supports Kepler GPUs ...".
+                       trf("driver {0} meets CUDA {1}'s minimum {2}{3}", d.text(), build->cuda, minv.text(), kepler),
                        arch && arch->uncertain, ""};
   }
   // TRANSLATORS: {0} the driver, {1} the minimum, {2} the CUDA version, {3} " (uncertain fact)" or nothing.
   return CompatCheck{"driver", min->uncertain ? "caveats" : "yes",
                      min->minor_version_compatibility
-                         ? trf("driver {0} >= {1} (minimum for CUDA {2} with minor-version compatibility){3}", d.text(), minv.text(),
-                               build->cuda, uncertain(min->uncertain))
-                         : trf("driver {0} >= {1} (minimum for CUDA {2}){3}", d.text(), minv.text(), build->cuda, uncertain(min->uncertain)),
+                         ? trf("driver {0} >= {1} (minimum for CUDA {2} with minor-version compatibility){3}", d.text(),
+                               minv.text(), build->cuda, uncertain(min->uncertain))
+                         : trf("driver {0} >= {1} (minimum for CUDA {2}){3}", d.text(), minv.text(), build->cuda,
+                               uncertain(min->uncertain)),
                      min->uncertain, ""};
 }
 
 // A system CUDA toolkit: the release loads libraries of its own CUDA major;
 // from 2.14 the pip wheels bring their own, so a different system copy is a
 // caveat (keep it off the loader path), not a failure.
-std::optional<CompatCheck> judge_cuda(const Knowledge& k, const CompatQuery& q, const TfChoice& chosen, const Constraints& cons) {
+std::optional<CompatCheck> judge_cuda(const Knowledge& k, const CompatQuery& q, const TfChoice& chosen,
+                                      const Constraints& cons) {
   if (!q.cuda) return std::nullopt;
   const TfBuild* build = chosen.build;
   auto c = Version::parse(*q.cuda);
@@ -305,29 +328,34 @@ std::optional<CompatCheck> judge_cuda(const Knowledge& k, const CompatQuery& q, 
   if (cons.driver) {
     if (auto m = k.min_driver_for_cuda(*c); m && m->min_linux && *cons.driver < *Version::parse(*m->min_linux)) {
       driver_too_old = true;
-      driver_note = trf("; and driver {} is too old for CUDA {} itself (needs {})", cons.driver->text(), c->truncated(2), *m->min_linux);
+      driver_note = trf("; and driver {} is too old for CUDA {} itself (needs {})", cons.driver->text(),
+                        c->truncated(2), *m->min_linux);
     }
   }
   const bool pip = *chosen.tf >= v214();
   if (c->major() == need->major() && (c->major() >= 11 || c->minor() == need->minor())) {
     const bool older = c->minor() < need->minor();
-    return CompatCheck{"cuda", driver_too_old ? "no" : (older ? "caveats" : "yes"),
-                       // TRANSLATORS: {3} is "; and driver ... is too old ..." or nothing.
-                       older ? trf("system CUDA {0} has the major version TF {1} was built with ({2}), but an older minor: some kernels "
-                                   "may need newer PTX support{3}",
-                                   c->truncated(2), build->tf, build->cuda, driver_note)
-                             : trf("system CUDA {0} has the major version TF {1} was built with ({2}){3}", c->truncated(2), build->tf,
-                                   build->cuda, driver_note)};
+    return CompatCheck{
+        "cuda", driver_too_old ? "no" : (older ? "caveats" : "yes"),
+        older
+            // TRANSLATORS: {3} is "; and driver ... is too old ..." or nothing.
+            ? trf("system CUDA {0} has the major version TF {1} was built with ({2}), but an older minor: some kernels "
+                  "may need newer PTX support{3}",
+                  c->truncated(2), build->tf, build->cuda, driver_note)
+            : trf("system CUDA {0} has the major version TF {1} was built with ({2}){3}", c->truncated(2), build->tf,
+                  build->cuda, driver_note)};
   }
   if (pip) {
-    return CompatCheck{"cuda", driver_too_old ? "no" : "caveats",
-                       trf("system CUDA {} is not the CUDA {} TF {} needs; with `pip install tensorflow[and-cuda]` TF uses "
-                           "its own CUDA {} wheels, so keep CUDA {} off LD_LIBRARY_PATH{}",
-                           c->truncated(2), need->major(), build->tf, build->cuda, c->truncated(2), driver_note)};
+    return CompatCheck{
+        "cuda", driver_too_old ? "no" : "caveats",
+        trf("system CUDA {} is not the CUDA {} TF {} needs; with `pip install tensorflow[and-cuda]` TF uses "
+            "its own CUDA {} wheels, so keep CUDA {} off LD_LIBRARY_PATH{}",
+            c->truncated(2), need->major(), build->tf, build->cuda, c->truncated(2), driver_note)};
   }
-  return CompatCheck{"cuda", "no", trf("TensorFlow {} loads CUDA {} libraries (libcudart of major {}); system CUDA {} does "
-                                       "not provide them{}",
-                                       build->tf, build->cuda, need->major(), c->truncated(2), driver_note)};
+  return CompatCheck{"cuda", "no",
+                     trf("TensorFlow {} loads CUDA {} libraries (libcudart of major {}); system CUDA {} does "
+                         "not provide them{}",
+                         build->tf, build->cuda, need->major(), c->truncated(2), driver_note)};
 }
 
 // A system cuDNN: same major and an equal or newer minor, or (2.14+) the
@@ -342,20 +370,23 @@ std::optional<CompatCheck> judge_cudnn(const CompatQuery& q, const TfChoice& cho
   const bool pip = *chosen.tf >= v214();
   const bool ok = c->major() == need->major() && c->minor() >= need->minor();
   if (ok) {
-    return CompatCheck{"cudnn", "yes", trf("cuDNN {} has the major of {} and an equal or newer minor", c->truncated(2), build->cudnn)};
+    return CompatCheck{"cudnn", "yes",
+                       trf("cuDNN {} has the major of {} and an equal or newer minor", c->truncated(2), build->cudnn)};
   }
   if (pip) {
     // TRANSLATORS: the quoted text is TensorFlow's own log line: keep it in English.
-    return CompatCheck{"cudnn", "caveats",
-                       trf("system cuDNN {0} does not match the {1} TF {2} was built with; the [and-cuda] wheel brings cuDNN "
-                           "{1}, but a system copy found first gives \"Loaded runtime CuDNN library {0} but source was "
-                           "compiled with {1}\"",
-                           c->truncated(2), build->cudnn, build->tf)};
+    return CompatCheck{
+        "cudnn", "caveats",
+        trf("system cuDNN {0} does not match the {1} TF {2} was built with; the [and-cuda] wheel brings cuDNN "
+            "{1}, but a system copy found first gives \"Loaded runtime CuDNN library {0} but source was "
+            "compiled with {1}\"",
+            c->truncated(2), build->cudnn, build->tf)};
   }
-  // TRANSLATORS: the quoted text is TensorFlow's own log line: keep it in English.
-  return CompatCheck{"cudnn", "no", trf("TensorFlow {0} needs cuDNN {1}.x >= {2}; {3} gives \"Loaded runtime CuDNN library {3} "
-                                        "but source was compiled with {2}\"",
-                                        build->tf, need->major(), build->cudnn, c->truncated(2))};
+  return CompatCheck{"cudnn", "no",
+                     // TRANSLATORS: the quoted text is TensorFlow's own log line: keep it in English.
+                     trf("TensorFlow {0} needs cuDNN {1}.x >= {2}; {3} gives \"Loaded runtime CuDNN library {3} "
+                         "but source was compiled with {2}\"",
+                         build->tf, need->major(), build->cudnn, c->truncated(2))};
 }
 
 // The worst part decides: one "no" makes the answer no, else one caveat.
@@ -397,7 +428,8 @@ std::vector<std::string> nearest_combinations(const Knowledge& k, const TfBuild*
     // nothing, {3} how to install it.
     const std::string jit = best_jit ? _(" (PTX JIT only: slow first start)") : "";
     out.push_back(given_text.empty() ? trf("Newest TensorFlow: {0}{1} -- {2}", best->tf, jit, install_line(*best))
-                                     : trf("Newest TensorFlow for {0}: {1}{2} -- {3}", given_text, best->tf, jit, install_line(*best)));
+                                     : trf("Newest TensorFlow for {0}: {1}{2} -- {3}", given_text, best->tf, jit,
+                                           install_line(*best)));
   } else if (!given.empty()) {
     out.push_back(trf("No known TensorFlow release works with {}", given_text));
   }
@@ -409,7 +441,9 @@ std::vector<std::string> nearest_combinations(const Knowledge& k, const TfBuild*
       for (const auto& b : k.tf_builds()) {
         auto cuda = Version::parse(b.cuda);
         auto min = cuda ? k.min_driver_for_cuda(*cuda) : std::nullopt;
-        if (!min || !min->min_linux || Version::parse(*min->min_linux)->major() > static_cast<uint64_t>(*arch->last_driver_branch)) continue;
+        if (!min || !min->min_linux ||
+            Version::parse(*min->min_linux)->major() > static_cast<uint64_t>(*arch->last_driver_branch))
+          continue;
         if (!release_ok(k, b, relaxed, false)) continue;
         // TRANSLATORS: {0} is an architecture ("Kepler"), {1} a driver branch ("470"), {2} " (uncertain fact)" or
         // nothing, {3} a release, {4} how to install it.
@@ -444,8 +478,9 @@ CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q) {
   const TfChoice chosen = choose_tf(k, q);
   CompatAnswer a;
   a.tf = chosen.build ? chosen.build->tf : (chosen.tf ? chosen.tf->text() : "");
-  for (auto& check : {chosen.check, judge_os(q, chosen.tf), judge_python(q, chosen.build, cons), judge_gpu(k, q, chosen.tf, cons),
-                      judge_driver(k, q, chosen.build, cons), judge_cuda(k, q, chosen, cons), judge_cudnn(q, chosen)}) {
+  for (auto& check :
+       {chosen.check, judge_os(q, chosen.tf), judge_python(q, chosen.build, cons), judge_gpu(k, q, chosen.tf, cons),
+        judge_driver(k, q, chosen.build, cons), judge_cuda(k, q, chosen, cons), judge_cudnn(q, chosen)}) {
     if (check) a.checks.push_back(check.value());
   }
   a.verdict = overall_verdict(a.checks);
@@ -527,7 +562,8 @@ std::string kernels_of(const Knowledge& k, const Version& tf) {
 nlohmann::json alternatives_json(const TfCompute* comp) {
   nlohmann::json out = nlohmann::json::array();
   if (comp) {
-    for (const auto& a : comp->alternatives) out.push_back({{"sass", a.sass}, {"ptx", a.ptx}, {"applies_if", a.applies_if}});
+    for (const auto& a : comp->alternatives)
+      out.push_back({{"sass", a.sass}, {"ptx", a.ptx}, {"applies_if", a.applies_if}});
   }
   return out;
 }
@@ -535,8 +571,8 @@ nlohmann::json alternatives_json(const TfCompute* comp) {
 }  // namespace
 
 std::string compat_matrix_text(const Knowledge& k, size_t width) {
-  core::Table t({"TF", "Python", "CUDA", "cuDNN", C_("compat matrix", "min driver"), C_("compat matrix", "GPU kernels (SASS, PTX)"),
-                 C_("compat matrix", "install")});
+  core::Table t({"TF", "Python", "CUDA", "cuDNN", C_("compat matrix", "min driver"),
+                 C_("compat matrix", "GPU kernels (SASS, PTX)"), C_("compat matrix", "install")});
   for (const auto& b : k.tf_builds()) {
     auto tf = Version::parse(b.tf);
     auto cuda = Version::parse(b.cuda);
@@ -545,8 +581,12 @@ std::string compat_matrix_text(const Knowledge& k, size_t width) {
                min && min->min_linux ? *min->min_linux + (min->uncertain ? " ?" : "") : "?",
                tf ? kernels_of(k, *tf) : "?", tf && *tf >= v214() ? "tensorflow[and-cuda]" : _("system CUDA")});
   }
-  return t.render("", width) + "\n" + core::wrap_display(_("'?' marks an uncertain or unknown fact (tfrig knowledge --sources)."), width, "") + "\n" +
-         core::wrap_display(trf("Kernel lists marked '?' were inferred from build files, not read from the wheels; {}.", kernel_list_check_hint()), width, "") +
+  return t.render("", width) + "\n" +
+         core::wrap_display(_("'?' marks an uncertain or unknown fact (tfrig knowledge --sources)."), width, "") +
+         "\n" +
+         core::wrap_display(trf("Kernel lists marked '?' were inferred from build files, not read from the wheels; {}.",
+                                kernel_list_check_hint()),
+                            width, "") +
          "\n";
 }
 

@@ -27,8 +27,13 @@ struct CompatQuery {
 
 struct CompatCheck {
   CompatCheck() = default;
-  CompatCheck(std::string part_, std::string verdict_, std::string reason_, bool uncertain_ = false, std::string check_ = {})
-      : part(std::move(part_)), verdict(std::move(verdict_)), reason(std::move(reason_)), uncertain(uncertain_), check(std::move(check_)) {}
+  CompatCheck(std::string part_, std::string verdict_, std::string reason_, bool uncertain_ = false,
+              std::string check_ = {})
+      : part(std::move(part_)),
+        verdict(std::move(verdict_)),
+        reason(std::move(reason_)),
+        uncertain(uncertain_),
+        check(std::move(check_)) {}
   std::string part;     // "tf", "os", "python", "driver", "gpu", "cuda", "cudnn"
   std::string verdict;  // "yes", "no", "caveats"
   std::string reason;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <span>
+#include <variant>
 #include <sstream>
 
 #include "core/i18n.h"
@@ -19,14 +20,14 @@ namespace tfrig::knowledge {
 
 namespace {
 
-using nlohmann::json;
 using core::ErrorCode;
 using core::Version;
+using nlohmann::json;
 
 // The files the loader understands; any other *.json is ignored.
-constexpr std::string_view kFileNames[] = {"tf_builds.json",   "tf_pip_extras.json", "cuda_drivers.json",
+constexpr std::string_view kFileNames[] = {"tf_builds.json",    "tf_pip_extras.json", "cuda_drivers.json",
                                            "tf_libraries.json", "tf_compute.json",    "gpus.json",
-                                           "thresholds.json",  "setup.json",         "plan_measurements.json"};
+                                           "thresholds.json",   "setup.json",         "plan_measurements.json"};
 
 std::string str(const json& j, const char* key) {
   auto it = j.find(key);
@@ -42,22 +43,10 @@ std::optional<std::string> opt_str(const json& j, const char* key) {
   return it->dump();
 }
 
-std::optional<double> opt_num(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
-}
-
 std::optional<int> opt_int(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return std::nullopt;
   return static_cast<int>(it->get<double>());
-}
-
-std::optional<bool> opt_bool(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_boolean()) return std::nullopt;
-  return it->get<bool>();
 }
 
 std::vector<std::string> str_list(const json& j, const char* key) {
@@ -155,24 +144,39 @@ core::Status bad(const std::string& at, std::string_view expected, const json& g
 
 constexpr std::string_view kVersionWanted = N_("a version string of digits and dots (e.g. \"12.4\")");
 
-// A required (or, with optional, a null-or-missing allowed) version string.
-core::Status need_version(const json& row, const char* key, const std::string& at, bool optional = false) {
-  auto it = row.find(key);
-  if (it == row.end() || it->is_null()) {
-    if (optional) return {};
-    return core::fail(ErrorCode::kParse, at, trf("missing; expected {}", _(kVersionWanted)));
+// What a field must be. A missing field and null are the same: allowed but for
+// kVersion and kReleases.
+enum class Expect {
+  kText,             // anything: the readers keep a non-string as its JSON text
+  kVersion,          // a version string of digits and dots
+  kOptionalVersion,  // the same, or missing
+  kVersions,         // a list of version strings
+  kReleases,         // a non-empty list of versions, "2.x" (any 2.y) allowed
+  kNumber,           // a number
+  kBool,             // true or false
+};
+
+// The field's value; a dotted key ("nvlink.supported") looks inside an object,
+// and a parent that is not one leaves the field missing. nullptr when missing.
+const json* field_value(const json& row, std::string_view key) {
+  const json* at = &row;
+  for (size_t start = 0;;) {
+    const size_t dot = key.find('.', start);
+    const std::string part(key.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (!at->is_object()) return nullptr;
+    auto it = at->find(part);
+    if (it == at->end()) return nullptr;
+    at = &*it;
+    if (dot == std::string_view::npos) return at;
+    start = dot + 1;
   }
-  if (!it->is_string() || !Version::parse(it->get<std::string>())) return bad(at, kVersionWanted, *it);
-  return {};
 }
 
 // A list of version strings; with releases, "2.x" (any 2.y) is allowed too.
-core::Status need_version_list(const json& row, const char* key, const std::string& at, bool releases = false) {
-  auto it = row.find(key);
-  if (it == row.end() || it->is_null()) return {};
-  if (!it->is_array()) return bad(at, N_("a list of version strings"), *it);
-  for (size_t i = 0; i < it->size(); ++i) {
-    const json& v = (*it)[i];
+core::Status check_version_list(const json& list, const std::string& at, bool releases) {
+  if (!list.is_array()) return bad(at, N_("a list of version strings"), list);
+  for (size_t i = 0; i < list.size(); ++i) {
+    const json& v = list[i];
     const std::string item_at = at + "[" + std::to_string(i) + "]";
     if (!v.is_string()) return bad(item_at, kVersionWanted, v);
     const auto text = v.get<std::string>();
@@ -182,21 +186,108 @@ core::Status need_version_list(const json& row, const char* key, const std::stri
   return {};
 }
 
-core::Status need_number(const json& row, const char* key, const std::string& at) {
-  auto it = row.find(key);
-  if (it == row.end() || it->is_null() || it->is_number()) return {};
-  return bad(at, N_("a number or null"), *it);
+// One field checked against what it must be; the error names `at` (file,
+// array, row and field) and what was expected, with the value found.
+core::Status check_value(const json* v, Expect expect, const std::string& at) {
+  const bool absent = v == nullptr || v->is_null();
+  switch (expect) {
+    case Expect::kText: return {};
+    case Expect::kVersion:
+      if (absent) return core::fail(ErrorCode::kParse, at, trf("missing; expected {}", _(kVersionWanted)));
+      [[fallthrough]];
+    case Expect::kOptionalVersion:
+      if (absent) return {};
+      if (!v->is_string() || !Version::parse(v->get<std::string>())) return bad(at, kVersionWanted, *v);
+      return {};
+    case Expect::kVersions: return absent ? core::Status{} : check_version_list(*v, at, false);
+    case Expect::kReleases:
+      if (!absent) TFRIG_TRY(check_version_list(*v, at, true));
+      if (absent || v->empty())
+        return core::fail(ErrorCode::kParse, at, _("missing or empty; expected a list of releases"));
+      return {};
+    case Expect::kNumber: return absent || v->is_number() ? core::Status{} : bad(at, N_("a number or null"), *v);
+    case Expect::kBool: return absent || v->is_boolean() ? core::Status{} : bad(at, N_("true, false or null"), *v);
+  }
+  return {};
+}
+
+// A required (or, with optional, a null-or-missing allowed) version string.
+core::Status need_version(const json& row, const char* key, const std::string& at, bool optional = false) {
+  return check_value(field_value(row, key), optional ? Expect::kOptionalVersion : Expect::kVersion, at);
 }
 
 core::Status need_bool(const json& row, const char* key, const std::string& at) {
-  auto it = row.find(key);
-  if (it == row.end() || it->is_null() || it->is_boolean()) return {};
-  return bad(at, N_("true, false or null"), *it);
+  return check_value(field_value(row, key), Expect::kBool, at);
+}
+
+core::Status need_number(const json& row, const char* key, const std::string& at) {
+  return check_value(field_value(row, key), Expect::kNumber, at);
 }
 
 core::Status need_object(const json& row, const std::string& at) {
   if (row.is_object()) return {};
   return bad(at, N_("an object"), row);
+}
+
+// ---- descriptor-driven rows: one table of fields per record says what each
+// field must be (Expect) and which member it fills; read_row checks every field
+// of a row first, so an error names the file, row and field and what was
+// expected, then fills the record. ----
+
+template <class Row>
+using Member =
+    std::variant<std::string Row::*, std::optional<std::string> Row::*, std::vector<std::string> Row::*,
+                 std::optional<double> Row::*, std::optional<int> Row::*, std::optional<bool> Row::*, bool Row::*>;
+
+template <class Row>
+struct Field {
+  const char* key;  // "min_linux", or "nvlink.total_gbs" inside an object
+  Expect expect;
+  Member<Row> member;
+  bool fallback = false;  // a bool member's value when the field is missing or null
+};
+
+// The readers, one per member type: a missing field or null leaves the member
+// as it is (empty), a string list keeps non-strings as their JSON text.
+void read_into(std::string& out, const json* v, bool) {
+  if (v != nullptr && !v->is_null()) out = v->is_string() ? v->get<std::string>() : v->dump();
+}
+void read_into(std::optional<std::string>& out, const json* v, bool) {
+  if (v != nullptr && !v->is_null()) out = v->is_string() ? v->get<std::string>() : v->dump();
+}
+void read_into(std::vector<std::string>& out, const json* v, bool) {
+  if (v == nullptr || !v->is_array()) return;
+  for (const auto& item : *v) out.push_back(item.is_string() ? item.get<std::string>() : item.dump());
+}
+void read_into(std::optional<double>& out, const json* v, bool) {
+  if (v != nullptr && v->is_number()) out = v->get<double>();
+}
+void read_into(std::optional<int>& out, const json* v, bool) {
+  if (v != nullptr && v->is_number()) out = static_cast<int>(v->get<double>());
+}
+void read_into(std::optional<bool>& out, const json* v, bool) {
+  if (v != nullptr && v->is_boolean()) out = v->get<bool>();
+}
+void read_into(bool& out, const json* v, bool fallback) {
+  out = v != nullptr && v->is_boolean() ? v->get<bool>() : fallback;
+}
+
+// One row: an object, each field checked in the table's order (errors name
+// `at` + "." + the field), then read into a fresh record.
+template <class Row>
+core::Result<Row> read_row(const json& r, const std::string& at, std::span<const Field<Row>> fields) {
+  TFRIG_TRY(need_object(r, at));
+  for (const Field<Row>& f : fields) TFRIG_TRY(check_value(field_value(r, f.key), f.expect, at + "." + f.key));
+  Row row{};
+  for (const Field<Row>& f : fields) {
+    std::visit([&](auto member) { read_into(row.*member, field_value(r, f.key), f.fallback); }, f.member);
+  }
+  return row;
+}
+
+// "tf_builds.json: rows[3]": where a row's fields are named from.
+std::string row_at(const std::string& where, std::string_view array, size_t row) {
+  return field_at(where, array, row, "");
 }
 
 #define TFRIG_CHECK(expr)          \
@@ -220,17 +311,15 @@ bool newer_build_first(const TfBuild& a, const TfBuild& b) {
 // every version and number of its rows, then fills its own members ----
 
 core::Status Knowledge::parse_tf_builds(const json& doc, const std::string& where, DataFile& file) {
+  static const Field<TfBuild> kFields[] = {
+      {"tf", Expect::kVersion, &TfBuild::tf},        {"cuda", Expect::kVersion, &TfBuild::cuda},
+      {"cudnn", Expect::kVersion, &TfBuild::cudnn},  {"python", Expect::kVersions, &TfBuild::python},
+      {"package", Expect::kText, &TfBuild::package}, {"compiler", Expect::kText, &TfBuild::compiler},
+      {"source", Expect::kText, &TfBuild::source},
+  };
   const json& rows = rows_of(doc, "rows");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const json& r = rows[i];
-    TFRIG_CHECK(need_object(r, field_at(where, "rows", i, "")));
-    TFRIG_CHECK(need_version(r, "tf", field_at(where, "rows", i, "tf")));
-    TFRIG_CHECK(need_version(r, "cuda", field_at(where, "rows", i, "cuda")));
-    TFRIG_CHECK(need_version(r, "cudnn", field_at(where, "rows", i, "cudnn")));
-    TFRIG_CHECK(need_version_list(r, "python", field_at(where, "rows", i, "python")));
-    tf_builds_.push_back(TfBuild{str(r, "tf"), str(r, "package"), str_list(r, "python"), str(r, "cuda"),
-                                 str(r, "cudnn"), str(r, "compiler"), str(r, "source")});
-  }
+  for (size_t i = 0; i < rows.size(); ++i)
+    tf_builds_.push_back(TFRIG_TRY(read_row<TfBuild>(rows[i], row_at(where, "rows", i), kFields)));
   if (tf_builds_.empty()) return core::fail(ErrorCode::kParse, where + ": rows", _("no rows; expected at least one"));
   // Newest first, whatever order the file has.
   std::stable_sort(tf_builds_.begin(), tf_builds_.end(), newer_build_first);
@@ -239,21 +328,21 @@ core::Status Knowledge::parse_tf_builds(const json& doc, const std::string& wher
 }
 
 core::Status Knowledge::parse_tf_pip_extras(const json& doc, const std::string& where, DataFile& file) {
+  static const Field<PipExtra> kFields[] = {
+      {"tf", Expect::kVersion, &PipExtra::tf},
+      {"uncertain", Expect::kBool, &PipExtra::uncertain, true},
+      {"confidence", Expect::kText, &PipExtra::confidence},
+      {"flavor", Expect::kText, &PipExtra::flavor},
+      {"source", Expect::kText, &PipExtra::source},
+  };
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
-    TFRIG_CHECK(need_object(r, field_at(where, "rows", i, "")));
-    TFRIG_CHECK(need_version(r, "tf", field_at(where, "rows", i, "tf")));
-    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "rows", i, "uncertain")));
-    PipExtra p;
-    p.tf = str(r, "tf");
-    p.confidence = str(r, "confidence");
-    p.uncertain = r.value("uncertain", true);
-    p.flavor = str(r, "flavor");
-    p.source = str(r, "source");
+    PipExtra p = TFRIG_TRY(read_row<PipExtra>(r, row_at(where, "rows", i), kFields));
     if (r.contains("packages") && r["packages"].is_object()) {
       for (const auto& [pkg, pin] : r["packages"].items()) {
-        if (!pin.is_string()) return bad(field_at(where, "rows", i, "packages." + pkg), N_("a pin string like \"==12.5.82\""), pin);
+        if (!pin.is_string())
+          return bad(field_at(where, "rows", i, "packages." + pkg), N_("a pin string like \"==12.5.82\""), pin);
         p.packages.emplace_back(pkg, pin.get<std::string>());
       }
     }
@@ -264,53 +353,49 @@ core::Status Knowledge::parse_tf_pip_extras(const json& doc, const std::string& 
 }
 
 core::Status Knowledge::parse_cuda_drivers(const json& doc, const std::string& where, DataFile& file) {
+  static const Field<DriverMinimum> kMinimumFields[] = {
+      {"cuda", Expect::kVersion, &DriverMinimum::cuda},
+      {"min_linux", Expect::kOptionalVersion, &DriverMinimum::min_linux},
+      {"min_windows", Expect::kOptionalVersion, &DriverMinimum::min_windows},
+      {"minor_version_compatibility", Expect::kBool, &DriverMinimum::minor_version_compatibility, false},
+      {"uncertain", Expect::kBool, &DriverMinimum::uncertain, false},
+      {"source", Expect::kText, &DriverMinimum::source},
+      {"note", Expect::kText, &DriverMinimum::note},
+  };
+  static const Field<ToolkitDriver> kToolkitFields[] = {
+      {"cuda", Expect::kVersion, &ToolkitDriver::cuda},
+      {"min_linux", Expect::kVersion, &ToolkitDriver::min_linux},
+      {"min_windows", Expect::kOptionalVersion, &ToolkitDriver::min_windows},
+      {"release", Expect::kText, &ToolkitDriver::release},
+  };
   const json& compat = rows_of(doc, "minor_version_compatibility");
   for (size_t i = 0; i < compat.size(); ++i) {
-    const json& r = compat[i];
-    const char* array = "minor_version_compatibility";
-    TFRIG_CHECK(need_object(r, field_at(where, array, i, "")));
-    TFRIG_CHECK(need_version(r, "cuda", field_at(where, array, i, "cuda")));
-    TFRIG_CHECK(need_version(r, "min_linux", field_at(where, array, i, "min_linux"), true));
-    TFRIG_CHECK(need_version(r, "min_windows", field_at(where, array, i, "min_windows"), true));
-    TFRIG_CHECK(need_bool(r, "minor_version_compatibility", field_at(where, array, i, "minor_version_compatibility")));
-    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, array, i, "uncertain")));
-    driver_minimums_.push_back(DriverMinimum{str(r, "cuda"), r.value("minor_version_compatibility", false),
-                                             opt_str(r, "min_linux"), opt_str(r, "min_windows"),
-                                             r.value("uncertain", false), str(r, "source"), str(r, "note")});
+    driver_minimums_.push_back(
+        TFRIG_TRY(read_row<DriverMinimum>(compat[i], row_at(where, "minor_version_compatibility", i), kMinimumFields)));
   }
   const json& toolkits = rows_of(doc, "toolkits");
   for (size_t i = 0; i < toolkits.size(); ++i) {
-    const json& r = toolkits[i];
-    TFRIG_CHECK(need_object(r, field_at(where, "toolkits", i, "")));
-    TFRIG_CHECK(need_version(r, "cuda", field_at(where, "toolkits", i, "cuda")));
-    TFRIG_CHECK(need_version(r, "min_linux", field_at(where, "toolkits", i, "min_linux")));
-    TFRIG_CHECK(need_version(r, "min_windows", field_at(where, "toolkits", i, "min_windows"), true));
     toolkit_drivers_.push_back(
-        ToolkitDriver{str(r, "cuda"), str(r, "release"), str(r, "min_linux"), opt_str(r, "min_windows")});
+        TFRIG_TRY(read_row<ToolkitDriver>(toolkits[i], row_at(where, "toolkits", i), kToolkitFields)));
   }
   file.rows = driver_minimums_.size() + toolkit_drivers_.size();
   return {};
 }
 
 core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& where, DataFile& file) {
+  // "cuda" is shown as text only ("12.2 (2.15) / 12.3 (2.16-2.17)"): not a version.
+  static const Field<LibraryFamily> kFields[] = {
+      {"tf_versions", Expect::kReleases, &LibraryFamily::tf_versions},
+      {"uncertain", Expect::kBool, &LibraryFamily::uncertain, true},
+      {"cuda", Expect::kText, &LibraryFamily::cuda},
+      {"confidence", Expect::kText, &LibraryFamily::confidence},
+  };
   gate_current_ = str_list(doc, "gate_required");
   gate_before_2_14_ = str_list(doc, "gate_required_before_2_14");
   const json& rows = rows_of(doc, "families");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
-    TFRIG_CHECK(need_object(r, field_at(where, "families", i, "")));
-    TFRIG_CHECK(need_version_list(r, "tf_versions", field_at(where, "families", i, "tf_versions"), true));
-    if (str_list(r, "tf_versions").empty()) {
-      return core::fail(ErrorCode::kParse, field_at(where, "families", i, "tf_versions"),
-                        _("missing or empty; expected a list of releases"));
-    }
-    // "cuda" is shown as text only ("12.2 (2.15) / 12.3 (2.16-2.17)"): not a version.
-    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "families", i, "uncertain")));
-    LibraryFamily f;
-    f.tf_versions = str_list(r, "tf_versions");
-    f.cuda = str(r, "cuda");
-    f.confidence = str(r, "confidence");
-    f.uncertain = r.value("uncertain", true);
+    LibraryFamily f = TFRIG_TRY(read_row<LibraryFamily>(r, row_at(where, "families", i), kFields));
     if (r.contains("libraries") && r["libraries"].is_object()) {
       for (const auto& [fam, so] : r["libraries"].items()) {
         if (!so.is_string()) return bad(field_at(where, "families", i, "libraries." + fam), N_("a soname string"), so);
@@ -329,28 +414,27 @@ core::Status Knowledge::parse_tf_libraries(const json& doc, const std::string& w
 core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& where, DataFile& file) {
   TFRIG_CHECK(need_version(doc, "tf_min_capability", where + ": tf_min_capability", true));
   if (doc.contains("tf_min_capability")) tf_min_capability_ = str(doc, "tf_min_capability");
+  static const Field<TfCompute> kFields[] = {
+      {"tf_versions", Expect::kReleases, &TfCompute::tf_versions},
+      {"sass", Expect::kVersions, &TfCompute::sass},
+      {"ptx", Expect::kVersions, &TfCompute::ptx},
+      {"documented_minimum", Expect::kOptionalVersion, &TfCompute::documented_minimum},
+      {"uncertain", Expect::kBool, &TfCompute::uncertain, true},
+      {"confidence", Expect::kText, &TfCompute::confidence},
+  };
+  static const Field<KernelList> kAlternativeFields[] = {
+      {"sass", Expect::kVersions, &KernelList::sass},
+      {"ptx", Expect::kVersions, &KernelList::ptx},
+      {"applies_if", Expect::kText, &KernelList::applies_if},
+  };
   const json& rows = rows_of(doc, "rows");
   for (size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
-    TFRIG_CHECK(need_object(r, field_at(where, "rows", i, "")));
-    TFRIG_CHECK(need_version_list(r, "tf_versions", field_at(where, "rows", i, "tf_versions"), true));
-    if (str_list(r, "tf_versions").empty()) {
-      return core::fail(ErrorCode::kParse, field_at(where, "rows", i, "tf_versions"),
-                        _("missing or empty; expected a list of releases"));
-    }
-    TFRIG_CHECK(need_version_list(r, "sass", field_at(where, "rows", i, "sass")));
-    TFRIG_CHECK(need_version_list(r, "ptx", field_at(where, "rows", i, "ptx")));
-    TFRIG_CHECK(need_version(r, "documented_minimum", field_at(where, "rows", i, "documented_minimum"), true));
-    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "rows", i, "uncertain")));
-    TfCompute row{str_list(r, "tf_versions"), str_list(r, "sass"), str_list(r, "ptx"),
-                  opt_str(r, "documented_minimum"), str(r, "confidence"), r.value("uncertain", true), {}};
+    TfCompute row = TFRIG_TRY(read_row<TfCompute>(r, row_at(where, "rows", i), kFields));
     const json& alts = rows_of(r, "alternatives");
     for (size_t a = 0; a < alts.size(); ++a) {
       const std::string at = field_at(where, "rows", i, "alternatives") + "[" + std::to_string(a) + "]";
-      TFRIG_CHECK(need_object(alts[a], at));
-      TFRIG_CHECK(need_version_list(alts[a], "sass", at + ".sass"));
-      TFRIG_CHECK(need_version_list(alts[a], "ptx", at + ".ptx"));
-      row.alternatives.push_back(KernelList{str_list(alts[a], "sass"), str_list(alts[a], "ptx"), str(alts[a], "applies_if")});
+      row.alternatives.push_back(TFRIG_TRY(read_row<KernelList>(alts[a], at, kAlternativeFields)));
     }
     // Two candidate lists are a guess between them: the row cannot be certain.
     if (!row.alternatives.empty() && !row.uncertain) {
@@ -368,23 +452,48 @@ core::Status Knowledge::parse_tf_compute(const json& doc, const std::string& whe
 }
 
 core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, DataFile& file) {
-  static constexpr const char* kNumbers[] = {
-      "vram_gib",       "memory_bandwidth_gbs", "fp32_tflops", "fp16_tensor_tflops_dense", "bf16_tensor_tflops_dense",
-      "tf32_tensor_tflops_dense", "int8_tops_dense", "pcie_gen", "pcie_lanes", "tdp_w", "launch_year",
-      "launch_price_usd"};
-  static constexpr const char* kBools[] = {"tensor_cores", "ecc"};
+  // The numbers and flags of a catalog GPU, checked in this order.
+  static const Field<GpuSpec> kFields[] = {
+      {"compute_capability", Expect::kOptionalVersion, &GpuSpec::compute_capability},
+      {"vram_gib", Expect::kNumber, &GpuSpec::vram_gib},
+      {"memory_bandwidth_gbs", Expect::kNumber, &GpuSpec::memory_bandwidth_gbs},
+      {"fp32_tflops", Expect::kNumber, &GpuSpec::fp32_tflops},
+      {"fp16_tensor_tflops_dense", Expect::kNumber, &GpuSpec::fp16_tensor_tflops_dense},
+      {"bf16_tensor_tflops_dense", Expect::kNumber, &GpuSpec::bf16_tensor_tflops_dense},
+      {"tf32_tensor_tflops_dense", Expect::kNumber, &GpuSpec::tf32_tensor_tflops_dense},
+      {"int8_tops_dense", Expect::kNumber, &GpuSpec::int8_tops_dense},
+      {"pcie_gen", Expect::kNumber, &GpuSpec::pcie_gen},
+      {"pcie_lanes", Expect::kNumber, &GpuSpec::pcie_lanes},
+      {"tdp_w", Expect::kNumber, &GpuSpec::tdp_w},
+      {"launch_year", Expect::kNumber, &GpuSpec::launch_year},
+      {"launch_price_usd", Expect::kNumber, &GpuSpec::launch_price_usd},
+      {"tensor_cores", Expect::kBool, &GpuSpec::tensor_cores},
+      {"ecc", Expect::kBool, &GpuSpec::ecc},
+      {"nvlink.supported", Expect::kBool, &GpuSpec::nvlink_supported},
+      {"nvlink.total_gbs", Expect::kNumber, &GpuSpec::nvlink_total_gbs},
+      {"mig.supported", Expect::kBool, &GpuSpec::mig_supported},
+      {"mig.max_instances", Expect::kNumber, &GpuSpec::mig_max_instances},
+      {"id", Expect::kText, &GpuSpec::id},
+      {"name", Expect::kText, &GpuSpec::name},
+      {"aliases", Expect::kText, &GpuSpec::aliases},
+      {"architecture", Expect::kText, &GpuSpec::architecture},
+      {"segment", Expect::kText, &GpuSpec::segment},
+      {"confidence", Expect::kText, &GpuSpec::confidence},
+      {"unverified_fields", Expect::kText, &GpuSpec::unverified_fields},
+      {"sources", Expect::kText, &GpuSpec::sources},
+  };
+  static const Field<CcRow> kCcFields[] = {
+      {"compute_capability", Expect::kVersion, &CcRow::cc},
+      {"uncertain", Expect::kBool, &CcRow::uncertain, false},
+      {"names", Expect::kText, &CcRow::names},
+      {"architecture", Expect::kText, &CcRow::architecture},
+      {"source", Expect::kText, &CcRow::source},
+  };
   const json& rows = rows_of(doc, "gpus");
   for (size_t i = 0; i < rows.size(); ++i) {
-    const json& g = rows[i];
-    TFRIG_CHECK(need_object(g, field_at(where, "gpus", i, "")));
-    TFRIG_CHECK(need_version(g, "compute_capability", field_at(where, "gpus", i, "compute_capability"), true));
-    for (const char* key : kNumbers) TFRIG_CHECK(need_number(g, key, field_at(where, "gpus", i, key)));
-    for (const char* key : kBools) TFRIG_CHECK(need_bool(g, key, field_at(where, "gpus", i, key)));
-    GpuSpec s;
-    s.id = str(g, "id");
-    s.name = str(g, "name");
-    s.aliases = str_list(g, "aliases");
-    const auto ids = str_list(g, "pci_device_ids");
+    GpuSpec s = TFRIG_TRY(read_row<GpuSpec>(rows[i], row_at(where, "gpus", i), kFields));
+    // PCI device ids: 4 hexadecimal digits each ("20B2").
+    const auto ids = str_list(rows[i], "pci_device_ids");
     for (size_t j = 0; j < ids.size(); ++j) {
       auto v = core::parse_hex(ids[j]);
       if (!v || *v > 0xffff) {
@@ -393,48 +502,11 @@ core::Status Knowledge::parse_gpus(const json& doc, const std::string& where, Da
       }
       s.pci_device_ids.push_back(static_cast<uint32_t>(*v));
     }
-    s.architecture = str(g, "architecture");
-    s.compute_capability = opt_str(g, "compute_capability");
-    s.vram_gib = opt_num(g, "vram_gib");
-    s.memory_bandwidth_gbs = opt_num(g, "memory_bandwidth_gbs");
-    s.fp32_tflops = opt_num(g, "fp32_tflops");
-    s.fp16_tensor_tflops_dense = opt_num(g, "fp16_tensor_tflops_dense");
-    s.bf16_tensor_tflops_dense = opt_num(g, "bf16_tensor_tflops_dense");
-    s.tf32_tensor_tflops_dense = opt_num(g, "tf32_tensor_tflops_dense");
-    s.int8_tops_dense = opt_num(g, "int8_tops_dense");
-    s.tensor_cores = opt_bool(g, "tensor_cores");
-    s.pcie_gen = opt_int(g, "pcie_gen");
-    s.pcie_lanes = opt_int(g, "pcie_lanes");
-    if (g.contains("nvlink") && g["nvlink"].is_object()) {
-      TFRIG_CHECK(need_bool(g["nvlink"], "supported", field_at(where, "gpus", i, "nvlink.supported")));
-      TFRIG_CHECK(need_number(g["nvlink"], "total_gbs", field_at(where, "gpus", i, "nvlink.total_gbs")));
-      s.nvlink_supported = opt_bool(g["nvlink"], "supported");
-      s.nvlink_total_gbs = opt_num(g["nvlink"], "total_gbs");
-    }
-    s.ecc = opt_bool(g, "ecc");
-    s.tdp_w = opt_num(g, "tdp_w");
-    if (g.contains("mig") && g["mig"].is_object()) {
-      TFRIG_CHECK(need_bool(g["mig"], "supported", field_at(where, "gpus", i, "mig.supported")));
-      TFRIG_CHECK(need_number(g["mig"], "max_instances", field_at(where, "gpus", i, "mig.max_instances")));
-      s.mig_supported = opt_bool(g["mig"], "supported");
-      s.mig_max_instances = opt_int(g["mig"], "max_instances");
-    }
-    s.segment = str(g, "segment");
-    s.launch_year = opt_int(g, "launch_year");
-    s.launch_price_usd = opt_num(g, "launch_price_usd");
-    s.confidence = str(g, "confidence");
-    s.unverified_fields = str_list(g, "unverified_fields");
-    s.sources = str_list(g, "sources");
     gpus_.push_back(std::move(s));
   }
   const json& table = rows_of(doc, "compute_capabilities");
   for (size_t i = 0; i < table.size(); ++i) {
-    const json& r = table[i];
-    TFRIG_CHECK(need_object(r, field_at(where, "compute_capabilities", i, "")));
-    TFRIG_CHECK(need_version(r, "compute_capability", field_at(where, "compute_capabilities", i, "compute_capability")));
-    TFRIG_CHECK(need_bool(r, "uncertain", field_at(where, "compute_capabilities", i, "uncertain")));
-    cc_rows_.push_back(CcRow{str_list(r, "names"), str(r, "architecture"), str(r, "compute_capability"),
-                             str(r, "source"), r.value("uncertain", false)});
+    cc_rows_.push_back(TFRIG_TRY(read_row<CcRow>(table[i], row_at(where, "compute_capabilities", i), kCcFields)));
   }
   file.rows = gpus_.size() + cc_rows_.size();
   // find_gpu compares token lists: the catalog's are made once here, not per query
@@ -461,10 +533,9 @@ namespace {
 constexpr std::string_view kVersionFacts[] = {"mixed_float16_min_cc", "mixed_bfloat16_min_cc",
                                               "cuda_malloc_async_min_cuda", "windows_native_last_gpu_tf",
                                               "pip_cuda_extra_first_tf"};
-constexpr std::string_view kNumberFacts[] = {"ram_to_vram_ratio", "multi_gpu_min_cores", "multi_gpu_min_threads",
-                                             "cores_per_gpu_min", "pcie_lanes_per_gpu", "nofile_min",
-                                             "nofile_recommended", "memlock_min_bytes", "swappiness_max",
-                                             "retired_pages_max"};
+constexpr std::string_view kNumberFacts[] = {
+    "ram_to_vram_ratio", "multi_gpu_min_cores", "multi_gpu_min_threads", "cores_per_gpu_min", "pcie_lanes_per_gpu",
+    "nofile_min",        "nofile_recommended",  "memlock_min_bytes",     "swappiness_max",    "retired_pages_max"};
 
 bool listed(std::span<const std::string_view> names, std::string_view key) {
   return std::find(names.begin(), names.end(), key) != names.end();
@@ -494,9 +565,9 @@ core::Status Knowledge::parse_thresholds(const json& doc, const std::string& whe
     TFRIG_CHECK(need_number(a, "last_driver_branch", field_at(where, "architectures", i, "last_driver_branch")));
     TFRIG_CHECK(need_version(a, "last_cuda_major", field_at(where, "architectures", i, "last_cuda_major"), true));
     TFRIG_CHECK(need_bool(a, "uncertain", field_at(where, "architectures", i, "uncertain")));
-    architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0), opt_int(a, "last_driver_branch"),
-                                                 opt_str(a, "last_cuda_major"), str(a, "source"),
-                                                 a.value("uncertain", false)});
+    architectures_.push_back(ArchitectureSupport{str(a, "name"), a.value("cc_major", 0),
+                                                 opt_int(a, "last_driver_branch"), opt_str(a, "last_cuda_major"),
+                                                 str(a, "source"), a.value("uncertain", false)});
   }
   file.rows = facts_.size() + architectures_.size();
   return {};
@@ -534,12 +605,14 @@ core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const jso
     m.url = str(s, "url");
     if (auto v = s.find("verified"); v != s.end() && !v->is_null()) {
       const std::string at = field_at(where, "sources", i, "verified");
-      if (!v->is_object()) return tl::unexpected(bad(at, N_("an object {method, note, rows_checked, rows_changed}"), *v).error());
+      if (!v->is_object())
+        return tl::unexpected(bad(at, N_("an object {method, note, rows_checked, rows_changed}"), *v).error());
       const std::string method = str(*v, "method");
       if (auto known = kVerificationNames.value(method)) {
         m.verified = *known;
       } else {
-        return tl::unexpected(bad(at + ".method", N_("one of raw_logs, script, readme, none"), v->value("method", json())).error());
+        return tl::unexpected(
+            bad(at + ".method", N_("one of raw_logs, script, readme, none"), v->value("method", json())).error());
       }
       for (const char* key : {"rows_checked", "rows_changed"}) {
         auto n = v->find(key);
@@ -561,10 +634,14 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
                                               const std::map<std::string, std::string>& origins) {
   using Parser = core::Status (Knowledge::*)(const json&, const std::string&, DataFile&);
   static const std::pair<std::string_view, Parser> kParsers[] = {
-      {"tf_builds.json", &Knowledge::parse_tf_builds},       {"tf_pip_extras.json", &Knowledge::parse_tf_pip_extras},
-      {"cuda_drivers.json", &Knowledge::parse_cuda_drivers}, {"tf_libraries.json", &Knowledge::parse_tf_libraries},
-      {"tf_compute.json", &Knowledge::parse_tf_compute},     {"gpus.json", &Knowledge::parse_gpus},
-      {"thresholds.json", &Knowledge::parse_thresholds},     {"setup.json", &Knowledge::parse_setup},
+      {"tf_builds.json", &Knowledge::parse_tf_builds},
+      {"tf_pip_extras.json", &Knowledge::parse_tf_pip_extras},
+      {"cuda_drivers.json", &Knowledge::parse_cuda_drivers},
+      {"tf_libraries.json", &Knowledge::parse_tf_libraries},
+      {"tf_compute.json", &Knowledge::parse_tf_compute},
+      {"gpus.json", &Knowledge::parse_gpus},
+      {"thresholds.json", &Knowledge::parse_thresholds},
+      {"setup.json", &Knowledge::parse_setup},
       {"plan_measurements.json", &Knowledge::parse_plan_measurements}};
   Knowledge k;
   for (const auto& [name, parser] : kParsers) {
@@ -591,7 +668,8 @@ core::Result<Knowledge> Knowledge::from_texts(const std::map<std::string, std::s
     file.data_version = str(doc, "data_version");
     file.origin = origin;
     for (const auto& s : rows_of(doc, "sources")) {
-      if (!s.is_object()) return tl::unexpected(bad(where + ": sources", N_("a list of objects {id, url, note}"), s).error());
+      if (!s.is_object())
+        return tl::unexpected(bad(where + ": sources", N_("a list of objects {id, url, note}"), s).error());
       SourceRef ref{str(s, "id"), str(s, "url"), str(s, "note")};
       if (ref.url.empty() && s.contains("repo")) {
         ref.url = str(s, "repo") + (s.contains("path") ? ":" + str(s, "path") : "") +
@@ -775,8 +853,8 @@ std::string targets_text(const std::vector<std::string>& sass, const std::vector
 }
 
 // How one list of SASS and PTX targets runs a GPU of this capability.
-void judge_list(const std::vector<std::string>& sass, const std::vector<std::string>& ptx, const Version& cc, KernelSupport& support,
-                std::string& detail, core::MessageArg& detail_message) {
+void judge_list(const std::vector<std::string>& sass, const std::vector<std::string>& ptx, const Version& cc,
+                KernelSupport& support, std::string& detail, core::MessageArg& detail_message) {
   // SASS sm_XY runs on the same major with minor >= Y (tf_compute.json notes).
   // The newest matching SASS is what the CUDA runtime picks (sm_89 over sm_80 on 8.9).
   std::optional<Version> best;
@@ -819,7 +897,8 @@ std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::
     if (!is_sass && !is_ptx) continue;
     std::string digits = t.substr(is_sass ? 3 : 8);
     // "sm_89" -> "8.9", "sm_100" -> "10.0": the last digit is the minor.
-    if (digits.size() < 2 || !std::all_of(digits.begin(), digits.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; })) {
+    if (digits.size() < 2 || !std::all_of(digits.begin(), digits.end(),
+                                          [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; })) {
       continue;
     }
     const std::string version = digits.substr(0, digits.size() - 1) + "." + digits.substr(digits.size() - 1);
@@ -838,9 +917,10 @@ std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::
 }
 
 core::Message kernel_list_check_hint_message() {
-  // TRANSLATORS: keep the command and the file path in English.
-  return core::Message(N_("check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
-                          "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)"));
+  return core::Message(N_(
+      // TRANSLATORS: keep the command and the file path in English.
+      "check on the machine: `python3 -c \"import tensorflow as tf; print(tf.sysconfig.get_build_info()['cuda_compute_capabilities'])\"`, "
+      "or run `tfrig doctor`, which reads the installed wheel's tensorflow/python/platform/build_info.py (authoritative)"));
 }
 
 std::string kernel_list_check_hint() { return core::render(kernel_list_check_hint_message(), core::i18n::language()); }
@@ -860,8 +940,9 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
   out.row = row;
   if (!row || (row->sass.empty() && row->ptx.empty())) {
     out.support = KernelSupport::kUnknown;
-    core::Message m = row && row->documented_minimum ? core::Message(N_("documented minimum {}"), *row->documented_minimum)
-                                                     : core::Message(N_("the compiled list of this release is not known"));
+    core::Message m = row && row->documented_minimum
+                          ? core::Message(N_("documented minimum {}"), *row->documented_minimum)
+                          : core::Message(N_("the compiled list of this release is not known"));
     out.detail = core::render(m, core::i18n::language());
     out.detail_message = std::move(m);
     return out;
@@ -900,15 +981,16 @@ bool MeasurementSource::cites(std::string_view row_source) const {
     for (size_t at = row_source.find(p); at != std::string_view::npos; at = row_source.find(p, at + 1)) {
       const bool starts = at == 0 || row_source[at - 1] == '/' || row_source[at - 1] == ':';
       const size_t end = at + p.size();
-      const bool ends = end == row_source.size() || row_source[end] == ' ' || row_source[end] == '#' || row_source[end] == '@' ||
-                        row_source[end] == '?';
+      const bool ends = end == row_source.size() || row_source[end] == ' ' || row_source[end] == '#' ||
+                        row_source[end] == '@' || row_source[end] == '?';
       if (starts && ends) return true;
     }
   }
   return false;
 }
 
-const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources, std::string_view row_source) {
+const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources,
+                                                 std::string_view row_source) {
   for (const auto& s : sources) {
     if (s.cites(row_source)) return &s;
   }
@@ -995,7 +1077,8 @@ std::optional<GpuMatch> Knowledge::find_gpu(std::string_view query) const {
     return GpuMatch{&g, g.name, g.architecture, g.compute_capability, g.confidence == "low", "gpus.json:" + g.id};
   };
   auto cc_match = [](const CcRow& r, const std::string& name) {
-    return GpuMatch{nullptr, name, r.architecture, r.cc, r.uncertain, "gpus.json:compute_capabilities (" + r.source + ")"};
+    return GpuMatch{nullptr, name,        r.architecture,
+                    r.cc,    r.uncertain, "gpus.json:compute_capabilities (" + r.source + ")"};
   };
   // The token lists made at load: [gpu][0] its name, [gpu][1..] its aliases; [row][k] the row's k-th name.
   const auto& gt = gpu_tokens_;

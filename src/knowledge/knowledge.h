@@ -30,13 +30,13 @@ struct SetupFacts;  // knowledge/setup_facts.h
 
 struct SourceRef {
   std::string id;
-  std::string url;   // or "repo:path@commit" when there is no URL
+  std::string url;  // or "repo:path@commit" when there is no URL
   std::string note;
 };
 
 // One data file as loaded: what `tfrig knowledge` prints.
 struct DataFile {
-  std::string name;          // "tf_builds.json"
+  std::string name;  // "tf_builds.json"
   std::string schema;
   std::string data_version;  // the date or release of the newest fact in it
   std::string origin;        // "embedded" or the path it was read from
@@ -46,11 +46,11 @@ struct DataFile {
 
 // A row of TensorFlow's "Tested build configurations" (Linux GPU).
 struct TfBuild {
-  std::string tf;                    // "2.16.1"
-  std::string package;               // "tensorflow", "tensorflow_gpu"
-  std::vector<std::string> python;   // "3.9" .. "3.12"
-  std::string cuda;                  // "12.3"
-  std::string cudnn;                 // "8.9"
+  std::string tf;                   // "2.16.1"
+  std::string package;              // "tensorflow", "tensorflow_gpu"
+  std::vector<std::string> python;  // "3.9" .. "3.12"
+  std::string cuda;                 // "12.3"
+  std::string cudnn;                // "8.9"
   std::string compiler;
   std::string source;
   std::string python_min() const { return python.empty() ? "" : python.front(); }
@@ -63,7 +63,7 @@ struct PipExtra {
   std::string tf;
   std::string confidence;  // "primary", "secondary", "" (not found)
   bool uncertain = true;
-  std::string flavor;      // "cu11", "cu12"
+  std::string flavor;                                         // "cu11", "cu12"
   std::vector<std::pair<std::string, std::string>> packages;  // name, "==12.5.82"
   std::string source;
 };
@@ -109,8 +109,8 @@ struct KernelList {
 // The compute capabilities official TF wheels carry code for.
 struct TfCompute {
   std::vector<std::string> tf_versions;
-  std::vector<std::string> sass;  // "6.0": device code, runs on the same major, minor >= 0
-  std::vector<std::string> ptx;   // "9.0": JIT-compiled by the driver for any CC >= it
+  std::vector<std::string> sass;                  // "6.0": device code, runs on the same major, minor >= 0
+  std::vector<std::string> ptx;                   // "9.0": JIT-compiled by the driver for any CC >= it
   std::optional<std::string> documented_minimum;  // when the list is unknown
   std::string confidence;
   bool uncertain = true;
@@ -171,7 +171,7 @@ std::string_view kernel_support_name(KernelSupport s);
 
 struct KernelVerdict {
   KernelSupport support = KernelSupport::kUnknown;
-  std::string detail;   // "sm_80 SASS", "PTX compute_90", ...
+  std::string detail;  // "sm_80 SASS", "PTX compute_90", ...
   bool uncertain = true;
   const TfCompute* row = nullptr;
   std::string targets;  // the list judged: "sm_50, sm_60, sm_70, sm_80, compute_90"
@@ -190,7 +190,8 @@ struct KernelVerdict {
 // The verdict for a list of kernel targets as build_info.py names them
 // ("sm_80", "compute_90"): what an installed wheel carries, which settles what
 // the knowledge base can only infer. nullopt when no entry parses.
-std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::string>& targets, const core::Version& cc);
+std::optional<KernelVerdict> kernel_support_from_targets(const std::vector<std::string>& targets,
+                                                         const core::Version& cc);
 // How to read the compiled list on the machine (translated): the authority
 // for every uncertain kernel fact.
 std::string kernel_list_check_hint();
@@ -223,9 +224,11 @@ struct MeasurementSource {
 // The "sources" of a plan_measurements.json document, with their "verified"
 // objects checked (a bad method or count is an error naming the source).
 // Plan's own reader uses this too, so a --knowledge copy is judged the same way.
-core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const nlohmann::json& doc, const std::string& where);
+core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const nlohmann::json& doc,
+                                                                       const std::string& where);
 // The source a row's "source" text cites; nullptr when none does.
-const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources, std::string_view row_source);
+const MeasurementSource* find_measurement_source(const std::vector<MeasurementSource>& sources,
+                                                 std::string_view row_source);
 
 // A threshold or policy number with its source.
 struct Fact {

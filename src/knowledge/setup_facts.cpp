@@ -124,8 +124,10 @@ const AptArchive* SetupFacts::apt_archive(std::string_view os_id, std::string_vi
   return nullptr;
 }
 
-SetupFacts parse_setup_facts(const json& doc) {
-  SetupFacts f;
+namespace {
+
+// NVIDIA's CUDA repository keyring and the Container Toolkit's repository.
+void setup_repositories(const json& doc, SetupFacts& f) {
   const json& keyring = obj(doc, "cuda_keyring");
   f.keyring_package = s(keyring, "package");
   f.keyring_version = s(keyring, "version");
@@ -138,6 +140,11 @@ SetupFacts parse_setup_facts(const json& doc) {
   f.ctk_list_file = s(ctk, "list_file");
   f.ctk_package = s(ctk, "package");
   f.ctk_source = s(ctk, "source");
+  f.ctk_repo_base = s(ctk, "repo_base");
+}
+
+// The operating systems setup writes for.
+void setup_os_targets(const json& doc, SetupFacts& f) {
   for (const auto& r : arr(doc, "os_targets")) {
     OsTarget t;
     t.id = s(r, "id");
@@ -156,6 +163,11 @@ SetupFacts parse_setup_facts(const json& doc) {
     t.note = s(r, "note");
     f.os_targets.push_back(std::move(t));
   }
+}
+
+// The driver: packages, the open kernel module, the branches per GPU
+// generation; CUDA's and cuDNN's packages; the sources they cite.
+void setup_driver_facts(const json& doc, SetupFacts& f) {
   for (const auto& r : arr(doc, "sources")) {
     if (r.is_object()) f.source_urls[s(r, "id")] = s(r, "url");
   }
@@ -176,6 +188,10 @@ SetupFacts parse_setup_facts(const json& doc) {
     f.cudnn_packages.push_back(
         CudnnPackage{s(r, "cudnn_major"), s(r, "package"), s(r, "version_prefix"), s(r, "version_suffix")});
   }
+}
+
+// The images (Docker Hub, NGC), the container limits, the venv and apt packages.
+void setup_image_facts(const json& doc, SetupFacts& f) {
   const json& hub = obj(doc, "docker_hub");
   f.docker_repository = s(hub, "repository");
   f.docker_gpu_suffix = s(hub, "gpu_suffix");
@@ -196,7 +212,32 @@ SetupFacts parse_setup_facts(const json& doc) {
   f.container_source = s(c, "source");
   f.venv_dir = s(doc, "venv_dir");
   f.apt_packages = string_map(obj(doc, "apt_packages"));
-  f.ctk_repo_base = s(ctk, "repo_base");
+}
+
+// One --mirror preset: its mirrors of each download source.
+MirrorPreset mirror_preset_of(const json& r) {
+  MirrorPreset p;
+  p.id = s(r, "id");
+  p.aliases = list(r, "aliases");
+  p.description = s(r, "description");
+  p.cloud = s(r, "cloud");
+  p.intranet = r.value("intranet", false);
+  p.china = r.value("china", false);
+  for (const auto& a : arr(r, "apt")) {
+    p.apt.push_back(AptMirror{s(a, "os_id"), s(a, "arch"), source_url(a), source_url(obj(a, "security"))});
+  }
+  p.pip_index = source_url(obj(r, "pip_index"));
+  p.conda = source_url(obj(r, "conda"));
+  p.cuda_repo = source_url(obj(r, "cuda_repo"));
+  p.container_toolkit = source_url(obj(r, "container_toolkit"));
+  p.docker_registry_mirror = source_url(obj(r, "docker_registry_mirror"));
+  p.docker_hub_note = s(r, "docker_hub_note");
+  return p;
+}
+
+// The download sources: defaults, apt archives, presets, mirrors known not to
+// work, the downloads from China, the signals of a machine in China.
+void setup_mirror_facts(const json& doc, SetupFacts& f) {
   const json& m = obj(doc, "mirrors");
   if (auto it = m.find("check_timeout_s"); it != m.end() && it->is_number_integer()) {
     // A HEAD request; more than a minute would make a dead source stall the script.
@@ -210,33 +251,30 @@ SetupFacts parse_setup_facts(const json& doc) {
     f.apt_archives.push_back(AptArchive{s(r, "os_id"), s(r, "arch"), s(r, "pattern"), s(r, "default"), s(r, "source"),
                                         s(r, "security_pattern"), s(r, "security_default")});
   }
-  for (const auto& r : arr(m, "presets")) {
-    MirrorPreset p;
-    p.id = s(r, "id");
-    p.aliases = list(r, "aliases");
-    p.description = s(r, "description");
-    p.cloud = s(r, "cloud");
-    p.intranet = r.value("intranet", false);
-    p.china = r.value("china", false);
-    for (const auto& a : arr(r, "apt")) {
-      p.apt.push_back(AptMirror{s(a, "os_id"), s(a, "arch"), source_url(a), source_url(obj(a, "security"))});
-    }
-    p.pip_index = source_url(obj(r, "pip_index"));
-    p.conda = source_url(obj(r, "conda"));
-    p.cuda_repo = source_url(obj(r, "cuda_repo"));
-    p.container_toolkit = source_url(obj(r, "container_toolkit"));
-    p.docker_registry_mirror = source_url(obj(r, "docker_registry_mirror"));
-    p.docker_hub_note = s(r, "docker_hub_note");
-    f.mirror_presets.push_back(std::move(p));
-  }
+  for (const auto& r : arr(m, "presets")) f.mirror_presets.push_back(mirror_preset_of(r));
   for (const auto& r : arr(m, "unusable_docker_hub_mirrors")) {
     f.unusable_docker_hub_mirrors.push_back(UnusableMirror{s(r, "host"), s(r, "why"), s(r, "source")});
   }
   const json& dl = obj(m, "china_downloads");
-  f.china_downloads = ChinaDownloads{source_url(obj(dl, "hf_endpoint")), source_url(obj(dl, "keras_weights")),
-                                     s(dl, "keras_cache"), s(dl, "tfds_data_dir"), s(dl, "tfds_source"), s(dl, "gcs_source")};
+  f.china_downloads = ChinaDownloads{source_url(obj(dl, "hf_endpoint")),
+                                     source_url(obj(dl, "keras_weights")),
+                                     s(dl, "keras_cache"),
+                                     s(dl, "tfds_data_dir"),
+                                     s(dl, "tfds_source"),
+                                     s(dl, "gcs_source")};
   const json& china = obj(m, "china");
   f.china = ChinaSignals{strings(china, "locales"), strings(china, "time_zones"), strings(china, "mirror_hosts")};
+}
+
+}  // namespace
+
+SetupFacts parse_setup_facts(const json& doc) {
+  SetupFacts f;
+  setup_repositories(doc, f);
+  setup_os_targets(doc, f);
+  setup_driver_facts(doc, f);
+  setup_image_facts(doc, f);
+  setup_mirror_facts(doc, f);
   return f;
 }
 

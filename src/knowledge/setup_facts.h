@@ -21,9 +21,9 @@ struct OsTarget {
   std::string os_id;       // os-release ID
   std::string version_id;  // os-release VERSION_ID
   std::string codename;
-  std::string cuda_repo;   // "ubuntu2204": the folder of NVIDIA's CUDA repository
-  std::string python;      // the python3 the release ships
-  std::string driver_installer;  // "ubuntu-drivers" or "cuda-repo"
+  std::string cuda_repo;                     // "ubuntu2204": the folder of NVIDIA's CUDA repository
+  std::string python;                        // the python3 the release ships
+  std::string driver_installer;              // "ubuntu-drivers" or "cuda-repo"
   std::vector<std::string> driver_branches;  // offered on this release
   std::string cuda_repo_min;                 // the oldest CUDA the repository folder carries
   std::optional<std::string> cuda_repo_max;  // the newest, when the folder stopped
@@ -114,9 +114,9 @@ struct UnusableMirror {
 
 // What tells that a machine is set up for mainland China (doctor).
 struct ChinaSignals {
-  std::vector<std::string> locales;      // "zh_CN"
-  std::vector<std::string> time_zones;   // "Asia/Shanghai"
-  std::vector<std::string> mirror_hosts; // "mirrors.tuna.tsinghua.edu.cn"
+  std::vector<std::string> locales;       // "zh_CN"
+  std::vector<std::string> time_zones;    // "Asia/Shanghai"
+  std::vector<std::string> mirror_hosts;  // "mirrors.tuna.tsinghua.edu.cn"
 };
 
 struct SetupFacts {

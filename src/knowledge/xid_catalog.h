@@ -28,8 +28,8 @@ struct XidInfo {
   int xid = 0;
   std::string_view meaning;  // NVIDIA's description, shortened
   XidClass cls = XidClass::kOther;
-  bool severe = false;       // the GPU needs a reset or service (error), else a warning
-  std::string_view action;   // the documented action
+  bool severe = false;      // the GPU needs a reset or service (error), else a warning
+  std::string_view action;  // the documented action
 };
 
 std::optional<XidInfo> xid_info(int xid);

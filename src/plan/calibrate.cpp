@@ -13,6 +13,7 @@
 #include "core/i18n.h"
 #include "core/stats.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "codec/gzip.h"
 #include "plan/ranking.h"
 
@@ -78,7 +79,8 @@ std::optional<EpochLine> epoch_line(std::string_view l, size_t line_no) {
   if (!done || j >= l.size() || l[j] != '/') return std::nullopt;
   ++j;
   auto total = number_at(l, j);
-  if (!total || *done != *total || *total < 1 || *total > 1e12) return std::nullopt;  // only the line that ends an epoch
+  if (!total || *done != *total || *total < 1 || *total > 1e12)
+    return std::nullopt;  // only the line that ends an epoch
   EpochLine e;
   e.line = line_no;
   e.steps = static_cast<long>(*total);
@@ -103,7 +105,8 @@ std::optional<EpochLine> epoch_line(std::string_view l, size_t line_no) {
       continue;
     }
     const size_t digits = after_number - k;
-    const double rounding = 0.5 / std::max(*v, 1e-9) * (l.substr(k, digits).find('.') == std::string_view::npos ? 1.0 : 0.1);
+    const double rounding =
+        0.5 / std::max(*v, 1e-9) * (l.substr(k, digits).find('.') == std::string_view::npos ? 1.0 : 0.1);
     if (l.substr(p, 5) == "/step") {
       e.step_seconds = *v * *unit;
       e.step_rounding = rounding;
@@ -121,73 +124,88 @@ std::optional<EpochLine> epoch_line(std::string_view l, size_t line_no) {
   return e;
 }
 
-}  // namespace
+// A terminal progress bar rewrites itself with carriage returns and
+// backspaces: the last rewrite of the line is what was shown.
+std::string_view shown_rewrite(std::string_view line) {
+  const size_t cr = line.find_last_of("\r\b");
+  if (cr == std::string_view::npos) return line;
+  // The final state can sit before a trailing \r.
+  std::string_view last = line.substr(cr + 1);
+  if (last.find_first_not_of(' ') == std::string_view::npos && cr > 0) {
+    const size_t prev = line.substr(0, cr).find_last_of("\r\b");
+    last = line.substr(prev == std::string_view::npos ? 0 : prev + 1,
+                       cr - (prev == std::string_view::npos ? 0 : prev + 1));
+  }
+  return last;
+}
 
-core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const std::string& file) {
+// An "Epoch k/K" header (after spaces, tabs or a '#' of a notebook's copy).
+bool keras_epoch_header(std::string_view line) {
+  std::string_view t = line;
+  while (!t.empty() && (t.front() == ' ' || t.front() == '#' || t.front() == '\t')) t.remove_prefix(1);
+  return t.substr(0, 6) == "Epoch " && t.size() > 6 && is_digit(t[6]);
+}
+
+// The epochs' summary lines of a fit log, each checked for a plausible step
+// time. Only the first completed "N/N" line after an "Epoch k/K" header is an
+// epoch's summary: evaluate() and predict() print the same bar without one.
+core::Result<std::vector<EpochLine>> keras_epoch_lines(std::string_view text, const std::string& file) {
   std::vector<EpochLine> epochs;
   bool in_epoch = false;  // an "Epoch k/K" header seen, its summary not yet
   size_t line_no = 0;
-  size_t start = 0;
-  while (start <= text.size()) {
+  for (size_t start = 0; start <= text.size();) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     ++line_no;
-    if (line_no > kMaxLines) return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no), trf("more than {} lines", kMaxLines));
-    std::string_view line = text.substr(start, end - start);
-    if (line.size() > kMaxLineChars) {
-      return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no), trf("a line of more than {} characters", kMaxLineChars));
+    if (line_no > kMaxLines)
+      return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no),
+                        trf("more than {} lines", kMaxLines));
+    const std::string_view raw = text.substr(start, end - start);
+    if (raw.size() > kMaxLineChars) {
+      return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no),
+                        trf("a line of more than {} characters", kMaxLineChars));
     }
-    // A terminal progress bar rewrites itself with carriage returns and
-    // backspaces: the last rewrite of the line is what was shown.
-    if (const size_t cr = line.find_last_of("\r\b"); cr != std::string_view::npos) {
-      // The final state can sit before a trailing \r.
-      std::string_view last = line.substr(cr + 1);
-      if (last.find_first_not_of(' ') == std::string_view::npos && cr > 0) {
-        const size_t prev = line.substr(0, cr).find_last_of("\r\b");
-        last = line.substr(prev == std::string_view::npos ? 0 : prev + 1, cr - (prev == std::string_view::npos ? 0 : prev + 1));
+    const std::string_view line = shown_rewrite(raw);
+    if (keras_epoch_header(line)) {
+      in_epoch = true;
+    } else if (in_epoch) {
+      if (auto e = epoch_line(line, line_no)) {
+        in_epoch = false;
+        const double t = e->sample_seconds > 0 ? e->sample_seconds
+                         : e->step_seconds > 0 ? e->step_seconds
+                                               : e->epoch_seconds / static_cast<double>(e->steps);
+        if (!(t >= kMinStepSeconds) || t > kMaxStepSeconds) {
+          return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no),
+                            trf("a step time of {:g} s is not a training step (expected {:g} s to {:g} s)", t,
+                                kMinStepSeconds, kMaxStepSeconds));
+        }
+        epochs.push_back(*e);
       }
-      line = last;
-    }
-    // Only the first completed "N/N" line after an "Epoch k/K" header is an
-    // epoch's summary: evaluate() and predict() print the same bar without one.
-    {
-      std::string_view t = line;
-      while (!t.empty() && (t.front() == ' ' || t.front() == '#' || t.front() == '\t')) t.remove_prefix(1);
-      if (t.substr(0, 6) == "Epoch " && t.size() > 6 && is_digit(t[6])) {
-        in_epoch = true;
-        if (end == text.size()) break;
-        start = end + 1;
-        continue;
-      }
-    }
-    if (!in_epoch) {
-      if (end == text.size()) break;
-      start = end + 1;
-      continue;
-    }
-    if (auto e = epoch_line(line, line_no)) {
-      in_epoch = false;
-      const double t = e->sample_seconds > 0 ? e->sample_seconds : e->step_seconds > 0 ? e->step_seconds : e->epoch_seconds / static_cast<double>(e->steps);
-      if (!(t >= kMinStepSeconds) || t > kMaxStepSeconds) {
-        return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, line_no),
-                          trf("a step time of {:g} s is not a training step (expected {:g} s to {:g} s)", t, kMinStepSeconds, kMaxStepSeconds));
-      }
-      epochs.push_back(*e);
     }
     if (end == text.size()) break;
     start = end + 1;
   }
+  return epochs;
+}
+
+}  // namespace
+
+// A Keras fit log's step (or sample) time: the median over the epochs'
+// summaries but the first, which traces, compiles XLA clusters and autotunes
+// cuDNN (dropped when later ones exist).
+core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const std::string& file) {
+  const std::vector<EpochLine> epochs = TFRIG_TRY(keras_epoch_lines(text, file));
   if (epochs.empty()) {
-    return core::fail(ErrorCode::kParse, file,
-                      _("no Keras epoch summary with a step time (expected model.fit output: 'Epoch 1/5' and then '1563/1563 [====] - 9s 6ms/step - loss: ...')"));
+    return core::fail(
+        ErrorCode::kParse, file,
+        _("no Keras epoch summary with a step time (expected model.fit output: 'Epoch 1/5' and then '1563/1563 [====] - 9s 6ms/step - loss: ...')"));
   }
   StepMeasurement m;
   m.kind = "keras-fit-log";
   m.epochs_seen = epochs.size();
-  // The first epoch traces the function, compiles XLA clusters and autotunes
-  // cuDNN: drop it when later ones exist.
   std::vector<EpochLine> used(epochs.size() > 1 ? epochs.begin() + 1 : epochs.begin(), epochs.end());
-  const bool per_sample = std::all_of(used.begin(), used.end(), [](const EpochLine& e) { return e.sample_seconds > 0; });
+  const bool per_sample =
+      std::all_of(used.begin(), used.end(), [](const EpochLine& e) { return e.sample_seconds > 0; });
   std::vector<double> times;
   for (const EpochLine& e : used) {
     if (per_sample) {
@@ -203,35 +221,44 @@ core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const s
     m.includes_validation = m.includes_validation || e.validation;
   }
   if (times.empty()) {
-    return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, used.front().line), _("epoch lines mix per-sample and per-step times"));
+    return core::fail(ErrorCode::kParse, fmt::format("{}: line {}", file, used.front().line),
+                      _("epoch lines mix per-sample and per-step times"));
   }
-  if (per_sample) m.seconds_per_sample = core::median(times);
-  else m.seconds_per_step = core::median(times);
+  if (per_sample)
+    m.seconds_per_sample = core::median(times);
+  else
+    m.seconds_per_step = core::median(times);
   m.epochs_used = times.size();
-  m.lines = used.front().line == used.back().line ? trf("line {}", used.front().line) : trf("lines {0}-{1}", used.front().line, used.back().line);
+  m.lines = used.front().line == used.back().line ? trf("line {}", used.front().line)
+                                                  : trf("lines {0}-{1}", used.front().line, used.back().line);
   return m;
 }
 
 core::Result<StepMeasurement> parse_pipeline_step(std::string_view text, const std::string& file) {
   const auto doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) return core::fail(ErrorCode::kParse, file, _("not JSON (expected the output of 'tfrig pipeline --format json')"));
+  if (doc.is_discarded() || !doc.is_object())
+    return core::fail(ErrorCode::kParse, file, _("not JSON (expected the output of 'tfrig pipeline --format json')"));
   auto stages = doc.find("stages");
-  if (stages == doc.end() || !stages->is_array()) return core::fail(ErrorCode::kParse, file + ": stages", _("missing (expected the output of 'tfrig pipeline --format json')"));
+  if (stages == doc.end() || !stages->is_array())
+    return core::fail(ErrorCode::kParse, file + ": stages",
+                      _("missing (expected the output of 'tfrig pipeline --format json')"));
   for (size_t i = 0; i < stages->size() && i < 1000; ++i) {
     const auto& s = (*stages)[i];
     if (!s.is_object() || s.value("name", "") != "gpu") continue;
     const std::string field = fmt::format("{}: stages[{}]", file, i);
     auto rate = s.find("samples_per_s");
-    if (rate == s.end() || !rate->is_number() || !(rate->get<double>() > 0) || !std::isfinite(rate->get<double>()) || rate->get<double>() > 1e9) {
+    if (rate == s.end() || !rate->is_number() || !(rate->get<double>() > 0) || !std::isfinite(rate->get<double>()) ||
+        rate->get<double>() > 1e9) {
       return core::fail(ErrorCode::kParse, field + ".samples_per_s", _("expected a positive rate"));
     }
     // Only a rate the user gave (--samples-per-s, from a run of theirs) is a
     // measurement of their GPU; otherwise the stage is tfrig's own estimate.
     if (s.value("origin", "") != "assumed") {
-      return core::fail(ErrorCode::kParse, field + ".origin",
-                        trf("the gpu stage is tfrig's own {0} rate, not your run's: run 'tfrig pipeline' with --samples-per-s from your run, or give "
-                            "--calibrate your Keras fit log",
-                            core::printable(s.value("origin", "?"))));
+      return core::fail(
+          ErrorCode::kParse, field + ".origin",
+          trf("the gpu stage is tfrig's own {0} rate, not your run's: run 'tfrig pipeline' with --samples-per-s from your run, or give "
+              "--calibrate your Keras fit log",
+              core::printable(s.value("origin", "?"))));
     }
     StepMeasurement m;
     m.kind = "pipeline-json";
@@ -273,8 +300,8 @@ constexpr size_t kTraceKeyWindow = size_t{1} << 20;
 struct TraceMarker {
   uint64_t pid = 0;
   uint64_t tid = 0;
-  double ts = 0;   // microseconds
-  double dur = 0;  // microseconds
+  double ts = 0;      // microseconds
+  double dur = 0;     // microseconds
   std::string group;  // group_id (the profiler's step grouping); empty when none
   size_t index = 0;   // in traceEvents
 };
@@ -282,9 +309,9 @@ struct TraceMarker {
 struct TraceScan {
   std::map<uint64_t, std::string> process_names;
   std::map<std::pair<uint64_t, uint64_t>, std::string> thread_names;
-  std::vector<TraceMarker> device_steps;   // on thread kTraceStepThreadId
-  std::vector<TraceMarker> step_num;       // an args.step_num
-  std::vector<TraceMarker> train_function; // name "train_function"
+  std::vector<TraceMarker> device_steps;    // on thread kTraceStepThreadId
+  std::vector<TraceMarker> step_num;        // an args.step_num
+  std::vector<TraceMarker> train_function;  // name "train_function"
   size_t events = 0;
 };
 
@@ -300,14 +327,17 @@ bool trace_scalar(tod::value v, std::string& out) {
   }
   if (type == tod::json_type::number) {
     std::string_view raw = v.raw_json_token();
-    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t')) raw.remove_suffix(1);
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\n' || raw.back() == '\r' || raw.back() == '\t'))
+      raw.remove_suffix(1);
     out = std::string(raw.substr(0, 64));
     return true;
   }
   return false;
 }
 
-core::Error trace_error(const std::string& where, std::string message) { return core::Error{ErrorCode::kParse, where, std::move(message)}; }
+core::Error trace_error(const std::string& where, std::string message) {
+  return core::Error{ErrorCode::kParse, where, std::move(message)};
+}
 
 // One element of traceEvents. Fields are read in the order they come (the
 // profiler writes ph, pid, tid, ts, dur, name, args; other writers differ).
@@ -376,13 +406,15 @@ std::optional<core::Error> scan_trace_event(tod::value v, size_t index, const st
   if (!device_step && !has_step_num && !train_function) return std::nullopt;
   // A step marker without a usable time is a broken trace, not one to skip.
   if (bad_time || !ts || !dur) {
-    return trace_error(fmt::format("{}: traceEvents[{}].{}", file, index, bad_field != nullptr ? bad_field : (!ts ? "ts" : "dur")),
-                       trf("expected a time in microseconds from 0 to {:g}", kMaxTraceMicros));
+    return trace_error(
+        fmt::format("{}: traceEvents[{}].{}", file, index, bad_field != nullptr ? bad_field : (!ts ? "ts" : "dur")),
+        trf("expected a time in microseconds from 0 to {:g}", kMaxTraceMicros));
   }
   TraceMarker m{*pid, *tid, *ts, *dur, group, index};
   std::vector<TraceMarker>& into = device_step ? scan.device_steps : has_step_num ? scan.step_num : scan.train_function;
   if (into.size() >= kMaxTraceMarkers) {
-    return trace_error(fmt::format("{}: traceEvents[{}]", file, index), trf("more than {} step markers", kMaxTraceMarkers));
+    return trace_error(fmt::format("{}: traceEvents[{}]", file, index),
+                       trf("more than {} step markers", kMaxTraceMarkers));
   }
   // step_num names the step: events of one step share it.
   if (has_step_num && !device_step) m.group = step;
@@ -417,13 +449,9 @@ std::vector<TraceStep> trace_steps(const std::vector<TraceMarker>& markers) {
   return steps;
 }
 
-core::Result<StepMeasurement> parse_trace_text(std::string text, const std::string& file) {
-  const size_t size = text.size();
-  if (size > kMaxTraceBytes) {
-    return core::fail(ErrorCode::kParse, file, trf("a trace larger than {} MiB", kMaxTraceBytes >> 20));
-  }
-  // simdjson reads up to SIMDJSON_PADDING bytes past the end.
-  text.append(simdjson::SIMDJSON_PADDING, '\0');
+// Reads every element of the document's traceEvents into `scan`. `text` holds
+// `size` bytes of JSON and simdjson's padding after them.
+core::Status scan_trace_document(const std::string& text, size_t size, const std::string& file, TraceScan& scan) {
   const std::string expected = _("expected a TensorFlow Profiler trace: a JSON object with a traceEvents array");
   tod::parser parser;
   tod::document doc;
@@ -431,8 +459,8 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
     return core::fail(ErrorCode::kParse, file, trf("not JSON ({})", expected));
   }
   tod::object root;
-  if (doc.get_object().get(root) != simdjson::SUCCESS) return core::fail(ErrorCode::kParse, file, trf("not a JSON object ({})", expected));
-  TraceScan scan;
+  if (doc.get_object().get(root) != simdjson::SUCCESS)
+    return core::fail(ErrorCode::kParse, file, trf("not a JSON object ({})", expected));
   bool have_events = false;
   for (auto item : root) {
     tod::field f;
@@ -442,7 +470,8 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
     }
     if (key != "traceEvents") continue;
     tod::array events;
-    if (f.value().get_array().get(events) != simdjson::SUCCESS) return core::fail(ErrorCode::kParse, file + ": traceEvents", _("expected an array"));
+    if (f.value().get_array().get(events) != simdjson::SUCCESS)
+      return core::fail(ErrorCode::kParse, file + ": traceEvents", _("expected an array"));
     have_events = true;
     size_t index = 0;
     for (auto element : events) {
@@ -460,45 +489,51 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
     return core::fail(ErrorCode::kParse, file, _("not valid JSON (a trace cut short, or text after it)"));
   }
   if (!have_events) return core::fail(ErrorCode::kParse, file + ": traceEvents", trf("missing ({})", expected));
+  return {};
+}
 
-  StepMeasurement m;
-  m.kind = "tf-profiler-trace";
-  m.trace_without_gpu = std::none_of(scan.process_names.begin(), scan.process_names.end(),
-                                     [](const auto& p) { return p.second.rfind("/device:GPU:", 0) == 0; });
+// The steps of the device "Steps" track: the GPU with the most steps (the
+// first GPU on a tie); another device's (a TPU's) when no GPU has one. Sets
+// what marks them in `m` and `where_what`; empty when no device has the track.
+std::vector<TraceStep> device_track_steps(const TraceScan& scan, StepMeasurement& m, std::string& where_what) {
   std::vector<TraceStep> steps;
-  std::string where_what;
-  // 1. The device "Steps" track: the GPU with the most steps (the first GPU
-  // on a tie); another device's (a TPU's) when no GPU has one.
-  if (!scan.device_steps.empty()) {
-    std::map<uint64_t, std::vector<TraceMarker>> by_pid;
-    for (const TraceMarker& t : scan.device_steps) {
-      auto thread = scan.thread_names.find({t.pid, t.tid});
-      // A thread with that id named otherwise is not the profiler's Steps line.
-      if (thread != scan.thread_names.end() && thread->second != "Steps") continue;
-      by_pid[t.pid].push_back(t);
-    }
-    bool found = false;
-    uint64_t best_pid = 0;
-    bool best_gpu = false;
-    for (const auto& [pid, list] : by_pid) {
-      auto pn = scan.process_names.find(pid);
-      const bool gpu = pn != scan.process_names.end() && pn->second.rfind("/device:GPU:", 0) == 0;
-      std::vector<TraceStep> these = trace_steps(list);
-      if (!found || (gpu && !best_gpu) || (gpu == best_gpu && these.size() > steps.size())) {
-        found = true;
-        steps = std::move(these);
-        best_pid = pid;
-        best_gpu = gpu;
-      }
-    }
-    if (found) {
-      auto pn = scan.process_names.find(best_pid);
-      const std::string process = pn != scan.process_names.end() ? core::printable(pn->second) : fmt::format("pid {}", best_pid);
-      m.step_events = "device-steps";
-      // TRANSLATORS: {0} a device of the trace, e.g. /device:GPU:0
-      where_what = trf("the 'Steps' track of {0}", process);
+  std::map<uint64_t, std::vector<TraceMarker>> by_pid;
+  for (const TraceMarker& t : scan.device_steps) {
+    auto thread = scan.thread_names.find({t.pid, t.tid});
+    // A thread with that id named otherwise is not the profiler's Steps line.
+    if (thread != scan.thread_names.end() && thread->second != "Steps") continue;
+    by_pid[t.pid].push_back(t);
+  }
+  bool found = false;
+  uint64_t best_pid = 0;
+  bool best_gpu = false;
+  for (const auto& [pid, list] : by_pid) {
+    auto pn = scan.process_names.find(pid);
+    const bool gpu = pn != scan.process_names.end() && pn->second.rfind("/device:GPU:", 0) == 0;
+    std::vector<TraceStep> these = trace_steps(list);
+    if (!found || (gpu && !best_gpu) || (gpu == best_gpu && these.size() > steps.size())) {
+      found = true;
+      steps = std::move(these);
+      best_pid = pid;
+      best_gpu = gpu;
     }
   }
+  if (found) {
+    auto pn = scan.process_names.find(best_pid);
+    const std::string process =
+        pn != scan.process_names.end() ? core::printable(pn->second) : fmt::format("pid {}", best_pid);
+    m.step_events = "device-steps";
+    // TRANSLATORS: {0} a device of the trace, e.g. /device:GPU:0
+    where_what = trf("the 'Steps' track of {0}", process);
+  }
+  return steps;
+}
+
+// The best marker of steps the trace has: the device's Steps track, else the
+// host's step_num events, else its train_function calls.
+std::vector<TraceStep> choose_trace_steps(const TraceScan& scan, StepMeasurement& m, std::string& where_what) {
+  std::vector<TraceStep> steps;
+  if (!scan.device_steps.empty()) steps = device_track_steps(scan, m, where_what);
   if (steps.empty() && !scan.step_num.empty()) {
     steps = trace_steps(scan.step_num);
     m.step_events = "host-step-num";
@@ -509,16 +544,15 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
     m.step_events = "host-train-function";
     where_what = _("the host's train_function calls");
   }
-  if (steps.empty()) {
-    return core::fail(ErrorCode::kParse, file,
-                      trf("no training step in {} trace events (expected the profiler's 'Steps' track on a /device:GPU process, events with a "
-                          "step_num argument, or tf.keras 'train_function' calls; a model compiled with run_eagerly=True leaves none): profile "
-                          "training steps, e.g. TensorBoard(profile_batch='10,20') during model.fit",
-                          scan.events));
-  }
+  return steps;
+}
+
+// The step time: the median interval between step starts, without the first
+// step (it may still trace, compile or autotune) when there are more; a single
+// step's own duration otherwise.
+core::Status measure_trace_steps(const std::vector<TraceStep>& steps, const std::string& where_what,
+                                 const std::string& file, StepMeasurement& m) {
   m.steps_seen = steps.size();
-  // The first profiled step may still trace, compile or autotune: dropped
-  // when there are more.
   std::vector<TraceStep> used(steps.size() > 1 ? steps.begin() + 1 : steps.begin(), steps.end());
   std::vector<double> times;
   if (used.size() >= 2) {
@@ -529,19 +563,51 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
   const double t = core::median(times);
   if (!(t >= kMinStepSeconds) || t > kMaxStepSeconds) {
     return core::fail(ErrorCode::kParse, file,
-                      trf("a step time of {:g} s is not a training step (expected {:g} s to {:g} s)", t, kMinStepSeconds, kMaxStepSeconds));
+                      trf("a step time of {:g} s is not a training step (expected {:g} s to {:g} s)", t,
+                          kMinStepSeconds, kMaxStepSeconds));
   }
   m.seconds_per_step = t;
   m.steps_used = times.size();
   const size_t first = steps.size() > 1 ? 2 : 1;
   if (used.size() >= 2) {
     // TRANSLATORS: {0}-{1} the steps read, {2} how many the trace holds, {3} what marks them.
-    m.lines = trf("steps {0}-{1} of {2}, {3}: the median interval between step starts", first, steps.size(), steps.size(), where_what);
+    m.lines = trf("steps {0}-{1} of {2}, {3}: the median interval between step starts", first, steps.size(),
+                  steps.size(), where_what);
   } else if (steps.size() == 1) {
     m.lines = trf("the only step of {0}: its duration (profile more steps for a steadier time)", where_what);
   } else {
     m.lines = trf("step 2 of 2, {0}: its duration", where_what);
   }
+  return {};
+}
+
+// A profiler trace's step time: the events scanned, the best marker of steps
+// chosen, their times measured.
+core::Result<StepMeasurement> parse_trace_text(std::string text, const std::string& file) {
+  const size_t size = text.size();
+  if (size > kMaxTraceBytes) {
+    return core::fail(ErrorCode::kParse, file, trf("a trace larger than {} MiB", kMaxTraceBytes >> 20));
+  }
+  // simdjson reads up to SIMDJSON_PADDING bytes past the end.
+  text.append(simdjson::SIMDJSON_PADDING, '\0');
+  TraceScan scan;
+  TFRIG_TRY(scan_trace_document(text, size, file, scan));
+
+  StepMeasurement m;
+  m.kind = "tf-profiler-trace";
+  m.trace_without_gpu = std::none_of(scan.process_names.begin(), scan.process_names.end(),
+                                     [](const auto& p) { return p.second.rfind("/device:GPU:", 0) == 0; });
+  std::string where_what;
+  const std::vector<TraceStep> steps = choose_trace_steps(scan, m, where_what);
+  if (steps.empty()) {
+    return core::fail(
+        ErrorCode::kParse, file,
+        trf("no training step in {} trace events (expected the profiler's 'Steps' track on a /device:GPU process, events with a "
+            "step_num argument, or tf.keras 'train_function' calls; a model compiled with run_eagerly=True leaves none): profile "
+            "training steps, e.g. TensorBoard(profile_batch='10,20') during model.fit",
+            scan.events));
+  }
+  TFRIG_TRY(measure_trace_steps(steps, where_what, file, m));
   return m;
 }
 
@@ -570,19 +636,23 @@ core::Result<StepMeasurement> parse_step_file(std::string_view bytes, const std:
   const size_t first = bytes.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && bytes[first] == '{') {
     if (bytes.substr(first, 32).find("\"tfrig_watch\"") != std::string_view::npos) {
-      return core::fail(ErrorCode::kParse, fmt::format("{}: line 1", file),
-                        _("a 'tfrig watch --record' recording holds utilisation, not step times: give the Keras fit log or a TensorFlow "
-                          "Profiler trace of the same run"));
+      return core::fail(
+          ErrorCode::kParse, fmt::format("{}: line 1", file),
+          _("a 'tfrig watch --record' recording holds utilisation, not step times: give the Keras fit log or a TensorFlow "
+            "Profiler trace of the same run"));
     }
-    if (bytes.substr(first, kTraceKeyWindow).find("\"traceEvents\"") != std::string_view::npos) return parse_profiler_trace(bytes, file);
+    if (bytes.substr(first, kTraceKeyWindow).find("\"traceEvents\"") != std::string_view::npos)
+      return parse_profiler_trace(bytes, file);
     if (bytes.find("\"stages\"") != std::string_view::npos) return parse_pipeline_step(bytes, file);
   }
   if (bytes.size() > kMaxLogBytes) {
-    return core::fail(ErrorCode::kParse, file,
-                      trf("{} MiB of text that is not a Profiler trace: a Keras fit log or a pipeline result is at most {} MiB", bytes.size() >> 20,
-                          kMaxLogBytes >> 20));
+    return core::fail(
+        ErrorCode::kParse, file,
+        trf("{} MiB of text that is not a Profiler trace: a Keras fit log or a pipeline result is at most {} MiB",
+            bytes.size() >> 20, kMaxLogBytes >> 20));
   }
-  if (bytes.find('\0') != std::string_view::npos) return core::fail(ErrorCode::kParse, file, _("binary data (expected a Keras fit log)"));
+  if (bytes.find('\0') != std::string_view::npos)
+    return core::fail(ErrorCode::kParse, file, _("binary data (expected a Keras fit log)"));
   return parse_keras_fit_log(bytes, file);
 }
 
@@ -593,39 +663,48 @@ double measured_rate_per_gpu(const StepMeasurement& s, uint64_t batch, int gpus)
   return 0;
 }
 
-bool UserCalibration::factor_extreme() const { return factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh; }
+bool UserCalibration::factor_extreme() const {
+  return factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh;
+}
 
 std::string UserCalibration::warning() const {
   if (!factor_extreme()) return {};
-  // TRANSLATORS: {0} the factor (measured / tfrig's rate), {1} the GPU, {2} the file, {3} the lower bound (0.33), {4} the upper bound (3).
-  std::string t = trf("the run in {2} reached {0:.2f}x tfrig's rate for this model and batch on {1}, outside {3:.2f}x-{4:g}x: "
-                      "published runs never differed from tfrig's model by that much, so the run is likely not comparable with the plan",
-                      factor, gpu_name, file, kCalibrationFactorLow, kCalibrationFactorHigh);
+  std::string t = trf(
+      // TRANSLATORS: {0} the factor (measured / tfrig's rate), {1} the GPU, {2} the file, {3} the lower bound (0.33), {4} the upper bound (3).
+      "the run in {2} reached {0:.2f}x tfrig's rate for this model and batch on {1}, outside {3:.2f}x-{4:g}x: "
+      "published runs never differed from tfrig's model by that much, so the run is likely not comparable with the plan",
+      factor, gpu_name, file, kCalibrationFactorLow, kCalibrationFactorHigh);
   if (factor < 1) {
-    t += _(" (a slower run: a smaller batch than --batch, a larger model or input than --model, an input pipeline the GPU waits on, "
-           "or a slower GPU than --calibrate-gpu)");
+    t += _(
+        " (a slower run: a smaller batch than --batch, a larger model or input than --model, an input pipeline the GPU waits on, "
+        "or a slower GPU than --calibrate-gpu)");
   } else {
-    t += _(" (a faster run: a larger batch than --batch, a smaller model or input than --model, or a faster GPU than --calibrate-gpu)");
+    t += _(
+        " (a faster run: a larger batch than --batch, a smaller model or input than --model, or a faster GPU than --calibrate-gpu)");
   }
   t += _("; every GPU's rate was still scaled by it: check the log before relying on the ranking");
   return t;
 }
 
 std::string UserCalibration::text() const {
-  // TRANSLATORS: {0} samples/s measured, {1} the GPU, {2} the file, {3} what was read, {4} tfrig's rate before, {5} the factor.
-  std::string t = trf("calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}",
-                      measured_samples_per_s, gpu_name, file, step.lines, model_samples_per_s, factor);
+  std::string t = trf(
+      // TRANSLATORS: {0} samples/s measured, {1} the GPU, {2} the file, {3} what was read, {4} tfrig's rate before, {5} the factor.
+      "calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}",
+      measured_samples_per_s, gpu_name, file, step.lines, model_samples_per_s, factor);
   if (step.includes_validation) t += _("; the epoch times include validation, so the rate is a lower bound");
   if (step.trace_without_gpu) {
-    t += _("; the trace shows no GPU (a run on the CPU, or the profiler could not load CUPTI): check that the run used the GPU named");
+    t += _(
+        "; the trace shows no GPU (a run on the CPU, or the profiler could not load CUPTI): check that the run used the GPU named");
   }
   return t;
 }
 
 core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const Workload& w, const GpuCandidate& gpu,
                                               const StepMeasurement& s, const std::string& file) {
-  const double measured = measured_rate_per_gpu(s, w.batch, w.gpus) / (w.gpus > 1 ? scaling_efficiency(gpu, w.gpus) : 1.0);
-  if (!(measured > 0) || !std::isfinite(measured)) return core::fail(ErrorCode::kParse, file, _("no positive rate in the file"));
+  const double measured =
+      measured_rate_per_gpu(s, w.batch, w.gpus) / (w.gpus > 1 ? scaling_efficiency(gpu, w.gpus) : 1.0);
+  if (!(measured > 0) || !std::isfinite(measured))
+    return core::fail(ErrorCode::kParse, file, _("no positive rate in the file"));
   Workload one = w;
   one.batch = per_gpu_batch(w);
   one.gpus = 1;
@@ -633,7 +712,8 @@ core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const
   plain.user.reset();
   const auto before = gpu_throughput(one, gpu, plain);
   if (!before || !(before->samples_per_s > 0)) {
-    return core::fail(ErrorCode::kInvalidArgument, "--calibrate-gpu", trf("tfrig has no rate for {0} to calibrate against", gpu.name));
+    return core::fail(ErrorCode::kInvalidArgument, "--calibrate-gpu",
+                      trf("tfrig has no rate for {0} to calibrate against", gpu.name));
   }
   UserCalibration c;
   c.file = file;
@@ -648,7 +728,8 @@ core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const
   c.factor = measured / before->samples_per_s;
   c.step = s;
   ThroughputModel out = base;
-  out.user = RateCalibration{c.gpu_id, c.factor, c.measured_samples_per_s, c.text(), c.warning(), calibration_to_json(c)};
+  out.user =
+      RateCalibration{c.gpu_id, c.factor, c.measured_samples_per_s, c.text(), c.warning(), calibration_to_json(c)};
   return out;
 }
 
@@ -658,13 +739,16 @@ nlohmann::json calibration_to_json(const UserCalibration& c) {
                          {"epochs_seen", c.step.epochs_seen},
                          {"epochs_used", c.step.epochs_used},
                          {"includes_validation", c.step.includes_validation}};
-  step["seconds_per_step"] = c.step.seconds_per_step > 0 ? nlohmann::json(c.step.seconds_per_step) : nlohmann::json(nullptr);
-  step["seconds_per_sample"] = c.step.seconds_per_sample > 0 ? nlohmann::json(c.step.seconds_per_sample) : nlohmann::json(nullptr);
+  step["seconds_per_step"] =
+      c.step.seconds_per_step > 0 ? nlohmann::json(c.step.seconds_per_step) : nlohmann::json(nullptr);
+  step["seconds_per_sample"] =
+      c.step.seconds_per_sample > 0 ? nlohmann::json(c.step.seconds_per_sample) : nlohmann::json(nullptr);
   // A Profiler trace: which markers, how many steps it holds, how many step times the median is of.
   step["step_events"] = c.step.step_events.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.step.step_events);
   step["steps_seen"] = c.step.steps_seen > 0 ? nlohmann::json(c.step.steps_seen) : nlohmann::json(nullptr);
   step["steps_used"] = c.step.steps_used > 0 ? nlohmann::json(c.step.steps_used) : nlohmann::json(nullptr);
-  step["trace_has_gpu"] = c.step.kind == "tf-profiler-trace" ? nlohmann::json(!c.step.trace_without_gpu) : nlohmann::json(nullptr);
+  step["trace_has_gpu"] =
+      c.step.kind == "tf-profiler-trace" ? nlohmann::json(!c.step.trace_without_gpu) : nlohmann::json(nullptr);
   return {{"file", c.file},
           {"gpu_id", c.gpu_id},
           {"gpu", c.gpu_name},

@@ -25,7 +25,7 @@ struct StepMeasurement {
   double seconds_per_sample = 0;  // Keras 2.0-2.1 "us/sample" lines, or a pipeline's rate
   size_t epochs_used = 0;         // epoch summary lines behind the median
   size_t epochs_seen = 0;
-  std::string lines;              // "lines 12-40" of the file
+  std::string lines;                 // "lines 12-40" of the file
   bool includes_validation = false;  // the epoch's time covers its validation pass (val_ metrics on the line)
   // A Profiler trace: the step markers read ("device-steps", "host-step-num",
   // "host-train-function"), how many steps the trace holds and how many step
@@ -75,16 +75,16 @@ struct UserCalibration {
   std::string file;
   std::string kind;
   std::string gpu_id, gpu_name;
-  uint64_t batch = 0;              // global batch of the run (the plan's --batch)
+  uint64_t batch = 0;  // global batch of the run (the plan's --batch)
   int gpus = 1;
   double measured_samples_per_s = 0;  // per GPU
   double model_samples_per_s = 0;     // tfrig's rate for that GPU before calibration
   std::string model_basis;            // "measured" | "estimated"
   double factor = 1;                  // measured / model, applied to every GPU
   StepMeasurement step;
-  bool factor_extreme() const;        // outside [kCalibrationFactorLow, kCalibrationFactorHigh]
-  std::string warning() const;        // why an extreme factor likely means the run is not comparable; empty otherwise
-  std::string text() const;           // "calibrated on your run: 412 samples/s on RTX 3060 (FILE) ..."
+  bool factor_extreme() const;  // outside [kCalibrationFactorLow, kCalibrationFactorHigh]
+  std::string warning() const;  // why an extreme factor likely means the run is not comparable; empty otherwise
+  std::string text() const;     // "calibrated on your run: 412 samples/s on RTX 3060 (FILE) ..."
 };
 
 // A run at less than a third or more than three times the model's rate for

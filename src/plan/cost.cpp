@@ -31,7 +31,8 @@ std::optional<double> cheaper(std::optional<double> a, std::optional<double> b) 
 
 std::optional<double> run_samples(const RunSpec& run) {
   if (run.steps && run.batch > 0) return static_cast<double>(*run.steps) * static_cast<double>(run.batch);
-  if (run.epochs && run.dataset_samples && *run.dataset_samples > 0) return *run.epochs * static_cast<double>(*run.dataset_samples);
+  if (run.epochs && run.dataset_samples && *run.dataset_samples > 0)
+    return *run.epochs * static_cast<double>(*run.dataset_samples);
   return std::nullopt;
 }
 
@@ -45,16 +46,11 @@ double billed_hours(double hours, Billing billing, double minimum_hours) {
   return std::max(billed, minimum_hours);
 }
 
-OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, const RunSpec& run, const PriceBook& prices) {
-  OptionCost c;
-  c.gpu_name = gpu.name;
-  c.gpus = gpus;
-  c.gpu_rate = rate;
-  const auto samples = run_samples(run);
-  if (!samples || rate.expected <= 0) return c;
-  c.samples = *samples;
+namespace {
 
-  // The barrel: the GPUs run no faster than the input pipeline feeds them.
+// The run's time: the GPUs run no faster than the input pipeline feeds them
+// (the barrel), over the rate's band; returns the hours at the GPUs' own rate.
+double time_the_run(OptionCost& c, const RateBand& rate, const RunSpec& run) {
   const double input = run.input_rate.value_or(std::numeric_limits<double>::infinity());
   c.effective_rate = std::min(rate.expected, input);
   c.utilization = c.effective_rate / rate.expected;
@@ -65,13 +61,18 @@ OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, 
   c.run_hours_high = c.samples / low_rate / 3600.0;
   const double ideal_hours = c.samples / rate.expected / 3600.0;
   c.hours_lost_to_input = c.run_hours - ideal_hours;
-  if (run.epochs && run.dataset_samples) c.epoch_hours = static_cast<double>(*run.dataset_samples) / c.effective_rate / 3600.0;
+  if (run.epochs && run.dataset_samples)
+    c.epoch_hours = static_cast<double>(*run.dataset_samples) / c.effective_rate / 3600.0;
   // A deadline is met only when the slow end of the band meets it.
   if (run.deadline_hours) c.meets_deadline = c.run_hours_high <= *run.deadline_hours;
+  return ideal_hours;
+}
 
-  const GpuPrice* price = find_price(prices, gpu);
+// Renting: the billed hours of the run at the price's billing step, the cost
+// of waiting on the input, and a month of it released or reserved.
+void cost_renting(OptionCost& c, const GpuPrice* price, int gpus, const RunSpec& run, const PriceBook& prices,
+                  double ideal_hours) {
   const double rest_per_month = prices.storage_per_month + prices.network_per_month;
-
   if (price != nullptr && price->rent_per_gpu_hour) {
     const Billing billing = price->billing.value_or(prices.billing);
     const double minimum = price->minimum_billed_hours.value_or(prices.minimum_billed_hours);
@@ -90,48 +91,73 @@ OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, 
     c.rent_month_reserved = *price->rent_per_gpu_month * gpus + rest_per_month;
     c.rent_month_from_monthly_price = true;
   }
+}
 
-  if (price != nullptr && price->purchase_per_gpu) {
-    c.own_capex = *price->purchase_per_gpu * gpus + prices.server_purchase.value_or(0);
-    if (!prices.server_purchase) c.notes.push_back(_("owned: no server price given (server.purchase): the GPUs alone are amortized"));
-    if (prices.hours_per_month) {
-      c.own_hours_per_month = *prices.hours_per_month;
-    } else if (run.runs_per_month) {
-      c.own_hours_per_month = std::min(kHoursPerMonth, *run.runs_per_month * c.run_hours);
-    } else {
-      c.own_hours_per_month = kHoursPerMonth;
-      c.notes.push_back(_("owned: assumed in use around the clock (give hours_per_month or --runs-per-month)"));
-    }
-    const double amortized_months = prices.amortization_years * 12.0;
-    const double capex_per_use_hour = *c.own_capex / (amortized_months * c.own_hours_per_month);
-    // Board power (TDP) is what the card may draw at full load: an upper
-    // bound for a busy GPU, and the figure a power budget is sized on.
-    const double watts = gpu.tdp_watts.value_or(0) * gpus + prices.server_watts.value_or(0);
-    c.own_energy_kwh = watts / 1000.0 * c.run_hours;
-    double energy_per_hour = 0;
-    if (!gpu.tdp_watts) c.notes.push_back(_("owned: the catalog has no board power for this GPU: its energy is left out"));
-    if (prices.power_price_per_kwh) {
-      energy_per_hour = watts / 1000.0 * *prices.power_price_per_kwh;
-      c.own_energy_cost = energy_per_hour * c.run_hours;
-    } else {
-      c.notes.push_back(_("owned: no power price (--kwh): energy is left out"));
-    }
-    c.own_cost = capex_per_use_hour * c.run_hours + c.own_energy_cost.value_or(0);
-    c.own_month = *c.own_capex / amortized_months + energy_per_hour * c.own_hours_per_month + rest_per_month;
-
-    // Break-even: the capex plus m months of energy equals m months of rent
-    // for the same hours of use (storage and network cost the same both ways).
-    if (price->rent_per_gpu_hour) {
-      double rent_per_month = 0;
-      if (run.runs_per_month && c.rent_cost) {
-        rent_per_month = *run.runs_per_month * *c.rent_cost;
-      } else {
-        rent_per_month = c.own_hours_per_month * *price->rent_per_gpu_hour * gpus;
-      }
-      const double energy_per_month = energy_per_hour * c.own_hours_per_month;
-      if (rent_per_month > energy_per_month) c.breakeven_months = *c.own_capex / (rent_per_month - energy_per_month);
-    }
+// Owning: the purchase amortized over the hours of use, the energy at board
+// power, a month of it, and the months after which owning costs less than renting.
+void cost_owning(OptionCost& c, const GpuCandidate& gpu, const GpuPrice& price, int gpus, const RunSpec& run,
+                 const PriceBook& prices) {
+  const double rest_per_month = prices.storage_per_month + prices.network_per_month;
+  c.own_capex = *price.purchase_per_gpu * gpus + prices.server_purchase.value_or(0);
+  if (!prices.server_purchase)
+    c.notes.push_back(_("owned: no server price given (server.purchase): the GPUs alone are amortized"));
+  if (prices.hours_per_month) {
+    c.own_hours_per_month = *prices.hours_per_month;
+  } else if (run.runs_per_month) {
+    c.own_hours_per_month = std::min(kHoursPerMonth, *run.runs_per_month * c.run_hours);
+  } else {
+    c.own_hours_per_month = kHoursPerMonth;
+    c.notes.push_back(_("owned: assumed in use around the clock (give hours_per_month or --runs-per-month)"));
   }
+  const double amortized_months = prices.amortization_years * 12.0;
+  const double capex_per_use_hour = *c.own_capex / (amortized_months * c.own_hours_per_month);
+  // Board power (TDP) is what the card may draw at full load: an upper
+  // bound for a busy GPU, and the figure a power budget is sized on.
+  const double watts = gpu.tdp_watts.value_or(0) * gpus + prices.server_watts.value_or(0);
+  c.own_energy_kwh = watts / 1000.0 * c.run_hours;
+  double energy_per_hour = 0;
+  if (!gpu.tdp_watts)
+    c.notes.push_back(_("owned: the catalog has no board power for this GPU: its energy is left out"));
+  if (prices.power_price_per_kwh) {
+    energy_per_hour = watts / 1000.0 * *prices.power_price_per_kwh;
+    c.own_energy_cost = energy_per_hour * c.run_hours;
+  } else {
+    c.notes.push_back(_("owned: no power price (--kwh): energy is left out"));
+  }
+  c.own_cost = capex_per_use_hour * c.run_hours + c.own_energy_cost.value_or(0);
+  c.own_month = *c.own_capex / amortized_months + energy_per_hour * c.own_hours_per_month + rest_per_month;
+
+  // Break-even: the capex plus m months of energy equals m months of rent
+  // for the same hours of use (storage and network cost the same both ways).
+  if (price.rent_per_gpu_hour) {
+    double rent_per_month = 0;
+    if (run.runs_per_month && c.rent_cost) {
+      rent_per_month = *run.runs_per_month * *c.rent_cost;
+    } else {
+      rent_per_month = c.own_hours_per_month * *price.rent_per_gpu_hour * gpus;
+    }
+    const double energy_per_month = energy_per_hour * c.own_hours_per_month;
+    if (rent_per_month > energy_per_month) c.breakeven_months = *c.own_capex / (rent_per_month - energy_per_month);
+  }
+}
+
+}  // namespace
+
+// One option's time and money: the run timed, then rented and owned where
+// the price book prices it; the cheaper way gives the cost per 1k samples.
+OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, const RunSpec& run,
+                       const PriceBook& prices) {
+  OptionCost c;
+  c.gpu_name = gpu.name;
+  c.gpus = gpus;
+  c.gpu_rate = rate;
+  const auto samples = run_samples(run);
+  if (!samples || rate.expected <= 0) return c;
+  c.samples = *samples;
+  const double ideal_hours = time_the_run(c, rate, run);
+  const GpuPrice* price = find_price(prices, gpu);
+  cost_renting(c, price, gpus, run, prices, ideal_hours);
+  if (price != nullptr && price->purchase_per_gpu) cost_owning(c, gpu, *price, gpus, run, prices);
 
   const auto cheapest = cheaper(c.rent_cost, c.own_cost);
   if (cheapest && c.samples > 0) c.cost_per_1k_samples = *cheapest / c.samples * 1000.0;

@@ -31,8 +31,8 @@ struct RunSpec {
   std::optional<double> epochs;
   std::optional<uint64_t> dataset_samples;
   std::optional<uint64_t> steps;
-  uint64_t batch = 0;                 // global batch, for --steps
-  std::optional<double> input_rate;   // samples/s the input pipeline delivers (tfrig pipeline)
+  uint64_t batch = 0;                // global batch, for --steps
+  std::optional<double> input_rate;  // samples/s the input pipeline delivers (tfrig pipeline)
   std::string input_rate_source;
   std::optional<int> runs_per_month;  // runs a month: released instances are billed only for these
   std::optional<double> deadline_hours;
@@ -48,14 +48,14 @@ double billed_hours(double hours, Billing billing, double minimum_hours);
 struct OptionCost {
   std::string gpu_name;
   int gpus = 1;
-  RateBand gpu_rate;            // what the GPUs could do fed at full speed
-  double effective_rate = 0;    // min(GPU rate, input pipeline rate)
-  double utilization = 1;       // effective / GPU rate: the GPU's busy fraction
-  double samples = 0;           // in the whole run
-  double epoch_hours = 0;       // 0 when the run is given in steps
+  RateBand gpu_rate;          // what the GPUs could do fed at full speed
+  double effective_rate = 0;  // min(GPU rate, input pipeline rate)
+  double utilization = 1;     // effective / GPU rate: the GPU's busy fraction
+  double samples = 0;         // in the whole run
+  double epoch_hours = 0;     // 0 when the run is given in steps
   double run_hours = 0;
-  double run_hours_low = 0;     // at the band's high rate
-  double run_hours_high = 0;    // at the band's low rate
+  double run_hours_low = 0;        // at the band's high rate
+  double run_hours_high = 0;       // at the band's low rate
   double hours_lost_to_input = 0;  // run_hours minus the run at the GPU rate
   bool meets_deadline = true;
 
@@ -76,8 +76,8 @@ struct OptionCost {
   std::optional<double> own_cost;         // this run
   std::optional<double> own_energy_cost;  // part of own_cost
   std::optional<double> own_energy_kwh;
-  std::optional<double> own_month;        // amortization + energy + storage + network a month
-  double own_hours_per_month = 0;         // of use, as assumed or given
+  std::optional<double> own_month;  // amortization + energy + storage + network a month
+  double own_hours_per_month = 0;   // of use, as assumed or given
 
   std::optional<double> cost_per_1k_samples;  // cheapest of rented and owned
   // Months of use after which buying has cost less than renting (released
@@ -86,7 +86,8 @@ struct OptionCost {
   std::vector<std::string> notes;
 };
 
-OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, const RunSpec& run, const PriceBook& prices);
+OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, const RunSpec& run,
+                       const PriceBook& prices);
 
 // The index of the cheapest option that meets the deadline (rented or owned,
 // whichever is priced), or nullopt when none does.

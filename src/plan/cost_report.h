@@ -19,7 +19,7 @@ namespace tfrig::plan {
 struct CostTable {
   RunSpec run;
   std::string currency = "USD";
-  std::string prices_source;  // the price file, "command line", or empty when nothing is priced
+  std::string prices_source;             // the price file, "command line", or empty when nothing is priced
   std::optional<ExchangeRate> exchange;  // the price file was converted into `currency` at this rate
   std::vector<OptionCost> options;
   std::optional<size_t> cheapest;  // meeting the deadline (or overall without one)

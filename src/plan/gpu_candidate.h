@@ -23,8 +23,8 @@ enum class Tier { kEntry, kMainstream, kEnterprise };
 std::string_view tier_name(Tier t);
 
 struct GpuCandidate {
-  std::string id;    // gpus.json id: "a100-sxm4-80gb"
-  std::string name;  // "NVIDIA A100 80GB SXM4"
+  std::string id;                    // gpus.json id: "a100-sxm4-80gb"
+  std::string name;                  // "NVIDIA A100 80GB SXM4"
   std::vector<std::string> aliases;  // the names NVML prints for it: "NVIDIA A100-SXM4-80GB"
   std::string architecture;
   uint64_t memory_bytes = 0;  // nominal capacity, binary GiB as marketed

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "core/text.h"
 
 namespace tfrig::plan {
@@ -175,7 +176,8 @@ LayerKind keras_layer_kind(std::string_view type_in, std::string_view name_in) {
   if (starts("conv") || starts("separableconv")) return LayerKind::kConv;
   if (starts("dense") || starts("einsumdense")) return LayerKind::kDense;
   if (starts("batchnorm")) return LayerKind::kBatchNorm;
-  if (starts("layernorm") || starts("groupnorm") || starts("unitnorm") || starts("rmsnorm")) return LayerKind::kLayerNorm;
+  if (starts("layernorm") || starts("groupnorm") || starts("unitnorm") || starts("rmsnorm"))
+    return LayerKind::kLayerNorm;
   if (starts("relu") || starts("leakyrelu")) return LayerKind::kRelu;
   if (starts("activation")) return n.find("relu") != std::string::npos ? LayerKind::kRelu : LayerKind::kActivation;
   if (starts("softmax") || starts("prelu") || starts("elu")) return LayerKind::kActivation;
@@ -186,8 +188,8 @@ LayerKind keras_layer_kind(std::string_view type_in, std::string_view name_in) {
   if (starts("maxpool") || starts("averagepool") || starts("avgpool")) return LayerKind::kPool;
   if (t.find("dropout") != std::string::npos) return LayerKind::kDropout;
   if (starts("flatten") || starts("reshape") || starts("permute")) return LayerKind::kView;
-  if (starts("rescaling") || starts("normalization") || starts("resizing") || starts("random") || starts("centercrop") ||
-      starts("textvectorization"))
+  if (starts("rescaling") || starts("normalization") || starts("resizing") || starts("random") ||
+      starts("centercrop") || starts("textvectorization"))
     return LayerKind::kPreprocess;
   if (starts("embedding")) return LayerKind::kEmbedding;
   if (starts("multiheadattention") || starts("attention")) return LayerKind::kAttention;
@@ -197,11 +199,10 @@ LayerKind keras_layer_kind(std::string_view type_in, std::string_view name_in) {
   return LayerKind::kOther;
 }
 
-core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
-  if (text.size() > kMaxKerasSummaryBytes) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "summary",
-                      trf("{0} bytes; a model.summary() text is expected to be under {1} bytes", text.size(), kMaxKerasSummaryBytes));
-  }
+namespace {
+
+// What reading a summary line by line keeps between lines.
+struct SummaryReader {
   KerasSummary out;
   bool in_table = false;
   bool box = false;
@@ -209,6 +210,118 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   // Per row: the raw "name (type)" text, joined across wrapped lines.
   std::vector<std::string> name_texts;
   std::string pending_shape;  // Keras 3: a wrapped shape cell waiting for its row
+};
+
+// The lines around the table: the model's name, the totals (which end the
+// table) and the table's header, Keras 3's box or Keras 2's columns. False
+// when the line is none of them.
+bool read_summary_frame(SummaryReader& r, std::string_view line, std::string_view trimmed) {
+  if (core::starts_with(trimmed, "Model:")) {
+    std::string_view name = core::trim(trimmed.substr(6));
+    if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
+    r.out.model_name = std::string(name);
+    return true;
+  }
+  if (trimmed.find("params:") != std::string_view::npos) {
+    read_total(trimmed, "Non-trainable params:", r.out.non_trainable_params);
+    read_total(trimmed, "Optimizer params:", r.out.optimizer_params);
+    if (trimmed.find("Non-trainable") == std::string_view::npos &&
+        trimmed.find("Optimizer") == std::string_view::npos) {
+      read_total(trimmed, "Trainable params:", r.out.trainable_params);
+      read_total(trimmed, "Total params:", r.out.total_params);
+    }
+    r.in_table = false;
+    return true;
+  }
+  if (line.find(kBoxHeavyV) != std::string_view::npos) {  // Keras 3 header row
+    r.box = true;
+    r.in_table = true;
+    r.out.layout = "keras3-box";
+    return true;
+  }
+  if (line.find("Layer (type)") != std::string_view::npos) {
+    r.in_table = true;
+    r.out.layout = "keras2-columns";
+    r.shape_column = line.find("Output Shape");
+    return true;
+  }
+  return false;
+}
+
+// A layer row: its parameters, line and output shape (a warning when the
+// shape is not understood).
+void add_summary_layer(SummaryReader& r, uint64_t params, int line_no, const std::string& shape,
+                       std::string name_type) {
+  KerasLayer layer;
+  layer.params = params;
+  layer.line = line_no;
+  if (!parse_shape(shape, layer) && shape.find("multiple") == std::string::npos) {
+    r.out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(shape, 60)));
+  }
+  r.out.layers.push_back(std::move(layer));
+  r.name_texts.push_back(std::move(name_type));
+}
+
+// A line of Keras 3's box table: a row, or a wrapped cell of the row above.
+// False when the layer limit is reached.
+bool read_box_line(SummaryReader& r, std::string_view line, int line_no) {
+  std::vector<std::string_view> cells = split_on(line, kBoxV);
+  // cells: "", name, shape, params, [trainable / connected to...], ""
+  if (cells.size() < 4) return true;
+  const std::string_view name_cell = core::trim(cells[1]);
+  const std::string_view shape_cell = core::trim(cells[2]);
+  const std::string_view params_cell = core::trim(cells[3]);
+  const auto params = parse_count(params_cell);
+  if (params && !name_cell.empty()) {
+    if (r.out.layers.size() >= kMaxLayers) return false;
+    const std::string shape = r.pending_shape + std::string(shape_cell);
+    r.pending_shape.clear();
+    add_summary_layer(r, *params, line_no, shape, std::string(name_cell));
+  } else if (!r.out.layers.empty()) {
+    // A wrapped cell: the rest of the name "(GlobalAveragePooling2D)" or of a long shape.
+    if (!name_cell.empty()) r.name_texts.back() += std::string(" ") + std::string(name_cell);
+    if (!shape_cell.empty() && !r.out.layers.back().shape_known) {
+      KerasLayer& last = r.out.layers.back();
+      parse_shape(shape_cell, last);
+    }
+  }
+  return true;
+}
+
+// A line of Keras 2's column table: a row, or a wrapped line. False when the
+// layer limit is reached.
+bool read_column_line(SummaryReader& r, std::string_view line, int line_no) {
+  if (is_rule(line)) return true;
+  if (auto row = parse_plain_row(line)) {
+    if (r.out.layers.size() >= kMaxLayers) return false;
+    add_summary_layer(r, row->params, line_no, row->shape, row->name_type);
+    return true;
+  }
+  // A wrapped line: text in the name column continues the previous row's
+  // "name (type)"; text further right is the "Connected to" column.
+  if (!r.out.layers.empty()) {
+    const size_t first = line.find_first_not_of(" \t");
+    if (r.shape_column == std::string_view::npos || first < r.shape_column) {
+      const size_t end = r.shape_column == std::string_view::npos ? line.size() : std::min(line.size(), r.shape_column);
+      const std::string_view piece = core::trim(line.substr(first, end - first));
+      if (!piece.empty()) r.name_texts.back() += std::string(piece);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// A model.summary() text, line by line: the frame (name, header, totals),
+// then the rows of whichever table it prints; the names and types split once
+// the wrapped lines are joined, and the rows' sum checked against the totals.
+core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
+  if (text.size() > kMaxKerasSummaryBytes) {
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, "summary",
+        trf("{0} bytes; a model.summary() text is expected to be under {1} bytes", text.size(), kMaxKerasSummaryBytes));
+  }
+  SummaryReader r;
   int line_no = 0;
   for (std::string_view raw : core::split(text, '\n')) {
     ++line_no;
@@ -216,106 +329,34 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const std::string_view trimmed = core::trim(line);
     if (trimmed.empty()) continue;
-
-    if (core::starts_with(trimmed, "Model:")) {
-      std::string_view name = core::trim(trimmed.substr(6));
-      if (name.size() >= 2 && name.front() == '"' && name.back() == '"') name = name.substr(1, name.size() - 2);
-      out.model_name = std::string(name);
+    if (read_summary_frame(r, line, trimmed)) continue;
+    if (r.box && line.find(kBoxV) != std::string_view::npos) {
+      if (!read_box_line(r, line, line_no)) break;
       continue;
     }
-    if (trimmed.find("params:") != std::string_view::npos) {
-      read_total(trimmed, "Non-trainable params:", out.non_trainable_params);
-      read_total(trimmed, "Optimizer params:", out.optimizer_params);
-      if (trimmed.find("Non-trainable") == std::string_view::npos && trimmed.find("Optimizer") == std::string_view::npos) {
-        read_total(trimmed, "Trainable params:", out.trainable_params);
-        read_total(trimmed, "Total params:", out.total_params);
-      }
-      in_table = false;
-      continue;
-    }
-    if (line.find(kBoxHeavyV) != std::string_view::npos) {  // Keras 3 header row
-      box = true;
-      in_table = true;
-      out.layout = "keras3-box";
-      continue;
-    }
-    if (line.find("Layer (type)") != std::string_view::npos) {
-      in_table = true;
-      out.layout = "keras2-columns";
-      shape_column = line.find("Output Shape");
-      continue;
-    }
-    if (box && line.find(kBoxV) != std::string_view::npos) {
-      std::vector<std::string_view> cells = split_on(line, kBoxV);
-      // cells: "", name, shape, params, [trainable / connected to...], ""
-      if (cells.size() < 4) continue;
-      const std::string_view name_cell = core::trim(cells[1]);
-      const std::string_view shape_cell = core::trim(cells[2]);
-      const std::string_view params_cell = core::trim(cells[3]);
-      const auto params = parse_count(params_cell);
-      if (params && !name_cell.empty()) {
-        if (out.layers.size() >= kMaxLayers) break;
-        KerasLayer layer;
-        layer.params = *params;
-        layer.line = line_no;
-        const std::string shape = pending_shape + std::string(shape_cell);
-        pending_shape.clear();
-        if (!parse_shape(shape, layer) && shape.find("multiple") == std::string::npos) {
-          out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(shape, 60)));
-        }
-        out.layers.push_back(std::move(layer));
-        name_texts.emplace_back(name_cell);
-      } else if (!out.layers.empty()) {
-        // A wrapped cell: the rest of the name "(GlobalAveragePooling2D)" or of a long shape.
-        if (!name_cell.empty()) name_texts.back() += std::string(" ") + std::string(name_cell);
-        if (!shape_cell.empty() && !out.layers.back().shape_known) {
-          KerasLayer& last = out.layers.back();
-          parse_shape(shape_cell, last);
-        }
-      }
-      continue;
-    }
-    if (!in_table || box) continue;
-    if (is_rule(line)) continue;
-    if (auto row = parse_plain_row(line)) {
-      if (out.layers.size() >= kMaxLayers) break;
-      KerasLayer layer;
-      layer.params = row->params;
-      layer.line = line_no;
-      if (!parse_shape(row->shape, layer) && row->shape.find("multiple") == std::string::npos) {
-        out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(row->shape, 60)));
-      }
-      out.layers.push_back(std::move(layer));
-      name_texts.push_back(row->name_type);
-      continue;
-    }
-    // A wrapped line: text in the name column continues the previous row's
-    // "name (type)"; text further right is the "Connected to" column.
-    if (!out.layers.empty()) {
-      const size_t first = line.find_first_not_of(" \t");
-      if (shape_column == std::string_view::npos || first < shape_column) {
-        const size_t end = shape_column == std::string_view::npos ? line.size() : std::min(line.size(), shape_column);
-        const std::string_view piece = core::trim(line.substr(first, end - first));
-        if (!piece.empty()) name_texts.back() += std::string(piece);
-      }
-    }
+    if (!r.in_table || r.box) continue;
+    if (!read_column_line(r, line, line_no)) break;
   }
-  for (size_t i = 0; i < out.layers.size(); ++i) split_name_type(name_texts[i], out.layers[i]);
+  KerasSummary& out = r.out;
+  for (size_t i = 0; i < out.layers.size(); ++i) split_name_type(r.name_texts[i], out.layers[i]);
   if (out.layers.empty()) {
-    return core::fail(core::ErrorCode::kParse, "summary",
-                      _("no layer rows found; expected the text printed by Keras model.summary() (a 'Layer (type)' table)"));
+    return core::fail(
+        core::ErrorCode::kParse, "summary",
+        _("no layer rows found; expected the text printed by Keras model.summary() (a 'Layer (type)' table)"));
   }
   uint64_t sum = 0;
   for (const KerasLayer& l : out.layers) sum += l.params;
   if (const auto weights = keras_weight_count(out); weights && *weights != sum) {
-    out.warnings.push_back(trf("the rows add up to {0} parameters, the summary's totals say {1} weights", sum, *weights));
+    out.warnings.push_back(
+        trf("the rows add up to {0} parameters, the summary's totals say {1} weights", sum, *weights));
   }
-  return out;
+  return std::move(r.out);
 }
 
 std::optional<uint64_t> keras_weight_count(const KerasSummary& s) {
   if (s.trainable_params && s.non_trainable_params) return *s.trainable_params + *s.non_trainable_params;
-  if (s.total_params && s.optimizer_params && *s.optimizer_params <= *s.total_params) return *s.total_params - *s.optimizer_params;
+  if (s.total_params && s.optimizer_params && *s.optimizer_params <= *s.total_params)
+    return *s.total_params - *s.optimizer_params;
   return s.total_params;
 }
 
@@ -324,6 +365,69 @@ std::optional<uint64_t> keras_weight_count(const KerasSummary& s) {
 // below: layers x elements x batch x 4 bytes stays inside 64 bits.
 constexpr uint64_t kMaxLayerElems = uint64_t{1} << 40;
 constexpr uint64_t kMaxParams = uint64_t{1} << 44;
+
+namespace {
+
+// One row of the summary as a layer: its parameters (within bounds), output
+// elements per sample and multiply-accumulates; a note where its activations
+// are not counted. A None beyond the batch counts as --seq-len (or 1, and
+// `unknown_dims` is set).
+core::Result<Layer> keras_layer(const KerasLayer& kl, int seq_len, bool& unknown_dims,
+                                std::vector<std::string>& notes) {
+  Layer l;
+  l.name = kl.name;
+  l.type = kl.type;
+  l.kind = keras_layer_kind(kl.type, kl.name);
+  l.params = kl.params;
+  if (kl.params > kMaxParams) {
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+        trf("layer '{0}' claims {1} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
+  }
+  if (kl.shape_known) {
+    // The first dimension is the batch; None elsewhere is a variable length.
+    uint64_t elems = 1;
+    uint64_t positions = 1;  // output positions a kernel is applied at
+    for (size_t i = 1; i < kl.shape.size(); ++i) {
+      uint64_t d = 1;
+      if (kl.shape[i]) {
+        d = static_cast<uint64_t>(*kl.shape[i]);
+      } else if (seq_len > 0) {
+        d = static_cast<uint64_t>(seq_len);
+      } else {
+        unknown_dims = true;
+      }
+      if (d != 0 && elems > kMaxLayerElems / d) {
+        return core::fail(
+            core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
+            trf("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU", kl.name));
+      }
+      elems *= d;
+      if (i + 1 < kl.shape.size()) positions *= d;
+    }
+    l.out_elems = elems;
+    if (l.kind == LayerKind::kConv || l.kind == LayerKind::kDepthwiseConv || l.kind == LayerKind::kDense) {
+      // Multiply-accumulates ~ weights x positions they are applied at.
+      l.macs = kl.params * positions;
+    }
+  } else if (l.kind != LayerKind::kInput) {
+    notes.push_back(
+        trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
+  }
+  if (l.kind == LayerKind::kNested) {
+    notes.push_back(trf(
+        "'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
+        kl.name));
+  }
+  if (l.kind == LayerKind::kAttention) {
+    notes.push_back(
+        trf("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted",
+            kl.name));
+  }
+  return l;
+}
+
+}  // namespace
 
 core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::string_view source_name) {
   Workload w;
@@ -334,59 +438,17 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
   uint64_t sum = 0;
   bool unknown_dims = false;
   for (const KerasLayer& kl : s.layers) {
-    Layer l;
-    l.name = kl.name;
-    l.type = kl.type;
-    l.kind = keras_layer_kind(kl.type, kl.name);
-    l.params = kl.params;
-    if (kl.params > kMaxParams) {
-      return core::fail(core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
-                        trf("layer '{0}' claims {1} parameters (more than 2^44): not a model that fits any GPU", kl.name, kl.params));
-    }
+    w.layers.push_back(TFRIG_TRY(keras_layer(kl, seq_len, unknown_dims, w.notes)));
     sum += kl.params;
-    if (kl.shape_known) {
-      // The first dimension is the batch; None elsewhere is a variable length.
-      uint64_t elems = 1;
-      uint64_t positions = 1;  // output positions a kernel is applied at
-      for (size_t i = 1; i < kl.shape.size(); ++i) {
-        uint64_t d = 1;
-        if (kl.shape[i]) {
-          d = static_cast<uint64_t>(*kl.shape[i]);
-        } else if (seq_len > 0) {
-          d = static_cast<uint64_t>(seq_len);
-        } else {
-          unknown_dims = true;
-        }
-        if (d != 0 && elems > kMaxLayerElems / d) {
-          return core::fail(core::ErrorCode::kInvalidArgument, trf("line {}", kl.line),
-                            trf("output shape of '{}' has more than 2^40 elements per sample: not a model that fits any GPU", kl.name));
-        }
-        elems *= d;
-        if (i + 1 < kl.shape.size()) positions *= d;
-      }
-      l.out_elems = elems;
-      if (l.kind == LayerKind::kConv || l.kind == LayerKind::kDepthwiseConv || l.kind == LayerKind::kDense) {
-        // Multiply-accumulates ~ weights x positions they are applied at.
-        l.macs = kl.params * positions;
-      }
-    } else if (l.kind != LayerKind::kInput) {
-      w.notes.push_back(trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
-    }
-    if (l.kind == LayerKind::kNested) {
-      w.notes.push_back(trf("'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
-                                    kl.name));
-    }
-    if (l.kind == LayerKind::kAttention) {
-      w.notes.push_back(trf("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted", kl.name));
-    }
-    w.layers.push_back(std::move(l));
   }
-  if (unknown_dims) w.notes.push_back(_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len"));
+  if (unknown_dims)
+    w.notes.push_back(_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len"));
   w.params = keras_weight_count(s).value_or(sum);  // never the printed total when it includes optimizer slots
   w.trainable_params = s.trainable_params.value_or(w.params);
   if (w.params > kMaxParams || w.trainable_params > kMaxParams) {
     return core::fail(core::ErrorCode::kInvalidArgument, "summary",
-                      trf("the totals claim {} parameters (more than 2^44): not a model that fits any GPU", std::max(w.params, w.trainable_params)));
+                      trf("the totals claim {} parameters (more than 2^44): not a model that fits any GPU",
+                          std::max(w.params, w.trainable_params)));
   }
   for (const std::string& warn : s.warnings) w.notes.push_back(warn);
   // An image input gives the image side for the data defaults.

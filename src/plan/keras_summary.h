@@ -23,7 +23,7 @@ namespace tfrig::plan {
 
 struct KerasLayer {
   std::string name;
-  std::string type;  // may be truncated by Keras 2's column width ("MaxPooling2")
+  std::string type;                           // may be truncated by Keras 2's column width ("MaxPooling2")
   std::vector<std::optional<int64_t>> shape;  // first output; None -> nullopt
   bool shape_known = false;                   // false for "multiple" or an unparsable shape
   uint64_t params = 0;

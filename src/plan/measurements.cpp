@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "knowledge/knowledge.h"
 #include "knowledge_data.h"
 #include "plan/model_catalog.h"
@@ -16,8 +17,8 @@ namespace tfrig::plan {
 
 namespace {
 
-using nlohmann::json;
 using core::ErrorCode;
+using nlohmann::json;
 
 std::string where(const char* array, size_t i, const char* field) {
   return fmt::format("plan_measurements.json: {}[{}].{}", array, i, field);
@@ -57,7 +58,9 @@ core::Result<MeasuredPrecision> need_precision(const json& row, const char* arra
   auto s = need_str(row, array, i, "precision");
   if (!s) return tl::unexpected(s.error());
   auto p = parse_measured_precision(*s);
-  if (!p) return core::fail(ErrorCode::kParse, where(array, i, "precision"), trf("expected fp32, tf32 or mixed_float16, found \"{}\"", *s));
+  if (!p)
+    return core::fail(ErrorCode::kParse, where(array, i, "precision"),
+                      trf("expected fp32, tf32 or mixed_float16, found \"{}\"", *s));
   return *p;
 }
 
@@ -65,10 +68,14 @@ core::Result<MeasuredPrecision> need_precision(const json& row, const char* arra
 template <typename Row>
 core::Result<Row> common(const json& row, const char* array, size_t i) {
   Row r;
-  if (!row.is_object()) return core::fail(ErrorCode::kParse, fmt::format("plan_measurements.json: {}[{}]", array, i), _("expected an object"));
+  if (!row.is_object())
+    return core::fail(ErrorCode::kParse, fmt::format("plan_measurements.json: {}[{}]", array, i),
+                      _("expected an object"));
   auto model = need_str(row, array, i, "model");
   if (!model) return tl::unexpected(model.error());
-  if (find_model(*model) == nullptr) return core::fail(ErrorCode::kParse, where(array, i, "model"), trf("'{}' is not a built-in model (tfrig plan --list-models)", *model));
+  if (find_model(*model) == nullptr)
+    return core::fail(ErrorCode::kParse, where(array, i, "model"),
+                      trf("'{}' is not a built-in model (tfrig plan --list-models)", *model));
   r.model = *model;
   auto img = need_int(row, array, i, "image_size", 0, 8192);
   auto seq = need_int(row, array, i, "seq_len", 0, 1 << 20);
@@ -109,68 +116,118 @@ std::optional<MeasuredPrecision> parse_measured_precision(std::string_view s) {
   return std::nullopt;
 }
 
+namespace {
+
+// One row of throughput[]: the common fields, then the rate and the
+// conditions it was measured in (GPUs, batch, XLA, the stack's year, the optimizer).
+core::Result<ThroughputRow> throughput_row(const json& row, size_t i) {
+  auto r = common<ThroughputRow>(row, "throughput", i);
+  if (!r) return tl::unexpected(r.error());
+  if (r->gpu_id.empty())
+    return core::fail(ErrorCode::kParse, where("throughput", i, "gpu_id"), _("expected the GPU catalog id"));
+  auto n = need_int(row, "throughput", i, "gpu_count", 1, 1 << 16);
+  if (!n) return tl::unexpected(n.error());
+  r->gpu_count = *n;
+  auto sps = row.find("samples_per_s");
+  if (sps == row.end() || !sps->is_number() || !(sps->get<double>() > 0)) {
+    return core::fail(ErrorCode::kParse, where("throughput", i, "samples_per_s"), _("expected a positive number"));
+  }
+  r->samples_per_s = sps->get<double>();
+  if (auto b = row.find("batch"); b != row.end() && !b->is_null()) {
+    auto bi = need_int(row, "throughput", i, "batch", 1, 1 << 24);
+    if (!bi) return tl::unexpected(bi.error());
+    r->batch = *bi;
+  }
+  auto xla = opt_bool(row, "throughput", i, "xla", false);
+  if (!xla) return tl::unexpected(xla.error());
+  r->xla = *xla;
+  r->framework_detail = opt_str(row, "framework_detail");
+  if (auto y = row.find("stack_year"); y != row.end() && !y->is_null()) {
+    // TensorFlow's first release was November 2015; GPU training stacks
+    // before it are not TensorFlow rows.
+    if (!y->is_number() || !(y->get<double>() >= 2015.0 && y->get<double>() <= 2100.0)) {
+      return core::fail(ErrorCode::kParse, where("throughput", i, "stack_year"),
+                        _("expected a year from 2015 to 2100 (fractional: 2019.625)"));
+    }
+    r->stack_year = y->get<double>();
+    r->stack_year_basis = opt_str(row, "stack_year_basis");
+    if (r->stack_year_basis.empty()) {
+      return core::fail(ErrorCode::kParse, where("throughput", i, "stack_year_basis"),
+                        _("expected how stack_year was derived, with its source"));
+    }
+  }
+  if (auto o = row.find("optimizer"); o != row.end()) {
+    auto opt = o->is_string() ? parse_optimizer(o->get<std::string>()) : std::nullopt;
+    if (!opt)
+      return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"),
+                        _("expected sgd, momentum, adam, adamw or adafactor"));
+    r->optimizer = *opt;
+  }
+  if (row.contains("accumulation_steps")) {
+    auto acc = need_int(row, "throughput", i, "accumulation_steps", 1, 1 << 20);
+    if (!acc) return tl::unexpected(acc.error());
+    r->accumulation_steps = *acc;
+  }
+  if (auto ops = row.find("optimizer_ops"); ops != row.end()) {
+    if (!ops->is_string() || (ops->get<std::string>() != "separate" && ops->get<std::string>() != "fused")) {
+      return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops"),
+                        _("expected \"fused\" or \"separate\""));
+    }
+    r->separate_update_ops = ops->get<std::string>() == "separate";
+    if (r->separate_update_ops && opt_str(row, "optimizer_ops_basis").empty()) {
+      return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops_basis"),
+                        _("expected the code that runs the optimizer so, with its source"));
+    }
+  }
+  return std::move(*r);
+}
+
+// One row of batch_limits[]: the common fields, then the batch, whether it
+// fit, and the GPU memory or id it was tried on.
+core::Result<BatchLimitRow> batch_limit_row(const json& row, size_t i) {
+  auto r = common<BatchLimitRow>(row, "batch_limits", i);
+  if (!r) return tl::unexpected(r.error());
+  auto b = need_int(row, "batch_limits", i, "batch", 1, 1 << 24);
+  if (!b) return tl::unexpected(b.error());
+  r->batch = *b;
+  auto outcome = need_str(row, "batch_limits", i, "outcome");
+  if (!outcome) return tl::unexpected(outcome.error());
+  if (*outcome != "fits" && *outcome != "oom") {
+    return core::fail(ErrorCode::kParse, where("batch_limits", i, "outcome"), _("expected \"fits\" or \"oom\""));
+  }
+  r->fits = *outcome == "fits";
+  auto xla = opt_bool(row, "batch_limits", i, "xla", false);
+  if (!xla) return tl::unexpected(xla.error());
+  r->xla = *xla;
+  auto opt = need_str(row, "batch_limits", i, "optimizer");
+  if (!opt) return tl::unexpected(opt.error());
+  auto o = parse_optimizer(*opt);
+  if (!o)
+    return core::fail(ErrorCode::kParse, where("batch_limits", i, "optimizer"),
+                      _("expected sgd, momentum, adam, adamw or adafactor"));
+  r->optimizer = *o;
+  if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
+  if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer())
+    r->compute_capability_major = c->get<int>();
+  if (r->gpu_id.empty() && !r->gpu_memory_gib) {
+    return core::fail(ErrorCode::kParse, where("batch_limits", i, "gpu_memory_gib"),
+                      _("expected gpu_id or gpu_memory_gib"));
+  }
+  return std::move(*r);
+}
+
+}  // namespace
+
 core::Result<Measurements> parse_measurements(const json& doc) {
   Measurements m;
   if (!doc.is_object()) return core::fail(ErrorCode::kParse, "plan_measurements.json", _("expected an object"));
   auto tp = doc.find("throughput");
   auto bl = doc.find("batch_limits");
-  if (tp == doc.end() || !tp->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: throughput", _("expected an array"));
-  if (bl == doc.end() || !bl->is_array()) return core::fail(ErrorCode::kParse, "plan_measurements.json: batch_limits", _("expected an array"));
-  for (size_t i = 0; i < tp->size(); ++i) {
-    const json& row = (*tp)[i];
-    auto r = common<ThroughputRow>(row, "throughput", i);
-    if (!r) return tl::unexpected(r.error());
-    if (r->gpu_id.empty()) return core::fail(ErrorCode::kParse, where("throughput", i, "gpu_id"), _("expected the GPU catalog id"));
-    auto n = need_int(row, "throughput", i, "gpu_count", 1, 1 << 16);
-    if (!n) return tl::unexpected(n.error());
-    r->gpu_count = *n;
-    auto sps = row.find("samples_per_s");
-    if (sps == row.end() || !sps->is_number() || !(sps->get<double>() > 0)) {
-      return core::fail(ErrorCode::kParse, where("throughput", i, "samples_per_s"), _("expected a positive number"));
-    }
-    r->samples_per_s = sps->get<double>();
-    if (auto b = row.find("batch"); b != row.end() && !b->is_null()) {
-      auto bi = need_int(row, "throughput", i, "batch", 1, 1 << 24);
-      if (!bi) return tl::unexpected(bi.error());
-      r->batch = *bi;
-    }
-    auto xla = opt_bool(row, "throughput", i, "xla", false);
-    if (!xla) return tl::unexpected(xla.error());
-    r->xla = *xla;
-    r->framework_detail = opt_str(row, "framework_detail");
-    if (auto y = row.find("stack_year"); y != row.end() && !y->is_null()) {
-      // TensorFlow's first release was November 2015; GPU training stacks
-      // before it are not TensorFlow rows.
-      if (!y->is_number() || !(y->get<double>() >= 2015.0 && y->get<double>() <= 2100.0)) {
-        return core::fail(ErrorCode::kParse, where("throughput", i, "stack_year"), _("expected a year from 2015 to 2100 (fractional: 2019.625)"));
-      }
-      r->stack_year = y->get<double>();
-      r->stack_year_basis = opt_str(row, "stack_year_basis");
-      if (r->stack_year_basis.empty()) {
-        return core::fail(ErrorCode::kParse, where("throughput", i, "stack_year_basis"), _("expected how stack_year was derived, with its source"));
-      }
-    }
-    if (auto o = row.find("optimizer"); o != row.end()) {
-      auto opt = o->is_string() ? parse_optimizer(o->get<std::string>()) : std::nullopt;
-      if (!opt) return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer"), _("expected sgd, momentum, adam, adamw or adafactor"));
-      r->optimizer = *opt;
-    }
-    if (row.contains("accumulation_steps")) {
-      auto acc = need_int(row, "throughput", i, "accumulation_steps", 1, 1 << 20);
-      if (!acc) return tl::unexpected(acc.error());
-      r->accumulation_steps = *acc;
-    }
-    if (auto ops = row.find("optimizer_ops"); ops != row.end()) {
-      if (!ops->is_string() || (ops->get<std::string>() != "separate" && ops->get<std::string>() != "fused")) {
-        return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops"), _("expected \"fused\" or \"separate\""));
-      }
-      r->separate_update_ops = ops->get<std::string>() == "separate";
-      if (r->separate_update_ops && opt_str(row, "optimizer_ops_basis").empty()) {
-        return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops_basis"), _("expected the code that runs the optimizer so, with its source"));
-      }
-    }
-    m.throughput.push_back(std::move(*r));
-  }
+  if (tp == doc.end() || !tp->is_array())
+    return core::fail(ErrorCode::kParse, "plan_measurements.json: throughput", _("expected an array"));
+  if (bl == doc.end() || !bl->is_array())
+    return core::fail(ErrorCode::kParse, "plan_measurements.json: batch_limits", _("expected an array"));
+  for (size_t i = 0; i < tp->size(); ++i) m.throughput.push_back(TFRIG_TRY(throughput_row((*tp)[i], i)));
   // How each row's source was checked (sources[].verified, docs/knowledge-audit.md).
   auto sources = knowledge::parse_measurement_sources(doc, "plan_measurements.json");
   if (!sources) return tl::unexpected(sources.error());
@@ -178,34 +235,7 @@ core::Result<Measurements> parse_measurements(const json& doc) {
     const auto* s = knowledge::find_measurement_source(*sources, r.source);
     r.source_verified = s && s->verified_at_all();
   }
-  for (size_t i = 0; i < bl->size(); ++i) {
-    const json& row = (*bl)[i];
-    auto r = common<BatchLimitRow>(row, "batch_limits", i);
-    if (!r) return tl::unexpected(r.error());
-    auto b = need_int(row, "batch_limits", i, "batch", 1, 1 << 24);
-    if (!b) return tl::unexpected(b.error());
-    r->batch = *b;
-    auto outcome = need_str(row, "batch_limits", i, "outcome");
-    if (!outcome) return tl::unexpected(outcome.error());
-    if (*outcome != "fits" && *outcome != "oom") {
-      return core::fail(ErrorCode::kParse, where("batch_limits", i, "outcome"), _("expected \"fits\" or \"oom\""));
-    }
-    r->fits = *outcome == "fits";
-    auto xla = opt_bool(row, "batch_limits", i, "xla", false);
-    if (!xla) return tl::unexpected(xla.error());
-    r->xla = *xla;
-    auto opt = need_str(row, "batch_limits", i, "optimizer");
-    if (!opt) return tl::unexpected(opt.error());
-    auto o = parse_optimizer(*opt);
-    if (!o) return core::fail(ErrorCode::kParse, where("batch_limits", i, "optimizer"), _("expected sgd, momentum, adam, adamw or adafactor"));
-    r->optimizer = *o;
-    if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
-    if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer()) r->compute_capability_major = c->get<int>();
-    if (r->gpu_id.empty() && !r->gpu_memory_gib) {
-      return core::fail(ErrorCode::kParse, where("batch_limits", i, "gpu_memory_gib"), _("expected gpu_id or gpu_memory_gib"));
-    }
-    m.batch_limits.push_back(std::move(*r));
-  }
+  for (size_t i = 0; i < bl->size(); ++i) m.batch_limits.push_back(TFRIG_TRY(batch_limit_row((*bl)[i], i)));
   return m;
 }
 
@@ -308,7 +338,8 @@ std::string source_group(std::string_view source) {
   return std::string(folder(s).empty() ? s : folder(s));
 }
 
-std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p, bool xla) {
+std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p,
+                                     bool xla) {
   const CatalogModel* m = find_model(model);
   if (m == nullptr) return std::nullopt;
   auto w = catalog_workload(*m, image_size, seq_len);

@@ -24,10 +24,10 @@ std::string_view measured_precision_name(MeasuredPrecision p);  // "fp32", "tf32
 std::optional<MeasuredPrecision> parse_measured_precision(std::string_view s);
 
 struct ThroughputRow {
-  std::string model;       // catalog id: "resnet50", "bert_large"
-  int image_size = 0;      // CNNs
-  int seq_len = 0;         // transformers
-  std::string framework;   // "tensorflow", "pytorch", "mxnet", "paddlepaddle"
+  std::string model;             // catalog id: "resnet50", "bert_large"
+  int image_size = 0;            // CNNs
+  int seq_len = 0;               // transformers
+  std::string framework;         // "tensorflow", "pytorch", "mxnet", "paddlepaddle"
   std::string framework_detail;  // "TensorFlow 1.15 (NGC tensorflow:20.06-tf1-py3)"
   // When the row's software stack (framework, CUDA libraries, container)
   // was released, as a fractional year (NGC "19.08" = 2019.625), and how
@@ -39,10 +39,10 @@ struct ThroughputRow {
   std::string stack_year_basis;
   MeasuredPrecision precision = MeasuredPrecision::kFp32;
   bool xla = false;
-  std::string gpu;         // as the publisher names it
-  std::string gpu_id;      // the GPU catalog's id
+  std::string gpu;     // as the publisher names it
+  std::string gpu_id;  // the GPU catalog's id
   int gpu_count = 1;
-  std::optional<int> batch;  // per GPU
+  std::optional<int> batch;                // per GPU
   Optimizer optimizer = Optimizer::kAdam;  // what the run used (sets the per-step update traffic)
   int accumulation_steps = 1;              // gradient accumulation: batches per optimizer update
   // "optimizer_ops": "separate": the run's optimizer updates each variable
@@ -51,8 +51,8 @@ struct ThroughputRow {
   // Python), not one fused ResourceApply* kernel (Workload::separate_update_ops).
   bool separate_update_ops = false;
   double samples_per_s = 0;
-  std::string source;      // URL or repo:path@commit
-  std::string table_row;   // which row of the source
+  std::string source;     // URL or repo:path@commit
+  std::string table_row;  // which row of the source
   // Its source's "verified" is not "none" (knowledge::MeasurementSource): a
   // measured figure from an unverified source says so where it is used.
   bool source_verified = false;
@@ -66,12 +66,12 @@ struct BatchLimitRow {
   MeasuredPrecision precision = MeasuredPrecision::kFp32;
   Optimizer optimizer = Optimizer::kAdam;
   std::string gpu;
-  std::string gpu_id;                   // empty when the GPU is not in the catalog
-  std::optional<double> gpu_memory_gib; // given when gpu_id is empty
+  std::string gpu_id;                    // empty when the GPU is not in the catalog
+  std::optional<double> gpu_memory_gib;  // given when gpu_id is empty
   std::optional<int> compute_capability_major;
   bool xla = false;
   int batch = 0;
-  bool fits = true;                     // outcome: "fits" or "oom"
+  bool fits = true;  // outcome: "fits" or "oom"
   std::string source;
   std::string table_row;
 };
@@ -107,7 +107,8 @@ core::Result<Measurements> load_measurements(const std::string& knowledge_dir);
 
 // The workload a row describes (catalog model at its input size and
 // precision); nullopt when the model is not in the catalog.
-std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p, bool xla);
+std::optional<Workload> row_workload(std::string_view model, int image_size, int seq_len, MeasuredPrecision p,
+                                     bool xla);
 // A throughput row's workload: the above at the row's batch (one GPU) and
 // optimizer. A row without a batch is taken at 256 per GPU (ASSUMED: the
 // per-step update then weighs little, as at the batches such tables use).

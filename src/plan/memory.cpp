@@ -98,10 +98,8 @@ bool needs_input(LayerKind k) {
     case LayerKind::kAttention:
     case LayerKind::kRecurrent:
     case LayerKind::kNested:
-    case LayerKind::kOther:
-      return true;
-    default:
-      return false;
+    case LayerKind::kOther: return true;
+    default: return false;
   }
 }
 
@@ -230,10 +228,10 @@ uint64_t activation_bytes(const Workload& w, uint64_t batch) {
       // (same per-layer terms as self-attention at equal lengths).
       TransformerConfig cross = c;
       cross.ffn = 0;
-      const uint64_t extra = w.recompute == Recompute::kFull
-                                 ? 0
-                                 : transformer_layer_activation_bytes(cross, s, batch, w.precision, w.recompute, w.xla) -
-                                       e * s * batch * h;  // no second MLP input
+      const uint64_t extra = w.recompute == Recompute::kFull ? 0
+                                                             : transformer_layer_activation_bytes(
+                                                                   cross, s, batch, w.precision, w.recompute, w.xla) -
+                                                                   e * s * batch * h;  // no second MLP input
       total += (per_layer + extra) * static_cast<uint64_t>(c.decoder_layers);
     }
     // Korthikanti et al. section 4.2: embedding dropout mask (sbh), final
@@ -302,8 +300,8 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
                              kCudnnWorkspaceFloor, kCudnnWorkspaceCap);
   }
   m.context_bytes = kContextBytes;
-  const uint64_t tensors =
-      saturating_sum({m.weights_bytes, m.master_weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes});
+  const uint64_t tensors = saturating_sum(
+      {m.weights_bytes, m.master_weights_bytes, m.gradients_bytes, m.optimizer_bytes, m.activations_bytes});
   m.fragmentation_bytes = saturating_bytes(kFragmentation * static_cast<double>(tensors));
   m.total_bytes = saturating_sum({tensors, m.workspace_bytes, m.context_bytes, m.fragmentation_bytes});
   m.uncertainty_bytes = saturating_bytes(kUncertainty * static_cast<double>(m.total_bytes));
@@ -347,9 +345,13 @@ uint64_t usable_gpu_bytes(uint64_t memory_bytes, int cc_major) {
 
 uint64_t usable_gpu_bytes(uint64_t memory_bytes) { return usable_gpu_bytes(memory_bytes, 10); }
 
-uint64_t usable_gpu_bytes(const GpuCandidate& gpu) { return usable_gpu_bytes(gpu.memory_bytes, compute_capability_major(gpu)); }
+uint64_t usable_gpu_bytes(const GpuCandidate& gpu) {
+  return usable_gpu_bytes(gpu.memory_bytes, compute_capability_major(gpu));
+}
 
-bool fits_in(const MemoryBreakdown& m, uint64_t usable) { return saturating_sum({m.total_bytes, m.uncertainty_bytes}) <= usable; }
+bool fits_in(const MemoryBreakdown& m, uint64_t usable) {
+  return saturating_sum({m.total_bytes, m.uncertainty_bytes}) <= usable;
+}
 
 MemoryVerdict memory_verdict(const MemoryBreakdown& m, uint64_t usable) {
   if (fits_in(m, usable)) return MemoryVerdict::kFits;
@@ -377,8 +379,10 @@ uint64_t max_batch_that_fits(const Workload& w, uint64_t usable) {
   if (hi >= kLimit && fits(hi)) return kLimit;
   while (hi - lo > 1) {
     const uint64_t mid = lo + (hi - lo) / 2;
-    if (fits(mid)) lo = mid;
-    else hi = mid;
+    if (fits(mid))
+      lo = mid;
+    else
+      hi = mid;
   }
   return lo;
 }

@@ -19,11 +19,11 @@ struct MemoryBreakdown {
   uint64_t gradients_bytes = 0;
   uint64_t optimizer_bytes = 0;
   uint64_t activations_bytes = 0;
-  uint64_t workspace_bytes = 0;       // cuDNN / cuBLAS scratch
-  uint64_t context_bytes = 0;         // CUDA context, library kernels, TF runtime
-  uint64_t fragmentation_bytes = 0;   // allocator slack
+  uint64_t workspace_bytes = 0;      // cuDNN / cuBLAS scratch
+  uint64_t context_bytes = 0;        // CUDA context, library kernels, TF runtime
+  uint64_t fragmentation_bytes = 0;  // allocator slack
   uint64_t total_bytes = 0;
-  uint64_t uncertainty_bytes = 0;     // margin added before "fits" (not part of total)
+  uint64_t uncertainty_bytes = 0;  // margin added before "fits" (not part of total)
 
   // The JSON contract's five terms (docs/plan.md): weights include the master copy,
   // overhead is workspace + context + fragmentation; they sum to total.

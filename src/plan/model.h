@@ -29,36 +29,36 @@ std::optional<Recompute> parse_recompute(std::string_view s);
 // kind says which rule applies (memory.cpp: stored_factor).
 enum class LayerKind {
   kInput,
-  kConv,           // Conv1D/2D/3D, also transposed
+  kConv,  // Conv1D/2D/3D, also transposed
   kDepthwiseConv,
   kDense,
   kBatchNorm,
   kLayerNorm,
-  kRelu,           // ReLU, ReLU6, Activation('relu'): backward reads the output
-  kActivation,     // swish, sigmoid, gelu, softmax, tanh...: backward reads the input or output
+  kRelu,        // ReLU, ReLU6, Activation('relu'): backward reads the output
+  kActivation,  // swish, sigmoid, gelu, softmax, tanh...: backward reads the input or output
   kAdd,
   kMultiply,
   kConcat,
   kPool,
   kGlobalPool,
   kDropout,
-  kView,           // Flatten, Reshape, Permute: no copy kept
-  kPreprocess,     // Rescaling, Normalization: applied to the input batch
+  kView,        // Flatten, Reshape, Permute: no copy kept
+  kPreprocess,  // Rescaling, Normalization: applied to the input batch
   kEmbedding,
-  kAttention,      // MultiHeadAttention (Keras): treated as a block
-  kRecurrent,      // LSTM/GRU: keeps its gates per step
-  kNested,         // a nested model collapsed to one row (Functional/Sequential)
+  kAttention,  // MultiHeadAttention (Keras): treated as a block
+  kRecurrent,  // LSTM/GRU: keeps its gates per step
+  kNested,     // a nested model collapsed to one row (Functional/Sequential)
   kOther,
 };
 std::string_view layer_kind_name(LayerKind k);
 
 struct Layer {
   std::string name;
-  std::string type;        // Keras class name: "Conv2D"
+  std::string type;  // Keras class name: "Conv2D"
   LayerKind kind = LayerKind::kOther;
   uint64_t out_elems = 0;  // elements of the output per sample
   uint64_t params = 0;
-  uint64_t macs = 0;       // multiply-accumulates per sample, forward
+  uint64_t macs = 0;  // multiply-accumulates per sample, forward
   // A dense 3x3 stride-1 convolution: cuDNN can run it with Winograd's
   // minimal filtering on CUDA cores (fewer multiplications than counted).
   // Unknown (false) for Keras summaries, which do not give the kernel size.
@@ -92,10 +92,10 @@ struct Workload {
   std::string params_source;
   std::vector<Layer> layers;  // CNNs and Keras summaries: per sample
   std::optional<TransformerConfig> transformer;
-  int image_size = 0;         // CNN/ViT input side
-  int seq_len = 0;            // transformers
-  uint64_t batch = 1;         // global batch (split across gpus)
-  int gpus = 1;               // --gpus: at least this many
+  int image_size = 0;  // CNN/ViT input side
+  int seq_len = 0;     // transformers
+  uint64_t batch = 1;  // global batch (split across gpus)
+  int gpus = 1;        // --gpus: at least this many
   Precision precision = Precision::kFp32;
   Optimizer optimizer = Optimizer::kAdam;
   Recompute recompute = Recompute::kNone;

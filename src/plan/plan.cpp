@@ -17,7 +17,8 @@ PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, Rank
   PlanResult r;
   r.workload = w;
   // An extreme calibration factor (plan/calibrate.h): the plan's notes warn.
-  if (model != nullptr && model->user && !model->user->warning.empty()) r.workload.notes.push_back(model->user->warning);
+  if (model != nullptr && model->user && !model->user->warning.empty())
+    r.workload.notes.push_back(model->user->warning);
   r.rank_by = rank_by;
   const uint64_t n = static_cast<uint64_t>(std::max(1, w.gpus));
   r.batch_per_gpu = (std::max<uint64_t>(1, w.batch) + n - 1) / n;
@@ -47,8 +48,9 @@ struct NameWords {
 NameWords name_words(std::string_view name) {
   NameWords out;
   for (std::string& w : knowledge::gpu_name_tokens(name)) {
-    const bool memory_size = w.size() > 2 && w.ends_with("gb") &&
-                             std::all_of(w.begin(), w.end() - 2, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+    const bool memory_size = w.size() > 2 && w.ends_with("gb") && std::all_of(w.begin(), w.end() - 2, [](char c) {
+                               return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                             });
     if (memory_size) {
       out.memory = w;
     } else {
@@ -75,7 +77,8 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
     if (a == nullptr) return true;
     if (!gpu.memory_total_bytes) return false;
     const auto diff = [&](const GpuCandidate& c) {
-      return c.memory_bytes > *gpu.memory_total_bytes ? c.memory_bytes - *gpu.memory_total_bytes : *gpu.memory_total_bytes - c.memory_bytes;
+      return c.memory_bytes > *gpu.memory_total_bytes ? c.memory_bytes - *gpu.memory_total_bytes
+                                                      : *gpu.memory_total_bytes - c.memory_bytes;
     };
     return diff(b) < diff(*a);
   };
@@ -83,7 +86,8 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
   // size decides (gpus.json: "disambiguate by NVML total memory").
   if (gpu.pci_device_id) {
     for (const GpuCandidate& c : catalog) {
-      if (std::find(c.pci_device_ids.begin(), c.pci_device_ids.end(), *gpu.pci_device_id) != c.pci_device_ids.end() && closer(best, c)) {
+      if (std::find(c.pci_device_ids.begin(), c.pci_device_ids.end(), *gpu.pci_device_id) != c.pci_device_ids.end() &&
+          closer(best, c)) {
         best = &c;
       }
     }
@@ -93,8 +97,9 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
     // no catalog part stays unknown rather than borrowing a neighbour's figures.
     const NameWords want = name_words(*gpu.name);
     for (const GpuCandidate& c : catalog) {
-      const bool named = same_part(want, c.name) ||
-                         std::any_of(c.aliases.begin(), c.aliases.end(), [&](const std::string& a) { return same_part(want, a); });
+      const bool named =
+          same_part(want, c.name) ||
+          std::any_of(c.aliases.begin(), c.aliases.end(), [&](const std::string& a) { return same_part(want, a); });
       if (named && closer(best, c)) best = &c;
     }
   }
@@ -111,112 +116,117 @@ GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandida
   return out;
 }
 
-MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
-                             std::span<const GpuCandidate> catalog, const DataOptions& data, const ThroughputModel* model) {
-  MachineVerdict v;
-  v.source = source;
-  // The GPU probes fill inv.gpus; without them (no driver, or an older
-  // snapshot) the NVIDIA display/3D controllers on the PCI bus stand in,
-  // matched to the catalog by device id.
+namespace {
+
+// One stave of the machine: what it has against what the workload needs;
+// short below a ratio of 1, unknown without one.
+void add_stave(MachineVerdict& v, std::string name, std::string have, std::string need, std::optional<double> ratio) {
+  Stave s{std::move(name), std::move(have), std::move(need), "unknown", 0};
+  if (ratio) {
+    s.ratio = *ratio;
+    s.verdict = *ratio >= 1.0 ? "ok" : "short";
+  }
+  v.staves.push_back(std::move(s));
+}
+
+// The GPU probes fill inv.gpus; without them (no driver, or an older
+// snapshot) the NVIDIA display/3D controllers on the PCI bus stand in,
+// matched to the catalog by device id.
+std::vector<inventory::Gpu> machine_gpus(const inventory::Inventory& inv, MachineVerdict& v) {
   std::vector<inventory::Gpu> found = inv.gpus;
-  if (found.empty()) {
-    for (const inventory::PciDevice& d : inv.pci.devices) {
-      if (!d.is_gpu) continue;
-      inventory::Gpu g;
-      g.index = static_cast<int>(found.size());
-      g.source = "pci";
-      g.pci_bus_id = d.address;
-      g.pci_device_id = d.device_id;
-      g.pcie_link_width_current = d.link_width_current;
-      found.push_back(std::move(g));
-    }
-    if (!found.empty()) v.notes.push_back(_("GPUs taken from the PCI bus (no driver data): memory is the catalog's"));
+  if (!found.empty()) return found;
+  for (const inventory::PciDevice& d : inv.pci.devices) {
+    if (!d.is_gpu) continue;
+    inventory::Gpu g;
+    g.index = static_cast<int>(found.size());
+    g.source = "pci";
+    g.pci_bus_id = d.address;
+    g.pci_device_id = d.device_id;
+    g.pcie_link_width_current = d.link_width_current;
+    found.push_back(std::move(g));
   }
-  std::vector<GpuCandidate> mine;
-  for (const inventory::Gpu& g : found) mine.push_back(candidate_for(g, catalog));
-  const int have_gpus = static_cast<int>(mine.size());
-  Workload here = w;
-  here.gpus = std::max(1, have_gpus);
-  for (const GpuCandidate& c : mine) v.gpus.push_back(judge_gpu(here, c, catalog, model));
+  if (!found.empty()) v.notes.push_back(_("GPUs taken from the PCI bus (no driver data): memory is the catalog's"));
+  return found;
+}
 
-  auto add = [&v](std::string name, std::string have, std::string need, std::optional<double> ratio) {
-    Stave s{std::move(name), std::move(have), std::move(need), "unknown", 0};
-    if (ratio) {
-      s.ratio = *ratio;
-      s.verdict = *ratio >= 1.0 ? "ok" : "short";
-    }
-    v.staves.push_back(std::move(s));
-  };
-
-  if (mine.empty()) {
-    v.notes.push_back(_("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan"));
+// The GPU the rest of the machine must feed: the machine's first, else the plan's best.
+std::optional<GpuChoice> feeding_gpu(const MachineVerdict& v, const Workload& w, std::span<const GpuCandidate> catalog,
+                                     const ThroughputModel* model) {
+  if (!v.gpus.empty()) return v.gpus.front();
+  for (GpuChoice& c : rank_gpus(w, catalog, RankBy::kPricePerformance, model)) {
+    if (c.fits && c.per_gpu) return c;
   }
-  // The GPU the rest of the machine must feed: the machine's first, else the plan's best.
-  std::optional<GpuChoice> feed;
-  if (!v.gpus.empty()) {
-    feed = v.gpus.front();
-  } else {
-    for (GpuChoice& c : rank_gpus(w, catalog, RankBy::kPricePerformance, model)) {
-      if (c.fits && c.per_gpu) {
-        feed = c;
-        break;
-      }
-    }
-  }
+  return std::nullopt;
+}
 
-  // GPU memory: the batch per GPU must fit.
-  if (!v.gpus.empty()) {
-    const GpuChoice& g = v.gpus.front();
-    const uint64_t per_gpu = (std::max<uint64_t>(1, w.batch) + static_cast<uint64_t>(have_gpus) - 1) / static_cast<uint64_t>(have_gpus);
-    const MemoryBreakdown m = estimate_memory(w, per_gpu);
-    // A GPU whose memory neither the inventory nor the catalog gives (an
-    // unnamed device in an older snapshot) is unknown, never "0 B" short or
-    // "need 0 GPUs" ok.
-    const bool memory_known = g.gpu.memory_bytes > 0;
-    add("GPU memory",
-        memory_known ? trf("{0} per GPU (largest batch {1})", core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu)
-                     : _("unknown"),
-        // TRANSLATORS: {0} the memory of one replica, {1} its uncertainty, {2} the batch per GPU.
-        trf("{0} (+{1} uncertainty) for batch {2} per GPU", core::format_bytes_binary(m.total_bytes),
-            core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
-        memory_known ? std::optional<double>(static_cast<double>(usable_gpu_bytes(g.gpu)) /
-                                             static_cast<double>(m.total_bytes + m.uncertainty_bytes))
-                     : std::nullopt);
-    const std::string count_need = !memory_known ? _("unknown (GPU memory unknown)")
-                                   : g.fits      ? std::to_string(g.gpus_needed)
-                                                 : _("none (one sample does not fit one GPU)");
-    add("GPU count", std::to_string(have_gpus), count_need,
-        memory_known && g.fits ? std::optional<double>(static_cast<double>(have_gpus) / std::max(1, g.gpus_needed)) : std::nullopt);
-  } else {
-    add("GPU", _("none"), feed ? feed->gpu.name : _("a GPU that fits"), 0.0);
+// GPU memory (the batch per GPU must fit) and the GPU count; a machine
+// without a GPU gets one stave naming the GPU it needs.
+void add_gpu_staves(MachineVerdict& v, const Workload& w, int have_gpus, const std::optional<GpuChoice>& feed) {
+  if (v.gpus.empty()) {
+    add_stave(v, "GPU", _("none"), feed ? feed->gpu.name : _("a GPU that fits"), 0.0);
+    return;
   }
+  const GpuChoice& g = v.gpus.front();
+  const uint64_t per_gpu =
+      (std::max<uint64_t>(1, w.batch) + static_cast<uint64_t>(have_gpus) - 1) / static_cast<uint64_t>(have_gpus);
+  const MemoryBreakdown m = estimate_memory(w, per_gpu);
+  // A GPU whose memory neither the inventory nor the catalog gives (an
+  // unnamed device in an older snapshot) is unknown, never "0 B" short or
+  // "need 0 GPUs" ok.
+  const bool memory_known = g.gpu.memory_bytes > 0;
+  add_stave(v, "GPU memory",
+            memory_known ? trf("{0} per GPU (largest batch {1})", core::format_bytes_binary(g.gpu.memory_bytes),
+                               g.max_batch_per_gpu)
+                         : _("unknown"),
+            // TRANSLATORS: {0} the memory of one replica, {1} its uncertainty, {2} the batch per GPU.
+            trf("{0} (+{1} uncertainty) for batch {2} per GPU", core::format_bytes_binary(m.total_bytes),
+                core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
+            memory_known ? std::optional<double>(static_cast<double>(usable_gpu_bytes(g.gpu)) /
+                                                 static_cast<double>(m.total_bytes + m.uncertainty_bytes))
+                         : std::nullopt);
+  const std::string count_need = !memory_known ? _("unknown (GPU memory unknown)")
+                                 : g.fits      ? std::to_string(g.gpus_needed)
+                                               : _("none (one sample does not fit one GPU)");
+  add_stave(v, "GPU count", std::to_string(have_gpus), count_need,
+            memory_known && g.fits ? std::optional<double>(static_cast<double>(have_gpus) / std::max(1, g.gpus_needed))
+                                   : std::nullopt);
+}
 
-  if (feed) {
-    GpuChoice sized = *feed;
-    sized.gpus_needed = std::max(1, have_gpus);
-    if (sized.per_gpu) sized.est_samples_per_s = sized.per_gpu->samples_per_s * sized.gpus_needed * scaling_efficiency(sized.gpu, sized.gpus_needed);
-    const ServerPlan need = balance_server(w, sized, data);
-    const std::optional<int> cores = inv.cpu.physical_cores ? inv.cpu.physical_cores
-                                     : inv.cpu.threads        ? std::optional<int>(*inv.cpu.threads / 2)
-                                                              : std::nullopt;
-    // A GPU of unknown rate or memory leaves the CPU and RAM it needs unknown.
-    const bool rate_known = need.samples_per_s > 0;
-    const bool ram_need_known = need.ram_min_bytes > 0;
-    add("CPU cores", cores ? std::to_string(*cores) : _("unknown"),
-        // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
-        rate_known ? trf("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})", need.cpu_cores_needed, need.samples_per_s,
-                         need.per_core_rate, need.per_core_basis_text)
-                   : _("unknown (the GPU's rate is unknown)"),
-        cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed)) : std::nullopt);
-    add("RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : _("unknown"),
-        ram_need_known ? trf("{0} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes))
-                       : _("unknown (GPU memory unknown)"),
-        inv.memory.total_bytes && ram_need_known
-            ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) / static_cast<double>(need.ram_min_bytes))
-            : std::nullopt);
-  }
+// CPU cores and RAM against the server balance_server sizes for the GPUs
+// the machine has (or would have).
+void add_host_staves(MachineVerdict& v, const inventory::Inventory& inv, const Workload& w, const DataOptions& data,
+                     const GpuChoice& feed, int have_gpus) {
+  GpuChoice sized = feed;
+  sized.gpus_needed = std::max(1, have_gpus);
+  if (sized.per_gpu)
+    sized.est_samples_per_s =
+        sized.per_gpu->samples_per_s * sized.gpus_needed * scaling_efficiency(sized.gpu, sized.gpus_needed);
+  const ServerPlan need = balance_server(w, sized, data);
+  const std::optional<int> cores = inv.cpu.physical_cores ? inv.cpu.physical_cores
+                                   : inv.cpu.threads      ? std::optional<int>(*inv.cpu.threads / 2)
+                                                          : std::nullopt;
+  // A GPU of unknown rate or memory leaves the CPU and RAM it needs unknown.
+  const bool rate_known = need.samples_per_s > 0;
+  const bool ram_need_known = need.ram_min_bytes > 0;
+  add_stave(
+      v, "CPU cores", cores ? std::to_string(*cores) : _("unknown"),
+      // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
+      rate_known ? trf("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})", need.cpu_cores_needed,
+                       need.samples_per_s, need.per_core_rate, need.per_core_basis_text)
+                 : _("unknown (the GPU's rate is unknown)"),
+      cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed))
+                          : std::nullopt);
+  add_stave(v, "RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : _("unknown"),
+            ram_need_known ? trf("{0} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes))
+                           : _("unknown (GPU memory unknown)"),
+            inv.memory.total_bytes && ram_need_known
+                ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) /
+                                        static_cast<double>(need.ram_min_bytes))
+                : std::nullopt);
+}
 
-  // PCIe: x16 per GPU (docs/guide.md); the narrowest link decides.
+// PCIe: x16 per GPU (docs/guide.md); the narrowest link decides.
+void add_pcie_stave(MachineVerdict& v, const inventory::Inventory& inv, const std::vector<inventory::Gpu>& found) {
   std::optional<int> narrowest;
   for (const inventory::Gpu& g : found) {
     if (g.pcie_link_width_current) narrowest = std::min(narrowest.value_or(64), *g.pcie_link_width_current);
@@ -227,24 +237,62 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
     }
   }
   if (!found.empty()) {
-    add("PCIe", narrowest ? trf("x{0} (narrowest GPU link)", *narrowest) : _("unknown"), _("x16 per GPU"),
-        narrowest ? std::optional<double>(*narrowest / 16.0) : std::nullopt);
+    add_stave(v, "PCIe", narrowest ? trf("x{0} (narrowest GPU link)", *narrowest) : _("unknown"), _("x16 per GPU"),
+              narrowest ? std::optional<double>(*narrowest / 16.0) : std::nullopt);
   }
+}
 
-  // Storage: where the data lives (--data) decides.
+// Storage: where the data lives (--data) decides.
+void add_storage_staves(MachineVerdict& v, const inventory::Inventory& inv, const DataOptions& data) {
   for (const inventory::DataPath& d : inv.storage.data_paths) {
     const std::string kind = d.device_kind.value_or(d.network ? "network" : "unknown");
     std::optional<double> ratio;
-    if (kind == "nvme") ratio = 1.0;
-    else if (kind == "hdd") ratio = 0.25;  // a disk's ~100 random reads/s cannot serve small files (the configuration guide, docs/guide.md: NVMe for datasets)
-    else if (kind == "ssd") ratio = 1.0;
-    else if (d.network) ratio = data.storage_separate ? 1.0 : 0.5;
+    if (kind == "nvme")
+      ratio = 1.0;
+    else if (kind == "hdd")
+      ratio =
+          0.25;  // a disk's ~100 random reads/s cannot serve small files (the configuration guide, docs/guide.md: NVMe for datasets)
+    else if (kind == "ssd")
+      ratio = 1.0;
+    else if (d.network)
+      ratio = data.storage_separate ? 1.0 : 0.5;
     // TRANSLATORS: {0} the dataset's path, {1} the kind of disk (nvme, ssd, hdd, network, unknown).
-    add("storage", trf("{0} on {1}", d.path, kind), _("NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)"), ratio);
+    add_stave(v, "storage", trf("{0} on {1}", d.path, kind),
+              _("NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)"), ratio);
   }
   if (inv.storage.data_paths.empty()) {
-    v.notes.push_back(_("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate"));
+    v.notes.push_back(
+        _("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate"));
   }
+}
+
+}  // namespace
+
+// A machine against the workload, stave by stave: its GPUs judged, then the
+// GPU memory and count, the CPU and RAM that feed them, PCIe and storage; the
+// shortest stave is the one furthest below what is needed.
+MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
+                             std::span<const GpuCandidate> catalog, const DataOptions& data,
+                             const ThroughputModel* model) {
+  MachineVerdict v;
+  v.source = source;
+  const std::vector<inventory::Gpu> found = machine_gpus(inv, v);
+  std::vector<GpuCandidate> mine;
+  for (const inventory::Gpu& g : found) mine.push_back(candidate_for(g, catalog));
+  const int have_gpus = static_cast<int>(mine.size());
+  Workload here = w;
+  here.gpus = std::max(1, have_gpus);
+  for (const GpuCandidate& c : mine) v.gpus.push_back(judge_gpu(here, c, catalog, model));
+
+  if (mine.empty()) {
+    v.notes.push_back(
+        _("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan"));
+  }
+  const std::optional<GpuChoice> feed = feeding_gpu(v, w, catalog, model);
+  add_gpu_staves(v, w, have_gpus, feed);
+  if (feed) add_host_staves(v, inv, w, data, *feed, have_gpus);
+  add_pcie_stave(v, inv, found);
+  add_storage_staves(v, inv, data);
 
   double lowest = 1.0;
   for (const Stave& s : v.staves) {

@@ -18,7 +18,7 @@ namespace tfrig::plan {
 
 // One stave of the barrel on a real machine.
 struct Stave {
-  std::string name;     // "GPU memory", "CPU cores", "RAM", "PCIe", "GPU count", "storage"
+  std::string name;  // "GPU memory", "CPU cores", "RAM", "PCIe", "GPU count", "storage"
   std::string have;
   std::string need;
   std::string verdict;  // "ok", "short", "unknown"
@@ -26,19 +26,19 @@ struct Stave {
 };
 
 struct MachineVerdict {
-  std::string source;                // "this machine" or "snapshot FILE"
-  std::vector<GpuChoice> gpus;       // this machine's GPUs, each judged
+  std::string source;           // "this machine" or "snapshot FILE"
+  std::vector<GpuChoice> gpus;  // this machine's GPUs, each judged
   std::vector<Stave> staves;
-  std::string shortest;              // the shortest stave's name; empty when none is short
+  std::string shortest;  // the shortest stave's name; empty when none is short
   std::vector<std::string> notes;
 };
 
 struct PlanResult {
   Workload workload;
   RankBy rank_by = RankBy::kPricePerformance;
-  uint64_t batch_per_gpu = 1;  // ceil(batch / --gpus)
-  MemoryBreakdown memory;      // one replica at batch_per_gpu
-  std::vector<GpuChoice> gpus; // ranked
+  uint64_t batch_per_gpu = 1;        // ceil(batch / --gpus)
+  MemoryBreakdown memory;            // one replica at batch_per_gpu
+  std::vector<GpuChoice> gpus;       // ranked
   std::optional<ServerPlan> server;  // around the first GPU that fits
   std::optional<MachineVerdict> machine;
 };
@@ -52,6 +52,7 @@ PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, Rank
 GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandidate> catalog);
 
 MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
-                             std::span<const GpuCandidate> catalog, const DataOptions& data, const ThroughputModel* model = nullptr);
+                             std::span<const GpuCandidate> catalog, const DataOptions& data,
+                             const ThroughputModel* model = nullptr);
 
 }  // namespace tfrig::plan

@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "core/input_file.h"
 #include "core/text.h"
 
@@ -57,8 +58,8 @@ Currency currency_of(std::string_view code) {
     int decimals;
   };
   static constexpr Known kKnown[] = {
-      {"USD", "$", 2},   {"CNY", "¥", 2},     {"EUR", "€", 2},   {"GBP", "£", 2},   {"JPY", "JP¥", 0}, {"KRW", "₩", 0},
-      {"HKD", "HK$", 2}, {"TWD", "NT$", 2},   {"INR", "₹", 2},   {"CAD", "CA$", 2}, {"AUD", "A$", 2},
+      {"USD", "$", 2},   {"CNY", "¥", 2},   {"EUR", "€", 2}, {"GBP", "£", 2},   {"JPY", "JP¥", 0}, {"KRW", "₩", 0},
+      {"HKD", "HK$", 2}, {"TWD", "NT$", 2}, {"INR", "₹", 2}, {"CAD", "CA$", 2}, {"AUD", "A$", 2},
   };
   for (const Known& k : kKnown) {
     if (code == k.code) return Currency{k.code, k.symbol, k.decimals};
@@ -77,7 +78,8 @@ std::string format_money(double amount, std::string_view currency) {
     // dropped down to the currency's own decimals.
     const int decimals = std::min(9, 2 - static_cast<int>(std::floor(std::log10(a))));
     digits = fmt::format("{:.{}f}", a, decimals);
-    while (digits.back() == '0' && digits.size() - digits.find('.') - 1 > static_cast<size_t>(c.decimals)) digits.pop_back();
+    while (digits.back() == '0' && digits.size() - digits.find('.') - 1 > static_cast<size_t>(c.decimals))
+      digits.pop_back();
     if (digits.back() == '.') digits.pop_back();
   } else {
     digits = fmt::format("{:.{}f}", a, a >= 10000 ? 0 : c.decimals);
@@ -103,7 +105,8 @@ core::Result<ExchangeRate> parse_exchange_rate(std::string_view text) {
   const std::string number(text.substr(eq + 1));
   char* end = nullptr;
   const double rate = std::strtod(number.c_str(), &end);
-  if (!from || !to || *from == *to || end == number.c_str() || *end != '\0' || !std::isfinite(rate) || rate <= 0 || rate > 1e6 || rate < 1e-6)
+  if (!from || !to || *from == *to || end == number.c_str() || *end != '\0' || !std::isfinite(rate) || rate <= 0 ||
+      rate > 1e6 || rate < 1e-6)
     return bad();
   return ExchangeRate{*from, *to, rate, _("--exchange-rate, given on the command line; tfrig fetches no rates")};
 }
@@ -162,17 +165,20 @@ struct Reader {
   }
 
   // A number in [lo, hi]; absent or null gives nullopt.
-  core::Result<std::optional<double>> number(const json& obj, const std::string& key, const std::string& field, double lo,
-                                             double hi) const {
+  core::Result<std::optional<double>> number(const json& obj, const std::string& key, const std::string& field,
+                                             double lo, double hi) const {
     if (!obj.contains(key) || obj[key].is_null()) return std::optional<double>{};
     const json& v = obj[key];
-    if (!v.is_number()) return tl::unexpected(error(field, trf("expected a number from {0} to {1}, found {2}", lo, hi, shown(v))));
+    if (!v.is_number())
+      return tl::unexpected(error(field, trf("expected a number from {0} to {1}, found {2}", lo, hi, shown(v))));
     const double d = v.get<double>();
-    if (!std::isfinite(d) || d < lo || d > hi) return tl::unexpected(error(field, trf("expected a number from {0} to {1}, found {2}", lo, hi, shown(v))));
+    if (!std::isfinite(d) || d < lo || d > hi)
+      return tl::unexpected(error(field, trf("expected a number from {0} to {1}, found {2}", lo, hi, shown(v))));
     return std::optional<double>{d};
   }
 
-  core::Result<std::optional<Billing>> billing(const json& obj, const std::string& key, const std::string& field) const {
+  core::Result<std::optional<Billing>> billing(const json& obj, const std::string& key,
+                                               const std::string& field) const {
     if (!obj.contains(key) || obj[key].is_null()) return std::optional<Billing>{};
     const json& v = obj[key];
     auto b = v.is_string() ? parse_billing(v.get<std::string>()) : std::nullopt;
@@ -180,7 +186,8 @@ struct Reader {
     return std::optional<Billing>{*b};
   }
 
-  core::Status only_keys(const json& obj, const std::string& field, std::initializer_list<std::string_view> allowed) const {
+  core::Status only_keys(const json& obj, const std::string& field,
+                         std::initializer_list<std::string_view> allowed) const {
     for (const auto& [k, v] : obj.items()) {
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
         std::string list;
@@ -206,8 +213,13 @@ core::Result<GpuPrice> read_gpu_price(const Reader& r, const json& v, const std:
     p.rent_per_gpu_hour = *rent;
     return p;
   }
-  if (!v.is_object()) return tl::unexpected(r.error(field, _("expected a map with rent_per_hour and/or purchase, or a number (hourly rent)")));
-  if (auto s = r.only_keys(v, field, {"rent_per_hour", "rent_per_month", "purchase", "billing", "minimum_billed_minutes", "note", "provider", "source", "as_of"}); !s)
+  if (!v.is_object())
+    return tl::unexpected(
+        r.error(field, _("expected a map with rent_per_hour and/or purchase, or a number (hourly rent)")));
+  if (auto s = r.only_keys(v, field,
+                           {"rent_per_hour", "rent_per_month", "purchase", "billing", "minimum_billed_minutes", "note",
+                            "provider", "source", "as_of"});
+      !s)
     return tl::unexpected(s.error());
   auto rent = r.number(v, "rent_per_hour", field + ".rent_per_hour", 0, kMaxHourly);
   if (!rent) return tl::unexpected(rent.error());
@@ -219,7 +231,8 @@ core::Result<GpuPrice> read_gpu_price(const Reader& r, const json& v, const std:
   if (!billing) return tl::unexpected(billing.error());
   auto min_minutes = r.number(v, "minimum_billed_minutes", field + ".minimum_billed_minutes", 0, 60 * 24 * 31);
   if (!min_minutes) return tl::unexpected(min_minutes.error());
-  if (!*rent && !*buy && !*month) return tl::unexpected(r.error(field, _("gives none of rent_per_hour, rent_per_month and purchase")));
+  if (!*rent && !*buy && !*month)
+    return tl::unexpected(r.error(field, _("gives none of rent_per_hour, rent_per_month and purchase")));
   p.rent_per_gpu_hour = *rent;
   p.rent_per_gpu_month = *month;
   p.purchase_per_gpu = *buy;
@@ -235,15 +248,18 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
   const auto eq = value.rfind('=');
   const char* example = rent ? "0.60" : "1599";
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == value.size())
-    return core::fail(core::ErrorCode::kInvalidArgument, option,
-                      trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\"", option, example));
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, option,
+        trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\"", option, example));
   const std::string name(value.substr(0, eq));
   const std::string number(value.substr(eq + 1));
   char* end = nullptr;
   const double v = std::strtod(number.c_str(), &end);
   if (end == number.c_str() || *end != '\0' || !std::isfinite(v) || v < 0 || v > (rent ? kMaxHourly : kMaxPrice))
-    return core::fail(core::ErrorCode::kInvalidArgument, option,
-                      trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\", found price '{2}'", option, example, number));
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, option,
+        trf("expected {0} \"GPU NAME=PRICE\", e.g. {0} \"NVIDIA GeForce RTX 4090={1}\", found price '{2}'", option,
+            example, number));
   // The flag adds to the book's entry for the same GPU however either spells
   // it ("RTX 4090 D" and "NVIDIA GeForce RTX 4090 D"), so both prices apply.
   std::string key = name;
@@ -258,15 +274,20 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
 
 }  // namespace
 
-core::Result<PriceBook> parse_price_book(std::string_view text, const std::string& path) {
+namespace {
+
+// The document: a JSON object or a YAML map, at most 1 MiB.
+core::Result<json> price_book_document(std::string_view text, const std::string& path) {
   // A price book is a page of numbers; anything larger is not one.
   constexpr size_t kMaxBytes = size_t{1} << 20;
-  if (text.size() > kMaxBytes) return core::fail(core::ErrorCode::kParse, path, _("larger than 1 MiB: not a price book"));
+  if (text.size() > kMaxBytes)
+    return core::fail(core::ErrorCode::kParse, path, _("larger than 1 MiB: not a price book"));
   json doc;
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
     doc = json::parse(text.begin(), text.end(), nullptr, false);
-    if (doc.is_discarded()) return core::fail(core::ErrorCode::kParse, path, _("not valid JSON (a price book is a JSON object or YAML map)"));
+    if (doc.is_discarded())
+      return core::fail(core::ErrorCode::kParse, path, _("not valid JSON (a price book is a JSON object or YAML map)"));
   } else {
     try {
       doc = yaml_to_json(YAML::Load(std::string(text)));
@@ -275,20 +296,23 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
                         trf("not valid YAML: {}", e.msg));
     }
   }
-  if (!doc.is_object()) return core::fail(core::ErrorCode::kParse, path, _("expected a map of price fields at the top (see data/prices.example.yaml)"));
-  const Reader r{path};
-  if (auto s = r.only_keys(doc, "", {"currency", "as_of", "sources", "notes", "gpus", "billing", "minimum_billed_minutes", "server",
-                                     "power_price_per_kwh", "hours_per_month", "amortization_years", "storage_per_month",
-                                     "network_per_month"});
-      !s)
-    return tl::unexpected(s.error());
-  PriceBook book;
-  book.source = path;
+  if (!doc.is_object())
+    return core::fail(core::ErrorCode::kParse, path,
+                      _("expected a map of price fields at the top (see data/prices.example.yaml)"));
+  return doc;
+}
+
+// The terms of the whole book: currency, billing, power, hours of use, write-off, storage and network.
+core::Status read_book_terms(const Reader& r, const json& doc, PriceBook& book) {
   if (doc.contains("currency")) {
-    if (!doc["currency"].is_string() || doc["currency"].get<std::string>().empty() || doc["currency"].get<std::string>().size() > 8)
+    if (!doc.at("currency").is_string() || doc.at("currency").get<std::string>().empty() ||
+        doc.at("currency").get<std::string>().size() > 8)
       return tl::unexpected(r.error("currency", _("expected a currency code such as USD, EUR or CNY")));
-    const auto code = parse_currency_code(doc["currency"].get<std::string>());
-    if (!code) return tl::unexpected(r.error("currency", trf("expected a three-letter ISO 4217 currency code such as USD, EUR or CNY, found {}", shown(doc["currency"]))));
+    const auto code = parse_currency_code(doc.at("currency").get<std::string>());
+    if (!code)
+      return tl::unexpected(
+          r.error("currency", trf("expected a three-letter ISO 4217 currency code such as USD, EUR or CNY, found {}",
+                                  shown(doc.at("currency")))));
     book.currency = *code;
     book.currency_given = true;
   }
@@ -303,7 +327,8 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
   book.power_price_per_kwh = *kwh;
   auto hours = r.number(doc, "hours_per_month", "hours_per_month", 0, kHoursPerMonthMax);
   if (!hours) return tl::unexpected(hours.error());
-  if (*hours && **hours <= 0) return tl::unexpected(r.error("hours_per_month", _("expected more than 0 hours of use a month")));
+  if (*hours && **hours <= 0)
+    return tl::unexpected(r.error("hours_per_month", _("expected more than 0 hours of use a month")));
   book.hours_per_month = *hours;
   auto years = r.number(doc, "amortization_years", "amortization_years", 0, 30);
   if (!years) return tl::unexpected(years.error());
@@ -317,10 +342,16 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
     if (!v) return tl::unexpected(v.error());
     (std::string_view(k) == "storage_per_month" ? book.storage_per_month : book.network_per_month) = v->value_or(0);
   }
+  return {};
+}
+
+// What the server around the GPUs costs and draws, and each GPU's prices.
+core::Status read_book_hardware(const Reader& r, const json& doc, PriceBook& book) {
   if (doc.contains("server")) {
-    const json& s = doc["server"];
+    const json& s = doc.at("server");
     if (!s.is_object()) return tl::unexpected(r.error("server", _("expected a map with purchase and/or watts")));
-    if (auto st = r.only_keys(s, "server", {"purchase", "watts", "note", "source"}); !st) return tl::unexpected(st.error());
+    if (auto st = r.only_keys(s, "server", {"purchase", "watts", "note", "source"}); !st)
+      return tl::unexpected(st.error());
     auto buy = r.number(s, "purchase", "server.purchase", 0, kMaxPrice);
     if (!buy) return tl::unexpected(buy.error());
     auto watts = r.number(s, "watts", "server.watts", 0, 100000);
@@ -329,7 +360,7 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
     book.server_watts = *watts;
   }
   if (doc.contains("gpus")) {
-    const json& g = doc["gpus"];
+    const json& g = doc.at("gpus");
     if (!g.is_object()) return tl::unexpected(r.error("gpus", _("expected a map from GPU name to its prices")));
     for (const auto& [name, v] : g.items()) {
       auto p = read_gpu_price(r, v, "gpus." + name);
@@ -337,17 +368,40 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
       book.gpus[name] = std::move(*p);
     }
   }
+  return {};
+}
+
+}  // namespace
+
+// A price book (YAML or JSON, data/prices.example.yaml): only known keys, each
+// value checked against its range; errors name the file and the key.
+core::Result<PriceBook> parse_price_book(std::string_view text, const std::string& path) {
+  const json doc = TFRIG_TRY(price_book_document(text, path));
+  const Reader r{path};
+  if (auto s = r.only_keys(
+          doc, "",
+          {"currency", "as_of", "sources", "notes", "gpus", "billing", "minimum_billed_minutes", "server",
+           "power_price_per_kwh", "hours_per_month", "amortization_years", "storage_per_month", "network_per_month"});
+      !s)
+    return tl::unexpected(s.error());
+  PriceBook book;
+  book.source = path;
+  TFRIG_TRY(read_book_terms(r, doc, book));
+  TFRIG_TRY(read_book_hardware(r, doc, book));
   return book;
 }
 
-core::Status apply_rent_flag(PriceBook& book, std::string_view value) { return apply_flag(book, value, "--rent", true); }
+core::Status apply_rent_flag(PriceBook& book, std::string_view value) {
+  return apply_flag(book, value, "--rent", true);
+}
 core::Status apply_buy_flag(PriceBook& book, std::string_view value) { return apply_flag(book, value, "--buy", false); }
 
 bool price_names_gpu(std::string_view name, const GpuCandidate& gpu) {
   const std::string k = price_gpu_key(name);
   if (k.empty()) return false;
   if (k == price_gpu_key(gpu.id) || k == price_gpu_key(gpu.name)) return true;
-  return std::any_of(gpu.aliases.begin(), gpu.aliases.end(), [&k](const std::string& a) { return price_gpu_key(a) == k; });
+  return std::any_of(gpu.aliases.begin(), gpu.aliases.end(),
+                     [&k](const std::string& a) { return price_gpu_key(a) == k; });
 }
 
 const GpuPrice* find_price(const PriceBook& book, const GpuCandidate& gpu) {
@@ -393,7 +447,8 @@ core::Result<PriceBook> load_prices(const PriceOptions& o, const CurrencyOptions
     const auto code = parse_currency_code(c.currency);
     if (!code)
       return core::fail(core::ErrorCode::kInvalidArgument, "--currency",
-                        trf("expected a three-letter ISO 4217 currency code such as USD, EUR or CNY, found '{}'", core::printable(c.currency)));
+                        trf("expected a three-letter ISO 4217 currency code such as USD, EUR or CNY, found '{}'",
+                            core::printable(c.currency)));
     want = *code;
   }
   std::optional<ExchangeRate> rate;
@@ -408,14 +463,15 @@ core::Result<PriceBook> load_prices(const PriceOptions& o, const CurrencyOptions
     // user gives converts them, nothing else does.
     if (!rate) {
       // TRANSLATORS: {0} a price file, {1} its currency (or USD when it names none), {2} the one --currency asks for.
-      return core::fail(core::ErrorCode::kInvalidArgument, "--currency",
-                        book.currency_given
-                            ? trf("{0} is priced in {1} and --currency asks for {2}: give the rate with --exchange-rate {1}/{2}=RATE "
-                                  "(tfrig fetches none) or leave --currency out",
-                                  o.file, book.currency, want)
-                            : trf("{0} names no currency (USD is assumed) and --currency asks for {2}: add 'currency: {2}' to it if its "
-                                  "prices are in {2}, or give --exchange-rate {1}/{2}=RATE",
-                                  o.file, book.currency, want));
+      return core::fail(
+          core::ErrorCode::kInvalidArgument, "--currency",
+          book.currency_given
+              ? trf("{0} is priced in {1} and --currency asks for {2}: give the rate with --exchange-rate {1}/{2}=RATE "
+                    "(tfrig fetches none) or leave --currency out",
+                    o.file, book.currency, want)
+              : trf("{0} names no currency (USD is assumed) and --currency asks for {2}: add 'currency: {2}' to it if its "
+                    "prices are in {2}, or give --exchange-rate {1}/{2}=RATE",
+                    o.file, book.currency, want));
     }
     if (rate->from == want && rate->to == book.currency) {
       // Given the other way round: 1 CNY = 0.14 USD.
@@ -423,12 +479,14 @@ core::Result<PriceBook> load_prices(const PriceOptions& o, const CurrencyOptions
     }
     if (rate->from != book.currency || rate->to != want)
       return core::fail(core::ErrorCode::kInvalidArgument, "--exchange-rate",
-                        trf("converts {0} to {1}, but {2} is priced in {3} and the output is in {4}", rate->from, rate->to, o.file,
-                            book.currency, want));
+                        trf("converts {0} to {1}, but {2} is priced in {3} and the output is in {4}", rate->from,
+                            rate->to, o.file, book.currency, want));
     convert_prices(book, *rate);
   } else if (rate) {
-    return core::fail(core::ErrorCode::kInvalidArgument, "--exchange-rate",
-                      trf("nothing to convert: the prices are already in {0} (--exchange-rate converts a --prices file in another currency)", want));
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, "--exchange-rate",
+        trf("nothing to convert: the prices are already in {0} (--exchange-rate converts a --prices file in another currency)",
+            want));
   }
   book.currency = want;
   for (const std::string& r : o.rent) {
@@ -438,7 +496,8 @@ core::Result<PriceBook> load_prices(const PriceOptions& o, const CurrencyOptions
     if (auto st = apply_buy_flag(book, b); !st) return tl::unexpected(st.error());
   }
   if (o.kwh) {
-    if (!std::isfinite(*o.kwh) || *o.kwh < 0 || *o.kwh > 100) return core::fail(core::ErrorCode::kInvalidArgument, "--kwh", _("expected a price per kWh from 0 to 100"));
+    if (!std::isfinite(*o.kwh) || *o.kwh < 0 || *o.kwh > 100)
+      return core::fail(core::ErrorCode::kInvalidArgument, "--kwh", _("expected a price per kWh from 0 to 100"));
     book.power_price_per_kwh = *o.kwh;
   }
   return book;

@@ -60,17 +60,17 @@ struct GpuPrice {
   // One GPU of an instance reserved by the month (a monthly subscription,
   // "reserved" at AWS, 包年包月 at Chinese clouds); none: 730 h of the hourly rent.
   std::optional<double> rent_per_gpu_month;
-  std::optional<double> purchase_per_gpu;   // one card
-  std::optional<Billing> billing;           // overrides the book's
+  std::optional<double> purchase_per_gpu;  // one card
+  std::optional<Billing> billing;          // overrides the book's
   std::optional<double> minimum_billed_hours;
-  std::string note;                         // provider, date, source: shown next to the option
+  std::string note;  // provider, date, source: shown next to the option
 };
 
 struct PriceBook {
-  std::string currency = "USD";  // ISO 4217; a price book that names none is in USD
-  bool currency_given = false;   // the file named its currency
+  std::string currency = "USD";          // ISO 4217; a price book that names none is in USD
+  bool currency_given = false;           // the file named its currency
   std::optional<ExchangeRate> exchange;  // the file's prices were converted at this rate
-  std::string source;  // the file, or "command line"
+  std::string source;                    // the file, or "command line"
   // Keyed by the text the user wrote: a catalog id, name or alias, matched
   // case-insensitively and ignoring "NVIDIA " (find_price).
   std::map<std::string, GpuPrice> gpus;
@@ -78,11 +78,11 @@ struct PriceBook {
   // when the user names no provider's rule).
   Billing billing = Billing::kPerHour;
   double minimum_billed_hours = 0;
-  std::optional<double> server_purchase;     // the server around the GPUs, without them
-  std::optional<double> server_watts;        // what the rest of the server draws under load
+  std::optional<double> server_purchase;  // the server around the GPUs, without them
+  std::optional<double> server_watts;     // what the rest of the server draws under load
   std::optional<double> power_price_per_kwh;
-  std::optional<double> hours_per_month;     // hours of use per month of an owned server
-  double amortization_years = 3;             // assumed when not given (docs/plan.md)
+  std::optional<double> hours_per_month;  // hours of use per month of an owned server
+  double amortization_years = 3;          // assumed when not given (docs/plan.md)
   bool amortization_assumed = true;
   double storage_per_month = 0;
   double network_per_month = 0;

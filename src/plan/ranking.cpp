@@ -37,12 +37,11 @@ double scaling_efficiency(const GpuCandidate& gpu, int n) {
   return gpu.nvlink_gbs ? 0.92 : 0.85;
 }
 
-GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> /*all*/, const ThroughputModel* model) {
-  GpuChoice c;
-  c.gpu = gpu;
-  c.tier = tier_of(gpu);
-  c.max_batch_per_gpu = max_batch_that_fits(w, usable_gpu_bytes(gpu));
-  c.fits = c.max_batch_per_gpu > 0;
+namespace {
+
+// How many GPUs the batch needs by memory, and the batch each then runs; a
+// GPU that cannot hold one sample says so.
+void size_gpu_batch(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
   const uint64_t batch = std::max<uint64_t>(1, w.batch);
   if (c.fits) {
     const uint64_t by_memory = (batch + c.max_batch_per_gpu - 1) / c.max_batch_per_gpu;
@@ -51,27 +50,36 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
     c.memory = estimate_memory(w, c.batch_per_gpu);
   } else {
     c.memory = estimate_memory(w, 1);
-    // TRANSLATORS: {0} the memory of one sample, {1} its uncertainty, {2} the GPU memory usable.
-    c.notes.push_back(trf("one sample needs {0} (+{1} uncertainty) of {2} usable: needs model parallelism or sharded optimizer state (not planned here)",
-                                  core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
-                                  core::format_bytes_binary(usable_gpu_bytes(gpu))));
+    c.notes.push_back(trf(
+        // TRANSLATORS: {0} the memory of one sample, {1} its uncertainty, {2} the GPU memory usable.
+        "one sample needs {0} (+{1} uncertainty) of {2} usable: needs model parallelism or sharded optimizer state (not planned here)",
+        core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
+        core::format_bytes_binary(usable_gpu_bytes(gpu))));
   }
-  // The batch asked for on as many GPUs as asked: inside the uncertainty it
-  // is borderline, never "fits"; the plan then spreads it wider (gpus_needed)
-  // and says so with the largest safe batch.
-  {
-    const uint64_t asked = (batch + static_cast<uint64_t>(std::max(1, w.gpus)) - 1) / static_cast<uint64_t>(std::max(1, w.gpus));
-    const MemoryBreakdown at_asked = estimate_memory(w, asked);
-    c.requested_batch_per_gpu = asked;
-    c.requested_verdict = memory_verdict(at_asked, usable_gpu_bytes(gpu));
-    if (c.requested_verdict == MemoryVerdict::kBorderline) {
-      // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
-      c.notes.push_back(trf("batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}",
-                            asked, core::format_bytes_binary(at_asked.total_bytes), core::format_bytes_binary(at_asked.uncertainty_bytes),
-                            core::format_bytes_binary(usable_gpu_bytes(gpu)), c.max_batch_per_gpu));
-    }
+}
+
+// The batch asked for on as many GPUs as asked: inside the uncertainty it
+// is borderline, never "fits"; the plan then spreads it wider (gpus_needed)
+// and says so with the largest safe batch.
+void check_requested_batch(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
+  const uint64_t batch = std::max<uint64_t>(1, w.batch);
+  const uint64_t asked =
+      (batch + static_cast<uint64_t>(std::max(1, w.gpus)) - 1) / static_cast<uint64_t>(std::max(1, w.gpus));
+  const MemoryBreakdown at_asked = estimate_memory(w, asked);
+  c.requested_batch_per_gpu = asked;
+  c.requested_verdict = memory_verdict(at_asked, usable_gpu_bytes(gpu));
+  if (c.requested_verdict == MemoryVerdict::kBorderline) {
+    c.notes.push_back(trf(
+        // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
+        "batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}",
+        asked, core::format_bytes_binary(at_asked.total_bytes), core::format_bytes_binary(at_asked.uncertainty_bytes),
+        core::format_bytes_binary(usable_gpu_bytes(gpu)), c.max_batch_per_gpu));
   }
-  // The rate of one GPU at the batch it runs (the per-step update is spread over it).
+}
+
+// The rate of one GPU at the batch it runs (the per-step update is spread
+// over it), and of all the GPUs needed with their scaling.
+void estimate_gpu_rate(GpuChoice& c, const Workload& w, const GpuCandidate& gpu, const ThroughputModel* model) {
   Workload one = w;
   one.batch = std::max<uint64_t>(1, c.batch_per_gpu);
   one.gpus = 1;
@@ -85,56 +93,81 @@ GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const 
       c.samples_per_s_per_kusd = c.per_gpu->samples_per_s / (*gpu.launch_price_usd / 1000.0);
     }
   }
-  // The notes per tier and on consumer vs professional cards of the
-  // configuration guide (docs/guide.md).
+}
+
+// The notes per tier and on consumer vs professional cards of the
+// configuration guide (docs/guide.md), on multi-GPU links and on precision.
+void add_card_notes(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
   switch (c.tier) {
     case Tier::kEntry:
-      c.notes.push_back(_("entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models"));
+      c.notes.push_back(_(
+          "entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models"));
       break;
-    case Tier::kMainstream:
-      c.notes.push_back(_("mainstream tier (docs/guide.md: RTX 4090 24 GB, RTX A5000)"));
-      break;
+    case Tier::kMainstream: c.notes.push_back(_("mainstream tier (docs/guide.md: RTX 4090 24 GB, RTX A5000)")); break;
     case Tier::kEnterprise:
       c.notes.push_back(_("enterprise tier (docs/guide.md: A100 40/80 GB, H800 with NVLink)"));
       break;
   }
   if (gpu.segment == Segment::kConsumer) {
-    c.notes.push_back(_("consumer card: best price/performance, but no ECC, not rated for 24/7 duty, no virtualization (vGPU/MIG); open-air coolers need slot spacing"));
+    c.notes.push_back(_(
+        "consumer card: best price/performance, but no ECC, not rated for 24/7 duty, no virtualization (vGPU/MIG); open-air coolers need slot spacing"));
   } else {
     const bool ecc = gpu.ecc.value_or(false);
     if (gpu.segment == Segment::kDatacenter) {
-      c.notes.push_back(ecc ? _("professional card: ECC, 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow")
-                            : _("professional card: 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow"));
+      c.notes.push_back(
+          ecc ? _("professional card: ECC, 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow")
+              : _("professional card: 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow"));
     } else {
       c.notes.push_back(ecc ? _("professional card: ECC, 24/7 duty rating, virtualization support")
                             : _("professional card: 24/7 duty rating, virtualization support"));
     }
   }
   if (c.gpus_needed > 1) {
-    c.notes.push_back(gpu.nvlink_gbs ? trf("{0} GPUs: NVLink ({1:.0f} GB/s per GPU) carries the gradient all-reduce", c.gpus_needed, *gpu.nvlink_gbs)
-                                     : trf("{0} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the configuration guide (docs/guide.md) names as the multi-GPU bottleneck", c.gpus_needed));
+    c.notes.push_back(
+        gpu.nvlink_gbs
+            ? trf("{0} GPUs: NVLink ({1:.0f} GB/s per GPU) carries the gradient all-reduce", c.gpus_needed,
+                  *gpu.nvlink_gbs)
+            : trf("{0} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the configuration guide (docs/guide.md) names as the multi-GPU bottleneck",
+                  c.gpus_needed));
   }
   if (w.precision == Precision::kMixedBfloat16 && !gpu.bf16_tflops) {
-    c.notes.push_back(_("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16"));
+    c.notes.push_back(
+        _("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16"));
   }
   if (w.precision == Precision::kMixedFloat16 && !gpu.fp16_tflops) {
-    c.notes.push_back(_("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0"));
+    c.notes.push_back(
+        _("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0"));
   }
+}
+
+}  // namespace
+
+// One GPU for the workload: how many it takes and at what batch, whether the
+// batch asked for fits, the rate, and the notes on the card.
+GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> /*all*/,
+                    const ThroughputModel* model) {
+  GpuChoice c;
+  c.gpu = gpu;
+  c.tier = tier_of(gpu);
+  c.max_batch_per_gpu = max_batch_that_fits(w, usable_gpu_bytes(gpu));
+  c.fits = c.max_batch_per_gpu > 0;
+  size_gpu_batch(c, w, gpu);
+  check_requested_batch(c, w, gpu);
+  estimate_gpu_rate(c, w, gpu, model);
+  add_card_notes(c, w, gpu);
   return c;
 }
 
-std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by, const ThroughputModel* model) {
+std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by,
+                                 const ThroughputModel* model) {
   std::vector<GpuChoice> out;
   out.reserve(gpus.size());
   for (const GpuCandidate& g : gpus) out.push_back(judge_gpu(w, g, gpus, model));
   auto key = [by](const GpuChoice& c) -> double {
     switch (by) {
-      case RankBy::kPricePerformance:
-        return c.samples_per_s_per_kusd.value_or(-1.0);
-      case RankBy::kSpeed:
-        return c.est_samples_per_s / std::max(1, c.gpus_needed);
-      case RankBy::kMemory:
-        return static_cast<double>(c.gpu.memory_bytes);
+      case RankBy::kPricePerformance: return c.samples_per_s_per_kusd.value_or(-1.0);
+      case RankBy::kSpeed: return c.est_samples_per_s / std::max(1, c.gpus_needed);
+      case RankBy::kMemory: return static_cast<double>(c.gpu.memory_bytes);
     }
     return 0;
   };

@@ -28,13 +28,13 @@ struct GpuChoice {
   // with its uncertainty: never "fits" inside it (memory_verdict()).
   uint64_t requested_batch_per_gpu = 0;
   MemoryVerdict requested_verdict = MemoryVerdict::kDoesNotFit;
-  int gpus_needed = 0;             // 0 when it does not fit
+  int gpus_needed = 0;  // 0 when it does not fit
   uint64_t batch_per_gpu = 0;
-  MemoryBreakdown memory;          // at batch_per_gpu (1 when it does not fit)
+  MemoryBreakdown memory;  // at batch_per_gpu (1 when it does not fit)
   std::optional<Throughput> per_gpu;
-  double scaling = 1.0;            // multi-GPU efficiency applied
-  double est_samples_per_s = 0;    // all gpus_needed together
-  double est_samples_per_s_low = 0;   // its uncertainty band
+  double scaling = 1.0;              // multi-GPU efficiency applied
+  double est_samples_per_s = 0;      // all gpus_needed together
+  double est_samples_per_s_low = 0;  // its uncertainty band
   double est_samples_per_s_high = 0;
   std::optional<double> samples_per_s_per_kusd;  // per GPU, per 1000 USD of launch price
   std::vector<std::string> notes;
@@ -44,7 +44,9 @@ struct GpuChoice {
 double scaling_efficiency(const GpuCandidate& gpu, int n);
 
 // model: the measured rows and calibration to use; nullptr = the embedded ones.
-GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> all, const ThroughputModel* model = nullptr);
-std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by, const ThroughputModel* model = nullptr);
+GpuChoice judge_gpu(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> all,
+                    const ThroughputModel* model = nullptr);
+std::vector<GpuChoice> rank_gpus(const Workload& w, std::span<const GpuCandidate> gpus, RankBy by,
+                                 const ThroughputModel* model = nullptr);
 
 }  // namespace tfrig::plan

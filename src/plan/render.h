@@ -20,8 +20,8 @@ struct MemoryRow {
 std::vector<MemoryRow> memory_rows(const PlanResult& r);
 
 struct RenderOptions {
-  bool all_gpus = false;  // list GPUs that do not fit too
-  size_t top = 0;         // 0 = every GPU that fits
+  bool all_gpus = false;                   // list GPUs that do not fit too
+  size_t top = 0;                          // 0 = every GPU that fits
   size_t width = core::kDefaultTextWidth;  // columns: tables fold, lines wrap (core/text_width.h)
 };
 

@@ -33,9 +33,9 @@ constexpr int kGuideMinCores = 16;
 
 struct CpuClass {
   const char* name;
-  int max_lanes;      // usable PCIe lanes from the CPU(s)
+  int max_lanes;  // usable PCIe lanes from the CPU(s)
   int max_cores;
-  int channels;       // DDR5 channels
+  int channels;  // DDR5 channels
   int dimms_per_channel;
   double tdp_w;
 };
@@ -48,9 +48,12 @@ struct CpuClass {
 // 9004 platform brief) and PCIe switches fan out beyond.
 constexpr CpuClass kCpuClasses[] = {
     {N_("desktop (e.g. AMD Ryzen 9 7950X: 16 cores, 24 usable PCIe 5.0 lanes, 2 DDR5 channels)"), 24, 16, 2, 2, 170},
-    {N_("workstation (e.g. AMD Threadripper PRO 7000 WX: up to 96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels)"), 128, 96, 8, 1, 350},
-    {N_("1-socket server (e.g. AMD EPYC 9004: up to 96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels)"), 128, 96, 12, 1, 360},
-    {N_("2-socket server (e.g. 2x AMD EPYC 9004: 160 usable PCIe lanes, 24 DDR5 channels), PCIe switches beyond"), 160, 192, 24, 1, 720},
+    {N_("workstation (e.g. AMD Threadripper PRO 7000 WX: up to 96 cores, 128 PCIe 5.0 lanes, 8 DDR5 channels)"), 128,
+     96, 8, 1, 350},
+    {N_("1-socket server (e.g. AMD EPYC 9004: up to 96 cores, 128 PCIe 5.0 lanes, 12 DDR5 channels)"), 128, 96, 12, 1,
+     360},
+    {N_("2-socket server (e.g. 2x AMD EPYC 9004: 160 usable PCIe lanes, 24 DDR5 channels), PCIe switches beyond"), 160,
+     192, 24, 1, 720},
 };
 
 // DDR5 RDIMM/UDIMM capacities on the market (JEDEC DDR5 densities 16-64 Gb
@@ -103,19 +106,28 @@ std::optional<DimmLayout> dimm_layout_for(uint64_t need, int channels, int max_d
   return best;
 }
 
-ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const DataOptions& data) {
-  ServerPlan p;
-  p.gpu_name = choice.gpu.name;
-  p.gpus = std::max(1, choice.gpus_needed);
-  p.samples_per_s = choice.est_samples_per_s;
-  p.image_input = image_input(w);
+namespace {
 
-  // CPU: decode + augment at the GPUs' rate, plus one core per GPU for the
-  // framework's host threads (ASSUMED), at least the configuration guide's 16.
+// What the steps of balance_server decide besides the plan's own fields: the
+// parts the table lines name in the interface's language.
+struct ServerParts {
+  uint64_t drive_bytes = 0;
+  int nic_lanes = 0;
+  const CpuClass* cpu_class = nullptr;
+  std::string dimm_text;  // the terminal's words for p.dimm_layout (JSON keeps English)
+  double gpu_watts = 0;
+  std::string psu_text;
+};
+
+// CPU: decode + augment at the GPUs' rate, plus one core per GPU for the
+// framework's host threads (ASSUMED), at least the configuration guide's 16.
+void size_server_cpu(ServerPlan& p, const DataOptions& data) {
   if (data.decode_rate_per_core && *data.decode_rate_per_core > 0) {
     p.per_core_rate = *data.decode_rate_per_core;
-    p.per_core_basis = "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
-    p.per_core_basis_text = data.decode_rate_source.empty() ? _("measured (given)") : trf("measured ({0})", data.decode_rate_source);
+    p.per_core_basis =
+        "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
+    p.per_core_basis_text =
+        data.decode_rate_source.empty() ? _("measured (given)") : trf("measured ({0})", data.decode_rate_source);
   } else {
     p.per_core_rate = p.image_input ? kImageDecodePerCore : kTextParsePerCore;
     p.per_core_basis = "assumed";
@@ -123,8 +135,10 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   }
   p.cpu_cores_needed = static_cast<int>(std::ceil(p.samples_per_s / p.per_core_rate)) + p.gpus;
   p.cpu_cores = std::max(kGuideMinCores, p.cpu_cores_needed);
+}
 
-  // Data on disk and the read rate the GPUs pull.
+// Data on disk and the read rate the GPUs pull; returns one drive's size.
+uint64_t size_server_storage(ServerPlan& p, const Workload& w, const DataOptions& data) {
   p.dataset_assumed = !data.dataset_samples || !data.sample_bytes;
   p.dataset_samples = data.dataset_samples.value_or(default_dataset_samples(w));
   p.sample_bytes = data.sample_bytes.value_or(default_sample_bytes(w));
@@ -144,26 +158,27 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
     }
   }
   p.nvme_bytes = drive * static_cast<uint64_t>(p.nvme_drives);
+  return drive;
+}
 
-  if (data.storage_separate) {
-    // The configuration guide's case study: storage separate from compute, 10 GbE inside
-    // the network so data arrives faster than the GPU consumes it. ASSUMED
-    // 30% headroom over the payload for protocol overhead and bursts.
-    p.network_gbits = p.read_bytes_per_s * 8.0 / 1e9 * 1.3;
-    p.nic = "400 GbE or several NICs";
-    for (int g : kEthernetGbits) {
-      if (g >= *p.network_gbits) {
-        p.nic = std::to_string(g) + " GbE";
-        break;
-      }
+// The configuration guide's case study: storage separate from compute, 10 GbE inside
+// the network so data arrives faster than the GPU consumes it. ASSUMED
+// 30% headroom over the payload for protocol overhead and bursts.
+void size_server_network(ServerPlan& p, const DataOptions& data) {
+  if (!data.storage_separate) return;
+  p.network_gbits = p.read_bytes_per_s * 8.0 / 1e9 * 1.3;
+  p.nic = "400 GbE or several NICs";
+  for (int g : kEthernetGbits) {
+    if (g >= *p.network_gbits) {
+      p.nic = std::to_string(g) + " GbE";
+      break;
     }
   }
+}
 
-  // PCIe lanes: x16 per GPU (docs/guide.md), x4 per NVMe drive (NVMe over
-  // PCIe x4, the U.2/M.2 form factors), x16 for a 100 GbE+ NIC, x8 below.
-  const int nic_lanes = data.storage_separate ? (p.network_gbits && *p.network_gbits > 40 ? 16 : 8) : 0;
-  p.pcie_lanes = 16 * p.gpus + 4 * p.nvme_drives + nic_lanes;
-
+// The smallest CPU class with the lanes, cores and memory channels the plan
+// needs, and the RAM's modules on it.
+void choose_server_platform(ServerPlan& p, const GpuChoice& choice, ServerParts& parts) {
   // RAM: at least 2x the total GPU memory (the configuration guide, docs/guide.md: "A100 80 GB -> 256 GB").
   p.ram_min_bytes = 2 * choice.gpu.memory_bytes * static_cast<uint64_t>(p.gpus);
 
@@ -178,35 +193,114 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
   }
   if (!layout) layout = dimm_layout_for(p.ram_min_bytes, cls->channels, 2);
   p.cpu_class = cls->name;
-  std::string dimm_text;  // the terminal's words for p.dimm_layout (JSON keeps English)
+  parts.cpu_class = cls;
   if (layout) {
     p.ram_bytes = layout->total_bytes;
     // TRANSLATORS: {0} modules of {1} GB on {2} memory channels, {3} module(s) per channel.
-    dimm_text = trnf("{0} x {1} GB DDR5 ({2} channel, {3} per channel)", "{0} x {1} GB DDR5 ({2} channels, {3} per channel)", layout->channels,
-                     layout->dimms, layout->dimm_bytes / core::kGiB, layout->channels, layout->dimms / layout->channels);
-    p.dimm_layout = fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
-                                layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
+    parts.dimm_text = trnf("{0} x {1} GB DDR5 ({2} channel, {3} per channel)",
+                           "{0} x {1} GB DDR5 ({2} channels, {3} per channel)", layout->channels, layout->dimms,
+                           layout->dimm_bytes / core::kGiB, layout->channels, layout->dimms / layout->channels);
+    p.dimm_layout =
+        fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
+                    layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
   } else {
     p.ram_bytes = p.ram_min_bytes;
     p.dimm_layout = "more than one 2-socket server holds: split the job over nodes";
-    dimm_text = _("more than one 2-socket server holds: split the job over nodes");
+    parts.dimm_text = _("more than one 2-socket server holds: split the job over nodes");
   }
+}
 
-  // Power: GPU TDPs + CPU TDP + the rest, with headroom.
-  const double gpu_w = choice.gpu.tdp_watts.value_or(300.0) * p.gpus;
-  const double watts = (gpu_w + cls->tdp_w + kBaseWatts) * kPsuHeadroom;
+// Power: GPU TDPs + CPU TDP + the rest, with headroom.
+void size_server_power(ServerPlan& p, const GpuChoice& choice, ServerParts& parts) {
+  parts.gpu_watts = choice.gpu.tdp_watts.value_or(300.0) * p.gpus;
+  const double watts = (parts.gpu_watts + parts.cpu_class->tdp_w + kBaseWatts) * kPsuHeadroom;
   p.psu_watts = static_cast<int>(std::ceil(watts));
   const int redundant_supplies = static_cast<int>(std::ceil(watts / 2000.0));
   p.psu = fmt::format("{} x 2000 W (redundant server supplies)", redundant_supplies);
   // TRANSLATORS: {0} power supplies of 2000 W each.
-  std::string psu_text = trf("{0} x 2000 W (redundant server supplies)", redundant_supplies);
+  parts.psu_text = trf("{0} x 2000 W (redundant server supplies)", redundant_supplies);
   for (int size : kPsuWatts) {
     if (size >= watts) {
       p.psu = fmt::format("{} W", size);
-      psu_text = p.psu;
+      parts.psu_text = p.psu;
       break;
     }
   }
+}
+
+// The table rows `tfrig plan` prints, in the interface's language.
+void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts& parts) {
+  const long long together = std::llround(p.samples_per_s);
+  p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), trf("{0} samples/s together", together)});
+  p.lines.push_back(
+      // TRANSLATORS: {0} physical cores, {1} hardware threads.
+      {"CPU", trf("{0} cores / {1} threads", p.cpu_cores, 2 * p.cpu_cores),
+       // TRANSLATORS: {0} samples/s of all GPUs, {1} samples/s one core decodes, {2} how that is known (assumed/measured), {3} the cores needed.
+       trf("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16", p.samples_per_s,
+           p.per_core_rate, p.per_core_basis_text, p.cpu_cores_needed)});
+  p.lines.push_back({C_("server part", "CPU class"), _(parts.cpu_class->name),
+                     parts.nic_lanes ? trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC", p.pcie_lanes)
+                                     : trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe", p.pcie_lanes)});
+  // TRANSLATORS: {0} the memory size, {1} its modules and channels.
+  p.lines.push_back({C_("server part", "RAM"),
+                     trf("{0} ({1})", core::format_bytes_binary(p.ram_bytes), parts.dimm_text),
+                     trf("at least 2 x total GPU memory = {0}", core::format_bytes_binary(p.ram_min_bytes))});
+  p.lines.push_back({"NVMe",
+                     // TRANSLATORS: {0} drives of {1} each, {2} in all.
+                     trf("{0} x {1} ({2} in all)", p.nvme_drives, core::format_bytes_decimal(parts.drive_bytes),
+                         core::format_bytes_decimal(p.nvme_bytes)),
+                     p.dataset_assumed
+                         // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
+                         ? trf("2 x dataset ({0} samples x {1}, assumed); reads {2}", p.dataset_samples,
+                               core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))
+                         : trf("2 x dataset ({0} samples x {1}); reads {2}", p.dataset_samples,
+                               core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))});
+  if (p.network_gbits) {
+    const std::string nic_text = p.nic == "400 GbE or several NICs" ? _("400 GbE or several NICs") : p.nic;
+    p.lines.push_back(
+        {C_("server part", "Network"), nic_text,
+         trf("storage is separate: {0:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
+  }
+  p.lines.push_back(
+      {C_("server part", "PSU"), parts.psu_text,
+       // TRANSLATORS: the power supply: ({0} W for the GPUs + {1} W CPU + {2} W the rest) x headroom {3} = {4} W.
+       trf("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W", parts.gpu_watts,
+           parts.cpu_class->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
+  if (p.epoch_seconds > 0) {
+    p.lines.push_back(
+        {C_("server part", "Epoch"), duration(p.epoch_seconds),
+         p.cost_per_epoch
+             ?  // TRANSLATORS: {0} the epoch's cost, {1} the price of one GPU-hour; both with their currency ("¥3.20").
+             trf("costs {0} at {1} per GPU-hour", format_money(*p.cost_per_epoch, data.price_currency),
+                 format_money(*data.price_per_gpu_hour, data.price_currency))
+             : _("--price-per-hour gives its cost")});
+  }
+}
+
+}  // namespace
+
+// The server around the chosen GPUs, part by part: the CPU that feeds them,
+// the drives and network that keep up with their reads, the lanes of all that,
+// the platform and RAM, the power, then one epoch's time and cost.
+ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const DataOptions& data) {
+  ServerPlan p;
+  p.gpu_name = choice.gpu.name;
+  p.gpus = std::max(1, choice.gpus_needed);
+  p.samples_per_s = choice.est_samples_per_s;
+  p.image_input = image_input(w);
+
+  ServerParts parts;
+  size_server_cpu(p, data);
+  parts.drive_bytes = size_server_storage(p, w, data);
+  size_server_network(p, data);
+
+  // PCIe lanes: x16 per GPU (docs/guide.md), x4 per NVMe drive (NVMe over
+  // PCIe x4, the U.2/M.2 form factors), x16 for a 100 GbE+ NIC, x8 below.
+  parts.nic_lanes = data.storage_separate ? (p.network_gbits && *p.network_gbits > 40 ? 16 : 8) : 0;
+  p.pcie_lanes = 16 * p.gpus + 4 * p.nvme_drives + parts.nic_lanes;
+
+  choose_server_platform(p, choice, parts);
+  size_server_power(p, choice, parts);
 
   if (p.samples_per_s > 0) {
     p.epoch_seconds = static_cast<double>(p.dataset_samples) / p.samples_per_s;
@@ -215,41 +309,7 @@ ServerPlan balance_server(const Workload& w, const GpuChoice& choice, const Data
       p.cost_currency = data.price_currency;
     }
   }
-
-  // The table rows `tfrig plan` prints, in the interface's language.
-  const long long together = std::llround(p.samples_per_s);
-  p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), trf("{0} samples/s together", together)});
-  // TRANSLATORS: {0} physical cores, {1} hardware threads.
-  p.lines.push_back({"CPU", trf("{0} cores / {1} threads", p.cpu_cores, 2 * p.cpu_cores),
-                     // TRANSLATORS: {0} samples/s of all GPUs, {1} samples/s one core decodes, {2} how that is known (assumed/measured), {3} the cores needed.
-                     trf("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16", p.samples_per_s, p.per_core_rate,
-                         p.per_core_basis_text, p.cpu_cores_needed)});
-  p.lines.push_back({C_("server part", "CPU class"), _(cls->name),
-                     nic_lanes ? trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC", p.pcie_lanes) : trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe", p.pcie_lanes)});
-  // TRANSLATORS: {0} the memory size, {1} its modules and channels.
-  p.lines.push_back({C_("server part", "RAM"), trf("{0} ({1})", core::format_bytes_binary(p.ram_bytes), dimm_text),
-                     trf("at least 2 x total GPU memory = {0}", core::format_bytes_binary(p.ram_min_bytes))});
-  // TRANSLATORS: {0} drives of {1} each, {2} in all.
-  p.lines.push_back({"NVMe", trf("{0} x {1} ({2} in all)", p.nvme_drives, core::format_bytes_decimal(drive), core::format_bytes_decimal(p.nvme_bytes)),
-                     // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
-                     p.dataset_assumed ? trf("2 x dataset ({0} samples x {1}, assumed); reads {2}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
-                                             core::format_rate(p.read_bytes_per_s))
-                                       : trf("2 x dataset ({0} samples x {1}); reads {2}", p.dataset_samples, core::format_bytes_decimal(p.sample_bytes),
-                                             core::format_rate(p.read_bytes_per_s))});
-  if (p.network_gbits) {
-    const std::string nic_text = p.nic == "400 GbE or several NICs" ? _("400 GbE or several NICs") : p.nic;
-    p.lines.push_back({C_("server part", "Network"), nic_text, trf("storage is separate: {0:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
-  }
-  p.lines.push_back({C_("server part", "PSU"), psu_text,
-                     // TRANSLATORS: the power supply: ({0} W for the GPUs + {1} W CPU + {2} W the rest) x headroom {3} = {4} W.
-                     trf("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W", gpu_w, cls->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
-  if (p.epoch_seconds > 0) {
-    p.lines.push_back({C_("server part", "Epoch"), duration(p.epoch_seconds),
-                       p.cost_per_epoch ? // TRANSLATORS: {0} the epoch's cost, {1} the price of one GPU-hour; both with their currency ("¥3.20").
-                                            trf("costs {0} at {1} per GPU-hour", format_money(*p.cost_per_epoch, data.price_currency),
-                                                format_money(*data.price_per_gpu_hour, data.price_currency))
-                                        : _("--price-per-hour gives its cost")});
-  }
+  add_server_lines(p, data, parts);
   return p;
 }
 

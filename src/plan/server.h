@@ -18,19 +18,19 @@ namespace tfrig::plan {
 inline constexpr double kNvmeSmallReadBytesPerS = 3e9;
 
 struct DataOptions {
-  std::optional<uint64_t> dataset_samples;       // --dataset-size
-  std::optional<uint64_t> sample_bytes;          // --sample-bytes
-  std::optional<double> decode_rate_per_core;    // samples/s one core decodes and augments
-  std::string decode_rate_source;                // "tfrig bench decode", "--decode-rate-per-core"
-  bool storage_separate = false;                 // data on another machine (the configuration guide's case study)
-  std::optional<double> price_per_gpu_hour;      // --price-per-hour, per GPU
-  std::string price_currency = "USD";            // of price_per_gpu_hour: the output's (--currency)
+  std::optional<uint64_t> dataset_samples;     // --dataset-size
+  std::optional<uint64_t> sample_bytes;        // --sample-bytes
+  std::optional<double> decode_rate_per_core;  // samples/s one core decodes and augments
+  std::string decode_rate_source;              // "tfrig bench decode", "--decode-rate-per-core"
+  bool storage_separate = false;               // data on another machine (the configuration guide's case study)
+  std::optional<double> price_per_gpu_hour;    // --price-per-hour, per GPU
+  std::string price_currency = "USD";          // of price_per_gpu_hour: the output's (--currency)
 };
 
 struct ServerLine {
   std::string component;  // "CPU", "RAM", ...
   std::string value;
-  std::string reason;     // the formula with its inputs
+  std::string reason;  // the formula with its inputs
 };
 
 struct ServerPlan {
@@ -39,10 +39,10 @@ struct ServerPlan {
   double samples_per_s = 0;
   bool image_input = false;
   double per_core_rate = 0;
-  std::string per_core_basis;  // measured | assumed
+  std::string per_core_basis;       // measured | assumed
   std::string per_core_basis_text;  // the same in the interface's language (JSON keeps per_core_basis)
-  int cpu_cores_needed = 0;    // for decode + augment + framework
-  int cpu_cores = 0;           // recommended (guide minimum 16)
+  int cpu_cores_needed = 0;         // for decode + augment + framework
+  int cpu_cores = 0;                // recommended (guide minimum 16)
   std::string cpu_class;
   int pcie_lanes = 0;
   uint64_t ram_min_bytes = 0;

@@ -83,7 +83,8 @@ SampleTimes sample_times(const Roofs& r, const Calibration& c) {
   if (r.mode == MathMode::kFp32) {
     t.compute = (r.winograd / kWinogradSaving + r.dense) / rate;
   } else if (r.autotune) {
-    t.compute = std::min(r.winograd / rate, r.winograd / kWinogradSaving / rate32) + std::min(r.dense / rate, r.dense / rate32);
+    t.compute =
+        std::min(r.winograd / rate, r.winograd / kWinogradSaving / rate32) + std::min(r.dense / rate, r.dense / rate32);
   } else {
     t.compute = (r.winograd + r.dense) / rate;
   }
@@ -101,7 +102,7 @@ struct RowFeatures {
   Roofs roofs;
   double measured = 0;  // samples/s
   std::string gpu_id;
-  std::string group;    // source_group of the row's source
+  std::string group;  // source_group of the row's source
   double stack_year = 0;
 };
 
@@ -128,7 +129,8 @@ double objective(std::span<const RowFeatures> rows, const Calibration& c, const 
   for (const RowFeatures& f : rows) s += std::abs(std::log(predicted_rate(f, c) / f.measured));
   constexpr double kPull = 0.02;
   for (size_t i = 0; i < c.compute_efficiency.size(); ++i) {
-    for (size_t j = 0; j < 4; ++j) s += kPull * std::pow(std::log(c.compute_efficiency[i][j] / prior.compute_efficiency[i][j]), 2);
+    for (size_t j = 0; j < 4; ++j)
+      s += kPull * std::pow(std::log(c.compute_efficiency[i][j] / prior.compute_efficiency[i][j]), 2);
   }
   for (size_t i = 0; i < c.memory_efficiency.size(); ++i) {
     s += kPull * std::pow(std::log(c.memory_efficiency[i] / prior.memory_efficiency[i]), 2);
@@ -340,12 +342,13 @@ double elementwise_bytes_per_sample(const Workload& w) {
   const double biases_h = c.gated_mlp ? 0.0 : 5.0;  // Llama-style layers have no biases
   const double biases_f = c.gated_mlp ? 0.0 : 1.0;
   const double dropouts = c.dropout ? 1.0 : 0.0;
-  const double per_h = biases_h * (2.0 * e + e)                         // bias adds
-                       + 2.0 * dropouts * ((8.0 * e + 2.0) + 5.0 * e)   // two dropouts
-                       + 2.0 * (3.0 * e + 3.0 * e)                      // two residual adds
-                       + 2.0 * (8.0 * f + 12.0 * f + 4.0 * cast);       // two layer norms
+  const double per_h = biases_h * (2.0 * e + e)                        // bias adds
+                       + 2.0 * dropouts * ((8.0 * e + 2.0) + 5.0 * e)  // two dropouts
+                       + 2.0 * (3.0 * e + 3.0 * e)                     // two residual adds
+                       + 2.0 * (8.0 * f + 12.0 * f + 4.0 * cast);      // two layer norms
   const double per_f = c.gated_mlp ? 8.0 * e + 13.0 * e : biases_f * 3.0 * e + 18.0 * e + 24.0 * e;
-  const double per_s = (2.0 * e + 2.0 * e) + 2.0 * e + (2.0 * f + 3.0 * f) + 4.0 * cast + dropouts * ((8.0 * f + 2.0) + 5.0 * f);
+  const double per_s =
+      (2.0 * e + 2.0 * e) + 2.0 * e + (2.0 * f + 3.0 * f) + 4.0 * cast + dropouts * ((8.0 * f + 2.0) + 5.0 * f);
   const double per_layer = per_h * s * h + per_f * s * ff + per_s * a * s * s;
   return per_layer * static_cast<double>(c.layers + c.decoder_layers);
 }
@@ -544,7 +547,8 @@ const ThroughputModel& builtin_throughput_model() {
   return kModel;
 }
 
-std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w, const GpuCandidate& gpu) {
+std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w,
+                                                const GpuCandidate& gpu) {
   std::vector<const ThroughputRow*> out;
   if (w.precision == Precision::kMixedBfloat16) return out;  // no published bfloat16 rows
   const bool cnn = w.family == Family::kCnn;
@@ -564,8 +568,8 @@ std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> r
   return out;
 }
 
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps,
-                                              double stack_year) {
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c,
+                                              int accumulation_steps, double stack_year) {
   const auto roofs = make_roofs(w, gpu, accumulation_steps);
   if (!roofs) return std::nullopt;
   const MathMode m = roofs->mode;
@@ -586,21 +590,27 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   // The largest share of the time names the bound: the arithmetic, the bytes
   // (DRAM and the products' operands), or the fixed cost of the kernels.
   const double bytes_time = times.memory + times.operands;
-  t.bound = times.kernels > std::max(times.compute, bytes_time) ? "launch" : bytes_time > times.compute ? "memory" : "compute";
-  const std::string bound_text = t.bound == "launch" ? C_("throughput bound", "launch") : t.bound == "memory" ? C_("throughput bound", "memory")
-                                                                                                         : C_("throughput bound", "compute");
+  t.bound = times.kernels > std::max(times.compute, bytes_time) ? "launch"
+            : bytes_time > times.compute                        ? "memory"
+                                                                : "compute";
+  const std::string bound_text = t.bound == "launch"   ? C_("throughput bound", "launch")
+                                 : t.bound == "memory" ? C_("throughput bound", "memory")
+                                                       : C_("throughput bound", "compute");
   // TRANSLATORS: {0} what bounds the rate (compute, memory, launch), {1} the model family (cnn, transformer), then the roofline's figures.
   t.detail = trf(
       "{0}-bound ({1}): {2:.3g} training FLOPs per sample at {3} of {4:.1f} TFLOPS {5} + {6:.3g} bytes per sample at {7} of {8:.0f} GB/s; "
       "{9:.3g} operand bytes per sample at {10:.1f}x the DRAM bandwidth + {11:.0f} kernels per step at {12:.0f} us each over a batch of {13}; "
       "efficiencies fitted on {14} published TensorFlow rows, band {15:.2f}x-{16:.2f}x (leave-one-source-out)",
-      bound_text, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9, roofs->operand,
-      c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low, c.band_high);
-  if (roofs->autotune) t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
+      bound_text, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9,
+      roofs->operand, c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low,
+      c.band_high);
+  if (roofs->autotune)
+    t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
   if (stack != 1.0) {
-    // TRANSLATORS: {0} the factor applied, {1} the stack's year, {2} the newest stack's year, {3} the fitted factor per year.
-    t.detail += trf("; x {0:.2f} for a software stack of {1:.1f} against today's of {2:.1f} (fitted: x {3:.3f} per year newer)", stack, stack_year,
-                    c.reference_year, c.stack_factor_per_year);
+    t.detail +=
+        // TRANSLATORS: {0} the factor applied, {1} the stack's year, {2} the newest stack's year, {3} the fitted factor per year.
+        trf("; x {0:.2f} for a software stack of {1:.1f} against today's of {2:.1f} (fitted: x {3:.3f} per year newer)",
+            stack, stack_year, c.reference_year, c.stack_factor_per_year);
   }
   // Pascal and older (compute capability 6.x and below) are usually run with
   // older software (TensorFlow 1.x with cuDNN 5-7, before the tensor-core and
@@ -611,10 +621,11 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   // the band's low end reaches at least 1/1.5 of the estimate there.
   if (compute_capability_major(gpu) <= 6) {
     t.low = std::min(t.low, t.samples_per_s * kOldStackBandLow);
-    // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
-    t.detail += trf("; band reaches at least {0:.2f}x below: published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) "
-                    "came out up to 1.5x slower than this model",
-                    kOldStackBandLow);
+    t.detail +=
+        // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
+        trf("; band reaches at least {0:.2f}x below: published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) "
+            "came out up to 1.5x slower than this model",
+            kOldStackBandLow);
   }
   return t;
 }
@@ -627,8 +638,9 @@ std::vector<std::string> condition_differences(const ThroughputRow& r, const Wor
   if (r.batch) {
     const double row_batch = *r.batch, want = static_cast<double>(per_gpu_batch(w));
     if (want > kBatchFactor * row_batch || row_batch > kBatchFactor * want) {
-      // TRANSLATORS: {0} the row's batch per GPU, {1} the plan's, {2} the factor allowed (2).
-      out.push_back(trf("batch {0} per GPU (request: {1}, more than {2:g}x apart)", *r.batch, per_gpu_batch(w), kBatchFactor));
+      out.push_back(
+          // TRANSLATORS: {0} the row's batch per GPU, {1} the plan's, {2} the factor allowed (2).
+          trf("batch {0} per GPU (request: {1}, more than {2:g}x apart)", *r.batch, per_gpu_batch(w), kBatchFactor));
     }
   }
   const int gen = software_generation(r.framework_detail);
@@ -685,39 +697,46 @@ std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& 
 
 namespace {
 
-std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m) {
+// The published rows measured in the plan's own conditions: their median,
+// with the spread of container releases as the band.
+Throughput throughput_of_measured_rows(const std::vector<const ThroughputRow*>& exact, const Workload& w,
+                                       const GpuCandidate& gpu, const std::string& tf32_note) {
+  std::vector<double> v;
+  for (const ThroughputRow* r : exact) v.push_back(r->samples_per_s);
+  Throughput t;
+  t.samples_per_s = core::median(v);
+  // Published rows of the same GPU and precision differ by about 10%
+  // between container releases (DeepLearningExamples TensorFlow BERT-large
+  // AMP on V100 32GB: 51.0 on DGX-1, 55.3 on DGX-2).
+  t.low = *std::min_element(v.begin(), v.end()) * 0.9;
+  t.high = *std::max_element(v.begin(), v.end()) * 1.1;
+  t.basis = "measured";
+  t.math = std::string(math_mode_name(math_mode(gpu, w.precision)));
+  // TRANSLATORS: {0} rows, {1} their precision, {2} the row's setup, {3} its batch, {4} the source (a URL).
+  t.detail = trnf("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}",
+                  "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}", v.size(), v.size(),
+                  measured_precision_name(exact.front()->precision), exact.front()->table_row,
+                  exact.front()->batch.value_or(0), exact.front()->source);
+  // TRANSLATORS: the conditions a published row had to share with the plan to be used as measured; {0} XLA on/off, {1} the factor (2).
+  t.detail += trf("; conditions matched: precision, XLA {0}, batch per GPU within {1:g}x, TensorFlow 2 or unstated",
+                  w.xla ? C_("xla", "on") : C_("xla", "off"), kBatchFactor);
+  if (t.math == "TF32") t.detail += tf32_note;
+  if (std::any_of(exact.begin(), exact.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
+    t.detail += _("; unverified: the source of these rows was not re-checked against its logs, scripts or README "
+                  "(plan_measurements.json sources[].verified)");
+  }
+  return t;
+}
+
+std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCandidate& gpu,
+                                                  const ThroughputModel& m) {
   const auto candidates = matching_rows(m.rows, w, gpu);
   std::vector<const ThroughputRow*> exact;
   for (const ThroughputRow* r : candidates) {
     if (condition_differences(*r, w).empty()) exact.push_back(r);
   }
   const std::string tf32_note = _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
-  if (!exact.empty()) {
-    std::vector<double> v;
-    for (const ThroughputRow* r : exact) v.push_back(r->samples_per_s);
-    Throughput t;
-    t.samples_per_s = core::median(v);
-    // Published rows of the same GPU and precision differ by about 10%
-    // between container releases (DeepLearningExamples TensorFlow BERT-large
-    // AMP on V100 32GB: 51.0 on DGX-1, 55.3 on DGX-2).
-    t.low = *std::min_element(v.begin(), v.end()) * 0.9;
-    t.high = *std::max_element(v.begin(), v.end()) * 1.1;
-    t.basis = "measured";
-    t.math = std::string(math_mode_name(math_mode(gpu, w.precision)));
-    // TRANSLATORS: {0} rows, {1} their precision, {2} the row's setup, {3} its batch, {4} the source (a URL).
-    t.detail = trnf("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}", "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}",
-                    v.size(), v.size(), measured_precision_name(exact.front()->precision), exact.front()->table_row, exact.front()->batch.value_or(0),
-                    exact.front()->source);
-    // TRANSLATORS: the conditions a published row had to share with the plan to be used as measured; {0} XLA on/off, {1} the factor (2).
-    t.detail += trf("; conditions matched: precision, XLA {0}, batch per GPU within {1:g}x, TensorFlow 2 or unstated",
-                    w.xla ? C_("xla", "on") : C_("xla", "off"), kBatchFactor);
-    if (t.math == "TF32") t.detail += tf32_note;
-    if (std::any_of(exact.begin(), exact.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
-      t.detail += _("; unverified: the source of these rows was not re-checked against its logs, scripts or README "
-                    "(plan_measurements.json sources[].verified)");
-    }
-    return t;
-  }
+  if (!exact.empty()) return throughput_of_measured_rows(exact, w, gpu, tf32_note);
   auto t = estimate_throughput(w, gpu, m.calibration);
   if (!t) return t;
   // The nearest row whose only difference is the batch: its rate times the
@@ -731,7 +750,8 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
   for (const ThroughputRow* r : candidates) {
     const auto diff = condition_differences(*r, w);
     const bool batch_only = r->batch && r->xla == w.xla &&
-                            !(software_generation(r->framework_detail) != 0 && software_generation(r->framework_detail) < kRequestGeneration);
+                            !(software_generation(r->framework_detail) != 0 &&
+                              software_generation(r->framework_detail) < kRequestGeneration);
     if (batch_only) {
       const double d = std::abs(std::log(static_cast<double>(*r->batch) / static_cast<double>(per_gpu_batch(w))));
       if (nearest == nullptr || d < nearest_distance) {
@@ -754,14 +774,16 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
       const double rate = nearest->samples_per_s * factor;
       // The factor is the model's, so the model's band stays (no narrower
       // than the 10% that rows of one GPU spread, as for measured rows).
-      const double band_low = std::min(0.9, t->low / t->samples_per_s), band_high = std::max(1.1, t->high / t->samples_per_s);
+      const double band_low = std::min(0.9, t->low / t->samples_per_s),
+                   band_high = std::max(1.1, t->high / t->samples_per_s);
       t->samples_per_s = rate;
       t->low = rate * band_low;
       t->high = rate * band_high;
-      // TRANSLATORS: {0} the published rate, {1} the row, {2} the batch factor, {3} the row's batch, {4} the plan's batch.
-      t->detail = trf("published {0:.1f} samples/s of {1} x batch factor {2:.2f} (tfrig's model at batch {4} over batch {3} per GPU: "
-                      "the step's update and kernel costs over more or fewer samples); the model alone: {5}",
-                      nearest->samples_per_s, row_name(*nearest), factor, *nearest->batch, per_gpu_batch(w), t->detail);
+      t->detail = trf(
+          // TRANSLATORS: {0} the published rate, {1} the row, {2} the batch factor, {3} the row's batch, {4} the plan's batch.
+          "published {0:.1f} samples/s of {1} x batch factor {2:.2f} (tfrig's model at batch {4} over batch {3} per GPU: "
+          "the step's update and kernel costs over more or fewer samples); the model alone: {5}",
+          nearest->samples_per_s, row_name(*nearest), factor, *nearest->batch, per_gpu_batch(w), t->detail);
     }
   }
   for (const std::string& u : unused) t->detail += "; " + u;
@@ -771,7 +793,8 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
 
 }  // namespace
 
-std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> /*gpus*/) {
+std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu,
+                                         std::span<const GpuCandidate> /*gpus*/) {
   return gpu_throughput(w, gpu, builtin_throughput_model());
 }
 

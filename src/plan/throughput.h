@@ -41,7 +41,7 @@ struct SampleCost {
   double flops = 0;            // all training FLOPs
   double cuda_core_flops = 0;  // of which depthwise convolutions: no tensor-core path, they run at the FP32 rate
   double bytes = 0;
-  double winograd_flops = 0;   // of the flops, dense 3x3 stride-1 convolutions (Layer::winograd)
+  double winograd_flops = 0;  // of the flops, dense 3x3 stride-1 convolutions (Layer::winograd)
   // Bytes the matrix products read and write as GEMM operands (A, B and C of
   // every convolution as an implicit GEMM, every dense and attention matmul),
   // forward and backward: flops / (2 x the product's arithmetic intensity).
@@ -128,9 +128,9 @@ struct Calibration {
   // planner estimates for today's stack, reference_year, where it is 1.
   double stack_factor_per_year = 1.0;
   double reference_year = 0;  // newest stack_year among the fitted rows; 0: none given
-  double band_low = 0.75;   // kBandQuantile of published / estimate, leave-one-source-out
-  double band_high = 1.25;  // 1 - kBandQuantile
-  int rows = 0;             // published rows fitted
+  double band_low = 0.75;     // kBandQuantile of published / estimate, leave-one-source-out
+  double band_high = 1.25;    // 1 - kBandQuantile
+  int rows = 0;               // published rows fitted
 };
 Calibration default_calibration();
 // The rate multiplier of a stack released in stack_year: 1 at the reference
@@ -145,7 +145,8 @@ std::string_view cost_family_name(size_t f);  // "cnn", "transformer", "depthwis
 // Fits the calibration on the TensorFlow one-GPU rows whose GPU is in gpus.
 // with_band also derives the band from leave-one-source-out refits
 // (leave-one-GPU-out when the rows come from fewer than three sources).
-Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus, bool with_band = true);
+Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus,
+                            bool with_band = true);
 
 // The user's own run (tfrig plan --calibrate, plan/calibrate.h): every GPU's
 // rate times factor, the run's GPU at the measured rate itself.
@@ -157,7 +158,7 @@ struct RateCalibration {
   // Not empty when the factor is extreme (UserCalibration::warning): the
   // plan adds it to its notes (text, JSON "notes", the HTML page).
   std::string warning;
-  nlohmann::json json;                // the plan JSON's "calibration"
+  nlohmann::json json;  // the plan JSON's "calibration"
 };
 
 // What the calibration and the measured rows give a plan.
@@ -174,16 +175,18 @@ struct Throughput {
   double samples_per_s = 0;  // one GPU
   double low = 0;            // uncertainty band, samples/s
   double high = 0;
-  std::string basis;         // "measured" | "estimated" | "calibrated" (on the user's run)
-  std::string math;          // math_mode_name of what the precision runs
-  std::string bound;         // estimated: "compute" | "memory" (DRAM and operands) | "launch" (fixed cost per kernel); measured: ""
-  std::string detail;        // where the number comes from (JSON basis_detail)
+  std::string basis;  // "measured" | "estimated" | "calibrated" (on the user's run)
+  std::string math;   // math_mode_name of what the precision runs
+  std::string
+      bound;  // estimated: "compute" | "memory" (DRAM and operands) | "launch" (fixed cost per kernel); measured: ""
+  std::string detail;  // where the number comes from (JSON basis_detail)
 };
 
 // The published TensorFlow rows for this model, input size, GPU and
 // precision: fp32 matches fp32 and tf32 rows on GPUs with TF32 (the same
 // math), fp32 rows only elsewhere; mixed_float16 matches mixed_float16.
-std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w, const GpuCandidate& gpu);
+std::vector<const ThroughputRow*> matching_rows(std::span<const ThroughputRow> rows, const Workload& w,
+                                                const GpuCandidate& gpu);
 
 // What the measured lookup requires of a row beyond model, input size, GPU,
 // framework and precision (matching_rows): the same XLA setting, a batch per
@@ -207,11 +210,12 @@ inline constexpr double kOldStackBandLow = 1.0 / 1.5;
 // stack_year: the software stack the rate is for (validation estimates a
 // published row on its own stack); 0, what a plan asks, is today's stack
 // (the calibration's reference year).
-std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c, int accumulation_steps = 1,
-                                              double stack_year = 0);
+std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandidate& gpu, const Calibration& c,
+                                              int accumulation_steps = 1, double stack_year = 0);
 
 std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, const ThroughputModel& m);
 // With the embedded model (gpus is kept for callers that rank a list).
-std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu, std::span<const GpuCandidate> gpus);
+std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& gpu,
+                                         std::span<const GpuCandidate> gpus);
 
 }  // namespace tfrig::plan

@@ -23,7 +23,7 @@ struct ThroughputCase {
   ThroughputRow row;
   double estimate = 0;  // samples/s, the model alone
   double low = 0, high = 0;
-  double ratio = 0;     // estimate / published
+  double ratio = 0;  // estimate / published
 };
 
 struct ErrorSummary {
@@ -38,11 +38,11 @@ ErrorSummary summarize(std::span<const ThroughputCase> cases);
 
 struct BoundaryCase {
   BatchLimitRow row;
-  uint64_t estimate_bytes = 0;     // total + uncertainty at the published batch
+  uint64_t estimate_bytes = 0;  // total + uncertainty at the published batch
   uint64_t usable_bytes = 0;
-  uint64_t max_batch = 0;          // tfrig's largest batch that fits
+  uint64_t max_batch = 0;  // tfrig's largest batch that fits
   bool said_fits = false;
-  bool borderline = false;         // the estimate fits, not with its uncertainty: not "fits"
+  bool borderline = false;  // the estimate fits, not with its uncertainty: not "fits"
   bool respected() const { return said_fits == row.fits; }
 };
 
@@ -58,7 +58,7 @@ struct ValidationReport {
   size_t oom_called_fits = 0;
   size_t oom_cases = 0;
   size_t borderline = 0;  // published batches tfrig calls borderline (neither fits nor does not fit)
-  size_t sources = 0;  // independent sources of the throughput rows (source_group)
+  size_t sources = 0;     // independent sources of the throughput rows (source_group)
 };
 
 ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> gpus);

@@ -37,9 +37,9 @@ namespace {
 // nvJitLink that XLA uses. cuDNN 9 splits into libcudnn_*.so.9 and cuDNN 8
 // into libcudnn_{ops,cnn,adv}_{infer,train}.so.8: each is its own family.
 std::optional<std::string> family_of(std::string_view base) {
-  static const std::set<std::string, std::less<>> kFamilies = {
-      "cudart", "cublas", "cublasLt", "cufft", "curand", "cusolver", "cusparse", "cudnn",
-      "nccl",   "cupti",  "nvrtc",    "nvJitLink", "nvinfer"};
+  static const std::set<std::string, std::less<>> kFamilies = {"cudart",   "cublas",    "cublasLt", "cufft", "curand",
+                                                               "cusolver", "cusparse",  "cudnn",    "nccl",  "cupti",
+                                                               "nvrtc",    "nvJitLink", "nvinfer"};
   if (base == "cuda") return "libcuda";
   if (base == "nvidia-ml") return "nvml";
   if (kFamilies.count(base) > 0) return std::string(base);
@@ -48,8 +48,8 @@ std::optional<std::string> family_of(std::string_view base) {
 }
 
 int family_rank(std::string_view family) {
-  static constexpr std::string_view kOrder[] = {"libcuda", "nvml",     "cudart", "cublas",  "cublasLt",
-                                                "cufft",   "curand",   "cusolver", "cusparse", "cudnn"};
+  static constexpr std::string_view kOrder[] = {"libcuda", "nvml",   "cudart",   "cublas",   "cublasLt",
+                                                "cufft",   "curand", "cusolver", "cusparse", "cudnn"};
   for (size_t i = 0; i < std::size(kOrder); ++i) {
     if (family == kOrder[i]) return static_cast<int>(i);
   }
@@ -97,7 +97,9 @@ std::optional<LibName> split_lib_name(std::string_view name) {
   return LibName{std::string(name.substr(3, so - 3)), std::string(rest)};
 }
 
-size_t version_parts(const std::string& v) { return v.empty() ? 0 : static_cast<size_t>(std::count(v.begin(), v.end(), '.')) + 1; }
+size_t version_parts(const std::string& v) {
+  return v.empty() ? 0 : static_cast<size_t>(std::count(v.begin(), v.end(), '.')) + 1;
+}
 
 std::string dirname(const std::string& path) {
   const size_t slash = path.rfind('/');
@@ -168,7 +170,8 @@ class Scanner {
     // tree must point into the tree, not at this machine.
     auto names = root_.list_dir(real_dir);
     if (!names) {
-      if (names.error().code != core::ErrorCode::kNotFound && names.error().code != core::ErrorCode::kPermissionDenied) {
+      if (names.error().code != core::ErrorCode::kNotFound &&
+          names.error().code != core::ErrorCode::kPermissionDenied) {
         problems_.add(names.error());
       }
       return;
@@ -241,7 +244,8 @@ class Scanner {
     }
   }
 
-  std::optional<std::pair<std::string, std::string>> package_version(const std::string& family, const std::string& libdir) {
+  std::optional<std::pair<std::string, std::string>> package_version(const std::string& family,
+                                                                     const std::string& libdir) {
     auto prefix = dist_prefix_of(family);
     if (!prefix) return std::nullopt;
     std::vector<std::string> dist_dirs;
@@ -250,7 +254,8 @@ class Scanner {
     if (const size_t at = libdir.rfind("/nvidia/"); at != std::string::npos) dist_dirs.push_back(libdir.substr(0, at));
     for (const auto& d : dist_dirs) {
       for (const auto& [name, version] : dist_infos(d)) {
-        if (name == *prefix || core::starts_with(name, std::string(*prefix) + "-cu")) return std::make_pair(name, version);
+        if (name == *prefix || core::starts_with(name, std::string(*prefix) + "-cu"))
+          return std::make_pair(name, version);
       }
     }
     return std::nullopt;
@@ -317,7 +322,8 @@ void conf_dirs(const core::SysRoot& root, const std::string& file, int depth, st
     auto names = root.list_dir(dir);
     if (!names) continue;
     for (const auto& n : *names) {  // list_dir is sorted, like glob(3)
-      if (::fnmatch(pattern.c_str(), n.c_str(), FNM_PERIOD) == 0) conf_dirs(root, dir + "/" + n, depth + 1, out, problems);
+      if (::fnmatch(pattern.c_str(), n.c_str(), FNM_PERIOD) == 0)
+        conf_dirs(root, dir + "/" + n, depth + 1, out, problems);
     }
   }
 }
@@ -326,11 +332,18 @@ class CudaLibsProbe final : public Probe {
  public:
   std::string_view id() const override { return "cuda_libs"; }
   std::vector<std::string> sources() const override {
-    return {"$LD_LIBRARY_PATH", "etc/ld.so.cache", "etc/ld.so.conf", "etc/ld.so.conf.d/*.conf",
-            "lib, usr/lib and their multiarch dirs", "usr/local/cuda*/{version.json,version.txt,dist-info,lib64,lib}",
+    return {"$LD_LIBRARY_PATH",
+            "etc/ld.so.cache",
+            "etc/ld.so.conf",
+            "etc/ld.so.conf.d/*.conf",
+            "lib, usr/lib and their multiarch dirs",
+            "usr/local/cuda*/{version.json,version.txt,dist-info,lib64,lib}",
             "<site-packages>/nvidia/*/lib"};
   }
 
+  // The loader's search, in its order: LD_LIBRARY_PATH, the loader cache,
+  // the default folders, ld.so.conf's folders; then where CUDA is installed
+  // beside them: toolkits under /usr/local and NVIDIA's pip wheels.
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;
@@ -342,29 +355,8 @@ class CudaLibsProbe final : public Probe {
         if (!dir.empty() && dir.front() == '/') scan.scan_dir(std::string(dir), "LD_LIBRARY_PATH", true);
       }
     }
-
     // 2. The loader cache.
-    std::set<std::string> cached_dirs;
-    bool have_cache = false;
-    if (auto bytes = root.read_text("etc/ld.so.cache", 64u << 20); bytes) {
-      if (auto cache = parse::parse_ld_so_cache(*bytes)) {
-        have_cache = true;
-        for (const auto& e : cache->entries) {
-          const std::string abi = parse::ld_cache_abi(e.flags);
-          // Only the 64-bit ABI libraries a 64-bit TensorFlow can load.
-          if (abi == "32-bit" || abi == "x32" || abi == "armhf" || abi == "armsf" || abi == "mips64-n32") continue;
-          cached_dirs.insert(dirname(e.path));
-          auto ln = split_lib_name(e.soname);
-          if (!ln || ln->version.empty()) continue;
-          if (auto fam = family_of(ln->base)) scan.add(*fam, e.soname, e.path, "ld.so.cache", true);
-        }
-      } else {
-        problems.add(root.full_path("etc/ld.so.cache"), cache.error());
-      }
-    } else if (bytes.error().code != core::ErrorCode::kNotFound) {
-      problems.add(bytes.error());
-    }
-
+    const bool have_cache = scan_loader_cache(root, scan, problems);
     // 3. The default directories (glibc's system dirs; Debian adds the
     //    multiarch ones through ld.so.conf.d, but the loader trusts them too).
     std::vector<std::string> defaults;
@@ -374,29 +366,12 @@ class CudaLibsProbe final : public Probe {
     }
     for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) defaults.emplace_back(d);
     for (const auto& d : defaults) scan.scan_dir(d, "default_dir", true);
-
     // 4. ld.so.conf directories: libraries there that the cache lacks.
     std::vector<std::string> confs;
     conf_dirs(root, "/etc/ld.so.conf", 0, confs, problems);
     for (const auto& d : confs) scan.scan_dir(d, "ld.so.conf", false);
-
     // 5. CUDA toolkits.
-    if (auto names = root.list_dir("usr/local")) {
-      for (const auto& n : *names) {
-        if (n != "cuda" && !core::starts_with(n, "cuda-")) continue;
-        const std::string tk = "/usr/local/" + n;
-        if (!root.is_dir(resolve_in_root(root, tk))) continue;
-        out.cuda.toolkits.push_back(toolkit(root, tk));
-        scan.scan_dir(tk + "/lib64", "cuda_toolkit", false);
-        scan.scan_dir(tk + "/lib", "cuda_toolkit", false);
-        // CUPTI ships outside lib64 in the runfile and .deb toolkits.
-        scan.scan_dir(tk + "/extras/CUPTI/lib64", "cuda_toolkit", false);
-        if (auto targets = root.list_dir(resolve_in_root(root, tk + "/targets"))) {
-          for (const auto& t : *targets) scan.scan_dir(tk + "/targets/" + t + "/lib", "cuda_toolkit", false);
-        }
-      }
-    }
-
+    scan_toolkits(root, scan, out.cuda);
     // 6. NVIDIA's pip wheels: <site-packages>/nvidia/<package>/lib.
     for (const auto& site : find_python_sites(root, ctx.python_prefixes)) {
       const std::string nv = site.site_packages + "/nvidia";
@@ -414,30 +389,25 @@ class CudaLibsProbe final : public Probe {
                      });
 
     ProbeStatus status;
-    if (!have_cache) problems.add(core::Message(N_("{}: not readable; the loader cache was not consulted"), root.full_path("etc/ld.so.cache")));
+    if (!have_cache)
+      problems.add(
+          core::Message(N_("{}: not readable; the loader cache was not consulted"), root.full_path("etc/ld.so.cache")));
     problems.into(status);
-    std::vector<core::MessageArg> summary;
-    for (const char* fam : {"libcuda", "cudart", "cublas", "cudnn", "nccl"}) {
-      const inventory::CudaLibrary* pick = nullptr;
-      for (const auto& l : out.cuda.libraries) {
-        if (l.family == fam && (pick == nullptr || (l.resolved == true && pick->resolved != true))) pick = &l;
-      }
-      // TRANSLATORS: a library family the loader does not find ("libcuda none").
-      if (pick == nullptr) summary.emplace_back(core::Message(N_("{} none"), fam));
-      else summary.emplace_back(std::string(fam) + " " + pick->version.value_or("?") + (pick->resolved == true ? "" : " (" + pick->found_via + ")"));
-    }
     status.state = out.cuda.libraries.empty() && out.cuda.toolkits.empty() ? State::kAbsent : State::kOk;
     // A captured tree without /etc/ld.so.cache and library folders (only /proc
     // and /sys copied): nothing says the libraries are missing, so the rules
     // must not judge them.
     if (!have_cache && scan.loader_dirs() == 0 && out.cuda.libraries.empty() && out.cuda.toolkits.empty()) {
       status.state = State::kSkipped;
-      status.set_detail(core::Message(N_("no loader cache and no library folders under {}: the CUDA libraries were not examined"), root.full_path("/")));
+      status.set_detail(
+          core::Message(N_("no loader cache and no library folders under {}: the CUDA libraries were not examined"),
+                        root.full_path("/")));
       return status;
     }
-    status.set_detail(core::Message::plural(NP_("{0} CUDA libraries, {1} toolkit: {2}", "{0} CUDA libraries, {1} toolkits: {2}"),
-                                            out.cuda.toolkits.size(), out.cuda.libraries.size(), out.cuda.toolkits.size(),
-                                            core::MessageArg::list(std::move(summary))));
+    status.set_detail(
+        core::Message::plural(NP_("{0} CUDA libraries, {1} toolkit: {2}", "{0} CUDA libraries, {1} toolkits: {2}"),
+                              out.cuda.toolkits.size(), out.cuda.libraries.size(), out.cuda.toolkits.size(),
+                              core::MessageArg::list(library_summary(out.cuda.libraries))));
     return status;
   }
 
@@ -446,6 +416,67 @@ class CudaLibsProbe final : public Probe {
   }
 
  private:
+  // The loader cache's 64-bit libraries of the families tfrig knows; false
+  // when the cache could not be read.
+  static bool scan_loader_cache(const core::SysRoot& root, Scanner& scan, ProblemLog& problems) {
+    auto bytes = root.read_text("etc/ld.so.cache", 64u << 20);
+    if (!bytes) {
+      if (bytes.error().code != core::ErrorCode::kNotFound) problems.add(bytes.error());
+      return false;
+    }
+    auto cache = parse::parse_ld_so_cache(*bytes);
+    if (!cache) {
+      problems.add(root.full_path("etc/ld.so.cache"), cache.error());
+      return false;
+    }
+    for (const auto& e : cache->entries) {
+      const std::string abi = parse::ld_cache_abi(e.flags);
+      // Only the 64-bit ABI libraries a 64-bit TensorFlow can load.
+      if (abi == "32-bit" || abi == "x32" || abi == "armhf" || abi == "armsf" || abi == "mips64-n32") continue;
+      auto ln = split_lib_name(e.soname);
+      if (!ln || ln->version.empty()) continue;
+      if (auto fam = family_of(ln->base)) scan.add(*fam, e.soname, e.path, "ld.so.cache", true);
+    }
+    return true;
+  }
+
+  // The CUDA toolkits under /usr/local (cuda, cuda-X.Y) and their library folders.
+  static void scan_toolkits(const core::SysRoot& root, Scanner& scan, inventory::CudaInfo& cuda) {
+    if (auto names = root.list_dir("usr/local")) {
+      for (const auto& n : *names) {
+        if (n != "cuda" && !core::starts_with(n, "cuda-")) continue;
+        const std::string tk = "/usr/local/" + n;
+        if (!root.is_dir(resolve_in_root(root, tk))) continue;
+        cuda.toolkits.push_back(toolkit(root, tk));
+        scan.scan_dir(tk + "/lib64", "cuda_toolkit", false);
+        scan.scan_dir(tk + "/lib", "cuda_toolkit", false);
+        // CUPTI ships outside lib64 in the runfile and .deb toolkits.
+        scan.scan_dir(tk + "/extras/CUPTI/lib64", "cuda_toolkit", false);
+        if (auto targets = root.list_dir(resolve_in_root(root, tk + "/targets"))) {
+          for (const auto& t : *targets) scan.scan_dir(tk + "/targets/" + t + "/lib", "cuda_toolkit", false);
+        }
+      }
+    }
+  }
+
+  // One pick per family the summary names: a library the loader resolves first.
+  static std::vector<core::MessageArg> library_summary(const std::vector<inventory::CudaLibrary>& libraries) {
+    std::vector<core::MessageArg> summary;
+    for (const char* fam : {"libcuda", "cudart", "cublas", "cudnn", "nccl"}) {
+      const inventory::CudaLibrary* pick = nullptr;
+      for (const auto& l : libraries) {
+        if (l.family == fam && (pick == nullptr || (l.resolved == true && pick->resolved != true))) pick = &l;
+      }
+      if (pick == nullptr)
+        // TRANSLATORS: a library family the loader does not find ("libcuda none").
+        summary.emplace_back(core::Message(N_("{} none"), fam));
+      else
+        summary.emplace_back(std::string(fam) + " " + pick->version.value_or("?") +
+                             (pick->resolved == true ? "" : " (" + pick->found_via + ")"));
+    }
+    return summary;
+  }
+
   static inventory::CudaToolkit toolkit(const core::SysRoot& root, const std::string& tk) {
     inventory::CudaToolkit t;
     t.path = tk;

@@ -29,8 +29,10 @@ class LimitsProbe final : public Probe {
       problems.add(root.full_path("proc/self/limits"), parsed.error());
     } else {
       have_process = true;
-      if (auto it = parsed->find("Max open files"); it != parsed->end()) lim.nofile = {it->second.soft, it->second.hard};
-      if (auto it = parsed->find("Max locked memory"); it != parsed->end()) lim.memlock = {it->second.soft, it->second.hard};
+      if (auto it = parsed->find("Max open files"); it != parsed->end())
+        lim.nofile = {it->second.soft, it->second.hard};
+      if (auto it = parsed->find("Max locked memory"); it != parsed->end())
+        lim.memlock = {it->second.soft, it->second.hard};
     }
 
     auto add_conf = [&](const std::string& rel) {
@@ -64,8 +66,8 @@ class LimitsProbe final : public Probe {
       if (*v == inventory::Limit::kUnlimited) return std::string("unlimited");
       return std::to_string(*v);
     };
-    status.set_detail(core::Message(N_("open files {0}/{1}, {2} limits.conf entries"), show(lim.nofile.soft), show(lim.nofile.hard),
-                                    lim.configured.size()));
+    status.set_detail(core::Message(N_("open files {0}/{1}, {2} limits.conf entries"), show(lim.nofile.soft),
+                                    show(lim.nofile.hard), lim.configured.size()));
     return status;
   }
 

@@ -34,8 +34,11 @@ class MemoryProbe final : public Probe {
     }
 
     if (auto sw = root.read_line("proc/sys/vm/swappiness")) {
-      if (auto v = core::parse_u64(*sw); v && *v <= 200) mem.swappiness = static_cast<int>(*v);
-      else problems.add(root.full_path("proc/sys/vm/swappiness"), core::Message(N_("expected a number 0-200, got '{}'"), core::printable(*sw)));
+      if (auto v = core::parse_u64(*sw); v && *v <= 200)
+        mem.swappiness = static_cast<int>(*v);
+      else
+        problems.add(root.full_path("proc/sys/vm/swappiness"),
+                     core::Message(N_("expected a number 0-200, got '{}'"), core::printable(*sw)));
     } else if (sw.error().code != core::ErrorCode::kNotFound) {
       problems.add(sw.error());
     }
@@ -47,7 +50,8 @@ class MemoryProbe final : public Probe {
         return std::nullopt;
       }
       auto chosen = parse::parse_bracket_choice(*text);
-      if (!chosen) problems.add(root.full_path(rel), core::Message(N_("no [selected] value in '{}'"), core::printable(*text)));
+      if (!chosen)
+        problems.add(root.full_path(rel), core::Message(N_("no [selected] value in '{}'"), core::printable(*text)));
       return chosen;
     };
     mem.thp_enabled = choice(thp + "enabled");

@@ -173,19 +173,21 @@ std::vector<PciGpu> read_pci_gpus(const core::SysRoot& root) {
 
 // Why a GPU on the bus has no working NVIDIA driver; nullopt when it has one
 // as far as the kernel side can tell.
-std::optional<std::string> driver_problem(const inventory::DriverInfo& drv, const std::optional<std::string>& bound, bool on_bus,
-                                          const parse::NvidiaGpuInformation* info) {
+std::optional<std::string> driver_problem(const inventory::DriverInfo& drv, const std::optional<std::string>& bound,
+                                          bool on_bus, const parse::NvidiaGpuInformation* info) {
   if (info != nullptr && info->excluded == true) {
     return std::string("excluded by the NVIDIA driver (NVreg_ExcludedGpus or a failed init)");
   }
   if (on_bus && bound) {
-    if (*bound == "nouveau") return std::string("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver");
+    if (*bound == "nouveau")
+      return std::string("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver");
     if (*bound == "vfio-pci") return std::string("bound to vfio-pci: passed through to a virtual machine");
     if (*bound != "nvidia") return "bound to driver '" + *bound + "', not nvidia";
   }
   if (on_bus && !bound) {
     if (drv.loaded == true) {
-      return std::string("no driver bound: the nvidia module is loaded but did not take this GPU (unsupported by this driver branch?)");
+      return std::string(
+          "no driver bound: the nvidia module is loaded but did not take this GPU (unsupported by this driver branch?)");
     }
     if (drv.module_nouveau == true) return std::string("no driver bound; nouveau is loaded");
     return std::string("no driver bound: the NVIDIA kernel module is not loaded");
@@ -198,7 +200,8 @@ std::optional<std::string> driver_problem(const inventory::DriverInfo& drv, cons
 
 // Joins the bus's list and the module's list on the PCI address, in address
 // order: a GPU in either is listed, with what each side knows of it.
-std::vector<inventory::Gpu> join_gpus(const inventory::DriverInfo& drv, const std::vector<PciGpu>& pci_gpus, const GpuInformation& infos) {
+std::vector<inventory::Gpu> join_gpus(const inventory::DriverInfo& drv, const std::vector<PciGpu>& pci_gpus,
+                                      const GpuInformation& infos) {
   std::vector<std::string> addresses;
   for (const auto& g : pci_gpus) addresses.push_back(g.address);
   for (const auto& [bus, info] : infos) addresses.push_back(bus);
@@ -245,20 +248,25 @@ ProbeStatus summary(const inventory::DriverInfo& drv, size_t gpus, const Problem
     return status;
   }
   status.state = State::kOk;
-  const core::MessageArg module = drv.loaded.value_or(false) ? core::MessageArg(drv.kernel_module_version.value_or("loaded"))
-                                                             : core::MessageArg(core::Message(N_("not loaded")));
+  const core::MessageArg module = drv.loaded.value_or(false)
+                                      ? core::MessageArg(drv.kernel_module_version.value_or("loaded"))
+                                      : core::MessageArg(core::Message(N_("not loaded")));
   core::Message on_bus = core::Message::plural(NP_("{} GPU", "{} GPUs"), gpus, gpus);
-  core::Message nodes = core::Message::plural(NP_("{} /dev/nvidia* node", "{} /dev/nvidia* nodes"), drv.device_nodes.size(), drv.device_nodes.size());
+  core::Message nodes = core::Message::plural(NP_("{} /dev/nvidia* node", "{} /dev/nvidia* nodes"),
+                                              drv.device_nodes.size(), drv.device_nodes.size());
   if (drv.kernel_module_flavor) {
     // TRANSLATORS: the flavour is "proprietary" or "open"; {2} is "N GPUs", {3} "N /dev/nvidia* nodes".
     const std::string& f = *drv.kernel_module_flavor;
-    const core::MessageArg flavor = f == "proprietary" ? core::MessageArg(core::Message::in_context(NC_("kernel module", "proprietary")))
-                                    : f == "open"      ? core::MessageArg(core::Message::in_context(NC_("kernel module", "open")))
-                                                       : core::MessageArg(f);
-    status.set_detail(core::Message(N_("kernel module {0} ({1}), {2} on the bus, {3}"), module, flavor, std::move(on_bus), std::move(nodes)));
+    const core::MessageArg flavor =
+        f == "proprietary" ? core::MessageArg(core::Message::in_context(NC_("kernel module", "proprietary")))
+        : f == "open"      ? core::MessageArg(core::Message::in_context(NC_("kernel module", "open")))
+                           : core::MessageArg(f);
+    status.set_detail(core::Message(N_("kernel module {0} ({1}), {2} on the bus, {3}"), module, flavor,
+                                    std::move(on_bus), std::move(nodes)));
   } else {
-    // TRANSLATORS: {1} is "N GPUs", {2} "N /dev/nvidia* nodes".
-    status.set_detail(core::Message(N_("kernel module {0}, {1} on the bus, {2}"), module, std::move(on_bus), std::move(nodes)));
+    status.set_detail(
+        // TRANSLATORS: {1} is "N GPUs", {2} "N /dev/nvidia* nodes".
+        core::Message(N_("kernel module {0}, {1} on the bus, {2}"), module, std::move(on_bus), std::move(nodes)));
   }
   return status;
 }

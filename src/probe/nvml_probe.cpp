@@ -90,7 +90,8 @@ class NvmlProbe final : public Probe {
       // and nothing from another machine is ever loaded; whatever its
       // environment says, no library is opened.
       nvs.state = "not_tried";
-      status.set_detail(core::Message(N_("NVML reads only the live machine; {} is a capture (NVML answers are not in it)"), ctx.root.root()));
+      status.set_detail(core::Message(
+          N_("NVML reads only the live machine; {} is a capture (NVML answers are not in it)"), ctx.root.root()));
       nvs.detail = status.detail;
       status.state = State::kSkipped;
       return status;
@@ -188,7 +189,8 @@ class NvmlProbe final : public Probe {
     if (from.driver.cuda_version) into.driver.cuda_version = from.driver.cuda_version;
     if (from.driver.nvml_version) into.driver.nvml_version = from.driver.nvml_version;
     if (from.driver.loaded) into.driver.loaded = from.driver.loaded;
-    if (!into.driver.version && into.driver.kernel_module_version) into.driver.version = into.driver.kernel_module_version;
+    if (!into.driver.version && into.driver.kernel_module_version)
+      into.driver.version = into.driver.kernel_module_version;
     merge_gpu_lists(into, std::move(from.gpus));
     into.gpu_topology = std::move(from.gpu_topology);
   }
@@ -274,14 +276,16 @@ class NvmlProbe final : public Probe {
     }
   }
 
-  static void fill_topology(Nvml& nvml, const std::vector<std::optional<nv::Device>>& handles, inventory::Inventory& out) {
+  static void fill_topology(Nvml& nvml, const std::vector<std::optional<nv::Device>>& handles,
+                            inventory::Inventory& out) {
     for (size_t a = 0; a < handles.size(); ++a) {
       for (size_t b = a + 1; b < handles.size(); ++b) {
         if (!handles[a] || !handles[b]) continue;
         inventory::GpuPair pair;
         pair.gpu_a = static_cast<int>(a);
         pair.gpu_b = static_cast<int>(b);
-        if (auto level = nvml.topology_common_ancestor(*handles[a], *handles[b])) pair.level = topology_level_name(*level);
+        if (auto level = nvml.topology_common_ancestor(*handles[a], *handles[b]))
+          pair.level = topology_level_name(*level);
         pair.p2p_read = nvml.p2p_read(*handles[a], *handles[b]);
         const auto& ga = out.gpus[a];
         const auto& gb = out.gpus[b];
@@ -289,8 +293,10 @@ class NvmlProbe final : public Probe {
           // No NVLink state at all: unknown unless NVML answered "no links".
         } else {
           bool joined = false;
-          for (const auto& l : ga.nvlinks) joined = joined || (l.active == true && l.remote_pci_bus_id && l.remote_pci_bus_id == gb.pci_bus_id);
-          for (const auto& l : gb.nvlinks) joined = joined || (l.active == true && l.remote_pci_bus_id && l.remote_pci_bus_id == ga.pci_bus_id);
+          for (const auto& l : ga.nvlinks)
+            joined = joined || (l.active == true && l.remote_pci_bus_id && l.remote_pci_bus_id == gb.pci_bus_id);
+          for (const auto& l : gb.nvlinks)
+            joined = joined || (l.active == true && l.remote_pci_bus_id && l.remote_pci_bus_id == ga.pci_bus_id);
           pair.nvlink = joined;
         }
         out.gpu_topology.push_back(std::move(pair));

@@ -88,7 +88,8 @@ class PciProbe final : public Probe {
     if (!names) {
       status.state = names.error().code == core::ErrorCode::kNotFound ? State::kAbsent : State::kError;
       if (names.error().code == core::ErrorCode::kNotFound) {
-        status.set_detail(core::Message(N_("no PCI bus in sysfs ({} missing): container or non-PCI machine"), names.error().where));
+        status.set_detail(
+            core::Message(N_("no PCI bus in sysfs ({} missing): container or non-PCI machine"), names.error().where));
       } else {
         status.detail = names.error().to_string();
       }
@@ -106,7 +107,8 @@ class PciProbe final : public Probe {
         }
         auto v = core::parse_hex(*text);
         if (!v || *v > 0xffffffu) {
-          problems.add(root.full_path(base + attr), core::Message(N_("expected a hex id like 0x10de, got '{}'"), core::printable(*text)));
+          problems.add(root.full_path(base + attr),
+                       core::Message(N_("expected a hex id like 0x10de, got '{}'"), core::printable(*text)));
           return std::nullopt;
         }
         return static_cast<uint32_t>(*v);
@@ -126,7 +128,8 @@ class PciProbe final : public Probe {
         // -1: the platform does not say (single node, or firmware without _PXM).
         if (auto v = core::parse_i64(*numa); v && *v >= 0 && *v < 4096) dev.numa_node = static_cast<int>(*v);
       }
-      if (auto s = root.read_line(base + "current_link_speed")) dev.link_speed_current_gts = parse::parse_link_speed(*s);
+      if (auto s = root.read_line(base + "current_link_speed"))
+        dev.link_speed_current_gts = parse::parse_link_speed(*s);
       if (auto s = root.read_line(base + "max_link_speed")) dev.link_speed_max_gts = parse::parse_link_speed(*s);
       auto width = [&](const char* attr) -> std::optional<int> {
         auto text = root.read_line(base + attr);
@@ -150,9 +153,7 @@ class PciProbe final : public Probe {
     return status;
   }
 
-  void merge(inventory::Inventory& into, inventory::Inventory&& from) const override {
-    into.pci = std::move(from.pci);
-  }
+  void merge(inventory::Inventory& into, inventory::Inventory&& from) const override { into.pci = std::move(from.pci); }
 };
 
 }  // namespace

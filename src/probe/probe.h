@@ -29,9 +29,9 @@ std::optional<State> state_from_name(std::string_view name);
 struct ProbeStatus {
   std::string id;
   State state = State::kOk;
-  std::string detail;                 // one line: what was found, or why not
+  std::string detail;  // one line: what was found, or why not
   double seconds = 0;
-  std::vector<std::string> problems;  // each unreadable or malformed source: "path: reason"
+  std::vector<std::string> problems;                           // each unreadable or malformed source: "path: reason"
   std::optional<core::Message> detail_message = std::nullopt;  // detail == core::english(*detail_message)
   // Aligned with problems (shorter where the last ones have none).
   std::vector<std::optional<core::Message>> problem_messages = {};

@@ -158,7 +158,8 @@ std::vector<PythonSite> find_python_sites(const core::SysRoot& root, const std::
   for (const auto& h : homes) f.add_prefix(join(h, ".local"), "user");
 
   // Conda installs in their usual places.
-  for (const char* p : {"/opt/conda", "/opt/miniconda3", "/opt/anaconda3", "/opt/miniforge3"}) f.add_conda_root(p, "conda");
+  for (const char* p : {"/opt/conda", "/opt/miniconda3", "/opt/anaconda3", "/opt/miniforge3"})
+    f.add_conda_root(p, "conda");
   for (const auto& h : homes) {
     for (const char* d : {"miniconda3", "anaconda3", "miniforge3", "mambaforge"}) f.add_conda_root(join(h, d), "conda");
   }

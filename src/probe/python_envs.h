@@ -23,10 +23,10 @@
 namespace tfrig::probe {
 
 struct PythonSite {
-  std::string prefix;                        // "/usr", "/opt/conda/envs/tf"
-  std::string kind;                          // "system", "user", "venv", "conda", "given"
-  std::optional<std::string> python_version; // "3.11"
-  std::string site_packages;                 // absolute path on the probed machine
+  std::string prefix;                         // "/usr", "/opt/conda/envs/tf"
+  std::string kind;                           // "system", "user", "venv", "conda", "given"
+  std::optional<std::string> python_version;  // "3.11"
+  std::string site_packages;                  // absolute path on the probed machine
 };
 
 // Every site-packages (or dist-packages) directory found, each once, in the

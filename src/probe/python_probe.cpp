@@ -18,10 +18,10 @@ namespace {
 // names; tensorflow-gpu was an alias of tensorflow from 2.1 to 2.11,
 // tensorflow-intel is what `tensorflow` pulls in on Windows, tensorflow-macos
 // on Apple silicon).
-constexpr const char* kTensorFlowDists[] = {"tensorflow",       "tensorflow-cpu",   "tensorflow-gpu",
-                                             "tf-nightly",       "tf-nightly-cpu",   "tf-nightly-gpu",
-                                             "tensorflow-intel", "tensorflow-macos", "tensorflow-aarch64",
-                                             "tensorflow-cpu-aws", "intel-tensorflow"};
+constexpr const char* kTensorFlowDists[] = {"tensorflow",         "tensorflow-cpu",   "tensorflow-gpu",
+                                            "tf-nightly",         "tf-nightly-cpu",   "tf-nightly-gpu",
+                                            "tensorflow-intel",   "tensorflow-macos", "tensorflow-aarch64",
+                                            "tensorflow-cpu-aws", "intel-tensorflow"};
 
 bool is_tensorflow_dist(const std::string& name) {
   for (const char* d : kTensorFlowDists) {
@@ -34,9 +34,14 @@ class PythonProbe final : public Probe {
  public:
   std::string_view id() const override { return "python"; }
   std::vector<std::string> sources() const override {
-    return {"usr/lib/python3*/{site,dist}-packages", "usr/local/lib/python3*/{site,dist}-packages",
-            "$HOME/.local/lib/python3*/site-packages", "$VIRTUAL_ENV", "$CONDA_PREFIX", "opt/conda*",
-            "<site-packages>/*.dist-info/METADATA", "<site-packages>/tensorflow/python/platform/build_info.py"};
+    return {"usr/lib/python3*/{site,dist}-packages",
+            "usr/local/lib/python3*/{site,dist}-packages",
+            "$HOME/.local/lib/python3*/site-packages",
+            "$VIRTUAL_ENV",
+            "$CONDA_PREFIX",
+            "opt/conda*",
+            "<site-packages>/*.dist-info/METADATA",
+            "<site-packages>/tensorflow/python/platform/build_info.py"};
   }
 
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
@@ -58,7 +63,8 @@ class PythonProbe final : public Probe {
     if (out.python.environments.empty() && !root.is_dir("usr") && ctx.python_prefixes.empty()) {
       // A captured tree of /proc and /sys only: nothing says Python is missing.
       status.state = State::kSkipped;
-      status.set_detail(core::Message(N_("no usr folder under {}: Python environments were not examined"), root.full_path("/")));
+      status.set_detail(
+          core::Message(N_("no usr folder under {}: Python environments were not examined"), root.full_path("/")));
       return status;
     }
     if (out.python.environments.empty()) {
@@ -74,10 +80,12 @@ class PythonProbe final : public Probe {
     }
     const size_t envs = out.python.environments.size();
     if (with_tf == 0) {
-      status.set_detail(core::Message::plural(NP_("{} environment, no TensorFlow", "{} environments, no TensorFlow"), envs, envs));
+      status.set_detail(
+          core::Message::plural(NP_("{} environment, no TensorFlow", "{} environments, no TensorFlow"), envs, envs));
     } else {
-      status.set_detail(core::Message::plural(NP_("{0} environment, TensorFlow: {1}", "{0} environments, TensorFlow: {1}"), envs, envs,
-                                              core::MessageArg::list(std::move(tf))));
+      status.set_detail(
+          core::Message::plural(NP_("{0} environment, TensorFlow: {1}", "{0} environments, TensorFlow: {1}"), envs,
+                                envs, core::MessageArg::list(std::move(tf))));
     }
     return status;
   }
@@ -124,7 +132,8 @@ class PythonProbe final : public Probe {
         if (env.tensorflow) {
           problems.add(core::Message(N_("{0}; {1}"),
                                      core::Message(N_("{0}: {1}"), site,
-                                                   core::Message(N_("both {0} and {1} are installed"), env.tensorflow->distribution, dist_name)),
+                                                   core::Message(N_("both {0} and {1} are installed"),
+                                                                 env.tensorflow->distribution, dist_name)),
                                      core::Message(N_("they share the tensorflow/ package"))));
           continue;
         }

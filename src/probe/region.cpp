@@ -12,7 +12,8 @@ namespace tfrig::probe {
 namespace {
 
 std::string_view unquote(std::string_view s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) return s.substr(1, s.size() - 2);
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
+    return s.substr(1, s.size() - 2);
   return s;
 }
 
@@ -125,10 +126,17 @@ std::optional<std::vector<std::string>> docker_mirror_hosts(std::string_view tex
 }
 
 std::vector<std::string> region_sources() {
-  return {"etc/default/locale",         "etc/locale.conf",          "etc/timezone",
-          "etc/localtime",              "etc/pip.conf",             "etc/xdg/pip/pip.conf",
-          "root/.config/pip/pip.conf",  "root/.pip/pip.conf",       "etc/apt/sources.list",
-          "etc/apt/sources.list.d/*",   "etc/docker/daemon.json"};
+  return {"etc/default/locale",
+          "etc/locale.conf",
+          "etc/timezone",
+          "etc/localtime",
+          "etc/pip.conf",
+          "etc/xdg/pip/pip.conf",
+          "root/.config/pip/pip.conf",
+          "root/.pip/pip.conf",
+          "etc/apt/sources.list",
+          "etc/apt/sources.list.d/*",
+          "etc/docker/daemon.json"};
 }
 
 inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<core::Message>& problems) {
@@ -137,7 +145,9 @@ inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<core::M
   auto read = [&](const std::string& rel) -> std::optional<std::string> {
     auto text = root.read_text(rel, 1 << 20);
     if (!text) {
-      if (text.error().code != core::ErrorCode::kNotFound) problems.push_back(core::error_message(text.error()).value_or(core::Message(N_("{0}: {1}"), text.error().where, text.error().message)));
+      if (text.error().code != core::ErrorCode::kNotFound)
+        problems.push_back(core::error_message(text.error())
+                               .value_or(core::Message(N_("{0}: {1}"), text.error().where, text.error().message)));
       return std::nullopt;
     }
     return *text;
@@ -174,7 +184,8 @@ inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<core::M
     if (auto hosts = docker_mirror_hosts(*text)) {
       add("etc/docker/daemon.json", "docker", *hosts);
     } else {
-      problems.push_back(core::Message(N_("{0}: {1}"), root.full_path("etc/docker/daemon.json"), core::Message(N_("not a JSON object"))));
+      problems.push_back(core::Message(N_("{0}: {1}"), root.full_path("etc/docker/daemon.json"),
+                                       core::Message(N_("not a JSON object"))));
     }
   }
   return r;

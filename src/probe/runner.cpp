@@ -113,7 +113,8 @@ RunResult run_probes(const Context& ctx, const std::vector<std::shared_ptr<const
       late.id = std::string(job->probe->id());
       late.state = State::kError;
       late.seconds = std::chrono::duration<double>(ctx.deadline).count();
-      late.set_detail(core::Message(N_("did not finish within its deadline of {}; left running"), core::seconds_message(late.seconds)));
+      late.set_detail(core::Message(N_("did not finish within its deadline of {}; left running"),
+                                    core::seconds_message(late.seconds)));
       core::log(core::LogLevel::kWarn, "{}", trf("probe {} exceeded its deadline", late.id));
       result.statuses.push_back(std::move(late));
     }

@@ -74,12 +74,91 @@ std::optional<std::string> disk_for_devnum(const core::SysRoot& root, unsigned m
   return underlying_disk(root, std::string(parts.back()));
 }
 
+// One disk of /sys/block: transport, rotational, size, removable, model, kind.
+inventory::BlockDevice read_block_device(const core::SysRoot& root, const std::string& name, ProblemLog& problems) {
+  inventory::BlockDevice dev;
+  dev.name = name;
+  const std::string base = "sys/block/" + name + "/";
+  auto link = root.read_link("sys/block/" + name);
+  dev.transport = transport_from_link(name, link ? std::string_view(*link) : std::string_view());
+  if (auto rot = root.read_line(base + "queue/rotational")) {
+    if (*rot == "0" || *rot == "1")
+      dev.rotational = *rot == "1";
+    else
+      problems.add(root.full_path(base + "queue/rotational"),
+                   core::Message(N_("expected 0 or 1, got '{}'"), core::printable(*rot)));
+  } else if (rot.error().code != core::ErrorCode::kNotFound) {
+    problems.add(rot.error());
+  }
+  // sysfs "size" counts 512-byte sectors whatever the logical block size.
+  if (auto size = root.read_line(base + "size")) {
+    if (auto sectors = core::parse_u64(*size); sectors && *sectors < (UINT64_MAX / 512))
+      dev.size_bytes = *sectors * 512;
+    else
+      problems.add(root.full_path(base + "size"),
+                   core::Message(N_("expected a sector count, got '{}'"), core::printable(*size)));
+  } else if (size.error().code != core::ErrorCode::kNotFound) {
+    problems.add(size.error());
+  }
+  if (auto rem = root.read_line(base + "removable")) dev.removable = *rem == "1";
+  if (auto model = root.read_line(base + "device/model"); model && !model->empty()) dev.model = *model;
+  dev.kind = classify(dev);
+  return dev;
+}
+
+// The mount table: mountinfo has the device numbers; /proc/mounts is the
+// fallback. A line that is not a mount entry is a problem naming its line.
+parse::MountInfo read_mount_table(const core::SysRoot& root, ProblemLog& problems) {
+  parse::MountInfo mounts;
+  std::string mount_source = "proc/self/mountinfo";
+  auto mi = root.read_text(mount_source);
+  if (mi) {
+    mounts = parse::parse_mountinfo(*mi);
+  } else {
+    mount_source = "proc/mounts";
+    auto pm = root.read_text(mount_source);
+    if (pm) {
+      mounts = parse::parse_proc_mounts(*pm);
+    } else {
+      problems.add(mi.error());
+      problems.add(pm.error());
+    }
+  }
+  for (int line : mounts.bad_lines) {
+    problems.add(root.full_path(mount_source) + ":" + std::to_string(line),
+                 core::Message(N_("expected a mount entry")));
+  }
+  return mounts;
+}
+
+// One mount, with the disk it is on.
+inventory::Mount mount_of(const core::SysRoot& root, const parse::MountInfoEntry& e,
+                          const std::vector<inventory::BlockDevice>& devices) {
+  inventory::Mount m;
+  m.device = e.source;
+  m.mount_point = e.mount_point;
+  m.fs_type = e.fs_type;
+  m.options = e.options;
+  m.network = parse::is_network_filesystem(e.fs_type);
+  m.block_device = disk_for_devnum(root, e.major, e.minor);
+  if (!m.block_device && core::starts_with(e.source, "/dev/")) {
+    // /proc/mounts fallback: "/dev/nvme0n1p2" -> the disk whose name prefixes it.
+    std::string_view dev = std::string_view(e.source).substr(5);
+    for (const auto& d : devices) {
+      if (core::starts_with(dev, d.name) && (!m.block_device || d.name.size() > m.block_device->size())) {
+        m.block_device = d.name;
+      }
+    }
+  }
+  return m;
+}
+
 class StorageProbe final : public Probe {
  public:
   std::string_view id() const override { return "storage"; }
   std::vector<std::string> sources() const override {
-    return {"sys/block/*/{size,removable,queue/rotational,device/model}", "sys/dev/block/*",
-            "proc/self/mountinfo", "proc/mounts"};
+    return {"sys/block/*/{size,removable,queue/rotational,device/model}", "sys/dev/block/*", "proc/self/mountinfo",
+            "proc/mounts"};
   }
 
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
@@ -91,70 +170,10 @@ class StorageProbe final : public Probe {
     if (!names) {
       problems.add(names.error());
     } else {
-      for (const auto& name : *names) {
-        inventory::BlockDevice dev;
-        dev.name = name;
-        const std::string base = "sys/block/" + name + "/";
-        auto link = root.read_link("sys/block/" + name);
-        dev.transport = transport_from_link(name, link ? std::string_view(*link) : std::string_view());
-        if (auto rot = root.read_line(base + "queue/rotational")) {
-          if (*rot == "0" || *rot == "1") dev.rotational = *rot == "1";
-          else problems.add(root.full_path(base + "queue/rotational"), core::Message(N_("expected 0 or 1, got '{}'"), core::printable(*rot)));
-        } else if (rot.error().code != core::ErrorCode::kNotFound) {
-          problems.add(rot.error());
-        }
-        // sysfs "size" counts 512-byte sectors whatever the logical block size.
-        if (auto size = root.read_line(base + "size")) {
-          if (auto sectors = core::parse_u64(*size); sectors && *sectors < (UINT64_MAX / 512)) dev.size_bytes = *sectors * 512;
-          else problems.add(root.full_path(base + "size"), core::Message(N_("expected a sector count, got '{}'"), core::printable(*size)));
-        } else if (size.error().code != core::ErrorCode::kNotFound) {
-          problems.add(size.error());
-        }
-        if (auto rem = root.read_line(base + "removable")) dev.removable = *rem == "1";
-        if (auto model = root.read_line(base + "device/model"); model && !model->empty()) dev.model = *model;
-        dev.kind = classify(dev);
-        st.devices.push_back(std::move(dev));
-      }
+      for (const auto& name : *names) st.devices.push_back(read_block_device(root, name, problems));
     }
-
-    // Mounts: mountinfo has the device numbers; /proc/mounts is the fallback.
-    parse::MountInfo mounts;
-    std::string mount_source = "proc/self/mountinfo";
-    auto mi = root.read_text(mount_source);
-    if (mi) {
-      mounts = parse::parse_mountinfo(*mi);
-    } else {
-      mount_source = "proc/mounts";
-      auto pm = root.read_text(mount_source);
-      if (pm) {
-        mounts = parse::parse_proc_mounts(*pm);
-      } else {
-        problems.add(mi.error());
-        problems.add(pm.error());
-      }
-    }
-    for (int line : mounts.bad_lines) {
-      problems.add(root.full_path(mount_source) + ":" + std::to_string(line), core::Message(N_("expected a mount entry")));
-    }
-    for (const auto& e : mounts.entries) {
-      inventory::Mount m;
-      m.device = e.source;
-      m.mount_point = e.mount_point;
-      m.fs_type = e.fs_type;
-      m.options = e.options;
-      m.network = parse::is_network_filesystem(e.fs_type);
-      m.block_device = disk_for_devnum(root, e.major, e.minor);
-      if (!m.block_device && core::starts_with(e.source, "/dev/")) {
-        // /proc/mounts fallback: "/dev/nvme0n1p2" -> the disk whose name prefixes it.
-        std::string_view dev = std::string_view(e.source).substr(5);
-        for (const auto& d : st.devices) {
-          if (core::starts_with(dev, d.name) && (!m.block_device || d.name.size() > m.block_device->size())) {
-            m.block_device = d.name;
-          }
-        }
-      }
-      st.mounts.push_back(std::move(m));
-    }
+    const parse::MountInfo mounts = read_mount_table(root, problems);
+    for (const auto& e : mounts.entries) st.mounts.push_back(mount_of(root, e, st.devices));
 
     for (const auto& path : ctx.data_paths) st.data_paths.push_back(resolve_data_path(root, st, path));
 
@@ -172,8 +191,8 @@ class StorageProbe final : public Probe {
       if (d.kind == "ssd") ++ssd;
       if (d.kind == "hdd") ++hdd;
     }
-    status.set_detail(core::Message(N_("{0} block devices ({1} NVMe, {2} SSD, {3} HDD), {4} mounts"), st.devices.size(), nvme, ssd,
-                                    hdd, st.mounts.size()));
+    status.set_detail(core::Message(N_("{0} block devices ({1} NVMe, {2} SSD, {3} HDD), {4} mounts"), st.devices.size(),
+                                    nvme, ssd, hdd, st.mounts.size()));
     return status;
   }
 

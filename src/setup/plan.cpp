@@ -161,8 +161,8 @@ std::string why_not(const Knowledge& k, const OsTarget& os, Method m, const GpuT
   if (m == Method::kPip || m == Method::kApt) {
     auto py = ver(os.python);
     if (!py || !b.supports_python(*py)) {
-      return trf("TensorFlow {} supports Python {} but {} ships Python {} (tested-build table)", b.tf, python_range(b), os.id,
-                 os.python);
+      return trf("TensorFlow {} supports Python {} but {} ships Python {} (tested-build table)", b.tf, python_range(b),
+                 os.id, os.python);
     }
   }
   if (m == Method::kNgc && !k.setup().ngc_for(b.tf)) {
@@ -185,16 +185,16 @@ std::string why_not(const Knowledge& k, const OsTarget& os, Method m, const GpuT
   }
   const std::string cuda = cuda_needed(k, m, b);
   if (choose_branch(k, os, cuda, gpu.cc).empty()) {
-    return gpu.cc ? trf("no driver branch offered on {} ships CUDA {} and drives compute capability {}", os.id, cuda, *gpu.cc)
+    return gpu.cc ? trf("no driver branch offered on {} ships CUDA {} and drives compute capability {}", os.id, cuda,
+                        *gpu.cc)
                   : trf("no driver branch offered on {} ships CUDA {}", os.id, cuda);
   }
   if (needs_cuda_repo_libs(m, and_cuda)) {
     if (!minor_ge(b.cuda, os.cuda_repo_min) || (os.cuda_repo_max && !minor_ge(*os.cuda_repo_max, b.cuda))) {
-      return os.cuda_repo_max
-                 ? trf("NVIDIA's {} repository has no CUDA {} (it carries {} to {})", os.cuda_repo, b.cuda, os.cuda_repo_min,
-                       *os.cuda_repo_max)
-                 : trf("NVIDIA's {} repository has no CUDA {} (it carries {} and later)", os.cuda_repo, b.cuda,
-                       os.cuda_repo_min);
+      return os.cuda_repo_max ? trf("NVIDIA's {} repository has no CUDA {} (it carries {} to {})", os.cuda_repo, b.cuda,
+                                    os.cuda_repo_min, *os.cuda_repo_max)
+                              : trf("NVIDIA's {} repository has no CUDA {} (it carries {} and later)", os.cuda_repo,
+                                    b.cuda, os.cuda_repo_min);
     }
     if (!cudnn_package_for(k.setup(), b.cudnn)) return trf("no apt package known for cuDNN {}", b.cudnn);
   }
@@ -238,7 +238,8 @@ core::Result<GpuTarget> resolve_gpu(const Knowledge& k, const inventory::Invento
   if (core::starts_with(want, "cc:")) {
     const std::string cc = want.substr(3);
     if (!is_compute_capability(cc)) {
-      return core::fail(core::ErrorCode::kInvalidArgument, "--gpu", trf("expected cc:MAJOR.MINOR, got {}", quote::one_line(want)));
+      return core::fail(core::ErrorCode::kInvalidArgument, "--gpu",
+                        trf("expected cc:MAJOR.MINOR, got {}", quote::one_line(want)));
     }
     g.cc = cc;
     g.name = trf("compute capability {}", cc);
@@ -259,7 +260,8 @@ core::Result<GpuTarget> resolve_gpu(const Knowledge& k, const inventory::Invento
 // kept when the knowledge base knows that release (pip extras).
 core::Result<std::pair<const TfBuild*, std::string>> resolve_tf(const Knowledge& k, const std::string& want) {
   auto v = ver(want);
-  if (!v) return core::fail(core::ErrorCode::kInvalidArgument, "--tf", trf("expected a version like 2.17, got '{}'", want));
+  if (!v)
+    return core::fail(core::ErrorCode::kInvalidArgument, "--tf", trf("expected a version like 2.17, got '{}'", want));
   const TfBuild* b = k.find_tf_build(*v);
   if (!b) {
     std::string known;
@@ -272,8 +274,9 @@ core::Result<std::pair<const TfBuild*, std::string>> resolve_tf(const Knowledge&
     if (r.tf == want) return std::make_pair(b, want);
   }
   if (const auto* p = k.pip_extra_for(*v); p && p->tf == want) return std::make_pair(b, want);
-  return core::fail(core::ErrorCode::kInvalidArgument, "--tf",
-                    trf("TensorFlow {} is not in the knowledge base; use {} (its row {})", want, v->truncated(2), b->tf));
+  return core::fail(
+      core::ErrorCode::kInvalidArgument, "--tf",
+      trf("TensorFlow {} is not in the knowledge base; use {} (its row {})", want, v->truncated(2), b->tf));
 }
 
 // The user's own --os and --gpu, repeated in every suggestion so that each
@@ -332,121 +335,176 @@ void add_version(SetupPlan& p, const std::string& kind, const std::string& value
   p.versions.emplace_back(kind, value);
 }
 
-void build_steps(const Knowledge& k, SetupPlan& p) {
-  const SetupFacts& f = k.setup();
-  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
-  p.steps.push_back({"preflight", _("Check the OS and that the script runs as root"),
-                     trf("The packages and paths below are for {} only; installing drivers and writing /etc needs root.", p.os->id),
-                     "tfrig", _("Nothing to undo.")});
+// Before anything is installed: the OS and root, then every download source.
+void add_preflight_steps(const SetupFacts& f, SetupPlan& p) {
+  p.steps.push_back(
+      {"preflight", _("Check the OS and that the script runs as root"),
+       trf("The packages and paths below are for {} only; installing drivers and writing /etc needs root.", p.os->id),
+       "tfrig", _("Nothing to undo.")});
+  p.steps.push_back(
+      {"sources", _("Check that every download source answers"),
+       trf("A source that does not answer (a blocked or slow network, a mirror that closed) would stall apt or pip "
+           "halfway; each is asked once, with a {} s limit, before anything is installed. When default sources do not "
+           "answer it says how to write the installation with mirrors (--mirror cn).",
+           f.mirror_check_timeout_s),
+       "tfrig; docs/setup.md", _("Nothing to undo.")});
+}
+
+// Where packages come from: the apt mirror, nouveau out of the way, NVIDIA's
+// CUDA repository and its mirror.
+void add_repository_steps(const SetupFacts& f, SetupPlan& p) {
   const Sources& src = p.sources;
-  p.steps.push_back({"sources", _("Check that every download source answers"),
-                     trf("A source that does not answer (a blocked or slow network, a mirror that closed) would stall apt or pip "
-                         "halfway; each is asked once, with a {} s limit, before anything is installed. When default sources do not "
-                         "answer it says how to write the installation with mirrors (--mirror cn).",
-                         f.mirror_check_timeout_s),
-                     "tfrig; docs/setup.md", _("Nothing to undo.")});
   if (!src.apt_mirror.empty()) {
-    p.steps.push_back({"apt_mirror", trf("apt archive from {}", src.apt_mirror),
-                       trf("The {} archive named in /etc/apt is replaced by the mirror, so apt-get downloads the driver, Docker "
-                           "and Python packages from it.",
-                           p.os->id),
-                       src.apt_source.empty() ? std::string("--apt-mirror; docs/setup.md") : src.apt_source,
-                       _("Restore each file from its .tfrig-bak copy in /etc/apt, then sudo apt-get update.")});
+    p.steps.push_back(
+        {"apt_mirror", trf("apt archive from {}", src.apt_mirror),
+         trf("The {} archive named in /etc/apt is replaced by the mirror, so apt-get downloads the driver, Docker "
+             "and Python packages from it.",
+             p.os->id),
+         src.apt_source.empty() ? std::string("--apt-mirror; docs/setup.md") : src.apt_source,
+         _("Restore each file from its .tfrig-bak copy in /etc/apt, then sudo apt-get update.")});
   }
-  p.steps.push_back({"nouveau", _("Blacklist nouveau where it is bound"),
-                     _("If the open-source nouveau driver owns the GPU, the NVIDIA module cannot bind and nvidia-smi finds no device."),
-                     "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/",
-                     _("sudo rm /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u, then reboot.")});
+  p.steps.push_back(
+      {"nouveau", _("Blacklist nouveau where it is bound"),
+       _("If the open-source nouveau driver owns the GPU, the NVIDIA module cannot bind and nvidia-smi finds no device."),
+       "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/",
+       _("sudo rm /etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u, then reboot.")});
   if (p.cuda_repo) {
-    p.steps.push_back({"cuda_repo", trf("Add NVIDIA's CUDA apt repository ({} {})", f.keyring_package, f.keyring_version),
-                       p.driver.installer == "cuda-repo" && !p.cuda.needed
-                           ? trf("The driver for {} comes from NVIDIA's repository (there is no ubuntu-drivers).", p.os->id)
-                           : _("The CUDA toolkit and cuDNN packages pinned to the tested-build table come from NVIDIA's repository."),
-                       "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
-                       "sudo apt-get purge " + f.keyring_package + " && sudo apt-get update."});
+    p.steps.push_back(
+        {"cuda_repo", trf("Add NVIDIA's CUDA apt repository ({} {})", f.keyring_package, f.keyring_version),
+         p.driver.installer == "cuda-repo" && !p.cuda.needed
+             ? trf("The driver for {} comes from NVIDIA's repository (there is no ubuntu-drivers).", p.os->id)
+             : _("The CUDA toolkit and cuDNN packages pinned to the tested-build table come from NVIDIA's repository."),
+         "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
+         "sudo apt-get purge " + f.keyring_package + " && sudo apt-get update."});
   }
   if (p.cuda_repo && src.cuda_repo_mirrored) {
-    p.steps.push_back({"cuda_repo_mirror", trf("NVIDIA's CUDA repository from {}", src.cuda_repo_base),
-                       trf("The keyring package names {} in /etc/apt/sources.list.d/cuda-*.list; the mirror serves the same folders.",
-                           src.cuda_repo_default),
-                       "https://github.com/aws/aws-parallelcluster-cookbook/pull/919",
-                       _("Restore /etc/apt/sources.list.d/cuda-*.list from its .tfrig-bak copy, then sudo apt-get update.")});
+    p.steps.push_back(
+        {"cuda_repo_mirror", trf("NVIDIA's CUDA repository from {}", src.cuda_repo_base),
+         trf("The keyring package names {} in /etc/apt/sources.list.d/cuda-*.list; the mirror serves the same folders.",
+             src.cuda_repo_default),
+         "https://github.com/aws/aws-parallelcluster-cookbook/pull/919",
+         _("Restore /etc/apt/sources.list.d/cuda-*.list from its .tfrig-bak copy, then sudo apt-get update.")});
   }
-  p.steps.push_back({"driver", p.driver.open ? trf("NVIDIA driver branch {} (open kernel modules)", p.driver.branch)
-                                             : trf("NVIDIA driver branch {}", p.driver.branch),
-                     p.driver.why, p.driver.installer == "ubuntu-drivers"
-                                       ? "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"
-                                       : "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
+}
+
+// The driver, its persistence daemon and, where the release needs them on
+// the host, CUDA and cuDNN held at the tested versions.
+void add_driver_steps(SetupPlan& p) {
+  p.steps.push_back({"driver",
+                     p.driver.open ? trf("NVIDIA driver branch {} (open kernel modules)", p.driver.branch)
+                                   : trf("NVIDIA driver branch {}", p.driver.branch),
+                     p.driver.why,
+                     p.driver.installer == "ubuntu-drivers"
+                         ? "https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/"
+                         : "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/",
                      p.driver.installer == "ubuntu-drivers"
                          ? trf("{} and reboot.", "sudo apt-get --purge remove '*nvidia*" + p.driver.branch + "*'")
                          : trf("{} and reboot.", "sudo apt-get --purge remove " + p.driver.install_id)});
-  p.steps.push_back({"persistenced", _("Turn the NVIDIA persistence daemon on"),
-                     _("Without a persistent client the driver tears the GPU state down when the last process exits; every start "
-                       "then pays seconds of re-initialisation."),
-                     "https://docs.nvidia.com/deploy/driver-persistence/index.html",
-                     "sudo systemctl disable --now nvidia-persistenced."});
+  p.steps.push_back(
+      {"persistenced", _("Turn the NVIDIA persistence daemon on"),
+       _("Without a persistent client the driver tears the GPU state down when the last process exits; every start "
+         "then pays seconds of re-initialisation."),
+       "https://docs.nvidia.com/deploy/driver-persistence/index.html",
+       "sudo systemctl disable --now nvidia-persistenced."});
   if (p.cuda.needed) {
-    p.steps.push_back({"cuda", trf("CUDA {} ({}) and cuDNN {} ({}), held at those versions", p.cuda.cuda, p.cuda.package,
-                                   p.cuda.cudnn, p.cuda.cudnn_package),
-                       trf("TensorFlow {} was built and tested with CUDA {} and cuDNN {}; another major version gives 'Could not "
-                           "load dynamic library'.",
-                           p.tfs.front().version, p.cuda.cuda, p.cuda.cudnn),
-                       "https://www.tensorflow.org/install/source#gpu",
-                       "sudo apt-mark unhold " + p.cuda.cudnn_package + " && sudo apt-get purge " + p.cuda.package + " " +
-                           p.cuda.cudnn_package + "; sudo rm /etc/ld.so.conf.d/90-tfrig-cuda.conf && sudo ldconfig."});
+    p.steps.push_back(
+        {"cuda",
+         trf("CUDA {} ({}) and cuDNN {} ({}), held at those versions", p.cuda.cuda, p.cuda.package, p.cuda.cudnn,
+             p.cuda.cudnn_package),
+         trf("TensorFlow {} was built and tested with CUDA {} and cuDNN {}; another major version gives 'Could not "
+             "load dynamic library'.",
+             p.tfs.front().version, p.cuda.cuda, p.cuda.cudnn),
+         "https://www.tensorflow.org/install/source#gpu",
+         "sudo apt-mark unhold " + p.cuda.cudnn_package + " && sudo apt-get purge " + p.cuda.package + " " +
+             p.cuda.cudnn_package + "; sudo rm /etc/ld.so.conf.d/90-tfrig-cuda.conf && sudo ldconfig."});
   }
+}
+
+// The pip method: a venv, its index mirror, TensorFlow.
+void add_python_steps(SetupPlan& p) {
+  const Sources& src = p.sources;
+  p.steps.push_back({"python", trf("A Python {} virtual environment in {}", p.python, p.venv_dir),
+                     trf("TensorFlow {} supports Python {}; a venv keeps its pins away from the system's Python.",
+                         p.tfs.front().version, python_range(*p.tfs.front().build)),
+                     "https://www.tensorflow.org/install/pip", "sudo rm -rf " + p.venv_dir + "."});
+  if (!src.pip_index.empty()) {
+    p.steps.push_back(
+        {"pip_index", trf("pip in the venv downloads from {}", src.pip_index),
+         _("pip.conf in the venv sets index-url, so the install below and every later pip install in the venv use "
+           "the mirror."),
+         "https://pip.pypa.io/en/stable/topics/configuration/", "rm " + p.venv_dir + "/pip.conf."});
+  }
+  p.steps.push_back(
+      {"tensorflow", trf("Install {}", p.tfs.front().pip_requirement),
+       p.tfs.front().and_cuda
+           ? _("The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the "
+               "host needs only the driver.")
+           : _("This release uses the CUDA and cuDNN installed by the step above."),
+       "https://www.tensorflow.org/install/pip",
+       p.venv_dir + "/bin/python -m pip uninstall " + p.tfs.front().pip_name + "."});
+}
+
+// The container methods: Docker, its registry mirror, the Container Toolkit.
+void add_container_steps(const SetupFacts& f, SetupPlan& p) {
+  const Sources& src = p.sources;
+  p.steps.push_back({"docker", _("Docker engine"),
+                     _("The container method runs TensorFlow in Docker; the host keeps only the driver."),
+                     "https://www.tensorflow.org/install/docker", "sudo apt-get purge " + p.os->docker_package + "."});
+  if (!src.docker_registry_mirror.empty()) {
+    p.steps.push_back(
+        {"registry_mirror", trf("Docker Hub through the registry mirror {}", src.docker_registry_mirror),
+         _("registry-mirrors in /etc/docker/daemon.json: Docker pulls the TensorFlow images from Docker Hub "
+           "through the mirror."),
+         "https://docs.docker.com/docker-hub/image-library/mirror/",
+         _("Remove the mirror from \"registry-mirrors\" in /etc/docker/daemon.json; sudo systemctl restart docker.")});
+  }
+  p.steps.push_back(
+      {"container_toolkit", _("NVIDIA Container Toolkit: repository, package, Docker runtime"),
+       _("The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its "
+         "runtime in /etc/docker/daemon.json."),
+       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
+       trf("sudo apt-get purge {}; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl "
+           "restart docker.",
+           f.ctk_package)});
+}
+
+// The OS tuning of the configuration guide: swap, limits, CPU governor.
+void add_tuning_steps(SetupPlan& p) {
+  p.steps.push_back(
+      {"swap", trf("Swap off and vm.swappiness={}", p.swappiness),
+       _("The configuration guide (docs/guide.md): turn swap off on a training server; a paging host stalls the "
+         "input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule."),
+       "guide; https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst",
+       _("sudo rm /etc/sysctl.d/90-tfrig.conf; restore /etc/fstab from /etc/fstab.tfrig-bak; sudo swapon -a; sudo "
+         "sysctl --system.")});
+  p.steps.push_back(
+      {"limits", trf("Open files {} and unlimited locked memory", p.nofile),
+       _("Many TFRecord shards read in parallel hit 'Too many open files'; NCCL over RDMA needs locked memory."),
+       "tensorflow/datasets#1441; NVIDIA/nccl-tests#206",
+       _("sudo rm /etc/security/limits.d/90-tfrig.conf and log in again.")});
+  p.steps.push_back(
+      {"governor", trf("CPU frequency governor: {}", p.governor),
+       _("Decoding and augmentation in tf.data run on the CPU; a power-saving governor slows the input pipeline. "
+         "Common practice."),
+       "https://www.kernel.org/doc/Documentation/admin-guide/pm/cpufreq.rst",
+       _("Reboot (the setting is not persistent), or write the old governor back to "
+         "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor.")});
+}
+
+// The installation's steps in the order install.sh runs them, each with what
+// it does, why, its source and how to undo it.
+void build_steps(const Knowledge& k, SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
+  add_preflight_steps(f, p);
+  add_repository_steps(f, p);
+  add_driver_steps(p);
   if (!container) {
-    p.steps.push_back({"python", trf("A Python {} virtual environment in {}", p.python, p.venv_dir),
-                       trf("TensorFlow {} supports Python {}; a venv keeps its pins away from the system's Python.",
-                           p.tfs.front().version, python_range(*p.tfs.front().build)),
-                       "https://www.tensorflow.org/install/pip", "sudo rm -rf " + p.venv_dir + "."});
-    if (!src.pip_index.empty()) {
-      p.steps.push_back({"pip_index", trf("pip in the venv downloads from {}", src.pip_index),
-                         _("pip.conf in the venv sets index-url, so the install below and every later pip install in the venv use "
-                           "the mirror."),
-                         "https://pip.pypa.io/en/stable/topics/configuration/", "rm " + p.venv_dir + "/pip.conf."});
-    }
-    p.steps.push_back({"tensorflow", trf("Install {}", p.tfs.front().pip_requirement),
-                       p.tfs.front().and_cuda
-                           ? _("The [and-cuda] extra installs the NVIDIA CUDA and cuDNN wheels this release was tested with; the "
-                               "host needs only the driver.")
-                           : _("This release uses the CUDA and cuDNN installed by the step above."),
-                       "https://www.tensorflow.org/install/pip",
-                       p.venv_dir + "/bin/python -m pip uninstall " + p.tfs.front().pip_name + "."});
+    add_python_steps(p);
   } else {
-    p.steps.push_back({"docker", _("Docker engine"), _("The container method runs TensorFlow in Docker; the host keeps only the driver."),
-                       "https://www.tensorflow.org/install/docker", "sudo apt-get purge " + p.os->docker_package + "."});
-    if (!src.docker_registry_mirror.empty()) {
-      p.steps.push_back({"registry_mirror", trf("Docker Hub through the registry mirror {}", src.docker_registry_mirror),
-                         _("registry-mirrors in /etc/docker/daemon.json: Docker pulls the TensorFlow images from Docker Hub "
-                           "through the mirror."),
-                         "https://docs.docker.com/docker-hub/image-library/mirror/",
-                         _("Remove the mirror from \"registry-mirrors\" in /etc/docker/daemon.json; sudo systemctl restart docker.")});
-    }
-    p.steps.push_back({"container_toolkit", _("NVIDIA Container Toolkit: repository, package, Docker runtime"),
-                       _("The toolkit gives containers the host's driver (docker run --gpus all); nvidia-ctk registers its "
-                         "runtime in /etc/docker/daemon.json."),
-                       "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
-                       trf("sudo apt-get purge {}; remove the \"nvidia\" runtime from /etc/docker/daemon.json; sudo systemctl "
-                           "restart docker.",
-                           f.ctk_package)});
+    add_container_steps(f, p);
   }
-  p.steps.push_back({"swap", trf("Swap off and vm.swappiness={}", p.swappiness),
-                     _("The configuration guide (docs/guide.md): turn swap off on a training server; a paging host stalls the "
-                       "input pipeline and pinned buffers. Common practice, not an NVIDIA/TF rule."),
-                     "guide; https://www.kernel.org/doc/Documentation/admin-guide/sysctl/vm.rst",
-                     _("sudo rm /etc/sysctl.d/90-tfrig.conf; restore /etc/fstab from /etc/fstab.tfrig-bak; sudo swapon -a; sudo "
-                       "sysctl --system.")});
-  p.steps.push_back({"limits", trf("Open files {} and unlimited locked memory", p.nofile),
-                     _("Many TFRecord shards read in parallel hit 'Too many open files'; NCCL over RDMA needs locked memory."),
-                     "tensorflow/datasets#1441; NVIDIA/nccl-tests#206",
-                     _("sudo rm /etc/security/limits.d/90-tfrig.conf and log in again.")});
-  p.steps.push_back({"governor", trf("CPU frequency governor: {}", p.governor),
-                     _("Decoding and augmentation in tf.data run on the CPU; a power-saving governor slows the input pipeline. "
-                       "Common practice."),
-                     "https://www.kernel.org/doc/Documentation/admin-guide/pm/cpufreq.rst",
-                     _("Reboot (the setting is not persistent), or write the old governor back to "
-                       "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor.")});
+  add_tuning_steps(p);
   p.steps.push_back({"verify", _("Verify: nvidia-smi and a one-line TensorFlow GPU check"),
                      _("Prints the driver and GPUs the system sees, then whether TensorFlow lists a GPU."),
                      container ? "https://www.tensorflow.org/install/docker" : "https://www.tensorflow.org/install/pip",
@@ -479,12 +537,14 @@ using Releases = std::vector<std::pair<const TfBuild*, std::string>>;
 
 // The OS the plan is for: --os, else the machine's.
 core::Result<const OsTarget*> choose_os(const SetupFacts& f, const inventory::Inventory* inv, const SetupOptions& o) {
-  if (f.os_targets.empty()) return core::fail(core::ErrorCode::kParse, "setup.json", _("no os_targets in the knowledge base"));
+  if (f.os_targets.empty())
+    return core::fail(core::ErrorCode::kParse, "setup.json", _("no os_targets in the knowledge base"));
   std::string known_os;
   for (const auto& t : f.os_targets) known_os += (known_os.empty() ? "" : ", ") + t.id;
   if (!o.os.empty()) {
     const OsTarget* os = f.find_os(o.os);
-    if (!os) return core::fail(core::ErrorCode::kInvalidArgument, "--os", trf("unknown OS '{}' (known: {})", o.os, known_os));
+    if (!os)
+      return core::fail(core::ErrorCode::kInvalidArgument, "--os", trf("unknown OS '{}' (known: {})", o.os, known_os));
     return os;
   }
   const std::string id = inv && inv->host.os_id ? *inv->host.os_id : "";
@@ -508,21 +568,24 @@ core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k
   const bool ngc_images = p.sources.images_from_ngc;
   if (o.tf.empty()) {
     for (const auto& b : k.tf_builds()) {
-      if (why_not(k, os, o.method, p.gpu, b).empty() && (!ngc_images || why_not(k, os, Method::kNgc, p.gpu, b).empty())) {
+      if (why_not(k, os, o.method, p.gpu, b).empty() &&
+          (!ngc_images || why_not(k, os, Method::kNgc, p.gpu, b).empty())) {
         wanted.emplace_back(&b, b.tf);
         break;
       }
     }
     if (wanted.empty()) {
-      return Refusal{p.gpu.cc ? trf("no TensorFlow release in the tested-build table works on {} with method {} and compute "
-                                    "capability {}",
-                                    os.id, method_name(o.method), *p.gpu.cc)
-                              : trf("no TensorFlow release in the tested-build table works on {} with method {}", os.id,
-                                    method_name(o.method)),
+      return Refusal{p.gpu.cc
+                         ? trf("no TensorFlow release in the tested-build table works on {} with method {} and compute "
+                               "capability {}",
+                               os.id, method_name(o.method), *p.gpu.cc)
+                         : trf("no TensorFlow release in the tested-build table works on {} with method {}", os.id,
+                               method_name(o.method)),
                      nearest(k, os, o.method, p.gpu, nullptr, given_target(o))};
     }
-    p.notes.push_back(trf("TensorFlow {}: the newest release this machine can run with method {} (pass --tf to choose).",
-                          wanted.front().second, method_name(o.method)));
+    p.notes.push_back(
+        trf("TensorFlow {}: the newest release this machine can run with method {} (pass --tf to choose).",
+            wanted.front().second, method_name(o.method)));
     return wanted;
   }
   for (const auto& t : o.tf) {
@@ -537,19 +600,20 @@ core::Result<std::variant<Releases, Refusal>> choose_releases(const Knowledge& k
       const std::string ngc_reason = why_not(k, os, Method::kNgc, p.gpu, *b);
       if (!ngc_reason.empty()) {
         const std::string mirror = " --mirror " + o.mirrors.preset;
-        std::vector<std::string> near = {"--tf " + b->tf + " --method container" + mirror + given_target(o) +
-                                             " --docker-registry-mirror URL",
-                                         "--tf " + b->tf + " --method pip" + mirror + given_target(o)};
+        std::vector<std::string> near = {
+            "--tf " + b->tf + " --method container" + mirror + given_target(o) + " --docker-registry-mirror URL",
+            "--tf " + b->tf + " --method pip" + mirror + given_target(o)};
         for (auto& n : nearest(k, os, Method::kNgc, p.gpu, b, given_target(o))) {
           if (near.size() < 4) near.push_back(n + mirror);
         }
-        return Refusal{trf("TensorFlow {0}'s official image is on Docker Hub, which does not answer from mainland China, and "
-                           "NGC cannot stand in for it ({1}). Pass --docker-registry-mirror URL with your cloud's registry "
-                           "accelerator (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, Tencent Cloud "
-                           "https://mirror.ccs.tencentyun.com inside Tencent Cloud, Huawei Cloud SWR's accelerator), or "
-                           "install with --method pip",
-                           b->tf, ngc_reason),
-                       near};
+        return Refusal{
+            trf("TensorFlow {0}'s official image is on Docker Hub, which does not answer from mainland China, and "
+                "NGC cannot stand in for it ({1}). Pass --docker-registry-mirror URL with your cloud's registry "
+                "accelerator (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, Tencent Cloud "
+                "https://mirror.ccs.tencentyun.com inside Tencent Cloud, Huawei Cloud SWR's accelerator), or "
+                "install with --method pip",
+                b->tf, ngc_reason),
+            near};
       }
     }
   }
@@ -582,9 +646,10 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
       add_version(p, "ngc_release", t.ngc->release);
       add_version(p, "tf", t.ngc->tf);
       if (t.ngc->uncertain) {
-        p.notes.push_back(trf("NGC {} = TensorFlow {} with CUDA {} is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); "
-                              "check the image's banner.",
-                              t.ngc->release, t.ngc->tf, t.ngc->cuda));
+        p.notes.push_back(
+            trf("NGC {} = TensorFlow {} with CUDA {} is UNCONFIRMED from NVIDIA's release notes (docs/setup.md); "
+                "check the image's banner.",
+                t.ngc->release, t.ngc->tf, t.ngc->cuda));
       }
     } else if (p.method == Method::kContainer) {
       // Docker Hub has images for the table's rows (x.y.0), not every patch.
@@ -595,27 +660,30 @@ std::string plan_releases(const Knowledge& k, const Releases& wanted, SetupPlan&
       auto kv = k.kernel_support(*ver(b->tf), *ver(*p.gpu.cc));
       if (kv.support == knowledge::KernelSupport::kPtxJit && kv.uncertain) {
         // An inferred kernel list: the note says so and how to settle it after the install.
-        t.kernel_note = kv.alternative
-                            // TRANSLATORS: {0} a release, {1} a compute capability, {2} "PTX compute_80 only (JIT)", {3}/{5}
-                            // the two candidate lists, {4} "sm_80 SASS", {6} how to check on the machine.
-                            ? trf("Uncertain: TensorFlow {0} may have only PTX for compute capability {1} ({2}, if the wheel "
-                                  "carries {3}: the first start JIT-compiles every kernel, 30 minutes or more), or {4} (if it "
-                                  "carries {5}); {6}.",
-                                  b->tf, *p.gpu.cc, kv.detail, kv.targets, kv.alternative_detail, kv.alternative_targets,
-                                  knowledge::kernel_list_check_hint())
-                            // TRANSLATORS: {0} a release, {1} a compute capability, {2} "PTX compute_90 only (JIT)", {3} how to check.
-                            : trf("TensorFlow {0} probably has only PTX for compute capability {1} ({2}): the driver would "
-                                  "JIT-compile every kernel on first start (30 minutes or more); uncertain, the kernel list is "
-                                  "inferred; {3}.",
-                                  b->tf, *p.gpu.cc, kv.detail, knowledge::kernel_list_check_hint());
+        t.kernel_note =
+            kv.alternative
+                // TRANSLATORS: {0} a release, {1} a compute capability, {2} "PTX compute_80 only (JIT)", {3}/{5}
+                // the two candidate lists, {4} "sm_80 SASS", {6} how to check on the machine.
+                ? trf("Uncertain: TensorFlow {0} may have only PTX for compute capability {1} ({2}, if the wheel "
+                      "carries {3}: the first start JIT-compiles every kernel, 30 minutes or more), or {4} (if it "
+                      "carries {5}); {6}.",
+                      b->tf, *p.gpu.cc, kv.detail, kv.targets, kv.alternative_detail, kv.alternative_targets,
+                      knowledge::kernel_list_check_hint())
+                // TRANSLATORS: {0} a release, {1} a compute capability, {2} "PTX compute_90 only (JIT)", {3} how to check.
+                : trf("TensorFlow {0} probably has only PTX for compute capability {1} ({2}): the driver would "
+                      "JIT-compile every kernel on first start (30 minutes or more); uncertain, the kernel list is "
+                      "inferred; {3}.",
+                      b->tf, *p.gpu.cc, kv.detail, knowledge::kernel_list_check_hint());
         p.notes.push_back(t.kernel_note);
       } else if (kv.support == knowledge::KernelSupport::kPtxJit) {
-        t.kernel_note = trf("TensorFlow {} has only PTX for compute capability {} ({}): the driver JIT-compiles every kernel on "
-                            "first start (30 minutes or more).",
-                            b->tf, *p.gpu.cc, kv.detail);
+        t.kernel_note =
+            trf("TensorFlow {} has only PTX for compute capability {} ({}): the driver JIT-compiles every kernel on "
+                "first start (30 minutes or more).",
+                b->tf, *p.gpu.cc, kv.detail);
         p.notes.push_back(t.kernel_note);
       } else if (kv.support == knowledge::KernelSupport::kUnknown) {
-        p.notes.push_back(trf("Which compute capabilities TensorFlow {} carries kernels for is not in the knowledge base.", b->tf));
+        p.notes.push_back(
+            trf("Which compute capabilities TensorFlow {} carries kernels for is not in the knowledge base.", b->tf));
       }
     }
     if (need_cuda.empty() || minor_ge(t.image_cuda, need_cuda)) need_cuda = t.image_cuda;
@@ -654,34 +722,39 @@ void plan_driver(const Knowledge& k, const std::string& need_cuda, SetupPlan& p)
   }
   // Open modules need a known GPU: without one, the proprietary modules drive every generation.
   if (!p.gpu.cc) {
-    d.why = trf("CUDA {} needs driver {} or newer; branch {} ships CUDA {} and is the newest branch {} offers. Proprietary kernel "
-                "modules: the GPU is not known, and they drive every generation this branch supports.",
-                need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id);
+    d.why = trf(
+        "CUDA {} needs driver {} or newer; branch {} ships CUDA {} and is the newest branch {} offers. Proprietary kernel "
+        "modules: the GPU is not known, and they drive every generation this branch supports.",
+        need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id);
   } else if (d.open) {
-    d.why = trf("CUDA {0} needs driver {1} or newer; branch {2} ships CUDA {3} and is the newest branch {4} offers that drives "
-                "compute capability {5}. Open kernel modules: NVIDIA's default from branch {6} for compute capability {7} and newer.",
-                need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id, *p.gpu.cc, f.open_default_from_branch,
-                f.open_supported_min_cc);
+    d.why = trf(
+        "CUDA {0} needs driver {1} or newer; branch {2} ships CUDA {3} and is the newest branch {4} offers that drives "
+        "compute capability {5}. Open kernel modules: NVIDIA's default from branch {6} for compute capability {7} and newer.",
+        need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id, *p.gpu.cc, f.open_default_from_branch,
+        f.open_supported_min_cc);
   } else {
-    d.why = trf("CUDA {0} needs driver {1} or newer; branch {2} ships CUDA {3} and is the newest branch {4} offers that drives "
-                "compute capability {5}. Proprietary kernel modules (the open ones need compute capability {6} and branch {7} or "
-                "newer).",
-                need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id, *p.gpu.cc, f.open_supported_min_cc,
-                f.open_default_from_branch);
+    d.why = trf(
+        "CUDA {0} needs driver {1} or newer; branch {2} ships CUDA {3} and is the newest branch {4} offers that drives "
+        "compute capability {5}. Proprietary kernel modules (the open ones need compute capability {6} and branch {7} or "
+        "newer).",
+        need_cuda, d.min_driver, d.branch, d.branch_cuda, os.id, *p.gpu.cc, f.open_supported_min_cc,
+        f.open_default_from_branch);
   }
   add_version(p, "driver_branch", d.branch);
   add_version(p, "cuda", d.branch_cuda);
   add_version(p, "min_driver", d.min_driver);
   if (p.gpu.name.find("SXM") != std::string::npos && d.installer == "ubuntu-drivers") {
     // jax-ml/jax#24866, NVIDIA Fabric Manager user guide: NVSwitch boards fail with CUDA_ERROR_SYSTEM_NOT_READY without it.
-    p.notes.push_back(trf("An SXM GPU: on an NVSwitch (HGX) board also install {} (the same branch as the driver) and enable "
-                          "nvidia-fabricmanager.service.",
-                          f.driver_package("ubuntu_fabricmanager", d.branch)));
+    p.notes.push_back(
+        trf("An SXM GPU: on an NVSwitch (HGX) board also install {} (the same branch as the driver) and enable "
+            "nvidia-fabricmanager.service.",
+            f.driver_package("ubuntu_fabricmanager", d.branch)));
   }
   if (!p.gpu.cc) {
-    p.notes.push_back(trf("No GPU known (none found, none given with --gpu): the driver is the proprietary {} branch and "
-                          "tuning.py picks the precision at run time.",
-                          d.branch));
+    p.notes.push_back(
+        trf("No GPU known (none found, none given with --gpu): the driver is the proprietary {} branch and "
+            "tuning.py picks the precision at run time.",
+            d.branch));
   }
 }
 
@@ -701,7 +774,8 @@ void plan_cuda_libraries(const Knowledge& k, SetupPlan& p) {
                                                   {"cudnn", first.build->cudnn}};
     c.needed = true;
     c.cuda = first.build->cuda;
-    c.package = knowledge::fill_template(p.method == Method::kApt ? f.cuda_toolkit_package : f.cuda_libraries_package, vals);
+    c.package =
+        knowledge::fill_template(p.method == Method::kApt ? f.cuda_toolkit_package : f.cuda_libraries_package, vals);
     c.cudnn = first.build->cudnn;
     c.cudnn_package = knowledge::fill_template(cudnn_pkg->package, vals);
     c.cudnn_prefix = knowledge::fill_template(cudnn_pkg->version_prefix, vals);
@@ -728,9 +802,10 @@ void plan_host(const Knowledge& k, const inventory::Inventory* inv, SetupPlan& p
                               return dev.is_gpu && dev.driver == std::optional<std::string>("nouveau");
                             }));
   if (p.os->uncertain) {
-    p.notes.push_back(trf("The driver branches and CUDA range of {} are remembered, not read from the archive: install.sh checks "
-                          "the package exists before installing.",
-                          p.os->id));
+    p.notes.push_back(
+        trf("The driver branches and CUDA range of {} are remembered, not read from the archive: install.sh checks "
+            "the package exists before installing.",
+            p.os->id));
   }
 }
 
@@ -744,7 +819,8 @@ core::Result<std::string> mirror_url(std::string_view option, const std::string&
                       trf("expected an http:// or https:// URL, got '{}'", url));
   }
   for (char c : url) {
-    if (static_cast<unsigned char>(c) <= ' ' || std::string_view("'\"`$\\#;|&<>(){}*?[]!^@%").find(c) != std::string_view::npos) {
+    if (static_cast<unsigned char>(c) <= ' ' ||
+        std::string_view("'\"`$\\#;|&<>(){}*?[]!^@%").find(c) != std::string_view::npos) {
       return core::fail(core::ErrorCode::kInvalidArgument, std::string(option),
                         trf("the URL '{}' holds '{}', which a URL for install.sh may not", url, std::string(1, c)));
     }
@@ -755,7 +831,8 @@ core::Result<std::string> mirror_url(std::string_view option, const std::string&
 }
 
 // The mirror an option names, else the preset's, else "" (the default).
-core::Result<std::pair<std::string, const knowledge::SourceUrl*>> pick(std::string_view option, const std::string& given,
+core::Result<std::pair<std::string, const knowledge::SourceUrl*>> pick(std::string_view option,
+                                                                       const std::string& given,
                                                                        const knowledge::SourceUrl* preset) {
   auto u = TFRIG_TRY(mirror_url(option, given));
   if (!u.empty()) return std::make_pair(u, static_cast<const knowledge::SourceUrl*>(nullptr));
@@ -774,11 +851,11 @@ void add_check(Sources& s, std::string what, std::string url, bool mirror) {
 
 // setup.json's "tuna" (= "cn") preset docker_hub_note, marked here so that
 // translators see it (a test checks it equals the knowledge base's text).
-const char* const kCnDockerHubNote =
-    N_("No public Docker Hub mirror in China is dependable for multi-gigabyte TensorFlow images (see "
-       "unusable_docker_hub_mirrors): under a China preset the container images come from NGC (nvcr.io) unless you pass "
-       "--docker-registry-mirror with your cloud's registry accelerator (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, "
-       "Tencent Cloud https://mirror.ccs.tencentyun.com inside Tencent Cloud, Huawei Cloud SWR's accelerator).");
+const char* const kCnDockerHubNote = N_(
+    "No public Docker Hub mirror in China is dependable for multi-gigabyte TensorFlow images (see "
+    "unusable_docker_hub_mirrors): under a China preset the container images come from NGC (nvcr.io) unless you pass "
+    "--docker-registry-mirror with your cloud's registry accelerator (Alibaba Cloud ACR https://ID.mirror.aliyuncs.com, "
+    "Tencent Cloud https://mirror.ccs.tencentyun.com inside Tencent Cloud, Huawei Cloud SWR's accelerator).");
 
 std::vector<std::string> mirror_choices(const SetupFacts& f) {
   std::vector<std::string> out;
@@ -826,8 +903,9 @@ struct PresetChoice {
 };
 
 PresetChoice choose_auto_preset(const SetupFacts& f, const inventory::Inventory* inv) {
-  if (!inv) return {nullptr, _("--mirror auto: nothing is known of the machine (it was not probed and no snapshot was given): "
-                               "the default sources.")};
+  if (!inv)
+    return {nullptr, _("--mirror auto: nothing is known of the machine (it was not probed and no snapshot was given): "
+                       "the default sources.")};
   const auto& r = inv->region;
   // The file naming the OS archive came with the machine's image: it counts double
   // (sources.list, or the deb822 ubuntu.sources / debian.sources of Ubuntu 24.04 and Debian 12).
@@ -862,13 +940,14 @@ PresetChoice choose_auto_preset(const SetupFacts& f, const inventory::Inventory*
     if (best) break;
   }
   if (best) {
-    return {best, best->intranet
-                      // TRANSLATORS: {0} a preset id, {1} a file, {2} a host name.
-                      ? trf("--mirror auto chose {0}: {1} names {2}, a host that answers only inside that cloud, so this "
-                            "machine runs there and its intranet mirror is free of public traffic.",
-                            best->id, seen->file, seen->host)
-                      : trf("--mirror auto chose {0}: {1} names {2}; the machine already downloads from it.", best->id,
-                            seen->file, seen->host)};
+    return {best,
+            best->intranet
+                // TRANSLATORS: {0} a preset id, {1} a file, {2} a host name.
+                ? trf("--mirror auto chose {0}: {1} names {2}, a host that answers only inside that cloud, so this "
+                      "machine runs there and its intranet mirror is free of public traffic.",
+                      best->id, seen->file, seen->host)
+                : trf("--mirror auto chose {0}: {1} names {2}; the machine already downloads from it.", best->id,
+                      seen->file, seen->host)};
   }
   // Other signs of mainland China: the locale, the time zone, another mirror of China (setup.json mirrors.china).
   std::string sign;
@@ -890,14 +969,16 @@ PresetChoice choose_auto_preset(const SetupFacts& f, const inventory::Inventory*
   if (!sign.empty()) {
     for (const auto& pr : f.mirror_presets) {
       if (pr.china && pr.cloud.empty()) {
-        return {&pr, trf("--mirror auto chose {0}: the machine looks set up for mainland China ({1}) and names no cloud's "
-                         "mirror.",
-                         pr.id, sign)};
+        return {&pr,
+                trf("--mirror auto chose {0}: the machine looks set up for mainland China ({1}) and names no cloud's "
+                    "mirror.",
+                    pr.id, sign)};
       }
     }
   }
-  return {nullptr, _("--mirror auto: nothing on the machine says mainland China (locale, time zone, package sources): the "
-                     "default sources.")};
+  return {nullptr,
+          _("--mirror auto: nothing on the machine says mainland China (locale, time zone, package sources): the "
+            "default sources.")};
 }
 
 // --mirror: a preset by id or alias, or auto's choice.
@@ -931,16 +1012,13 @@ void plan_preset(const SetupFacts& f, const SetupOptions& o, const PresetChoice&
   }
 }
 
-// Where every download comes from: the defaults of the knowledge base, the
-// --mirror preset, and the single options over both; and what install.sh
-// checks answers before relying on it.
-core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset, SetupPlan& p) {
+// apt: the OS archive named in /etc/apt, and Debian's security archive.
+core::Status plan_apt_source(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset,
+                             SetupPlan& p) {
   const SetupFacts& f = k.setup();
   const MirrorOptions& m = o.mirrors;
-  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
-  const std::string arch = p.repo_arch == "sbsa" ? "aarch64" : "x86_64";
   Sources& s = p.sources;
-  // apt: the OS archive named in /etc/apt.
+  const std::string arch = p.repo_arch == "sbsa" ? "aarch64" : "x86_64";
   const knowledge::AptMirror* preset_apt = preset ? preset->apt_for(p.os->os_id, arch) : nullptr;
   auto apt = TFRIG_TRY(pick("--apt-mirror", m.apt, preset_apt ? &preset_apt->url : nullptr));
   if (!apt.first.empty()) {
@@ -964,7 +1042,15 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
       add_check(s, _("apt security archive mirror"), sec + "/", true);
     }
   }
-  // NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
+  return {};
+}
+
+// NVIDIA's CUDA repository (the keyring, the driver on Debian, CUDA and cuDNN).
+core::Status plan_cuda_repo_source(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset,
+                                   SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const MirrorOptions& m = o.mirrors;
+  Sources& s = p.sources;
   auto cuda = TFRIG_TRY(pick("--cuda-repo", m.cuda_repo, preset ? &preset->cuda_repo : nullptr));
   s.cuda_repo_default = f.cuda_repo_url_base;
   s.cuda_repo_mirrored = !cuda.first.empty();
@@ -975,12 +1061,23 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
                   f.keyring_version + "_all.deb",
               s.cuda_repo_mirrored);
     if (cuda.second && cuda.second->uncertain) {
-      p.notes.push_back(trf("The CUDA repository mirror {} is NVIDIA's China host, not documented by NVIDIA (docs/setup.md): "
-                            "install.sh checks it answers.",
-                            s.cuda_repo_base));
+      p.notes.push_back(
+          trf("The CUDA repository mirror {} is NVIDIA's China host, not documented by NVIDIA (docs/setup.md): "
+              "install.sh checks it answers.",
+              s.cuda_repo_base));
     }
   }
-  // pip (pip and apt methods; a container's pip gets PIP_INDEX_URL from the Dockerfile).
+  return {};
+}
+
+// pip (pip and apt methods; a container's pip gets PIP_INDEX_URL from the
+// Dockerfile), conda, and Hugging Face's endpoint from China.
+core::Status plan_python_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset,
+                                 SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const MirrorOptions& m = o.mirrors;
+  Sources& s = p.sources;
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
   auto pip = TFRIG_TRY(pick("--pip-index", m.pip_index, preset ? &preset->pip_index : nullptr));
   s.pip_index = pip.first;
   // pip ignores an index over plain http unless its host is trusted (an intranet mirror).
@@ -992,19 +1089,30 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
   if (s.china && !f.china_downloads.hf_endpoint.url.empty()) {
     auto hf = TFRIG_TRY(mirror_url("--mirror", f.china_downloads.hf_endpoint.url));
     s.hf_endpoint = hf;
-    p.notes.push_back(trf("Keras Applications weights and TensorFlow Datasets download from {} on first use, which does not "
-                          "answer dependably from mainland China: README.md says how to fetch them beforehand into {} and "
-                          "{}. Hugging Face downloads go through {} (HF_ENDPOINT in tfrig.env), a community mirror not run "
-                          "by Hugging Face.",
-                          probe::url_host(f.china_downloads.keras_weights.url), f.china_downloads.keras_cache,
-                          f.china_downloads.tfds_data_dir, s.hf_endpoint));
+    p.notes.push_back(
+        trf("Keras Applications weights and TensorFlow Datasets download from {} on first use, which does not "
+            "answer dependably from mainland China: README.md says how to fetch them beforehand into {} and "
+            "{}. Hugging Face downloads go through {} (HF_ENDPOINT in tfrig.env), a community mirror not run "
+            "by Hugging Face.",
+            probe::url_host(f.china_downloads.keras_weights.url), f.china_downloads.keras_cache,
+            f.china_downloads.tfds_data_dir, s.hf_endpoint));
   }
   if (!container) {
     add_check(s, s.pip_index.empty() ? std::string("PyPI") : _("PyPI mirror"),
               (s.pip_index.empty() ? f.default_pip_index.url : s.pip_index) + "/pip/", !s.pip_index.empty());
   }
-  // The NVIDIA Container Toolkit repository, and the registry the images come from.
-  auto ctk = TFRIG_TRY(pick("--container-toolkit-repo", m.container_toolkit, preset ? &preset->container_toolkit : nullptr));
+  return {};
+}
+
+// The NVIDIA Container Toolkit repository, and the registry the images come from.
+core::Status plan_container_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset,
+                                    SetupPlan& p) {
+  const SetupFacts& f = k.setup();
+  const MirrorOptions& m = o.mirrors;
+  Sources& s = p.sources;
+  const bool container = p.method == Method::kContainer || p.method == Method::kNgc;
+  auto ctk =
+      TFRIG_TRY(pick("--container-toolkit-repo", m.container_toolkit, preset ? &preset->container_toolkit : nullptr));
   s.ctk_mirrored = !ctk.first.empty();
   const std::string ctk_base = s.ctk_mirrored ? ctk.first : f.ctk_repo_base;
   // The knowledge base's URLs are under repo_base; a mirror keeps the paths below it.
@@ -1016,11 +1124,12 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
   // NVIDIA's list names nvidia.github.io; the mirror's copy too (ustclug/mirrorhelp).
   s.ctk_list_from = s.ctk_mirrored ? "deb " + f.ctk_repo_base : "deb https://";
   s.ctk_list_to = "deb [signed-by=" + f.ctk_keyring + "] " + (s.ctk_mirrored ? ctk_base : "https://");
-  auto registry = TFRIG_TRY(pick("--docker-registry-mirror", m.docker_registry, preset ? &preset->docker_registry_mirror : nullptr));
+  auto registry = TFRIG_TRY(
+      pick("--docker-registry-mirror", m.docker_registry, preset ? &preset->docker_registry_mirror : nullptr));
   s.docker_registry_mirror = container ? registry.first : "";
   if (container) {
-    add_check(s, s.ctk_mirrored ? _("Container Toolkit mirror") : _("NVIDIA Container Toolkit repository"), s.ctk_gpgkey_url,
-              s.ctk_mirrored);
+    add_check(s, s.ctk_mirrored ? _("Container Toolkit mirror") : _("NVIDIA Container Toolkit repository"),
+              s.ctk_gpgkey_url, s.ctk_mirrored);
     if (p.method == Method::kNgc || s.images_from_ngc) {
       add_check(s, _("NGC registry"), f.ngc_registry.url, false);
     } else if (!s.docker_registry_mirror.empty()) {
@@ -1029,6 +1138,18 @@ core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowl
       add_check(s, _("Docker Hub registry"), f.docker_hub_registry.url, false);
     }
   }
+  return {};
+}
+
+// Where every download comes from: the defaults of the knowledge base, the
+// --mirror preset, and the single options over both; and what install.sh
+// checks answers before relying on it.
+core::Status plan_sources(const Knowledge& k, const SetupOptions& o, const knowledge::MirrorPreset* preset,
+                          SetupPlan& p) {
+  TFRIG_TRY(plan_apt_source(k, o, preset, p));
+  TFRIG_TRY(plan_cuda_repo_source(k, o, preset, p));
+  TFRIG_TRY(plan_python_sources(k, o, preset, p));
+  TFRIG_TRY(plan_container_sources(k, o, preset, p));
   return {};
 }
 
@@ -1043,28 +1164,31 @@ void plan_tuning(const Knowledge& k, SetupPlan& p) {
     auto cc = ver(*p.gpu.cc), fp16 = ver(p.fp16_min_cc), bf16 = ver(p.bf16_min_cc);
     if (cc && bf16 && *cc >= *bf16) {
       p.mixed_precision = "mixed_bfloat16";
-      p.mixed_precision_why = trf("compute capability {} >= {}: bfloat16 Tensor Cores, float32's range, no loss scaling",
-                                  *p.gpu.cc, p.bf16_min_cc);
+      p.mixed_precision_why =
+          trf("compute capability {} >= {}: bfloat16 Tensor Cores, float32's range, no loss scaling", *p.gpu.cc,
+              p.bf16_min_cc);
     } else if (cc && fp16 && *cc >= *fp16) {
       p.mixed_precision = "mixed_float16";
-      p.mixed_precision_why = trf("compute capability {} has float16 Tensor Cores (>= {}) but no bfloat16 ones (< {}); Keras' "
-                                  "fit() scales the loss",
-                                  *p.gpu.cc, p.fp16_min_cc, p.bf16_min_cc);
+      p.mixed_precision_why =
+          trf("compute capability {} has float16 Tensor Cores (>= {}) but no bfloat16 ones (< {}); Keras' "
+              "fit() scales the loss",
+              *p.gpu.cc, p.fp16_min_cc, p.bf16_min_cc);
     } else {
-      p.mixed_precision_why = trf("compute capability {} < {}: no Tensor Cores, mixed precision would not be faster", *p.gpu.cc,
-                                  p.fp16_min_cc);
+      p.mixed_precision_why = trf("compute capability {} < {}: no Tensor Cores, mixed precision would not be faster",
+                                  *p.gpu.cc, p.fp16_min_cc);
     }
   }
   p.cuda_malloc_async_min_cuda = k.text("cuda_malloc_async_min_cuda", "");
   add_version(p, "cuda", p.cuda_malloc_async_min_cuda);
-  p.cuda_malloc_async = !p.cuda_malloc_async_min_cuda.empty() &&
-                        std::all_of(p.tfs.begin(), p.tfs.end(), [&](const TfTarget& t) {
-                          return minor_ge(t.image_cuda, p.cuda_malloc_async_min_cuda);
-                        });
+  p.cuda_malloc_async =
+      !p.cuda_malloc_async_min_cuda.empty() && std::all_of(p.tfs.begin(), p.tfs.end(), [&](const TfTarget& t) {
+        return minor_ge(t.image_cuda, p.cuda_malloc_async_min_cuda);
+      });
   // Clamped to what the kernel accepts before the conversion (vm.rst: swappiness 0-200;
   // nofile at most fs.nr_open's ceiling): a --knowledge file may hold any number.
   p.swappiness = static_cast<int>(std::clamp(k.number("swappiness_max", 10), 0.0, 200.0));
-  p.nofile = std::to_string(static_cast<long long>(std::clamp(k.number("nofile_recommended", 1048576), 1024.0, 2147483584.0)));
+  p.nofile =
+      std::to_string(static_cast<long long>(std::clamp(k.number("nofile_recommended", 1048576), 1024.0, 2147483584.0)));
   p.governor = k.text("governor_recommended", "performance");
 }
 
@@ -1075,8 +1199,8 @@ void plan_tuning(const Knowledge& k, SetupPlan& p) {
 // --knowledge folder from elsewhere, so such a value is refused, not quoted.
 core::Status check_command_words(const Knowledge& k, const SetupPlan& p) {
   const SetupFacts& f = k.setup();
-  constexpr std::string_view kWord = "+.:_=[]-";       // package names, versions, "nvidia:550-server"
-  constexpr std::string_view kPath = "+.:_=/@-";        // images, paths, URLs
+  constexpr std::string_view kWord = "+.:_=[]-";              // package names, versions, "nvidia:550-server"
+  constexpr std::string_view kPath = "+.:_=/@-";              // images, paths, URLs
   constexpr std::string_view kSed = "+.:_=/@-()[]{}|?*^$ ,";  // sed patterns and replacements
   auto bad = [](std::string_view v, std::string_view extra, bool may_be_empty) {
     if (v.empty()) return !may_be_empty;
@@ -1118,10 +1242,11 @@ core::Status check_command_words(const Knowledge& k, const SetupPlan& p) {
   }
   for (const auto& [what, value, allowed, may_be_empty] : words) {
     if (bad(value, allowed, may_be_empty)) {
-      return core::fail(core::ErrorCode::kParse, "setup.json",
-                        trf("{} is '{}': install.sh passes it to a command, which needs one word of letters, digits and "
-                            "'{}', not starting with '-'",
-                            what, quote::one_line(value), allowed));
+      return core::fail(
+          core::ErrorCode::kParse, "setup.json",
+          trf("{} is '{}': install.sh passes it to a command, which needs one word of letters, digits and "
+              "'{}', not starting with '-'",
+              what, quote::one_line(value), allowed));
     }
   }
   return {};
@@ -1129,8 +1254,7 @@ core::Status check_command_words(const Knowledge& k, const SetupPlan& p) {
 
 }  // namespace
 
-core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv,
-                                          const SetupOptions& o) {
+core::Result<PlanOutcome> make_setup_plan(const Knowledge& k, const inventory::Inventory* inv, const SetupOptions& o) {
   auto os = TFRIG_TRY(choose_os(k.setup(), inv, o));
   const bool container = o.method == Method::kContainer || o.method == Method::kNgc;
   if (o.tf.size() > 1 && !container) {
@@ -1170,32 +1294,35 @@ std::string plan_summary(const SetupPlan& p) {
   // A GPU given as --gpu cc:X.Y is named "compute capability X.Y" already.
   const bool cc_shown = !p.gpu.cc || p.gpu.name == trf("compute capability {}", *p.gpu.cc);
   s << (cc_shown ? trf("tfrig setup: {}, method {}, GPU {}", p.os->id, method_name(p.method), gpu)
-                 : trf("tfrig setup: {}, method {}, GPU {} (compute capability {})", p.os->id, method_name(p.method), gpu,
-                       *p.gpu.cc))
+                 : trf("tfrig setup: {}, method {}, GPU {} (compute capability {})", p.os->id, method_name(p.method),
+                       gpu, *p.gpu.cc))
     << "\n";
   for (const auto& t : p.tfs) {
-    const std::string built = t.ngc ? "CUDA " + t.image_cuda
-                                                       : "CUDA " + t.image_cuda + ", cuDNN " + t.build->cudnn;
+    const std::string built = t.ngc ? "CUDA " + t.image_cuda : "CUDA " + t.image_cuda + ", cuDNN " + t.build->cudnn;
     s << "  "
-      << (!t.image.empty() ? trf("TensorFlow {}: image {} ({})", t.version, t.image, built)
-                           : trf("TensorFlow {}: {} in a Python {} venv ({})", t.version, t.pip_requirement, p.python, built))
+      << (!t.image.empty()
+              ? trf("TensorFlow {}: image {} ({})", t.version, t.image, built)
+              : trf("TensorFlow {}: {} in a Python {} venv ({})", t.version, t.pip_requirement, p.python, built))
       << "\n";
   }
   s << "  "
-    << (p.driver.open ? trf("Driver: branch {} open via {} (needs >= {})", p.driver.branch, p.driver.installer, p.driver.min_driver)
-                      : trf("Driver: branch {} via {} (needs >= {})", p.driver.branch, p.driver.installer, p.driver.min_driver))
+    << (p.driver.open
+            ? trf("Driver: branch {} open via {} (needs >= {})", p.driver.branch, p.driver.installer,
+                  p.driver.min_driver)
+            : trf("Driver: branch {} via {} (needs >= {})", p.driver.branch, p.driver.installer, p.driver.min_driver))
     << "\n";
   if (p.cuda.needed) s << "  CUDA: " << p.cuda.package << ", " << p.cuda.cudnn_package << " " << p.cuda.cudnn << ".x\n";
   s << "  "
-    << trf("Mixed precision: {}", p.mixed_precision.empty() ? (p.gpu.cc ? _("none (float32)") : _("decided at run time"))
-                                                           : p.mixed_precision)
+    << trf("Mixed precision: {}",
+           p.mixed_precision.empty() ? (p.gpu.cc ? _("none (float32)") : _("decided at run time")) : p.mixed_precision)
     << "\n";
   std::string urls;
   for (size_t i = 0; i < p.sources.checks.size(); ++i) urls += (i ? ", " : "") + p.sources.checks[i].url;
   std::string ids;
   for (size_t i = 0; i < p.steps.size(); ++i) ids += (i ? ", " : "") + p.steps[i].id;
   s << "  "
-    << (p.sources.preset.empty() ? trf("Sources: {}", urls) : trf("Sources (--mirror {}): {}", p.sources.preset, urls)) << "\n";
+    << (p.sources.preset.empty() ? trf("Sources: {}", urls) : trf("Sources (--mirror {}): {}", p.sources.preset, urls))
+    << "\n";
   s << "  " << trf("Steps: {}", ids) << "\n";
   for (const auto& n : p.notes) s << "  " << trf("note: {}", n) << "\n";
   return s.str();

@@ -34,53 +34,53 @@ struct SetupOptions {
   std::vector<std::string> tf;  // empty: the newest the machine can run
   std::string os;               // "" = this machine's
   Method method = Method::kPip;
-  std::string gpu = "auto";     // "auto", a name/PCI id, or "cc:X.Y"
+  std::string gpu = "auto";  // "auto", a name/PCI id, or "cc:X.Y"
   MirrorOptions mirrors;
 };
 
 struct GpuTarget {
-  std::string name;                       // "NVIDIA A100-SXM4-80GB"; "" when unknown
-  std::optional<std::string> cc;          // "8.0"
+  std::string name;               // "NVIDIA A100-SXM4-80GB"; "" when unknown
+  std::optional<std::string> cc;  // "8.0"
   std::string architecture;
-  int count = 0;                          // on the machine (0 when given by --gpu)
+  int count = 0;  // on the machine (0 when given by --gpu)
   bool from_machine = false;
 };
 
 // One TensorFlow release to install (several only for container methods).
 struct TfTarget {
-  std::string version;           // "2.17.0": a row of the tested-build table (or pip extras)
+  std::string version;  // "2.17.0": a row of the tested-build table (or pip extras)
   const knowledge::TfBuild* build = nullptr;
-  std::string pip_name;          // "tensorflow", "tensorflow-gpu"
-  std::string pip_requirement;   // "tensorflow[and-cuda]==2.17.0"
-  bool and_cuda = false;         // the pip extra pulls CUDA/cuDNN wheels
-  std::string image;             // container/ngc: the FROM image
-  std::string image_cuda;        // the CUDA the image (or the wheel) needs
+  std::string pip_name;         // "tensorflow", "tensorflow-gpu"
+  std::string pip_requirement;  // "tensorflow[and-cuda]==2.17.0"
+  bool and_cuda = false;        // the pip extra pulls CUDA/cuDNN wheels
+  std::string image;            // container/ngc: the FROM image
+  std::string image_cuda;       // the CUDA the image (or the wheel) needs
   const knowledge::NgcRelease* ngc = nullptr;
-  std::string service;           // compose service name: "tf-2-17"
-  std::string kernel_note;       // PTX JIT or unknown kernels on this GPU
+  std::string service;      // compose service name: "tf-2-17"
+  std::string kernel_note;  // PTX JIT or unknown kernels on this GPU
 };
 
 struct DriverPlan {
-  std::string branch;        // "550"
-  std::string branch_cuda;   // the CUDA the branch ships with: "12.4"
-  bool open = false;         // open kernel modules
-  std::string installer;     // "ubuntu-drivers" or "cuda-repo"
-  std::string install_id;    // "nvidia:550-server" or the apt package
-  std::string utils_package; // nvidia-utils-550-server (ubuntu-drivers --gpgpu has no nvidia-smi)
-  std::string min_driver;    // the oldest driver that runs the CUDA needed: "545.23.06"
+  std::string branch;           // "550"
+  std::string branch_cuda;      // the CUDA the branch ships with: "12.4"
+  bool open = false;            // open kernel modules
+  std::string installer;        // "ubuntu-drivers" or "cuda-repo"
+  std::string install_id;       // "nvidia:550-server" or the apt package
+  std::string utils_package;    // nvidia-utils-550-server (ubuntu-drivers --gpgpu has no nvidia-smi)
+  std::string min_driver;       // the oldest driver that runs the CUDA needed: "545.23.06"
   std::string min_driver_cuda;  // that CUDA: "12.3"
   std::string why;
 };
 
-struct CudaPlan {          // apt method, and pip for TF before [and-cuda]
+struct CudaPlan {  // apt method, and pip for TF before [and-cuda]
   bool needed = false;
-  std::string cuda;          // "12.3"
-  std::string package;       // cuda-toolkit-12-3 / cuda-libraries-11-8
-  std::string cudnn;         // "8.9"
-  std::string cudnn_package; // libcudnn8
-  std::string cudnn_prefix;  // "8.9."
-  std::string cudnn_suffix;  // "+cuda12"
-  std::string lib_dir;       // /usr/local/cuda-12.3/lib64
+  std::string cuda;           // "12.3"
+  std::string package;        // cuda-toolkit-12-3 / cuda-libraries-11-8
+  std::string cudnn;          // "8.9"
+  std::string cudnn_package;  // libcudnn8
+  std::string cudnn_prefix;   // "8.9."
+  std::string cudnn_suffix;   // "+cuda12"
+  std::string lib_dir;        // /usr/local/cuda-12.3/lib64
 };
 
 // One download source install.sh checks answers before it relies on it.
@@ -99,20 +99,20 @@ struct AptRewrite {
 
 // Where install.sh (and the container files) download from.
 struct Sources {
-  std::string preset;              // the preset as given ("cn") or as --mirror auto chose it; "" = none
-  std::string preset_description;  // "Tsinghua University TUNA, mainland China"
-  bool china = false;              // a mainland China preset (setup.json "china")
-  std::string auto_reason;         // --mirror auto: what it chose and why
-  std::string apt_mirror;          // "" = /etc/apt is left as it is
-  std::string apt_pattern;         // the archive URLs apt_mirror replaces (sed -E, one group)
-  std::string apt_source;          // the apt mirror's public source (URL)
+  std::string preset;                    // the preset as given ("cn") or as --mirror auto chose it; "" = none
+  std::string preset_description;        // "Tsinghua University TUNA, mainland China"
+  bool china = false;                    // a mainland China preset (setup.json "china")
+  std::string auto_reason;               // --mirror auto: what it chose and why
+  std::string apt_mirror;                // "" = /etc/apt is left as it is
+  std::string apt_pattern;               // the archive URLs apt_mirror replaces (sed -E, one group)
+  std::string apt_source;                // the apt mirror's public source (URL)
   std::vector<AptRewrite> apt_rewrites;  // apt_mirror's, then the security archive's (Debian)
-  std::string pip_index;           // "" = pip's default index
-  std::string pip_trusted_host;    // the index's host when it is http:// (pip ignores a plain-http index otherwise)
-  std::string conda;               // the preset's Anaconda mirror (condarc); "" = none
-  std::string hf_endpoint;         // HF_ENDPOINT (tfrig.env) under a China preset; "" = none
-  std::string cuda_repo_base;      // NVIDIA's CUDA repository or its mirror
-  std::string cuda_repo_default;   // the repository the keyring's list names
+  std::string pip_index;                 // "" = pip's default index
+  std::string pip_trusted_host;   // the index's host when it is http:// (pip ignores a plain-http index otherwise)
+  std::string conda;              // the preset's Anaconda mirror (condarc); "" = none
+  std::string hf_endpoint;        // HF_ENDPOINT (tfrig.env) under a China preset; "" = none
+  std::string cuda_repo_base;     // NVIDIA's CUDA repository or its mirror
+  std::string cuda_repo_default;  // the repository the keyring's list names
   bool cuda_repo_mirrored = false;
   std::string ctk_gpgkey_url, ctk_list_url;
   std::string ctk_list_from, ctk_list_to;  // the sed that adds signed-by (and the mirror) to the list
@@ -124,10 +124,10 @@ struct Sources {
 };
 
 struct Step {
-  std::string id;     // "driver"
+  std::string id;  // "driver"
   std::string title;
   std::string why;
-  std::string source; // URL or reference
+  std::string source;  // URL or reference
   std::string undo;
 };
 
@@ -138,11 +138,11 @@ struct SetupPlan {
   std::vector<TfTarget> tfs;
   DriverPlan driver;
   CudaPlan cuda;
-  bool cuda_repo = false;     // the NVIDIA CUDA apt repository is added
-  std::string repo_arch;      // "x86_64" or "sbsa"
-  std::string python;         // the venv's Python (pip/apt)
+  bool cuda_repo = false;  // the NVIDIA CUDA apt repository is added
+  std::string repo_arch;   // "x86_64" or "sbsa"
+  std::string python;      // the venv's Python (pip/apt)
   std::string venv_dir;
-  bool nouveau_bound = false; // the snapshot shows nouveau loaded or bound
+  bool nouveau_bound = false;   // the snapshot shows nouveau loaded or bound
   std::string mixed_precision;  // "mixed_float16", "mixed_bfloat16", "" (float32)
   std::string mixed_precision_why;
   std::string fp16_min_cc, bf16_min_cc;

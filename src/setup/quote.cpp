@@ -152,7 +152,8 @@ std::string py_in_single(std::string_view s) { return backslashed(s, "\\'"); }
 
 std::string py_code(std::string_view s) {
   if (s == "None") return "None";
-  if (!s.empty() && s.size() <= 18 && all_of_set(s, "") && s.find_first_not_of("0123456789") == std::string_view::npos) {
+  if (!s.empty() && s.size() <= 18 && all_of_set(s, "") &&
+      s.find_first_not_of("0123456789") == std::string_view::npos) {
     return std::string(s);
   }
   return py_literal(s);
@@ -207,7 +208,9 @@ class ShellLexer {
     if (comment_) return Place::kComment;
     if (single_) return Place::kSingle;
     const Frame& f = stack_.back();
-    return f.kind == Frame::kDouble ? Place::kDouble : f.kind == Frame::kParameter ? Place::kParameterWord : Place::kCode;
+    return f.kind == Frame::kDouble      ? Place::kDouble
+           : f.kind == Frame::kParameter ? Place::kParameterWord
+                                         : Place::kCode;
   }
   void token() { prev_ = 'A'; }
   // Consumes text[i] (and what belongs to it); returns how many characters.
@@ -306,7 +309,9 @@ class ShellLexer {
     heredoc_quoted_ = j < text.size() && (text[j] == '\'' || text[j] == '"');
     const char q = heredoc_quoted_ ? text[j++] : '\0';
     const size_t start = j;
-    while (j < text.size() && (heredoc_quoted_ ? text[j] != q : (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_'))) ++j;
+    while (j < text.size() &&
+           (heredoc_quoted_ ? text[j] != q : (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')))
+      ++j;
     heredoc_word_ = std::string(text.substr(start, j - start));
     if (heredoc_quoted_ && j < text.size()) ++j;
     heredoc_pending_ = !heredoc_word_.empty();
@@ -362,7 +367,9 @@ class PythonLexer {
 // YAML, block style as compose.yaml uses it: comments, "...", '...'.
 class YamlLexer {
  public:
-  Place place() const { return comment_ ? Place::kComment : quote_ == '"' ? Place::kDouble : quote_ ? Place::kSingle : Place::kCode; }
+  Place place() const {
+    return comment_ ? Place::kComment : quote_ == '"' ? Place::kDouble : quote_ ? Place::kSingle : Place::kCode;
+  }
   void token() { prev_ = 'A'; }
   size_t feed(std::string_view text, size_t i) {
     const char c = text[i];
@@ -454,7 +461,8 @@ std::string quoted(Lang lang, Place place, std::string_view v) {
         }
         default: return sh_word(v);
       }
-    case Lang::kPython: return place == Place::kCode ? py_code(v) : place == Place::kSingle ? py_in_single(v) : py_in_double(v);
+    case Lang::kPython:
+      return place == Place::kCode ? py_code(v) : place == Place::kSingle ? py_in_single(v) : py_in_double(v);
     case Lang::kYaml:
       return place == Place::kDouble ? yaml_in_double(v) : place == Place::kSingle ? yaml_in_single(v) : yaml_scalar(v);
     case Lang::kDockerfile: return dockerfile_value(v);
@@ -473,7 +481,9 @@ std::string fill_with(std::string_view text, const std::map<std::string, std::st
   for (size_t i = 0; i < text.size();) {
     if (text[i] == '@') {
       size_t j = i + 1;
-      while (j < text.size() && ((text[j] >= 'A' && text[j] <= 'Z') || (text[j] >= '0' && text[j] <= '9') || text[j] == '_')) ++j;
+      while (j < text.size() &&
+             ((text[j] >= 'A' && text[j] <= 'Z') || (text[j] >= '0' && text[j] <= '9') || text[j] == '_'))
+        ++j;
       if (j > i + 1 && j < text.size() && text[j] == '@') {
         auto it = values.find(text.substr(i + 1, j - i - 1));
         if (it != values.end()) {

@@ -18,7 +18,8 @@ std::string gpu_label(const SetupPlan& p) {
   if (p.gpu.name.empty() && !p.gpu.cc) return _("unknown GPU");
   const std::string s = p.gpu.name.empty() ? "GPU" : p.gpu.name;
   // A GPU given as --gpu cc:X.Y is named "compute capability X.Y" already (plan.cpp).
-  if (p.gpu.cc && p.gpu.name != trf("compute capability {}", *p.gpu.cc)) return trf("{} (compute capability {})", s, *p.gpu.cc);
+  if (p.gpu.cc && p.gpu.name != trf("compute capability {}", *p.gpu.cc))
+    return trf("{} (compute capability {})", s, *p.gpu.cc);
   return s;
 }
 
@@ -32,7 +33,6 @@ std::string tf_list(const SetupPlan& p) {
 constexpr const char* kTfCheck =
     "import tensorflow as tf; g = tf.config.list_physical_devices(\"GPU\"); "
     "print(\"TensorFlow\", tf.__version__, \"sees\", len(g), \"GPU(s):\", g); raise SystemExit(0 if g else 1)";
-
 
 }  // namespace
 
@@ -59,14 +59,17 @@ std::string numbered(std::string text, const std::vector<std::string>& keys, siz
 
 }  // namespace
 
-std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k) {
+namespace {
+
+// The plan's values by the @KEY@ fields of install.sh.in.
+Values install_sh_values(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
   const auto& t = p.tfs.front();
   auto get = [&](const std::map<std::string, std::string>& m, const std::string& key) {
     auto it = m.find(key);
     return it == m.end() ? std::string() : it->second;
   };
-  Values v{
+  return Values{
       {"OS", p.os->id},
       {"OS_ID", p.os->os_id},
       {"OS_VERSION", p.os->version_id},
@@ -121,6 +124,58 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
       {"GOVERNOR", p.governor},
       {"TF_CHECK", kTfCheck},
   };
+}
+
+// The sections of one step; the per-item sections (a source check, an apt
+// rewrite, an image to verify) numbered, with their values added to `v`.
+std::string install_sh_step(const Step& st, const SetupPlan& p, const Template& t_sh, Values& v) {
+  std::string s;
+  if (st.id == "driver") {
+    s += t_sh.section("driver");
+    s += t_sh.section(p.driver.installer == "ubuntu-drivers" ? "driver_ubuntu_drivers" : "driver_cuda_repo");
+    s += t_sh.section("driver_end");
+  } else if (st.id == "sources") {
+    s += t_sh.section("sources");
+    for (size_t i = 0; i < p.sources.checks.size(); ++i) {
+      const auto& c = p.sources.checks[i];
+      s += numbered(t_sh.section("source_check"), {"CHECK_KIND", "CHECK_WHAT", "CHECK_URL"}, i);
+      v.emplace_back("CHECK_KIND_" + std::to_string(i), c.mirror ? "mirror" : "default");
+      v.emplace_back("CHECK_WHAT_" + std::to_string(i), c.what);
+      v.emplace_back("CHECK_URL_" + std::to_string(i), c.url);
+    }
+    // Written with a preset, the advice never repeats it: what is left is the image registry.
+    s += t_sh.section(p.sources.preset.empty() ? "sources_advice_default" : "sources_advice_preset");
+    s += t_sh.section("sources_end");
+  } else if (st.id == "apt_mirror") {
+    s += t_sh.section("apt_mirror");
+    for (size_t i = 0; i < p.sources.apt_rewrites.size(); ++i) {
+      s += numbered(t_sh.section("apt_rewrite"), {"APT_PATTERN", "APT_MIRROR"}, i);
+      v.emplace_back("APT_PATTERN_" + std::to_string(i), p.sources.apt_rewrites[i].pattern);
+      v.emplace_back("APT_MIRROR_" + std::to_string(i), p.sources.apt_rewrites[i].mirror);
+    }
+    s += t_sh.section("apt_mirror_end");
+  } else if (st.id == "verify") {
+    s += t_sh.section("verify");
+    if (is_container(p)) {
+      for (size_t i = 0; i < p.tfs.size(); ++i) {
+        s += numbered(t_sh.section("verify_image"), {"IMAGE"}, i);
+        v.emplace_back("IMAGE_" + std::to_string(i), p.tfs[i].image);
+      }
+    } else {
+      s += t_sh.section("verify_pip");
+    }
+    s += t_sh.section("verify_end");
+  } else {
+    s += t_sh.section(st.id);
+  }
+  return s;
+}
+
+}  // namespace
+
+// install.sh: its head, one function per step and the calls in the plan's order.
+std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k) {
+  Values v = install_sh_values(p, k);
   const Template& t_sh = setup_template("install.sh.in");
   std::string s = t_sh.section("head");
   if (!is_container(p)) s += t_sh.section("venv");
@@ -128,44 +183,7 @@ std::string render_install_sh(const SetupPlan& p, const knowledge::Knowledge& k)
   std::string calls;
   for (const auto& st : p.steps) {
     calls += "  step_" + st.id + "\n";
-    if (st.id == "driver") {
-      s += t_sh.section("driver");
-      s += t_sh.section(p.driver.installer == "ubuntu-drivers" ? "driver_ubuntu_drivers" : "driver_cuda_repo");
-      s += t_sh.section("driver_end");
-    } else if (st.id == "sources") {
-      s += t_sh.section("sources");
-      for (size_t i = 0; i < p.sources.checks.size(); ++i) {
-        const auto& c = p.sources.checks[i];
-        s += numbered(t_sh.section("source_check"), {"CHECK_KIND", "CHECK_WHAT", "CHECK_URL"}, i);
-        v.emplace_back("CHECK_KIND_" + std::to_string(i), c.mirror ? "mirror" : "default");
-        v.emplace_back("CHECK_WHAT_" + std::to_string(i), c.what);
-        v.emplace_back("CHECK_URL_" + std::to_string(i), c.url);
-      }
-      // Written with a preset, the advice never repeats it: what is left is the image registry.
-      s += t_sh.section(p.sources.preset.empty() ? "sources_advice_default" : "sources_advice_preset");
-      s += t_sh.section("sources_end");
-    } else if (st.id == "apt_mirror") {
-      s += t_sh.section("apt_mirror");
-      for (size_t i = 0; i < p.sources.apt_rewrites.size(); ++i) {
-        s += numbered(t_sh.section("apt_rewrite"), {"APT_PATTERN", "APT_MIRROR"}, i);
-        v.emplace_back("APT_PATTERN_" + std::to_string(i), p.sources.apt_rewrites[i].pattern);
-        v.emplace_back("APT_MIRROR_" + std::to_string(i), p.sources.apt_rewrites[i].mirror);
-      }
-      s += t_sh.section("apt_mirror_end");
-    } else if (st.id == "verify") {
-      s += t_sh.section("verify");
-      if (is_container(p)) {
-        for (size_t i = 0; i < p.tfs.size(); ++i) {
-          s += numbered(t_sh.section("verify_image"), {"IMAGE"}, i);
-          v.emplace_back("IMAGE_" + std::to_string(i), p.tfs[i].image);
-        }
-      } else {
-        s += t_sh.section("verify_pip");
-      }
-      s += t_sh.section("verify_end");
-    } else {
-      s += t_sh.section(st.id);
-    }
+    s += install_sh_step(st, p, t_sh, v);
   }
   calls.pop_back();
   // The calls are code tfrig writes (its own step ids), not values: put in as they are.
@@ -190,17 +208,18 @@ std::string render_tuning_py(const SetupPlan& p) {
   auto minor = [](const std::string& cc) { return cc.substr(cc.find('.') + 1); };
   const std::string planned = p.mixed_precision.empty() ? std::string("float32") : p.mixed_precision;
   const std::string text = t.section("head") + t.section(p.gpu.cc ? "planned" : "unplanned") + t.section("body");
-  return fill(text, {{"GPU", gpu_label(p)},
-                     {"FP16_MIN_CC", p.fp16_min_cc},
-                     {"BF16_MIN_CC", p.bf16_min_cc},
-                     {"PLANNED_WHY", p.mixed_precision_why},
-                     // Code: quote::py_code writes None as it is and a policy name as a string literal.
-                     {"PLANNED_POLICY", p.gpu.cc ? planned : std::string("None")},
-                     {"PLANNED", planned},
-                     {"FP16_MAJOR", major(p.fp16_min_cc)},
-                     {"FP16_MINOR", minor(p.fp16_min_cc)},
-                     {"BF16_MAJOR", major(p.bf16_min_cc)},
-                     {"BF16_MINOR", minor(p.bf16_min_cc)}},
+  return fill(text,
+              {{"GPU", gpu_label(p)},
+               {"FP16_MIN_CC", p.fp16_min_cc},
+               {"BF16_MIN_CC", p.bf16_min_cc},
+               {"PLANNED_WHY", p.mixed_precision_why},
+               // Code: quote::py_code writes None as it is and a policy name as a string literal.
+               {"PLANNED_POLICY", p.gpu.cc ? planned : std::string("None")},
+               {"PLANNED", planned},
+               {"FP16_MAJOR", major(p.fp16_min_cc)},
+               {"FP16_MINOR", minor(p.fp16_min_cc)},
+               {"BF16_MAJOR", major(p.bf16_min_cc)},
+               {"BF16_MINOR", minor(p.bf16_min_cc)}},
               quote::Lang::kPython);
 }
 
@@ -216,10 +235,11 @@ std::string render_limits(const SetupPlan& p) {
 std::string render_dockerfile(const SetupPlan& p) {
   const Template& t = setup_template("Dockerfile.in");
   const auto& first = p.tfs.front();
-  const std::string text = t.section("head") + t.section(first.ngc ? "ngc" : "official") + t.section("body") +
-                           (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
-                           (p.sources.pip_index.empty() || p.sources.pip_trusted_host.empty() ? "" : t.section("pip_trusted_host")) +
-                           t.section("tail");
+  const std::string text =
+      t.section("head") + t.section(first.ngc ? "ngc" : "official") + t.section("body") +
+      (p.sources.pip_index.empty() ? "" : t.section("pip_index")) +
+      (p.sources.pip_index.empty() || p.sources.pip_trusted_host.empty() ? "" : t.section("pip_trusted_host")) +
+      t.section("tail");
   return fill(text,
               {{"IMAGE", first.image},
                {"SERVICE", first.service},
@@ -231,19 +251,20 @@ std::string render_dockerfile(const SetupPlan& p) {
 std::string render_compose(const SetupPlan& p, const knowledge::Knowledge& k) {
   const auto& f = k.setup();
   const Template& t = setup_template("compose.yaml.in");
-  std::string s = fill(t.section("head") +
-                           (p.sources.docker_registry_mirror.empty() ? "" : t.section("registry_mirror")) +
-                           t.section("top"),
-                       {{"FIRST_SERVICE", p.tfs.front().service}, {"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
-                       quote::Lang::kYaml);
+  std::string s =
+      fill(t.section("head") + (p.sources.docker_registry_mirror.empty() ? "" : t.section("registry_mirror")) +
+               t.section("top"),
+           {{"FIRST_SERVICE", p.tfs.front().service}, {"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
+           quote::Lang::kYaml);
   for (const auto& tf : p.tfs) {
-    s += fill(t.section("service"), {{"SERVICE", tf.service},
-                                     {"IMAGE", tf.image},
-                                     {"TF", tf.version},
-                                     {"SHM_SIZE", f.shm_size},
-                                     {"MEMLOCK", f.memlock},
-                                     {"STACK", f.stack},
-                                     {"NOFILE", p.nofile}},
+    s += fill(t.section("service"),
+              {{"SERVICE", tf.service},
+               {"IMAGE", tf.image},
+               {"TF", tf.version},
+               {"SHM_SIZE", f.shm_size},
+               {"MEMLOCK", f.memlock},
+               {"STACK", f.stack},
+               {"NOFILE", p.nofile}},
               quote::Lang::kYaml);
   }
   return s;
@@ -281,16 +302,18 @@ std::string first_run_downloads(const SetupPlan& p, const knowledge::Knowledge& 
       << "\n";
   }
   if (!p.sources.conda.empty()) {
-    s << "- " << trf("conda: `condarc` points conda's channels at {}; copy it to `~/.condarc`.", p.sources.conda) << "\n";
+    s << "- " << trf("conda: `condarc` points conda's channels at {}; copy it to `~/.condarc`.", p.sources.conda)
+      << "\n";
   }
   return s.str();
 }
 
 }  // namespace
 
-std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
-  const auto& f = k.setup();
-  std::ostringstream s;
+namespace {
+
+// The title and the table of the files written.
+void readme_files(std::ostringstream& s, const SetupPlan& p) {
   // TRANSLATORS: the generated README.md (Markdown): keep `...` code spans, | table | cells and URLs.
   s << "# " << trf("TensorFlow GPU server setup: {}, {}, {}", p.os->id, method_name(p.method), gpu_label(p)) << "\n\n"
     << _("Written by `tfrig setup`; nothing here has run yet. The files:") << "\n\n"
@@ -300,10 +323,11 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
     s << "| `Dockerfile`, `compose.yaml` | " << _("the TensorFlow image(s), one compose service per version") << " |\n";
   }
   s << "| `tfrig.env` | " << _("TensorFlow tuning variables, one comment per line") << " |\n"
-    << "| `tuning.py` | " << _("mixed precision for this GPU and a tf.data input pipeline over TFRecord shards") << " |\n"
-    << "| `sysctl.d/90-tfrig.conf` | " << _("`vm.swappiness`, installed to /etc/sysctl.d") << " |\n"
-    << "| `security/limits.d/90-tfrig.conf` | " << _("open files and locked memory, installed to /etc/security/limits.d")
+    << "| `tuning.py` | " << _("mixed precision for this GPU and a tf.data input pipeline over TFRecord shards")
     << " |\n"
+    << "| `sysctl.d/90-tfrig.conf` | " << _("`vm.swappiness`, installed to /etc/sysctl.d") << " |\n"
+    << "| `security/limits.d/90-tfrig.conf` | "
+    << _("open files and locked memory, installed to /etc/security/limits.d") << " |\n"
     << "| `modprobe.d/blacklist-nouveau.conf` | " << _("installed only where nouveau is loaded") << " |\n";
   if (p.cuda.needed) {
     s << "| `ld.so.conf.d/90-tfrig-cuda.conf` | " << trf("puts {} on the loader's path", p.cuda.lib_dir) << " |\n";
@@ -315,18 +339,24 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
     s << "| `docker/daemon.json` | " << _("`registry-mirrors`, installed to /etc/docker when there is none") << " |\n";
   }
   if (!p.sources.conda.empty()) {
-    s << "| `condarc` | " << trf("conda's channels from {}: copy it to ~/.condarc if you use conda (not installed)", p.sources.conda)
+    s << "| `condarc` | "
+      << trf("conda's channels from {}: copy it to ~/.condarc if you use conda (not installed)", p.sources.conda)
       << " |\n";
   }
+}
+
+// The plan: each TensorFlow, the driver, CUDA, mixed precision, the notes.
+void readme_plan(std::ostringstream& s, const SetupPlan& p) {
   s << "\n## " << _("The plan") << "\n\n";
   for (const auto& t : p.tfs) {
     std::string what;
     if (!t.image.empty()) {
-      what = t.ngc ? trf("TensorFlow {} in `{}` (NGC {}: TensorFlow {}, CUDA {})", t.version, t.image, t.ngc->release, t.ngc->tf,
-                         t.ngc->cuda)
+      what = t.ngc ? trf("TensorFlow {} in `{}` (NGC {}: TensorFlow {}, CUDA {})", t.version, t.image, t.ngc->release,
+                         t.ngc->tf, t.ngc->cuda)
                    : trf("TensorFlow {} in `{}`", t.version, t.image);
     } else {
-      what = trf("TensorFlow {}: `pip install {}` in a Python {} venv ({})", t.version, t.pip_requirement, p.python, p.venv_dir);
+      what = trf("TensorFlow {}: `pip install {}` in a Python {} venv ({})", t.version, t.pip_requirement, p.python,
+                 p.venv_dir);
     }
     s << "- "
       << trf("{}; built and tested with CUDA {} and cuDNN {}, Python {} to {} (TensorFlow's tested-build table).", what,
@@ -335,29 +365,45 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
   }
   s << "- " << trf("NVIDIA driver branch {} (`{}`): {}", p.driver.branch, p.driver.install_id, p.driver.why) << "\n";
   if (p.cuda.needed) {
-    s << "- " << trf("`{}` and `{}` {}x, held with apt-mark.", p.cuda.package, p.cuda.cudnn_package, p.cuda.cudnn_prefix) << "\n";
+    s << "- "
+      << trf("`{}` and `{}` {}x, held with apt-mark.", p.cuda.package, p.cuda.cudnn_package, p.cuda.cudnn_prefix)
+      << "\n";
   }
   s << "- "
     << (p.gpu.cc ? trf("Mixed precision: {}: {}.",
-                       p.mixed_precision.empty() ? _("none (float32)") : "`" + p.mixed_precision + "`", p.mixed_precision_why)
+                       p.mixed_precision.empty() ? _("none (float32)") : "`" + p.mixed_precision + "`",
+                       p.mixed_precision_why)
                  : _("Mixed precision: chosen at run time from the GPU's compute capability (tuning.py)."))
     << "\n";
   for (const auto& n : p.notes) s << "- " << trf("Note: {}", n) << "\n";
+}
+
+// The download sources install.sh checks, the mirror preset, and the
+// first-run downloads from China.
+void readme_download_sources(std::ostringstream& s, const SetupPlan& p, const knowledge::Knowledge& k) {
+  const auto& f = k.setup();
   s << "\n## " << _("Download sources") << "\n\n"
     << trf("`install.sh` first checks that each answers (a HEAD request, {} s; `--dry-run` lists them):",
            f.mirror_check_timeout_s)
     << "\n\n";
   for (const auto& c : p.sources.checks) s << "- " << trf("{0}: {1}", c.what, c.url) << "\n";
-  if (!p.sources.apt_mirror.empty()) s << "- " << trf("apt: the archive in /etc/apt becomes {}", p.sources.apt_mirror) << "\n";
+  if (!p.sources.apt_mirror.empty())
+    s << "- " << trf("apt: the archive in /etc/apt becomes {}", p.sources.apt_mirror) << "\n";
   if (!p.sources.preset.empty()) {
     s << "\n"
-      << trf("Mirror preset `{}`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.", p.sources.preset)
+      << trf("Mirror preset `{}`; each mirror and why it was chosen: docs/setup.md in the tfrig repository.",
+             p.sources.preset)
       << "\n";
   }
   if (p.sources.china) s << first_run_downloads(p, k);
+}
+
+// How to run install.sh, then TensorFlow (compose or the venv).
+void readme_how_to_run(std::ostringstream& s, const SetupPlan& p) {
   s << "\n## " << _("How to run it") << "\n\n"
     << "```\n./install.sh --dry-run      # " << _("read what it would do; changes nothing") << "\n"
-    << "sudo ./install.sh            # " << _("do it; reboot when it says so, then run it again") << "\n```\n\n"
+    << "sudo ./install.sh            # " << _("do it; reboot when it says so, then run it again")
+    << "\n```\n\n"
     // TRANSLATORS: README.md; "ok: ... (skipping)" is what install.sh prints for a step already done.
     << _("Every step first checks whether it is already done and prints `ok: ... (skipping)`, so running it\n"
          "again is safe and verifies the machine.")
@@ -369,6 +415,10 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
   } else {
     s << "\n" << trf("Then: `set -a; . ./tfrig.env; set +a; {}/bin/python train.py`.", p.venv_dir) << "\n";
   }
+}
+
+// Each step: why, its source, how to undo it.
+void readme_steps(std::ostringstream& s, const SetupPlan& p) {
   s << "\n## " << _("The steps, why, and how to undo each") << "\n\n";
   int i = 1;
   for (const auto& st : p.steps) {
@@ -377,6 +427,11 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
       << "   - " << trf("Source: {}", st.source) << "\n"
       << "   - " << trf("Undo: {}", st.undo) << "\n";
   }
+}
+
+// The public sources the plan follows.
+void readme_references(std::ostringstream& s, const knowledge::Knowledge& k) {
+  const auto& f = k.setup();
   s << "\n## " << _("Sources") << "\n\n"
     << "- "
     << _("The configuration guide tfrig follows (docs/guide.md in the tfrig repository): the version matrix, swap off,\n"
@@ -386,11 +441,24 @@ std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
     << ", https://www.tensorflow.org/install/pip,\n"
     << "  https://www.tensorflow.org/install/docker, https://www.tensorflow.org/guide/mixed_precision,\n"
     << "  https://www.tensorflow.org/guide/data_performance.\n"
-    << "- NVIDIA: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ (" << trf("repository, {}", f.keyring_package)
-    << "),\n"
+    << "- NVIDIA: https://docs.nvidia.com/cuda/cuda-installation-guide-linux/ ("
+    << trf("repository, {}", f.keyring_package) << "),\n"
     << "  https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html,\n"
     << "  https://docs.nvidia.com/deploy/driver-persistence/index.html.\n"
     << "- Ubuntu: https://documentation.ubuntu.com/server/how-to/graphics/install-nvidia-drivers/.\n";
+}
+
+}  // namespace
+
+// README.md: the files, the plan, the sources, how to run it, the steps, the references.
+std::string render_readme(const SetupPlan& p, const knowledge::Knowledge& k) {
+  std::ostringstream s;
+  readme_files(s, p);
+  readme_plan(s, p);
+  readme_download_sources(s, p, k);
+  readme_how_to_run(s, p);
+  readme_steps(s, p);
+  readme_references(s, k);
   return s.str();
 }
 
@@ -402,7 +470,8 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
   out.push_back({"tuning.py", render_tuning_py(p), 0644});
   out.push_back({"sysctl.d/90-tfrig.conf", render_sysctl(p), 0644});
   out.push_back({"security/limits.d/90-tfrig.conf", render_limits(p), 0644});
-  out.push_back({"modprobe.d/blacklist-nouveau.conf", fill(setup_template("blacklist-nouveau.conf.in").section("head"), {}, quote::Lang::kConf), 0644});
+  out.push_back({"modprobe.d/blacklist-nouveau.conf",
+                 fill(setup_template("blacklist-nouveau.conf.in").section("head"), {}, quote::Lang::kConf), 0644});
   if (p.cuda.needed) {
     out.push_back({"ld.so.conf.d/90-tfrig-cuda.conf",
                    fill(setup_template("ld-cuda.conf.in").section("head"),
@@ -422,14 +491,17 @@ std::vector<OutputFile> render_all(const SetupPlan& p, const knowledge::Knowledg
     const std::string& c = p.sources.conda;
     out.push_back({"condarc",
                    fill(setup_template("condarc.in").section("head"),
-                        {{"CONDA", c}, {"CONDA_MAIN", c + "/pkgs/main"}, {"CONDA_R", c + "/pkgs/r"}, {"CONDA_CLOUD", c + "/cloud"}},
+                        {{"CONDA", c},
+                         {"CONDA_MAIN", c + "/pkgs/main"},
+                         {"CONDA_R", c + "/pkgs/r"},
+                         {"CONDA_CLOUD", c + "/cloud"}},
                         quote::Lang::kYaml),
                    0644});
   }
   if (!p.sources.docker_registry_mirror.empty()) {
     out.push_back({"docker/daemon.json",
-                   fill(setup_template("daemon.json.in").section("head"), {{"REGISTRY_MIRROR", p.sources.docker_registry_mirror}},
-                        quote::Lang::kJson),
+                   fill(setup_template("daemon.json.in").section("head"),
+                        {{"REGISTRY_MIRROR", p.sources.docker_registry_mirror}}, quote::Lang::kJson),
                    0644});
   }
   if (is_container(p)) {

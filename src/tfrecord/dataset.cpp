@@ -107,7 +107,8 @@ core::Result<Dataset> load_directory(const std::string& src, const DatasetOption
       if (::stat(item.path.c_str(), &st) == 0) item.size_bytes = static_cast<uint64_t>(st.st_size);
       ds.items.push_back(std::move(item));
     }
-    if (ec) return core::fail(ErrorCode::kIo, dir.string(), trf("cannot list directory: {}", core::error_code_text(ec)));
+    if (ec)
+      return core::fail(ErrorCode::kIo, dir.string(), trf("cannot list directory: {}", core::error_code_text(ec)));
   }
   return ds;
 }
@@ -271,7 +272,8 @@ core::Result<FeatureKind> jsonl_value_kind(const std::string& key, const nlohman
     for (const auto& e : value) {
       FeatureKind ek = classify(e);
       if (ek == FeatureKind::kNone) {
-        return core::fail(ErrorCode::kParse, at, trf("feature '{}' holds a nested value; expected strings or numbers", key));
+        return core::fail(ErrorCode::kParse, at,
+                          trf("feature '{}' holds a nested value; expected strings or numbers", key));
       }
       if (k != FeatureKind::kNone && k != ek && (k == FeatureKind::kBytes || ek == FeatureKind::kBytes)) {
         return core::fail(ErrorCode::kParse, at, trf("feature '{}' mixes strings and numbers in one list", key));
@@ -329,9 +331,12 @@ void jsonl_fill_extras(const std::vector<nlohmann::json>& rows, const std::vecto
         // Structured bindings cannot be captured before C++20 in clang 14.
         const FeatureKind k = kind;
         auto add = [&f, k](const nlohmann::json& e) {
-          if (k == FeatureKind::kBytes) f.bytes.push_back(e.get<std::string>());
-          else if (k == FeatureKind::kFloat) f.floats.push_back(e.is_boolean() ? (e.get<bool>() ? 1.0f : 0.0f) : e.get<float>());
-          else f.ints.push_back(e.is_boolean() ? (e.get<bool>() ? 1 : 0) : e.get<int64_t>());
+          if (k == FeatureKind::kBytes)
+            f.bytes.push_back(e.get<std::string>());
+          else if (k == FeatureKind::kFloat)
+            f.floats.push_back(e.is_boolean() ? (e.get<bool>() ? 1.0f : 0.0f) : e.get<float>());
+          else
+            f.ints.push_back(e.is_boolean() ? (e.get<bool>() ? 1 : 0) : e.get<int64_t>());
         };
         if (v.is_array()) {
           for (const auto& e : v) add(e);
@@ -480,8 +485,7 @@ core::Result<Dataset> load_dataset(const std::string& src, const DatasetOptions&
   std::stable_sort(ds->items.begin(), ds->items.end(),
                    [](const SourceItem& a, const SourceItem& b) { return a.filename < b.filename; });
   for (auto& item : ds->items) {
-    std::sort(item.extras.begin(), item.extras.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(item.extras.begin(), item.extras.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   }
   return ds;
 }

@@ -28,7 +28,7 @@ struct SourceItem {
   std::string filename;  // image/filename: relative to SRC (dir) or as the manifest wrote it
   std::optional<int64_t> label;
   std::string label_text;
-  uint64_t size_bytes = 0;  // at listing time; only for shard planning and progress
+  uint64_t size_bytes = 0;                                   // at listing time; only for shard planning and progress
   std::vector<std::pair<std::string, OwnedFeature>> extras;  // sorted by key
 };
 
@@ -49,7 +49,8 @@ struct DatasetOptions {
   // A folder left out of a directory listing: pack's output folder when it
   // lies inside SRC (else it would become a class and shift every label).
   std::string exclude_dir;
-  int64_t label_offset = 0;  // 0: Keras image_dataset_from_directory; 1: the Inception/ImageNet scripts (0 = background)
+  int64_t label_offset =
+      0;  // 0: Keras image_dataset_from_directory; 1: the Inception/ImageNet scripts (0 = background)
 };
 
 // SRC is a directory (one sub-folder per class, files inside at any depth;
@@ -60,9 +61,9 @@ core::Result<Dataset> load_dataset(const std::string& src, const DatasetOptions&
 
 // The keys every packed Example carries (TF object-detection / Inception
 // conventions, e.g. tensorflow/models research/slim/datasets/build_imagenet_data.py).
-inline constexpr std::string_view kReservedKeys[] = {
-    "image/encoded", "image/format",   "image/class/label", "image/class/text",
-    "image/filename", "image/height", "image/width",       "image/channels"};
+inline constexpr std::string_view kReservedKeys[] = {"image/encoded",    "image/format",   "image/class/label",
+                                                     "image/class/text", "image/filename", "image/height",
+                                                     "image/width",      "image/channels"};
 
 // CSV (RFC 4180): one record per call; quoted fields may hold commas,
 // doubled quotes and newlines. Exposed for tests.

@@ -43,8 +43,8 @@ class Cursor {
   core::Result<std::string_view> bytes(size_t* at) {
     auto len = TFRIG_TRY(varint());
     if (len > data_.size() - pos_) {
-      return error(trf("length-delimited field of {} bytes, but only {} bytes remain in its message", len,
-                               data_.size() - pos_));
+      return error(
+          trf("length-delimited field of {} bytes, but only {} bytes remain in its message", len, data_.size() - pos_));
     }
     *at = base_ + pos_;
     std::string_view v = data_.substr(pos_, static_cast<size_t>(len));
@@ -138,7 +138,9 @@ core::Result<Nested> read_nested(Cursor& c) {
   return n;
 }
 
-bool is_field(const Tag& tag, uint64_t field, int wire_type) { return tag.field == field && tag.wire_type == wire_type; }
+bool is_field(const Tag& tag, uint64_t field, int wire_type) {
+  return tag.field == field && tag.wire_type == wire_type;
+}
 
 core::Status decode_bytes_list(std::string_view msg, size_t base, FeatureView& f) {
   return for_each_field(msg, base, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
@@ -259,8 +261,7 @@ size_t list_payload_size(const FeatureValue& f) {
       for (auto x : f.ints) packed += varint_size(static_cast<uint64_t>(x));
       return tag_size(1) + varint_size(packed) + packed;
     }
-    case FeatureKind::kNone:
-      return 0;
+    case FeatureKind::kNone: return 0;
   }
   return 0;
 }
@@ -380,8 +381,7 @@ void encode_example(const std::vector<std::pair<std::string, FeatureValue>>& fea
         for (auto x : f.ints) put_varint(out, static_cast<uint64_t>(x));
         break;
       }
-      case FeatureKind::kNone:
-        break;
+      case FeatureKind::kNone: break;
     }
   }
 }

@@ -163,7 +163,7 @@ core::Result<ImageInfo> sniff_image(std::string_view d) {
   if (d.empty()) return core::fail(ErrorCode::kParse, trf("byte {}", 0), _("empty file; expected an image"));
   return core::fail(ErrorCode::kParse, trf("byte {}", 0),
                     trf("not a JPEG, PNG, GIF, BMP or WebP image (starts with {:02x} {:02x})", u8(d, 0),
-                                d.size() > 1 ? u8(d, 1) : 0u));
+                        d.size() > 1 ? u8(d, 1) : 0u));
 }
 
 }  // namespace tfrig::tfrecord

@@ -50,8 +50,7 @@ nlohmann::ordered_json example_to_json(const FeaturesView& ex, bool show_bytes) 
       case FeatureKind::kInt64:
         for (int64_t x : f.ints) values.push_back(x);
         break;
-      case FeatureKind::kNone:
-        break;
+      case FeatureKind::kNone: break;
     }
     // Keys are outside bytes too (a feature key "\xff\xfe"): escaped.
     j[core::escape_bytes(key)] = nlohmann::ordered_json{{std::string(feature_kind_name(f.kind)), std::move(values)}};
@@ -102,8 +101,9 @@ nlohmann::ordered_json report_to_json(const InspectReport& r) {
   j["records"] = r.records;
   j["stream_bytes"] = r.stream_bytes;
   j["records_not_examples"] = r.not_examples;
-  j["first_not_example"] =
-      r.first_not_example.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(core::escape_bytes(r.first_not_example));
+  j["first_not_example"] = r.first_not_example.empty()
+                               ? nlohmann::ordered_json()
+                               : nlohmann::ordered_json(core::escape_bytes(r.first_not_example));
   if (r.error) {
     j["error"] = nlohmann::ordered_json{{"problem", std::string(record_problem_name(r.error->problem))},
                                         {"record", r.error->record_index},
@@ -126,18 +126,26 @@ nlohmann::ordered_json report_to_json(const InspectReport& r) {
 }
 
 std::string report_to_text(const InspectReport& r, size_t width) {
-  std::string out = core::wrap_hanging("", trf("{}: {} records, {} stream bytes, compression {}", core::escape_bytes(r.path), r.records,
-                        r.stream_bytes, compression_name(r.compression)), width) +
-                    "\n";
+  std::string out =
+      core::wrap_hanging("",
+                         trf("{}: {} records, {} stream bytes, compression {}", core::escape_bytes(r.path), r.records,
+                             r.stream_bytes, compression_name(r.compression)),
+                         width) +
+      "\n";
   if (r.error) {
-    // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
-    out += core::wrap_hanging("  ", trf("stopped at record {0} (byte offset {1}): {2}: {3}", r.error->record_index, r.error->offset,
-                                        record_problem_name(r.error->problem), core::escape_bytes(r.error->message)), width) +
+    out += core::wrap_hanging(
+               "  ",
+               // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
+               trf("stopped at record {0} (byte offset {1}): {2}: {3}", r.error->record_index, r.error->offset,
+                   record_problem_name(r.error->problem), core::escape_bytes(r.error->message)),
+               width) +
            "\n";
   }
   if (r.not_examples > 0) {
-    out += core::wrap_hanging("  ", trf("{} record(s) are not tf.train.Examples; first: {}", r.not_examples,
-                                        core::escape_bytes(r.first_not_example)), width) +
+    out += core::wrap_hanging("  ",
+                              trf("{} record(s) are not tf.train.Examples; first: {}", r.not_examples,
+                                  core::escape_bytes(r.first_not_example)),
+                              width) +
            "\n";
   }
   if (!r.schema.empty()) {
@@ -149,8 +157,8 @@ std::string report_to_text(const InspectReport& r, size_t width) {
                   {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
                    core::Table::Align::kRight, core::Table::Align::kRight});
     for (const auto& [key, s] : r.schema) {
-      t.add_row({core::escape_bytes(key), s.kinds, std::to_string(s.records), std::to_string(s.records ? s.min_values : 0),
-                 std::to_string(s.max_values)});
+      t.add_row({core::escape_bytes(key), s.kinds, std::to_string(s.records),
+                 std::to_string(s.records ? s.min_values : 0), std::to_string(s.max_values)});
     }
     out += "\n" + _("Features:") + "\n" + t.render("  ", width);
   }

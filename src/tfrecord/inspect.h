@@ -23,7 +23,7 @@ struct InspectOptions {
 };
 
 struct FeatureStats {
-  std::string kinds;  // "bytes_list", or "float_list|int64_list" when records disagree
+  std::string kinds;     // "bytes_list", or "float_list|int64_list" when records disagree
   uint64_t records = 0;  // records that carry the key
   uint64_t min_values = UINT64_MAX;
   uint64_t max_values = 0;
@@ -34,8 +34,8 @@ struct InspectReport {
   Compression compression = Compression::kNone;
   uint64_t records = 0;
   uint64_t stream_bytes = 0;
-  uint64_t not_examples = 0;      // records that do not decode as an Example
-  std::string first_not_example;  // why the first of them did not
+  uint64_t not_examples = 0;         // records that do not decode as an Example
+  std::string first_not_example;     // why the first of them did not
   std::optional<RecordError> error;  // framing problem that stopped the read
   std::map<std::string, FeatureStats> schema;
   nlohmann::ordered_json examples = nlohmann::ordered_json::array();

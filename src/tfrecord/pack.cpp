@@ -170,10 +170,10 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
                                        : info.error().message;
       core::log(core::LogLevel::kWarn, "pack: {}: {}", item.path, reason);
       if (o.on_error == OnError::kFail) {
-        return s.set_fatal(PackError{core::Error{info.error().code == ErrorCode::kParse ? ErrorCode::kParse
-                                                                                       : info.error().code,
-                                                 item.path, trf("{} (--on-error fail)", reason)},
-                                     false});
+        return s.set_fatal(
+            PackError{core::Error{info.error().code == ErrorCode::kParse ? ErrorCode::kParse : info.error().code,
+                                  item.path, trf("{} (--on-error fail)", reason)},
+                      false});
       }
       std::lock_guard<std::mutex> lock(s.mu);
       s.failures.push_back(FileFailure{item.path, reason});
@@ -229,7 +229,8 @@ std::vector<std::string> other_plan_shards(const std::string& dir, const std::st
   while (dirent* e = ::readdir(d)) {
     const std::string_view n(e->d_name);
     // "-NNNNN-of-MMMMM.tfrecord" after the prefix.
-    if (!core::starts_with(n, head) || !core::ends_with(n, kExt) || n.size() != head.size() + 14 + kExt.size()) continue;
+    if (!core::starts_with(n, head) || !core::ends_with(n, kExt) || n.size() != head.size() + 14 + kExt.size())
+      continue;
     const std::string_view mid = n.substr(head.size(), 14);
     if (mid.substr(5, 4) != "-of-") continue;
     auto m = core::parse_u64(mid.substr(9, 5));
@@ -340,8 +341,8 @@ std::optional<PackError> check_pack_options(const PackOptions& o) {
                      false};
   }
   if (o.prefix.empty() || o.prefix.find('/') != std::string::npos) {
-    return PackError{core::Error{ErrorCode::kInvalidArgument, "--prefix", _("must be a non-empty file name without '/'")},
-                     false};
+    return PackError{
+        core::Error{ErrorCode::kInvalidArgument, "--prefix", _("must be a non-empty file name without '/'")}, false};
   }
   return std::nullopt;
 }
@@ -475,14 +476,16 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& o) {
   Plan plan = plan_shards(*ds, o.plan);
   if (plan.shards.size() > 99999) {
     return tl::unexpected(PackError{
-        core::Error{ErrorCode::kInvalidArgument, "--shard-size",
-                    trf("would make {} shards; names hold at most 99999: use a larger --shard-size",
-                        plan.shards.size())},
+        core::Error{
+            ErrorCode::kInvalidArgument, "--shard-size",
+            trf("would make {} shards; names hold at most 99999: use a larger --shard-size", plan.shards.size())},
         false});
   }
   std::error_code ec;
   fs::create_directories(o.out_dir, ec);
-  if (ec) return tl::unexpected(PackError{core::Error{ErrorCode::kIo, o.out_dir, trf("cannot create: {}", core::error_code_text(ec))}, true});
+  if (ec)
+    return tl::unexpected(
+        PackError{core::Error{ErrorCode::kIo, o.out_dir, trf("cannot create: {}", core::error_code_text(ec))}, true});
 
   PackSummary sum;
   sum.source_kind = ds->kind;
@@ -558,7 +561,8 @@ std::string render_pack_text(const PackSummary& sum, const PackOptions& o, size_
     out += "  " + trf("skipped {} file(s) that could not be read or are not images:", sum.failures.size()) + "\n";
     constexpr size_t kShown = 20;
     for (size_t i = 0; i < sum.failures.size() && i < kShown; ++i) {
-      out += fmt::format("    {}: {}\n", core::escape_bytes(sum.failures[i].path), core::escape_bytes(sum.failures[i].reason));
+      out += fmt::format("    {}: {}\n", core::escape_bytes(sum.failures[i].path),
+                         core::escape_bytes(sum.failures[i].reason));
     }
     if (sum.failures.size() > kShown) out += "    " + trf("... and {} more", sum.failures.size() - kShown) + "\n";
   }

@@ -63,10 +63,10 @@ struct FileFailure {
 struct PackSummary {
   std::string source_kind;
   uint64_t files_listed = 0;
-  uint32_t shards_total = 0;     // in the whole plan
+  uint32_t shards_total = 0;  // in the whole plan
   uint32_t shards_in_slice = 0;
   uint32_t shards_written = 0;
-  uint32_t shards_resumed = 0;   // complete from an earlier run, left as they were
+  uint32_t shards_resumed = 0;  // complete from an earlier run, left as they were
   uint64_t records = 0;
   uint64_t bytes_read = 0;
   uint64_t bytes_written = 0;
@@ -89,7 +89,8 @@ tl::expected<PackSummary, PackError> run_pack(const PackOptions& options);
 // rates, how images were checked and what was skipped (the first 20 files
 // that failed, by name, escaped).
 // Lines wider than `width` wrap (core/text_width.h).
-std::string render_pack_text(const PackSummary& sum, const PackOptions& options, size_t width = core::kDefaultTextWidth);
+std::string render_pack_text(const PackSummary& sum, const PackOptions& options,
+                             size_t width = core::kDefaultTextWidth);
 
 // The label map file: {"schema_version":1,"labels":[{"id":0,"name":"cat"},...]}.
 std::string label_map_path(const std::string& out_dir, const std::string& prefix);

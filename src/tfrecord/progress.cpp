@@ -26,7 +26,10 @@ std::string format_eta(double seconds) {
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 Progress::Progress(bool enabled, std::string label, uint64_t total_files, uint64_t total_bytes)
-    : enabled_(enabled), terminal_(stderr_is_terminal()), label_(std::move(label)), total_files_(total_files),
+    : enabled_(enabled),
+      terminal_(stderr_is_terminal()),
+      label_(std::move(label)),
+      total_files_(total_files),
       total_bytes_(total_bytes) {
   if (enabled_) thread_ = std::thread([this] { loop(); });
 }
@@ -55,7 +58,8 @@ std::string Progress::format_line(const std::string& label, uint64_t files, uint
   }
   // TRANSLATORS: the progress line of pack and verify on stderr: done/total
   // files, files per second, bytes per second, the estimated time left.
-  return trf("{}: {}/{} files  {:.0f} files/s  {}  ETA {}", label, files, total_files, fps, core::format_rate(bps), eta);
+  return trf("{}: {}/{} files  {:.0f} files/s  {}  ETA {}", label, files, total_files, fps, core::format_rate(bps),
+             eta);
 }
 
 void Progress::loop() {

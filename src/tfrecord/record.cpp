@@ -143,8 +143,8 @@ class InflateSource final : public ByteSource {
         if (*got == 0) {
           return fail_with(RecordProblem::kDecompress,
                            trf("{} stream ends early at compressed byte {} (file truncated?); expected "
-                                "more compressed data and the stream trailer",
-                                       gzip_ ? "gzip" : "zlib", consumed_));
+                               "more compressed data and the stream trailer",
+                               gzip_ ? "gzip" : "zlib", consumed_));
         }
         z_.next_in = reinterpret_cast<Bytef*>(in_.data());
         z_.avail_in = static_cast<uInt>(*got);
@@ -159,7 +159,7 @@ class InflateSource final : public ByteSource {
       if (rc != Z_OK && rc != Z_BUF_ERROR) {
         return fail_with(RecordProblem::kDecompress,
                          trf("corrupt {} data near compressed byte {}: {}", gzip_ ? "gzip" : "zlib", consumed_,
-                                     z_.msg ? z_.msg : "inflate error"));
+                             z_.msg ? z_.msg : "inflate error"));
       }
     }
     size_t produced = want - z_.avail_out;
@@ -195,7 +195,7 @@ class InflateSource final : public ByteSource {
       return fail_with(RecordProblem::kTrailingGarbage,
                        trf("{} bytes or more after the end of the {} stream at compressed byte {}; expected "
                            "end of file",
-                                   z_.avail_in, gzip_ ? "gzip" : "zlib", consumed_));
+                           z_.avail_in, gzip_ ? "gzip" : "zlib", consumed_));
     }
   }
 
@@ -443,11 +443,11 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
   }
   if (avail < kHeaderSize) {
     if (s.source_failed) return tl::unexpected(s.source_problem(index));
-    return tl::unexpected(s.make_error(
-        RecordProblem::kTruncatedHeader, index,
-        trf("{} byte(s) after the last complete record; expected a {}-byte record header or end of file "
-            "(truncated file or trailing garbage)",
-                    avail, kHeaderSize)));
+    return tl::unexpected(
+        s.make_error(RecordProblem::kTruncatedHeader, index,
+                     trf("{} byte(s) after the last complete record; expected a {}-byte record header or end of file "
+                         "(truncated file or trailing garbage)",
+                         avail, kHeaderSize)));
   }
   const char* h = s.buf.data() + s.begin;
   const uint64_t length = get_u64le(h);
@@ -455,11 +455,11 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     uint32_t stored = get_u32le(h + 8);
     uint32_t computed = masked_crc(h, 8);
     if (stored != computed) {
-      return tl::unexpected(s.make_error(
-          RecordProblem::kLengthCrc, index,
-          trf("length CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the 8 length "
-              "bytes, which read {})",
-                      stored, computed, length)));
+      return tl::unexpected(
+          s.make_error(RecordProblem::kLengthCrc, index,
+                       trf("length CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the 8 length "
+                           "bytes, which read {})",
+                           stored, computed, length)));
     }
   }
   // A length so large that header + data + footer overflows cannot be real.
@@ -468,11 +468,11 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
   avail = s.fill(need);
   if (avail < need) {
     if (s.source_failed) return tl::unexpected(s.source_problem(index));
-    return tl::unexpected(s.make_error(
-        RecordProblem::kTruncatedData, index,
-        trf("truncated record: header says {} data bytes, so {} bytes with header and CRCs, but only {} "
-            "remain",
-                    length, need == UINT64_MAX ? _("more than 2^64") : std::to_string(need), avail)));
+    return tl::unexpected(
+        s.make_error(RecordProblem::kTruncatedData, index,
+                     trf("truncated record: header says {} data bytes, so {} bytes with header and CRCs, but only {} "
+                         "remain",
+                         length, need == UINT64_MAX ? _("more than 2^64") : std::to_string(need), avail)));
   }
   const char* data = s.buf.data() + s.begin + kHeaderSize;
   const size_t len = static_cast<size_t>(length);
@@ -482,8 +482,8 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     if (stored != computed) {
       return tl::unexpected(s.make_error(
           RecordProblem::kDataCrc, index,
-          trf("data CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the {} data bytes)",
-                      stored, computed, len)));
+          trf("data CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the {} data bytes)", stored,
+              computed, len)));
     }
   }
   record_offset_ = s.stream_offset;

@@ -15,7 +15,8 @@ using core::ErrorCode;
 core::Result<uint32_t> number(const char* text, const char* name) {
   auto v = core::parse_u64(core::trim(text ? text : ""));
   if (!v || *v > UINT32_MAX) {
-    return core::fail(ErrorCode::kInvalidArgument, name, trf("expected a non-negative integer, got '{}'", text ? text : ""));
+    return core::fail(ErrorCode::kInvalidArgument, name,
+                      trf("expected a non-negative integer, got '{}'", text ? text : ""));
   }
   return static_cast<uint32_t>(*v);
 }
@@ -63,7 +64,8 @@ core::Result<Slice> from_slurm(const GetEnv& getenv, std::optional<uint32_t> num
 
 }  // namespace
 
-core::Result<Slice> resolve_slice(std::string_view index_text, std::optional<uint32_t> num_shards, const GetEnv& getenv) {
+core::Result<Slice> resolve_slice(std::string_view index_text, std::optional<uint32_t> num_shards,
+                                  const GetEnv& getenv) {
   if (index_text != "auto") {
     auto index = core::parse_u64(core::trim(index_text));
     if (!index || *index > UINT32_MAX) {

@@ -33,6 +33,7 @@ using GetEnv = std::function<const char*(const char*)>;
 //     completions, which the pod is not told).
 // Fails naming the variable or option when the slice is not determined or
 // the index is not below the count.
-core::Result<Slice> resolve_slice(std::string_view index_text, std::optional<uint32_t> num_shards, const GetEnv& getenv);
+core::Result<Slice> resolve_slice(std::string_view index_text, std::optional<uint32_t> num_shards,
+                                  const GetEnv& getenv);
 
 }  // namespace tfrig::tfrecord

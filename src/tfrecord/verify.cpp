@@ -274,8 +274,10 @@ std::string render_verify_json(const VerifyReport& report) {
     if (v.ok) {
       f["problem"] = nullptr;
     } else {
-      f["problem"] = nlohmann::ordered_json{
-          {"kind", v.problem}, {"record", v.record_index}, {"offset", v.offset}, {"message", core::escape_bytes(v.message)}};
+      f["problem"] = nlohmann::ordered_json{{"kind", v.problem},
+                                            {"record", v.record_index},
+                                            {"offset", v.offset},
+                                            {"message", core::escape_bytes(v.message)}};
     }
     arr.push_back(std::move(f));
   }

@@ -70,7 +70,8 @@ Pressure pressure(const Sample& s, const RunInfo& info, const Thresholds& th) {
     if (!tree) {
       const double share = s.cpu->busy_cores / s.cpu->cores;
       raise(p.cpu, p.cpu_why, share / th.cpu_saturated,
-            trnf("CPU {0:.0f}% busy over {1} core", "CPU {0:.0f}% busy over {1} cores", static_cast<uint64_t>(s.cpu->cores), share * 100, s.cpu->cores));
+            trnf("CPU {0:.0f}% busy over {1} core", "CPU {0:.0f}% busy over {1} cores",
+                 static_cast<uint64_t>(s.cpu->cores), share * 100, s.cpu->cores));
     }
     if (!tree || tree_reads) {
       raise(p.io, p.io_why, s.cpu->iowait_cores / th.iowait_cores,
@@ -83,19 +84,21 @@ Pressure pressure(const Sample& s, const RunInfo& info, const Thresholds& th) {
     const double wanted = std::max(s.process->cpu_cores, s.process->cpu_demand_cores);
     raise(p.cpu, p.cpu_why, wanted / usable / th.cpu_saturated,
           trf("the watched processes want {0:.2f} of {1:.0f} usable cores (running {2:.2f})", wanted, usable,
-                      s.process->cpu_cores));
+              s.process->cpu_cores));
     raise(p.cpu, p.cpu_why, s.process->hottest_thread_cores / th.cpu_saturated,
           trf("one thread wants {:.0f}% of a core (a serial stage)", s.process->hottest_thread_cores * 100));
     const double reads = s.process->read_bytes_per_s.value_or(0);
     if (reads >= th.reading_min_bytes_per_s && s.process->hottest_thread_cores < th.cpu_saturated) {
       const double off = 1.0 - s.process->hottest_thread_cores;
-      raise(p.io, p.io_why, off / th.reading_off_cpu_share,
-            trf("reading {0} from storage while off the CPU {1:.0f}% of the time", core::format_rate(reads), off * 100));
+      raise(
+          p.io, p.io_why, off / th.reading_off_cpu_share,
+          trf("reading {0} from storage while off the CPU {1:.0f}% of the time", core::format_rate(reads), off * 100));
     }
     if (s.process->blocked_threads > 0 && s.process->read_bytes_per_s.value_or(0) > 0) {
       raise(p.io, p.io_why, 1.0,
-            trnf("{0} thread blocked on I/O while reading {1}", "{0} threads blocked on I/O while reading {1}", static_cast<uint64_t>(s.process->blocked_threads), s.process->blocked_threads,
-                        core::format_rate(*s.process->read_bytes_per_s)));
+            trnf("{0} thread blocked on I/O while reading {1}", "{0} threads blocked on I/O while reading {1}",
+                 static_cast<uint64_t>(s.process->blocked_threads), s.process->blocked_threads,
+                 core::format_rate(*s.process->read_bytes_per_s)));
     }
   }
   if (!tree || tree_reads) {
@@ -104,7 +107,7 @@ Pressure pressure(const Sample& s, const RunInfo& info, const Thresholds& th) {
       if (info.disk_limit_bytes_per_s && *info.disk_limit_bytes_per_s > 0) {
         raise(p.io, p.io_why, d.read_bytes_per_s / *info.disk_limit_bytes_per_s / th.disk_limit_share,
               trf("{0} reads {1} of its measured {2}", d.name, core::format_rate(d.read_bytes_per_s),
-                          core::format_rate(*info.disk_limit_bytes_per_s)));
+                  core::format_rate(*info.disk_limit_bytes_per_s)));
       }
     }
   }
@@ -134,7 +137,7 @@ std::optional<std::pair<double, std::string>> pcie_share(const Sample& s, const 
     const double share = traffic / *it->pcie_link_bytes_per_s;
     if (!best || share > best->first) {
       best = std::pair{share, trf("GPU {0} PCIe at {1} of {2} ({3:.0f}%)", g.index, core::format_rate(traffic),
-                                          core::format_rate(*it->pcie_link_bytes_per_s), share * 100)};
+                                  core::format_rate(*it->pcie_link_bytes_per_s), share * 100)};
     }
   }
   return best;
@@ -187,7 +190,8 @@ SampleClass classify_sample(const Sample& s, const RunInfo& info, const Threshol
   const std::string& limit = cpu_side ? p.cpu_why : p.io_why;
   c.why = cpu_sat || io_wait
               ? trf("GPU {0:.0f}% busy; {1}", util, limit)
-              : trf("GPU {0:.0f}% busy; {1} (nothing saturated: too little parallelism in the input pipeline)", util, limit);
+              : trf("GPU {0:.0f}% busy; {1} (nothing saturated: too little parallelism in the input pipeline)", util,
+                    limit);
   return c;
 }
 
@@ -246,21 +250,25 @@ std::string fix_for(Verdict v) {
     case Verdict::kInputBoundCpu:
     case Verdict::kCpuBound:
       return _("parallelise preprocessing: dataset.map(fn, num_parallel_calls=tf.data.AUTOTUNE) and "
-             ".prefetch(tf.data.AUTOTUNE); cache() decoded data that fits; more CPU cores "
-             "(tfrig pipeline measures how many)");
+               ".prefetch(tf.data.AUTOTUNE); cache() decoded data that fits; more CPU cores "
+               "(tfrig pipeline measures how many)");
     case Verdict::kInputBoundIo:
     case Verdict::kIoBound:
-      return _("read in parallel and in large files: tfrig pack into TFRecord shards, then "
-             "tf.data.Dataset.from_tensor_slices(files).interleave(tf.data.TFRecordDataset, "
-             "num_parallel_calls=tf.data.AUTOTUNE, deterministic=False); cache() if the data fits in RAM; faster storage");
+      return _(
+          "read in parallel and in large files: tfrig pack into TFRecord shards, then "
+          "tf.data.Dataset.from_tensor_slices(files).interleave(tf.data.TFRecordDataset, "
+          "num_parallel_calls=tf.data.AUTOTUNE, deterministic=False); cache() if the data fits in RAM; faster storage");
     case Verdict::kPcieBound:
-      return _("send less over PCIe: batch uint8 images and cast/normalise on the GPU; prefetch to the GPU "
-             "(tf.data.experimental.prefetch_to_device('/gpu:0')); check the link runs at its full width and generation (tfrig doctor)");
+      return _(
+          "send less over PCIe: batch uint8 images and cast/normalise on the GPU; prefetch to the GPU "
+          "(tf.data.experimental.prefetch_to_device('/gpu:0')); check the link runs at its full width and generation (tfrig doctor)");
     case Verdict::kComputeBound:
-      return _("the GPU is the limit, as it should be: mixed precision "
-             "(tf.keras.mixed_precision.set_global_policy('mixed_float16')) and XLA (jit_compile=True) make it faster");
+      return _(
+          "the GPU is the limit, as it should be: mixed precision "
+          "(tf.keras.mixed_precision.set_global_policy('mixed_float16')) and XLA (jit_compile=True) make it faster");
     case Verdict::kIdle:
-      return _("nothing to fix in the pipeline: the run was mostly idle (start-up, evaluation, or waiting on something outside)");
+      return _(
+          "nothing to fix in the pipeline: the run was mostly idle (start-up, evaluation, or waiting on something outside)");
   }
   return "";
 }
@@ -272,13 +280,15 @@ namespace {
 // What the recording could not see, said next to the verdict.
 void note_blind_spots(const Recording& rec, bool any_gpu, bool any_cpu, bool any_proc, bool any_read, Analysis& a) {
   if (!any_gpu) {
-    a.blind.push_back(rec.info.gpu_status.empty()
-                          ? _("GPU utilisation: not reported (no GPU watched), so the verdict is about the CPU and I/O side only")
-                          : trf("GPU: {}; the verdict is about the CPU and I/O side only", _(rec.info.gpu_status)));
+    a.blind.push_back(
+        rec.info.gpu_status.empty()
+            ? _("GPU utilisation: not reported (no GPU watched), so the verdict is about the CPU and I/O side only")
+            : trf("GPU: {}; the verdict is about the CPU and I/O side only", _(rec.info.gpu_status)));
   }
   if (!any_cpu) a.blind.push_back(_("per-core CPU use (/proc/stat unreadable)"));
   if (rec.info.pid && !any_proc) a.blind.push_back(_("the watched process tree (gone before the second sample?)"));
-  if (any_proc && !any_read) a.blind.push_back(_("the process tree's storage reads (/proc/PID/io unreadable: another user's process?)"));
+  if (any_proc && !any_read)
+    a.blind.push_back(_("the process tree's storage reads (/proc/PID/io unreadable: another user's process?)"));
 }
 
 // A run of samples of one label.
@@ -353,7 +363,9 @@ Verdict overall_verdict(const std::vector<SampleClass>& classes, const Threshold
     ++active;
   }
   if (active > 0 && static_cast<double>(active) >= th.active_share * static_cast<double>(classes.size())) {
-    return std::max_element(counts.begin(), counts.end(), [](const auto& x, const auto& y) { return x.second < y.second; })->first;
+    return std::max_element(counts.begin(), counts.end(),
+                            [](const auto& x, const auto& y) { return x.second < y.second; })
+        ->first;
   }
   return Verdict::kIdle;
 }
@@ -378,27 +390,37 @@ void explain_verdict(const std::vector<SampleClass>& classes, const Thresholds& 
     const double moderate = th.moderately_input_bound_idle * 100;
     // Whole sentences: the severity and the side change the words around them in Chinese.
     if (highly && cpu) {
-      a.explanation = trf("HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
-                          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
-                          share * 100, high, moderate);
+      a.explanation = trf(
+          "HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
+          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+          share * 100, high, moderate);
     } else if (highly) {
-      a.explanation = trf("HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
-                          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
-                          share * 100, high, moderate);
+      a.explanation = trf(
+          "HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
+          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+          share * 100, high, moderate);
     } else if (cpu) {
-      a.explanation = trf("MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
-                          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
-                          share * 100, high, moderate);
+      a.explanation = trf(
+          "MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
+          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+          share * 100, high, moderate);
     } else {
-      a.explanation = trf("MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
-                          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
-                          share * 100, high, moderate);
+      a.explanation = trf(
+          "MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
+          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+          share * 100, high, moderate);
     }
   } else {
     switch (a.verdict) {
-      case Verdict::kComputeBound: a.explanation = _("compute-bound: the GPU was busy; the input pipeline keeps up."); break;
-      case Verdict::kPcieBound: a.explanation = _("PCIe-bound: the GPU waited while host<->device copies ran near the link's limit."); break;
-      case Verdict::kCpuBound: a.explanation = _("CPU-bound: the watched work saturated the CPU (or one thread of it)."); break;
+      case Verdict::kComputeBound:
+        a.explanation = _("compute-bound: the GPU was busy; the input pipeline keeps up.");
+        break;
+      case Verdict::kPcieBound:
+        a.explanation = _("PCIe-bound: the GPU waited while host<->device copies ran near the link's limit.");
+        break;
+      case Verdict::kCpuBound:
+        a.explanation = _("CPU-bound: the watched work saturated the CPU (or one thread of it).");
+        break;
       case Verdict::kIoBound: a.explanation = _("I/O-bound: the watched work waited on storage."); break;
       default: a.explanation = _("idle: too few samples showed any resource at work."); break;
     }

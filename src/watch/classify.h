@@ -24,7 +24,7 @@ enum class Verdict {
   kCpuBound,       // no GPU watched: CPU saturated
   kIoBound,        // no GPU watched: waiting on storage
 };
-std::string_view verdict_name(Verdict v);  // the JSON names: "input_bound_cpu", ...
+std::string_view verdict_name(Verdict v);                         // the JSON names: "input_bound_cpu", ...
 std::optional<Verdict> verdict_from_name(std::string_view name);  // nullopt for a name it does not know
 // The verdict for the terminal: the JSON name in English, a phrase in Chinese.
 std::string verdict_label(Verdict v);
@@ -92,12 +92,12 @@ struct Phase {
   double start_t = 0;
   double end_t = 0;
   size_t samples = 0;
-  std::optional<double> gpu_util_percent;  // mean
-  std::optional<double> cpu_busy_share;    // mean busy cores / cores
-  std::optional<double> iowait_cores;      // mean
-  std::optional<double> process_cpu_cores; // mean
-  std::optional<double> read_bytes_per_s;  // mean of the tree's storage reads (or the disks')
-  std::string why;                         // the first sample's reason
+  std::optional<double> gpu_util_percent;   // mean
+  std::optional<double> cpu_busy_share;     // mean busy cores / cores
+  std::optional<double> iowait_cores;       // mean
+  std::optional<double> process_cpu_cores;  // mean
+  std::optional<double> read_bytes_per_s;   // mean of the tree's storage reads (or the disks')
+  std::string why;                          // the first sample's reason
 };
 
 struct Analysis {
@@ -107,7 +107,7 @@ struct Analysis {
   std::string explanation;  // one paragraph: what was seen and what it means
   std::string fix;          // the first thing to change
   std::vector<Phase> phases;
-  Phase whole;              // means over the whole run
+  Phase whole;  // means over the whole run
   size_t samples = 0;
   std::vector<std::string> blind;  // what could not be seen
 };

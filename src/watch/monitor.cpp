@@ -100,6 +100,91 @@ core::Result<pid_t> spawn(const std::vector<std::string>& command) {
 
 }  // namespace
 
+namespace {
+
+// NVML on its worker thread, or why the GPUs are not watched.
+void start_gpu_poller(GpuPoller& gpus, const WatchOptions& o, RunInfo& info) {
+  if (!o.gpu) {
+    info.gpu_status = N_("not watched (--no-gpu)");  // a recording keeps English; shown translated
+    return;
+  }
+  if (gpus.start(o.interval_s, o.nvml_library)) {
+    info.gpus = gpus.gpus();
+  } else {
+    info.gpu_status = gpus.status();
+  }
+}
+
+// What is watched: the command started here (returned: it is our child), a
+// running process (--pid, which must exist), or the whole machine.
+core::Result<std::optional<pid_t>> watch_target(const core::SysRoot& root, const WatchOptions& o, RunInfo& info) {
+  if (!o.command.empty()) {
+    auto pid = TFRIG_TRY(spawn(o.command));
+    info.pid = pid;
+    std::string cmd;
+    for (const auto& a : o.command) cmd += (cmd.empty() ? "" : " ") + a;
+    info.command = cmd;
+    return std::optional<pid_t>(pid);
+  }
+  if (o.pid) {
+    info.pid = *o.pid;
+    if (!root.exists(fmt::format("proc/{}/stat", *o.pid))) {
+      return tl::unexpected(core::Error{core::ErrorCode::kNotFound, root.full_path(fmt::format("proc/{}", *o.pid)),
+                                        _("no such process")});
+    }
+  }
+  return std::optional<pid_t>();
+}
+
+// The command's exit status as a shell gives it (128 + signal when killed).
+std::optional<int> command_status(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return std::nullopt;
+}
+
+// Sleeps to `wake` in slices, so that the end of the command or a stop
+// request is seen within 50 ms; true when the command exited.
+bool sleep_to_tick(const core::Stopwatch& watch, double wake, const std::atomic<bool>& stop,
+                   std::optional<pid_t> child) {
+  while (watch.seconds() < wake && !stop.load()) {
+    if (child) {
+      siginfo_t si{};
+      // WNOWAIT leaves the zombie in place: its /proc/PID/stat still
+      // holds its final CPU times for the last sample.
+      if (::waitid(P_PID, static_cast<id_t>(*child), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == *child)
+        return true;
+    }
+    const double left = wake - watch.seconds();
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, std::max(0.0, left))));
+  }
+  return false;
+}
+
+// Stopped early by a signal: pass it on to the command's process group
+// and wait for the command (the interrupt guard's grace is 5 s). Stopped
+// by --duration: the command keeps running, as documented. True when the
+// command ended.
+bool end_child(pid_t child, const WatchOptions& o, WatchResult& result) {
+  const int sig = o.stop_signal ? o.stop_signal() : 0;
+  if (sig != 0) ::kill(-child, sig);
+  for (int i = 0; i < (sig != 0 ? 80 : 40); ++i) {
+    int status = 0;
+    if (::waitpid(child, &status, WNOHANG) == child) {
+      if (auto code = command_status(status)) result.command_exit_status = *code;
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  result.problems.push_back(trf("the command (pid {}) was still running when the watch stopped", child));
+  return false;
+}
+
+}  // namespace
+
+// Watches a command, a process or the machine: the GPUs polled on a worker,
+// the target attached, then one sample per tick (recorded as it is taken)
+// until the command ends, --duration passes or a stop is asked for.
 core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOptions& o, const std::atomic<bool>& stop,
                                     const std::function<void(const Sample&)>& on_sample) {
   WatchResult result;
@@ -111,36 +196,12 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
   info.cpus = static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
 
   GpuPoller gpus;
-  if (o.gpu) {
-    if (gpus.start(o.interval_s, o.nvml_library)) {
-      info.gpus = gpus.gpus();
-    } else {
-      info.gpu_status = gpus.status();
-    }
-  } else {
-    info.gpu_status = N_("not watched (--no-gpu)");  // a recording keeps English; shown translated
-  }
-
+  start_gpu_poller(gpus, o, info);
   RecordWriter writer;
   if (!o.record_path.empty()) {
     TFRIG_TRY(writer.open(o.record_path));
   }
-
-  std::optional<pid_t> child;
-  if (!o.command.empty()) {
-    auto pid = TFRIG_TRY(spawn(o.command));
-    child = pid;
-    info.pid = pid;
-    std::string cmd;
-    for (const auto& a : o.command) cmd += (cmd.empty() ? "" : " ") + a;
-    info.command = cmd;
-  } else if (o.pid) {
-    info.pid = *o.pid;
-    if (!root.exists(fmt::format("proc/{}/stat", *o.pid))) {
-      return tl::unexpected(core::Error{core::ErrorCode::kNotFound, root.full_path(fmt::format("proc/{}", *o.pid)),
-                                        _("no such process")});
-    }
-  }
+  const std::optional<pid_t> child = TFRIG_TRY(watch_target(root, o, info));
   writer.write(info_line(info));
 
   const double duration = o.duration_s.value_or(child ? 1e12 : kDefaultDurationSeconds);
@@ -149,42 +210,15 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
   sampler.take(0, 0);
   double last_t = 0;
   bool child_done = false;
-  int64_t tick = 0;
-  auto finish_child = [&](int status) {
-    child_done = true;
-    if (WIFEXITED(status)) result.command_exit_status = WEXITSTATUS(status);
-    if (WIFSIGNALED(status)) result.command_exit_status = 128 + WTERMSIG(status);
-  };
-  while (true) {
-    ++tick;
+  for (int64_t tick = 1;; ++tick) {
     const double target = static_cast<double>(tick) * o.interval_s;
-    // Sleep to the next tick in slices, so that the end of the command or a
-    // stop request is seen within 50 ms.
-    bool exited = false;
     // --duration ends the run even inside a long interval.
-    const double wake = std::min(target, duration);
-    while (watch.seconds() < wake && !stop.load()) {
-      if (child && !child_done) {
-        siginfo_t si{};
-        // WNOWAIT leaves the zombie in place: its /proc/PID/stat still
-        // holds its final CPU times for the last sample.
-        if (::waitid(P_PID, static_cast<id_t>(*child), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == *child) {
-          exited = true;
-          break;
-        }
-      }
-      const double left = wake - watch.seconds();
-      std::this_thread::sleep_for(std::chrono::duration<double>(std::min(0.05, std::max(0.0, left))));
-    }
+    const bool exited = sleep_to_tick(watch, std::min(target, duration), stop, child);
     const double now = watch.seconds();
-    Sample s;
-    bool have = false;
-    if (auto taken = sampler.take(now, now - last_t)) {
-      s = std::move(*taken);
-      have = true;
-    }
+    auto taken = sampler.take(now, now - last_t);
     last_t = now;
-    if (have && now > 0.2 * o.interval_s) {
+    if (taken && now > 0.2 * o.interval_s) {
+      Sample s = std::move(*taken);
       s.gpus = gpus.latest();
       writer.write(sample_line(s));
       if (on_sample) on_sample(s);
@@ -192,25 +226,16 @@ core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOption
     }
     if (exited) {
       int status = 0;
-      if (::waitpid(*child, &status, 0) == *child) finish_child(status);
+      if (::waitpid(*child, &status, 0) == *child) {
+        child_done = true;
+        if (auto code = command_status(status)) result.command_exit_status = *code;
+      }
       break;
     }
     if (stop.load() || now >= duration || (!child && sampler.root_gone())) break;
   }
   gpus.stop();
-  if (child && !child_done) {
-    // Stopped early by a signal: pass it on to the command's process group
-    // and wait for the command (the interrupt guard's grace is 5 s). Stopped
-    // by --duration: the command keeps running, as documented.
-    const int sig = o.stop_signal ? o.stop_signal() : 0;
-    if (sig != 0) ::kill(-*child, sig);
-    for (int i = 0; i < (sig != 0 ? 80 : 40) && !child_done; ++i) {
-      int status = 0;
-      if (::waitpid(*child, &status, WNOHANG) == *child) finish_child(status);
-      else std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    if (!child_done) result.problems.push_back(trf("the command (pid {}) was still running when the watch stopped", *child));
-  }
+  if (child && !child_done) end_child(*child, o, result);
   for (const auto& p : sampler.problems()) result.problems.push_back(p);
   if (!o.record_path.empty()) {
     TFRIG_TRY(writer.close());

@@ -17,13 +17,13 @@
 namespace tfrig::watch {
 
 struct WatchOptions {
-  std::optional<int64_t> pid;            // --pid
-  std::vector<std::string> command;      // -- COMMAND ARGS...
+  std::optional<int64_t> pid;        // --pid
+  std::vector<std::string> command;  // -- COMMAND ARGS...
   double interval_s = 1.0;
-  std::optional<double> duration_s;      // none: until the process ends (60 s system-wide)
-  std::string record_path;               // --record FILE
+  std::optional<double> duration_s;  // none: until the process ends (60 s system-wide)
+  std::string record_path;           // --record FILE
   std::optional<double> disk_limit_bytes_per_s;
-  bool gpu = true;                       // false: --no-gpu
+  bool gpu = true;                          // false: --no-gpu
   std::optional<std::string> nvml_library;  // TFRIG_NVML_LIBRARY
   // The signal that set `stop` (0 or unset: none). The command runs in its
   // own process group, so the terminal's Ctrl-C reaches only tfrig; the
@@ -40,7 +40,8 @@ struct WatchResult {
 // Default duration when watching the whole system or an existing --pid.
 inline constexpr double kDefaultDurationSeconds = 60;
 
-core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOptions& options, const std::atomic<bool>& stop,
+core::Result<WatchResult> run_watch(const core::SysRoot& root, const WatchOptions& options,
+                                    const std::atomic<bool>& stop,
                                     const std::function<void(const Sample&)>& on_sample = {});
 
 }  // namespace tfrig::watch

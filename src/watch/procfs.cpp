@@ -9,7 +9,8 @@ namespace tfrig::watch {
 namespace {
 
 core::Error parse_error(const std::string& where, size_t line, std::string message) {
-  return core::Error{core::ErrorCode::kParse, line == 0 ? where : fmt::format("{}:{}", where, line), std::move(message)};
+  return core::Error{core::ErrorCode::kParse, line == 0 ? where : fmt::format("{}:{}", where, line),
+                     std::move(message)};
 }
 
 }  // namespace
@@ -28,7 +29,8 @@ core::Result<ProcStat> parse_proc_stat(std::string_view text, const std::string&
     for (size_t i = 1; i < f.size() && i <= 8; ++i) {
       auto n = core::parse_u64(f[i]);
       if (!n) {
-        return tl::unexpected(parse_error(where, line_no, fmt::format("counter {} is not a number: '{}'", i, core::printable(f[i]))));
+        return tl::unexpected(
+            parse_error(where, line_no, fmt::format("counter {} is not a number: '{}'", i, core::printable(f[i]))));
       }
       v[i - 1] = *n;
     }
@@ -56,7 +58,9 @@ core::Result<PidStat> parse_pid_stat(std::string_view text, const std::string& w
   s.pid = *pid;
   auto f = core::split_ws(text.substr(close + 1));
   // f[0] is field 3 (state); field N is f[N - 3]. We need up to field 20.
-  if (f.size() < 18) return tl::unexpected(parse_error(where, 0, fmt::format("{} fields after the command name, expected at least 18", f.size())));
+  if (f.size() < 18)
+    return tl::unexpected(
+        parse_error(where, 0, fmt::format("{} fields after the command name, expected at least 18", f.size())));
   if (f[0].size() != 1) return tl::unexpected(parse_error(where, 0, "field 3 (state) is not one character"));
   s.state = f[0][0];
   auto num = [&](int field) -> core::Result<int64_t> {
@@ -97,7 +101,8 @@ core::Result<PidIo> parse_pid_io(std::string_view text, const std::string& where
       have_read = true;
     }
   }
-  if (!have_read) return tl::unexpected(parse_error(where, 0, "no read_bytes line (kernel without CONFIG_TASK_IO_ACCOUNTING?)"));
+  if (!have_read)
+    return tl::unexpected(parse_error(where, 0, "no read_bytes line (kernel without CONFIG_TASK_IO_ACCOUNTING?)"));
   return io;
 }
 
@@ -126,7 +131,9 @@ core::Result<std::vector<DiskStat>> parse_diskstats(std::string_view text, const
     uint64_t v[11] = {};
     for (size_t i = 0; i < 11; ++i) {
       auto n = core::parse_u64(f[3 + i]);
-      if (!n) return tl::unexpected(parse_error(where, line_no, fmt::format("field {} of {} is not a number", i + 1, core::printable(d.name))));
+      if (!n)
+        return tl::unexpected(
+            parse_error(where, line_no, fmt::format("field {} of {} is not a number", i + 1, core::printable(d.name))));
       v[i] = *n;
     }
     d.reads = v[0];

@@ -22,8 +22,8 @@ struct CpuTimes {
 };
 
 struct ProcStat {
-  CpuTimes all;                // the "cpu" line
-  std::vector<CpuTimes> cores; // "cpu0".."cpuN" in file order
+  CpuTimes all;                 // the "cpu" line
+  std::vector<CpuTimes> cores;  // "cpu0".."cpuN" in file order
 };
 
 // `where` names the file in errors.
@@ -33,7 +33,7 @@ core::Result<ProcStat> parse_proc_stat(std::string_view text, const std::string&
 struct PidStat {
   int64_t pid = 0;
   int64_t ppid = 0;
-  char state = '?';  // R running, S sleeping, D uninterruptible (usually disk I/O), Z zombie, ...
+  char state = '?';                 // R running, S sleeping, D uninterruptible (usually disk I/O), Z zombie, ...
   uint64_t utime = 0, stime = 0;    // ticks of this process
   uint64_t cutime = 0, cstime = 0;  // ticks of its waited-for children (negative values read as 0)
   uint64_t threads = 0;

@@ -24,10 +24,16 @@ double disk_read(const Sample& s) {
 }
 
 OJson phase_json(const Phase& p) {
-  return OJson{{"verdict", verdict_name(p.verdict)}, {"start_s", p.start_t}, {"end_s", p.end_t}, {"samples", p.samples},
-               {"gpu_util_percent", core::json_or_null(p.gpu_util_percent)}, {"cpu_busy_share", core::json_or_null(p.cpu_busy_share)},
-               {"iowait_cores", core::json_or_null(p.iowait_cores)}, {"process_cpu_cores", core::json_or_null(p.process_cpu_cores)},
-               {"read_bytes_per_s", core::json_or_null(p.read_bytes_per_s)}, {"why", p.why}};
+  return OJson{{"verdict", verdict_name(p.verdict)},
+               {"start_s", p.start_t},
+               {"end_s", p.end_t},
+               {"samples", p.samples},
+               {"gpu_util_percent", core::json_or_null(p.gpu_util_percent)},
+               {"cpu_busy_share", core::json_or_null(p.cpu_busy_share)},
+               {"iowait_cores", core::json_or_null(p.iowait_cores)},
+               {"process_cpu_cores", core::json_or_null(p.process_cpu_cores)},
+               {"read_bytes_per_s", core::json_or_null(p.read_bytes_per_s)},
+               {"why", p.why}};
 }
 
 }  // namespace
@@ -58,14 +64,15 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
   const std::string what = !rec.info.command.empty() ? core::terminal_line(rec.info.command)
                            : rec.info.pid            ? trf("pid {}", *rec.info.pid)
                                                      : _("system-wide");
-  out += trnf("tfrig watch: {0} sample every {1} ({2})", "tfrig watch: {0} samples every {1} ({2})", a.samples, a.samples,
-              interval_text(rec.info.interval_s), what) +
+  out += trnf("tfrig watch: {0} sample every {1} ({2})", "tfrig watch: {0} samples every {1} ({2})", a.samples,
+              a.samples, interval_text(rec.info.interval_s), what) +
          "\n";
   for (const auto& g : rec.info.gpus) {
     const std::string name = g.name.empty() ? "?" : core::terminal_line(g.name);
     out += "  " +
-           (g.pcie_link_bytes_per_s ? trf("GPU {0}: {1} (PCIe link {2})", g.index, name, core::format_rate(*g.pcie_link_bytes_per_s))
-                                    : trf("GPU {0}: {1}", g.index, name)) +
+           (g.pcie_link_bytes_per_s
+                ? trf("GPU {0}: {1} (PCIe link {2})", g.index, name, core::format_rate(*g.pcie_link_bytes_per_s))
+                : trf("GPU {0}: {1}", g.index, name)) +
            "\n";
   }
   out += "\n" + trf("Verdict: {}", verdict_label(a.verdict)) + "\n  " + core::terminal_line(a.explanation) + "\n  " +
@@ -74,8 +81,9 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
   auto cores = [](const std::optional<double>& v) { return v ? trf("{:.2f} cores", *v) : std::string("-"); };
   out += "\n" +
          trf("Whole run: GPU {0}  CPU busy {1}  iowait {2}  process {3}  reads {4}",
-             w.gpu_util_percent ? fmt::format("{:.0f}%", *w.gpu_util_percent) : "-", pct(w.cpu_busy_share), cores(w.iowait_cores),
-             cores(w.process_cpu_cores), w.read_bytes_per_s ? core::format_rate(*w.read_bytes_per_s) : "-") +
+             w.gpu_util_percent ? fmt::format("{:.0f}%", *w.gpu_util_percent) : "-", pct(w.cpu_busy_share),
+             cores(w.iowait_cores), cores(w.process_cpu_cores),
+             w.read_bytes_per_s ? core::format_rate(*w.read_bytes_per_s) : "-") +
          "\n";
   if (!a.phases.empty()) {
     out += "\n" + _("Phases:") + "\n";
@@ -83,8 +91,10 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
     for (const Phase& p : a.phases) label_width = std::max(label_width, core::display_width(verdict_label(p.verdict)));
     for (const Phase& p : a.phases) {
       // TRANSLATORS: a phase's start and end, seconds into the run; keep the field widths so the column lines up.
-      out += core::wrap_hanging("  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " + core::pad_right(verdict_label(p.verdict), label_width) + " ",
-                                core::terminal_line(p.why), width) + "\n";
+      out += core::wrap_hanging("  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " +
+                                    core::pad_right(verdict_label(p.verdict), label_width) + " ",
+                                core::terminal_line(p.why), width) +
+             "\n";
     }
   }
   for (const auto& b : a.blind) out += "\n" + core::terminal_line(trf("Not seen: {}", b)) + "\n";
@@ -93,8 +103,8 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
       "Thresholds: compute-bound at GPU >= {0:.0f}% busy; input-bound when the GPU idles >= {1:.0f}% (highly >= {2:.0f}%) "
       "-- TensorFlow Profiler's input-bound thresholds; CPU saturated at {3:.0f}%; storage: iowait >= {4:.1f} cores, "
       "disk busy >= {5:.0f}%; PCIe at >= {6:.0f}% of the link (docs/watch.md).",
-      th.gpu_busy_percent, th.moderately_input_bound_idle * 100, th.highly_input_bound_idle * 100, th.cpu_saturated * 100,
-      th.iowait_cores, th.disk_util * 100, th.pcie_share * 100);
+      th.gpu_busy_percent, th.moderately_input_bound_idle * 100, th.highly_input_bound_idle * 100,
+      th.cpu_saturated * 100, th.iowait_cores, th.disk_util * 100, th.pcie_share * 100);
   out += "\n";
   // The phases hang under their reason; the other lines under their indent.
   return core::terminal_text(core::wrap_lines(out, width), false);
@@ -103,12 +113,14 @@ std::string render_text(const Recording& rec, const Analysis& a, const Threshold
 OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th) {
   OJson j;
   j["schema_version"] = 1;
-  j["run"] = OJson{{"interval_s", rec.info.interval_s}, {"cpus", rec.info.cpus}, {"command", rec.info.command},
-                   {"pid", core::json_or_null(rec.info.pid)}, {"source", rec.info.source}, {"started_utc", rec.info.started_utc},
+  j["run"] = OJson{{"interval_s", rec.info.interval_s}, {"cpus", rec.info.cpus},
+                   {"command", rec.info.command},       {"pid", core::json_or_null(rec.info.pid)},
+                   {"source", rec.info.source},         {"started_utc", rec.info.started_utc},
                    {"gpu_status", rec.info.gpu_status}};
   OJson gpus = OJson::array();
   for (const auto& g : rec.info.gpus) {
-    gpus.push_back(OJson{{"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", core::json_or_null(g.pcie_link_bytes_per_s)}});
+    gpus.push_back(OJson{
+        {"index", g.index}, {"name", g.name}, {"pcie_link_bytes_per_s", core::json_or_null(g.pcie_link_bytes_per_s)}});
   }
   j["gpus"] = std::move(gpus);
   j["gpu_watched"] = a.gpu_watched;
@@ -117,15 +129,17 @@ OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th)
   j["fix"] = a.fix;
   j["whole_run"] = phase_json(a.whole);
   j["not_seen"] = a.blind;
-  j["thresholds"] = OJson{{"gpu_busy_percent", th.gpu_busy_percent},
-                          {"moderately_input_bound_idle", th.moderately_input_bound_idle},
-                          {"highly_input_bound_idle", th.highly_input_bound_idle},
-                          {"gpu_idle_percent", th.gpu_idle_percent},
-                          {"cpu_saturated", th.cpu_saturated},
-                          {"iowait_cores", th.iowait_cores},
-                          {"disk_util", th.disk_util},
-                          {"pcie_share", th.pcie_share},
-                          {"source", "TensorFlow Profiler op_stats_to_input_pipeline_analysis.cc (5%/20%); the rest ASSUMED, docs/watch.md"}};
+  j["thresholds"] =
+      OJson{{"gpu_busy_percent", th.gpu_busy_percent},
+            {"moderately_input_bound_idle", th.moderately_input_bound_idle},
+            {"highly_input_bound_idle", th.highly_input_bound_idle},
+            {"gpu_idle_percent", th.gpu_idle_percent},
+            {"cpu_saturated", th.cpu_saturated},
+            {"iowait_cores", th.iowait_cores},
+            {"disk_util", th.disk_util},
+            {"pcie_share", th.pcie_share},
+            {"source",
+             "TensorFlow Profiler op_stats_to_input_pipeline_analysis.cc (5%/20%); the rest ASSUMED, docs/watch.md"}};
   // The contract: the object ends with verdict, phases, samples.
   j["verdict"] = verdict_name(a.verdict);
   OJson phases = OJson::array();
@@ -138,9 +152,12 @@ OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th)
 std::string render_csv(const Recording& rec, const Analysis& a) {
   size_t gpus = 0;
   for (const auto& s : rec.samples) gpus = std::max(gpus, s.gpus.size());
-  std::string out = "t_s,cpu_busy_share,iowait_cores,process_cpu_cores,process_hottest_thread,process_read_bytes_per_s,disk_read_bytes_per_s,disk_util_max,verdict";
+  std::string out =
+      "t_s,cpu_busy_share,iowait_cores,process_cpu_cores,process_hottest_thread,process_read_bytes_per_s,disk_read_bytes_per_s,disk_util_max,verdict";
   for (size_t i = 0; i < gpus; ++i) {
-    out += fmt::format(",gpu{0}_util_percent,gpu{0}_memory_used_bytes,gpu{0}_pcie_rx_bytes_per_s,gpu{0}_pcie_tx_bytes_per_s,gpu{0}_sm_clock_mhz,gpu{0}_power_watts", i);
+    out += fmt::format(
+        ",gpu{0}_util_percent,gpu{0}_memory_used_bytes,gpu{0}_pcie_rx_bytes_per_s,gpu{0}_pcie_tx_bytes_per_s,gpu{0}_sm_clock_mhz,gpu{0}_power_watts",
+        i);
   }
   out += "\n";
   auto num = [](const std::optional<double>& v) { return v ? fmt::format("{:.6g}", *v) : std::string(); };

@@ -14,7 +14,8 @@ namespace tfrig::watch {
 
 std::string status_line(const Sample& s);
 // Lines wrap to `width` columns (core/text_width.h).
-std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th = {}, size_t width = core::kDefaultTextWidth);
+std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th = {},
+                        size_t width = core::kDefaultTextWidth);
 nlohmann::ordered_json render_json(const Recording& rec, const Analysis& a, const Thresholds& th = {});
 std::string render_csv(const Recording& rec, const Analysis& a);
 

@@ -12,8 +12,8 @@ namespace tfrig::watch {
 // /proc/stat over the interval, in "cores": 1.0 = one core's whole time.
 struct CpuSample {
   int cores = 0;
-  double busy_cores = 0;    // user + nice + system + irq + softirq + steal
-  double iowait_cores = 0;  // idle while a task of this CPU waited for I/O
+  double busy_cores = 0;            // user + nice + system + irq + softirq + steal
+  double iowait_cores = 0;          // idle while a task of this CPU waited for I/O
   std::vector<double> core_busy;    // per core, 0..1
   std::vector<double> core_iowait;  // per core, 0..1
 };
@@ -22,10 +22,10 @@ struct CpuSample {
 struct ProcessSample {
   int processes = 0;
   uint64_t threads = 0;
-  double cpu_cores = 0;              // CPU time / wall time
-  double cpu_demand_cores = 0;       // CPU time + run-queue wait / wall time: what the tree wanted
-  double hottest_thread_cores = 0;   // the busiest single thread, running or runnable (a serial stage: Python's GIL)
-  int blocked_threads = 0;           // in state D (uninterruptible, usually waiting for disk) at the sample
+  double cpu_cores = 0;             // CPU time / wall time
+  double cpu_demand_cores = 0;      // CPU time + run-queue wait / wall time: what the tree wanted
+  double hottest_thread_cores = 0;  // the busiest single thread, running or runnable (a serial stage: Python's GIL)
+  int blocked_threads = 0;          // in state D (uninterruptible, usually waiting for disk) at the sample
   std::optional<double> read_bytes_per_s;  // /proc/PID/io read_bytes (storage, not page cache)
 };
 
@@ -68,12 +68,12 @@ struct RunInfo {
   double interval_s = 1;
   int cpus = 0;
   std::string started_utc;
-  std::string command;           // what was run, or empty
-  std::optional<int64_t> pid;    // the watched tree's root
+  std::string command;         // what was run, or empty
+  std::optional<int64_t> pid;  // the watched tree's root
   std::vector<GpuInfo> gpus;
-  std::string gpu_status;        // why no GPU is watched ("NVML: library_missing ..."); empty when watched
+  std::string gpu_status;  // why no GPU is watched ("NVML: library_missing ..."); empty when watched
   std::optional<double> disk_limit_bytes_per_s;  // --disk-limit: the measured limit of the data disk
-  std::string source;            // "live" or "replay FILE"
+  std::string source;                            // "live" or "replay FILE"
 };
 
 struct Recording {

@@ -36,60 +36,111 @@ void ProcSampler::note(const std::string& problem) {
   if (std::find(problems_.begin(), problems_.end(), problem) == problems_.end()) problems_.push_back(problem);
 }
 
-std::map<int64_t, ProcSampler::Proc> ProcSampler::read_tree() {
-  std::map<int64_t, Proc> tree;
-  if (!pid_) return tree;
-  std::map<int64_t, std::vector<int64_t>> children;
-  std::map<int64_t, PidStat> stats;
-  auto read_stat = [&](int64_t pid) -> bool {
-    const std::string rel = fmt::format("proc/{}/stat", pid);
-    auto text = root_.read_text(rel, 4096);
-    if (!text) return false;  // exited between the listing and the read
-    auto st = parse_pid_stat(*text, root_.full_path(rel));
-    if (!st) {
-      note(st.error().to_string());
-      return false;
-    }
-    stats.emplace(st->pid, *st);
-    return true;
-  };
-  // Fast path: the kernel's children lists (/proc/PID/task/TID/children,
-  // CONFIG_PROC_CHILDREN, on in the common distribution kernels) walk only
-  // the tree. Else one pass over every /proc/N/stat finds the parent links.
-  const bool has_children = root_.exists(fmt::format("proc/{}/task/{}/children", *pid_, *pid_));
-  if (has_children) {
-    std::vector<int64_t> todo = {*pid_};
-    std::set<int64_t> visited;
-    while (!todo.empty()) {
-      const int64_t p = todo.back();
-      todo.pop_back();
-      if (!visited.insert(p).second || !read_stat(p)) continue;
-      auto tasks = root_.list_dir(fmt::format("proc/{}/task", p));
-      if (!tasks) continue;
-      for (const auto& t : *tasks) {
-        auto text = root_.read_text(fmt::format("proc/{}/task/{}/children", p, t), 1u << 20);
-        if (!text) continue;
-        for (auto c : core::split_ws(*text)) {
-          if (auto child = core::parse_u64(c); child && *child <= 4194304) {
-            children[p].push_back(static_cast<int64_t>(*child));
-            todo.push_back(static_cast<int64_t>(*child));
-          }
+bool ProcSampler::read_pid_stat(int64_t pid, PidStats& stats) {
+  const std::string rel = fmt::format("proc/{}/stat", pid);
+  auto text = root_.read_text(rel, 4096);
+  if (!text) return false;  // exited between the listing and the read
+  auto st = parse_pid_stat(*text, root_.full_path(rel));
+  if (!st) {
+    note(st.error().to_string());
+    return false;
+  }
+  stats.emplace(st->pid, *st);
+  return true;
+}
+
+// Fast path: the kernel's children lists (/proc/PID/task/TID/children,
+// CONFIG_PROC_CHILDREN, on in the common distribution kernels) walk only
+// the tree.
+void ProcSampler::walk_children_lists(PidStats& stats, ChildLinks& children) {
+  std::vector<int64_t> todo = {*pid_};
+  std::set<int64_t> visited;
+  while (!todo.empty()) {
+    const int64_t p = todo.back();
+    todo.pop_back();
+    if (!visited.insert(p).second || !read_pid_stat(p, stats)) continue;
+    auto tasks = root_.list_dir(fmt::format("proc/{}/task", p));
+    if (!tasks) continue;
+    for (const auto& t : *tasks) {
+      auto text = root_.read_text(fmt::format("proc/{}/task/{}/children", p, t), 1u << 20);
+      if (!text) continue;
+      for (auto c : core::split_ws(*text)) {
+        if (auto child = core::parse_u64(c); child && *child <= 4194304) {
+          children[p].push_back(static_cast<int64_t>(*child));
+          todo.push_back(static_cast<int64_t>(*child));
         }
       }
     }
-  } else {
-    auto entries = root_.list_dir("proc");
-    if (!entries) {
-      note(entries.error().to_string());
-      return tree;
+  }
+}
+
+// Without children lists: one pass over every /proc/N/stat finds the parent
+// links. False when /proc cannot be listed.
+bool ProcSampler::scan_every_pid(PidStats& stats, ChildLinks& children) {
+  auto entries = root_.list_dir("proc");
+  if (!entries) {
+    note(entries.error().to_string());
+    return false;
+  }
+  for (const auto& name : *entries) {
+    auto pid = core::parse_u64(name);
+    if (!pid || *pid > 4194304) continue;
+    if (read_pid_stat(static_cast<int64_t>(*pid), stats)) {
+      if (auto it = stats.find(static_cast<int64_t>(*pid)); it != stats.end())
+        children[it->second.ppid].push_back(it->second.pid);
     }
-    for (const auto& name : *entries) {
-      auto pid = core::parse_u64(name);
-      if (!pid || *pid > 4194304) continue;
-      if (read_stat(static_cast<int64_t>(*pid))) {
-        if (auto it = stats.find(static_cast<int64_t>(*pid)); it != stats.end()) children[it->second.ppid].push_back(it->second.pid);
+  }
+  return true;
+}
+
+// One process of the tree: its CPU ticks, bytes read (another user's process
+// hides them), and per thread the CPU it wanted and whether it is blocked.
+ProcSampler::Proc ProcSampler::read_proc(int64_t pid, const PidStat& st) {
+  Proc proc;
+  proc.task = Task{st.utime + st.stime, st.cutime + st.cstime, st.ppid};
+  proc.threads = st.threads;
+  const std::string dir = fmt::format("proc/{}", pid);
+  if (auto io = root_.read_text(dir + "/io", 4096)) {
+    if (auto parsed = parse_pid_io(*io, root_.full_path(dir + "/io"))) {
+      proc.read_bytes = parsed->read_bytes;
+    } else {
+      note(parsed.error().to_string());
+    }
+  } else if (io.error().code == core::ErrorCode::kPermissionDenied) {
+    note(trf("{} (another user's process: its reads are not counted)", io.error().to_string()));
+  }
+  auto tasks = root_.list_dir(dir + "/task");
+  if (!tasks) return proc;
+  for (const auto& t : *tasks) {
+    const std::string rel = dir + "/task/" + t + "/stat";
+    auto text = root_.read_text(rel, 4096);
+    if (!text) continue;
+    if (auto ts = parse_pid_stat(*text, root_.full_path(rel))) {
+      double demand = static_cast<double>(ts->utime + ts->stime) * 1e9 / static_cast<double>(ticks_);
+      const std::string sched = dir + "/task/" + t + "/schedstat";
+      if (auto sched_text = root_.read_text(sched, 256)) {
+        if (auto parsed = parse_schedstat(*sched_text, root_.full_path(sched))) {
+          demand = static_cast<double>(parsed->run_ns) + static_cast<double>(parsed->wait_ns);
+        }
       }
+      proc.thread_demand_ns[ts->pid] = demand;
+      if (ts->state == 'D') ++proc.blocked;
     }
+  }
+  return proc;
+}
+
+// The watched process and its descendants: the parent links found, then each
+// process of the tree read from the root down.
+std::map<int64_t, ProcSampler::Proc> ProcSampler::read_tree() {
+  std::map<int64_t, Proc> tree;
+  if (!pid_) return tree;
+  ChildLinks children;
+  PidStats stats;
+  if (root_.exists(fmt::format("proc/{}/task/{}/children", *pid_, *pid_))) {
+    walk_children_lists(stats, children);
+  } else if (!scan_every_pid(stats, children)) {
+    return tree;
   }
   if (stats.find(*pid_) == stats.end()) {
     root_gone_ = true;
@@ -103,39 +154,7 @@ std::map<int64_t, ProcSampler::Proc> ProcSampler::read_tree() {
     if (!seen.insert(p).second) continue;
     auto found = stats.find(p);
     if (found == stats.end()) continue;  // a child that exited while the tree was walked
-    const PidStat& st = found->second;
-    Proc proc;
-    proc.task = Task{st.utime + st.stime, st.cutime + st.cstime, st.ppid};
-    proc.threads = st.threads;
-    const std::string dir = fmt::format("proc/{}", p);
-    if (auto io = root_.read_text(dir + "/io", 4096)) {
-      if (auto parsed = parse_pid_io(*io, root_.full_path(dir + "/io"))) {
-        proc.read_bytes = parsed->read_bytes;
-      } else {
-        note(parsed.error().to_string());
-      }
-    } else if (io.error().code == core::ErrorCode::kPermissionDenied) {
-      note(trf("{} (another user's process: its reads are not counted)", io.error().to_string()));
-    }
-    if (auto tasks = root_.list_dir(dir + "/task")) {
-      for (const auto& t : *tasks) {
-        const std::string rel = dir + "/task/" + t + "/stat";
-        auto text = root_.read_text(rel, 4096);
-        if (!text) continue;
-        if (auto ts = parse_pid_stat(*text, root_.full_path(rel))) {
-          double demand = static_cast<double>(ts->utime + ts->stime) * 1e9 / static_cast<double>(ticks_);
-          const std::string sched = dir + "/task/" + t + "/schedstat";
-          if (auto sched_text = root_.read_text(sched, 256)) {
-            if (auto parsed = parse_schedstat(*sched_text, root_.full_path(sched))) {
-              demand = static_cast<double>(parsed->run_ns) + static_cast<double>(parsed->wait_ns);
-            }
-          }
-          proc.thread_demand_ns[ts->pid] = demand;
-          if (ts->state == 'D') ++proc.blocked;
-        }
-      }
-    }
-    tree.emplace(p, std::move(proc));
+    tree.emplace(p, read_proc(p, found->second));
     if (auto it = children.find(p); it != children.end()) {
       for (int64_t c : it->second) todo.push_back(c);
     }
@@ -170,8 +189,8 @@ CpuSample cpu_delta(const ProcStat& last, const ProcStat& now) {
 
 // Bytes read per second, busy share and queue depth of each whole disk seen
 // in both reads.
-std::vector<DiskSample> disk_deltas(const std::map<std::string, DiskStat>& last, const std::map<std::string, DiskStat>& now,
-                                    double elapsed) {
+std::vector<DiskSample> disk_deltas(const std::map<std::string, DiskStat>& last,
+                                    const std::map<std::string, DiskStat>& now, double elapsed) {
   std::vector<DiskSample> out;
   for (const auto& [name, d] : now) {
     auto l = last.find(name);
@@ -224,8 +243,9 @@ std::map<std::string, DiskStat> ProcSampler::read_disks() {
 
 // The watched tree's CPU, demand, blocked threads and reads over the
 // interval; nullopt when the tree is empty (the root process is gone).
-std::optional<ProcessSample> ProcSampler::process_delta(const std::map<int64_t, Proc>& before, const std::map<int64_t, Proc>& now,
-                                                        long ticks_per_second, double elapsed) {
+std::optional<ProcessSample> ProcSampler::process_delta(const std::map<int64_t, Proc>& before,
+                                                        const std::map<int64_t, Proc>& now, long ticks_per_second,
+                                                        double elapsed) {
   ProcessSample p;
   const double tick_s = 1.0 / static_cast<double>(ticks_per_second);
   double ticks = 0, read = 0, hottest = 0, demand = 0;
@@ -344,7 +364,9 @@ bool GpuPoller::start(double interval_s, const std::optional<std::string>& libra
       gi.name = nvml_->name(*h).value_or("");
       auto gen = nvml_->pcie_link_gen(*h, false);
       auto width = nvml_->pcie_link_width(*h, false);
-      if (gen && width) gi.pcie_link_bytes_per_s = knowledge::pcie_link_bytes_per_second(static_cast<int>(*gen), static_cast<int>(*width));
+      if (gen && width)
+        gi.pcie_link_bytes_per_s =
+            knowledge::pcie_link_bytes_per_second(static_cast<int>(*gen), static_cast<int>(*width));
     }
     info_.push_back(std::move(gi));
   }
@@ -381,8 +403,10 @@ std::vector<GpuSample> GpuPoller::poll_once() {
       if (auto m = nvml_->memory(*h)) g.memory_used_bytes = m->second;
       // NVML reports PCIe throughput in KB/s (taken as KiB/s, NVML's unit
       // convention elsewhere).
-      if (auto rx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilRxBytes)) g.pcie_rx_bytes_per_s = *rx * 1024.0;
-      if (auto tx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilTxBytes)) g.pcie_tx_bytes_per_s = *tx * 1024.0;
+      if (auto rx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilRxBytes))
+        g.pcie_rx_bytes_per_s = *rx * 1024.0;
+      if (auto tx = nvml_->pcie_throughput_kbps(*h, gpulib::nvml::kPcieUtilTxBytes))
+        g.pcie_tx_bytes_per_s = *tx * 1024.0;
       if (auto c = nvml_->clock(*h, gpulib::nvml::kClockSm)) g.sm_clock_mhz = *c;
       if (auto p = nvml_->power_usage_milliwatts(*h)) g.power_watts = *p / 1000.0;
     }

@@ -69,9 +69,19 @@ class ProcSampler {
   std::optional<ProcStat> read_proc_stat();
   std::map<std::string, DiskStat> read_disks();
   std::map<int64_t, Proc> read_tree();
+  // The steps of read_tree: one /proc/PID/stat read into `stats`; the tree's
+  // parent links by the kernel's children lists or by every process's stat;
+  // one process's reads, threads and demand.
+  using PidStats = std::map<int64_t, PidStat>;
+  using ChildLinks = std::map<int64_t, std::vector<int64_t>>;
+  bool read_pid_stat(int64_t pid, PidStats& stats);
+  void walk_children_lists(PidStats& stats, ChildLinks& children);
+  bool scan_every_pid(PidStats& stats, ChildLinks& children);
+  Proc read_proc(int64_t pid, const PidStat& st);
   // Pure: the tree's use between two reads of it.
-  static std::optional<ProcessSample> process_delta(const std::map<int64_t, Proc>& before, const std::map<int64_t, Proc>& now,
-                                                    long ticks_per_second, double elapsed);
+  static std::optional<ProcessSample> process_delta(const std::map<int64_t, Proc>& before,
+                                                    const std::map<int64_t, Proc>& now, long ticks_per_second,
+                                                    double elapsed);
 
   const core::SysRoot& root_;
   std::optional<int64_t> pid_;

@@ -10,11 +10,16 @@ core::Result<DaemonJson> parse_daemon_json(std::string_view text) {
   // No exceptions: a malformed file is an expected input (dockerd refuses to
   // start on it, which is worth reporting).
   const nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded()) return core::fail(core::ErrorCode::kParse, "daemon.json", core::Message(N_("not valid JSON (dockerd will not start)")));
-  if (!j.is_object()) return core::fail(core::ErrorCode::kParse, "daemon.json", core::Message(N_("expected a JSON object at the top")));
+  if (j.is_discarded())
+    return core::fail(core::ErrorCode::kParse, "daemon.json",
+                      core::Message(N_("not valid JSON (dockerd will not start)")));
+  if (!j.is_object())
+    return core::fail(core::ErrorCode::kParse, "daemon.json", core::Message(N_("expected a JSON object at the top")));
   DaemonJson out;
   if (auto it = j.find("runtimes"); it != j.end()) {
-    if (!it->is_object()) return core::fail(core::ErrorCode::kParse, "runtimes", core::Message(N_("expected an object of runtime name -> {{path}}")));
+    if (!it->is_object())
+      return core::fail(core::ErrorCode::kParse, "runtimes",
+                        core::Message(N_("expected an object of runtime name -> {{path}}")));
     for (const auto& [name, rt] : it->items()) {
       std::string path;
       if (rt.is_object()) {
@@ -24,7 +29,8 @@ core::Result<DaemonJson> parse_daemon_json(std::string_view text) {
     }
   }
   if (auto it = j.find("default-runtime"); it != j.end()) {
-    if (!it->is_string()) return core::fail(core::ErrorCode::kParse, "default-runtime", core::Message(N_("expected a string")));
+    if (!it->is_string())
+      return core::fail(core::ErrorCode::kParse, "default-runtime", core::Message(N_("expected a string")));
     out.default_runtime = it->get<std::string>();
   }
   return out;

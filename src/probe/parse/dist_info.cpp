@@ -127,7 +127,7 @@ class Literal {
     return std::nullopt;
   }
   std::optional<std::vector<std::string>> string_list() {
-    if (!eat('[') ) return std::nullopt;
+    if (!eat('[')) return std::nullopt;
     std::vector<std::string> out;
     while (true) {
       if (eat(']')) return out;

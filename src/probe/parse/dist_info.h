@@ -19,11 +19,11 @@
 namespace tfrig::probe::parse {
 
 struct DistMetadata {
-  std::string name;                            // "Name:" as written ("tensorflow", "nvidia-cudnn-cu12")
-  std::string version;                         // "Version:"
-  std::optional<std::string> requires_python;  // "Requires-Python:"
-  std::optional<std::string> metadata_version; // "Metadata-Version:"
-  std::vector<std::string> requires_dist;      // every "Requires-Dist:" value
+  std::string name;                             // "Name:" as written ("tensorflow", "nvidia-cudnn-cu12")
+  std::string version;                          // "Version:"
+  std::optional<std::string> requires_python;   // "Requires-Python:"
+  std::optional<std::string> metadata_version;  // "Metadata-Version:"
+  std::vector<std::string> requires_dist;       // every "Requires-Dist:" value
 };
 // Headers end at the first empty line; continuation lines (leading space or
 // tab) are folded. Name and Version are required.
@@ -36,8 +36,8 @@ std::string normalize_dist_name(std::string_view name);
 std::optional<std::pair<std::string, std::string>> split_dist_info_dir(std::string_view dir);
 
 struct TfBuildInfo {
-  std::optional<std::string> cuda_version;    // "12.2" (Windows wheels: "64_112")
-  std::optional<std::string> cudnn_version;   // "8"
+  std::optional<std::string> cuda_version;        // "12.2" (Windows wheels: "64_112")
+  std::optional<std::string> cudnn_version;       // "8"
   std::vector<std::string> compute_capabilities;  // "sm_60", "compute_90"
   std::optional<bool> is_cuda_build;
   std::optional<bool> is_rocm_build;

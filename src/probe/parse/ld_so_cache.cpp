@@ -55,10 +55,12 @@ core::Result<std::string> string_at(std::string_view b, size_t base, uint32_t of
 
 core::Result<std::vector<LdCacheEntry>> parse_new(std::string_view b, size_t start) {
   if (b.size() - start < kNewHeaderSize) {
-    return core::fail(core::ErrorCode::kParse, offset_place(start), core::Message(N_("truncated glibc-ld.so.cache1.1 header")));
+    return core::fail(core::ErrorCode::kParse, offset_place(start),
+                      core::Message(N_("truncated glibc-ld.so.cache1.1 header")));
   }
   if (static_cast<uint8_t>(b[start + 28]) == kCacheFlagsBigEndian) {
-    return core::fail(core::ErrorCode::kUnsupported, offset_place(start + 28), core::Message(N_("big-endian ld.so.cache")));
+    return core::fail(core::ErrorCode::kUnsupported, offset_place(start + 28),
+                      core::Message(N_("big-endian ld.so.cache")));
   }
   const uint32_t n = u32(b, start + 20);
   if (n > kMaxEntries || n * kNewEntrySize > b.size() - start - kNewHeaderSize) {
@@ -96,12 +98,15 @@ core::Result<LdCache> parse_ld_so_cache(std::string_view b) {
   }
   if (b.substr(0, kOldMagic.size()) != kOldMagic) {
     return core::fail(core::ErrorCode::kParse, offset_place(0),
-                      core::Message(N_("expected the magic 'glibc-ld.so.cache1.1' or 'ld.so-1.7.0', got '{}'"), core::printable(b.substr(0, 20))));
+                      core::Message(N_("expected the magic 'glibc-ld.so.cache1.1' or 'ld.so-1.7.0', got '{}'"),
+                                    core::printable(b.substr(0, 20))));
   }
-  if (b.size() < kOldHeaderSize) return core::fail(core::ErrorCode::kParse, offset_place(12), core::Message(N_("truncated ld.so-1.7.0 header")));
+  if (b.size() < kOldHeaderSize)
+    return core::fail(core::ErrorCode::kParse, offset_place(12), core::Message(N_("truncated ld.so-1.7.0 header")));
   const uint32_t n = u32(b, 12);
   if (n > kMaxEntries || size_t{n} * kOldEntrySize > b.size() - kOldHeaderSize) {
-    return core::fail(core::ErrorCode::kParse, offset_place(12), core::Message(N_("entry count {} does not fit in the file"), n));
+    return core::fail(core::ErrorCode::kParse, offset_place(12),
+                      core::Message(N_("entry count {} does not fit in the file"), n));
   }
   const size_t strings = kOldHeaderSize + size_t{n} * kOldEntrySize;
   // compat: the new table follows, aligned to alignof(cache_file_new) = 8.

@@ -34,7 +34,7 @@ struct LdCacheEntry {
 };
 
 struct LdCache {
-  std::string format;  // "new", "old", "compat"
+  std::string format;                 // "new", "old", "compat"
   std::vector<LdCacheEntry> entries;  // in file order (ldconfig sorts them, newest soname first)
 };
 
@@ -48,8 +48,8 @@ std::string ld_cache_abi(int32_t flags);
 // ld.so.conf(5): one directory per line, '#' comments, "include GLOB" lines
 // (relative globs are relative to the including file's directory).
 struct LdSoConfLine {
-  std::string directory;      // non-empty for a directory line
-  std::string include_glob;   // non-empty for an include line
+  std::string directory;     // non-empty for a directory line
+  std::string include_glob;  // non-empty for an include line
 };
 std::vector<LdSoConfLine> parse_ld_so_conf(std::string_view text);
 

@@ -149,8 +149,8 @@ Gpu parse_gpu(const pugi::xml_node& node, int index) {
                         "ecc_errors/volatile/dram_correctable"});
   g.ecc_errors_uncorrected_volatile =
       sum_counts(node, {"ecc_errors/volatile/double_bit/total", "ecc_errors/volatile/sram_uncorrectable",
-                        "ecc_errors/volatile/sram_uncorrectable_parity", "ecc_errors/volatile/sram_uncorrectable_secded",
-                        "ecc_errors/volatile/dram_uncorrectable"});
+                        "ecc_errors/volatile/sram_uncorrectable_parity",
+                        "ecc_errors/volatile/sram_uncorrectable_secded", "ecc_errors/volatile/dram_uncorrectable"});
   g.ecc_errors_uncorrected_aggregate =
       sum_counts(node, {"ecc_errors/aggregate/double_bit/total", "ecc_errors/aggregate/sram_uncorrectable",
                         "ecc_errors/aggregate/sram_uncorrectable_parity",
@@ -193,14 +193,16 @@ Gpu parse_gpu(const pugi::xml_node& node, int index) {
 core::Result<NvidiaSmiXml> parse_nvidia_smi_xml(std::string_view text) {
   pugi::xml_document doc;
   // parse_default without DOCTYPE validation: pugixml never fetches the DTD.
-  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_doctype);
+  const pugi::xml_parse_result parsed =
+      doc.load_buffer(text.data(), text.size(), pugi::parse_default | pugi::parse_doctype);
   if (!parsed) {
     return core::fail(core::ErrorCode::kParse, core::Message(N_("offset {}"), static_cast<int64_t>(parsed.offset)),
                       core::Message(N_("not well-formed XML: {}"), std::string(parsed.description())));
   }
   const pugi::xml_node root = doc.child("nvidia_smi_log");
   if (!root) {
-    return core::fail(core::ErrorCode::kParse, "/", core::Message(N_("expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'")));
+    return core::fail(core::ErrorCode::kParse, "/",
+                      core::Message(N_("expected the root element <nvidia_smi_log> of 'nvidia-smi -q -x'")));
   }
   NvidiaSmiXml out;
   for (const pugi::xml_node n : doc.children()) {
@@ -233,8 +235,8 @@ void apply_nvidia_smi_xml(const NvidiaSmiXml& xml, const std::string& file, inve
   inv.driver.nvml.state = xml.gpus.empty() ? "no_device" : "ok";
   inv.driver.nvml.detail = "imported from " + file + (xml.dtd ? " (" + *xml.dtd + ")" : std::string()) +
                            (xml.attached_gpus && *xml.attached_gpus != static_cast<int>(xml.gpus.size())
-                                ? "; attached_gpus says " + std::to_string(*xml.attached_gpus) + " but the file lists " +
-                                      std::to_string(xml.gpus.size())
+                                ? "; attached_gpus says " + std::to_string(*xml.attached_gpus) +
+                                      " but the file lists " + std::to_string(xml.gpus.size())
                                 : std::string());
   inv.driver.nvml.library_path.reset();
   inv.driver.nvml.init_seconds.reset();

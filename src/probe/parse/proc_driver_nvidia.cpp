@@ -53,8 +53,9 @@ core::Result<NvidiaVersionFile> parse_nvidia_version(std::string_view text) {
     }
   }
   if (!found) {
-    return core::fail(core::ErrorCode::kParse, "NVRM version",
-                      core::Message(N_("expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.113.01 ...'")));
+    return core::fail(
+        core::ErrorCode::kParse, "NVRM version",
+        core::Message(N_("expected a line like 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.113.01 ...'")));
   }
   return out;
 }
@@ -100,7 +101,8 @@ core::Result<NvidiaGpuInformation> parse_nvidia_gpu_information(std::string_view
     }
   }
   if (fields == 0) {
-    return core::fail(core::ErrorCode::kParse, "information", core::Message(N_("no 'Model:', 'GPU UUID:' or 'Bus Location:' line")));
+    return core::fail(core::ErrorCode::kParse, "information",
+                      core::Message(N_("no 'Model:', 'GPU UUID:' or 'Bus Location:' line")));
   }
   return out;
 }

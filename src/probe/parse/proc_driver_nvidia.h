@@ -19,23 +19,23 @@ namespace tfrig::probe::parse {
 //   "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.126.09  Release Build ..."
 // (tests/data/proc-driver-nvidia/ has both).
 struct NvidiaVersionFile {
-  std::string version;                 // "535.113.01"
-  std::string flavor;                  // "proprietary" or "open"
-  std::optional<std::string> arch;     // "x86_64", "aarch64"
+  std::string version;                     // "535.113.01"
+  std::string flavor;                      // "proprietary" or "open"
+  std::optional<std::string> arch;         // "x86_64", "aarch64"
   std::optional<std::string> gcc_version;  // the "GCC version:" line, as written
 };
 core::Result<NvidiaVersionFile> parse_nvidia_version(std::string_view text);
 
 // /proc/driver/nvidia/gpus/<bus id>/information: "Key: <tabs> value" lines.
 struct NvidiaGpuInformation {
-  std::optional<std::string> model;        // "Model:"
-  std::optional<std::string> uuid;         // "GPU UUID:" ("GPU-..."; "GPU-????..." when unknown)
-  std::optional<std::string> bus_location; // "Bus Location:" normalised to "0000:3b:00.0"
-  std::optional<int> device_minor;         // "Device Minor:" -> /dev/nvidia<minor>
+  std::optional<std::string> model;         // "Model:"
+  std::optional<std::string> uuid;          // "GPU UUID:" ("GPU-..."; "GPU-????..." when unknown)
+  std::optional<std::string> bus_location;  // "Bus Location:" normalised to "0000:3b:00.0"
+  std::optional<int> device_minor;          // "Device Minor:" -> /dev/nvidia<minor>
   std::optional<std::string> video_bios;
-  std::optional<std::string> bus_type;     // "PCIe"
-  std::optional<std::string> firmware;     // "GPU Firmware:" (GSP builds)
-  std::optional<bool> excluded;            // "GPU Excluded:" / older "Blacklisted:"
+  std::optional<std::string> bus_type;  // "PCIe"
+  std::optional<std::string> firmware;  // "GPU Firmware:" (GSP builds)
+  std::optional<bool> excluded;         // "GPU Excluded:" / older "Blacklisted:"
 };
 core::Result<NvidiaGpuInformation> parse_nvidia_gpu_information(std::string_view text);
 

@@ -76,8 +76,10 @@ OsRelease parse_os_release(std::string_view text) {
   return out;
 }
 
-core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
-  if (!core::looks_like_text(text)) return fail(ErrorCode::kParse, "", Message(N_("binary data, expected /proc/cpuinfo text")));
+namespace {
+
+// What reading /proc/cpuinfo keeps from one "processor" block to the next.
+struct CpuinfoScan {
   CpuinfoSummary out;
   std::set<std::string> packages;
   std::set<std::pair<std::string, std::string>> cores;
@@ -87,34 +89,38 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
   bool seen_processor = false;
   std::optional<std::string> arm_part;
   std::optional<std::string> power_model;  // ppc64le: "cpu : POWER9, altivec supported"
-  int with_core_id = 0;                     // processors that carry both physical id and core id
+  int with_core_id = 0;                    // processors that carry both physical id and core id
   bool has_physical = false, has_core = false;
   int fields_first = 0, fields_current = 0;
-  auto end_processor = [&] {
+
+  void end_processor() {
     if (has_physical && has_core) ++with_core_id;
-  };
-  for (std::string_view line : core::split_lines(text)) {
-    size_t colon = line.find(':');
-    if (colon == std::string_view::npos) continue;
-    std::string_view key = core::trim(line.substr(0, colon));
-    std::string_view value = core::trim(line.substr(colon + 1));
+  }
+
+  // "processor : N" starts a CPU's block; arm64 prints a bare one per CPU
+  // too, older arm a model line.
+  void processor(std::string_view value) {
+    if (!core::parse_u64(value)) {
+      if (!out.model_name) out.model_name = std::string(value);
+      return;
+    }
+    if (seen_processor) {
+      end_processor();
+      if (in_first) fields_first = fields_current - 1;
+      in_first = false;
+    }
+    seen_processor = true;
+    ++out.logical_cpus;
+    physical_id.clear();
+    has_physical = has_core = false;
+    fields_current = 1;
+  }
+
+  // One "key : value" line of a block.
+  void field(std::string_view key, std::string_view value) {
     ++fields_current;
     if (key == "processor") {
-      // arm64 prints a bare "processor : N" per CPU too; older arm a model line.
-      if (core::parse_u64(value)) {
-        if (seen_processor) {
-          end_processor();
-          if (in_first) fields_first = fields_current - 1;
-          in_first = false;
-        }
-        seen_processor = true;
-        ++out.logical_cpus;
-        physical_id.clear();
-        has_physical = has_core = false;
-        fields_current = 1;
-      } else if (!out.model_name) {
-        out.model_name = std::string(value);
-      }
+      processor(value);
     } else if (key == "cpu" && !power_model && !core::parse_u64(value)) {
       power_model = std::string(value);
     } else if (key == "vendor_id" && !out.vendor) {
@@ -123,9 +129,7 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
       out.vendor = "arm implementer " + std::string(value);
     } else if (key == "CPU part" && !arm_part) {
       arm_part = std::string(value);
-    } else if (key == "model name" && !out.model_name) {
-      out.model_name = std::string(value);
-    } else if (key == "Hardware" && !out.model_name) {
+    } else if ((key == "model name" || key == "Hardware") && !out.model_name) {
       out.model_name = std::string(value);
     } else if (key == "physical id") {
       physical_id = std::string(value);
@@ -142,22 +146,42 @@ core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
       out.mhz = core::parse_double(value);
     }
   }
-  if (out.logical_cpus == 0) return fail(ErrorCode::kParse, "", Message(N_("no 'processor' entries, expected /proc/cpuinfo text")));
-  if (seen_processor) end_processor();
-  if (in_first) fields_first = fields_current;
-  out.truncated = (!text.empty() && text.back() != '\n') || (out.logical_cpus > 1 && fields_current < fields_first);
-  if (!out.model_name && power_model) out.model_name = *power_model;
-  if (!out.model_name && arm_part) out.model_name = "ARM CPU part " + *arm_part;
-  if (!packages.empty()) out.sockets = static_cast<int>(packages.size());
-  // Core ids count cores only when every processor has one; a cut capture
-  // would undercount.
-  if (!cores.empty() && with_core_id == out.logical_cpus) {
-    out.physical_cores = static_cast<int>(cores.size());
-  } else if (cores_per_socket && out.sockets) {
-    out.physical_cores = *cores_per_socket * *out.sockets;
+
+  // After the last line: truncation, the model name of other architectures,
+  // sockets and cores.
+  void finish(std::string_view text) {
+    if (seen_processor) end_processor();
+    if (in_first) fields_first = fields_current;
+    out.truncated = (!text.empty() && text.back() != '\n') || (out.logical_cpus > 1 && fields_current < fields_first);
+    if (!out.model_name && power_model) out.model_name = *power_model;
+    if (!out.model_name && arm_part) out.model_name = "ARM CPU part " + *arm_part;
+    if (!packages.empty()) out.sockets = static_cast<int>(packages.size());
+    // Core ids count cores only when every processor has one; a cut capture
+    // would undercount.
+    if (!cores.empty() && with_core_id == out.logical_cpus) {
+      out.physical_cores = static_cast<int>(cores.size());
+    } else if (cores_per_socket && out.sockets) {
+      out.physical_cores = *cores_per_socket * *out.sockets;
+    }
+    out.has_hypervisor_flag = out.flags.count("hypervisor") > 0;
   }
-  out.has_hypervisor_flag = out.flags.count("hypervisor") > 0;
-  return out;
+};
+
+}  // namespace
+
+core::Result<CpuinfoSummary> parse_cpuinfo(std::string_view text) {
+  if (!core::looks_like_text(text))
+    return fail(ErrorCode::kParse, "", Message(N_("binary data, expected /proc/cpuinfo text")));
+  CpuinfoScan scan;
+  for (std::string_view line : core::split_lines(text)) {
+    size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    scan.field(core::trim(line.substr(0, colon)), core::trim(line.substr(colon + 1)));
+  }
+  if (scan.out.logical_cpus == 0)
+    return fail(ErrorCode::kParse, "", Message(N_("no 'processor' entries, expected /proc/cpuinfo text")));
+  scan.finish(text);
+  return std::move(scan.out);
 }
 
 core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::string_view text) {
@@ -174,18 +198,21 @@ core::Result<std::map<std::string, uint64_t, std::less<>>> parse_meminfo(std::st
     }
     size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
-      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("expected 'Key: value [kB]', got '{}'"), core::printable(line)));
+      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no),
+                  Message(N_("expected 'Key: value [kB]', got '{}'"), core::printable(line)));
     }
     std::string_view key = core::trim(line.substr(0, colon));
     auto fields = core::split_ws(line.substr(colon + 1));
     if (fields.empty()) continue;
     auto value = core::parse_u64(fields[0]);
     if (!value) {
-      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("expected a number for {}"), std::string(key)));
+      return fail(ErrorCode::kParse, Message(N_("line {}"), line_no),
+                  Message(N_("expected a number for {}"), std::string(key)));
     }
     uint64_t v = *value;
     if (fields.size() > 1 && (fields[1] == "kB" || fields[1] == "KB")) {
-      if (v > UINT64_MAX / 1024) return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("value too large")));
+      if (v > UINT64_MAX / 1024)
+        return fail(ErrorCode::kParse, Message(N_("line {}"), line_no), Message(N_("value too large")));
       v *= 1024;
     }
     out[std::string(key)] = v;
@@ -227,7 +254,8 @@ core::Result<std::vector<int>> parse_cpumask(std::string_view text) {
   for (size_t w = 0; w < words.size(); ++w) {
     auto value = core::parse_u64(core::trim(words[w]), 16);
     if (!value || *value > 0xffffffffULL) {
-      return fail(ErrorCode::kParse, "", Message(N_("bad CPU mask word '{}', expected 8 hex digits"), core::printable(words[w])));
+      return fail(ErrorCode::kParse, "",
+                  Message(N_("bad CPU mask word '{}', expected 8 hex digits"), core::printable(words[w])));
     }
     const size_t base = (words.size() - 1 - w) * 32;
     for (int bit = 0; bit < 32; ++bit) {
@@ -269,7 +297,8 @@ MountInfo parse_mountinfo(std::string_view text) {
     size_t colon = f[2].find(':');
     auto major = colon == std::string_view::npos ? std::nullopt : core::parse_u64(f[2].substr(0, colon));
     auto minor = colon == std::string_view::npos ? std::nullopt : core::parse_u64(f[2].substr(colon + 1));
-    if (!id || !parent || !major || !minor || *id > INT32_MAX || *parent > INT32_MAX || *major > UINT32_MAX || *minor > UINT32_MAX) {
+    if (!id || !parent || !major || !minor || *id > INT32_MAX || *parent > INT32_MAX || *major > UINT32_MAX ||
+        *minor > UINT32_MAX) {
       out.bad_lines.push_back(line_no);
       continue;
     }
@@ -311,8 +340,8 @@ MountInfo parse_proc_mounts(std::string_view text) {
 
 bool is_network_filesystem(std::string_view fs_type) {
   static const std::set<std::string_view> kNetwork = {
-      "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "afs", "ceph", "glusterfs", "lustre",
-      "gpfs", "beegfs", "fhgfs", "wekafs", "panfs", "9p", "orangefs", "ocfs2", "gfs2", "davfs", "coda", "pvfs2", "cvfs"};
+      "nfs",   "nfs4",   "cifs",  "smb3", "smbfs",    "ncpfs", "afs",  "ceph",  "glusterfs", "lustre", "gpfs", "beegfs",
+      "fhgfs", "wekafs", "panfs", "9p",   "orangefs", "ocfs2", "gfs2", "davfs", "coda",      "pvfs2",  "cvfs"};
   if (kNetwork.count(fs_type)) return true;
   // FUSE: sshfs, s3fs, gcsfuse, rclone, juicefs, ... all go through a daemon,
   // most over a network. lxcfs and the portal are local.
@@ -326,7 +355,8 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
   std::map<std::string, ProcLimit, std::less<>> out;
   auto lines = core::split_lines(text);
   if (lines.empty() || !core::starts_with(core::trim(lines[0]), "Limit")) {
-    return fail(ErrorCode::kParse, Message(N_("line {}"), 1), Message(N_("expected the header 'Limit  Soft Limit  Hard Limit  Units'")));
+    return fail(ErrorCode::kParse, Message(N_("line {}"), 1),
+                Message(N_("expected the header 'Limit  Soft Limit  Hard Limit  Units'")));
   }
   for (size_t i = 1; i < lines.size(); ++i) {
     std::string_view line = lines[i];
@@ -337,7 +367,8 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
     size_t v = 0;
     while (v < f.size() && !parse_limit_value(f[v])) ++v;
     if (v == 0 || v + 1 >= f.size()) {
-      return fail(ErrorCode::kParse, Message(N_("line {}"), i + 1), Message(N_("expected 'Name  soft  hard  [units]', got '{}'"), core::printable(line)));
+      return fail(ErrorCode::kParse, Message(N_("line {}"), i + 1),
+                  Message(N_("expected 'Name  soft  hard  [units]', got '{}'"), core::printable(line)));
     }
     std::string name;
     for (size_t k = 0; k < v; ++k) {

@@ -26,13 +26,13 @@ OsRelease parse_os_release(std::string_view text);
 
 // /proc/cpuinfo (x86 and arm64 layouts).
 struct CpuinfoSummary {
-  std::optional<std::string> vendor;      // vendor_id or "CPU implementer"
-  std::optional<std::string> model_name;  // "model name" (x86) or "Hardware"/"CPU part"
-  int logical_cpus = 0;                   // "processor" entries
-  std::optional<int> sockets;             // distinct "physical id"
-  std::optional<int> physical_cores;      // distinct (physical id, core id), else cpu cores x sockets
+  std::optional<std::string> vendor;         // vendor_id or "CPU implementer"
+  std::optional<std::string> model_name;     // "model name" (x86) or "Hardware"/"CPU part"
+  int logical_cpus = 0;                      // "processor" entries
+  std::optional<int> sockets;                // distinct "physical id"
+  std::optional<int> physical_cores;         // distinct (physical id, core id), else cpu cores x sockets
   std::set<std::string, std::less<>> flags;  // of the first processor ("flags" or "Features")
-  std::optional<double> mhz;              // "cpu MHz" of the first processor
+  std::optional<double> mhz;                 // "cpu MHz" of the first processor
   bool has_hypervisor_flag = false;
   // The text ends mid-entry (no final newline, or the last processor has
   // fewer fields than the first): a cut capture; counts may be low.
@@ -98,7 +98,7 @@ core::Result<std::map<std::string, ProcLimit, std::less<>>> parse_proc_limits(st
 // limits.conf(5): "<domain> <type> <item> <value>", '#' comments.
 struct LimitsConf {
   std::vector<inventory::LimitsConfEntry> entries;
-  std::vector<std::string> problems;  // "file:line: what was expected" (English)
+  std::vector<std::string> problems;                 // "file:line: what was expected" (English)
   std::vector<core::Message> problem_messages = {};  // the same, as messages (one each)
 };
 LimitsConf parse_limits_conf(std::string_view text, const std::string& file_name);
