@@ -69,7 +69,8 @@ TEST(KnowledgeAudit, ElectraRowsHaveXlaOnlyWithAmp) {
       EXPECT_EQ(r["xla"].get<bool>(), r["precision"] == "mixed_float16") << kind << " " << r["table_row"];
     }
   }
-  EXPECT_EQ(n, 12u);
+  // 12 rows of the 20.07 README (49e23b45) and 3 of the 20.06 one (5d36b4fd), whose run_squad.sh does the same.
+  EXPECT_EQ(n, 15u);
 }
 
 TEST(KnowledgeAudit, EfficientNetTf32ScriptKeepsItsLeadingSpace) {
