@@ -107,8 +107,8 @@ void add_compat_command(CLI::App& app, RunState& state) {
     }
     std::string out;
     if (o->matrix) {
-      core::i18n::OutputLanguage texts;
-      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k)) : knowledge::compat_matrix_text(*k, core::text_width(STDOUT_FILENO));
+      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k))
+                                : knowledge::compat_matrix_text(*k, core::i18n::output_language(), core::text_width(STDOUT_FILENO));
       (void)core::write_stdout(out);
       state.exit_code = kExitOk;
       return;
@@ -125,13 +125,12 @@ void add_compat_command(CLI::App& app, RunState& state) {
         core::log(core::LogLevel::kWarn, "{}", trf("could not probe this machine ({}); using only the given parts", core::describe(report.error())));
       }
     }
-    knowledge::CompatAnswer answer;
-    {
-      // The answer's reasons are the output's texts (English in JSON unless --lang).
-      core::i18n::OutputLanguage texts;
-      answer = knowledge::check_compat(*k, q);
-      out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer)) : knowledge::compat_to_text(answer, core::text_width(STDOUT_FILENO));
-    }
+    // The answer's reasons are messages, rendered in the output's language
+    // (English in JSON unless --lang).
+    const knowledge::CompatAnswer answer = knowledge::check_compat(*k, q);
+    const std::string language = core::i18n::output_language();
+    out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer, language))
+                              : knowledge::compat_to_text(answer, language, core::text_width(STDOUT_FILENO));
     (void)core::write_stdout(out);
     std::fflush(stdout);
     state.exit_code = answer.verdict == "no" ? kExitErrors : answer.verdict == "caveats" ? kExitWarnings : kExitOk;

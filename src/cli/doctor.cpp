@@ -145,15 +145,11 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     }
     // The findings, the verdict, the target and the skip reasons are
     // messages: each output renders them in its language (the JSON in the
-    // output's: English unless --lang, docs/i18n.md). Only the logs'
-    // findings (--from) are built in the output's language: their compat
-    // evidence is knowledge::check_compat's text.
+    // output's: English unless --lang, docs/i18n.md), the logs' findings
+    // (--from) and their compat evidence too.
     rules::FindingsOptions findings{opts->tf.empty() ? std::nullopt : std::optional<std::string>(opts->tf), opts->only};
     rules::attach_findings(*report, *knowledge, findings);
-    if (!from_files.logs.empty()) {
-      core::i18n::OutputLanguage compat_texts;
-      add_log_findings(*report, from_files, *knowledge);
-    }
+    if (!from_files.logs.empty()) add_log_findings(*report, from_files, *knowledge);
     std::string out;
     if (opts->format == "json") {
       out = report_json_text(*report);

@@ -339,14 +339,8 @@ void add_explain_command(CLI::App& app, RunState& state) {
         core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", core::describe(r.error())));
       }
     }
-    // The log findings' compat evidence and fix (knowledge::check_compat's
-    // reasons are text) are built in the output's language (English in JSON
-    // unless --lang); everything else is a message rendered below.
-    std::vector<explain::Explained> findings;
-    {
-      core::i18n::OutputLanguage compat_texts;
-      findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
-    }
+    // The findings (their compat evidence and fix too) are messages, rendered below.
+    const std::vector<explain::Explained> findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
     // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
     const rules::Text source_text = command ? rules::Text(core::Message(N_("the output of {}"), command->front())) : rules::Text(source);
     auto report = explain::explain_report(findings, analysis, source_text, machine ? &*machine : nullptr);

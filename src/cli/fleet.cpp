@@ -72,28 +72,23 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   fleet::LoadOptions load;
   if (!o.tf.empty()) load.tf = o.tf;
   load.jobs = o.jobs;
-  // The nodes' facts are the output's texts (English in JSON unless --lang),
-  // built as the nodes are read; the unreadable nodes' errors logged below
-  // are the output's too.
+  // The nodes' fact values, notes and read errors are English with their
+  // messages: each output renders them in its language (the JSON in the
+  // output's, English unless --lang; the log in the reader's).
   std::optional<fleet::Node> baseline;
   if (!o.baseline.empty()) {
-    auto b = core::i18n::in_output_language([&] { return fleet::load_node(o.baseline, *knowledge, load); });
+    auto b = fleet::load_node(o.baseline, *knowledge, load);
     if (!b) {
       core::log(core::LogLevel::kError, "{}", trf("--baseline: {}", core::describe(b.error())));
       return exit_code_for(b.error());
     }
     baseline = std::move(*b);
   }
-  // The nodes' fact values, notes and read errors are built as text, in the
-  // output language (English in JSON unless --lang).
-  std::optional<core::i18n::OutputLanguage> texts;
-  texts.emplace();
   auto loaded = fleet::load_nodes(*files, *knowledge, load);
-  texts.reset();
   core::log(core::LogLevel::kInfo, "{}",
             trnf("read {0} node ({1} unreadable) in {2}", "read {0} nodes ({1} unreadable) in {2}", loaded.nodes.size(),
                  loaded.nodes.size(), loaded.unreadable.size(), core::format_seconds(watch.seconds())));
-  for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", u.error);
+  for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", core::render(u.message, core::i18n::language()));
   const bool none_read = loaded.nodes.empty();
   // The comparison keeps its titles and fixes in English with what renders
   // them: the JSON says them in the output language, the text in the reader's.

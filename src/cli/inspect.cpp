@@ -35,23 +35,24 @@ int run(InspectArgs& a) {
     }
     a.options.compression = *c;
   }
-  // The report's texts are the output's (English in JSON unless --lang); a
-  // file that cannot be read gets its error in the reader's language.
-  auto r = core::i18n::in_output_language([&a] { return tfrecord::inspect_file(a.path, a.options); });
+  // The report holds messages: rendered in the output's language (English in
+  // JSON unless --lang); an error on stderr in the reader's.
+  auto r = tfrecord::inspect_file(a.path, a.options);
   if (!r) {
     core::log(core::LogLevel::kError, "inspect: {}", core::describe(r.error()));
     return exit_code_for(r.error());
   }
+  const std::string language = core::i18n::output_language();
   if (a.json) {
-    core::i18n::OutputLanguage texts;
-    (void)core::write_stdout(core::json_text(tfrecord::report_to_json(*r)));
+    (void)core::write_stdout(core::json_text(tfrecord::report_to_json(*r, language)));
   } else {
-    std::fputs(tfrecord::report_to_text(*r, core::text_width(STDOUT_FILENO)).c_str(), stdout);
+    std::fputs(tfrecord::report_to_text(*r, language, core::text_width(STDOUT_FILENO)).c_str(), stdout);
   }
   if (r->error) {
     core::log(core::LogLevel::kError, "inspect: {}",
               trf("{}: not a valid TFRecord file from record {} (byte offset {}): {}", core::escape_bytes(a.path),
-                  r->error->record_index, r->error->offset, core::escape_bytes(r->error->message)));
+                  r->error->record_index, r->error->offset,
+                  core::escape_bytes(core::render(r->error->text, core::i18n::language()))));
     return kExitDataErr;
   }
   return kExitOk;

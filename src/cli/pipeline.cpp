@@ -85,10 +85,8 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   pctx.root = root;
   pctx.data_paths = {o.data_dir, o.dir};
   pctx.deadline = std::chrono::milliseconds(3000);
-  auto inv = [&pctx] {
-    core::i18n::OutputLanguage texts;
-    return probe::run_probes(pctx, probe::all_probes());
-  }();
+  // The probes store English and messages (no _()): no language to choose here.
+  auto inv = probe::run_probes(pctx, probe::all_probes());
 
   pipeline::DemandRequest req;
   if (!o.model.empty()) req.model = o.model;

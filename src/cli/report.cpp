@@ -48,7 +48,7 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
     if (!rec) return tl::unexpected(rec.error());
     rec->info.source = "replay " + path;
     const watch::Analysis a = watch::analyse(*rec);
-    nlohmann::json j = nlohmann::json::parse(watch::render_json(*rec, a).dump());
+    nlohmann::json j = nlohmann::json::parse(watch::render_json(*rec, a, core::i18n::language()).dump());
     j["series"] = report::html::watch_series_json(*rec);
     return report::html::Document{report::html::PageKind::kWatch, std::move(j), path, true};
   }

@@ -50,13 +50,12 @@ int run(VerifyArgs& a) {
   }
   tfrecord::VerifyReport report;
   std::string out;
-  {
-    // Each file's problems are the output's texts (English in JSON unless --lang).
-    core::i18n::OutputLanguage texts;
-    report.files = tfrecord::verify_paths(a.paths, a.options);
-    report.set_problems = tfrecord::check_shard_sets(a.paths);
-    out = a.json ? tfrecord::render_verify_json(report) : tfrecord::render_verify_text(report, core::text_width(STDOUT_FILENO));
-  }
+  // Each file's problems are messages, rendered in the output's language
+  // (English in JSON unless --lang).
+  report.files = tfrecord::verify_paths(a.paths, a.options);
+  report.set_problems = tfrecord::check_shard_sets(a.paths);
+  const std::string language = core::i18n::output_language();
+  out = a.json ? tfrecord::render_verify_json(report, language) : tfrecord::render_verify_text(report, language, core::text_width(STDOUT_FILENO));
   (void)core::write_stdout(out);
   if (report.files.empty()) return kExitNoInput;
   return report.bad_files() == 0 && report.set_problems.empty() ? kExitOk : kExitWarnings;

@@ -68,21 +68,21 @@ std::optional<double> parse_duration(std::string_view text) {
 int emit(const watch::Recording& rec, const std::string& format, const std::string& output) {
   std::string out;
   {
-    // The analysis' texts are the output's: English in JSON and CSV unless
-    // --lang (an HTML page is for people: no switch there).
-    core::i18n::OutputLanguage texts;
+    // The analysis holds messages: rendered in the output's language
+    // (English in JSON unless --lang; CSV has no texts).
     const watch::Analysis a = watch::analyse(rec);
+    const std::string language = core::i18n::output_language();
     if (format == "html") {
-      nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a)));
+      nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a, language)));
       j["series"] = report::html::watch_series_json(rec);
       return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source), output);
     }
     if (format == "json") {
-      out = core::json_text(watch::render_json(rec, a));
+      out = core::json_text(watch::render_json(rec, a, language));
     } else if (format == "csv") {
       out = watch::render_csv(rec, a);
     } else {
-      out = watch::render_text(rec, a, {}, core::text_width(output == "-" ? STDOUT_FILENO : -1));
+      out = watch::render_text(rec, a, language, {}, core::text_width(output == "-" ? STDOUT_FILENO : -1));
     }
   }
   const int written = write_output(out, output);

@@ -606,30 +606,23 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
       // What would settle the cause on the machine, where no rule of doctor's judges it.
       e.finding.evidence.push_back({core::Message(N_("to confirm on the machine")), core::Message(e.signature->confirm), "log_signatures.json"});
     }
-    // The compat answer's reasons and alternatives are knowledge::check_compat's
-    // text, built in the language this runs in (the caller switches to the
-    // output's): these evidence lines and the fix they extend are that text.
-    const std::string where_text = machine ? core::render(core::Message("{}", where), core::i18n::language()) : std::string();
+    // The compat answer's reasons and alternatives are messages: the evidence
+    // and the fix they extend are rendered in each output's language.
     if (compat && compat_matters(e)) {
       // TRANSLATORS: {} is the machine ("this machine", a file name).
-      e.finding.evidence.push_back({machine ? trf("compat (the log's versions + {})", where_text) : _("compat (the log's versions)"),
-                                    trf("TensorFlow {}: {}", compat->tf, knowledge::compat_verdict_text(compat->verdict)), "tfrig compat"});
+      const core::Message fact = machine ? core::Message(N_("compat (the log's versions + {})"), where) : core::Message(N_("compat (the log's versions)"));
+      e.finding.evidence.push_back({fact, core::Message(N_("TensorFlow {}: {}"), compat->tf, knowledge::compat_verdict_message(compat->verdict)), "tfrig compat"});
       for (const auto& c : compat->checks) {
         if (c.verdict != "yes") {
           // TRANSLATORS: {} is a part of the compat answer ("driver", "cuDNN").
-          e.finding.evidence.push_back({trf("compat: {}", knowledge::compat_part_name(c.part)),
-                                        trf("{0}: {1}", knowledge::compat_verdict_text(c.verdict), c.reason), "tfrig compat"});
+          e.finding.evidence.push_back({core::Message(N_("compat: {}"), knowledge::compat_part_message(c.part)),
+                                        core::Message(N_("{0}: {1}"), knowledge::compat_verdict_message(c.verdict), c.reason), "tfrig compat"});
         }
       }
       if (compat->verdict != "yes" && !compat->alternatives.empty()) {
-        // The fix's own full stop goes: the alternative continues the sentence.
-        std::string fix = rules::in_language(e.finding.fix, e.finding.fix_message, core::i18n::language());
-        for (std::string_view stop : {".", "。"}) {
-          if (fix.size() >= stop.size() && fix.compare(fix.size() - stop.size(), stop.size(), stop) == 0) fix.resize(fix.size() - stop.size());
-        }
-        // TRANSLATORS: appended to a fix; {} is a combination that works ("Newest TensorFlow for ...").
-        fix += trf("; or, per tfrig compat: {}", compat->alternatives.front());
-        e.finding.set_fix(std::move(fix));
+        // TRANSLATORS: a fix ({0}, a whole sentence) and a combination that works ({1}, "Newest TensorFlow for ...").
+        e.finding.set_fix(rules::Text(core::Message(N_("{0} Or, per tfrig compat: {1}"), rules::as_message_arg(rules::text_of(e.finding.fix, e.finding.fix_message)),
+                                                    compat->alternatives.front())));
       }
     }
   }

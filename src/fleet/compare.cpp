@@ -29,7 +29,7 @@ bool same_value(const FactKind* kind, const Fact& a, const std::string& expected
 // The value most nodes share: exact text, or for a kind with a tolerance the
 // value with the most nodes within the tolerance of it. Ties go to the
 // smaller value, so the result does not depend on the input order.
-std::pair<std::string, std::optional<double>> majority(const FactKind* kind, const std::vector<Entry>& entries) {
+const Fact* majority(const FactKind* kind, const std::vector<Entry>& entries) {
   if (kind && kind->tolerance > 0) {
     std::vector<const Fact*> sorted;
     for (const auto& e : entries) {
@@ -48,16 +48,20 @@ std::pair<std::string, std::optional<double>> majority(const FactKind* kind, con
           best = i;
         }
       }
-      return {sorted[best]->value, sorted[best]->number};
+      return sorted[best];
     }
   }
-  std::map<std::string_view, size_t> counts;
-  for (const auto& e : entries) ++counts[e.fact->value];
+  // Each value with its first fact (the one whose words stand for it).
+  std::map<std::string_view, std::pair<size_t, const Fact*>> counts;
+  for (const auto& e : entries) {
+    auto& [count, fact] = counts[e.fact->value];
+    if (count++ == 0) fact = e.fact;
+  }
   auto best = counts.begin();
   for (auto it = counts.begin(); it != counts.end(); ++it) {
-    if (it->second > best->second) best = it;
+    if (it->second.first > best->second.first) best = it;
   }
-  return {std::string(best->first), std::nullopt};
+  return best->second.second;
 }
 
 size_t kind_order(const std::string& kind) {
@@ -87,19 +91,21 @@ std::vector<Drift> find_drift(const std::vector<Node>& nodes, const std::optiona
   for (auto& [id, entries] : by_fact) {
     const Fact& first = *entries.front().fact;
     const FactKind* kind = find_fact_kind(first.kind);
-    std::pair<std::string, std::optional<double>> expected;
+    const Fact* expected = nullptr;
     size_t expected_nodes = 0;
     if (auto b = base_facts.find(id); b != base_facts.end()) {
-      expected = {b->second->value, b->second->number};
+      expected = b->second;
     } else {
       expected = majority(kind, entries);
     }
+    // same_value reads the number only for a kind with a tolerance.
+    const std::optional<double> expected_number = expected->number;
     Drift d;
     for (const auto& e : entries) {
-      if (same_value(kind, *e.fact, expected.first, expected.second)) {
+      if (same_value(kind, *e.fact, expected->value, expected_number)) {
         ++expected_nodes;
       } else {
-        d.differing.push_back(NodeValue{nodes[e.node].name, e.fact->value});
+        d.differing.push_back(NodeValue{nodes[e.node].name, e.fact->value, e.fact->value_message});
       }
     }
     if (d.differing.empty()) continue;
@@ -107,7 +113,8 @@ std::vector<Drift> find_drift(const std::vector<Node>& nodes, const std::optiona
     d.kind = first.kind;
     d.scope = first.scope;
     d.title = kind ? std::string(kind->title) : first.kind;
-    d.expected = expected.first;
+    d.expected = expected->value;
+    d.expected_message = expected->value_message;
     d.expected_nodes = expected_nodes;
     d.known_nodes = entries.size();
     std::sort(d.differing.begin(), d.differing.end(), [](const NodeValue& a, const NodeValue& b) { return a.node < b.node; });
@@ -158,8 +165,8 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
       auto& o = odd[nv.node];
       o.node = nv.node;
       o.score += severity_weight(rules::Severity::kWarning);
-      o.differences.push_back(Difference{d.fact, nv.value, d.expected});
-      if (kind) o.fix_texts.push_back(Fix{kind, d.scope, d.expected, {}});
+      o.differences.push_back(Difference{d.fact, nv.value, d.expected, nv.value_message, d.expected_message});
+      if (kind) o.fix_texts.push_back(Fix{kind, d.scope, d.expected, {}, d.expected_message});
     }
   }
   // A rule is a node's own problem when it fires on fewer than half of the
@@ -214,7 +221,7 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
 }  // namespace
 
 std::string fix_in(const Fix& fix, std::string_view language) {
-  if (fix.kind != nullptr) return fact_fix(*fix.kind, fix.scope, fix.expected, language);
+  if (fix.kind != nullptr) return fact_fix(*fix.kind, fix.scope, fact_value_in(fix.expected, fix.expected_message, language), language);
   return rules::in_language(fix.text, language);
 }
 

@@ -9,6 +9,7 @@
 //                 each with what differs and the fix.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,9 +20,15 @@
 
 namespace tfrig::fleet {
 
+// Values are English (compared and written to JSON as they are) with their
+// message when they have words (Fact::value_message): each output renders
+// them in its language (fact_value_in).
+using ValueMessage = std::shared_ptr<const core::Message>;
+
 struct NodeValue {
   std::string node;
   std::string value;
+  ValueMessage value_message = nullptr;
 };
 
 struct Drift {
@@ -33,6 +40,7 @@ struct Drift {
   size_t expected_nodes = 0;  // nodes that have it
   size_t known_nodes = 0;     // nodes whose snapshot states this fact
   std::vector<NodeValue> differing;  // sorted by node name
+  ValueMessage expected_message = nullptr;  // expected's words
 };
 
 struct NodeEntity {
@@ -52,6 +60,8 @@ struct Difference {
   std::string fact;
   std::string value;
   std::string expected;
+  ValueMessage value_message = nullptr;
+  ValueMessage expected_message = nullptr;
 };
 
 // A fix as the renderers say it: a drifted fact's (its kind's fix with the
@@ -61,6 +71,7 @@ struct Fix {
   std::string scope;
   std::string expected;
   rules::Text text;  // a finding's fix, when kind is null
+  ValueMessage expected_message = nullptr;  // expected's words
 };
 // The fix in a language ("en" is the English the JSON keeps).
 std::string fix_in(const Fix& fix, std::string_view language);

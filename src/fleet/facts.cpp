@@ -98,13 +98,17 @@ const std::vector<FactKind> kKinds = {
      0},
 };
 
-std::string limit_text(const inventory::Limit& l) {
-  auto one = [](const std::optional<uint64_t>& v) -> std::string {
+core::Message limit_text(const inventory::Limit& l) {
+  auto one = [](const std::optional<uint64_t>& v) -> core::MessageArg {
     if (!v) return "?";
-    if (*v == inventory::Limit::kUnlimited) return C_("fleet value", "unlimited");
+    if (*v == inventory::Limit::kUnlimited) return core::Message::in_context(NC_("fleet value", "unlimited"));
     return std::to_string(*v);
   };
-  return one(l.soft) + " / " + one(l.hard);
+  return core::Message("{0} / {1}", one(l.soft), one(l.hard));  // not a catalog pattern: its words are
+}
+
+core::Message fleet_word(std::pair<const char*, const char*> context_and_word) {
+  return core::Message::in_context(context_and_word);
 }
 
 // "0-3,8,10-11" from a sorted CPU list.
@@ -143,6 +147,12 @@ class Collector {
   void add(std::string kind, std::string scope, std::string value, std::optional<double> number = std::nullopt) {
     facts_.push_back(Fact{std::move(kind), std::move(scope), std::move(value), number});
   }
+  // A value with words: English to compare, the message to show.
+  void add(std::string kind, std::string scope, core::Message value) {
+    std::string english = core::english(value);
+    facts_.push_back(Fact{std::move(kind), std::move(scope), std::move(english), std::nullopt,
+                          std::make_shared<const core::Message>(std::move(value))});
+  }
   template <class T>
   void add_opt(std::string kind, const std::optional<T>& v) {
     if (v && !v->empty()) add(std::move(kind), "", *v);
@@ -179,14 +189,18 @@ void host_facts(const report::Report& r, Collector& c) {
   c.add_opt("cpu.model", cpu.model_name);
   c.add_opt("cpu.governor", cpu.governor);
   if (!cpu.numa_nodes.empty()) {
-    // TRANSLATORS: starts the NUMA layout value ("2 nodes: 0=0-15 1=16-31"); NUMA nodes, not fleet nodes.
-    std::string v = trnf("{} node:", "{} nodes:", cpu.numa_nodes.size(), cpu.numa_nodes.size());
+    const core::Message count =
+        // TRANSLATORS: starts the NUMA layout value ("2 nodes: 0=0-15 1=16-31"); NUMA nodes, not fleet nodes.
+        core::Message::plural(NP_("{} node:", "{} nodes:"), cpu.numa_nodes.size(), cpu.numa_nodes.size());
+    std::string v;
     for (const auto& n : cpu.numa_nodes) v += fmt::format(" {}={}", n.id, cpu_ranges(n.cpus));
-    c.add("cpu.numa", "", v);
+    c.add("cpu.numa", "", core::Message("{0}{1}", count, v));
   }
   const auto& m = r.inventory.memory;
   if (m.total_bytes) c.add("memory.total", "", core::format_bytes_binary(*m.total_bytes), static_cast<double>(*m.total_bytes));
-  if (m.swap_total_bytes) c.add("memory.swap", "", *m.swap_total_bytes == 0 ? C_("fleet value", "off") : C_("fleet value", "on"));
+  if (m.swap_total_bytes) {
+    c.add("memory.swap", "", fleet_word(*m.swap_total_bytes == 0 ? NC_("fleet value", "off") : NC_("fleet value", "on")));
+  }
   const auto& l = r.inventory.limits;
   if (l.nofile.soft || l.nofile.hard) c.add("limits.nofile", "", limit_text(l.nofile));
   if (l.memlock.soft || l.memlock.hard) c.add("limits.memlock", "", limit_text(l.memlock));
@@ -226,7 +240,11 @@ void python_facts(const report::Report& r, Collector& c) {
   std::sort(with_tf.begin(), with_tf.end());
   std::string v;
   for (const auto& p : with_tf) v += (v.empty() ? "" : ", ") + p;
-  c.add("tf.environments", "", v.empty() ? C_("fleet value", "none") : v);
+  if (v.empty()) {
+    c.add("tf.environments", "", fleet_word(NC_("fleet value", "none")));
+  } else {
+    c.add("tf.environments", "", v);
+  }
 }
 
 void gpu_facts(const report::Report& r, Collector& c) {
@@ -268,7 +286,11 @@ void gpu_facts(const report::Report& r, Collector& c) {
     }
     std::string v;
     for (const auto& p : pairs) v += (v.empty() ? "" : " ") + p;
-    c.add("gpu.nvlink", "", v.empty() ? C_("fleet value", "none") : v);
+    if (v.empty()) {
+      c.add("gpu.nvlink", "", fleet_word(NC_("fleet value", "none")));
+    } else {
+      c.add("gpu.nvlink", "", v);
+    }
   }
 }
 
@@ -278,10 +300,11 @@ void container_facts(const report::Report& r, Collector& c) {
   // The probe leaves a tool it did not find null, so null here means absent.
   const bool toolkit = k.nvidia_ctk || k.nvidia_container_runtime || k.nvidia_container_cli;
   const bool docker_nvidia = std::find(k.docker_runtimes.begin(), k.docker_runtimes.end(), "nvidia") != k.docker_runtimes.end();
-  std::string v = toolkit ? C_("fleet value", "installed") : C_("fleet value", "not installed");
-  if (docker_nvidia) v += ", " + trf("docker runtime {}", "nvidia");
-  if (k.docker_default_runtime) v += ", " + trf("docker default {}", *k.docker_default_runtime);
-  c.add("container.toolkit", "", v);
+  core::Message v = fleet_word(toolkit ? NC_("fleet value", "installed") : NC_("fleet value", "not installed"));
+  // "{0}, {1}" is not a catalog pattern: the parts are.
+  if (docker_nvidia) v = core::Message("{0}, {1}", v, core::Message(N_("docker runtime {}"), "nvidia"));
+  if (k.docker_default_runtime) v = core::Message("{0}, {1}", v, core::Message(N_("docker default {}"), *k.docker_default_runtime));
+  c.add("container.toolkit", "", std::move(v));
 }
 
 }  // namespace
@@ -303,6 +326,11 @@ std::vector<Fact> extract_facts(const report::Report& report) {
   gpu_facts(report, c);
   container_facts(report, c);
   return c.take();
+}
+
+std::string fact_value_in(const std::string& value, const std::shared_ptr<const core::Message>& message,
+                          std::string_view language) {
+  return message ? core::render(*message, language) : value;
 }
 
 std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected, std::string_view language) {

@@ -9,6 +9,7 @@
 // different.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,14 +38,21 @@ const FactKind* find_fact_kind(std::string_view id);
 struct Fact {
   std::string kind;   // a FactKind id
   std::string scope;  // "gpu1", "cudnn", "/venv"; empty for a host-wide fact
-  std::string value;  // as shown: "535.113.01", "gen4 x16", "251.5 GiB"
+  std::string value;  // in English, compared as it is: "535.113.01", "gen4 x16", "251.5 GiB", "unlimited / unlimited"
   std::optional<double> number;  // for kinds with a tolerance
+  // The value's words ("unlimited", "none", "2 nodes: ..."), rendered in each
+  // output's language; null (most facts: versions, names) shows value as it is.
+  std::shared_ptr<const core::Message> value_message = nullptr;
   // "gpu.pcie_link[gpu1]", or the kind alone when there is no scope.
   std::string id() const { return scope.empty() ? kind : kind + "[" + scope + "]"; }
 };
 
 // The known facts of one report, sorted by id.
 std::vector<Fact> extract_facts(const report::Report& report);
+
+// A value in a language: its message rendered, else the value as it is.
+std::string fact_value_in(const std::string& value, const std::shared_ptr<const core::Message>& message,
+                          std::string_view language);
 
 // The fix of a kind in a language ("en", "zh_CN") with its placeholders filled.
 std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected, std::string_view language);

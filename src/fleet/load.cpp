@@ -434,15 +434,16 @@ bool looks_like_json(std::string_view text) {
   return false;
 }
 
-std::string newer_schema_note(int schema) {
-  return trf("schema {0} is newer than this tfrig's ({1}): read the fields it knows", schema, inventory::kSchemaVersion);
+core::Message newer_schema_note(int schema) {
+  return core::Message(N_("schema {0} is newer than this tfrig's ({1}): read the fields it knows"), schema,
+                       inventory::kSchemaVersion);
 }
 
 // simdjson first (fleet/snapshot_reader.h); a document it does not take,
 // above all a broken one, is read by nlohmann-json, whose errors say where
 // and what was expected.
 core::Result<report::Report> snapshot_from_text(const std::string& file, std::string& text,
-                                                std::vector<std::string>& notes) {
+                                                std::vector<core::Message>& notes) {
   if (auto fast = read_snapshot_fast(text)) {
     if (fast->schema_version > inventory::kSchemaVersion) notes.push_back(newer_schema_note(fast->schema_version));
     return std::move(*fast);
@@ -451,9 +452,10 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, std::st
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return core::fail(core::ErrorCode::kParse, file + ": " + trf("byte {}", e.byte), trf("not valid JSON: {}", e.what()));
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("{0}: {1}"), file, core::Message(N_("byte {}"), e.byte)),
+                      core::Message(N_("not valid JSON: {}"), e.what()));
   } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
-    return core::fail(core::ErrorCode::kParse, file, trf("not valid JSON: {}", e.what()));
+    return core::fail(core::ErrorCode::kParse, file, core::Message(N_("not valid JSON: {}"), e.what()));
   }
   // A newer tfrig's snapshot still compares on the fields this one knows:
   // adding fields is not a schema bump (inventory.h), so what a newer schema
@@ -470,6 +472,7 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, std::st
   if (!r) {
     core::Error err = r.error();
     err.where = file + (err.where.empty() ? "" : ": " + err.where);
+    if (!err.place.empty()) err.place = core::Message(N_("{0}: {1}"), file, err.place);
     return tl::unexpected(err);
   }
   if (newer_schema) r->schema_version = *newer_schema;
@@ -522,7 +525,7 @@ std::string node_name(const std::string& file) {
   return name;
 }
 
-core::Result<report::Report> read_report(const std::string& file, std::vector<std::string>& notes) {
+core::Result<report::Report> read_report(const std::string& file, std::vector<core::Message>& notes) {
   std::error_code ec;
   if (fs::is_directory(file, ec)) {
     std::vector<std::string> parts;
@@ -532,9 +535,9 @@ core::Result<report::Report> read_report(const std::string& file, std::vector<st
       if (!name.empty() && name[0] != '.' && entry.is_regular_file(ec2)) parts.push_back(entry.path().string());
     }
     if (ec) return tl::unexpected(core::errno_error(ec.value(), file, "list"));
-    if (parts.empty()) return core::fail(core::ErrorCode::kNotFound, file, _("an empty directory (expected one machine's files)"));
+    if (parts.empty()) return core::fail(core::ErrorCode::kNotFound, file, core::Message(N_("an empty directory (expected one machine's files)")));
     std::sort(parts.begin(), parts.end());
-    notes.push_back(trnf("imported from {} file", "imported from {} files", parts.size(), parts.size()));
+    notes.push_back(core::Message::plural(NP_("imported from {} file", "imported from {} files"), parts.size(), parts.size()));
     return importer::import_files(parts);
   }
   auto bytes = read_bytes(file);
@@ -542,6 +545,9 @@ core::Result<report::Report> read_report(const std::string& file, std::vector<st
   std::string text;
   if (codec::is_gzip(*bytes)) {
     auto plain = codec::gunzip(*bytes, kMaxFileBytes);
+    if (!plain && !plain.error().text.empty()) {
+      return core::fail(plain.error().code, file + ": " + plain.error().where, plain.error().text);
+    }
     if (!plain) return core::fail(plain.error().code, file + ": " + plain.error().where, plain.error().message);
     text = std::move(*plain);
   } else {
@@ -554,12 +560,12 @@ core::Result<report::Report> read_report(const std::string& file, std::vector<st
   }
   const auto kind = importer::detect_kind(text);
   auto r = importer::import_inputs({importer::Input{file, std::move(text)}});
-  if (r) notes.push_back(trf("imported from {} output", importer::kind_name(kind)));
+  if (r) notes.push_back(core::Message(N_("imported from {} output"), importer::kind_name(kind)));
   return r;
 }
 
 core::Result<Node> load_node(const std::string& file, const knowledge::Knowledge& k, const LoadOptions& options) {
-  std::vector<std::string> notes;
+  std::vector<core::Message> notes;
   auto r = read_report(file, notes);
   if (!r) return tl::unexpected(r.error());
   Node n = summarize_node(*r, k, options.tf);
@@ -607,7 +613,8 @@ Loaded load_nodes(const std::vector<std::string>& files, const knowledge::Knowle
       nodes[i]->name = name;
       out.nodes.push_back(std::move(*nodes[i]));
     } else {
-      out.unreadable.push_back(Unreadable{name, files[i], errors[i]->to_string()});
+      const core::Error& e = *errors[i];
+      out.unreadable.push_back(Unreadable{name, files[i], e.to_string(), core::error_message(e).value_or(core::Message("{}", e.to_string()))});
     }
   }
   return out;

@@ -34,7 +34,7 @@ struct Node {
   int schema_version = 0;
   std::string tool_version;
   std::string source;    // "snapshot", "import"
-  std::vector<std::string> notes;  // how it was read ("schema 2 is newer than ...")
+  std::vector<core::Message> notes;  // how it was read ("schema 2 is newer than ..."), rendered by each output
   std::vector<Fact> facts;         // sorted by id
   std::vector<NodeFinding> findings;
   rules::Summary summary;
@@ -44,7 +44,8 @@ struct Node {
 struct Unreadable {
   std::string name;
   std::string file;
-  std::string error;
+  std::string error;     // in English (JSON without --lang)
+  core::Message message;  // the same, rendered by each output in its language
 };
 
 // Runs the rules on the report (judged by this tfrig's rules and knowledge,

@@ -73,6 +73,11 @@ std::string severity_cell(rules::Severity s) {
   return core::pad_right(_(rules::severity_name(s)), width);
 }
 
+// A node's read error in a language (one built by hand has only its English).
+std::string unreadable_in(const Unreadable& u, std::string_view language) {
+  return u.message.empty() ? u.error : core::render(u.message, language);
+}
+
 }  // namespace
 
 // Node names are file names and values come from the nodes' snapshots: each
@@ -91,11 +96,16 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     // TRANSLATORS: a fact's id (gpu.pcie_link[gpu1]) and what it is.
     out += "  " + trf("{0}  ({1})", paint(o.color, rules::Severity::kWarning, L(d.fact)), L(title_in(d.title, language))) + "\n";
     out += "      " + expected_line(r, d) + "\n";
-    out += fmt::format("      = {}\n", L(d.expected));
-    // Group the differing nodes by value.
+    out += fmt::format("      = {}\n", L(fact_value_in(d.expected, d.expected_message, language)));
+    // Group the differing nodes by value (its English), shown in the reader's language.
     std::map<std::string, std::vector<std::string>> by_value;
-    for (const auto& nv : d.differing) by_value[nv.value].push_back(nv.node);
-    for (const auto& [value, nodes] : by_value) {
+    std::map<std::string, std::string> shown;
+    for (const auto& nv : d.differing) {
+      by_value[nv.value].push_back(nv.node);
+      shown.emplace(nv.value, fact_value_in(nv.value, nv.value_message, language));
+    }
+    for (const auto& [english_value, nodes] : by_value) {
+      const std::string& value = shown[english_value];
       // TRANSLATORS: a value that differs from the fleet's, how many nodes have it, and which.
       out += "      ! " + L(trf("{0} on {1}: {2}", value, nodes.size(),
                                  listed(nodes, o.max_nodes_listed, [](const std::string& s) { return s; }))) + "\n";
@@ -134,14 +144,15 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     // TRANSLATORS: rank, node name, and how far it is from the rest (errors weigh 9, warnings 3, infos 1).
     out += "  " + trf("{0}. {1}  (score {2})", ++rank, bold(o.color, L(n.node)), n.score) + "\n";
     // TRANSLATORS: a fact, this node's value, and the value of the rest of the fleet.
-    for (const auto& d : n.differences) out += "       " + L(trf("{0}: {1} (fleet: {2})", d.fact, d.value, d.expected)) + "\n";
+    for (const auto& d : n.differences) out += "       " + L(trf("{0}: {1} (fleet: {2})", d.fact, fact_value_in(d.value, d.value_message, language),
+                                                                                fact_value_in(d.expected, d.expected_message, language))) + "\n";
     for (const auto& id : n.findings) out += "       " + L(trf("{} fires here", id)) + "\n";
     for (const auto& fix : fixes_in(n, language)) out += "       " + L(trf("fix: {}", fix)) + "\n";
   }
 
   if (!r.unreadable.empty()) {
     out += "\n" + bold(o.color, _("Unreadable")) + "\n";
-    for (const auto& u : r.unreadable) out += "  " + L(u.name + ": " + u.error) + "\n";
+    for (const auto& u : r.unreadable) out += "  " + L(u.name + ": " + unreadable_in(u, language)) + "\n";
   }
   bool noted = false;
   for (const auto& n : r.nodes) {
@@ -150,7 +161,7 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     for (const auto& note : n.notes) {
       if (!noted) out += "\n" + bold(o.color, _("Notes")) + "\n";
       noted = true;
-      out += "  " + L(n.name + ": " + note) + "\n";
+      out += "  " + L(n.name + ": " + core::render(note, language)) + "\n";
     }
   }
   // The other lines wrap under their own indent and marker.
@@ -291,11 +302,12 @@ std::string render_json(const FleetReport& r, std::string_view language) {
     out += "null";
   }
   out += ",\n \"node_count\": " + std::to_string(r.nodes.size() + r.unreadable.size());
-  append_array(out, "nodes", r.nodes, [](std::string& o, const Node& n, size_t) {
+  append_array(out, "nodes", r.nodes, [language](std::string& o, const Node& n, size_t) {
     put_field(o, "file", n.file, true);
     put_field_or_null(o, "hostname", n.hostname);
     put_field(o, "node", n.name);
-    put_strings(o, "notes", n.notes);
+    put_key(o, "notes");
+    put_list(o, n.notes, [language](std::string& o2, const core::Message& note) { put_string(o2, core::render(note, language)); });
     put_field(o, "schema_version", n.schema_version);
     put_field(o, "source", n.source);
     put_key(o, "summary");
@@ -306,20 +318,20 @@ std::string render_json(const FleetReport& r, std::string_view language) {
     o += '}';
     put_field(o, "tool_version", n.tool_version);
   });
-  append_array(out, "unreadable", r.unreadable, [](std::string& o, const Unreadable& u, size_t) {
-    put_field(o, "error", u.error, true);
+  append_array(out, "unreadable", r.unreadable, [language](std::string& o, const Unreadable& u, size_t) {
+    put_field(o, "error", unreadable_in(u, language), true);
     put_field(o, "file", u.file);
     put_field(o, "node", u.name);
   });
   append_array(out, "drift", r.drift, [language](std::string& o, const Drift& d, size_t) {
     put_key(o, "differing", true);
-    put_list(o, d.differing, [](std::string& o2, const NodeValue& nv) {
+    put_list(o, d.differing, [language](std::string& o2, const NodeValue& nv) {
       o2 += '{';
       put_field(o2, "node", nv.node, true);
-      put_field(o2, "value", nv.value);
+      put_field(o2, "value", fact_value_in(nv.value, nv.value_message, language));
       o2 += '}';
     });
-    put_field(o, "expected", d.expected);
+    put_field(o, "expected", fact_value_in(d.expected, d.expected_message, language));
     put_field(o, "expected_nodes", d.expected_nodes);
     put_field(o, "fact", d.fact);
     put_field(o, "kind", d.kind);
@@ -343,11 +355,11 @@ std::string render_json(const FleetReport& r, std::string_view language) {
   });
   append_array(out, "odd_nodes", r.odd_nodes, [language](std::string& o, const OddNode& n, size_t i) {
     put_key(o, "differences", true);
-    put_list(o, n.differences, [](std::string& o2, const Difference& d) {
+    put_list(o, n.differences, [language](std::string& o2, const Difference& d) {
       o2 += '{';
-      put_field(o2, "expected", d.expected, true);
+      put_field(o2, "expected", fact_value_in(d.expected, d.expected_message, language), true);
       put_field(o2, "fact", d.fact);
-      put_field(o2, "value", d.value);
+      put_field(o2, "value", fact_value_in(d.value, d.value_message, language));
       o2 += '}';
     });
     put_strings(o, "findings", n.findings);

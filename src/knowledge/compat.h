@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/message.h"
 #include "core/text_width.h"
 #include "knowledge/knowledge.h"
 
@@ -27,8 +28,8 @@ struct CompatQuery {
 
 struct CompatCheck {
   CompatCheck() = default;
-  CompatCheck(std::string part_, std::string verdict_, std::string reason_, bool uncertain_ = false,
-              std::string check_ = {})
+  CompatCheck(std::string part_, std::string verdict_, core::Message reason_, bool uncertain_ = false,
+              core::Message check_ = {})
       : part(std::move(part_)),
         verdict(std::move(verdict_)),
         reason(std::move(reason_)),
@@ -36,30 +37,34 @@ struct CompatCheck {
         check(std::move(check_)) {}
   std::string part;     // "tf", "os", "python", "driver", "gpu", "cuda", "cudnn"
   std::string verdict;  // "yes", "no", "caveats"
-  std::string reason;
+  // Messages, rendered in the output's language by compat_to_text /
+  // compat_to_json and by explain's evidence (docs/i18n.md).
+  core::Message reason;
   // The reason rests on a fact the knowledge base marks uncertain; the reason
   // says so in words and check says how to settle it on the machine.
   bool uncertain = false;
-  std::string check;
+  core::Message check;
 };
 
 struct CompatAnswer {
   std::string verdict;  // "yes", "no", "caveats"
   std::string tf;       // the release judged ("2.15.0")
   std::vector<CompatCheck> checks;
-  std::vector<std::string> alternatives;
+  std::vector<core::Message> alternatives;
   const CompatCheck* find(const std::string& part) const;
 };
 
 CompatAnswer check_compat(const Knowledge& k, const CompatQuery& q);
 // The words a person reads for a verdict ("yes", "no", "caveats") and a part
-// ("tf", "driver" ...), in the language of the interface; JSON keeps the ids.
-std::string compat_verdict_text(const std::string& verdict);
-std::string compat_part_name(const std::string& part);
-nlohmann::json compat_to_json(const CompatAnswer& a);
-std::string compat_to_text(const CompatAnswer& a, size_t width = core::kDefaultTextWidth);
+// ("tf", "driver" ...); JSON keeps the ids. An id tfrig does not know is
+// itself, as it is.
+core::MessageArg compat_verdict_message(const std::string& verdict);
+core::MessageArg compat_part_message(const std::string& part);
+// Rendered in `language` ("en", "zh_CN"): the caller passes the output's.
+nlohmann::json compat_to_json(const CompatAnswer& a, std::string_view language);
+std::string compat_to_text(const CompatAnswer& a, std::string_view language, size_t width = core::kDefaultTextWidth);
 // The whole table: one row per TF release.
-std::string compat_matrix_text(const Knowledge& k, size_t width = core::kDefaultTextWidth);
+std::string compat_matrix_text(const Knowledge& k, std::string_view language, size_t width = core::kDefaultTextWidth);
 nlohmann::json compat_matrix_json(const Knowledge& k);
 
 }  // namespace tfrig::knowledge

@@ -17,12 +17,24 @@ namespace {
 
 std::optional<core::Message> translate_whole(const std::string& text, int depth);
 
-// The fallback for texts stored without their message (probe.h): inventory
-// fields (a GPU's driver problem, NVML's detail, a lost GPU's evidence, a data
-// path's error), the evidence sources the rules write, and NVML's errors in
-// the nvml probe's summary of a snapshot older than gpulib's messages. The
-// table builds the message of such a text (probe_detail_message), so a rule
-// that quotes one keeps its English and its message. The probes' and the
+// The fallback for texts stored without their message (probe.h). What still
+// needs it, and why (issue 31 part 5; docs/i18n.md):
+//  - inventory fields, in every snapshot, new or old: NVML's detail
+//    (driver.nvml.detail, the English twin of the nvml probe's summary), a
+//    GPU's driver problem and a lost GPU's evidence (nvidia_driver and nvml
+//    probes, the importer), a data path's error (core::SysRoot, the storage
+//    probe). The inventory stores them as English strings without messages,
+//    so these shapes are live for a snapshot written today;
+//  - the evidence sources the rules write as literals ("kernel log",
+//    "knowledge FILE [ID]") and the HTML page, which reads a finding's source
+//    from the JSON;
+//  - old snapshots only: a probe's summary and problems written before
+//    ProbeStatus carried detail_message / problem_messages (status_detail and
+//    status_problem render the message when there is one, and fall back to
+//    this table only then). "built for tests" is one: the hand-made test
+//    snapshots in tests/data/snapshots predate the messages.
+// The table builds the message of such a text (probe_detail_message), so a
+// rule that quotes one keeps its English and its message. The probes' and the
 // importer's summaries and problems, the parsers' and SysRoot's errors in
 // them (core::Error carries its message) and NVML's errors (gpulib::NvmlError
 // carries one) are not here: a snapshot written by a tfrig older than those

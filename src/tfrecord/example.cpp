@@ -32,19 +32,19 @@ class Cursor {
   core::Result<uint64_t> varint() {
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= data_.size()) return error(_("varint runs past the end of its message"));
+      if (pos_ >= data_.size()) return error(core::Message(N_("varint runs past the end of its message")));
       auto b = static_cast<unsigned char>(data_[pos_++]);
       v |= uint64_t(b & 0x7f) << shift;
       if ((b & 0x80) == 0) return v;
     }
-    return error(_("varint longer than 10 bytes"));
+    return error(core::Message(N_("varint longer than 10 bytes")));
   }
 
   core::Result<std::string_view> bytes(size_t* at) {
     auto len = TFRIG_TRY(varint());
     if (len > data_.size() - pos_) {
-      return error(
-          trf("length-delimited field of {} bytes, but only {} bytes remain in its message", len, data_.size() - pos_));
+      return error(core::Message(N_("length-delimited field of {} bytes, but only {} bytes remain in its message"), len,
+                                 data_.size() - pos_));
     }
     *at = base_ + pos_;
     std::string_view v = data_.substr(pos_, static_cast<size_t>(len));
@@ -53,7 +53,7 @@ class Cursor {
   }
 
   core::Result<uint32_t> fixed32() {
-    if (data_.size() - pos_ < 4) return error(_("fixed32 runs past the end of its message"));
+    if (data_.size() - pos_ < 4) return error(core::Message(N_("fixed32 runs past the end of its message")));
     uint32_t v = 0;
     for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(data_[pos_ + i]);
     pos_ += 4;
@@ -68,7 +68,7 @@ class Cursor {
         return {};
       }
       case kFixed64:
-        if (data_.size() - pos_ < 8) return error(_("fixed64 runs past the end of its message"));
+        if (data_.size() - pos_ < 8) return error(core::Message(N_("fixed64 runs past the end of its message")));
         pos_ += 8;
         return {};
       case kLengthDelimited: {
@@ -77,17 +77,17 @@ class Cursor {
         return {};
       }
       case kFixed32:
-        if (data_.size() - pos_ < 4) return error(_("fixed32 runs past the end of its message"));
+        if (data_.size() - pos_ < 4) return error(core::Message(N_("fixed32 runs past the end of its message")));
         pos_ += 4;
         return {};
       default:
         // Groups (3, 4) are proto2-only and never appear in these messages.
-        return error(trf("unsupported wire type {} (expected 0, 1, 2 or 5)", wire_type));
+        return error(core::Message(N_("unsupported wire type {} (expected 0, 1, 2 or 5)"), wire_type));
     }
   }
 
-  tl::unexpected<core::Error> error(std::string message) const {
-    return core::fail(ErrorCode::kParse, trf("byte {}", base_ + pos_), std::move(message));
+  tl::unexpected<core::Error> error(core::Message message) const {
+    return core::fail(ErrorCode::kParse, core::Message(N_("byte {}"), base_ + pos_), std::move(message));
   }
 
  private:
@@ -104,7 +104,7 @@ struct Tag {
 core::Result<Tag> read_tag(Cursor& c) {
   auto t = TFRIG_TRY(c.varint());
   Tag tag{t >> 3, static_cast<int>(t & 7)};
-  if (tag.field == 0) return c.error(_("field number 0 is not valid"));
+  if (tag.field == 0) return c.error(core::Message(N_("field number 0 is not valid")));
   return tag;
 }
 
@@ -162,8 +162,8 @@ core::Status decode_float_list(std::string_view msg, size_t base, FeatureView& f
     if (is_field(tag, 1, kLengthDelimited)) {  // packed
       auto v = TFRIG_TRY(read_nested(c));
       if (v.data.size() % 4 != 0) {
-        return core::fail(ErrorCode::kParse, trf("byte {}", v.at),
-                          trf("packed float list of {} bytes; expected a multiple of 4", v.data.size()));
+        return core::fail(ErrorCode::kParse, core::Message(N_("byte {}"), v.at),
+                          core::Message(N_("packed float list of {} bytes; expected a multiple of 4"), v.data.size()));
       }
       for (size_t i = 0; i < v.data.size(); i += 4) {
         uint32_t bits = 0;
@@ -313,7 +313,7 @@ core::Result<FeaturesView> decode_example(std::string_view data) {
   FeaturesView out;
   TFRIG_TRY(for_each_field(data, 0, [&](const Tag& tag, Cursor& c) -> core::Result<bool> {
     if (tag.wire_type == kStartGroup || tag.wire_type == kEndGroup) {
-      return c.error(trf("group wire type {} in an Example; expected field 1 (features)", tag.wire_type));
+      return c.error(core::Message(N_("group wire type {} in an Example; expected field 1 (features)"), tag.wire_type));
     }
     if (!is_field(tag, 1, kLengthDelimited)) return false;
     auto v = TFRIG_TRY(read_nested(c));

@@ -74,7 +74,11 @@ core::Result<InspectReport> inspect_file(const std::string& path, const InspectO
     ++r.records;
     auto ex = decode_example(**rec);
     if (!ex) {
-      if (r.not_examples++ == 0) r.first_not_example = trf("record {}: {}", r.records - 1, ex.error().to_string());
+      if (r.not_examples++ == 0) {
+        r.first_not_example =
+            core::Message(N_("record {}: {}"), r.records - 1,
+                          core::error_message(ex.error()).value_or(core::Message("{}", ex.error().to_string())));
+      }
       continue;
     }
     for (const auto& [key, f] : *ex) {
@@ -94,21 +98,22 @@ core::Result<InspectReport> inspect_file(const std::string& path, const InspectO
   return r;
 }
 
-nlohmann::ordered_json report_to_json(const InspectReport& r) {
+nlohmann::ordered_json report_to_json(const InspectReport& r, std::string_view language) {
   nlohmann::ordered_json j;
   j["path"] = core::escape_bytes(r.path);
   j["compression"] = std::string(compression_name(r.compression));
   j["records"] = r.records;
   j["stream_bytes"] = r.stream_bytes;
   j["records_not_examples"] = r.not_examples;
-  j["first_not_example"] = r.first_not_example.empty()
-                               ? nlohmann::ordered_json()
-                               : nlohmann::ordered_json(core::escape_bytes(r.first_not_example));
+  j["first_not_example"] =
+      r.first_not_example.empty()
+          ? nlohmann::ordered_json()
+          : nlohmann::ordered_json(core::escape_bytes(core::render(r.first_not_example, language)));
   if (r.error) {
     j["error"] = nlohmann::ordered_json{{"problem", std::string(record_problem_name(r.error->problem))},
                                         {"record", r.error->record_index},
                                         {"offset", r.error->offset},
-                                        {"message", core::escape_bytes(r.error->message)}};
+                                        {"message", core::escape_bytes(core::render(r.error->text, language))}};
   } else {
     j["error"] = nullptr;
   }
@@ -125,45 +130,51 @@ nlohmann::ordered_json report_to_json(const InspectReport& r) {
   return j;
 }
 
-std::string report_to_text(const InspectReport& r, size_t width) {
-  std::string out =
-      core::wrap_hanging("",
-                         trf("{}: {} records, {} stream bytes, compression {}", core::escape_bytes(r.path), r.records,
-                             r.stream_bytes, compression_name(r.compression)),
-                         width) +
-      "\n";
+std::string report_to_text(const InspectReport& r, std::string_view language, size_t width) {
+  auto say = [language](const core::Message& m) { return core::render(m, language); };
+  std::string out = core::wrap_hanging("",
+                                       say(core::Message(N_("{}: {} records, {} stream bytes, compression {}"),
+                                                         core::escape_bytes(r.path), r.records, r.stream_bytes,
+                                                         compression_name(r.compression))),
+                                       width) +
+                    "\n";
   if (r.error) {
     out += core::wrap_hanging(
                "  ",
-               // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
-               trf("stopped at record {0} (byte offset {1}): {2}: {3}", r.error->record_index, r.error->offset,
-                   record_problem_name(r.error->problem), core::escape_bytes(r.error->message)),
+               core::escape_bytes(
+                   // TRANSLATORS: {2} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
+                   say(core::Message(N_("stopped at record {0} (byte offset {1}): {2}: {3}"), r.error->record_index,
+                                     r.error->offset, record_problem_name(r.error->problem), r.error->text))),
                width) +
            "\n";
   }
   if (r.not_examples > 0) {
-    out += core::wrap_hanging("  ",
-                              trf("{} record(s) are not tf.train.Examples; first: {}", r.not_examples,
-                                  core::escape_bytes(r.first_not_example)),
-                              width) +
-           "\n";
+    out +=
+        core::wrap_hanging("  ",
+                           core::escape_bytes(say(core::Message(N_("{} record(s) are not tf.train.Examples; first: {}"),
+                                                                r.not_examples, r.first_not_example))),
+                           width) +
+        "\n";
   }
   if (!r.schema.empty()) {
     // TRANSLATORS: headers of the feature table: a feature's key, its list type
     // (bytes_list, float_list, int64_list), in how many records it appears, and
     // the fewest and most values it holds in one record.
-    core::Table t({C_("feature table", "key"), C_("feature table", "kind"), C_("feature table", "records"),
-                   C_("feature table", "min values"), C_("feature table", "max values")},
+    core::Table t({say(core::Message::in_context(NC_("feature table", "key"))),
+                   say(core::Message::in_context(NC_("feature table", "kind"))),
+                   say(core::Message::in_context(NC_("feature table", "records"))),
+                   say(core::Message::in_context(NC_("feature table", "min values"))),
+                   say(core::Message::in_context(NC_("feature table", "max values")))},
                   {core::Table::Align::kLeft, core::Table::Align::kLeft, core::Table::Align::kRight,
                    core::Table::Align::kRight, core::Table::Align::kRight});
     for (const auto& [key, s] : r.schema) {
       t.add_row({core::escape_bytes(key), s.kinds, std::to_string(s.records),
                  std::to_string(s.records ? s.min_values : 0), std::to_string(s.max_values)});
     }
-    out += "\n" + _("Features:") + "\n" + t.render("  ", width);
+    out += "\n" + say(core::Message(N_("Features:"))) + "\n" + t.render("  ", width);
   }
   if (!r.examples.empty()) {
-    out += "\n" + trf("First {} Example(s):", r.examples.size()) + "\n";
+    out += "\n" + say(core::Message(N_("First {} Example(s):"), r.examples.size())) + "\n";
     // One JSON document a line, as --json has them: never wrapped.
     for (const auto& e : r.examples) out += e.dump() + "\n";
   }

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,7 @@ struct InspectReport {
   uint64_t records = 0;
   uint64_t stream_bytes = 0;
   uint64_t not_examples = 0;         // records that do not decode as an Example
-  std::string first_not_example;     // why the first of them did not
+  core::Message first_not_example;   // why the first of them did not
   std::optional<RecordError> error;  // framing problem that stopped the read
   std::map<std::string, FeatureStats> schema;
   nlohmann::ordered_json examples = nlohmann::ordered_json::array();
@@ -47,9 +48,10 @@ core::Result<InspectReport> inspect_file(const std::string& path, const InspectO
 // {"size": n, "crc32c": "0x..."} unless show_bytes.
 nlohmann::ordered_json example_to_json(const FeaturesView& ex, bool show_bytes);
 
-nlohmann::ordered_json report_to_json(const InspectReport& r);
+// The report's texts (messages) in `language`, the output's.
+nlohmann::ordered_json report_to_json(const InspectReport& r, std::string_view language);
 // Lines wrap and the feature table folds to `width` columns (core/text_width.h);
 // the Example dumps stay one JSON document a line.
-std::string report_to_text(const InspectReport& r, size_t width = core::kDefaultTextWidth);
+std::string report_to_text(const InspectReport& r, std::string_view language, size_t width = core::kDefaultTextWidth);
 
 }  // namespace tfrig::tfrecord

@@ -44,8 +44,6 @@ uint32_t get_u32le(const char* p) {
 
 uint32_t masked_crc(const char* p, size_t n) { return core::crc32c_mask(core::crc32c(p, n)); }
 
-std::string errno_text(int err) { return core::errno_text(err); }
-
 // Plain file, read sequentially in large chunks.
 class FileSource final : public ByteSource {
  public:
@@ -61,7 +59,7 @@ class FileSource final : public ByteSource {
       ssize_t got = ::read(fd_, buf, n);
       if (got >= 0) return static_cast<size_t>(got);
       if (errno == EINTR) continue;
-      return core::fail(ErrorCode::kIo, path_, trf("read failed: {}", errno_text(errno)));
+      return core::fail(ErrorCode::kIo, path_, core::Message(N_("read failed: {}"), core::errno_arg(errno)));
     }
   }
 
@@ -128,7 +126,7 @@ class InflateSource final : public ByteSource {
   RecordProblem problem() const { return problem_; }
 
   core::Result<size_t> read(char* buf, size_t n) override {
-    if (!ok_) return fail_with(RecordProblem::kDecompress, _("cannot initialise zlib"));
+    if (!ok_) return fail_with(RecordProblem::kDecompress, core::Message(N_("cannot initialise zlib")));
     if (done_) return check_trailing();
     z_.next_out = reinterpret_cast<Bytef*>(buf);
     z_.avail_out = static_cast<uInt>(std::min<size_t>(n, 1u << 30));
@@ -142,9 +140,9 @@ class InflateSource final : public ByteSource {
         }
         if (*got == 0) {
           return fail_with(RecordProblem::kDecompress,
-                           trf("{} stream ends early at compressed byte {} (file truncated?); expected "
-                               "more compressed data and the stream trailer",
-                               gzip_ ? "gzip" : "zlib", consumed_));
+                           core::Message(N_("{} stream ends early at compressed byte {} (file truncated?); expected "
+                                            "more compressed data and the stream trailer"),
+                                         gzip_ ? "gzip" : "zlib", consumed_));
         }
         z_.next_in = reinterpret_cast<Bytef*>(in_.data());
         z_.avail_in = static_cast<uInt>(*got);
@@ -158,8 +156,8 @@ class InflateSource final : public ByteSource {
       }
       if (rc != Z_OK && rc != Z_BUF_ERROR) {
         return fail_with(RecordProblem::kDecompress,
-                         trf("corrupt {} data near compressed byte {}: {}", gzip_ ? "gzip" : "zlib", consumed_,
-                             z_.msg ? z_.msg : "inflate error"));
+                         core::Message(N_("corrupt {} data near compressed byte {}: {}"), gzip_ ? "gzip" : "zlib",
+                                       consumed_, z_.msg ? z_.msg : "inflate error"));
       }
     }
     size_t produced = want - z_.avail_out;
@@ -168,7 +166,7 @@ class InflateSource final : public ByteSource {
   }
 
  private:
-  core::Result<size_t> fail_with(RecordProblem p, std::string message) {
+  core::Result<size_t> fail_with(RecordProblem p, core::Message message) {
     problem_ = p;
     return core::fail(ErrorCode::kParse, "", std::move(message));
   }
@@ -192,10 +190,11 @@ class InflateSource final : public ByteSource {
         done_ = false;
         return size_t{0} + 0;  // caller loops; next read() inflates the new member
       }
-      return fail_with(RecordProblem::kTrailingGarbage,
-                       trf("{} bytes or more after the end of the {} stream at compressed byte {}; expected "
-                           "end of file",
-                           z_.avail_in, gzip_ ? "gzip" : "zlib", consumed_));
+      return fail_with(
+          RecordProblem::kTrailingGarbage,
+          core::Message(N_("{} bytes or more after the end of the {} stream at compressed byte {}; expected "
+                           "end of file"),
+                        z_.avail_in, gzip_ ? "gzip" : "zlib", consumed_));
     }
   }
 
@@ -238,7 +237,7 @@ core::Result<Compression> parse_compression(std::string_view text) {
   if (t.empty()) return Compression::kNone;
   if (auto c = kCompressionNames.value(t)) return *c;
   return core::fail(ErrorCode::kInvalidArgument, "--compression",
-                    trf("unknown compression '{}'; expected none, gzip or zlib", std::string(text)));
+                    core::Message(N_("unknown compression '{}'; expected none, gzip or zlib"), std::string(text)));
 }
 
 Compression sniff_compression(std::string_view b) {
@@ -282,7 +281,8 @@ core::Result<std::unique_ptr<ByteSource>> file_source(const std::string& path) {
   }
   if (fd < 0) {
     int err = errno;
-    return core::fail(core::error_code_for_errno(err), path, trf("cannot open: {}", errno_text(err)));
+    return core::fail(core::error_code_for_errno(err), path,
+                      core::Message(N_("cannot open: {}"), core::errno_arg(err)));
   }
   // Shards are read front to back once: ask for aggressive read-ahead.
   (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -303,8 +303,12 @@ std::string_view record_problem_name(RecordProblem p) {
   return "io";
 }
 
+core::Message RecordError::message_at(const std::string& path) const {
+  return core::Message(N_("{}: record {} at byte offset {}: {}"), path, record_index, offset, text);
+}
+
 std::string RecordError::to_string(const std::string& path) const {
-  return trf("{}: record {} at byte offset {}: {}", path, record_index, offset, message);
+  return core::render(message_at(path), core::i18n::language());
 }
 
 // --- RecordReader ------------------------------------------------------------
@@ -399,18 +403,19 @@ struct RecordReader::Impl {
     return *got > 0;
   }
 
-  RecordError make_error(RecordProblem p, uint64_t record_index, std::string message) {
+  RecordError make_error(RecordProblem p, uint64_t record_index, core::Message message) {
     failed = true;
-    error = RecordError{p, stream_offset, record_index, std::move(message)};
+    error = RecordError{p, stream_offset, record_index, core::english(message), std::move(message)};
     return error;
   }
 
   RecordError source_problem(uint64_t record_index) {
     RecordProblem p = RecordProblem::kIo;
     if (inflate != nullptr && inflate->problem() != RecordProblem::kNone) p = inflate->problem();
-    std::string message = source_error.message;
-    if (!source_error.where.empty()) message = source_error.where + ": " + message;
-    return make_error(p, record_index, message);
+    // The source's error as one message ("PATH: read failed: ..."); one built
+    // from a plain string (zlib's own words) shows as it is.
+    core::Message message = core::error_message(source_error).value_or(core::Message("{}", source_error.to_string()));
+    return make_error(p, record_index, std::move(message));
   }
 };
 
@@ -443,11 +448,11 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
   }
   if (avail < kHeaderSize) {
     if (s.source_failed) return tl::unexpected(s.source_problem(index));
-    return tl::unexpected(
-        s.make_error(RecordProblem::kTruncatedHeader, index,
-                     trf("{} byte(s) after the last complete record; expected a {}-byte record header or end of file "
-                         "(truncated file or trailing garbage)",
-                         avail, kHeaderSize)));
+    return tl::unexpected(s.make_error(
+        RecordProblem::kTruncatedHeader, index,
+        core::Message(N_("{} byte(s) after the last complete record; expected a {}-byte record header or end of file "
+                         "(truncated file or trailing garbage)"),
+                      avail, kHeaderSize)));
   }
   const char* h = s.buf.data() + s.begin;
   const uint64_t length = get_u64le(h);
@@ -455,11 +460,11 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     uint32_t stored = get_u32le(h + 8);
     uint32_t computed = masked_crc(h, 8);
     if (stored != computed) {
-      return tl::unexpected(
-          s.make_error(RecordProblem::kLengthCrc, index,
-                       trf("length CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the 8 length "
-                           "bytes, which read {})",
-                           stored, computed, length)));
+      return tl::unexpected(s.make_error(
+          RecordProblem::kLengthCrc, index,
+          core::Message(N_("length CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the 8 length "
+                           "bytes, which read {})"),
+                        stored, computed, length)));
     }
   }
   // A length so large that header + data + footer overflows cannot be real.
@@ -468,11 +473,13 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
   avail = s.fill(need);
   if (avail < need) {
     if (s.source_failed) return tl::unexpected(s.source_problem(index));
-    return tl::unexpected(
-        s.make_error(RecordProblem::kTruncatedData, index,
-                     trf("truncated record: header says {} data bytes, so {} bytes with header and CRCs, but only {} "
-                         "remain",
-                         length, need == UINT64_MAX ? _("more than 2^64") : std::to_string(need), avail)));
+    return tl::unexpected(s.make_error(
+        RecordProblem::kTruncatedData, index,
+        core::Message(
+            N_("truncated record: header says {} data bytes, so {} bytes with header and CRCs, but only {} "
+               "remain"),
+            length, need == UINT64_MAX ? core::MessageArg(core::Message(N_("more than 2^64"))) : core::MessageArg(need),
+            avail)));
   }
   const char* data = s.buf.data() + s.begin + kHeaderSize;
   const size_t len = static_cast<size_t>(length);
@@ -482,7 +489,8 @@ tl::expected<std::optional<std::string_view>, RecordError> RecordReader::next() 
     if (stored != computed) {
       return tl::unexpected(s.make_error(
           RecordProblem::kDataCrc, index,
-          trf("data CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the {} data bytes)", stored,
+          core::Message(
+              N_("data CRC mismatch: stored 0x{:08x}, expected 0x{:08x} (masked CRC-32C of the {} data bytes)"), stored,
               computed, len)));
     }
   }

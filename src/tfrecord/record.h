@@ -83,7 +83,11 @@ struct RecordError {
   RecordProblem problem = RecordProblem::kNone;
   uint64_t offset = 0;  // in the uncompressed stream: the start of the bad record
   uint64_t record_index = 0;
-  std::string message;  // what was found and what was expected
+  std::string message;  // what was found and what was expected, in English (english(text))
+  core::Message text;   // the same as a message, rendered by each output in its language
+  // "PATH: record N at byte offset B: MESSAGE", as a message and in the
+  // process's language (for the terminal).
+  core::Message message_at(const std::string& path) const;
   std::string to_string(const std::string& path) const;
 };
 

@@ -30,16 +30,17 @@ std::string serialize_index(const ShardIndex& index) {
 
 core::Result<ShardIndex> parse_index(std::string_view text, const std::string& where) {
   auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return core::fail(core::ErrorCode::kParse, where, _("not a JSON object"));
+  if (j.is_discarded() || !j.is_object())
+    return core::fail(core::ErrorCode::kParse, where, core::Message(N_("not a JSON object")));
   ShardIndex idx;
   try {
     if (j.at("schema_version").get<int>() != kShardIndexSchemaVersion) {
       return core::fail(core::ErrorCode::kUnsupported, where,
-                        trf("schema_version {}; expected 1", j.at("schema_version").dump()));
+                        core::Message(N_("schema_version {}; expected 1"), j.at("schema_version").dump()));
     }
     idx.shard = j.at("shard").get<std::string>();
     auto c = parse_compression(j.at("compression").get<std::string>());
-    if (!c) return core::fail(core::ErrorCode::kParse, where + ": compression", c.error().message);
+    if (!c) return core::fail(core::ErrorCode::kParse, where + ": compression", c.error().text);
     idx.compression = *c;
     idx.records = j.at("records").get<uint64_t>();
     idx.file_bytes = j.at("file_bytes").get<uint64_t>();
@@ -48,11 +49,12 @@ core::Result<ShardIndex> parse_index(std::string_view text, const std::string& w
     if (j.contains("plan_fingerprint")) idx.plan_fingerprint = j.at("plan_fingerprint").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
     // Caught here: nothing crosses the stage boundary.
-    return core::fail(core::ErrorCode::kParse, where, trf("bad shard index: {}", e.what()));
+    return core::fail(core::ErrorCode::kParse, where, core::Message(N_("bad shard index: {}"), e.what()));
   }
   if (idx.offsets.size() != idx.records) {
-    return core::fail(core::ErrorCode::kParse, where,
-                      trf("offsets has {} entries; expected records = {}", idx.offsets.size(), idx.records));
+    return core::fail(
+        core::ErrorCode::kParse, where,
+        core::Message(N_("offsets has {} entries; expected records = {}"), idx.offsets.size(), idx.records));
   }
   return idx;
 }

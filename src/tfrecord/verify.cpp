@@ -28,31 +28,42 @@ namespace fs = std::filesystem;
 namespace {
 
 // The index column of a verdict, for people (the JSON keeps the id).
-std::string index_text(const std::string& index) {
-  if (index == "ok") return _("index ok");
-  if (index == "mismatch") return _("index mismatch");
-  return _("index none");
+core::Message index_text(const std::string& index) {
+  if (index == "ok") return core::Message(N_("index ok"));
+  if (index == "mismatch") return core::Message(N_("index mismatch"));
+  return core::Message(N_("index none"));
+}
+
+// An error as one message ("PATH: cannot open: ..."); one built from a plain
+// string shows as it is.
+core::Message verify_error_text(const core::Error& e) {
+  return core::error_message(e).value_or(core::Message("{}", e.to_string()));
 }
 
 }  // namespace
 
-std::string FileVerdict::to_string() const {
+core::Message FileVerdict::to_message() const {
   // TRANSLATORS: OK / FAIL start each file's line; keep both the same width
   // (5 columns here, with the space) so the file names line up.
   if (ok) {
-    return trf("OK   {0}: {1} records, {2} bytes ({3}), {4}", core::escape_bytes(path), records, file_bytes,
-               compression_name(compression), index_text(index));
+    return core::Message(N_("OK   {0}: {1} records, {2} bytes ({3}), {4}"), core::escape_bytes(path), records,
+                         file_bytes, compression_name(compression), index_text(index));
   }
+  // The problem's text: its paths are foreign bytes (escaped where rendered).
   if (problem == "io" || problem == "index_mismatch") {
-    return trf("FAIL {0}: {1}: {2}", core::escape_bytes(path), problem, core::escape_bytes(message));
+    return core::Message(N_("FAIL {0}: {1}: {2}"), core::escape_bytes(path), problem, text);
   }
   // TRANSLATORS: {1} is the problem's id (length_crc, data_crc, truncated_record, ...), as in --json.
   if (compression == Compression::kNone) {
-    return trf("FAIL {0}: {1} in record {2} at byte offset {3}: {4}", core::escape_bytes(path), problem, record_index,
-               offset, core::escape_bytes(message));
+    return core::Message(N_("FAIL {0}: {1} in record {2} at byte offset {3}: {4}"), core::escape_bytes(path), problem,
+                         record_index, offset, text);
   }
-  return trf("FAIL {0}: {1} in record {2} at byte offset {3} (uncompressed stream): {4}", core::escape_bytes(path),
-             problem, record_index, offset, core::escape_bytes(message));
+  return core::Message(N_("FAIL {0}: {1} in record {2} at byte offset {3} (uncompressed stream): {4}"),
+                       core::escape_bytes(path), problem, record_index, offset, text);
+}
+
+std::string FileVerdict::to_string(std::string_view language) const {
+  return core::escape_bytes(core::render(to_message(), language));
 }
 
 FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
@@ -65,7 +76,8 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
   if (!reader) {
     v.ok = false;
     v.problem = "io";
-    v.message = reader.error().message;
+    v.text = verify_error_text(reader.error());
+    v.message = core::english(v.text);
     return v;
   }
   std::vector<uint64_t> offsets;
@@ -78,6 +90,7 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
       v.offset = rec.error().offset;
       v.record_index = rec.error().record_index;
       v.message = rec.error().message;
+      v.text = rec.error().text;
       return v;
     }
     if (!*rec) break;
@@ -90,7 +103,9 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
         v.problem = "bad_example";
         v.offset = reader->record_offset();
         v.record_index = reader->records_read() - 1;
-        v.message = trf("not a tf.train.Example: {} (byte within the record data)", ex.error().to_string());
+        v.text = core::Message(N_("not a tf.train.Example: {} (byte within the record data)"),
+                               verify_error_text(ex.error()));
+        v.message = core::english(v.text);
         v.records = reader->records_read() - 1;
         return v;
       }
@@ -101,20 +116,21 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
     std::string ipath = index_path_for(path);
     if (fs::exists(ipath)) {
       auto idx = read_index(ipath);
-      std::string why;
+      core::Message why;
       if (!idx) {
-        why = idx.error().to_string();
+        why = verify_error_text(idx.error());
       } else if (idx->records != v.records) {
-        why = trf("{} says {} records; the shard has {}", ipath, idx->records, v.records);
+        why = core::Message(N_("{} says {} records; the shard has {}"), ipath, idx->records, v.records);
       } else if (idx->file_bytes != v.file_bytes) {
-        why = trf("{} says {} bytes; the shard has {}", ipath, idx->file_bytes, v.file_bytes);
+        why = core::Message(N_("{} says {} bytes; the shard has {}"), ipath, idx->file_bytes, v.file_bytes);
       } else if (idx->compression != v.compression) {
-        why = trf("{} says compression {}; the shard is {}", ipath, compression_name(idx->compression),
-                  compression_name(v.compression));
+        why = core::Message(N_("{} says compression {}; the shard is {}"), ipath, compression_name(idx->compression),
+                            compression_name(v.compression));
       } else if (idx->offsets != offsets) {
         size_t k = 0;
         while (k < offsets.size() && idx->offsets[k] == offsets[k]) ++k;
-        why = trf("{}: offset of record {} is {}; the record starts at {}", ipath, k, idx->offsets[k], offsets[k]);
+        why = core::Message(N_("{}: offset of record {} is {}; the record starts at {}"), ipath, k, idx->offsets[k],
+                            offsets[k]);
       }
       if (why.empty()) {
         v.index = "ok";
@@ -122,7 +138,8 @@ FileVerdict verify_file(const std::string& path, const VerifyOptions& options) {
         v.index = "mismatch";
         v.ok = false;
         v.problem = "index_mismatch";
-        v.message = why;
+        v.message = core::english(why);
+        v.text = std::move(why);
       }
     }
   }
@@ -179,8 +196,8 @@ std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, con
   return out;
 }
 
-std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths) {
-  std::vector<std::string> problems;
+std::vector<core::Message> check_shard_sets(const std::vector<std::string>& paths) {
+  std::vector<core::Message> problems;
   for (const auto& p : paths) {
     std::error_code ec;
     if (!fs::is_directory(p, ec)) continue;
@@ -214,16 +231,17 @@ std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths)
         }
         const std::string listed =
             fmt::format("{}{}", fmt::join(missing, ", "), count - present.size() > missing.size() ? ", ..." : "");
-        problems.push_back(trf("{0}: shard set {1}-*-of-{2:05d} is incomplete: {3} of {4} shard(s) missing ({5})",
-                               core::escape_bytes(p), core::escape_bytes(prefix), count, count - present.size(), count,
-                               listed));
+        problems.push_back(core::Message(
+            N_("{0}: shard set {1}-*-of-{2:05d} is incomplete: {3} of {4} shard(s) missing ({5})"),
+            core::escape_bytes(p), core::escape_bytes(prefix), count, count - present.size(), count, listed));
       }
     }
     if (!temps.empty()) {
       std::sort(temps.begin(), temps.end());
-      problems.push_back(trf("{}: {} temporary file(s) left by an interrupted run (first: {}); run pack again "
-                             "with --resume to finish the set",
-                             core::escape_bytes(p), temps.size(), core::escape_bytes(temps.front())));
+      problems.push_back(
+          core::Message(N_("{}: {} temporary file(s) left by an interrupted run (first: {}); run pack again "
+                           "with --resume to finish the set"),
+                        core::escape_bytes(p), temps.size(), core::escape_bytes(temps.front())));
     }
   }
   return problems;
@@ -241,22 +259,26 @@ uint64_t VerifyReport::good_records() const {
   return records;
 }
 
-std::string render_verify_text(const VerifyReport& report, size_t width) {
+std::string render_verify_text(const VerifyReport& report, std::string_view language, size_t width) {
   std::string out;
-  for (const auto& v : report.files) out += v.to_string() + "\n";
+  for (const auto& v : report.files) out += v.to_string(language) + "\n";
   // TRANSLATORS: starts the line of a shard set that lacks shards, after the OK / FAIL lines.
-  for (const auto& p : report.set_problems) out += trf("INCOMPLETE {}", p) + "\n";
+  for (const auto& p : report.set_problems) out += core::render(core::Message(N_("INCOMPLETE {}"), p), language) + "\n";
   if (report.set_problems.empty()) {
-    out += trf("{} file(s), {} bad, {} good records", report.files.size(), report.bad_files(), report.good_records());
+    out += core::render(core::Message(N_("{} file(s), {} bad, {} good records"), report.files.size(),
+                                      report.bad_files(), report.good_records()),
+                        language);
   } else {
-    out += trf("{} file(s), {} bad, {} good records; {} incomplete shard set(s)", report.files.size(),
-               report.bad_files(), report.good_records(), report.set_problems.size());
+    out += core::render(
+        core::Message(N_("{} file(s), {} bad, {} good records; {} incomplete shard set(s)"), report.files.size(),
+                      report.bad_files(), report.good_records(), report.set_problems.size()),
+        language);
   }
   out += "\n";
   return core::wrap_lines(out, width);
 }
 
-std::string render_verify_json(const VerifyReport& report) {
+std::string render_verify_json(const VerifyReport& report, std::string_view language) {
   nlohmann::ordered_json j;
   j["files"] = report.files.size();
   j["files_bad"] = report.bad_files();
@@ -277,12 +299,14 @@ std::string render_verify_json(const VerifyReport& report) {
       f["problem"] = nlohmann::ordered_json{{"kind", v.problem},
                                             {"record", v.record_index},
                                             {"offset", v.offset},
-                                            {"message", core::escape_bytes(v.message)}};
+                                            {"message", core::escape_bytes(core::render(v.text, language))}};
     }
     arr.push_back(std::move(f));
   }
   j["results"] = std::move(arr);
-  j["set_problems"] = report.set_problems;
+  auto sets = nlohmann::ordered_json::array();
+  for (const auto& p : report.set_problems) sets.push_back(core::render(p, language));
+  j["set_problems"] = std::move(sets);
   return core::json_text(j);
 }
 

@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/message.h"
 #include "core/text_width.h"
 #include "tfrecord/record.h"
 
@@ -34,8 +36,10 @@ struct FileVerdict {
   std::string problem;
   uint64_t offset = 0;
   uint64_t record_index = 0;
-  std::string message;
-  std::string to_string() const;  // one line for people
+  std::string message;  // in English (english(text))
+  core::Message text;
+  core::Message to_message() const;                        // one line for people
+  std::string to_string(std::string_view language) const;  // that line in a language, foreign bytes escaped
 };
 
 FileVerdict verify_file(const std::string& path, const VerifyOptions& options);
@@ -47,22 +51,24 @@ std::vector<FileVerdict> verify_paths(const std::vector<std::string>& paths, con
 // For each directory in paths: every shard set PREFIX-*-of-N.tfrecord found
 // there that lacks some of its N shards, and temporary files left by an
 // interrupted pack. One line per problem, naming the folder; empty = complete.
-std::vector<std::string> check_shard_sets(const std::vector<std::string>& paths);
+std::vector<core::Message> check_shard_sets(const std::vector<std::string>& paths);
 
 // What one `tfrig verify` found: each file's verdict and the folders' shard
 // set problems. Rendered to a string like every other command's output.
 struct VerifyReport {
   std::vector<FileVerdict> files;
-  std::vector<std::string> set_problems;
+  std::vector<core::Message> set_problems;
   size_t bad_files() const;
   uint64_t good_records() const;
 };
 
-// One line per file, one per incomplete set, then the totals.
-// Lines wider than `width` wrap (core/text_width.h).
-std::string render_verify_text(const VerifyReport& report, size_t width = core::kDefaultTextWidth);
+// One line per file, one per incomplete set, then the totals, in `language`
+// (the output's: the report holds messages). Lines wider than `width` wrap
+// (core/text_width.h).
+std::string render_verify_text(const VerifyReport& report, std::string_view language,
+                               size_t width = core::kDefaultTextWidth);
 // {"files", "files_bad", "records", "results": [...], "set_problems"}; file
-// names and messages escaped (core::escape_bytes).
-std::string render_verify_json(const VerifyReport& report);
+// names and messages escaped (core::escape_bytes), the messages in `language`.
+std::string render_verify_json(const VerifyReport& report, std::string_view language);
 
 }  // namespace tfrig::tfrecord

@@ -30,29 +30,31 @@ std::string_view verdict_name(Verdict v) { return kVerdictNames.name(v, "idle");
 std::optional<Verdict> verdict_from_name(std::string_view name) { return kVerdictNames.value(name); }
 
 // TRANSLATORS: tfrig watch's verdicts on the terminal; English shows the JSON names themselves.
-std::string verdict_label(Verdict v) {
+core::Message verdict_message(Verdict v) {
   switch (v) {
-    case Verdict::kInputBoundCpu: return C_("watch verdict", "input_bound_cpu");
-    case Verdict::kInputBoundIo: return C_("watch verdict", "input_bound_io");
-    case Verdict::kComputeBound: return C_("watch verdict", "compute_bound");
-    case Verdict::kPcieBound: return C_("watch verdict", "pcie_bound");
-    case Verdict::kIdle: return C_("watch verdict", "idle");
-    case Verdict::kCpuBound: return C_("watch verdict", "cpu_bound");
-    case Verdict::kIoBound: return C_("watch verdict", "io_bound");
+    case Verdict::kInputBoundCpu: return core::Message::in_context(NC_("watch verdict", "input_bound_cpu"));
+    case Verdict::kInputBoundIo: return core::Message::in_context(NC_("watch verdict", "input_bound_io"));
+    case Verdict::kComputeBound: return core::Message::in_context(NC_("watch verdict", "compute_bound"));
+    case Verdict::kPcieBound: return core::Message::in_context(NC_("watch verdict", "pcie_bound"));
+    case Verdict::kIdle: return core::Message::in_context(NC_("watch verdict", "idle"));
+    case Verdict::kCpuBound: return core::Message::in_context(NC_("watch verdict", "cpu_bound"));
+    case Verdict::kIoBound: return core::Message::in_context(NC_("watch verdict", "io_bound"));
   }
-  return C_("watch verdict", "idle");
+  return core::Message::in_context(NC_("watch verdict", "idle"));
 }
+
+std::string verdict_label(Verdict v) { return core::render(verdict_message(v), core::i18n::language()); }
 
 namespace {
 
 struct Pressure {
   double cpu = 0;  // 1.0 = at the saturation threshold
   double io = 0;
-  std::string cpu_why;
-  std::string io_why;
+  core::Message cpu_why;
+  core::Message io_why;
 };
 
-void raise(double& score, std::string& why, double value, std::string text) {
+void raise(double& score, core::Message& why, double value, core::Message text) {
   if (value > score) {
     score = value;
     why = std::move(text);
@@ -70,12 +72,12 @@ Pressure pressure(const Sample& s, const RunInfo& info, const Thresholds& th) {
     if (!tree) {
       const double share = s.cpu->busy_cores / s.cpu->cores;
       raise(p.cpu, p.cpu_why, share / th.cpu_saturated,
-            trnf("CPU {0:.0f}% busy over {1} core", "CPU {0:.0f}% busy over {1} cores",
-                 static_cast<uint64_t>(s.cpu->cores), share * 100, s.cpu->cores));
+            core::Message::plural(NP_("CPU {0:.0f}% busy over {1} core", "CPU {0:.0f}% busy over {1} cores"),
+                                  static_cast<uint64_t>(s.cpu->cores), share * 100, s.cpu->cores));
     }
     if (!tree || tree_reads) {
       raise(p.io, p.io_why, s.cpu->iowait_cores / th.iowait_cores,
-            trf("{:.2f} cores' time in iowait", s.cpu->iowait_cores));
+            core::Message(N_("{:.2f} cores' time in iowait"), s.cpu->iowait_cores));
     }
   }
   if (tree) {
@@ -83,31 +85,34 @@ Pressure pressure(const Sample& s, const RunInfo& info, const Thresholds& th) {
     const double usable = std::max<double>(1.0, std::min<double>(static_cast<double>(s.process->threads), cores));
     const double wanted = std::max(s.process->cpu_cores, s.process->cpu_demand_cores);
     raise(p.cpu, p.cpu_why, wanted / usable / th.cpu_saturated,
-          trf("the watched processes want {0:.2f} of {1:.0f} usable cores (running {2:.2f})", wanted, usable,
-              s.process->cpu_cores));
+          core::Message(N_("the watched processes want {0:.2f} of {1:.0f} usable cores (running {2:.2f})"), wanted,
+                        usable, s.process->cpu_cores));
     raise(p.cpu, p.cpu_why, s.process->hottest_thread_cores / th.cpu_saturated,
-          trf("one thread wants {:.0f}% of a core (a serial stage)", s.process->hottest_thread_cores * 100));
+          core::Message(N_("one thread wants {:.0f}% of a core (a serial stage)"),
+                        s.process->hottest_thread_cores * 100));
     const double reads = s.process->read_bytes_per_s.value_or(0);
     if (reads >= th.reading_min_bytes_per_s && s.process->hottest_thread_cores < th.cpu_saturated) {
       const double off = 1.0 - s.process->hottest_thread_cores;
-      raise(
-          p.io, p.io_why, off / th.reading_off_cpu_share,
-          trf("reading {0} from storage while off the CPU {1:.0f}% of the time", core::format_rate(reads), off * 100));
+      raise(p.io, p.io_why, off / th.reading_off_cpu_share,
+            core::Message(N_("reading {0} from storage while off the CPU {1:.0f}% of the time"),
+                          core::format_rate(reads), off * 100));
     }
     if (s.process->blocked_threads > 0 && s.process->read_bytes_per_s.value_or(0) > 0) {
       raise(p.io, p.io_why, 1.0,
-            trnf("{0} thread blocked on I/O while reading {1}", "{0} threads blocked on I/O while reading {1}",
-                 static_cast<uint64_t>(s.process->blocked_threads), s.process->blocked_threads,
-                 core::format_rate(*s.process->read_bytes_per_s)));
+            core::Message::plural(
+                NP_("{0} thread blocked on I/O while reading {1}", "{0} threads blocked on I/O while reading {1}"),
+                static_cast<uint64_t>(s.process->blocked_threads), s.process->blocked_threads,
+                core::format_rate(*s.process->read_bytes_per_s)));
     }
   }
   if (!tree || tree_reads) {
     for (const DiskSample& d : s.disks) {
-      raise(p.io, p.io_why, d.util / th.disk_util, trf("{0} busy {1:.0f}% of the time", d.name, d.util * 100));
+      raise(p.io, p.io_why, d.util / th.disk_util,
+            core::Message(N_("{0} busy {1:.0f}% of the time"), d.name, d.util * 100));
       if (info.disk_limit_bytes_per_s && *info.disk_limit_bytes_per_s > 0) {
         raise(p.io, p.io_why, d.read_bytes_per_s / *info.disk_limit_bytes_per_s / th.disk_limit_share,
-              trf("{0} reads {1} of its measured {2}", d.name, core::format_rate(d.read_bytes_per_s),
-                  core::format_rate(*info.disk_limit_bytes_per_s)));
+              core::Message(N_("{0} reads {1} of its measured {2}"), d.name, core::format_rate(d.read_bytes_per_s),
+                            core::format_rate(*info.disk_limit_bytes_per_s)));
       }
     }
   }
@@ -128,16 +133,17 @@ std::optional<double> mean_gpu_util(const Sample& s) {
 }
 
 // The highest share of its link any GPU's PCIe traffic reaches.
-std::optional<std::pair<double, std::string>> pcie_share(const Sample& s, const RunInfo& info) {
-  std::optional<std::pair<double, std::string>> best;
+std::optional<std::pair<double, core::Message>> pcie_share(const Sample& s, const RunInfo& info) {
+  std::optional<std::pair<double, core::Message>> best;
   for (const GpuSample& g : s.gpus) {
     auto it = std::find_if(info.gpus.begin(), info.gpus.end(), [&](const GpuInfo& i) { return i.index == g.index; });
     if (it == info.gpus.end() || !it->pcie_link_bytes_per_s || *it->pcie_link_bytes_per_s <= 0) continue;
     const double traffic = std::max(g.pcie_rx_bytes_per_s.value_or(0), g.pcie_tx_bytes_per_s.value_or(0));
     const double share = traffic / *it->pcie_link_bytes_per_s;
     if (!best || share > best->first) {
-      best = std::pair{share, trf("GPU {0} PCIe at {1} of {2} ({3:.0f}%)", g.index, core::format_rate(traffic),
-                                  core::format_rate(*it->pcie_link_bytes_per_s), share * 100)};
+      best = std::pair{share,
+                       core::Message(N_("GPU {0} PCIe at {1} of {2} ({3:.0f}%)"), g.index, core::format_rate(traffic),
+                                     core::format_rate(*it->pcie_link_bytes_per_s), share * 100)};
     }
   }
   return best;
@@ -160,26 +166,26 @@ SampleClass classify_sample(const Sample& s, const RunInfo& info, const Threshol
       c.why = p.io_why;
     } else {
       c.verdict = Verdict::kIdle;
-      c.why = _("no CPU or I/O resource saturated");
+      c.why = core::Message(N_("no CPU or I/O resource saturated"));
     }
     return c;
   }
   const double util = *c.gpu_util_percent;
   if (util >= th.gpu_busy_percent) {
     c.verdict = Verdict::kComputeBound;
-    c.why = trf("GPU {:.0f}% busy", util);
+    c.why = core::Message(N_("GPU {:.0f}% busy"), util);
     return c;
   }
   if (auto pc = pcie_share(s, info); pc && pc->first >= th.pcie_share) {
     c.verdict = Verdict::kPcieBound;
-    c.why = trf("GPU {0:.0f}% busy; {1}", util, pc->second);
+    c.why = core::Message(N_("GPU {0:.0f}% busy; {1}"), util, pc->second);
     return c;
   }
   if (util < th.gpu_idle_percent && !cpu_sat && !io_wait) {
     // The GPU idles and so does the input side. With a watched process that
     // still works a little, its input is latency-bound rather than idle.
     c.verdict = Verdict::kIdle;
-    c.why = trf("GPU {:.0f}% busy and no input resource saturated", util);
+    c.why = core::Message(N_("GPU {:.0f}% busy and no input resource saturated"), util);
     return c;
   }
   // The GPU waits. On whom: the side nearer its limit (both scores are 1.0
@@ -187,20 +193,23 @@ SampleClass classify_sample(const Sample& s, const RunInfo& info, const Threshol
   // latency-bound (too little parallelism), named after the nearer side.
   const bool cpu_side = p.cpu >= p.io;
   c.verdict = cpu_side ? Verdict::kInputBoundCpu : Verdict::kInputBoundIo;
-  const std::string& limit = cpu_side ? p.cpu_why : p.io_why;
+  const core::Message& limit = cpu_side ? p.cpu_why : p.io_why;
   c.why = cpu_sat || io_wait
-              ? trf("GPU {0:.0f}% busy; {1}", util, limit)
-              : trf("GPU {0:.0f}% busy; {1} (nothing saturated: too little parallelism in the input pipeline)", util,
-                    limit);
+              ? core::Message(N_("GPU {0:.0f}% busy; {1}"), util, limit)
+              : core::Message(
+                    N_("GPU {0:.0f}% busy; {1} (nothing saturated: too little parallelism in the input pipeline)"),
+                    util, limit);
   return c;
 }
 
-std::string interval_text(double s) {
-  if (s >= 3600 && std::fmod(s, 3600) == 0) return trf("{:.0f} h", s / 3600);
-  if (s >= 60 && std::fmod(s, 60) == 0) return trf("{:.0f} min", s / 60);
-  if (s < 1) return trf("{:.0f} ms", s * 1000);
-  return trf("{:.6g} s", std::round(s * 1000) / 1000);
+core::Message interval_message(double s) {
+  if (s >= 3600 && std::fmod(s, 3600) == 0) return core::Message(N_("{:.0f} h"), s / 3600);
+  if (s >= 60 && std::fmod(s, 60) == 0) return core::Message(N_("{:.0f} min"), s / 60);
+  if (s < 1) return core::Message(N_("{:.0f} ms"), s * 1000);
+  return core::Message(N_("{:.6g} s"), std::round(s * 1000) / 1000);
 }
+
+std::string interval_text(double s) { return core::render(interval_message(s), core::i18n::language()); }
 
 namespace {
 
@@ -245,50 +254,62 @@ struct Acc {
   }
 };
 
-std::string fix_for(Verdict v) {
+core::Message fix_for(Verdict v) {
   switch (v) {
     case Verdict::kInputBoundCpu:
     case Verdict::kCpuBound:
-      return _("parallelise preprocessing: dataset.map(fn, num_parallel_calls=tf.data.AUTOTUNE) and "
-               ".prefetch(tf.data.AUTOTUNE); cache() decoded data that fits; more CPU cores "
-               "(tfrig pipeline measures how many)");
+      return core::Message(N_("parallelise preprocessing: dataset.map(fn, num_parallel_calls=tf.data.AUTOTUNE) and "
+                              ".prefetch(tf.data.AUTOTUNE); cache() decoded data that fits; more CPU cores "
+                              "(tfrig pipeline measures how many)"));
     case Verdict::kInputBoundIo:
     case Verdict::kIoBound:
-      return _(
+      return core::Message(N_(
           "read in parallel and in large files: tfrig pack into TFRecord shards, then "
           "tf.data.Dataset.from_tensor_slices(files).interleave(tf.data.TFRecordDataset, "
-          "num_parallel_calls=tf.data.AUTOTUNE, deterministic=False); cache() if the data fits in RAM; faster storage");
+          "num_parallel_calls=tf.data.AUTOTUNE, deterministic=False); cache() if the data fits in RAM; faster storage"));
     case Verdict::kPcieBound:
-      return _(
+      return core::Message(N_(
           "send less over PCIe: batch uint8 images and cast/normalise on the GPU; prefetch to the GPU "
-          "(tf.data.experimental.prefetch_to_device('/gpu:0')); check the link runs at its full width and generation (tfrig doctor)");
+          "(tf.data.experimental.prefetch_to_device('/gpu:0')); check the link runs at its full width and generation (tfrig doctor)"));
     case Verdict::kComputeBound:
-      return _(
+      return core::Message(N_(
           "the GPU is the limit, as it should be: mixed precision "
-          "(tf.keras.mixed_precision.set_global_policy('mixed_float16')) and XLA (jit_compile=True) make it faster");
+          "(tf.keras.mixed_precision.set_global_policy('mixed_float16')) and XLA (jit_compile=True) make it faster"));
     case Verdict::kIdle:
-      return _(
-          "nothing to fix in the pipeline: the run was mostly idle (start-up, evaluation, or waiting on something outside)");
+      return core::Message(N_(
+          "nothing to fix in the pipeline: the run was mostly idle (start-up, evaluation, or waiting on something outside)"));
   }
-  return "";
+  return {};
 }
 
 }  // namespace
 
 namespace {
 
+// The recording's GPU status: an English catalog text (monitor.cpp writes
+// it), shown as it is when the catalog does not hold it (a foreign file).
+core::MessageArg gpu_status_message(const std::string& status) {
+  core::Message m(status);
+  if (core::known_message(m)) return m;
+  return status;
+}
+
 // What the recording could not see, said next to the verdict.
 void note_blind_spots(const Recording& rec, bool any_gpu, bool any_cpu, bool any_proc, bool any_read, Analysis& a) {
   if (!any_gpu) {
     a.blind.push_back(
         rec.info.gpu_status.empty()
-            ? _("GPU utilisation: not reported (no GPU watched), so the verdict is about the CPU and I/O side only")
-            : trf("GPU: {}; the verdict is about the CPU and I/O side only", _(rec.info.gpu_status)));
+            ? core::Message(N_(
+                  "GPU utilisation: not reported (no GPU watched), so the verdict is about the CPU and I/O side only"))
+            : core::Message(N_("GPU: {}; the verdict is about the CPU and I/O side only"),
+                            gpu_status_message(rec.info.gpu_status)));
   }
-  if (!any_cpu) a.blind.push_back(_("per-core CPU use (/proc/stat unreadable)"));
-  if (rec.info.pid && !any_proc) a.blind.push_back(_("the watched process tree (gone before the second sample?)"));
+  if (!any_cpu) a.blind.push_back(core::Message(N_("per-core CPU use (/proc/stat unreadable)")));
+  if (rec.info.pid && !any_proc)
+    a.blind.push_back(core::Message(N_("the watched process tree (gone before the second sample?)")));
   if (any_proc && !any_read)
-    a.blind.push_back(_("the process tree's storage reads (/proc/PID/io unreadable: another user's process?)"));
+    a.blind.push_back(
+        core::Message(N_("the process tree's storage reads (/proc/PID/io unreadable: another user's process?)")));
 }
 
 // A run of samples of one label.
@@ -390,39 +411,42 @@ void explain_verdict(const std::vector<SampleClass>& classes, const Thresholds& 
     const double moderate = th.moderately_input_bound_idle * 100;
     // Whole sentences: the severity and the side change the words around them in Chinese.
     if (highly && cpu) {
-      a.explanation = trf(
-          "HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
-          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+      a.explanation = core::Message(
+          N_("HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
+             "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY)."),
           share * 100, high, moderate);
     } else if (highly) {
-      a.explanation = trf(
-          "HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
-          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+      a.explanation = core::Message(
+          N_("HIGHLY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
+             "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY)."),
           share * 100, high, moderate);
     } else if (cpu) {
-      a.explanation = trf(
-          "MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
-          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+      a.explanation = core::Message(
+          N_("MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the CPU (preprocessing) side was the limit "
+             "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY)."),
           share * 100, high, moderate);
     } else {
-      a.explanation = trf(
-          "MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
-          "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY).",
+      a.explanation = core::Message(
+          N_("MODERATELY input-bound: the GPU idled {0:.0f}% of the time while the storage side was the limit "
+             "(TensorFlow's Profiler calls >= {1:.0f}% of step time waiting for input HIGHLY input-bound, >= {2:.0f}% MODERATELY)."),
           share * 100, high, moderate);
     }
   } else {
     switch (a.verdict) {
       case Verdict::kComputeBound:
-        a.explanation = _("compute-bound: the GPU was busy; the input pipeline keeps up.");
+        a.explanation = core::Message(N_("compute-bound: the GPU was busy; the input pipeline keeps up."));
         break;
       case Verdict::kPcieBound:
-        a.explanation = _("PCIe-bound: the GPU waited while host<->device copies ran near the link's limit.");
+        a.explanation =
+            core::Message(N_("PCIe-bound: the GPU waited while host<->device copies ran near the link's limit."));
         break;
       case Verdict::kCpuBound:
-        a.explanation = _("CPU-bound: the watched work saturated the CPU (or one thread of it).");
+        a.explanation = core::Message(N_("CPU-bound: the watched work saturated the CPU (or one thread of it)."));
         break;
-      case Verdict::kIoBound: a.explanation = _("I/O-bound: the watched work waited on storage."); break;
-      default: a.explanation = _("idle: too few samples showed any resource at work."); break;
+      case Verdict::kIoBound:
+        a.explanation = core::Message(N_("I/O-bound: the watched work waited on storage."));
+        break;
+      default: a.explanation = core::Message(N_("idle: too few samples showed any resource at work.")); break;
     }
   }
 }
@@ -444,10 +468,10 @@ Analysis analyse(const Recording& rec, const Thresholds& th) {
   }
   a.gpu_watched = any_gpu;
   if (rec.samples.empty()) {
-    a.blind.push_back(trf("everything: no sample was taken (the run ended within the first {} interval)",
-                          interval_text(rec.info.interval_s)));
-    a.explanation = _("idle: no sample to judge.");
-    a.fix = _("watch for longer than one interval (--interval, --duration)");
+    a.blind.push_back(core::Message(N_("everything: no sample was taken (the run ended within the first {} interval)"),
+                                    interval_message(rec.info.interval_s)));
+    a.explanation = core::Message(N_("idle: no sample to judge."));
+    a.fix = core::Message(N_("watch for longer than one interval (--interval, --duration)"));
     return a;
   }
   note_blind_spots(rec, any_gpu, any_cpu, any_proc, any_read, a);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
 #include "watch/sample.h"
 
 namespace tfrig::watch {
@@ -28,9 +29,11 @@ std::string_view verdict_name(Verdict v);                         // the JSON na
 std::optional<Verdict> verdict_from_name(std::string_view name);  // nullopt for a name it does not know
 // The verdict for the terminal: the JSON name in English, a phrase in Chinese.
 std::string verdict_label(Verdict v);
+core::Message verdict_message(Verdict v);
 
 // "1 h", "5 min", "2.5 s", "500 ms": as a person writes an interval (never "3.6e+03 s").
 std::string interval_text(double seconds);
+core::Message interval_message(double seconds);
 
 struct Thresholds {
   // TensorFlow's Profiler calls a program HIGHLY input-bound when >= 20% of
@@ -81,7 +84,7 @@ struct Thresholds {
 
 struct SampleClass {
   Verdict verdict = Verdict::kIdle;
-  std::string why;
+  core::Message why;                       // rendered by each output in its language
   std::optional<double> gpu_util_percent;  // mean over watched GPUs
 };
 
@@ -97,19 +100,20 @@ struct Phase {
   std::optional<double> iowait_cores;       // mean
   std::optional<double> process_cpu_cores;  // mean
   std::optional<double> read_bytes_per_s;   // mean of the tree's storage reads (or the disks')
-  std::string why;                          // the first sample's reason
+  core::Message why;                        // the first sample's reason
 };
 
 struct Analysis {
   Verdict verdict = Verdict::kIdle;
   bool gpu_watched = false;
-  std::string severity;     // input-bound runs: "highly" or "moderately" (the Profiler's words)
-  std::string explanation;  // one paragraph: what was seen and what it means
-  std::string fix;          // the first thing to change
+  std::string severity;  // input-bound runs: "highly" or "moderately" (the Profiler's words)
+  // Messages: render_text / render_json say them in the output's language.
+  core::Message explanation;  // one paragraph: what was seen and what it means
+  core::Message fix;          // the first thing to change
   std::vector<Phase> phases;
   Phase whole;  // means over the whole run
   size_t samples = 0;
-  std::vector<std::string> blind;  // what could not be seen
+  std::vector<core::Message> blind;  // what could not be seen
 };
 
 Analysis analyse(const Recording& rec, const Thresholds& th = {});

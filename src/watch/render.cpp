@@ -23,7 +23,7 @@ double disk_read(const Sample& s) {
   return sum;
 }
 
-OJson phase_json(const Phase& p) {
+OJson phase_json(const Phase& p, std::string_view language) {
   return OJson{{"verdict", verdict_name(p.verdict)},
                {"start_s", p.start_t},
                {"end_s", p.end_t},
@@ -33,7 +33,7 @@ OJson phase_json(const Phase& p) {
                {"iowait_cores", core::json_or_null(p.iowait_cores)},
                {"process_cpu_cores", core::json_or_null(p.process_cpu_cores)},
                {"read_bytes_per_s", core::json_or_null(p.read_bytes_per_s)},
-               {"why", p.why}};
+               {"why", core::render(p.why, language)}};
 }
 
 }  // namespace
@@ -57,60 +57,70 @@ std::string status_line(const Sample& s) {
   return line;
 }
 
-std::string render_text(const Recording& rec, const Analysis& a, const Thresholds& th, size_t width) {
+std::string render_text(const Recording& rec, const Analysis& a, std::string_view language, const Thresholds& th,
+                        size_t width) {
+  auto say = [language](const core::Message& m) { return core::render(m, language); };
   std::string out;
   // A recording is a foreign file (--replay): its command, GPU names and
   // texts go through core::terminal_line, the whole text through terminal_text.
   const std::string what = !rec.info.command.empty() ? core::terminal_line(rec.info.command)
-                           : rec.info.pid            ? trf("pid {}", *rec.info.pid)
-                                                     : _("system-wide");
-  out += trnf("tfrig watch: {0} sample every {1} ({2})", "tfrig watch: {0} samples every {1} ({2})", a.samples,
-              a.samples, interval_text(rec.info.interval_s), what) +
+                           : rec.info.pid            ? say(core::Message(N_("pid {}"), *rec.info.pid))
+                                                     : say(core::Message(N_("system-wide")));
+  out += say(core::Message::plural(
+             NP_("tfrig watch: {0} sample every {1} ({2})", "tfrig watch: {0} samples every {1} ({2})"), a.samples,
+             a.samples, interval_message(rec.info.interval_s), what)) +
          "\n";
   for (const auto& g : rec.info.gpus) {
     const std::string name = g.name.empty() ? "?" : core::terminal_line(g.name);
     out += "  " +
-           (g.pcie_link_bytes_per_s
-                ? trf("GPU {0}: {1} (PCIe link {2})", g.index, name, core::format_rate(*g.pcie_link_bytes_per_s))
-                : trf("GPU {0}: {1}", g.index, name)) +
+           (g.pcie_link_bytes_per_s ? say(core::Message(N_("GPU {0}: {1} (PCIe link {2})"), g.index, name,
+                                                        core::format_rate(*g.pcie_link_bytes_per_s)))
+                                    : say(core::Message(N_("GPU {0}: {1}"), g.index, name))) +
            "\n";
   }
-  out += "\n" + trf("Verdict: {}", verdict_label(a.verdict)) + "\n  " + core::terminal_line(a.explanation) + "\n  " +
-         core::terminal_line(trf("Fix: {}", a.fix)) + "\n";
+  out += "\n" + say(core::Message(N_("Verdict: {}"), verdict_message(a.verdict))) + "\n  " +
+         core::terminal_line(say(a.explanation)) + "\n  " +
+         core::terminal_line(say(core::Message(N_("Fix: {}"), a.fix))) + "\n";
   const Phase& w = a.whole;
-  auto cores = [](const std::optional<double>& v) { return v ? trf("{:.2f} cores", *v) : std::string("-"); };
+  auto cores = [&say](const std::optional<double>& v) {
+    return v ? say(core::Message(N_("{:.2f} cores"), *v)) : std::string("-");
+  };
   out += "\n" +
-         trf("Whole run: GPU {0}  CPU busy {1}  iowait {2}  process {3}  reads {4}",
-             w.gpu_util_percent ? fmt::format("{:.0f}%", *w.gpu_util_percent) : "-", pct(w.cpu_busy_share),
-             cores(w.iowait_cores), cores(w.process_cpu_cores),
-             w.read_bytes_per_s ? core::format_rate(*w.read_bytes_per_s) : "-") +
+         say(core::Message(N_("Whole run: GPU {0}  CPU busy {1}  iowait {2}  process {3}  reads {4}"),
+                           w.gpu_util_percent ? fmt::format("{:.0f}%", *w.gpu_util_percent) : "-",
+                           pct(w.cpu_busy_share), cores(w.iowait_cores), cores(w.process_cpu_cores),
+                           w.read_bytes_per_s ? core::format_rate(*w.read_bytes_per_s) : "-")) +
          "\n";
   if (!a.phases.empty()) {
-    out += "\n" + _("Phases:") + "\n";
+    out += "\n" + say(core::Message(N_("Phases:"))) + "\n";
     size_t label_width = 16;
-    for (const Phase& p : a.phases) label_width = std::max(label_width, core::display_width(verdict_label(p.verdict)));
+    for (const Phase& p : a.phases)
+      label_width = std::max(label_width, core::display_width(say(verdict_message(p.verdict))));
     for (const Phase& p : a.phases) {
-      // TRANSLATORS: a phase's start and end, seconds into the run; keep the field widths so the column lines up.
-      out += core::wrap_hanging("  " + trf("{:>7.1f}s - {:>7.1f}s", p.start_t, p.end_t) + "  " +
-                                    core::pad_right(verdict_label(p.verdict), label_width) + " ",
-                                core::terminal_line(p.why), width) +
-             "\n";
+      out +=
+          core::wrap_hanging(
+              "  " +
+                  // TRANSLATORS: a phase's start and end, seconds into the run; keep the field widths so the column lines up.
+                  say(core::Message(N_("{:>7.1f}s - {:>7.1f}s"), p.start_t, p.end_t)) + "  " +
+                  core::pad_right(say(verdict_message(p.verdict)), label_width) + " ",
+              core::terminal_line(say(p.why)), width) +
+          "\n";
     }
   }
-  for (const auto& b : a.blind) out += "\n" + core::terminal_line(trf("Not seen: {}", b)) + "\n";
+  for (const auto& b : a.blind) out += "\n" + core::terminal_line(say(core::Message(N_("Not seen: {}"), b))) + "\n";
   out += "\n";
-  out += trf(
-      "Thresholds: compute-bound at GPU >= {0:.0f}% busy; input-bound when the GPU idles >= {1:.0f}% (highly >= {2:.0f}%) "
-      "-- TensorFlow Profiler's input-bound thresholds; CPU saturated at {3:.0f}%; storage: iowait >= {4:.1f} cores, "
-      "disk busy >= {5:.0f}%; PCIe at >= {6:.0f}% of the link (docs/watch.md).",
+  out += say(core::Message(
+      N_("Thresholds: compute-bound at GPU >= {0:.0f}% busy; input-bound when the GPU idles >= {1:.0f}% (highly >= {2:.0f}%) "
+         "-- TensorFlow Profiler's input-bound thresholds; CPU saturated at {3:.0f}%; storage: iowait >= {4:.1f} cores, "
+         "disk busy >= {5:.0f}%; PCIe at >= {6:.0f}% of the link (docs/watch.md)."),
       th.gpu_busy_percent, th.moderately_input_bound_idle * 100, th.highly_input_bound_idle * 100,
-      th.cpu_saturated * 100, th.iowait_cores, th.disk_util * 100, th.pcie_share * 100);
+      th.cpu_saturated * 100, th.iowait_cores, th.disk_util * 100, th.pcie_share * 100));
   out += "\n";
   // The phases hang under their reason; the other lines under their indent.
   return core::terminal_text(core::wrap_lines(out, width), false);
 }
 
-OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th) {
+OJson render_json(const Recording& rec, const Analysis& a, std::string_view language, const Thresholds& th) {
   OJson j;
   j["schema_version"] = 1;
   j["run"] = OJson{{"interval_s", rec.info.interval_s}, {"cpus", rec.info.cpus},
@@ -125,10 +135,12 @@ OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th)
   j["gpus"] = std::move(gpus);
   j["gpu_watched"] = a.gpu_watched;
   j["severity"] = a.severity.empty() ? OJson(nullptr) : OJson(a.severity);
-  j["explanation"] = a.explanation;
-  j["fix"] = a.fix;
-  j["whole_run"] = phase_json(a.whole);
-  j["not_seen"] = a.blind;
+  j["explanation"] = core::render(a.explanation, language);
+  j["fix"] = core::render(a.fix, language);
+  j["whole_run"] = phase_json(a.whole, language);
+  OJson not_seen = OJson::array();
+  for (const auto& b : a.blind) not_seen.push_back(core::render(b, language));
+  j["not_seen"] = std::move(not_seen);
   j["thresholds"] =
       OJson{{"gpu_busy_percent", th.gpu_busy_percent},
             {"moderately_input_bound_idle", th.moderately_input_bound_idle},
@@ -143,7 +155,7 @@ OJson render_json(const Recording& rec, const Analysis& a, const Thresholds& th)
   // The contract: the object ends with verdict, phases, samples.
   j["verdict"] = verdict_name(a.verdict);
   OJson phases = OJson::array();
-  for (const Phase& p : a.phases) phases.push_back(phase_json(p));
+  for (const Phase& p : a.phases) phases.push_back(phase_json(p, language));
   j["phases"] = std::move(phases);
   j["samples"] = a.samples;
   return j;

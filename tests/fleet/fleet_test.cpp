@@ -403,7 +403,9 @@ TEST(FleetLoad, VariedFleetOfSnapshotsBugReportsAndBrokenFiles) {
   auto multi = load_node(dir.file("multi"), kb(), LoadOptions{});
   ASSERT_TRUE(multi.has_value()) << multi.error().to_string();
   EXPECT_EQ(multi->name, "multi");
-  EXPECT_EQ(multi->notes, std::vector<std::string>{"imported from 2 files"});
+  ASSERT_EQ(multi->notes.size(), 1u);
+  EXPECT_EQ(core::english(multi->notes[0]), "imported from 2 files");
+  EXPECT_EQ(core::render(multi->notes[0], "zh_CN").find("files"), std::string::npos);
   EXPECT_TRUE(std::any_of(multi->facts.begin(), multi->facts.end(), [](const Fact& f) { return f.kind == "gpu.nvlink" && f.value != "none"; }));
   // A gzipped snapshot is read as one.
   test::write_file(dir.file("zipped"), bases()[1].doc.dump());
@@ -764,7 +766,11 @@ std::string nlohmann_fleet_json(const FleetReport& r) {
     const Node& n = r.nodes[i];
     return json{{"node", n.name}, {"file", n.file}, {"hostname", n.hostname.empty() ? json(nullptr) : json(n.hostname)},
                 {"source", n.source}, {"schema_version", n.schema_version}, {"tool_version", n.tool_version},
-                {"notes", n.notes},
+                {"notes", [&n] {
+                   std::vector<std::string> notes;
+                   for (const auto& note : n.notes) notes.push_back(core::english(note));
+                   return notes;
+                 }()},
                 {"summary", {{"error", n.summary.errors}, {"warning", n.summary.warnings}, {"info", n.summary.infos}}}};
   });
   array("unreadable", r.unreadable.size(), [&](size_t i) {
@@ -830,10 +836,10 @@ TEST(FleetRender, JsonIsTheBytesNlohmannWrote) {
     n.source = "snapshot";
     n.tool_version = s;
     n.schema_version = static_cast<int>(k);
-    n.notes = {s, s + s};
+    n.notes = {core::Message("{}", s), core::Message("{}", s + s)};
     n.summary = rules::Summary{static_cast<int>(k), 2, 3};
     r.nodes.push_back(n);
-    r.unreadable.push_back(Unreadable{s, s, s});
+    r.unreadable.push_back(Unreadable{s, s, s, {}});
     r.drift.push_back(Drift{s, s, s, s, s, k, k + 1, {NodeValue{s, s}, NodeValue{"n", s}}});
     r.findings.push_back(FindingAcross{s, rules::Severity::kError, s, {NodeEntity{s, s}}, k % 2 == 0});
     r.odd_nodes.push_back(OddNode{s, static_cast<int>(k), {Difference{s, s, s}}, {s}, {s, "fix"}, {}});
@@ -857,7 +863,7 @@ TEST(FleetCli, NothingReadableOrMissingIsAnInputError) {
 TEST(Fleet, TitlesAndFixesRenderInTheRenderersLanguage) {
   const FactKind* kind = find_fact_kind("driver.version");
   ASSERT_NE(kind, nullptr);
-  const Fix fix{kind, "", "535.104.05", {}};
+  const Fix fix{kind, "", "535.104.05", {}, nullptr};
   const std::string en = fix_in(fix, "en");
   const std::string zh = fix_in(fix, "zh_CN");
   EXPECT_NE(en.find("535.104.05"), std::string::npos) << en;
@@ -868,9 +874,17 @@ TEST(Fleet, TitlesAndFixesRenderInTheRenderersLanguage) {
   EXPECT_NE(title_in(std::string(kind->title), "zh_CN"), kind->title);
   // An id that is no catalog text shows as it is.
   EXPECT_EQ(title_in("vendor.custom_rule", "zh_CN"), "vendor.custom_rule");
-  const Fix finding{nullptr, "", "", core::Message(N_("yes"))};
+  const Fix finding{nullptr, "", "", core::Message(N_("yes")), nullptr};
   EXPECT_EQ(fix_in(finding, "en"), "yes");
   EXPECT_NE(fix_in(finding, "zh_CN"), "yes");
+  // A fact's value with words fills the fix in the fix's language.
+  const FactKind* toolkit = find_fact_kind("container.toolkit");
+  ASSERT_NE(toolkit, nullptr);
+  const Fix words{toolkit, "", "installed", {},
+                  std::make_shared<const core::Message>(core::Message::in_context(NC_("fleet value", "installed")))};
+  EXPECT_NE(fix_in(words, "en").find("(installed)"), std::string::npos) << fix_in(words, "en");
+  EXPECT_EQ(fix_in(words, "zh_CN").find("installed"), std::string::npos) << fix_in(words, "zh_CN");
+  EXPECT_EQ(fact_value_in("installed", words.expected_message, "zh_CN"), core::render(*words.expected_message, "zh_CN"));
 }
 
 }  // namespace

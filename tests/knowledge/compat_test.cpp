@@ -117,10 +117,10 @@ TEST_P(CompatTest, AnswersFromThePublishedTables) {
   auto a = check_compat(builtin(), c.q);
   const auto* part = a.find(c.part);
   ASSERT_NE(part, nullptr) << "no check for part " << c.part;
-  EXPECT_EQ(part->verdict, c.part_verdict) << part->reason;
+  EXPECT_EQ(part->verdict, c.part_verdict) << core::english(part->reason);
   EXPECT_FALSE(part->reason.empty());
   if (c.overall) {
-    EXPECT_EQ(a.verdict, c.overall) << compat_to_text(a);
+    EXPECT_EQ(a.verdict, c.overall) << compat_to_text(a, "en");
   }
   if (a.verdict == "no") {
     EXPECT_FALSE(a.alternatives.empty());
@@ -136,7 +136,7 @@ TEST(CompatTable, HasAtLeastSixtyCases) { EXPECT_GE(std::size(kCompatCases), 60u
 
 std::string first_alternative(const CompatQuery& q) {
   auto a = check_compat(builtin(), q);
-  return a.alternatives.empty() ? "" : a.alternatives.front();
+  return a.alternatives.empty() ? "" : core::english(a.alternatives.front());
 }
 
 TEST(CompatAlternatives, NewestTfForAnOldDriver) {
@@ -154,19 +154,19 @@ TEST(CompatAlternatives, NativeWindowsEndsAt210) {
 TEST(CompatAlternatives, KeplerNeedsR470) {
   auto a = check_compat(builtin(), Q("2.15", "525.60.13", nullptr, nullptr, "Tesla K80"));
   bool found = false;
-  for (const auto& alt : a.alternatives) found = found || (alt.find("R470") != std::string::npos && alt.find("2.14.0") != std::string::npos);
-  EXPECT_TRUE(found) << compat_to_text(a);
+  for (const auto& alt : a.alternatives) found = found || (core::english(alt).find("R470") != std::string::npos && core::english(alt).find("2.14.0") != std::string::npos);
+  EXPECT_TRUE(found) << compat_to_text(a, "en");
 }
 
 TEST(CompatAlternatives, MinimumDriverForTheRelease) {
   auto a = check_compat(builtin(), Q("2.15", "470.82.01"));
   bool found = false;
-  for (const auto& alt : a.alternatives) found = found || alt.find("Minimum driver for TensorFlow 2.15.0: 525.60.13") != std::string::npos;
-  EXPECT_TRUE(found) << compat_to_text(a);
+  for (const auto& alt : a.alternatives) found = found || core::english(alt).find("Minimum driver for TensorFlow 2.15.0: 525.60.13") != std::string::npos;
+  EXPECT_TRUE(found) << compat_to_text(a, "en");
 }
 
 TEST(CompatJson, Contract) {
-  auto j = compat_to_json(check_compat(builtin(), Q("2.15", "525.60.13", "12.2", "8.9", "Tesla K80", "3.11")));
+  auto j = compat_to_json(check_compat(builtin(), Q("2.15", "525.60.13", "12.2", "8.9", "Tesla K80", "3.11")), "en");
   EXPECT_EQ(j["verdict"], "no");
   ASSERT_TRUE(j["checks"].is_array());
   for (const auto& c : j["checks"]) {
@@ -177,10 +177,29 @@ TEST(CompatJson, Contract) {
   EXPECT_TRUE(j["alternatives"].is_array());
 }
 
+// The answer is messages: one answer renders in either language, with no
+// switch of the process's language in between (docs/i18n.md).
+TEST(CompatRender, OneAnswerInBothLanguages) {
+  const auto a = check_compat(builtin(), Q("2.15", "470.82.01", nullptr, nullptr, "Tesla K80"));
+  ASSERT_EQ(a.verdict, "no");
+  const std::string en = compat_to_text(a, "en");
+  const std::string zh = compat_to_text(a, "zh_CN");
+  EXPECT_NE(en.find("Nearest working combinations:"), std::string::npos) << en;
+  EXPECT_NE(zh.find("最接近的可用组合"), std::string::npos) << zh;
+  EXPECT_EQ(en.find("最接近的可用组合"), std::string::npos) << en;
+  const auto zh_json = compat_to_json(a, "zh_CN");
+  EXPECT_EQ(zh_json["verdict"], "no");
+  const auto en_json = compat_to_json(a, "en");
+  for (size_t i = 0; i < a.checks.size(); ++i) {
+    EXPECT_EQ(en_json["checks"][i]["reason"], core::english(a.checks[i].reason));
+    EXPECT_EQ(zh_json["checks"][i]["reason"], core::render(a.checks[i].reason, "zh_CN"));
+  }
+}
+
 TEST(CompatMatrix, OneRowPerRelease) {
   auto j = compat_matrix_json(builtin());
   EXPECT_EQ(j["rows"].size(), builtin().tf_builds().size());
-  EXPECT_NE(compat_matrix_text(builtin()).find("2.15.0"), std::string::npos);
+  EXPECT_NE(compat_matrix_text(builtin(), "en").find("2.15.0"), std::string::npos);
 }
 
 }  // namespace

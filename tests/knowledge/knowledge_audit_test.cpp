@@ -262,9 +262,9 @@ TEST(KnowledgeAudit, Compat215OnH100NamesBothOutcomes) {
   const CompatCheck* g = a.find("gpu");
   ASSERT_NE(g, nullptr);
   EXPECT_TRUE(g->uncertain);
-  EXPECT_TRUE(contains(g->reason, "PTX compute_80 only (JIT)")) << g->reason;
-  EXPECT_TRUE(contains(g->reason, "sm_90 SASS")) << g->reason;
-  EXPECT_TRUE(contains(g->reason, "sm_50, sm_60, sm_70, sm_80, compute_90")) << g->reason;
+  EXPECT_TRUE(contains(core::english(g->reason), "PTX compute_80 only (JIT)")) << core::english(g->reason);
+  EXPECT_TRUE(contains(core::english(g->reason), "sm_90 SASS")) << core::english(g->reason);
+  EXPECT_TRUE(contains(core::english(g->reason), "sm_50, sm_60, sm_70, sm_80, compute_90")) << core::english(g->reason);
 }
 
 TEST(KnowledgeAudit, InstalledWheelListIsAuthoritative) {
@@ -304,16 +304,16 @@ TEST(KnowledgeAudit, Compat215On4090DoesNotStateTheJitFlatly) {
   EXPECT_TRUE(g->uncertain);
   EXPECT_EQ(g->verdict, "caveats");
   // The old flat sentence is gone; both outcomes and the way to check are there.
-  EXPECT_FALSE(contains(g->reason, "PTX compute_80 only (JIT); the first start")) << g->reason;
-  EXPECT_TRUE(contains(g->reason, "uncertain")) << g->reason;
-  EXPECT_TRUE(contains(g->reason, "sm_80 SASS")) << g->reason;  // native under either candidate list
-  EXPECT_FALSE(contains(g->reason, "JIT")) << g->reason;
-  EXPECT_TRUE(contains(g->check, "get_build_info")) << g->check;
-  EXPECT_TRUE(contains(g->check, "build_info.py")) << g->check;
-  const std::string text = compat_to_text(a);
+  EXPECT_FALSE(contains(core::english(g->reason), "PTX compute_80 only (JIT); the first start")) << core::english(g->reason);
+  EXPECT_TRUE(contains(core::english(g->reason), "uncertain")) << core::english(g->reason);
+  EXPECT_TRUE(contains(core::english(g->reason), "sm_80 SASS")) << core::english(g->reason);  // native under either candidate list
+  EXPECT_FALSE(contains(core::english(g->reason), "JIT")) << core::english(g->reason);
+  EXPECT_TRUE(contains(core::english(g->check), "get_build_info")) << core::english(g->check);
+  EXPECT_TRUE(contains(core::english(g->check), "build_info.py")) << core::english(g->check);
+  const std::string text = compat_to_text(a, "en");
   EXPECT_TRUE(contains(text, "uncertain")) << text;
   EXPECT_TRUE(contains(text, "get_build_info")) << text;
-  const json j = compat_to_json(a);
+  const json j = compat_to_json(a, "en");
   bool seen = false;
   for (const auto& c : j["checks"]) {
     if (c["part"] != "gpu") continue;
@@ -329,15 +329,15 @@ TEST(KnowledgeAudit, CompatHedgesEveryInferredKernelListAndOnlyThose) {
   const auto inferred = check_compat(builtin(), gpu_query("2.17", "NVIDIA GeForce RTX 4090"));
   ASSERT_NE(inferred.find("gpu"), nullptr);
   EXPECT_TRUE(inferred.find("gpu")->uncertain);
-  EXPECT_TRUE(contains(inferred.find("gpu")->reason, "probably")) << inferred.find("gpu")->reason;
+  EXPECT_TRUE(contains(core::english(inferred.find("gpu")->reason), "probably")) << core::english(inferred.find("gpu")->reason);
   // 2.14's list is primary: the H100's JIT is stated as a fact, with no hedge.
   const auto primary = check_compat(builtin(), gpu_query("2.14", "NVIDIA H100 80GB HBM3"));
   ASSERT_NE(primary.find("gpu"), nullptr);
   EXPECT_FALSE(primary.find("gpu")->uncertain);
   EXPECT_TRUE(primary.find("gpu")->check.empty());
-  EXPECT_TRUE(contains(primary.find("gpu")->reason, "PTX compute_80 only (JIT); the first start JIT-compiles every kernel"))
-      << primary.find("gpu")->reason;
-  EXPECT_EQ(compat_to_json(primary)["checks"][1]["uncertain"], false);
+  EXPECT_TRUE(contains(core::english(primary.find("gpu")->reason), "PTX compute_80 only (JIT); the first start JIT-compiles every kernel"))
+      << core::english(primary.find("gpu")->reason);
+  EXPECT_EQ(compat_to_json(primary, "en")["checks"][1]["uncertain"], false);
 }
 
 TEST(KnowledgeAudit, MatrixJsonCarriesTheUncertaintyNextToTheKernels) {
@@ -351,7 +351,7 @@ TEST(KnowledgeAudit, MatrixJsonCarriesTheUncertaintyNextToTheKernels) {
     EXPECT_EQ(r["kernels_alternatives"][0]["ptx"], json::array({"9.0"}));
   }
   EXPECT_TRUE(seen);
-  EXPECT_TRUE(contains(compat_matrix_text(builtin()), "build_info.py"));
+  EXPECT_TRUE(contains(compat_matrix_text(builtin(), "en"), "build_info.py"));
 }
 
 }  // namespace

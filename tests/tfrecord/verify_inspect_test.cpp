@@ -46,19 +46,20 @@ TEST(Verify, ReportRendersToTextAndJson) {
   bad.problem = "data_crc";
   bad.record_index = 3;
   bad.offset = 420;
-  bad.message = "masked CRC-32C of the data does not match";
+  bad.text = core::Message("{}", "masked CRC-32C of the data does not match");
+  bad.message = core::english(bad.text);
   report.files.push_back(bad);
-  report.set_problems.push_back("shards: train-*-of-00004.tfrecord lacks shard 2");
+  report.set_problems.push_back(core::Message("{}", "shards: train-*-of-00004.tfrecord lacks shard 2"));
   EXPECT_EQ(report.bad_files(), 1u);
   EXPECT_EQ(report.good_records(), 13u);  // 10 in the TFDS shard, 3 before the bad record
 
-  EXPECT_EQ(render_verify_text(report, 1000),  // one line a file: the wrapping has its own tests
-            report.files[0].to_string() + "\n" +
+  EXPECT_EQ(render_verify_text(report, "en", 1000),  // one line a file: the wrapping has its own tests
+            report.files[0].to_string("en") + "\n" +
                 "FAIL shards/bad-\\xff.tfrecord: data_crc in record 3 at byte offset 420: masked CRC-32C of the data does not match\n"
                 "INCOMPLETE shards: train-*-of-00004.tfrecord lacks shard 2\n"
                 "2 file(s), 1 bad, 13 good records; 1 incomplete shard set(s)\n");
 
-  const std::string text = render_verify_json(report);
+  const std::string text = render_verify_json(report, "en");
   ASSERT_FALSE(text.empty());
   EXPECT_EQ(text.back(), '\n');
   auto j = nlohmann::json::parse(text);
@@ -73,8 +74,13 @@ TEST(Verify, ReportRendersToTextAndJson) {
   EXPECT_EQ(j["results"][1]["problem"]["offset"], 420);
   EXPECT_EQ(j["set_problems"][0], "shards: train-*-of-00004.tfrecord lacks shard 2");
 
+  // The same report in Chinese, with no switch of the process's language.
+  const std::string zh = render_verify_text(report, "zh_CN", 1000);
+  EXPECT_NE(zh.find("shards/bad-\\xff.tfrecord"), std::string::npos) << zh;
+  EXPECT_EQ(zh.find("good records"), std::string::npos) << zh;
+
   // Nothing found: the totals line alone.
-  EXPECT_EQ(render_verify_text(VerifyReport{}), "0 file(s), 0 bad, 0 good records\n");
+  EXPECT_EQ(render_verify_text(VerifyReport{}, "en"), "0 file(s), 0 bad, 0 good records\n");
 }
 
 TEST(Verify, TfdsShardMatchesItsDatasetInfo) {
@@ -135,6 +141,7 @@ TEST(Verify, IndexMismatchAndExamples) {
   EXPECT_FALSE(v.ok);
   EXPECT_EQ(v.problem, "index_mismatch");
   EXPECT_NE(v.message.find("offset of record 1 is 21; the record starts at 20"), std::string::npos) << v.message;
+  EXPECT_EQ(v.message, core::english(v.text));
   VerifyOptions no_index;
   no_index.check_index = false;
   EXPECT_TRUE(verify_file(dir / "x.tfrecord", no_index).ok);

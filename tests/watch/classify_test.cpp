@@ -25,34 +25,34 @@ TEST(WatchClassify, AnIntervalReadsAsPeopleWriteIt) {
   rec.info.interval_s = 3600;
   const Analysis a = analyse(rec);
   ASSERT_FALSE(a.blind.empty());
-  EXPECT_NE(a.blind[0].find("first 1 h interval"), std::string::npos) << a.blind[0];
-  EXPECT_NE(render_text(rec, a).find("every 1 h"), std::string::npos) << render_text(rec, a);  // not "3600.00 s"
+  EXPECT_NE(core::english(a.blind[0]).find("first 1 h interval"), std::string::npos) << core::english(a.blind[0]);
+  EXPECT_NE(render_text(rec, a, "en").find("every 1 h"), std::string::npos) << render_text(rec, a, "en");  // not "3600.00 s"
   rec.info.interval_s = 0.5;
-  EXPECT_NE(analyse(rec).blind[0].find("first 500 ms interval"), std::string::npos) << analyse(rec).blind[0];
+  EXPECT_NE(core::english(analyse(rec).blind[0]).find("first 500 ms interval"), std::string::npos) << core::english(analyse(rec).blind[0]);
 }
 
 TEST(WatchClassify, RecordedIoHeavyRunIsIoBound) {
   const Recording rec = load_recording("io-heavy.jsonl");
   ASSERT_GE(rec.samples.size(), 3u);
   const Analysis a = analyse(rec);
-  EXPECT_EQ(verdict_name(a.verdict), "io_bound") << render_text(rec, a);
+  EXPECT_EQ(verdict_name(a.verdict), "io_bound") << render_text(rec, a, "en");
   EXPECT_FALSE(a.gpu_watched);
   ASSERT_FALSE(a.blind.empty());
-  EXPECT_NE(a.blind.front().find("GPU"), std::string::npos);
+  EXPECT_NE(core::english(a.blind.front()).find("GPU"), std::string::npos);
 }
 
 TEST(WatchClassify, RecordedCpuHeavyRunIsCpuBound) {
   const Recording rec = load_recording("cpu-heavy.jsonl");
   ASSERT_GE(rec.samples.size(), 3u);
   const Analysis a = analyse(rec);
-  EXPECT_EQ(verdict_name(a.verdict), "cpu_bound") << render_text(rec, a);
+  EXPECT_EQ(verdict_name(a.verdict), "cpu_bound") << render_text(rec, a, "en");
 }
 
 TEST(WatchClassify, BusyGpuIsComputeBoundWhateverTheHost) {
   // The H100 at 100% (the capture under load) next to the CPU-heavy host.
   const Recording rec = with_gpu(load_recording("cpu-heavy.jsonl"), kH100Load);
   const Analysis a = analyse(rec);
-  EXPECT_EQ(verdict_name(a.verdict), "compute_bound") << render_text(rec, a);
+  EXPECT_EQ(verdict_name(a.verdict), "compute_bound") << render_text(rec, a, "en");
   EXPECT_TRUE(a.gpu_watched);
 }
 
@@ -61,7 +61,7 @@ TEST(WatchClassify, StarvedGpuWithSaturatedCpuIsInputBoundCpu) {
   // while preprocessing holds the CPU.
   const Recording rec = with_gpu(load_recording("cpu-heavy.jsonl"), k4080Load);
   const Analysis a = analyse(rec);
-  EXPECT_EQ(verdict_name(a.verdict), "input_bound_cpu") << render_text(rec, a);
+  EXPECT_EQ(verdict_name(a.verdict), "input_bound_cpu") << render_text(rec, a, "en");
   EXPECT_EQ(a.severity, "highly");  // idle 93% >= the Profiler's 20%
 }
 
@@ -69,7 +69,7 @@ TEST(WatchClassify, StarvedGpuWaitingOnStorageIsInputBoundIo) {
   // The guide's case study: the GPU starved because small-file reads were slow.
   const Recording rec = with_gpu(load_recording("io-heavy.jsonl"), k2080Load);
   const Analysis a = analyse(rec);
-  EXPECT_EQ(verdict_name(a.verdict), "input_bound_io") << render_text(rec, a);
+  EXPECT_EQ(verdict_name(a.verdict), "input_bound_io") << render_text(rec, a, "en");
 }
 
 TEST(WatchClassify, IdleGpuAndIdleHostIsIdle) {
@@ -107,10 +107,10 @@ TEST(WatchClassify, ABusySerialProcessOnABigMachineIsNotIdle) {
     s.disks.clear();
   }
   Analysis a = analyse(rec);
-  EXPECT_EQ(verdict_name(a.verdict), "cpu_bound") << render_text(rec, a);
+  EXPECT_EQ(verdict_name(a.verdict), "cpu_bound") << render_text(rec, a, "en");
   rec = with_gpu(rec, kH100Idle);
   a = analyse(rec);
-  EXPECT_EQ(verdict_name(a.verdict), "input_bound_cpu") << render_text(rec, a);
+  EXPECT_EQ(verdict_name(a.verdict), "input_bound_cpu") << render_text(rec, a, "en");
 }
 
 TEST(WatchClassify, MigGpuWithoutUtilisationFallsBackToTheHostSide) {
@@ -173,7 +173,7 @@ TEST(WatchClassify, PhasesFollowChangesAndIgnoreBlips) {
   // A one-sample blip inside the first phase does not make a phase.
   rec.samples[1].gpus[0].util_percent = 7;
   const Analysis a = analyse(rec);
-  ASSERT_EQ(a.phases.size(), 2u) << render_text(rec, a);
+  ASSERT_EQ(a.phases.size(), 2u) << render_text(rec, a, "en");
   EXPECT_EQ(a.phases[0].verdict, Verdict::kComputeBound);
   EXPECT_EQ(a.phases[1].verdict, Verdict::kInputBoundCpu);
   EXPECT_LT(a.phases[0].end_t, a.phases[1].end_t);
@@ -181,7 +181,7 @@ TEST(WatchClassify, PhasesFollowChangesAndIgnoreBlips) {
 
 TEST(WatchClassify, JsonEndsWithTheContractKeys) {
   const Recording rec = load_recording("io-heavy.jsonl");
-  const auto j = render_json(rec, analyse(rec));
+  const auto j = render_json(rec, analyse(rec), "en");
   std::vector<std::string> keys;
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   ASSERT_GE(keys.size(), 3u);

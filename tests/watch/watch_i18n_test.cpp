@@ -62,8 +62,8 @@ TEST(WatchI18n, ChineseTwoPhaseRunWithAGpuMatchesTheReviewedGolden) {
   InLanguage zh("zh_CN");
   const Recording rec = two_phase_run();
   const Analysis a = analyse(rec);
-  ASSERT_EQ(a.phases.size(), 2u) << render_text(rec, a);
-  std::string text = render_text(rec, a);
+  ASSERT_EQ(a.phases.size(), 2u) << render_text(rec, a, core::i18n::language());
+  std::string text = render_text(rec, a, core::i18n::language());
   text += "\n" + status_line(rec.samples.back()) + "\n";
   EXPECT_TRUE(tfrig::test::matches_golden(tfrig::test::golden_path("watch/h100_then_rtx4080_starved.zh_CN.txt"), text));
 }
@@ -73,7 +73,7 @@ TEST(WatchI18n, PhaseTextsStartInOneColumnInEveryLanguage) {
     InLanguage in(lang);
     const Recording rec = two_phase_run();
     const Analysis a = analyse(rec);
-    const std::string text = render_text(rec, a);
+    const std::string text = render_text(rec, a, core::i18n::language());
     ASSERT_EQ(a.phases.size(), 2u) << text;
     // Each phase line ends with its why; what comes before it (times and
     // the padded verdict) has the same display width on every line.
@@ -81,8 +81,8 @@ TEST(WatchI18n, PhaseTextsStartInOneColumnInEveryLanguage) {
     for (const Phase& p : a.phases) {
       const std::string label = verdict_label(p.verdict);
       for (auto line : core::split_lines(text)) {
-        if (line.find(label) != std::string_view::npos && core::ends_with(line, p.why)) {
-          starts.push_back(core::display_width(line) - core::display_width(p.why));
+        if (line.find(label) != std::string_view::npos && core::ends_with(line, core::render(p.why, lang))) {
+          starts.push_back(core::display_width(line) - core::display_width(core::render(p.why, lang)));
           break;
         }
       }
