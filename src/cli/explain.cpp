@@ -35,6 +35,7 @@
 #include "explain/corpus.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
+#include "report/report.h"
 #include "rules/judge.h"
 #include "codec/gzip.h"
 #include "importer/importer.h"

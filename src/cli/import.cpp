@@ -13,7 +13,7 @@
 #include "core/i18n.h"
 #include "core/log.h"
 #include "importer/importer.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::cli {
 

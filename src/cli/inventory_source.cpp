@@ -22,7 +22,7 @@
 #include "core/text.h"
 #include "core/units.h"
 #include "importer/importer.h"
-#include "report/coverage.h"
+#include "verdict/coverage.h"
 #include "report/probe_detail.h"
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/probe.h"

@@ -9,7 +9,7 @@
 #include "core/clock.h"
 #include "core/result.h"
 #include "core/sysroot.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace CLI {
 class App;

@@ -11,7 +11,7 @@
 #include "core/input_file.h"
 #include "core/json_text.h"
 #include "core/log.h"
-#include "report/report.h"
+#include "verdict/report.h"
 #include "rules/judge.h"
 #include "watch/classify.h"
 #include "watch/recording.h"

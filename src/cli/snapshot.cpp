@@ -6,7 +6,7 @@
 #include "core/atomic_file.h"
 #include "core/i18n.h"
 #include "core/log.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::cli {
 

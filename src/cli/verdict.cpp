@@ -13,6 +13,7 @@
 #include "core/i18n.h"
 #include "core/log.h"
 #include "core/output.h"
+#include "report/report.h"
 #include "report/severity_paint.h"
 #include "rules/judge.h"
 

@@ -15,8 +15,8 @@
 #include "explain/signatures.h"
 #include "knowledge/compat.h"
 #include "knowledge/knowledge.h"
-#include "report/report.h"
-#include "rules/finding.h"
+#include "verdict/report.h"
+#include "verdict/finding.h"
 
 namespace tfrig::explain {
 

@@ -25,7 +25,7 @@
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "probe/parse/proc_text.h"
-#include "report/coverage.h"
+#include "verdict/coverage.h"
 
 namespace tfrig::importer {
 

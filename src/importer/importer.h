@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::importer {
 

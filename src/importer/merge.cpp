@@ -8,7 +8,7 @@
 #include "core/i18n.h"
 #include "core/text.h"
 #include "inventory/kernel_events.h"
-#include "report/coverage.h"
+#include "verdict/coverage.h"
 
 namespace tfrig::importer {
 

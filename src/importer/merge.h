@@ -22,7 +22,7 @@
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "probe/probe.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::importer {
 

@@ -1,7 +1,6 @@
-// Findings in the report: the JSON contract ({rule_id, severity,
-// area, entity, title, message, evidence, fix} and a summary per severity)
-// and the text block doctor prints first: the verdict line, then the
-// findings grouped by area, worst area first.
+// Findings in the report: the text block doctor prints first: the verdict
+// line, then the findings grouped by area, worst area first (their JSON is
+// verdict/report_json.cpp).
 #include <map>
 
 #include <fmt/format.h>
@@ -9,8 +8,6 @@
 #include "core/display_width.h"
 #include "core/terminal_text.h"
 #include "core/i18n.h"
-#include "core/i18n_scope.h"
-#include "report/coverage.h"
 #include "report/probe_detail.h"
 #include "report/report.h"
 #include "report/severity_paint.h"
@@ -57,28 +54,6 @@ std::string area_label(std::string_view area) {
 
 namespace {
 
-// The texts rendered in the output's language: English unless --lang (the
-// contract, docs/snapshot.md), the page's language when the HTML report is
-// drawn from this document (doctor --format html, tfrig report).
-nlohmann::json finding_to_json(const rules::Finding& f, std::string_view language) {
-  const auto text = [language](const std::string& english, const std::optional<core::Message>& m) {
-    return rules::in_language(english, m, language);
-  };
-  nlohmann::json ev = nlohmann::json::array();
-  for (const auto& e : f.evidence) {
-    ev.push_back({{"fact", text(e.fact, e.fact_message)}, {"value", text(e.value, e.value_message)}, {"source", text(e.source, e.source_message)}});
-  }
-  return nlohmann::json{{"rule_id", f.rule_id},
-                        {"severity", rules::severity_name(f.severity)},
-                        {"area", f.area},
-                        {"entity", f.entity},
-                        {"title", text(f.title, f.title_message)},
-                        {"message", text(f.message, f.message_message)},
-                        {"evidence", ev},
-                        {"fix", text(f.fix, f.fix_message)},
-                        {"references", f.references}};
-}
-
 std::string paint(bool color, rules::Severity s, const std::string& text) { return paint_severity(color, s, text); }
 
 size_t severity_column() {
@@ -88,24 +63,6 @@ size_t severity_column() {
 }
 
 }  // namespace
-
-nlohmann::json findings_to_json(const Report& report) {
-  nlohmann::json list = nlohmann::json::array();
-  const std::string language = core::i18n::output_language();
-  for (const auto& f : report.findings) list.push_back(finding_to_json(f, language));
-  nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", rules::in_language(missing, language)}});
-  const Coverage coverage = coverage_of(report);
-  return nlohmann::json{{"target", rules::in_language(report.target, language)},
-                        {"skipped", skipped},
-                        {"verdict", rules::in_language(report.verdict, language)},
-                        {"examined", coverage.examined},
-                        {"not_examined", coverage.not_examined},
-                        {"findings", list},
-                        {"summary", {{"error", report.summary.errors},
-                                     {"warning", report.summary.warnings},
-                                     {"info", report.summary.infos}}}};
-}
 
 // Titles, messages and evidence quote inventory values (a GPU name, a path,
 // a log line): each is one line through core::terminal_line, so a value with

@@ -17,7 +17,7 @@
 
 #include "core/terminal_text.h"
 #include "knowledge/xid_catalog.h"
-#include "rules/finding.h"
+#include "verdict/finding.h"
 
 namespace tfrig::report {
 

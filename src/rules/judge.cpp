@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
-#include "report/probes_run.h"
+#include "verdict/probes_run.h"
 #include "rules/util.h"
 
 namespace tfrig::rules {

@@ -17,7 +17,7 @@
 #include "core/version.h"
 #include "inventory/inventory.h"
 #include "knowledge/knowledge.h"
-#include "rules/finding.h"
+#include "verdict/finding.h"
 
 namespace tfrig::rules {
 

@@ -1,6 +1,8 @@
 // A finding: what one rule says about one entity of the machine, with the
 // evidence it rests on and the exact fix. The JSON contract (docs/rules.md):
-// {rule_id, severity, area, entity, title, message, evidence, fix}.
+// {rule_id, severity, area, entity, title, message, evidence, fix}. Part of
+// the verdict model (verdict/), below rules/; the namespace stayed rules::
+// when it moved from rules/ (issue 32), so that its readers did not change.
 #pragma once
 
 #include <optional>

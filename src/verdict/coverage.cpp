@@ -1,5 +1,5 @@
-#include "report/coverage.h"
-#include "report/probes_run.h"
+#include "verdict/coverage.h"
+#include "verdict/probes_run.h"
 
 #include "core/i18n.h"
 

@@ -1,13 +1,17 @@
+// The report as JSON both ways: the snapshot document (docs/snapshot.md) and
+// the findings part doctor adds to it.
 #include <fstream>
 #include <sstream>
 
 #include "core/i18n.h"
+#include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/message.h"
 #include "core/sysroot.h"
 #include "inventory/json.h"
 #include "inventory/json_error.h"
-#include "report/report.h"
+#include "verdict/coverage.h"
+#include "verdict/report.h"
 
 namespace tfrig::report {
 
@@ -41,7 +45,47 @@ std::optional<core::Message> message_for(const nlohmann::json& j, const std::str
   return m;
 }
 
+// The texts rendered in the output's language: English unless --lang (the
+// contract, docs/snapshot.md), the page's language when the HTML report is
+// drawn from this document (doctor --format html, tfrig report).
+nlohmann::json finding_to_json(const rules::Finding& f, std::string_view language) {
+  const auto text = [language](const std::string& english, const std::optional<core::Message>& m) {
+    return rules::in_language(english, m, language);
+  };
+  nlohmann::json ev = nlohmann::json::array();
+  for (const auto& e : f.evidence) {
+    ev.push_back({{"fact", text(e.fact, e.fact_message)}, {"value", text(e.value, e.value_message)}, {"source", text(e.source, e.source_message)}});
+  }
+  return nlohmann::json{{"rule_id", f.rule_id},
+                        {"severity", rules::severity_name(f.severity)},
+                        {"area", f.area},
+                        {"entity", f.entity},
+                        {"title", text(f.title, f.title_message)},
+                        {"message", text(f.message, f.message_message)},
+                        {"evidence", ev},
+                        {"fix", text(f.fix, f.fix_message)},
+                        {"references", f.references}};
+}
+
 }  // namespace
+
+nlohmann::json findings_to_json(const Report& report) {
+  nlohmann::json list = nlohmann::json::array();
+  const std::string language = core::i18n::output_language();
+  for (const auto& f : report.findings) list.push_back(finding_to_json(f, language));
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", rules::in_language(missing, language)}});
+  const Coverage coverage = coverage_of(report);
+  return nlohmann::json{{"target", rules::in_language(report.target, language)},
+                        {"skipped", skipped},
+                        {"verdict", rules::in_language(report.verdict, language)},
+                        {"examined", coverage.examined},
+                        {"not_examined", coverage.not_examined},
+                        {"findings", list},
+                        {"summary", {{"error", report.summary.errors},
+                                     {"warning", report.summary.warnings},
+                                     {"info", report.summary.infos}}}};
+}
 
 nlohmann::json to_json(const Report& report) {
   nlohmann::json j;
