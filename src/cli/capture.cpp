@@ -15,7 +15,7 @@ namespace tfrig::cli {
 void add_capture_command(CLI::App& app, RunState& state) {
   struct Options {
     std::string output;
-    InventorySourceOptions source;
+    gather::InventorySourceOptions source;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -32,7 +32,7 @@ void add_capture_command(CLI::App& app, RunState& state) {
     auto log = std::make_shared<core::AccessLog>();
     core::SysRoot recording = root;
     recording.record_to(log);
-    auto report = probe_report(recording, opts->source);
+    auto report = gather::probe_report(recording, opts->source);
     if (!report) {
       core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
       state.exit_code = exit_code_for(report.error());

@@ -116,9 +116,9 @@ void add_compat_command(CLI::App& app, RunState& state) {
     knowledge::CompatQuery q{given(o->tf), given(o->driver), given(o->cuda), given(o->cudnn),
                              given(o->gpu), given(o->python), given(o->os)};
     if (!o->only_given) {
-      InventorySourceOptions source;
+      gather::InventorySourceOptions source;
       source.root = state.global.root;
-      auto report = load_report(source);
+      auto report = gather::load_report(source);
       if (report) {
         fill_compat_from_machine(q, report->inventory);
       } else {

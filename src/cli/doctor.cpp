@@ -11,6 +11,7 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
+#include "core/clock.h"
 #include "core/text_width.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
@@ -91,7 +92,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
       ->default_str("warning");
   cmd->callback([opts, &state] {
     core::Stopwatch watch;
-    InventorySourceOptions source;
+    gather::InventorySourceOptions source;
     source.root = state.global.root;
     source.snapshot = opts->snapshot;
     source.data_paths = opts->data_paths;
@@ -120,7 +121,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     }
     source.from = from_files.captures;
     source.capture_limits = opts->capture_limits;
-    auto report = load_report(source);
+    auto report = gather::load_report(source);
     if (!report) {
       core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
       state.exit_code = exit_code_for(report.error());
@@ -156,7 +157,7 @@ void add_doctor_command(CLI::App& app, RunState& state) {
     }
     std::string out;
     if (opts->format == "json") {
-      out = report_json_text(*report);
+      out = gather::report_json_text(*report);
     } else if (opts->format == "prometheus") {
       out = report::render_prometheus(*report, std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(), watch.seconds());
     } else if (opts->format == "html") {

@@ -324,12 +324,12 @@ void add_explain_command(CLI::App& app, RunState& state) {
     const bool explicit_machine = !o->snapshot.empty() || !o->from.empty() || o->machine;
     std::optional<report::Report> machine;
     if (explicit_machine || (command && !o->no_machine)) {
-      InventorySourceOptions src;
+      gather::InventorySourceOptions src;
       src.root = state.global.root;
       src.snapshot = o->snapshot;
       src.from = o->from;
       src.capture_limits = o->capture_limits;
-      auto r = load_report(src);
+      auto r = gather::load_report(src);
       if (r) {
         machine = std::move(*r);
       } else if (explicit_machine) {

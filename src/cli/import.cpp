@@ -62,7 +62,7 @@ void add_import_command(CLI::App& app, RunState& state) {
       ->required()
       ->type_name("FILE");
   xml->add_option("-o,--output", opts->output, _("Snapshot to write ('-' for stdout, the default)"))->type_name("FILE");
-  xml->callback([opts, &state] { state.exit_code = write_imported(report_from_nvidia_smi_xml(opts->xml_input), opts->output); });
+  xml->callback([opts, &state] { state.exit_code = write_imported(gather::report_from_nvidia_smi_xml(opts->xml_input), opts->output); });
   cmd->callback([opts, &state, cmd] {
     if (cmd->got_subcommand("nvidia-smi-xml")) return;
     if (opts->inputs.empty()) {
@@ -71,12 +71,12 @@ void add_import_command(CLI::App& app, RunState& state) {
       return;
     }
     // load_report: a tfrig capture (tfrig capture -o FILE) is replayed, anything else imported.
-    InventorySourceOptions source;
+    gather::InventorySourceOptions source;
     source.from = opts->inputs;
     source.capture_limits = opts->capture_limits;
     std::vector<std::string> warnings;
     source.import_warnings = &warnings;
-    auto report = load_report(source);
+    auto report = gather::load_report(source);
     // A replayed capture has no import warnings: its probes' problems are shown.
     const bool imported = report && report->source.rfind("import:", 0) == 0;
     state.exit_code = write_imported(std::move(report), opts->output, imported ? &warnings : nullptr);

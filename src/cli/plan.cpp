@@ -399,11 +399,11 @@ void add_plan_command(CLI::App& app, RunState& state) {
     data.price_currency = prices.currency;  // --price-per-hour is in the output's currency
     std::optional<report::Report> machine;
     if (o->here || !o->snapshot.empty()) {
-      InventorySourceOptions source;
+      gather::InventorySourceOptions source;
       source.root = state.global.root;
       source.snapshot = o->snapshot;
       if (!o->data_dir.empty()) source.data_paths.push_back(o->data_dir);
-      auto report = load_report(source);
+      auto report = gather::load_report(source);
       if (!report) return fail_with(report.error());
       machine = std::move(*report);
     }

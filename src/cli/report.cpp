@@ -70,7 +70,7 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
     auto r = report::load_snapshot(path);
     if (!r) return tl::unexpected(r.error());
     rules::attach_findings(*r, k, findings);
-    j = nlohmann::json::parse(report_json_text(*r));
+    j = nlohmann::json::parse(gather::report_json_text(*r));
   }
   return report::html::Document{*kind, std::move(j), path, true};
 }

@@ -87,10 +87,10 @@ void add_setup_command(CLI::App& app, RunState& state) {
       state.exit_code = exit_code_for(k.error());
       return;
     }
-    InventorySourceOptions source;
+    gather::InventorySourceOptions source;
     source.root = state.global.root;
     source.snapshot = o->snapshot;
-    auto report = load_report(source);
+    auto report = gather::load_report(source);
     if (!report && !o->snapshot.empty()) {
       core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
       state.exit_code = exit_code_for(report.error());
