@@ -83,16 +83,12 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   if (!o.size.empty()) {
     auto bytes = core::parse_size(o.size);
     if (!bytes || *bytes < (1u << 20)) {
-      core::log(core::LogLevel::kError, "{}", _("--size: expected a size of at least 1MiB such as 256MiB or 4G"));
-      return kExitUsage;
+      return failure(kExitUsage, _("--size: expected a size of at least 1MiB such as 256MiB or 4G"));
     }
     config.file_bytes = *bytes;
   }
 
-  if (auto known = bench::check_benchmark_ids(o.ids); !known) {
-    core::log(core::LogLevel::kError, "{}", core::describe(known.error()));
-    return kExitUsage;
-  }
+  if (auto known = bench::check_benchmark_ids(o.ids); !known) return failure(known.error(), kExitUsage);
 
   // The inventory gives the context: governor, NUMA nodes, the scratch disk.
   core::SysRoot root(global.root);
@@ -125,8 +121,7 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   if (tty) std::fprintf(stderr, "\r\033[K");
   texts.reset();
   if (!report) {
-    core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
-    return report.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal;
+    return failure(report.error(), report.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal);
   }
 
   nlohmann::json history_json = nlohmann::json::array();

@@ -93,17 +93,9 @@ void add_compat_command(CLI::App& app, RunState& state) {
   cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json"}));
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
-    if (!k) {
-      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
-      state.exit_code = exit_code_for(k.error());
-      return;
-    }
+    if (!k) return failure(state, k.error());
     if (!o->tf.empty()) {
-      if (auto ok = known_tf_version(*k, "--tf", o->tf); !ok) {
-        core::log(core::LogLevel::kError, "{}", core::describe(ok.error()));
-        state.exit_code = kExitUsage;
-        return;
-      }
+      if (auto ok = known_tf_version(*k, "--tf", o->tf); !ok) return failure(state, ok.error(), kExitUsage);
     }
     std::string out;
     if (o->matrix) {

@@ -55,9 +55,7 @@ void add_completion_command(CLI::App& app, RunState& state) {
     std::filesystem::create_directories(*dir, ec);
     for (const auto& page : man_pages(describe_cli(app), TFRIG_VERSION, man_date())) {
       if (auto w = core::write_file_atomic(*dir + "/" + page.file, page.text); !w) {
-        core::log(core::LogLevel::kError, "{}", core::describe(w.error()));
-        state.exit_code = kExitCantCreate;
-        return;
+        return failure(state, w.error(), kExitCantCreate);
       }
     }
     state.exit_code = kExitOk;

@@ -35,14 +35,6 @@ struct FleetOptions {
   unsigned jobs = 0;
 };
 
-bool color_wanted(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");  // https://no-color.org
-  if (no_color != nullptr && no_color[0] != '\0') return false;
-  return ::isatty(STDOUT_FILENO) == 1;
-}
-
 // doctor's rule: the worst thing found against --fail-on.
 int exit_code_for_fleet(const fleet::FleetReport& r, const std::string& fail_on) {
   if (!r.any_problem || fail_on == "never") return kExitOk;
@@ -55,19 +47,12 @@ int exit_code_for_fleet(const fleet::FleetReport& r, const std::string& fail_on)
 int run(const FleetOptions& o, const GlobalOptions& global) {
   core::Stopwatch watch;
   auto knowledge = knowledge::load(global.knowledge_dir);
-  if (!knowledge) {
-    core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
-    return exit_code_for(knowledge.error());
-  }
+  if (!knowledge) return failure(knowledge.error());
   auto files = fleet::list_inputs(o.inputs);
-  if (!files) {
-    core::log(core::LogLevel::kError, "{}", core::describe(files.error()));
-    return exit_code_for(files.error());
-  }
+  if (!files) return failure(files.error());
   if (files->empty()) {
-    core::log(core::LogLevel::kError, "{}",
-              trf("no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)", o.inputs.front()));
-    return kExitNoInput;
+    return failure(kExitNoInput,
+                   trf("no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)", o.inputs.front()));
   }
   fleet::LoadOptions load;
   if (!o.tf.empty()) load.tf = o.tf;
@@ -105,7 +90,7 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
                               o.output);
   } else {
     fleet::RenderOptions ro;
-    ro.color = o.output == "-" && color_wanted(o.color);
+    ro.color = o.output == "-" && use_color(o.color, STDOUT_FILENO);
     ro.width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
     const std::string out = o.format == "json" ? fleet::render_json(report, language) : fleet::render_text(report, ro);
     written = write_output(out, o.output);

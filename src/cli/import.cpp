@@ -23,10 +23,7 @@ namespace {
 // the report's own (English) problems are shown.
 int write_imported(core::Result<report::Report> report, const std::string& output,
                    const std::vector<std::string>* warnings = nullptr) {
-  if (!report) {
-    core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
-    return exit_code_for(report.error());
-  }
+  if (!report) return failure(report.error());
   for (const auto& s : report->probes) {
     // The detail is the snapshot's (English) data; only the frame is translated.
     core::log(core::LogLevel::kInfo, "{}", trf("import {}: {}", s.id, s.detail));
@@ -66,9 +63,7 @@ void add_import_command(CLI::App& app, RunState& state) {
   cmd->callback([opts, &state, cmd] {
     if (cmd->got_subcommand("nvidia-smi-xml")) return;
     if (opts->inputs.empty()) {
-      core::log(core::LogLevel::kError, "import: {}", _("give at least one FILE (see 'tfrig import --help')"));
-      state.exit_code = kExitUsage;
-      return;
+      return failure(state, kExitUsage, "import: " + _("give at least one FILE (see 'tfrig import --help')"));
     }
     // load_report: a tfrig capture (tfrig capture -o FILE) is replayed, anything else imported.
     gather::InventorySourceOptions source;

@@ -29,18 +29,14 @@ struct InspectArgs {
 int run(InspectArgs& a) {
   if (a.compression != "auto") {
     auto c = tfrecord::parse_compression(a.compression);
-    if (!c) {
-      core::log(core::LogLevel::kError, "{}", core::describe(c.error()));
-      return kExitUsage;
-    }
+    if (!c) return failure(c.error(), kExitUsage);
     a.options.compression = *c;
   }
   // The report's texts are the output's (English in JSON unless --lang); a
   // file that cannot be read gets its error in the reader's language.
   auto r = core::i18n::in_output_language([&a] { return tfrecord::inspect_file(a.path, a.options); });
   if (!r) {
-    core::log(core::LogLevel::kError, "inspect: {}", core::describe(r.error()));
-    return exit_code_for(r.error());
+    return failure(exit_code_for(r.error()), "inspect: " + core::describe(r.error()));
   }
   if (a.json) {
     core::i18n::OutputLanguage texts;
@@ -49,10 +45,9 @@ int run(InspectArgs& a) {
     std::fputs(tfrecord::report_to_text(*r, core::text_width(STDOUT_FILENO)).c_str(), stdout);
   }
   if (r->error) {
-    core::log(core::LogLevel::kError, "inspect: {}",
+    return failure(kExitDataErr, "inspect: " +
               trf("{}: not a valid TFRecord file from record {} (byte offset {}): {}", core::escape_bytes(a.path),
                   r->error->record_index, r->error->offset, core::escape_bytes(r->error->message)));
-    return kExitDataErr;
   }
   return kExitOk;
 }

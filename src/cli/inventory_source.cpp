@@ -61,8 +61,7 @@ int write_output(const std::string& text, const std::string& output) {
   }
   if (auto written = core::write_output(output, text); !written) {
     // TRANSLATORS: {} is "PATH: what went wrong".
-    core::log(core::LogLevel::kError, "{}", trf("cannot write {}", core::describe(written.error())));
-    return kExitCantCreate;
+    return failure(kExitCantCreate, trf("cannot write {}", core::describe(written.error())));
   }
   if (output != "-") core::log(core::LogLevel::kInfo, "{}", trnf("wrote {0} ({1} byte)", "wrote {0} ({1} bytes)", text.size(), output, text.size()));
   return kExitOk;

@@ -40,11 +40,7 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--sources", *sources, _("List every source of every file"));
   cmd->callback([format, sources, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
-    if (!k) {
-      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
-      state.exit_code = exit_code_for(k.error());
-      return;
-    }
+    if (!k) return failure(state, k.error());
     if (*format == "json") {
       nlohmann::json files = nlohmann::json::array();
       for (const auto& f : k->files()) {

@@ -40,20 +40,13 @@ int exit_code_for(const tfrecord::PackError& e) { return e.output ? kExitCantCre
 int run(PackArgs& a) {
   auto size = core::parse_size(a.shard_size);
   if (!size || *size == 0) {
-    core::log(core::LogLevel::kError, "--shard-size: {}", trf("expected a size such as 200MB, got '{}'", a.shard_size));
-    return kExitUsage;
+    return failure(kExitUsage, "--shard-size: " + trf("expected a size such as 200MB, got '{}'", a.shard_size));
   }
   auto comp = tfrecord::parse_compression(a.compression);
-  if (!comp) {
-    core::log(core::LogLevel::kError, "{}", core::describe(comp.error()));
-    return kExitUsage;
-  }
+  if (!comp) return failure(comp.error(), kExitUsage);
   auto& o = a.options;
   auto slice = tfrecord::resolve_slice(a.shard_index, a.num_shards, [](const char* name) { return std::getenv(name); });
-  if (!slice) {
-    core::log(core::LogLevel::kError, "{}", core::describe(slice.error()));
-    return kExitUsage;
-  }
+  if (!slice) return failure(slice.error(), kExitUsage);
   o.shard_index = slice->index;
   o.num_slices = slice->count;
   if (slice->origin != "--shard-index") {

@@ -58,8 +58,7 @@ struct PipelineOptions {
 int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   core::InterruptGuard guard(5.0, bench::remove_all_scratch_dirs);
   if (!o.model.empty() && o.samples_per_s > 0) {
-    core::log(core::LogLevel::kError, "{}", _("give either --model or --samples-per-s, not both"));
-    return kExitUsage;
+    return failure(kExitUsage, _("give either --model or --samples-per-s, not both"));
   }
   // Texts that go into the output (the price source, the demand's and the
   // stages' details, the advice) are built in the output language (English
@@ -67,13 +66,9 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   // measurement in the reader's. The measurement's progress lines and its
   // errors are built with its texts, in the output language.
   auto prices = core::i18n::in_output_language([&o] { return o.price.load(); });
-  if (!prices) {
-    core::log(core::LogLevel::kError, "{}", core::describe(prices.error()));
-    return exit_code_for(prices.error());
-  }
+  if (!prices) return failure(prices.error());
   if (o.epochs <= 0 && o.price.any_given()) {
-    core::log(core::LogLevel::kError, "{}", _("--epochs: the cost of a run needs its length (--epochs E)"));
-    return kExitUsage;
+    return failure(kExitUsage, _("--epochs: the cost of a run needs its length (--epochs E)"));
   }
   const auto catalog = plan::plan_gpus_from_catalog();
   if (auto named = check_price_names(o.price, *prices, catalog); !named) {
@@ -99,9 +94,9 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   req.batch = o.batch;
   auto demand = core::i18n::in_output_language([&] { return pipeline::resolve_demand(req, inv.inventory, catalog); });
   if (!demand) {
-    core::log(core::LogLevel::kError, "{}", core::describe(demand.error()));
-    return demand.error().code == core::ErrorCode::kNotFound || demand.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage
-                                                                                                                       : kExitInternal;
+    const auto code = demand.error().code;
+    return failure(demand.error(),
+                   code == core::ErrorCode::kNotFound || code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal);
   }
 
   pipeline::MeasureOptions mo;
@@ -129,8 +124,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (!measured) {
     texts.reset();
-    core::log(core::LogLevel::kError, "{}", core::describe(measured.error()));
-    return measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal;
+    return failure(measured.error(), measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal);
   }
   pipeline::ReportInputs in;
   in.data_dir = o.data_dir;

@@ -20,6 +20,7 @@
 #include "cli/price_options.h"
 #include "cli/validate.h"
 #include "core/errno_text.h"
+#include "core/try.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
 #include "core/input_file.h"
@@ -125,17 +126,15 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   if (!o.model.empty()) {
     const plan::CatalogModel* m = plan::find_model(o.model);
     if (m == nullptr) return core::fail(core::ErrorCode::kInvalidArgument, "--model", trf("unknown model '{}' (--list-models lists them)", o.model));
-    auto built = plan::catalog_workload(*m, o.image_size, o.seq_len);
-    if (!built) return tl::unexpected(built.error());
-    w = std::move(*built);
+    auto built = TFRIG_TRY(plan::catalog_workload(*m, o.image_size, o.seq_len));
+    w = std::move(built);
   } else if (o.params > 0) {
     if (o.family == "cnn") {
       // A CNN known only by its size: ResNet-50's layer list at the input
       // size, labelled as such (its activations per image stand in).
       const plan::CatalogModel* ref = plan::find_model("resnet50");
-      auto built = plan::catalog_workload(*ref, o.image_size, 0);
-      if (!built) return tl::unexpected(built.error());
-      w = std::move(*built);
+      auto built = TFRIG_TRY(plan::catalog_workload(*ref, o.image_size, 0));
+      w = std::move(built);
       w.model_id = "params";
       w.display_name = trf("CNN of {} parameters", o.params);
       w.throughput_key.clear();
@@ -154,8 +153,7 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
     w.trainable_params = o.params;
     w.params_source = "--params";
   } else {
-    auto text = read_text_file(o.keras_summary);
-    if (!text) return tl::unexpected(text.error());
+    auto text = TFRIG_TRY(read_text_file(o.keras_summary));
     // What the file says is wrong is malformed input (65), named by file and
     // line, whatever code the parser gave it (an absurd shape was 64 and
     // named only "line 5").
@@ -164,7 +162,7 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
       if (e.code == core::ErrorCode::kInvalidArgument) e.code = core::ErrorCode::kParse;
       return tl::unexpected(std::move(e));
     };
-    auto summary = plan::parse_keras_summary(*text);
+    auto summary = plan::parse_keras_summary(text);
     if (!summary) return in_file(summary.error());
     auto built = plan::keras_workload(*summary, o.seq_len, std::filesystem::path(o.keras_summary).filename().string());
     if (!built) return in_file(built.error());
@@ -204,9 +202,8 @@ std::optional<double> parse_deadline_hours(const std::string& text) {
 // for no time or cost (neither --epochs nor --steps).
 core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const plan::DataOptions& data, const plan::Workload& w,
                                                     plan::PriceBook& prices) {
-  auto book = o.price.load();
-  if (!book) return tl::unexpected(book.error());
-  prices = std::move(*book);
+  auto book = TFRIG_TRY(o.price.load());
+  prices = std::move(book);
   if (o.epochs <= 0 && o.steps == 0) {
     // --currency alone may name the currency of --price-per-hour (the server's epoch cost).
     const bool only_currency = o.price_per_hour >= 0 && o.price.prices.empty() && o.price.rent.empty() && o.price.buy.empty() &&
@@ -234,11 +231,9 @@ core::Result<std::optional<plan::RunSpec>> build_run(const PlanOptions& o, const
     if (!run.deadline_hours) return core::fail(core::ErrorCode::kInvalidArgument, "--deadline", trf("expected a duration such as 12h, 90min, 2d, found '{}'", core::printable(o.deadline)));
   }
   if (!o.pipeline_json.empty()) {
-    auto text = read_text_file(o.pipeline_json);
-    if (!text) return tl::unexpected(text.error());
-    auto rate = plan::input_rate_from_pipeline_json(*text, o.pipeline_json);
-    if (!rate) return tl::unexpected(rate.error());
-    run.input_rate = *rate;
+    auto text = TFRIG_TRY(read_text_file(o.pipeline_json));
+    auto rate = TFRIG_TRY(plan::input_rate_from_pipeline_json(text, o.pipeline_json));
+    run.input_rate = rate;
     run.input_rate_source = "tfrig pipeline, " + o.pipeline_json;
   }
   return std::optional<plan::RunSpec>{run};
@@ -256,11 +251,9 @@ core::Result<plan::ThroughputModel> calibrated_model(const PlanOptions& o, const
   }
   // A Profiler trace may be large (plain JSON up to kMaxTraceBytes); a fit log
   // or pipeline result over 16 MiB is refused by parse_step_file.
-  auto bytes = core::read_input_file(o.calibrate, plan::kMaxTraceBytes);
-  if (!bytes) return tl::unexpected(bytes.error());
-  auto step = plan::parse_step_file(*bytes, o.calibrate);
-  if (!step) return tl::unexpected(step.error());
-  return plan::calibrate_model(base, w, *gpu, *step, o.calibrate);
+  auto bytes = TFRIG_TRY(core::read_input_file(o.calibrate, plan::kMaxTraceBytes));
+  auto step = TFRIG_TRY(plan::parse_step_file(bytes, o.calibrate));
+  return plan::calibrate_model(base, w, *gpu, step, o.calibrate);
 }
 
 void print_models() {
@@ -283,6 +276,142 @@ CLI::Validator deadline_text() {
         return {};
       },
       "");  // help's type column shows type_name alone
+}
+
+// What the data says (--dataset-size, --sample-bytes, --data DIR measured,
+// --decode-rate-per-core, --storage-separate, --price-per-hour); --data's
+// figures are noted on the workload.
+core::Result<plan::DataOptions> data_options(const PlanOptions& o, plan::Workload& w) {
+  plan::DataOptions data;
+  if (o.dataset_size > 0) data.dataset_samples = o.dataset_size;
+  if (!o.sample_bytes.empty()) {
+    auto b = core::parse_size(o.sample_bytes);
+    if (!b || *b == 0) {
+      return core::fail(core::ErrorCode::kInvalidArgument, "--sample-bytes",
+                        trf("expected a size such as 110k or 2MB, found '{}'", core::printable(o.sample_bytes)));
+    }
+    data.sample_bytes = *b;
+  }
+  if (!o.data_dir.empty()) {
+    auto stats = TFRIG_TRY(measure_data_dir(o.data_dir));
+    if (stats.files > 0) {
+      if (!data.dataset_samples) data.dataset_samples = stats.files;
+      if (!data.sample_bytes) data.sample_bytes = stats.bytes / stats.files;
+      w.notes.push_back(trf("--data {0}: {1} files, {2} on average (one sample per file assumed; TFRecord shards hold many)",
+                            o.data_dir, stats.files, core::format_bytes_decimal(stats.bytes / stats.files)));
+    }
+  }
+  if (o.decode_rate_per_core > 0) {
+    data.decode_rate_per_core = o.decode_rate_per_core;
+    data.decode_rate_source = "--decode-rate-per-core";
+  }
+  data.storage_separate = o.storage_separate;
+  if (o.price_per_hour >= 0) data.price_per_gpu_hour = o.price_per_hour;
+  return data;
+}
+
+// The throughput model when it is not the built-in one: refitted on a
+// --knowledge folder's measurements, then rescaled by --calibrate (its note
+// added to the workload); nullopt for the built-in model.
+core::Result<std::optional<plan::ThroughputModel>> throughput_model(const PlanOptions& o, const std::string& knowledge_dir,
+                                                                     plan::Workload& w,
+                                                                     const std::vector<plan::GpuCandidate>& catalog) {
+  std::optional<plan::ThroughputModel> model;
+  if (!knowledge_dir.empty()) {
+    auto measured = TFRIG_TRY(plan::load_measurements(knowledge_dir));
+    model = plan::make_throughput_model(measured, catalog);
+  }
+  if (!o.calibrate.empty()) {
+    // The calibration's text goes into the output (notes, basis_detail): built in the output language.
+    auto calibrated = core::i18n::in_output_language(
+        [&] { return calibrated_model(o, w, catalog, model ? *model : plan::builtin_throughput_model()); });
+    if (!calibrated) return tl::unexpected(calibrated.error());
+    model = std::move(*calibrated);
+    w.notes.push_back(model->user->text);
+  }
+  return model;
+}
+
+// --here or --snapshot: the machine the plan judges.
+core::Result<std::optional<report::Report>> plan_machine(const PlanOptions& o, const std::string& root) {
+  if (!o.here && o.snapshot.empty()) return std::optional<report::Report>();
+  gather::InventorySourceOptions source;
+  source.root = root;
+  source.snapshot = o.snapshot;
+  if (!o.data_dir.empty()) source.data_paths.push_back(o.data_dir);
+  auto report = TFRIG_TRY(gather::load_report(source));
+  return std::optional<report::Report>(std::move(report));
+}
+
+nlohmann::json plan_json(const plan::PlanResult& result, const plan::ThroughputModel* use,
+                         const std::optional<plan::CostTable>& costs) {
+  nlohmann::json j = plan::to_json(result);
+  j["calibration"] = use != nullptr && use->user ? use->user->json : nlohmann::json(nullptr);
+  j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
+  return j;
+}
+
+// The plan as text, markdown or JSON (the HTML page is written by run_plan).
+std::string render_plan(const PlanOptions& o, const plan::PlanResult& result, const plan::ThroughputModel* use,
+                        const std::optional<plan::CostTable>& costs) {
+  plan::RenderOptions ro;
+  ro.all_gpus = o.all;
+  ro.top = o.top;
+  ro.width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
+  if (o.format == "json") return core::json_text(plan_json(result, use, costs));
+  if (o.format == "markdown") return plan::render_markdown(result, ro);
+  std::string out = plan::render_text(result, ro);
+  if (costs) out += plan::render_cost_text(*costs, o.top > 0 ? o.top : 10, ro.width);
+  return core::terminal_text(out, false);  // model and file names may be foreign bytes
+}
+
+void run_plan(const PlanOptions& o, RunState& state) {
+  if (o.list_models) {
+    print_models();
+    state.exit_code = kExitOk;
+    return;
+  }
+  // Texts that go into the output (the workload's name and notes, the price
+  // source, the plan's notes) are built in the output language (English in
+  // JSON unless --lang); input errors in the reader's.
+  auto w = core::i18n::in_output_language([&o] { return build_workload(o); });
+  if (!w) return failure(state, w.error());
+  auto data = data_options(o, *w);
+  if (!data) return failure(state, data.error());
+  const auto rank = plan::parse_rank_by(o.rank);
+  auto knowledge = knowledge::load(state.global.knowledge_dir);
+  if (!knowledge) return failure(state, knowledge.error());
+  const std::vector<plan::GpuCandidate> catalog = plan::plan_gpus_from_catalog(*knowledge);
+  auto model = throughput_model(o, state.global.knowledge_dir, *w, catalog);
+  if (!model) return failure(state, model.error());
+  const plan::ThroughputModel* use = *model ? &**model : nullptr;
+  plan::PriceBook prices;
+  auto run = core::i18n::in_output_language([&] { return build_run(o, *data, *w, prices); });
+  if (!run) return failure(state, run.error());
+  if (auto named = check_price_names(o.price, prices, catalog); !named) return failure(state, named.error());
+  data->price_currency = prices.currency;  // --price-per-hour is in the output's currency
+  auto machine = plan_machine(o, state.global.root);
+  if (!machine) return failure(state, machine.error());
+
+  std::optional<core::i18n::OutputLanguage> texts;
+  texts.emplace();
+  plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), *data, use);
+  std::optional<plan::CostTable> costs;
+  if (*run) costs = plan::cost_table(result.gpus, **run, prices);
+  if (*machine) {
+    const std::string where = o.snapshot.empty() ? _("this machine") : trf("snapshot {0}", o.snapshot);
+    result.machine = plan::judge_machine((*machine)->inventory, where, *w, catalog, *data, use);
+  }
+  if (o.format == "html") {
+    nlohmann::json j = plan_json(result, use, costs);
+    texts.reset();
+    state.exit_code = write_html_page(report::html::PageKind::kPlan, std::move(j), "tfrig plan", o.output);
+    return;
+  }
+  const std::string out = render_plan(o, result, use, costs);
+  texts.reset();
+  state.exit_code = write_output(out, o.output);
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -328,122 +457,7 @@ void add_plan_command(CLI::App& app, RunState& state) {
   cmd->add_option("--calibrate-gpu", o->calibrate_gpu, _("The GPU the --calibrate run used (catalog name or id)"))->type_name("GPU");
   cmd->add_option("--pipeline", o->pipeline_json, _("A 'tfrig pipeline --format json' result: its input rate caps every GPU"))
       ->type_name("FILE");
-  cmd->callback([o, &state] {
-    if (o->list_models) {
-      print_models();
-      state.exit_code = kExitOk;
-      return;
-    }
-    auto fail_with = [&state](const core::Error& e) {
-      core::log(core::LogLevel::kError, "{}", core::describe(e));
-      state.exit_code = exit_code_for(e);
-    };
-    // Texts that go into the output (the workload's name and notes, the price
-    // source, the plan's notes) are built in the output language (English in
-    // JSON unless --lang); input errors in the reader's.
-    auto w = core::i18n::in_output_language([&o] { return build_workload(*o); });
-    if (!w) return fail_with(w.error());
-
-    plan::DataOptions data;
-    if (o->dataset_size > 0) data.dataset_samples = o->dataset_size;
-    if (!o->sample_bytes.empty()) {
-      auto b = core::parse_size(o->sample_bytes);
-      if (!b || *b == 0) return fail_with(core::Error{core::ErrorCode::kInvalidArgument, "--sample-bytes", trf("expected a size such as 110k or 2MB, found '{}'", core::printable(o->sample_bytes))});
-      data.sample_bytes = *b;
-    }
-    if (!o->data_dir.empty()) {
-      auto stats = measure_data_dir(o->data_dir);
-      if (!stats) return fail_with(stats.error());
-      if (stats->files > 0) {
-        if (!data.dataset_samples) data.dataset_samples = stats->files;
-        if (!data.sample_bytes) data.sample_bytes = stats->bytes / stats->files;
-        w->notes.push_back(trf("--data {0}: {1} files, {2} on average (one sample per file assumed; TFRecord shards hold many)",
-                                       o->data_dir, stats->files, core::format_bytes_decimal(stats->bytes / stats->files)));
-      }
-    }
-    if (o->decode_rate_per_core > 0) {
-      data.decode_rate_per_core = o->decode_rate_per_core;
-      data.decode_rate_source = "--decode-rate-per-core";
-    }
-    data.storage_separate = o->storage_separate;
-    if (o->price_per_hour >= 0) data.price_per_gpu_hour = o->price_per_hour;
-
-    const auto rank = plan::parse_rank_by(o->rank);
-    auto knowledge = knowledge::load(state.global.knowledge_dir);
-    if (!knowledge) {
-      core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
-      state.exit_code = exit_code_for(knowledge.error());
-      return;
-    }
-    const std::vector<plan::GpuCandidate> catalog = plan::plan_gpus_from_catalog(*knowledge);
-    // --knowledge may bring newer measurements: the calibration is refitted on them.
-    std::optional<plan::ThroughputModel> model;
-    if (!state.global.knowledge_dir.empty()) {
-      auto measured = plan::load_measurements(state.global.knowledge_dir);
-      if (!measured) return fail_with(measured.error());
-      model = plan::make_throughput_model(*measured, catalog);
-    }
-    if (!o->calibrate.empty()) {
-      // The calibration's text goes into the output (notes, basis_detail): built in the output language.
-      auto calibrated = core::i18n::in_output_language(
-          [&] { return calibrated_model(*o, *w, catalog, model ? *model : plan::builtin_throughput_model()); });
-      if (!calibrated) return fail_with(calibrated.error());
-      model = std::move(*calibrated);
-      w->notes.push_back(model->user->text);
-    }
-    const plan::ThroughputModel* use = model ? &*model : nullptr;
-    plan::PriceBook prices;
-    auto run = core::i18n::in_output_language([&] { return build_run(*o, data, *w, prices); });
-    if (!run) return fail_with(run.error());
-    if (auto named = check_price_names(o->price, prices, catalog); !named) return fail_with(named.error());
-    data.price_currency = prices.currency;  // --price-per-hour is in the output's currency
-    std::optional<report::Report> machine;
-    if (o->here || !o->snapshot.empty()) {
-      gather::InventorySourceOptions source;
-      source.root = state.global.root;
-      source.snapshot = o->snapshot;
-      if (!o->data_dir.empty()) source.data_paths.push_back(o->data_dir);
-      auto report = gather::load_report(source);
-      if (!report) return fail_with(report.error());
-      machine = std::move(*report);
-    }
-
-    std::optional<core::i18n::OutputLanguage> texts;
-    texts.emplace();
-    plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), data, use);
-    std::optional<plan::CostTable> costs;
-    if (*run) costs = plan::cost_table(result.gpus, **run, prices);
-    if (machine) {
-      const std::string where = o->snapshot.empty() ? _("this machine") : trf("snapshot {0}", o->snapshot);
-      result.machine = plan::judge_machine(machine->inventory, where, *w, catalog, data, use);
-    }
-
-    plan::RenderOptions ro;
-    ro.all_gpus = o->all;
-    ro.top = o->top;
-    ro.width = core::text_width(o->output == "-" ? STDOUT_FILENO : -1);
-    std::string out;
-    if (o->format == "json" || o->format == "html") {
-      nlohmann::json j = plan::to_json(result);
-      j["calibration"] = use != nullptr && use->user ? use->user->json : nlohmann::json(nullptr);
-      j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
-      if (o->format == "html") {
-        texts.reset();
-        state.exit_code = write_html_page(report::html::PageKind::kPlan, std::move(j), "tfrig plan", o->output);
-        return;
-      }
-      out = core::json_text(std::move(j));
-    } else if (o->format == "markdown") {
-      out = plan::render_markdown(result, ro);
-    } else {
-      out = plan::render_text(result, ro);
-      if (costs) out += plan::render_cost_text(*costs, o->top > 0 ? o->top : 10, ro.width);
-      out = core::terminal_text(out, false);  // model and file names may be foreign bytes
-    }
-    texts.reset();
-    state.exit_code = write_output(out, o->output);
-    std::fflush(stdout);
-  });
+  cmd->callback([o, &state] { run_plan(*o, state); });
 }
 
 }  // namespace tfrig::cli

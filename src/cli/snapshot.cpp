@@ -23,11 +23,7 @@ void add_snapshot_command(CLI::App& app, RunState& state) {
     gather::InventorySourceOptions source = opts->source;
     source.root = state.global.root;
     auto report = gather::load_report(source);
-    if (!report) {
-      core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
-      state.exit_code = exit_code_for(report.error());
-      return;
-    }
+    if (!report) return failure(state, report.error());
     state.exit_code = write_report_json(*report, opts->output);
   });
 }

@@ -32,10 +32,7 @@ int exit_code_for_findings(const rules::Summary& s, const std::string& fail_on) 
 // --explain RULE: the rule's row, then what it says here.
 int explain_rule(report::Report& r, const knowledge::Knowledge& k, const std::string& id, const std::string& tf) {
   const rules::Rule* rule = rules::find_rule(id);
-  if (!rule) {
-    core::log(core::LogLevel::kError, "{}", trf("--explain: no rule '{}' (list them with 'tfrig rules')", id));
-    return kExitUsage;
-  }
+  if (!rule) return failure(kExitUsage, trf("--explain: no rule '{}' (list them with 'tfrig rules')", id));
   const auto one = rules::attach_one_rule(r, k, *rule, tf.empty() ? std::nullopt : std::optional<std::string>(tf));
   const size_t width = core::text_width(STDOUT_FILENO);
   std::string out = trf("{0} ({1}, {2})", rule->id, report::area_label(rule->area), report::severity_label(rule->severity)) + "\n" +

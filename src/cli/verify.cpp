@@ -31,10 +31,7 @@ struct VerifyArgs {
 int run(VerifyArgs& a) {
   if (a.compression != "auto") {
     auto c = tfrecord::parse_compression(a.compression);
-    if (!c) {
-      core::log(core::LogLevel::kError, "{}", core::describe(c.error()));
-      return kExitUsage;
-    }
+    if (!c) return failure(c.error(), kExitUsage);
     a.options.compression = *c;
   }
   a.options.progress = a.progress;
@@ -44,8 +41,7 @@ int run(VerifyArgs& a) {
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec)) continue;
     if (auto ok = core::check_input_file(p); !ok) {
-      core::log(core::LogLevel::kError, "verify: {}", core::describe(ok.error()));
-      return kExitNoInput;
+      return failure(kExitNoInput, "verify: " + core::describe(ok.error()));
     }
   }
   tfrecord::VerifyReport report;

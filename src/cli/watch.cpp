@@ -93,57 +93,39 @@ int emit(const watch::Recording& rec, const std::string& format, const std::stri
 int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
   if (!o.replay.empty()) {
     if (o.pid != 0 || !o.command.empty() || !o.record.empty()) {
-      core::log(core::LogLevel::kError, "{}", _("--replay re-analyses a recording: it takes no --pid, COMMAND or --record"));
-      return kExitUsage;
+      return failure(kExitUsage, _("--replay re-analyses a recording: it takes no --pid, COMMAND or --record"));
     }
     // A day sampled every second is ~50 MB of JSON Lines; 512 MiB is ten days.
     auto text = core::read_input_file(o.replay, 512u << 20);
-    if (!text) {
-      core::log(core::LogLevel::kError, "{}", core::describe(text.error()));
-      return exit_code_for(text.error());
-    }
+    if (!text) return failure(text.error());
     auto rec = watch::parse_recording(*text, o.replay);
-    if (!rec) {
-      core::log(core::LogLevel::kError, "{}", core::describe(rec.error()));
-      return kExitDataErr;
-    }
+    if (!rec) return failure(rec.error(), kExitDataErr);
     return emit(*rec, o.format, o.output);
   }
-  if (o.pid != 0 && !o.command.empty()) {
-    core::log(core::LogLevel::kError, "{}", _("give either --pid PID or -- COMMAND, not both"));
-    return kExitUsage;
-  }
+  if (o.pid != 0 && !o.command.empty()) return failure(kExitUsage, _("give either --pid PID or -- COMMAND, not both"));
   watch::WatchOptions w;
   auto interval = parse_duration(o.interval);
   if (!interval || *interval < 0.05) {
-    core::log(core::LogLevel::kError, "{}", _("--interval: expected a duration of at least 50ms such as 1s or 500ms"));
-    return kExitUsage;
+    return failure(kExitUsage, _("--interval: expected a duration of at least 50ms such as 1s or 500ms"));
   }
   w.interval_s = *interval;
   if (!o.duration.empty()) {
     auto d = parse_duration(o.duration);
-    if (!d) {
-      core::log(core::LogLevel::kError, "{}", _("--duration: expected a duration such as 60s, 5m or 2h"));
-      return kExitUsage;
-    }
+    if (!d) return failure(kExitUsage, _("--duration: expected a duration such as 60s, 5m or 2h"));
     w.duration_s = *d;
   }
   if (!o.disk_limit.empty()) {
     std::string_view t = core::trim(o.disk_limit);
     if (core::ends_with(t, "/s")) t.remove_suffix(2);
     auto bytes = core::parse_size(t);
-    if (!bytes || *bytes == 0) {
-      core::log(core::LogLevel::kError, "{}", _("--disk-limit: expected a rate such as 550MB/s or 3GB/s"));
-      return kExitUsage;
-    }
+    if (!bytes || *bytes == 0) return failure(kExitUsage, _("--disk-limit: expected a rate such as 550MB/s or 3GB/s"));
     w.disk_limit_bytes_per_s = static_cast<double>(*bytes);
   }
   if (!o.record.empty()) {
     // Refused before the command runs, not after it ended.
     std::error_code ec;
     if (std::filesystem::is_directory(o.record, ec)) {
-      core::log(core::LogLevel::kError, "{}", trf("{}: is a directory; --record expects a file name", o.record));
-      return kExitNoInput;
+      return failure(kExitNoInput, trf("{}: is a directory; --record expects a file name", o.record));
     }
   }
   if (o.pid != 0) w.pid = o.pid;

@@ -1,8 +1,14 @@
 #include "explain/explain.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -10,6 +16,9 @@
 
 #include "core/display_width.h"
 #include "core/i18n.h"
+#include "core/input_file.h"
+#include "core/sysroot.h"
+#include "explain/command_runner.h"
 #include "explain/log_reader.h"
 #include "importer/kernel_log.h"
 #include "importer/text_encoding.h"
@@ -698,6 +707,87 @@ nlohmann::json analysis_json(const LogAnalysis& a) {
   return nlohmann::json{{"lines", a.lines},       {"bytes", a.bytes},   {"truncated_lines", a.truncated_lines},
                         {"signatures", groups},   {"facts", facts},     {"not_recognised", unrec},
                         {"not_recognised_not_kept", a.unrecognised_not_kept}};
+}
+
+// Reads FILE ("-": stdin) through the analyzer, 1 MiB at a time.
+core::Result<LogAnalysis> analyze_file(const std::string& path, const SignatureTable& table) {
+  const bool is_stdin = path == "-";
+  const std::string name = is_stdin ? "stdin" : path;
+  std::FILE* f = stdin;
+  if (!is_stdin) {
+    // A directory, device or socket is refused (/dev/zero never ends); a log
+    // is streamed, so its size needs no cap.
+    if (auto ok = core::check_input_file(path); !ok) return tl::unexpected(ok.error());
+    // O_NONBLOCK: a FIFO with no writer opens at once and reads as empty
+    // instead of blocking for ever; reads block again after.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return tl::unexpected(core::errno_error(errno, path, "open"));
+    if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    f = ::fdopen(fd, "rb");
+    if (f == nullptr) {
+      const int err = errno;
+      ::close(fd);
+      return tl::unexpected(core::errno_error(err, path, "open"));
+    }
+  }
+  LogAnalyzer analyzer(table);
+  LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
+  std::vector<char> buf(1 << 20);
+  size_t n = 0;
+  // UTF-16 (PowerShell's `>`): the first read says so; the file is then
+  // converted whole (a log of that size is a paste, not a stream), up to a cap.
+  constexpr size_t kMaxUtf16Bytes = 256u << 20;
+  std::string utf16;
+  bool first = true;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+    const std::string_view chunk(buf.data(), n);
+    if (first) {
+      first = false;
+      if (looks_utf16(chunk)) utf16.assign(chunk);
+      if (!utf16.empty()) {
+        analyzer.add_bytes(n);
+        continue;
+      }
+    } else if (!utf16.empty()) {
+      if (utf16.size() + n > kMaxUtf16Bytes) {
+        if (!is_stdin) std::fclose(f);
+        return core::fail(core::ErrorCode::kParse, name, trf("a UTF-16 log over {} MiB; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)", kMaxUtf16Bytes >> 20));
+      }
+      utf16.append(chunk);
+      analyzer.add_bytes(n);
+      continue;
+    }
+    splitter.feed(chunk);
+    analyzer.add_bytes(n);
+  }
+  if (!utf16.empty()) splitter.feed(decode_log_bytes(utf16));
+  const bool failed = std::ferror(f) != 0;
+  const int err = errno;
+  if (!is_stdin) std::fclose(f);
+  if (failed) return core::fail(core::ErrorCode::kIo, name, trf("read failed: {}", std::strerror(err)));
+  splitter.finish();
+  return analyzer.finish(splitter.truncated_lines());
+}
+
+// Runs the command, its stdout and stderr read line by line through the analyzer as they come.
+core::Result<CommandLog> analyze_command(const std::vector<std::string>& command, const SignatureTable& table) {
+  LogAnalyzer analyzer(table);
+  LineSplitter out_lines([&](std::string_view line) { analyzer.add_line(line); });
+  LineSplitter err_lines([&](std::string_view line) { analyzer.add_line(line); });
+  auto ran = run_command(
+      command,
+      [&](std::string_view b) {
+        out_lines.feed(b);
+        analyzer.add_bytes(b.size());
+      },
+      [&](std::string_view b) {
+        err_lines.feed(b);
+        analyzer.add_bytes(b.size());
+      });
+  if (!ran) return tl::unexpected(ran.error());
+  out_lines.finish();
+  err_lines.finish();
+  return CommandLog{analyzer.finish(out_lines.truncated_lines() + err_lines.truncated_lines()), ran->exit_code};
 }
 
 }  // namespace tfrig::explain

@@ -186,4 +186,16 @@ std::string summary_counts(const rules::Summary& s);
 std::string unrecognised_text(const LogAnalysis& a, size_t width);
 nlohmann::json analysis_json(const LogAnalysis& a);
 
+// Reads FILE ("-": stdin) through the analyzer, 1 MiB at a time: a directory,
+// device or socket refused, a FIFO without a writer read as empty, a UTF-16
+// log (PowerShell's `>`) converted whole up to 256 MiB.
+core::Result<LogAnalysis> analyze_file(const std::string& path, const SignatureTable& table);
+
+// explain -- CMD: the command's output analysed as it runs, and its exit status.
+struct CommandLog {
+  LogAnalysis analysis;
+  int exit_code = 0;
+};
+core::Result<CommandLog> analyze_command(const std::vector<std::string>& command, const SignatureTable& table);
+
 }  // namespace tfrig::explain
