@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "explain/explain.h"
 
 namespace tfrig::explain {
@@ -41,11 +42,10 @@ core::Result<CorpusFigures> measure_corpus(const SignatureTable& table, const st
   const auto labels_path = std::filesystem::path(dir) / "labels.json";
   std::error_code ec;
   if (!std::filesystem::exists(labels_path, ec)) return f;
-  auto text = read_whole(labels_path);
-  if (!text) return tl::unexpected(text.error());
+  auto text = TFRIG_TRY(read_whole(labels_path));
   nlohmann::json labels;
   try {
-    labels = nlohmann::json::parse(*text);
+    labels = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     return core::fail(core::ErrorCode::kParse, labels_path.string(), e.what());
   }
@@ -68,9 +68,8 @@ core::Result<CorpusFigures> measure_corpus(const SignatureTable& table, const st
     if (h != label.end() && !h->is_boolean()) return core::fail(core::ErrorCode::kParse, at + ".harmless", _("expected true or false"));
     const bool harmless = h != label.end() && h->get<bool>();
     if (split != "train" && split != "heldout") return core::fail(core::ErrorCode::kParse, at + ".split", _("expected train or heldout"));
-    auto log = read_whole(std::filesystem::path(dir) / file);
-    if (!log) return tl::unexpected(log.error());
-    const auto a = analyze_text(table, *log);
+    auto log = TFRIG_TRY(read_whole(std::filesystem::path(dir) / file));
+    const auto a = analyze_text(table, log);
     const bool named = names_cause(a, cause);
     causes.insert(cause);
     CorpusSplit& s = split == "train" ? f.train : f.heldout;

@@ -16,6 +16,7 @@
 #include <re2/set.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "report/severity_paint.h"
 #include "core/table.h"
 #include "knowledge_data.h"
@@ -64,9 +65,8 @@ core::Result<std::shared_ptr<const RE2>> compile_re2(const std::string& pattern,
 
 core::Result<Extractor> compile(const std::string& pattern, std::vector<std::string> fields, const std::string& where) {
   Extractor e{pattern, std::move(fields), nullptr};
-  auto re = compile_re2(pattern, where);
-  if (!re) return tl::unexpected(re.error());
-  e.re = std::move(*re);
+  auto re = TFRIG_TRY(compile_re2(pattern, where));
+  e.re = std::move(re);
   if (e.re->NumberOfCapturingGroups() < 1) return core::fail(core::ErrorCode::kParse, where, _("pattern has no (group) to extract"));
   return e;
 }
@@ -129,21 +129,19 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
       if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
     }
     for (const auto& r : s.regex) {
-      auto re = compile_re2(r, at + ".regex");
-      if (!re) return tl::unexpected(re.error());
-      if ((*re)->Match("", 0, 0, RE2::UNANCHORED, nullptr, 0)) {
+      auto re = TFRIG_TRY(compile_re2(r, at + ".regex"));
+      if (re->Match("", 0, 0, RE2::UNANCHORED, nullptr, 0)) {
         return core::fail(core::ErrorCode::kParse, at + ".regex", _("a pattern that matches an empty text would match every line"));
       }
     }
     if (!ids.insert(s.id).second) return core::fail(core::ErrorCode::kParse, at + ".id", trf("duplicate id {}", s.id));
     if (row.contains("extract")) {
       const auto& x = row["extract"];
-      auto e = compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract");
-      if (!e) return tl::unexpected(e.error());
-      if (e->fields.size() != static_cast<size_t>(e->re->NumberOfCapturingGroups())) {
+      auto e = TFRIG_TRY(compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract"));
+      if (e.fields.size() != static_cast<size_t>(e.re->NumberOfCapturingGroups())) {
         return core::fail(core::ErrorCode::kParse, at + ".extract.fields", _("expected one name per (group) of the pattern"));
       }
-      s.extract = std::move(*e);
+      s.extract = std::move(e);
     }
     t.signatures.push_back(std::move(s));
   }
@@ -154,9 +152,8 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     f.name = text_field(row, "name");
     f.needle = text_field(row, "needle");
     if (f.name.empty() || f.needle.empty()) return core::fail(core::ErrorCode::kParse, at, _("expected name and needle"));
-    auto e = compile(text_field(row, "pattern"), {f.name}, at + ".pattern");
-    if (!e) return tl::unexpected(e.error());
-    f.extract = std::move(*e);
+    auto e = TFRIG_TRY(compile(text_field(row, "pattern"), {f.name}, at + ".pattern"));
+    f.extract = std::move(e);
     t.facts.push_back(std::move(f));
   }
   i = 0;
@@ -187,9 +184,8 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
   for (const auto& m : t.error_markers) {
     if (m.empty()) return core::fail(core::ErrorCode::kParse, where + ": error_markers", _("an empty text would match every line"));
   }
-  auto m = Matcher::build(t, where);
-  if (!m) return tl::unexpected(m.error());
-  t.matcher = std::move(*m);
+  auto m = TFRIG_TRY(Matcher::build(t, where));
+  t.matcher = std::move(m);
   return t;
 }
 

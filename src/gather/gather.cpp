@@ -7,6 +7,7 @@
 
 #include "capture/capture.h"
 #include "core/clock.h"
+#include "core/try.h"
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/json_text.h"
@@ -121,9 +122,8 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   // A relative FILE is relative to the current directory, not to "/".
   std::error_code ec;
   const std::string path = std::filesystem::absolute(file, ec).string();
-  auto text = here.read_text(ec ? file : path, 64u << 20);
-  if (!text) return tl::unexpected(text.error());
-  auto xml = probe::parse::parse_nvidia_smi_xml(*text);
+  auto text = TFRIG_TRY(here.read_text(ec ? file : path, 64u << 20));
+  auto xml = probe::parse::parse_nvidia_smi_xml(text);
   // The parser's error after the file's name; the terminal renders it in the reader's language.
   if (!xml) {
     core::Error e = xml.error();

@@ -9,6 +9,7 @@
 
 #include "codec/gzip.h"
 #include "core/clock.h"
+#include "core/try.h"
 #include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/sysroot.h"
@@ -634,9 +635,8 @@ core::Result<report::Report> import_files(const std::vector<std::string>& paths,
   // under --root; "-" is stdin and a pipe (<(zcat x.gz)) is read too, with
   // the same cap; directories and devices are refused (core/input_file.h).
   for (const auto& p : paths) {
-    auto bytes = core::read_input_file(p, size_t{64} << 20);
-    if (!bytes) return tl::unexpected(bytes.error());
-    inputs.push_back(Input{p, std::move(*bytes)});
+    auto bytes = TFRIG_TRY(core::read_input_file(p, size_t{64} << 20));
+    inputs.push_back(Input{p, std::move(bytes)});
   }
   return import_inputs(inputs, warnings);
 }

@@ -2,22 +2,26 @@
 // (verdict/finding.h).
 #include "verdict/finding.h"
 
+#include "core/name_table.h"
+
 namespace tfrig::rules {
 
-std::string_view severity_name(Severity s) {
-  switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
-  }
-  return "info";
-}
+namespace {
+
+constexpr core::NameTable<Severity, 3> kSeverityNames{{{
+    {Severity::kInfo, "info"},
+    {Severity::kWarning, "warning"},
+    {Severity::kError, "error"},
+}}};
+static_assert(kSeverityNames.unique());
+
+}  // namespace
+
+std::string_view severity_name(Severity s) { return kSeverityNames.name(s, "info"); }
 
 std::optional<Severity> severity_from_name(std::string_view name) {
-  if (name == "info") return Severity::kInfo;
-  if (name == "warning" || name == "warn") return Severity::kWarning;
-  if (name == "error") return Severity::kError;
-  return std::nullopt;
+  if (name == "warn") return Severity::kWarning;  // read as "warning" too, as it always was
+  return kSeverityNames.value(name);
 }
 
 Summary summarize(const std::vector<Finding>& findings) {

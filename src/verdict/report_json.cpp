@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/message.h"
@@ -162,11 +163,10 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
 core::Result<Report> load_snapshot(const std::string& path) {
   // A snapshot of a large machine is a few hundred kB; 64 MiB is far above any.
   constexpr size_t kMaxSnapshotBytes = 64u << 20;
-  auto text = core::read_input_file(path, kMaxSnapshotBytes);
-  if (!text) return tl::unexpected(text.error());
+  auto text = TFRIG_TRY(core::read_input_file(path, kMaxSnapshotBytes));
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(*text);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return core::fail(core::ErrorCode::kParse, path + ": " + trf("byte {}", e.byte), trf("not valid JSON: {}", e.what()));
   } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
