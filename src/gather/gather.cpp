@@ -35,7 +35,8 @@ std::optional<core::Result<report::Report>> report_from_capture(const std::vecto
   core::SysRoot here("/");
   std::error_code ec;
   const std::string path = std::filesystem::absolute(from[0], ec).string();
-  auto bytes = here.read_text(ec ? from[0] : path, static_cast<size_t>(std::min<uint64_t>(limits.max_bytes, SIZE_MAX - 4096) + 4096));
+  auto bytes = here.read_text(ec ? from[0] : path,
+                              static_cast<size_t>(std::min<uint64_t>(limits.max_bytes, SIZE_MAX - 4096) + 4096));
   if (!bytes || !capture::is_capture(*bytes)) return std::nullopt;
   auto loaded = capture::load_capture(*bytes, limits);
   if (!loaded) {
@@ -98,8 +99,9 @@ core::Result<report::Report> probe_report(const core::SysRoot& root, const Inven
   // language switch here; the log below is the reader's.
   auto run = probe::run_probes(ctx, probe::all_probes());
   for (const auto& s : run.statuses) {
-    core::log(core::LogLevel::kInfo, "{}", trf("probe {0}: {1} in {2} ({3})", s.id, probe::state_name(s.state),
-                                               core::format_seconds(s.seconds), report::status_detail(s)));
+    core::log(core::LogLevel::kInfo, "{}",
+              trf("probe {0}: {1} in {2} ({3})", s.id, probe::state_name(s.state), core::format_seconds(s.seconds),
+                  report::status_detail(s)));
     for (const auto& p : s.problems) core::log(core::LogLevel::kDebug, "probe {}: {}", s.id, p);
   }
   core::log(core::LogLevel::kInfo, "{}", trf("probes took {} in total", core::format_seconds(run.seconds)));
@@ -127,7 +129,8 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   // The parser's error after the file's name; the terminal renders it in the reader's language.
   if (!xml) {
     core::Error e = xml.error();
-    e.place = core::Message(N_("{0}: {1}"), file, e.place.empty() ? core::MessageArg(e.where) : core::MessageArg(e.place));
+    e.place =
+        core::Message(N_("{0}: {1}"), file, e.place.empty() ? core::MessageArg(e.where) : core::MessageArg(e.place));
     e.where = core::english(e.place);
     return tl::unexpected(std::move(e));
   }
@@ -150,12 +153,14 @@ core::Result<report::Report> report_from_nvidia_smi_xml(const std::string& file)
   status.seconds = watch.seconds();
   if (xml->attached_gpus && *xml->attached_gpus > static_cast<int>(xml->gpus.size())) {
     // Named as not examined in the verdict (report/coverage.h).
-    // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor reads it there in English).
-    status.add_problem(core::Message(N_("cut short: {0} of {1} GPUs not in the file ({2}: <attached_gpus> says {1} but {3} <gpu> elements are present)"),
-                                     *xml->attached_gpus - static_cast<int>(xml->gpus.size()), *xml->attached_gpus, file, xml->gpus.size()));
+    status.add_problem(core::Message(
+        // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor reads it there in English).
+        N_("cut short: {0} of {1} GPUs not in the file ({2}: <attached_gpus> says {1} but {3} <gpu> elements are present)"),
+        *xml->attached_gpus - static_cast<int>(xml->gpus.size()), *xml->attached_gpus, file, xml->gpus.size()));
   } else if (xml->attached_gpus && *xml->attached_gpus != static_cast<int>(xml->gpus.size())) {
-    status.add_problem(core::Message(N_("{0}: <attached_gpus> says {1} but {2} <gpu> elements are present (trimmed file?)"), file,
-                                     *xml->attached_gpus, xml->gpus.size()));
+    status.add_problem(
+        core::Message(N_("{0}: <attached_gpus> says {1} but {2} <gpu> elements are present (trimmed file?)"), file,
+                      *xml->attached_gpus, xml->gpus.size()));
   }
   r.probes.push_back(std::move(status));
   return r;

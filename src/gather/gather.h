@@ -21,8 +21,8 @@ struct InventorySourceOptions {
   std::vector<std::string> data_paths;
   double deadline_seconds = 5.0;
   std::vector<std::string> python_prefixes;  // --python PREFIX
-  std::string nvidia_smi_xml;  // non-empty: the GPU part of an inventory from `nvidia-smi -q -x` output
-  std::vector<std::string> from;  // non-empty: import these files (src/importer) instead of probing
+  std::string nvidia_smi_xml;                // non-empty: the GPU part of an inventory from `nvidia-smi -q -x` output
+  std::vector<std::string> from;             // non-empty: import these files (src/importer) instead of probing
   // Set: gets the import's problems in the interface language (the report keeps them in English).
   std::vector<std::string>* import_warnings = nullptr;
   capture::Limits capture_limits;  // --max-capture-*: reading a capture among `from`

@@ -36,7 +36,8 @@ Summary summarize(const std::vector<Finding>& findings) {
   return s;
 }
 
-std::string in_language(const std::string& english, const std::optional<core::Message>& message, std::string_view language) {
+std::string in_language(const std::string& english, const std::optional<core::Message>& message,
+                        std::string_view language) {
   return message ? core::render(*message, language) : english;
 }
 

@@ -31,8 +31,8 @@ struct Report {
   // texts keep their English (the JSON's) and their message: each renderer
   // says them in its own language (docs/i18n.md).
   bool evaluated = false;
-  rules::Text target;   // "TensorFlow 2.17.0 (installed in /usr)"
-  rules::Text verdict;  // the one line at the top
+  rules::Text target;                    // "TensorFlow 2.17.0 (installed in /usr)"
+  rules::Text verdict;                   // the one line at the top
   std::vector<rules::Finding> findings;  // worst first
   rules::Summary summary;
   struct Skipped {

@@ -55,7 +55,9 @@ nlohmann::json finding_to_json(const rules::Finding& f, std::string_view languag
   };
   nlohmann::json ev = nlohmann::json::array();
   for (const auto& e : f.evidence) {
-    ev.push_back({{"fact", text(e.fact, e.fact_message)}, {"value", text(e.value, e.value_message)}, {"source", text(e.source, e.source_message)}});
+    ev.push_back({{"fact", text(e.fact, e.fact_message)},
+                  {"value", text(e.value, e.value_message)},
+                  {"source", text(e.source, e.source_message)}});
   }
   return nlohmann::json{{"rule_id", f.rule_id},
                         {"severity", rules::severity_name(f.severity)},
@@ -75,17 +77,18 @@ nlohmann::json findings_to_json(const Report& report) {
   const std::string language = core::i18n::output_language();
   for (const auto& f : report.findings) list.push_back(finding_to_json(f, language));
   nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", rules::in_language(missing, language)}});
+  for (const auto& [id, missing] : report.skipped)
+    skipped.push_back({{"rule_id", id}, {"missing", rules::in_language(missing, language)}});
   const Coverage coverage = coverage_of(report);
-  return nlohmann::json{{"target", rules::in_language(report.target, language)},
-                        {"skipped", skipped},
-                        {"verdict", rules::in_language(report.verdict, language)},
-                        {"examined", coverage.examined},
-                        {"not_examined", coverage.not_examined},
-                        {"findings", list},
-                        {"summary", {{"error", report.summary.errors},
-                                     {"warning", report.summary.warnings},
-                                     {"info", report.summary.infos}}}};
+  return nlohmann::json{
+      {"target", rules::in_language(report.target, language)},
+      {"skipped", skipped},
+      {"verdict", rules::in_language(report.verdict, language)},
+      {"examined", coverage.examined},
+      {"not_examined", coverage.not_examined},
+      {"findings", list},
+      {"summary",
+       {{"error", report.summary.errors}, {"warning", report.summary.warnings}, {"info", report.summary.infos}}}};
 }
 
 nlohmann::json to_json(const Report& report) {
@@ -107,13 +110,14 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
   using core::ErrorCode;
   if (!j.is_object()) return core::fail(ErrorCode::kParse, "/", _("expected a JSON object (a tfrig snapshot)"));
   if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
-    return core::fail(ErrorCode::kParse, "/schema_version", _("missing; expected an integer (is this a tfrig snapshot?)"));
+    return core::fail(ErrorCode::kParse, "/schema_version",
+                      _("missing; expected an integer (is this a tfrig snapshot?)"));
   }
   // get<int> would wrap 4294967297 to 1, a version this tfrig reads.
   if (const auto v = j["schema_version"].get<int64_t>(); v < 1 || v > 1'000'000) {
     return core::fail(ErrorCode::kParse, "/schema_version",
-                      trf("expected a schema version from 1 (this tfrig writes {0}), got {1}", inventory::kSchemaVersion,
-                          j["schema_version"].dump()));
+                      trf("expected a schema version from 1 (this tfrig writes {0}), got {1}",
+                          inventory::kSchemaVersion, j["schema_version"].dump()));
   }
   Report r;
   r.schema_version = j["schema_version"].get<int>();
@@ -148,7 +152,8 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
         if (p.contains("detail_message")) s.detail_message = message_for(p["detail_message"], s.detail);
         if (p.contains("problem_messages") && p["problem_messages"].is_array()) {
           const auto& list = p["problem_messages"];
-          for (size_t k = 0; k < list.size() && k < s.problems.size(); ++k) s.problem_messages.push_back(message_for(list[k], s.problems[k]));
+          for (size_t k = 0; k < list.size() && k < s.problems.size(); ++k)
+            s.problem_messages.push_back(message_for(list[k], s.problems[k]));
         }
         r.probes.push_back(std::move(s));
       }
@@ -168,7 +173,8 @@ core::Result<Report> load_snapshot(const std::string& path) {
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return core::fail(core::ErrorCode::kParse, path + ": " + trf("byte {}", e.byte), trf("not valid JSON: {}", e.what()));
+    return core::fail(core::ErrorCode::kParse, path + ": " + trf("byte {}", e.byte),
+                      trf("not valid JSON: {}", e.what()));
   } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
     return core::fail(core::ErrorCode::kParse, path, trf("not valid JSON: {}", e.what()));
   }
