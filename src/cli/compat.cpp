@@ -30,7 +30,9 @@ struct CompatOptions {
   std::string format = "text";
 };
 
-std::optional<std::string> given(const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); }
+std::optional<std::string> given(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
 
 }  // namespace
 
@@ -77,14 +79,21 @@ void fill_compat_from_machine(knowledge::CompatQuery& q, const inventory::Invent
   if (!q.os && inv.host.wsl == true) q.os = "wsl";
 }
 
-
 void add_compat_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<CompatOptions>();
-  CLI::App* cmd = app.add_subcommand("compat", _("Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?"));
-  cmd->add_option("--tf", o->tf, _("TensorFlow version (default: installed, else the newest known)"))->type_name("VERSION");
-  cmd->add_option("--driver", o->driver, _("NVIDIA driver version"))->type_name("VERSION")->check(version_text("535.104.05"));
-  cmd->add_option("--cuda", o->cuda, _("CUDA toolkit installed on the system"))->type_name("VERSION")->check(version_text("12.2"));
-  cmd->add_option("--cudnn", o->cudnn, _("cuDNN installed on the system"))->type_name("VERSION")->check(version_text("8.9"));
+  CLI::App* cmd =
+      app.add_subcommand("compat", _("Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?"));
+  cmd->add_option("--tf", o->tf, _("TensorFlow version (default: installed, else the newest known)"))
+      ->type_name("VERSION");
+  cmd->add_option("--driver", o->driver, _("NVIDIA driver version"))
+      ->type_name("VERSION")
+      ->check(version_text("535.104.05"));
+  cmd->add_option("--cuda", o->cuda, _("CUDA toolkit installed on the system"))
+      ->type_name("VERSION")
+      ->check(version_text("12.2"));
+  cmd->add_option("--cudnn", o->cudnn, _("cuDNN installed on the system"))
+      ->type_name("VERSION")
+      ->check(version_text("8.9"));
   cmd->add_option("--gpu", o->gpu, _("GPU name, PCI id, or cc:X.Y"))->type_name("NAME");
   cmd->add_option("--python", o->python, _("Python version"))->type_name("VERSION")->check(version_text("3.11"));
   cmd->add_option("--os", o->os, _("Platform"))->check(one_of({"linux", "wsl", "windows", "macos"}));
@@ -100,12 +109,13 @@ void add_compat_command(CLI::App& app, RunState& state) {
     std::string out;
     if (o->matrix) {
       core::i18n::OutputLanguage texts;
-      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k)) : knowledge::compat_matrix_text(*k, core::text_width(STDOUT_FILENO));
+      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k))
+                                : knowledge::compat_matrix_text(*k, core::text_width(STDOUT_FILENO));
       (void)core::write_stdout(out);
       state.exit_code = kExitOk;
       return;
     }
-    knowledge::CompatQuery q{given(o->tf), given(o->driver), given(o->cuda), given(o->cudnn),
+    knowledge::CompatQuery q{given(o->tf),  given(o->driver), given(o->cuda), given(o->cudnn),
                              given(o->gpu), given(o->python), given(o->os)};
     if (!o->only_given) {
       gather::InventorySourceOptions source;
@@ -114,7 +124,8 @@ void add_compat_command(CLI::App& app, RunState& state) {
       if (report) {
         fill_compat_from_machine(q, report->inventory);
       } else {
-        core::log(core::LogLevel::kWarn, "{}", trf("could not probe this machine ({}); using only the given parts", core::describe(report.error())));
+        core::log(core::LogLevel::kWarn, "{}",
+                  trf("could not probe this machine ({}); using only the given parts", core::describe(report.error())));
       }
     }
     knowledge::CompatAnswer answer;
@@ -122,7 +133,8 @@ void add_compat_command(CLI::App& app, RunState& state) {
       // The answer's reasons are the output's texts (English in JSON unless --lang).
       core::i18n::OutputLanguage texts;
       answer = knowledge::check_compat(*k, q);
-      out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer)) : knowledge::compat_to_text(answer, core::text_width(STDOUT_FILENO));
+      out = o->format == "json" ? core::json_text(knowledge::compat_to_json(answer))
+                                : knowledge::compat_to_text(answer, core::text_width(STDOUT_FILENO));
     }
     (void)core::write_stdout(out);
     std::fflush(stdout);

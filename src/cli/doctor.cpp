@@ -136,25 +136,32 @@ void run_doctor(const DoctorOptions& o, RunState& state) {
 void add_doctor_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<DoctorOptions>();
   CLI::App* cmd = app.add_subcommand("doctor", _("Probe this machine (or a snapshot) and report what it found"));
-  cmd->add_option("--format", opts->format, _("Output format"))->check(one_of({"text", "json", "prometheus", "html"}))->default_str("text");
+  cmd->add_option("--format", opts->format, _("Output format"))
+      ->check(one_of({"text", "json", "prometheus", "html"}))
+      ->default_str("text");
   cmd->add_option("-o,--output", opts->output,
                   _("Write the report to FILE (to a temporary name, then renamed: node_exporter's textfile collector "
-                  "never reads half a file); '-' for stdout"))
+                    "never reads half a file); '-' for stdout"))
       ->type_name("FILE");
-  cmd->add_option("--snapshot", opts->snapshot, _("Analyse a snapshot saved by 'tfrig snapshot' instead of this machine"))
+  cmd->add_option("--snapshot", opts->snapshot,
+                  _("Analyse a snapshot saved by 'tfrig snapshot' instead of this machine"))
       ->type_name("FILE");
   cmd->add_option("--data", opts->data_paths, _("Where the training data lives (which disk and filesystem)"))
       ->type_name("DIR");
-  cmd->add_option("--deadline", opts->deadline_seconds, _("Seconds each probe may take"))->default_str("5")->check(finite_in(0.01, 3600));
-  cmd->add_option("--python", opts->python_prefixes, _("Also look for TensorFlow in this Python prefix (venv, conda env)"))
+  cmd->add_option("--deadline", opts->deadline_seconds, _("Seconds each probe may take"))
+      ->default_str("5")
+      ->check(finite_in(0.01, 3600));
+  cmd->add_option("--python", opts->python_prefixes,
+                  _("Also look for TensorFlow in this Python prefix (venv, conda env)"))
       ->type_name("PREFIX");
   cmd->add_option("--nvidia-smi-xml", opts->nvidia_smi_xml,
                   _("Report the GPUs and driver of another machine from its 'nvidia-smi -q -x' output"))
       ->type_name("FILE")
       ->excludes("--snapshot");
-  cmd->add_option("--from", opts->from,
-                  _("Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML or --query-gpu CSV, lspci, topo -m, "
-                  "and error logs (TensorFlow, NCCL, Docker: as tfrig explain)"))
+  cmd->add_option(
+         "--from", opts->from,
+         _("Judge another machine from its files: nvidia-bug-report log, nvidia-smi -q text/XML or --query-gpu CSV, lspci, topo -m, "
+           "and error logs (TensorFlow, NCCL, Docker: as tfrig explain)"))
       ->type_name("FILE")
       ->excludes("--snapshot")
       ->excludes("--nvidia-smi-xml");
@@ -164,7 +171,8 @@ void add_doctor_command(CLI::App& app, RunState& state) {
   cmd->add_option("--only", opts->only, _("Run the rules of one area only"))
       ->check(one_of(std::vector<std::string>(rules::areas().begin(), rules::areas().end())))
       ->type_name("AREA");
-  cmd->add_option("--explain", opts->explain, _("Explain one rule and what it says about this machine"))->type_name("RULE");
+  cmd->add_option("--explain", opts->explain, _("Explain one rule and what it says about this machine"))
+      ->type_name("RULE");
   cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
       ->check(one_of({"error", "warning", "info", "never"}))
       ->default_str("warning");

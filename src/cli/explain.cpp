@@ -134,12 +134,14 @@ void add_log_findings(report::Report& r, const FromFiles& files, const knowledge
     rules::Summary added;
     for (auto& e : findings) r.findings.push_back(std::move(e.finding));
     added = rules::summarize(r.findings);
-    const auto own = rules::summarize(std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
+    const auto own = rules::summarize(
+        std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
     r.summary = added;
-    // TRANSLATORS: appended to doctor's verdict; {0} is the log file, {1} what its findings add ("1 error, 2 warnings").
-    r.verdict = core::Message(N_("{0}{1}"), rules::as_message_arg(r.verdict),
-                              core::Message(N_("; the log {0} adds {1} (tfrig explain)"), name,
-                                            own.total() == 0 ? core::MessageArg(core::Message(N_("nothing"))) : rules::summary_counts(own)));
+    r.verdict = core::Message(
+        // TRANSLATORS: appended to doctor's verdict; {0} is the log file, {1} what its findings add ("1 error, 2 warnings").
+        N_("{0}{1}"), rules::as_message_arg(r.verdict),
+        core::Message(N_("; the log {0} adds {1} (tfrig explain)"), name,
+                      own.total() == 0 ? core::MessageArg(core::Message(N_("nothing"))) : rules::summary_counts(own)));
   }
   std::stable_sort(r.findings.begin(), r.findings.end(),
                    [](const rules::Finding& x, const rules::Finding& y) { return x.severity > y.severity; });
@@ -204,7 +206,8 @@ bool machine_to_judge(const ExplainOptions& o, bool running, RunState& state, st
     failure(state, r.error());
     return false;
   } else {
-    core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", core::describe(r.error())));
+    core::log(core::LogLevel::kWarn, "{}",
+              trf("could not read this machine ({}); judging the log alone", core::describe(r.error())));
   }
   return true;
 }
@@ -221,10 +224,11 @@ std::string render_explained(const ExplainOptions& o, const report::Report& repo
   }
   const bool color = fd >= 0 && use_color(o.color, fd);
   const size_t width = core::text_width(fd);
-  std::string out = report::render_findings_text(report, color, width) + explain::unrecognised_text(log.analysis, width);
+  std::string out =
+      report::render_findings_text(report, color, width) + explain::unrecognised_text(log.analysis, width);
   if (log.analysis.truncated_lines) {
-    out += trnf("({} line longer than 64 KiB was cut)", "({} lines longer than 64 KiB were cut)", log.analysis.truncated_lines,
-                log.analysis.truncated_lines) +
+    out += trnf("({} line longer than 64 KiB was cut)", "({} lines longer than 64 KiB were cut)",
+                log.analysis.truncated_lines, log.analysis.truncated_lines) +
            "\n";
   }
   return core::terminal_text(out, color);  // the unknown lines are the log's own bytes
@@ -237,8 +241,9 @@ void run_explain(const ExplainOptions& o, RunState& state) {
   const auto command = command_after_dashes(state.argv);
   if (command && command->empty()) return failure(state, kExitUsage, _("explain: expected a command after --"));
   if (!command && o.args.size() > 1) {
-    return failure(state, kExitUsage,
-                   trf("explain: one log file expected, got {} (to run a command: tfrig explain -- CMD ARGS)", o.args.size()));
+    return failure(
+        state, kExitUsage,
+        trf("explain: one log file expected, got {} (to run a command: tfrig explain -- CMD ARGS)", o.args.size()));
   }
   auto log = read_log(o, *table, command, state);
   if (!log) return;
@@ -254,8 +259,9 @@ void run_explain(const ExplainOptions& o, RunState& state) {
     core::i18n::OutputLanguage compat_texts;
     findings = judged_log_findings(log->analysis, machine ? &*machine : nullptr, *k);
   }
-  // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
-  const rules::Text source_text = command ? rules::Text(core::Message(N_("the output of {}"), command->front())) : rules::Text(log->source);
+  const rules::Text source_text =
+      // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
+      command ? rules::Text(core::Message(N_("the output of {}"), command->front())) : rules::Text(log->source);
   auto report = explain::explain_report(findings, log->analysis, source_text, machine ? &*machine : nullptr);
   // Render; a command's own stdout is passed through, so the report goes to stderr then.
   const int fd = o.output != "-" ? -1 : command ? STDERR_FILENO : STDOUT_FILENO;
@@ -281,17 +287,20 @@ void add_explain_command(CLI::App& app, RunState& state) {
       ->type_name("FILE | -- CMD ARGS");
   cmd->add_flag("--list", o->list, _("List the signatures explain recognises"));
   cmd->add_flag("--markdown", o->markdown, _("Print docs/explain.md (generated from the signature table)"));
-  cmd->add_option("--corpus", o->corpus, _("With --markdown: measure the signatures on this corpus of labelled logs (labels.json)"))
+  cmd->add_option("--corpus", o->corpus,
+                  _("With --markdown: measure the signatures on this corpus of labelled logs (labels.json)"))
       ->type_name("DIR")
       ->needs("--markdown");
   cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json"}));
   cmd->add_option("--color", o->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
-  cmd->add_option("--snapshot", o->snapshot, _("Judge the findings against this snapshot's machine"))->type_name("FILE");
+  cmd->add_option("--snapshot", o->snapshot, _("Judge the findings against this snapshot's machine"))
+      ->type_name("FILE");
   cmd->add_option("--from", o->from, _("Judge the findings against the machine of these captures (as doctor --from)"))
       ->type_name("FILE")
       ->excludes("--snapshot");
   add_capture_limit_options(*cmd, o->capture_limits);
-  cmd->add_flag("--machine", o->machine, _("Judge the findings against this machine (the default when running a command)"));
+  cmd->add_flag("--machine", o->machine,
+                _("Judge the findings against this machine (the default when running a command)"));
   cmd->add_flag("--no-machine", o->no_machine, _("Judge the log alone, even when running a command"))
       ->excludes("--machine")
       ->excludes("--snapshot")

@@ -51,8 +51,9 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   auto files = fleet::list_inputs(o.inputs);
   if (!files) return failure(files.error());
   if (files->empty()) {
-    return failure(kExitNoInput,
-                   trf("no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)", o.inputs.front()));
+    return failure(
+        kExitNoInput,
+        trf("no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)", o.inputs.front()));
   }
   fleet::LoadOptions load;
   if (!o.tf.empty()) load.tf = o.tf;
@@ -86,8 +87,8 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   const std::string language = core::i18n::output_language();
   int written = kExitOk;
   if (o.format == "html") {
-    written = write_html_page(report::html::PageKind::kFleet, nlohmann::json::parse(fleet::render_json(report, language)), "tfrig fleet",
-                              o.output);
+    written = write_html_page(report::html::PageKind::kFleet,
+                              nlohmann::json::parse(fleet::render_json(report, language)), "tfrig fleet", o.output);
   } else {
     fleet::RenderOptions ro;
     ro.color = o.output == "-" && use_color(o.color, STDOUT_FILENO);
@@ -106,22 +107,28 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
 
 void add_fleet_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<FleetOptions>();
-  CLI::App* cmd = app.add_subcommand("fleet", _("Compare many machines' snapshots: drift, findings across nodes, the odd node out"));
+  CLI::App* cmd = app.add_subcommand(
+      "fleet", _("Compare many machines' snapshots: drift, findings across nodes, the odd node out"));
   cmd->add_option("INPUT", opts->inputs,
                   _("Snapshots (tfrig snapshot / doctor --format json / import), bug reports or nvidia-smi files, "
-                  "or directories of them; one file (or a subdirectory of files) per node"))
+                    "or directories of them; one file (or a subdirectory of files) per node"))
       ->required()
       ->type_name("FILE|DIR");
-  cmd->add_option("--format", opts->format, _("Output format"))->check(one_of({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("--format", opts->format, _("Output format"))
+      ->check(one_of({"text", "json", "html"}))
+      ->default_str("text");
   cmd->add_option("-o,--output", opts->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->add_option("--baseline", opts->baseline, _("A known-good node's snapshot: its values are the expected ones"))
       ->type_name("FILE");
   cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
       ->check(one_of({"error", "warning", "info", "never"}))
       ->default_str("warning");
-  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))->type_name("VERSION");
+  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))
+      ->type_name("VERSION");
   cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
-  cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))->capture_default_str()->check(whole_in(0, 256));
+  cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))
+      ->capture_default_str()
+      ->check(whole_in(0, 256));
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
 

@@ -48,7 +48,8 @@ void add_import_command(CLI::App& app, RunState& state) {
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
-      "import", _("Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot"));
+      "import",
+      _("Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot"));
   cmd->add_option("FILE", opts->inputs,
                   _("Files from one machine, each detected by content (gzip too): merged into one snapshot"))
       ->type_name("FILE");
@@ -59,7 +60,9 @@ void add_import_command(CLI::App& app, RunState& state) {
       ->required()
       ->type_name("FILE");
   xml->add_option("-o,--output", opts->output, _("Snapshot to write ('-' for stdout, the default)"))->type_name("FILE");
-  xml->callback([opts, &state] { state.exit_code = write_imported(gather::report_from_nvidia_smi_xml(opts->xml_input), opts->output); });
+  xml->callback([opts, &state] {
+    state.exit_code = write_imported(gather::report_from_nvidia_smi_xml(opts->xml_input), opts->output);
+  });
   cmd->callback([opts, &state, cmd] {
     if (cmd->got_subcommand("nvidia-smi-xml")) return;
     if (opts->inputs.empty()) {

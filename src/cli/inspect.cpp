@@ -45,9 +45,9 @@ int run(InspectArgs& a) {
     std::fputs(tfrecord::report_to_text(*r, core::text_width(STDOUT_FILENO)).c_str(), stdout);
   }
   if (r->error) {
-    return failure(kExitDataErr, "inspect: " +
-              trf("{}: not a valid TFRecord file from record {} (byte offset {}): {}", core::escape_bytes(a.path),
-                  r->error->record_index, r->error->offset, core::escape_bytes(r->error->message)));
+    return failure(kExitDataErr, "inspect: " + trf("{}: not a valid TFRecord file from record {} (byte offset {}): {}",
+                                                   core::escape_bytes(a.path), r->error->record_index, r->error->offset,
+                                                   core::escape_bytes(r->error->message)));
   }
   return kExitOk;
 }
@@ -56,10 +56,14 @@ int run(InspectArgs& a) {
 
 void add_inspect_command(CLI::App& app, RunState& state) {
   auto args = std::make_shared<InspectArgs>();
-  auto* cmd = app.add_subcommand("inspect", _("Record count, feature schema and the first Examples of a TFRecord file"));
+  auto* cmd =
+      app.add_subcommand("inspect", _("Record count, feature schema and the first Examples of a TFRecord file"));
   cmd->add_option("PATH", args->path, _("TFRecord file"))->required();
-  cmd->add_option("-n,--show", args->options.show, _("How many Examples to print as JSON"))->capture_default_str()->check(whole_number());
-  cmd->add_flag("--show-bytes", args->options.show_bytes, _("Print bytes values (text, or hex) instead of size + CRC-32C"));
+  cmd->add_option("-n,--show", args->options.show, _("How many Examples to print as JSON"))
+      ->capture_default_str()
+      ->check(whole_number());
+  cmd->add_flag("--show-bytes", args->options.show_bytes,
+                _("Print bytes values (text, or hex) instead of size + CRC-32C"));
   cmd->add_option("--compression", args->compression, _("auto (sniff), none, gzip or zlib"))->capture_default_str();
   cmd->add_flag("--json", args->json, _("JSON on stdout"));
   cmd->callback([args, &state] { state.exit_code = run(*args); });

@@ -20,7 +20,8 @@
 
 namespace tfrig::cli {
 
-int write_html_page(report::html::PageKind kind, nlohmann::json data, const std::string& label, const std::string& output) {
+int write_html_page(report::html::PageKind kind, nlohmann::json data, const std::string& label,
+                    const std::string& output) {
   return write_output(report::html::render_documents({{kind, std::move(data), label}}), output);
 }
 
@@ -61,9 +62,10 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
   }
   auto kind = report::html::detect_kind(j);
   if (!kind) {
-    return core::fail(core::ErrorCode::kParse, path,
-                      _("a JSON document tfrig report does not know; expected a snapshot or the --format json output of doctor, "
-                        "plan, pipeline, bench, watch or fleet"));
+    return core::fail(
+        core::ErrorCode::kParse, path,
+        _("a JSON document tfrig report does not know; expected a snapshot or the --format json output of doctor, "
+          "plan, pipeline, bench, watch or fleet"));
   }
   if (*kind == report::html::PageKind::kDoctor && !j.contains("findings")) {
     auto r = TFRIG_TRY(report::load_snapshot(path));
@@ -90,13 +92,17 @@ int run(const ReportOptions& o, const GlobalOptions& global) {
 
 void add_report_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<ReportOptions>();
-  CLI::App* cmd = app.add_subcommand("report", _("Put results of tfrig (snapshot, doctor, plan, pipeline, bench, watch, fleet) on one HTML page"));
-  cmd->add_option("INPUT", opts->inputs,
-                  _("A snapshot, the --format json output of doctor/plan/pipeline/bench/watch/fleet, or a watch recording (.jsonl)"))
+  CLI::App* cmd = app.add_subcommand(
+      "report", _("Put results of tfrig (snapshot, doctor, plan, pipeline, bench, watch, fleet) on one HTML page"));
+  cmd->add_option(
+         "INPUT", opts->inputs,
+         _("A snapshot, the --format json output of doctor/plan/pipeline/bench/watch/fleet, or a watch recording (.jsonl)"))
       ->required()
       ->type_name("FILE");
-  cmd->add_option("-o,--output", opts->output, _("Write the page to FILE.html (atomically); '-' for stdout"))->type_name("FILE");
-  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge a plain snapshot against"))->type_name("VERSION");
+  cmd->add_option("-o,--output", opts->output, _("Write the page to FILE.html (atomically); '-' for stdout"))
+      ->type_name("FILE");
+  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge a plain snapshot against"))
+      ->type_name("VERSION");
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
 

@@ -56,7 +56,8 @@ void run_setup(const SetupCliOptions& o, RunState& state) {
   if (!outcome) return failure(state, outcome.error());  // a bad option 64, bad knowledge data 65
   if (outcome->refusal) {
     // Names from the inventory; wrapped to the width of the terminal stderr is.
-    const std::string text = core::terminal_text(core::wrap_lines(setup::refusal_text(*outcome->refusal), core::text_width(STDERR_FILENO)), false);
+    const std::string text = core::terminal_text(
+        core::wrap_lines(setup::refusal_text(*outcome->refusal), core::text_width(STDERR_FILENO)), false);
     std::fwrite(text.data(), 1, text.size(), stderr);
     state.exit_code = kExitErrors;
     return;
@@ -84,18 +85,28 @@ void run_setup(const SetupCliOptions& o, RunState& state) {
 
 // Declared extern so that the test reaches it (a namespace-scope const is file-local otherwise).
 extern const std::vector<std::string> kMirrorChoices;
-const std::vector<std::string> kMirrorChoices = {"tuna",           "cn",      "ustc",   "aliyun", "aliyun-intranet",
-                                                 "tencent",        "tencent-intranet", "huaweicloud",
-                                                 "huaweicloud-intranet", "auto"};
+const std::vector<std::string> kMirrorChoices = {"tuna",
+                                                 "cn",
+                                                 "ustc",
+                                                 "aliyun",
+                                                 "aliyun-intranet",
+                                                 "tencent",
+                                                 "tencent-intranet",
+                                                 "huaweicloud",
+                                                 "huaweicloud-intranet",
+                                                 "auto"};
 
 void add_setup_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<SetupCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "setup", _("Write the install script, container files and OS tuning for a TensorFlow version (never runs them)"));
-  cmd->add_option("--tf", o->tf, _("TensorFlow version(s), comma-separated for A/B containers (default: the newest this machine can run)"))
+  cmd->add_option(
+         "--tf", o->tf,
+         _("TensorFlow version(s), comma-separated for A/B containers (default: the newest this machine can run)"))
       ->delimiter(',')
       ->type_name("VERSION[,VERSION]");
-  cmd->add_option("--os", o->os, _("Target OS: ubuntu-20.04, ubuntu-22.04, ubuntu-24.04, debian-12 (default: this machine's)"))
+  cmd->add_option("--os", o->os,
+                  _("Target OS: ubuntu-20.04, ubuntu-22.04, ubuntu-24.04, debian-12 (default: this machine's)"))
       ->type_name("OS");
   cmd->add_option("--method", o->method, _("How TensorFlow is installed"))
       ->check(one_of({"pip", "apt", "container", "ngc"}))
@@ -107,20 +118,23 @@ void add_setup_command(CLI::App& app, RunState& state) {
       ->type_name("DIR");
   // setup.json's mirrors.presets, their aliases and "auto" (a test checks this list against
   // setup::mirror_choices of the built-in knowledge base; loading it here would slow every command).
-  cmd->add_option("--mirror", o->mirrors.preset,
-                  _("Download from mirrors in mainland China (OS archive, PyPI, conda, CUDA repository, Container Toolkit; "
-                    "docs/setup.md): tuna (= cn), ustc, aliyun, tencent, huaweicloud, their clouds' -intranet mirrors, or "
-                    "auto (the machine's cloud, else by its locale and time zone)"))
+  cmd->add_option(
+         "--mirror", o->mirrors.preset,
+         _("Download from mirrors in mainland China (OS archive, PyPI, conda, CUDA repository, Container Toolkit; "
+           "docs/setup.md): tuna (= cn), ustc, aliyun, tencent, huaweicloud, their clouds' -intranet mirrors, or "
+           "auto (the machine's cloud, else by its locale and time zone)"))
       ->check(one_of(kMirrorChoices))
       ->type_name("PRESET");
   cmd->add_option("--apt-mirror", o->mirrors.apt, _("The OS archive's mirror (replaces the one named in /etc/apt)"))
       ->type_name("URL");
-  cmd->add_option("--pip-index", o->mirrors.pip_index, _("pip's index (pip.conf in the venv; PIP_INDEX_URL in the image)"))
+  cmd->add_option("--pip-index", o->mirrors.pip_index,
+                  _("pip's index (pip.conf in the venv; PIP_INDEX_URL in the image)"))
       ->type_name("URL");
   cmd->add_option("--docker-registry-mirror", o->mirrors.docker_registry,
                   _("A Docker Hub mirror for registry-mirrors in /etc/docker/daemon.json (container method)"))
       ->type_name("URL");
-  cmd->add_option("--cuda-repo", o->mirrors.cuda_repo, _("NVIDIA's CUDA repository or its mirror (the folder holding ubuntu2204/, ...)"))
+  cmd->add_option("--cuda-repo", o->mirrors.cuda_repo,
+                  _("NVIDIA's CUDA repository or its mirror (the folder holding ubuntu2204/, ...)"))
       ->type_name("URL");
   cmd->add_option("--container-toolkit-repo", o->mirrors.container_toolkit,
                   _("The NVIDIA Container Toolkit repository or its mirror (the libnvidia-container folder)"))

@@ -16,7 +16,8 @@ void add_snapshot_command(CLI::App& app, RunState& state) {
     gather::InventorySourceOptions source;
   };
   auto opts = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("snapshot", _("Save the whole inventory as one JSON file (for 'doctor --snapshot')"));
+  CLI::App* cmd =
+      app.add_subcommand("snapshot", _("Save the whole inventory as one JSON file (for 'doctor --snapshot')"));
   cmd->add_option("-o,--output", opts->output, _("File to write ('-' for stdout)"))->required()->type_name("FILE");
   add_probe_options(*cmd, opts->source);
   cmd->callback([opts, &state] {

@@ -51,7 +51,8 @@ int run(VerifyArgs& a) {
     core::i18n::OutputLanguage texts;
     report.files = tfrecord::verify_paths(a.paths, a.options);
     report.set_problems = tfrecord::check_shard_sets(a.paths);
-    out = a.json ? tfrecord::render_verify_json(report) : tfrecord::render_verify_text(report, core::text_width(STDOUT_FILENO));
+    out = a.json ? tfrecord::render_verify_json(report)
+                 : tfrecord::render_verify_text(report, core::text_width(STDOUT_FILENO));
   }
   (void)core::write_stdout(out);
   if (report.files.empty()) return kExitNoInput;
@@ -67,7 +68,9 @@ void add_verify_command(CLI::App& app, RunState& state) {
   cmd->add_option("--compression", args->compression, _("auto (sniff), none, gzip or zlib"))->capture_default_str();
   cmd->add_flag("--examples", args->options.examples, _("Also decode every record as a tf.train.Example"));
   cmd->add_flag("!--no-index", args->options.check_index, _("Ignore <shard>.index.json files"));
-  cmd->add_option("-j,--jobs", args->options.jobs, _("Files verified in parallel (0 = all cores)"))->capture_default_str()->check(whole_in(0, 4096));
+  cmd->add_option("-j,--jobs", args->options.jobs, _("Files verified in parallel (0 = all cores)"))
+      ->capture_default_str()
+      ->check(whole_in(0, 4096));
   cmd->add_flag("--json", args->json, _("JSON on stdout"));
   cmd->add_flag("--progress", args->progress, _("Progress on stderr"));
   cmd->footer(_("Exit status: 0 every file is good, 1 at least one is not, 66 no files."));

@@ -75,7 +75,8 @@ int emit(const watch::Recording& rec, const std::string& format, const std::stri
     if (format == "html") {
       nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a)));
       j["series"] = report::html::watch_series_json(rec);
-      return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source), output);
+      return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source),
+                             output);
     }
     if (format == "json") {
       out = core::json_text(watch::render_json(rec, a));
@@ -157,7 +158,10 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     return exit_code_for(e);
   }
   for (const auto& p : result->problems) core::log(core::LogLevel::kWarn, "{}", p);
-  if (!o.record.empty()) core::log(core::LogLevel::kInfo, "{}", trnf("recorded {0} sample in {1}", "recorded {0} samples in {1}", result->recording.samples.size(), result->recording.samples.size(), o.record));
+  if (!o.record.empty())
+    core::log(core::LogLevel::kInfo, "{}",
+              trnf("recorded {0} sample in {1}", "recorded {0} samples in {1}", result->recording.samples.size(),
+                   result->recording.samples.size(), o.record));
   if (const int written = emit(result->recording, o.format, o.output); written != kExitOk) return written;
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (result->command_exit_status && *result->command_exit_status != 0) {
@@ -174,15 +178,20 @@ void add_watch_command(CLI::App& app, RunState& state) {
   CLI::App* cmd = app.add_subcommand(
       "watch", _("Sample GPU, CPU and disk while training runs and say whether it is input-, compute- or I/O-bound"));
   cmd->add_option("--pid", o->pid, _("Watch this process and its descendants"))->check(in_range(1, 4194304));
-  cmd->add_option("command", o->command, _("-- COMMAND ARGS...: run it and watch it until it exits"))->type_name("COMMAND");
+  cmd->add_option("command", o->command, _("-- COMMAND ARGS...: run it and watch it until it exits"))
+      ->type_name("COMMAND");
   cmd->add_option("--interval", o->interval, _("Time between samples (1s, 500ms)"))->default_str("1s");
   cmd->add_option("--duration", o->duration,
                   _("Stop after this long (default: when COMMAND or PID exits; 60s system-wide)"));
-  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json", "csv", "html"}))->default_str("text");
-  cmd->add_option("-o,--output", o->output, _("Write the report to FILE (atomically); '-' for stdout"))->type_name("FILE");
+  cmd->add_option("--format", o->format, _("Output format"))
+      ->check(one_of({"text", "json", "csv", "html"}))
+      ->default_str("text");
+  cmd->add_option("-o,--output", o->output, _("Write the report to FILE (atomically); '-' for stdout"))
+      ->type_name("FILE");
   cmd->add_option("--record", o->record, _("Save the samples (JSON Lines) to FILE"))->type_name("FILE");
   cmd->add_option("--replay", o->replay, _("Re-analyse a recording instead of watching"))->type_name("FILE");
-  cmd->add_option("--disk-limit", o->disk_limit, _("The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s"));
+  cmd->add_option("--disk-limit", o->disk_limit,
+                  _("The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s"));
   cmd->add_flag("--no-gpu", o->no_gpu, _("Do not open NVML"));
   cmd->callback([o, &state] { state.exit_code = run_watch_cli(*o, state.global); });
 }

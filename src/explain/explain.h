@@ -25,7 +25,7 @@ struct LineGroup {
   static constexpr size_t kLinesKept = 8;
   std::vector<uint64_t> lines;
   uint64_t count = 0;
-  std::string sample;                         // the first line, cleaned for printing
+  std::string sample;                                       // the first line, cleaned for printing
   std::vector<std::pair<std::string, std::string>> values;  // extracted from the first line
   void add(uint64_t line_number);
   void remove(uint64_t line_number);  // a line another reading explained
@@ -65,8 +65,8 @@ LineHead head_of(std::string_view line);
 // Feeds lines one at a time; memory stays bounded by the caps below whatever the log's size.
 class LogAnalyzer {
  public:
-  static constexpr size_t kMaxGroups = 200;        // distinct (signature, values) groups kept
-  static constexpr size_t kMaxUnrecognised = 50;   // distinct unrecognised texts kept
+  static constexpr size_t kMaxGroups = 200;       // distinct (signature, values) groups kept
+  static constexpr size_t kMaxUnrecognised = 50;  // distinct unrecognised texts kept
   explicit LogAnalyzer(const SignatureTable& table) : table_(table), contexts_seen_(table.contexts.size(), false) {}
   void add_line(std::string_view line);
   void add_bytes(uint64_t n) { result_.bytes += n; }

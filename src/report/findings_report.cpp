@@ -58,7 +58,8 @@ std::string paint(bool color, rules::Severity s, const std::string& text) { retu
 
 size_t severity_column() {
   size_t w = 0;
-  for (auto s : {rules::Severity::kError, rules::Severity::kWarning, rules::Severity::kInfo}) w = std::max(w, core::display_width(severity_label(s)));
+  for (auto s : {rules::Severity::kError, rules::Severity::kWarning, rules::Severity::kInfo})
+    w = std::max(w, core::display_width(severity_label(s)));
   return w;
 }
 
@@ -74,11 +75,16 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
   const auto text = [&language](const std::string& english, const std::optional<core::Message>& m) {
     return rules::in_language(english, m, language);
   };
-  std::string out = "\n" + paint(color, r.summary.worst(), core::wrap_display(line(rules::in_language(r.verdict, language)), width, "")) + "\n";
+  std::string out =
+      "\n" +
+      paint(color, r.summary.worst(), core::wrap_display(line(rules::in_language(r.verdict, language)), width, "")) +
+      "\n";
   if (!r.skipped.empty()) {
-    out += core::wrap_display(trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
-                "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)", r.skipped.size(),
-                r.skipped.size()), width, "") +
+    out += core::wrap_display(
+               trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
+                    "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)",
+                    r.skipped.size(), r.skipped.size()),
+               width, "") +
            "\n";
   }
   if (r.findings.empty()) return core::terminal_text(out, color);
@@ -89,7 +95,8 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
     if (!worst.count(f.area)) order.push_back(f.area);
     if (!worst.count(f.area) || f.severity > worst[f.area]) worst[f.area] = f.severity;
   }
-  std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) { return worst[a] > worst[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return worst[a] > worst[b]; });
   for (const auto& area : order) {
     out += "\n" + std::string(color ? "\033[1m" : "") + area_label(area) + (color ? "\033[0m" : "") + "\n";
     for (const auto& f : r.findings) {
@@ -100,14 +107,25 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
       const std::string sev = severity_label(f.severity);
       const std::string prefix = "  " + paint(color, f.severity, core::pad_right(sev, severity_column())) + " ";
       const std::string indent(2 + severity_column() + 1, ' ');
-      out += core::wrap_hanging(prefix, fmt::format("{} [{}] {}", line(f.rule_id), line(f.entity), line(text(f.title, f.title_message))), width) + "\n";
+      out +=
+          core::wrap_hanging(
+              prefix, fmt::format("{} [{}] {}", line(f.rule_id), line(f.entity), line(text(f.title, f.title_message))),
+              width) +
+          "\n";
       out += core::wrap_hanging(indent, line(text(f.message, f.message_message)), width) + "\n";
       for (const auto& e : f.evidence) {
-        // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
-        out += core::wrap_hanging(indent + "- ", line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message), e.source_message ? text(e.source, e.source_message) : probe_detail(e.source))), width) + "\n";
+        out +=
+            core::wrap_hanging(indent + "- ",
+                               // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
+                               line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message),
+                                        e.source_message ? text(e.source, e.source_message) : probe_detail(e.source))),
+                               width) +
+            "\n";
       }
       const std::string fix_label = _("fix:");
-      out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)), line(text(f.fix, f.fix_message)), width) + "\n";
+      out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)),
+                                line(text(f.fix, f.fix_message)), width) +
+             "\n";
     }
   }
   return core::terminal_text(out, color);
