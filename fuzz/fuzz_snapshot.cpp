@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/prometheus.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);

@@ -22,10 +22,12 @@ default_folders=(src/codec)
 # Folders in .clang-format's style, checked by the test suite (--check-format).
 # A folder joins with a commit that only formats it.
 formatted_folders=(src/core src/codec src/knowledge src/gpulib src/probe src/probe/parse src/tfrecord
-                   src/bench src/plan src/watch src/setup)
+                   src/bench src/plan src/watch src/setup src/verdict src/rules src/importer src/report
+                   src/gather src/explain src/cli)
 # Files of those folders not formatted yet, each with its reason; formatted and
 # removed from here by the next change that touches them.
-format_pending=()
+# report/probe_detail.*: issue 31 is removing its table of English shapes on another branch.
+format_pending=(src/report/probe_detail.cpp src/report/probe_detail.h)
 
 mode=all
 case "${1:-}" in

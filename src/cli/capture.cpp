@@ -15,7 +15,7 @@ namespace tfrig::cli {
 void add_capture_command(CLI::App& app, RunState& state) {
   struct Options {
     std::string output;
-    InventorySourceOptions source;
+    gather::InventorySourceOptions source;
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -25,19 +25,13 @@ void add_capture_command(CLI::App& app, RunState& state) {
   cmd->callback([opts, &state] {
     core::SysRoot root(state.global.root);
     if (!root.is_dir("")) {
-      core::log(core::LogLevel::kError, "{}", trf("{}: --root must be an existing directory", root.root()));
-      state.exit_code = kExitNoInput;
-      return;
+      return failure(state, kExitNoInput, trf("{}: --root must be an existing directory", root.root()));
     }
     auto log = std::make_shared<core::AccessLog>();
     core::SysRoot recording = root;
     recording.record_to(log);
-    auto report = probe_report(recording, opts->source);
-    if (!report) {
-      core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
-      state.exit_code = exit_code_for(report.error());
-      return;
-    }
+    auto report = gather::probe_report(recording, opts->source);
+    if (!report) return failure(state, report.error());
     for (const auto& p : opts->source.data_paths) log->looked_up(p);  // storage resolves them by path
     const auto seen = log->snapshot();
     capture::Manifest manifest;
@@ -52,15 +46,9 @@ void add_capture_command(CLI::App& app, RunState& state) {
     manifest.python_prefixes = opts->source.python_prefixes;
     const auto entries = capture::capture_entries(root, seen, manifest);
     auto gz = capture::gzip(capture::write_tar(entries));
-    if (!gz) {
-      core::log(core::LogLevel::kError, "{}", core::describe(gz.error()));
-      state.exit_code = kExitInternal;
-      return;
-    }
+    if (!gz) return failure(state, gz.error(), kExitInternal);
     if (auto written = core::write_file_atomic(opts->output, *gz); !written) {
-      core::log(core::LogLevel::kError, "{}", core::describe(written.error()));
-      state.exit_code = kExitCantCreate;
-      return;
+      return failure(state, written.error(), kExitCantCreate);
     }
     core::log(core::LogLevel::kInfo, "{}",
               trf("wrote {}: {} entries ({} files read by the probes), {}", opts->output, entries.size(),

@@ -11,7 +11,7 @@
 namespace tfrig::cli {
 
 struct OptionDoc {
-  std::vector<std::string> names;    // "-o", "--output"
+  std::vector<std::string> names;  // "-o", "--output"
   bool takes_value = false;
   std::string type;                  // "FILE", "TEXT" (without the choices)
   std::vector<std::string> choices;  // {text,json} of a CLI::IsMember check
@@ -19,10 +19,10 @@ struct OptionDoc {
 };
 
 struct CommandDoc {
-  std::string name;                   // "tfrig", "doctor", "storage"
+  std::string name;  // "tfrig", "doctor", "storage"
   std::string help;
-  std::vector<OptionDoc> options;     // visible options; positionals are in `arguments`
-  std::vector<std::string> arguments; // "FILE", "DIR..."
+  std::vector<OptionDoc> options;      // visible options; positionals are in `arguments`
+  std::vector<std::string> arguments;  // "FILE", "DIR..."
   std::vector<CommandDoc> subcommands;
 };
 

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "core/exit_code.h"
+#include "core/result.h"
 
 namespace tfrig::cli {
 
@@ -36,6 +38,23 @@ struct RunState {
   int exit_code = kExitOk;
   std::vector<std::string> argv;  // as given (explain finds its `-- CMD ARGS` here)
 };
+
+// A step of a command that failed: the error logged (core::describe, in the
+// reader's language) and the exit code set, in one call, so a callback ends
+// with `if (!r) return failure(state, r.error());`. The code is the error's
+// (core::exit_code_for) unless given; a text is logged as it is (translated
+// by the caller). The int forms return the code, for steps that return one.
+void failure(RunState& state, const core::Error& error);
+void failure(RunState& state, const core::Error& error, int code);
+void failure(RunState& state, int code, std::string_view text);
+int failure(const core::Error& error);
+int failure(const core::Error& error, int code);
+int failure(int code, std::string_view text);
+
+// The one colour decision of every command's --color MODE: "always", "never",
+// or "auto": colour when fd is a terminal and NO_COLOR is unset or empty
+// (https://no-color.org).
+bool use_color(std::string_view mode, int fd);
 
 void add_doctor_command(CLI::App& app, RunState& state);
 void add_snapshot_command(CLI::App& app, RunState& state);

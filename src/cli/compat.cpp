@@ -30,7 +30,9 @@ struct CompatOptions {
   std::string format = "text";
 };
 
-std::optional<std::string> given(const std::string& s) { return s.empty() ? std::nullopt : std::optional<std::string>(s); }
+std::optional<std::string> given(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
 
 }  // namespace
 
@@ -77,14 +79,21 @@ void fill_compat_from_machine(knowledge::CompatQuery& q, const inventory::Invent
   if (!q.os && inv.host.wsl == true) q.os = "wsl";
 }
 
-
 void add_compat_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<CompatOptions>();
-  CLI::App* cmd = app.add_subcommand("compat", _("Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?"));
-  cmd->add_option("--tf", o->tf, _("TensorFlow version (default: installed, else the newest known)"))->type_name("VERSION");
-  cmd->add_option("--driver", o->driver, _("NVIDIA driver version"))->type_name("VERSION")->check(version_text("535.104.05"));
-  cmd->add_option("--cuda", o->cuda, _("CUDA toolkit installed on the system"))->type_name("VERSION")->check(version_text("12.2"));
-  cmd->add_option("--cudnn", o->cudnn, _("cuDNN installed on the system"))->type_name("VERSION")->check(version_text("8.9"));
+  CLI::App* cmd =
+      app.add_subcommand("compat", _("Will TensorFlow X run with this driver, CUDA, cuDNN, GPU and Python?"));
+  cmd->add_option("--tf", o->tf, _("TensorFlow version (default: installed, else the newest known)"))
+      ->type_name("VERSION");
+  cmd->add_option("--driver", o->driver, _("NVIDIA driver version"))
+      ->type_name("VERSION")
+      ->check(version_text("535.104.05"));
+  cmd->add_option("--cuda", o->cuda, _("CUDA toolkit installed on the system"))
+      ->type_name("VERSION")
+      ->check(version_text("12.2"));
+  cmd->add_option("--cudnn", o->cudnn, _("cuDNN installed on the system"))
+      ->type_name("VERSION")
+      ->check(version_text("8.9"));
   cmd->add_option("--gpu", o->gpu, _("GPU name, PCI id, or cc:X.Y"))->type_name("NAME");
   cmd->add_option("--python", o->python, _("Python version"))->type_name("VERSION")->check(version_text("3.11"));
   cmd->add_option("--os", o->os, _("Platform"))->check(one_of({"linux", "wsl", "windows", "macos"}));
@@ -93,36 +102,30 @@ void add_compat_command(CLI::App& app, RunState& state) {
   cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json"}));
   cmd->callback([o, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
-    if (!k) {
-      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
-      state.exit_code = exit_code_for(k.error());
-      return;
-    }
+    if (!k) return failure(state, k.error());
     if (!o->tf.empty()) {
-      if (auto ok = known_tf_version(*k, "--tf", o->tf); !ok) {
-        core::log(core::LogLevel::kError, "{}", core::describe(ok.error()));
-        state.exit_code = kExitUsage;
-        return;
-      }
+      if (auto ok = known_tf_version(*k, "--tf", o->tf); !ok) return failure(state, ok.error(), kExitUsage);
     }
     std::string out;
     if (o->matrix) {
-      out = o->format == "json" ? core::json_text(knowledge::compat_matrix_json(*k))
-                                : knowledge::compat_matrix_text(*k, core::i18n::output_language(), core::text_width(STDOUT_FILENO));
+      out = o->format == "json"
+                ? core::json_text(knowledge::compat_matrix_json(*k))
+                : knowledge::compat_matrix_text(*k, core::i18n::output_language(), core::text_width(STDOUT_FILENO));
       (void)core::write_stdout(out);
       state.exit_code = kExitOk;
       return;
     }
-    knowledge::CompatQuery q{given(o->tf), given(o->driver), given(o->cuda), given(o->cudnn),
+    knowledge::CompatQuery q{given(o->tf),  given(o->driver), given(o->cuda), given(o->cudnn),
                              given(o->gpu), given(o->python), given(o->os)};
     if (!o->only_given) {
-      InventorySourceOptions source;
+      gather::InventorySourceOptions source;
       source.root = state.global.root;
-      auto report = load_report(source);
+      auto report = gather::load_report(source);
       if (report) {
         fill_compat_from_machine(q, report->inventory);
       } else {
-        core::log(core::LogLevel::kWarn, "{}", trf("could not probe this machine ({}); using only the given parts", core::describe(report.error())));
+        core::log(core::LogLevel::kWarn, "{}",
+                  trf("could not probe this machine ({}); using only the given parts", core::describe(report.error())));
       }
     }
     // The answer's reasons are messages, rendered in the output's language

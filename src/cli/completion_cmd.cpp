@@ -41,7 +41,9 @@ void add_completion_command(CLI::App& app, RunState& state) {
   cmd->add_option("shell", *shell, _("bash, zsh or fish"))->required()->check(one_of({"bash", "zsh", "fish"}));
   cmd->callback([&app, &state, shell] {
     const CommandDoc root = describe_cli(app);
-    const std::string text = *shell == "bash" ? bash_completion(root) : *shell == "zsh" ? zsh_completion(root) : fish_completion(root);
+    const std::string text = *shell == "bash"  ? bash_completion(root)
+                             : *shell == "zsh" ? zsh_completion(root)
+                                               : fish_completion(root);
     static_cast<void>(core::write_stdout(text));  // a failed write: main exits 73 with its errno
     state.exit_code = kExitOk;
   });
@@ -55,9 +57,7 @@ void add_completion_command(CLI::App& app, RunState& state) {
     std::filesystem::create_directories(*dir, ec);
     for (const auto& page : man_pages(describe_cli(app), TFRIG_VERSION, man_date())) {
       if (auto w = core::write_file_atomic(*dir + "/" + page.file, page.text); !w) {
-        core::log(core::LogLevel::kError, "{}", core::describe(w.error()));
-        state.exit_code = kExitCantCreate;
-        return;
+        return failure(state, w.error(), kExitCantCreate);
       }
     }
     state.exit_code = kExitOk;

@@ -24,6 +24,7 @@
 #include "cli/inventory_source.h"
 #include "cli/verdict.h"
 #include "core/text_width.h"
+#include "core/try.h"
 #include "core/atomic_file.h"
 #include "core/i18n.h"
 #include "core/i18n_scope.h"
@@ -35,6 +36,7 @@
 #include "explain/corpus.h"
 #include "explain/explain.h"
 #include "explain/log_reader.h"
+#include "report/report.h"
 #include "rules/judge.h"
 #include "codec/gzip.h"
 #include "importer/importer.h"
@@ -59,74 +61,6 @@ struct ExplainOptions {
   std::string fail_on = "warning";
   std::string output = "-";
 };
-
-// Reads FILE ("-": stdin) through the analyzer, 1 MiB at a time.
-core::Result<explain::LogAnalysis> analyze_file(const std::string& path, const explain::SignatureTable& table) {
-  const bool is_stdin = path == "-";
-  const std::string name = is_stdin ? "stdin" : path;
-  std::FILE* f = stdin;
-  if (!is_stdin) {
-    // A directory, device or socket is refused (/dev/zero never ends); a log
-    // is streamed, so its size needs no cap.
-    if (auto ok = core::check_input_file(path); !ok) return tl::unexpected(ok.error());
-    // O_NONBLOCK: a FIFO with no writer opens at once and reads as empty
-    // instead of blocking for ever; reads block again after.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0) return tl::unexpected(core::errno_error(errno, path, "open"));
-    if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-    f = ::fdopen(fd, "rb");
-    if (f == nullptr) {
-      const int err = errno;
-      ::close(fd);
-      return tl::unexpected(core::errno_error(err, path, "open"));
-    }
-  }
-  explain::LogAnalyzer analyzer(table);
-  explain::LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
-  std::vector<char> buf(1 << 20);
-  size_t n = 0;
-  // UTF-16 (PowerShell's `>`): the first read says so; the file is then
-  // converted whole (a log of that size is a paste, not a stream), up to a cap.
-  constexpr size_t kMaxUtf16Bytes = 256u << 20;
-  std::string utf16;
-  bool first = true;
-  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
-    const std::string_view chunk(buf.data(), n);
-    if (first) {
-      first = false;
-      if (explain::looks_utf16(chunk)) utf16.assign(chunk);
-      if (!utf16.empty()) {
-        analyzer.add_bytes(n);
-        continue;
-      }
-    } else if (!utf16.empty()) {
-      if (utf16.size() + n > kMaxUtf16Bytes) {
-        if (!is_stdin) std::fclose(f);
-        return core::fail(core::ErrorCode::kParse, name, trf("a UTF-16 log over {} MiB; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)", kMaxUtf16Bytes >> 20));
-      }
-      utf16.append(chunk);
-      analyzer.add_bytes(n);
-      continue;
-    }
-    splitter.feed(chunk);
-    analyzer.add_bytes(n);
-  }
-  if (!utf16.empty()) splitter.feed(explain::decode_log_bytes(utf16));
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;
-  if (!is_stdin) std::fclose(f);
-  if (failed) return core::fail(core::ErrorCode::kIo, name, trf("read failed: {}", std::strerror(err)));
-  splitter.finish();
-  return analyzer.finish(splitter.truncated_lines());
-}
-
-bool use_color(const std::string& mode, int fd) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");  // https://no-color.org
-  if (no_color != nullptr && no_color[0] != '\0') return false;
-  return ::isatty(fd) == 1;
-}
 
 // The words after `explain --` on the command line, if any.
 std::optional<std::vector<std::string>> command_after_dashes(const std::vector<std::string>& argv) {
@@ -179,16 +113,14 @@ core::Result<FromFiles> split_from_files(const std::vector<std::string>& paths, 
       continue;
     }
     if (!out.table) {
-      auto t = explain::load_signature_table(knowledge_dir);
-      if (!t) return tl::unexpected(t.error());
-      out.table = std::make_shared<const explain::SignatureTable>(std::move(*t));
+      auto t = TFRIG_TRY(explain::load_signature_table(knowledge_dir));
+      out.table = std::make_shared<const explain::SignatureTable>(std::move(t));
     }
-    auto a = analyze_file(p, *out.table);
-    if (!a) return tl::unexpected(a.error());
+    auto a = TFRIG_TRY(explain::analyze_file(p, *out.table));
     bool recognised = false;
-    for (const auto& h : a->hits) recognised |= !h.signature->harmless();
+    for (const auto& h : a.hits) recognised |= !h.signature->harmless();
     if (recognised) {
-      out.logs.emplace_back(p, std::move(*a));
+      out.logs.emplace_back(p, std::move(a));
     } else {
       out.captures.push_back(p);  // the importer names it as of no known kind
     }
@@ -202,16 +134,145 @@ void add_log_findings(report::Report& r, const FromFiles& files, const knowledge
     rules::Summary added;
     for (auto& e : findings) r.findings.push_back(std::move(e.finding));
     added = rules::summarize(r.findings);
-    const auto own = rules::summarize(std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
+    const auto own = rules::summarize(
+        std::vector<rules::Finding>(r.findings.end() - static_cast<long>(findings.size()), r.findings.end()));
     r.summary = added;
-    // TRANSLATORS: appended to doctor's verdict; {0} is the log file, {1} what its findings add ("1 error, 2 warnings").
-    r.verdict = core::Message(N_("{0}{1}"), rules::as_message_arg(r.verdict),
-                              core::Message(N_("; the log {0} adds {1} (tfrig explain)"), name,
-                                            own.total() == 0 ? core::MessageArg(core::Message(N_("nothing"))) : rules::summary_counts(own)));
+    r.verdict = core::Message(
+        // TRANSLATORS: appended to doctor's verdict; {0} is the log file, {1} what its findings add ("1 error, 2 warnings").
+        N_("{0}{1}"), rules::as_message_arg(r.verdict),
+        core::Message(N_("; the log {0} adds {1} (tfrig explain)"), name,
+                      own.total() == 0 ? core::MessageArg(core::Message(N_("nothing"))) : rules::summary_counts(own)));
   }
   std::stable_sort(r.findings.begin(), r.findings.end(),
                    [](const rules::Finding& x, const rules::Finding& y) { return x.severity > y.severity; });
 }
+
+namespace {
+
+// --list and --markdown: the signature table itself (with --corpus, measured).
+void explain_signatures(const ExplainOptions& o, const explain::SignatureTable& table, RunState& state) {
+  std::string tail;
+  if (!o.corpus.empty()) {
+    auto figures = explain::measure_corpus(table, o.corpus);
+    if (!figures) return failure(state, figures.error());
+    tail = explain::corpus_markdown(*figures);
+  }
+  const std::string out = o.markdown ? explain::signatures_markdown(table, tail)
+                                     : explain::signatures_list_text(table, core::text_width(STDOUT_FILENO));
+  static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
+  state.exit_code = kExitOk;
+}
+
+// The log read: a command's output (explain -- CMD) or a file (or stdin).
+struct LogRead {
+  explain::LogAnalysis analysis;
+  std::string source;  // the file's name, "stdin", or empty for a command
+  int command_status = 0;
+};
+
+std::optional<LogRead> read_log(const ExplainOptions& o, const explain::SignatureTable& table,
+                                const std::optional<std::vector<std::string>>& command, RunState& state) {
+  if (command) {
+    auto ran = explain::analyze_command(*command, table);
+    if (!ran) {
+      failure(state, ran.error(), ran.error().code == core::ErrorCode::kNotFound ? 127 : kExitInternal);
+      return std::nullopt;
+    }
+    return LogRead{std::move(ran->analysis), "", ran->exit_code};
+  }
+  const std::string path = o.args.empty() ? "-" : o.args.front();
+  auto read = explain::analyze_file(path, table);
+  if (!read) {
+    failure(state, read.error());
+    return std::nullopt;
+  }
+  return LogRead{std::move(*read), path == "-" ? "stdin" : path, 0};
+}
+
+// The machine to judge the log against (--snapshot, --from, --machine, or this
+// one when running a command); false after a failure was logged.
+bool machine_to_judge(const ExplainOptions& o, bool running, RunState& state, std::optional<report::Report>& machine) {
+  const bool explicit_machine = !o.snapshot.empty() || !o.from.empty() || o.machine;
+  if (!explicit_machine && (!running || o.no_machine)) return true;
+  gather::InventorySourceOptions src;
+  src.root = state.global.root;
+  src.snapshot = o.snapshot;
+  src.from = o.from;
+  src.capture_limits = o.capture_limits;
+  auto r = gather::load_report(src);
+  if (r) {
+    machine = std::move(*r);
+  } else if (explicit_machine) {
+    failure(state, r.error());
+    return false;
+  } else {
+    core::log(core::LogLevel::kWarn, "{}",
+              trf("could not read this machine ({}); judging the log alone", core::describe(r.error())));
+  }
+  return true;
+}
+
+// The judged log as --format says, for fd (-1: a file).
+std::string render_explained(const ExplainOptions& o, const report::Report& report, const LogRead& log,
+                             const rules::Text& source_text, bool command, int fd) {
+  if (o.format == "json") {
+    auto j = report::findings_to_json(report);
+    j["source"] = rules::in_language(source_text, core::i18n::output_language());
+    j["log"] = explain::analysis_json(log.analysis);
+    if (command) j["command_exit_code"] = log.command_status;
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  }
+  const bool color = fd >= 0 && use_color(o.color, fd);
+  const size_t width = core::text_width(fd);
+  std::string out =
+      report::render_findings_text(report, color, width) + explain::unrecognised_text(log.analysis, width);
+  if (log.analysis.truncated_lines) {
+    out += trnf("({} line longer than 64 KiB was cut)", "({} lines longer than 64 KiB were cut)",
+                log.analysis.truncated_lines, log.analysis.truncated_lines) +
+           "\n";
+  }
+  return core::terminal_text(out, color);  // the unknown lines are the log's own bytes
+}
+
+void run_explain(const ExplainOptions& o, RunState& state) {
+  auto table = explain::load_signature_table(state.global.knowledge_dir);
+  if (!table) return failure(state, table.error());
+  if (o.list || o.markdown) return explain_signatures(o, *table, state);
+  const auto command = command_after_dashes(state.argv);
+  if (command && command->empty()) return failure(state, kExitUsage, _("explain: expected a command after --"));
+  if (!command && o.args.size() > 1) {
+    return failure(
+        state, kExitUsage,
+        trf("explain: one log file expected, got {} (to run a command: tfrig explain -- CMD ARGS)", o.args.size()));
+  }
+  auto log = read_log(o, *table, command, state);
+  if (!log) return;
+  auto k = knowledge::load(state.global.knowledge_dir);
+  if (!k) return failure(state, k.error());
+  std::optional<report::Report> machine;
+  if (!machine_to_judge(o, command.has_value(), state, machine)) return;
+  // The findings (their compat evidence and fix too) are messages, rendered below.
+  const std::vector<explain::Explained> findings =
+      judged_log_findings(log->analysis, machine ? &*machine : nullptr, *k);
+  const rules::Text source_text =
+      // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
+      command ? rules::Text(core::Message(N_("the output of {}"), command->front())) : rules::Text(log->source);
+  auto report = explain::explain_report(findings, log->analysis, source_text, machine ? &*machine : nullptr);
+  // Render; a command's own stdout is passed through, so the report goes to stderr then.
+  const int fd = o.output != "-" ? -1 : command ? STDERR_FILENO : STDOUT_FILENO;
+  const std::string out = render_explained(o, report, *log, source_text, command.has_value(), fd);
+  if (fd < 0) {
+    if (auto w = core::write_file_atomic(o.output, out); !w) return failure(state, w.error(), kExitCantCreate);
+  } else if (fd == STDERR_FILENO) {
+    std::fwrite(out.data(), 1, out.size(), stderr);
+  } else {
+    static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
+  }
+  const int verdict = exit_code_for_findings(report.summary, o.fail_on);
+  state.exit_code = command && log->command_status != 0 ? log->command_status : verdict;
+}
+
+}  // namespace
 
 void add_explain_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<ExplainOptions>();
@@ -221,17 +282,20 @@ void add_explain_command(CLI::App& app, RunState& state) {
       ->type_name("FILE | -- CMD ARGS");
   cmd->add_flag("--list", o->list, _("List the signatures explain recognises"));
   cmd->add_flag("--markdown", o->markdown, _("Print docs/explain.md (generated from the signature table)"));
-  cmd->add_option("--corpus", o->corpus, _("With --markdown: measure the signatures on this corpus of labelled logs (labels.json)"))
+  cmd->add_option("--corpus", o->corpus,
+                  _("With --markdown: measure the signatures on this corpus of labelled logs (labels.json)"))
       ->type_name("DIR")
       ->needs("--markdown");
   cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json"}));
   cmd->add_option("--color", o->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
-  cmd->add_option("--snapshot", o->snapshot, _("Judge the findings against this snapshot's machine"))->type_name("FILE");
+  cmd->add_option("--snapshot", o->snapshot, _("Judge the findings against this snapshot's machine"))
+      ->type_name("FILE");
   cmd->add_option("--from", o->from, _("Judge the findings against the machine of these captures (as doctor --from)"))
       ->type_name("FILE")
       ->excludes("--snapshot");
   add_capture_limit_options(*cmd, o->capture_limits);
-  cmd->add_flag("--machine", o->machine, _("Judge the findings against this machine (the default when running a command)"));
+  cmd->add_flag("--machine", o->machine,
+                _("Judge the findings against this machine (the default when running a command)"));
   cmd->add_flag("--no-machine", o->no_machine, _("Judge the log alone, even when running a command"))
       ->excludes("--machine")
       ->excludes("--snapshot")
@@ -240,147 +304,7 @@ void add_explain_command(CLI::App& app, RunState& state) {
       ->check(one_of({"error", "warning", "info", "never"}));
   cmd->add_option("-o,--output", o->output, _("Write the report to FILE ('-': stdout; stderr when running a command)"))
       ->type_name("FILE");
-  cmd->callback([o, &state] {
-    auto table = explain::load_signature_table(state.global.knowledge_dir);
-    if (!table) {
-      core::log(core::LogLevel::kError, "{}", core::describe(table.error()));
-      state.exit_code = exit_code_for(table.error());
-      return;
-    }
-    if (o->list || o->markdown) {
-      std::string tail;
-      if (!o->corpus.empty()) {
-        auto figures = explain::measure_corpus(*table, o->corpus);
-        if (!figures) {
-          core::log(core::LogLevel::kError, "{}", core::describe(figures.error()));
-          state.exit_code = exit_code_for(figures.error());
-          return;
-        }
-        tail = explain::corpus_markdown(*figures);
-      }
-      const std::string out = o->markdown ? explain::signatures_markdown(*table, tail) : explain::signatures_list_text(*table, core::text_width(STDOUT_FILENO));
-      static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
-      state.exit_code = kExitOk;
-      return;
-    }
-    const auto command = command_after_dashes(state.argv);
-    if (command && command->empty()) {
-      core::log(core::LogLevel::kError, "{}", _("explain: expected a command after --"));
-      state.exit_code = kExitUsage;
-      return;
-    }
-    if (!command && o->args.size() > 1) {
-      core::log(core::LogLevel::kError, "{}",
-                trf("explain: one log file expected, got {} (to run a command: tfrig explain -- CMD ARGS)", o->args.size()));
-      state.exit_code = kExitUsage;
-      return;
-    }
-    // Read the log.
-    explain::LogAnalysis analysis;
-    std::string source;
-    int command_status = 0;
-    if (command) {
-      explain::LogAnalyzer analyzer(*table);
-      explain::LineSplitter out_lines([&](std::string_view line) { analyzer.add_line(line); });
-      explain::LineSplitter err_lines([&](std::string_view line) { analyzer.add_line(line); });
-      auto ran = explain::run_command(
-          *command,
-          [&](std::string_view b) {
-            out_lines.feed(b);
-            analyzer.add_bytes(b.size());
-          },
-          [&](std::string_view b) {
-            err_lines.feed(b);
-            analyzer.add_bytes(b.size());
-          });
-      if (!ran) {
-        core::log(core::LogLevel::kError, "{}", core::describe(ran.error()));
-        state.exit_code = ran.error().code == core::ErrorCode::kNotFound ? 127 : kExitInternal;
-        return;
-      }
-      out_lines.finish();
-      err_lines.finish();
-      command_status = ran->exit_code;
-      analysis = analyzer.finish(out_lines.truncated_lines() + err_lines.truncated_lines());
-    } else {
-      const std::string path = o->args.empty() ? "-" : o->args.front();
-      auto read = analyze_file(path, *table);
-      if (!read) {
-        core::log(core::LogLevel::kError, "{}", core::describe(read.error()));
-        state.exit_code = exit_code_for(read.error());
-        return;
-      }
-      analysis = std::move(*read);
-      source = path == "-" ? "stdin" : path;
-    }
-    // The machine to judge against.
-    auto k = knowledge::load(state.global.knowledge_dir);
-    if (!k) {
-      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
-      state.exit_code = exit_code_for(k.error());
-      return;
-    }
-    const bool explicit_machine = !o->snapshot.empty() || !o->from.empty() || o->machine;
-    std::optional<report::Report> machine;
-    if (explicit_machine || (command && !o->no_machine)) {
-      InventorySourceOptions src;
-      src.root = state.global.root;
-      src.snapshot = o->snapshot;
-      src.from = o->from;
-      src.capture_limits = o->capture_limits;
-      auto r = load_report(src);
-      if (r) {
-        machine = std::move(*r);
-      } else if (explicit_machine) {
-        core::log(core::LogLevel::kError, "{}", core::describe(r.error()));
-        state.exit_code = exit_code_for(r.error());
-        return;
-      } else {
-        core::log(core::LogLevel::kWarn, "{}", trf("could not read this machine ({}); judging the log alone", core::describe(r.error())));
-      }
-    }
-    // The findings (their compat evidence and fix too) are messages, rendered below.
-    const std::vector<explain::Explained> findings = judged_log_findings(analysis, machine ? &*machine : nullptr, *k);
-    // TRANSLATORS: {} is a command ("python"); the report's first line names it as the log's source.
-    const rules::Text source_text = command ? rules::Text(core::Message(N_("the output of {}"), command->front())) : rules::Text(source);
-    auto report = explain::explain_report(findings, analysis, source_text, machine ? &*machine : nullptr);
-    // Render; a command's own stdout is passed through, so the report goes to stderr then.
-    const int fd = o->output != "-" ? -1 : command ? STDERR_FILENO : STDOUT_FILENO;
-    std::string out;
-    if (o->format == "json") {
-      auto j = report::findings_to_json(report);
-      j["source"] = rules::in_language(source_text, core::i18n::output_language());
-      j["log"] = explain::analysis_json(analysis);
-      if (command) j["command_exit_code"] = command_status;
-      out = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    } else {
-      const bool color = fd >= 0 && use_color(o->color, fd);
-      const size_t width = core::text_width(fd);
-      out = report::render_findings_text(report, color, width) + explain::unrecognised_text(analysis, width);
-      if (analysis.truncated_lines) {
-        out += trnf("({} line longer than 64 KiB was cut)", "({} lines longer than 64 KiB were cut)", analysis.truncated_lines,
-                    analysis.truncated_lines) +
-               "\n";
-      }
-      out = core::terminal_text(out, color);  // the unknown lines are the log's own bytes
-    }
-    if (fd < 0) {
-      auto w = core::write_file_atomic(o->output, out);
-      if (!w) {
-        core::log(core::LogLevel::kError, "{}", core::describe(w.error()));
-        state.exit_code = kExitCantCreate;
-        return;
-      }
-    } else {
-      if (fd == STDERR_FILENO) {
-        std::fwrite(out.data(), 1, out.size(), stderr);
-      } else {
-        static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
-      }
-    }
-    const int verdict = exit_code_for_findings(report.summary, o->fail_on);
-    state.exit_code = command && command_status != 0 ? command_status : verdict;
-  });
+  cmd->callback([o, &state] { run_explain(*o, state); });
 }
 
 }  // namespace tfrig::cli

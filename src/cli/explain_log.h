@@ -9,7 +9,7 @@
 
 #include "explain/explain.h"
 #include "knowledge/knowledge.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::cli {
 

@@ -35,14 +35,6 @@ struct FleetOptions {
   unsigned jobs = 0;
 };
 
-bool color_wanted(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");  // https://no-color.org
-  if (no_color != nullptr && no_color[0] != '\0') return false;
-  return ::isatty(STDOUT_FILENO) == 1;
-}
-
 // doctor's rule: the worst thing found against --fail-on.
 int exit_code_for_fleet(const fleet::FleetReport& r, const std::string& fail_on) {
   if (!r.any_problem || fail_on == "never") return kExitOk;
@@ -55,19 +47,13 @@ int exit_code_for_fleet(const fleet::FleetReport& r, const std::string& fail_on)
 int run(const FleetOptions& o, const GlobalOptions& global) {
   core::Stopwatch watch;
   auto knowledge = knowledge::load(global.knowledge_dir);
-  if (!knowledge) {
-    core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
-    return exit_code_for(knowledge.error());
-  }
+  if (!knowledge) return failure(knowledge.error());
   auto files = fleet::list_inputs(o.inputs);
-  if (!files) {
-    core::log(core::LogLevel::kError, "{}", core::describe(files.error()));
-    return exit_code_for(files.error());
-  }
+  if (!files) return failure(files.error());
   if (files->empty()) {
-    core::log(core::LogLevel::kError, "{}",
-              trf("no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)", o.inputs.front()));
-    return kExitNoInput;
+    return failure(
+        kExitNoInput,
+        trf("no snapshots found in {} (a directory's *.json, *.log.gz, *.xml, ... files are read)", o.inputs.front()));
   }
   fleet::LoadOptions load;
   if (!o.tf.empty()) load.tf = o.tf;
@@ -88,7 +74,8 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   core::log(core::LogLevel::kInfo, "{}",
             trnf("read {0} node ({1} unreadable) in {2}", "read {0} nodes ({1} unreadable) in {2}", loaded.nodes.size(),
                  loaded.nodes.size(), loaded.unreadable.size(), core::format_seconds(watch.seconds())));
-  for (const auto& u : loaded.unreadable) core::log(core::LogLevel::kWarn, "{}", core::render(u.message, core::i18n::language()));
+  for (const auto& u : loaded.unreadable)
+    core::log(core::LogLevel::kWarn, "{}", core::render(u.message, core::i18n::language()));
   const bool none_read = loaded.nodes.empty();
   // The comparison keeps its titles and fixes in English with what renders
   // them: the JSON says them in the output language, the text in the reader's.
@@ -96,11 +83,11 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
   const std::string language = core::i18n::output_language();
   int written = kExitOk;
   if (o.format == "html") {
-    written = write_html_page(report::html::PageKind::kFleet, nlohmann::json::parse(fleet::render_json(report, language)), "tfrig fleet",
-                              o.output);
+    written = write_html_page(report::html::PageKind::kFleet,
+                              nlohmann::json::parse(fleet::render_json(report, language)), "tfrig fleet", o.output);
   } else {
     fleet::RenderOptions ro;
-    ro.color = o.output == "-" && color_wanted(o.color);
+    ro.color = o.output == "-" && use_color(o.color, STDOUT_FILENO);
     ro.width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
     const std::string out = o.format == "json" ? fleet::render_json(report, language) : fleet::render_text(report, ro);
     written = write_output(out, o.output);
@@ -116,22 +103,28 @@ int run(const FleetOptions& o, const GlobalOptions& global) {
 
 void add_fleet_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<FleetOptions>();
-  CLI::App* cmd = app.add_subcommand("fleet", _("Compare many machines' snapshots: drift, findings across nodes, the odd node out"));
+  CLI::App* cmd = app.add_subcommand(
+      "fleet", _("Compare many machines' snapshots: drift, findings across nodes, the odd node out"));
   cmd->add_option("INPUT", opts->inputs,
                   _("Snapshots (tfrig snapshot / doctor --format json / import), bug reports or nvidia-smi files, "
-                  "or directories of them; one file (or a subdirectory of files) per node"))
+                    "or directories of them; one file (or a subdirectory of files) per node"))
       ->required()
       ->type_name("FILE|DIR");
-  cmd->add_option("--format", opts->format, _("Output format"))->check(one_of({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("--format", opts->format, _("Output format"))
+      ->check(one_of({"text", "json", "html"}))
+      ->default_str("text");
   cmd->add_option("-o,--output", opts->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->add_option("--baseline", opts->baseline, _("A known-good node's snapshot: its values are the expected ones"))
       ->type_name("FILE");
   cmd->add_option("--fail-on", opts->fail_on, _("Lowest severity that makes the exit code non-zero"))
       ->check(one_of({"error", "warning", "info", "never"}))
       ->default_str("warning");
-  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))->type_name("VERSION");
+  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge nodes without one against"))
+      ->type_name("VERSION");
   cmd->add_option("--color", opts->color, _("Colour on the terminal"))->check(one_of({"auto", "always", "never"}));
-  cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))->capture_default_str()->check(whole_in(0, 256));
+  cmd->add_option("-j,--jobs", opts->jobs, _("Snapshots read in parallel (0 = all cores)"))
+      ->capture_default_str()
+      ->check(whole_in(0, 256));
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
 

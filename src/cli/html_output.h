@@ -12,6 +12,7 @@
 namespace tfrig::cli {
 
 // Returns the exit code of the write (kExitOk, or kExitCantCreate logged).
-int write_html_page(report::html::PageKind kind, nlohmann::json data, const std::string& label, const std::string& output);
+int write_html_page(report::html::PageKind kind, nlohmann::json data, const std::string& label,
+                    const std::string& output);
 
 }  // namespace tfrig::cli

@@ -13,7 +13,7 @@
 #include "core/i18n.h"
 #include "core/log.h"
 #include "importer/importer.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::cli {
 
@@ -23,10 +23,7 @@ namespace {
 // the report's own (English) problems are shown.
 int write_imported(core::Result<report::Report> report, const std::string& output,
                    const std::vector<std::string>* warnings = nullptr) {
-  if (!report) {
-    core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
-    return exit_code_for(report.error());
-  }
+  if (!report) return failure(report.error());
   for (const auto& s : report->probes) {
     // The detail is the snapshot's (English) data; only the frame is translated.
     core::log(core::LogLevel::kInfo, "{}", trf("import {}: {}", s.id, s.detail));
@@ -51,7 +48,8 @@ void add_import_command(CLI::App& app, RunState& state) {
   };
   auto opts = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
-      "import", _("Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot"));
+      "import",
+      _("Turn an nvidia-bug-report log, nvidia-smi -q (text or XML), lspci -vvv or topo -m output into a snapshot"));
   cmd->add_option("FILE", opts->inputs,
                   _("Files from one machine, each detected by content (gzip too): merged into one snapshot"))
       ->type_name("FILE");
@@ -62,21 +60,21 @@ void add_import_command(CLI::App& app, RunState& state) {
       ->required()
       ->type_name("FILE");
   xml->add_option("-o,--output", opts->output, _("Snapshot to write ('-' for stdout, the default)"))->type_name("FILE");
-  xml->callback([opts, &state] { state.exit_code = write_imported(report_from_nvidia_smi_xml(opts->xml_input), opts->output); });
+  xml->callback([opts, &state] {
+    state.exit_code = write_imported(gather::report_from_nvidia_smi_xml(opts->xml_input), opts->output);
+  });
   cmd->callback([opts, &state, cmd] {
     if (cmd->got_subcommand("nvidia-smi-xml")) return;
     if (opts->inputs.empty()) {
-      core::log(core::LogLevel::kError, "import: {}", _("give at least one FILE (see 'tfrig import --help')"));
-      state.exit_code = kExitUsage;
-      return;
+      return failure(state, kExitUsage, "import: " + _("give at least one FILE (see 'tfrig import --help')"));
     }
     // load_report: a tfrig capture (tfrig capture -o FILE) is replayed, anything else imported.
-    InventorySourceOptions source;
+    gather::InventorySourceOptions source;
     source.from = opts->inputs;
     source.capture_limits = opts->capture_limits;
     std::vector<std::string> warnings;
     source.import_warnings = &warnings;
-    auto report = load_report(source);
+    auto report = gather::load_report(source);
     // A replayed capture has no import warnings: its probes' problems are shown.
     const bool imported = report && report->source.rfind("import:", 0) == 0;
     state.exit_code = write_imported(std::move(report), opts->output, imported ? &warnings : nullptr);

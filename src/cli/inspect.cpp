@@ -29,18 +29,14 @@ struct InspectArgs {
 int run(InspectArgs& a) {
   if (a.compression != "auto") {
     auto c = tfrecord::parse_compression(a.compression);
-    if (!c) {
-      core::log(core::LogLevel::kError, "{}", core::describe(c.error()));
-      return kExitUsage;
-    }
+    if (!c) return failure(c.error(), kExitUsage);
     a.options.compression = *c;
   }
   // The report holds messages: rendered in the output's language (English in
   // JSON unless --lang); an error on stderr in the reader's.
   auto r = tfrecord::inspect_file(a.path, a.options);
   if (!r) {
-    core::log(core::LogLevel::kError, "inspect: {}", core::describe(r.error()));
-    return exit_code_for(r.error());
+    return failure(exit_code_for(r.error()), "inspect: " + core::describe(r.error()));
   }
   const std::string language = core::i18n::output_language();
   if (a.json) {
@@ -49,11 +45,10 @@ int run(InspectArgs& a) {
     std::fputs(tfrecord::report_to_text(*r, language, core::text_width(STDOUT_FILENO)).c_str(), stdout);
   }
   if (r->error) {
-    core::log(core::LogLevel::kError, "inspect: {}",
-              trf("{}: not a valid TFRecord file from record {} (byte offset {}): {}", core::escape_bytes(a.path),
-                  r->error->record_index, r->error->offset,
-                  core::escape_bytes(core::render(r->error->text, core::i18n::language()))));
-    return kExitDataErr;
+    return failure(kExitDataErr,
+                   "inspect: " + trf("{}: not a valid TFRecord file from record {} (byte offset {}): {}",
+                                     core::escape_bytes(a.path), r->error->record_index, r->error->offset,
+                                     core::escape_bytes(core::render(r->error->text, core::i18n::language()))));
   }
   return kExitOk;
 }
@@ -62,10 +57,14 @@ int run(InspectArgs& a) {
 
 void add_inspect_command(CLI::App& app, RunState& state) {
   auto args = std::make_shared<InspectArgs>();
-  auto* cmd = app.add_subcommand("inspect", _("Record count, feature schema and the first Examples of a TFRecord file"));
+  auto* cmd =
+      app.add_subcommand("inspect", _("Record count, feature schema and the first Examples of a TFRecord file"));
   cmd->add_option("PATH", args->path, _("TFRecord file"))->required();
-  cmd->add_option("-n,--show", args->options.show, _("How many Examples to print as JSON"))->capture_default_str()->check(whole_number());
-  cmd->add_flag("--show-bytes", args->options.show_bytes, _("Print bytes values (text, or hex) instead of size + CRC-32C"));
+  cmd->add_option("-n,--show", args->options.show, _("How many Examples to print as JSON"))
+      ->capture_default_str()
+      ->check(whole_number());
+  cmd->add_flag("--show-bytes", args->options.show_bytes,
+                _("Print bytes values (text, or hex) instead of size + CRC-32C"));
   cmd->add_option("--compression", args->compression, _("auto (sniff), none, gzip or zlib"))->capture_default_str();
   cmd->add_flag("--json", args->json, _("JSON on stdout"));
   cmd->callback([args, &state] { state.exit_code = run(*args); });

@@ -35,23 +35,24 @@ void print(const std::string& s) {
 void add_knowledge_command(CLI::App& app, RunState& state) {
   auto format = std::make_shared<std::string>("text");
   auto sources = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("knowledge", _("Show the knowledge base: files, data versions, row counts, sources"));
+  CLI::App* cmd =
+      app.add_subcommand("knowledge", _("Show the knowledge base: files, data versions, row counts, sources"));
   cmd->add_option("--format", *format, _("Output format"))->check(one_of({"text", "json"}));
   cmd->add_flag("--sources", *sources, _("List every source of every file"));
   cmd->callback([format, sources, &state] {
     auto k = knowledge::load(state.global.knowledge_dir);
-    if (!k) {
-      core::log(core::LogLevel::kError, "{}", core::describe(k.error()));
-      state.exit_code = exit_code_for(k.error());
-      return;
-    }
+    if (!k) return failure(state, k.error());
     if (*format == "json") {
       nlohmann::json files = nlohmann::json::array();
       for (const auto& f : k->files()) {
         nlohmann::json src = nlohmann::json::array();
         for (const auto& s : f.sources) src.push_back({{"id", s.id}, {"url", s.url}, {"note", s.note}});
-        files.push_back({{"file", f.name}, {"schema", f.schema}, {"data_version", f.data_version}, {"origin", f.origin},
-                         {"rows", f.rows}, {"sources", src}});
+        files.push_back({{"file", f.name},
+                         {"schema", f.schema},
+                         {"data_version", f.data_version},
+                         {"origin", f.origin},
+                         {"rows", f.rows},
+                         {"sources", src}});
       }
       print(core::json_text(nlohmann::json{{"files", files}}));
       state.exit_code = kExitOk;
@@ -68,15 +69,20 @@ void add_knowledge_command(CLI::App& app, RunState& state) {
     }
     out += t.render("  ", core::text_width(STDOUT_FILENO));
     if (const auto* n = k->newest_tf()) {
-      out += "\n  " + trf("newest TensorFlow known: {} (CUDA {}, cuDNN {}, Python {}-{})", n->tf, n->cuda, n->cudnn,
-                         n->python_min(), n->python_max()) + "\n";
+      out += "\n  " +
+             trf("newest TensorFlow known: {} (CUDA {}, cuDNN {}, Python {}-{})", n->tf, n->cuda, n->cudnn,
+                 n->python_min(), n->python_max()) +
+             "\n";
     }
-    out += "  " + trnf("GPU catalog: {} GPU with specifications", "GPU catalog: {} GPUs with specifications", k->gpus().size(),
-                       k->gpus().size()) + "\n";
+    out += "  " +
+           trnf("GPU catalog: {} GPU with specifications", "GPU catalog: {} GPUs with specifications", k->gpus().size(),
+                k->gpus().size()) +
+           "\n";
     if (*sources) {
       for (const auto& f : k->files()) {
         out += "\n" + f.name + "\n";
-        for (const auto& s : f.sources) out += fmt::format("  [{}] {}{}\n", s.id, s.url, s.note.empty() ? "" : "\n      " + s.note.substr(0, 200));
+        for (const auto& s : f.sources)
+          out += fmt::format("  [{}] {}{}\n", s.id, s.url, s.note.empty() ? "" : "\n      " + s.note.substr(0, 200));
       }
     } else {
       out += "  " + _("(--sources lists where every fact comes from; docs/knowledge.md explains updating)") + "\n";
@@ -99,10 +105,12 @@ void add_rules_command(CLI::App& app, RunState& state) {
       return;
     }
     core::Table t({"id", C_("rules table", "severity"), C_("rules table", "title")});
-    for (const auto& r : rules::all_rules()) t.add_row({std::string(r.id), report::severity_label(r.severity), _(r.title)});
+    for (const auto& r : rules::all_rules())
+      t.add_row({std::string(r.id), report::severity_label(r.severity), _(r.title)});
     print(t.render("", core::text_width(STDOUT_FILENO)) + "\n" +
-          trnf("{} rule; `tfrig doctor --explain ID` explains one.", "{} rules; `tfrig doctor --explain ID` explains one.",
-               rules::all_rules().size(), rules::all_rules().size()) +
+          trnf("{} rule; `tfrig doctor --explain ID` explains one.",
+               "{} rules; `tfrig doctor --explain ID` explains one.", rules::all_rules().size(),
+               rules::all_rules().size()) +
           "\n");
     state.exit_code = kExitOk;
   });

@@ -42,14 +42,16 @@ class TranslatedFormatter : public CLI::Formatter {
   std::string make_subcommands(const CLI::App* app, CLI::AppFormatMode mode) const override {
     std::string out = CLI::Formatter::make_subcommands(app, mode);
     const std::string english = "\nSubcommands:\n";
-    if (auto at = out.find(english); at != std::string::npos) out.replace(at, english.size(), "\n" + heading(_("Subcommands")) + "\n");
+    if (auto at = out.find(english); at != std::string::npos)
+      out.replace(at, english.size(), "\n" + heading(_("Subcommands")) + "\n");
     return out;
   }
   std::string make_usage(const CLI::App* app, std::string name) const override {
     return with_heading(CLI::Formatter::make_usage(app, std::move(name)), get_label("Usage"));
   }
   std::string make_option_opts(const CLI::Option* opt) const override {
-    return with_heading(with_heading(without_ranges(CLI::Formatter::make_option_opts(opt)), get_label("Needs")), get_label("Excludes"));
+    return with_heading(with_heading(without_ranges(CLI::Formatter::make_option_opts(opt)), get_label("Needs")),
+                        get_label("Excludes"));
   }
   // CLI::Range adds its English bounds to the type column ("INT:INT in [1 -
   // 65536]"); the type alone is kept there, and a value out of range is
@@ -159,7 +161,8 @@ std::vector<std::string>& command_line() {
 
 // A value a flag may be given ("--xla=true"), as CLI11 reads flags.
 bool flag_value(const std::string& v) {
-  static const char* const kWords[] = {"true", "false", "on", "off", "yes", "no", "enable", "disable", "1", "0", "+1", "-1"};
+  static const char* const kWords[] = {"true",   "false",   "on", "off", "yes", "no",
+                                       "enable", "disable", "1",  "0",   "+1",  "-1"};
   for (const char* w : kWords) {
     if (v == w) return true;
   }
@@ -168,6 +171,25 @@ bool flag_value(const std::string& v) {
 
 // The arguments CLI11 did not take, in the order given (App::remaining).
 std::vector<std::string> extras_of(const CLI::App& app) { return app.remaining(true); }
+
+// The words CLI11 did not take: the unknown options among them, else the
+// unexpected arguments; nullopt when there are none.
+std::optional<core::Message> extras_message(const CLI::App& app) {
+  const auto extras = extras_of(app);
+  // The options among them are the error ("--formt json": json is the unknown option's value).
+  std::vector<std::string> options;
+  for (const auto& a : extras) {
+    if (a.size() > 1 && a.front() == '-') options.push_back(a);
+  }
+  const auto& shown = options.empty() ? extras : options;
+  std::string list;
+  for (const auto& a : shown) list += (list.empty() ? "" : " ") + a;
+  if (!options.empty())
+    return core::Message::plural(NP_("unknown option: {}", "unknown options: {}"), options.size(), list);
+  if (!extras.empty())
+    return core::Message::plural(NP_("unexpected argument: {}", "unexpected arguments: {}"), extras.size(), list);
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -197,17 +219,7 @@ core::Message parse_error_text(const CLI::App& app, const CLI::Error& e) {
       return core::Message(N_("the argument {} is required"), opt.get_name());
     });
   } else if (is(static_cast<const CLI::ExtrasError*>(nullptr))) {
-    const auto extras = extras_of(app);
-    // The options among them are the error ("--formt json": json is the unknown option's value).
-    std::vector<std::string> options;
-    for (const auto& a : extras) {
-      if (a.size() > 1 && a.front() == '-') options.push_back(a);
-    }
-    const auto& shown = options.empty() ? extras : options;
-    std::string list;
-    for (const auto& a : shown) list += (list.empty() ? "" : " ") + a;
-    if (!options.empty()) return core::Message::plural(NP_("unknown option: {}", "unknown options: {}"), options.size(), list);
-    if (!extras.empty()) return core::Message::plural(NP_("unexpected argument: {}", "unexpected arguments: {}"), extras.size(), list);
+    if (auto m = extras_message(app)) return *m;
   } else if (is(static_cast<const CLI::ValidationError*>(nullptr))) {
     if (const auto& refused = last_refused_value()) return refused->message;
   } else if (is(static_cast<const CLI::ConversionError*>(nullptr))) {
@@ -215,7 +227,8 @@ core::Message parse_error_text(const CLI::App& app, const CLI::Error& e) {
       if (opt.count() == 0 || !opt.nonpositional()) return std::nullopt;
       for (const auto& v : opt.results()) {
         // A flag given a value it does not take ("--xla=maybe").
-        if (opt.get_expected_max() == 0 && !flag_value(v)) return core::Message(N_("option {} takes no value"), opt.get_name());
+        if (opt.get_expected_max() == 0 && !flag_value(v))
+          return core::Message(N_("option {} takes no value"), opt.get_name());
       }
       return std::nullopt;
     });
@@ -225,11 +238,13 @@ core::Message parse_error_text(const CLI::App& app, const CLI::Error& e) {
     for (size_t i = 1; i < args.size() && !found; ++i) {
       if (args[i] == "--") break;
       if (args[i].size() < 2 || args[i].front() != '-' || args[i].find('=') != std::string::npos) continue;
-      const bool value_follows = i + 1 < args.size() && (args[i + 1].empty() || args[i + 1].front() != '-' || core::parse_double(args[i + 1]));
+      const bool value_follows =
+          i + 1 < args.size() && (args[i + 1].empty() || args[i + 1].front() != '-' || core::parse_double(args[i + 1]));
       if (value_follows) continue;
       for (auto it = chain.rbegin(); it != chain.rend() && !found; ++it) {
         const CLI::Option* opt = (*it)->get_option_no_throw(args[i]);
-        if (opt != nullptr && opt->get_items_expected_min() > 0) found = core::Message(N_("option {} needs a value"), opt->get_name());
+        if (opt != nullptr && opt->get_items_expected_min() > 0)
+          found = core::Message(N_("option {} needs a value"), opt->get_name());
       }
     }
   } else if (is(static_cast<const CLI::RequiresError*>(nullptr))) {
@@ -244,7 +259,8 @@ core::Message parse_error_text(const CLI::App& app, const CLI::Error& e) {
     found = given_options([](const CLI::Option& opt) -> std::optional<core::Message> {
       if (opt.count() == 0) return std::nullopt;
       for (const CLI::Option* other : opt.get_excludes()) {
-        if (other->count() > 0) return core::Message(N_("{0} cannot be used with {1}"), opt.get_name(), other->get_name());
+        if (other->count() > 0)
+          return core::Message(N_("{0} cannot be used with {1}"), opt.get_name(), other->get_name());
       }
       return std::nullopt;
     });
@@ -260,8 +276,8 @@ namespace {
 // ("--formt" -> "--format"), within two edits; empty when none is.
 std::string nearest_option(const CLI::App& command, const CLI::App& top, std::string_view unknown) {
   if (unknown.substr(0, 2) != "--") return {};
-  const std::string_view name = unknown.substr(2, unknown.find('=') == std::string_view::npos ? std::string_view::npos
-                                                                                              : unknown.find('=') - 2);
+  const std::string_view name =
+      unknown.substr(2, unknown.find('=') == std::string_view::npos ? std::string_view::npos : unknown.find('=') - 2);
   std::string best;
   size_t best_distance = 3;
   for (const CLI::App* app : {&command, &top}) {

@@ -17,7 +17,8 @@ namespace tfrig::cli {
 
 void add_metrics_command(CLI::App& app, RunState& state) {
   auto markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("metrics", _("List the Prometheus metrics of 'doctor --format prometheus' (--markdown: docs/metrics.md)"));
+  CLI::App* cmd = app.add_subcommand(
+      "metrics", _("List the Prometheus metrics of 'doctor --format prometheus' (--markdown: docs/metrics.md)"));
   cmd->add_flag("--markdown", *markdown, _("Print docs/metrics.md"));
   cmd->callback([markdown, &state] {
     std::string out;
@@ -33,7 +34,10 @@ void add_metrics_command(CLI::App& app, RunState& state) {
         t.add_row({std::string(m.name), std::string(report::metric_type_name(m.type)), labels});
       }
       const size_t n = report::prometheus_metrics().size();
-      out = t.render("", core::text_width(STDOUT_FILENO)) + "\n" + trnf("{} metric; docs/metrics.md says what each means.", "{} metrics; docs/metrics.md says what each means.", n, n) + "\n";
+      out = t.render("", core::text_width(STDOUT_FILENO)) + "\n" +
+            trnf("{} metric; docs/metrics.md says what each means.",
+                 "{} metrics; docs/metrics.md says what each means.", n, n) +
+            "\n";
     }
     static_cast<void>(core::write_stdout(out));  // a failed write: main exits 73 with its errno
     state.exit_code = kExitOk;

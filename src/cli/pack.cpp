@@ -40,20 +40,13 @@ int exit_code_for(const tfrecord::PackError& e) { return e.output ? kExitCantCre
 int run(PackArgs& a) {
   auto size = core::parse_size(a.shard_size);
   if (!size || *size == 0) {
-    core::log(core::LogLevel::kError, "--shard-size: {}", trf("expected a size such as 200MB, got '{}'", a.shard_size));
-    return kExitUsage;
+    return failure(kExitUsage, "--shard-size: " + trf("expected a size such as 200MB, got '{}'", a.shard_size));
   }
   auto comp = tfrecord::parse_compression(a.compression);
-  if (!comp) {
-    core::log(core::LogLevel::kError, "{}", core::describe(comp.error()));
-    return kExitUsage;
-  }
+  if (!comp) return failure(comp.error(), kExitUsage);
   auto& o = a.options;
   auto slice = tfrecord::resolve_slice(a.shard_index, a.num_shards, [](const char* name) { return std::getenv(name); });
-  if (!slice) {
-    core::log(core::LogLevel::kError, "{}", core::describe(slice.error()));
-    return kExitUsage;
-  }
+  if (!slice) return failure(slice.error(), kExitUsage);
   o.shard_index = slice->index;
   o.num_slices = slice->count;
   if (slice->origin != "--shard-index") {
@@ -92,23 +85,29 @@ int run(PackArgs& a) {
 
 void add_pack_command(CLI::App& app, RunState& state) {
   auto args = std::make_shared<PackArgs>();
-  auto* cmd = app.add_subcommand("pack", _("Pack a directory of class folders or a CSV/JSONL manifest into TFRecord shards"));
+  auto* cmd =
+      app.add_subcommand("pack", _("Pack a directory of class folders or a CSV/JSONL manifest into TFRecord shards"));
   auto& o = args->options;
   cmd->add_option("SRC", o.src, _("Directory of class sub-folders, or a CSV/JSONL manifest (path,label,extra columns)"))
       ->required();
   cmd->add_option("-o,--output", o.out_dir, _("Output directory for shards, indexes and the label map"))->required();
   cmd->add_option("--prefix", o.prefix, _("Shard name prefix: PREFIX-00000-of-00128.tfrecord"))->capture_default_str();
   cmd->add_option("--shard-size", args->shard_size, _("Target shard size (200MB, 1GiB)"))->capture_default_str();
-  cmd->add_option("--seed", o.plan.seed, _("Shuffle seed (same seed, same shards)"))->capture_default_str()->check(whole_number());
+  cmd->add_option("--seed", o.plan.seed, _("Shuffle seed (same seed, same shards)"))
+      ->capture_default_str()
+      ->check(whole_number());
   cmd->add_flag("--no-shuffle", args->no_shuffle, _("Keep the sorted listing order"));
-  cmd->add_option("--shard-index", args->shard_index,
-                  _("Pack only slice I of --num-shards (0-based); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"))
+  cmd->add_option(
+         "--shard-index", args->shard_index,
+         _("Pack only slice I of --num-shards (0-based); auto: from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"))
       ->type_name("I|auto")
       ->capture_default_str();
   cmd->add_option("--num-shards", args->num_shards, _("Number of slices the work is split into (one per machine)"))
       ->type_name("N")
       ->check(whole_in(1, 1000000));
-  cmd->add_option("-j,--jobs", o.jobs, _("Parallel shard writers (0 = all cores)"))->capture_default_str()->check(whole_in(0, 4096));
+  cmd->add_option("-j,--jobs", o.jobs, _("Parallel shard writers (0 = all cores)"))
+      ->capture_default_str()
+      ->check(whole_in(0, 4096));
   cmd->add_option("--compression", args->compression, _("none, gzip or zlib (as tf.io.TFRecordOptions)"))
       ->capture_default_str();
   cmd->add_option("--label-offset", o.dataset.label_offset,
@@ -124,7 +123,7 @@ void add_pack_command(CLI::App& app, RunState& state) {
       ->capture_default_str();
   cmd->add_option("--validate", args->validate,
                   _("header: read each image's header (fast); full: also decode every JPEG, skipping (or, with "
-                  "--on-error fail, refusing) one that does not decode"))
+                    "--on-error fail, refusing) one that does not decode"))
       ->check(one_of({"header", "full"}))
       ->capture_default_str();
   cmd->add_flag("--progress", args->progress, _("Progress on stderr even when it is not a terminal"));

@@ -55,11 +55,66 @@ struct PipelineOptions {
   PriceFlags price;
 };
 
+// What the GPUs need: --model or --samples-per-s on --gpus GPUs.
+pipeline::DemandRequest demand_request(const PipelineOptions& o) {
+  pipeline::DemandRequest req;
+  if (!o.model.empty()) req.model = o.model;
+  if (o.samples_per_s > 0) req.samples_per_s = o.samples_per_s;
+  req.gpu = o.gpu;
+  req.gpus = o.gpus;
+  req.precision = o.precision;
+  req.batch = o.batch;
+  return req;
+}
+
+// How the stages are measured on the dataset, with the demand's estimated link.
+pipeline::MeasureOptions measure_options(const PipelineOptions& o, const pipeline::Demand& demand) {
+  pipeline::MeasureOptions mo;
+  mo.data_dir = o.data_dir;
+  mo.scratch_parent = o.dir;
+  mo.threads = o.threads;
+  mo.stage_seconds = o.seconds;
+  mo.max_files = static_cast<size_t>(o.files);
+  mo.pack_what_if = !o.no_pack;
+  mo.estimated_link_bytes_per_s = demand.link_bytes_per_s;
+  mo.estimated_link_detail = demand.link_detail;
+  return mo;
+}
+
+// With --epochs: each what-if's run time and cost on the demand's GPU.
+std::optional<pipeline::RunCostTable> run_costs(const PipelineOptions& o, const pipeline::Report& report,
+                                                const std::vector<plan::GpuCandidate>& catalog,
+                                                const std::string& gpu_name, const plan::PriceBook& prices) {
+  if (o.epochs <= 0) return std::nullopt;
+  const plan::GpuCandidate* found = pipeline::find_gpu(catalog, gpu_name);
+  plan::GpuCandidate gpu = found != nullptr ? *found : plan::GpuCandidate{};
+  if (found == nullptr) gpu.id = gpu.name = gpu_name.empty() ? std::string("GPU") : gpu_name;
+  plan::RunSpec run;
+  run.epochs = o.epochs;
+  return pipeline::cost_what_ifs(report, gpu, o.gpus, run, prices);
+}
+
+nlohmann::ordered_json pipeline_result_json(const pipeline::Report& report,
+                                            const std::optional<pipeline::RunCostTable>& costs) {
+  auto j = pipeline::render_json(report);
+  j["run_cost"] = costs ? pipeline::run_cost_json(*costs) : nlohmann::ordered_json(nullptr);
+  return j;
+}
+
+// The result as text or JSON (the HTML page is written by run_pipeline).
+std::string render_pipeline(const PipelineOptions& o, const pipeline::Report& report,
+                            const std::optional<pipeline::RunCostTable>& costs) {
+  if (o.format == "json") return core::json_text(pipeline_result_json(report, costs));
+  const size_t width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
+  std::string out = pipeline::render_text(report, width);
+  if (costs) out += pipeline::render_run_cost_text(*costs, width);
+  return core::terminal_text(out, false);  // file names under --data are foreign bytes
+}
+
 int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   core::InterruptGuard guard(5.0, bench::remove_all_scratch_dirs);
   if (!o.model.empty() && o.samples_per_s > 0) {
-    core::log(core::LogLevel::kError, "{}", _("give either --model or --samples-per-s, not both"));
-    return kExitUsage;
+    return failure(kExitUsage, _("give either --model or --samples-per-s, not both"));
   }
   // Texts that go into the output (the price source, the demand's and the
   // stages' details, the advice) are built in the output language (English
@@ -67,13 +122,9 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   // measurement in the reader's. The measurement's progress lines and its
   // errors are built with its texts, in the output language.
   auto prices = core::i18n::in_output_language([&o] { return o.price.load(); });
-  if (!prices) {
-    core::log(core::LogLevel::kError, "{}", core::describe(prices.error()));
-    return exit_code_for(prices.error());
-  }
+  if (!prices) return failure(prices.error());
   if (o.epochs <= 0 && o.price.any_given()) {
-    core::log(core::LogLevel::kError, "{}", _("--epochs: the cost of a run needs its length (--epochs E)"));
-    return kExitUsage;
+    return failure(kExitUsage, _("--epochs: the cost of a run needs its length (--epochs E)"));
   }
   const auto catalog = plan::plan_gpus_from_catalog();
   if (auto named = check_price_names(o.price, *prices, catalog); !named) {
@@ -88,29 +139,16 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   // The probes store English and messages (no _()): no language to choose here.
   auto inv = probe::run_probes(pctx, probe::all_probes());
 
-  pipeline::DemandRequest req;
-  if (!o.model.empty()) req.model = o.model;
-  if (o.samples_per_s > 0) req.samples_per_s = o.samples_per_s;
-  req.gpu = o.gpu;
-  req.gpus = o.gpus;
-  req.precision = o.precision;
-  req.batch = o.batch;
+  const pipeline::DemandRequest req = demand_request(o);
   auto demand = core::i18n::in_output_language([&] { return pipeline::resolve_demand(req, inv.inventory, catalog); });
   if (!demand) {
-    core::log(core::LogLevel::kError, "{}", core::describe(demand.error()));
-    return demand.error().code == core::ErrorCode::kNotFound || demand.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage
-                                                                                                                       : kExitInternal;
+    const auto code = demand.error().code;
+    return failure(demand.error(), code == core::ErrorCode::kNotFound || code == core::ErrorCode::kInvalidArgument
+                                       ? kExitUsage
+                                       : kExitInternal);
   }
 
-  pipeline::MeasureOptions mo;
-  mo.data_dir = o.data_dir;
-  mo.scratch_parent = o.dir;
-  mo.threads = o.threads;
-  mo.stage_seconds = o.seconds;
-  mo.max_files = static_cast<size_t>(o.files);
-  mo.pack_what_if = !o.no_pack;
-  mo.estimated_link_bytes_per_s = demand->link_bytes_per_s;
-  mo.estimated_link_detail = demand->link_detail;
+  const pipeline::MeasureOptions mo = measure_options(o, *demand);
   const bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
   auto step = [tty](const std::string& s) {
     if (tty) {
@@ -127,8 +165,8 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (!measured) {
     texts.reset();
-    core::log(core::LogLevel::kError, "{}", core::describe(measured.error()));
-    return measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal;
+    return failure(measured.error(),
+                   measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal);
   }
   pipeline::ReportInputs in;
   in.data_dir = o.data_dir;
@@ -138,31 +176,14 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   if (inv.inventory.memory.available_bytes) in.available_memory_bytes = *inv.inventory.memory.available_bytes;
   const std::string gpu_name = in.demand.gpu_name;
   const pipeline::Report report = pipeline::build_report(std::move(in));
-  std::optional<pipeline::RunCostTable> costs;
-  if (o.epochs > 0) {
-    const plan::GpuCandidate* found = pipeline::find_gpu(catalog, gpu_name);
-    plan::GpuCandidate gpu = found != nullptr ? *found : plan::GpuCandidate{};
-    if (found == nullptr) gpu.id = gpu.name = gpu_name.empty() ? std::string("GPU") : gpu_name;
-    plan::RunSpec run;
-    run.epochs = o.epochs;
-    costs = pipeline::cost_what_ifs(report, gpu, o.gpus, run, *prices);
+  const std::optional<pipeline::RunCostTable> costs = run_costs(o, report, catalog, gpu_name, *prices);
+  if (o.format == "html") {
+    const std::string json = core::json_text(pipeline_result_json(report, costs));
+    texts.reset();
+    return write_html_page(report::html::PageKind::kPipeline, nlohmann::json::parse(json),
+                           "tfrig pipeline --data " + o.data_dir, o.output);
   }
-  std::string out;
-  if (o.format == "json" || o.format == "html") {
-    auto j = pipeline::render_json(report);
-    j["run_cost"] = costs ? pipeline::run_cost_json(*costs) : nlohmann::ordered_json(nullptr);
-    if (o.format == "html") {
-      texts.reset();
-      return write_html_page(report::html::PageKind::kPipeline, nlohmann::json::parse(core::json_text(std::move(j))),
-                             "tfrig pipeline --data " + o.data_dir, o.output);
-    }
-    out = core::json_text(std::move(j));
-  } else {
-    const size_t width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
-    out = pipeline::render_text(report, width);
-    if (costs) out += pipeline::render_run_cost_text(*costs, width);
-    out = core::terminal_text(out, false);  // file names under --data are foreign bytes
-  }
+  const std::string out = render_pipeline(o, report, costs);
   texts.reset();
   const int written = write_output(out, o.output);
   std::fflush(stdout);
@@ -174,30 +195,45 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
 void add_pipeline_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<PipelineOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "pipeline", _("Measure your dataset's input pipeline against the GPU's demand: the shortest stave and the predicted GPU utilization"));
+      "pipeline",
+      _("Measure your dataset's input pipeline against the GPU's demand: the shortest stave and the predicted GPU utilization"));
   cmd->add_option("--data", o->data_dir, _("The dataset: a folder of image files, or of TFRecord shards (read only)"))
       ->type_name("DIR")
       ->required();
-  cmd->add_option("--model", o->model, _("Built-in model whose GPU demand to use (default resnet50)"))->type_name("NAME");
-  cmd->add_option("--samples-per-s", o->samples_per_s, _("The GPU's demand in samples/s, measured by you (instead of --model)"))
+  cmd->add_option("--model", o->model, _("Built-in model whose GPU demand to use (default resnet50)"))
+      ->type_name("NAME");
+  cmd->add_option("--samples-per-s", o->samples_per_s,
+                  _("The GPU's demand in samples/s, measured by you (instead of --model)"))
       ->check(in_range(1e-3, 1e9));
-  cmd->add_option("--gpu", o->gpu, _("auto (this machine's GPU) or a catalog name: \"NVIDIA GeForce RTX 4090\""))->default_str("auto");
-  cmd->add_option("--gpus", o->gpus, _("GPUs training together (data parallel)"))->check(in_range(1, 4096))->default_str("1");
+  cmd->add_option("--gpu", o->gpu, _("auto (this machine's GPU) or a catalog name: \"NVIDIA GeForce RTX 4090\""))
+      ->default_str("auto");
+  cmd->add_option("--gpus", o->gpus, _("GPUs training together (data parallel)"))
+      ->check(in_range(1, 4096))
+      ->default_str("1");
   cmd->add_option("--precision", o->precision, _("fp32, mixed_float16 or mixed_bfloat16"))
       ->check(one_of({"fp32", "mixed_float16", "mixed_bfloat16"}))
       ->default_str("fp32");
   cmd->add_option("--batch", o->batch, _("Global batch size (default 256 per GPU)"))->check(in_range(1, 1 << 24));
-  cmd->add_option("--threads", o->threads, _("Threads for reads and decode (default: every CPU)"))->check(in_range(1, 4096));
-  cmd->add_option("--dataset-size", o->dataset_size, _("Samples per epoch (default: the files in --data)"))->check(in_range(1.0, 1e13));
-  cmd->add_option("--seconds", o->seconds, _("Time given to each measurement"))->check(in_range(0.05, 600.0))->default_str("2");
-  cmd->add_option("--files", o->files, _("Files of the dataset sampled"))->check(in_range(1, 10000000))->default_str("2000");
-  cmd->add_option("--dir", o->dir, _("Where the TFRecord what-if packs its sample (default: the current directory)"))->type_name("DIR");
+  cmd->add_option("--threads", o->threads, _("Threads for reads and decode (default: every CPU)"))
+      ->check(in_range(1, 4096));
+  cmd->add_option("--dataset-size", o->dataset_size, _("Samples per epoch (default: the files in --data)"))
+      ->check(in_range(1.0, 1e13));
+  cmd->add_option("--seconds", o->seconds, _("Time given to each measurement"))
+      ->check(in_range(0.05, 600.0))
+      ->default_str("2");
+  cmd->add_option("--files", o->files, _("Files of the dataset sampled"))
+      ->check(in_range(1, 10000000))
+      ->default_str("2000");
+  cmd->add_option("--dir", o->dir, _("Where the TFRecord what-if packs its sample (default: the current directory)"))
+      ->type_name("DIR");
   cmd->add_flag("--no-pack", o->no_pack, _("Skip the TFRecord what-if (no scratch files)"));
   cmd->add_option("--epochs", o->epochs, _("Time and cost of a run of E epochs, as measured and after each what-if"))
       ->check(in_range(0.001, 1e6))
       ->type_name("E");
   add_price_options(cmd, o->price);
-  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json", "html"}))->default_str("text");
+  cmd->add_option("--format", o->format, _("Output format"))
+      ->check(one_of({"text", "json", "html"}))
+      ->default_str("text");
   cmd->add_option("-o,--output", o->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
   cmd->callback([o, &state] { state.exit_code = run_pipeline(*o, state.global); });
 }

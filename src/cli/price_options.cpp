@@ -21,18 +21,28 @@ core::Result<plan::PriceBook> PriceFlags::load() const {
 }
 
 void add_price_options(CLI::App* cmd, PriceFlags& f) {
-  cmd->add_option("--prices", f.prices, _("Price book (YAML or JSON): rent and purchase per GPU, power, server; see data/prices.example.yaml"))
+  cmd->add_option(
+         "--prices", f.prices,
+         _("Price book (YAML or JSON): rent and purchase per GPU, power, server; see data/prices.example.yaml"))
       ->type_name("FILE");
-  cmd->add_option("--rent", f.rent, _("Hourly (pay-as-you-go) rent of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)"))
+  cmd->add_option(
+         "--rent", f.rent,
+         _("Hourly (pay-as-you-go) rent of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=0.60\" (repeatable)"))
       ->type_name("GPU=PRICE");
-  cmd->add_option("--buy", f.buy, _("Purchase price of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)"))
+  cmd->add_option(
+         "--buy", f.buy,
+         _("Purchase price of one GPU in the output's currency: \"NVIDIA GeForce RTX 4090=1599\" (repeatable)"))
       ->type_name("GPU=PRICE");
-  cmd->add_option("--currency", f.currency, _("Currency of the amounts (ISO 4217: CNY, USD, EUR ...; default: the price book's, else USD)"))
+  cmd->add_option("--currency", f.currency,
+                  _("Currency of the amounts (ISO 4217: CNY, USD, EUR ...; default: the price book's, else USD)"))
       ->type_name("CODE");
-  cmd->add_option("--exchange-rate", f.exchange_rate,
-                  _("Convert a --prices file in another currency: FROM/TO=RATE, e.g. USD/CNY=7.10 (your rate; tfrig fetches none)"))
+  cmd->add_option(
+         "--exchange-rate", f.exchange_rate,
+         _("Convert a --prices file in another currency: FROM/TO=RATE, e.g. USD/CNY=7.10 (your rate; tfrig fetches none)"))
       ->type_name("RATE");
-  cmd->add_option("--kwh", f.kwh, _("Electricity price per kWh in the output's currency, for owned servers"))->type_name("PRICE")->check(finite_in(0, 100));
+  cmd->add_option("--kwh", f.kwh, _("Electricity price per kWh in the output's currency, for owned servers"))
+      ->type_name("PRICE")
+      ->check(finite_in(0, 100));
 }
 
 namespace {
@@ -41,7 +51,8 @@ namespace {
 // ("a100": the four A100s) before the rest, each by edits to the id, the
 // name or an NVML alias. Spaces, '-' and '_' do not count ("4090d" is near
 // "RTX 4090 D").
-std::vector<std::string> nearest_catalog_names(const std::string& name, std::span<const plan::GpuCandidate> catalog, size_t count) {
+std::vector<std::string> nearest_catalog_names(const std::string& name, std::span<const plan::GpuCandidate> catalog,
+                                               size_t count) {
   auto compact = [](std::string_view text) {
     std::string out;
     for (char c : plan::price_gpu_key(text)) {
@@ -70,11 +81,14 @@ std::vector<std::string> nearest_catalog_names(const std::string& name, std::spa
 
 }  // namespace
 
-core::Status check_price_names(const PriceFlags& o, const plan::PriceBook& prices, std::span<const plan::GpuCandidate> catalog) {
+core::Status check_price_names(const PriceFlags& o, const plan::PriceBook& prices,
+                               std::span<const plan::GpuCandidate> catalog) {
   auto known = [&catalog](const std::string& name) {
-    return std::any_of(catalog.begin(), catalog.end(), [&name](const plan::GpuCandidate& g) { return plan::price_names_gpu(name, g); });
+    return std::any_of(catalog.begin(), catalog.end(),
+                       [&name](const plan::GpuCandidate& g) { return plan::price_names_gpu(name, g); });
   };
-  for (const auto& [option, values] : {std::pair<const char*, const std::vector<std::string>*>{"--rent", &o.rent}, {"--buy", &o.buy}}) {
+  for (const auto& [option, values] :
+       {std::pair<const char*, const std::vector<std::string>*>{"--rent", &o.rent}, {"--buy", &o.buy}}) {
     for (const std::string& value : *values) {
       const std::string name = plan::flag_gpu_name(value);
       if (name.empty() || known(name)) continue;
@@ -83,10 +97,11 @@ core::Status check_price_names(const PriceFlags& o, const plan::PriceBook& price
       // TRANSLATORS: between the items of a list of names ("A, B, C"); Chinese uses 、.
       const std::string separator = C_("list separator", ", ");
       for (size_t i = 0; i < near.size(); ++i) list += (i ? separator : "") + near[i];
-      // TRANSLATORS: {0} the option, {1} the GPU name given, {2} up to three catalog names.
-      return core::fail(core::ErrorCode::kInvalidArgument, option,
-                        trf("'{1}' is no GPU of the catalog, so {0} would price nothing; nearest: {2} ('tfrig plan --model resnet50 --all' lists them)",
-                            option, core::printable(name), list));
+      return core::fail(
+          core::ErrorCode::kInvalidArgument, option,
+          // TRANSLATORS: {0} the option, {1} the GPU name given, {2} up to three catalog names.
+          trf("'{1}' is no GPU of the catalog, so {0} would price nothing; nearest: {2} ('tfrig plan --model resnet50 --all' lists them)",
+              option, core::printable(name), list));
     }
   }
   if (!o.prices.empty()) {
@@ -94,8 +109,11 @@ core::Status check_price_names(const PriceFlags& o, const plan::PriceBook& price
       const std::string& name = entry.first;  // a named variable: clang 14 cannot capture a structured binding
       if (known(name)) continue;
       auto flagged = [&name](const std::string& v) { return plan::flag_gpu_name(v) == name; };
-      if (std::any_of(o.rent.begin(), o.rent.end(), flagged) || std::any_of(o.buy.begin(), o.buy.end(), flagged)) continue;
-      core::log(core::LogLevel::kWarn, "{}", trf("{0}: gpus.{1} names no GPU of the catalog: its prices are not used", o.prices, core::printable(name)));
+      if (std::any_of(o.rent.begin(), o.rent.end(), flagged) || std::any_of(o.buy.begin(), o.buy.end(), flagged))
+        continue;
+      core::log(
+          core::LogLevel::kWarn, "{}",
+          trf("{0}: gpus.{1} names no GPU of the catalog: its prices are not used", o.prices, core::printable(name)));
     }
   }
   return {};

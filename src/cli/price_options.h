@@ -20,7 +20,7 @@
 namespace tfrig::cli {
 
 struct PriceFlags {
-  std::string prices;         // --prices FILE
+  std::string prices;  // --prices FILE
   std::vector<std::string> rent;
   std::vector<std::string> buy;
   double kwh = -1;            // < 0: not given
@@ -41,6 +41,7 @@ void add_price_options(CLI::App* cmd, PriceFlags& f);
 // leave every cost cell "-": refused (kInvalidArgument, exit 64) naming it
 // and the nearest catalog names. A price book's GPU that names none is said
 // on stderr (a book may price cards of a newer catalog).
-core::Status check_price_names(const PriceFlags& flags, const plan::PriceBook& prices, std::span<const plan::GpuCandidate> catalog);
+core::Status check_price_names(const PriceFlags& flags, const plan::PriceBook& prices,
+                               std::span<const plan::GpuCandidate> catalog);
 
 }  // namespace tfrig::cli

@@ -8,10 +8,11 @@
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
 #include "core/i18n.h"
+#include "core/try.h"
 #include "core/input_file.h"
 #include "core/json_text.h"
 #include "core/log.h"
-#include "report/report.h"
+#include "verdict/report.h"
 #include "rules/judge.h"
 #include "watch/classify.h"
 #include "watch/recording.h"
@@ -19,7 +20,8 @@
 
 namespace tfrig::cli {
 
-int write_html_page(report::html::PageKind kind, nlohmann::json data, const std::string& label, const std::string& output) {
+int write_html_page(report::html::PageKind kind, nlohmann::json data, const std::string& label,
+                    const std::string& output) {
   return write_output(report::html::render_documents({{kind, std::move(data), label}}), output);
 }
 
@@ -41,20 +43,18 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 // One input as a page document; a plain snapshot is judged by the rules first.
 core::Result<report::html::Document> load_document(const std::string& path, const knowledge::Knowledge& k,
                                                    const rules::FindingsOptions& findings) {
-  auto text = core::read_input_file(path, kMaxInputBytes);
-  if (!text) return tl::unexpected(text.error());
-  if (ends_with(path, ".jsonl") || text->rfind("{\"tfrig_watch\"", 0) == 0) {
-    auto rec = watch::parse_recording(*text, path);
-    if (!rec) return tl::unexpected(rec.error());
-    rec->info.source = "replay " + path;
-    const watch::Analysis a = watch::analyse(*rec);
-    nlohmann::json j = nlohmann::json::parse(watch::render_json(*rec, a, core::i18n::language()).dump());
-    j["series"] = report::html::watch_series_json(*rec);
+  auto text = TFRIG_TRY(core::read_input_file(path, kMaxInputBytes));
+  if (ends_with(path, ".jsonl") || text.rfind("{\"tfrig_watch\"", 0) == 0) {
+    auto rec = TFRIG_TRY(watch::parse_recording(text, path));
+    rec.info.source = "replay " + path;
+    const watch::Analysis a = watch::analyse(rec);
+    nlohmann::json j = nlohmann::json::parse(watch::render_json(rec, a, core::i18n::language()).dump());
+    j["series"] = report::html::watch_series_json(rec);
     return report::html::Document{report::html::PageKind::kWatch, std::move(j), path, true};
   }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(*text);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // TRANSLATORS: {0} a file, {1} the byte offset where its JSON breaks.
     return core::fail(core::ErrorCode::kParse, trf("{0}: byte {1}", path, e.byte),
@@ -62,33 +62,27 @@ core::Result<report::html::Document> load_document(const std::string& path, cons
   }
   auto kind = report::html::detect_kind(j);
   if (!kind) {
-    return core::fail(core::ErrorCode::kParse, path,
-                      _("a JSON document tfrig report does not know; expected a snapshot or the --format json output of doctor, "
-                        "plan, pipeline, bench, watch or fleet"));
+    return core::fail(
+        core::ErrorCode::kParse, path,
+        _("a JSON document tfrig report does not know; expected a snapshot or the --format json output of doctor, "
+          "plan, pipeline, bench, watch or fleet"));
   }
   if (*kind == report::html::PageKind::kDoctor && !j.contains("findings")) {
-    auto r = report::load_snapshot(path);
-    if (!r) return tl::unexpected(r.error());
-    rules::attach_findings(*r, k, findings);
-    j = nlohmann::json::parse(report_json_text(*r));
+    auto r = TFRIG_TRY(report::load_snapshot(path));
+    rules::attach_findings(r, k, findings);
+    j = nlohmann::json::parse(gather::report_json_text(r));
   }
   return report::html::Document{*kind, std::move(j), path, true};
 }
 
 int run(const ReportOptions& o, const GlobalOptions& global) {
   auto knowledge = knowledge::load(global.knowledge_dir);
-  if (!knowledge) {
-    core::log(core::LogLevel::kError, "{}", core::describe(knowledge.error()));
-    return exit_code_for(knowledge.error());
-  }
+  if (!knowledge) return failure(knowledge.error());
   rules::FindingsOptions findings{o.tf.empty() ? std::nullopt : std::optional<std::string>(o.tf), ""};
   std::vector<report::html::Document> docs;
   for (const auto& path : o.inputs) {
     auto doc = load_document(path, *knowledge, findings);
-    if (!doc) {
-      core::log(core::LogLevel::kError, "{}", core::describe(doc.error()));
-      return exit_code_for(doc.error());
-    }
+    if (!doc) return failure(doc.error());
     docs.push_back(std::move(*doc));
   }
   return write_output(report::html::render_documents(docs), o.output);
@@ -98,13 +92,17 @@ int run(const ReportOptions& o, const GlobalOptions& global) {
 
 void add_report_command(CLI::App& app, RunState& state) {
   auto opts = std::make_shared<ReportOptions>();
-  CLI::App* cmd = app.add_subcommand("report", _("Put results of tfrig (snapshot, doctor, plan, pipeline, bench, watch, fleet) on one HTML page"));
-  cmd->add_option("INPUT", opts->inputs,
-                  _("A snapshot, the --format json output of doctor/plan/pipeline/bench/watch/fleet, or a watch recording (.jsonl)"))
+  CLI::App* cmd = app.add_subcommand(
+      "report", _("Put results of tfrig (snapshot, doctor, plan, pipeline, bench, watch, fleet) on one HTML page"));
+  cmd->add_option(
+         "INPUT", opts->inputs,
+         _("A snapshot, the --format json output of doctor/plan/pipeline/bench/watch/fleet, or a watch recording (.jsonl)"))
       ->required()
       ->type_name("FILE");
-  cmd->add_option("-o,--output", opts->output, _("Write the page to FILE.html (atomically); '-' for stdout"))->type_name("FILE");
-  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge a plain snapshot against"))->type_name("VERSION");
+  cmd->add_option("-o,--output", opts->output, _("Write the page to FILE.html (atomically); '-' for stdout"))
+      ->type_name("FILE");
+  cmd->add_option("--tf", opts->tf, _("TensorFlow version the rules judge a plain snapshot against"))
+      ->type_name("VERSION");
   cmd->callback([opts, &state] { state.exit_code = run(*opts, state.global); });
 }
 

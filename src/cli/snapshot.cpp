@@ -6,28 +6,25 @@
 #include "core/atomic_file.h"
 #include "core/i18n.h"
 #include "core/log.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::cli {
 
 void add_snapshot_command(CLI::App& app, RunState& state) {
   struct Options {
     std::string output;
-    InventorySourceOptions source;
+    gather::InventorySourceOptions source;
   };
   auto opts = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("snapshot", _("Save the whole inventory as one JSON file (for 'doctor --snapshot')"));
+  CLI::App* cmd =
+      app.add_subcommand("snapshot", _("Save the whole inventory as one JSON file (for 'doctor --snapshot')"));
   cmd->add_option("-o,--output", opts->output, _("File to write ('-' for stdout)"))->required()->type_name("FILE");
   add_probe_options(*cmd, opts->source);
   cmd->callback([opts, &state] {
-    InventorySourceOptions source = opts->source;
+    gather::InventorySourceOptions source = opts->source;
     source.root = state.global.root;
-    auto report = load_report(source);
-    if (!report) {
-      core::log(core::LogLevel::kError, "{}", core::describe(report.error()));
-      state.exit_code = exit_code_for(report.error());
-      return;
-    }
+    auto report = gather::load_report(source);
+    if (!report) return failure(state, report.error());
     state.exit_code = write_report_json(*report, opts->output);
   });
 }

@@ -8,7 +8,6 @@
 #include <string_view>
 #include <vector>
 
-
 #include "core/escape.h"
 #include "core/i18n.h"
 #include "core/text.h"
@@ -49,8 +48,9 @@ void record_refusals(CLI::App& app) {
         std::string why = inner(value);
         if (!why.empty()) {
           // A validator of CLI11's own (none is used today) has only its English text: quoted as it is.
-          // TRANSLATORS: {0} is an option, {1} why its value was refused.
-          core::Message message = pending_refusal ? pending_refusal(name) : core::Message(N_("option {0}: {1}"), name, why);
+          core::Message message =
+              // TRANSLATORS: {0} is an option, {1} why its value was refused.
+              pending_refusal ? pending_refusal(name) : core::Message(N_("option {0}: {1}"), name, why);
           refused = RefusedValue{name, given, std::move(message)};
         }
         pending_refusal = nullptr;
@@ -137,9 +137,11 @@ CLI::Validator whole_in(uint64_t lo, uint64_t hi) {
         uint64_t v = 0;
         const char* end = text.data() + text.size();
         const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-        const auto parsed = digits ? std::from_chars(text.data(), end, v) : std::from_chars_result{text.data(), std::errc::invalid_argument};
+        const auto parsed = digits ? std::from_chars(text.data(), end, v)
+                                   : std::from_chars_result{text.data(), std::errc::invalid_argument};
         if (parsed.ec != std::errc() || parsed.ptr != end || v < lo || v > hi) {
-          return refuse(core::Message(N_("value '{}' is not a whole number from {} to {}"), core::escape_bytes(text), lo, hi));
+          return refuse(
+              core::Message(N_("value '{}' is not a whole number from {} to {}"), core::escape_bytes(text), lo, hi));
         }
         return {};
       },
@@ -150,7 +152,8 @@ CLI::Validator size_text(const std::string& example) {
   return CLI::Validator(
       [example](std::string& text) -> std::string {
         auto v = core::parse_size(text);
-        if (!v || *v == 0) return refuse(core::Message(N_("value '{}' is not a size such as {}"), core::escape_bytes(text), example));
+        if (!v || *v == 0)
+          return refuse(core::Message(N_("value '{}' is not a size such as {}"), core::escape_bytes(text), example));
         return {};
       },
       "");
@@ -159,7 +162,8 @@ CLI::Validator size_text(const std::string& example) {
 CLI::Validator version_text(const std::string& example) {
   return CLI::Validator(
       [example](std::string& text) -> std::string {
-        if (!core::Version::parse(text)) return refuse(core::Message(N_("'{}' is not a version; expected numbers such as {}"), text, example));
+        if (!core::Version::parse(text))
+          return refuse(core::Message(N_("'{}' is not a version; expected numbers such as {}"), text, example));
         return {};
       },
       "");
@@ -188,9 +192,9 @@ core::Status known_tf_version(const knowledge::Knowledge& k, const std::string& 
                           newest.empty() ? "2.16" : newest, known));
   }
   if (k.find_tf_build(*v) == nullptr) {
-    return core::fail(core::ErrorCode::kInvalidArgument, option,
-                      trf("TensorFlow {} is not in tfrig's knowledge ({}; --knowledge DIR adds newer facts)", value,
-                          known));
+    return core::fail(
+        core::ErrorCode::kInvalidArgument, option,
+        trf("TensorFlow {} is not in tfrig's knowledge ({}; --knowledge DIR adds newer facts)", value, known));
   }
   return {};
 }
@@ -231,7 +235,8 @@ std::optional<std::string> unknown_command_message(const CLI::App& app, int argc
       }
     }
     if (!best.empty()) {
-      return trf("unknown command '{0}'; did you mean '{1}'? ('tfrig --help' lists the commands)", core::escape_bytes(std::string(arg)), best);
+      return trf("unknown command '{0}'; did you mean '{1}'? ('tfrig --help' lists the commands)",
+                 core::escape_bytes(std::string(arg)), best);
     }
     return trf("unknown command '{}' ('tfrig --help' lists the commands)", core::escape_bytes(std::string(arg)));
   }

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "knowledge/knowledge.h"
-#include "report/report.h"
-#include "rules/finding.h"
+#include "verdict/report.h"
+#include "verdict/finding.h"
 
 namespace tfrig::cli {
 

@@ -31,10 +31,7 @@ struct VerifyArgs {
 int run(VerifyArgs& a) {
   if (a.compression != "auto") {
     auto c = tfrecord::parse_compression(a.compression);
-    if (!c) {
-      core::log(core::LogLevel::kError, "{}", core::describe(c.error()));
-      return kExitUsage;
-    }
+    if (!c) return failure(c.error(), kExitUsage);
     a.options.compression = *c;
   }
   a.options.progress = a.progress;
@@ -44,8 +41,7 @@ int run(VerifyArgs& a) {
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec)) continue;
     if (auto ok = core::check_input_file(p); !ok) {
-      core::log(core::LogLevel::kError, "verify: {}", core::describe(ok.error()));
-      return kExitNoInput;
+      return failure(kExitNoInput, "verify: " + core::describe(ok.error()));
     }
   }
   tfrecord::VerifyReport report;
@@ -55,7 +51,8 @@ int run(VerifyArgs& a) {
   report.files = tfrecord::verify_paths(a.paths, a.options);
   report.set_problems = tfrecord::check_shard_sets(a.paths);
   const std::string language = core::i18n::output_language();
-  out = a.json ? tfrecord::render_verify_json(report, language) : tfrecord::render_verify_text(report, language, core::text_width(STDOUT_FILENO));
+  out = a.json ? tfrecord::render_verify_json(report, language)
+               : tfrecord::render_verify_text(report, language, core::text_width(STDOUT_FILENO));
   (void)core::write_stdout(out);
   if (report.files.empty()) return kExitNoInput;
   return report.bad_files() == 0 && report.set_problems.empty() ? kExitOk : kExitWarnings;
@@ -70,7 +67,9 @@ void add_verify_command(CLI::App& app, RunState& state) {
   cmd->add_option("--compression", args->compression, _("auto (sniff), none, gzip or zlib"))->capture_default_str();
   cmd->add_flag("--examples", args->options.examples, _("Also decode every record as a tf.train.Example"));
   cmd->add_flag("!--no-index", args->options.check_index, _("Ignore <shard>.index.json files"));
-  cmd->add_option("-j,--jobs", args->options.jobs, _("Files verified in parallel (0 = all cores)"))->capture_default_str()->check(whole_in(0, 4096));
+  cmd->add_option("-j,--jobs", args->options.jobs, _("Files verified in parallel (0 = all cores)"))
+      ->capture_default_str()
+      ->check(whole_in(0, 4096));
   cmd->add_flag("--json", args->json, _("JSON on stdout"));
   cmd->add_flag("--progress", args->progress, _("Progress on stderr"));
   cmd->footer(_("Exit status: 0 every file is good, 1 at least one is not, 66 no files."));

@@ -75,7 +75,8 @@ int emit(const watch::Recording& rec, const std::string& format, const std::stri
     if (format == "html") {
       nlohmann::json j = nlohmann::json::parse(core::json_text(watch::render_json(rec, a, language)));
       j["series"] = report::html::watch_series_json(rec);
-      return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source), output);
+      return write_html_page(report::html::PageKind::kWatch, std::move(j), trf("tfrig watch, {}", rec.info.source),
+                             output);
     }
     if (format == "json") {
       out = core::json_text(watch::render_json(rec, a, language));
@@ -93,57 +94,39 @@ int emit(const watch::Recording& rec, const std::string& format, const std::stri
 int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
   if (!o.replay.empty()) {
     if (o.pid != 0 || !o.command.empty() || !o.record.empty()) {
-      core::log(core::LogLevel::kError, "{}", _("--replay re-analyses a recording: it takes no --pid, COMMAND or --record"));
-      return kExitUsage;
+      return failure(kExitUsage, _("--replay re-analyses a recording: it takes no --pid, COMMAND or --record"));
     }
     // A day sampled every second is ~50 MB of JSON Lines; 512 MiB is ten days.
     auto text = core::read_input_file(o.replay, 512u << 20);
-    if (!text) {
-      core::log(core::LogLevel::kError, "{}", core::describe(text.error()));
-      return exit_code_for(text.error());
-    }
+    if (!text) return failure(text.error());
     auto rec = watch::parse_recording(*text, o.replay);
-    if (!rec) {
-      core::log(core::LogLevel::kError, "{}", core::describe(rec.error()));
-      return kExitDataErr;
-    }
+    if (!rec) return failure(rec.error(), kExitDataErr);
     return emit(*rec, o.format, o.output);
   }
-  if (o.pid != 0 && !o.command.empty()) {
-    core::log(core::LogLevel::kError, "{}", _("give either --pid PID or -- COMMAND, not both"));
-    return kExitUsage;
-  }
+  if (o.pid != 0 && !o.command.empty()) return failure(kExitUsage, _("give either --pid PID or -- COMMAND, not both"));
   watch::WatchOptions w;
   auto interval = parse_duration(o.interval);
   if (!interval || *interval < 0.05) {
-    core::log(core::LogLevel::kError, "{}", _("--interval: expected a duration of at least 50ms such as 1s or 500ms"));
-    return kExitUsage;
+    return failure(kExitUsage, _("--interval: expected a duration of at least 50ms such as 1s or 500ms"));
   }
   w.interval_s = *interval;
   if (!o.duration.empty()) {
     auto d = parse_duration(o.duration);
-    if (!d) {
-      core::log(core::LogLevel::kError, "{}", _("--duration: expected a duration such as 60s, 5m or 2h"));
-      return kExitUsage;
-    }
+    if (!d) return failure(kExitUsage, _("--duration: expected a duration such as 60s, 5m or 2h"));
     w.duration_s = *d;
   }
   if (!o.disk_limit.empty()) {
     std::string_view t = core::trim(o.disk_limit);
     if (core::ends_with(t, "/s")) t.remove_suffix(2);
     auto bytes = core::parse_size(t);
-    if (!bytes || *bytes == 0) {
-      core::log(core::LogLevel::kError, "{}", _("--disk-limit: expected a rate such as 550MB/s or 3GB/s"));
-      return kExitUsage;
-    }
+    if (!bytes || *bytes == 0) return failure(kExitUsage, _("--disk-limit: expected a rate such as 550MB/s or 3GB/s"));
     w.disk_limit_bytes_per_s = static_cast<double>(*bytes);
   }
   if (!o.record.empty()) {
     // Refused before the command runs, not after it ended.
     std::error_code ec;
     if (std::filesystem::is_directory(o.record, ec)) {
-      core::log(core::LogLevel::kError, "{}", trf("{}: is a directory; --record expects a file name", o.record));
-      return kExitNoInput;
+      return failure(kExitNoInput, trf("{}: is a directory; --record expects a file name", o.record));
     }
   }
   if (o.pid != 0) w.pid = o.pid;
@@ -175,7 +158,10 @@ int run_watch_cli(const WatchCliOptions& o, const GlobalOptions& global) {
     return exit_code_for(e);
   }
   for (const auto& p : result->problems) core::log(core::LogLevel::kWarn, "{}", p);
-  if (!o.record.empty()) core::log(core::LogLevel::kInfo, "{}", trnf("recorded {0} sample in {1}", "recorded {0} samples in {1}", result->recording.samples.size(), result->recording.samples.size(), o.record));
+  if (!o.record.empty())
+    core::log(core::LogLevel::kInfo, "{}",
+              trnf("recorded {0} sample in {1}", "recorded {0} samples in {1}", result->recording.samples.size(),
+                   result->recording.samples.size(), o.record));
   if (const int written = emit(result->recording, o.format, o.output); written != kExitOk) return written;
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (result->command_exit_status && *result->command_exit_status != 0) {
@@ -192,15 +178,20 @@ void add_watch_command(CLI::App& app, RunState& state) {
   CLI::App* cmd = app.add_subcommand(
       "watch", _("Sample GPU, CPU and disk while training runs and say whether it is input-, compute- or I/O-bound"));
   cmd->add_option("--pid", o->pid, _("Watch this process and its descendants"))->check(in_range(1, 4194304));
-  cmd->add_option("command", o->command, _("-- COMMAND ARGS...: run it and watch it until it exits"))->type_name("COMMAND");
+  cmd->add_option("command", o->command, _("-- COMMAND ARGS...: run it and watch it until it exits"))
+      ->type_name("COMMAND");
   cmd->add_option("--interval", o->interval, _("Time between samples (1s, 500ms)"))->default_str("1s");
   cmd->add_option("--duration", o->duration,
                   _("Stop after this long (default: when COMMAND or PID exits; 60s system-wide)"));
-  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json", "csv", "html"}))->default_str("text");
-  cmd->add_option("-o,--output", o->output, _("Write the report to FILE (atomically); '-' for stdout"))->type_name("FILE");
+  cmd->add_option("--format", o->format, _("Output format"))
+      ->check(one_of({"text", "json", "csv", "html"}))
+      ->default_str("text");
+  cmd->add_option("-o,--output", o->output, _("Write the report to FILE (atomically); '-' for stdout"))
+      ->type_name("FILE");
   cmd->add_option("--record", o->record, _("Save the samples (JSON Lines) to FILE"))->type_name("FILE");
   cmd->add_option("--replay", o->replay, _("Re-analyse a recording instead of watching"))->type_name("FILE");
-  cmd->add_option("--disk-limit", o->disk_limit, _("The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s"));
+  cmd->add_option("--disk-limit", o->disk_limit,
+                  _("The data disk's measured read rate (tfrig bench storage), e.g. 550MB/s"));
   cmd->add_flag("--no-gpu", o->no_gpu, _("Do not open NVML"));
   cmd->callback([o, &state] { state.exit_code = run_watch_cli(*o, state.global); });
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "explain/explain.h"
 
 namespace tfrig::explain {
@@ -41,15 +42,15 @@ core::Result<CorpusFigures> measure_corpus(const SignatureTable& table, const st
   const auto labels_path = std::filesystem::path(dir) / "labels.json";
   std::error_code ec;
   if (!std::filesystem::exists(labels_path, ec)) return f;
-  auto text = read_whole(labels_path);
-  if (!text) return tl::unexpected(text.error());
+  auto text = TFRIG_TRY(read_whole(labels_path));
   nlohmann::json labels;
   try {
-    labels = nlohmann::json::parse(*text);
+    labels = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     return core::fail(core::ErrorCode::kParse, labels_path.string(), e.what());
   }
-  if (!labels.is_object()) return core::fail(core::ErrorCode::kParse, labels_path.string(), _("expected an object of file names"));
+  if (!labels.is_object())
+    return core::fail(core::ErrorCode::kParse, labels_path.string(), _("expected an object of file names"));
   f.present = true;
   std::set<std::string> causes;
   for (const auto& [file, label] : labels.items()) {
@@ -65,12 +66,13 @@ core::Result<CorpusFigures> measure_corpus(const SignatureTable& table, const st
     const std::string cause = label["cause"];
     const std::string split = label["split"];
     const auto h = label.find("harmless");
-    if (h != label.end() && !h->is_boolean()) return core::fail(core::ErrorCode::kParse, at + ".harmless", _("expected true or false"));
+    if (h != label.end() && !h->is_boolean())
+      return core::fail(core::ErrorCode::kParse, at + ".harmless", _("expected true or false"));
     const bool harmless = h != label.end() && h->get<bool>();
-    if (split != "train" && split != "heldout") return core::fail(core::ErrorCode::kParse, at + ".split", _("expected train or heldout"));
-    auto log = read_whole(std::filesystem::path(dir) / file);
-    if (!log) return tl::unexpected(log.error());
-    const auto a = analyze_text(table, *log);
+    if (split != "train" && split != "heldout")
+      return core::fail(core::ErrorCode::kParse, at + ".split", _("expected train or heldout"));
+    auto log = TFRIG_TRY(read_whole(std::filesystem::path(dir) / file));
+    const auto a = analyze_text(table, log);
     const bool named = names_cause(a, cause);
     causes.insert(cause);
     CorpusSplit& s = split == "train" ? f.train : f.heldout;
@@ -96,7 +98,8 @@ std::string corpus_markdown(const CorpusFigures& f) {
   std::string out = "\n## How often it names the cause (the corpus)\n\n";
   out += "Generated with the rest of this page from `tests/data/logs/corpus` (provenance in its SOURCE.md, labels in\n";
   out += "labels.json). The corpus was split once, by issue, before the signatures were written; the held-out logs\n";
-  out += "were never read while writing or tuning them. A log counts as named when a finding's row is its cause id or\n";
+  out +=
+      "were never read while writing or tuning them. A log counts as named when a finding's row is its cause id or\n";
   out += "lists it in `causes` (the causes the row's text names). An alarm is an error or warning finding on a log\n";
   out += "that holds harmless noise only. The test `ExplainCorpus.FiguresMeetTheThresholds` fails when the figures\n";
   out += "fall below `tests/explain/corpus_thresholds.json`.\n\n";

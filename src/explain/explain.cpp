@@ -1,8 +1,14 @@
 #include "explain/explain.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -10,6 +16,9 @@
 
 #include "core/display_width.h"
 #include "core/i18n.h"
+#include "core/input_file.h"
+#include "core/sysroot.h"
+#include "explain/command_runner.h"
 #include "explain/log_reader.h"
 #include "importer/kernel_log.h"
 #include "importer/text_encoding.h"
@@ -33,10 +42,15 @@ bool digits(std::string_view s, size_t from, size_t n) {
 
 // glog/absl "E1224 10:32:35.123 ..." (level letter, MMDD; absl before
 // InitializeLog writes "E0000 00:00:1700000000.123456").
-bool glog_letter_prefix(std::string_view s) { return s.size() > 6 && std::string_view("IWEF").find(s[0]) != std::string_view::npos && digits(s, 1, 4) && s[5] == ' '; }
+bool glog_letter_prefix(std::string_view s) {
+  return s.size() > 6 && std::string_view("IWEF").find(s[0]) != std::string_view::npos && digits(s, 1, 4) &&
+         s[5] == ' ';
+}
 
 // TensorFlow's "2020-06-21 14:35:28.215703: E tensorflow/...".
-bool dated_prefix(std::string_view s) { return digits(s, 0, 4) && s.size() > 10 && s[4] == '-' && digits(s, 5, 2) && s[7] == '-' && digits(s, 8, 2); }
+bool dated_prefix(std::string_view s) {
+  return digits(s, 0, 4) && s.size() > 10 && s[4] == '-' && digits(s, 5, 2) && s[7] == '-' && digits(s, 8, 2);
+}
 
 // The severity letter of a dated TensorFlow line, or 0.
 char dated_level(std::string_view s) {
@@ -52,8 +66,10 @@ size_t dmesg_prefix(std::string_view s) {
   const size_t close = s.find("] ");
   if (close == std::string_view::npos || close > 40) return 0;
   const std::string_view inside = s.substr(1, close - 1);
-  bool timestamp = inside.find_first_not_of(" 0123456789.") == std::string_view::npos && inside.find('.') != std::string_view::npos;
-  bool dated = inside.size() >= 20 && inside.find(':') != std::string_view::npos && digits(inside, inside.size() - 4, 4);
+  bool timestamp =
+      inside.find_first_not_of(" 0123456789.") == std::string_view::npos && inside.find('.') != std::string_view::npos;
+  bool dated =
+      inside.size() >= 20 && inside.find(':') != std::string_view::npos && digits(inside, inside.size() - 4, 4);
   return timestamp || dated ? close + 2 : 0;
 }
 
@@ -67,11 +83,14 @@ size_t journal_prefix(std::string_view s) {
   size_t p = 4;
   if (s[p] == ' ') ++p;
   while (p < s.size() && is_digit(s[p])) ++p;
-  if (p >= s.size() || s[p] != ' ' || !digits(s, p + 1, 2) || s.size() < p + 10 || s[p + 3] != ':' || s[p + 6] != ':') return 0;
+  if (p >= s.size() || s[p] != ' ' || !digits(s, p + 1, 2) || s.size() < p + 10 || s[p + 3] != ':' || s[p + 6] != ':')
+    return 0;
   const size_t host_end = s.find(' ', p + 10);  // after "HH:MM:SS "
   if (host_end == std::string_view::npos) return 0;
   const size_t colon = s.find(": ", host_end + 1);
-  if (colon == std::string_view::npos || colon > host_end + 64 || s.substr(host_end + 1, colon - host_end - 1).find(' ') != std::string_view::npos) return 0;
+  if (colon == std::string_view::npos || colon > host_end + 64 ||
+      s.substr(host_end + 1, colon - host_end - 1).find(' ') != std::string_view::npos)
+    return 0;
   return colon + 2;
 }
 
@@ -349,7 +368,8 @@ void LogAnalyzer::record_hit(const Signature& sig, std::string_view line, uint64
     const auto k = importer::parse_kernel_log(line);
     if (!k.xids.empty()) {
       values.emplace_back("xid", std::to_string(k.xids.front().xid));
-      if (!k.xids.front().pci_bus_id.empty()) values.emplace_back("pci_bus_id", clean_text(k.xids.front().pci_bus_id, 40));
+      if (!k.xids.front().pci_bus_id.empty())
+        values.emplace_back("pci_bus_id", clean_text(k.xids.front().pci_bus_id, 40));
     } else if (!k.fallen_off_bus.empty()) {
       values.emplace_back("pci_bus_id", clean_text(k.fallen_off_bus.front(), 40));
     }
@@ -482,7 +502,8 @@ rules::Text field_label(const std::string& name) {
 std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& log_name) {
   auto line_source = [&](uint64_t n) {
     // TRANSLATORS: where an evidence was read: {0} is the log file, {1} a line number.
-    return rules::Text(log_name.empty() ? core::Message(N_("log line {}"), n) : core::Message(N_("{0}: line {1}"), log_name, n));
+    return rules::Text(log_name.empty() ? core::Message(N_("log line {}"), n)
+                                        : core::Message(N_("{0}: line {1}"), log_name, n));
   };
   std::vector<Explained> out;
   for (const auto& hit : a.hits) {
@@ -507,7 +528,8 @@ std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& lo
     for (const auto& [name, value] : hit.group.values) f.evidence.push_back({field_label(name), value, first_line});
     for (const auto& name : sig.facts) {
       auto it = a.facts.find(name);
-      if (it != a.facts.end()) f.evidence.push_back({field_label(name), it->second.value, line_source(it->second.line)});
+      if (it != a.facts.end())
+        f.evidence.push_back({field_label(name), it->second.value, line_source(it->second.line)});
     }
     f.set_fix(core::Message(sig.fix));
     f.references = {sig.source};
@@ -517,14 +539,17 @@ std::vector<Explained> findings_from(const LogAnalysis& a, const std::string& lo
       const auto info = knowledge::xid_info_english(std::atoi(value.c_str()));
       if (!info) continue;
       f.severity = info->severe ? rules::Severity::kError : rules::Severity::kWarning;
-      f.evidence.push_back({"Xid", core::Message(N_("{0} ({1}, {2})"), value, core::Message(std::string(info->meaning)), knowledge::xid_class_message(info->cls)),
+      f.evidence.push_back({"Xid",
+                            core::Message(N_("{0} ({1}, {2})"), value, core::Message(std::string(info->meaning)),
+                                          knowledge::xid_class_message(info->cls)),
                             std::string(knowledge::kXidSource)});
       f.set_fix(core::Message(std::string(info->action)));
       f.references.push_back(std::string(knowledge::kXidSource));
     }
     out.push_back({std::move(f), &sig});
   }
-  std::stable_sort(out.begin(), out.end(), [](const Explained& x, const Explained& y) { return x.finding.severity > y.finding.severity; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Explained& x, const Explained& y) { return x.finding.severity > y.finding.severity; });
   return out;
 }
 
@@ -569,7 +594,7 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
   static const inventory::Inventory kNoInventory;
   const auto& inv = machine ? machine->inventory : kNoInventory;
   rules::Context ctx{inv, k, rules::resolve_target(inv, k, tf), machine ? probes_that_ran(*machine) : std::nullopt};
-  const core::MessageArg where = !machine ? core::MessageArg(core::Message(N_("the log alone")))
+  const core::MessageArg where = !machine                    ? core::MessageArg(core::Message(N_("the log alone")))
                                  : machine->source == "live" ? core::MessageArg(core::Message(N_("this machine")))
                                                              : core::MessageArg(machine->source);
   for (auto& e : findings) {
@@ -587,16 +612,22 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
       const core::Message fact(N_("{0} on {1}"), id, where);
       const core::Message source(N_("doctor rule {}"), id);
       if (rr.outcome == rules::Outcome::kSkip) {
-        // TRANSLATORS: {} is what the rule needed and the machine did not say ("the driver version").
         e.finding.evidence.push_back(
-            {fact, core::Message(N_("not checked: {} unknown"), rules::as_message_arg(rules::text_of(rr.skip_reason, rr.skip_message))), source});
+            {fact,
+             // TRANSLATORS: {} is what the rule needed and the machine did not say ("the driver version").
+             core::Message(N_("not checked: {} unknown"),
+                           rules::as_message_arg(rules::text_of(rr.skip_reason, rr.skip_message))),
+             source});
       } else if (rr.findings.empty()) {
-        e.finding.evidence.push_back({fact, core::Message(N_("passes now (the log may come from another machine, or from before a change)")), source});
+        e.finding.evidence.push_back(
+            {fact, core::Message(N_("passes now (the log may come from another machine, or from before a change)")),
+             source});
       } else {
         const auto& mf = rr.findings.front();
         e.finding.evidence.push_back({fact, rules::text_of(mf.message, mf.message_message), source});
         if (!fix_replaced) {
-          e.finding.evidence.push_back({core::Message(N_("fix from the log alone")), rules::text_of(e.finding.fix, e.finding.fix_message), "log_signatures.json"});
+          e.finding.evidence.push_back({core::Message(N_("fix from the log alone")),
+                                        rules::text_of(e.finding.fix, e.finding.fix_message), "log_signatures.json"});
           e.finding.set_fix(rules::text_of(mf.fix, mf.fix_message));
           fix_replaced = true;
         }
@@ -604,25 +635,32 @@ void judge_against_machine(std::vector<Explained>& findings, const LogAnalysis& 
     }
     if (machine && !e.signature->confirm.empty()) {
       // What would settle the cause on the machine, where no rule of doctor's judges it.
-      e.finding.evidence.push_back({core::Message(N_("to confirm on the machine")), core::Message(e.signature->confirm), "log_signatures.json"});
+      e.finding.evidence.push_back(
+          {core::Message(N_("to confirm on the machine")), core::Message(e.signature->confirm), "log_signatures.json"});
     }
     // The compat answer's reasons and alternatives are messages: the evidence
     // and the fix they extend are rendered in each output's language.
     if (compat && compat_matters(e)) {
       // TRANSLATORS: {} is the machine ("this machine", a file name).
-      const core::Message fact = machine ? core::Message(N_("compat (the log's versions + {})"), where) : core::Message(N_("compat (the log's versions)"));
-      e.finding.evidence.push_back({fact, core::Message(N_("TensorFlow {}: {}"), compat->tf, knowledge::compat_verdict_message(compat->verdict)), "tfrig compat"});
+      const core::Message fact = machine ? core::Message(N_("compat (the log's versions + {})"), where)
+                                         : core::Message(N_("compat (the log's versions)"));
+      e.finding.evidence.push_back(
+          {fact, core::Message(N_("TensorFlow {}: {}"), compat->tf, knowledge::compat_verdict_message(compat->verdict)),
+           "tfrig compat"});
       for (const auto& c : compat->checks) {
         if (c.verdict != "yes") {
           // TRANSLATORS: {} is a part of the compat answer ("driver", "cuDNN").
-          e.finding.evidence.push_back({core::Message(N_("compat: {}"), knowledge::compat_part_message(c.part)),
-                                        core::Message(N_("{0}: {1}"), knowledge::compat_verdict_message(c.verdict), c.reason), "tfrig compat"});
+          e.finding.evidence.push_back(
+              {core::Message(N_("compat: {}"), knowledge::compat_part_message(c.part)),
+               core::Message(N_("{0}: {1}"), knowledge::compat_verdict_message(c.verdict), c.reason), "tfrig compat"});
         }
       }
       if (compat->verdict != "yes" && !compat->alternatives.empty()) {
         // TRANSLATORS: a fix ({0}, a whole sentence) and a combination that works ({1}, "Newest TensorFlow for ...").
-        e.finding.set_fix(rules::Text(core::Message(N_("{0} Or, per tfrig compat: {1}"), rules::as_message_arg(rules::text_of(e.finding.fix, e.finding.fix_message)),
-                                                    compat->alternatives.front())));
+        e.finding.set_fix(
+            rules::Text(core::Message(N_("{0} Or, per tfrig compat: {1}"),
+                                      rules::as_message_arg(rules::text_of(e.finding.fix, e.finding.fix_message)),
+                                      compat->alternatives.front())));
       }
     }
   }
@@ -636,20 +674,26 @@ report::Report explain_report(const std::vector<Explained>& findings, const LogA
   for (const auto& e : findings) r.findings.push_back(e.finding);
   r.summary = rules::summarize(r.findings);
   if (machine) {
-    r.target = machine->source == "live" ? rules::Text(core::Message(N_("this machine"))) : rules::Text(machine->source);
+    r.target =
+        machine->source == "live" ? rules::Text(core::Message(N_("this machine"))) : rules::Text(machine->source);
     r.inventory = machine->inventory;
   }
-  const core::MessageArg found = r.summary.total() == 0 ? core::MessageArg(core::Message(N_("no known signature"))) : rules::summary_counts(r.summary);
-  // TRANSLATORS: {0} is the log ("stdin", a file name), {1} the number of lines read, {2} what was found
-  // ("1 error, 2 warnings"); {3} the machine the findings were judged against.
-  core::Message verdict = machine ? core::Message::plural(NP_("{0}: {1} line read, judged against {3}: {2}", "{0}: {1} lines read, judged against {3}: {2}"),
-                                                          a.lines, rules::as_message_arg(source), with_thousands(a.lines), found, rules::as_message_arg(r.target))
-                                  : core::Message::plural(NP_("{0}: {1} line read: {2}", "{0}: {1} lines read: {2}"), a.lines,
-                                                          rules::as_message_arg(source), with_thousands(a.lines), found);
+  const core::MessageArg found = r.summary.total() == 0 ? core::MessageArg(core::Message(N_("no known signature")))
+                                                        : rules::summary_counts(r.summary);
+  core::Message verdict =
+      machine
+          ? core::Message::plural(
+                // TRANSLATORS: {0} is the log ("stdin", a file name), {1} the number of lines read, {2} what was found
+                // ("1 error, 2 warnings"); {3} the machine the findings were judged against.
+                NP_("{0}: {1} line read, judged against {3}: {2}", "{0}: {1} lines read, judged against {3}: {2}"),
+                a.lines, rules::as_message_arg(source), with_thousands(a.lines), found, rules::as_message_arg(r.target))
+          : core::Message::plural(NP_("{0}: {1} line read: {2}", "{0}: {1} lines read: {2}"), a.lines,
+                                  rules::as_message_arg(source), with_thousands(a.lines), found);
   if (!a.unrecognised.empty()) {
-    verdict = core::Message(N_("{0}{1}"), verdict,
-                            core::Message::plural(NP_("; {} error-looking line not recognised", "; {} error-looking lines not recognised"),
-                                                  a.unrecognised.size(), a.unrecognised.size()));
+    verdict = core::Message(
+        N_("{0}{1}"), verdict,
+        core::Message::plural(NP_("; {} error-looking line not recognised", "; {} error-looking lines not recognised"),
+                              a.unrecognised.size(), a.unrecognised.size()));
   }
   r.verdict = std::move(verdict);
   return r;
@@ -669,7 +713,8 @@ std::string summary_counts(const rules::Summary& s) {
 std::string unrecognised_text(const LogAnalysis& a, size_t width) {
   if (a.unrecognised.empty()) return "";
   std::string out = "\n" + _("not recognised (lines that look like errors; no signature matched them)") + "\n";
-  for (const auto& g : a.unrecognised) out += core::wrap_hanging("  ", fmt::format("{}: {}", g.describe(), g.sample), width) + "\n";
+  for (const auto& g : a.unrecognised)
+    out += core::wrap_hanging("  ", fmt::format("{}: {}", g.describe(), g.sample), width) + "\n";
   if (a.unrecognised_not_kept) {
     out += "  " + trf("... and {} more", with_thousands(a.unrecognised_not_kept)) + "\n";
   }
@@ -685,12 +730,102 @@ nlohmann::json analysis_json(const LogAnalysis& a) {
   for (const auto& h : a.hits) {
     nlohmann::json values = nlohmann::json::object();
     for (const auto& [name, value] : h.group.values) values[name] = value;
-    groups.push_back({{"signature", h.signature->id}, {"rule_id", h.signature->rule_id}, {"lines", h.group.lines},
-                      {"count", h.group.count}, {"values", values}});
+    groups.push_back({{"signature", h.signature->id},
+                      {"rule_id", h.signature->rule_id},
+                      {"lines", h.group.lines},
+                      {"count", h.group.count},
+                      {"values", values}});
   }
-  return nlohmann::json{{"lines", a.lines},       {"bytes", a.bytes},   {"truncated_lines", a.truncated_lines},
-                        {"signatures", groups},   {"facts", facts},     {"not_recognised", unrec},
+  return nlohmann::json{{"lines", a.lines},
+                        {"bytes", a.bytes},
+                        {"truncated_lines", a.truncated_lines},
+                        {"signatures", groups},
+                        {"facts", facts},
+                        {"not_recognised", unrec},
                         {"not_recognised_not_kept", a.unrecognised_not_kept}};
+}
+
+// Reads FILE ("-": stdin) through the analyzer, 1 MiB at a time.
+core::Result<LogAnalysis> analyze_file(const std::string& path, const SignatureTable& table) {
+  const bool is_stdin = path == "-";
+  const std::string name = is_stdin ? "stdin" : path;
+  std::FILE* f = stdin;
+  if (!is_stdin) {
+    // A directory, device or socket is refused (/dev/zero never ends); a log
+    // is streamed, so its size needs no cap.
+    if (auto ok = core::check_input_file(path); !ok) return tl::unexpected(ok.error());
+    // O_NONBLOCK: a FIFO with no writer opens at once and reads as empty
+    // instead of blocking for ever; reads block again after.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return tl::unexpected(core::errno_error(errno, path, "open"));
+    if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    f = ::fdopen(fd, "rb");
+    if (f == nullptr) {
+      const int err = errno;
+      ::close(fd);
+      return tl::unexpected(core::errno_error(err, path, "open"));
+    }
+  }
+  LogAnalyzer analyzer(table);
+  LineSplitter splitter([&](std::string_view line) { analyzer.add_line(line); });
+  std::vector<char> buf(1 << 20);
+  size_t n = 0;
+  // UTF-16 (PowerShell's `>`): the first read says so; the file is then
+  // converted whole (a log of that size is a paste, not a stream), up to a cap.
+  constexpr size_t kMaxUtf16Bytes = 256u << 20;
+  std::string utf16;
+  bool first = true;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) {
+    const std::string_view chunk(buf.data(), n);
+    if (first) {
+      first = false;
+      if (looks_utf16(chunk)) utf16.assign(chunk);
+      if (!utf16.empty()) {
+        analyzer.add_bytes(n);
+        continue;
+      }
+    } else if (!utf16.empty()) {
+      if (utf16.size() + n > kMaxUtf16Bytes) {
+        if (!is_stdin) std::fclose(f);
+        return core::fail(core::ErrorCode::kParse, name,
+                          trf("a UTF-16 log over {} MiB; convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)",
+                              kMaxUtf16Bytes >> 20));
+      }
+      utf16.append(chunk);
+      analyzer.add_bytes(n);
+      continue;
+    }
+    splitter.feed(chunk);
+    analyzer.add_bytes(n);
+  }
+  if (!utf16.empty()) splitter.feed(decode_log_bytes(utf16));
+  const bool failed = std::ferror(f) != 0;
+  const int err = errno;
+  if (!is_stdin) std::fclose(f);
+  if (failed) return core::fail(core::ErrorCode::kIo, name, trf("read failed: {}", std::strerror(err)));
+  splitter.finish();
+  return analyzer.finish(splitter.truncated_lines());
+}
+
+// Runs the command, its stdout and stderr read line by line through the analyzer as they come.
+core::Result<CommandLog> analyze_command(const std::vector<std::string>& command, const SignatureTable& table) {
+  LogAnalyzer analyzer(table);
+  LineSplitter out_lines([&](std::string_view line) { analyzer.add_line(line); });
+  LineSplitter err_lines([&](std::string_view line) { analyzer.add_line(line); });
+  auto ran = run_command(
+      command,
+      [&](std::string_view b) {
+        out_lines.feed(b);
+        analyzer.add_bytes(b.size());
+      },
+      [&](std::string_view b) {
+        err_lines.feed(b);
+        analyzer.add_bytes(b.size());
+      });
+  if (!ran) return tl::unexpected(ran.error());
+  out_lines.finish();
+  err_lines.finish();
+  return CommandLog{analyzer.finish(out_lines.truncated_lines() + err_lines.truncated_lines()), ran->exit_code};
 }
 
 }  // namespace tfrig::explain

@@ -15,8 +15,8 @@
 #include "explain/signatures.h"
 #include "knowledge/compat.h"
 #include "knowledge/knowledge.h"
-#include "report/report.h"
-#include "rules/finding.h"
+#include "verdict/report.h"
+#include "verdict/finding.h"
 
 namespace tfrig::explain {
 
@@ -25,7 +25,7 @@ struct LineGroup {
   static constexpr size_t kLinesKept = 8;
   std::vector<uint64_t> lines;
   uint64_t count = 0;
-  std::string sample;                         // the first line, cleaned for printing
+  std::string sample;                                       // the first line, cleaned for printing
   std::vector<std::pair<std::string, std::string>> values;  // extracted from the first line
   void add(uint64_t line_number);
   void remove(uint64_t line_number);  // a line another reading explained
@@ -65,8 +65,8 @@ LineHead head_of(std::string_view line);
 // Feeds lines one at a time; memory stays bounded by the caps below whatever the log's size.
 class LogAnalyzer {
  public:
-  static constexpr size_t kMaxGroups = 200;        // distinct (signature, values) groups kept
-  static constexpr size_t kMaxUnrecognised = 50;   // distinct unrecognised texts kept
+  static constexpr size_t kMaxGroups = 200;       // distinct (signature, values) groups kept
+  static constexpr size_t kMaxUnrecognised = 50;  // distinct unrecognised texts kept
   explicit LogAnalyzer(const SignatureTable& table) : table_(table), contexts_seen_(table.contexts.size(), false) {}
   void add_line(std::string_view line);
   void add_bytes(uint64_t n) { result_.bytes += n; }
@@ -185,5 +185,17 @@ std::string summary_counts(const rules::Summary& s);
 // The block after the findings: lines that look like errors but are not recognised.
 std::string unrecognised_text(const LogAnalysis& a, size_t width);
 nlohmann::json analysis_json(const LogAnalysis& a);
+
+// Reads FILE ("-": stdin) through the analyzer, 1 MiB at a time: a directory,
+// device or socket refused, a FIFO without a writer read as empty, a UTF-16
+// log (PowerShell's `>`) converted whole up to 256 MiB.
+core::Result<LogAnalysis> analyze_file(const std::string& path, const SignatureTable& table);
+
+// explain -- CMD: the command's output analysed as it runs, and its exit status.
+struct CommandLog {
+  LogAnalysis analysis;
+  int exit_code = 0;
+};
+core::Result<CommandLog> analyze_command(const std::vector<std::string>& command, const SignatureTable& table);
 
 }  // namespace tfrig::explain

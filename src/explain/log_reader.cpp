@@ -45,9 +45,12 @@ std::string clean_text(std::string_view s, size_t max_bytes) {
     }
     // The length of a well-formed UTF-8 sequence (RFC 3629: no overlongs, no surrogates, <= U+10FFFF).
     size_t len = 0;
-    if (c >= 0xc2 && c <= 0xdf) len = 2;
-    else if (c >= 0xe0 && c <= 0xef) len = 3;
-    else if (c >= 0xf0 && c <= 0xf4) len = 4;
+    if (c >= 0xc2 && c <= 0xdf)
+      len = 2;
+    else if (c >= 0xe0 && c <= 0xef)
+      len = 3;
+    else if (c >= 0xf0 && c <= 0xf4)
+      len = 4;
     bool ok = len > 0 && i + len <= s.size();
     for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
     if (ok && len >= 3) {

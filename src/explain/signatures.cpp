@@ -16,6 +16,7 @@
 #include <re2/set.h>
 
 #include "core/i18n.h"
+#include "core/try.h"
 #include "report/severity_paint.h"
 #include "core/table.h"
 #include "knowledge_data.h"
@@ -55,7 +56,8 @@ RE2::Options re2_options() {
 
 core::Result<std::shared_ptr<const RE2>> compile_re2(const std::string& pattern, const std::string& where) {
   if (pattern.size() > kMaxPatternBytes) {
-    return core::fail(core::ErrorCode::kParse, where, trf("pattern of {} bytes; at most {} are accepted", pattern.size(), kMaxPatternBytes));
+    return core::fail(core::ErrorCode::kParse, where,
+                      trf("pattern of {} bytes; at most {} are accepted", pattern.size(), kMaxPatternBytes));
   }
   auto re = std::make_shared<const RE2>(pattern, re2_options());
   if (!re->ok()) return core::fail(core::ErrorCode::kParse, where, trf("invalid pattern: {}", re->error()));
@@ -64,10 +66,10 @@ core::Result<std::shared_ptr<const RE2>> compile_re2(const std::string& pattern,
 
 core::Result<Extractor> compile(const std::string& pattern, std::vector<std::string> fields, const std::string& where) {
   Extractor e{pattern, std::move(fields), nullptr};
-  auto re = compile_re2(pattern, where);
-  if (!re) return tl::unexpected(re.error());
-  e.re = std::move(*re);
-  if (e.re->NumberOfCapturingGroups() < 1) return core::fail(core::ErrorCode::kParse, where, _("pattern has no (group) to extract"));
+  auto re = TFRIG_TRY(compile_re2(pattern, where));
+  e.re = std::move(re);
+  if (e.re->NumberOfCapturingGroups() < 1)
+    return core::fail(core::ErrorCode::kParse, where, _("pattern has no (group) to extract"));
   return e;
 }
 
@@ -118,32 +120,38 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     auto sev = rules::severity_from_name(text_field(row, "severity"));
     if (!sev) return core::fail(core::ErrorCode::kParse, at + ".severity", _("expected error, warning or info"));
     s.severity = *sev;
-    for (auto [value, name] : {std::pair{&s.id, "id"}, {&s.rule_id, "rule_id"}, {&s.area, "area"}, {&s.what, "what"},
-                               {&s.cause, "cause"}, {&s.fix, "fix"}, {&s.source, "source"}}) {
+    for (auto [value, name] : {std::pair{&s.id, "id"},
+                               {&s.rule_id, "rule_id"},
+                               {&s.area, "area"},
+                               {&s.what, "what"},
+                               {&s.cause, "cause"},
+                               {&s.fix, "fix"},
+                               {&s.source, "source"}}) {
       if (value->empty()) return core::fail(core::ErrorCode::kParse, at + "." + name, _("missing or empty"));
     }
     if (s.match.empty() && s.regex.empty()) {
       return core::fail(core::ErrorCode::kParse, at + ".match", _("expected at least one text to match"));
     }
     for (const auto& m : s.match) {
-      if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
+      if (m.empty())
+        return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
     }
     for (const auto& r : s.regex) {
-      auto re = compile_re2(r, at + ".regex");
-      if (!re) return tl::unexpected(re.error());
-      if ((*re)->Match("", 0, 0, RE2::UNANCHORED, nullptr, 0)) {
-        return core::fail(core::ErrorCode::kParse, at + ".regex", _("a pattern that matches an empty text would match every line"));
+      auto re = TFRIG_TRY(compile_re2(r, at + ".regex"));
+      if (re->Match("", 0, 0, RE2::UNANCHORED, nullptr, 0)) {
+        return core::fail(core::ErrorCode::kParse, at + ".regex",
+                          _("a pattern that matches an empty text would match every line"));
       }
     }
     if (!ids.insert(s.id).second) return core::fail(core::ErrorCode::kParse, at + ".id", trf("duplicate id {}", s.id));
     if (row.contains("extract")) {
       const auto& x = row["extract"];
-      auto e = compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract");
-      if (!e) return tl::unexpected(e.error());
-      if (e->fields.size() != static_cast<size_t>(e->re->NumberOfCapturingGroups())) {
-        return core::fail(core::ErrorCode::kParse, at + ".extract.fields", _("expected one name per (group) of the pattern"));
+      auto e = TFRIG_TRY(compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract"));
+      if (e.fields.size() != static_cast<size_t>(e.re->NumberOfCapturingGroups())) {
+        return core::fail(core::ErrorCode::kParse, at + ".extract.fields",
+                          _("expected one name per (group) of the pattern"));
       }
-      s.extract = std::move(*e);
+      s.extract = std::move(e);
     }
     t.signatures.push_back(std::move(s));
   }
@@ -153,10 +161,10 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     FactPattern f;
     f.name = text_field(row, "name");
     f.needle = text_field(row, "needle");
-    if (f.name.empty() || f.needle.empty()) return core::fail(core::ErrorCode::kParse, at, _("expected name and needle"));
-    auto e = compile(text_field(row, "pattern"), {f.name}, at + ".pattern");
-    if (!e) return tl::unexpected(e.error());
-    f.extract = std::move(*e);
+    if (f.name.empty() || f.needle.empty())
+      return core::fail(core::ErrorCode::kParse, at, _("expected name and needle"));
+    auto e = TFRIG_TRY(compile(text_field(row, "pattern"), {f.name}, at + ".pattern"));
+    f.extract = std::move(e);
     t.facts.push_back(std::move(f));
   }
   i = 0;
@@ -165,18 +173,22 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     LogContext c{text_field(row, "name"), string_list(row, "match")};
     if (c.name.empty() || c.match.empty()) return core::fail(core::ErrorCode::kParse, at, _("expected name and match"));
     for (const auto& m : c.match) {
-      if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
+      if (m.empty())
+        return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
     }
     t.contexts.push_back(std::move(c));
   }
   for (const auto& s : t.signatures) {
     if (s.when_context.empty() != s.instead.empty()) {
-      return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}]", where, s.id), _("when_context and instead go together"));
+      return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}]", where, s.id),
+                        _("when_context and instead go together"));
     }
     if (s.when_context.empty()) continue;
     bool known = false;
     for (const auto& c : t.contexts) known |= c.name == s.when_context;
-    if (!known) return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].when_context", where, s.id), _("no such context"));
+    if (!known)
+      return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].when_context", where, s.id),
+                        _("no such context"));
     const Signature* other = t.find(s.instead);
     if (!other || !other->instead.empty()) {
       return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].instead", where, s.id),
@@ -185,11 +197,11 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
   }
   t.error_markers = string_list(doc, "error_markers");
   for (const auto& m : t.error_markers) {
-    if (m.empty()) return core::fail(core::ErrorCode::kParse, where + ": error_markers", _("an empty text would match every line"));
+    if (m.empty())
+      return core::fail(core::ErrorCode::kParse, where + ": error_markers", _("an empty text would match every line"));
   }
-  auto m = Matcher::build(t, where);
-  if (!m) return tl::unexpected(m.error());
-  t.matcher = std::move(*m);
+  auto m = TFRIG_TRY(Matcher::build(t, where));
+  t.matcher = std::move(m);
   return t;
 }
 
@@ -370,9 +382,9 @@ struct Matcher::Impl {
   std::vector<uint32_t> short_literals;  // under 4 bytes: searched as they are
   // The patterns.
   RE2::Set set;
-  std::vector<Owner> regex_owner;                  // per entry of the set (kSignature)
-  std::vector<std::unique_ptr<RE2>> one_by_one;    // the same patterns, for a set whose DFA ran out of memory
-  bool regex_always = false;                       // a pattern without a required literal
+  std::vector<Owner> regex_owner;                // per entry of the set (kSignature)
+  std::vector<std::unique_ptr<RE2>> one_by_one;  // the same patterns, for a set whose DFA ran out of memory
+  bool regex_always = false;                     // a pattern without a required literal
   bool compiled = false;
 
   void add_literal(std::string text, Owner owner) {
@@ -399,7 +411,8 @@ struct Matcher::Impl {
         windows.push_back({v, id, off});
       }
     }
-    std::stable_sort(windows.begin(), windows.end(), [](const Window& a, const Window& b) { return hash4(a.bytes) < hash4(b.bytes); });
+    std::stable_sort(windows.begin(), windows.end(),
+                     [](const Window& a, const Window& b) { return hash4(a.bytes) < hash4(b.bytes); });
     bucket_start.assign(65536 + 1, 0);
     for (const auto& w : windows) ++bucket_start[hash4(w.bytes) + 1];
     for (size_t h = 0; h < 65536; ++h) bucket_start[h + 1] += bucket_start[h];
@@ -425,7 +438,9 @@ core::Result<std::shared_ptr<const Matcher>> Matcher::build(const SignatureTable
     for (const auto& r : s.regex) {
       std::string err;
       const int n = impl.set.Add(r, &err);
-      if (n < 0) return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].regex", where, s.id), trf("invalid pattern: {}", err));
+      if (n < 0)
+        return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}].regex", where, s.id),
+                          trf("invalid pattern: {}", err));
       impl.regex_owner.push_back({Kind::kSignature, i});
       impl.one_by_one.push_back(std::make_unique<RE2>(r, re2_options()));
       auto atoms = required_literals(r);
@@ -441,7 +456,8 @@ core::Result<std::shared_ptr<const Matcher>> Matcher::build(const SignatureTable
   impl.index_literals();
   if (!impl.regex_owner.empty()) {
     if (!impl.set.Compile()) {
-      return core::fail(core::ErrorCode::kParse, where, _("the patterns together are too large to compile (RE2's memory limit)"));
+      return core::fail(core::ErrorCode::kParse, where,
+                        _("the patterns together are too large to compile (RE2's memory limit)"));
     }
     impl.compiled = true;
   }
@@ -514,8 +530,10 @@ std::vector<std::string> extract(const Extractor& e, std::string_view text) {
   const int groups = e.re->NumberOfCapturingGroups();
   std::vector<re2::StringPiece> sub(static_cast<size_t>(groups) + 1);
   std::vector<std::string> out;
-  if (!e.re->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1)) return out;
-  for (int g = 1; g <= groups; ++g) out.emplace_back(sub[static_cast<size_t>(g)].data() ? std::string(sub[static_cast<size_t>(g)]) : std::string());
+  if (!e.re->Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, sub.data(), groups + 1))
+    return out;
+  for (int g = 1; g <= groups; ++g)
+    out.emplace_back(sub[static_cast<size_t>(g)].data() ? std::string(sub[static_cast<size_t>(g)]) : std::string());
   return out;
 }
 
@@ -552,7 +570,6 @@ std::string cell(std::string s) {
   return out;
 }
 
-
 std::string quoted_matches(const Signature& s) {
   std::string out;
   for (const auto& m : s.match) out += (out.empty() ? "" : " or ") + std::string("`") + cell(m) + "`";
@@ -573,17 +590,24 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
   out += "fix, and the line numbers (repeated lines grouped, \"x1,204\"). `tfrig explain -- CMD ARGS` runs the\n";
   out += "command, passes its output through and reads it as it runs. Harmless noise is named `log.harmless_noise`;\n";
   out += "lines that look like errors but match no row are listed as not recognised. Run on the machine (or with\n";
-  out += "`--snapshot FILE` / `--from CAPTURE`), each finding is also judged against the machine: doctor's rule of the\n";
+  out +=
+      "`--snapshot FILE` / `--from CAPTURE`), each finding is also judged against the machine: doctor's rule of the\n";
   out += "same id runs on its inventory, and the versions the log names (TensorFlow, CUDA, cuDNN, compute\n";
-  out += "capability, driver) go through the same check as `tfrig compat`. `tfrig doctor --from BUG-REPORT --from LOG`\n";
+  out +=
+      "capability, driver) go through the same check as `tfrig compat`. `tfrig doctor --from BUG-REPORT --from LOG`\n";
   out += "judges a log next to a capture of the same machine: the log's findings join doctor's. Options and exit\n";
   out += "codes: [cli.md](cli.md).\n\n";
-  out += fmt::format("{} signatures (data version {}); each row's source is a public issue where the line was reported.\n\n",
-                     table.signatures.size(), table.data_version);
-  out += "The first row that matches a line wins (specific rows come first). A row with a context (`when_context`) turns into\n";
-  out += "another row when the whole log shows that context: the TensorRT libraries missing are noise, unless the log shows TF-TRT\n";
-  out += "in use. Patterns are RE2 (linear time whatever the pattern, so a `--knowledge` file cannot make explain hang); all of\n";
-  out += "them run in one pass over each line (one RE2::Set). \"Confirm on the machine\" is the fact that settles the cause; with\n";
+  out += fmt::format(
+      "{} signatures (data version {}); each row's source is a public issue where the line was reported.\n\n",
+      table.signatures.size(), table.data_version);
+  out +=
+      "The first row that matches a line wins (specific rows come first). A row with a context (`when_context`) turns into\n";
+  out +=
+      "another row when the whole log shows that context: the TensorRT libraries missing are noise, unless the log shows TF-TRT\n";
+  out +=
+      "in use. Patterns are RE2 (linear time whatever the pattern, so a `--knowledge` file cannot make explain hang); all of\n";
+  out +=
+      "them run in one pass over each line (one RE2::Set). \"Confirm on the machine\" is the fact that settles the cause; with\n";
   out += "`--snapshot`/`--from` it is added to the finding next to doctor's own rules.\n\n";
   out += "| id | rule id | severity | matches | what it means | cause | fix | confirm on the machine | source |\n";
   out += "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
@@ -591,12 +615,15 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
     std::string confirm = s.confirm;
     if (confirm.empty() && !s.harmless()) {
       confirm = rules::find_rule(s.rule_id) ? fmt::format("doctor's rule `{}`", s.rule_id) : std::string();
-      for (const auto& r : s.machine_rules) confirm += (confirm.empty() ? "" : ", ") + fmt::format("doctor's rule `{}`", r);
+      for (const auto& r : s.machine_rules)
+        confirm += (confirm.empty() ? "" : ", ") + fmt::format("doctor's rule `{}`", r);
     }
     std::string when;
-    if (!s.when_context.empty()) when = fmt::format(" (becomes `{}` when the log shows `{}`)", s.instead, s.when_context);
-    out += fmt::format("| `{}` | `{}` | {} | {}{} | {} | {} | {} | {} | <{}> |\n", s.id, s.rule_id, rules::severity_name(s.severity),
-                       quoted_matches(s), when, cell(s.what), cell(s.cause), cell(s.fix), cell(confirm), s.source);
+    if (!s.when_context.empty())
+      when = fmt::format(" (becomes `{}` when the log shows `{}`)", s.instead, s.when_context);
+    out += fmt::format("| `{}` | `{}` | {} | {}{} | {} | {} | {} | {} | <{}> |\n", s.id, s.rule_id,
+                       rules::severity_name(s.severity), quoted_matches(s), when, cell(s.what), cell(s.cause),
+                       cell(s.fix), cell(confirm), s.source);
   }
   out += "\n## Contexts of the whole log\n\n| context | set by a line containing |\n| --- | --- |\n";
   for (const auto& c : table.contexts) {
@@ -605,15 +632,24 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
     out += fmt::format("| `{}` | {} |\n", c.name, m);
   }
   out += "\n## Reading a paste\n\n";
-  out += "A log is read as people paste it: UTF-8 or UTF-16 (LE or BE, with a byte-order mark, or without one when every other\n";
-  out += "byte of its start is zero: what PowerShell's `>` writes), LF or CRLF line ends, invalid bytes kept. Before a line is\n";
-  out += "grouped, its prefixes are set aside: journalctl's (`Dec 06 04:25:43 host kernel: `), dmesg's (`[ 12.345678] `,\n";
-  out += "`[Sun Dec  6 04:25:43 2026] `), an RFC 3339 timestamp (`docker logs -t`), Ray's (`(pid=123) `), glog's and absl's\n";
-  out += "(`E1201 10:00:00.1 123 file.cc:42] `, `E0000 00:00:1700000000.1 ...`, `2024-01-01 10:00:00.1: E file.cc:42] `).\n";
-  out += "A line the terminal wrapped is joined again: when a line matches no row and does not start a record of its own, it is\n";
-  out += "also matched joined to the line before it. In a Python traceback the frames are context; the exception on the last\n";
-  out += "line is the error (listed as not recognised when no row matches it). Kernel-log lines of Xid events and GPUs fallen\n";
-  out += "off the bus are read by the parser `tfrig import` uses and explained from the same Xid catalogue as doctor's.\n";
+  out +=
+      "A log is read as people paste it: UTF-8 or UTF-16 (LE or BE, with a byte-order mark, or without one when every other\n";
+  out +=
+      "byte of its start is zero: what PowerShell's `>` writes), LF or CRLF line ends, invalid bytes kept. Before a line is\n";
+  out +=
+      "grouped, its prefixes are set aside: journalctl's (`Dec 06 04:25:43 host kernel: `), dmesg's (`[ 12.345678] `,\n";
+  out +=
+      "`[Sun Dec  6 04:25:43 2026] `), an RFC 3339 timestamp (`docker logs -t`), Ray's (`(pid=123) `), glog's and absl's\n";
+  out +=
+      "(`E1201 10:00:00.1 123 file.cc:42] `, `E0000 00:00:1700000000.1 ...`, `2024-01-01 10:00:00.1: E file.cc:42] `).\n";
+  out +=
+      "A line the terminal wrapped is joined again: when a line matches no row and does not start a record of its own, it is\n";
+  out +=
+      "also matched joined to the line before it. In a Python traceback the frames are context; the exception on the last\n";
+  out +=
+      "line is the error (listed as not recognised when no row matches it). Kernel-log lines of Xid events and GPUs fallen\n";
+  out +=
+      "off the bus are read by the parser `tfrig import` uses and explained from the same Xid catalogue as doctor's.\n";
   out += "\n## Values read from the log\n\n";
   out += "These feed the compat check and the findings' evidence (the first value seen wins).\n\n";
   out += "| value | read from lines containing | pattern |\n| --- | --- | --- |\n";
@@ -623,7 +659,8 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
   out += "\nA line that matches no row but contains one of these is listed as not recognised: ";
   std::string markers;
   for (const auto& m : table.error_markers) markers += (markers.empty() ? "" : ", ") + std::string("`") + cell(m) + "`";
-  out += markers + "; so are glog lines of level E or F (`E1201 ...`, `2024-01-01 ...: E ...`) and the exception that ends a\n";
+  out += markers +
+         "; so are glog lines of level E or F (`E1201 ...`, `2024-01-01 ...: E ...`) and the exception that ends a\n";
   out += "Python traceback. Unrecognised lines are grouped by their text with every number masked.\n";
   return out + tail;
 }
@@ -639,7 +676,8 @@ std::string log_rules_markdown(const SignatureTable& table) {
   }
   std::string out = "## log\n\n";
   out += "Causes only a log shows. `tfrig explain` reports them from the signatures in\n";
-  out += "`data/knowledge/log_signatures.json` (every signature: [explain.md](explain.md)); doctor does not run them.\n\n";
+  out +=
+      "`data/knowledge/log_signatures.json` (every signature: [explain.md](explain.md)); doctor does not run them.\n\n";
   for (const auto& id : order) {
     const auto& rows = by_rule[id];
     const Signature& first = *rows.front();
@@ -653,7 +691,8 @@ std::string log_rules_markdown(const SignatureTable& table) {
       // Several signatures share the id: each with its own meaning, cause and fix.
       out += fmt::format("**{} signatures:**\n\n", rows.size());
       for (const auto* s : rows) {
-        out += fmt::format("- {} (a log line containing {}) Why: {} Fix: {}\n", s->what, quoted_matches(*s), s->cause, s->fix);
+        out += fmt::format("- {} (a log line containing {}) Why: {} Fix: {}\n", s->what, quoted_matches(*s), s->cause,
+                           s->fix);
       }
     }
     out += "- References:";
@@ -678,8 +717,9 @@ std::string signatures_list_text(const SignatureTable& table, size_t width) {
     t.add_row({s.rule_id, report::severity_label(s.severity), m, s.source});
   }
   return t.render("", width) + "\n" +
-         trnf("{} signature (data version {}); docs/explain.md explains each.", "{} signatures (data version {}); docs/explain.md explains each.",
-              table.signatures.size(), table.signatures.size(), table.data_version) +
+         trnf("{} signature (data version {}); docs/explain.md explains each.",
+              "{} signatures (data version {}); docs/explain.md explains each.", table.signatures.size(),
+              table.signatures.size(), table.data_version) +
          "\n";
 }
 

@@ -12,7 +12,7 @@
 
 #include "core/result.h"
 #include "core/text_width.h"
-#include "rules/finding.h"
+#include "verdict/finding.h"
 
 namespace re2 {
 class RE2;

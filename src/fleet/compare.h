@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "fleet/node.h"
-#include "rules/finding.h"
+#include "verdict/finding.h"
 
 namespace tfrig::fleet {
 

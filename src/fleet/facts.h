@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "report/report.h"
-#include "rules/finding.h"
+#include "verdict/report.h"
+#include "verdict/finding.h"
 
 namespace tfrig::fleet {
 

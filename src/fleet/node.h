@@ -11,8 +11,8 @@
 
 #include "fleet/facts.h"
 #include "knowledge/knowledge.h"
-#include "report/report.h"
-#include "rules/finding.h"
+#include "verdict/report.h"
+#include "verdict/finding.h"
 
 namespace tfrig::fleet {
 

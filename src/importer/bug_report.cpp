@@ -30,8 +30,9 @@ bool looks_like_bug_report(std::string_view text) {
 
 core::Result<BugReport> split_bug_report(std::string_view text) {
   if (!looks_like_bug_report(text)) {
-    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
-                      core::Message(N_("not an nvidia-bug-report log (no 'Start of NVIDIA bug report log file' near the start)")));
+    return core::fail(
+        core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+        core::Message(N_("not an nvidia-bug-report log (no 'Start of NVIDIA bug report log file' near the start)")));
   }
   std::vector<LineRef> lines;
   for (size_t pos = 0; pos < text.size();) {
@@ -81,7 +82,8 @@ core::Result<BugReport> split_bug_report(std::string_view text) {
     if (core::starts_with(h, kStart)) {
       for (size_t k = body_first; k < stop; ++k) {
         const std::string_view l = core::trim(line_text(k));
-        if (core::starts_with(l, "nvidia-bug-report.sh Version:")) r.script_version = std::string(core::trim(l.substr(29)));
+        if (core::starts_with(l, "nvidia-bug-report.sh Version:"))
+          r.script_version = std::string(core::trim(l.substr(29)));
         if (core::starts_with(l, "Date:")) r.date = std::string(core::trim(l.substr(5)));
         if (core::starts_with(l, "uname:")) r.uname = std::string(core::trim(l.substr(6)));
       }

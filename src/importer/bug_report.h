@@ -18,11 +18,11 @@
 namespace tfrig::importer {
 
 struct BugReportSection {
-  std::string header;             // the first line, as written
+  std::string header;               // the first line, as written
   std::optional<std::string> path;  // "/proc/cpuinfo" for "*** /proc/cpuinfo" ("/./" folded)
-  bool missing = false;           // "*** /path does not exist"
-  std::string_view body;          // the text after the header (and the "*** ls:" line)
-  int line = 0;                   // 1-based line of the header
+  bool missing = false;             // "*** /path does not exist"
+  std::string_view body;            // the text after the header (and the "*** ls:" line)
+  int line = 0;                     // 1-based line of the header
 };
 
 struct BugReport {

@@ -9,6 +9,7 @@
 
 #include "codec/gzip.h"
 #include "core/clock.h"
+#include "core/try.h"
 #include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/sysroot.h"
@@ -25,7 +26,7 @@
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "probe/parse/proc_text.h"
-#include "report/coverage.h"
+#include "verdict/coverage.h"
 
 namespace tfrig::importer {
 
@@ -161,7 +162,8 @@ void apply_cpuinfo(std::string_view text, const std::string& src, Facts& f) {
   parse::apply_cpuinfo(*info, cpu);
   // As the host probe does without DMI: the CPU flag says a hypervisor, not which.
   if (info->has_hypervisor_flag && !f.inv.host.virtualization) f.inv.host.virtualization = "unknown hypervisor";
-  const core::MessageArg model = cpu.model_name ? core::MessageArg(*cpu.model_name) : core::MessageArg(core::Message(N_("unknown CPU")));
+  const core::MessageArg model =
+      cpu.model_name ? core::MessageArg(*cpu.model_name) : core::MessageArg(core::Message(N_("unknown CPU")));
   note(f, "cpu", from(core::Message(N_("{0}: {1} threads"), model, info->logical_cpus), src));
 }
 
@@ -185,7 +187,10 @@ void apply_modules(std::string_view text, const std::string& src, Facts& f) {
   d.module_nvidia_uvm = mods.count("nvidia_uvm") > 0;
   d.module_nvidia_drm = mods.count("nvidia_drm") > 0;
   d.module_nouveau = mods.count("nouveau") > 0;
-  note(f, "nvidia_driver", from(core::Message(*d.module_nvidia ? N_("/proc/modules: nvidia loaded") : N_("/proc/modules: nvidia not loaded")), src));
+  note(f, "nvidia_driver",
+       from(core::Message(*d.module_nvidia ? N_("/proc/modules: nvidia loaded")
+                                           : N_("/proc/modules: nvidia not loaded")),
+            src));
 }
 
 void apply_version_file(std::string_view text, const std::string& src, Facts& f) {
@@ -217,7 +222,8 @@ void apply_gpu_information(std::string_view text, const std::string& path, const
   for (const auto& [b, i] : f.proc_gpus) {
     if (b == key) return;
   }
-  const core::MessageArg gpu_model = info->model ? core::MessageArg(*info->model) : core::MessageArg(core::Message(N_("model unknown")));
+  const core::MessageArg gpu_model =
+      info->model ? core::MessageArg(*info->model) : core::MessageArg(core::Message(N_("model unknown")));
   note(f, "nvidia_driver", from(core::Message(N_("GPU {0}: {1}"), key, gpu_model), src));
   f.proc_gpus.emplace_back(std::move(key), std::move(*info));
   if (f.proc_source.empty()) f.proc_source = src;
@@ -279,10 +285,13 @@ void apply_smi_text(std::string_view text, const std::string& src, Facts& f, boo
   if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
     const int attached = *parsed->attached_gpus;
     const size_t in_file = parsed->gpus.size();
-    // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor reads
-    // it there in English); translate the whole sentence for the warning.
-    problem(f, "nvml", core::Message(N_("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose header says 'Attached GPUs : {1}')"),
-                                     attached - static_cast<int>(in_file), attached, in_file, src));
+    problem(
+        f, "nvml",
+        core::Message(
+            // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor reads
+            // it there in English); translate the whole sentence for the warning.
+            N_("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose header says 'Attached GPUs : {1}')"),
+            attached - static_cast<int>(in_file), attached, in_file, src));
   }
   if (f.smi && !f.smi->gpus.empty() && parsed->gpus.empty()) return;
   f.smi = std::move(*parsed);
@@ -300,7 +309,8 @@ void apply_smi_csv(std::string_view text, const std::string& src, Facts& f) {
   // Each text built once from the parsed lines, never by parsing again.
   for (auto& p : parsed->problems) problem(f, "nvml", core::Message(N_("{0}: {1}"), src, std::move(p)));
   NvidiaSmiText& csv = parsed->smi;
-  if (csv.attached_gpus && (!f.attached_gpus || *csv.attached_gpus > *f.attached_gpus)) f.attached_gpus = csv.attached_gpus;
+  if (csv.attached_gpus && (!f.attached_gpus || *csv.attached_gpus > *f.attached_gpus))
+    f.attached_gpus = csv.attached_gpus;
   if (!f.smi || f.smi->gpus.empty()) {
     f.smi = std::move(csv);
     f.smi_source = src;
@@ -327,8 +337,10 @@ void apply_smi_xml(std::string_view text, const std::string& src, Facts& f) {
   if (parsed->attached_gpus && static_cast<size_t>(*parsed->attached_gpus) > parsed->gpus.size()) {
     const int attached = *parsed->attached_gpus;
     const size_t in_file = parsed->gpus.size();
-    problem(f, "nvml", core::Message(N_("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose attached_gpus says {1})"),
-                                     attached - static_cast<int>(in_file), attached, in_file, src));
+    problem(f, "nvml",
+            core::Message(
+                N_("cut short: {0} of {1} GPUs not in the file ({2} of {1} GPUs in {3}, whose attached_gpus says {1})"),
+                attached - static_cast<int>(in_file), attached, in_file, src));
   }
   f.xml = std::move(*parsed);
   f.xml_source = src;
@@ -386,7 +398,9 @@ void apply_topo(std::string_view text, const std::string& src, Facts& f) {
 void apply_nvlink(std::string_view text, const std::string& src, Facts& f) {
   const size_t before = f.nvlink.size();
   parse_nvidia_smi_nvlink(text, f.nvlink);
-  if (!f.nvlink.empty()) note(f, "topology", from(core::Message(N_("NVLink of {} GPU(s)"), f.nvlink.size() - std::min(before, f.nvlink.size())), src));
+  if (!f.nvlink.empty())
+    note(f, "topology",
+         from(core::Message(N_("NVLink of {} GPU(s)"), f.nvlink.size() - std::min(before, f.nvlink.size())), src));
 }
 
 void apply_nested_nvlink(std::string_view body, const std::string& src, Facts& f) {
@@ -529,10 +543,13 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
       apply_topo(sec.body, src, f);
     }
   }
-  const core::MessageArg os = host.os_pretty_name ? core::MessageArg(*host.os_pretty_name) : core::MessageArg(core::Message(N_("unknown OS")));
-  const core::MessageArg kernel = host.kernel_release ? core::MessageArg(*host.kernel_release) : core::MessageArg(core::Message(N_("unknown")));
-  note(f, "host", from(core::Message(N_("{0}, kernel {1}"), os, kernel),
-                       name + (report->script_version ? ", nvidia-bug-report.sh " + *report->script_version : std::string())));
+  const core::MessageArg os =
+      host.os_pretty_name ? core::MessageArg(*host.os_pretty_name) : core::MessageArg(core::Message(N_("unknown OS")));
+  const core::MessageArg kernel =
+      host.kernel_release ? core::MessageArg(*host.kernel_release) : core::MessageArg(core::Message(N_("unknown")));
+  note(f, "host",
+       from(core::Message(N_("{0}, kernel {1}"), os, kernel),
+            name + (report->script_version ? ", nvidia-bug-report.sh " + *report->script_version : std::string())));
 }
 
 }  // namespace
@@ -540,9 +557,11 @@ void import_bug_report(std::string_view text, const std::string& name, Facts& f)
 namespace {
 
 tl::unexpected<core::Error> unknown_kind(const std::string& name) {
-  return core::fail(core::ErrorCode::kUnsupported, name,
-                    core::Message(N_("unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, nvidia-smi "
-                                     "--query-gpu CSV with its header, lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)")));
+  return core::fail(
+      core::ErrorCode::kUnsupported, name,
+      core::Message(N_(
+          "unknown kind of file: expected an nvidia-bug-report log, nvidia-smi -q text or XML, nvidia-smi "
+          "--query-gpu CSV with its header, lspci -vvv output or an nvidia-smi topo -m matrix (gzip-compressed or not)")));
 }
 
 // A reader's error inside the named file: "NAME: WHERE: MESSAGE".
@@ -592,8 +611,8 @@ core::Result<report::Report> import_inputs(const std::vector<Input>& inputs, std
         // TRANSLATORS: "cut short: " starts the text in the snapshot (doctor
         // reads it there in English); {1} says what is wrong with the gzip
         // data, {2} where ("offset 123").
-        cut_note = core::Message(N_("cut short: the end of {0} ({1} at {2}; read the first {3} bytes of text)"), in.name, what, at,
-                                 partial.size());
+        cut_note = core::Message(N_("cut short: the end of {0} ({1} at {2}; read the first {3} bytes of text)"),
+                                 in.name, what, at, partial.size());
         inflated = std::move(partial);
       } else {
         return in_file(in.name, out.error());
@@ -634,9 +653,8 @@ core::Result<report::Report> import_files(const std::vector<std::string>& paths,
   // under --root; "-" is stdin and a pipe (<(zcat x.gz)) is read too, with
   // the same cap; directories and devices are refused (core/input_file.h).
   for (const auto& p : paths) {
-    auto bytes = core::read_input_file(p, size_t{64} << 20);
-    if (!bytes) return tl::unexpected(bytes.error());
-    inputs.push_back(Input{p, std::move(*bytes)});
+    auto bytes = TFRIG_TRY(core::read_input_file(p, size_t{64} << 20));
+    inputs.push_back(Input{p, std::move(bytes)});
   }
   return import_inputs(inputs, warnings);
 }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::importer {
 
@@ -24,12 +24,12 @@ enum class FileKind {
   kBugReport,
   kNvidiaSmiText,
   kNvidiaSmiXml,
-  kNvidiaSmiCsv,          // nvidia-smi --query-gpu=... --format=csv
+  kNvidiaSmiCsv,  // nvidia-smi --query-gpu=... --format=csv
   kLspci,
   kTopo,
-  kNvlink,                // nvidia-smi nvlink --status / --remotelinkinfo
-  kProcNvidiaVersion,     // a copy of /proc/driver/nvidia/version
-  kProcGpuInformation,    // a copy of /proc/driver/nvidia/gpus/<bus>/information
+  kNvlink,              // nvidia-smi nvlink --status / --remotelinkinfo
+  kProcNvidiaVersion,   // a copy of /proc/driver/nvidia/version
+  kProcGpuInformation,  // a copy of /proc/driver/nvidia/gpus/<bus>/information
   kUnknown
 };
 std::string_view kind_name(FileKind kind);

@@ -79,7 +79,8 @@ KernelLog parse_kernel_log(std::string_view text) {
       if (!seen.insert(std::string(raw)).second) continue;
       std::string_view message = rest.substr(n);
       if (core::starts_with(message, ",")) message.remove_prefix(1);
-      out.xids.push_back(KernelXid{static_cast<int>(*xid), *bus, time_of(prefix), std::string(core::trim(message)), line_no});
+      out.xids.push_back(
+          KernelXid{static_cast<int>(*xid), *bus, time_of(prefix), std::string(core::trim(message)), line_no});
     } else if (msg.find("fallen off the bus") != std::string_view::npos && core::starts_with(msg, "GPU ")) {
       // "GPU at 00000000:04:00.0 has fallen off the bus." (older drivers) and
       // "GPU 0000:01:00.0: GPU has fallen off the bus." (newer ones).
@@ -87,7 +88,8 @@ KernelLog parse_kernel_log(std::string_view text) {
       // The bus id itself holds ':'; it ends at the first space (and drops the ':' before it).
       std::string_view token = rest.substr(0, rest.find(' '));
       if (core::ends_with(token, ":")) token.remove_suffix(1);
-      if (auto bus = core::normalize_pci_bus_id(token); bus && lost.insert(*bus).second) out.fallen_off_bus.push_back(*bus);
+      if (auto bus = core::normalize_pci_bus_id(token); bus && lost.insert(*bus).second)
+        out.fallen_off_bus.push_back(*bus);
     } else if (core::starts_with(msg, "The NVIDIA GPU ")) {
       // RmInitAdapter (open-gpu-kernel-modules src/nvidia/arch/nvalloc/unix/src/osinit.c) prints
       //   "NVRM: The NVIDIA GPU 0000:b3:00.0" / "NVRM: (PCI ID: 10de:26b5) installed in this system has" /
@@ -96,7 +98,8 @@ KernelLog parse_kernel_log(std::string_view text) {
       std::string_view rest = msg.substr(15);
       pending_lost = core::normalize_pci_bus_id(rest.substr(0, rest.find(' ')));
       pending_lines = 3;
-      if (msg.find("fallen off the bus") != std::string_view::npos && pending_lost && lost.insert(*pending_lost).second) {
+      if (msg.find("fallen off the bus") != std::string_view::npos && pending_lost &&
+          lost.insert(*pending_lost).second) {
         out.fallen_off_bus.push_back(*pending_lost);
         pending_lost.reset();
       }
@@ -104,7 +107,9 @@ KernelLog parse_kernel_log(std::string_view text) {
       if (lost.insert(*pending_lost).second) out.fallen_off_bus.push_back(*pending_lost);
       pending_lost.reset();
     }
-    if (pending_lines > 0 && --pending_lines == 0) pending_lost.reset(); else if (core::starts_with(msg, "GPU ") && msg.find("RmInitAdapter failed") != std::string_view::npos) {
+    if (pending_lines > 0 && --pending_lines == 0)
+      pending_lost.reset();
+    else if (core::starts_with(msg, "GPU ") && msg.find("RmInitAdapter failed") != std::string_view::npos) {
       std::string_view rest = msg.substr(4);
       const size_t colon = rest.find(": ");
       if (colon == std::string_view::npos) continue;

@@ -19,18 +19,19 @@ namespace tfrig::importer {
 
 struct KernelXid {
   int xid = 0;
-  std::string pci_bus_id;            // normalised "0000:03:00.0"
-  std::optional<std::string> time;   // as written: "Nov 15 12:43:10", "2026-08-16T16:20:17.153449-05:00", "[ 7613.977841]"
-  std::string message;               // after "<xid>, "
-  int line = 0;                      // 1-based
+  std::string pci_bus_id;  // normalised "0000:03:00.0"
+  std::optional<std::string>
+      time;             // as written: "Nov 15 12:43:10", "2026-08-16T16:20:17.153449-05:00", "[ 7613.977841]"
+  std::string message;  // after "<xid>, "
+  int line = 0;         // 1-based
 };
 
 struct KernelLog {
-  std::vector<KernelXid> xids;                 // in order, duplicate lines kept once
-  std::vector<std::string> fallen_off_bus;     // PCI ids ("GPU at ... has fallen off the bus")
+  std::vector<KernelXid> xids;                                   // in order, duplicate lines kept once
+  std::vector<std::string> fallen_off_bus;                       // PCI ids ("GPU at ... has fallen off the bus")
   std::vector<std::pair<std::string, std::string>> init_failed;  // (PCI id, "RmInitAdapter failed! (0x30:...)")
-  std::optional<std::string> api_mismatch_client;  // the user-space version in "API mismatch"
-  std::optional<std::string> api_mismatch_module;  // the kernel module's
+  std::optional<std::string> api_mismatch_client;                // the user-space version in "API mismatch"
+  std::optional<std::string> api_mismatch_module;                // the kernel module's
 };
 
 KernelLog parse_kernel_log(std::string_view text);

@@ -27,7 +27,8 @@ size_t address_length(std::string_view line) {
     return s.size() >= 7 && is_hex(s[0]) && is_hex(s[1]) && s[2] == ':' && is_hex(s[3]) && is_hex(s[4]) &&
            s[5] == '.' && s[6] >= '0' && s[6] <= '7';
   };
-  if (line.size() > 12 && all_hex(line.substr(0, 4)) && line[4] == ':' && bdf(line.substr(5)) && line[12] == ' ') return 12;
+  if (line.size() > 12 && all_hex(line.substr(0, 4)) && line[4] == ':' && bdf(line.substr(5)) && line[12] == ' ')
+    return 12;
   if (line.size() > 7 && bdf(line) && line[7] == ' ') return 7;
   return 0;
 }
@@ -132,7 +133,8 @@ std::optional<std::string> lspci_product_name(const LspciDevice& d) {
   if (const size_t rev = s.find(" (rev "); rev != std::string_view::npos) s = s.substr(0, rev);
   s = core::trim(s);
   // Drop the "-nn" id pair.
-  if (s.size() >= 12 && s.back() == ']' && s[s.size() - 11] == '[' && s[s.size() - 6] == ':') s = core::trim(s.substr(0, s.size() - 11));
+  if (s.size() >= 12 && s.back() == ']' && s[s.size() - 11] == '[' && s[s.size() - 6] == ':')
+    s = core::trim(s.substr(0, s.size() - 11));
   if (s.empty() || s.back() != ']') return std::nullopt;
   const size_t open = s.rfind('[');
   if (open == std::string_view::npos || open + 2 > s.size()) return std::nullopt;
@@ -250,8 +252,9 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
     }
   }
   if (out.devices.empty()) {
-    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
-                      core::Message(N_("no lspci device header (expected lines like '0000:01:00.0 VGA compatible controller ...')")));
+    return core::fail(
+        core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+        core::Message(N_("no lspci device header (expected lines like '0000:01:00.0 VGA compatible controller ...')")));
   }
   return out;
 }

@@ -21,10 +21,10 @@
 namespace tfrig::importer {
 
 struct LspciDevice {
-  std::string address;                       // normalised "0000:01:00.0"
-  std::string class_name;                    // "VGA compatible controller"
-  std::optional<uint32_t> class_code;        // 24-bit (base, sub, prog-if): 0x030000
-  std::string description;                   // the header line after the class
+  std::string address;                 // normalised "0000:01:00.0"
+  std::string class_name;              // "VGA compatible controller"
+  std::optional<uint32_t> class_code;  // 24-bit (base, sub, prog-if): 0x030000
+  std::string description;             // the header line after the class
   std::optional<uint32_t> vendor_id;
   std::optional<uint32_t> device_id;
   std::optional<uint32_t> subsystem_vendor_id;
@@ -35,12 +35,12 @@ struct LspciDevice {
   std::optional<int> numa_node;              // "NUMA node:"
   std::optional<double> link_speed_cap_gts;  // LnkCap
   std::optional<int> link_width_cap;
-  std::optional<double> link_speed_gts;      // LnkSta
+  std::optional<double> link_speed_gts;  // LnkSta
   std::optional<int> link_width;
-  bool speed_downgraded = false;             // LnkSta "Speed ... (downgraded)"
-  bool width_downgraded = false;             // LnkSta "Width ... (downgraded)"
-  bool config_all_ones = false;              // the device does not answer config reads
-  int line = 0;                              // 1-based line of the device header
+  bool speed_downgraded = false;  // LnkSta "Speed ... (downgraded)"
+  bool width_downgraded = false;  // LnkSta "Width ... (downgraded)"
+  bool config_all_ones = false;   // the device does not answer config reads
+  int line = 0;                   // 1-based line of the device header
 };
 
 struct Lspci {

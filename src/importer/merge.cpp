@@ -8,7 +8,7 @@
 #include "core/i18n.h"
 #include "core/text.h"
 #include "inventory/kernel_events.h"
-#include "report/coverage.h"
+#include "verdict/coverage.h"
 
 namespace tfrig::importer {
 
@@ -32,7 +32,9 @@ void note(Facts& f, const std::string& id, core::Message detail, probe::State st
   f.statuses.push_back(std::move(s));
 }
 
-core::Message from(core::Message detail, const std::string& source) { return core::Message(N_("{0} ({1})"), std::move(detail), source); }
+core::Message from(core::Message detail, const std::string& source) {
+  return core::Message(N_("{0} ({1})"), std::move(detail), source);
+}
 
 void problem(Facts& f, const std::string& id, core::Message text) {
   note(f, id, core::Message(N_("with problems")), probe::State::kOk);
@@ -82,9 +84,8 @@ void merge_gpus(Facts& f) {
   }
   if (f.smi) {
     for (const auto& s : f.smi->gpus) {
-      const bool known = s.pci_bus_id && std::any_of(gpus.begin(), gpus.end(), [&](const Gpu& g) {
-                           return g.pci_bus_id == s.pci_bus_id;
-                         });
+      const bool known = s.pci_bus_id && std::any_of(gpus.begin(), gpus.end(),
+                                                     [&](const Gpu& g) { return g.pci_bus_id == s.pci_bus_id; });
       if (known) continue;
       gpus.push_back(s);
       gpus.back().lost = false;  // nvidia-smi opened it
@@ -143,7 +144,8 @@ void merge_gpus(Facts& f) {
     }
     for (const auto& [bus, what] : log.init_failed) {
       Gpu& g = gpu_for(gpus, bus, "pci");
-      fill(g.driver_problem, std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
+      fill(g.driver_problem,
+           std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
       fill(g.init_error, std::optional<std::string>(what));
     }
   }
@@ -158,9 +160,8 @@ void merge_gpus(Facts& f) {
     }
   }
   // PCI address order, as nvidia-smi and CUDA number them by default.
-  std::stable_sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) {
-    return a.pci_bus_id.value_or("~") < b.pci_bus_id.value_or("~");
-  });
+  std::stable_sort(gpus.begin(), gpus.end(),
+                   [](const Gpu& a, const Gpu& b) { return a.pci_bus_id.value_or("~") < b.pci_bus_id.value_or("~"); });
   for (size_t i = 0; i < gpus.size(); ++i) gpus[i].index = static_cast<int>(i);
   inv.gpus = std::move(gpus);
 }
@@ -192,7 +193,8 @@ void merge_pci(Facts& f) {
   }
   int gpus = 0;
   for (const auto& d : f.inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
-  note(f, "pci", from(core::Message(N_("{0} PCI devices, {1} NVIDIA GPUs"), f.inv.pci.devices.size(), gpus), f.lspci_source));
+  note(f, "pci",
+       from(core::Message(N_("{0} PCI devices, {1} NVIDIA GPUs"), f.inv.pci.devices.size(), gpus), f.lspci_source));
 }
 
 void merge_driver(Facts& f) {
@@ -238,9 +240,11 @@ void merge_driver(Facts& f) {
     d.nvml.detail = "imported from " + src;
     const size_t n = f.smi ? f.smi->gpus.size() : f.xml->gpus.size();
     const core::MessageArg unknown = core::Message(N_("unknown"));
-    note(f, "nvml", from(core::Message(N_("{0} GPU(s), driver {1}, CUDA {2}"), n, d.version ? core::MessageArg(*d.version) : unknown,
-                                       d.cuda_version ? core::MessageArg(*d.cuda_version) : unknown),
-                         src));
+    note(f, "nvml",
+         from(core::Message(N_("{0} GPU(s), driver {1}, CUDA {2}"), n,
+                            d.version ? core::MessageArg(*d.version) : unknown,
+                            d.cuda_version ? core::MessageArg(*d.cuda_version) : unknown),
+              src));
   } else if (f.smi || f.xml) {
     d.nvml.state = "no_device";
     d.nvml.detail = "imported from " + src;
@@ -326,7 +330,8 @@ void merge_nvlink(Facts& f) {
             found = true;
           }
         }
-        if (!found) f.inv.gpu_topology.push_back(inventory::GpuPair{a.index, b.index, std::nullopt, std::nullopt, true});
+        if (!found)
+          f.inv.gpu_topology.push_back(inventory::GpuPair{a.index, b.index, std::nullopt, std::nullopt, true});
       }
     }
   }
@@ -377,6 +382,5 @@ report::Report merge_facts(Facts& f, const std::vector<std::string>& names, doub
   r.probes = std::move(f.statuses);
   return r;
 }
-
 
 }  // namespace tfrig::importer

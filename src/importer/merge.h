@@ -22,7 +22,7 @@
 #include "probe/parse/nvidia_smi_xml.h"
 #include "probe/parse/proc_driver_nvidia.h"
 #include "probe/probe.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::importer {
 
@@ -39,7 +39,7 @@ struct KernelLogPart {
 
 // Everything the inputs said, before it is merged into one inventory.
 struct Facts {
-  inventory::Inventory inv;  // host, cpu, memory and driver fields are written directly
+  inventory::Inventory inv;                  // host, cpu, memory and driver fields are written directly
   std::map<std::string, LspciDevice> lspci;  // by address; later sections add to earlier ones
   std::string lspci_source;
   std::optional<NvidiaSmiText> smi;
@@ -53,7 +53,7 @@ struct Facts {
   };
   std::vector<SmiError> smi_errors;
   std::vector<std::pair<NvidiaSmiText::HandleError, std::string>> handle_errors;  // (error, source)
-  std::optional<int> attached_gpus;  // the largest "Attached GPUs" header
+  std::optional<int> attached_gpus;                                               // the largest "Attached GPUs" header
   std::optional<probe::parse::NvidiaSmiXml> xml;
   std::string xml_source;
   std::vector<std::pair<std::string, probe::parse::NvidiaGpuInformation>> proc_gpus;  // (bus id, information)

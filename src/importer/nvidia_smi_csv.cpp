@@ -94,7 +94,8 @@ std::optional<Columns> header_columns(std::string_view line) {
 // One CSV line's values by field name.
 class CsvRow {
  public:
-  CsvRow(const Columns& columns, std::vector<std::string_view> values) : columns_(columns), values_(std::move(values)) {}
+  CsvRow(const Columns& columns, std::vector<std::string_view> values)
+      : columns_(columns), values_(std::move(values)) {}
 
   std::optional<std::string> text(std::string_view field) const {
     auto v = raw(field);
@@ -169,7 +170,8 @@ inventory::Gpu gpu_of(const CsvRow& r, int order) {
   if (auto bus = r.text("pci.bus_id")) g.pci_bus_id = core::normalize_pci_bus_id(*bus);
   // "0x1E8110DE": device in the upper 16 bits, vendor below.
   if (auto id = r.text("pci.device_id")) {
-    if (auto n = core::parse_hex(*id); n && *n <= 0xffffffffu && (*n & 0xffffu) == 0x10de) g.pci_device_id = static_cast<uint32_t>(*n >> 16);
+    if (auto n = core::parse_hex(*id); n && *n <= 0xffffffffu && (*n & 0xffffu) == 0x10de)
+      g.pci_device_id = static_cast<uint32_t>(*n >> 16);
   }
   g.compute_capability = r.text("compute_cap");
   g.memory_total_bytes = r.mib("memory.total");
@@ -201,7 +203,8 @@ inventory::Gpu gpu_of(const CsvRow& r, int order) {
   g.pcie_link_gen_max = r.whole("pcie.link.gen.max", "", 16);
   g.pcie_link_width_current = r.whole("pcie.link.width.current", "", 32);
   g.pcie_link_width_max = r.whole("pcie.link.width.max", "", 32);
-  for (auto* field : {&g.pcie_link_gen_current, &g.pcie_link_gen_max, &g.pcie_link_width_current, &g.pcie_link_width_max}) {
+  for (auto* field :
+       {&g.pcie_link_gen_current, &g.pcie_link_gen_max, &g.pcie_link_width_current, &g.pcie_link_width_max}) {
     if (*field && **field == 0) field->reset();
   }
   if (auto mode = r.text("compute_mode")) g.compute_mode = core::to_lower(*mode);
@@ -225,7 +228,8 @@ core::Message csv_problem(const NvidiaSmiCsv& csv, size_t index) {
     return core::Message(N_("line {0}: {1} fields, the header has {2}"), b.line, b.fields, csv.header_fields);
   }
   // TRANSLATORS: {0} how many lines were not listed one by one.
-  return core::Message(N_("{0} more lines with another number of fields than the header"), csv.bad_line_count - csv.bad_lines.size());
+  return core::Message(N_("{0} more lines with another number of fields than the header"),
+                       csv.bad_line_count - csv.bad_lines.size());
 }
 
 bool looks_like_nvidia_smi_csv(std::string_view text) {
@@ -247,8 +251,10 @@ core::Result<NvidiaSmiCsv> parse_nvidia_smi_csv(std::string_view text) {
   const std::string_view header = first_line(text, next);
   const auto columns = header_columns(header);
   if (!columns) {
-    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
-                      core::Message(N_("expected an 'nvidia-smi --query-gpu=... --format=csv' header naming name, uuid, pci.bus_id, index or serial")));
+    return core::fail(
+        core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+        core::Message(N_(
+            "expected an 'nvidia-smi --query-gpu=... --format=csv' header naming name, uuid, pci.bus_id, index or serial")));
   }
   const size_t width = csv_fields(header).size();
   NvidiaSmiCsv out;

@@ -127,8 +127,9 @@ inventory::Gpu gpu_from(const Values& v, const std::string& header_bus, int inde
   g.persistence_mode = flag_of(v, "Persistence Mode");
   g.ecc_mode_current = flag_of(v, "Ecc Mode/Current");
   g.ecc_mode_pending = flag_of(v, "Ecc Mode/Pending");
-  g.ecc_errors_corrected_volatile = sum_of(v, {"ECC Errors/Volatile/Single Bit/Total", "ECC Errors/Volatile/SRAM Correctable",
-                                               "ECC Errors/Volatile/DRAM Correctable"});
+  g.ecc_errors_corrected_volatile =
+      sum_of(v, {"ECC Errors/Volatile/Single Bit/Total", "ECC Errors/Volatile/SRAM Correctable",
+                 "ECC Errors/Volatile/DRAM Correctable"});
   g.ecc_errors_uncorrected_volatile =
       sum_of(v, {"ECC Errors/Volatile/Double Bit/Total", "ECC Errors/Volatile/SRAM Uncorrectable",
                  "ECC Errors/Volatile/SRAM Uncorrectable Parity", "ECC Errors/Volatile/SRAM Uncorrectable SEC-DED",
@@ -150,7 +151,8 @@ inventory::Gpu gpu_from(const Values& v, const std::string& header_bus, int inde
   g.pcie_link_gen_max = int_of(v, "PCI/GPU Link Info/PCIe Generation/Max", "", 16);
   g.pcie_link_width_current = int_of(v, "PCI/GPU Link Info/Link Width/Current", "x", 32);
   g.pcie_link_width_max = int_of(v, "PCI/GPU Link Info/Link Width/Max", "x", 32);
-  for (auto* field : {&g.pcie_link_gen_current, &g.pcie_link_gen_max, &g.pcie_link_width_current, &g.pcie_link_width_max}) {
+  for (auto* field :
+       {&g.pcie_link_gen_current, &g.pcie_link_gen_max, &g.pcie_link_width_current, &g.pcie_link_width_max}) {
     if (*field && **field == 0) field->reset();
   }
   if (auto mode = text_of(v, "Compute Mode")) g.compute_mode = core::to_lower(*mode);
@@ -195,7 +197,6 @@ bool nvidia_smi_unknown_value(std::string_view v) {
          v == "[Not Found]";
 }
 
-
 bool looks_like_nvidia_smi_text(std::string_view text) {
   if (text.find(kLogMarker) != std::string_view::npos) return true;
   // An error output is short: look at its first lines only.
@@ -218,7 +219,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
       // "Unable to determine the device handle for GPU 0000:04:00.0: GPU is lost.  Reboot ..."
       // Drivers print "GPU 0000:04:00.0: ...", "GPU0000:CB:00.0: ..." or,
       // newer ones, "GPU1: 0000:34:00.0: ..." (the index first).
-      std::string_view rest = core::trim(t.substr(std::string_view("Unable to determine the device handle for GPU").size()));
+      std::string_view rest =
+          core::trim(t.substr(std::string_view("Unable to determine the device handle for GPU").size()));
       NvidiaSmiText::HandleError he;
       size_t sep = rest.find(": ");
       if (sep != std::string_view::npos && core::parse_u64(rest.substr(0, sep))) {
@@ -287,7 +289,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
       if (l.value) {
         finish_gpu();
         if (l.key == "Timestamp") out.timestamp = std::string(*l.value);
-        if (l.key == "Driver Version" && !nvidia_smi_unknown_value(*l.value)) out.driver_version = std::string(*l.value);
+        if (l.key == "Driver Version" && !nvidia_smi_unknown_value(*l.value))
+          out.driver_version = std::string(*l.value);
         if (l.key == "CUDA Version" && !nvidia_smi_unknown_value(*l.value)) out.cuda_version = std::string(*l.value);
         if (l.key == "Attached GPUs") {
           if (auto n = core::parse_u64(*l.value); n && *n < 4096) out.attached_gpus = static_cast<int>(*n);
@@ -307,7 +310,8 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
     if (!stack.empty() && stack.front().second == "Processes" && l.key == "Used GPU Memory" && l.value) {
       std::string_view mv = *l.value;
       if (core::ends_with(mv, "MiB")) {
-        if (auto d = core::parse_double(core::trim(mv.substr(0, mv.size() - 3))); d && std::isfinite(*d) && *d >= 0 && *d < 1e9) {
+        if (auto d = core::parse_double(core::trim(mv.substr(0, mv.size() - 3)));
+            d && std::isfinite(*d) && *d >= 0 && *d < 1e9) {
           process_mem = process_mem.value_or(0) + static_cast<uint64_t>(std::llround(*d)) * core::kMiB;
         }
       }

@@ -26,7 +26,7 @@ struct NvidiaSmiText {
   std::optional<std::string> driver_version;  // "535.288.01"
   std::optional<std::string> cuda_version;    // "12.2" (absent before driver 410)
   std::optional<int> attached_gpus;
-  std::vector<inventory::Gpu> gpus;           // source "nvidia-smi-q", index = order in the text
+  std::vector<inventory::Gpu> gpus;  // source "nvidia-smi-q", index = order in the text
 
   // The first error line nvidia-smi printed, verbatim, and its class:
   // "driver_not_loaded", "driver_mismatch", "library_missing", "no_device",
@@ -39,7 +39,7 @@ struct NvidiaSmiText {
     std::string pci_bus_id;  // normalised
     std::string reason;      // "GPU is lost.  Reboot the system to recover this GPU"
     bool lost = false;
-    std::string line;        // the whole line, verbatim (the evidence)
+    std::string line;  // the whole line, verbatim (the evidence)
   };
   std::vector<HandleError> handle_errors;
 };

@@ -117,7 +117,8 @@ core::Result<TopoMatrix> parse_nvidia_smi_topo(std::string_view text) {
     if (!device_name(tokens[0])) continue;
     if (tokens.size() < 1 + m.devices.size()) {
       return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), line_no),
-                        core::Message(N_("row {} has {} cells, expected {}"), std::string(tokens[0]), tokens.size() - 1, m.devices.size()));
+                        core::Message(N_("row {} has {} cells, expected {}"), std::string(tokens[0]), tokens.size() - 1,
+                                      m.devices.size()));
     }
     TopoRow row;
     row.name = std::string(tokens[0]);
@@ -135,7 +136,9 @@ core::Result<TopoMatrix> parse_nvidia_smi_topo(std::string_view text) {
     return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
                       core::Message(N_("no 'GPU0 ... CPU Affinity' header line of nvidia-smi topo -m")));
   }
-  if (m.rows.empty()) return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), line_no), core::Message(N_("a header without rows")));
+  if (m.rows.empty())
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), line_no),
+                      core::Message(N_("a header without rows")));
   return m;
 }
 

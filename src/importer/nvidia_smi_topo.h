@@ -18,14 +18,14 @@
 namespace tfrig::importer {
 
 struct TopoRow {
-  std::string name;                   // "GPU0", "NIC3"
-  std::vector<std::string> cells;     // one per column device, "X" on the diagonal
+  std::string name;                          // "GPU0", "NIC3"
+  std::vector<std::string> cells;            // one per column device, "X" on the diagonal
   std::optional<std::string> cpu_affinity;   // "0-15,32-47"
   std::optional<std::string> numa_affinity;  // "0"
 };
 
 struct TopoMatrix {
-  std::vector<std::string> devices;   // the column devices in order
+  std::vector<std::string> devices;  // the column devices in order
   std::vector<TopoRow> rows;
   std::vector<std::pair<std::string, std::string>> nic_names;  // ("NIC0", "mlx5_0") from the NIC Legend
 };

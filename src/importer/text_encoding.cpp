@@ -9,8 +9,10 @@ namespace {
 enum class Order { kLittle, kBig };
 
 std::optional<Order> utf16_order(std::string_view b) {
-  if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0xFF && static_cast<unsigned char>(b[1]) == 0xFE) return Order::kLittle;
-  if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0xFE && static_cast<unsigned char>(b[1]) == 0xFF) return Order::kBig;
+  if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0xFF && static_cast<unsigned char>(b[1]) == 0xFE)
+    return Order::kLittle;
+  if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0xFE && static_cast<unsigned char>(b[1]) == 0xFF)
+    return Order::kBig;
   // No BOM: ASCII text in UTF-16 has a zero in every other byte. Ask for a
   // whole sample of it so that binary data is not taken for text.
   const size_t n = std::min<size_t>(b.size(), 64) & ~size_t{1};

@@ -1,7 +1,6 @@
-// Findings in the report: the JSON contract ({rule_id, severity,
-// area, entity, title, message, evidence, fix} and a summary per severity)
-// and the text block doctor prints first: the verdict line, then the
-// findings grouped by area, worst area first.
+// Findings in the report: the text block doctor prints first: the verdict
+// line, then the findings grouped by area, worst area first (their JSON is
+// verdict/report_json.cpp).
 #include <map>
 
 #include <fmt/format.h>
@@ -9,8 +8,6 @@
 #include "core/display_width.h"
 #include "core/terminal_text.h"
 #include "core/i18n.h"
-#include "core/i18n_scope.h"
-#include "report/coverage.h"
 #include "report/probe_detail.h"
 #include "report/report.h"
 #include "report/severity_paint.h"
@@ -57,55 +54,16 @@ std::string area_label(std::string_view area) {
 
 namespace {
 
-// The texts rendered in the output's language: English unless --lang (the
-// contract, docs/snapshot.md), the page's language when the HTML report is
-// drawn from this document (doctor --format html, tfrig report).
-nlohmann::json finding_to_json(const rules::Finding& f, std::string_view language) {
-  const auto text = [language](const std::string& english, const std::optional<core::Message>& m) {
-    return rules::in_language(english, m, language);
-  };
-  nlohmann::json ev = nlohmann::json::array();
-  for (const auto& e : f.evidence) {
-    ev.push_back({{"fact", text(e.fact, e.fact_message)}, {"value", text(e.value, e.value_message)}, {"source", text(e.source, e.source_message)}});
-  }
-  return nlohmann::json{{"rule_id", f.rule_id},
-                        {"severity", rules::severity_name(f.severity)},
-                        {"area", f.area},
-                        {"entity", f.entity},
-                        {"title", text(f.title, f.title_message)},
-                        {"message", text(f.message, f.message_message)},
-                        {"evidence", ev},
-                        {"fix", text(f.fix, f.fix_message)},
-                        {"references", f.references}};
-}
-
 std::string paint(bool color, rules::Severity s, const std::string& text) { return paint_severity(color, s, text); }
 
 size_t severity_column() {
   size_t w = 0;
-  for (auto s : {rules::Severity::kError, rules::Severity::kWarning, rules::Severity::kInfo}) w = std::max(w, core::display_width(severity_label(s)));
+  for (auto s : {rules::Severity::kError, rules::Severity::kWarning, rules::Severity::kInfo})
+    w = std::max(w, core::display_width(severity_label(s)));
   return w;
 }
 
 }  // namespace
-
-nlohmann::json findings_to_json(const Report& report) {
-  nlohmann::json list = nlohmann::json::array();
-  const std::string language = core::i18n::output_language();
-  for (const auto& f : report.findings) list.push_back(finding_to_json(f, language));
-  nlohmann::json skipped = nlohmann::json::array();
-  for (const auto& [id, missing] : report.skipped) skipped.push_back({{"rule_id", id}, {"missing", rules::in_language(missing, language)}});
-  const Coverage coverage = coverage_of(report);
-  return nlohmann::json{{"target", rules::in_language(report.target, language)},
-                        {"skipped", skipped},
-                        {"verdict", rules::in_language(report.verdict, language)},
-                        {"examined", coverage.examined},
-                        {"not_examined", coverage.not_examined},
-                        {"findings", list},
-                        {"summary", {{"error", report.summary.errors},
-                                     {"warning", report.summary.warnings},
-                                     {"info", report.summary.infos}}}};
-}
 
 // Titles, messages and evidence quote inventory values (a GPU name, a path,
 // a log line): each is one line through core::terminal_line, so a value with
@@ -117,11 +75,16 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
   const auto text = [&language](const std::string& english, const std::optional<core::Message>& m) {
     return rules::in_language(english, m, language);
   };
-  std::string out = "\n" + paint(color, r.summary.worst(), core::wrap_display(line(rules::in_language(r.verdict, language)), width, "")) + "\n";
+  std::string out =
+      "\n" +
+      paint(color, r.summary.worst(), core::wrap_display(line(rules::in_language(r.verdict, language)), width, "")) +
+      "\n";
   if (!r.skipped.empty()) {
-    out += core::wrap_display(trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
-                "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)", r.skipped.size(),
-                r.skipped.size()), width, "") +
+    out += core::wrap_display(
+               trnf("({} rule skipped for a missing fact: `--format json` lists it, `--explain RULE` explains one)",
+                    "({} rules skipped for a missing fact: `--format json` lists them, `--explain RULE` explains one)",
+                    r.skipped.size(), r.skipped.size()),
+               width, "") +
            "\n";
   }
   if (r.findings.empty()) return core::terminal_text(out, color);
@@ -132,7 +95,8 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
     if (!worst.count(f.area)) order.push_back(f.area);
     if (!worst.count(f.area) || f.severity > worst[f.area]) worst[f.area] = f.severity;
   }
-  std::stable_sort(order.begin(), order.end(), [&](const std::string& a, const std::string& b) { return worst[a] > worst[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return worst[a] > worst[b]; });
   for (const auto& area : order) {
     out += "\n" + std::string(color ? "\033[1m" : "") + area_label(area) + (color ? "\033[0m" : "") + "\n";
     for (const auto& f : r.findings) {
@@ -143,14 +107,25 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
       const std::string sev = severity_label(f.severity);
       const std::string prefix = "  " + paint(color, f.severity, core::pad_right(sev, severity_column())) + " ";
       const std::string indent(2 + severity_column() + 1, ' ');
-      out += core::wrap_hanging(prefix, fmt::format("{} [{}] {}", line(f.rule_id), line(f.entity), line(text(f.title, f.title_message))), width) + "\n";
+      out +=
+          core::wrap_hanging(
+              prefix, fmt::format("{} [{}] {}", line(f.rule_id), line(f.entity), line(text(f.title, f.title_message))),
+              width) +
+          "\n";
       out += core::wrap_hanging(indent, line(text(f.message, f.message_message)), width) + "\n";
       for (const auto& e : f.evidence) {
-        // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
-        out += core::wrap_hanging(indent + "- ", line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message), e.source_message ? text(e.source, e.source_message) : probe_detail(e.source))), width) + "\n";
+        out +=
+            core::wrap_hanging(indent + "- ",
+                               // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
+                               line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message),
+                                        e.source_message ? text(e.source, e.source_message) : probe_detail(e.source))),
+                               width) +
+            "\n";
       }
       const std::string fix_label = _("fix:");
-      out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)), line(text(f.fix, f.fix_message)), width) + "\n";
+      out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)),
+                                line(text(f.fix, f.fix_message)), width) +
+             "\n";
     }
   }
   return core::terminal_text(out, color);

@@ -197,13 +197,14 @@ std::string render_page(const Page& page) {
   }
   out += "<main>\n";
   for (const auto& s : page.sections) {
-    out += "<section id=\"" + escape(s.id) + "\" aria-labelledby=\"" + escape(s.id) + "-h\">\n<h2 id=\"" + escape(s.id) +
-           "-h\">" + escape(s.title) + "</h2>\n" + s.body + "\n</section>\n";
+    out += "<section id=\"" + escape(s.id) + "\" aria-labelledby=\"" + escape(s.id) + "-h\">\n<h2 id=\"" +
+           escape(s.id) + "-h\">" + escape(s.title) + "</h2>\n" + s.body + "\n</section>\n";
   }
-  out += "<p class=\"footer\">" +
-         escape(trf("Written by tfrig {}. One file: no scripts, nothing fetched; it opens offline and prints as it shows.",
-                    TFRIG_VERSION)) +
-         "</p>\n";
+  out +=
+      "<p class=\"footer\">" +
+      escape(trf("Written by tfrig {}. One file: no scripts, nothing fetched; it opens offline and prints as it shows.",
+                 TFRIG_VERSION)) +
+      "</p>\n";
   out += "</main>\n</body>\n</html>\n";
   return out;
 }

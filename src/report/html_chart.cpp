@@ -65,7 +65,8 @@ std::string bar_label(double x, double y, const std::string& label) {
   bool whole = true;
   while (cut < label.size()) {
     size_t next = cut + 1;
-    while (next < label.size() && (static_cast<unsigned char>(label[next]) & 0xC0) == 0x80) ++next;  // one UTF-8 sequence
+    while (next < label.size() && (static_cast<unsigned char>(label[next]) & 0xC0) == 0x80)
+      ++next;  // one UTF-8 sequence
     const double w = core::display_width(std::string_view(label).substr(cut, next - cut)) > 1 ? kWide : kNarrow;
     if (px + w > kRoom) {
       whole = false;
@@ -182,8 +183,9 @@ std::string bar_chart(const BarChart& c) {
   const double axis_y = top + kRow * static_cast<double>(c.bars.size());
   std::string desc = title_sentence(c.title);
   for (const auto& b : c.bars) {
-    // TRANSLATORS: one bar in a chart's text alternative: its label, its value (and a mark such as "shortest").
-    desc += b.mark.empty() ? trf("{}: {}; ", b.label, b.value_text) : trf("{}: {} ({}); ", b.label, b.value_text, b.mark);
+    desc +=
+        // TRANSLATORS: one bar in a chart's text alternative: its label, its value (and a mark such as "shortest").
+        b.mark.empty() ? trf("{}: {}; ", b.label, b.value_text) : trf("{}: {} ({}); ", b.label, b.value_text, b.mark);
   }
   // TRANSLATORS: the reference line of a chart ("GPU demand 711/s"), ending its text alternative.
   if (c.reference) desc += trf("{}.", c.reference_label);
@@ -198,12 +200,13 @@ std::string bar_chart(const BarChart& c) {
   }
   for (double t : ticks) {
     const double x = s.at(t);
-    svg += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(top), num(x), num(axis_y));
+    svg += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(top), num(x),
+                       num(axis_y));
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", num(x), num(axis_y + 16),
                        escape(tick_text(t)));
   }
-  svg += fmt::format("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(s.x0), num(axis_y), num(s.x1),
-                     num(axis_y));
+  svg += fmt::format("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(s.x0), num(axis_y),
+                     num(s.x1), num(axis_y));
   for (size_t i = 0; i < c.bars.size(); ++i) {
     const auto& b = c.bars[i];
     const double y = top + kRow * static_cast<double>(i);
@@ -267,7 +270,8 @@ std::string stacked_bytes_chart(const StackedChart& c) {
   // Legend.
   double lx = 4;
   for (size_t p = 0; p < c.part_names.size(); ++p) {
-    svg += fmt::format("<rect x=\"{}\" y=\"5\" width=\"12\" height=\"12\" fill=\"{}\"/>", num(lx), kPalette[p % kPaletteSize]);
+    svg += fmt::format("<rect x=\"{}\" y=\"5\" width=\"12\" height=\"12\" fill=\"{}\"/>", num(lx),
+                       kPalette[p % kPaletteSize]);
     svg += fmt::format("<text x=\"{}\" y=\"15\">{}</text>", num(lx + 16), escape(c.part_names[p]));
     lx += 24 + label_pixels(c.part_names[p]);
   }
@@ -276,7 +280,8 @@ std::string stacked_bytes_chart(const StackedChart& c) {
   for (int i = 0; i <= 4; ++i) {
     const double v = s.hi * i / 4;
     const double x = s.at(v);
-    svg += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(top), num(x), num(axis_y));
+    svg += fmt::format("<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(x), num(top), num(x),
+                       num(axis_y));
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>", num(x), num(axis_y + 16),
                        escape(fmt::format("{:g} GiB", v / kGiB)));
   }
@@ -350,10 +355,13 @@ std::string line_chart(const LineChart& c) {
     const auto& b = c.bands[i];
     const double xa = px(b.start);
     const double xb = std::max(px(b.end), xa + 1);
-    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#8c959f\" stroke-width=\"0.5\"/>",
-                       num(xa), num(kTop), num(xb - xa), num(kPlotH), i % 2 == 0 ? "#eef2f6" : "#fbf6ea");
+    svg += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"#8c959f\" stroke-width=\"0.5\"/>",
+        num(xa), num(kTop), num(xb - xa), num(kPlotH), i % 2 == 0 ? "#eef2f6" : "#fbf6ea");
     svg += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", num(xa + 3), num(kTop - 6),
-                       escape(short_label(b.label, std::isfinite(xb - xa) && xb - xa > 28 ? static_cast<size_t>(std::min((xb - xa) / 7, 1000.0)) : 4)));
+                       escape(short_label(b.label, std::isfinite(xb - xa) && xb - xa > 28
+                                                       ? static_cast<size_t>(std::min((xb - xa) / 7, 1000.0))
+                                                       : 4)));
   }
   for (int i = 0; i <= 4; ++i) {
     const double v = c.y_max * i / 4;
@@ -365,7 +373,10 @@ std::string line_chart(const LineChart& c) {
   for (int i = 0; i <= 5; ++i) {
     const double t = x_start + (x_end - x_start) * i / 5;
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\">{}</text>", num(px(t)), num(kTop + kPlotH + 16),
-                       i == 5 ? "end" : i == 0 ? "start" : "middle", escape(fmt::format("{:.3g} s", t)));
+                       i == 5   ? "end"
+                       : i == 0 ? "start"
+                                : "middle",
+                       escape(fmt::format("{:.3g} s", t)));
   }
   svg += fmt::format("<line class=\"axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>", num(kLeft), num(kTop + kPlotH),
                      num(kWidth - kRight), num(kTop + kPlotH));
@@ -377,7 +388,8 @@ std::string line_chart(const LineChart& c) {
     std::string points;
     auto flush = [&] {
       if (points.empty()) return;
-      svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\"/>", kPalette[l % kPaletteSize],
+      svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\"/>",
+                         kPalette[l % kPaletteSize],
                          kDashes[l % 6][0] ? fmt::format(" stroke-dasharray=\"{}\"", kDashes[l % 6]) : "", points);
       points.clear();
     };
@@ -407,14 +419,16 @@ std::string line_chart(const LineChart& c) {
     std::vector<std::string> row{escape(seconds_text(c.x[i]))};
     for (const auto& l : c.lines) {
       row.push_back(i < l.values.size() && std::isfinite(l.values[i]) ? escape(fmt::format("{:.1f}", l.values[i]))
-                                                                       : escape(_("unknown")));
+                                                                      : escape(_("unknown")));
     }
     rows.push_back(std::move(row));
   }
-  const std::string caption = table_step == 1 ? _("The numbers (every sample)")
-                                              // TRANSLATORS: {} is how many samples apart the table's rows are ("every 5th").
-                                              : trf("The numbers (every {}th sample)", table_step);
-  return figure(c.title, svg, "<details><summary>" + escape(caption) + "</summary>" + table("", header, rows) + "</details>");
+  const std::string caption = table_step == 1
+                                  ? _("The numbers (every sample)")
+                                  // TRANSLATORS: {} is how many samples apart the table's rows are ("every 5th").
+                                  : trf("The numbers (every {}th sample)", table_step);
+  return figure(c.title, svg,
+                "<details><summary>" + escape(caption) + "</summary>" + table("", header, rows) + "</details>");
 }
 
 }  // namespace tfrig::report::html

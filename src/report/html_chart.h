@@ -16,10 +16,10 @@ namespace tfrig::report::html {
 // Horizontal bars, one per row, against an optional reference line.
 struct Bar {
   std::string label;
-  double value = 0;         // NaN: unknown (no bar, "unknown" in the table)
-  std::string value_text;   // as shown at the bar's end and in the table
-  std::string mark;         // a word shown after the value ("shortest", "fits"); empty for none
-  bool highlight = false;   // drawn in the accent colour (with `mark` saying why)
+  double value = 0;        // NaN: unknown (no bar, "unknown" in the table)
+  std::string value_text;  // as shown at the bar's end and in the table
+  std::string mark;        // a word shown after the value ("shortest", "fits"); empty for none
+  bool highlight = false;  // drawn in the accent colour (with `mark` saying why)
 };
 struct BarChart {
   std::string title;
@@ -28,9 +28,9 @@ struct BarChart {
   std::optional<double> reference;  // a dashed line (the GPU's demand, 100%)
   std::string reference_label;
   std::string reference_text;  // the reference's value as the table shows it; empty: the axis's form
-  bool log_scale = false;  // for rates that differ by orders of magnitude
-  std::optional<double> max;  // the axis end; default: the largest value or reference
-  bool with_table = true;     // false: the caller shows the same numbers in its own table
+  bool log_scale = false;      // for rates that differ by orders of magnitude
+  std::optional<double> max;   // the axis end; default: the largest value or reference
+  bool with_table = true;      // false: the caller shows the same numbers in its own table
 };
 std::string bar_chart(const BarChart& chart);
 

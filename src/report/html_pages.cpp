@@ -116,7 +116,9 @@ std::string all_data(const json& doc, std::string_view command) {
   return raw_data_details(trf("Every value of the {} JSON output", command), json_html(doc));
 }
 
-std::string all_data_summary(const json& doc, const std::string& summary) { return raw_data_details(summary, json_html(doc)); }
+std::string all_data_summary(const json& doc, const std::string& summary) {
+  return raw_data_details(summary, json_html(doc));
+}
 
 // "Source: " before a list of links or a name.
 std::string source_line(const std::string& html) {
@@ -157,18 +159,22 @@ std::string finding_html(const json& f, size_t n, std::string_view prefix) {
   const std::string sev = str(f, "severity");
   std::string out = fmt::format("<article class=\"finding {}\" id=\"{}f{}\">", escape(anchor(sev)), escape(prefix), n);
   out += "<h3>" + severity_badge(sev) + " " + escape(str(f, "title")) + "</h3>";
-  // TRANSLATORS: under a finding's title: {0} the rule id, {1} the area (driver, gpu, ...), {2} what it is about.
-  out += "<p class=\"meta\">" +
-         trf("rule {0} \u00b7 area {1} \u00b7 {2}", "<code>" + escape(str(f, "rule_id")) + "</code>", escape(area_label(str(f, "area"))),
-             escape(str(f, "entity"))) +
-         "</p>";
+  out +=
+      "<p class=\"meta\">" +
+      // TRANSLATORS: under a finding's title: {0} the rule id, {1} the area (driver, gpu, ...), {2} what it is about.
+      trf("rule {0} \u00b7 area {1} \u00b7 {2}", "<code>" + escape(str(f, "rule_id")) + "</code>",
+          escape(area_label(str(f, "area"))), escape(str(f, "entity"))) +
+      "</p>";
   out += "<p>" + with_code(str(f, "message")) + "</p>";
   const json& evidence = array(f, "evidence");
   if (!evidence.empty()) {
     std::vector<std::vector<std::string>> rows;
     // The source as the terminal shows it ("knowledge tf_builds.json" in the reader's words).
-    for (const auto& e : evidence) rows.push_back({escape(str(e, "fact")), with_code(str(e, "value")), escape(probe_detail(str(e, "source")))});
-    out += table(_("Evidence"), {C_("evidence table", "fact"), C_("evidence table", "value here"), C_("evidence table", "from")}, rows);
+    for (const auto& e : evidence)
+      rows.push_back({escape(str(e, "fact")), with_code(str(e, "value")), escape(probe_detail(str(e, "source")))});
+    out +=
+        table(_("Evidence"),
+              {C_("evidence table", "fact"), C_("evidence table", "value here"), C_("evidence table", "from")}, rows);
   }
   const std::string fix = str(f, "fix");
   if (!fix.empty()) {
@@ -213,7 +219,8 @@ std::string links_section(const json& gpus) {
     const double wc = dbl(g, "pcie_link_width_current");
     const double wm = dbl(g, "pcie_link_width_max");
     if (!std::isfinite(gc) || !std::isfinite(gm) || !std::isfinite(wc) || !std::isfinite(wm) || wm <= 0) continue;
-    const double share = pcie_gts(integer(g, "pcie_link_gen_current", 0)) * wc / (pcie_gts(integer(g, "pcie_link_gen_max", 0)) * wm) * 100;
+    const double share = pcie_gts(integer(g, "pcie_link_gen_current", 0)) * wc /
+                         (pcie_gts(integer(g, "pcie_link_gen_max", 0)) * wm) * 100;
     Bar b;
     b.label = gpu_label(g);
     b.value = share;
@@ -227,8 +234,9 @@ std::string links_section(const json& gpus) {
   }
   if (chart.bars.empty()) return "<p>" + escape(_("No PCIe link speeds in this input.")) + "</p>";
   return bar_chart(chart) + "<p class=\"meta\">" +
-         escape(_("An idle GPU lowers its link to save power (nvidia-smi -q: \"Link Generation\"); a link below max under load, "
-                  "or a narrower width, is a slot or riser problem.")) +
+         escape(_(
+             "An idle GPU lowers its link to save power (nvidia-smi -q: \"Link Generation\"); a link below max under load, "
+             "or a narrower width, is a slot or riser problem.")) +
          "</p>";
 }
 
@@ -237,7 +245,8 @@ std::string topology_section(const json& inv) {
   // Pairs: from NVML's topology, and NVLinks whose far end is another GPU.
   std::map<std::string, int> by_bus;
   for (const auto& g : gpus) {
-    if (member(g, "pci_bus_id").is_string() && member(g, "index").is_number()) by_bus[str(g, "pci_bus_id")] = integer(g, "index", -1);
+    if (member(g, "pci_bus_id").is_string() && member(g, "index").is_number())
+      by_bus[str(g, "pci_bus_id")] = integer(g, "index", -1);
   }
   struct Pair {
     std::string connection;
@@ -285,15 +294,17 @@ std::string topology_section(const json& inv) {
     for (const json* g : list) {
       const int idx = integer(*g, "index", -1);
       centre[idx] = x + kBox / 2;
-      boxes += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.0f}\" height=\"40\" rx=\"4\" fill=\"#e6f0fb\" stroke=\"#0b4f9c\"/>"
-                           "<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"middle\">GPU {}</text>",
-                           x, arc_space + 14, kBox, x + kBox / 2, arc_space + 38, idx);
+      boxes += fmt::format(
+          "<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.0f}\" height=\"40\" rx=\"4\" fill=\"#e6f0fb\" stroke=\"#0b4f9c\"/>"
+          "<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"middle\">GPU {}</text>",
+          x, arc_space + 14, kBox, x + kBox / 2, arc_space + 38, idx);
       x += kBox + kGap;
     }
     const std::string label = numa < 0 ? _("NUMA node unknown") : trf("NUMA node {}", numa);
-    boxes += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.0f}\" height=\"66\" fill=\"none\" stroke=\"#4d5660\" "
-                         "stroke-dasharray=\"4 3\"/><text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>",
-                         x0 - 6, arc_space + 6, x - x0 - kGap + 12, x0 - 2, arc_space + 88, escape(label));
+    boxes +=
+        fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"{:.0f}\" height=\"66\" fill=\"none\" stroke=\"#4d5660\" "
+                    "stroke-dasharray=\"4 3\"/><text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>",
+                    x0 - 6, arc_space + 6, x - x0 - kGap + 12, x0 - 2, arc_space + 88, escape(label));
     x += 24;
   }
   std::string arcs;
@@ -302,24 +313,26 @@ std::string topology_section(const json& inv) {
     const double a = centre[key.first];
     const double b = centre[key.second];
     const double h = std::min(arc_space - 6, 18 + std::fabs(b - a) / 8);
-    arcs += fmt::format("<path d=\"M{:.0f} {:.0f} Q{:.0f} {:.0f} {:.0f} {:.0f}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>",
-                        a, arc_space + 14, (a + b) / 2, arc_space + 14 - 2 * h, b, arc_space + 14,
-                        p.nvlink ? "#009E73" : "#8c959f", p.nvlink ? 3 : 1.5, p.nvlink ? "" : " stroke-dasharray=\"5 3\"");
+    arcs += fmt::format(
+        "<path d=\"M{:.0f} {:.0f} Q{:.0f} {:.0f} {:.0f} {:.0f}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>",
+        a, arc_space + 14, (a + b) / 2, arc_space + 14 - 2 * h, b, arc_space + 14, p.nvlink ? "#009E73" : "#8c959f",
+        p.nvlink ? 3 : 1.5, p.nvlink ? "" : " stroke-dasharray=\"5 3\"");
   }
   const double width = std::max(x, 300.0);
   const double height = arc_space + 100;
   out += fmt::format(
       "<figure><svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {:.0f} {:.0f}\" width=\"{:.0f}\" height=\"{:.0f}\" "
       "class=\"natural\" role=\"img\" aria-label=\"{}\">",
-      width, height, width, height, escape(_("GPUs by NUMA node; solid green arcs are NVLink, dashed grey arcs PCIe paths")));
+      width, height, width, height,
+      escape(_("GPUs by NUMA node; solid green arcs are NVLink, dashed grey arcs PCIe paths")));
   out += arcs + boxes + "</svg><figcaption>" +
-         escape(_("GPUs by NUMA node. Solid arcs: NVLink; dashed arcs: PCIe path (its level in the table).")) + "</figcaption>";
+         escape(_("GPUs by NUMA node. Solid arcs: NVLink; dashed arcs: PCIe path (its level in the table).")) +
+         "</figcaption>";
   std::vector<std::vector<std::string>> rows;
   for (const auto& g : gpus) {
     rows.push_back({escape(gpu_label(g)), escape(str(g, "pci_bus_id")),
                     escape(member(g, "numa_node").is_number() ? g["numa_node"].dump() : _("unknown")),
-                    json_html(member(g, "cpu_affinity")),
-                    escape(std::to_string(array(g, "nvlinks").size()))});
+                    json_html(member(g, "cpu_affinity")), escape(std::to_string(array(g, "nvlinks").size()))});
   }
   out += table(_("GPUs and their NUMA nodes"),
                {"GPU", _("PCI bus"), _("NUMA node"), _("CPUs close to it"), _("NVLinks")}, rows);
@@ -329,11 +342,15 @@ std::string topology_section(const json& inv) {
       prows.push_back({escape(fmt::format("GPU {} \u2194 GPU {}", key.first, key.second)), p.nvlink ? "NVLink" : "PCIe",
                        escape(p.connection.empty() ? _("unknown") : p.connection), escape(p.p2p)});
     }
-    out += table(_("GPU pairs"), {C_("GPU pairs", "pair"), C_("GPU pairs", "link"), _("common ancestor"), _("peer-to-peer read")}, prows);
+    out +=
+        table(_("GPU pairs"),
+              {C_("GPU pairs", "pair"), C_("GPU pairs", "link"), _("common ancestor"), _("peer-to-peer read")}, prows);
   } else {
-    // TRANSLATORS: {} is the command nvidia-smi topo -m (as code).
     out += "<p class=\"meta\">" +
-           trf("No GPU pair topology in this input (NVML on the machine or {} gives it).", "<code>nvidia-smi topo -m</code>") + "</p>";
+           // TRANSLATORS: {} is the command nvidia-smi topo -m (as code).
+           trf("No GPU pair topology in this input (NVML on the machine or {} gives it).",
+               "<code>nvidia-smi topo -m</code>") +
+           "</p>";
   }
   return out + "</figure>\n";
 }
@@ -353,9 +370,11 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
       const std::string worst = errors ? "error" : warnings ? "warning" : "ok";
       body += verdict_box(worst, severity_badge(worst == "ok" ? "ok" : worst) + " " + escape(str(d, "verdict")));
       body += fmt::format("<p class=\"counts\"><span>{} {}</span><span>{} {}</span><span>{} {}</span></p>",
-                          severity_badge("error"), errors, severity_badge("warning"), warnings, severity_badge("info"), infos);
+                          severity_badge("error"), errors, severity_badge("warning"), warnings, severity_badge("info"),
+                          infos);
     } else {
-      body += verdict_box("", trf("A plain snapshot: not judged. {} judges it.", "<code>tfrig doctor --snapshot FILE --format html</code>"));
+      body += verdict_box("", trf("A plain snapshot: not judged. {} judges it.",
+                                  "<code>tfrig doctor --snapshot FILE --format html</code>"));
     }
     std::vector<std::pair<std::string, std::string>> rows;
     if (!str(d, "target").empty()) rows.emplace_back(_("Target"), escape(str(d, "target")));
@@ -390,8 +409,9 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
       if (group.size() < 2) continue;
       std::string entities;
       for (size_t i = 1; i < group.size(); ++i) entities += (i > 1 ? ", " : "") + str(*group[i], "entity");
-      // TRANSLATORS: a rule that fired on several GPUs: {0} how many more, {1} which (GPU 1, GPU 2, ...).
-      body += "<details class=\"more\"><summary>" + escape(trf("The same on {0} more: {1}", group.size() - 1, entities)) + "</summary>";
+      body += "<details class=\"more\"><summary>" +
+              // TRANSLATORS: a rule that fired on several GPUs: {0} how many more, {1} which (GPU 1, GPU 2, ...).
+              escape(trf("The same on {0} more: {1}", group.size() - 1, entities)) + "</summary>";
       for (size_t i = 1; i < group.size(); ++i) body += finding_html(*group[i], ++n, p);
       body += "</details>\n";
     }
@@ -408,9 +428,11 @@ std::vector<Section> doctor_sections(const json& d, std::string_view p) {
     }
     std::string raw;
     for (auto it = inv.begin(); inv.is_object() && it != inv.end(); ++it) {
-      raw += "<h3 id=\"" + escape(std::string(p) + "inv-" + anchor(it.key())) + "\">" + escape(it.key()) + "</h3>" + json_html(it.value());
+      raw += "<h3 id=\"" + escape(std::string(p) + "inv-" + anchor(it.key())) + "\">" + escape(it.key()) + "</h3>" +
+             json_html(it.value());
     }
-    body += raw_data_details(_("The inventory as the snapshot's JSON holds it (field names and values as programs read them)"), raw);
+    body += raw_data_details(
+        _("The inventory as the snapshot's JSON holds it (field names and values as programs read them)"), raw);
     out.push_back({std::string(p) + "inventory", _("Inventory by area"), body});
   }
   {
@@ -443,13 +465,20 @@ std::string prices_paragraphs(const json& rc, const std::string& currency) {
   std::string body;
   const std::string source = str(rc, "prices_source");
   if (source.empty())
-    body += "<p class=\"meta\">" +
-            escape(_("no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)")) + "</p>";
-  // TRANSLATORS: {0} where the prices come from, {1} their currency.
-  else body += "<p class=\"meta\">" + escape(trf("prices: {0}, {1}", source, currency)) + "</p>";
+    body +=
+        "<p class=\"meta\">" +
+        escape(_(
+            "no prices given: --prices FILE, --rent \"GPU=PRICE\", --buy \"GPU=PRICE\" (data/prices.example.yaml shows the fields)")) +
+        "</p>";
+  else
+    // TRANSLATORS: {0} where the prices come from, {1} their currency.
+    body += "<p class=\"meta\">" + escape(trf("prices: {0}, {1}", source, currency)) + "</p>";
   const json& x = member(rc, "exchange_rate");
   if (x.is_object() && std::isfinite(dbl(x, "rate")))
-    body += "<p class=\"meta\">" + escape(plan::exchange_rate_text(plan::ExchangeRate{str(x, "from"), str(x, "to"), dbl(x, "rate"), str(x, "source")})) + "</p>";
+    body += "<p class=\"meta\">" +
+            escape(plan::exchange_rate_text(
+                plan::ExchangeRate{str(x, "from"), str(x, "to"), dbl(x, "rate"), str(x, "source")})) +
+            "</p>";
   return body;
 }
 
@@ -474,9 +503,14 @@ std::string plan_cost_html(const json& rc) {
   const double samples = dbl(rc, "dataset_samples");
   const double steps = dbl(rc, "steps");
   if (std::isfinite(steps))
-    body += "<p>" + escape(trf("Time and cost of the run ({0} steps of batch {1})", steps, member(rc, "samples").is_number() ? dbl(rc, "samples") / steps : NAN)) + "</p>";
+    body += "<p>" +
+            escape(trf("Time and cost of the run ({0} steps of batch {1})", steps,
+                       member(rc, "samples").is_number() ? dbl(rc, "samples") / steps : NAN)) +
+            "</p>";
   else if (std::isfinite(epochs) && std::isfinite(samples))
-    body += "<p>" + escape(trf("Time and cost of the run ({0:g} epochs of {1} samples)", epochs, human_number(samples))) + "</p>";
+    body += "<p>" +
+            escape(trf("Time and cost of the run ({0:g} epochs of {1} samples)", epochs, human_number(samples))) +
+            "</p>";
   body += prices_paragraphs(rc, currency);
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < options.size(); ++i) {
@@ -486,40 +520,59 @@ std::string plan_cost_html(const json& rc) {
     if (i >= kCostRows && !priced && static_cast<double>(i) != cheapest) continue;
     std::string run = plan::format_hours(dbl(o, "run_hours"));
     const double lo = dbl(o, "run_hours_low"), hi = dbl(o, "run_hours_high");
-    if (std::isfinite(lo) && std::isfinite(hi) && hi > lo * 1.001) run += fmt::format(" ({} - {})", plan::format_hours(lo), plan::format_hours(hi));
-    if (member(o, "meets_deadline").is_boolean() && !o["meets_deadline"].get<bool>()) run += " " + C_("run cost", "late");
+    if (std::isfinite(lo) && std::isfinite(hi) && hi > lo * 1.001)
+      run += fmt::format(" ({} - {})", plan::format_hours(lo), plan::format_hours(hi));
+    if (member(o, "meets_deadline").is_boolean() && !o["meets_deadline"].get<bool>())
+      run += " " + C_("run cost", "late");
     const double months = dbl(o, "breakeven_months");
     const bool is_cheapest = static_cast<double>(i) == cheapest;
-    rows.push_back({(is_cheapest ? "<strong>" : std::string()) + escape(str(o, "gpu") + (is_cheapest ? " *" : "")) + (is_cheapest ? "</strong>" : ""),
+    rows.push_back({(is_cheapest ? "<strong>" : std::string()) + escape(str(o, "gpu") + (is_cheapest ? " *" : "")) +
+                        (is_cheapest ? "</strong>" : ""),
                     json_value_html(member(o, "gpus")), busy_cell(o), hours_cell(o, "epoch_hours"), escape(run),
-                    hours_cell(o, "hours_lost_to_input"), money_cell(o, "rent_cost", currency), money_cell(o, "own_cost", currency),
-                    money_cell(o, "cost_per_1k_samples", currency), escape(std::isfinite(months) ? trf("{:.1f} months", months) : "-")});
+                    hours_cell(o, "hours_lost_to_input"), money_cell(o, "rent_cost", currency),
+                    money_cell(o, "own_cost", currency), money_cell(o, "cost_per_1k_samples", currency),
+                    escape(std::isfinite(months) ? trf("{:.1f} months", months) : "-")});
   }
-  body += table("", {"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"), C_("run cost", "lost to input"),
-                     C_("run cost", "rented"), C_("run cost", "owned"), C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
+  body += table("",
+                {"GPU", "n", C_("run cost", "GPU busy"), C_("run cost", "epoch"), C_("run cost", "run (band)"),
+                 C_("run cost", "lost to input"), C_("run cost", "rented"), C_("run cost", "owned"),
+                 C_("run cost", "per 1k samples"), C_("run cost", "buy pays off")},
                 rows);
-  body += "<p class=\"meta\">" + escape(_("run (band): expected, and the range the throughput estimate allows; measured rows have no band")) + "</p>";
-  body += "<p class=\"meta\">" + escape(_("rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power")) + "</p>";
+  body += "<p class=\"meta\">" +
+          escape(_("run (band): expected, and the range the throughput estimate allows; measured rows have no band")) +
+          "</p>";
+  body +=
+      "<p class=\"meta\">" +
+      escape(_(
+          "rented: billed hours after the provider's rounding; owned: purchase written off per hour of use + energy at board power")) +
+      "</p>";
   const double deadline = dbl(rc, "deadline_hours");
   if (cheapest >= 0 && cheapest < static_cast<double>(options.size())) {
     const json& c = options[static_cast<size_t>(cheapest)];
-    const double cost = std::min(std::isfinite(dbl(c, "rent_cost")) ? dbl(c, "rent_cost") : INFINITY, std::isfinite(dbl(c, "own_cost")) ? dbl(c, "own_cost") : INFINITY);
+    const double cost = std::min(std::isfinite(dbl(c, "rent_cost")) ? dbl(c, "rent_cost") : INFINITY,
+                                 std::isfinite(dbl(c, "own_cost")) ? dbl(c, "own_cost") : INFINITY);
     const int gpus = integer(c, "gpus", 1);
     const std::string line = std::isfinite(deadline)
-                                 ? trf("Cheapest within {4}: {0} x {1}, {2} for the run, done in {3}", gpus, str(c, "gpu"), plan::format_money(cost, currency),
+                                 ? trf("Cheapest within {4}: {0} x {1}, {2} for the run, done in {3}", gpus,
+                                       str(c, "gpu"), plan::format_money(cost, currency),
                                        plan::format_hours(dbl(c, "run_hours")), plan::format_hours(deadline))
-                                 : trf("Cheapest: {0} x {1}, {2} for the run, done in {3}", gpus, str(c, "gpu"), plan::format_money(cost, currency),
-                                       plan::format_hours(dbl(c, "run_hours")));
+                                 : trf("Cheapest: {0} x {1}, {2} for the run, done in {3}", gpus, str(c, "gpu"),
+                                       plan::format_money(cost, currency), plan::format_hours(dbl(c, "run_hours")));
     body += verdict_box("ok", "* " + escape(line));
   } else if (std::isfinite(deadline)) {
-    body += verdict_box("warning", escape(trf("No priced option finishes within {0} (at the slow end of its band).", plan::format_hours(deadline))));
+    body += verdict_box("warning", escape(trf("No priced option finishes within {0} (at the slow end of its band).",
+                                              plan::format_hours(deadline))));
   }
   for (const json& o : options) {
     const double lost = dbl(o, "rent_cost_lost_to_input");
     if (std::isfinite(lost) && lost > 0 && dbl(o, "hours_lost_to_input") > 0) {
-      body += "<p>" + escape(trf("{0}: the input pipeline costs {1} of this run ({2} of {3}); fix the pipeline before buying a faster GPU", str(o, "gpu"),
-                                 plan::format_money(lost, currency), plan::format_hours(dbl(o, "hours_lost_to_input")), plan::format_hours(dbl(o, "run_hours")))) +
-              "</p>";
+      body +=
+          "<p>" +
+          escape(trf(
+              "{0}: the input pipeline costs {1} of this run ({2} of {3}); fix the pipeline before buying a faster GPU",
+              str(o, "gpu"), plan::format_money(lost, currency), plan::format_hours(dbl(o, "hours_lost_to_input")),
+              plan::format_hours(dbl(o, "run_hours")))) +
+          "</p>";
       break;  // the same pipeline starves every option
     }
   }
@@ -529,22 +582,30 @@ std::string plan_cost_html(const json& rc) {
     if (!std::isfinite(reserved) || !std::isfinite(released)) continue;
     const bool monthly = str(o, "rent_month_reserved_basis") == "monthly_price";
     const bool releasing = released <= reserved;
-    const double saves = releasing ? (reserved > 0 ? (1 - released / reserved) * 100 : 0.0) : (released > 0 ? (1 - reserved / released) * 100 : 0.0);
+    const double saves = releasing ? (reserved > 0 ? (1 - released / reserved) * 100 : 0.0)
+                                   : (released > 0 ? (1 - reserved / released) * 100 : 0.0);
     const int gpus = integer(o, "gpus", 1);
     const std::string r = plan::format_money(reserved, currency), f = plan::format_money(released, currency);
     const std::string line =
-        monthly ? (releasing ? trf("{0} x {1}: {2} reserved at the monthly price, {3} released (releasing saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves)
-                             : trf("{0} x {1}: {2} reserved at the monthly price, {3} released (reserving saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves))
-                : (releasing ? trf("{0} x {1}: {2} reserved, {3} released (releasing saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves)
-                             : trf("{0} x {1}: {2} reserved, {3} released (reserving saves {4:.0f}%)", gpus, str(o, "gpu"), r, f, saves));
+        monthly
+            ? (releasing ? trf("{0} x {1}: {2} reserved at the monthly price, {3} released (releasing saves {4:.0f}%)",
+                               gpus, str(o, "gpu"), r, f, saves)
+                         : trf("{0} x {1}: {2} reserved at the monthly price, {3} released (reserving saves {4:.0f}%)",
+                               gpus, str(o, "gpu"), r, f, saves))
+            : (releasing ? trf("{0} x {1}: {2} reserved, {3} released (releasing saves {4:.0f}%)", gpus, str(o, "gpu"),
+                               r, f, saves)
+                         : trf("{0} x {1}: {2} reserved, {3} released (reserving saves {4:.0f}%)", gpus, str(o, "gpu"),
+                               r, f, saves));
     month_rows.push_back({escape(line)});
   }
   if (!month_rows.empty()) {
     const json& runs = member(rc, "runs_per_month");
-    body += table(trf("Per month with {0} runs: reserved around the clock vs released after each run", runs.is_number() ? runs.dump() : std::string("?")), {},
-                  month_rows);
+    body += table(trf("Per month with {0} runs: reserved around the clock vs released after each run",
+                      runs.is_number() ? runs.dump() : std::string("?")),
+                  {}, month_rows);
   }
-  for (const auto& n : array(rc, "notes")) body += "<p class=\"meta\">" + escape(trf("note: {0}", n.is_string() ? n.get<std::string>() : n.dump())) + "</p>";
+  for (const auto& n : array(rc, "notes"))
+    body += "<p class=\"meta\">" + escape(trf("note: {0}", n.is_string() ? n.get<std::string>() : n.dump())) + "</p>";
   return body;
 }
 
@@ -557,7 +618,10 @@ std::string pipeline_cost_html(const json& rc) {
     rows.push_back({escape(str(w, "change")), busy_cell(w), hours_cell(w, "run_hours"),
                     money_cell(w, "rent_cost", currency), money_cell(w, "own_cost", currency)});
   }
-  body += table("", {C_("run cost", "change"), C_("run cost", "GPU busy"), C_("run cost", "run"), C_("run cost", "rented"), C_("run cost", "owned")}, rows);
+  body += table("",
+                {C_("run cost", "change"), C_("run cost", "GPU busy"), C_("run cost", "run"), C_("run cost", "rented"),
+                 C_("run cost", "owned")},
+                rows);
   return body;
 }
 
@@ -571,7 +635,8 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
   {
     std::vector<std::pair<std::string, std::string>> rows{
         // TRANSLATORS: {0} a model's name, {1} its number of parameters.
-        {C_("plan page", "Model"), trf("{0} ({1} parameters)", escape(str(model, "name")), json_value_html(member(model, "params")))},
+        {C_("plan page", "Model"),
+         trf("{0} ({1} parameters)", escape(str(model, "name")), json_value_html(member(model, "params")))},
         {_("Batch"), json_value_html(member(d, "batch"))},
         {_("Precision"), escape(str(d, "precision"))},
         {_("Optimizer"), escape(str(d, "optimizer"))},
@@ -581,7 +646,8 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
     };
     const json& server = member(d, "server");
     if (server.is_object()) {
-      rows.emplace_back(_("Suggested server"), escape(fmt::format("{} x {}", member(server, "gpus").dump(), str(server, "gpu"))));
+      rows.emplace_back(_("Suggested server"),
+                        escape(fmt::format("{} x {}", member(server, "gpus").dump(), str(server, "gpu"))));
     }
     std::string body = kv(rows);
     const json& machine = member(d, "machine");
@@ -591,14 +657,17 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
       for (const auto& s : array(machine, "staves")) {
         const std::string v = str(s, "verdict");
         const std::string cls = v == "ok" ? "ok" : v == "short" ? "warning" : v == "fail" ? "error" : "info";
-        srows.push_back({escape(stave_name_word(str(s, "name"))), "<span class=\"sev " + cls + "\">" + escape(plan::stave_verdict_text(v)) + "</span>",
+        srows.push_back({escape(stave_name_word(str(s, "name"))),
+                         "<span class=\"sev " + cls + "\">" + escape(plan::stave_verdict_text(v)) + "</span>",
                          escape(str(s, "need")), escape(str(s, "have"))});
       }
-      body += table(_("Staves of this machine"), {C_("stave table", "stave"), C_("stave table", "verdict"), C_("stave table", "needs"),
-                                                  C_("stave table", "has")},
+      body += table(_("Staves of this machine"),
+                    {C_("stave table", "stave"), C_("stave table", "verdict"), C_("stave table", "needs"),
+                     C_("stave table", "has")},
                     srows);
     }
-    for (const auto& n : array(d, "notes")) body += "<p class=\"meta\">" + escape(n.is_string() ? n.get<std::string>() : n.dump()) + "</p>";
+    for (const auto& n : array(d, "notes"))
+      body += "<p class=\"meta\">" + escape(n.is_string() ? n.get<std::string>() : n.dump()) + "</p>";
     out.push_back({std::string(p) + "plan", C_("page section", "Plan"), body});
   }
   {
@@ -617,7 +686,8 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
       StackedBar b;
       b.label = label;
       const double fixed = fixed_w + fixed_g + fixed_o + fixed_x;
-      b.parts = {fixed_w, fixed_g, fixed_o, fixed_x, std::isfinite(total) ? total - fixed : dbl(mem, "activations_bytes")};
+      b.parts = {fixed_w, fixed_g, fixed_o, fixed_x,
+                 std::isfinite(total) ? total - fixed : dbl(mem, "activations_bytes")};
       for (auto& v : b.parts) v = std::isfinite(v) ? v : 0;
       b.capacity = std::isfinite(capacity) ? capacity : 0;
       b.note = note;
@@ -626,7 +696,8 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
     for (const auto& g : array(member(d, "machine"), "gpus")) {
       const bool fits = member(g, "fits").is_boolean() && g["fits"].get<bool>();
       // TRANSLATORS: a GPU of this machine in the memory chart: {} is its name.
-      add(trf("here: {}", str(g, "name")), dbl(mem, "total_bytes"), dbl(g, "memory_bytes"), fits ? _("fits") : _("does not fit"));
+      add(trf("here: {}", str(g, "name")), dbl(mem, "total_bytes"), dbl(g, "memory_bytes"),
+          fits ? _("fits") : _("does not fit"));
     }
     for (size_t i = 0; i < gpus.size() && chart.bars.size() < 12; ++i) {
       const auto& g = gpus[i];
@@ -638,8 +709,9 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
   }
   {
     BarChart chart;
-    // TRANSLATORS: {} is what the ranking sorts by (price-performance, speed, memory).
-    chart.title = trf("Estimated training samples/s (first 15 GPUs of the ranking, by {})", rank_by_word(str(d, "rank_by")));
+    chart.title =
+        // TRANSLATORS: {} is what the ranking sorts by (price-performance, speed, memory).
+        trf("Estimated training samples/s (first 15 GPUs of the ranking, by {})", rank_by_word(str(d, "rank_by")));
     chart.value_header = _("samples/s");
     for (size_t i = 0; i < gpus.size() && i < 15; ++i) {
       const auto& g = gpus[i];
@@ -662,17 +734,20 @@ std::vector<Section> plan_sections(const json& d, std::string_view p) {
         return std::isfinite(v) ? escape(human_number(v)) : json_value_html(member(g, key));
       };
       const double launch = dbl(g, "launch_price_usd");
-      rows.push_back({escape(std::to_string(i + 1)), escape(str(g, "name")), json_value_html(member(g, "fits")), number("gpus_needed"),
-                      number("est_samples_per_s"), number("max_batch_per_gpu"),
-                      std::isfinite(dbl(g, "memory_bytes")) ? escape(human_bytes(dbl(g, "memory_bytes"))) : json_value_html(member(g, "memory_bytes")),
-                      std::isfinite(launch) ? escape(plan::format_money(launch, "USD")) : json_value_html(member(g, "launch_price_usd")),
+      rows.push_back({escape(std::to_string(i + 1)), escape(str(g, "name")), json_value_html(member(g, "fits")),
+                      number("gpus_needed"), number("est_samples_per_s"), number("max_batch_per_gpu"),
+                      std::isfinite(dbl(g, "memory_bytes")) ? escape(human_bytes(dbl(g, "memory_bytes")))
+                                                            : json_value_html(member(g, "memory_bytes")),
+                      std::isfinite(launch) ? escape(plan::format_money(launch, "USD"))
+                                            : json_value_html(member(g, "launch_price_usd")),
                       number("samples_per_s_per_kusd"), escape(plan::basis_text(str(g, "basis")))});
     }
     std::string body = chart.bars.empty() ? "" : bar_chart(chart);
-    body += table(_("Every GPU of the ranking"),
-                  {"#", "GPU", C_("ranking table", "fits"), C_("ranking table", "GPUs"), _("samples/s"), _("max batch/GPU"),
-                   C_("memory chart", "VRAM"), _("launch price (USD)"), _("samples/s per k USD"), C_("ranking table", "basis")},
-                  rows);
+    body += table(
+        _("Every GPU of the ranking"),
+        {"#", "GPU", C_("ranking table", "fits"), C_("ranking table", "GPUs"), _("samples/s"), _("max batch/GPU"),
+         C_("memory chart", "VRAM"), _("launch price (USD)"), _("samples/s per k USD"), C_("ranking table", "basis")},
+        rows);
     out.push_back({std::string(p) + "ranking", _("GPU ranking"), body});
   }
   if (member(d, "run_cost").is_object())
@@ -692,16 +767,18 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
     const std::string bottleneck = str(d, "bottleneck");
     const bool below = std::isfinite(util) && std::isfinite(target) && util < target;
     // TRANSLATORS: {0} the slowest stage (storage, decode, ...), {1} and {2} percentages.
-    std::string text = trf("The {0} sets the pace: predicted GPU utilization {1} (target {2}).", pipeline::stage_label(bottleneck),
-                           percent(util), percent(target));
-    std::string body = verdict_box(below ? "warning" : "ok", severity_badge(below ? "warning" : "ok") + " " + escape(text));
-    body += kv({{_("Data"), escape(str(d, "data_dir"))},
-                {_("Model, GPU"), escape(trf("{0} on {1}", str(d, "model"), str(d, "gpu")))},
-                {_("GPU demand"), escape(trf("{} samples/s", human_number(demand)))},
-                {_("Training"), escape(trf("{} samples/s", human_number(dbl(d, "training_samples_per_s"))))},
-                {_("Without prefetch"), escape(percent(dbl(d, "predicted_gpu_utilization_without_prefetch")))},
-                {_("Cheapest change"),
-                 member(d, "cheapest_change").is_null() ? escape(_("none needed")) : json_html(member(d, "cheapest_change"))}});
+    std::string text = trf("The {0} sets the pace: predicted GPU utilization {1} (target {2}).",
+                           pipeline::stage_label(bottleneck), percent(util), percent(target));
+    std::string body =
+        verdict_box(below ? "warning" : "ok", severity_badge(below ? "warning" : "ok") + " " + escape(text));
+    body +=
+        kv({{_("Data"), escape(str(d, "data_dir"))},
+            {_("Model, GPU"), escape(trf("{0} on {1}", str(d, "model"), str(d, "gpu")))},
+            {_("GPU demand"), escape(trf("{} samples/s", human_number(demand)))},
+            {_("Training"), escape(trf("{} samples/s", human_number(dbl(d, "training_samples_per_s"))))},
+            {_("Without prefetch"), escape(percent(dbl(d, "predicted_gpu_utilization_without_prefetch")))},
+            {_("Cheapest change"), member(d, "cheapest_change").is_null() ? escape(_("none needed"))
+                                                                          : json_html(member(d, "cheapest_change"))}});
     out.push_back({std::string(p) + "verdict", _("Verdict"), body});
   }
   {
@@ -736,7 +813,8 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
         b.highlight = std::isfinite(demand) && b.value < demand;
       }
       chart.bars.push_back(std::move(b));
-      rows.push_back({escape(pipeline::stage_label(str(s, "name"))), escape(origin_word(str(s, "origin"))), escape(str(s, "detail"))});
+      rows.push_back({escape(pipeline::stage_label(str(s, "name"))), escape(origin_word(str(s, "origin"))),
+                      escape(str(s, "detail"))});
     }
     std::string body = stages.empty() ? "<p>" + escape(_("No stages measured.")) + "</p>" : bar_chart(chart);
     body += table(_("How each stave was found"), {C_("stave table", "stave"), _("origin"), _("detail")}, rows);
@@ -752,8 +830,9 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
     chart.reference_label = trf("target {}", percent(std::isfinite(target) ? target : 0.9));
     chart.bars.push_back({_("as measured"), util * 100, percent(util), C_("what-if", "now"), false});
     chart.with_table = false;  // the what-if table below has the same numbers
-    std::vector<std::vector<std::string>> rows{{"<strong>" + escape(_("as measured")) + "</strong>", escape(percent(util)),
-                                                escape(pipeline::stage_label(str(d, "bottleneck"))), escape(C_("origin", "measured")), ""}};
+    std::vector<std::vector<std::string>> rows{
+        {"<strong>" + escape(_("as measured")) + "</strong>", escape(percent(util)),
+         escape(pipeline::stage_label(str(d, "bottleneck"))), escape(C_("origin", "measured")), ""}};
     for (const auto& w : array(d, "what_if")) {
       const bool applicable = !member(w, "applicable").is_boolean() || w["applicable"].get<bool>();
       const double u = dbl(w, "predicted_gpu_utilization");
@@ -762,16 +841,20 @@ std::vector<Section> pipeline_sections(const json& d, std::string_view p) {
                       escape(origin_word(str(w, "origin"))), escape(str(w, "detail"))});
     }
     std::string body = bar_chart(chart);
-    rows.push_back({"<em>" + escape(C_("what-if", "target")) + "</em>", escape(percent(std::isfinite(target) ? target : 0.9)), "", "", ""});
-    body += table(_("What-ifs"), {C_("what-if", "change"), _("GPU utilization"), _("then the pace is set by"), _("origin"), _("detail")}, rows);
+    rows.push_back({"<em>" + escape(C_("what-if", "target")) + "</em>",
+                    escape(percent(std::isfinite(target) ? target : 0.9)), "", "", ""});
+    body += table(
+        _("What-ifs"),
+        {C_("what-if", "change"), _("GPU utilization"), _("then the pace is set by"), _("origin"), _("detail")}, rows);
     out.push_back({std::string(p) + "whatif", _("What-ifs"), body});
   }
   {
     std::string body;
     for (const auto& a : array(d, "advice")) {
-      // TRANSLATORS: an advice's heading: {0} the pipeline stage, {1} the problem.
-      body += "<article class=\"finding info\"><h3>" + escape(trf("{0}: {1}", pipeline::stage_label(str(a, "stage")), str(a, "problem"))) +
-              "</h3><p>" + with_code(str(a, "fix")) + "</p>";
+      body += "<article class=\"finding info\"><h3>" +
+              // TRANSLATORS: an advice's heading: {0} the pipeline stage, {1} the problem.
+              escape(trf("{0}: {1}", pipeline::stage_label(str(a, "stage")), str(a, "problem"))) + "</h3><p>" +
+              with_code(str(a, "fix")) + "</p>";
       if (!str(a, "code").empty()) body += "<pre class=\"fix\"><code>" + escape(str(a, "code")) + "</code></pre>";
       if (!str(a, "source").empty()) body += source_line(escape(str(a, "source")));
       body += "</article>";
@@ -805,33 +888,38 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
       (s == "ok" ? ok : s == "skipped" ? skipped : failed)++;
     }
     const std::string cls = failed ? "error" : "ok";
-    std::string body = verdict_box(cls, severity_badge(cls) + " " +
-                                            escape(trf("{} metrics measured, {} skipped, {} failed", ok, skipped, failed)));
-    body += kv({{_("Host"), escape(str(ctx, "hostname"))},
-                {"CPU", escape(str(ctx, "cpu_model"))},
-                {_("When"), escape(str(ctx, "timestamp"))},
-                {_("Load average"), std::isfinite(dbl(ctx, "load_average")) ? escape(human_number(dbl(ctx, "load_average")))
-                                                                               : json_value_html(member(ctx, "load_average"))}});
+    std::string body =
+        verdict_box(cls, severity_badge(cls) + " " +
+                             escape(trf("{} metrics measured, {} skipped, {} failed", ok, skipped, failed)));
+    body += kv(
+        {{_("Host"), escape(str(ctx, "hostname"))},
+         {"CPU", escape(str(ctx, "cpu_model"))},
+         {_("When"), escape(str(ctx, "timestamp"))},
+         {_("Load average"), std::isfinite(dbl(ctx, "load_average")) ? escape(human_number(dbl(ctx, "load_average")))
+                                                                     : json_value_html(member(ctx, "load_average"))}});
     // What makes the numbers noisy (a virtual machine, the load, the governor), as the terminal warns.
     for (const auto& w : array(ctx, "warnings"))
-      body += "<p class=\"meta\">" + escape(trf("warning: {}", w.is_string() ? w.get<std::string>() : w.dump())) + "</p>";
+      body +=
+          "<p class=\"meta\">" + escape(trf("warning: {}", w.is_string() ? w.get<std::string>() : w.dump())) + "</p>";
     std::vector<std::vector<std::string>> rows;
     for (const auto& r : results) {
       const json& prev = member(r, "previous");
       const json& exp = member(r, "expected");
-      rows.push_back({escape(str(r, "id")), escape(str(r, "metric")), escape(human_number(dbl(r, "median"))), escape(str(r, "unit")),
-                      escape(std::isfinite(dbl(r, "cv")) ? percent(dbl(r, "cv")) : ""),
-                      severity_badge(str(r, "status") == "ok" ? "ok" : str(r, "status") == "failed" ? "error" : "info") + " " +
-                          escape(bench_status_word(str(r, "status"))),
+      rows.push_back({escape(str(r, "id")), escape(str(r, "metric")), escape(human_number(dbl(r, "median"))),
+                      escape(str(r, "unit")), escape(std::isfinite(dbl(r, "cv")) ? percent(dbl(r, "cv")) : ""),
+                      severity_badge(str(r, "status") == "ok"       ? "ok"
+                                     : str(r, "status") == "failed" ? "error"
+                                                                    : "info") +
+                          " " + escape(bench_status_word(str(r, "status"))),
                       prev.is_object() && member(prev, "change_percent").is_number()
                           ? escape(fmt::format("{:+.1f}%", prev["change_percent"].get<double>()))
                           : "",
                       exp.is_object() ? escape(human_number(dbl(exp, "value"))) : "", escape(str(r, "reason"))});
     }
     body += table(_("Every metric"),
-                  {C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"), C_("bench table", "unit"),
-                   _("spread (cv)"), C_("bench table", "status"), _("vs previous run"), C_("bench table", "expected"),
-                   C_("bench table", "why")},
+                  {C_("bench table", "benchmark"), C_("bench table", "metric"), C_("bench table", "median"),
+                   C_("bench table", "unit"), _("spread (cv)"), C_("bench table", "status"), _("vs previous run"),
+                   C_("bench table", "expected"), C_("bench table", "why")},
                   rows);
     out.push_back({std::string(p) + "summary", _("Results"), body});
   }
@@ -851,10 +939,11 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
                             // TRANSLATORS: a benchmark result below what the catalog expects.
                             share < 0.8 ? C_("expectation", "below") : "", share < 0.8});
     }
-    std::string body = chart.bars.empty()
-                           // TRANSLATORS: {} is the command tfrig bench --compare (as code).
-                           ? "<p>" + trf("No expectations in this run ({} adds them).", "<code>tfrig bench --compare</code>") + "</p>"
-                           : bar_chart(chart);
+    std::string body =
+        chart.bars.empty()
+            // TRANSLATORS: {} is the command tfrig bench --compare (as code).
+            ? "<p>" + trf("No expectations in this run ({} adds them).", "<code>tfrig bench --compare</code>") + "</p>"
+            : bar_chart(chart);
     out.push_back({std::string(p) + "expected", _("Against expectation"), body});
   }
   {
@@ -896,8 +985,12 @@ std::vector<Section> bench_sections(const json& d, std::string_view p) {
       }
       body += bar_chart(chart);
     }
-    if (body.empty()) body = "<p>" + escape(_("No history in this input.")) + "</p>";
-    else body = "<p class=\"meta\">" + escape(trf("A regression: worse than the run before by more than {:.0f}%.", kRegressionShare * 100)) + "</p>" + body;
+    if (body.empty())
+      body = "<p>" + escape(_("No history in this input.")) + "</p>";
+    else
+      body = "<p class=\"meta\">" +
+             escape(trf("A regression: worse than the run before by more than {:.0f}%.", kRegressionShare * 100)) +
+             "</p>" + body;
     out.push_back({std::string(p) + "history", _("History"), body});
   }
   out.push_back({std::string(p) + "data", _("All data"), all_data(d, "bench")});
@@ -922,17 +1015,23 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
     // The verdict itself is the badge's word; its colour from the severity
     // (none without a GPU watched: then it describes the work, an info).
     const std::string verdict = str(d, "verdict");
-    const std::string sev = member(d, "severity").is_string() ? str(d, "severity") : verdict == "compute_bound" ? "ok" : "info";
-    std::string body = verdict_box(sev, "<span class=\"sev " + escape(anchor(sev)) + "\">" + escape(verdict_words(verdict)) +
-                                            "</span> " + escape(str(d, "explanation")));
+    const std::string sev = member(d, "severity").is_string() ? str(d, "severity")
+                            : verdict == "compute_bound"      ? "ok"
+                                                              : "info";
+    std::string body =
+        verdict_box(sev, "<span class=\"sev " + escape(anchor(sev)) + "\">" + escape(verdict_words(verdict)) +
+                             "</span> " + escape(str(d, "explanation")));
     if (!str(d, "fix").empty()) body += "<h4>" + escape(_("Fix")) + "</h4><p>" + with_code(str(d, "fix")) + "</p>";
-    // TRANSLATORS: {0} how many samples, {1} the seconds between two.
-    body += kv({{_("Watched"), escape(str(run, "command").empty() ? "pid " + member(run, "pid").dump() : str(run, "command"))},
-                {_("Started"), escape(str(run, "started_utc"))},
-                {_("Samples"), trf("{0} every {1} s", json_value_html(member(d, "samples")), json_value_html(member(run, "interval_s")))},
-                {_("GPUs"), escape(member(d, "gpu_watched").is_boolean() && d["gpu_watched"].get<bool>() ? C_("watch GPUs", "watched")
-                                                                                                      : _(str(run, "gpu_status")))},  // stored English (watch/monitor.cpp)
-                {_("Source"), escape(str(run, "source"))}});
+    body += kv(
+        // TRANSLATORS: {0} how many samples, {1} the seconds between two.
+        {{_("Watched"), escape(str(run, "command").empty() ? "pid " + member(run, "pid").dump() : str(run, "command"))},
+         {_("Started"), escape(str(run, "started_utc"))},
+         {_("Samples"),
+          trf("{0} every {1} s", json_value_html(member(d, "samples")), json_value_html(member(run, "interval_s")))},
+         {_("GPUs"), escape(member(d, "gpu_watched").is_boolean() && d["gpu_watched"].get<bool>()
+                                ? C_("watch GPUs", "watched")
+                                : _(str(run, "gpu_status")))},  // stored English (watch/monitor.cpp)
+         {_("Source"), escape(str(run, "source"))}});
     out.push_back({std::string(p) + "verdict", _("Verdict"), body});
   }
   {
@@ -947,8 +1046,10 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
     };
     const json& gpu = array(series, "gpu_util_percent");
     for (size_t g = 0; g < gpu.size(); ++g) chart.lines.push_back({fmt::format("GPU {}", g), to_values(gpu[g])});
-    if (series.contains("cpu_busy_percent")) chart.lines.push_back({_("CPU busy"), to_values(series["cpu_busy_percent"])});
-    if (series.contains("disk_util_percent")) chart.lines.push_back({_("disk busy"), to_values(series["disk_util_percent"])});
+    if (series.contains("cpu_busy_percent"))
+      chart.lines.push_back({_("CPU busy"), to_values(series["cpu_busy_percent"])});
+    if (series.contains("disk_util_percent"))
+      chart.lines.push_back({_("disk busy"), to_values(series["disk_util_percent"])});
     for (const auto& ph : array(d, "phases")) {
       chart.bands.push_back({dbl(ph, "start_s"), dbl(ph, "end_s"), verdict_words(str(ph, "verdict"))});
     }
@@ -962,12 +1063,14 @@ std::vector<Section> watch_sections(const json& d, std::string_view p) {
     std::string body = line_chart(chart);
     std::vector<std::vector<std::string>> rows;
     for (const auto& ph : array(d, "phases")) {
-      rows.push_back({escape(fmt::format("{:.2f}-{:.2f} s", dbl(ph, "start_s"), dbl(ph, "end_s"))), escape(verdict_words(str(ph, "verdict"))),
-                      json_value_html(member(ph, "gpu_util_percent")), escape(percent(dbl(ph, "cpu_busy_share"))),
+      rows.push_back({escape(fmt::format("{:.2f}-{:.2f} s", dbl(ph, "start_s"), dbl(ph, "end_s"))),
+                      escape(verdict_words(str(ph, "verdict"))), json_value_html(member(ph, "gpu_util_percent")),
+                      escape(percent(dbl(ph, "cpu_busy_share"))),
                       escape(human_number(dbl(ph, "read_bytes_per_s") / 1e6)) + " MB/s", escape(str(ph, "why"))});
     }
-    body += table(_("Phases"), {C_("phase table", "time"), C_("phase table", "verdict"), _("GPU busy %"), _("CPU busy"),
-                                C_("phase table", "read"), C_("phase table", "why")},
+    body += table(_("Phases"),
+                  {C_("phase table", "time"), C_("phase table", "verdict"), _("GPU busy %"), _("CPU busy"),
+                   C_("phase table", "read"), C_("phase table", "why")},
                   rows);
     out.push_back({std::string(p) + "timeline", _("Over time"), body});
   }
@@ -984,20 +1087,23 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
   const json& nodes = array(d, "nodes");
   {
     const std::string worst = member(d, "worst").is_string() ? str(d, "worst") : "ok";
-    std::string body = verdict_box(worst, severity_badge(worst) + " " +
-                                              escape(trf("{} nodes, {} facts that differ, {} findings, {} unreadable",
-                                                                 nodes.size(), array(d, "drift").size(), array(d, "findings").size(),
-                                                                 array(d, "unreadable").size())));
+    std::string body = verdict_box(
+        worst, severity_badge(worst) + " " +
+                   escape(trf("{} nodes, {} facts that differ, {} findings, {} unreadable", nodes.size(),
+                              array(d, "drift").size(), array(d, "findings").size(), array(d, "unreadable").size())));
     std::vector<std::vector<std::string>> rows;
     for (const auto& n : nodes) {
       const json& s = member(n, "summary");
-      rows.push_back({escape(str(n, "node")), escape(str(n, "hostname")), escape(str(n, "source")), json_value_html(member(s, "error")),
-                      json_value_html(member(s, "warning")), json_value_html(member(s, "info"))});
+      rows.push_back({escape(str(n, "node")), escape(str(n, "hostname")), escape(str(n, "source")),
+                      json_value_html(member(s, "error")), json_value_html(member(s, "warning")),
+                      json_value_html(member(s, "info"))});
     }
-    body += table(_("Nodes"), {C_("fleet table", "node"), _("hostname"), C_("fleet table", "from"), C_("fleet table", "errors"),
-                               C_("fleet table", "warnings"), C_("fleet table", "infos")},
+    body += table(_("Nodes"),
+                  {C_("fleet table", "node"), _("hostname"), C_("fleet table", "from"), C_("fleet table", "errors"),
+                   C_("fleet table", "warnings"), C_("fleet table", "infos")},
                   rows);
-    if (!member(d, "baseline").is_null()) body += "<p>" + trf("Baseline: {}", json_html(member(d, "baseline"))) + "</p>";
+    if (!member(d, "baseline").is_null())
+      body += "<p>" + trf("Baseline: {}", json_html(member(d, "baseline"))) + "</p>";
     out.push_back({std::string(p) + "summary", _("Fleet"), body});
   }
   {
@@ -1008,16 +1114,20 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& f : array(d, "drift")) {
       std::map<std::string, std::string> differing;
-      for (const auto& x : array(f, "differing")) differing[str(x, "node")] = x.contains("value") ? (x["value"].is_string() ? x["value"].get<std::string>() : x["value"].dump()) : "";
-      std::vector<std::string> row{escape(str(f, "title")) + " <code>" + escape(str(f, "fact")) + "</code>",
-                                   member(f, "expected").is_string() ? escape(str(f, "expected")) : json_value_html(member(f, "expected"))};
+      for (const auto& x : array(f, "differing"))
+        differing[str(x, "node")] =
+            x.contains("value") ? (x["value"].is_string() ? x["value"].get<std::string>() : x["value"].dump()) : "";
+      std::vector<std::string> row{
+          escape(str(f, "title")) + " <code>" + escape(str(f, "fact")) + "</code>",
+          member(f, "expected").is_string() ? escape(str(f, "expected")) : json_value_html(member(f, "expected"))};
       for (const auto& n : nodes) {
         auto it = differing.find(str(n, "node"));
         row.push_back(it == differing.end() ? "=" : "<span class=\"drift\">\u2260 " + escape(it->second) + "</span>");
       }
       rows.push_back(std::move(row));
     }
-    std::string body = "<p class=\"meta\">" + escape(_("= : the expected value; \u2260 : this node differs (highlighted).")) + "</p>";
+    std::string body =
+        "<p class=\"meta\">" + escape(_("= : the expected value; \u2260 : this node differs (highlighted).")) + "</p>";
     body += rows.empty() ? "<p>" + escape(_("No drift: every node has the same facts.")) + "</p>"
                          : table(_("Nodes \u00d7 facts"), header, rows, "drift-matrix");
     // The highlight: the cells holding a differing value.
@@ -1041,26 +1151,32 @@ std::vector<Section> fleet_sections(const json& d, std::string_view p) {
       for (const auto& n : array(f, "nodes")) {
         where += (where.empty() ? "" : "; ") + escape(str(n, "node")) + " (" + escape(str(n, "entities")) + ")";
       }
-      rows.push_back({severity_badge(str(f, "severity")), escape(str(f, "title")), "<code>" + escape(str(f, "rule_id")) + "</code>",
-                      json_value_html(member(f, "node_count")), where});
+      rows.push_back({severity_badge(str(f, "severity")), escape(str(f, "title")),
+                      "<code>" + escape(str(f, "rule_id")) + "</code>", json_value_html(member(f, "node_count")),
+                      where});
     }
     out.push_back({std::string(p) + "findings", _("Findings across nodes"),
-                   rows.empty() ? "<p>" + escape(_("No findings.")) + "</p>"
-                                : table("", {C_("fleet table", "severity"), C_("fleet table", "finding"), C_("fleet table", "rule"),
-                                             C_("fleet table", "nodes"), C_("fleet table", "where")},
-                                        rows)});
+                   rows.empty()
+                       ? "<p>" + escape(_("No findings.")) + "</p>"
+                       : table("",
+                               {C_("fleet table", "severity"), C_("fleet table", "finding"), C_("fleet table", "rule"),
+                                C_("fleet table", "nodes"), C_("fleet table", "where")},
+                               rows)});
   }
   {
     std::vector<std::vector<std::string>> rows;
     for (const auto& n : array(d, "odd_nodes")) {
       rows.push_back({json_value_html(member(n, "rank")), escape(str(n, "node")), json_value_html(member(n, "score")),
-                      escape(std::to_string(array(n, "differences").size())), escape(std::to_string(array(n, "findings").size()))});
+                      escape(std::to_string(array(n, "differences").size())),
+                      escape(std::to_string(array(n, "findings").size()))});
     }
     out.push_back({std::string(p) + "odd", _("The odd nodes out"),
-                   rows.empty() ? none_paragraph()
-                                : table("", {C_("fleet table", "rank"), C_("fleet table", "node"), C_("fleet table", "score"),
-                                             C_("fleet table", "differences"), C_("fleet table", "findings")},
-                                        rows)});
+                   rows.empty()
+                       ? none_paragraph()
+                       : table("",
+                               {C_("fleet table", "rank"), C_("fleet table", "node"), C_("fleet table", "score"),
+                                C_("fleet table", "differences"), C_("fleet table", "findings")},
+                               rows)});
   }
   out.push_back({std::string(p) + "data", _("All data"), all_data(d, "fleet")});
   return out;
@@ -1124,9 +1240,10 @@ std::string render_documents(const std::vector<Document>& docs) {
   Page page;
   const bool from_files = std::any_of(docs.begin(), docs.end(), [](const Document& d) { return d.prose_from_json; });
   if (from_files && core::i18n::language() != "en") {
-    page.notice = _("This page was built from JSON files. tfrig's JSON is always in English, so the verdicts, findings "
-                    "and notes below are quoted from it in English; run the command itself with --format html for a page "
-                    "wholly in this language.");
+    page.notice =
+        _("This page was built from JSON files. tfrig's JSON is always in English, so the verdicts, findings "
+          "and notes below are quoted from it in English; run the command itself with --format html for a page "
+          "wholly in this language.");
   }
   if (docs.size() == 1) {
     page.title = page_title(docs[0]);
@@ -1147,7 +1264,8 @@ std::string render_documents(const std::vector<Document>& docs) {
     const std::string prefix = fmt::format("d{}-", i + 1);
     std::string body;
     for (const auto& s : document_sections(docs[i], prefix)) {
-      body += "<section id=\"" + escape(s.id) + "\"><h3 class=\"part\">" + escape(s.title) + "</h3>\n" + s.body + "</section>\n";
+      body += "<section id=\"" + escape(s.id) + "\"><h3 class=\"part\">" + escape(s.title) + "</h3>\n" + s.body +
+              "</section>\n";
     }
     page.sections.push_back({fmt::format("d{}", i + 1), page_title(docs[i]), body});
   }

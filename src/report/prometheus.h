@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::report {
 
@@ -20,46 +20,46 @@ enum class MetricType { kGauge, kCounter };
 // is exactly one row per enumerator, in this order). The alert rules in
 // deploy/prometheus and docs/metrics.md are checked against the table.
 enum class Metric {
-  kBuildInfo,  // tfrig_build_info
-  kLastRunTimestampSeconds,  // tfrig_last_run_timestamp_seconds
-  kRunDurationSeconds,  // tfrig_run_duration_seconds
-  kVerdict,  // tfrig_verdict
-  kFindings,  // tfrig_findings
-  kFinding,  // tfrig_finding
-  kProbeSuccess,  // tfrig_probe_success
-  kProbeDurationSeconds,  // tfrig_probe_duration_seconds
-  kDriverInfo,  // tfrig_driver_info
-  kStackInfo,  // tfrig_stack_info
-  kGpus,  // tfrig_gpus
-  kGpuInfo,  // tfrig_gpu_info
-  kGpuLost,  // tfrig_gpu_lost
-  kGpuMemoryTotalBytes,  // tfrig_gpu_memory_total_bytes
-  kGpuMemoryUsedBytes,  // tfrig_gpu_memory_used_bytes
-  kGpuTemperatureCelsius,  // tfrig_gpu_temperature_celsius
-  kGpuPowerLimitWatts,  // tfrig_gpu_power_limit_watts
-  kGpuPcieLinkGeneration,  // tfrig_gpu_pcie_link_generation
+  kBuildInfo,                 // tfrig_build_info
+  kLastRunTimestampSeconds,   // tfrig_last_run_timestamp_seconds
+  kRunDurationSeconds,        // tfrig_run_duration_seconds
+  kVerdict,                   // tfrig_verdict
+  kFindings,                  // tfrig_findings
+  kFinding,                   // tfrig_finding
+  kProbeSuccess,              // tfrig_probe_success
+  kProbeDurationSeconds,      // tfrig_probe_duration_seconds
+  kDriverInfo,                // tfrig_driver_info
+  kStackInfo,                 // tfrig_stack_info
+  kGpus,                      // tfrig_gpus
+  kGpuInfo,                   // tfrig_gpu_info
+  kGpuLost,                   // tfrig_gpu_lost
+  kGpuMemoryTotalBytes,       // tfrig_gpu_memory_total_bytes
+  kGpuMemoryUsedBytes,        // tfrig_gpu_memory_used_bytes
+  kGpuTemperatureCelsius,     // tfrig_gpu_temperature_celsius
+  kGpuPowerLimitWatts,        // tfrig_gpu_power_limit_watts
+  kGpuPcieLinkGeneration,     // tfrig_gpu_pcie_link_generation
   kGpuPcieLinkMaxGeneration,  // tfrig_gpu_pcie_link_max_generation
-  kGpuPcieLinkWidthLanes,  // tfrig_gpu_pcie_link_width_lanes
+  kGpuPcieLinkWidthLanes,     // tfrig_gpu_pcie_link_width_lanes
   kGpuPcieLinkMaxWidthLanes,  // tfrig_gpu_pcie_link_max_width_lanes
-  kGpuNvlinkLinksActive,  // tfrig_gpu_nvlink_links_active
-  kGpuEccEnabled,  // tfrig_gpu_ecc_enabled
-  kGpuEccErrors,  // tfrig_gpu_ecc_errors
-  kGpuRetiredPages,  // tfrig_gpu_retired_pages
-  kGpuRetiredPagesPending,  // tfrig_gpu_retired_pages_pending
-  kGpuRemappedRows,  // tfrig_gpu_remapped_rows
-  kGpuRemappedRowsPending,  // tfrig_gpu_remapped_rows_pending
-  kGpuRemappedRowsFailure,  // tfrig_gpu_remapped_rows_failure
-  kXidEvents,  // tfrig_xid_events
+  kGpuNvlinkLinksActive,      // tfrig_gpu_nvlink_links_active
+  kGpuEccEnabled,             // tfrig_gpu_ecc_enabled
+  kGpuEccErrors,              // tfrig_gpu_ecc_errors
+  kGpuRetiredPages,           // tfrig_gpu_retired_pages
+  kGpuRetiredPagesPending,    // tfrig_gpu_retired_pages_pending
+  kGpuRemappedRows,           // tfrig_gpu_remapped_rows
+  kGpuRemappedRowsPending,    // tfrig_gpu_remapped_rows_pending
+  kGpuRemappedRowsFailure,    // tfrig_gpu_remapped_rows_failure
+  kXidEvents,                 // tfrig_xid_events
 };
 std::string_view metric_type_name(MetricType type);  // "gauge", "counter"
 
 struct MetricSpec {
   Metric id;
-  std::string_view name;    // "tfrig_gpu_memory_total_bytes"
+  std::string_view name;  // "tfrig_gpu_memory_total_bytes"
   MetricType type;
   std::vector<std::string_view> labels;  // every label a sample may carry
-  std::string_view help;    // the # HELP line
-  std::string_view source;  // where the value comes from (docs only)
+  std::string_view help;                 // the # HELP line
+  std::string_view source;               // where the value comes from (docs only)
 };
 
 // The table, in output order: row i is Metric i.

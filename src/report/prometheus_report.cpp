@@ -17,7 +17,7 @@
 
 #include "core/terminal_text.h"
 #include "knowledge/xid_catalog.h"
-#include "rules/finding.h"
+#include "verdict/finding.h"
 
 namespace tfrig::report {
 
@@ -27,62 +27,181 @@ const std::vector<MetricSpec>& prometheus_metrics() {
   using T = MetricType;
   using M = Metric;
   static const std::vector<MetricSpec> table = {
-      {M::kBuildInfo, "tfrig_build_info", T::kGauge, {"version"}, "Version of tfrig that produced the report; always 1.",
+      {M::kBuildInfo,
+       "tfrig_build_info",
+       T::kGauge,
+       {"version"},
+       "Version of tfrig that produced the report; always 1.",
        "report tool_version"},
-      {M::kLastRunTimestampSeconds, "tfrig_last_run_timestamp_seconds", T::kGauge, {}, "Unix time at which tfrig wrote these metrics.",
+      {M::kLastRunTimestampSeconds,
+       "tfrig_last_run_timestamp_seconds",
+       T::kGauge,
+       {},
+       "Unix time at which tfrig wrote these metrics.",
        "the clock when doctor rendered the report"},
-      {M::kRunDurationSeconds, "tfrig_run_duration_seconds", T::kGauge, {}, "Wall time of the tfrig run that wrote these metrics.",
+      {M::kRunDurationSeconds,
+       "tfrig_run_duration_seconds",
+       T::kGauge,
+       {},
+       "Wall time of the tfrig run that wrote these metrics.",
        "doctor's own stopwatch"},
-      {M::kVerdict, "tfrig_verdict", T::kGauge, {}, "Worst finding: 0 no warnings or errors, 1 warnings, 2 errors.",
+      {M::kVerdict,
+       "tfrig_verdict",
+       T::kGauge,
+       {},
+       "Worst finding: 0 no warnings or errors, 1 warnings, 2 errors.",
        "the rules' summary"},
-      {M::kFindings, "tfrig_findings", T::kGauge, {"severity"}, "Number of firing findings of each severity (error, warning, info).",
+      {M::kFindings,
+       "tfrig_findings",
+       T::kGauge,
+       {"severity"},
+       "Number of firing findings of each severity (error, warning, info).",
        "the rules' summary"},
-      {M::kFinding, "tfrig_finding", T::kGauge, {"rule_id", "severity", "area", "entity"},
-       "One firing finding of a rule on an entity; always 1 (docs/rules.md lists the rules).", "the rules' findings"},
-      {M::kProbeSuccess, "tfrig_probe_success", T::kGauge, {"probe"},
+      {M::kFinding,
+       "tfrig_finding",
+       T::kGauge,
+       {"rule_id", "severity", "area", "entity"},
+       "One firing finding of a rule on an entity; always 1 (docs/rules.md lists the rules).",
+       "the rules' findings"},
+      {M::kProbeSuccess,
+       "tfrig_probe_success",
+       T::kGauge,
+       {"probe"},
        "1 when the probe read its subsystem (found or found absent), 0 when it failed or timed out.",
        "probe status (a skipped probe writes no sample)"},
-      {M::kProbeDurationSeconds, "tfrig_probe_duration_seconds", T::kGauge, {"probe"}, "Wall time one probe took.", "probe status"},
-      {M::kDriverInfo, "tfrig_driver_info", T::kGauge, {"version", "cuda_version", "kernel_module_version", "flavor"},
-       "NVIDIA driver versions found; always 1.", "NVML, /proc/driver/nvidia/version"},
-      {M::kStackInfo, "tfrig_stack_info", T::kGauge, {"tensorflow", "python", "cuda", "cudnn", "driver", "tf_built_cuda",
-                                       "tf_built_cudnn"},
+      {M::kProbeDurationSeconds,
+       "tfrig_probe_duration_seconds",
+       T::kGauge,
+       {"probe"},
+       "Wall time one probe took.",
+       "probe status"},
+      {M::kDriverInfo,
+       "tfrig_driver_info",
+       T::kGauge,
+       {"version", "cuda_version", "kernel_module_version", "flavor"},
+       "NVIDIA driver versions found; always 1.",
+       "NVML, /proc/driver/nvidia/version"},
+      {M::kStackInfo,
+       "tfrig_stack_info",
+       T::kGauge,
+       {"tensorflow", "python", "cuda", "cudnn", "driver", "tf_built_cuda", "tf_built_cudnn"},
        "The TensorFlow stack found: TensorFlow and its Python, the CUDA runtime and cuDNN the loader picks, the "
        "driver, and the CUDA/cuDNN TensorFlow was built with; always 1.",
        "Python environments, CUDA libraries, driver"},
-      {M::kGpus, "tfrig_gpus", T::kGauge, {}, "GPUs found (NVML, the driver's /proc or the PCI bus).", "inventory gpus"},
-      {M::kGpuInfo, "tfrig_gpu_info", T::kGauge, {"gpu", "uuid", "name", "pci_bus_id", "driver", "compute_capability"},
-       "One GPU and what identifies it; always 1.", "NVML / nvidia-smi / PCI"},
-      {M::kGpuLost, "tfrig_gpu_lost", T::kGauge, {"gpu", "pci_bus_id"},
+      {M::kGpus,
+       "tfrig_gpus",
+       T::kGauge,
+       {},
+       "GPUs found (NVML, the driver's /proc or the PCI bus).",
+       "inventory gpus"},
+      {M::kGpuInfo,
+       "tfrig_gpu_info",
+       T::kGauge,
+       {"gpu", "uuid", "name", "pci_bus_id", "driver", "compute_capability"},
+       "One GPU and what identifies it; always 1.",
+       "NVML / nvidia-smi / PCI"},
+      {M::kGpuLost,
+       "tfrig_gpu_lost",
+       T::kGauge,
+       {"gpu", "pci_bus_id"},
        "1 when the GPU fell off the bus (nvidia-smi 'GPU is lost', config space reads all 1s), 0 when it answers.",
        "import of nvidia-bug-report / nvidia-smi output"},
-      {M::kGpuMemoryTotalBytes, "tfrig_gpu_memory_total_bytes", T::kGauge, {"gpu"}, "Total GPU memory.", "NVML memory info"},
-      {M::kGpuMemoryUsedBytes, "tfrig_gpu_memory_used_bytes", T::kGauge, {"gpu"}, "GPU memory in use when probed.", "NVML memory info"},
-      {M::kGpuTemperatureCelsius, "tfrig_gpu_temperature_celsius", T::kGauge, {"gpu"}, "GPU core temperature when probed.", "NVML"},
+      {M::kGpuMemoryTotalBytes,
+       "tfrig_gpu_memory_total_bytes",
+       T::kGauge,
+       {"gpu"},
+       "Total GPU memory.",
+       "NVML memory info"},
+      {M::kGpuMemoryUsedBytes,
+       "tfrig_gpu_memory_used_bytes",
+       T::kGauge,
+       {"gpu"},
+       "GPU memory in use when probed.",
+       "NVML memory info"},
+      {M::kGpuTemperatureCelsius,
+       "tfrig_gpu_temperature_celsius",
+       T::kGauge,
+       {"gpu"},
+       "GPU core temperature when probed.",
+       "NVML"},
       {M::kGpuPowerLimitWatts, "tfrig_gpu_power_limit_watts", T::kGauge, {"gpu"}, "Enforced power limit.", "NVML"},
-      {M::kGpuPcieLinkGeneration, "tfrig_gpu_pcie_link_generation", T::kGauge, {"gpu"},
-       "Current PCIe link generation (it drops at idle to save power).", "NVML / nvidia-smi"},
-      {M::kGpuPcieLinkMaxGeneration, "tfrig_gpu_pcie_link_max_generation", T::kGauge, {"gpu"},
-       "Highest PCIe link generation of the GPU and its slot together.", "NVML / nvidia-smi"},
-      {M::kGpuPcieLinkWidthLanes, "tfrig_gpu_pcie_link_width_lanes", T::kGauge, {"gpu"}, "Current PCIe link width.", "NVML / nvidia-smi"},
-      {M::kGpuPcieLinkMaxWidthLanes, "tfrig_gpu_pcie_link_max_width_lanes", T::kGauge, {"gpu"}, "Widest PCIe link the GPU supports.",
+      {M::kGpuPcieLinkGeneration,
+       "tfrig_gpu_pcie_link_generation",
+       T::kGauge,
+       {"gpu"},
+       "Current PCIe link generation (it drops at idle to save power).",
        "NVML / nvidia-smi"},
-      {M::kGpuNvlinkLinksActive, "tfrig_gpu_nvlink_links_active", T::kGauge, {"gpu"}, "NVLink links up (written only when links were read).",
+      {M::kGpuPcieLinkMaxGeneration,
+       "tfrig_gpu_pcie_link_max_generation",
+       T::kGauge,
+       {"gpu"},
+       "Highest PCIe link generation of the GPU and its slot together.",
+       "NVML / nvidia-smi"},
+      {M::kGpuPcieLinkWidthLanes,
+       "tfrig_gpu_pcie_link_width_lanes",
+       T::kGauge,
+       {"gpu"},
+       "Current PCIe link width.",
+       "NVML / nvidia-smi"},
+      {M::kGpuPcieLinkMaxWidthLanes,
+       "tfrig_gpu_pcie_link_max_width_lanes",
+       T::kGauge,
+       {"gpu"},
+       "Widest PCIe link the GPU supports.",
+       "NVML / nvidia-smi"},
+      {M::kGpuNvlinkLinksActive,
+       "tfrig_gpu_nvlink_links_active",
+       T::kGauge,
+       {"gpu"},
+       "NVLink links up (written only when links were read).",
        "NVML nvlink state"},
-      {M::kGpuEccEnabled, "tfrig_gpu_ecc_enabled", T::kGauge, {"gpu"}, "1 when ECC is on in the current mode, 0 when off.", "NVML"},
-      {M::kGpuEccErrors, "tfrig_gpu_ecc_errors", T::kGauge, {"gpu", "type", "scope"},
+      {M::kGpuEccEnabled,
+       "tfrig_gpu_ecc_enabled",
+       T::kGauge,
+       {"gpu"},
+       "1 when ECC is on in the current mode, 0 when off.",
+       "NVML"},
+      {M::kGpuEccErrors,
+       "tfrig_gpu_ecc_errors",
+       T::kGauge,
+       {"gpu", "type", "scope"},
        "ECC errors as the driver counts them: type corrected/uncorrected, scope volatile (since the driver loaded) "
        "or aggregate (lifetime).",
        "NVML ECC counters"},
-      {M::kGpuRetiredPages, "tfrig_gpu_retired_pages", T::kGauge, {"gpu"}, "Memory pages retired (pre-Ampere page retirement).", "NVML"},
-      {M::kGpuRetiredPagesPending, "tfrig_gpu_retired_pages_pending", T::kGauge, {"gpu"}, "1 when a page retirement waits for a GPU reset.",
+      {M::kGpuRetiredPages,
+       "tfrig_gpu_retired_pages",
+       T::kGauge,
+       {"gpu"},
+       "Memory pages retired (pre-Ampere page retirement).",
        "NVML"},
-      {M::kGpuRemappedRows, "tfrig_gpu_remapped_rows", T::kGauge, {"gpu", "type"},
-       "Memory rows remapped (Ampere and later), by the error that caused it: correctable or uncorrectable.", "NVML"},
-      {M::kGpuRemappedRowsPending, "tfrig_gpu_remapped_rows_pending", T::kGauge, {"gpu"}, "1 when a row remapping waits for a GPU reset.", "NVML"},
-      {M::kGpuRemappedRowsFailure, "tfrig_gpu_remapped_rows_failure", T::kGauge, {"gpu"}, "1 when a row remapping failed (the GPU needs service).",
+      {M::kGpuRetiredPagesPending,
+       "tfrig_gpu_retired_pages_pending",
+       T::kGauge,
+       {"gpu"},
+       "1 when a page retirement waits for a GPU reset.",
        "NVML"},
-      {M::kXidEvents, "tfrig_xid_events", T::kGauge, {"pci_bus_id", "xid", "class", "severe"},
+      {M::kGpuRemappedRows,
+       "tfrig_gpu_remapped_rows",
+       T::kGauge,
+       {"gpu", "type"},
+       "Memory rows remapped (Ampere and later), by the error that caused it: correctable or uncorrectable.",
+       "NVML"},
+      {M::kGpuRemappedRowsPending,
+       "tfrig_gpu_remapped_rows_pending",
+       T::kGauge,
+       {"gpu"},
+       "1 when a row remapping waits for a GPU reset.",
+       "NVML"},
+      {M::kGpuRemappedRowsFailure,
+       "tfrig_gpu_remapped_rows_failure",
+       T::kGauge,
+       {"gpu"},
+       "1 when a row remapping failed (the GPU needs service).",
+       "NVML"},
+      {M::kXidEvents,
+       "tfrig_xid_events",
+       T::kGauge,
+       {"pci_bus_id", "xid", "class", "severe"},
        "NVRM Xid lines of one Xid number for one GPU found in the kernel log (a gauge: the log rotates); class and "
        "severe (the GPU needs a reset or service) from NVIDIA's Xid catalog (class: application, memory, bus, firmware, nvlink, driver, other), for the Xids tfrig knows.",
        "dmesg / kernel log; https://docs.nvidia.com/deploy/xid-errors/index.html"},
@@ -124,9 +243,12 @@ class Exposition {
 std::string escape_help(std::string_view text) {
   std::string out;
   for (char c : core::terminal_text(to_valid_utf8(text), false)) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -315,10 +437,14 @@ std::string to_valid_utf8(std::string_view bytes) {
 std::string escape_label_value(std::string_view value) {
   std::string out;
   for (char c : core::terminal_text(to_valid_utf8(value), false)) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -401,33 +527,32 @@ std::string prometheus_metrics_markdown() {
   for (const auto& m : prometheus_metrics()) {
     std::string labels;
     for (const auto& l : m.labels) labels += (labels.empty() ? "" : ", ") + fmt::format("`{}`", l);
-    out += fmt::format("| `{}` | {} | {} | {} | {} |\n", m.name, metric_type_name(m.type), labels.empty() ? "-" : labels,
-                       m.help, m.source);
+    out += fmt::format("| `{}` | {} | {} | {} | {} |\n", m.name, metric_type_name(m.type),
+                       labels.empty() ? "-" : labels, m.help, m.source);
   }
-  out +=
-      "\n## Conventions\n\n"
-      "- `gpu` is the GPU's index as tfrig lists it (NVML order); `pci_bus_id` is normalised "
-      "(`0000:3b:00.0`). The node itself is named by the `instance` label Prometheus adds when it scrapes "
-      "node_exporter, as for node_exporter's own metrics.\n"
-      "- Label cardinality stays bounded: one series per GPU, per probe, per firing (rule, entity), per "
-      "(GPU, Xid number). No timestamps in the samples (node_exporter's textfile collector refuses them); "
-      "`tfrig_last_run_timestamp_seconds` says when the file was written.\n"
-      "- Counts the driver keeps (ECC errors, retired pages, Xid lines in the kernel log) are gauges: a reload "
-      "of the driver or a rotated log resets them, which a counter must never do. Alert on them with "
-      "`max_over_time - min_over_time` or `delta`, not `rate`.\n"
-      "- Known 0 and unknown differ: a GPU whose ECC counters NVML could not read has no "
-      "`tfrig_gpu_ecc_errors` series at all, and `absent()` or `unless` finds it.\n"
-      "- `tfrig_gpu_info` has no `vbios` label yet: the inventory does not read the VBIOS version.\n"
-      "\n## Queries\n\n"
-      "- Nodes with an error finding: `tfrig_verdict == 2`\n"
-      "- Which rules fire where: `sum by (rule_id) (tfrig_finding)`\n"
-      "- GPUs on a narrower PCIe link than they support: "
-      "`tfrig_gpu_pcie_link_width_lanes < tfrig_gpu_pcie_link_max_width_lanes`\n"
-      "- Stacks in the fleet: `count by (tensorflow, cuda, cudnn, driver) (tfrig_stack_info)`\n"
-      "- GPU names per node, joined onto another metric: "
-      "`tfrig_gpu_memory_total_bytes * on (instance, gpu) group_left (name) tfrig_gpu_info`\n"
-      "\nAlert rules over these metrics: `deploy/prometheus/tfrig-rules.yml` (unit tests beside it, run with "
-      "`promtool test rules`). Deployment: `deploy/kubernetes/README.md`.\n";
+  out += "\n## Conventions\n\n"
+         "- `gpu` is the GPU's index as tfrig lists it (NVML order); `pci_bus_id` is normalised "
+         "(`0000:3b:00.0`). The node itself is named by the `instance` label Prometheus adds when it scrapes "
+         "node_exporter, as for node_exporter's own metrics.\n"
+         "- Label cardinality stays bounded: one series per GPU, per probe, per firing (rule, entity), per "
+         "(GPU, Xid number). No timestamps in the samples (node_exporter's textfile collector refuses them); "
+         "`tfrig_last_run_timestamp_seconds` says when the file was written.\n"
+         "- Counts the driver keeps (ECC errors, retired pages, Xid lines in the kernel log) are gauges: a reload "
+         "of the driver or a rotated log resets them, which a counter must never do. Alert on them with "
+         "`max_over_time - min_over_time` or `delta`, not `rate`.\n"
+         "- Known 0 and unknown differ: a GPU whose ECC counters NVML could not read has no "
+         "`tfrig_gpu_ecc_errors` series at all, and `absent()` or `unless` finds it.\n"
+         "- `tfrig_gpu_info` has no `vbios` label yet: the inventory does not read the VBIOS version.\n"
+         "\n## Queries\n\n"
+         "- Nodes with an error finding: `tfrig_verdict == 2`\n"
+         "- Which rules fire where: `sum by (rule_id) (tfrig_finding)`\n"
+         "- GPUs on a narrower PCIe link than they support: "
+         "`tfrig_gpu_pcie_link_width_lanes < tfrig_gpu_pcie_link_max_width_lanes`\n"
+         "- Stacks in the fleet: `count by (tensorflow, cuda, cudnn, driver) (tfrig_stack_info)`\n"
+         "- GPU names per node, joined onto another metric: "
+         "`tfrig_gpu_memory_total_bytes * on (instance, gpu) group_left (name) tfrig_gpu_info`\n"
+         "\nAlert rules over these metrics: `deploy/prometheus/tfrig-rules.yml` (unit tests beside it, run with "
+         "`promtool test rules`). Deployment: `deploy/kubernetes/README.md`.\n";
   return out;
 }
 

@@ -59,14 +59,25 @@ std::string disk_kind(const std::optional<std::string>& kind) {
 // The PCI class names the report shows (the PCI Code and ID Assignment
 // Specification's, and lspci's spelling of them); others print as read.
 std::string pci_class(const std::string& name) {
-  static const char* const kNames[] = {
-      N_("NVMe controller"),   N_("SATA controller"),        N_("SAS controller"),
-      N_("RAID controller"),   N_("Mass storage controller"), N_("Ethernet controller"),
-      N_("InfiniBand controller"), N_("Network controller"), N_("VGA compatible controller"),
-      N_("3D controller"),     N_("Display controller"),     N_("Co-processor"),
-      N_("Processor"),         N_("Processing accelerator"),  N_("Processing accelerators"),
-      N_("Non-Volatile memory controller"), N_("RAID bus controller"), N_("Serial Attached SCSI controller"),
-      N_("Infiniband controller")};
+  static const char* const kNames[] = {N_("NVMe controller"),
+                                       N_("SATA controller"),
+                                       N_("SAS controller"),
+                                       N_("RAID controller"),
+                                       N_("Mass storage controller"),
+                                       N_("Ethernet controller"),
+                                       N_("InfiniBand controller"),
+                                       N_("Network controller"),
+                                       N_("VGA compatible controller"),
+                                       N_("3D controller"),
+                                       N_("Display controller"),
+                                       N_("Co-processor"),
+                                       N_("Processor"),
+                                       N_("Processing accelerator"),
+                                       N_("Processing accelerators"),
+                                       N_("Non-Volatile memory controller"),
+                                       N_("RAID bus controller"),
+                                       N_("Serial Attached SCSI controller"),
+                                       N_("Infiniband controller")};
   for (const char* n : kNames) {
     if (name == n) return _(n);
   }
@@ -153,7 +164,6 @@ void field(std::string& out, const Painter& p, const char* name, const std::stri
   out += core::wrap_hanging("  " + core::pad_right(_(name), 16) + " ", core::terminal_line(value), p.width) + "\n";
 }
 
-
 // ---- The NVIDIA and TensorFlow stack (GPU-stack probes) ----
 
 // "ok" / "absent" of two probes on one heading line.
@@ -218,8 +228,9 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   if (drv.nvml.init_seconds) nvml += trf(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
   field(out, p, N_("NVML"), nvml);
   if (drv.module_nvidia || drv.module_nouveau) {
-    field(out, p, N_("Modules"), trf("nvidia {0}, nvidia_uvm {1}, nvidia_drm {2}, nouveau {3}", loaded(drv.module_nvidia),
-                                      loaded(drv.module_nvidia_uvm), loaded(drv.module_nvidia_drm), loaded(drv.module_nouveau)));
+    field(out, p, N_("Modules"),
+          trf("nvidia {0}, nvidia_uvm {1}, nvidia_drm {2}, nouveau {3}", loaded(drv.module_nvidia),
+              loaded(drv.module_nvidia_uvm), loaded(drv.module_nvidia_drm), loaded(drv.module_nouveau)));
   }
   if (!drv.device_nodes.empty()) {
     std::string nodes;
@@ -235,25 +246,32 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   }
   if (r.source.rfind("nvidia-smi-xml:", 0) == 0) {
     // Say why these columns are unknown rather than leave "?" unexplained.
-    field(out, p, N_("Not in the XML"), _("compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology"));
+    field(out, p, N_("Not in the XML"),
+          _("compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology"));
   }
-  core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), C_("GPU table", "memory"), _("PCIe now"), _("PCIe max"), _("persist"), _("ECC"), _("MIG"), _("temp"),
-                 _("power"), _("from")});
+  core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), C_("GPU table", "memory"), _("PCIe now"), _("PCIe max"),
+                 _("persist"), _("ECC"), _("MIG"), _("temp"), _("power"), _("from")});
   for (const auto& g : inv.gpus) {
     t.add_row({std::to_string(g.index), g.name.value_or(unknown()), g.pci_bus_id.value_or("?"),
                g.compute_capability.value_or("?"), bytes(g.memory_total_bytes),
-               pcie(g.pcie_link_gen_current, g.pcie_link_width_current), pcie(g.pcie_link_gen_max, g.pcie_link_width_max),
-               on_off(g.persistence_mode), on_off(g.ecc_mode_current), on_off(g.mig_mode_current),
-               g.temperature_celsius ? fmt::format("{} C", *g.temperature_celsius) : "?",
+               pcie(g.pcie_link_gen_current, g.pcie_link_width_current),
+               pcie(g.pcie_link_gen_max, g.pcie_link_width_max), on_off(g.persistence_mode), on_off(g.ecc_mode_current),
+               on_off(g.mig_mode_current), g.temperature_celsius ? fmt::format("{} C", *g.temperature_celsius) : "?",
                g.power_limit_watts ? fmt::format("{:.0f} W", *g.power_limit_watts) : "?", g.source});
   }
   out += t.render("  ", p.width);
   for (const auto& g : inv.gpus) {
-    if (g.driver_problem) out += core::wrap_hanging("  ", core::terminal_line(trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem))), p.width) + "\n";
+    if (g.driver_problem)
+      out += core::wrap_hanging(
+                 "  ",
+                 core::terminal_line(trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem))),
+                 p.width) +
+             "\n";
     for (const auto& l : g.nvlinks) {
       if (l.active == true) {
-        out += fmt::format("  gpu{}: NVLink {} v{} -> {} {}\n", g.index, l.link, l.version ? std::to_string(*l.version) : "?",
-                           core::terminal_line(l.remote_kind.value_or("?")), core::terminal_line(l.remote_pci_bus_id.value_or("?")));
+        out += fmt::format(
+            "  gpu{}: NVLink {} v{} -> {} {}\n", g.index, l.link, l.version ? std::to_string(*l.version) : "?",
+            core::terminal_line(l.remote_kind.value_or("?")), core::terminal_line(l.remote_pci_bus_id.value_or("?")));
       }
     }
   }
@@ -271,14 +289,15 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   const auto& inv = r.inventory;
   stack_heading(out, p, r, N_("Software"), {"cuda_libs", "python", "containers"});
   for (const auto& tk : inv.cuda.toolkits) {
-    field(out, p, N_("CUDA toolkit"), fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
-                                           tk.version.value_or(unknown()),
-                                           tk.version_source ? " (" + *tk.version_source + ")" : ""));
+    field(out, p, N_("CUDA toolkit"),
+          fmt::format("{}{}: {}{}", tk.path, tk.link_target ? " -> " + *tk.link_target : "",
+                      tk.version.value_or(unknown()), tk.version_source ? " (" + *tk.version_source + ")" : ""));
   }
   if (inv.cuda.toolkits.empty()) field(out, p, N_("CUDA toolkit"), trf("none under {}", "/usr/local/cuda*"));
   bool have_libcuda = false;
   for (const auto& l : inv.cuda.libraries) have_libcuda = have_libcuda || l.family == "libcuda";
-  if (!have_libcuda) field(out, p, N_("libcuda"), _("not found: the NVIDIA driver's user-space library is not installed"));
+  if (!have_libcuda)
+    field(out, p, N_("libcuda"), _("not found: the NVIDIA driver's user-space library is not installed"));
   if (!inv.cuda.libraries.empty()) {
     core::Table t({_("family"), _("soname"), _("version"), _("found via"), _("path")});
     for (const auto& l : inv.cuda.libraries) {
@@ -289,7 +308,8 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   }
   if (inv.python.environments.empty()) field(out, p, N_("Python"), _("no site-packages found"));
   if (!inv.python.environments.empty()) {
-    core::Table t({_("python env"), _("kind"), _("python"), _("tensorflow"), _("built for CUDA/cuDNN"), _("keras"), _("nvidia wheels")});
+    core::Table t({_("python env"), _("kind"), _("python"), _("tensorflow"), _("built for CUDA/cuDNN"), _("keras"),
+                   _("nvidia wheels")});
     for (const auto& e : inv.python.environments) {
       std::string tf = "-";
       std::string built = "-";
@@ -308,15 +328,17 @@ void render_software_section(std::string& out, const Painter& p, const Report& r
   }
   const auto& c = inv.containers;
   auto present = [](const std::optional<std::string>& v) { return v ? *v : std::string("-"); };
-  field(out, p, N_("Docker"), present(c.docker_binary) + (c.podman_binary ? _(", ") + "podman " + *c.podman_binary : ""));
+  field(out, p, N_("Docker"),
+        present(c.docker_binary) + (c.podman_binary ? _(", ") + "podman " + *c.podman_binary : ""));
   std::string runtimes;
   for (const auto& rt : c.docker_runtimes) runtimes += (runtimes.empty() ? "" : ", ") + rt;
-  field(out, p, N_("Runtimes"), c.docker_daemon_json_present == true
-                             ? trf("[{0}], default {1}", runtimes, c.docker_default_runtime.value_or("runc"))
-                             : trf("no {}", "/etc/docker/daemon.json"));
-  field(out, p, N_("NVIDIA toolkit"), trf("nvidia-ctk {0}, nvidia-container-runtime {1}, libnvidia-container {2}",
-                                           present(c.nvidia_ctk), present(c.nvidia_container_runtime),
-                                           present(c.libnvidia_container)));
+  field(out, p, N_("Runtimes"),
+        c.docker_daemon_json_present == true
+            ? trf("[{0}], default {1}", runtimes, c.docker_default_runtime.value_or("runc"))
+            : trf("no {}", "/etc/docker/daemon.json"));
+  field(out, p, N_("NVIDIA toolkit"),
+        trf("nvidia-ctk {0}, nvidia-container-runtime {1}, libnvidia-container {2}", present(c.nvidia_ctk),
+            present(c.nvidia_container_runtime), present(c.libnvidia_container)));
   if (!c.cdi_specs.empty()) {
     std::string specs;
     for (const auto& s : c.cdi_specs) specs += (specs.empty() ? "" : ", ") + s;
@@ -346,9 +368,13 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   const auto& cpu = inv.cpu;
   field(out, p, N_("Model"), or_unknown(cpu.model_name));
   auto count = [](const std::optional<int>& v) { return static_cast<uint64_t>(*v); };
-  const std::string sockets = cpu.sockets ? trnf("{} socket", "{} sockets", count(cpu.sockets), *cpu.sockets) : _("unknown sockets");
-  const std::string cores = cpu.physical_cores ? trnf("{} core", "{} cores", count(cpu.physical_cores), *cpu.physical_cores) : _("unknown cores");
-  const std::string threads = cpu.threads ? trnf("{} thread", "{} threads", count(cpu.threads), *cpu.threads) : _("unknown threads");
+  const std::string sockets =
+      cpu.sockets ? trnf("{} socket", "{} sockets", count(cpu.sockets), *cpu.sockets) : _("unknown sockets");
+  const std::string cores = cpu.physical_cores
+                                ? trnf("{} core", "{} cores", count(cpu.physical_cores), *cpu.physical_cores)
+                                : _("unknown cores");
+  const std::string threads =
+      cpu.threads ? trnf("{} thread", "{} threads", count(cpu.threads), *cpu.threads) : _("unknown threads");
   field(out, p, N_("Topology"), trf("{0}, {1}, {2}", sockets, cores, threads));
   std::string flags;
   auto flag = [&flags](const char* name, const std::optional<bool>& v) {
@@ -367,7 +393,8 @@ void render_cpu_section(std::string& out, const Painter& p, const Report& r) {
   field(out, p, N_("Governor"), or_unknown(cpu.governor));
   if (!cpu.numa_nodes.empty()) {
     core::Table t({_("NUMA node"), _("CPUs"), _("memory")});
-    for (const auto& n : cpu.numa_nodes) t.add_row({std::to_string(n.id), cpu_ranges(n.cpus), bytes(n.memory_total_bytes)});
+    for (const auto& n : cpu.numa_nodes)
+      t.add_row({std::to_string(n.id), cpu_ranges(n.cpus), bytes(n.memory_total_bytes)});
     out += t.render("  ", p.width);
   }
 }
@@ -379,13 +406,15 @@ void render_memory_section(std::string& out, const Painter& p, const Report& r) 
   const auto& mem = inv.memory;
   field(out, p, N_("Total"), bytes(mem.total_bytes));
   field(out, p, N_("Available"), bytes(mem.available_bytes));
-  field(out, p, N_("Swap"), mem.swap_total_bytes ? trf("{0} ({1} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
-                                          : unknown());
+  field(out, p, N_("Swap"),
+        mem.swap_total_bytes ? trf("{0} ({1} used)", bytes(mem.swap_total_bytes), bytes(mem.swap_used_bytes))
+                             : unknown());
   field(out, p, N_("Swappiness"), or_unknown(mem.swappiness));
   // TRANSLATORS: the kernel's settings (/sys/kernel/mm/transparent_hugepage/enabled and defrag): always, madvise, never.
-  field(out, p, N_("Transparent HP"), trf("enabled {0}, defrag {1}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
-  field(out, p, N_("Hugepages"), mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes))
-                                              : unknown());
+  field(out, p, N_("Transparent HP"),
+        trf("enabled {0}, defrag {1}", or_unknown(mem.thp_enabled), or_unknown(mem.thp_defrag)));
+  field(out, p, N_("Hugepages"),
+        mem.hugepages_total ? fmt::format("{} x {}", *mem.hugepages_total, bytes(mem.hugepage_size_bytes)) : unknown());
 }
 
 // Disks, the mounts that hold data, and where the data paths live.
@@ -398,8 +427,8 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
     for (const auto& d : st.devices) {
       // Unused loop/zram devices (size 0) are noise on the terminal; JSON has them.
       if (d.kind == "virtual" && d.size_bytes == 0) continue;
-      t.add_row({d.name, disk_kind(d.kind), or_unknown(d.transport), d.size_bytes ? core::format_bytes_decimal(*d.size_bytes) : unknown(),
-                 d.model.value_or("")});
+      t.add_row({d.name, disk_kind(d.kind), or_unknown(d.transport),
+                 d.size_bytes ? core::format_bytes_decimal(*d.size_bytes) : unknown(), d.model.value_or("")});
     }
     out += t.render("  ", p.width);
   }
@@ -408,7 +437,8 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
     core::Table t({_("mount"), _("fs"), _("device"), _("disk")});
     for (const auto& m : st.mounts) {
       if (!m.block_device && !m.network) continue;
-      t.add_row({m.mount_point, m.network ? trf("{} (network)", m.fs_type) : m.fs_type, m.device, m.block_device.value_or("-")});
+      t.add_row({m.mount_point, m.network ? trf("{} (network)", m.fs_type) : m.fs_type, m.device,
+                 m.block_device.value_or("-")});
     }
     if (!t.empty()) out += "\n" + t.render("  ", p.width);
   }
@@ -417,10 +447,11 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
       field(out, p, N_("Data path"), dp.path + ": " + probe_detail(*dp.error));
     } else {
       // TRANSLATORS: {0} a data path, {1} its mount point, {2} the filesystem, {3} the disk, {4} its kind (SSD, HDD...).
-      field(out, p, N_("Data path"), dp.network ? trf("{0} on {1} ({2}, network), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
-                                                   or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind))
-                                             : trf("{0} on {1} ({2}), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
-                                                   or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind)));
+      field(out, p, N_("Data path"),
+            dp.network ? trf("{0} on {1} ({2}, network), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
+                             or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind))
+                       : trf("{0} on {1} ({2}), disk {3} ({4})", dp.path, or_unknown(dp.mount_point),
+                             or_unknown(dp.fs_type), or_unknown(dp.block_device), disk_kind(dp.device_kind)));
     }
   }
 }
@@ -437,19 +468,25 @@ void render_pci_section(std::string& out, const Painter& p, const Report& r) {
     uint32_t base = d.class_code ? (*d.class_code >> 16) : 0xff;
     const uint32_t sub = d.class_code ? ((*d.class_code >> 8) & 0xff) : 0xff;
     const bool infiniband = base == 0x0c && sub == 0x06;
-    if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x0b || base == 0x12 || infiniband)) continue;
+    if (!(d.is_gpu || base == 0x01 || base == 0x02 || base == 0x03 || base == 0x0b || base == 0x12 || infiniband))
+      continue;
     ++shown;
-    t.add_row({d.address, d.is_gpu ? trf("GPU ({})", d.class_name ? pci_class(*d.class_name) : _("display")) : d.class_name ? pci_class(*d.class_name) : unknown(),
+    t.add_row({d.address,
+               d.is_gpu       ? trf("GPU ({})", d.class_name ? pci_class(*d.class_name) : _("display"))
+                     : d.class_name ? pci_class(*d.class_name)
+                              : unknown(),
                fmt::format("{}:{}", d.vendor_id ? fmt::format("{:04x}", *d.vendor_id) : "?",
                            d.device_id ? fmt::format("{:04x}", *d.device_id) : "?") +
                    (d.vendor_name ? " " + *d.vendor_name : ""),
-               d.driver.value_or(_("none")), or_unknown(d.numa_node), link(d.link_speed_current_gts, d.link_width_current),
-               link(d.link_speed_max_gts, d.link_width_max)});
+               d.driver.value_or(_("none")), or_unknown(d.numa_node),
+               link(d.link_speed_current_gts, d.link_width_current), link(d.link_speed_max_gts, d.link_width_max)});
   }
   int gpus = 0;
   for (const auto& d : inv.pci.devices) gpus += d.is_gpu ? 1 : 0;
-  field(out, p, N_("Devices"), shown ? trf("{0} PCI devices, {1} NVIDIA GPUs; storage, network, display and accelerators:", inv.pci.devices.size(), gpus)
-                                 : trf("{0} PCI devices, {1} NVIDIA GPUs", inv.pci.devices.size(), gpus));
+  field(out, p, N_("Devices"),
+        shown ? trf("{0} PCI devices, {1} NVIDIA GPUs; storage, network, display and accelerators:",
+                    inv.pci.devices.size(), gpus)
+              : trf("{0} PCI devices, {1} NVIDIA GPUs", inv.pci.devices.size(), gpus));
   if (shown) out += t.render("  ", p.width);
 }
 
@@ -460,14 +497,18 @@ void render_limits_section(std::string& out, const Painter& p, const Report& r) 
   const auto& lim = inv.limits;
   // TRANSLATORS: a resource limit's soft and hard values (ulimit -Sn / -Hn).
   field(out, p, N_("Open files"), trf("soft {0}, hard {1}", limit(lim.nofile.soft), limit(lim.nofile.hard)));
-  field(out, p, N_("Locked memory"), trf("soft {0}, hard {1}",
-                                          lim.memlock.soft && *lim.memlock.soft != inventory::Limit::kUnlimited
-                                              ? core::format_bytes_binary(*lim.memlock.soft) : limit(lim.memlock.soft),
-                                          lim.memlock.hard && *lim.memlock.hard != inventory::Limit::kUnlimited
-                                              ? core::format_bytes_binary(*lim.memlock.hard) : limit(lim.memlock.hard)));
+  field(out, p, N_("Locked memory"),
+        trf("soft {0}, hard {1}",
+            lim.memlock.soft && *lim.memlock.soft != inventory::Limit::kUnlimited
+                ? core::format_bytes_binary(*lim.memlock.soft)
+                : limit(lim.memlock.soft),
+            lim.memlock.hard && *lim.memlock.hard != inventory::Limit::kUnlimited
+                ? core::format_bytes_binary(*lim.memlock.hard)
+                : limit(lim.memlock.hard)));
   for (const auto& e : lim.configured) {
     if (e.item != "nofile" && e.item != "memlock") continue;
-    field(out, p, N_("limits.conf"), fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
+    field(out, p, N_("limits.conf"),
+          fmt::format("{} {} {} {}  ({}:{})", e.domain, e.type, e.item, e.value, e.file, e.line));
   }
 }
 
@@ -484,7 +525,10 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
   out += t.render("  ", p.width);
   if (show_problems) {
     for (const auto& s : r.probes) {
-      for (size_t i = 0; i < s.problems.size(); ++i) out += core::wrap_hanging("  ", core::terminal_line(fmt::format("{}: {}", s.id, status_problem(s, i))), p.width) + "\n";
+      for (size_t i = 0; i < s.problems.size(); ++i)
+        out +=
+            core::wrap_hanging("  ", core::terminal_line(fmt::format("{}: {}", s.id, status_problem(s, i))), p.width) +
+            "\n";
     }
   }
 }
@@ -498,7 +542,8 @@ void render_probes_section(std::string& out, const Painter& p, const Report& r, 
 std::string render_text(const Report& r, const TextOptions& options) {
   const Painter p{options.color, options.width};
   std::string out;
-  out += p.bold("tfrig doctor") + core::terminal_line(fmt::format(" {} - {}", r.tool_version, r.source == "live" ? _("this machine") : r.source));
+  out += p.bold("tfrig doctor") + core::terminal_line(fmt::format(" {} - {}", r.tool_version,
+                                                                  r.source == "live" ? _("this machine") : r.source));
   if (r.root != "/" && !r.root.empty()) out += core::terminal_line(trf(" (root {})", r.root));
   out += "\n";
   if (r.evaluated) out += render_findings_text(r, options.color, options.width);

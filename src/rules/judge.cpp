@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
-#include "report/probes_run.h"
+#include "verdict/probes_run.h"
 #include "rules/util.h"
 
 namespace tfrig::rules {
@@ -23,7 +23,8 @@ core::Message verdict_message(const Context& ctx, const Evaluation& ev, const re
     if (f.severity != Severity::kError) continue;
     if (f.rule_id == "cpu.no_avx") import_blocked = true;
     if (per_gpu.count(f.rule_id)) continue;
-    if (f.area == "gpu" || f.area == "driver" || f.area == "cuda" || f.area == "tf" || f.area == "container") gpu_blocked = true;
+    if (f.area == "gpu" || f.area == "driver" || f.area == "cuda" || f.area == "tf" || f.area == "container")
+      gpu_blocked = true;
   }
   auto not_examined = [&coverage](const char* part) {
     return std::find(coverage.not_examined.begin(), coverage.not_examined.end(), part) != coverage.not_examined.end();
@@ -35,20 +36,24 @@ core::Message verdict_message(const Context& ctx, const Evaluation& ev, const re
   if (import_blocked) {
     head = core::Message(N_("{} will not start on this CPU"), target);
   } else if (gpus == 0 && not_examined("GPUs") && !util::driver_failed(ctx)) {
-    head = core::Message(N_("{}: whether this machine has a GPU was not examined"), target);  // never "CPU only" from a version file
+    head = core::Message(N_("{}: whether this machine has a GPU was not examined"),
+                         target);  // never "CPU only" from a version file
   } else if (gpus == 0 && util::driver_failed(ctx)) {
-    head = core::Message(N_("{} will not use a GPU"), target);  // nvidia-smi failed: whatever is on the bus, CUDA sees none
+    head = core::Message(N_("{} will not use a GPU"),
+                         target);  // nvidia-smi failed: whatever is on the bus, CUDA sees none
   } else if (gpus == 0) {
     head = core::Message(N_("{} will run on the CPU only"), target);
   } else if (gpu_blocked || usable == 0) {
-    head = gpus == 1 ? core::Message(N_("{} will not use the GPU"), target) : core::Message(N_("{0} will not use the {1} GPUs"), target, gpus);
+    head = gpus == 1 ? core::Message(N_("{} will not use the GPU"), target)
+                     : core::Message(N_("{0} will not use the {1} GPUs"), target, gpus);
   } else if (driver_unknown) {
     head = gpus == 1 ? core::Message(N_("{}: 1 GPU seen, whether it can use it was not judged"), target)
                      : core::Message(N_("{0}: {1} GPUs seen, whether it can use them was not judged"), target, gpus);
   } else if (usable < gpus) {
     head = core::Message(N_("{0} will use {1} of {2} GPUs"), target, usable, gpus);
   } else {
-    head = core::Message::plural(NP_("{0} will use {1} GPU", "{0} will use {1} GPUs"), static_cast<uint64_t>(gpus), target, gpus);
+    head = core::Message::plural(NP_("{0} will use {1} GPU", "{0} will use {1} GPUs"), static_cast<uint64_t>(gpus),
+                                 target, gpus);
   }
   // The parts of a machine (report/coverage.cpp): the six the rules judge are
   // catalog words; a part a cut capture names ("7 of 8 GPUs not in the file")
@@ -68,18 +73,22 @@ core::Message verdict_message(const Context& ctx, const Evaluation& ev, const re
   std::optional<core::Message> scope;
   if (!coverage.not_examined.empty()) {
     scope = core::Message(N_(" (read: {0}; not examined: {1})"),
-                          coverage.examined.empty() ? core::MessageArg(core::Message(N_("nothing the rules use"))) : parts(coverage.examined),
+                          coverage.examined.empty() ? core::MessageArg(core::Message(N_("nothing the rules use")))
+                                                    : parts(coverage.examined),
                           parts(coverage.not_examined));
   }
   const auto& s = ev.summary;
   if (s.total() == 0 && coverage.examined.empty() && !coverage.not_examined.empty()) {
     // TRANSLATORS: {0} the target, {1} the parts of a machine ("GPUs, driver, CPU").
-    return core::Message(N_("{0}: nothing was examined: no input said anything about {1}"), head, parts(coverage.not_examined));
+    return core::Message(N_("{0}: nothing was examined: no input said anything about {1}"), head,
+                         parts(coverage.not_examined));
   }
   if (s.total() == 0) {
-    return scope ? core::Message(N_("{0}: no problems found in what was read{1}"), head, *scope) : core::Message(N_("{}: no problems found"), head);
+    return scope ? core::Message(N_("{0}: no problems found in what was read{1}"), head, *scope)
+                 : core::Message(N_("{}: no problems found"), head);
   }
-  return core::Message(N_("{0}: {1}{2}"), head, summary_counts(s), scope ? core::MessageArg(*scope) : core::MessageArg(""));
+  return core::Message(N_("{0}: {1}{2}"), head, summary_counts(s),
+                       scope ? core::MessageArg(*scope) : core::MessageArg(""));
 }
 
 std::string verdict_line(const Context& ctx, const Evaluation& ev, const report::Coverage& coverage) {
@@ -88,9 +97,13 @@ std::string verdict_line(const Context& ctx, const Evaluation& ev, const report:
 
 core::MessageArg summary_counts(const Summary& s) {
   std::vector<core::MessageArg> counts;
-  if (s.errors) counts.emplace_back(core::Message::plural(NP_("{} error", "{} errors"), static_cast<uint64_t>(s.errors), s.errors));
-  if (s.warnings) counts.emplace_back(core::Message::plural(NP_("{} warning", "{} warnings"), static_cast<uint64_t>(s.warnings), s.warnings));
-  if (s.infos) counts.emplace_back(core::Message::plural(NP_("{} info", "{} infos"), static_cast<uint64_t>(s.infos), s.infos));
+  if (s.errors)
+    counts.emplace_back(core::Message::plural(NP_("{} error", "{} errors"), static_cast<uint64_t>(s.errors), s.errors));
+  if (s.warnings)
+    counts.emplace_back(
+        core::Message::plural(NP_("{} warning", "{} warnings"), static_cast<uint64_t>(s.warnings), s.warnings));
+  if (s.infos)
+    counts.emplace_back(core::Message::plural(NP_("{} info", "{} infos"), static_cast<uint64_t>(s.infos), s.infos));
   return core::MessageArg::list(std::move(counts));
 }
 
@@ -104,7 +117,8 @@ Evaluation attach_findings(report::Report& r, const knowledge::Knowledge& k, con
   r.evaluated = true;
   r.target = ctx.target.label_message();
   core::Message verdict = verdict_message(ctx, ev, report::coverage_of(r));
-  if (!options.only_area.empty()) verdict = core::Message(N_("{0}{1}"), verdict, core::Message(N_(" (only the {} rules ran)"), options.only_area));
+  if (!options.only_area.empty())
+    verdict = core::Message(N_("{0}{1}"), verdict, core::Message(N_(" (only the {} rules ran)"), options.only_area));
   r.verdict = std::move(verdict);
   r.findings = ev.findings;
   r.summary = ev.summary;

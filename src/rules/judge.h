@@ -9,8 +9,8 @@
 #include <string>
 
 #include "knowledge/knowledge.h"
-#include "report/coverage.h"
-#include "report/report.h"
+#include "verdict/coverage.h"
+#include "verdict/report.h"
 #include "rules/rule.h"
 
 namespace tfrig::rules {

@@ -33,7 +33,8 @@ bool china_mirror_host(const std::vector<std::string>& hosts, const std::string&
 core::Message first_evidence(const std::vector<Evidence>& ev) {
   const Evidence& e = ev.front();
   // TRANSLATORS: {0} what was read (locale, time zone, ...), {1} its value here.
-  core::Message first(N_("{0} {1}"), e.fact_message ? core::MessageArg(*e.fact_message) : core::MessageArg(e.fact), e.value);
+  core::Message first(N_("{0} {1}"), e.fact_message ? core::MessageArg(*e.fact_message) : core::MessageArg(e.fact),
+                      e.value);
   // TRANSLATORS: the first item of a list that goes on.
   return ev.size() > 1 ? core::Message(N_("{0}, ..."), std::move(first)) : first;
 }
@@ -51,18 +52,22 @@ Check configured_for_china(const Context& ctx) {
     ev.push_back({core::Message(N_("time zone")), *r.time_zone, "/etc/timezone or /etc/localtime"});
   }
   for (const auto& s : r.sources) {
-    if (china_mirror_host(china.mirror_hosts, s.host)) ev.push_back({core::Message(N_("{} mirror"), s.kind), s.host, s.file});
+    if (china_mirror_host(china.mirror_hosts, s.host))
+      ev.push_back({core::Message(N_("{} mirror"), s.kind), s.host, s.file});
   }
   if (ev.empty()) return Check::pass();
   Check c;
-  c.add(Hit{"host",
-            core::Message(N_("This machine looks set up for mainland China ({}). Docker Hub, PyPI, NVIDIA's repositories "
-                "and the Container Toolkit's nvidia.github.io often answer slowly or not at all from there: "
-                "`tfrig setup --mirror auto` writes an installation that downloads from mirrors in China "
-                "(the cloud's own intranet mirror when the package sources name one, else TUNA; docs/setup.md) "
-                "and checks each answers first."),
-                        first_evidence(ev)),
-            ev, "", {}});
+  c.add(Hit{
+      "host",
+      core::Message(N_("This machine looks set up for mainland China ({}). Docker Hub, PyPI, NVIDIA's repositories "
+                       "and the Container Toolkit's nvidia.github.io often answer slowly or not at all from there: "
+                       "`tfrig setup --mirror auto` writes an installation that downloads from mirrors in China "
+                       "(the cloud's own intranet mirror when the package sources name one, else TUNA; docs/setup.md) "
+                       "and checks each answers first."),
+                    first_evidence(ev)),
+      ev,
+      "",
+      {}});
   return c;
 }
 
@@ -70,7 +75,10 @@ Check configured_for_china(const Context& ctx) {
 
 std::vector<Rule> region_rules() {
   return {
-      {"os.configured_for_china", "os", Severity::kInfo, N_("Set up for mainland China: install with --mirror auto"),
+      {"os.configured_for_china",
+       "os",
+       Severity::kInfo,
+       N_("Set up for mainland China: install with --mirror auto"),
        N_("The system locale (zh_CN), the time zone (Asia/Shanghai, Asia/Chongqing, Asia/Harbin, Asia/Urumqi) and the "
           "download hosts in pip.conf, /etc/apt and /etc/docker/daemon.json against the mirrors of mainland China "
           "(setup.json mirrors.china)."),

@@ -13,22 +13,6 @@
 
 namespace tfrig::rules {
 
-std::string_view severity_name(Severity s) {
-  switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kWarning: return "warning";
-    case Severity::kError: return "error";
-  }
-  return "info";
-}
-
-std::optional<Severity> severity_from_name(std::string_view name) {
-  if (name == "info") return Severity::kInfo;
-  if (name == "warning" || name == "warn") return Severity::kWarning;
-  if (name == "error") return Severity::kError;
-  return std::nullopt;
-}
-
 std::string_view outcome_name(Outcome o) {
   switch (o) {
     case Outcome::kPass: return "pass";
@@ -39,33 +23,18 @@ std::string_view outcome_name(Outcome o) {
   return "skip";
 }
 
-Summary summarize(const std::vector<Finding>& findings) {
-  Summary s;
-  for (const auto& f : findings) {
-    switch (f.severity) {
-      case Severity::kError: ++s.errors; break;
-      case Severity::kWarning: ++s.warnings; break;
-      case Severity::kInfo: ++s.infos; break;
-    }
-  }
-  return s;
-}
-
-std::string in_language(const std::string& english, const std::optional<core::Message>& message, std::string_view language) {
-  return message ? core::render(*message, language) : english;
-}
-
 const std::vector<std::string_view>& areas() {
-  static const std::vector<std::string_view> kAreas = {"gpu", "driver", "cuda", "tf", "cpu", "memory",
-                                                        "storage", "hardware", "os", "container", "tuning"};
+  static const std::vector<std::string_view> kAreas = {"gpu",     "driver",   "cuda", "tf",        "cpu",   "memory",
+                                                       "storage", "hardware", "os",   "container", "tuning"};
   return kAreas;
 }
 
 const std::vector<Rule>& all_rules() {
   static const std::vector<Rule> kRules = [] {
     std::vector<Rule> all;
-    for (auto table : {gpu_rules, gpu_health_rules, driver_rules, cuda_stack_rules, tensorflow_rules, cpu_rules, memory_rules,
-                       storage_rules, hardware_rules, os_rules, region_rules, container_rules, tuning_rules}) {
+    for (auto table :
+         {gpu_rules, gpu_health_rules, driver_rules, cuda_stack_rules, tensorflow_rules, cpu_rules, memory_rules,
+          storage_rules, hardware_rules, os_rules, region_rules, container_rules, tuning_rules}) {
       auto part = table();
       all.insert(all.end(), part.begin(), part.end());
     }
@@ -82,10 +51,12 @@ const Rule* find_rule(std::string_view id) {
 }
 
 core::Message Target::label_message() const {
-  if (origin == "installed" && env) return core::Message(N_("TensorFlow {0} (installed in {1})"), tf.text(), env->prefix);
-  // TRANSLATORS: {1} is "--tf" or "newest known".
-  return core::Message(N_("TensorFlow {0} ({1})"), tf.text(),
-                       origin == "newest known" ? core::MessageArg(core::Message(N_("newest known"))) : core::MessageArg(origin));
+  if (origin == "installed" && env)
+    return core::Message(N_("TensorFlow {0} (installed in {1})"), tf.text(), env->prefix);
+  return core::Message(
+      // TRANSLATORS: {1} is "--tf" or "newest known".
+      N_("TensorFlow {0} ({1})"), tf.text(),
+      origin == "newest known" ? core::MessageArg(core::Message(N_("newest known"))) : core::MessageArg(origin));
 }
 
 std::string Target::label() const { return core::render(label_message(), core::i18n::language()); }
@@ -100,8 +71,8 @@ Target resolve_target(const inventory::Inventory& inv, const knowledge::Knowledg
       t.origin = "installed";
       t.env = env;
       if (tf_flag && *tf_flag != env->tensorflow->version) {
-        core::log(core::LogLevel::kWarn, "--tf {} ignored: TensorFlow {} is installed in {} and is what runs",
-                  *tf_flag, env->tensorflow->version, env->prefix);
+        core::log(core::LogLevel::kWarn, "--tf {} ignored: TensorFlow {} is installed in {} and is what runs", *tf_flag,
+                  env->tensorflow->version, env->prefix);
       }
     }
   }

@@ -17,7 +17,7 @@
 #include "core/version.h"
 #include "inventory/inventory.h"
 #include "knowledge/knowledge.h"
-#include "rules/finding.h"
+#include "verdict/finding.h"
 
 namespace tfrig::rules {
 
@@ -28,9 +28,9 @@ std::string_view outcome_name(Outcome o);
 // --tf, else the newest known.
 struct Target {
   core::Version tf;
-  std::string origin;  // "installed", "--tf", "newest known"
-  const knowledge::TfBuild* build = nullptr;              // its tested-build row, if known
-  const inventory::PythonEnvironment* env = nullptr;      // where it is installed
+  std::string origin;                                 // "installed", "--tf", "newest known"
+  const knowledge::TfBuild* build = nullptr;          // its tested-build row, if known
+  const inventory::PythonEnvironment* env = nullptr;  // where it is installed
   std::string label() const;  // "TensorFlow 2.17.0 (installed in /usr)", in the process's language
   core::Message label_message() const;
 };
@@ -95,14 +95,14 @@ const std::vector<std::string_view>& areas();
 struct RuleResult {
   const Rule* rule = nullptr;
   Outcome outcome = Outcome::kPass;
-  std::string skip_reason;                          // English
-  std::optional<core::Message> skip_message = std::nullopt;        // skip_reason == core::english(*skip_message)
+  std::string skip_reason;                                   // English
+  std::optional<core::Message> skip_message = std::nullopt;  // skip_reason == core::english(*skip_message)
   std::vector<Finding> findings;
 };
 
 struct Evaluation {
-  std::vector<RuleResult> results;   // in table order
-  std::vector<Finding> findings;     // worst first, then by area, then table order
+  std::vector<RuleResult> results;  // in table order
+  std::vector<Finding> findings;    // worst first, then by area, then table order
   Summary summary;
 };
 

@@ -20,9 +20,7 @@ std::vector<const inventory::PciDevice*> pci_gpus(const Context& ctx) {
   return out;
 }
 
-int gpu_count(const Context& ctx) {
-  return static_cast<int>(std::max(ctx.inv.gpus.size(), pci_gpus(ctx).size()));
-}
+int gpu_count(const Context& ctx) { return static_cast<int>(std::max(ctx.inv.gpus.size(), pci_gpus(ctx).size())); }
 
 bool gpu_unusable(const inventory::Gpu& g) {
   return g.lost == true || g.init_error.has_value() || g.driver_problem.has_value();
@@ -49,12 +47,11 @@ int usable_gpu_count(const Context& ctx) {
   return std::max(gpu_count(ctx) - unusable, 0);
 }
 
-bool gpu_presence_known(const Context& ctx) {
-  return !ctx.inv.pci.devices.empty() || !ctx.inv.gpus.empty();
-}
+bool gpu_presence_known(const Context& ctx) { return !ctx.inv.pci.devices.empty() || !ctx.inv.gpus.empty(); }
 
 core::Message no_nvml_gpus_reason(const Context& ctx) {
-  return gpu_count(ctx) > 0 ? core::Message(N_("GPU details (NVML could not read the GPUs)")) : core::Message(N_("an NVIDIA GPU (none found)"));
+  return gpu_count(ctx) > 0 ? core::Message(N_("GPU details (NVML could not read the GPUs)"))
+                            : core::Message(N_("an NVIDIA GPU (none found)"));
 }
 
 std::string reported_by(const inventory::Gpu& g) {
@@ -94,7 +91,8 @@ std::optional<knowledge::GpuMatch> gpu_catalog(const Context& ctx, const invento
 std::optional<GpuCc> gpu_cc(const Context& ctx, const inventory::Gpu& g) {
   if (g.compute_capability) {
     // Where the value was read: NVML live, or the file an import read it from.
-    if (auto v = Version::parse(*g.compute_capability)) return GpuCc{*v, g.source == "nvml" || g.source.empty() ? "nvml" : reported_by(g), false};
+    if (auto v = Version::parse(*g.compute_capability))
+      return GpuCc{*v, g.source == "nvml" || g.source.empty() ? "nvml" : reported_by(g), false};
   }
   if (auto m = gpu_catalog(ctx, g); m && m->compute_capability) {
     if (auto v = Version::parse(*m->compute_capability)) return GpuCc{*v, m->source, m->uncertain};

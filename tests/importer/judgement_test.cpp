@@ -15,7 +15,7 @@
 #include "inventory/kernel_events.h"
 #include "knowledge/knowledge.h"
 #include "probe/parse/proc_driver_nvidia.h"
-#include "report/coverage.h"
+#include "verdict/coverage.h"
 #include "rules/judge.h"
 #include "test_support.h"
 

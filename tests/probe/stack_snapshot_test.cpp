@@ -6,7 +6,7 @@
 #include "gpu_test_support.h"
 #include "probe/probe.h"
 #include "probe/probes.h"
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig {
 namespace {

@@ -11,7 +11,7 @@
 #include "core/i18n.h"
 #include "core/message.h"
 #include "probe/probe.h"
-#include "report/report.h"
+#include "verdict/report.h"
 #include "test_support.h"
 #include "probe/parse/daemon_json.h"
 #include "probe/parse/dist_info.h"

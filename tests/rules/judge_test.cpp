@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/i18n_scope.h"
+#include "report/report.h"
 #include "test_support.h"
 
 namespace tfrig::rules {

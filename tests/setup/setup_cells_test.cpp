@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/inventory_source.h"
+#include "gather/gather.h"
 #include "golden.h"
 #include "knowledge/knowledge.h"
 #include "test_support.h"
@@ -107,9 +107,9 @@ const std::vector<Cell>& cells() {
 PlanOutcome run_cell(const Cell& c) {
   std::optional<report::Report> report;
   if (!c.snapshot.empty()) {
-    cli::InventorySourceOptions source;
+    gather::InventorySourceOptions source;
     source.snapshot = tfrig::test::data_dir() + "/../" + c.snapshot;
-    auto r = cli::load_report(source);
+    auto r = gather::load_report(source);
     EXPECT_TRUE(r.has_value()) << c.snapshot << ": " << (r ? "" : r.error().to_string());
     if (r) report = std::move(*r);
   }

@@ -20,7 +20,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/inventory_source.h"
+#include "gather/gather.h"
 #include "inventory/json.h"
 #include "knowledge/knowledge.h"
 #include "setup_test_support.h"
@@ -108,9 +108,9 @@ std::vector<Cell> method_cells() {
 }
 
 std::vector<OutputFile> render_with(const Cell& c, const std::string& value, bool keep_cc) {
-  cli::InventorySourceOptions source;
+  gather::InventorySourceOptions source;
   source.snapshot = tfrig::test::data_dir() + "/../" + c.snapshot;
-  auto report = cli::load_report(source);
+  auto report = gather::load_report(source);
   EXPECT_TRUE(report.has_value()) << c.snapshot;
   if (!report) return {};
   nlohmann::json j = report->inventory;

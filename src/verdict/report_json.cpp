@@ -1,13 +1,18 @@
+// The report as JSON both ways: the snapshot document (docs/snapshot.md) and
+// the findings part doctor adds to it.
 #include <fstream>
 #include <sstream>
 
 #include "core/i18n.h"
+#include "core/try.h"
+#include "core/i18n_scope.h"
 #include "core/input_file.h"
 #include "core/message.h"
 #include "core/sysroot.h"
 #include "inventory/json.h"
 #include "inventory/json_error.h"
-#include "report/report.h"
+#include "verdict/coverage.h"
+#include "verdict/report.h"
 
 namespace tfrig::report {
 
@@ -41,7 +46,50 @@ std::optional<core::Message> message_for(const nlohmann::json& j, const std::str
   return m;
 }
 
+// The texts rendered in the output's language: English unless --lang (the
+// contract, docs/snapshot.md), the page's language when the HTML report is
+// drawn from this document (doctor --format html, tfrig report).
+nlohmann::json finding_to_json(const rules::Finding& f, std::string_view language) {
+  const auto text = [language](const std::string& english, const std::optional<core::Message>& m) {
+    return rules::in_language(english, m, language);
+  };
+  nlohmann::json ev = nlohmann::json::array();
+  for (const auto& e : f.evidence) {
+    ev.push_back({{"fact", text(e.fact, e.fact_message)},
+                  {"value", text(e.value, e.value_message)},
+                  {"source", text(e.source, e.source_message)}});
+  }
+  return nlohmann::json{{"rule_id", f.rule_id},
+                        {"severity", rules::severity_name(f.severity)},
+                        {"area", f.area},
+                        {"entity", f.entity},
+                        {"title", text(f.title, f.title_message)},
+                        {"message", text(f.message, f.message_message)},
+                        {"evidence", ev},
+                        {"fix", text(f.fix, f.fix_message)},
+                        {"references", f.references}};
+}
+
 }  // namespace
+
+nlohmann::json findings_to_json(const Report& report) {
+  nlohmann::json list = nlohmann::json::array();
+  const std::string language = core::i18n::output_language();
+  for (const auto& f : report.findings) list.push_back(finding_to_json(f, language));
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const auto& [id, missing] : report.skipped)
+    skipped.push_back({{"rule_id", id}, {"missing", rules::in_language(missing, language)}});
+  const Coverage coverage = coverage_of(report);
+  return nlohmann::json{
+      {"target", rules::in_language(report.target, language)},
+      {"skipped", skipped},
+      {"verdict", rules::in_language(report.verdict, language)},
+      {"examined", coverage.examined},
+      {"not_examined", coverage.not_examined},
+      {"findings", list},
+      {"summary",
+       {{"error", report.summary.errors}, {"warning", report.summary.warnings}, {"info", report.summary.infos}}}};
+}
 
 nlohmann::json to_json(const Report& report) {
   nlohmann::json j;
@@ -62,13 +110,14 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
   using core::ErrorCode;
   if (!j.is_object()) return core::fail(ErrorCode::kParse, "/", _("expected a JSON object (a tfrig snapshot)"));
   if (!j.contains("schema_version") || !j["schema_version"].is_number_integer()) {
-    return core::fail(ErrorCode::kParse, "/schema_version", _("missing; expected an integer (is this a tfrig snapshot?)"));
+    return core::fail(ErrorCode::kParse, "/schema_version",
+                      _("missing; expected an integer (is this a tfrig snapshot?)"));
   }
   // get<int> would wrap 4294967297 to 1, a version this tfrig reads.
   if (const auto v = j["schema_version"].get<int64_t>(); v < 1 || v > 1'000'000) {
     return core::fail(ErrorCode::kParse, "/schema_version",
-                      trf("expected a schema version from 1 (this tfrig writes {0}), got {1}", inventory::kSchemaVersion,
-                          j["schema_version"].dump()));
+                      trf("expected a schema version from 1 (this tfrig writes {0}), got {1}",
+                          inventory::kSchemaVersion, j["schema_version"].dump()));
   }
   Report r;
   r.schema_version = j["schema_version"].get<int>();
@@ -103,7 +152,8 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
         if (p.contains("detail_message")) s.detail_message = message_for(p["detail_message"], s.detail);
         if (p.contains("problem_messages") && p["problem_messages"].is_array()) {
           const auto& list = p["problem_messages"];
-          for (size_t k = 0; k < list.size() && k < s.problems.size(); ++k) s.problem_messages.push_back(message_for(list[k], s.problems[k]));
+          for (size_t k = 0; k < list.size() && k < s.problems.size(); ++k)
+            s.problem_messages.push_back(message_for(list[k], s.problems[k]));
         }
         r.probes.push_back(std::move(s));
       }
@@ -118,13 +168,13 @@ core::Result<Report> report_from_json(const nlohmann::json& j) {
 core::Result<Report> load_snapshot(const std::string& path) {
   // A snapshot of a large machine is a few hundred kB; 64 MiB is far above any.
   constexpr size_t kMaxSnapshotBytes = 64u << 20;
-  auto text = core::read_input_file(path, kMaxSnapshotBytes);
-  if (!text) return tl::unexpected(text.error());
+  auto text = TFRIG_TRY(core::read_input_file(path, kMaxSnapshotBytes));
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(*text);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return core::fail(core::ErrorCode::kParse, path + ": " + trf("byte {}", e.byte), trf("not valid JSON: {}", e.what()));
+    return core::fail(core::ErrorCode::kParse, path + ": " + trf("byte {}", e.byte),
+                      trf("not valid JSON: {}", e.what()));
   } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
     return core::fail(core::ErrorCode::kParse, path, trf("not valid JSON: {}", e.what()));
   }

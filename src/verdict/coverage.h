@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::report {
 

@@ -1,5 +1,5 @@
-#include "report/coverage.h"
-#include "report/probes_run.h"
+#include "verdict/coverage.h"
+#include "verdict/probes_run.h"
 
 #include "core/i18n.h"
 
@@ -29,7 +29,8 @@ Coverage coverage_of(const Report& r) {
     return s.state == probe::State::kOk && s.id != "containers";
   });
   if (!read_anything && inv.gpus.empty()) {
-    for (const char* name : {N_("GPUs"), N_("driver"), N_("CUDA libraries"), N_("TensorFlow"), N_("CPU"), N_("memory")}) c.not_examined.push_back(name);
+    for (const char* name : {N_("GPUs"), N_("driver"), N_("CUDA libraries"), N_("TensorFlow"), N_("CPU"), N_("memory")})
+      c.not_examined.push_back(name);
     return c;
   }
   // The parts every verdict accounts for, then those only an import names.
@@ -43,7 +44,9 @@ Coverage coverage_of(const Report& r) {
   const bool smi_xml = looked.count("nvidia_smi_xml") > 0;  // doctor on an nvidia-smi -q -x file
   // /proc/driver/nvidia/version alone says nothing about which GPUs there are.
   part(N_("GPUs"), looked.count("nvml") || looked.count("pci") || smi_xml || !inv.gpus.empty(), true);
-  part(N_("driver"), looked.count("nvidia_driver") || looked.count("nvml") || smi_xml || inv.driver.nvidia_smi_error.has_value(), true);
+  part(N_("driver"),
+       looked.count("nvidia_driver") || looked.count("nvml") || smi_xml || inv.driver.nvidia_smi_error.has_value(),
+       true);
   part(N_("CUDA libraries"), read.count("cuda_libs") > 0, true);
   part(N_("TensorFlow"), read.count("python") > 0, true);
   part(N_("CPU"), read.count("cpu") > 0, true);

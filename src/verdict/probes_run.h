@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "report/report.h"
+#include "verdict/report.h"
 
 namespace tfrig::report {
 

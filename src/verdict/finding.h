@@ -1,6 +1,8 @@
 // A finding: what one rule says about one entity of the machine, with the
 // evidence it rests on and the exact fix. The JSON contract (docs/rules.md):
-// {rule_id, severity, area, entity, title, message, evidence, fix}.
+// {rule_id, severity, area, entity, title, message, evidence, fix}. Part of
+// the verdict model (verdict/), below rules/; the namespace stayed rules::
+// when it moved from rules/ (issue 32), so that its readers did not change.
 #pragma once
 
 #include <optional>
@@ -27,17 +29,22 @@ struct Text {
   std::optional<core::Message> message;
 
   Text() = default;
-  Text(std::string literal) : english(std::move(literal)) {}  // NOLINT(google-explicit-constructor)
-  Text(const char* literal) : english(literal) {}             // NOLINT(google-explicit-constructor)
+  Text(std::string literal) : english(std::move(literal)) {}                   // NOLINT(google-explicit-constructor)
+  Text(const char* literal) : english(literal) {}                              // NOLINT(google-explicit-constructor)
   Text(core::Message m) : english(core::english(m)), message(std::move(m)) {}  // NOLINT(google-explicit-constructor)
   bool empty() const { return english.empty(); }
 };
 
 // The text in a language: its message rendered, else the English as it is.
-std::string in_language(const std::string& english, const std::optional<core::Message>& message, std::string_view language);
-inline std::string in_language(const Text& t, std::string_view language) { return in_language(t.english, t.message, language); }
+std::string in_language(const std::string& english, const std::optional<core::Message>& message,
+                        std::string_view language);
+inline std::string in_language(const Text& t, std::string_view language) {
+  return in_language(t.english, t.message, language);
+}
 // The text as an argument of a message: its message, else the literal.
-inline core::MessageArg as_message_arg(const Text& t) { return t.message ? core::MessageArg(*t.message) : core::MessageArg(t.english); }
+inline core::MessageArg as_message_arg(const Text& t) {
+  return t.message ? core::MessageArg(*t.message) : core::MessageArg(t.english);
+}
 // A stored English and its message as one Text.
 inline Text text_of(std::string english, std::optional<core::Message> message) {
   Text t(std::move(english));
@@ -54,7 +61,8 @@ struct Evidence {
   std::string source;
   std::optional<core::Message> fact_message = std::nullopt;   // fact == core::english(*fact_message)
   std::optional<core::Message> value_message = std::nullopt;  // value == core::english(*value_message)
-  std::optional<core::Message> source_message = std::nullopt;  // source == core::english(*source_message) ("log line 12")
+  std::optional<core::Message> source_message =
+      std::nullopt;  // source == core::english(*source_message) ("log line 12")
 
   Evidence() = default;
   Evidence(Text fact_text, Text value_text, Text source_text)
@@ -80,7 +88,8 @@ struct Finding {
   std::vector<std::string> references;
   std::optional<core::Message> title_message = std::nullopt;    // title == core::english(*title_message)
   std::optional<core::Message> message_message = std::nullopt;  // message == core::english(*message_message)
-  std::optional<core::Message> fix_message = std::nullopt;      // fix == core::english(*fix_message); none for a bare command
+  std::optional<core::Message> fix_message =
+      std::nullopt;  // fix == core::english(*fix_message); none for a bare command
 
   void set_title(Text t) { title = std::move(t.english), title_message = std::move(t.message); }
   void set_message(Text t) { message = std::move(t.english), message_message = std::move(t.message); }
