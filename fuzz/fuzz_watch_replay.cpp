@@ -13,8 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto rec = tfrig::watch::parse_recording(text, "fuzz");
   if (rec) {
     const auto a = tfrig::watch::analyse(*rec);
-    (void)tfrig::watch::render_text(*rec, a);
-    (void)tfrig::watch::render_json(*rec, a).dump();
+    (void)tfrig::watch::render_text(*rec, a, "zh_CN");
+    (void)tfrig::watch::render_json(*rec, a, "en").dump();
     (void)tfrig::watch::render_csv(*rec, a);
   }
   return 0;

@@ -35,12 +35,12 @@ inline int fuzz_knowledge_file(const char* file, const uint8_t* data, size_t siz
     q.cudnn = "8.9";
     q.gpu = "cc:8.6";
     q.python = "3.11";
-    (void)knowledge::compat_to_text(knowledge::check_compat(*k, q));
+    (void)knowledge::compat_to_text(knowledge::check_compat(*k, q), "zh_CN");
     q.gpu = "Tesla K80";
     q.os = "windows";
-    (void)knowledge::compat_to_json(knowledge::check_compat(*k, q)).dump();
+    (void)knowledge::compat_to_json(knowledge::check_compat(*k, q), "en").dump();
   }
-  (void)knowledge::compat_matrix_text(*k);
+  (void)knowledge::compat_matrix_text(*k, "zh_CN");
   (void)k->find_gpu("A100");
   for (const auto& inv : {testing::healthy(), testing::cpu_only()}) {
     rules::Context ctx{inv, *k, rules::resolve_target(inv, *k, std::nullopt), std::nullopt};
