@@ -2,9 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+
 #include <random>
 #include <string>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 namespace tfrig::core {
 namespace {
@@ -73,6 +80,35 @@ TEST(Crc32c, MaskMatchesTensorFlow) {
   EXPECT_EQ(crc32c_mask(0), 0xa282ead8u);
   for (uint32_t v : {0u, 1u, 0xE3069283u, 0xffffffffu, 0x80000000u}) EXPECT_EQ(crc32c_unmask(crc32c_mask(v)), v);
 }
+
+#if defined(__x86_64__)
+// XINUSE, read with XGETBV and ECX = 1 (Intel SDM vol. 1, 13.6): bit 2 is set
+// while the upper halves of YMM0-15 are not known to be zero, bit 6 the same
+// for the upper halves of ZMM0-15. Not every CPU can read it (CPUID 0Dh.1 EAX
+// bit 2); nullopt there.
+std::optional<uint64_t> xinuse() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & (1u << 27)) == 0) return std::nullopt;  // OSXSAVE
+  if (__get_cpuid_count(0xD, 1, &a, &b, &c, &d) == 0 || (a & (1u << 2)) == 0) return std::nullopt;
+  uint32_t lo = 0, hi = 0;
+  asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+  return (uint64_t{hi} << 32) | lo;
+}
+
+// ISA-L's AVX-512 path left the upper vector state dirty, and every SSE
+// instruction after it (libm's included) ran slowly: the plan estimator 10x.
+// What is checked is the state itself, not a time.
+TEST(Crc32c, IsalLeavesTheUpperVectorStateClean) {
+  const auto impls = available();
+  if (std::find(impls.begin(), impls.end(), Crc32cImpl::kIsal) == impls.end()) GTEST_SKIP() << "built without ISA-L";
+  const std::string data(1 << 20, 'x');
+  const auto crc = crc32c_extend_with(Crc32cImpl::kIsal, 0, data.data(), data.size());
+  const auto state = xinuse();
+  if (!state) GTEST_SKIP() << "this CPU cannot read XINUSE";
+  ASSERT_TRUE(crc.has_value());
+  EXPECT_EQ(*state & 0x44u, 0u) << "XINUSE 0x" << std::hex << *state;
+}
+#endif
 
 }  // namespace
 }  // namespace tfrig::core
