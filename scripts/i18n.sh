@@ -8,6 +8,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+# Debian's python3 first: a pyenv shim first on PATH costs ~1.5 s a start.
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
 
 # The markers of src/core/i18n.h, and the texts of data/knowledge/*.json that
 # users read (scripts/knowledge_pot.py). --keyword= drops xgettext's defaults (gettext, dgettext ...);
@@ -25,10 +28,10 @@ extract() {
   # xgettext leaves the charset as a placeholder when every msgid is ASCII.
   sed -i 's/charset=CHARSET/charset=UTF-8/' "$out.code"
   # Messages marked @{...}@ in setup's templates (src/setup/templates.h).
-  python3 "$root/scripts/extract_template_messages.py" "$out.templates" src/setup/templates/*.in
+  "$python" "$root/scripts/extract_template_messages.py" "$out.templates" src/setup/templates/*.in
   # The human texts of data/knowledge/*.json (a log line's meaning, cause and
   # fix): xgettext reads no JSON, so a script writes them as a fragment.
-  python3 "$root/scripts/knowledge_pot.py" "$out.knowledge"
+  "$python" "$root/scripts/knowledge_pot.py" "$out.knowledge"
   msgcat --use-first --sort-output --add-location=file -o "$out" "$out.code" "$out.templates" "$out.knowledge"
   rm -f "$out.code" "$out.templates" "$out.knowledge"
 }
@@ -63,7 +66,7 @@ case "${1:-}" in
         status=1
       fi
       # Every translation uses the fields of its English message ({} / {N}).
-      python3 "$root/scripts/check_po_fields.py" "$po" || status=1
+      "$python" "$root/scripts/check_po_fields.py" "$po" || status=1
       # Every message of the template must be in the catalog, translated.
       if ! msgcmp "$po" po/tfrig.pot 2>&1; then
         echo "$po: lacks messages of po/tfrig.pot: run scripts/i18n.sh update and translate them" >&2

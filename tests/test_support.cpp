@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <grp.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -64,6 +65,11 @@ std::vector<std::string> hwloc_root_names() {
 }
 
 std::string binary_path() { return TFRIG_BINARY; }
+
+const std::string& python3() {
+  static const std::string kPython = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  return kPython;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -192,12 +198,14 @@ RunResult run_tfrig(const std::vector<std::string>& args, const RunOptions& opti
     ::_exit(127);
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
+  rusage usage{};
+  while (::wait4(pid, &status, 0, &usage) < 0) {
     if (errno != EINTR) {
-      ADD_FAILURE() << "waitpid: " << std::strerror(errno);
+      ADD_FAILURE() << "wait4: " << std::strerror(errno);
       return result;
     }
   }
+  result.max_rss_kib = usage.ru_maxrss;
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
   result.out = read_file(out_path);

@@ -21,6 +21,11 @@ std::vector<std::string> root_names();
 std::vector<std::string> hwloc_root_names();
 // TFRIG_BINARY (the built tfrig).
 std::string binary_path();
+// The python3 the project's dependency lists install (Debian's /usr/bin/python3,
+// with python3-yaml and python3-protobuf), or python3 on PATH when there is none.
+// A pyenv shim first on PATH costs about 1.5 s a start (0.2 s for Debian's) and
+// lacks Debian's modules: the setup grid alone starts python some 120 times.
+const std::string& python3();
 
 // Whole file as bytes; an empty string (and a gtest failure) when unreadable.
 std::string read_file(const std::string& path);
@@ -64,6 +69,7 @@ struct RunResult {
   int exit_code = -1;  // the exit status; 128+N when killed by signal N
   std::string out;
   std::string err;
+  long max_rss_kib = 0;  // this child's own peak resident set (wait4), not earlier children's
 };
 
 struct RunOptions {

@@ -26,7 +26,7 @@ TEST(DeployManifests, YamllintPasses) {
 }
 
 TEST(DeployManifests, KubernetesObjectsAreWellFormed) {
-  const std::string python = test::find_program("python3");
+  const std::string python = test::python3() == "python3" ? test::find_program("python3") : test::python3();
   if (python.empty() || !have_pyyaml(python)) GTEST_SKIP() << "python3 with PyYAML (python3-yaml) not installed";
   const std::string script = test::repo_root() + "/tests/deploy/check_manifests.py";
   const auto r = test::run_command({python, script, test::repo_root()});

@@ -311,12 +311,12 @@ TEST(SetupHostile, NoSnapshotValueBecomesCodeInAnyMethod) {
       << tfrig::test::read_file(log);
   // tuning.py: compiled and run with a stand-in tensorflow.
   tfrig::test::write_file(tmp.file("run_tuning.py"), kRunTuning);
-  EXPECT_EQ(sh("python3 " + shell_word(tmp.file("run_tuning.py")) + list(pythons) + " >" + shell_word(log) + " 2>&1"), 0)
+  EXPECT_EQ(sh(tfrig::test::python3() + " " + shell_word(tmp.file("run_tuning.py")) + list(pythons) + " >" + shell_word(log) + " 2>&1"), 0)
       << tfrig::test::read_file(log);
   // compose.yaml (python3-yaml) and daemon.json parse, with only tfrig's keys.
-  if (sh("python3 -c 'import yaml' 2>/dev/null") == 0) {
+  if (sh(tfrig::test::python3() + " -c 'import yaml' 2>/dev/null") == 0) {
     tfrig::test::write_file(tmp.file("parse.py"), kParseData);
-    EXPECT_EQ(sh("python3 " + shell_word(tmp.file("parse.py")) + list(data_files) + " >" + shell_word(log) + " 2>&1"), 0)
+    EXPECT_EQ(sh(tfrig::test::python3() + " " + shell_word(tmp.file("parse.py")) + list(data_files) + " >" + shell_word(log) + " 2>&1"), 0)
         << tfrig::test::read_file(log);
   }
   // --dry-run of each script a payload went into, in a throwaway root with stubs.
@@ -392,7 +392,7 @@ TEST(SetupHostile, ImportedXmlProductNameStaysAComment) {
                shell_word(root) + " TFRIG_VENV=" + shell_word(root + "/venv") + " bash " + shell_word(out + "/install.sh") + " --dry-run >/dev/null 2>&1"),
             0);
   tfrig::test::write_file(tmp.file("run_tuning.py"), kRunTuning);
-  EXPECT_EQ(sh("python3 " + shell_word(tmp.file("run_tuning.py")) + " " + shell_word(out + "/tuning.py") + " >/dev/null 2>&1"), 0);
+  EXPECT_EQ(sh(tfrig::test::python3() + " " + shell_word(tmp.file("run_tuning.py")) + " " + shell_word(out + "/tuning.py") + " >/dev/null 2>&1"), 0);
   EXPECT_TRUE(tfrig::test::list_dir(victim).empty()) << "a payload from <product_name> ran";
 }
 

@@ -65,14 +65,14 @@ TEST(SetupQuote, PythonReadsEveryPythonPlaceBackAsTheValue) {
     expected += one + "|" + one + "|" + one + "|" + one + "|";
   }
   program += "sys.stdout.write(''.join(x + '|' for x in out))\n";
-  EXPECT_EQ(run("python3", program), "0:" + expected);
+  EXPECT_EQ(run(tfrig::test::python3(), program), "0:" + expected);
   EXPECT_EQ(quote::py_code("12"), "12");
   EXPECT_EQ(quote::py_code("None"), "None");
   EXPECT_EQ(quote::py_code("1); import os #"), "\"1); import os #\"");
 }
 
 TEST(SetupQuote, YamlReadsEveryYamlPlaceBackAsTheValue) {
-  if (sh("python3 -c 'import yaml' 2>/dev/null") != 0) GTEST_SKIP() << "python3-yaml is not installed";
+  if (sh(tfrig::test::python3() + " -c 'import yaml' 2>/dev/null") != 0) GTEST_SKIP() << "python3-yaml is not installed";
   std::string yaml = "# values\nitems:\n";
   for (const auto& v : values()) {
     yaml += "  - " + quote::yaml_scalar(v) + "  # " + quote::comment(v) + "\n";
@@ -85,7 +85,7 @@ TEST(SetupQuote, YamlReadsEveryYamlPlaceBackAsTheValue) {
   for (const auto& v : values()) {
     for (int i = 0; i < 3; ++i) expected += quote::one_line(v) + "|";
   }
-  EXPECT_EQ(run("python3", "import yaml,sys\nd = yaml.safe_load(open('" + tmp.file("v.yaml") +
+  EXPECT_EQ(run(tfrig::test::python3(), "import yaml,sys\nd = yaml.safe_load(open('" + tmp.file("v.yaml") +
                                "'))\nsys.stdout.write(''.join(str(x) + '|' for x in d['items']))\n"),
             "0:" + expected);
 }

@@ -209,19 +209,7 @@ TEST_P(SetupDryRun, RefusesAnotherOs) {
   EXPECT_NE(text.find("written for " + out.plan->os->os_id), std::string::npos) << text;
 }
 
-std::vector<Cell> dry_run_cells() {
-  std::vector<Cell> out;
-  for (const auto& c : cells()) {
-    if (c.refused) continue;
-    // One cell per method and OS is enough to run every template.
-    bool seen = false;
-    for (const auto& o : out) seen = seen || (o.method == c.method && o.os == c.os && o.mirror == c.mirror);
-    if (!seen) out.push_back(c);
-  }
-  return out;
-}
-
-INSTANTIATE_TEST_SUITE_P(Grid, SetupDryRun, ::testing::ValuesIn(dry_run_cells()), cell_name);
+INSTANTIATE_TEST_SUITE_P(Grid, SetupDryRun, ::testing::ValuesIn(script_run_cells()), cell_name);
 
 // ---- the same scripts written in Chinese ----
 // install.sh's comments and messages follow the language setup ran in; its
@@ -286,7 +274,7 @@ std::vector<Cell> mirror_cells() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Grid, SetupShellZh, ::testing::ValuesIn(mirror_cells()), cell_name);
+INSTANTIATE_TEST_SUITE_P(Grid, SetupShellZh, ::testing::ValuesIn(covering_cells(mirror_cells())), cell_name);
 
 }  // namespace
 }  // namespace tfrig::setup::test
@@ -409,26 +397,7 @@ TEST_P(SetupIdempotent, SecondRunChangesNothing) {
   EXPECT_NE(second.find("install.sh: done."), std::string::npos) << second;
 }
 
-std::vector<Cell> idempotent_cells() {
-  std::vector<Cell> out;
-  for (const auto& c : cells()) {
-    if (c.refused) continue;
-    bool seen = false;
-    for (const auto& o : out) seen = seen || (o.method == c.method && o.os == c.os && o.mirror == c.mirror);
-    if (!seen) out.push_back(c);
-  }
-  return out;
-}
-
-std::string name_of(const ::testing::TestParamInfo<Cell>& p) {
-  std::string s = p.param.name;
-  for (char& ch : s) {
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  }
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(Grid, SetupIdempotent, ::testing::ValuesIn(idempotent_cells()), name_of);
+INSTANTIATE_TEST_SUITE_P(Grid, SetupIdempotent, ::testing::ValuesIn(script_run_cells()), cell_name);
 
 }  // namespace
 }  // namespace tfrig::setup::test

@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -39,6 +40,43 @@ inline std::vector<Cell> working_cells() {
   std::vector<Cell> out;
   for (const auto& c : cells()) {
     if (!c.refused) out.push_back(c);
+  }
+  return out;
+}
+// The cells a slow check takes (a real run of install.sh against stubs, the
+// Chinese script through shellcheck, compose.yaml through a YAML parser; 0.5-4 s
+// a cell): those on the default sources and under --mirror cn (the preset most
+// readers take), and one cell for each other preset, the method turning from
+// preset to preset so that each method meets several presets, a cloud's public
+// and intranet hosts among them. Every (preset, method) pair is still written,
+// parsed and shellchecked by SetupFiles and SetupShell; running all of them here
+// cost the test run minutes of CPU for host names that only differ in text those
+// suites check.
+inline std::vector<Cell> covering_cells(const std::vector<Cell>& in) {
+  std::vector<Cell> out;
+  std::vector<std::string> presets;  // the presets other than cn, in order of first appearance
+  for (const auto& c : in) {
+    if (c.refused) continue;
+    if (c.mirror.empty() || c.mirror == "cn") out.push_back(c);
+    else if (std::find(presets.begin(), presets.end(), c.mirror) == presets.end()) presets.push_back(c.mirror);
+  }
+  for (size_t k = 0; k < presets.size(); ++k) {
+    std::vector<const Cell*> of_preset;
+    for (const auto& c : in) {
+      if (!c.refused && c.mirror == presets[k]) of_preset.push_back(&c);
+    }
+    out.push_back(*of_preset[k % of_preset.size()]);
+  }
+  return out;
+}
+// One cell per (method, OS, preset) of covering_cells(cells()): enough to run
+// every template of install.sh.
+inline std::vector<Cell> script_run_cells() {
+  std::vector<Cell> out;
+  for (const auto& c : covering_cells(cells())) {
+    bool seen = false;
+    for (const auto& o : out) seen = seen || (o.method == c.method && o.os == c.os && o.mirror == c.mirror);
+    if (!seen) out.push_back(c);
   }
   return out;
 }

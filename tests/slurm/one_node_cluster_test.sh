@@ -46,7 +46,10 @@ wait_for() {
   for _ in $(seq 300); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
   fail "timed out waiting for: $*"
 }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# Debian's python3 first (a pyenv shim on PATH costs ~1.5 s a start).
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
+free_port() { "$python" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # munge: its own key, socket and files.
 mkdir -m 0700 "$work/munge"
@@ -122,7 +125,7 @@ TFRIG_DOCTOR_ARGS="--from $repo/tests/data/nvidia-bug-report/pavana27__Lambda-Bu
 echo "clean machine: node $(node_state)"
 
 # 2. Pack as a job array: 48 JPEGs in 3 classes, small shards.
-python3 - "$work/data" <<'PY'
+"$python" - "$work/data" <<'PY'
 import os, random, sys
 rng = random.Random(5)
 for c in ("cat", "dog", "emu"):
