@@ -457,6 +457,49 @@ TEST(PlanMachine, MatchesNvmlNamesToTheCatalogByWholeWords) {
   EXPECT_EQ(id_of("Quadro P400", 2), "unknown");
 }
 
+// Issue 29's catalog rows for Lambda's published runs. NVIDIA's
+// open-gpu-kernel-modules README gives the Quadro RTX 6000 and 8000 the same
+// device ids 1E30 and 1E78 (only the subsystem ids differ, which the
+// inventory does not carry): the memory NVML reports decides, as for the A2
+// and A16. Memory sizes as TensorFlow printed them in Lambda's logs
+// (lambda-tensorflow-benchmark@e086e0e7: "deviceMemorySize: 47.46GiB" for the
+// RTX 8000, "10.92GiB" for the GTX 1080 Ti).
+TEST(PlanMachine, QuadroRtx6000And8000ShareDeviceIdsAndMemoryDecides) {
+  const auto gpus = plan_gpus_from_catalog();
+  auto by_id = [&](uint32_t device_id, double memory_gib) {
+    inventory::Gpu g;
+    g.pci_device_id = device_id;
+    g.memory_total_bytes = static_cast<uint64_t>(memory_gib * static_cast<double>(core::kGiB));
+    return candidate_for(g, gpus).id;
+  };
+  EXPECT_EQ(by_id(0x1E30, 47.46), "quadro-rtx-8000");
+  EXPECT_EQ(by_id(0x1E30, 23.6), "quadro-rtx-6000");
+  EXPECT_EQ(by_id(0x1E78, 47.46), "quadro-rtx-8000");
+  EXPECT_EQ(by_id(0x1E78, 23.6), "quadro-rtx-6000");
+  EXPECT_EQ(by_id(0x1E36, 23.6), "quadro-rtx-6000");
+  EXPECT_EQ(by_id(0x1B06, 10.92), "gtx-1080-ti");  // pci.ids: GP102 [GeForce GTX 1080 Ti]
+  EXPECT_EQ(by_id(0x2484, 7.8), "rtx-3070");       // pci.ids: GA104 [GeForce RTX 3070]
+  auto by_name = [&](const char* name, double memory_gib) {
+    inventory::Gpu g;
+    g.name = name;
+    g.memory_total_bytes = static_cast<uint64_t>(memory_gib * static_cast<double>(core::kGiB));
+    return candidate_for(g, gpus).id;
+  };
+  // The names TensorFlow's device lines give in those logs.
+  EXPECT_EQ(by_name("Quadro RTX 8000", 47.46), "quadro-rtx-8000");
+  EXPECT_EQ(by_name("Quadro RTX 6000", 23.6), "quadro-rtx-6000");
+  EXPECT_EQ(by_name("GeForce GTX 1080 Ti", 10.92), "gtx-1080-ti");
+  EXPECT_EQ(by_name("GeForce RTX 3070", 7.8), "rtx-3070");
+  // The Ada workstation card keeps its own row.
+  EXPECT_EQ(by_name("NVIDIA RTX 6000 Ada Generation", 47.5), "rtx-6000-ada");
+  // Pascal has no tensor cores: mixed precision is planned at the FP32 rate.
+  const auto gtx = std::find_if(gpus.begin(), gpus.end(), [](const GpuCandidate& c) { return c.id == "gtx-1080-ti"; });
+  ASSERT_NE(gtx, gpus.end());
+  EXPECT_FALSE(gtx->fp16_tflops.has_value());
+  ASSERT_TRUE(gtx->fp32_tflops.has_value());
+  EXPECT_NEAR(*gtx->fp32_tflops, 11.34, 1e-9);
+}
+
 TEST(PlanMachine, FallsBackToPciDevices) {
   const auto gpus = fixture_gpus();
   inventory::Inventory inv;
