@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/message.h"
 #include "core/result.h"
 #include "inventory/inventory.h"
 
@@ -30,10 +31,11 @@ std::string status_label(Status status);                        // as the reader
 
 // One metric of one benchmark, aggregated over its samples.
 // What the knowledge base says this hardware should reach (bench/expectation.h).
+// Its texts are messages, rendered by each output in its language.
 struct Expectation {
-  double value = 0;    // in the measurement's unit
-  std::string basis;   // "catalog peak, dense tensor-core bf16" / "PCIe Gen 5 x16 link rate"
-  std::string source;  // where the figure comes from
+  double value = 0;      // in the measurement's unit
+  core::Message basis;   // "catalog peak, dense tensor-core bf16" / "PCIe Gen 5 x16 link rate"
+  core::Message source;  // where the figure comes from
 };
 
 struct Measurement {
@@ -47,9 +49,11 @@ struct Measurement {
   double cv = 0;  // coefficient of variation: sample standard deviation / mean
   nlohmann::json params = nlohmann::json::object();
   Status status = Status::kOk;
-  std::string reason;              // why skipped or failed; empty when ok
-  std::vector<std::string> notes;  // what the user should know about an ok result
-  double seconds = 0;              // wall time spent on this metric, warm-up included
+  // Texts are messages: JSON writes them in the output language (English
+  // unless --lang), the table in the reader's (to_json, render_text).
+  core::Message reason;              // why skipped or failed; empty when ok
+  std::vector<core::Message> notes;  // what the user should know about an ok result
+  double seconds = 0;                // wall time spent on this metric, warm-up included
   // From the history with --compare: the previous run's median on this machine.
   std::optional<double> previous_median;
   std::string previous_timestamp;
@@ -94,7 +98,7 @@ class Benchmark {
   // still lists each of them with the reason.
   virtual std::vector<std::pair<std::string, std::string>> metrics() const = 0;
   // nullopt when it can run here; else the reason it is skipped.
-  virtual std::optional<std::string> skip_reason(const RunContext& ctx) const = 0;
+  virtual std::optional<core::Message> skip_reason(const RunContext& ctx) const = 0;
   // Measures every metric through runner.measure()/skip()/fail().
   virtual void run(const RunContext& ctx, Runner& runner) = 0;
 };
@@ -102,5 +106,9 @@ class Benchmark {
 // Every benchmark, in the order they run.
 std::vector<std::unique_ptr<Benchmark>> all_benchmarks();
 std::vector<std::string> benchmark_ids();
+
+// An error as a measurement's reason: its message ("PATH: text"), or its
+// text as it is when it was built from a plain string.
+core::Message error_reason(const core::Error& e);
 
 }  // namespace tfrig::bench

@@ -43,6 +43,17 @@ int usable_cpus() {
   return n > 0 ? static_cast<int>(n) : 1;
 }
 
+namespace {
+
+// The hypervisor's name as the probe stored it; "unknown" is a word of
+// tfrig's (inventory::fact_word) and translates where it is shown.
+core::MessageArg virtualization_arg(const std::string& stored) {
+  if (stored == "unknown") return core::Message(N_("unknown"));
+  return stored;
+}
+
+}  // namespace
+
 BenchContext make_context(const inventory::Inventory& inv, const Config& config) {
   BenchContext c;
   c.tool_version = TFRIG_VERSION;
@@ -60,48 +71,48 @@ BenchContext make_context(const inventory::Inventory& inv, const Config& config)
   c.build_type = is_debug_build() ? "debug" : "release";
 
   if (is_debug_build()) {
-    c.warnings.push_back(
-        _("debug build: compiled without optimisation or with assertions; numbers are not representative"));
+    c.warnings.emplace_back(
+        N_("debug build: compiled without optimisation or with assertions; numbers are not representative"));
   }
   if (c.governor && *c.governor != "performance") {
     // powersave/ondemand/schedutil ramp the clock up only under load, so
     // short samples start slow (kernel docs, Documentation/admin-guide/pm/cpufreq.rst).
-    c.warnings.push_back(
-        trf("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers",
-            *c.governor));
+    c.warnings.emplace_back(
+        N_("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers"),
+        *c.governor);
   }
   if (c.virtualization && *c.virtualization == "unknown hypervisor") {
     // The CPU's hypervisor flag without a name (probe/host_probe.cpp): one sentence, not "under unknown hypervisor".
-    c.warnings.push_back(_(
+    c.warnings.emplace_back(N_(
         "running in a virtual machine (hypervisor not identified): storage and memory numbers include the hypervisor and neighbours sharing the host"));
   } else if (c.virtualization && *c.virtualization != "none") {
-    c.warnings.push_back(
-        trf("running under {}: storage and memory numbers include the hypervisor and neighbours sharing the host",
-            inventory::fact_word(*c.virtualization)));
+    c.warnings.emplace_back(
+        N_("running under {}: storage and memory numbers include the hypervisor and neighbours sharing the host"),
+        virtualization_arg(*c.virtualization));
   }
   double loads[1] = {-1};
   if (getloadavg(loads, 1) == 1) {
     c.load_average = loads[0];
     // Another process holding a quarter of the CPUs already bends all-core results.
     if (loads[0] > 0.25 * c.online_cpus + 0.5) {
-      c.warnings.push_back(trnf("load average is {0} on {1} CPU: other work is running and will share the CPUs",
-                                "load average is {0} on {1} CPUs: other work is running and will share the CPUs",
-                                static_cast<uint64_t>(c.online_cpus), std::to_string(loads[0]).substr(0, 4),
-                                c.online_cpus));
+      c.warnings.push_back(core::Message::plural(
+          NP_("load average is {0} on {1} CPU: other work is running and will share the CPUs",
+              "load average is {0} on {1} CPUs: other work is running and will share the CPUs"),
+          static_cast<uint64_t>(c.online_cpus), std::to_string(loads[0]).substr(0, 4), c.online_cpus));
     }
   }
   if (inv.memory.swap_used_bytes && *inv.memory.swap_used_bytes > 0) {
-    c.warnings.push_back(_("swap is in use: large memory benchmarks may page"));
+    c.warnings.emplace_back(N_("swap is in use: large memory benchmarks may page"));
   }
   if (c.threads > c.online_cpus) {
-    c.warnings.push_back(trnf("--threads {0} is more than the {1} CPU this process may use",
-                              "--threads {0} is more than the {1} CPUs this process may use",
-                              static_cast<uint64_t>(c.online_cpus), c.threads, c.online_cpus));
+    c.warnings.push_back(core::Message::plural(NP_("--threads {0} is more than the {1} CPU this process may use",
+                                                   "--threads {0} is more than the {1} CPUs this process may use"),
+                                               static_cast<uint64_t>(c.online_cpus), c.threads, c.online_cpus));
   }
   return c;
 }
 
-nlohmann::json to_json(const BenchContext& c) {
+nlohmann::json to_json(const BenchContext& c, std::string_view language) {
   nlohmann::json j;
   j["tool_version"] = c.tool_version;
   j["timestamp"] = c.timestamp;
@@ -116,7 +127,8 @@ nlohmann::json to_json(const BenchContext& c) {
   j["virtualization"] = c.virtualization ? nlohmann::json(*c.virtualization) : nlohmann::json(nullptr);
   j["build_type"] = c.build_type;
   j["load_average"] = c.load_average >= 0 ? nlohmann::json(c.load_average) : nlohmann::json(nullptr);
-  j["warnings"] = c.warnings;
+  j["warnings"] = nlohmann::json::array();
+  for (const auto& w : c.warnings) j["warnings"].push_back(core::render(w, language));
   return j;
 }
 
@@ -145,7 +157,7 @@ BenchContext context_from_json(const nlohmann::json& j) {
   c.load_average = num("load_average", -1);
   if (auto it = j.find("warnings"); it != j.end() && it->is_array()) {
     for (const auto& w : *it) {
-      if (w.is_string()) c.warnings.push_back(w.get<std::string>());
+      if (w.is_string()) c.warnings.emplace_back("{}", w.get<std::string>());
     }
   }
   return c;

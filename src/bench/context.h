@@ -5,11 +5,13 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/benchmark.h"
+#include "core/message.h"
 #include "inventory/inventory.h"
 
 namespace tfrig::bench {
@@ -26,9 +28,9 @@ struct BenchContext {
   int numa_nodes = 0;
   std::optional<std::string> governor;
   std::optional<std::string> virtualization;
-  std::string build_type;    // "release" or "debug"
-  double load_average = -1;  // 1-minute load at the start; -1 unknown
-  std::vector<std::string> warnings;
+  std::string build_type;               // "release" or "debug"
+  double load_average = -1;             // 1-minute load at the start; -1 unknown
+  std::vector<core::Message> warnings;  // rendered by each output in its language
 };
 
 // True when this binary was built without optimisation or with assertions.
@@ -38,7 +40,9 @@ bool is_debug_build();
 // a debug build, a virtual machine, other load on the CPUs, swap in use.
 BenchContext make_context(const inventory::Inventory& inventory, const Config& config);
 
-nlohmann::json to_json(const BenchContext& context);
+// The warnings in `language` ("en" for the history).
+nlohmann::json to_json(const BenchContext& context, std::string_view language);
+// Warnings read back show as they were stored (core::Message("{}", text)).
 BenchContext context_from_json(const nlohmann::json& j);
 
 // Online CPUs this process may run on (sched_getaffinity), at least 1.

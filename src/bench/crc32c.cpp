@@ -30,7 +30,7 @@ class Crc32cBenchmark final : public Benchmark {
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"crc32c", "GB/s"}, {"crc32c_isal", "GB/s"}, {"crc32c_sse42", "GB/s"}, {"crc32c_portable", "GB/s"}};
   }
-  std::optional<std::string> skip_reason(const RunContext&) const override { return std::nullopt; }
+  std::optional<core::Message> skip_reason(const RunContext&) const override { return std::nullopt; }
 
   void run(const RunContext& ctx, Runner& runner) override {
     std::vector<unsigned char> buf(kBufferBytes);
@@ -70,8 +70,8 @@ class Crc32cBenchmark final : public Benchmark {
       params["implementation"] = core::crc32c_impl_name(impl);
       if (!core::crc32c_extend_with(impl, 0, buf.data(), 1)) {
         runner.skip(metric, "GB/s",
-                    impl == core::Crc32cImpl::kIsal ? _("built without ISA-L (libisal-dev)")
-                                                    : _("this CPU or build lacks SSE4.2"),
+                    core::Message(impl == core::Crc32cImpl::kIsal ? N_("built without ISA-L (libisal-dev)")
+                                                                  : N_("this CPU or build lacks SSE4.2")),
                     params);
         continue;
       }

@@ -49,7 +49,7 @@ core::Result<Driver> load_driver_once() {
   auto opened = open_library(name);
   if (!opened)
     return core::fail(core::ErrorCode::kNotFound, name,
-                      trf("not found: no NVIDIA driver ({})", opened.error().message));
+                      core::Message(N_("not found: no NVIDIA driver ({})"), opened.error().message));
   d.handle = *opened;
   std::string missing;
   // The unversioned names of the memory calls take 32-bit device pointers
@@ -78,7 +78,7 @@ core::Result<Driver> load_driver_once() {
   resolve(d.handle, {"cuGetErrorString"}, d.cuGetErrorString, optional_missing);
   if (!ok) {
     return core::fail(core::ErrorCode::kUnsupported, name,
-                      trf("lacks {}: driver too old or not the NVIDIA driver library", missing));
+                      core::Message(N_("lacks {}: driver too old or not the NVIDIA driver library"), missing));
   }
   return d;
 }
@@ -103,8 +103,8 @@ core::Result<CublasLt> load_cublaslt_once() {
   }
   if (lt.handle == nullptr) {
     return core::fail(core::ErrorCode::kNotFound, "libcublasLt.so.{13,12,11}",
-                      _("not found (also not in /usr/local/cuda/lib64): install the CUDA toolkit's cuBLAS "
-                        "or add its lib64 to LD_LIBRARY_PATH"));
+                      core::Message(N_("not found (also not in /usr/local/cuda/lib64): install the CUDA toolkit's "
+                                       "cuBLAS or add its lib64 to LD_LIBRARY_PATH")));
   }
   std::string missing;
   resolve(lt.handle, {"cublasLtCreate"}, lt.cublasLtCreate, missing);
@@ -120,7 +120,7 @@ core::Result<CublasLt> load_cublaslt_once() {
   resolve(lt.handle, {"cublasLtMatmulAlgoGetHeuristic"}, lt.cublasLtMatmulAlgoGetHeuristic, missing);
   resolve(lt.handle, {"cublasLtMatmul"}, lt.cublasLtMatmul, missing);
   bool ok = missing.empty();
-  if (!ok) return core::fail(core::ErrorCode::kUnsupported, lt.soname, trf("lacks {}", missing));
+  if (!ok) return core::fail(core::ErrorCode::kUnsupported, lt.soname, core::Message(N_("lacks {}"), missing));
   return lt;
 }
 

@@ -37,7 +37,7 @@ class DecodeBenchmark final : public Benchmark {
             {"decode_augment_1_core", "images/s"},
             {"decode_augment_all_cores", "images/s"}};
   }
-  std::optional<std::string> skip_reason(const RunContext&) const override { return std::nullopt; }
+  std::optional<core::Message> skip_reason(const RunContext&) const override { return std::nullopt; }
   void run(const RunContext& ctx, Runner& runner) override;
 };
 
@@ -52,15 +52,18 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
       ctx.config.data_dir.empty()
           ? codec::generate_jpegs(ctx.config.quick ? 8 : kGeneratedImages, kImageWidth, kImageHeight, kImageQuality, 42)
           : load_user_jpegs(ctx.config.data_dir);
-  std::string why;
+  core::Message why;
   if (!set) {
-    why = set.error().to_string();
+    why = error_reason(set.error());
   } else if (set->images.empty()) {
     // Up to three of the rejected files with their reasons: usually one
     // look at them says whether the data is corrupt or just not JPEG.
-    std::string examples;
-    for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) examples += _("; ") + set->rejected[i];
-    why = trf("{0}: no decodable JPEG ({1} rejected{2})", ctx.config.data_dir, set->rejected.size(), examples);
+    core::Message examples("{}", std::string());  // not a catalog pattern: nothing yet
+    for (size_t i = 0; i < set->rejected.size() && i < 3; ++i) {
+      examples = core::Message("{0}{1}{2}", std::move(examples), core::Message(N_("; ")), set->rejected[i]);
+    }
+    why = core::Message(N_("{0}: no decodable JPEG ({1} rejected{2})"), ctx.config.data_dir, set->rejected.size(),
+                        std::move(examples));
   }
   if (!why.empty()) {
     for (const auto& [metric, unit] : metrics()) runner.fail(metric, unit, why);
@@ -96,14 +99,14 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
         return codec::decode_sample(*set, threads, augment, ctx.config.sample_seconds, ctx.cancelled, 7, &failed);
       });
       if (failed.images > 0) {
-        m.notes.push_back(trnf("{0} image failed to decode and was skipped; first: {1}",
-                               "{0} images failed to decode and were skipped; first: {1}", failed.images, failed.images,
-                               failed.first_error));
+        m.notes.push_back(core::Message::plural(NP_("{0} image failed to decode and was skipped; first: {1}",
+                                                    "{0} images failed to decode and were skipped; first: {1}"),
+                                                failed.images, failed.images, failed.first_error));
       }
       if (!set->rejected.empty()) {
-        m.notes.push_back(trnf("{0} file skipped as corrupt or not JPEG; first: {1}",
-                               "{0} files skipped as corrupt or not JPEG; first: {1}", set->rejected.size(),
-                               set->rejected.size(), set->rejected.front()));
+        m.notes.push_back(core::Message::plural(NP_("{0} file skipped as corrupt or not JPEG; first: {1}",
+                                                    "{0} files skipped as corrupt or not JPEG; first: {1}"),
+                                                set->rejected.size(), set->rejected.size(), set->rejected.front()));
       }
       if (threads == 1) {
         (augment ? one_core_augment : one_core_decode) = m.median;
@@ -113,8 +116,8 @@ void DecodeBenchmark::run(const RunContext& ctx, Runner& runner) {
       }
       if (ctx.threads == 1) {
         runner.skip(fmt::format("decode{}_all_cores", augment ? "_augment" : ""), "images/s",
-                    ctx.config.threads == 1 ? _("--threads 1 asks for one core: see the 1_core result")
-                                            : _("only one CPU available: see the 1_core result"));
+                    core::Message(ctx.config.threads == 1 ? N_("--threads 1 asks for one core: see the 1_core result")
+                                                          : N_("only one CPU available: see the 1_core result")));
         break;
       }
     }

@@ -21,10 +21,10 @@ std::string bus_device_function(std::string_view id) {
   return id.size() < 7 ? std::string() : core::to_lower(id.substr(id.size() - 7));
 }
 
-std::string sources_text(const knowledge::GpuSpec& spec) {
+core::Message sources_text(const knowledge::GpuSpec& spec) {
   std::string out;
   for (const std::string& s : spec.sources) out += (out.empty() ? "" : "; ") + s;
-  return out.empty() ? _("GPU catalog (data/knowledge/gpus.json)") : out;
+  return out.empty() ? core::Message(N_("GPU catalog (data/knowledge/gpus.json)")) : core::Message("{}", out);
 }
 
 // gemm: the catalog's dense peak for the precision the metric measured.
@@ -37,19 +37,19 @@ std::optional<Expectation> gemm_expectation(const Measurement& m, const knowledg
   if (!match || match->spec == nullptr) return std::nullopt;
   const knowledge::GpuSpec& spec = *match->spec;
   std::optional<double> peak;
-  std::string basis;
+  core::Message basis;
   if (m.metric == "fp32") {
     peak = spec.fp32_tflops;
-    basis = trf("catalog peak, fp32 on CUDA cores of the {}", spec.name);
+    basis = core::Message(N_("catalog peak, fp32 on CUDA cores of the {}"), spec.name);
   } else if (m.metric == "tf32") {
     peak = spec.tf32_tensor_tflops_dense;
-    basis = trf("catalog peak, dense tf32 tensor cores of the {}", spec.name);
+    basis = core::Message(N_("catalog peak, dense tf32 tensor cores of the {}"), spec.name);
   } else if (m.metric == "fp16") {
     peak = spec.fp16_tensor_tflops_dense;
-    basis = trf("catalog peak, dense fp16 tensor cores of the {}", spec.name);
+    basis = core::Message(N_("catalog peak, dense fp16 tensor cores of the {}"), spec.name);
   } else if (m.metric == "bf16") {
     peak = spec.bf16_tensor_tflops_dense;
-    basis = trf("catalog peak, dense bf16 tensor cores of the {}", spec.name);
+    basis = core::Message(N_("catalog peak, dense bf16 tensor cores of the {}"), spec.name);
   }
   if (!peak || *peak <= 0) return std::nullopt;
   return Expectation{*peak, basis, sources_text(spec)};
@@ -78,8 +78,9 @@ std::optional<Expectation> pcie_expectation(const Measurement& m, const inventor
   const auto at_max = knowledge::pcie_link_bytes_per_second(gen, width);
   return Expectation{
       (at_max ? *at_max : *rate) / 1e9,
-      trf("PCIe Gen {0} x{1} link rate, one direction, before packet overhead (copies reach ~80-90%)", gen, width),
-      _("PCI-SIG transfer rates and line encodings (knowledge/pcie.cpp)")};
+      core::Message(N_("PCIe Gen {0} x{1} link rate, one direction, before packet overhead (copies reach ~80-90%)"),
+                    gen, width),
+      core::Message(N_("PCI-SIG transfer rates and line encodings (knowledge/pcie.cpp)"))};
 }
 
 }  // namespace

@@ -38,20 +38,24 @@ struct DeviceInfo {
 };
 
 // Why the GPU benchmarks cannot run here, or nullopt.
-std::optional<std::string> gpu_unavailable() {
+std::optional<core::Message> gpu_unavailable() {
   auto drv = cuda::load_driver();
   if (!drv) {
     // The one-line reason users search for; dlerror's text is in the -vv log.
-    if (drv.error().code == core::ErrorCode::kNotFound) return trf("{} not found: no NVIDIA driver", drv.error().where);
-    return drv.error().to_string();
+    if (drv.error().code == core::ErrorCode::kNotFound) {
+      return core::Message(N_("{} not found: no NVIDIA driver"), drv.error().where);
+    }
+    return error_reason(drv.error());
   }
   const cuda::Driver& d = **drv;
   // cuInit is idempotent; a failure here (no device, driver/kernel module
   // mismatch) is the most useful single line we can give.
-  if (CUresult rc = d.cuInit(0); rc != kCudaSuccess) return d.error_text("cuInit", rc);
+  if (CUresult rc = d.cuInit(0); rc != kCudaSuccess) return core::Message("{}", d.error_text("cuInit", rc));
   int count = 0;
-  if (CUresult rc = d.cuDeviceGetCount(&count); rc != kCudaSuccess) return d.error_text("cuDeviceGetCount", rc);
-  if (count == 0) return _("the NVIDIA driver sees no CUDA device");
+  if (CUresult rc = d.cuDeviceGetCount(&count); rc != kCudaSuccess) {
+    return core::Message("{}", d.error_text("cuDeviceGetCount", rc));
+  }
+  if (count == 0) return core::Message(N_("the NVIDIA driver sees no CUDA device"));
   return std::nullopt;
 }
 
@@ -146,25 +150,25 @@ class PcieBenchmark final : public Benchmark {
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"h2d_pinned", "GB/s"}, {"d2h_pinned", "GB/s"}, {"h2d_pageable", "GB/s"}, {"d2h_pageable", "GB/s"}};
   }
-  std::optional<std::string> skip_reason(const RunContext&) const override { return gpu_unavailable(); }
+  std::optional<core::Message> skip_reason(const RunContext&) const override { return gpu_unavailable(); }
 
   void run(const RunContext& ctx, Runner& runner) override {
     const cuda::Driver& d = **cuda::load_driver();
-    auto fail_all = [&](const std::string& why) {
+    auto fail_all = [&](const core::Message& why) {
       for (const auto& [metric, unit] : metrics()) runner.fail(metric, unit, why);
     };
     auto info = device_info(d, 0);
-    if (!info) return fail_all(info.error().to_string());
+    if (!info) return fail_all(error_reason(info.error()));
     GpuSession gpu(d);
-    if (auto s = gpu.open(0); !s) return fail_all(s.error().to_string());
+    if (auto s = gpu.open(0); !s) return fail_all(error_reason(s.error()));
     // 256 MiB per copy: long enough (milliseconds at PCIe 5.0 x16's ~64 GB/s)
     // that launch latency is far below 1%, as in nvbandwidth's large-buffer tests.
     size_t bytes = ctx.config.quick ? (32u << 20) : (256u << 20);
     constexpr int kCopiesPerSample = 4;
     auto dev = gpu.alloc_device(bytes);
     auto pinned = gpu.alloc_pinned(bytes);
-    if (!dev) return fail_all(dev.error().to_string());
-    if (!pinned) return fail_all(pinned.error().to_string());
+    if (!dev) return fail_all(error_reason(dev.error()));
+    if (!pinned) return fail_all(error_reason(pinned.error()));
     std::vector<unsigned char> pageable(bytes);
     std::memset(pageable.data(), 1, bytes);  // fault every page in before timing
     std::memset(*pinned, 1, bytes);
@@ -267,24 +271,24 @@ class GemmBenchmark final : public Benchmark {
   std::vector<std::pair<std::string, std::string>> metrics() const override {
     return {{"fp32", "TFLOPS"}, {"tf32", "TFLOPS"}, {"fp16", "TFLOPS"}, {"bf16", "TFLOPS"}};
   }
-  std::optional<std::string> skip_reason(const RunContext&) const override {
+  std::optional<core::Message> skip_reason(const RunContext&) const override {
     if (auto why = gpu_unavailable()) return why;
-    if (auto lt = cuda::load_cublaslt(); !lt) return lt.error().to_string();
+    if (auto lt = cuda::load_cublaslt(); !lt) return error_reason(lt.error());
     return std::nullopt;
   }
 
   void run(const RunContext& ctx, Runner& runner) override {
     const cuda::Driver& d = **cuda::load_driver();
     const cuda::CublasLt& lt = **cuda::load_cublaslt();
-    auto fail_all = [&](const std::string& why) {
+    auto fail_all = [&](const core::Message& why) {
       for (const auto& [metric, unit] : metrics()) runner.fail(metric, unit, why);
     };
     auto info = device_info(d, 0);
-    if (!info) return fail_all(info.error().to_string());
+    if (!info) return fail_all(error_reason(info.error()));
     GpuSession gpu(d);
-    if (auto s = gpu.open(0); !s) return fail_all(s.error().to_string());
+    if (auto s = gpu.open(0); !s) return fail_all(error_reason(s.error()));
     cuda::cublasLtHandle_t handle = nullptr;
-    if (lt.cublasLtCreate(&handle) != cuda::kCublasSuccess) return fail_all(_("cublasLtCreate failed"));
+    if (lt.cublasLtCreate(&handle) != cuda::kCublasSuccess) return fail_all(core::Message(N_("cublasLtCreate failed")));
 
     // 8192^3: large enough to saturate any current GPU's tensor cores, small
     // enough (768 MiB at fp32) for a 4 GB card.
@@ -302,30 +306,30 @@ class GemmBenchmark final : public Benchmark {
     for (const auto* r : {&workspace, &a, &b, &c}) {
       if (!*r) {
         lt.cublasLtDestroy(handle);
-        return fail_all(r->error().to_string());
+        return fail_all(error_reason(r->error()));
       }
     }
     if (!staging) {
       lt.cublasLtDestroy(handle);
-      return fail_all(staging.error().to_string());
+      return fail_all(error_reason(staging.error()));
     }
 
     for (const Precision& p : kGemmPrecisions) {
       nlohmann::json params = gemm_params(*info, n, p, iterations, lt);
       if (info->cc_major < p.min_cc_major) {
         runner.skip(p.metric, "TFLOPS",
-                    trf("{0} needs compute capability {1}.0 or newer; this GPU is {2}.{3}", p.metric, p.min_cc_major,
-                        info->cc_major, info->cc_minor),
+                    core::Message(N_("{0} needs compute capability {1}.0 or newer; this GPU is {2}.{3}"), p.metric,
+                                  p.min_cc_major, info->cc_major, info->cc_minor),
                     params);
         continue;
       }
       if (!upload_gemm_inputs(d, gpu, *staging, {*a, *b}, n * n, p)) {
-        runner.fail(p.metric, "TFLOPS", _("uploading the input matrices failed"), params);
+        runner.fail(p.metric, "TFLOPS", core::Message(N_("uploading the input matrices failed")), params);
         continue;
       }
       Matmul mm(lt);
       if (auto s = mm.setup(handle, p, n, kWorkspace); !s) {
-        runner.fail(p.metric, "TFLOPS", s.error().to_string(), params);
+        runner.fail(p.metric, "TFLOPS", error_reason(s.error()), params);
         continue;
       }
       const float alpha = 1.0f, beta = 0.0f;
@@ -407,7 +411,7 @@ class GemmBenchmark final : public Benchmark {
         return s;
       if (returned == 0 || result.state != cuda::kCublasSuccess) {
         return core::fail(core::ErrorCode::kUnsupported, "gpu",
-                          trf("cuBLASLt has no algorithm for {} on this GPU", p.metric));
+                          core::Message(N_("cuBLASLt has no algorithm for {} on this GPU"), p.metric));
       }
       algo = result.algo;
       return {};

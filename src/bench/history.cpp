@@ -165,7 +165,7 @@ core::Result<int64_t> History::record(const BenchReport& report) {
   run.text(2, report.context.machine_id);
   run.text(3, report.context.hostname);
   run.text(4, report.context.tool_version);
-  run.text(5, to_json(report.context).dump());
+  run.text(5, to_json(report.context, "en").dump());  // the history keeps the English
   if (sqlite3_step(run.get()) != SQLITE_DONE) return rollback(sql_error("insert run"));
   int64_t id = sqlite3_last_insert_rowid(db_);
   Stmt res(db_, "INSERT INTO results (run_id, bench_id, metric, unit, status, median, min, max, cv, samples_json, "
@@ -192,9 +192,11 @@ core::Result<int64_t> History::record(const BenchReport& report) {
     if (m.reason.empty()) {
       res.null(12);
     } else {
-      res.text(12, m.reason);
+      res.text(12, core::english(m.reason));
     }
-    res.text(13, nlohmann::json(m.notes).dump());
+    nlohmann::json notes = nlohmann::json::array();
+    for (const auto& n : m.notes) notes.push_back(core::english(n));
+    res.text(13, notes.dump());
     if (sqlite3_step(res.get()) != SQLITE_DONE) return rollback(sql_error("insert " + m.id + "." + m.metric));
   }
   if (auto s = exec("COMMIT"); !s) return rollback(s.error());
@@ -277,10 +279,11 @@ core::Result<BenchReport> History::load(int64_t run_id) const {
       if (v.is_number()) m.samples.push_back(v.get<double>());
     }
     m.params = parse_or(s.column_text(9), nlohmann::json::object());
-    m.reason = s.column_text(10);
+    // Read back as stored: English, or an older run's language.
+    if (const std::string reason = s.column_text(10); !reason.empty()) m.reason = core::Message("{}", reason);
     auto notes = parse_or(s.column_text(11), nlohmann::json::array());
     for (const auto& n : notes) {
-      if (n.is_string()) m.notes.push_back(n.get<std::string>());
+      if (n.is_string()) m.notes.emplace_back("{}", n.get<std::string>());
     }
     report.results.push_back(std::move(m));
   }

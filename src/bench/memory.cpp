@@ -274,9 +274,9 @@ void measure_stream_kernels(const RunContext& ctx, Runner& runner, Arrays& arr, 
       return moved / std::max(secs, 1e-9) / 1e9;
     });
     if (ctx.config.quick) {
-      m.notes.push_back(_("--quick: 32 MiB arrays may be served partly from cache; not a memory bandwidth figure"));
+      m.notes.emplace_back(N_("--quick: 32 MiB arrays may be served partly from cache; not a memory bandwidth figure"));
     } else if (llc == 0) {
-      m.notes.push_back(_("last-level cache size unknown: arrays sized to the 256 MiB floor"));
+      m.notes.emplace_back(N_("last-level cache size unknown: arrays sized to the 256 MiB floor"));
     }
   }
 }
@@ -294,7 +294,7 @@ class MemoryBenchmark final : public Benchmark {
     }
     return m;
   }
-  std::optional<std::string> skip_reason(const RunContext&) const override { return std::nullopt; }
+  std::optional<core::Message> skip_reason(const RunContext&) const override { return std::nullopt; }
 
   // STREAM: the arrays allocated (huge pages asked for), then the kernels on
   // one thread and on all of them.
@@ -310,7 +310,7 @@ class MemoryBenchmark final : public Benchmark {
         posix_memalign(reinterpret_cast<void**>(&arr.b), kAlign, bytes) != 0 ||
         posix_memalign(reinterpret_cast<void**>(&arr.c), kAlign, bytes) != 0) {
       for (const auto& [metric, unit] : metrics()) {
-        runner.fail(metric, unit, trf("could not allocate 3 x {}", core::format_bytes_binary(bytes)));
+        runner.fail(metric, unit, core::Message(N_("could not allocate 3 x {}"), core::format_bytes_binary(bytes)));
       }
       return;
     }
@@ -333,9 +333,10 @@ class MemoryBenchmark final : public Benchmark {
     // A one-CPU run still lists the all-thread metrics, as skipped with why.
     if (ctx.threads == 1) {
       for (const char* k : {"copy", "scale", "add", "triad"}) {
-        runner.skip(fmt::format("{}_all_threads", k), "GB/s",
-                    ctx.config.threads == 1 ? _("--threads 1 asks for one thread: see the 1_thread results")
-                                            : _("only one CPU available: see the 1_thread results"));
+        runner.skip(
+            fmt::format("{}_all_threads", k), "GB/s",
+            core::Message(ctx.config.threads == 1 ? N_("--threads 1 asks for one thread: see the 1_thread results")
+                                                  : N_("only one CPU available: see the 1_thread results")));
       }
     }
   }

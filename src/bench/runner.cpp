@@ -26,6 +26,10 @@ static_assert(kStatusNames.unique());
 
 std::string_view status_name(Status status) { return kStatusNames.name(status, "failed"); }
 
+core::Message error_reason(const core::Error& e) {
+  return core::error_message(e).value_or(core::Message("{}", e.to_string()));
+}
+
 Statistics summarize(const std::vector<double>& samples) {
   Statistics s;
   if (samples.empty()) return s;
@@ -66,7 +70,7 @@ Measurement& Runner::push(const std::string& metric, const std::string& unit, nl
   return results_.back();
 }
 
-Measurement& Runner::skip(const std::string& metric, const std::string& unit, std::string reason,
+Measurement& Runner::skip(const std::string& metric, const std::string& unit, core::Message reason,
                           nlohmann::json params) {
   if (metrics_left_ > 1) --metrics_left_;
   Measurement& m = push(metric, unit, std::move(params));
@@ -75,7 +79,7 @@ Measurement& Runner::skip(const std::string& metric, const std::string& unit, st
   return m;
 }
 
-Measurement& Runner::fail(const std::string& metric, const std::string& unit, std::string reason,
+Measurement& Runner::fail(const std::string& metric, const std::string& unit, core::Message reason,
                           nlohmann::json params) {
   if (metrics_left_ > 1) --metrics_left_;
   Measurement& m = push(metric, unit, std::move(params));
@@ -112,7 +116,7 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
     auto v = sample();
     if (!v) {
       m.status = Status::kFailed;
-      m.reason = v.error().to_string();
+      m.reason = error_reason(v.error());
       m.seconds = watch.seconds();
       return m;
     }
@@ -120,16 +124,16 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   for (int i = 0; i < planned; ++i) {
     if (cancelled()) break;
     if (i > 0 && watch.seconds() > share) {
-      m.notes.push_back(trnf("time budget reached after {0} of {1} sample",
-                             "time budget reached after {0} of {1} samples", static_cast<uint64_t>(planned), i,
-                             planned));
+      m.notes.push_back(core::Message::plural(
+          NP_("time budget reached after {0} of {1} sample", "time budget reached after {0} of {1} samples"),
+          static_cast<uint64_t>(planned), i, planned));
       break;
     }
     report(i + 1);
     auto v = sample();
     if (!v) {
       m.status = Status::kFailed;
-      m.reason = v.error().to_string();
+      m.reason = error_reason(v.error());
       break;
     }
     m.samples.push_back(*v);
@@ -137,11 +141,11 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   m.seconds = watch.seconds();
   if (cancelled() && m.status == Status::kOk) {
     m.status = Status::kFailed;
-    m.reason = _("interrupted");
+    m.reason = core::Message(N_("interrupted"));
   }
   if (m.status == Status::kOk && m.samples.empty()) {
     m.status = Status::kFailed;
-    m.reason = _("no sample was taken");
+    m.reason = core::Message(N_("no sample was taken"));
   }
   Statistics s = summarize(m.samples);
   m.median = s.median;
@@ -151,7 +155,7 @@ Measurement& Runner::measure(const std::string& metric, const std::string& unit,
   // Above 10% the median is still usable but the spread says the machine was
   // busy or the clock was ramping; say it next to the number.
   if (m.status == Status::kOk && m.samples.size() >= 3 && s.cv > 0.10) {
-    m.notes.push_back(trf("samples vary by {:.0f}% (CV): other load or clock changes", s.cv * 100));
+    m.notes.emplace_back(N_("samples vary by {:.0f}% (CV): other load or clock changes"), s.cv * 100);
   }
   return m;
 }
@@ -182,8 +186,8 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
     if (!ids.empty() && std::find(ids.begin(), ids.end(), b->id()) == ids.end()) continue;
     auto metrics = b->metrics();
     runner.begin(std::string(b->id()), static_cast<int>(metrics.size()));
-    std::optional<std::string> why =
-        cancelled.load() ? std::optional<std::string>(_("interrupted")) : b->skip_reason(ctx);
+    std::optional<core::Message> why =
+        cancelled.load() ? std::optional<core::Message>(core::Message(N_("interrupted"))) : b->skip_reason(ctx);
     if (why) {
       for (const auto& [metric, unit] : metrics) runner.skip(metric, unit, *why);
       continue;
@@ -196,7 +200,7 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
   return report;
 }
 
-nlohmann::json to_json(const Measurement& m) {
+nlohmann::json to_json(const Measurement& m, std::string_view language) {
   nlohmann::json j;
   j["id"] = m.id;
   j["metric"] = m.metric;
@@ -209,8 +213,9 @@ nlohmann::json to_json(const Measurement& m) {
   j["samples"] = m.samples;
   j["params"] = m.params;
   j["status"] = status_name(m.status);
-  j["reason"] = m.reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(m.reason);
-  j["notes"] = m.notes;
+  j["reason"] = m.reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(core::render(m.reason, language));
+  j["notes"] = nlohmann::json::array();
+  for (const auto& n : m.notes) j["notes"].push_back(core::render(n, language));
   j["seconds"] = m.seconds;
   if (m.previous_median) {
     nlohmann::json prev = {{"median", *m.previous_median}, {"timestamp", m.previous_timestamp}};
@@ -220,8 +225,8 @@ nlohmann::json to_json(const Measurement& m) {
   }
   if (m.expected) {
     j["expected"] = {{"value", m.expected->value},
-                     {"basis", m.expected->basis},
-                     {"source", m.expected->source},
+                     {"basis", core::render(m.expected->basis, language)},
+                     {"source", core::render(m.expected->source, language)},
                      {"ratio", ok && m.expected->value > 0 ? nlohmann::json(m.median / m.expected->value)
                                                            : nlohmann::json(nullptr)}};
   }
@@ -240,12 +245,12 @@ std::string status_label(Status status) {
   return C_("bench status", "failed");
 }
 
-nlohmann::json to_json(const BenchReport& report) {
+nlohmann::json to_json(const BenchReport& report, std::string_view language) {
   nlohmann::json j;
   j["schema_version"] = 1;
-  j["context"] = to_json(report.context);
+  j["context"] = to_json(report.context, language);
   j["results"] = nlohmann::json::array();
-  for (const auto& m : report.results) j["results"].push_back(to_json(m));
+  for (const auto& m : report.results) j["results"].push_back(to_json(m, language));
   return j;
 }
 
@@ -272,8 +277,9 @@ struct BenchFootnote {
 
 // One measurement's row: its figures (or "-" and a footnote saying why not),
 // the previous run and the expectation where the table has those columns.
-std::vector<std::string> bench_row(const Measurement& m, bool compare, bool expected,
+std::vector<std::string> bench_row(const Measurement& m, bool compare, bool expected, std::string_view language,
                                    std::vector<BenchFootnote>& footnotes) {
+  const std::string reason = core::render(m.reason, language);
   const std::string status = status_label(m.status);
   std::vector<std::string> row;
   if (m.status == Status::kOk) {
@@ -289,7 +295,7 @@ std::vector<std::string> bench_row(const Measurement& m, bool compare, bool expe
   } else {
     row = {m.id, m.metric, "-", m.unit, "-", "-", "-", std::to_string(m.samples.size()), status};
     footnotes.push_back(
-        {m.id, m.metric, m.status == Status::kSkipped ? trf("skipped: {}", m.reason) : trf("failed: {}", m.reason)});
+        {m.id, m.metric, m.status == Status::kSkipped ? trf("skipped: {}", reason) : trf("failed: {}", reason)});
   }
   if (compare) {
     if (m.previous_median) {
@@ -305,12 +311,14 @@ std::vector<std::string> bench_row(const Measurement& m, bool compare, bool expe
     if (m.expected && m.expected->value > 0) {
       row.push_back(format_value(m.expected->value));
       row.push_back(fmt::format("{:.0f}%", m.median / m.expected->value * 100));
-      footnotes.push_back({m.id, m.metric, trf("expected: {0} ({1})", m.expected->basis, m.expected->source)});
+      footnotes.push_back({m.id, m.metric,
+                           trf("expected: {0} ({1})", core::render(m.expected->basis, language),
+                               core::render(m.expected->source, language))});
     } else {
       row.insert(row.end(), {"-", "-"});
     }
   }
-  for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", n)});
+  for (const auto& n : m.notes) footnotes.push_back({m.id, m.metric, trf("note: {}", core::render(n, language))});
   return row;
 }
 
@@ -342,14 +350,16 @@ std::string bench_footnotes_text(const std::vector<BenchFootnote>& footnotes, si
 
 // The machine, its warnings, one row per measurement (with the previous run
 // and the expectation when any has them), then the footnotes.
-std::string render_text(const BenchReport& report, size_t width) {
+std::string render_text(const BenchReport& report, std::string_view language, size_t width) {
   std::string out;
   const auto& c = report.context;
   out += trnf("tfrig bench on {0} ({1}, {2} CPU, {3} build)", "tfrig bench on {0} ({1}, {2} CPUs, {3} build)",
               static_cast<uint64_t>(std::max(0, c.online_cpus)), c.hostname.empty() ? "?" : c.hostname,
               c.cpu_model.empty() ? _("unknown CPU") : c.cpu_model, c.online_cpus, build_label(c.build_type)) +
          "\n";
-  for (const auto& w : c.warnings) out += core::wrap_hanging("  ", trf("warning: {}", w), width) + "\n";
+  for (const auto& w : c.warnings) {
+    out += core::wrap_hanging("  ", trf("warning: {}", core::render(w, language)), width) + "\n";
+  }
   out += "\n";
   using A = core::Table::Align;
   bool compare = std::any_of(report.results.begin(), report.results.end(),
@@ -373,7 +383,7 @@ std::string render_text(const BenchReport& report, size_t width) {
   }
   core::Table table(headers, align);
   std::vector<BenchFootnote> footnotes;
-  for (const auto& m : report.results) table.add_row(bench_row(m, compare, expected, footnotes));
+  for (const auto& m : report.results) table.add_row(bench_row(m, compare, expected, language, footnotes));
   out += table.render("  ", width);
   const std::string notes = bench_footnotes_text(footnotes, width);
   if (!notes.empty()) out += "\n" + notes;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -52,9 +53,9 @@ class Runner {
   // failed with "interrupted".
   Measurement& measure(const std::string& metric, const std::string& unit, nlohmann::json params,
                        const SampleFn& sample);
-  Measurement& skip(const std::string& metric, const std::string& unit, std::string reason,
+  Measurement& skip(const std::string& metric, const std::string& unit, core::Message reason,
                     nlohmann::json params = nlohmann::json::object());
-  Measurement& fail(const std::string& metric, const std::string& unit, std::string reason,
+  Measurement& fail(const std::string& metric, const std::string& unit, core::Message reason,
                     nlohmann::json params = nlohmann::json::object());
 
   // Records a measurement made elsewhere (a metric derived from another's
@@ -96,10 +97,15 @@ core::Result<BenchReport> run_benchmarks(const std::vector<std::string>& ids, co
                                          const inventory::Inventory& inventory, const std::atomic<bool>& cancelled,
                                          ProgressFn progress = {});
 
-nlohmann::json to_json(const Measurement& m);
-nlohmann::json to_json(const BenchReport& report);
+// The report's texts (reasons, notes, warnings, expectations) are messages,
+// rendered in `language`: the output's for JSON (English unless --lang),
+// "en" for the history. One built report renders in any language.
+nlohmann::json to_json(const Measurement& m, std::string_view language);
+nlohmann::json to_json(const BenchReport& report, std::string_view language);
 // The terminal table; `previous` (from the history) adds a change column.
 // The table folds and notes wrap to `width` columns (core/text_width.h).
-std::string render_text(const BenchReport& report, size_t width = core::kDefaultTextWidth);
+// Messages render in `language`; the table's own words (headers, statuses)
+// in the process's language, which is the reader's.
+std::string render_text(const BenchReport& report, std::string_view language, size_t width = core::kDefaultTextWidth);
 
 }  // namespace tfrig::bench

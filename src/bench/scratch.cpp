@@ -102,11 +102,12 @@ core::Status remove_checked(const std::string& path, dev_t dev, ino_t ino) {
   if (fstat(fd, &st) != 0 || st.st_dev != dev || st.st_ino != ino) {
     ::close(fd);
     return core::fail(core::ErrorCode::kPermissionDenied, path,
-                      _("is no longer the scratch directory this run created; left alone"));
+                      core::Message(N_("is no longer the scratch directory this run created; left alone")));
   }
   if (faccessat(fd, kScratchMarker, F_OK, AT_SYMLINK_NOFOLLOW) != 0) {
     ::close(fd);
-    return core::fail(core::ErrorCode::kPermissionDenied, path, _("has lost its marker file; left alone"));
+    return core::fail(core::ErrorCode::kPermissionDenied, path,
+                      core::Message(N_("has lost its marker file; left alone")));
   }
   bool emptied = empty_directory(fd, dev, 0);  // closes fd
   if (::rmdir(path.c_str()) != 0 && errno != ENOENT) {
@@ -119,7 +120,7 @@ core::Status remove_checked(const std::string& path, dev_t dev, ino_t ino) {
 }  // namespace
 
 ScratchDir::~ScratchDir() {
-  if (auto s = remove(); !s) core::log(core::LogLevel::kWarn, "{}", s.error().to_string());
+  if (auto s = remove(); !s) core::log(core::LogLevel::kWarn, "{}", core::describe(s.error()));
 }
 
 ScratchDir::ScratchDir(ScratchDir&& other) noexcept
@@ -144,13 +145,14 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   if (::stat(where.c_str(), &st) != 0) {
     const int err = errno;
     core::Error e = core::errno_error(err, where, "use as the benchmark directory");
-    e.message = trf("cannot be used as the benchmark directory: {}", core::errno_text(err));
+    e.text = core::Message(N_("cannot be used as the benchmark directory: {}"), core::errno_arg(err));
+    e.message = core::english(e.text);
     return tl::unexpected(std::move(e));
   }
   if (!S_ISDIR(st.st_mode)) {
     // A block device or file named by mistake: we never write to a device.
     return core::fail(core::ErrorCode::kInvalidArgument, where,
-                      _("is not a directory; benchmarks write only inside a directory of their own"));
+                      core::Message(N_("is not a directory; benchmarks write only inside a directory of their own")));
   }
   char resolved[PATH_MAX];
   if (::realpath(where.c_str(), resolved) == nullptr) {
@@ -160,7 +162,7 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   for (const char* pseudo : {"/proc", "/sys", "/dev"}) {
     if (real == pseudo || core::starts_with(real, std::string(pseudo) + "/")) {
       return core::fail(core::ErrorCode::kInvalidArgument, real,
-                        _("is a kernel pseudo-filesystem; choose a directory on the disk to measure"));
+                        core::Message(N_("is a kernel pseudo-filesystem; choose a directory on the disk to measure")));
     }
   }
   std::string pattern = (real == "/" ? std::string() : real) + "/" + kScratchPrefix + "XXXXXX";
@@ -168,13 +170,17 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
   buf.push_back('\0');
   if (::mkdtemp(buf.data()) == nullptr) {
     int err = errno;
-    std::string why =
-        err == EROFS    ? _("is on a read-only filesystem; pass --dir with a writable directory on the disk to measure")
-        : err == EACCES ? _("is not writable by this user; pass --dir with a writable directory on the disk to measure")
+    const core::Message why =
+        err == EROFS ? core::Message(N_(
+                           "is on a read-only filesystem; pass --dir with a writable directory on the disk to measure"))
+        : err == EACCES
+            ? core::Message(
+                  N_("is not writable by this user; pass --dir with a writable directory on the disk to measure"))
         : err == ENOSPC
-            ? _("is on a full filesystem; pass --dir with a writable directory on the disk to measure")
-            : trf("refused a new directory: {}; pass --dir with a writable directory on the disk to measure",
-                  core::errno_text(err));
+            ? core::Message(N_("is on a full filesystem; pass --dir with a writable directory on the disk to measure"))
+            : core::Message(
+                  N_("refused a new directory: {}; pass --dir with a writable directory on the disk to measure"),
+                  core::errno_arg(err));
     return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo, real,
                       why);
   }
@@ -261,9 +267,9 @@ core::Status ensure_free_space(const std::string& dir, uint64_t bytes) {
   uint64_t avail = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
   if (avail < bytes) {
     return core::fail(core::ErrorCode::kIo, dir,
-                      trf("not enough free space: the benchmark needs {0} and {1} is free; "
-                          "use --size/--files for less or --dir for another filesystem",
-                          core::format_bytes_decimal(bytes), core::format_bytes_decimal(avail)));
+                      core::Message(N_("not enough free space: the benchmark needs {0} and {1} is free; "
+                                       "use --size/--files for less or --dir for another filesystem"),
+                                    core::format_bytes_decimal(bytes), core::format_bytes_decimal(avail)));
   }
   return {};
 }

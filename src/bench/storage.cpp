@@ -75,7 +75,7 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
   int rc = io_uring_queue_init(static_cast<unsigned>(depth), &ring, 0);
   if (rc < 0) {
     init_error = -rc;
-    return core::fail(core::ErrorCode::kUnsupported, "io_uring", core::errno_text(-rc));
+    return core::fail(core::ErrorCode::kUnsupported, "io_uring", core::Message("{}", core::errno_arg(-rc)));
   }
   uint64_t blocks = file_bytes / block;
   std::vector<std::unique_ptr<AlignedBuffer>> buffers;
@@ -83,7 +83,7 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
     buffers.push_back(std::make_unique<AlignedBuffer>(block));
     if (buffers.back()->data == nullptr) {
       io_uring_queue_exit(&ring);
-      return core::fail(core::ErrorCode::kInternal, "io_uring", _("out of memory for I/O buffers"));
+      return core::fail(core::ErrorCode::kInternal, "io_uring", core::Message(N_("out of memory for I/O buffers")));
     }
   }
   uint64_t rng = seed | 1;
@@ -106,13 +106,13 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
   io_uring_submit(&ring);
   int inflight = depth;
   bool stopping = false;
-  std::string error;
+  core::Message error;
   while (inflight > 0) {
     io_uring_cqe* cqe = nullptr;
     rc = io_uring_wait_cqe(&ring, &cqe);
     if (rc < 0) {
       if (rc == -EINTR) continue;
-      error = std::string("io_uring_wait_cqe: ") + core::errno_text(-rc);
+      error = core::Message("io_uring_wait_cqe: {}", core::errno_arg(-rc));
       break;
     }
     unsigned seen = 0;
@@ -122,7 +122,7 @@ core::Result<IoRun> uring_read(int fd, uint64_t file_bytes, uint32_t block, int 
       ++seen;
       --inflight;
       if (cqe->res < 0) {
-        if (error.empty()) error = std::string("read: ") + core::errno_text(-cqe->res);
+        if (error.empty()) error = core::Message("read: {}", core::errno_arg(-cqe->res));
         stopping = true;
         continue;
       }
@@ -191,7 +191,8 @@ core::Result<IoRun> pread_threads(int fd, uint64_t file_bytes, uint32_t block, i
   run.ops = ops;
   run.bytes = bytes;
   run.seconds = watch.seconds();
-  if (error.load() != 0) return core::fail(core::ErrorCode::kIo, "pread", core::errno_text(error.load()));
+  if (error.load() != 0)
+    return core::fail(core::ErrorCode::kIo, "pread", core::Message("{}", core::errno_arg(error.load())));
   return run;
 }
 
@@ -203,23 +204,24 @@ core::Status write_test_file(const std::string& path, uint64_t bytes, bool direc
   Fd fd(::open(path.c_str(), flags, 0600));
   if (fd.get() < 0) return tl::unexpected(core::errno_error(errno, path, "create test file"));
   AlignedBuffer buf(kSequentialBlock);
-  if (buf.data == nullptr) return core::fail(core::ErrorCode::kInternal, path, _("out of memory"));
+  if (buf.data == nullptr) return core::fail(core::ErrorCode::kInternal, path, core::Message(N_("out of memory")));
   uint64_t rng = 0x243F6A8885A308D3ull;  // any non-zero seed
   auto* words = static_cast<uint64_t*>(buf.data);
   for (uint64_t done = 0; done < bytes; done += kSequentialBlock) {
-    if (cancel.load()) return core::fail(core::ErrorCode::kIo, path, _("interrupted"));
+    if (cancel.load()) return core::fail(core::ErrorCode::kIo, path, core::Message(N_("interrupted")));
     for (size_t i = 0; i < kSequentialBlock / 8; ++i) words[i] = next_random(rng);
     size_t n = static_cast<size_t>(std::min<uint64_t>(kSequentialBlock, bytes - done));
     ssize_t w = ::pwrite(fd.get(), buf.data, n, static_cast<off_t>(done));
     if (w < 0) {
       if (errno == ENOSPC) {
         return core::fail(core::ErrorCode::kIo, path,
-                          trf("the disk filled up after {0} of {1}; use --size for a smaller test file",
-                              core::format_bytes_decimal(done), core::format_bytes_decimal(bytes)));
+                          core::Message(N_("the disk filled up after {0} of {1}; use --size for a smaller test file"),
+                                        core::format_bytes_decimal(done), core::format_bytes_decimal(bytes)));
       }
       return tl::unexpected(core::errno_error(errno, path, "write test file"));
     }
-    if (static_cast<size_t>(w) != n) return core::fail(core::ErrorCode::kIo, path, _("short write: disk full?"));
+    if (static_cast<size_t>(w) != n)
+      return core::fail(core::ErrorCode::kIo, path, core::Message(N_("short write: disk full?")));
   }
   if (::fsync(fd.get()) != 0) return tl::unexpected(core::errno_error(errno, path, "fsync"));
   ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
@@ -233,7 +235,7 @@ core::Status write_small_files(const std::string& dir, int count, uint64_t size,
   uint64_t rng = 0x13198A2E03707344ull;
   for (auto& w : data) w = next_random(rng);
   for (int i = 0; i < count; ++i) {
-    if (cancel.load()) return core::fail(core::ErrorCode::kIo, dir, _("interrupted"));
+    if (cancel.load()) return core::fail(core::ErrorCode::kIo, dir, core::Message(N_("interrupted")));
     // Layout of a typical image dataset: one file per image, numbered.
     std::string path = fmt::format("{}/img_{:07d}.jpg", dir, i);
     Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
@@ -243,8 +245,9 @@ core::Status write_small_files(const std::string& dir, int count, uint64_t size,
     if (w < 0 || static_cast<uint64_t>(w) != size) {
       int err = w < 0 ? errno : ENOSPC;
       if (err == ENOSPC) {
-        return core::fail(core::ErrorCode::kIo, path,
-                          trf("the disk filled up after {0} of {1} files; use --files for fewer", i, count));
+        return core::fail(
+            core::ErrorCode::kIo, path,
+            core::Message(N_("the disk filled up after {0} of {1} files; use --files for fewer"), i, count));
       }
       return tl::unexpected(core::errno_error(err, path, "write"));
     }
@@ -268,7 +271,7 @@ class StorageBenchmark final : public Benchmark {
             {"buffered_reread", "MB/s"},    {"small_files", "files/s"}, {"small_files_mbps", "MB/s"},
             {"small_files_warm", "files/s"}};
   }
-  std::optional<std::string> skip_reason(const RunContext&) const override { return std::nullopt; }
+  std::optional<core::Message> skip_reason(const RunContext&) const override { return std::nullopt; }
   void run(const RunContext& ctx, Runner& runner) override;
 
  private:
@@ -277,7 +280,7 @@ class StorageBenchmark final : public Benchmark {
 };
 
 void fail_all(Runner& runner, const std::vector<std::pair<std::string, std::string>>& metrics, size_t from, size_t to,
-              const std::string& reason) {
+              const core::Message& reason) {
   for (size_t i = from; i < to && i < metrics.size(); ++i) runner.fail(metrics[i].first, metrics[i].second, reason);
 }
 
@@ -306,7 +309,7 @@ void measure_direct_reads(Runner& runner, const std::string& path, uint64_t size
   };
   Fd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC));
   if (fd.get() < 0) {
-    const std::string why = core::errno_error(errno, path, "open O_DIRECT").to_string();
+    const core::Message why = error_reason(core::errno_error(errno, path, "open O_DIRECT"));
     for (const char* metric : {"seq_read_direct", "rand4k_qd1", "rand4k_qd32"})
       runner.fail(metric, std::string(metric) == "seq_read_direct" ? "MB/s" : "IOPS", why);
     return;
@@ -330,7 +333,7 @@ void measure_direct_reads(Runner& runner, const std::string& path, uint64_t size
         runner.measure(c.metric, c.unit, params, io_sample(fd.get(), c.block, c.depth, c.random, !c.random, &params));
     m.params["engine"] = params["engine"];
     if (params["engine"] == "pread-threads") {
-      m.notes.push_back(_("io_uring was refused here (seccomp or sysctl); measured with pread threads"));
+      m.notes.emplace_back(N_("io_uring was refused here (seccomp or sysctl); measured with pread threads"));
     }
   }
 }
@@ -341,7 +344,7 @@ void measure_buffered_reread(Runner& runner, const std::string& path, uint64_t s
   uint64_t reread = std::min(size, kRereadBytes);
   Fd bfd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (bfd.get() < 0) {
-    runner.fail("buffered_reread", "MB/s", core::errno_error(errno, path, "open").to_string());
+    runner.fail("buffered_reread", "MB/s", error_reason(core::errno_error(errno, path, "open")));
     return;
   }
   std::vector<char> buf(kSequentialBlock);
@@ -363,7 +366,7 @@ void measure_buffered_reread(Runner& runner, const std::string& path, uint64_t s
                                   });
   double resident = resident_fraction({path}, 1);
   if (resident >= 0) m.params["resident_fraction"] = resident * static_cast<double>(size) / static_cast<double>(reread);
-  m.notes.push_back(_("served from the page cache by design: memory and syscall speed, not the disk"));
+  m.notes.emplace_back(N_("served from the page cache by design: memory and syscall speed, not the disk"));
 }
 
 // The files the small-file reads use: the user's dataset (--data) or files of
@@ -375,7 +378,8 @@ bool prepare_small_files(const RunContext& ctx, Runner& runner, const ScratchDir
     size_t max_files = ctx.config.quick ? 2000 : 200000;
     auto listed = list_dataset(ctx.config.data_dir, max_files);
     if (!listed || listed->empty()) {
-      std::string why = listed ? trf("{}: no regular files to read", ctx.config.data_dir) : listed.error().to_string();
+      const core::Message why = listed ? core::Message(N_("{}: no regular files to read"), ctx.config.data_dir)
+                                       : error_reason(listed.error());
       for (const char* metric : {"small_files", "small_files_mbps", "small_files_warm"}) {
         runner.fail(metric, std::string(metric) == "small_files_mbps" ? "MB/s" : "files/s", why);
       }
@@ -391,9 +395,10 @@ bool prepare_small_files(const RunContext& ctx, Runner& runner, const ScratchDir
   auto made =
       space ? write_small_files(scratch.file("files"), count, kImageNetAverageFileBytes, ctx.cancelled, files) : space;
   if (!made) {
-    runner.fail("small_files", "files/s", made.error().to_string());
-    runner.fail("small_files_mbps", "MB/s", made.error().to_string());
-    runner.fail("small_files_warm", "files/s", made.error().to_string());
+    const core::Message why = error_reason(made.error());
+    runner.fail("small_files", "files/s", why);
+    runner.fail("small_files_mbps", "MB/s", why);
+    runner.fail("small_files_warm", "files/s", why);
     return false;
   }
   params["source"] = "generated";
@@ -410,7 +415,7 @@ struct SmallFileReads {
   const RunContext& ctx;
   uint64_t average_bytes = 0;
   uint64_t vanished = 0, failed = 0;
-  std::string first_error;
+  core::Message first_error;
   bool cold_held = true;
 
   SampleFn sample(bool cold) {
@@ -427,8 +432,9 @@ struct SmallFileReads {
       failed = std::max(failed, s.failed);
       if (first_error.empty()) first_error = s.first_error;
       if (s.files == 0) {
-        return core::fail(core::ErrorCode::kIo, s.first_error.empty() ? _("small files") : s.first_error,
-                          _("no file could be read"));
+        return core::fail(core::ErrorCode::kIo,
+                          s.first_error.empty() ? core::Message(N_("small files")) : s.first_error,
+                          core::Message(N_("no file could be read")));
       }
       average_bytes = s.bytes / s.files;
       return static_cast<double>(s.files) / std::max(s.seconds, 1e-9);
@@ -437,13 +443,15 @@ struct SmallFileReads {
 
   void add_notes(Measurement& m) const {
     if (vanished > 0) {
-      m.notes.push_back(trnf("{} file vanished while being read (deleted or renamed by another process)",
-                             "{} files vanished while being read (deleted or renamed by another process)", vanished,
-                             vanished));
+      m.notes.push_back(
+          core::Message::plural(NP_("{} file vanished while being read (deleted or renamed by another process)",
+                                    "{} files vanished while being read (deleted or renamed by another process)"),
+                                vanished, vanished));
     }
     if (failed > 0) {
-      m.notes.push_back(trnf("{0} file could not be read; first: {1}", "{0} files could not be read; first: {1}",
-                             failed, failed, first_error));
+      m.notes.push_back(core::Message::plural(
+          NP_("{0} file could not be read; first: {1}", "{0} files could not be read; first: {1}"), failed, failed,
+          first_error));
     }
     m.params["vanished"] = vanished;
     m.params["failed"] = failed;
@@ -468,12 +476,12 @@ void StorageBenchmark::run(const RunContext& ctx, Runner& runner) {
   auto metrics = this->metrics();
   auto scratch = ScratchDir::create(ctx.config.scratch_parent);
   if (!scratch) {
-    fail_all(runner, metrics, 0, metrics.size(), scratch.error().to_string());
+    fail_all(runner, metrics, 0, metrics.size(), error_reason(scratch.error()));
     return;
   }
   run_block_tests(ctx, runner, *scratch);
   run_small_files(ctx, runner, *scratch);
-  if (auto s = scratch->remove(); !s) core::log(core::LogLevel::kWarn, "{}", s.error().to_string());
+  if (auto s = scratch->remove(); !s) core::log(core::LogLevel::kWarn, "{}", core::describe(s.error()));
 }
 
 // The test file written (O_DIRECT where the filesystem allows it), then the
@@ -484,7 +492,7 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
       ctx.config.file_bytes > 0 ? ctx.config.file_bytes : (ctx.config.quick ? kQuickFileBytes : kDefaultFileBytes);
   size = std::max<uint64_t>(size / kSequentialBlock, 1) * kSequentialBlock;  // whole blocks
   if (auto s = ensure_free_space(scratch.path(), size + (64ull << 20)); !s) {
-    fail_all(runner, metrics, 0, 4, s.error().to_string());
+    fail_all(runner, metrics, 0, 4, error_reason(s.error()));
     return;
   }
   std::string path = scratch.file("seqfile.bin");
@@ -492,12 +500,12 @@ void StorageBenchmark::run_block_tests(const RunContext& ctx, Runner& runner, co
   core::log(core::LogLevel::kInfo, "{}",
             trf("storage: writing {0} test file in {1}", core::format_bytes_decimal(size), scratch.path()));
   if (auto s = write_test_file(path, size, direct, ctx.cancelled); !s) {
-    fail_all(runner, metrics, 0, 4, s.error().to_string());
+    fail_all(runner, metrics, 0, 4, error_reason(s.error()));
     return;
   }
   if (!direct) {
-    std::string why =
-        _("this filesystem refuses O_DIRECT (tmpfs or overlay?): device speed cannot be told from the page cache");
+    const core::Message why(
+        N_("this filesystem refuses O_DIRECT (tmpfs or overlay?): device speed cannot be told from the page cache"));
     fail_all(runner, metrics, 0, 3, why);
   } else {
     measure_direct_reads(runner, path, size, ctx.config.sample_seconds,
@@ -522,7 +530,8 @@ void StorageBenchmark::run_small_files(const RunContext& ctx, Runner& runner, co
   reads.add_notes(cold);
   if (!reads.cold_held) {
     cold.params["cold"] = false;
-    cold.notes.push_back(_("the page cache kept these files despite posix_fadvise(DONTNEED): this is a warm number"));
+    cold.notes.emplace_back(
+        N_("the page cache kept these files despite posix_fadvise(DONTNEED): this is a warm number"));
   }
   record_small_files_mbps(runner, cold, reads.average_bytes);
 
@@ -540,7 +549,7 @@ FileReadStats read_files_parallel(const std::vector<std::string>& files, int thr
   std::atomic<size_t> next{0};
   std::atomic<uint64_t> done{0}, bytes{0}, vanished{0}, failed{0};
   std::mutex error_mutex;
-  std::string first_error;
+  core::Message first_error;
   // 128 KiB reads: the size GNU cat uses on regular files (coreutils io_blksize).
   constexpr size_t kReadBytes = 128 * 1024;
   auto worker = [&] {
@@ -557,7 +566,7 @@ FileReadStats read_files_parallel(const std::vector<std::string>& files, int thr
         } else {
           ++failed;
           std::lock_guard lock(error_mutex);
-          if (first_error.empty()) first_error = core::errno_error(err, files[i], "open").to_string();
+          if (first_error.empty()) first_error = error_reason(core::errno_error(err, files[i], "open"));
         }
         continue;
       }
@@ -573,7 +582,7 @@ FileReadStats read_files_parallel(const std::vector<std::string>& files, int thr
           ok = false;
           ++failed;
           std::lock_guard lock(error_mutex);
-          if (first_error.empty()) first_error = core::errno_error(errno, files[i], "read").to_string();
+          if (first_error.empty()) first_error = error_reason(core::errno_error(errno, files[i], "read"));
         }
         break;
       }
@@ -606,7 +615,7 @@ core::Result<std::vector<std::string>> list_dataset(const std::string& dir, size
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    return core::fail(core::ErrorCode::kNotFound, dir, _("--data must be an existing directory"));
+    return core::fail(core::ErrorCode::kNotFound, dir, core::Message(N_("--data must be an existing directory")));
   }
   std::vector<std::string> out;
   fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
@@ -661,7 +670,7 @@ double resident_fraction(const std::vector<std::string>& files, size_t sample) {
 core::Result<IoRun> timed_read(int fd, uint64_t file_bytes, uint32_t block, int depth, bool random, double seconds,
                                uint64_t seed, bool allow_uring) {
   if (file_bytes < block)
-    return core::fail(core::ErrorCode::kInvalidArgument, "timed_read", _("file smaller than a block"));
+    return core::fail(core::ErrorCode::kInvalidArgument, "timed_read", core::Message(N_("file smaller than a block")));
   if (allow_uring) {
     int init_error = 0;
     auto r = uring_read(fd, file_bytes, block, depth, random, seconds, seed, init_error);

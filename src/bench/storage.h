@@ -25,9 +25,9 @@ inline constexpr uint64_t kImageNetAverageFileBytes = 110 * 1024;
 struct FileReadStats {
   uint64_t files = 0;  // read to the end
   uint64_t bytes = 0;
-  uint64_t vanished = 0;  // gone between listing and reading (ENOENT)
-  uint64_t failed = 0;    // any other error
-  std::string first_error;
+  uint64_t vanished = 0;      // gone between listing and reading (ENOENT)
+  uint64_t failed = 0;        // any other error
+  core::Message first_error;  // "PATH: open failed: ..." (empty: none)
   double seconds = 0;
 };
 

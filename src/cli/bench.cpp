@@ -149,11 +149,9 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   pctx.root = root;
   pctx.data_paths = paths;
   pctx.deadline = std::chrono::milliseconds(3000);
-  // The measurements' texts (notes, expectations) are the output's: English
-  // in JSON unless --lang. The progress lines and the benchmarks' errors
-  // are built with them; the history's warnings are the reader's.
-  std::optional<core::i18n::OutputLanguage> texts;
-  texts.emplace();
+  // The measurements' texts (reasons, notes, warnings, expectations) are
+  // messages, rendered by the output in its language (English in JSON
+  // unless --lang); the progress lines and warnings are the reader's.
   auto inv = probe::run_probes(pctx, probe::all_probes());
 
   bool tty = ::isatty(STDERR_FILENO) == 1 && !global.quiet;
@@ -172,7 +170,6 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
   };
   auto report = bench::run_benchmarks(o.ids, *config, inv.inventory, guard.cancelled(), progress);
   if (tty) std::fprintf(stderr, "\r\033[K");
-  texts.reset();
   if (!report) {
     return failure(report.error(),
                    report.error().code == core::ErrorCode::kInvalidArgument ? kExitUsage : kExitInternal);
@@ -180,21 +177,20 @@ int run_bench(const BenchOptions& o, const GlobalOptions& global) {
 
   nlohmann::json history_json = nlohmann::json::array();
   if (!o.no_history && guard.signal_number() == 0) history_json = keep_history(o, *report);
-  texts.emplace();
   // The HTML page always sets each metric against the catalog.
   if (o.compare || o.format == "html") bench::add_expectations(report->results, inv.inventory, knowledge::builtin());
 
+  const std::string language = core::i18n::output_language();
   int written = kExitOk;
   if (o.format == "html") {
-    nlohmann::json j = nlohmann::json::parse(core::json_text(bench::to_json(*report)));
+    nlohmann::json j = nlohmann::json::parse(core::json_text(bench::to_json(*report, language)));
     j["history"] = std::move(history_json);
-    texts.reset();
     written = write_html_page(report::html::PageKind::kBench, std::move(j), "tfrig bench", o.output);
   } else {
-    const std::string out = o.format == "json"
-                                ? core::json_text(bench::to_json(*report))
-                                : bench::render_text(*report, core::text_width(o.output == "-" ? STDOUT_FILENO : -1));
-    texts.reset();
+    const std::string out =
+        o.format == "json"
+            ? core::json_text(bench::to_json(*report, language))
+            : bench::render_text(*report, language, core::text_width(o.output == "-" ? STDOUT_FILENO : -1));
     written = write_output(out, o.output);
   }
   std::fflush(stdout);

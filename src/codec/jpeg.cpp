@@ -21,6 +21,11 @@ namespace tfrig::codec {
 
 namespace {
 
+// An error kept as a message: "PATH: why" in the language it is shown in.
+core::Message error_text(const core::Error& e) {
+  return core::error_message(e).value_or(core::Message("{}", e.to_string()));
+}
+
 // ImageNet's per-channel mean and standard deviation of RGB in [0, 1], the
 // normalisation of torchvision's and Keras' ImageNet models.
 constexpr float kMean[3] = {0.485f, 0.456f, 0.406f};
@@ -56,21 +61,21 @@ core::Result<Header> read_header(tjhandle h, const std::string& jpeg, const std:
   int subsamp = 0, colorspace = 0;
   if (tjDecompressHeader3(h, reinterpret_cast<const unsigned char*>(jpeg.data()),
                           static_cast<unsigned long>(jpeg.size()), &hd.width, &hd.height, &subsamp, &colorspace) != 0) {
-    return core::fail(core::ErrorCode::kParse, name, trf("not a readable JPEG: {}", tjGetErrorStr2(h)));
+    return core::fail(core::ErrorCode::kParse, name, core::Message(N_("not a readable JPEG: {}"), tjGetErrorStr2(h)));
   }
   // A file cut before its frame header reads as "tables only": no size.
   if (hd.width <= 0 || hd.height <= 0) {
     return core::fail(core::ErrorCode::kParse, name,
-                      _("not a readable JPEG: no image (the file ends before its frame header)"));
+                      core::Message(N_("not a readable JPEG: no image (the file ends before its frame header)")));
   }
   // A few hundred bytes can claim 65500x65500 (12 GB of pixels): refused,
   // as Pillow refuses above twice Image.MAX_IMAGE_PIXELS (2 x 89,478,485;
   // https://pillow.readthedocs.io/en/stable/reference/Image.html).
   constexpr int64_t kMaxPixels = 2 * 89'478'485LL;
   if (static_cast<int64_t>(hd.width) * hd.height > kMaxPixels) {
-    return core::fail(
-        core::ErrorCode::kParse, name,
-        trf("a JPEG of {0}x{1} pixels, above the {2} tfrig decodes (Pillow's limit)", hd.width, hd.height, kMaxPixels));
+    return core::fail(core::ErrorCode::kParse, name,
+                      core::Message(N_("a JPEG of {0}x{1} pixels, above the {2} tfrig decodes (Pillow's limit)"),
+                                    hd.width, hd.height, kMaxPixels));
   }
   return hd;
 }
@@ -90,7 +95,7 @@ core::Status decode_rgb_once(tjhandle h, const std::string& jpeg, const std::str
     // fails on it unless try_recover_truncated=True (default False,
     // https://www.tensorflow.org/api_docs/python/tf/io/decode_jpeg).
     if (tjGetErrorCode(h) != TJERR_WARNING || message.find("Premature end") != std::string::npos) {
-      return core::fail(core::ErrorCode::kParse, name, trf("corrupt JPEG: {}", message));
+      return core::fail(core::ErrorCode::kParse, name, core::Message(N_("corrupt JPEG: {}"), message));
     }
   }
   return {};
@@ -120,7 +125,8 @@ core::Status check_jpeg_decodes(const std::string& jpeg, const std::string& name
   // for every image.
   thread_local TjHandle h(false);
   thread_local std::vector<uint8_t> rgb;
-  if (h.get() == nullptr) return core::fail(core::ErrorCode::kInternal, name, _("TurboJPEG could not start a decoder"));
+  if (h.get() == nullptr)
+    return core::fail(core::ErrorCode::kInternal, name, core::Message(N_("TurboJPEG could not start a decoder")));
   Header hd;
   return decode_rgb(h, jpeg, name, rgb, hd);
 }
@@ -131,7 +137,7 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
   // Images that failed once are skipped from then on (value-initialised: false).
   std::vector<std::atomic<bool>> bad(set.images.size());
   std::atomic<size_t> bad_count{0};
-  std::string first_error;
+  core::Message first_error;
   std::mutex error_mutex;
   core::Stopwatch watch;
   // Each worker reads the clock after every image (a vDSO call, tens of
@@ -156,7 +162,7 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
         if (!bad[i].exchange(true)) {
           ++bad_count;
           std::lock_guard lock(error_mutex);
-          if (first_error.empty()) first_error = s.error().to_string();
+          if (first_error.empty()) first_error = error_text(s.error());
         }
         i = (i + 1) % set.images.size();
         continue;
@@ -181,7 +187,7 @@ core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment
   double secs = watch.seconds();
   if (failures != nullptr) *failures = DecodeFailures{bad_count.load(), first_error};
   if (bad_count.load() == set.images.size())
-    return core::fail(core::ErrorCode::kParse, "decode", trf("no image decoded: {}", first_error));
+    return core::fail(core::ErrorCode::kParse, "decode", core::Message(N_("no image decoded: {}"), first_error));
   return static_cast<double>(done.load()) / std::max(secs, 1e-9);
 }
 
@@ -265,14 +271,14 @@ JpegSet load_jpegs(const std::vector<std::string>& files, uint64_t max_bytes) {
   for (const auto& path : files) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      set.rejected.push_back(trf("{}: cannot be opened", path));
+      set.rejected.emplace_back(N_("{}: cannot be opened"), path);
       continue;
     }
     std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (total + data.size() > max_bytes) break;
     Header hd;
     if (auto s = decode_rgb(h, data, path, rgb, hd); !s) {
-      set.rejected.push_back(s.error().to_string());
+      set.rejected.push_back(error_text(s.error()));
       continue;
     }
     total += data.size();

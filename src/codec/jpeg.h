@@ -20,10 +20,10 @@ namespace tfrig::codec {
 inline constexpr int kCropSize = 224;
 
 struct JpegSet {
-  std::vector<std::string> images;    // the encoded files
-  std::vector<std::string> names;     // their paths, or "generated-N"
-  std::vector<std::string> rejected;  // "path: why" for each file that will not decode
-  uint64_t pixels = 0;                // total over images
+  std::vector<std::string> images;      // the encoded files
+  std::vector<std::string> names;       // their paths, or "generated-N"
+  std::vector<core::Message> rejected;  // "path: why" for each file that will not decode
+  uint64_t pixels = 0;                  // total over images
 };
 
 // Reads the files (until max_bytes in all) and keeps those that decode; each
@@ -47,8 +47,8 @@ core::Status check_jpeg_decodes(const std::string& jpeg, const std::string& name
 // bad file never stops the measurement; only a set where every image fails
 // is an error.
 struct DecodeFailures {
-  size_t images = 0;        // distinct images that failed
-  std::string first_error;  // the decoder's message for the first of them
+  size_t images = 0;          // distinct images that failed
+  core::Message first_error;  // the decoder's message for the first of them (empty: none)
 };
 core::Result<double> decode_sample(const JpegSet& set, int threads, bool augment, double seconds,
                                    const std::atomic<bool>& cancelled, uint64_t seed,

@@ -178,13 +178,13 @@ codec::JpegSet jpegs_from_tfrecords(const std::vector<std::string>& shards, size
 core::Result<double> bench_metric(const std::string& id, const std::string& metric, const bench::Config& config,
                                   const inventory::Inventory& inv, const std::atomic<bool>& cancelled) {
   const auto report = TFRIG_TRY(bench::run_benchmarks({id}, config, inv, cancelled));
-  std::string why;
+  core::Message why;
   for (const auto& m : report.results) {
     if (m.metric != metric) continue;
     if (m.status == bench::Status::kOk && m.median > 0) return m.median;
-    why = m.reason.empty() ? std::string(bench::status_name(m.status)) : m.reason;
+    why = m.reason.empty() ? core::Message("{}", std::string(bench::status_name(m.status))) : m.reason;
   }
-  if (why.empty()) why = trf("{} not reported", metric);
+  if (why.empty()) why = core::Message(N_("{} not reported"), metric);
   return core::fail(core::ErrorCode::kUnsupported, "", why);
 }
 
@@ -298,7 +298,7 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
     out.decode_failures = failed.images;
     // TRANSLATORS: {2} is the decoder's own error message, left as it is.
     out.notes.push_back(trf("{0} of {1} sampled image(s) failed to decode and were skipped (first: {2})", failed.images,
-                            set.images.size(), failed.first_error));
+                            set.images.size(), core::render(failed.first_error, core::i18n::language())));
   }
   if (all && one) {
     out.decode_per_core = *one;
@@ -308,11 +308,11 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
                                     "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core",
                                     static_cast<uint64_t>(threads), set.images.size(), codec::kCropSize, codec::kCropSize, threads, *one)});
   } else {
-    out.notes.push_back(trf("decode failed: {0}", (all ? one.error() : all.error()).to_string()));
+    out.notes.push_back(trf("decode failed: {0}", core::describe(all ? one.error() : all.error())));
   }
   if (!set.rejected.empty()) {
     out.notes.push_back(trf("{0} file(s) are not decodable JPEGs and were left out of decode; first: {1}", set.rejected.size(),
-                            set.rejected.front()));
+                            core::render(set.rejected.front(), core::i18n::language())));
   }
 }
 
@@ -340,7 +340,7 @@ void measure_host_memory(const bench::Config& cfg, const inventory::Inventory& i
                                trf("memory copy at {0:.1f} GB/s (tfrig bench memory) / {1} copies of a {2} float32 sample", *gbs,
                                            kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
   } else {
-    out.notes.push_back(trf("host memory not measured: {0}", gbs.error().to_string()));
+    out.notes.push_back(trf("host memory not measured: {0}", core::describe(gbs.error())));
   }
 }
 
@@ -354,7 +354,7 @@ bool measure_host_to_device(const bench::Config& cfg, const inventory::Inventory
                                trf("pinned host-to-device copies at {0:.1f} GB/s (tfrig bench pcie)", *gbs)});
     return true;
   }
-  out.notes.push_back(trf("host-to-device copies not measured: {0}", gbs.error().to_string()));
+  out.notes.push_back(trf("host-to-device copies not measured: {0}", core::describe(gbs.error())));
   return false;
 }
 
@@ -418,7 +418,7 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
                               const std::atomic<bool>& cancelled, Measured& out) {
   auto scratch = bench::ScratchDir::create(o.scratch_parent);
   if (!scratch) {
-    out.notes.push_back(trf("TFRecord what-if not measured: {0}", scratch.error().to_string()));
+    out.notes.push_back(trf("TFRecord what-if not measured: {0}", core::describe(scratch.error())));
     return;
   }
   std::ofstream(scratch->file("sample.csv"), std::ios::binary) << sample_manifest(files);

@@ -165,7 +165,10 @@ void write_shard(Shared& s, const ShardPlan& shard, WorkerBuffers& b) {
       }
     }
     if (!info) {
-      std::string reason = undecodable ? trf("a JPEG that does not decode ({})", info.error().message)
+      // The decoder's error is a message (codec/jpeg.cpp): said in the reader's language.
+      const std::string decode_error =
+          info.error().text.empty() ? info.error().message : core::render(info.error().text, core::i18n::language());
+      std::string reason = undecodable ? trf("a JPEG that does not decode ({})", decode_error)
                            : st        ? trf("not an image we can read the size of ({})", info.error().to_string())
                                        : info.error().message;
       core::log(core::LogLevel::kWarn, "pack: {}: {}", item.path, reason);

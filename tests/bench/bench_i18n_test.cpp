@@ -49,8 +49,8 @@ Measurement ok(std::string id, std::string metric, std::string unit, std::vector
   return m;
 }
 
-// The fixed run, its texts built in the current language with the messages
-// the benchmarks and the runner use.
+// The fixed run, its texts the messages the benchmarks and the runner use:
+// built once, in no language, and rendered in each.
 BenchReport fixed_report() {
   const inventory::Inventory inv = a100_inventory();
   BenchReport r;
@@ -60,16 +60,16 @@ BenchReport fixed_report() {
   c.online_cpus = 128;
   c.threads = 128;
   c.build_type = "release";
-  c.warnings.push_back(
-      trf("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers", "schedutil"));
+  c.warnings.emplace_back(
+      N_("cpu governor is {}: clocks ramp up under load, short samples vary; 'performance' gives steadier numbers"), "schedutil");
   Measurement copy = ok("memory", "copy_all_threads", "GB/s", {171.2, 172.8, 170.9, 173.4, 172.1});
   copy.previous_median = 160.4;
   r.results.push_back(copy);
   Measurement triad = ok("memory", "triad_1_thread", "GB/s", {12.1, 15.9, 10.2, 14.8, 11.0});
-  triad.notes.push_back(trf("samples vary by {:.0f}% (CV): other load or clock changes", triad.cv * 100));
+  triad.notes.emplace_back(N_("samples vary by {:.0f}% (CV): other load or clock changes"), triad.cv * 100);
   r.results.push_back(triad);
   Measurement seq = ok("storage", "seq_read_direct", "MB/s", {3120, 3150, 3098});
-  seq.notes.push_back(trnf("time budget reached after {0} of {1} sample", "time budget reached after {0} of {1} samples", 5, 3, 5));
+  seq.notes.push_back(core::Message::plural(NP_("time budget reached after {0} of {1} sample", "time budget reached after {0} of {1} samples"), 5, 3, 5));
   seq.previous_median = 3301;
   r.results.push_back(seq);
   Measurement small;
@@ -77,7 +77,7 @@ BenchReport fixed_report() {
   small.metric = "small_files";
   small.unit = "files/s";
   small.status = Status::kFailed;
-  small.reason = trf("{}: no regular files to read", "/data/imagenet/train");
+  small.reason = core::Message(N_("{}: no regular files to read"), "/data/imagenet/train");
   r.results.push_back(small);
   r.results.push_back(ok("gemm", "bf16", "TFLOPS", {241.3, 243.0, 242.2}, {{"gpu", *inv.gpus[0].name}}));
   r.results.push_back(ok("pcie", "h2d_pinned", "GB/s", {24.6, 24.7, 24.6}, {{"pci_bus_id", "0000:01:00.0"}}));
@@ -86,7 +86,7 @@ BenchReport fixed_report() {
   isal.metric = "crc32c_isal";
   isal.unit = "GB/s";
   isal.status = Status::kSkipped;
-  isal.reason = _("built without ISA-L (libisal-dev)");
+  isal.reason = core::Message(N_("built without ISA-L (libisal-dev)"));
   r.results.push_back(isal);
   add_expectations(r.results, inv, knowledge::builtin());
   return r;
@@ -94,13 +94,13 @@ BenchReport fixed_report() {
 
 TEST(BenchI18n, ChineseTableMatchesTheReviewedGolden) {
   InLanguage zh("zh_CN");
-  const std::string text = render_text(fixed_report());
+  const std::string text = render_text(fixed_report(), "zh_CN");
   EXPECT_TRUE(test::matches_golden(test::golden_path("bench/a100_fixed_results.zh_CN.txt"), text));
 }
 
 TEST(BenchI18n, ChineseColumnsLineUpByDisplayWidth) {
   InLanguage zh("zh_CN");
-  const std::string text = render_text(fixed_report());
+  const std::string text = render_text(fixed_report(), "zh_CN");
   // The table: from the header (it names the benchmark column) to the first blank line.
   std::vector<std::string_view> rows;
   bool in_table = false;
@@ -118,10 +118,44 @@ TEST(BenchI18n, ChineseColumnsLineUpByDisplayWidth) {
 }
 
 TEST(BenchI18n, EnglishTableKeepsItsWords) {
-  const std::string text = render_text(fixed_report(), 300);  // wide enough that no header folds
+  const std::string text = render_text(fixed_report(), "en", 300);  // wide enough that no header folds
   EXPECT_NE(text.find("benchmark  metric"), std::string::npos) << text;
   EXPECT_NE(text.find("skipped: built without ISA-L"), std::string::npos) << text;
   EXPECT_NE(text.find("of expected"), std::string::npos) << text;
+}
+
+// One report, built once (the benchmarks' messages, no language switched
+// while building), rendered in Chinese and in English: nothing is built again.
+TEST(BenchI18n, OneBuiltReportRendersInEitherLanguage) {
+  const BenchReport report = fixed_report();
+  std::string zh_text;
+  {
+    InLanguage zh("zh_CN");
+    zh_text = render_text(report, "zh_CN");
+  }
+  const std::string en_text = render_text(report, "en", 300);
+  EXPECT_NE(zh_text.find("跳过："), std::string::npos) << zh_text;
+  EXPECT_NE(zh_text.find(core::render(report.results[3].reason, "zh_CN")), std::string::npos) << zh_text;
+  EXPECT_EQ(zh_text.find("no regular files to read"), std::string::npos) << zh_text;
+  EXPECT_NE(en_text.find("/data/imagenet/train: no regular files to read"), std::string::npos) << en_text;
+  EXPECT_NE(en_text.find("warning: cpu governor is schedutil"), std::string::npos) << en_text;
+  // The JSON of the same report: English texts for "en", Chinese for "zh_CN"; the rest the same.
+  nlohmann::json en = to_json(report, "en");
+  nlohmann::json zh = to_json(report, "zh_CN");
+  EXPECT_EQ(en["results"][3]["reason"], "/data/imagenet/train: no regular files to read");
+  EXPECT_EQ(zh["results"][3]["reason"], core::render(report.results[3].reason, "zh_CN"));
+  EXPECT_NE(zh["results"][3]["reason"], en["results"][3]["reason"]);
+  EXPECT_EQ(en["results"][4]["expected"]["basis"].get<std::string>().find("catalog peak, dense bf16"), 0u) << en;
+  EXPECT_EQ(zh["results"][4]["expected"]["value"], en["results"][4]["expected"]["value"]);
+  for (auto* j : {&en, &zh}) {
+    (*j)["context"].erase("warnings");
+    for (auto& m : (*j)["results"]) {
+      m.erase("reason");
+      m.erase("notes");
+      m.erase("expected");
+    }
+  }
+  EXPECT_EQ(en.dump(1), zh.dump(1));
 }
 
 TEST(BenchI18n, JsonIsByteIdenticalWhateverTheLocaleWithoutLang) {

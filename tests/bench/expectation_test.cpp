@@ -54,8 +54,8 @@ TEST(BenchExpectation, GemmAgainstTheCatalogPeak) {
   const auto e = expectation_for(bf16, inv, k);
   ASSERT_TRUE(e);
   EXPECT_DOUBLE_EQ(e->value, *spec->spec->bf16_tensor_tflops_dense);
-  EXPECT_NE(e->basis.find("bf16"), std::string::npos) << e->basis;
-  EXPECT_FALSE(e->source.empty());
+  EXPECT_NE(core::english(e->basis).find("bf16"), std::string::npos) << core::english(e->basis);
+  EXPECT_FALSE(core::english(e->source).empty());
   // A GPU the catalog does not know gives no expectation, not a guess.
   EXPECT_FALSE(expectation_for(ok("gemm", "bf16", 1, {{"gpu", "NVIDIA Imaginary 9000"}}), inv, k));
 }
@@ -70,7 +70,7 @@ TEST(BenchExpectation, PcieFromTheInventoryLink) {
                                  knowledge::builtin());
   ASSERT_TRUE(e);
   EXPECT_NEAR(e->value, 31.508, 0.001);
-  EXPECT_NE(e->basis.find("Gen 4 x16"), std::string::npos) << e->basis;
+  EXPECT_NE(core::english(e->basis).find("Gen 4 x16"), std::string::npos) << core::english(e->basis);
 }
 
 TEST(BenchExpectation, NoneForMemoryStorageOrSkipped) {
@@ -89,11 +89,11 @@ TEST(BenchExpectation, JsonAndTableShowTheShare) {
   report.results.push_back(ok("gemm", "bf16", 156, {{"gpu", *inv.gpus[0].name}}));
   report.results.push_back(ok("memory", "triad_1_thread", 12, nlohmann::json::object()));
   add_expectations(report.results, inv, knowledge::builtin());
-  const nlohmann::json j = to_json(report);
+  const nlohmann::json j = to_json(report, "en");
   ASSERT_TRUE(j["results"][0].contains("expected"));
   EXPECT_NEAR(j["results"][0]["expected"]["ratio"].get<double>(), 156 / report.results[0].expected->value, 1e-9);
   EXPECT_FALSE(j["results"][1].contains("expected"));
-  const std::string text = render_text(report);
+  const std::string text = render_text(report, "en");
   EXPECT_NE(text.find("of expected"), std::string::npos) << text;
   EXPECT_NE(text.find(fmt::format("{:.0f}%", 156 / report.results[0].expected->value * 100)), std::string::npos) << text;
 }

@@ -19,7 +19,7 @@ BenchReport sample_report(const std::string& machine, double median) {
   r.context.timestamp = "2026-11-30T05:00:00Z";
   r.context.tool_version = "0.1.0";
   r.context.governor = "performance";
-  r.context.warnings = {"debug build"};
+  r.context.warnings = {core::Message("{}", "debug build")};
   Measurement ok;
   ok.id = "memory";
   ok.metric = "triad_1_thread";
@@ -30,14 +30,14 @@ BenchReport sample_report(const std::string& machine, double median) {
   ok.max = median + 1;
   ok.cv = 0.05;
   ok.params = {{"threads", 1}, {"array_bytes", 268435456}};
-  ok.notes = {"a note"};
+  ok.notes = {core::Message("{}", "a note")};
   r.results.push_back(ok);
   Measurement skipped;
   skipped.id = "gemm";
   skipped.metric = "fp16";
   skipped.unit = "TFLOPS";
   skipped.status = Status::kSkipped;
-  skipped.reason = "libcuda.so.1 not found: no NVIDIA driver";
+  skipped.reason = core::Message("{}", "libcuda.so.1 not found: no NVIDIA driver");
   r.results.push_back(skipped);
   return r;
 }
@@ -54,7 +54,8 @@ TEST(History, ARunRoundTripsWithItsContextAndResults) {
   EXPECT_EQ(back->context.hostname, "host-m1");
   ASSERT_TRUE(back->context.governor.has_value());
   EXPECT_EQ(*back->context.governor, "performance");
-  EXPECT_EQ(back->context.warnings, std::vector<std::string>{"debug build"});
+  ASSERT_EQ(back->context.warnings.size(), 1u);
+  EXPECT_EQ(core::english(back->context.warnings[0]), "debug build");
   ASSERT_EQ(back->results.size(), 2u);
   const Measurement& m = back->results[0];
   EXPECT_EQ(m.id, "memory");
@@ -63,9 +64,10 @@ TEST(History, ARunRoundTripsWithItsContextAndResults) {
   EXPECT_DOUBLE_EQ(m.median, 10);
   EXPECT_EQ(m.samples, (std::vector<double>{9, 10, 11}));
   EXPECT_EQ(m.params["array_bytes"], 268435456);
-  EXPECT_EQ(m.notes, std::vector<std::string>{"a note"});
+  ASSERT_EQ(m.notes.size(), 1u);
+  EXPECT_EQ(core::english(m.notes[0]), "a note");
   EXPECT_EQ(back->results[1].status, Status::kSkipped);
-  EXPECT_EQ(back->results[1].reason, "libcuda.so.1 not found: no NVIDIA driver");
+  EXPECT_EQ(core::english(back->results[1].reason), "libcuda.so.1 not found: no NVIDIA driver");
 }
 
 TEST(History, PreviousIsTheLatestEarlierOkRunOnTheSameMachine) {

@@ -70,7 +70,7 @@ TEST_F(RunnerTest, AFailedSampleFailsTheMetricWithItsError) {
     return 1.0;
   });
   EXPECT_EQ(m.status, Status::kFailed);
-  EXPECT_NE(m.reason.find("/data/f"), std::string::npos);
+  EXPECT_NE(core::english(m.reason).find("/data/f"), std::string::npos);
 }
 
 TEST_F(RunnerTest, AnExhaustedBudgetStillTakesOneSampleAndSaysSo) {
@@ -87,7 +87,7 @@ TEST_F(RunnerTest, AnExhaustedBudgetStillTakesOneSampleAndSaysSo) {
   EXPECT_EQ(m.status, Status::kOk);
   EXPECT_EQ(m.samples.size(), 1u);
   ASSERT_FALSE(m.notes.empty());
-  EXPECT_NE(m.notes.front().find("1 of 5"), std::string::npos);
+  EXPECT_NE(core::english(m.notes.front()).find("1 of 5"), std::string::npos);
 }
 
 TEST_F(RunnerTest, CancellationMarksTheMetricInterrupted) {
@@ -98,14 +98,15 @@ TEST_F(RunnerTest, CancellationMarksTheMetricInterrupted) {
     return 1.0;
   });
   EXPECT_EQ(m.status, Status::kFailed);
-  EXPECT_EQ(m.reason, "interrupted");
+  EXPECT_EQ(core::english(m.reason), "interrupted");
+  EXPECT_EQ(m.reason.id, "interrupted");  // a catalog message, rendered in each output's language
 }
 
 TEST_F(RunnerTest, SkippedMetricsSerialiseWithNullNumbersAndTheReason) {
   Runner runner(config_, cancelled_);
   runner.begin("pcie", 1);
-  runner.skip("h2d_pinned", "GB/s", "libcuda.so.1 not found: no NVIDIA driver");
-  nlohmann::json j = to_json(runner.results().front());
+  runner.skip("h2d_pinned", "GB/s", core::Message("{}", "libcuda.so.1 not found: no NVIDIA driver"));
+  nlohmann::json j = to_json(runner.results().front(), "en");
   EXPECT_EQ(j["id"], "pcie");
   EXPECT_EQ(j["metric"], "h2d_pinned");
   EXPECT_EQ(j["status"], "skipped");
@@ -128,7 +129,7 @@ TEST_F(RunnerTest, ReportJsonHasTheContractKeys) {
   inventory::Inventory inv;
   auto r = run_benchmarks({"crc32c"}, config_, inv, cancelled_);
   ASSERT_TRUE(r);
-  nlohmann::json j = to_json(*r);
+  nlohmann::json j = to_json(*r, "en");
   ASSERT_TRUE(j.contains("context"));
   ASSERT_TRUE(j["results"].is_array());
   for (const auto& m : j["results"]) {
@@ -149,10 +150,10 @@ TEST(RenderText, GroupsARepeatedReasonIntoOneLine) {
     m.metric = metric;
     m.unit = "TFLOPS";
     m.status = Status::kSkipped;
-    m.reason = "no GPU";
+    m.reason = core::Message("{}", "no GPU");
     report.results.push_back(m);
   }
-  std::string text = render_text(report);
+  std::string text = render_text(report, "en");
   EXPECT_NE(text.find("gemm (fp32, fp16) skipped: no GPU"), std::string::npos) << text;
 }
 

@@ -39,7 +39,7 @@ TEST(LoadJpegs, SkipsACorruptJpegAndANonJpegNamingThem) {
   ASSERT_EQ(loaded.images.size(), 1u);
   EXPECT_EQ(loaded.names.front(), dir.file("good.jpg"));
   ASSERT_EQ(loaded.rejected.size(), 2u);
-  std::string all = loaded.rejected[0] + "\n" + loaded.rejected[1];
+  std::string all = core::english(loaded.rejected[0]) + "\n" + core::english(loaded.rejected[1]);
   EXPECT_NE(all.find("notes.txt"), std::string::npos) << all;
   EXPECT_NE(all.find("truncated.jpg"), std::string::npos) << all;
 }
@@ -68,7 +68,7 @@ TEST(DecodeSample, OneBadImageIsCountedOnce) {
     DecodeFailures failures;
     auto rate = decode_sample(mixed, 1, false, 0.05, cancelled, 1, &failures);
     ASSERT_TRUE(rate) << rate.error().to_string();
-    EXPECT_EQ(failures.images, 1u) << "cut at " << cut << ": " << failures.first_error;
+    EXPECT_EQ(failures.images, 1u) << "cut at " << cut << ": " << core::english(failures.first_error);
   }
 }
 
@@ -76,7 +76,8 @@ TEST(LoadJpegs, AFileThatCannotBeOpenedIsRejectedByName) {
   JpegSet set = load_jpegs({"/nonexistent/tfrig/data/a.jpg"}, 1 << 20);
   EXPECT_TRUE(set.images.empty());
   ASSERT_EQ(set.rejected.size(), 1u);
-  EXPECT_NE(set.rejected.front().find("/nonexistent/tfrig/data/a.jpg"), std::string::npos) << set.rejected.front();
+  const std::string rejected = core::english(set.rejected.front());
+  EXPECT_NE(rejected.find("/nonexistent/tfrig/data/a.jpg"), std::string::npos) << rejected;
 }
 
 TEST(RandomResizedCrop, AlwaysInsideTheImageWithinTheAreaAndRatioBounds) {
