@@ -78,10 +78,6 @@ constexpr unsigned kAffinityCpus = 1024;
 class NvmlProbe final : public Probe {
  public:
   std::string_view id() const override { return "nvml"; }
-  std::vector<std::string> sources() const override {
-    return {"libnvidia-ml.so.1 (NVML; TFRIG_NVML_LIBRARY overrides)"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     auto& nvs = out.driver.nvml;
     if (ctx.root.in_memory()) {
