@@ -18,7 +18,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # Folders that pass both checks; a folder joins once it is formatted and its
 # long functions are split.
-default_folders=(src/codec)
+default_folders=(src/codec src/probe src/rules src/importer src/explain)
 # Folders in .clang-format's style, checked by the test suite (--check-format).
 # A folder joins with a commit that only formats it.
 formatted_folders=(src/core src/codec src/knowledge src/gpulib src/probe src/probe/parse src/tfrecord

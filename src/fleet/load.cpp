@@ -65,6 +65,7 @@ bool walk_checked(od::value v, int depth) {
       if (v.get_array().get(arr) != simdjson::SUCCESS) return false;
       for (auto item : arr) {
         od::value element;
+        // NOLINTNEXTLINE(performance-move-const-arg): get() is &&-qualified; the move is what calls it.
         if (std::move(item).get(element) != simdjson::SUCCESS || !walk_checked(element, depth + 1)) return false;
       }
       return true;
@@ -186,6 +187,7 @@ bool read_value(od::value v, std::vector<T>& out) {
   out.clear();  // a key given twice: the last one counts, as in nlohmann-json
   for (auto item : arr) {
     od::value element;
+    // NOLINTNEXTLINE(performance-move-const-arg): get() is &&-qualified; the move is what calls it.
     if (std::move(item).get(element) != simdjson::SUCCESS) return false;
     T value{};
     if (!read_value(element, value)) return false;
@@ -327,6 +329,7 @@ bool read_probes(od::value v, std::vector<probe::ProbeStatus>& out) {
   out.clear();
   for (auto item : arr) {
     od::value element;
+    // NOLINTNEXTLINE(performance-move-const-arg): get() is &&-qualified; the move is what calls it.
     if (std::move(item).get(element) != simdjson::SUCCESS) return false;
     probe::ProbeStatus s;
     if (!read_probe(element, s)) return false;
