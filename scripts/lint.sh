@@ -18,12 +18,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # Folders that pass both checks; a folder joins once it is formatted and its
 # long functions are split.
-default_folders=(src/codec src/probe src/rules src/importer src/explain)
+default_folders=(src/codec src/probe src/rules src/importer src/explain src/fleet)
 # Folders in .clang-format's style, checked by the test suite (--check-format).
 # A folder joins with a commit that only formats it.
 formatted_folders=(src/core src/codec src/knowledge src/gpulib src/probe src/probe/parse src/tfrecord
                    src/bench src/plan src/watch src/setup src/verdict src/rules src/importer src/report
-                   src/gather src/explain src/cli)
+                   src/gather src/explain src/fleet src/cli)
 # Files of those folders not formatted yet, each with its reason; formatted and
 # removed from here by the next change that touches them.
 # report/probe_detail.*: issue 31 is removing its table of English shapes on another branch.

@@ -18,7 +18,9 @@ namespace tfrig::fleet {
 
 namespace {
 
-std::string paint(bool color, rules::Severity s, const std::string& text) { return report::paint_severity(color, s, text); }
+std::string paint(bool color, rules::Severity s, const std::string& text) {
+  return report::paint_severity(color, s, text);
+}
 
 std::string bold(bool color, const std::string& text) { return color ? "\033[1m" + text + "\033[0m" : text; }
 
@@ -39,7 +41,8 @@ std::string versions_line(const std::vector<Node>& nodes) {
   for (const auto& [v, count] : tools) {
     // TRANSLATORS: a tfrig version and how many nodes' snapshots it wrote ("0.1.0 on 38").
     const std::string pattern = C_("tool version on nodes", "{0} on {1}");
-    out += (out.empty() ? "" : ", ") + core::i18n::format_translated(pattern, "{0} on {1}", fmt::make_format_args(v, count));
+    out += (out.empty() ? "" : ", ") +
+           core::i18n::format_translated(pattern, "{0} on {1}", fmt::make_format_args(v, count));
   }
   return out;
 }
@@ -51,8 +54,9 @@ std::string heading(const FleetReport& r) {
                 "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable), compared with the baseline {4}", total,
                 TFRIG_VERSION, total, r.nodes.size(), r.unreadable.size(), *r.baseline);
   }
-  return trnf("tfrig fleet {0} - {1} node ({2} read, {3} unreadable)", "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable)",
-              total, TFRIG_VERSION, total, r.nodes.size(), r.unreadable.size());
+  return trnf("tfrig fleet {0} - {1} node ({2} read, {3} unreadable)",
+              "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable)", total, TFRIG_VERSION, total, r.nodes.size(),
+              r.unreadable.size());
 }
 
 // Where the expected value comes from, with how many nodes have it.
@@ -122,12 +126,20 @@ std::string findings_section(const FleetReport& r, const RenderOptions& o, const
     // column is as wide as the language's longest word).
     const std::string prefix = fmt::format("  {} {} ", paint(o.color, f.severity, severity_cell(f.severity)), count);
     const std::string indent(core::display_width(prefix), ' ');
-    out += core::wrap_hanging(prefix, fmt::format("{}  {}{}", line_of(f.rule_id), line_of(title_in(f.title, language)), f.on_baseline ? _(" (also on the baseline)") : std::string()),
-                              o.width) + "\n";
+    out += core::wrap_hanging(prefix,
+                              fmt::format("{}  {}{}", line_of(f.rule_id), line_of(title_in(f.title, language)),
+                                          f.on_baseline ? _(" (also on the baseline)") : std::string()),
+                              o.width) +
+           "\n";
     if (f.nodes.size() < r.nodes.size() || r.nodes.size() == 1) {
-      out += core::wrap_hanging(indent, line_of(listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
-               return n.entities == "host" ? n.node : n.node + " (" + n.entities + ")";
-             })), o.width) + "\n";
+      out +=
+          core::wrap_hanging(indent,
+                             line_of(listed(f.nodes, o.max_nodes_listed,
+                                            [](const NodeEntity& n) {
+                                              return n.entities == "host" ? n.node : n.node + " (" + n.entities + ")";
+                                            })),
+                             o.width) +
+          "\n";
     } else {
       out += indent + _("every node") + "\n";
     }
@@ -144,7 +156,8 @@ std::string odd_nodes_section(const FleetReport& r, const RenderOptions& o, cons
   int rank = 0;
   for (const auto& n : r.odd_nodes) {
     if (static_cast<size_t>(rank) == o.max_odd_nodes) {
-      out += "  " + trf("... and {} more (`--format json` lists every one)", r.odd_nodes.size() - o.max_odd_nodes) + "\n";
+      out +=
+          "  " + trf("... and {} more (`--format json` lists every one)", r.odd_nodes.size() - o.max_odd_nodes) + "\n";
       break;
     }
     // TRANSLATORS: rank, node name, and how far it is from the rest (errors weigh 9, warnings 3, infos 1).
@@ -256,7 +269,7 @@ void put_field(std::string& out, const char* key, std::string_view value, bool f
 }
 
 template <class N>
-  requires std::is_integral_v<N>
+requires std::is_integral_v<N>
 void put_field(std::string& out, const char* key, N value, bool first = false) {
   put_key(out, key, first);
   out += std::to_string(value);
@@ -410,7 +423,8 @@ std::string render_json(const FleetReport& r, std::string_view language) {
   append_array(out, "nodes", r.nodes, [language](std::string& o, const Node& n, size_t) { put_node(o, n, language); });
   append_array(out, "unreadable", r.unreadable,
                [language](std::string& o, const Unreadable& u, size_t) { put_unreadable(o, u, language); });
-  append_array(out, "drift", r.drift, [language](std::string& o, const Drift& d, size_t) { put_drift(o, d, language); });
+  append_array(out, "drift", r.drift,
+               [language](std::string& o, const Drift& d, size_t) { put_drift(o, d, language); });
   append_array(out, "findings", r.findings,
                [language](std::string& o, const FindingAcross& f, size_t) { put_finding_across(o, f, language); });
   append_array(out, "odd_nodes", r.odd_nodes,
