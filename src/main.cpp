@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -44,47 +45,43 @@ std::string version_text() {
                      TFRIG_BUILD_TYPE, kCompiler);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The options of every command. `lang_value` receives --lang, which
+// cli::lang_flag has read before parsing: declared so CLI11 accepts it.
+void add_global_options(CLI::App& app, tfrig::cli::RunState& state, std::string& lang_value) {
   using namespace tfrig;
-  // The language first: every help text below is built in it.
-  const auto lang = cli::lang_flag(argc, argv);
-  cli::apply_language(lang);
-  CLI::App app{_("tfrig: plan, check, measure and set up a TensorFlow GPU server"), "tfrig"};
-  cli::translate_help(app, argc, argv);
-  app.set_version_flag("--version", version_text, _("Display program version information and exit"));
-  app.require_subcommand(1);
-  app.fallthrough();
-
-  cli::RunState state;
-  state.argv.assign(argv, argv + argc);
   app.add_option("--root", state.global.root, _("Read the machine under DIR instead of / (a captured tree)"))
       ->type_name("DIR");
   app.add_flag("-v,--verbose", state.global.verbosity, _("More log on stderr (-v info with timings, -vv debug)"));
   app.add_option("--knowledge", state.global.knowledge_dir, _("Read newer knowledge files (*.json) from DIR"))
       ->type_name("DIR");
   app.add_flag("-q,--quiet", state.global.quiet, _("Only errors on stderr"));
-  std::string lang_value;  // read before parsing (lang_flag); declared so CLI11 accepts it
   app.add_option("--lang", lang_value,
                  _("Language of the output: zh_CN or en (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG)"))
       ->type_name("LANG");
-  app.parse_complete_callback([&state, &app, &lang] {
-    // JSON, Prometheus and CSV are read by programs: their texts are English
-    // unless --lang says otherwise. The process keeps the reader's language
-    // (stderr, the log): each command renders its machine output's messages
-    // in the output language, and builds what is still text inside
-    // core::i18n::OutputLanguage (docs/i18n.md).
-    if (!lang && cli::writes_machine_output(app)) core::i18n::set_output_language("en");
-    if (state.global.quiet) {
-      core::set_log_level(core::LogLevel::kError);
-    } else if (state.global.verbosity >= 2) {
-      core::set_log_level(core::LogLevel::kDebug);
-    } else if (state.global.verbosity == 1) {
-      core::set_log_level(core::LogLevel::kInfo);
-    }
-  });
+}
 
+// Once the command line is parsed, before the command runs: the output
+// language of machine formats and the log level.
+void apply_global_options(const CLI::App& app, const tfrig::cli::RunState& state,
+                          const std::optional<std::string>& lang) {
+  using namespace tfrig;
+  // JSON, Prometheus and CSV are read by programs: their texts are English
+  // unless --lang says otherwise. The process keeps the reader's language
+  // (stderr, the log): each command renders its machine output's messages
+  // in the output language, and builds what is still text inside
+  // core::i18n::OutputLanguage (docs/i18n.md).
+  if (!lang && cli::writes_machine_output(app)) core::i18n::set_output_language("en");
+  if (state.global.quiet) {
+    core::set_log_level(core::LogLevel::kError);
+  } else if (state.global.verbosity >= 2) {
+    core::set_log_level(core::LogLevel::kDebug);
+  } else if (state.global.verbosity == 1) {
+    core::set_log_level(core::LogLevel::kInfo);
+  }
+}
+
+void add_commands(CLI::App& app, tfrig::cli::RunState& state) {
+  using namespace tfrig;
   cli::add_doctor_command(app, state);
   cli::add_snapshot_command(app, state);
   cli::add_import_command(app, state);
@@ -105,13 +102,14 @@ int main(int argc, char** argv) {
   cli::add_explain_command(app, state);
   cli::add_report_command(app, state);
   cli::add_completion_command(app, state);
+}
 
-  // A refused option value is told from what tfrig's validators recorded (cli/validate.h).
-  cli::record_refusals(app);
-  if (auto unknown = cli::unknown_command_message(app, argc, argv)) {
-    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(*unknown, false).c_str());
-    return cli::kExitUsage;
-  }
+// Parses the command line and runs the command it names. Returns an exit
+// code when parsing failed or the command threw (main returns it at once),
+// nothing when the command ran: its code is state.exit_code.
+std::optional<int> parse_and_run(CLI::App& app, tfrig::cli::RunState& state, int argc, char** argv,
+                                 const std::optional<std::string>& lang) {
+  using namespace tfrig;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -129,13 +127,50 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(trf("internal error: {}", e.what()), false).c_str());
     return cli::kExitInternal;
   }
-  // Whatever the command printed: a write that failed (a full disk, /dev/full)
-  // is exit 73, never an exit 0 with a cut or empty result.
-  int code = state.exit_code;
+  return std::nullopt;
+}
+
+// Whatever the command printed: a write that failed (a full disk, /dev/full)
+// is exit 73, never an exit 0 with a cut or empty result.
+int finish_output(int code) {
+  using namespace tfrig;
   if (auto written = core::finish_stdout(); !written) {
-    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(trf("cannot write the output to {}", core::describe(written.error())), false).c_str());
+    std::fprintf(
+        stderr, "tfrig: %s\n",
+        core::terminal_text(trf("cannot write the output to {}", core::describe(written.error())), false).c_str());
     if (code < cli::kExitUsage) code = cli::kExitCantCreate;
   }
+  return code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tfrig;
+  // The language first: every help text below is built in it.
+  const auto lang = cli::lang_flag(argc, argv);
+  cli::apply_language(lang);
+  CLI::App app{_("tfrig: plan, check, measure and set up a TensorFlow GPU server"), "tfrig"};
+  cli::translate_help(app, argc, argv);
+  app.set_version_flag("--version", version_text, _("Display program version information and exit"));
+  app.require_subcommand(1);
+  app.fallthrough();
+
+  cli::RunState state;
+  state.argv.assign(argv, argv + argc);
+  std::string lang_value;
+  add_global_options(app, state, lang_value);
+  app.parse_complete_callback([&state, &app, &lang] { apply_global_options(app, state, lang); });
+  add_commands(app, state);
+
+  // A refused option value is told from what tfrig's validators recorded (cli/validate.h).
+  cli::record_refusals(app);
+  if (auto unknown = cli::unknown_command_message(app, argc, argv)) {
+    std::fprintf(stderr, "tfrig: %s\n", core::terminal_text(*unknown, false).c_str());
+    return cli::kExitUsage;
+  }
+  if (auto code = parse_and_run(app, state, argc, argv, lang)) return *code;
+  const int code = finish_output(state.exit_code);
   // A probe left past its deadline may still run on its detached thread:
   // returning would run static destructors and exit handlers under it, and
   // std::_Exit runs neither (stdout is flushed above, stderr unbuffered).

@@ -56,7 +56,8 @@ bool dated_prefix(std::string_view s) {
 char dated_level(std::string_view s) {
   if (!dated_prefix(s)) return 0;
   const size_t colon = s.find(": ", 10);
-  if (colon == std::string_view::npos || colon > 40 || s.size() < colon + 4 || s[colon + 3] != ' ') return 0;
+  // npos (no colon) is past every bound here, as in the prefixes below.
+  if (colon > 40 || s.size() < colon + 4 || s[colon + 3] != ' ') return 0;
   return s[colon + 2];
 }
 
@@ -64,7 +65,7 @@ char dated_level(std::string_view s) {
 size_t dmesg_prefix(std::string_view s) {
   if (s.size() < 4 || s[0] != '[') return 0;
   const size_t close = s.find("] ");
-  if (close == std::string_view::npos || close > 40) return 0;
+  if (close > 40) return 0;  // or none
   const std::string_view inside = s.substr(1, close - 1);
   bool timestamp =
       inside.find_first_not_of(" 0123456789.") == std::string_view::npos && inside.find('.') != std::string_view::npos;
@@ -98,14 +99,14 @@ size_t journal_prefix(std::string_view s) {
 size_t rfc3339_prefix(std::string_view s) {
   if (!dated_prefix(s) || s.size() < 21 || s[10] != 'T') return 0;
   const size_t space = s.find(' ', 11);
-  return space != std::string_view::npos && space < 40 ? space + 1 : 0;
+  return space < 40 ? space + 1 : 0;  // npos: none
 }
 
 // Ray's worker prefix "(ActorGroup(rank=6) pid=4084493) ": the length of the prefix, or 0.
 size_t ray_prefix(std::string_view s) {
   if (s.empty() || s[0] != '(') return 0;
   const size_t pid = s.find("pid=");
-  if (pid == std::string_view::npos || pid > 120) return 0;
+  if (pid > 120) return 0;  // or none
   const size_t close = s.find(") ", pid);
   return close != std::string_view::npos && close < pid + 16 ? close + 2 : 0;
 }
@@ -194,7 +195,7 @@ LineHead head_of(std::string_view line) {
   LineHead h{line, letter ? line[0] : dated_level(line)};
   if (letter || dated_prefix(line)) {
     const size_t end = line.find("] ");
-    if (end != std::string_view::npos && end < 160) h.message = line.substr(end + 2);
+    if (end < 160) h.message = line.substr(end + 2);  // npos: none
   }
   return h;
 }

@@ -73,89 +73,110 @@ core::Result<Extractor> compile(const std::string& pattern, std::vector<std::str
   return e;
 }
 
-}  // namespace
-
-core::Result<SignatureTable> parse_signature_table(const std::string& text, const std::string& where) {
-  json doc;
+core::Result<json> parse_table_json(const std::string& text, const std::string& where) {
   try {
-    doc = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     return core::fail(core::ErrorCode::kParse, where + ": byte " + std::to_string(e.byte), e.what());
   } catch (const json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
     return core::fail(core::ErrorCode::kParse, where, e.what());
   }
-  if (!doc.is_object() || !doc.contains("signatures") || !doc["signatures"].is_array()) {
-    return core::fail(core::ErrorCode::kParse, where, _("expected an object with a \"signatures\" array"));
+}
+
+// A row's texts as written; read_signature checks them.
+Signature signature_fields(const json& row) {
+  Signature s;
+  s.id = text_field(row, "id");
+  s.rule_id = text_field(row, "rule_id");
+  s.area = text_field(row, "area");
+  s.match = string_list(row, "match");
+  s.regex = string_list(row, "regex");
+  s.examples = string_list(row, "examples");
+  s.confirm = text_field(row, "confirm");
+  s.when_context = text_field(row, "when_context");
+  s.instead = text_field(row, "instead");
+  s.reader = text_field(row, "reader");
+  s.causes = string_list(row, "causes");
+  s.facts = string_list(row, "facts");
+  s.machine_rules = string_list(row, "machine_rules");
+  s.what = text_field(row, "what");
+  s.cause = text_field(row, "cause");
+  s.fix = text_field(row, "fix");
+  s.source = text_field(row, "source");
+  return s;
+}
+
+// What a row matches: some text, none empty, and patterns that compile and
+// do not match an empty text (either would match every line).
+core::Status check_matches(const Signature& s, const std::string& at) {
+  if (s.match.empty() && s.regex.empty()) {
+    return core::fail(core::ErrorCode::kParse, at + ".match", _("expected at least one text to match"));
   }
-  SignatureTable t;
-  t.data_version = text_field(doc, "data_version");
+  for (const auto& m : s.match) {
+    if (m.empty()) return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
+  }
+  for (const auto& r : s.regex) {
+    auto re = TFRIG_TRY(compile_re2(r, at + ".regex"));
+    if (re->Match("", 0, 0, RE2::UNANCHORED, nullptr, 0)) {
+      return core::fail(core::ErrorCode::kParse, at + ".regex",
+                        _("a pattern that matches an empty text would match every line"));
+    }
+  }
+  return {};
+}
+
+// A row's "extract": a pattern with one field name per (group).
+core::Result<Extractor> read_extract(const json& x, const std::string& at) {
+  auto e = TFRIG_TRY(compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract"));
+  if (e.fields.size() != static_cast<size_t>(e.re->NumberOfCapturingGroups())) {
+    return core::fail(core::ErrorCode::kParse, at + ".extract.fields",
+                      _("expected one name per (group) of the pattern"));
+  }
+  return e;
+}
+
+// One row of "signatures", checked in the order its errors are reported;
+// `ids` holds the ids of the rows before it.
+core::Result<Signature> read_signature(const json& row, const std::string& at, const std::set<std::string>& ids) {
+  Signature s = signature_fields(row);
+  if (!s.reader.empty() && s.reader != "kernel_log") {
+    return core::fail(core::ErrorCode::kParse, at + ".reader", _("expected kernel_log or nothing"));
+  }
+  auto sev = rules::severity_from_name(text_field(row, "severity"));
+  if (!sev) return core::fail(core::ErrorCode::kParse, at + ".severity", _("expected error, warning or info"));
+  s.severity = *sev;
+  for (auto [value, name] : {std::pair{&s.id, "id"},
+                             {&s.rule_id, "rule_id"},
+                             {&s.area, "area"},
+                             {&s.what, "what"},
+                             {&s.cause, "cause"},
+                             {&s.fix, "fix"},
+                             {&s.source, "source"}}) {
+    if (value->empty()) return core::fail(core::ErrorCode::kParse, at + "." + name, _("missing or empty"));
+  }
+  TFRIG_TRY(check_matches(s, at));
+  if (ids.count(s.id) != 0) return core::fail(core::ErrorCode::kParse, at + ".id", trf("duplicate id {}", s.id));
+  if (row.contains("extract")) s.extract = TFRIG_TRY(read_extract(row["extract"], at));
+  return s;
+}
+
+core::Status read_signatures(const json& rows, const std::string& where, SignatureTable& t) {
   std::set<std::string> ids;
   size_t i = 0;
-  for (const auto& row : doc["signatures"]) {
+  for (const auto& row : rows) {
     std::string at = fmt::format("{}: signatures[{}]", where, i++);
     if (!row.is_object()) return core::fail(core::ErrorCode::kParse, at, _("expected an object"));
-    Signature s;
-    s.id = text_field(row, "id");
     // The id names the row in every later error (a user's file is edited by id).
-    if (!s.id.empty()) at = fmt::format("{}: signatures[{}]", where, s.id);
-    s.rule_id = text_field(row, "rule_id");
-    s.area = text_field(row, "area");
-    s.match = string_list(row, "match");
-    s.regex = string_list(row, "regex");
-    s.examples = string_list(row, "examples");
-    s.confirm = text_field(row, "confirm");
-    s.when_context = text_field(row, "when_context");
-    s.instead = text_field(row, "instead");
-    s.reader = text_field(row, "reader");
-    s.causes = string_list(row, "causes");
-    if (!s.reader.empty() && s.reader != "kernel_log") {
-      return core::fail(core::ErrorCode::kParse, at + ".reader", _("expected kernel_log or nothing"));
-    }
-    s.facts = string_list(row, "facts");
-    s.machine_rules = string_list(row, "machine_rules");
-    s.what = text_field(row, "what");
-    s.cause = text_field(row, "cause");
-    s.fix = text_field(row, "fix");
-    s.source = text_field(row, "source");
-    auto sev = rules::severity_from_name(text_field(row, "severity"));
-    if (!sev) return core::fail(core::ErrorCode::kParse, at + ".severity", _("expected error, warning or info"));
-    s.severity = *sev;
-    for (auto [value, name] : {std::pair{&s.id, "id"},
-                               {&s.rule_id, "rule_id"},
-                               {&s.area, "area"},
-                               {&s.what, "what"},
-                               {&s.cause, "cause"},
-                               {&s.fix, "fix"},
-                               {&s.source, "source"}}) {
-      if (value->empty()) return core::fail(core::ErrorCode::kParse, at + "." + name, _("missing or empty"));
-    }
-    if (s.match.empty() && s.regex.empty()) {
-      return core::fail(core::ErrorCode::kParse, at + ".match", _("expected at least one text to match"));
-    }
-    for (const auto& m : s.match) {
-      if (m.empty())
-        return core::fail(core::ErrorCode::kParse, at + ".match", _("an empty text would match every line"));
-    }
-    for (const auto& r : s.regex) {
-      auto re = TFRIG_TRY(compile_re2(r, at + ".regex"));
-      if (re->Match("", 0, 0, RE2::UNANCHORED, nullptr, 0)) {
-        return core::fail(core::ErrorCode::kParse, at + ".regex",
-                          _("a pattern that matches an empty text would match every line"));
-      }
-    }
-    if (!ids.insert(s.id).second) return core::fail(core::ErrorCode::kParse, at + ".id", trf("duplicate id {}", s.id));
-    if (row.contains("extract")) {
-      const auto& x = row["extract"];
-      auto e = TFRIG_TRY(compile(text_field(x, "pattern"), string_list(x, "fields"), at + ".extract"));
-      if (e.fields.size() != static_cast<size_t>(e.re->NumberOfCapturingGroups())) {
-        return core::fail(core::ErrorCode::kParse, at + ".extract.fields",
-                          _("expected one name per (group) of the pattern"));
-      }
-      s.extract = std::move(e);
-    }
+    if (const std::string id = text_field(row, "id"); !id.empty()) at = fmt::format("{}: signatures[{}]", where, id);
+    auto s = TFRIG_TRY(read_signature(row, at, ids));
+    ids.insert(s.id);
     t.signatures.push_back(std::move(s));
   }
-  i = 0;
+  return {};
+}
+
+core::Status read_facts(const json& doc, const std::string& where, SignatureTable& t) {
+  size_t i = 0;
   for (const auto& row : doc.value("facts", json::array())) {
     const std::string at = fmt::format("{}: facts[{}]", where, i++);
     FactPattern f;
@@ -167,7 +188,11 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     f.extract = std::move(e);
     t.facts.push_back(std::move(f));
   }
-  i = 0;
+  return {};
+}
+
+core::Status read_contexts(const json& doc, const std::string& where, SignatureTable& t) {
+  size_t i = 0;
   for (const auto& row : doc.value("contexts", json::array())) {
     const std::string at = fmt::format("{}: contexts[{}]", where, i++);
     LogContext c{text_field(row, "name"), string_list(row, "match")};
@@ -178,6 +203,12 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
     }
     t.contexts.push_back(std::move(c));
   }
+  return {};
+}
+
+// A row with a context names a context of the table and another row to turn
+// into, one that has no context of its own (no chains).
+core::Status check_contexts(const SignatureTable& t, const std::string& where) {
   for (const auto& s : t.signatures) {
     if (s.when_context.empty() != s.instead.empty()) {
       return core::fail(core::ErrorCode::kParse, fmt::format("{}: signatures[{}]", where, s.id),
@@ -195,6 +226,22 @@ core::Result<SignatureTable> parse_signature_table(const std::string& text, cons
                         _("expected the id of another row without its own instead"));
     }
   }
+  return {};
+}
+
+}  // namespace
+
+core::Result<SignatureTable> parse_signature_table(const std::string& text, const std::string& where) {
+  const json doc = TFRIG_TRY(parse_table_json(text, where));
+  if (!doc.is_object() || !doc.contains("signatures") || !doc["signatures"].is_array()) {
+    return core::fail(core::ErrorCode::kParse, where, _("expected an object with a \"signatures\" array"));
+  }
+  SignatureTable t;
+  t.data_version = text_field(doc, "data_version");
+  TFRIG_TRY(read_signatures(doc["signatures"], where, t));
+  TFRIG_TRY(read_facts(doc, where, t));
+  TFRIG_TRY(read_contexts(doc, where, t));
+  TFRIG_TRY(check_contexts(t, where));
   t.error_markers = string_list(doc, "error_markers");
   for (const auto& m : t.error_markers) {
     if (m.empty())
@@ -247,6 +294,71 @@ std::vector<std::string> plain_alternatives(std::string_view body) {
   return alts;
 }
 
+// The index of the ')' that closes the group opened at p[open] (past the
+// end when none does); escapes and classes may hold parentheses.
+size_t group_end(std::string_view p, size_t open) {
+  size_t i = open;
+  int depth = 0;
+  for (; i < p.size(); ++i) {
+    if (p[i] == '\\') {
+      ++i;
+    } else if (p[i] == '[') {
+      for (++i; i < p.size() && p[i] != ']'; ++i) {
+        if (p[i] == '\\') ++i;
+      }
+    } else if (p[i] == '(') {
+      ++depth;
+    } else if (p[i] == ')' && --depth == 0) {
+      break;
+    }
+  }
+  return i;
+}
+
+// The index of the ']' that closes the class opened at p[open].
+size_t class_end(std::string_view p, size_t open) {
+  size_t i = open;
+  if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // "[]...]": the first ] is a member
+  for (++i; i < p.size() && p[i] != ']'; ++i) {
+    if (p[i] == '\\') ++i;
+  }
+  return i;
+}
+
+// What required_literals has found so far: the longest run of plain text,
+// the run being read, and the required group whose shortest alternative is
+// the longest.
+struct LiteralScan {
+  std::vector<std::string> best_group;
+  size_t best_group_len = 0;
+  std::string best, run;
+
+  void close_run() {
+    if (run.size() > best.size()) best = run;
+    run.clear();
+  }
+  // The run's last character (UTF-8: its whole sequence) may be absent.
+  void drop_last_char() {
+    while (!run.empty() && (static_cast<unsigned char>(run.back()) & 0xc0) == 0x80) run.pop_back();
+    if (!run.empty()) run.pop_back();
+  }
+  // The group p[open..close]: its plain alternatives are required unless a
+  // repeat may drop it.
+  void group(std::string_view p, size_t open, size_t close) {
+    close_run();
+    const char after = close + 1 < p.size() ? p[close + 1] : '\0';
+    const bool optional = after == '?' || after == '*' || (after == '{' && close + 2 < p.size() && p[close + 2] == '0');
+    if (optional || close >= p.size()) return;
+    auto alts = plain_alternatives(p.substr(open + 1, close - open - 1));
+    size_t shortest = alts.empty() ? 0 : std::string::npos;
+    for (const auto& a : alts) shortest = std::min(shortest, a.size());
+    if (shortest > best_group_len) {
+      best_group = std::move(alts);
+      best_group_len = shortest;
+    }
+  }
+};
+
 // Texts of which every match of `pattern` contains at least one: the longest
 // run of plain text, or a required group's plain alternatives ("(A|B).*" needs
 // A or B) when their shortest is longer. Empty when nothing of 3 bytes or more
@@ -254,91 +366,41 @@ std::vector<std::string> plain_alternatives(std::string_view body) {
 // runs on every line.
 std::vector<std::string> required_literals(std::string_view p) {
   if (p.find("(?") != std::string_view::npos || p.find("\\Q") != std::string_view::npos) return {};
-  std::vector<std::string> best_group;
-  size_t best_group_len = 0;
-  std::string best, run;
-  auto close_run = [&] {
-    if (run.size() > best.size()) best = run;
-    run.clear();
-  };
-  auto drop_last_char = [&] {
-    while (!run.empty() && (static_cast<unsigned char>(run.back()) & 0xc0) == 0x80) run.pop_back();
-    if (!run.empty()) run.pop_back();
-  };
+  LiteralScan scan;
   for (size_t i = 0; i < p.size(); ++i) {
     const char c = p[i];
     if (c == '|') return {};  // an alternation at the top: no text is required
     if (c == '(') {
-      // A group: its plain alternatives are required unless a repeat may drop it.
       const size_t open = i;
-      int depth = 0;
-      for (; i < p.size(); ++i) {
-        if (p[i] == '\\') {
-          ++i;
-        } else if (p[i] == '[') {
-          for (++i; i < p.size() && p[i] != ']'; ++i) {
-            if (p[i] == '\\') ++i;
-          }
-        } else if (p[i] == '(') {
-          ++depth;
-        } else if (p[i] == ')' && --depth == 0) {
-          break;
-        }
-      }
-      close_run();
-      const char after = i + 1 < p.size() ? p[i + 1] : '\0';
-      const bool optional = after == '?' || after == '*' || (after == '{' && i + 2 < p.size() && p[i + 2] == '0');
-      if (!optional && i < p.size()) {
-        auto alts = plain_alternatives(p.substr(open + 1, i - open - 1));
-        size_t shortest = alts.empty() ? 0 : std::string::npos;
-        for (const auto& a : alts) shortest = std::min(shortest, a.size());
-        if (shortest > best_group_len) {
-          best_group = std::move(alts);
-          best_group_len = shortest;
-        }
-      }
-      continue;
-    }
-    if (c == '[') {
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // "[]...]": the first ] is a member
-      for (++i; i < p.size() && p[i] != ']'; ++i) {
-        if (p[i] == '\\') ++i;
-      }
-      close_run();
-      continue;
-    }
-    if (c == '?' || c == '*' || (c == '{' && i + 1 < p.size() && p[i + 1] >= '0' && p[i + 1] <= '9')) {
-      drop_last_char();  // the char before may be absent
-      close_run();
+      i = group_end(p, open);
+      scan.group(p, open, i);
+    } else if (c == '[') {
+      i = class_end(p, i);
+      scan.close_run();
+    } else if (c == '?' || c == '*' || (c == '{' && i + 1 < p.size() && p[i + 1] >= '0' && p[i + 1] <= '9')) {
+      scan.drop_last_char();  // the char before may be absent
+      scan.close_run();
       if (c == '{') {
         while (i < p.size() && p[i] != '}') ++i;
       }
-      continue;
-    }
-    if (c == '+') {
-      close_run();  // the char before is there, maybe repeated
-      continue;
-    }
-    if (c == '.' || c == '^' || c == '$') {
-      close_run();
-      continue;
-    }
-    if (c == '\\') {
+    } else if (c == '+' || c == '.' || c == '^' || c == '$') {
+      scan.close_run();  // '+': the char before is there, maybe repeated
+    } else if (c == '\\') {
       if (i + 1 >= p.size()) break;
       const char e = p[++i];
       const bool word = (e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || (e >= '0' && e <= '9');
       if (word) {
-        close_run();  // \d \s \w \b \x.. \p..: a class or an assertion, not text
+        scan.close_run();  // \d \s \w \b \x.. \p..: a class or an assertion, not text
       } else {
-        run += e;
+        scan.run += e;
       }
-      continue;
+    } else {
+      scan.run += c;
     }
-    run += c;
   }
-  close_run();
-  if (best_group_len > best.size() && best_group_len >= 3) return best_group;
-  if (best.size() >= 3) return {best};
+  scan.close_run();
+  if (scan.best_group_len > scan.best.size() && scan.best_group_len >= 3) return scan.best_group;
+  if (scan.best.size() >= 3) return {scan.best};
   return {};
 }
 
@@ -577,9 +639,8 @@ std::string quoted_matches(const Signature& s) {
   return out;
 }
 
-}  // namespace
-
-std::string signatures_markdown(const SignatureTable& table, const std::string& tail) {
+// The page's opening paragraphs, up to the header of the table of rows.
+std::string signatures_intro(const SignatureTable& table) {
   std::string out;
   out += "# tfrig explain: the log signatures\n\n";
   out += "Generated from `data/knowledge/log_signatures.json` by `tfrig explain --markdown`; do not edit by hand.\n";
@@ -611,26 +672,27 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
   out += "`--snapshot`/`--from` it is added to the finding next to doctor's own rules.\n\n";
   out += "| id | rule id | severity | matches | what it means | cause | fix | confirm on the machine | source |\n";
   out += "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& s : table.signatures) {
-    std::string confirm = s.confirm;
-    if (confirm.empty() && !s.harmless()) {
-      confirm = rules::find_rule(s.rule_id) ? fmt::format("doctor's rule `{}`", s.rule_id) : std::string();
-      for (const auto& r : s.machine_rules)
-        confirm += (confirm.empty() ? "" : ", ") + fmt::format("doctor's rule `{}`", r);
-    }
-    std::string when;
-    if (!s.when_context.empty())
-      when = fmt::format(" (becomes `{}` when the log shows `{}`)", s.instead, s.when_context);
-    out += fmt::format("| `{}` | `{}` | {} | {}{} | {} | {} | {} | {} | <{}> |\n", s.id, s.rule_id,
-                       rules::severity_name(s.severity), quoted_matches(s), when, cell(s.what), cell(s.cause),
-                       cell(s.fix), cell(confirm), s.source);
+  return out;
+}
+
+// One row of the table; "confirm on the machine" defaults to doctor's rules of the same id.
+std::string signature_row(const Signature& s) {
+  std::string confirm = s.confirm;
+  if (confirm.empty() && !s.harmless()) {
+    confirm = rules::find_rule(s.rule_id) ? fmt::format("doctor's rule `{}`", s.rule_id) : std::string();
+    for (const auto& r : s.machine_rules)
+      confirm += (confirm.empty() ? "" : ", ") + fmt::format("doctor's rule `{}`", r);
   }
-  out += "\n## Contexts of the whole log\n\n| context | set by a line containing |\n| --- | --- |\n";
-  for (const auto& c : table.contexts) {
-    std::string m;
-    for (const auto& x : c.match) m += (m.empty() ? "" : " or ") + std::string("`") + cell(x) + "`";
-    out += fmt::format("| `{}` | {} |\n", c.name, m);
-  }
+  std::string when;
+  if (!s.when_context.empty()) when = fmt::format(" (becomes `{}` when the log shows `{}`)", s.instead, s.when_context);
+  return fmt::format("| `{}` | `{}` | {} | {}{} | {} | {} | {} | {} | <{}> |\n", s.id, s.rule_id,
+                     rules::severity_name(s.severity), quoted_matches(s), when, cell(s.what), cell(s.cause),
+                     cell(s.fix), cell(confirm), s.source);
+}
+
+// How a log is read before its lines are matched: encodings, prefixes, wrapped lines, tracebacks.
+std::string reading_a_paste_section() {
+  std::string out;
   out += "\n## Reading a paste\n\n";
   out +=
       "A log is read as people paste it: UTF-8 or UTF-16 (LE or BE, with a byte-order mark, or without one when every other\n";
@@ -650,6 +712,12 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
       "line is the error (listed as not recognised when no row matches it). Kernel-log lines of Xid events and GPUs fallen\n";
   out +=
       "off the bus are read by the parser `tfrig import` uses and explained from the same Xid catalogue as doctor's.\n";
+  return out;
+}
+
+// The values read from the log, and the texts that mark a line as an unrecognised error.
+std::string log_values_section(const SignatureTable& table) {
+  std::string out;
   out += "\n## Values read from the log\n\n";
   out += "These feed the compat check and the findings' evidence (the first value seen wins).\n\n";
   out += "| value | read from lines containing | pattern |\n| --- | --- | --- |\n";
@@ -662,6 +730,22 @@ std::string signatures_markdown(const SignatureTable& table, const std::string& 
   out += markers +
          "; so are glog lines of level E or F (`E1201 ...`, `2024-01-01 ...: E ...`) and the exception that ends a\n";
   out += "Python traceback. Unrecognised lines are grouped by their text with every number masked.\n";
+  return out;
+}
+
+}  // namespace
+
+std::string signatures_markdown(const SignatureTable& table, const std::string& tail) {
+  std::string out = signatures_intro(table);
+  for (const auto& s : table.signatures) out += signature_row(s);
+  out += "\n## Contexts of the whole log\n\n| context | set by a line containing |\n| --- | --- |\n";
+  for (const auto& c : table.contexts) {
+    std::string m;
+    for (const auto& x : c.match) m += (m.empty() ? "" : " or ") + std::string("`") + cell(x) + "`";
+    out += fmt::format("| `{}` | {} |\n", c.name, m);
+  }
+  out += reading_a_paste_section();
+  out += log_values_section(table);
   return out + tail;
 }
 

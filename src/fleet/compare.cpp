@@ -18,7 +18,8 @@ struct Entry {
   const Fact* fact;
 };
 
-bool same_value(const FactKind* kind, const Fact& a, const std::string& expected, std::optional<double> expected_number) {
+bool same_value(const FactKind* kind, const Fact& a, const std::string& expected,
+                std::optional<double> expected_number) {
   if (kind && kind->tolerance > 0 && a.number && expected_number) {
     const double hi = std::max(*a.number, *expected_number);
     return std::fabs(*a.number - *expected_number) <= kind->tolerance * hi;
@@ -117,7 +118,8 @@ std::vector<Drift> find_drift(const std::vector<Node>& nodes, const std::optiona
     d.expected_message = expected->value_message;
     d.expected_nodes = expected_nodes;
     d.known_nodes = entries.size();
-    std::sort(d.differing.begin(), d.differing.end(), [](const NodeValue& a, const NodeValue& b) { return a.node < b.node; });
+    std::sort(d.differing.begin(), d.differing.end(),
+              [](const NodeValue& a, const NodeValue& b) { return a.node < b.node; });
     out.push_back(std::move(d));
   }
   std::sort(out.begin(), out.end(), [](const Drift& a, const Drift& b) {
@@ -221,7 +223,8 @@ std::vector<OddNode> odd_nodes(const std::vector<Node>& nodes, const std::vector
 }  // namespace
 
 std::string fix_in(const Fix& fix, std::string_view language) {
-  if (fix.kind != nullptr) return fact_fix(*fix.kind, fix.scope, fact_value_in(fix.expected, fix.expected_message, language), language);
+  if (fix.kind != nullptr)
+    return fact_fix(*fix.kind, fix.scope, fact_value_in(fix.expected, fix.expected_message, language), language);
   return rules::in_language(fix.text, language);
 }
 
@@ -250,7 +253,8 @@ int severity_weight(rules::Severity s) {
 FleetReport compare(std::vector<Node> nodes, std::vector<Unreadable> unreadable, const std::optional<Node>& baseline) {
   FleetReport r;
   std::sort(nodes.begin(), nodes.end(), [](const Node& a, const Node& b) { return a.name < b.name; });
-  std::sort(unreadable.begin(), unreadable.end(), [](const Unreadable& a, const Unreadable& b) { return a.name < b.name; });
+  std::sort(unreadable.begin(), unreadable.end(),
+            [](const Unreadable& a, const Unreadable& b) { return a.name < b.name; });
   std::set<std::string> on_baseline;
   if (baseline) {
     r.baseline = baseline->name;

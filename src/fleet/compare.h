@@ -32,14 +32,14 @@ struct NodeValue {
 };
 
 struct Drift {
-  std::string fact;   // "gpu.pcie_link[gpu1]"
-  std::string kind;   // "gpu.pcie_link"
-  std::string scope;  // "gpu1"
-  std::string title;           // English (title_in renders it)
-  std::string expected;       // the majority's value, or the baseline's
-  size_t expected_nodes = 0;  // nodes that have it
-  size_t known_nodes = 0;     // nodes whose snapshot states this fact
-  std::vector<NodeValue> differing;  // sorted by node name
+  std::string fact;                         // "gpu.pcie_link[gpu1]"
+  std::string kind;                         // "gpu.pcie_link"
+  std::string scope;                        // "gpu1"
+  std::string title;                        // English (title_in renders it)
+  std::string expected;                     // the majority's value, or the baseline's
+  size_t expected_nodes = 0;                // nodes that have it
+  size_t known_nodes = 0;                   // nodes whose snapshot states this fact
+  std::vector<NodeValue> differing;         // sorted by node name
   ValueMessage expected_message = nullptr;  // expected's words
 };
 
@@ -51,8 +51,8 @@ struct NodeEntity {
 struct FindingAcross {
   std::string rule_id;
   rules::Severity severity = rules::Severity::kInfo;  // the worst on any node
-  std::string title;  // English (title_in renders it)
-  std::vector<NodeEntity> nodes;  // sorted by node name
+  std::string title;                                  // English (title_in renders it)
+  std::vector<NodeEntity> nodes;                      // sorted by node name
   bool on_baseline = false;
 };
 
@@ -70,7 +70,7 @@ struct Fix {
   const FactKind* kind = nullptr;
   std::string scope;
   std::string expected;
-  rules::Text text;  // a finding's fix, when kind is null
+  rules::Text text;                         // a finding's fix, when kind is null
   ValueMessage expected_message = nullptr;  // expected's words
 };
 // The fix in a language ("en" is the English the JSON keeps).

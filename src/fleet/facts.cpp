@@ -24,77 +24,65 @@ namespace {
 constexpr double kRamTolerance = 0.02;
 
 const std::vector<FactKind> kKinds = {
-    {"os.release", N_("operating system"),
-     N_("reinstall or upgrade the node to {expected}, as on the other nodes"),
-     0},
+    {"os.release", N_("operating system"), N_("reinstall or upgrade the node to {expected}, as on the other nodes"), 0},
     {"os.kernel", N_("kernel"),
      N_("install kernel {expected} and make it the default boot entry, so the NVIDIA module "
-       "is built for the same kernel as on the other nodes"),
+        "is built for the same kernel as on the other nodes"),
      0},
     {"driver.version", N_("NVIDIA driver"),
      N_("install NVIDIA driver {expected} (the same branch and packages as the "
-       "other nodes), then reboot"),
+        "other nodes), then reboot"),
      0},
     {"driver.cuda_version", N_("CUDA version the driver supports"),
-     N_("comes with the driver: install the driver the other nodes run (supports CUDA {expected})"),
-     0},
+     N_("comes with the driver: install the driver the other nodes run (supports CUDA {expected})"), 0},
     {"cuda.library", N_("CUDA library the loader resolves"),
      N_("make the loader find {scope} {expected} as on the other nodes: install that version, or remove the copy "
-       "that shadows it (`ldconfig -p | grep {scope}`, LD_LIBRARY_PATH, pip wheels under site-packages/nvidia)"),
+        "that shadows it (`ldconfig -p | grep {scope}`, LD_LIBRARY_PATH, pip wheels under site-packages/nvidia)"),
      0},
     {"tf.environments", N_("Python environments with TensorFlow"),
      N_("make TensorFlow's environments match the other nodes' ({expected}): install it there, or remove the stray one"),
      0},
     {"python.tensorflow", N_("TensorFlow in a Python environment"),
-     N_("`{scope}/bin/pip install {expected}` (the version the other nodes run)"),
-     0},
+     N_("`{scope}/bin/pip install {expected}` (the version the other nodes run)"), 0},
     {"python.version", N_("Python version of an environment"),
-     N_("recreate {scope} with Python {expected}, as on the other nodes"),
-     0},
+     N_("recreate {scope} with Python {expected}, as on the other nodes"), 0},
     {"gpu.count", N_("number of GPUs"),
      N_("a GPU is missing or extra ({expected} expected): check `nvidia-smi -L`, `lspci -d 10de:` and the kernel log "
-       "for Xid 79 (fallen off the bus); reseat or replace the card"),
+        "for Xid 79 (fallen off the bus); reseat or replace the card"),
      0},
-    {"gpu.model", N_("GPU model"),
-     N_("the node has a different GPU ({expected} expected): check its hardware record"),
+    {"gpu.model", N_("GPU model"), N_("the node has a different GPU ({expected} expected): check its hardware record"),
      0},
     {"gpu.memory", N_("GPU memory"),
      N_("a different GPU or MIG/ECC setting ({expected} expected): check "
-       "`nvidia-smi -q -d MEMORY,ECC`"),
+        "`nvidia-smi -q -d MEMORY,ECC`"),
      0},
     {"gpu.pcie_link", N_("GPU PCIe link (generation the slot allows, width in use)"),
      N_("reseat {scope} or move it to an x16 slot of the generation the other nodes use ({expected}); check the BIOS "
-       "PCIe speed setting and riser cables"),
+        "PCIe speed setting and riser cables"),
      0},
     {"gpu.nvlink", N_("GPU pairs joined by NVLink"),
      N_("check the NVLink bridges or NVSwitch and the fabric manager (`nvidia-smi nvlink --status`); the other nodes "
-       "have {expected}"),
+        "have {expected}"),
      0},
-    {"cpu.model", N_("CPU model"),
-     N_("the node has a different CPU ({expected} expected): check its hardware record"),
+    {"cpu.model", N_("CPU model"), N_("the node has a different CPU ({expected} expected): check its hardware record"),
      0},
     {"cpu.numa", N_("NUMA layout"),
      N_("match the BIOS NUMA settings (NPS, sub-NUMA clustering, node interleaving) of the other nodes: {expected}"),
      0},
     {"memory.total", N_("RAM"),
      N_("RAM differs from the other nodes' ({expected}): a DIMM missing or disabled, or another machine type; check "
-       "`dmidecode -t memory` and the EDAC counters"),
+        "`dmidecode -t memory` and the EDAC counters"),
      kRamTolerance},
-    {"memory.swap", N_("swap"),
-     N_("match the other nodes (swap {expected}): `swapoff -a` and the fstab entry"),
-     0},
+    {"memory.swap", N_("swap"), N_("match the other nodes (swap {expected}): `swapoff -a` and the fstab entry"), 0},
     {"limits.nofile", N_("open-files limit (soft / hard)"),
-     N_("set nofile to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again"),
-     0},
+     N_("set nofile to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again"), 0},
     {"limits.memlock", N_("locked-memory limit (soft / hard)"),
-     N_("set memlock to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again"),
-     0},
+     N_("set memlock to {expected} in /etc/security/limits.d/ as on the other nodes, then log in again"), 0},
     {"cpu.governor", N_("CPU frequency governor"),
-     N_("`cpupower frequency-set -g {expected}` (and make it persistent)"),
-     0},
+     N_("`cpupower frequency-set -g {expected}` (and make it persistent)"), 0},
     {"container.toolkit", N_("NVIDIA Container Toolkit"),
      N_("make the container setup match the other nodes ({expected}): install nvidia-container-toolkit and run "
-       "`nvidia-ctk runtime configure --runtime=docker`"),
+        "`nvidia-ctk runtime configure --runtime=docker`"),
      0},
 };
 
@@ -197,9 +185,11 @@ void host_facts(const report::Report& r, Collector& c) {
     c.add("cpu.numa", "", core::Message("{0}{1}", count, v));
   }
   const auto& m = r.inventory.memory;
-  if (m.total_bytes) c.add("memory.total", "", core::format_bytes_binary(*m.total_bytes), static_cast<double>(*m.total_bytes));
+  if (m.total_bytes)
+    c.add("memory.total", "", core::format_bytes_binary(*m.total_bytes), static_cast<double>(*m.total_bytes));
   if (m.swap_total_bytes) {
-    c.add("memory.swap", "", fleet_word(*m.swap_total_bytes == 0 ? NC_("fleet value", "off") : NC_("fleet value", "on")));
+    c.add("memory.swap", "",
+          fleet_word(*m.swap_total_bytes == 0 ? NC_("fleet value", "off") : NC_("fleet value", "on")));
   }
   const auto& l = r.inventory.limits;
   if (l.nofile.soft || l.nofile.hard) c.add("limits.nofile", "", limit_text(l.nofile));
@@ -299,11 +289,13 @@ void container_facts(const report::Report& r, Collector& c) {
   const auto& k = r.inventory.containers;
   // The probe leaves a tool it did not find null, so null here means absent.
   const bool toolkit = k.nvidia_ctk || k.nvidia_container_runtime || k.nvidia_container_cli;
-  const bool docker_nvidia = std::find(k.docker_runtimes.begin(), k.docker_runtimes.end(), "nvidia") != k.docker_runtimes.end();
+  const bool docker_nvidia =
+      std::find(k.docker_runtimes.begin(), k.docker_runtimes.end(), "nvidia") != k.docker_runtimes.end();
   core::Message v = fleet_word(toolkit ? NC_("fleet value", "installed") : NC_("fleet value", "not installed"));
   // "{0}, {1}" is not a catalog pattern: the parts are.
   if (docker_nvidia) v = core::Message("{0}, {1}", v, core::Message(N_("docker runtime {}"), "nvidia"));
-  if (k.docker_default_runtime) v = core::Message("{0}, {1}", v, core::Message(N_("docker default {}"), *k.docker_default_runtime));
+  if (k.docker_default_runtime)
+    v = core::Message("{0}, {1}", v, core::Message(N_("docker default {}"), *k.docker_default_runtime));
   c.add("container.toolkit", "", std::move(v));
 }
 
@@ -333,7 +325,8 @@ std::string fact_value_in(const std::string& value, const std::shared_ptr<const 
   return message ? core::render(*message, language) : value;
 }
 
-std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected, std::string_view language) {
+std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected,
+                     std::string_view language) {
   // The catalog of that language, looked up directly: its {expected} and {scope} are named, not a core::Message's fields.
   const core::i18n::Catalog* catalog = core::i18n::embedded_catalog(language);
   const auto translated = catalog != nullptr ? catalog->find(kind.fix) : std::nullopt;

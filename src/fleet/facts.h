@@ -55,6 +55,7 @@ std::string fact_value_in(const std::string& value, const std::shared_ptr<const 
                           std::string_view language);
 
 // The fix of a kind in a language ("en", "zh_CN") with its placeholders filled.
-std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected, std::string_view language);
+std::string fact_fix(const FactKind& kind, const std::string& scope, const std::string& expected,
+                     std::string_view language);
 
 }  // namespace tfrig::fleet

@@ -55,7 +55,8 @@ bool walk_checked(od::value v, int depth) {
       for (auto item : obj) {
         od::field f;
         std::string_view key;
-        if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return false;
+        if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS)
+          return false;
         if (!walk_checked(f.value(), depth + 1)) return false;
       }
       return true;
@@ -65,6 +66,7 @@ bool walk_checked(od::value v, int depth) {
       if (v.get_array().get(arr) != simdjson::SUCCESS) return false;
       for (auto item : arr) {
         od::value element;
+        // NOLINTNEXTLINE(performance-move-const-arg): get() is &&-qualified; the move is what calls it.
         if (std::move(item).get(element) != simdjson::SUCCESS || !walk_checked(element, depth + 1)) return false;
       }
       return true;
@@ -186,6 +188,7 @@ bool read_value(od::value v, std::vector<T>& out) {
   out.clear();  // a key given twice: the last one counts, as in nlohmann-json
   for (auto item : arr) {
     od::value element;
+    // NOLINTNEXTLINE(performance-move-const-arg): get() is &&-qualified; the move is what calls it.
     if (std::move(item).get(element) != simdjson::SUCCESS) return false;
     T value{};
     if (!read_value(element, value)) return false;
@@ -200,24 +203,25 @@ bool read_value(od::value v, std::vector<T>& out) {
 // A key against a member's name: sizes first, then a memcmp of a constant
 // length the compiler inlines (string_view's == went through an out-of-line
 // compare for every field of every key: 4% of `tfrig fleet`).
-#define TFRIG_FLEET_READ_FIELD(member)                     \
+#define TFRIG_FLEET_READ_FIELD(member)                                                                   \
   if (key.size() == sizeof(#member) - 1 && std::memcmp(key.data(), #member, sizeof(#member) - 1) == 0) { \
-    if (!read_value(f.value(), out.member)) return false; \
-    continue;                                             \
+    if (!read_value(f.value(), out.member)) return false;                                                \
+    continue;                                                                                            \
   }
-#define TFRIG_FLEET_DEFINE_READER(Type, FIELDS)                                                                   \
-  bool read_value(od::value v, inventory::Type& out) {                                                          \
-    od::object obj;                                                                                             \
-    if (v.get_object().get(obj) != simdjson::SUCCESS) return false;                                             \
-    out = inventory::Type{};                                                                                    \
-    for (auto item : obj) {                                                                                     \
-      od::field f;                                                                                              \
-      std::string_view key;                                                                                     \
-      if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return false; \
-      NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(TFRIG_FLEET_READ_FIELD, FIELDS))                                   \
-      if (!walk_checked(f.value(), 1)) return false;                                                           \
-    }                                                                                                           \
-    return true;                                                                                                \
+#define TFRIG_FLEET_DEFINE_READER(Type, FIELDS)                                                           \
+  bool read_value(od::value v, inventory::Type& out) {                                                    \
+    od::object obj;                                                                                       \
+    if (v.get_object().get(obj) != simdjson::SUCCESS) return false;                                       \
+    out = inventory::Type{};                                                                              \
+    for (auto item : obj) {                                                                               \
+      od::field f;                                                                                        \
+      std::string_view key;                                                                               \
+      if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) \
+        return false;                                                                                     \
+      NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(TFRIG_FLEET_READ_FIELD, FIELDS))                           \
+      if (!walk_checked(f.value(), 1)) return false;                                                      \
+    }                                                                                                     \
+    return true;                                                                                          \
   }
 
 TFRIG_FLEET_DEFINE_READER(HostInfo, TFRIG_INVENTORY_FIELDS_HostInfo)
@@ -327,6 +331,7 @@ bool read_probes(od::value v, std::vector<probe::ProbeStatus>& out) {
   out.clear();
   for (auto item : arr) {
     od::value element;
+    // NOLINTNEXTLINE(performance-move-const-arg): get() is &&-qualified; the move is what calls it.
     if (std::move(item).get(element) != simdjson::SUCCESS) return false;
     probe::ProbeStatus s;
     if (!read_probe(element, s)) return false;
@@ -352,7 +357,8 @@ std::optional<report::Report> read_document(od::parser& parser, const std::strin
   for (auto item : root) {
     od::field f;
     std::string_view key;
-    if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS) return std::nullopt;
+    if (std::move(item).get(f) != simdjson::SUCCESS || f.unescaped_key().get(key) != simdjson::SUCCESS)
+      return std::nullopt;
     bool ok = true;
     if (key == "schema_version") {
       int64_t s = 0;
@@ -404,7 +410,6 @@ std::optional<report::Report> read_snapshot_fast(std::string& text) {
   return r;
 }
 
-
 // ---- Reading the inputs ----
 
 namespace {
@@ -452,7 +457,8 @@ core::Result<report::Report> snapshot_from_text(const std::string& file, std::st
   try {
     j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return core::fail(core::ErrorCode::kParse, core::Message(N_("{0}: {1}"), file, core::Message(N_("byte {}"), e.byte)),
+    return core::fail(core::ErrorCode::kParse,
+                      core::Message(N_("{0}: {1}"), file, core::Message(N_("byte {}"), e.byte)),
                       core::Message(N_("not valid JSON: {}"), e.what()));
   } catch (const nlohmann::json::exception& e) {  // out_of_range.406: a number beyond a double (1e400)
     return core::fail(core::ErrorCode::kParse, file, core::Message(N_("not valid JSON: {}"), e.what()));
@@ -503,8 +509,8 @@ core::Result<std::vector<std::string>> list_inputs(const std::vector<std::string
         continue;
       }
       if (!entry.is_regular_file(ec2)) continue;
-      const bool taken = std::any_of(kSuffixes.begin(), kSuffixes.end(),
-                                     [&](std::string_view s) { return core::ends_with(name, s); });
+      const bool taken =
+          std::any_of(kSuffixes.begin(), kSuffixes.end(), [&](std::string_view s) { return core::ends_with(name, s); });
       if (taken) found.push_back(entry.path().string());
     }
     if (ec) return tl::unexpected(core::errno_error(ec.value(), in, "list"));
@@ -535,9 +541,12 @@ core::Result<report::Report> read_report(const std::string& file, std::vector<co
       if (!name.empty() && name[0] != '.' && entry.is_regular_file(ec2)) parts.push_back(entry.path().string());
     }
     if (ec) return tl::unexpected(core::errno_error(ec.value(), file, "list"));
-    if (parts.empty()) return core::fail(core::ErrorCode::kNotFound, file, core::Message(N_("an empty directory (expected one machine's files)")));
+    if (parts.empty())
+      return core::fail(core::ErrorCode::kNotFound, file,
+                        core::Message(N_("an empty directory (expected one machine's files)")));
     std::sort(parts.begin(), parts.end());
-    notes.push_back(core::Message::plural(NP_("imported from {} file", "imported from {} files"), parts.size(), parts.size()));
+    notes.push_back(
+        core::Message::plural(NP_("imported from {} file", "imported from {} files"), parts.size(), parts.size()));
     return importer::import_files(parts);
   }
   auto bytes = read_bytes(file);
@@ -614,7 +623,8 @@ Loaded load_nodes(const std::vector<std::string>& files, const knowledge::Knowle
       out.nodes.push_back(std::move(*nodes[i]));
     } else {
       const core::Error& e = *errors[i];
-      out.unreadable.push_back(Unreadable{name, files[i], e.to_string(), core::error_message(e).value_or(core::Message("{}", e.to_string()))});
+      out.unreadable.push_back(Unreadable{name, files[i], e.to_string(),
+                                          core::error_message(e).value_or(core::Message("{}", e.to_string()))});
     }
   }
   return out;

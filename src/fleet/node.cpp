@@ -20,8 +20,9 @@ Node summarize_node(const report::Report& report, const knowledge::Knowledge& k,
     // once per node (10,000 nodes x 20 findings add up).
     const rules::Rule* rule = rules::find_rule(f.rule_id);
     const bool own_fix = rule && f.fix == rule->fix;
-    n.findings.push_back(NodeFinding{std::move(f.rule_id), f.severity, std::move(f.entity), own_fix ? std::string() : std::move(f.fix),
-                                     !own_fix && f.fix_message ? std::make_shared<const core::Message>(std::move(*f.fix_message)) : nullptr});
+    n.findings.push_back(NodeFinding{
+        std::move(f.rule_id), f.severity, std::move(f.entity), own_fix ? std::string() : std::move(f.fix),
+        !own_fix && f.fix_message ? std::make_shared<const core::Message>(std::move(*f.fix_message)) : nullptr});
   }
   return n;
 }

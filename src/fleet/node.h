@@ -28,14 +28,14 @@ struct NodeFinding {
 };
 
 struct Node {
-  std::string name;      // from the file name: "node07" for node07.json
+  std::string name;  // from the file name: "node07" for node07.json
   std::string file;
   std::string hostname;  // as the snapshot says, when it does
   int schema_version = 0;
   std::string tool_version;
-  std::string source;    // "snapshot", "import"
+  std::string source;                // "snapshot", "import"
   std::vector<core::Message> notes;  // how it was read ("schema 2 is newer than ..."), rendered by each output
-  std::vector<Fact> facts;         // sorted by id
+  std::vector<Fact> facts;           // sorted by id
   std::vector<NodeFinding> findings;
   rules::Summary summary;
 };
@@ -44,7 +44,7 @@ struct Node {
 struct Unreadable {
   std::string name;
   std::string file;
-  std::string error;     // in English (JSON without --lang)
+  std::string error;      // in English (JSON without --lang)
   core::Message message;  // the same, rendered by each output in its language
 };
 

@@ -18,7 +18,9 @@ namespace tfrig::fleet {
 
 namespace {
 
-std::string paint(bool color, rules::Severity s, const std::string& text) { return report::paint_severity(color, s, text); }
+std::string paint(bool color, rules::Severity s, const std::string& text) {
+  return report::paint_severity(color, s, text);
+}
 
 std::string bold(bool color, const std::string& text) { return color ? "\033[1m" + text + "\033[0m" : text; }
 
@@ -39,7 +41,8 @@ std::string versions_line(const std::vector<Node>& nodes) {
   for (const auto& [v, count] : tools) {
     // TRANSLATORS: a tfrig version and how many nodes' snapshots it wrote ("0.1.0 on 38").
     const std::string pattern = C_("tool version on nodes", "{0} on {1}");
-    out += (out.empty() ? "" : ", ") + core::i18n::format_translated(pattern, "{0} on {1}", fmt::make_format_args(v, count));
+    out += (out.empty() ? "" : ", ") +
+           core::i18n::format_translated(pattern, "{0} on {1}", fmt::make_format_args(v, count));
   }
   return out;
 }
@@ -51,8 +54,9 @@ std::string heading(const FleetReport& r) {
                 "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable), compared with the baseline {4}", total,
                 TFRIG_VERSION, total, r.nodes.size(), r.unreadable.size(), *r.baseline);
   }
-  return trnf("tfrig fleet {0} - {1} node ({2} read, {3} unreadable)", "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable)",
-              total, TFRIG_VERSION, total, r.nodes.size(), r.unreadable.size());
+  return trnf("tfrig fleet {0} - {1} node ({2} read, {3} unreadable)",
+              "tfrig fleet {0} - {1} nodes ({2} read, {3} unreadable)", total, TFRIG_VERSION, total, r.nodes.size(),
+              r.unreadable.size());
 }
 
 // Where the expected value comes from, with how many nodes have it.
@@ -78,25 +82,21 @@ std::string unreadable_in(const Unreadable& u, std::string_view language) {
   return u.message.empty() ? u.error : core::render(u.message, language);
 }
 
-}  // namespace
+// A value of a node's snapshot as one line of text (no control bytes).
+std::string line_of(const std::string& s) { return core::terminal_line(s); }
 
-// Node names are file names and values come from the nodes' snapshots: each
-// goes through core::terminal_line (one line, no control bytes), the whole
-// text through core::terminal_text.
-std::string render_text(const FleetReport& r, const RenderOptions& o) {
-  const auto L = [](const std::string& s) { return core::terminal_line(s); };
-  const std::string language(core::i18n::language());
-  std::string out = L(heading(r)) + "\n";
-  if (!r.nodes.empty()) out += L(trf("snapshots written by tfrig {}", versions_line(r.nodes))) + "\n";
-
+// The facts whose value differs between nodes, each with the nodes grouped by value.
+std::string drift_section(const FleetReport& r, const RenderOptions& o, const std::string& language) {
+  std::string out;
   // TRANSLATORS: a section of `tfrig fleet`: facts whose value differs between nodes.
   out += "\n" + bold(o.color, _("Drift")) + "\n";
   if (r.drift.empty()) out += "  " + _("every compared fact is the same on every node") + "\n";
   for (const auto& d : r.drift) {
+    const std::string fact = paint(o.color, rules::Severity::kWarning, line_of(d.fact));
     // TRANSLATORS: a fact's id (gpu.pcie_link[gpu1]) and what it is.
-    out += "  " + trf("{0}  ({1})", paint(o.color, rules::Severity::kWarning, L(d.fact)), L(title_in(d.title, language))) + "\n";
+    out += "  " + trf("{0}  ({1})", fact, line_of(title_in(d.title, language))) + "\n";
     out += "      " + expected_line(r, d) + "\n";
-    out += fmt::format("      = {}\n", L(fact_value_in(d.expected, d.expected_message, language)));
+    out += fmt::format("      = {}\n", line_of(fact_value_in(d.expected, d.expected_message, language)));
     // Group the differing nodes by value (its English), shown in the reader's language.
     std::map<std::string, std::vector<std::string>> by_value;
     std::map<std::string, std::string> shown;
@@ -106,12 +106,17 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     }
     for (const auto& [english_value, nodes] : by_value) {
       const std::string& value = shown[english_value];
+      const std::string names = listed(nodes, o.max_nodes_listed, [](const std::string& s) { return s; });
       // TRANSLATORS: a value that differs from the fleet's, how many nodes have it, and which.
-      out += "      ! " + L(trf("{0} on {1}: {2}", value, nodes.size(),
-                                 listed(nodes, o.max_nodes_listed, [](const std::string& s) { return s; }))) + "\n";
+      out += "      ! " + line_of(trf("{0} on {1}: {2}", value, nodes.size(), names)) + "\n";
     }
   }
+  return out;
+}
 
+// The rules that fire on some node, with the nodes they fire on.
+std::string findings_section(const FleetReport& r, const RenderOptions& o, const std::string& language) {
+  std::string out;
   out += "\n" + bold(o.color, _("Findings across the fleet")) + "\n";
   if (r.findings.empty()) out += "  " + _("no rule fires on any node") + "\n";
   for (const auto& f : r.findings) {
@@ -121,38 +126,60 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     // column is as wide as the language's longest word).
     const std::string prefix = fmt::format("  {} {} ", paint(o.color, f.severity, severity_cell(f.severity)), count);
     const std::string indent(core::display_width(prefix), ' ');
-    out += core::wrap_hanging(prefix, fmt::format("{}  {}{}", L(f.rule_id), L(title_in(f.title, language)), f.on_baseline ? _(" (also on the baseline)") : std::string()),
-                              o.width) + "\n";
+    out += core::wrap_hanging(prefix,
+                              fmt::format("{}  {}{}", line_of(f.rule_id), line_of(title_in(f.title, language)),
+                                          f.on_baseline ? _(" (also on the baseline)") : std::string()),
+                              o.width) +
+           "\n";
     if (f.nodes.size() < r.nodes.size() || r.nodes.size() == 1) {
-      out += core::wrap_hanging(indent, L(listed(f.nodes, o.max_nodes_listed, [](const NodeEntity& n) {
-               return n.entities == "host" ? n.node : n.node + " (" + n.entities + ")";
-             })), o.width) + "\n";
+      out +=
+          core::wrap_hanging(indent,
+                             line_of(listed(f.nodes, o.max_nodes_listed,
+                                            [](const NodeEntity& n) {
+                                              return n.entities == "host" ? n.node : n.node + " (" + n.entities + ")";
+                                            })),
+                             o.width) +
+          "\n";
     } else {
       out += indent + _("every node") + "\n";
     }
   }
+  return out;
+}
 
+// The nodes that differ most from the rest, by rank, at most o.max_odd_nodes of them.
+std::string odd_nodes_section(const FleetReport& r, const RenderOptions& o, const std::string& language) {
+  std::string out;
   // TRANSLATORS: a section of `tfrig fleet`: the nodes that differ most from the rest (outliers).
   out += "\n" + bold(o.color, _("Odd nodes out")) + "\n";
   if (r.odd_nodes.empty()) out += "  " + _("none: no node differs from the rest") + "\n";
   int rank = 0;
   for (const auto& n : r.odd_nodes) {
     if (static_cast<size_t>(rank) == o.max_odd_nodes) {
-      out += "  " + trf("... and {} more (`--format json` lists every one)", r.odd_nodes.size() - o.max_odd_nodes) + "\n";
+      out +=
+          "  " + trf("... and {} more (`--format json` lists every one)", r.odd_nodes.size() - o.max_odd_nodes) + "\n";
       break;
     }
     // TRANSLATORS: rank, node name, and how far it is from the rest (errors weigh 9, warnings 3, infos 1).
-    out += "  " + trf("{0}. {1}  (score {2})", ++rank, bold(o.color, L(n.node)), n.score) + "\n";
-    // TRANSLATORS: a fact, this node's value, and the value of the rest of the fleet.
-    for (const auto& d : n.differences) out += "       " + L(trf("{0}: {1} (fleet: {2})", d.fact, fact_value_in(d.value, d.value_message, language),
-                                                                                fact_value_in(d.expected, d.expected_message, language))) + "\n";
-    for (const auto& id : n.findings) out += "       " + L(trf("{} fires here", id)) + "\n";
-    for (const auto& fix : fixes_in(n, language)) out += "       " + L(trf("fix: {}", fix)) + "\n";
+    out += "  " + trf("{0}. {1}  (score {2})", ++rank, bold(o.color, line_of(n.node)), n.score) + "\n";
+    for (const auto& d : n.differences) {
+      const std::string value = fact_value_in(d.value, d.value_message, language);
+      const std::string expected = fact_value_in(d.expected, d.expected_message, language);
+      // TRANSLATORS: a fact, this node's value, and the value of the rest of the fleet.
+      out += "       " + line_of(trf("{0}: {1} (fleet: {2})", d.fact, value, expected)) + "\n";
+    }
+    for (const auto& id : n.findings) out += "       " + line_of(trf("{} fires here", id)) + "\n";
+    for (const auto& fix : fixes_in(n, language)) out += "       " + line_of(trf("fix: {}", fix)) + "\n";
   }
+  return out;
+}
 
+// The nodes that could not be read, and the notes of those that were.
+std::string unreadable_and_notes(const FleetReport& r, const RenderOptions& o, const std::string& language) {
+  std::string out;
   if (!r.unreadable.empty()) {
     out += "\n" + bold(o.color, _("Unreadable")) + "\n";
-    for (const auto& u : r.unreadable) out += "  " + L(u.name + ": " + unreadable_in(u, language)) + "\n";
+    for (const auto& u : r.unreadable) out += "  " + line_of(u.name + ": " + unreadable_in(u, language)) + "\n";
   }
   bool noted = false;
   for (const auto& n : r.nodes) {
@@ -161,9 +188,25 @@ std::string render_text(const FleetReport& r, const RenderOptions& o) {
     for (const auto& note : n.notes) {
       if (!noted) out += "\n" + bold(o.color, _("Notes")) + "\n";
       noted = true;
-      out += "  " + L(n.name + ": " + core::render(note, language)) + "\n";
+      out += "  " + line_of(n.name + ": " + core::render(note, language)) + "\n";
     }
   }
+  return out;
+}
+
+}  // namespace
+
+// Node names are file names and values come from the nodes' snapshots: each
+// goes through core::terminal_line (one line, no control bytes), the whole
+// text through core::terminal_text.
+std::string render_text(const FleetReport& r, const RenderOptions& o) {
+  const std::string language(core::i18n::language());
+  std::string out = line_of(heading(r)) + "\n";
+  if (!r.nodes.empty()) out += line_of(trf("snapshots written by tfrig {}", versions_line(r.nodes))) + "\n";
+  out += drift_section(r, o, language);
+  out += findings_section(r, o, language);
+  out += odd_nodes_section(r, o, language);
+  out += unreadable_and_notes(r, o, language);
   // The other lines wrap under their own indent and marker.
   return core::terminal_text(core::wrap_lines(out, o.width), o.color);
 }
@@ -226,7 +269,7 @@ void put_field(std::string& out, const char* key, std::string_view value, bool f
 }
 
 template <class N>
-  requires std::is_integral_v<N>
+requires std::is_integral_v<N>
 void put_field(std::string& out, const char* key, N value, bool first = false) {
   put_key(out, key, first);
   out += std::to_string(value);
@@ -279,6 +322,89 @@ void append_array(std::string& out, const char* key, const std::vector<T>& items
   out += items.empty() ? "]" : "\n ]";
 }
 
+// One element of each array, keys in sorted order.
+void put_node(std::string& o, const Node& n, std::string_view language) {
+  put_field(o, "file", n.file, true);
+  put_field_or_null(o, "hostname", n.hostname);
+  put_field(o, "node", n.name);
+  put_key(o, "notes");
+  put_list(o, n.notes,
+           [language](std::string& o2, const core::Message& note) { put_string(o2, core::render(note, language)); });
+  put_field(o, "schema_version", n.schema_version);
+  put_field(o, "source", n.source);
+  put_key(o, "summary");
+  o += '{';
+  put_field(o, "error", n.summary.errors, true);
+  put_field(o, "info", n.summary.infos);
+  put_field(o, "warning", n.summary.warnings);
+  o += '}';
+  put_field(o, "tool_version", n.tool_version);
+}
+
+void put_unreadable(std::string& o, const Unreadable& u, std::string_view language) {
+  put_field(o, "error", unreadable_in(u, language), true);
+  put_field(o, "file", u.file);
+  put_field(o, "node", u.name);
+}
+
+void put_drift(std::string& o, const Drift& d, std::string_view language) {
+  put_key(o, "differing", true);
+  put_list(o, d.differing, [language](std::string& o2, const NodeValue& nv) {
+    o2 += '{';
+    put_field(o2, "node", nv.node, true);
+    put_field(o2, "value", fact_value_in(nv.value, nv.value_message, language));
+    o2 += '}';
+  });
+  put_field(o, "expected", fact_value_in(d.expected, d.expected_message, language));
+  put_field(o, "expected_nodes", d.expected_nodes);
+  put_field(o, "fact", d.fact);
+  put_field(o, "kind", d.kind);
+  put_field(o, "known_nodes", d.known_nodes);
+  put_field_or_null(o, "scope", d.scope);
+  put_field(o, "title", title_in(d.title, language));
+}
+
+void put_finding_across(std::string& o, const FindingAcross& f, std::string_view language) {
+  put_field(o, "node_count", f.nodes.size(), true);
+  put_key(o, "nodes");
+  put_list(o, f.nodes, [](std::string& o2, const NodeEntity& n) {
+    o2 += '{';
+    put_field(o2, "entities", n.entities, true);
+    put_field(o2, "node", n.node);
+    o2 += '}';
+  });
+  put_field(o, "on_baseline", f.on_baseline);
+  put_field(o, "rule_id", f.rule_id);
+  put_field(o, "severity", rules::severity_name(f.severity));
+  put_field(o, "title", title_in(f.title, language));
+}
+
+// `rank` counts from 1, in the report's order.
+void put_odd_node(std::string& o, const OddNode& n, size_t rank, std::string_view language) {
+  put_key(o, "differences", true);
+  put_list(o, n.differences, [language](std::string& o2, const Difference& d) {
+    o2 += '{';
+    put_field(o2, "expected", fact_value_in(d.expected, d.expected_message, language), true);
+    put_field(o2, "fact", d.fact);
+    put_field(o2, "value", fact_value_in(d.value, d.value_message, language));
+    o2 += '}';
+  });
+  put_strings(o, "findings", n.findings);
+  put_strings(o, "fixes", fixes_in(n, language));
+  put_field(o, "node", n.node);
+  put_field(o, "rank", rank);
+  put_field(o, "score", n.score);
+}
+
+// A string, or null when absent.
+void put_optional(std::string& out, const std::optional<std::string_view>& value) {
+  if (value) {
+    put_string(out, *value);
+  } else {
+    out += "null";
+  }
+}
+
 }  // namespace
 
 std::string render_json(const FleetReport& r, std::string_view language) {
@@ -290,84 +416,19 @@ std::string render_json(const FleetReport& r, std::string_view language) {
   out += ",\n \"tool_version\": ";
   put_string(out, TFRIG_VERSION);
   out += ",\n \"baseline\": ";
-  if (r.baseline) {
-    put_string(out, *r.baseline);
-  } else {
-    out += "null";
-  }
+  put_optional(out, r.baseline ? std::optional<std::string_view>(*r.baseline) : std::nullopt);
   out += ",\n \"worst\": ";
-  if (r.any_problem) {
-    put_string(out, rules::severity_name(r.worst));
-  } else {
-    out += "null";
-  }
+  put_optional(out, r.any_problem ? std::optional<std::string_view>(rules::severity_name(r.worst)) : std::nullopt);
   out += ",\n \"node_count\": " + std::to_string(r.nodes.size() + r.unreadable.size());
-  append_array(out, "nodes", r.nodes, [language](std::string& o, const Node& n, size_t) {
-    put_field(o, "file", n.file, true);
-    put_field_or_null(o, "hostname", n.hostname);
-    put_field(o, "node", n.name);
-    put_key(o, "notes");
-    put_list(o, n.notes, [language](std::string& o2, const core::Message& note) { put_string(o2, core::render(note, language)); });
-    put_field(o, "schema_version", n.schema_version);
-    put_field(o, "source", n.source);
-    put_key(o, "summary");
-    o += '{';
-    put_field(o, "error", n.summary.errors, true);
-    put_field(o, "info", n.summary.infos);
-    put_field(o, "warning", n.summary.warnings);
-    o += '}';
-    put_field(o, "tool_version", n.tool_version);
-  });
-  append_array(out, "unreadable", r.unreadable, [language](std::string& o, const Unreadable& u, size_t) {
-    put_field(o, "error", unreadable_in(u, language), true);
-    put_field(o, "file", u.file);
-    put_field(o, "node", u.name);
-  });
-  append_array(out, "drift", r.drift, [language](std::string& o, const Drift& d, size_t) {
-    put_key(o, "differing", true);
-    put_list(o, d.differing, [language](std::string& o2, const NodeValue& nv) {
-      o2 += '{';
-      put_field(o2, "node", nv.node, true);
-      put_field(o2, "value", fact_value_in(nv.value, nv.value_message, language));
-      o2 += '}';
-    });
-    put_field(o, "expected", fact_value_in(d.expected, d.expected_message, language));
-    put_field(o, "expected_nodes", d.expected_nodes);
-    put_field(o, "fact", d.fact);
-    put_field(o, "kind", d.kind);
-    put_field(o, "known_nodes", d.known_nodes);
-    put_field_or_null(o, "scope", d.scope);
-    put_field(o, "title", title_in(d.title, language));
-  });
-  append_array(out, "findings", r.findings, [language](std::string& o, const FindingAcross& f, size_t) {
-    put_field(o, "node_count", f.nodes.size(), true);
-    put_key(o, "nodes");
-    put_list(o, f.nodes, [](std::string& o2, const NodeEntity& n) {
-      o2 += '{';
-      put_field(o2, "entities", n.entities, true);
-      put_field(o2, "node", n.node);
-      o2 += '}';
-    });
-    put_field(o, "on_baseline", f.on_baseline);
-    put_field(o, "rule_id", f.rule_id);
-    put_field(o, "severity", rules::severity_name(f.severity));
-    put_field(o, "title", title_in(f.title, language));
-  });
-  append_array(out, "odd_nodes", r.odd_nodes, [language](std::string& o, const OddNode& n, size_t i) {
-    put_key(o, "differences", true);
-    put_list(o, n.differences, [language](std::string& o2, const Difference& d) {
-      o2 += '{';
-      put_field(o2, "expected", fact_value_in(d.expected, d.expected_message, language), true);
-      put_field(o2, "fact", d.fact);
-      put_field(o2, "value", fact_value_in(d.value, d.value_message, language));
-      o2 += '}';
-    });
-    put_strings(o, "findings", n.findings);
-    put_strings(o, "fixes", fixes_in(n, language));
-    put_field(o, "node", n.node);
-    put_field(o, "rank", i + 1);
-    put_field(o, "score", n.score);
-  });
+  append_array(out, "nodes", r.nodes, [language](std::string& o, const Node& n, size_t) { put_node(o, n, language); });
+  append_array(out, "unreadable", r.unreadable,
+               [language](std::string& o, const Unreadable& u, size_t) { put_unreadable(o, u, language); });
+  append_array(out, "drift", r.drift,
+               [language](std::string& o, const Drift& d, size_t) { put_drift(o, d, language); });
+  append_array(out, "findings", r.findings,
+               [language](std::string& o, const FindingAcross& f, size_t) { put_finding_across(o, f, language); });
+  append_array(out, "odd_nodes", r.odd_nodes,
+               [language](std::string& o, const OddNode& n, size_t i) { put_odd_node(o, n, i + 1, language); });
   out += "\n}\n";
   return out;
 }

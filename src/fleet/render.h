@@ -12,8 +12,8 @@ namespace tfrig::fleet {
 
 struct RenderOptions {
   bool color = false;
-  size_t max_nodes_listed = 12;  // text only: longer node lists end in "and N more"
-  size_t max_odd_nodes = 25;     // text only: the JSON lists every odd node
+  size_t max_nodes_listed = 12;            // text only: longer node lists end in "and N more"
+  size_t max_odd_nodes = 25;               // text only: the JSON lists every odd node
   size_t width = core::kDefaultTextWidth;  // text only: lines wrap to it (core/text_width.h)
 };
 

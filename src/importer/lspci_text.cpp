@@ -151,6 +151,100 @@ std::optional<int> pcie_generation_from_gts(double gts) {
   return std::nullopt;
 }
 
+namespace {
+
+// A device's header line: "0000:01:00.0 VGA compatible controller [0300]: NVIDIA
+// Corporation GA100 [A100 SXM4 40GB] [10de:20b0] (rev a1)"; `alen` is its
+// address's length.
+LspciDevice device_from_header(std::string_view line, size_t alen, int line_no) {
+  LspciDevice d;
+  d.line = line_no;
+  d.address = core::normalize_pci_bus_id(line.substr(0, alen)).value_or(std::string(line.substr(0, alen)));
+  std::string_view rest = line.substr(alen + 1);
+  const size_t colon = rest.find(": ");
+  std::string_view cls = colon == std::string_view::npos ? rest : rest.substr(0, colon);
+  d.description = std::string(colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 2));
+  // "-nn": "VGA compatible controller [0300]".
+  if (cls.size() > 7 && cls.back() == ']' && cls[cls.size() - 6] == '[' && all_hex(cls.substr(cls.size() - 5, 4))) {
+    d.class_code = static_cast<uint32_t>(*core::parse_hex(cls.substr(cls.size() - 5, 4))) << 8;
+    cls = core::trim(cls.substr(0, cls.size() - 6));
+  }
+  d.class_name = std::string(cls);
+  if (!d.class_code) d.class_code = class_from_name(cls);
+  std::string_view desc = d.description;
+  if (const size_t rev = desc.find("(rev "); rev != std::string_view::npos && rev + 7 <= desc.size()) {
+    auto r = desc.substr(rev + 5, 2);
+    if (all_hex(r)) d.revision = std::string(r);
+  }
+  if (auto ids = last_id_pair(desc.substr(0, std::min(desc.size(), desc.find(" (rev "))))) {
+    d.vendor_id = ids->first;
+    d.device_id = ids->second;
+  } else if (core::starts_with(desc, "NVIDIA Corporation")) {
+    d.vendor_id = 0x10de;  // the vendor's name in pci.ids
+  }
+  if (d.revision == "ff") d.config_all_ones = true;
+  return d;
+}
+
+// The config space's lines at 0x00 (ids, class, revision) and 0x20
+// (subsystem). The subsystem is read only after a readable 0x00 line
+// (`hex_vendor_seen`): a device whose config reads all 1s has none.
+void read_config_bytes(size_t offset, const std::vector<int>& bytes, bool& hex_vendor_seen, LspciDevice& d) {
+  if (offset == 0 && bytes.size() >= 12) {
+    const uint32_t vendor = static_cast<uint32_t>(bytes[0] | (bytes[1] << 8));
+    const uint32_t device = static_cast<uint32_t>(bytes[2] | (bytes[3] << 8));
+    if (vendor == 0xffff) {
+      d.config_all_ones = true;
+      return;
+    }
+    hex_vendor_seen = true;
+    if (!d.vendor_id) d.vendor_id = vendor;
+    if (!d.device_id) d.device_id = device;
+    const uint32_t cls = static_cast<uint32_t>((bytes[11] << 16) | (bytes[10] << 8) | bytes[9]);
+    d.class_code = cls;
+    if (!d.revision) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      d.revision = std::string{kHex[(bytes[8] >> 4) & 0xf], kHex[bytes[8] & 0xf]};
+    }
+  } else if (offset == 0x20 && bytes.size() >= 16 && hex_vendor_seen && !d.subsystem_vendor_id) {
+    d.subsystem_vendor_id = static_cast<uint32_t>(bytes[12] | (bytes[13] << 8));
+    d.subsystem_device_id = static_cast<uint32_t>(bytes[14] | (bytes[15] << 8));
+  }
+}
+
+// A "Key: value" line of `lspci -vvv` under a device (`t` trimmed).
+void read_device_field(std::string_view t, LspciDevice& d) {
+  const size_t colon = t.find(':');
+  if (colon == std::string_view::npos) {
+    if (core::starts_with(t, "!!! Unknown header type 7f")) d.config_all_ones = true;
+    return;
+  }
+  const std::string_view key = t.substr(0, colon);
+  const std::string_view value = core::trim(t.substr(colon + 1));
+  if (key == "Kernel driver in use") {
+    if (!value.empty()) d.driver = std::string(value);
+  } else if (key == "Kernel modules") {
+    for (auto m : core::split(value, ',')) {
+      if (!core::trim(m).empty()) d.modules.emplace_back(core::trim(m));
+    }
+  } else if (key == "NUMA node") {
+    if (auto n = core::parse_i64(value); n && *n >= 0 && *n < 4096) d.numa_node = static_cast<int>(*n);
+  } else if (key == "Subsystem") {
+    if (auto ids = last_id_pair(value)) {
+      d.subsystem_vendor_id = ids->first;
+      d.subsystem_device_id = ids->second;
+    }
+  } else if (key == "LnkCap") {
+    read_link(value, d.link_speed_cap_gts, d.link_width_cap, nullptr, nullptr);
+  } else if (key == "LnkSta") {
+    read_link(value, d.link_speed_gts, d.link_width, &d.speed_downgraded, &d.width_downgraded);
+  } else if (core::starts_with(t, "!!! Unknown header type 7f")) {
+    d.config_all_ones = true;
+  }
+}
+
+}  // namespace
+
 core::Result<Lspci> parse_lspci(std::string_view text) {
   Lspci out;
   LspciDevice* cur = nullptr;
@@ -163,33 +257,7 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (core::trim(line).empty()) continue;
     if (const size_t alen = address_length(line); alen != 0) {
-      LspciDevice d;
-      d.line = line_no;
-      d.address = core::normalize_pci_bus_id(line.substr(0, alen)).value_or(std::string(line.substr(0, alen)));
-      std::string_view rest = line.substr(alen + 1);
-      const size_t colon = rest.find(": ");
-      std::string_view cls = colon == std::string_view::npos ? rest : rest.substr(0, colon);
-      d.description = std::string(colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 2));
-      // "-nn": "VGA compatible controller [0300]".
-      if (cls.size() > 7 && cls.back() == ']' && cls[cls.size() - 6] == '[' && all_hex(cls.substr(cls.size() - 5, 4))) {
-        d.class_code = static_cast<uint32_t>(*core::parse_hex(cls.substr(cls.size() - 5, 4))) << 8;
-        cls = core::trim(cls.substr(0, cls.size() - 6));
-      }
-      d.class_name = std::string(cls);
-      if (!d.class_code) d.class_code = class_from_name(cls);
-      std::string_view desc = d.description;
-      if (const size_t rev = desc.find("(rev "); rev != std::string_view::npos && rev + 7 <= desc.size()) {
-        auto r = desc.substr(rev + 5, 2);
-        if (all_hex(r)) d.revision = std::string(r);
-      }
-      if (auto ids = last_id_pair(desc.substr(0, std::min(desc.size(), desc.find(" (rev "))))) {
-        d.vendor_id = ids->first;
-        d.device_id = ids->second;
-      } else if (core::starts_with(desc, "NVIDIA Corporation")) {
-        d.vendor_id = 0x10de;  // the vendor's name in pci.ids
-      }
-      if (d.revision == "ff") d.config_all_ones = true;
-      out.devices.push_back(std::move(d));
+      out.devices.push_back(device_from_header(line, alen, line_no));
       cur = &out.devices.back();
       hex_vendor_seen = false;
       continue;
@@ -200,56 +268,10 @@ core::Result<Lspci> parse_lspci(std::string_view text) {
     }
     size_t offset = 0;
     if (line.front() != '\t' && line.front() != ' ' && hex_dump_line(line, offset, bytes)) {
-      if (offset == 0 && bytes.size() >= 12) {
-        const uint32_t vendor = static_cast<uint32_t>(bytes[0] | (bytes[1] << 8));
-        const uint32_t device = static_cast<uint32_t>(bytes[2] | (bytes[3] << 8));
-        if (vendor == 0xffff) {
-          cur->config_all_ones = true;
-        } else {
-          hex_vendor_seen = true;
-          if (!cur->vendor_id) cur->vendor_id = vendor;
-          if (!cur->device_id) cur->device_id = device;
-          const uint32_t cls = static_cast<uint32_t>((bytes[11] << 16) | (bytes[10] << 8) | bytes[9]);
-          cur->class_code = cls;
-          if (!cur->revision) {
-            static constexpr char kHex[] = "0123456789abcdef";
-            cur->revision = std::string{kHex[(bytes[8] >> 4) & 0xf], kHex[bytes[8] & 0xf]};
-          }
-        }
-      } else if (offset == 0x20 && bytes.size() >= 16 && hex_vendor_seen && !cur->subsystem_vendor_id) {
-        cur->subsystem_vendor_id = static_cast<uint32_t>(bytes[12] | (bytes[13] << 8));
-        cur->subsystem_device_id = static_cast<uint32_t>(bytes[14] | (bytes[15] << 8));
-      }
+      read_config_bytes(offset, bytes, hex_vendor_seen, *cur);
       continue;
     }
-    const std::string_view t = core::trim(line);
-    const size_t colon = t.find(':');
-    if (colon == std::string_view::npos) {
-      if (core::starts_with(t, "!!! Unknown header type 7f")) cur->config_all_ones = true;
-      continue;
-    }
-    const std::string_view key = t.substr(0, colon);
-    const std::string_view value = core::trim(t.substr(colon + 1));
-    if (key == "Kernel driver in use") {
-      if (!value.empty()) cur->driver = std::string(value);
-    } else if (key == "Kernel modules") {
-      for (auto m : core::split(value, ',')) {
-        if (!core::trim(m).empty()) cur->modules.emplace_back(core::trim(m));
-      }
-    } else if (key == "NUMA node") {
-      if (auto n = core::parse_i64(value); n && *n >= 0 && *n < 4096) cur->numa_node = static_cast<int>(*n);
-    } else if (key == "Subsystem") {
-      if (auto ids = last_id_pair(value)) {
-        cur->subsystem_vendor_id = ids->first;
-        cur->subsystem_device_id = ids->second;
-      }
-    } else if (key == "LnkCap") {
-      read_link(value, cur->link_speed_cap_gts, cur->link_width_cap, nullptr, nullptr);
-    } else if (key == "LnkSta") {
-      read_link(value, cur->link_speed_gts, cur->link_width, &cur->speed_downgraded, &cur->width_downgraded);
-    } else if (core::starts_with(t, "!!! Unknown header type 7f")) {
-      cur->config_all_ones = true;
-    }
+    read_device_field(core::trim(line), *cur);
   }
   if (out.devices.empty()) {
     return core::fail(

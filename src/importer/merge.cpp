@@ -72,10 +72,10 @@ void fill(std::optional<T>& into, const std::optional<T>& from) {
   if (!into && from) into = from;
 }
 
-void merge_gpus(Facts& f) {
-  auto& inv = f.inv;
+// nvidia-smi's GPUs first (NVML's view, the richest): the XML's, then those
+// of the text report at an address the XML did not list.
+std::vector<Gpu> gpus_of_nvidia_smi(const Facts& f) {
   std::vector<Gpu> gpus;
-  // nvidia-smi first (NVML's view, the richest), then /proc, then the PCI bus.
   if (f.xml) {
     for (const auto& g : f.xml->gpus) {
       gpus.push_back(g);
@@ -91,11 +91,20 @@ void merge_gpus(Facts& f) {
       gpus.back().lost = false;  // nvidia-smi opened it
     }
   }
+  return gpus;
+}
+
+// Then /proc/driver/nvidia/gpus: the model and UUID where nvidia-smi did not say.
+void add_proc_gpus(const Facts& f, std::vector<Gpu>& gpus) {
   for (const auto& [bus, info] : f.proc_gpus) {
     Gpu& g = gpu_for(gpus, bus, "proc");
     fill(g.name, info.model);
     if (info.uuid && info.uuid->find('?') == std::string::npos) fill(g.uuid, info.uuid);
   }
+}
+
+// Then the PCI bus: ids, NUMA node, the link, and a config space of all 1s (a lost GPU).
+void add_lspci_gpus(const Facts& f, std::vector<Gpu>& gpus) {
   for (const auto& [addr, d] : f.lspci) {
     if (!lspci_is_nvidia_gpu(d)) continue;
     Gpu& g = gpu_for(gpus, addr, "pci");
@@ -116,9 +125,12 @@ void merge_gpus(Facts& f) {
       }
     }
   }
-  // What nvidia-smi and the kernel said about GPUs it could not use.
-  // Kept whatever another input said about the same GPU: a GPU nvidia-smi
-  // could not open is never counted usable.
+}
+
+// What nvidia-smi said about GPUs it could not use. Kept whatever another
+// input said about the same GPU: a GPU nvidia-smi could not open is never
+// counted usable.
+void add_handle_errors(const Facts& f, std::vector<Gpu>& gpus) {
   for (const auto& [he, src] : f.handle_errors) {
     if (he.pci_bus_id.empty()) continue;
     Gpu& g = gpu_for(gpus, he.pci_bus_id, "nvidia-smi-q");
@@ -130,9 +142,13 @@ void merge_gpus(Facts& f) {
       g.driver_problem = line;  // verbatim: the evidence gpu.unreachable shows
     }
   }
-  // Only the running boot says a GPU is lost now (a log spanning boots does
-  // when nothing of the running boot was captured); earlier boots are history,
-  // which gpu.xid_event reports as such.
+}
+
+// What the kernel said: GPUs fallen off the bus, GPUs the driver could not
+// initialise. Only the running boot says a GPU is lost now (a log spanning
+// boots does when nothing of the running boot was captured); earlier boots
+// are history, which gpu.xid_event reports as such.
+void add_kernel_log_gpus(const Facts& f, std::vector<Gpu>& gpus) {
   const bool have_current = std::any_of(f.kernel_logs.begin(), f.kernel_logs.end(),
                                         [](const KernelLogPart& p) { return p.boot == Boot::kCurrent; });
   for (const auto& [src, log, boot] : f.kernel_logs) {
@@ -149,21 +165,32 @@ void merge_gpus(Facts& f) {
       fill(g.init_error, std::optional<std::string>(what));
     }
   }
-  // A cut capture: its header counts GPUs the file does not hold. They exist
-  // (counted, never judged); "cut short" in the problems names them.
-  if (f.attached_gpus && gpus.size() < static_cast<size_t>(*f.attached_gpus)) {
-    const size_t missing = static_cast<size_t>(*f.attached_gpus) - gpus.size();
-    for (size_t i = 0; i < missing; ++i) {
-      Gpu g;
-      g.source = "nvidia-smi-header";  // not in the file: nothing but its existence is known
-      gpus.push_back(std::move(g));
-    }
+}
+
+// A cut capture: its header counts GPUs the file does not hold. They exist
+// (counted, never judged); "cut short" in the problems names them.
+void add_uncaptured_gpus(const Facts& f, std::vector<Gpu>& gpus) {
+  if (!f.attached_gpus || gpus.size() >= static_cast<size_t>(*f.attached_gpus)) return;
+  const size_t missing = static_cast<size_t>(*f.attached_gpus) - gpus.size();
+  for (size_t i = 0; i < missing; ++i) {
+    Gpu g;
+    g.source = "nvidia-smi-header";  // not in the file: nothing but its existence is known
+    gpus.push_back(std::move(g));
   }
+}
+
+void merge_gpus(Facts& f) {
+  std::vector<Gpu> gpus = gpus_of_nvidia_smi(f);
+  add_proc_gpus(f, gpus);
+  add_lspci_gpus(f, gpus);
+  add_handle_errors(f, gpus);
+  add_kernel_log_gpus(f, gpus);
+  add_uncaptured_gpus(f, gpus);
   // PCI address order, as nvidia-smi and CUDA number them by default.
   std::stable_sort(gpus.begin(), gpus.end(),
                    [](const Gpu& a, const Gpu& b) { return a.pci_bus_id.value_or("~") < b.pci_bus_id.value_or("~"); });
   for (size_t i = 0; i < gpus.size(); ++i) gpus[i].index = static_cast<int>(i);
-  inv.gpus = std::move(gpus);
+  f.inv.gpus = std::move(gpus);
 }
 
 void merge_pci(Facts& f) {

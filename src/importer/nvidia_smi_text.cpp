@@ -208,67 +208,119 @@ bool looks_like_nvidia_smi_text(std::string_view text) {
   return false;
 }
 
-core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
-  NvidiaSmiText out;
-  // Error lines can come before, instead of, or after the report.
+namespace {
+
+constexpr std::string_view kHandleErrorPrefix = "Unable to determine the device handle for GPU";
+
+// "Unable to determine the device handle for GPU 0000:04:00.0: GPU is lost.  Reboot ..."
+// Drivers print "GPU 0000:04:00.0: ...", "GPU0000:CB:00.0: ..." or,
+// newer ones, "GPU1: 0000:34:00.0: ..." (the index first).
+NvidiaSmiText::HandleError handle_error_of(std::string_view t, std::string_view kind) {
+  std::string_view rest = core::trim(t.substr(kHandleErrorPrefix.size()));
+  NvidiaSmiText::HandleError he;
+  size_t sep = rest.find(": ");
+  if (sep != std::string_view::npos && core::parse_u64(rest.substr(0, sep))) {
+    const std::string_view after = rest.substr(sep + 2);
+    const size_t next = after.find(": ");
+    if (next != std::string_view::npos && core::normalize_pci_bus_id(after.substr(0, next))) {
+      rest = after;
+      sep = next;
+    }
+  }
+  if (sep != std::string_view::npos && core::normalize_pci_bus_id(rest.substr(0, sep))) {
+    he.pci_bus_id = *core::normalize_pci_bus_id(rest.substr(0, sep));
+    he.reason = std::string(core::trim(rest.substr(sep + 2)));
+  } else {
+    he.reason = std::string(sep == std::string_view::npos ? rest : core::trim(rest.substr(sep + 2)));
+  }
+  he.lost = kind == "gpu_lost";
+  he.line = std::string(t);
+  return he;
+}
+
+// Error lines can come before, instead of, or after the report: every line
+// is looked at. The first error is kept, unless a specific one follows a
+// generic "error".
+void read_error_lines(std::string_view text, NvidiaSmiText& out) {
   for (auto line : core::split_lines(text)) {
     const std::string_view t = core::trim(line);
     auto kind = error_kind_of(t);
     if (!kind) continue;
-    if (core::starts_with(t, "Unable to determine the device handle for GPU")) {
-      // "Unable to determine the device handle for GPU 0000:04:00.0: GPU is lost.  Reboot ..."
-      // Drivers print "GPU 0000:04:00.0: ...", "GPU0000:CB:00.0: ..." or,
-      // newer ones, "GPU1: 0000:34:00.0: ..." (the index first).
-      std::string_view rest =
-          core::trim(t.substr(std::string_view("Unable to determine the device handle for GPU").size()));
-      NvidiaSmiText::HandleError he;
-      size_t sep = rest.find(": ");
-      if (sep != std::string_view::npos && core::parse_u64(rest.substr(0, sep))) {
-        const std::string_view after = rest.substr(sep + 2);
-        const size_t next = after.find(": ");
-        if (next != std::string_view::npos && core::normalize_pci_bus_id(after.substr(0, next))) {
-          rest = after;
-          sep = next;
-        }
-      }
-      if (sep != std::string_view::npos && core::normalize_pci_bus_id(rest.substr(0, sep))) {
-        he.pci_bus_id = *core::normalize_pci_bus_id(rest.substr(0, sep));
-        he.reason = std::string(core::trim(rest.substr(sep + 2)));
-      } else {
-        he.reason = std::string(sep == std::string_view::npos ? rest : core::trim(rest.substr(sep + 2)));
-      }
-      he.lost = *kind == "gpu_lost";
-      he.line = std::string(t);
-      out.handle_errors.push_back(std::move(he));
-    }
+    if (core::starts_with(t, kHandleErrorPrefix)) out.handle_errors.push_back(handle_error_of(t, *kind));
     if (!out.error || (out.error_kind == "error" && *kind != "error")) {
       out.error = std::string(t);
       out.error_kind = std::string(*kind);
     }
   }
+}
 
-  const size_t start = text.find(kLogMarker);
-  if (start == std::string_view::npos) {
-    if (out.error) return out;
-    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
-                      core::Message(N_("neither an 'NVSMI LOG' report nor a known nvidia-smi error message")));
+// A line of the report's first level: "Driver Version : 535.288.01".
+void read_header_value(std::string_view key, std::string_view value, NvidiaSmiText& out) {
+  if (key == "Timestamp") out.timestamp = std::string(value);
+  if (key == "Driver Version" && !nvidia_smi_unknown_value(value)) out.driver_version = std::string(value);
+  if (key == "CUDA Version" && !nvidia_smi_unknown_value(value)) out.cuda_version = std::string(value);
+  if (key == "Attached GPUs") {
+    if (auto n = core::parse_u64(value); n && *n < 4096) out.attached_gpus = static_cast<int>(*n);
   }
-  std::string_view body = text.substr(start + kLogMarker.size());
-  // A second report (a capture holding several runs) ends this one.
-  if (const size_t next = body.find(kLogMarker); next != std::string_view::npos) body = body.substr(0, next);
+}
 
+// One "GPU 00000000:03:00.0" section while its lines are read.
+struct GpuSection {
   Values values;
   std::string header_bus;
-  std::vector<std::pair<int, std::string>> stack;  // (indent, key)
-  bool in_gpu = false;
-  int index = 0;
-  int process_count = -1;
+  std::vector<std::pair<int, std::string>> stack;  // (indent, key) of the open subsections
+  int process_count = -1;                          // -1: no "Processes" section seen
   std::optional<uint64_t> process_mem;
+};
+
+// The "Processes" section: one "Process ID" entry per process, each with its
+// "Used GPU Memory" ("Processes : None" = 0).
+void count_processes(const Line& l, GpuSection& gpu) {
+  const bool in_processes = !gpu.stack.empty() && gpu.stack.front().second == "Processes";
+  if (in_processes && l.key == "Process ID") gpu.process_count = std::max(gpu.process_count, 0) + 1;
+  if (in_processes && l.key == "Used GPU Memory" && l.value) {
+    std::string_view mv = *l.value;
+    if (core::ends_with(mv, "MiB")) {
+      if (auto d = core::parse_double(core::trim(mv.substr(0, mv.size() - 3)));
+          d && std::isfinite(*d) && *d >= 0 && *d < 1e9) {
+        gpu.process_mem = gpu.process_mem.value_or(0) + static_cast<uint64_t>(std::llround(*d)) * core::kMiB;
+      }
+    }
+  }
+  if (gpu.stack.empty() && l.key == "Processes") {
+    if (l.value && (*l.value == "None" || l.value->empty())) {
+      gpu.process_count = 0;
+      gpu.process_mem = 0;
+    } else if (!l.value) {
+      gpu.process_count = 0;
+    }
+  }
+}
+
+// An indented line of a GPU section: a value stored under its path
+// ("FB Memory Usage/Total"), or a subsection header opening a level.
+void read_gpu_line(const Line& l, GpuSection& gpu) {
+  while (!gpu.stack.empty() && gpu.stack.back().first >= l.indent) gpu.stack.pop_back();
+  std::string path;
+  for (const auto& s : gpu.stack) path += s.second + "/";
+  path += std::string(l.key);
+  count_processes(l, gpu);
+  if (l.value) {
+    gpu.values.emplace(std::move(path), std::string(*l.value));
+  } else {
+    gpu.stack.emplace_back(l.indent, std::string(l.key));
+  }
+}
+
+// The lines after the "NVSMI LOG" marker, up to the next report (a capture
+// holding several runs) or the next section of a capture or bug report.
+void read_report_body(std::string_view body, NvidiaSmiText& out) {
+  std::optional<GpuSection> gpu;
   auto finish_gpu = [&] {
-    if (!in_gpu) return;
-    out.gpus.push_back(gpu_from(values, header_bus, index++, process_count, process_mem));
-    values.clear();
-    in_gpu = false;
+    if (!gpu) return;
+    out.gpus.push_back(gpu_from(gpu->values, gpu->header_bus, static_cast<int>(out.gpus.size()), gpu->process_count,
+                                gpu->process_mem));
+    gpu.reset();
   };
   for (auto raw : core::split_lines(body)) {
     if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
@@ -279,58 +331,34 @@ core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
     if (l.indent == 0) {
       if (!l.value && core::starts_with(l.key, "GPU ")) {
         finish_gpu();
-        in_gpu = true;
-        header_bus = std::string(l.key.substr(4));
-        stack.clear();
-        process_count = -1;
-        process_mem.reset();
-        continue;
-      }
-      if (l.value) {
+        gpu.emplace();
+        gpu->header_bus = std::string(l.key.substr(4));
+      } else if (l.value) {
         finish_gpu();
-        if (l.key == "Timestamp") out.timestamp = std::string(*l.value);
-        if (l.key == "Driver Version" && !nvidia_smi_unknown_value(*l.value))
-          out.driver_version = std::string(*l.value);
-        if (l.key == "CUDA Version" && !nvidia_smi_unknown_value(*l.value)) out.cuda_version = std::string(*l.value);
-        if (l.key == "Attached GPUs") {
-          if (auto n = core::parse_u64(*l.value); n && *n < 4096) out.attached_gpus = static_cast<int>(*n);
-        }
+        read_header_value(l.key, *l.value, out);
       }
       continue;
     }
-    if (!in_gpu) continue;
-    while (!stack.empty() && stack.back().first >= l.indent) stack.pop_back();
-    std::string path;
-    for (const auto& s : stack) path += s.second + "/";
-    path += std::string(l.key);
-    // Processes: one "Process ID" entry per process ("Processes : None" = 0).
-    if (!stack.empty() && stack.front().second == "Processes" && l.key == "Process ID") {
-      process_count = std::max(process_count, 0) + 1;
-    }
-    if (!stack.empty() && stack.front().second == "Processes" && l.key == "Used GPU Memory" && l.value) {
-      std::string_view mv = *l.value;
-      if (core::ends_with(mv, "MiB")) {
-        if (auto d = core::parse_double(core::trim(mv.substr(0, mv.size() - 3)));
-            d && std::isfinite(*d) && *d >= 0 && *d < 1e9) {
-          process_mem = process_mem.value_or(0) + static_cast<uint64_t>(std::llround(*d)) * core::kMiB;
-        }
-      }
-    }
-    if (stack.empty() && l.key == "Processes") {
-      if (l.value && (*l.value == "None" || l.value->empty())) {
-        process_count = 0;
-        process_mem = 0;
-      } else if (!l.value) {
-        process_count = 0;
-      }
-    }
-    if (l.value) {
-      values.emplace(std::move(path), std::string(*l.value));
-    } else {
-      stack.emplace_back(l.indent, std::string(l.key));
-    }
+    if (gpu) read_gpu_line(l, *gpu);
   }
   finish_gpu();
+}
+
+}  // namespace
+
+core::Result<NvidiaSmiText> parse_nvidia_smi_text(std::string_view text) {
+  NvidiaSmiText out;
+  read_error_lines(text, out);
+  const size_t start = text.find(kLogMarker);
+  if (start == std::string_view::npos) {
+    if (out.error) return out;
+    return core::fail(core::ErrorCode::kParse, core::Message(N_("line {}"), 1),
+                      core::Message(N_("neither an 'NVSMI LOG' report nor a known nvidia-smi error message")));
+  }
+  std::string_view body = text.substr(start + kLogMarker.size());
+  // A second report (a capture holding several runs) ends this one.
+  if (const size_t next = body.find(kLogMarker); next != std::string_view::npos) body = body.substr(0, next);
+  read_report_body(body, out);
   if (out.gpus.empty() && !out.driver_version && !out.error) {
     return core::fail(core::ErrorCode::kParse, core::Message(N_("offset {}"), start),
                       core::Message(N_("an 'NVSMI LOG' header without a driver version or any GPU")));

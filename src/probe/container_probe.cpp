@@ -121,17 +121,6 @@ core::Message containers_summary(const inventory::ContainerInfo& c) {
 class ContainerProbe final : public Probe {
  public:
   std::string_view id() const override { return "containers"; }
-  std::vector<std::string> sources() const override {
-    return {"$PATH/{docker,podman,nvidia-ctk,nvidia-container-runtime,nvidia-container-cli}",
-            "etc/docker/daemon.json",
-            "etc/cdi/*",
-            "var/run/cdi/*",
-            ".dockerenv",
-            "run/.containerenv",
-            "proc/1/cgroup",
-            "$NVIDIA_VISIBLE_DEVICES"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

@@ -143,15 +143,6 @@ core::Message cpu_summary(const inventory::CpuInfo& cpu) {
 class CpuProbe final : public Probe {
  public:
   std::string_view id() const override { return "cpu"; }
-  std::vector<std::string> sources() const override {
-    return {"proc/cpuinfo",
-            "sys/devices/system/cpu/online",
-            "sys/devices/system/cpu/cpu*/topology/*",
-            "sys/devices/system/node/node*/cpulist",
-            "sys/devices/system/node/node*/meminfo",
-            "sys/devices/system/cpu/cpu0/cpufreq/{scaling_governor,cpuinfo_max_freq,base_frequency}"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

@@ -331,16 +331,6 @@ void conf_dirs(const core::SysRoot& root, const std::string& file, int depth, st
 class CudaLibsProbe final : public Probe {
  public:
   std::string_view id() const override { return "cuda_libs"; }
-  std::vector<std::string> sources() const override {
-    return {"$LD_LIBRARY_PATH",
-            "etc/ld.so.cache",
-            "etc/ld.so.conf",
-            "etc/ld.so.conf.d/*.conf",
-            "lib, usr/lib and their multiarch dirs",
-            "usr/local/cuda*/{version.json,version.txt,dist-info,lib64,lib}",
-            "<site-packages>/nvidia/*/lib"};
-  }
-
   // The loader's search, in its order: LD_LIBRARY_PATH, the loader cache,
   // the default folders, ld.so.conf's folders; then where CUDA is installed
   // beside them: toolkits under /usr/local and NVIDIA's pip wheels.

@@ -137,25 +137,6 @@ void detect_container(const core::SysRoot& root, inventory::HostInfo& host) {
 class HostProbe final : public Probe {
  public:
   std::string_view id() const override { return "host"; }
-  std::vector<std::string> sources() const override {
-    std::vector<std::string> out = {"etc/os-release",
-                                    "usr/lib/os-release",
-                                    "proc/sys/kernel/osrelease",
-                                    "proc/version",
-                                    "proc/sys/kernel/hostname",
-                                    "sys/class/dmi/id/sys_vendor",
-                                    "sys/class/dmi/id/product_name",
-                                    "sys/hypervisor/type",
-                                    "proc/cpuinfo",
-                                    ".dockerenv",
-                                    "run/.containerenv",
-                                    "proc/1/cgroup",
-                                    "proc/sys/fs/binfmt_misc/WSLInterop"};
-    // The locale, time zone and package-source files (region.cpp).
-    for (auto& s : region_sources()) out.push_back(std::move(s));
-    return out;
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

@@ -13,10 +13,6 @@ namespace {
 class LimitsProbe final : public Probe {
  public:
   std::string_view id() const override { return "limits"; }
-  std::vector<std::string> sources() const override {
-    return {"proc/self/limits", "etc/security/limits.conf", "etc/security/limits.d/*.conf"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

@@ -12,11 +12,6 @@ namespace {
 class MemoryProbe final : public Probe {
  public:
   std::string_view id() const override { return "memory"; }
-  std::vector<std::string> sources() const override {
-    return {"proc/meminfo", "proc/sys/vm/swappiness", "sys/kernel/mm/transparent_hugepage/enabled",
-            "sys/kernel/mm/transparent_hugepage/defrag"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

@@ -274,12 +274,6 @@ ProbeStatus summary(const inventory::DriverInfo& drv, size_t gpus, const Problem
 class NvidiaDriverProbe final : public Probe {
  public:
   std::string_view id() const override { return "nvidia_driver"; }
-  std::vector<std::string> sources() const override {
-    return {"proc/driver/nvidia/version", "proc/driver/nvidia/gpus/*/information", "proc/modules", "dev/nvidia*",
-            "sys/bus/pci/devices/*/{vendor,device,class,driver,numa_node,current_link_speed,max_link_speed,"
-            "current_link_width,max_link_width}"};
-  }
-
   // The module's state first (the GPUs' driver problems depend on it), then
   // the GPUs the bus and the module each know, joined.
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {

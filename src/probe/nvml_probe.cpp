@@ -78,23 +78,15 @@ constexpr unsigned kAffinityCpus = 1024;
 class NvmlProbe final : public Probe {
  public:
   std::string_view id() const override { return "nvml"; }
-  std::vector<std::string> sources() const override {
-    return {"libnvidia-ml.so.1 (NVML; TFRIG_NVML_LIBRARY overrides)"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
-    ProbeStatus status;
     auto& nvs = out.driver.nvml;
     if (ctx.root.in_memory()) {
       // A capture: NVML is not in it (it talks to a kernel, not to files),
       // and nothing from another machine is ever loaded; whatever its
       // environment says, no library is opened.
-      nvs.state = "not_tried";
-      status.set_detail(core::Message(
-          N_("NVML reads only the live machine; {} is a capture (NVML answers are not in it)"), ctx.root.root()));
-      nvs.detail = status.detail;
-      status.state = State::kSkipped;
-      return status;
+      return not_tried(
+          nvs, core::Message(N_("NVML reads only the live machine; {} is a capture (NVML answers are not in it)"),
+                             ctx.root.root()));
     }
     auto override_path = ctx.root.env("TFRIG_NVML_LIBRARY");
     // The host mounted into a container (--root /host) runs this kernel:
@@ -107,24 +99,10 @@ class NvmlProbe final : public Probe {
     if (!ctx.root.is_live() && !host_mount && !override_path) {
       // NVML talks to the running kernel: under --root of a captured tree it
       // would describe this machine, not the captured one.
-      nvs.state = "not_tried";
-      status.set_detail(core::Message(N_("NVML reads only the live machine; --root {} given"), ctx.root.root()));
-      nvs.detail = status.detail;
-      status.state = State::kSkipped;
-      return status;
+      return not_tried(nvs, core::Message(N_("NVML reads only the live machine; --root {} given"), ctx.root.root()));
     }
     auto opened = Nvml::open(override_path);
-    if (!opened) {
-      const gpulib::NvmlError& error = opened.error();
-      nvs.state = gpulib::failure_state_name(error.failure);
-      nvs.detail = error.detail;
-      status.state = error.failure == gpulib::NvmlFailure::kLibraryMissing ? State::kAbsent : State::kError;
-      // "driver_mismatch: nvmlInit_v2 returned ...": the state key and NVML's error, as messages.
-      core::Message state(nvs.state);
-      state.context = "NVML state";
-      status.set_detail(core::Message(N_("{0}: {1}"), std::move(state), error.message));
-      return status;
-    }
+    if (!opened) return open_failed(opened.error(), nvs);
     const std::unique_ptr<Nvml> nvml = std::move(*opened);
     nvs.library_path = nvml->library_path();
     nvs.init_seconds = nvml->init_seconds();
@@ -135,14 +113,15 @@ class NvmlProbe final : public Probe {
 
     auto counted = nvml->device_count();
     if (!counted) {
+      ProbeStatus status;
       nvs.state = "error";
       nvs.detail = counted.error().detail;
       status.state = State::kError;
       status.set_detail(counted.error().message);
       return status;
     }
-    unsigned count = *counted;
-    if (count == 0) {
+    if (*counted == 0) {
+      ProbeStatus status;
       nvs.state = "no_device";
       status.set_detail(core::Message(N_("NVML initialised but reports no GPU")));
       nvs.detail = status.detail;
@@ -150,34 +129,9 @@ class NvmlProbe final : public Probe {
       return status;
     }
     // A machine has at most a few dozen GPUs; a larger count is a broken library.
-    count = std::min(count, 1024u);
-    std::vector<std::optional<nv::Device>> handles;
-    for (unsigned i = 0; i < count; ++i) {
-      auto h = nvml->handle(i);
-      handles.push_back(h);
-      inventory::Gpu g;
-      g.index = static_cast<int>(i);
-      g.source = "nvml";
-      if (!h) {
-        g.driver_problem = "NVML could not open GPU " + std::to_string(i) + " (see the probe's problems)";
-        out.gpus.push_back(std::move(g));
-        continue;
-      }
-      fill_gpu(*nvml, *h, g);
-      out.gpus.push_back(std::move(g));
-    }
-    fill_topology(*nvml, handles, out);
-
-    nvs.state = "ok";
-    nvs.detail = fmt::format("{} GPU{} via {}", count, count == 1 ? "" : "s", nvml->library_path());
-    status.state = State::kOk;
-    status.set_detail(core::Message(
-        N_("{0}; {1}"),
-        core::Message::plural(NP_("{0} GPU, driver {1}, CUDA {2}", "{0} GPUs, driver {1}, CUDA {2}"), count, count,
-                              out.driver.version.value_or("?"), out.driver.cuda_version.value_or("?")),
-        core::Message(N_("nvmlInit took {}"), core::Message(N_("{:.2f} s"), nvml->init_seconds()))));
-    status.problems = nvml->problems();
-    return status;
+    const unsigned count = std::min(*counted, 1024u);
+    list_gpus(*nvml, count, out);
+    return listed_status(*nvml, count, out);
   }
 
   // Runs after the nvidia_driver probe's merge (table order): NVML's GPUs
@@ -196,6 +150,66 @@ class NvmlProbe final : public Probe {
   }
 
  private:
+  // NVML not tried: the root is not this machine's running kernel.
+  static ProbeStatus not_tried(inventory::NvmlStatus& nvs, core::Message why) {
+    ProbeStatus status;
+    nvs.state = "not_tried";
+    status.set_detail(std::move(why));
+    nvs.detail = status.detail;
+    status.state = State::kSkipped;
+    return status;
+  }
+
+  // The library missing (absent) or nvmlInit failing (error), with the reason.
+  static ProbeStatus open_failed(const gpulib::NvmlError& error, inventory::NvmlStatus& nvs) {
+    ProbeStatus status;
+    nvs.state = gpulib::failure_state_name(error.failure);
+    nvs.detail = error.detail;
+    status.state = error.failure == gpulib::NvmlFailure::kLibraryMissing ? State::kAbsent : State::kError;
+    // "driver_mismatch: nvmlInit_v2 returned ...": the state key and NVML's error, as messages.
+    core::Message state(nvs.state);
+    state.context = "NVML state";
+    status.set_detail(core::Message(N_("{0}: {1}"), std::move(state), error.message));
+    return status;
+  }
+
+  // One inventory GPU per NVML index (a GPU NVML cannot open keeps its index,
+  // with the reason), then the topology of the pairs it opened.
+  static void list_gpus(Nvml& nvml, unsigned count, inventory::Inventory& out) {
+    std::vector<std::optional<nv::Device>> handles;
+    for (unsigned i = 0; i < count; ++i) {
+      auto h = nvml.handle(i);
+      handles.push_back(h);
+      inventory::Gpu g;
+      g.index = static_cast<int>(i);
+      g.source = "nvml";
+      if (!h) {
+        g.driver_problem = "NVML could not open GPU " + std::to_string(i) + " (see the probe's problems)";
+        out.gpus.push_back(std::move(g));
+        continue;
+      }
+      fill_gpu(nvml, *h, g);
+      out.gpus.push_back(std::move(g));
+    }
+    fill_topology(nvml, handles, out);
+  }
+
+  // The status of a run that listed `count` GPUs.
+  static ProbeStatus listed_status(const Nvml& nvml, unsigned count, inventory::Inventory& out) {
+    ProbeStatus status;
+    auto& nvs = out.driver.nvml;
+    nvs.state = "ok";
+    nvs.detail = fmt::format("{} GPU{} via {}", count, count == 1 ? "" : "s", nvml.library_path());
+    status.state = State::kOk;
+    status.set_detail(core::Message(
+        N_("{0}; {1}"),
+        core::Message::plural(NP_("{0} GPU, driver {1}, CUDA {2}", "{0} GPUs, driver {1}, CUDA {2}"), count, count,
+                              out.driver.version.value_or("?"), out.driver.cuda_version.value_or("?")),
+        core::Message(N_("nvmlInit took {}"), core::Message(N_("{:.2f} s"), nvml.init_seconds()))));
+    status.problems = nvml.problems();
+    return status;
+  }
+
   static void fill_gpu(Nvml& nvml, nv::Device d, inventory::Gpu& g) {
     g.name = nvml.name(d);
     g.uuid = nvml.uuid(d);

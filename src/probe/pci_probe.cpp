@@ -75,11 +75,6 @@ std::optional<std::string> class_name(uint32_t class_code) {
 class PciProbe final : public Probe {
  public:
   std::string_view id() const override { return "pci"; }
-  std::vector<std::string> sources() const override {
-    return {"sys/bus/pci/devices/*/{vendor,device,subsystem_vendor,subsystem_device,class,numa_node,driver,"
-            "current_link_speed,max_link_speed,current_link_width,max_link_width}"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

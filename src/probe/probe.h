@@ -61,8 +61,6 @@ class Probe {
   virtual ~Probe() = default;
   // Stable id ("cpu", "storage"): used in JSON, never renamed once released.
   virtual std::string_view id() const = 0;
-  // The files and APIs it reads, relative to the root (for --capture and docs).
-  virtual std::vector<std::string> sources() const = 0;
   // Fills its own section of `out` (a fresh Inventory) and says how it went.
   virtual ProbeStatus run(const Context& ctx, inventory::Inventory& out) const = 0;
   // Moves its section from a finished run into the merged inventory.

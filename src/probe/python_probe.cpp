@@ -33,17 +33,6 @@ bool is_tensorflow_dist(const std::string& name) {
 class PythonProbe final : public Probe {
  public:
   std::string_view id() const override { return "python"; }
-  std::vector<std::string> sources() const override {
-    return {"usr/lib/python3*/{site,dist}-packages",
-            "usr/local/lib/python3*/{site,dist}-packages",
-            "$HOME/.local/lib/python3*/site-packages",
-            "$VIRTUAL_ENV",
-            "$CONDA_PREFIX",
-            "opt/conda*",
-            "<site-packages>/*.dist-info/METADATA",
-            "<site-packages>/tensorflow/python/platform/build_info.py"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

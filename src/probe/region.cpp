@@ -125,20 +125,6 @@ std::optional<std::vector<std::string>> docker_mirror_hosts(std::string_view tex
   return out;
 }
 
-std::vector<std::string> region_sources() {
-  return {"etc/default/locale",
-          "etc/locale.conf",
-          "etc/timezone",
-          "etc/localtime",
-          "etc/pip.conf",
-          "etc/xdg/pip/pip.conf",
-          "root/.config/pip/pip.conf",
-          "root/.pip/pip.conf",
-          "etc/apt/sources.list",
-          "etc/apt/sources.list.d/*",
-          "etc/docker/daemon.json"};
-}
-
 inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<core::Message>& problems) {
   inventory::RegionInfo r;
   // A missing file is the common case (not every system has each); other read errors are problems.

@@ -26,8 +26,6 @@ std::vector<std::string> apt_source_hosts(std::string_view text);
 // Hosts of "registry-mirrors" in a Docker daemon.json; nullopt when it is not JSON.
 std::optional<std::vector<std::string>> docker_mirror_hosts(std::string_view text);
 
-// The files read, relative to the root (the capture collects them).
-std::vector<std::string> region_sources();
 // Reads them; a file that exists but cannot be read or parsed is a problem, not an error.
 inventory::RegionInfo read_region(const core::SysRoot& root, std::vector<core::Message>& problems);
 

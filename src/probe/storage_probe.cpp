@@ -156,11 +156,6 @@ inventory::Mount mount_of(const core::SysRoot& root, const parse::MountInfoEntry
 class StorageProbe final : public Probe {
  public:
   std::string_view id() const override { return "storage"; }
-  std::vector<std::string> sources() const override {
-    return {"sys/block/*/{size,removable,queue/rotational,device/model}", "sys/dev/block/*", "proc/self/mountinfo",
-            "proc/mounts"};
-  }
-
   ProbeStatus run(const Context& ctx, inventory::Inventory& out) const override {
     const core::SysRoot& root = ctx.root;
     ProblemLog problems;

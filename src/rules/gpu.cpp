@@ -407,9 +407,8 @@ Check no_p2p(const Context& ctx) {
   return c;
 }
 
-}  // namespace
-
-std::vector<Rule> gpu_rules() {
+// Whether TensorFlow can use the GPU at all.
+std::vector<Rule> gpu_support_rules() {
   return {
       {"gpu.no_gpu",
        "gpu",
@@ -442,6 +441,12 @@ std::vector<Rule> gpu_rules() {
        N_("`export CUDA_CACHE_MAXSIZE=4294967296` so the JIT runs once; or use a build with native kernels."),
        {"https://github.com/tensorflow/tensorflow/issues/89272"},
        ptx_jit_only},
+  };
+}
+
+// How the GPU is set up and what state it is in.
+std::vector<Rule> gpu_state_rules() {
+  return {
       {"gpu.persistence_off",
        "gpu",
        Severity::kWarning,
@@ -513,6 +518,14 @@ std::vector<Rule> gpu_rules() {
        {"https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html"},
        no_p2p},
   };
+}
+
+}  // namespace
+
+std::vector<Rule> gpu_rules() {
+  std::vector<Rule> all = gpu_support_rules();
+  for (auto& r : gpu_state_rules()) all.push_back(std::move(r));
+  return all;
 }
 
 }  // namespace tfrig::rules
