@@ -591,6 +591,46 @@ core::Status Knowledge::parse_plan_measurements(const json& doc, const std::stri
   return {};
 }
 
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A GitHub login: letters, digits and single hyphens, not at either end.
+bool github_login(std::string_view s) {
+  if (s.empty() || s.size() > 39 || s.front() == '-' || s.back() == '-') return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-'; });
+}
+
+// A source that is an issue or pull-request comment: which thread, whose
+// comment, when, and the quoted line(s). `at` is "...: sources[i]".
+core::Status check_thread_source(const json& s, const MeasurementSource& m, const std::string& at) {
+  const size_t slash = m.thread.find('/');
+  const std::string_view kind = std::string_view(m.thread).substr(0, slash);
+  if (slash == std::string::npos || (kind != "issues" && kind != "pull") || !all_digits(m.thread.substr(slash + 1)))
+    return bad(at + ".thread", N_("\"issues/N\" or \"pull/N\" (the thread's number)"), s["thread"]);
+  if (m.repo.find('/') == std::string::npos)
+    return bad(at + ".repo", N_("the thread's repository as owner/name"), s.value("repo", json()));
+  if (!m.path.empty() || !m.commit.empty())
+    return bad(at + ".commit", N_("no path or commit in a thread source"), s.value("commit", s.value("path", json())));
+  if (!github_login(m.author))
+    return bad(at + ".author", N_("the GitHub login of the comment's author"), s.value("author", json()));
+  if (!m.comment.empty() && (m.comment.rfind("issuecomment-", 0) != 0 && m.comment.rfind("discussion_r", 0) != 0 &&
+                             m.comment.rfind("pullrequestreview-", 0) != 0))
+    return bad(at + ".comment", N_("the comment's anchor (issuecomment-N, discussion_rN or pullrequestreview-N)"),
+               s["comment"]);
+  const bool iso_date = m.date.size() == 10 && all_digits(m.date.substr(0, 4)) && m.date[4] == '-' &&
+                        all_digits(m.date.substr(5, 2)) && m.date[7] == '-' && all_digits(m.date.substr(8, 2));
+  if (!iso_date) return bad(at + ".date", N_("the comment's date as YYYY-MM-DD"), s.value("date", json()));
+  if (m.quote.empty())
+    return bad(at + ".quote", N_("the quoted log line(s) holding the figures"), s.value("quote", json()));
+  return {};
+}
+
+}  // namespace
+
 core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const json& doc, const std::string& where) {
   std::vector<MeasurementSource> out;
   const json& sources = rows_of(doc, "sources");
@@ -603,6 +643,12 @@ core::Result<std::vector<MeasurementSource>> parse_measurement_sources(const jso
     m.path = str(s, "path");
     m.commit = str(s, "commit");
     m.url = str(s, "url");
+    m.thread = str(s, "thread");
+    m.comment = str(s, "comment");
+    m.author = str(s, "author");
+    m.date = str(s, "date");
+    m.quote = str(s, "quote");
+    if (s.contains("thread")) TFRIG_TRY(check_thread_source(s, m, field_at(where, "sources", i, "")));
     if (auto v = s.find("verified"); v != s.end() && !v->is_null()) {
       const std::string at = field_at(where, "sources", i, "verified");
       if (!v->is_object())
@@ -971,6 +1017,26 @@ KernelVerdict Knowledge::kernel_support(const Version& tf, const Version& cc) co
 std::string_view verification_name(Verification v) { return kVerificationNames.name(v, "none"); }
 
 bool MeasurementSource::cites(std::string_view row_source) const {
+  if (is_thread()) {
+    // https://github.com/OWNER/REPO/issues/N, then "#<comment>" or a note naming "@<author>".
+    const std::string thread_url = "https://github.com/" + repo + "/" + thread;
+    if (row_source.substr(0, thread_url.size()) != thread_url) return false;
+    const std::string_view rest = row_source.substr(thread_url.size());
+    if (!rest.empty() && rest.front() != '#' && rest.front() != ' ') return false;  // issues/67 is not issues/671
+    if (!comment.empty()) {
+      const std::string anchor = "#" + comment;
+      if (rest.substr(0, anchor.size()) != anchor) return false;
+      const std::string_view after = rest.substr(anchor.size());
+      return after.empty() || after.front() == ' ';
+    }
+    if (!rest.empty() && rest.front() == '#') return false;
+    const std::string by = "@" + author;
+    for (size_t at = rest.find(by); at != std::string_view::npos; at = rest.find(by, at + 1)) {
+      const size_t end = at + by.size();
+      if (end == rest.size() || !(std::isalnum(static_cast<unsigned char>(rest[end])) || rest[end] == '-')) return true;
+    }
+    return false;
+  }
   if (path.empty() || commit.size() < 8) return false;
   if (row_source.find(commit.substr(0, 8)) == std::string_view::npos) return false;
   // The path as written, or as a URL writes it (a space is %20); it must be a

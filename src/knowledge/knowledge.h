@@ -213,11 +213,24 @@ struct MeasurementSource {
   std::string path;    // as in the repository (may begin with a space)
   std::string commit;  // full hash
   std::string url;
+  // A GitHub issue or pull-request comment instead of a file at a commit
+  // (docs/knowledge.md): thread "issues/67" or "pull/63" of repo, the
+  // comment's anchor ("issuecomment-336838410", empty when none is known),
+  // its author (the reporter: their own machine and run) and date, and the
+  // quoted log line(s) holding the figures.
+  std::string thread;
+  std::string comment;
+  std::string author;
+  std::string date;
+  std::string quote;
+  bool is_thread() const { return !thread.empty(); }
   Verification verified = Verification::kNone;
   std::string verified_note;  // what was compared, when, with what result
   size_t rows_checked = 0;
   size_t rows_changed = 0;
   // Whether a row's "source" text (a URL or repo:path@commit) cites this source.
+  // A thread source is cited by its thread URL with "#<comment>", or, without
+  // an anchor, with "@<author>" in the note after it.
   bool cites(std::string_view row_source) const;
   bool verified_at_all() const { return verified != Verification::kNone; }
 };

@@ -1,5 +1,6 @@
 #include "plan/measurements.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -302,7 +303,11 @@ int software_generation(std::string_view d) {
 
 std::string source_group(std::string_view source) {
   std::string_view s = source;
-  if (const size_t note = s.find(" ("); note != std::string_view::npos) s = s.substr(0, note);
+  std::string_view note_text;
+  if (const size_t note = s.find(" ("); note != std::string_view::npos) {
+    note_text = s.substr(note);
+    s = s.substr(0, note);
+  }
   if (const size_t anchor = s.find('#'); anchor != std::string_view::npos) s = s.substr(0, anchor);
   auto folder = [](std::string_view path) {
     const size_t slash = path.rfind('/');
@@ -319,6 +324,18 @@ std::string source_group(std::string_view source) {
       if (slash == std::string_view::npos) break;
       parts.push_back(s.substr(start, slash - start));
       start = slash + 1;
+    }
+    // An issue or pull-request thread: each reporter ran on their own machine,
+    // so a thread is one group per comment author, named in the note ("@login").
+    if (parts.size() >= 3 && (parts[2] == "issues" || parts[2] == "pull")) {
+      const std::string_view thread = parts.size() == 4 ? s.substr(0, start - 1) : s;
+      const size_t at = note_text.find('@');
+      if (at == std::string_view::npos) return std::string(thread);
+      size_t end = at + 1;
+      while (end < note_text.size() &&
+             (std::isalnum(static_cast<unsigned char>(note_text[end])) || note_text[end] == '-'))
+        ++end;
+      return fmt::format("{} @{}", thread, note_text.substr(at + 1, end - at - 1));
     }
     if (parts.size() == 4) {
       const std::string_view path = s.substr(start);

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "knowledge/compat.h"
@@ -145,6 +146,67 @@ TEST(KnowledgeAudit, VerificationMethodIsValidatedAtLoad) {
   auto ok = parse_measurement_sources(doc, "plan_measurements.json");
   ASSERT_TRUE(ok) << ok.error().to_string();
   EXPECT_EQ((*ok)[2].verified, Verification::kNone);  // no field: not verified
+}
+
+// Issue 29: a GitHub issue or pull-request comment is a source -- the thread,
+// the comment's anchor (or its author and date when none is known) and the
+// quoted log line -- checked at load like a file at a commit.
+TEST(KnowledgeAudit, IssueCommentSourcesAreCitedAndCheckedAtLoad) {
+  json doc = data_file("plan_measurements.json");
+  json thread = {{"id", "tensorflow/benchmarks#67 @adeagle"},
+                 {"repo", "tensorflow/benchmarks"},
+                 {"thread", "issues/67"},
+                 {"comment", "issuecomment-336838410"},
+                 {"author", "adeagle"},
+                 {"date", "2017-10-16"},
+                 {"quote", "total images/sec: 82.04"},
+                 {"verified", {{"method", "readme"}, {"note", "the quoted line"}}}};
+  doc["sources"].push_back(thread);
+  const size_t i = doc["sources"].size() - 1;
+  auto ok = parse_measurement_sources(doc, "plan_measurements.json");
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  const MeasurementSource& m = (*ok)[i];
+  EXPECT_TRUE(m.is_thread());
+  EXPECT_TRUE(
+      m.cites("https://github.com/tensorflow/benchmarks/issues/67#issuecomment-336838410 (comment by @adeagle)"));
+  EXPECT_TRUE(m.cites("https://github.com/tensorflow/benchmarks/issues/67#issuecomment-336838410"));
+  EXPECT_FALSE(m.cites("https://github.com/tensorflow/benchmarks/issues/67#issuecomment-3368384100"));
+  EXPECT_FALSE(m.cites("https://github.com/tensorflow/benchmarks/issues/671#issuecomment-336838410"));
+  EXPECT_FALSE(m.cites("https://github.com/tensorflow/benchmarks/issues/67 (comment by @adeagle)"));
+  // No anchor known: the author in the row's note names the comment.
+  doc["sources"][i].erase("comment");
+  ok = parse_measurement_sources(doc, "plan_measurements.json");
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_TRUE((*ok)[i].cites("https://github.com/tensorflow/benchmarks/issues/67 (comment by @adeagle, 2017-10-16)"));
+  EXPECT_FALSE((*ok)[i].cites("https://github.com/tensorflow/benchmarks/issues/67 (comment by @adeagle2, 2017-10-16)"));
+  EXPECT_FALSE(
+      (*ok)[i].cites("https://github.com/tensorflow/benchmarks/issues/67#issuecomment-1 (comment by @adeagle)"));
+  // Each missing or malformed field is an error naming it.
+  const std::pair<const char*, json> kBad[] = {
+      {"thread", "issue/67"},       {"thread", "issues/67a"},      {"author", ""},
+      {"author", "two words"},      {"date", "16 Oct 2017"},       {"quote", ""},
+      {"comment", "comment-12345"}, {"commit", "0123456789abcdef"}};
+  for (const auto& [key, value] : kBad) {
+    json d = doc;
+    d["sources"][i][key] = value;
+    auto bad = parse_measurement_sources(d, "plan_measurements.json");
+    ASSERT_FALSE(bad) << key;
+    EXPECT_EQ(bad.error().where, "plan_measurements.json: sources[" + std::to_string(i) + "]." + key) << key;
+  }
+}
+
+// Thread sources: each row names its reporter, so leave-one-source-out holds
+// out one reporter's runs, and the quoted line holds the row's figure.
+TEST(KnowledgeAudit, ThreadRowsNameTheirReporterAndQuoteTheirFigure) {
+  const auto& k = builtin();
+  const json doc = data_file("plan_measurements.json");
+  for (size_t i = 0; i < doc["throughput"].size(); ++i) {
+    const json& r = doc["throughput"][i];
+    const MeasurementSource* s = k.measurement_source_for(r["source"].get<std::string>());
+    if (!s || !s->is_thread()) continue;
+    EXPECT_TRUE(contains(r["source"].get<std::string>(), "@" + s->author)) << i;
+    EXPECT_TRUE(contains(s->quote, fmt::format("{}", r["samples_per_s"].get<double>()))) << i << " " << s->id;
+  }
 }
 
 // ---- gpus.json ----
