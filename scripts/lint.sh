@@ -15,6 +15,9 @@
 # per folder on CI's cores); run it here before sending a change.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Debian's python3 first: a pyenv shim first on PATH costs ~1.5 s a start.
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
 
 # Folders that pass both checks; a folder joins once it is formatted and its
 # long functions are split.
@@ -48,26 +51,12 @@ tidy_args=(--extra-arg=-Wno-unknown-warning-option)
 
 # GCC's precompiled header (the .gch next to the one -include names) is
 # unreadable to clang: clang-tidy reads a copy of the compile database that
-# names a text copy of the header instead, as scripts/tidy_unity.sh does.
+# names a text copy of the header instead (scripts/tidy_db.py, shared with scripts/tidy_unity.sh).
 tidy_db=""
 make_tidy_db() {
   tidy_db=$(mktemp -d)
   trap 'rm -rf "$tidy_db"' EXIT
-  python3 - "$build/compile_commands.json" "$tidy_db" <<'PY'
-import json, pathlib, shlex, shutil, sys
-db, out = json.load(open(sys.argv[1])), pathlib.Path(sys.argv[2])
-for e in db:
-    args = shlex.split(e["command"])
-    if "-include" in args:
-        i = args.index("-include")
-        pch = pathlib.Path(args[i + 1])
-        text = out / ("pch_" + pch.parent.name + ".hxx")
-        if not text.exists():
-            shutil.copy(pch, text)
-        args[i + 1] = str(text)
-    e["command"] = shlex.join([a for a in args if a != "-Winvalid-pch"])
-json.dump(db, open(out / "compile_commands.json", "w"))
-PY
+  "$python" scripts/tidy_db.py "$build/compile_commands.json" "$tidy_db"
 }
 
 files_of() { find "$@" -maxdepth 1 -type f \( -name '*.cpp' -o -name '*.h' \) | sort; }

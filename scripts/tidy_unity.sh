@@ -14,6 +14,9 @@
 # or without the batch files (TFRIG_UNITY=OFF).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Debian's python3 first: a pyenv shim first on PATH costs ~1.5 s a start.
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3
 
 # The folders whose long functions were split (one finding is left there: a
 # std::move in plan/calibrate.cpp, in a file another branch is editing).
@@ -37,30 +40,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The compile lines of tfrig_lib's batches, of its sources built outside them
 # and of main.cpp, without GCC's precompiled header: clang cannot read the
 # .gch, so the header it was made from is included as text instead.
-python3 - "$build/compile_commands.json" "$tmp" "$PWD/src/" <<'PY'
-import json, pathlib, shlex, shutil, sys
-db, out, src = json.load(open(sys.argv[1])), pathlib.Path(sys.argv[2]), sys.argv[3]
-keep, files = [], []
-for e in db:
-    f = e["file"]
-    # main.cpp is a main file: its findings show whatever the filter says.
-    if not ("/tfrig_lib.dir/Unity/unity_" in f or (f.startswith(src) and f.endswith(".cpp") and not f.endswith("/main.cpp"))):
-        continue
-    args = shlex.split(e["command"])
-    if "-include" in args:
-        i = args.index("-include")
-        pch = pathlib.Path(args[i + 1])
-        text = out / ("pch_" + pch.parent.name + ".hxx")
-        if not text.exists():
-            shutil.copy(pch, text)
-        args[i + 1] = str(text)
-    args = [a for a in args if a != "-Winvalid-pch"]
-    e["command"] = shlex.join(args)
-    keep.append(e)
-    files.append(f)
-json.dump(keep, open(out / "compile_commands.json", "w"))
-(out / "files").write_text("\n".join(files) + "\n")
-PY
+"$python" scripts/tidy_db.py "$build/compile_commands.json" "$tmp" --unity-only "$PWD/src/"
 filter="^$PWD/src/($(IFS='|'; echo "${folders[*]}"))/[^/]+\$"
 mapfile -t files <"$tmp/files"
 echo "tidy_unity: ${#files[@]} translation units, diagnostics for src/{${folders[*]}}" >&2
