@@ -24,6 +24,7 @@
 #include "core/log.h"
 #include "core/sysroot.h"
 #include "core/text.h"
+#include "core/try.h"
 #include "core/units.h"
 
 namespace tfrig::bench {
@@ -139,8 +140,11 @@ ScratchDir& ScratchDir::operator=(ScratchDir&& other) noexcept {
   return *this;
 }
 
-core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
-  std::string where = parent.empty() ? "." : parent;
+namespace {
+
+// The directory a benchmark may write under, resolved: it exists, is a
+// directory, and is not a kernel pseudo-filesystem (we never write to a device).
+core::Result<std::string> usable_parent(const std::string& where) {
   struct stat st {};
   if (::stat(where.c_str(), &st) != 0) {
     const int err = errno;
@@ -165,25 +169,47 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
                         core::Message(N_("is a kernel pseudo-filesystem; choose a directory on the disk to measure")));
     }
   }
+  return real;
+}
+
+// Why mkdtemp under `real` failed, in the words a user can act on.
+core::Error mkdtemp_failure(int err, const std::string& real) {
+  const core::Message why =
+      err == EROFS ? core::Message(N_(
+                         "is on a read-only filesystem; pass --dir with a writable directory on the disk to measure"))
+      : err == EACCES
+          ? core::Message(
+                N_("is not writable by this user; pass --dir with a writable directory on the disk to measure"))
+      : err == ENOSPC
+          ? core::Message(N_("is on a full filesystem; pass --dir with a writable directory on the disk to measure"))
+          : core::Message(
+                N_("refused a new directory: {}; pass --dir with a writable directory on the disk to measure"),
+                core::errno_arg(err));
+  return core::make_error(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo,
+                          real, why);
+}
+
+// Earlier runs killed before they could remove their directories take space: say so.
+void warn_of_stale_dirs(const std::string& real) {
+  if (auto stale = stale_scratch_dirs(real); !stale.empty()) {
+    core::log(
+        core::LogLevel::kWarn, "{}",
+        trnf("{0} scratch directory of earlier runs that were killed (their pid no longer runs) takes space: {1}; "
+             "remove with rm -r once no other machine uses them",
+             "{0} scratch directories of earlier runs that were killed (their pid no longer runs) take space: {1}; "
+             "remove with rm -r once no other machine uses them",
+             stale.size(), stale.size(), fmt::format("{}", fmt::join(stale, ", "))));
+  }
+}
+
+}  // namespace
+
+core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
+  const std::string real = TFRIG_TRY(usable_parent(parent.empty() ? "." : parent));
   std::string pattern = (real == "/" ? std::string() : real) + "/" + kScratchPrefix + "XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
-  if (::mkdtemp(buf.data()) == nullptr) {
-    int err = errno;
-    const core::Message why =
-        err == EROFS ? core::Message(N_(
-                           "is on a read-only filesystem; pass --dir with a writable directory on the disk to measure"))
-        : err == EACCES
-            ? core::Message(
-                  N_("is not writable by this user; pass --dir with a writable directory on the disk to measure"))
-        : err == ENOSPC
-            ? core::Message(N_("is on a full filesystem; pass --dir with a writable directory on the disk to measure"))
-            : core::Message(
-                  N_("refused a new directory: {}; pass --dir with a writable directory on the disk to measure"),
-                  core::errno_arg(err));
-    return core::fail(err == EACCES || err == EROFS ? core::ErrorCode::kPermissionDenied : core::ErrorCode::kIo, real,
-                      why);
-  }
+  if (::mkdtemp(buf.data()) == nullptr) return tl::unexpected(mkdtemp_failure(errno, real));
   ScratchDir dir;
   dir.path_ = buf.data();
   struct stat own {};
@@ -213,15 +239,7 @@ core::Result<ScratchDir> ScratchDir::create(const std::string& parent) {
     core::log(core::LogLevel::kDebug, "short write to scratch marker in {}", dir.path_);
   }
   core::log(core::LogLevel::kDebug, "scratch directory {}", dir.path_);
-  if (auto stale = stale_scratch_dirs(real); !stale.empty()) {
-    core::log(
-        core::LogLevel::kWarn, "{}",
-        trnf("{0} scratch directory of earlier runs that were killed (their pid no longer runs) takes space: {1}; "
-             "remove with rm -r once no other machine uses them",
-             "{0} scratch directories of earlier runs that were killed (their pid no longer runs) take space: {1}; "
-             "remove with rm -r once no other machine uses them",
-             stale.size(), stale.size(), fmt::format("{}", fmt::join(stale, ", "))));
-  }
+  warn_of_stale_dirs(real);
   return dir;
 }
 
