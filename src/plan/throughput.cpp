@@ -11,6 +11,7 @@
 #include "core/stats.h"
 #include "plan/catalog_adapter.h"
 #include "plan/memory.h"
+#include "plan/shipped_fit.h"
 
 namespace tfrig::plan {
 
@@ -488,13 +489,36 @@ double stack_factor(const Calibration& c, double stack_year) {
   return std::pow(c.stack_factor_per_year, stack_year - c.reference_year);
 }
 
-Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus, bool with_band) {
+namespace {
+
+// The rows the fit uses (TensorFlow, one GPU, GPU in the catalog) as features.
+std::vector<RowFeatures> fit_features(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus) {
   std::vector<RowFeatures> feats;
   for (const ThroughputRow& r : rows) {
     if (r.framework != "tensorflow" || r.gpu_count != 1) continue;
     if (auto f = features(r, gpus)) feats.push_back(std::move(*f));
   }
-  if (feats.empty()) return default_calibration();
+  return feats;
+}
+
+// FNV-1a, 64 bits, of every feature written out: numbers to 12 significant
+// digits, so that a last-bit difference between compilers does not count.
+std::string fingerprint_of(std::span<const RowFeatures> feats) {
+  std::string text;
+  for (const RowFeatures& f : feats) {
+    const Roofs& r = f.roofs;
+    fmt::format_to(
+        std::back_inserter(text),
+        "{}|{}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{}|{:.12g}|{}|{}|{:.12g}\n",
+        r.family, mode_index(r.mode), r.winograd, r.dense, r.core, r.bytes, r.operand, r.kernels, r.peak, r.fp32_peak,
+        r.bandwidth, r.autotune, f.measured, f.gpu_id, f.group, f.stack_year);
+  }
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ULL;
+  return fmt::format("fnv1a64:{:016x}:{}", h, feats.size());
+}
+
+Calibration fresh_fit(std::span<const RowFeatures> feats, bool with_band) {
   Calibration c = fit(feats);
   if (!with_band) return c;
   // The band: how far published rows fell from a fit that had not seen
@@ -530,6 +554,27 @@ Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const
     c.band_high = std::max(1.05, core::quantile(ratios, 1.0 - kBandQuantile));
   }
   return c;
+}
+
+}  // namespace
+
+std::string fit_fingerprint(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus) {
+  return fingerprint_of(fit_features(rows, gpus));
+}
+
+Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus, bool with_band) {
+  const std::vector<RowFeatures> feats = fit_features(rows, gpus);
+  if (feats.empty()) return default_calibration();
+  // The built-in data's fit is shipped (plan/shipped_fit.h): seconds saved a run.
+  if (with_band) {
+    if (auto shipped = shipped_calibration(fingerprint_of(feats))) return *shipped;
+  }
+  return fresh_fit(feats, with_band);
+}
+
+Calibration fresh_fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus) {
+  const std::vector<RowFeatures> feats = fit_features(rows, gpus);
+  return feats.empty() ? default_calibration() : fresh_fit(feats, true);
 }
 
 ThroughputModel make_throughput_model(const Measurements& m, std::span<const GpuCandidate> gpus) {

@@ -145,8 +145,14 @@ std::string_view cost_family_name(size_t f);  // "cnn", "transformer", "depthwis
 // Fits the calibration on the TensorFlow one-GPU rows whose GPU is in gpus.
 // with_band also derives the band from leave-one-source-out refits
 // (leave-one-GPU-out when the rows come from fewer than three sources).
+// With the band and the built-in data, the shipped fit (plan/shipped_fit.h).
 Calibration fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus,
                             bool with_band = true);
+// The same fit, band included, never the shipped one (what plan_fit.json is
+// made of and checked against).
+Calibration fresh_fit_calibration(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus);
+// What identifies the fit's inputs: every row the fit uses, as its features.
+std::string fit_fingerprint(std::span<const ThroughputRow> rows, std::span<const GpuCandidate> gpus);
 
 // The user's own run (tfrig plan --calibrate, plan/calibrate.h): every GPU's
 // rate times factor, the run's GPU at the measured rate itself.
