@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/errno_text.h"
 #include "core/i18n.h"
 
 namespace tfrig::explain {
@@ -34,17 +35,17 @@ core::Result<CommandOutcome> run_command(const std::vector<std::string>& argv,
   int err_pipe[2];
   // A pipe to report exec's failure: closed on a successful exec (O_CLOEXEC).
   int exec_pipe[2];
-  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return core::fail(core::ErrorCode::kIo, "pipe", std::strerror(errno));
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) return core::fail(core::ErrorCode::kIo, "pipe", core::errno_text(errno));
   if (::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(exec_pipe, O_CLOEXEC) != 0) {
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
-    return core::fail(core::ErrorCode::kIo, "pipe", std::strerror(errno));
+    return core::fail(core::ErrorCode::kIo, "pipe", core::errno_text(errno));
   }
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const pid_t pid = ::fork();
-  if (pid < 0) return core::fail(core::ErrorCode::kIo, "fork", std::strerror(errno));
+  if (pid < 0) return core::fail(core::ErrorCode::kIo, "fork", core::errno_text(errno));
   if (pid == 0) {
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_pipe[1], STDERR_FILENO);
@@ -92,7 +93,7 @@ core::Result<CommandOutcome> run_command(const std::vector<std::string>& argv,
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (got == sizeof exec_errno) {
-    return core::fail(core::ErrorCode::kNotFound, argv[0], trf("cannot run: {}", std::strerror(exec_errno)));
+    return core::fail(core::ErrorCode::kNotFound, argv[0], trf("cannot run: {}", core::errno_text(exec_errno)));
   }
   CommandOutcome o;
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;

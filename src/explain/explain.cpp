@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/display_width.h"
+#include "core/errno_text.h"
 #include "core/i18n.h"
 #include "core/input_file.h"
 #include "core/sysroot.h"
@@ -803,7 +804,7 @@ core::Result<LogAnalysis> analyze_file(const std::string& path, const SignatureT
   const bool failed = std::ferror(f) != 0;
   const int err = errno;
   if (!is_stdin) std::fclose(f);
-  if (failed) return core::fail(core::ErrorCode::kIo, name, trf("read failed: {}", std::strerror(err)));
+  if (failed) return core::fail(core::ErrorCode::kIo, name, trf("read failed: {}", core::errno_text(err)));
   splitter.finish();
   return analyzer.finish(splitter.truncated_lines());
 }

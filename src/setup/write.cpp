@@ -107,7 +107,9 @@ core::Status move_files_into(const fs::path& target, const fs::path& staging, co
     const fs::path to = target / f.path;
     std::error_code ec;
     fs::create_directories(to.parent_path(), ec);
-    if (ec) return core::fail(core::ErrorCode::kIo, to.parent_path().string(), trf("cannot create: {}", ec.message()));
+    if (ec)
+      return core::fail(core::ErrorCode::kIo, to.parent_path().string(),
+                        trf("cannot create: {}", core::error_code_text(ec)));
     if (::rename((staging / f.path).c_str(), to.c_str()) != 0) {
       const int err = errno;
       return core::fail(core::ErrorCode::kIo, to.string(),
@@ -144,7 +146,9 @@ core::Status write_outputs(const std::string& dir, const std::vector<OutputFile>
     const fs::path path = staging / f.path;
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
-    if (ec) return give_up({core::ErrorCode::kIo, path.parent_path().string(), trf("cannot create: {}", ec.message())});
+    if (ec)
+      return give_up(
+          {core::ErrorCode::kIo, path.parent_path().string(), trf("cannot create: {}", core::error_code_text(ec))});
     if (auto st_write = writer(path.string(), f.content, f.mode); !st_write) return give_up(st_write.error());
   }
   if (!folder.merge) {
