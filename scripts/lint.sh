@@ -29,8 +29,7 @@ formatted_folders=(src/core src/codec src/knowledge src/gpulib src/probe src/pro
                    src/gather src/explain src/fleet src/cli)
 # Files of those folders not formatted yet, each with its reason; formatted and
 # removed from here by the next change that touches them.
-# report/probe_detail.*: issue 31 is removing its table of English shapes on another branch.
-format_pending=(src/report/probe_detail.cpp src/report/probe_detail.h)
+format_pending=()
 
 mode=all
 case "${1:-}" in

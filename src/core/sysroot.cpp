@@ -261,7 +261,7 @@ Result<std::string> SysRoot::real_path(std::string_view rel) const {
   const std::string r = root_resolved;
   if (lookup == r) return std::string("/");
   if (starts_with(lookup, r + "/")) return lookup.substr(r.size());
-  // The whole sentence in the message: report/probe_detail.cpp translates it as one.
+  // The whole sentence in one message (a data path's error stores it: storage probe).
   return fail(ErrorCode::kNotFound, "", Message(N_("{0} resolves to {1}, outside the root {2}"), full, lookup, r));
 }
 

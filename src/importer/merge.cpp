@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "core/clock.h"
 #include "core/i18n.h"
 #include "core/text.h"
@@ -121,7 +119,9 @@ void add_lspci_gpus(const Facts& f, std::vector<Gpu>& gpus) {
     if (d.config_all_ones) {
       g.lost = true;
       if (!g.lost_evidence) {
-        g.lost_evidence = "lspci: the device's config space reads all 1s (rev ff) (" + f.lspci_source + ")";
+        inventory::set_text(
+            g.lost_evidence, g.lost_evidence_message,
+            from(core::Message(N_("lspci: the device's config space reads all 1s (rev ff)")), f.lspci_source));
       }
     }
   }
@@ -137,9 +137,11 @@ void add_handle_errors(const Facts& f, std::vector<Gpu>& gpus) {
     const std::string& line = he.line;
     if (he.lost) {
       g.lost = true;
-      g.lost_evidence = "nvidia-smi: " + line + " (" + src + ")";
+      g.lost_evidence = "nvidia-smi: " + line + " (" + src + ")";  // nvidia-smi's line: no message
+      g.lost_evidence_message.reset();
     } else {
       g.driver_problem = line;  // verbatim: the evidence gpu.unreachable shows
+      g.driver_problem_message.reset();
     }
   }
 }
@@ -160,8 +162,10 @@ void add_kernel_log_gpus(const Facts& f, std::vector<Gpu>& gpus) {
     }
     for (const auto& [bus, what] : log.init_failed) {
       Gpu& g = gpu_for(gpus, bus, "pci");
-      fill(g.driver_problem,
-           std::optional<std::string>("the driver could not initialise it: NVRM " + what + " (" + src + ")"));
+      if (!g.driver_problem) {
+        inventory::set_text(g.driver_problem, g.driver_problem_message,
+                            from(core::Message(N_("the driver could not initialise it: {}"), "NVRM " + what), src));
+      }
       fill(g.init_error, std::optional<std::string>(what));
     }
   }
@@ -264,7 +268,7 @@ void merge_driver(Facts& f) {
     note(f, "nvml", from(core::Message(N_("nvidia-smi failed: {}"), err->line), err->source), probe::State::kError);
   } else if (listed) {
     d.nvml.state = "ok";
-    d.nvml.detail = "imported from " + src;
+    inventory::set_text(d.nvml.detail, d.nvml.detail_message, core::Message(N_("imported from {}"), src));
     const size_t n = f.smi ? f.smi->gpus.size() : f.xml->gpus.size();
     const core::MessageArg unknown = core::Message(N_("unknown"));
     note(f, "nvml",
@@ -274,14 +278,20 @@ void merge_driver(Facts& f) {
               src));
   } else if (f.smi || f.xml) {
     d.nvml.state = "no_device";
-    d.nvml.detail = "imported from " + src;
+    inventory::set_text(d.nvml.detail, d.nvml.detail_message, core::Message(N_("imported from {}"), src));
     note(f, "nvml", from(core::Message(N_("no GPU listed")), src), probe::State::kAbsent);
   }
   // The kernel's side of a mismatch, as evidence.
   for (const auto& [ksrc, log, boot] : f.kernel_logs) {
     if (d.nvml.state == "driver_mismatch" && log.api_mismatch_client) {
-      d.nvml.detail += fmt::format("; kernel log: NVRM API mismatch, client {} vs kernel module {} ({})",
-                                   *log.api_mismatch_client, log.api_mismatch_module.value_or("?"), ksrc);
+      // nvidia-smi's line stays as it printed it; the kernel's side is tfrig's words.
+      const core::MessageArg before = d.nvml.detail_message ? core::MessageArg(*d.nvml.detail_message) : d.nvml.detail;
+      inventory::set_text(
+          d.nvml.detail, d.nvml.detail_message,
+          core::Message(N_("{0}; {1}"), before,
+                        from(core::Message(N_("kernel log: NVRM API mismatch, client {0} vs kernel module {1}"),
+                                           *log.api_mismatch_client, log.api_mismatch_module.value_or("?")),
+                             ksrc)));
       break;
     }
   }

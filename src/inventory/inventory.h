@@ -8,12 +8,30 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "core/message.h"
 
 namespace tfrig::inventory {
 
 template <class T>
 using Opt = std::optional<T>;
+
+// A few texts tfrig writes into the inventory (NVML's detail, a GPU's driver
+// problem and lost evidence, a data path's error) are English in the JSON,
+// with their message (core/message.h) beside them, which the renderers show
+// in their language (docs/snapshot.md). The JSON writes the message as
+// "<field>_message" only when there is one (inventory/json.cpp), so these
+// members are not in json_fields.h's lists. set_text keeps the two together.
+inline void set_text(std::string& text, Opt<core::Message>& message, core::Message m) {
+  text = core::english(m);
+  message = std::move(m);
+}
+inline void set_text(Opt<std::string>& text, Opt<core::Message>& message, core::Message m) {
+  text = core::english(m);
+  message = std::move(m);
+}
 
 // Bumped when a field changes meaning or is removed; adding a field is not a
 // bump (readers ignore unknown keys, missing keys are null).
@@ -101,6 +119,7 @@ struct DataPath {
   Opt<std::string> device_kind;  // kind of block_device
   bool network = false;
   Opt<std::string> error;        // why it could not be resolved
+  Opt<core::Message> error_message = std::nullopt;  // error's message (see set_text), not in the field lists
 };
 
 struct StorageInfo {
@@ -228,6 +247,10 @@ struct Gpu {
   Opt<bool> lost;                      // fell off the bus: nvidia-smi "GPU is lost", config space reads all 1s
   Opt<std::string> lost_evidence;      // the line that says so
   Opt<std::string> init_error;         // the kernel module could not initialise it: "RmInitAdapter failed! (0x30:0xffff:1086)"
+  // The messages of driver_problem and lost_evidence (see set_text), where
+  // tfrig wrote the text; a tool's line quoted verbatim has none.
+  Opt<core::Message> driver_problem_message = std::nullopt;
+  Opt<core::Message> lost_evidence_message = std::nullopt;
 };
 
 // Topology of one GPU pair (nvmlDeviceGetTopologyCommonAncestor, P2P status).
@@ -252,7 +275,15 @@ struct NvmlStatus {
   std::string detail;
   Opt<std::string> library_path;
   Opt<double> init_seconds;
+  Opt<core::Message> detail_message = std::nullopt;  // detail's message (see set_text)
 };
+
+// An NVML state key ("driver_not_loaded") as a message: the key itself in
+// English, the catalog's words in another language; nullopt for a key tfrig
+// does not know, which nvml_state_arg and nvml_state_message show as it is.
+Opt<core::Message> known_nvml_state(const std::string& state);
+core::MessageArg nvml_state_arg(const std::string& state);
+core::Message nvml_state_message(const std::string& state);
 
 // NVRM Xid messages of one Xid number on one GPU, from the kernel log
 // ("NVRM: Xid (PCI:0000:03:00): 13, pid=..., <message>").

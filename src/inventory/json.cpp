@@ -1,6 +1,7 @@
 #include "inventory/json.h"
 
 #include "core/i18n.h"
+#include "core/message.h"
 
 namespace tfrig::inventory {
 
@@ -67,6 +68,66 @@ void from_json(const nlohmann::json& j, Limit& v) {
   v.hard = j.contains("hard") ? limit_value_from_json(j.at("hard")) : std::nullopt;
 }
 
+namespace {
+
+// The messages beside a few English texts (set_text in inventory.h): written
+// as "<field>_message" only when set, read back only when the message is one
+// of tfrig's and says exactly the English text beside it (that text is the
+// fact; a message that disagrees, or is not ours, is dropped, not an error).
+// A snapshot without them (older than the messages) prints its English.
+void put_message(nlohmann::json& obj, const char* key, const Opt<core::Message>& m) {
+  if (m && obj.is_object()) obj[key] = core::message_to_json(*m);
+}
+
+Opt<core::Message> message_beside(const nlohmann::json& obj, const char* key, const std::string& english) {
+  if (!obj.is_object() || !obj.contains(key)) return std::nullopt;
+  auto m = core::message_from_json(obj.at(key));
+  if (!m || !core::known_message(*m) || core::english(*m) != english) return std::nullopt;
+  return m;
+}
+
+Opt<core::Message> message_beside(const nlohmann::json& obj, const char* key, const Opt<std::string>& english) {
+  if (!english) return std::nullopt;
+  return message_beside(obj, key, *english);
+}
+
+void put_messages(nlohmann::json& j, const Inventory& v) {
+  put_message(j["driver"]["nvml"], "detail_message", v.driver.nvml.detail_message);
+  for (size_t i = 0; i < v.gpus.size() && i < j["gpus"].size(); ++i) {
+    put_message(j["gpus"][i], "driver_problem_message", v.gpus[i].driver_problem_message);
+    put_message(j["gpus"][i], "lost_evidence_message", v.gpus[i].lost_evidence_message);
+  }
+  auto& paths = j["storage"]["data_paths"];
+  for (size_t i = 0; i < v.storage.data_paths.size() && i < paths.size(); ++i) {
+    put_message(paths[i], "error_message", v.storage.data_paths[i].error_message);
+  }
+}
+
+void read_messages(const nlohmann::json& j, Inventory& v) {
+  if (j.contains("driver") && j.at("driver").is_object() && j.at("driver").contains("nvml")) {
+    auto& nvml = v.driver.nvml;
+    nvml.detail_message = message_beside(j.at("driver").at("nvml"), "detail_message", nvml.detail);
+  }
+  if (j.contains("gpus") && j.at("gpus").is_array()) {
+    const auto& gpus = j.at("gpus");
+    for (size_t i = 0; i < v.gpus.size() && i < gpus.size(); ++i) {
+      auto& g = v.gpus[i];
+      g.driver_problem_message = message_beside(gpus[i], "driver_problem_message", g.driver_problem);
+      g.lost_evidence_message = message_beside(gpus[i], "lost_evidence_message", g.lost_evidence);
+    }
+  }
+  if (j.contains("storage") && j.at("storage").is_object() && j.at("storage").contains("data_paths") &&
+      j.at("storage").at("data_paths").is_array()) {
+    const auto& paths = j.at("storage").at("data_paths");
+    for (size_t i = 0; i < v.storage.data_paths.size() && i < paths.size(); ++i) {
+      auto& dp = v.storage.data_paths[i];
+      dp.error_message = message_beside(paths[i], "error_message", dp.error);
+    }
+  }
+}
+
+}  // namespace
+
 void to_json(nlohmann::json& j, const Inventory& v) {
   j = nlohmann::json::object();
   j["host"] = v.host;
@@ -84,6 +145,7 @@ void to_json(nlohmann::json& j, const Inventory& v) {
   // Only when something was found: a machine (or import) without these files
   // reads as the system defaults (C locale, UTC), and its snapshot stays as before.
   if (!v.region.empty()) j["region"] = v.region;
+  put_messages(j, v);
 }
 
 namespace {
@@ -149,6 +211,36 @@ void from_json(const nlohmann::json& j, Inventory& v) {
   if (j.contains("python")) j.at("python").get_to(v.python);
   if (j.contains("containers")) j.at("containers").get_to(v.containers);
   if (j.contains("region")) j.at("region").get_to(v.region);
+  read_messages(j, v);
+}
+
+Opt<core::Message> known_nvml_state(const std::string& state) {
+  // TRANSLATORS: NVML states; English shows the inventory's key as it is.
+  static const std::pair<const char*, const char*> kStates[] = {
+      NC_("NVML state", "ok"),
+      NC_("NVML state", "not_tried"),
+      NC_("NVML state", "library_missing"),
+      NC_("NVML state", "symbol_missing"),
+      NC_("NVML state", "driver_mismatch"),
+      NC_("NVML state", "no_permission"),
+      NC_("NVML state", "driver_not_loaded"),
+      NC_("NVML state", "no_device"),
+      NC_("NVML state", "error"),
+  };
+  for (const auto& known : kStates) {
+    if (state == known.second) return core::Message::in_context(known);
+  }
+  return std::nullopt;
+}
+
+core::MessageArg nvml_state_arg(const std::string& state) {
+  if (auto m = known_nvml_state(state)) return std::move(*m);
+  return state;
+}
+
+core::Message nvml_state_message(const std::string& state) {
+  if (auto m = known_nvml_state(state)) return std::move(*m);
+  return core::Message("{}", state);  // not a catalog pattern: the key shows as it is
 }
 
 std::string fact_word(const std::string& stored) {

@@ -173,27 +173,28 @@ std::vector<PciGpu> read_pci_gpus(const core::SysRoot& root) {
 
 // Why a GPU on the bus has no working NVIDIA driver; nullopt when it has one
 // as far as the kernel side can tell.
-std::optional<std::string> driver_problem(const inventory::DriverInfo& drv, const std::optional<std::string>& bound,
-                                          bool on_bus, const parse::NvidiaGpuInformation* info) {
+std::optional<core::Message> driver_problem(const inventory::DriverInfo& drv, const std::optional<std::string>& bound,
+                                            bool on_bus, const parse::NvidiaGpuInformation* info) {
   if (info != nullptr && info->excluded == true) {
-    return std::string("excluded by the NVIDIA driver (NVreg_ExcludedGpus or a failed init)");
+    return core::Message(N_("excluded by the NVIDIA driver (NVreg_ExcludedGpus or a failed init)"));
   }
   if (on_bus && bound) {
     if (*bound == "nouveau")
-      return std::string("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver");
-    if (*bound == "vfio-pci") return std::string("bound to vfio-pci: passed through to a virtual machine");
-    if (*bound != "nvidia") return "bound to driver '" + *bound + "', not nvidia";
+      return core::Message(N_("bound to nouveau, the open-source driver: CUDA needs the NVIDIA driver"));
+    if (*bound == "vfio-pci") return core::Message(N_("bound to vfio-pci: passed through to a virtual machine"));
+    if (*bound != "nvidia") return core::Message(N_("bound to driver '{}', not nvidia"), *bound);
   }
   if (on_bus && !bound) {
     if (drv.loaded == true) {
-      return std::string(
-          "no driver bound: the nvidia module is loaded but did not take this GPU (unsupported by this driver branch?)");
+      return core::Message(
+          N_("no driver bound: the nvidia module is loaded but did not take this GPU (unsupported by this driver "
+             "branch?)"));
     }
-    if (drv.module_nouveau == true) return std::string("no driver bound; nouveau is loaded");
-    return std::string("no driver bound: the NVIDIA kernel module is not loaded");
+    if (drv.module_nouveau == true) return core::Message(N_("no driver bound; nouveau is loaded"));
+    return core::Message(N_("no driver bound: the NVIDIA kernel module is not loaded"));
   }
   if (info == nullptr && drv.loaded == true) {
-    return std::string("bound to nvidia but absent from /proc/driver/nvidia/gpus");
+    return core::Message(N_("bound to nvidia but absent from /proc/driver/nvidia/gpus"));
   }
   return std::nullopt;
 }
@@ -231,7 +232,9 @@ std::vector<inventory::Gpu> join_gpus(const inventory::DriverInfo& drv, const st
       g.pcie_link_width_current = pci->width_cur;
       g.pcie_link_width_max = pci->width_max;
     }
-    g.driver_problem = driver_problem(drv, pci != nullptr ? pci->bound_driver : std::nullopt, pci != nullptr, info);
+    if (auto why = driver_problem(drv, pci != nullptr ? pci->bound_driver : std::nullopt, pci != nullptr, info)) {
+      inventory::set_text(g.driver_problem, g.driver_problem_message, std::move(*why));
+    }
     gpus.push_back(std::move(g));
   }
   return gpus;

@@ -115,7 +115,7 @@ class NvmlProbe final : public Probe {
     if (!counted) {
       ProbeStatus status;
       nvs.state = "error";
-      nvs.detail = counted.error().detail;
+      inventory::set_text(nvs.detail, nvs.detail_message, counted.error().message);
       status.state = State::kError;
       status.set_detail(counted.error().message);
       return status;
@@ -125,6 +125,7 @@ class NvmlProbe final : public Probe {
       nvs.state = "no_device";
       status.set_detail(core::Message(N_("NVML initialised but reports no GPU")));
       nvs.detail = status.detail;
+      nvs.detail_message = status.detail_message;
       status.state = State::kAbsent;
       return status;
     }
@@ -156,6 +157,7 @@ class NvmlProbe final : public Probe {
     nvs.state = "not_tried";
     status.set_detail(std::move(why));
     nvs.detail = status.detail;
+    nvs.detail_message = status.detail_message;
     status.state = State::kSkipped;
     return status;
   }
@@ -164,12 +166,10 @@ class NvmlProbe final : public Probe {
   static ProbeStatus open_failed(const gpulib::NvmlError& error, inventory::NvmlStatus& nvs) {
     ProbeStatus status;
     nvs.state = gpulib::failure_state_name(error.failure);
-    nvs.detail = error.detail;
+    inventory::set_text(nvs.detail, nvs.detail_message, error.message);
     status.state = error.failure == gpulib::NvmlFailure::kLibraryMissing ? State::kAbsent : State::kError;
     // "driver_mismatch: nvmlInit_v2 returned ...": the state key and NVML's error, as messages.
-    core::Message state(nvs.state);
-    state.context = "NVML state";
-    status.set_detail(core::Message(N_("{0}: {1}"), std::move(state), error.message));
+    status.set_detail(core::Message(N_("{0}: {1}"), inventory::nvml_state_message(nvs.state), error.message));
     return status;
   }
 
@@ -184,7 +184,8 @@ class NvmlProbe final : public Probe {
       g.index = static_cast<int>(i);
       g.source = "nvml";
       if (!h) {
-        g.driver_problem = "NVML could not open GPU " + std::to_string(i) + " (see the probe's problems)";
+        inventory::set_text(g.driver_problem, g.driver_problem_message,
+                            core::Message(N_("NVML could not open GPU {} (see the probe's problems)"), i));
         out.gpus.push_back(std::move(g));
         continue;
       }
@@ -199,7 +200,9 @@ class NvmlProbe final : public Probe {
     ProbeStatus status;
     auto& nvs = out.driver.nvml;
     nvs.state = "ok";
-    nvs.detail = fmt::format("{} GPU{} via {}", count, count == 1 ? "" : "s", nvml.library_path());
+    inventory::set_text(
+        nvs.detail, nvs.detail_message,
+        core::Message::plural(NP_("{0} GPU via {1}", "{0} GPUs via {1}"), count, count, nvml.library_path()));
     status.state = State::kOk;
     status.set_detail(core::Message(
         N_("{0}; {1}"),
@@ -329,9 +332,13 @@ class NvmlProbe final : public Probe {
       for (const auto& n : into.gpus) seen = seen || (g.pci_bus_id && n.pci_bus_id == g.pci_bus_id);
       if (seen) continue;
       if (!g.driver_problem && nvs.state != "ok" && nvs.state != "not_tried") {
-        g.driver_problem = "NVML unavailable (" + nvs.state + "): " + nvs.detail;
+        const core::MessageArg why = nvs.detail_message ? core::MessageArg(*nvs.detail_message) : nvs.detail;
+        inventory::set_text(
+            g.driver_problem, g.driver_problem_message,
+            core::Message(N_("NVML unavailable ({0}): {1}"), inventory::nvml_state_arg(nvs.state), why));
       } else if (!g.driver_problem && nvs.state == "ok") {
-        g.driver_problem = "present on the PCI bus but not listed by NVML";
+        inventory::set_text(g.driver_problem, g.driver_problem_message,
+                            core::Message(N_("present on the PCI bus but not listed by NVML")));
       }
       // NVML's indices come first; the rest follow in PCI order.
       if (renumber) g.index = next++;

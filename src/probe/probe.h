@@ -24,8 +24,8 @@ std::optional<State> state_from_name(std::string_view name);
 
 // The texts are English (JSON and snapshots keep them so); each may come
 // with its message (core/message.h), which the report renders in the
-// reader's language. A text without one (a snapshot of an older tfrig, a
-// parser's error) is shown through report::probe_detail's fallback.
+// reader's language. A text without one (a snapshot of an older tfrig, an
+// error built from a plain string) prints as stored.
 struct ProbeStatus {
   std::string id;
   State state = State::kOk;

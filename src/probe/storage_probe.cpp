@@ -204,7 +204,12 @@ class StorageProbe final : public Probe {
     // (SysRoot::real_path: realpath on disk, the tree's own links in memory).
     auto real = root.real_path(path);
     if (!real) {
-      dp.error = real.error().to_string();
+      // SysRoot's errors carry their message ("/r/data resolves to ..., outside the root /r").
+      if (auto m = core::error_message(real.error())) {
+        inventory::set_text(dp.error, dp.error_message, std::move(*m));
+      } else {
+        dp.error = real.error().to_string();
+      }
       return dp;
     }
     const std::string lookup = *real;
@@ -216,7 +221,7 @@ class StorageProbe final : public Probe {
       if (prefix && (!best || mp.size() >= best->mount_point.size())) best = &m;
     }
     if (!best) {
-      dp.error = "no mount point contains " + lookup;
+      inventory::set_text(dp.error, dp.error_message, core::Message(N_("no mount point contains {}"), lookup));
       return dp;
     }
     dp.mount_point = best->mount_point;

@@ -8,7 +8,6 @@
 #include "core/display_width.h"
 #include "core/terminal_text.h"
 #include "core/i18n.h"
-#include "report/probe_detail.h"
 #include "report/report.h"
 #include "report/severity_paint.h"
 #include "rules/rule.h"
@@ -114,13 +113,12 @@ std::string render_findings_text(const Report& r, bool color, size_t width) {
           "\n";
       out += core::wrap_hanging(indent, line(text(f.message, f.message_message)), width) + "\n";
       for (const auto& e : f.evidence) {
-        out +=
-            core::wrap_hanging(indent + "- ",
-                               // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
-                               line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message), text(e.value, e.value_message),
-                                        e.source_message ? text(e.source, e.source_message) : probe_detail(e.source))),
-                               width) +
-            "\n";
+        out += core::wrap_hanging(indent + "- ",
+                                  // TRANSLATORS: one evidence line: {0} what, {1} its value, {2} where it was read.
+                                  line(trf("{0}: {1}  ({2})", text(e.fact, e.fact_message),
+                                           text(e.value, e.value_message), text(e.source, e.source_message))),
+                                  width) +
+               "\n";
       }
       const std::string fix_label = _("fix:");
       out += core::wrap_hanging(indent + fix_label + std::string(core::gap_after_label(fix_label)),

@@ -15,7 +15,6 @@
 #include "plan/ranking.h"
 #include "plan/render.h"
 #include "report/html_chart.h"
-#include "report/probe_detail.h"
 #include "report/report.h"
 #include "report/severity_paint.h"
 #include "watch/classify.h"
@@ -169,9 +168,9 @@ std::string finding_html(const json& f, size_t n, std::string_view prefix) {
   const json& evidence = array(f, "evidence");
   if (!evidence.empty()) {
     std::vector<std::vector<std::string>> rows;
-    // The source as the terminal shows it ("knowledge tf_builds.json" in the reader's words).
+    // The source as the JSON has it: in the page's language when doctor judged the machine for this page.
     for (const auto& e : evidence)
-      rows.push_back({escape(str(e, "fact")), with_code(str(e, "value")), escape(probe_detail(str(e, "source")))});
+      rows.push_back({escape(str(e, "fact")), with_code(str(e, "value")), escape(str(e, "source"))});
     out +=
         table(_("Evidence"),
               {C_("evidence table", "fact"), C_("evidence table", "value here"), C_("evidence table", "from")}, rows);

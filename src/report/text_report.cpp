@@ -217,14 +217,14 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   field(out, p, N_("Driver"), driver);
   // TRANSLATORS: the newest CUDA version the driver supports.
   field(out, p, N_("CUDA (driver)"), drv.cuda_version ? trf("up to {}", *drv.cuda_version) : unknown());
-  std::string detail = drv.nvml.detail;
+  std::string detail = stored_text(drv.nvml.detail, drv.nvml.detail_message);
   if (detail.empty()) {
     // The probe did not finish (its deadline passed while nvmlInit ran):
     // its status says so; the model still says "not_tried".
-    if (const auto* s = find_status(r, "nvml"); s != nullptr) detail = s->detail;
+    if (const auto* s = find_status(r, "nvml"); s != nullptr) detail = status_detail(*s);
   }
   std::string nvml = nvml_state(drv.nvml.state);
-  if (!detail.empty()) nvml = trf("{0}: {1}", nvml, probe_detail(detail));
+  if (!detail.empty()) nvml = trf("{0}: {1}", nvml, detail);
   if (drv.nvml.init_seconds) nvml += trf(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
   field(out, p, N_("NVML"), nvml);
   if (drv.module_nvidia || drv.module_nouveau) {
@@ -262,10 +262,10 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   out += t.render("  ", p.width);
   for (const auto& g : inv.gpus) {
     if (g.driver_problem)
-      out += core::wrap_hanging(
-                 "  ",
-                 core::terminal_line(trf("gpu{0}: no working driver: {1}", g.index, probe_detail(*g.driver_problem))),
-                 p.width) +
+      out += core::wrap_hanging("  ",
+                                core::terminal_line(trf("gpu{0}: no working driver: {1}", g.index,
+                                                        stored_text(*g.driver_problem, g.driver_problem_message))),
+                                p.width) +
              "\n";
     for (const auto& l : g.nvlinks) {
       if (l.active == true) {
@@ -444,7 +444,7 @@ void render_storage_section(std::string& out, const Painter& p, const Report& r)
   }
   for (const auto& dp : st.data_paths) {
     if (dp.error) {
-      field(out, p, N_("Data path"), dp.path + ": " + probe_detail(*dp.error));
+      field(out, p, N_("Data path"), dp.path + ": " + stored_text(*dp.error, dp.error_message));
     } else {
       // TRANSLATORS: {0} a data path, {1} its mount point, {2} the filesystem, {3} the disk, {4} its kind (SSD, HDD...).
       field(out, p, N_("Data path"),

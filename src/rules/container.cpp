@@ -79,7 +79,8 @@ Check no_gpu_given(const Context& ctx) {
           {{core::Message(N_("container")), u::or_text(ctx.inv.host.container, core::Message(N_("yes"))),
             "/proc/1/cgroup, /.dockerenv"},
            // TRANSLATORS: an environment variable that is not set; the source "environment" is the process environment.
-           {"NVIDIA_VISIBLE_DEVICES", u::or_text(c.visible_devices, core::Message(N_("unset"))), "environment"},
+           {"NVIDIA_VISIBLE_DEVICES", u::or_text(c.visible_devices, core::Message(N_("unset"))),
+            core::Message(N_("environment"))},
            {"/dev/nvidia*", core::Message(N_("none")), "/dev"}},
           "",
           {}});

@@ -22,7 +22,7 @@ Check no_avx(const Context& ctx) {
       "host",
       core::Message(N_("The CPU has no AVX: the official TensorFlow wheels use AVX and die at import with \"Illegal "
                        "instruction (core dumped)\".")),
-      {{"avx", core::Message(N_("no")), "/proc/cpuinfo flags"},
+      {{"avx", core::Message(N_("no")), core::Message(N_("/proc/cpuinfo flags"))},
        {"CPU", u::or_text(ctx.inv.cpu.model_name, core::Message(N_("unknown"))), "/proc/cpuinfo"}},
       "",
       {}});

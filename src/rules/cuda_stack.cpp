@@ -57,7 +57,8 @@ Check library_missing(const Context& ctx) {
     const std::string soname = fam->soname(family);
     if (soname.empty()) continue;
     if (const auto* lib = u::would_load(ctx, soname)) {
-      ev.push_back({soname, core::Message(N_("would load {}"), where(*lib)), "dynamic loader order (ld.so(8))"});
+      ev.push_back({soname, core::Message(N_("would load {}"), where(*lib)),
+                    core::Message(N_("dynamic loader order (ld.so(8))"))});
       continue;
     }
     missing.push_back(soname);
@@ -71,7 +72,7 @@ Check library_missing(const Context& ctx) {
     ev.push_back(
         {soname,
          !others ? core::Message(N_("missing")) : core::Message(N_("missing; present but not usable: {}"), *others),
-         "dynamic loader order (ld.so(8))"});
+         core::Message(N_("dynamic loader order (ld.so(8))"))});
   }
   if (missing.empty()) return Check::pass();
   ev.push_back(
@@ -109,7 +110,7 @@ Check cudnn_conflict(const Context& ctx) {
   Check c;
   std::vector<Evidence> ev;
   for (const auto& [ver, libs] : by_version) {
-    for (const auto* l : libs) ev.push_back({"cuDNN " + ver, where(*l), "loader search"});
+    for (const auto* l : libs) ev.push_back({"cuDNN " + ver, where(*l), core::Message(N_("loader search"))});
   }
   if (ctx.target.build && loaded && loaded->version) {
     auto have = Version::parse(*loaded->version);

@@ -135,7 +135,10 @@ Check library_unresolvable(const Context& ctx) {
     if (has_loader_lib(ctx, soname)) continue;
     core::Message detail(N_("not in LD_LIBRARY_PATH, /etc/ld.so.cache or the default directories"));
     if (std::string(soname) == "libnvidia-ml.so.1" && ctx.inv.driver.nvml.state == "library_missing") {
-      detail = core::Message(N_("{0}; {1}"), std::move(detail), "NVML: " + ctx.inv.driver.nvml.detail);
+      const auto& nvml = ctx.inv.driver.nvml;
+      detail = core::Message(
+          N_("{0}; {1}"), std::move(detail),
+          core::Message(N_("{0}: {1}"), "NVML", as_message_arg(text_of(nvml.detail, nvml.detail_message))));
     }
     c.add(Hit{soname,
               core::Message(
@@ -173,7 +176,8 @@ Check library_mismatch(const Context& ctx) {
     if (d.kernel_module_version)
       ev.push_back({core::Message(N_("kernel module")), *d.kernel_module_version, "/proc/driver/nvidia/version"});
     if (auto lv = libcuda_version(ctx))
-      ev.push_back({core::Message(N_("user-space libcuda")), *lv, "the file libcuda.so.1 resolves to"});
+      ev.push_back(
+          {core::Message(N_("user-space libcuda")), *lv, core::Message(N_("the file libcuda.so.1 resolves to"))});
     c.add(Hit{"host",
               core::Message(N_("The NVIDIA user-space libraries and the loaded kernel module are different versions "
                                "(the driver was upgraded without a reboot): NVML and CUDA refuse to start.")),
@@ -199,7 +203,7 @@ Check library_mismatch(const Context& ctx) {
                              "(\"Failed to initialize NVML: Driver/library version mismatch\")."),
                           *d.kernel_module_version, *lv),
             {{core::Message(N_("kernel module")), *d.kernel_module_version, "/proc/driver/nvidia/version"},
-             {core::Message(N_("user-space libcuda")), *lv, "the file libcuda.so.1 resolves to"}},
+             {core::Message(N_("user-space libcuda")), *lv, core::Message(N_("the file libcuda.so.1 resolves to"))}},
             "",
             {}});
   return c;
@@ -294,7 +298,7 @@ Check device_permissions(const Context& ctx) {
                     core::Message(N_("readable {}, writable {}"),
                                   n.readable ? core::MessageArg(u::yes_no(*n.readable)) : core::MessageArg("?"),
                                   n.writable ? core::MessageArg(u::yes_no(*n.writable)) : core::MessageArg("?")),
-                    "access(2) as the current user"});
+                    core::Message(N_("access(2) as the current user"))});
     }
   }
   if (ev.empty()) return Check::pass();

@@ -85,7 +85,7 @@ std::vector<Evidence> cc_evidence(const Context& ctx, const CcCheck& x) {
   ev.push_back({core::Message(N_("compute capability")),
                 u::uncertain_value(x.cc.cc.text(), x.cc.uncertain, core::Message(N_("from the GPU catalog"))),
                 x.cc.source});
-  ev.push_back({core::Message(N_("target")), ctx.target.label_message(), "tfrig target resolution"});
+  ev.push_back({core::Message(N_("target")), ctx.target.label_message(), core::Message(N_("tfrig target resolution"))});
   if (x.verdict.from_build_info) {
     ev.push_back({core::Message(N_("kernels in the TF wheel")), x.verdict.targets,
                   ctx.target.env ? ctx.target.env->site_packages.value_or(ctx.target.env->prefix) +
@@ -401,7 +401,7 @@ Check no_p2p(const Context& ctx) {
                              "goes through host memory, so data-parallel training scales poorly."),
                           n),
             {{core::Message(N_("GPU pairs with NVLink or P2P")), core::Message(N_("0 of {}"), pairs),
-              "NVML topology / P2P status"}},
+              core::Message(N_("NVML topology / P2P status"))}},
             "",
             {}});
   return c;

@@ -7,7 +7,6 @@
 #include "core/i18n.h"
 #include "inventory/kernel_events.h"
 #include "knowledge/xid_catalog.h"
-#include "report/probe_detail.h"
 #include "rules/areas.h"
 #include "rules/util.h"
 
@@ -24,6 +23,23 @@ const inventory::Gpu* gpu_at(const Context& ctx, const std::optional<std::string
     if (g.pci_bus_id == bus) return &g;
   }
   return nullptr;
+}
+
+// Where an Xid was read: the importer's file location ("kernel log" in
+// words), with " (an earlier boot)" after it when only an earlier boot's log
+// has it (merge.cpp).
+Text xid_source(const std::string& source) {
+  const auto place = [](const std::string& where) -> core::MessageArg {
+    if (where == "kernel log") return core::Message(N_("kernel log"));
+    return where;
+  };
+  if (!inventory::from_earlier_boot(source)) {
+    if (source == "kernel log") return core::Message(N_("kernel log"));
+    return source;
+  }
+  const std::string where = source.substr(0, source.size() - inventory::kEarlierBoot.size());
+  if (where.size() < 2 || where.back() != ' ') return source;
+  return core::Message(N_("{} (an earlier boot)"), place(where.substr(0, where.size() - 1)));
 }
 
 Check xid_events(const Context& ctx) {
@@ -54,11 +70,12 @@ Check xid_events(const Context& ctx) {
               : core::Message(N_("{0} ({1})"), e.xid, meaning),
          std::string(knowledge::kXidSource)},
         {core::Message(N_("kernel message")),
-         "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message, e.source},
+         "NVRM: Xid (PCI:" + e.pci_bus_id.value_or("?") + "): " + std::to_string(e.xid) + ", " + e.message,
+         xid_source(e.source)},
         // TRANSLATORS: how many kernel log lines (then ", first TIME last TIME").
         {core::Message(N_("lines")),
          // TRANSLATORS: a count of log lines ({0}), then when they were logged ({1}: ", first TIME last TIME", or nothing).
-         core::Message(N_("{0}{1}"), e.count, when), e.source},
+         core::Message(N_("{0}{1}"), e.count, when), xid_source(e.source)},
     };
     Hit h;
     h.entity = g != nullptr ? u::gpu_entity(*g) : e.pci_bus_id.value_or("host");
@@ -90,13 +107,9 @@ Check gpu_lost(const Context& ctx) {
     known = true;
     if (!*g.lost) continue;
     std::vector<Evidence> ev;
-    // The capture's English line, with its message where it is a shape the report knows.
-    Text lost = core::Message(N_("yes"));
-    if (g.lost_evidence) {
-      lost = Text(*g.lost_evidence);
-      lost.message = report::probe_detail_message(*g.lost_evidence);
-    }
-    ev.push_back({core::Message(N_("GPU lost")), std::move(lost), "nvidia-smi, kernel log, lspci"});
+    // The capture's English line, with its message where tfrig wrote it (a tool's line has none).
+    Text lost = g.lost_evidence ? text_of(*g.lost_evidence, g.lost_evidence_message) : Text(core::Message(N_("yes")));
+    ev.push_back({core::Message(N_("GPU lost")), std::move(lost), core::Message(N_("nvidia-smi, kernel log, lspci"))});
     if (g.pci_bus_id) ev.push_back({core::Message(N_("PCI address")), *g.pci_bus_id, "nvidia-smi, lspci"});
     c.add(Hit{u::gpu_entity(g),
               core::Message(N_("{} has fallen off the bus: it no longer answers on PCIe, so no program can use it "
@@ -118,7 +131,8 @@ Check init_failed(const Context& ctx) {
   for (const auto& g : ctx.inv.gpus) {
     if (!g.init_error) continue;
     std::vector<Evidence> ev{{core::Message(N_("kernel message")),
-                              "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error, "kernel log"}};
+                              "NVRM: GPU " + g.pci_bus_id.value_or("?") + ": " + *g.init_error,
+                              core::Message(N_("kernel log"))}};
     if (ctx.inv.driver.module_nouveau == true)
       ev.push_back({core::Message(N_("nouveau module loaded")), core::Message(N_("yes")), "/proc/modules"});
     c.add(Hit{
@@ -154,7 +168,8 @@ Check unreachable(const Context& ctx) {
         core::Message(N_("{} could not open {} at {}: no program can use it, and it is not counted as a usable GPU."),
                       smi ? "nvidia-smi" : "NVML", u::gpu_label(g),
                       u::or_arg(g.pci_bus_id, core::Message(N_("an unknown address")))),
-        {{smi ? Text(core::Message(N_("nvidia-smi printed"))) : Text("NVML"), *g.driver_problem,
+        {{smi ? Text(core::Message(N_("nvidia-smi printed"))) : Text("NVML"),
+          text_of(*g.driver_problem, g.driver_problem_message),
           smi ? u::nvidia_smi_source(d).value_or("nvidia-smi -q") : "nvmlDeviceGetHandleByIndex"}},
         "",
         {}});

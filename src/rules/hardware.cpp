@@ -21,16 +21,18 @@ namespace u = util;
 // is x4 by design, a laptop GPU often x8): then the GPU is not judged.
 struct OwnLanes {
   int lanes;
-  std::string source;
+  Text source;
 };
 std::optional<OwnLanes> own_lanes(const Context& ctx, const inventory::Gpu& g) {
   for (const auto& d : ctx.inv.pci.devices) {
     if (g.pci_bus_id && d.address == *g.pci_bus_id && d.link_width_max) {
-      return OwnLanes{*d.link_width_max, "the GPU's link capability (lspci LnkCap / sysfs max_link_width)"};
+      return OwnLanes{*d.link_width_max,
+                      core::Message(N_("the GPU's link capability (lspci LnkCap / sysfs max_link_width)"))};
     }
   }
   auto m = u::gpu_catalog(ctx, g);
-  if (m && m->spec && m->spec->pcie_lanes) return OwnLanes{*m->spec->pcie_lanes, "knowledge " + m->source};
+  if (m && m->spec && m->spec->pcie_lanes)
+    return OwnLanes{*m->spec->pcie_lanes, core::Message(N_("knowledge {}"), m->source)};
   return std::nullopt;
 }
 
@@ -76,9 +78,9 @@ Check pcie_below_x16(const Context& ctx) {
                 core::Message(N_("The GPU at {} runs at x{} although it is built for x{}."), d->address,
                               *d->link_width_current, goal),
                 {{core::Message(N_("negotiated link width")), fmt::format("x{}", *d->link_width_current),
-                  "lspci LnkSta / sysfs current_link_width of " + d->address},
+                  core::Message(N_("lspci LnkSta / sysfs current_link_width of {}"), d->address)},
                  {core::Message(N_("the GPU's own width")), fmt::format("x{}", *d->link_width_max),
-                  "lspci LnkCap / sysfs max_link_width of " + d->address}},
+                  core::Message(N_("lspci LnkCap / sysfs max_link_width of {}"), d->address)}},
                 "",
                 {}});
     }

@@ -100,7 +100,7 @@ Check and_cuda_missing(const Context& ctx) {
   std::vector<Evidence> ev{{core::Message(N_("nvidia-* wheels in {}"), e->prefix), core::Message(N_("none")),
                             e->site_packages.value_or(e->prefix)},
                            {core::Message(N_("system {}"), fam ? fam->soname("cudart") : std::string("libcudart")),
-                            core::Message(N_("not found")), "loader search"}};
+                            core::Message(N_("not found")), core::Message(N_("loader search"))}};
   if (extra) {
     // TRANSLATORS: {0} how sure the knowledge base is of its source ("medium"), as written there.
     ev.push_back({core::Message(N_("pins of tensorflow[and-cuda]=={}"), extra->tf),

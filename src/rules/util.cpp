@@ -203,9 +203,10 @@ Text uncertain_value(core::MessageArg value, bool uncertain, std::optional<core:
   return core::Message(N_("{0} (uncertain fact: see the knowledge source)"), std::move(value));
 }
 
-std::string knowledge_source(const std::string& file, const std::string& id) {
-  // A source stays English in JSON (a key to look up); the text report translates it.
-  return "knowledge " + file + (id.empty() ? "" : " [" + id + "]");
+Text knowledge_source(const std::string& file, const std::string& id) {
+  // A source stays English in JSON (a key to look up); the report renders its message.
+  if (id.empty()) return core::Message(N_("knowledge {}"), file);
+  return core::Message(N_("knowledge {0} [{1}]"), file, id);
 }
 
 }  // namespace tfrig::rules::util

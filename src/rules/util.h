@@ -73,6 +73,7 @@ std::string bytes(uint64_t b);
 // A value of evidence, with "(uncertain: <why>)" after it when it rests on an
 // uncertain fact (a message then; else the value as it is).
 Text uncertain_value(core::MessageArg value, bool uncertain, std::optional<core::Message> what = std::nullopt);
-std::string knowledge_source(const std::string& file, const std::string& id);
+// "knowledge FILE [ID]": where a fact of the knowledge base comes from (English in JSON, a message for the report).
+Text knowledge_source(const std::string& file, const std::string& id);
 
 }  // namespace tfrig::rules::util

@@ -608,6 +608,14 @@ std::optional<report::Report> nlohmann_report(const std::string& text) {
     p.detail_message.reset();
     p.problem_messages.clear();
   }
+  // So are the inventory texts' messages (inventory.h's set_text): fleet shows none of those texts.
+  auto& inv = r->inventory;
+  inv.driver.nvml.detail_message.reset();
+  for (auto& g : inv.gpus) {
+    g.driver_problem_message.reset();
+    g.lost_evidence_message.reset();
+  }
+  for (auto& dp : inv.storage.data_paths) dp.error_message.reset();
   return std::move(*r);
 }
 

@@ -500,7 +500,7 @@ TEST(HtmlI18n, EnglishPageSaysEnAndTheDataAnchorsAndKeysDoNotChangeWithTheLangua
 }
 
 // The Chinese doctor page shows the inventory in the terminal's words (the raw
-// JSON folded and marked raw), evidence sources through the terminal's labels;
+// JSON folded and marked raw), evidence sources in the page's language;
 // a page tfrig report builds from English JSON says so, in Chinese only.
 TEST(HtmlI18n, InventoryInTheTerminalsWordsAndANoticeOnPagesFromJsonFiles) {
   auto zh = test::run_tfrig({"--lang", "zh_CN", "doctor", "--snapshot", kZhSnapshot, "--format", "html"}, in_locale("C"));

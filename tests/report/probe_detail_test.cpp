@@ -1,16 +1,19 @@
-// The probes' and the importer's summaries and problems, and the parsers'
-// errors, render from their messages, also after a snapshot round trip; the
-// other stored English texts (inventory fields, evidence sources) read in
-// Chinese through the shapes; English and unknown texts print as stored.
+// The probes' and the importer's summaries and problems, the parsers'
+// errors, the inventory texts tfrig writes and the rules' evidence sources
+// render from their messages, also after a snapshot round trip; a text
+// without one (an older snapshot's) prints as stored.
 #include "report/probe_detail.h"
 
+#include <optional>
 #include <string_view>
 
 #include <gtest/gtest.h>
 
 #include "core/i18n.h"
 #include "core/message.h"
+#include "inventory/json.h"
 #include "probe/probe.h"
+#include "rules/util.h"
 #include "verdict/report.h"
 #include "test_support.h"
 #include "probe/parse/daemon_json.h"
@@ -34,8 +37,11 @@ class InLanguage {
 
 TEST(ProbeDetail, EnglishPrintsAsStored) {
   InLanguage en("en");
-  EXPECT_EQ(probe_detail("AMD EPYC: 2 threads, 2 cores, 1 NUMA nodes"), "AMD EPYC: 2 threads, 2 cores, 1 NUMA nodes");
-  EXPECT_EQ(probe_detail("knowledge tf_builds.json [tf-docs]"), "knowledge tf_builds.json [tf-docs]");
+  EXPECT_EQ(stored_text("AMD EPYC: 2 threads, 2 cores, 1 NUMA nodes", std::nullopt),
+            "AMD EPYC: 2 threads, 2 cores, 1 NUMA nodes");
+  const rules::Text source = rules::util::knowledge_source("tf_builds.json", "tf-docs");
+  EXPECT_EQ(source.english, "knowledge tf_builds.json [tf-docs]");
+  EXPECT_EQ(stored_text(source.english, source.message), "knowledge tf_builds.json [tf-docs]");
   EXPECT_EQ(nvml_state("not_tried"), "not_tried");
 }
 
@@ -91,33 +97,91 @@ TEST(ProbeDetail, AMessageThatDisagreesWithItsTextIsDropped) {
   EXPECT_EQ(status_detail(back->probes[0]), "x");
 }
 
-// A snapshot of a tfrig older than the messages: its probe summaries print
-// as stored (English); the importer's shapes are still known.
-TEST(ProbeDetail, AnOlderSnapshotsProbeSummaryPrintsAsStored) {
+// A snapshot of a tfrig older than the messages: its probe summaries and
+// its inventory texts print as stored (English), whatever their words.
+TEST(ProbeDetail, AnOlderSnapshotsTextsPrintAsStored) {
   InLanguage zh("zh_CN");
   probe::ProbeStatus s;
   s.detail = "23.5 GiB RAM, 0 B swap";
   EXPECT_EQ(status_detail(s), s.detail);
-  // The importer's summaries carry messages now: an older snapshot's print as stored.
-  EXPECT_EQ(probe_detail("6 PCI devices, 0 NVIDIA GPUs (r.log:3)"), "6 PCI devices, 0 NVIDIA GPUs (r.log:3)");
+  EXPECT_EQ(stored_text("6 PCI devices, 0 NVIDIA GPUs (r.log:3)", std::nullopt), "6 PCI devices, 0 NVIDIA GPUs (r.log:3)");
+  EXPECT_EQ(stored_text("no mount point contains /data", std::nullopt), "no mount point contains /data");
   EXPECT_EQ(nvml_state("driver_mismatch"), "驱动与库版本不匹配");
+  EXPECT_EQ(core::render(inventory::nvml_state_message("driver_mismatch"), "zh_CN"), "驱动与库版本不匹配");
+  EXPECT_EQ(core::english(inventory::nvml_state_message("a_new_state")), "a_new_state");
 }
 
-TEST(ProbeDetail, AnImportsSourceStaysAndTheOSsMessageStaysEnglish) {
+// The texts tfrig writes into the inventory (NVML's detail, a GPU's driver
+// problem and lost evidence, a data path's error) keep their messages through
+// a snapshot: the JSON's English is unchanged, the message beside it as
+// "<field>_message"; the report renders it in the reader's language, the
+// importer's "(file:line (section))" kept as it is.
+TEST(ProbeDetail, InventoryTextsKeepTheirMessagesThroughASnapshot) {
+  inventory::Inventory inv;
+  inventory::set_text(inv.driver.nvml.detail, inv.driver.nvml.detail_message,
+                      core::Message(N_("imported from {}"), "r.log:6106"));
+  inventory::Gpu g;
+  inventory::set_text(
+      g.driver_problem, g.driver_problem_message,
+      core::Message(N_("{0} ({1})"),
+                    core::Message(N_("the driver could not initialise it: {}"), "NVRM RmInitAdapter failed"),
+                    "r.log.gz:1701 (dmesg:)"));
+  inventory::set_text(
+      g.lost_evidence, g.lost_evidence_message,
+      core::Message(N_("{0} ({1})"), core::Message(N_("lspci: the device's config space reads all 1s (rev ff)")),
+                    "r.log:3"));
+  inv.gpus.push_back(g);
+  inventory::DataPath dp;
+  dp.path = "/data";
+  inventory::set_text(dp.error, dp.error_message, core::Message(N_("no mount point contains {}"), "/data"));
+  inv.storage.data_paths.push_back(dp);
+
+  nlohmann::json j = inv;
+  EXPECT_EQ(j["driver"]["nvml"]["detail"], "imported from r.log:6106");
+  EXPECT_EQ(j["gpus"][0]["driver_problem"],
+            "the driver could not initialise it: NVRM RmInitAdapter failed (r.log.gz:1701 (dmesg:))");
+  EXPECT_EQ(j["gpus"][0]["lost_evidence"], "lspci: the device's config space reads all 1s (rev ff) (r.log:3)");
+  EXPECT_EQ(j["storage"]["data_paths"][0]["error"], "no mount point contains /data");
+  EXPECT_TRUE(j["gpus"][0].contains("driver_problem_message"));
+
+  const auto back = nlohmann::json::parse(j.dump()).get<inventory::Inventory>();
+  ASSERT_TRUE(back.driver.nvml.detail_message.has_value());
+  EXPECT_EQ(*back.driver.nvml.detail_message, *inv.driver.nvml.detail_message);
+  ASSERT_EQ(back.gpus.size(), 1u);
+  ASSERT_TRUE(back.gpus[0].driver_problem_message.has_value());
+  ASSERT_TRUE(back.gpus[0].lost_evidence_message.has_value());
+  ASSERT_EQ(back.storage.data_paths.size(), 1u);
+  ASSERT_TRUE(back.storage.data_paths[0].error_message.has_value());
+  {
+    InLanguage en("en");
+    EXPECT_EQ(stored_text(*back.gpus[0].driver_problem, back.gpus[0].driver_problem_message), *g.driver_problem);
+  }
   InLanguage zh("zh_CN");
-  // The importer's "(file:line (section))" after an inventory text is kept as it is.
-  EXPECT_EQ(probe_detail("the driver could not initialise it: NVRM RmInitAdapter failed (r.log.gz:1701 (dmesg:))"),
-            trf("the driver could not initialise it: {}", "NVRM RmInitAdapter failed") + " (r.log.gz:1701 (dmesg:))");
-  // dlerror()'s words are the system's: only tfrig's own sentence around them is translated.
-  EXPECT_EQ(probe_detail("library_missing: libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): "
-                         "libnvidia-ml.so.1: cannot open shared object file; libnvidia-ml.so: cannot open"),
-            "缺少库：动态链接器找不到 libnvidia-ml.so.1（没有安装 NVIDIA 驱动？）：libnvidia-ml.so.1: cannot open shared "
-            "object file; libnvidia-ml.so: cannot open");
-  EXPECT_EQ(probe_detail("knowledge tf_builds.json [tf-docs]"), "知识库 tf_builds.json [tf-docs]");
-  // An Xid from an earlier boot's log: the source's words and the mark, both in Chinese.
-  EXPECT_EQ(probe_detail("kernel log (an earlier boot)"), "内核日志（之前某次启动）");
-  // A text no shape knows prints as stored.
-  EXPECT_EQ(probe_detail("nvidia-smi: No devices were found (r.log:9)"), "nvidia-smi: No devices were found (r.log:9)");
+  EXPECT_EQ(stored_text(*back.gpus[0].driver_problem, back.gpus[0].driver_problem_message),
+            trf("the driver could not initialise it: {}", "NVRM RmInitAdapter failed") + "（r.log.gz:1701 (dmesg:)）");
+  EXPECT_EQ(stored_text(*back.storage.data_paths[0].error, back.storage.data_paths[0].error_message),
+            "没有挂载点包含 /data");
+  EXPECT_NE(stored_text(back.driver.nvml.detail, back.driver.nvml.detail_message), back.driver.nvml.detail);
+  EXPECT_NE(stored_text(*back.gpus[0].lost_evidence, back.gpus[0].lost_evidence_message), *g.lost_evidence);
+
+  // A message that does not say its text (an edited file), or is not one of tfrig's, is dropped.
+  j["gpus"][0]["driver_problem"] = "something else";
+  j["storage"]["data_paths"][0]["error_message"] = {{"id", "no mount {}"}, {"args", {"/data"}}};
+  const auto edited = j.get<inventory::Inventory>();
+  EXPECT_FALSE(edited.gpus[0].driver_problem_message.has_value());
+  EXPECT_TRUE(edited.gpus[0].lost_evidence_message.has_value());
+  EXPECT_FALSE(edited.storage.data_paths[0].error_message.has_value());
+  EXPECT_EQ(stored_text(*edited.gpus[0].driver_problem, edited.gpus[0].driver_problem_message), "something else");
+}
+
+// The rules' evidence sources are messages: English in JSON, the reader's words in the report.
+TEST(ProbeDetail, EvidenceSourcesReadInChinese) {
+  const rules::Text source = rules::util::knowledge_source("tf_builds.json", "tf-docs");
+  ASSERT_TRUE(source.message.has_value());
+  EXPECT_EQ(core::render(*source.message, "zh_CN"), "知识库 tf_builds.json [tf-docs]");
+  // An Xid from an earlier boot's log: the mark in Chinese, the importer's location as it is.
+  EXPECT_EQ(core::render(core::Message(N_("{} (an earlier boot)"), core::Message(N_("kernel log"))), "zh_CN"),
+            "内核日志（之前某次启动）");
 }
 
 // A parse error as a probe stores it: the file's path, then the error; its
@@ -183,60 +247,22 @@ TEST(ProbeDetail, EveryParsersErrorIsAMessageWithAChineseText) {
 }
 
 TEST(ProbeDetail, NvmlFailuresReadInChineseAndTheCallStays) {
-  const std::string stored_text =
-      "NVML unavailable (driver_mismatch): nvmlInit_v2 returned NVML_ERROR_LIB_RM_VERSION_MISMATCH (Driver/library version "
-      "mismatch): the user-space driver library and the loaded kernel module are different versions (driver upgraded "
-      "without a reboot, or two drivers installed)";
-  {
-    InLanguage en("en");
-    EXPECT_EQ(probe_detail(stored_text), stored_text);
-  }
-  InLanguage zh("zh_CN");
-  EXPECT_EQ(probe_detail(stored_text),
+  // As the nvml probe stores a GPU it could not use (nvml_probe.cpp) from gpulib's error.
+  const core::Message why(
+      N_("NVML unavailable ({0}): {1}"), inventory::nvml_state_arg("driver_mismatch"),
+      core::Message(N_("{0}: {1}"),
+                    core::Message(N_("{0} returned {1} ({2})"), "nvmlInit_v2", "NVML_ERROR_LIB_RM_VERSION_MISMATCH",
+                                  "Driver/library version mismatch"),
+                    core::Message(N_("the user-space driver library and the loaded kernel module are different "
+                                     "versions (driver upgraded without a reboot, or two drivers installed)"))));
+  EXPECT_EQ(core::english(why),
+            "NVML unavailable (driver_mismatch): nvmlInit_v2 returned NVML_ERROR_LIB_RM_VERSION_MISMATCH (Driver/library version "
+            "mismatch): the user-space driver library and the loaded kernel module are different versions (driver upgraded "
+            "without a reboot, or two drivers installed)");
+  EXPECT_TRUE(core::known_message(why));
+  EXPECT_EQ(core::render(why, "zh_CN"),
             "NVML 不可用（驱动与库版本不匹配）：nvmlInit_v2 返回 NVML_ERROR_LIB_RM_VERSION_MISMATCH（Driver/library version "
             "mismatch）：驱动的用户态库与已加载的内核模块版本不同（升级驱动后未重启，或装了两套驱动）");
-}
-
-TEST(ProbeDetail, ADataPathOutsideTheRootReadsInChinese) {
-  InLanguage zh("zh_CN");
-  EXPECT_EQ(probe_detail("/r/data resolves to /elsewhere, outside the root /r"), "/r/data 解析为 /elsewhere，在根目录 /r 之外");
-  EXPECT_EQ(probe_detail("no mount point contains /data"), "没有挂载点包含 /data");
-}
-
-TEST(ProbeDetail, AnUnknownMessageAfterAPathStaysAsStored) {
-  InLanguage zh("zh_CN");
-  EXPECT_EQ(probe_detail("/proc/x: line 3: something new"), "/proc/x: line 3: something new");
-  // An older snapshot's parse error (no message) prints as stored.
-  EXPECT_EQ(probe_detail("/proc/meminfo: line 1: expected a number for MemTotal"), "/proc/meminfo: line 1: expected a number for MemTotal");
-}
-
-// A stored text of a known shape as a message: its English is exactly the
-// text (the JSON keeps it), and it renders in any language without switching
-// the process's (a rule quoting an inventory field keeps both).
-TEST(ProbeDetail, TheMessageOfAStoredTextSaysExactlyItAndRendersAsTheTableDoes) {
-  const std::string texts[] = {
-      "kernel log (an earlier boot)",
-      "knowledge tf_builds.json [tf-docs]",
-      "library_missing: libnvidia-ml.so.1 not found by the dynamic loader (no NVIDIA driver installed?): libnvidia-ml.so.1: cannot open",
-      "lspci: the device's config space reads all 1s (rev ff) (r.log:3)",
-      "the driver could not initialise it: NVRM RmInitAdapter failed (r.log.gz:1701 (dmesg:))",
-      "/r/data resolves to /elsewhere, outside the root /r",
-  };
-  for (const auto& text : texts) {
-    SCOPED_TRACE(text);
-    const auto m = probe_detail_message(text);
-    ASSERT_TRUE(m.has_value());
-    EXPECT_EQ(core::english(*m), text);
-    const std::string zh = core::render(*m, "zh_CN");
-    EXPECT_NE(zh, text);
-    InLanguage in_zh("zh_CN");
-    EXPECT_EQ(probe_detail(text), zh);
-  }
-  // A text no shape knows has no message; it prints as stored.
-  EXPECT_FALSE(probe_detail_message("nvidia-smi: No devices were found (r.log:9)").has_value());
-  EXPECT_FALSE(probe_detail_message("AMD EPYC: 2 threads, 2 cores, 1 NUMA nodes").has_value());
-  EXPECT_EQ(core::render(nvml_state_message("driver_mismatch"), "zh_CN"), "驱动与库版本不匹配");
-  EXPECT_EQ(core::english(nvml_state_message("a_new_state")), "a_new_state");
 }
 
 }  // namespace
