@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
+
 namespace tfrig::pipeline {
 
 // Where a rate comes from: measured here, estimated from a catalog or a
@@ -20,6 +22,9 @@ std::optional<Origin> origin_from_name(std::string_view name);  // nullopt for a
 // The words the terminal shows for an origin and a stage name (JSON keeps the names).
 std::string origin_label(Origin o);
 std::string stage_label(std::string_view name);
+// The same as messages, for a text rendered later in the output's language.
+core::Message origin_message(Origin o);
+core::Message stage_message(std::string_view name);
 
 // Stage names of the JSON contract (docs/pipeline.md).
 inline constexpr const char* kStorage = "storage";
@@ -32,7 +37,7 @@ struct Stage {
   std::string name;
   double samples_per_s = 0;
   Origin origin = Origin::kMeasured;
-  std::string detail;  // how it was obtained
+  core::Message detail;  // how it was obtained; rendered by each output in its language
 };
 
 struct Barrel {

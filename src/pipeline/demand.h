@@ -31,7 +31,7 @@ struct Demand {
   std::string model_name;
   // The GPU's PCIe link when it cannot be measured here.
   std::optional<double> link_bytes_per_s;
-  std::string link_detail;
+  core::Message link_detail;  // rendered by each output in its language
 };
 
 // Finds a catalog GPU by id, exact name, or the shortest name containing
@@ -45,6 +45,8 @@ const plan::GpuCandidate* find_gpu(std::span<const plan::GpuCandidate> catalog, 
 // 5.0), x16. nullopt for unknown architectures.
 std::optional<int> pcie_gen_of_architecture(const std::string& architecture);
 
+// The demand's texts are messages and its errors carry theirs: nothing here
+// depends on the process's language.
 core::Result<Demand> resolve_demand(const DemandRequest& request, const inventory::Inventory& inventory,
                                     std::span<const plan::GpuCandidate> catalog);
 

@@ -4,10 +4,12 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/message.h"
 #include "core/text_width.h"
 
 #include "pipeline/advice.h"
@@ -29,8 +31,7 @@ struct Report {
   double target_utilization = 0.90;
   std::vector<Advice> advice;
   double dataset_samples = 0;
-  std::string dataset_samples_source;  // "--dataset-size" or "files in DIR"
-  std::string dataset_samples_source_text;  // the same in the interface's language (JSON keeps the English)
+  core::Message dataset_samples_source;  // "--dataset-size" or "files in DIR" (JSON keeps the English)
   std::optional<double> epoch_seconds;
 };
 
@@ -45,8 +46,12 @@ struct ReportInputs {
 
 Report build_report(ReportInputs in);
 
+// The report's texts (details, notes, what-ifs, advice) are messages,
+// rendered in `language`: the output's (English in JSON unless --lang), so
+// one built report renders as Chinese text and English JSON. The text's own
+// words (headings, table headers) are in the process's language, the reader's.
 // Lines wrap and the what-if table folds to `width` columns (core/text_width.h).
-std::string render_text(const Report& r, size_t width = core::kDefaultTextWidth);
-nlohmann::ordered_json render_json(const Report& r);
+std::string render_text(const Report& r, std::string_view language, size_t width = core::kDefaultTextWidth);
+nlohmann::ordered_json render_json(const Report& r, std::string_view language);
 
 }  // namespace tfrig::pipeline

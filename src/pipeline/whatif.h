@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/message.h"
 #include "pipeline/barrel.h"
 
 namespace tfrig::pipeline {
@@ -37,13 +38,13 @@ double network_bytes_per_s(double gbit);
 
 struct WhatIf {
   std::string id;       // "tfrecord", "cache", "more_cores", "nvme", "mixed_precision", "network_10gbe", ...
-  std::string change;   // what is changed, in words
+  core::Message change;  // what is changed, in words (rendered by each output in its language)
   double predicted_utilization = 0;  // of the GPU's demand after the change
   double gpu_demand = 0;     // samples/s after the change (mixed precision raises it)
   double training_rate = 0;  // samples/s the run trains at after the change
   std::string bottleneck;  // the shortest stave after the change
   Origin origin = Origin::kMeasured;  // of the number that changed
-  std::string detail;
+  core::Message detail;
   int cost_rank = 0;    // 0 = a code change; higher = hardware (ASSUMED order)
   bool applicable = true;
 };

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/message.h"
 #include "core/table.h"
 
 namespace tfrig::plan {
@@ -56,13 +57,16 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
   return t;
 }
 
-std::string exchange_rate_text(const ExchangeRate& rate) {
+std::string exchange_rate_text(const ExchangeRate& rate, std::string_view language) {
   // TRANSLATORS: {0} the price file's currency, {1} the rate, {2} the output's currency, {3} where the rate comes from.
-  return trf("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})", rate.from, rate.rate, rate.to, rate.source);
+  return core::render(core::Message(N_("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})"), rate.from,
+                                    rate.rate, rate.to, rate.source),
+                      language);
 }
 
-nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate) {
-  return OJson{{"from", rate.from}, {"to", rate.to}, {"rate", rate.rate}, {"source", rate.source}};
+nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate, std::string_view language) {
+  return OJson{
+      {"from", rate.from}, {"to", rate.to}, {"rate", rate.rate}, {"source", core::render(rate.source, language)}};
 }
 
 std::string format_hours(double hours) {
@@ -204,8 +208,8 @@ std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
         "\n";
   // TRANSLATORS: {0} where the prices come from, {1} their currency.
   else
-    out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
-  if (t.exchange) out += "  " + exchange_rate_text(*t.exchange) + "\n";
+    out += "  " + trf("prices: {0}, {1}", core::render(t.prices_source, core::i18n::language()), t.currency) + "\n";
+  if (t.exchange) out += "  " + exchange_rate_text(*t.exchange, core::i18n::language()) + "\n";
   out += cost_options_table(t, top, width);
   out +=
       "  " + _("run (band): expected, and the range the throughput estimate allows; measured rows have no band") + "\n";
@@ -229,8 +233,11 @@ OJson cost_to_json(const CostTable& t) {
   j["runs_per_month"] = t.run.runs_per_month ? OJson(*t.run.runs_per_month) : OJson(nullptr);
   j["deadline_hours"] = opt(t.run.deadline_hours);
   j["currency"] = t.currency;
-  j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
-  j["exchange_rate"] = t.exchange ? exchange_rate_json(*t.exchange) : OJson(nullptr);
+  // The plan renders inside cli/plan.cpp's OutputLanguage scope: the
+  // process's language is the output's there.
+  j["prices_source"] =
+      t.prices_source.empty() ? OJson(nullptr) : OJson(core::render(t.prices_source, core::i18n::language()));
+  j["exchange_rate"] = t.exchange ? exchange_rate_json(*t.exchange, core::i18n::language()) : OJson(nullptr);
   OJson options = OJson::array();
   for (const OptionCost& o : t.options) {
     options.push_back(OJson{

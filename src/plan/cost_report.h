@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,7 +20,7 @@ namespace tfrig::plan {
 struct CostTable {
   RunSpec run;
   std::string currency = "USD";
-  std::string prices_source;             // the price file, "command line", or empty when nothing is priced
+  core::Message prices_source;           // the price file, "command line", or empty when nothing is priced
   std::optional<ExchangeRate> exchange;  // the price file was converted into `currency` at this rate
   std::vector<OptionCost> options;
   std::optional<size_t> cheapest;  // meeting the deadline (or overall without one)
@@ -35,8 +36,9 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
 
 // "converted from USD at 1 USD = 7.1 CNY (rate from ...)": the line under a
 // cost table whose prices were converted, and its JSON (plan and pipeline).
-std::string exchange_rate_text(const ExchangeRate& rate);
-nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate);
+// Its source renders in `language` (the output's).
+std::string exchange_rate_text(const ExchangeRate& rate, std::string_view language);
+nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate, std::string_view language);
 
 // "3.2 h", "41 min", "2.1 d".
 std::string format_hours(double hours);
