@@ -15,18 +15,18 @@
 namespace tfrig::pipeline {
 
 struct DemandRequest {
-  std::string model = "resnet50";           // --model (catalog id or alias)
-  std::optional<double> samples_per_s;      // --samples-per-s: the user's own figure
-  std::string gpu = "auto";                 // "auto" = this machine's GPU; else a catalog name or id
+  std::string model = "resnet50";       // --model (catalog id or alias)
+  std::optional<double> samples_per_s;  // --samples-per-s: the user's own figure
+  std::string gpu = "auto";             // "auto" = this machine's GPU; else a catalog name or id
   int gpus = 1;
   std::string precision = "fp32";
-  uint64_t batch = 0;                       // 0: 256 per GPU
+  uint64_t batch = 0;  // 0: 256 per GPU
 };
 
 struct Demand {
-  Stage gpu;                                // name "gpu"; its rate is the demand
+  Stage gpu;                                  // name "gpu"; its rate is the demand
   std::optional<double> mixed_samples_per_s;  // the same under mixed_float16 (for the what-if)
-  bool mixed = false;                       // the request is already mixed precision
+  bool mixed = false;                         // the request is already mixed precision
   std::string gpu_name;
   std::string model_name;
   // The GPU's PCIe link when it cannot be measured here.

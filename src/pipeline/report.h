@@ -25,7 +25,7 @@ struct Report {
   Demand demand;
   Measured measured;
   Barrel barrel;
-  double serial_utilization = 0;   // the same stages without prefetch
+  double serial_utilization = 0;  // the same stages without prefetch
   std::vector<WhatIf> what_ifs;
   std::optional<WhatIf> cheapest;  // reaching the target; none when already there or nothing does
   double target_utilization = 0.90;
@@ -39,7 +39,7 @@ struct ReportInputs {
   std::string data_dir;
   Demand demand;
   Measured measured;
-  std::optional<double> dataset_size;       // --dataset-size
+  std::optional<double> dataset_size;  // --dataset-size
   std::optional<uint64_t> available_memory_bytes;
   double target_utilization = 0.90;
 };
