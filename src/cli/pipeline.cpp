@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -95,19 +96,20 @@ std::optional<pipeline::RunCostTable> run_costs(const PipelineOptions& o, const 
 }
 
 nlohmann::ordered_json pipeline_result_json(const pipeline::Report& report,
-                                            const std::optional<pipeline::RunCostTable>& costs) {
-  auto j = pipeline::render_json(report);
-  j["run_cost"] = costs ? pipeline::run_cost_json(*costs) : nlohmann::ordered_json(nullptr);
+                                            const std::optional<pipeline::RunCostTable>& costs,
+                                            std::string_view language) {
+  auto j = pipeline::render_json(report, language);
+  j["run_cost"] = costs ? pipeline::run_cost_json(*costs, language) : nlohmann::ordered_json(nullptr);
   return j;
 }
 
 // The result as text or JSON (the HTML page is written by run_pipeline).
 std::string render_pipeline(const PipelineOptions& o, const pipeline::Report& report,
-                            const std::optional<pipeline::RunCostTable>& costs) {
-  if (o.format == "json") return core::json_text(pipeline_result_json(report, costs));
+                            const std::optional<pipeline::RunCostTable>& costs, std::string_view language) {
+  if (o.format == "json") return core::json_text(pipeline_result_json(report, costs, language));
   const size_t width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
-  std::string out = pipeline::render_text(report, width);
-  if (costs) out += pipeline::render_run_cost_text(*costs, width);
+  std::string out = pipeline::render_text(report, language, width);
+  if (costs) out += pipeline::render_run_cost_text(*costs, language, width);
   return core::terminal_text(out, false);  // file names under --data are foreign bytes
 }
 
@@ -117,11 +119,10 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
     return failure(kExitUsage, _("give either --model or --samples-per-s, not both"));
   }
   // Texts that go into the output (the price source, the demand's and the
-  // stages' details, the advice) are built in the output language (English
-  // in JSON unless --lang); errors of the options and files before the
-  // measurement in the reader's. The measurement's progress lines and its
-  // errors are built with its texts, in the output language.
-  auto prices = core::i18n::in_output_language([&o] { return o.price.load(); });
+  // stages' details, the notes, the what-ifs, the advice) are messages,
+  // rendered by the output in its language (English in JSON unless --lang);
+  // errors and progress lines are the reader's. No language switch.
+  auto prices = o.price.load();
   if (!prices) return failure(prices.error());
   if (o.epochs <= 0 && o.price.any_given()) {
     return failure(kExitUsage, _("--epochs: the cost of a run needs its length (--epochs E)"));
@@ -140,7 +141,7 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   auto inv = probe::run_probes(pctx, probe::all_probes());
 
   const pipeline::DemandRequest req = demand_request(o);
-  auto demand = core::i18n::in_output_language([&] { return pipeline::resolve_demand(req, inv.inventory, catalog); });
+  auto demand = pipeline::resolve_demand(req, inv.inventory, catalog);
   if (!demand) {
     const auto code = demand.error().code;
     return failure(demand.error(), code == core::ErrorCode::kNotFound || code == core::ErrorCode::kInvalidArgument
@@ -158,13 +159,10 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
       core::log(core::LogLevel::kInfo, "{}", s);
     }
   };
-  std::optional<core::i18n::OutputLanguage> texts;
-  texts.emplace();
   auto measured = pipeline::measure_stages(mo, inv.inventory, guard.cancelled(), step);
   if (tty) std::fprintf(stderr, "\r\033[K");
   if (int sig = guard.signal_number(); sig != 0) return 128 + sig;
   if (!measured) {
-    texts.reset();
     return failure(measured.error(),
                    measured.error().code == core::ErrorCode::kNotFound ? kExitNoInput : kExitInternal);
   }
@@ -177,14 +175,13 @@ int run_pipeline(const PipelineOptions& o, const GlobalOptions& global) {
   const std::string gpu_name = in.demand.gpu_name;
   const pipeline::Report report = pipeline::build_report(std::move(in));
   const std::optional<pipeline::RunCostTable> costs = run_costs(o, report, catalog, gpu_name, *prices);
+  const std::string language = core::i18n::output_language();
   if (o.format == "html") {
-    const std::string json = core::json_text(pipeline_result_json(report, costs));
-    texts.reset();
+    const std::string json = core::json_text(pipeline_result_json(report, costs, language));
     return write_html_page(report::html::PageKind::kPipeline, nlohmann::json::parse(json),
                            "tfrig pipeline --data " + o.data_dir, o.output);
   }
-  const std::string out = render_pipeline(o, report, costs);
-  texts.reset();
+  const std::string out = render_pipeline(o, report, costs, language);
   const int written = write_output(out, o.output);
   std::fflush(stdout);
   return written;

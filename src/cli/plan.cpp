@@ -376,7 +376,8 @@ nlohmann::json plan_json(const plan::PlanResult& result, const plan::ThroughputM
                          const std::optional<plan::CostTable>& costs) {
   nlohmann::json j = plan::to_json(result);
   j["calibration"] = use != nullptr && use->user ? use->user->json : nlohmann::json(nullptr);
-  j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs)) : nlohmann::json(nullptr);
+  j["run_cost"] =
+      costs ? nlohmann::json(plan::cost_to_json(*costs, core::i18n::output_language())) : nlohmann::json(nullptr);
   return j;
 }
 
@@ -390,7 +391,7 @@ std::string render_plan(const PlanOptions& o, const plan::PlanResult& result, co
   if (o.format == "json") return core::json_text(plan_json(result, use, costs));
   if (o.format == "markdown") return plan::render_markdown(result, ro);
   std::string out = plan::render_text(result, ro);
-  if (costs) out += plan::render_cost_text(*costs, o.top > 0 ? o.top : 10, ro.width);
+  if (costs) out += plan::render_cost_text(*costs, o.top > 0 ? o.top : 10, core::i18n::output_language(), ro.width);
   return core::terminal_text(out, false);  // model and file names may be foreign bytes
 }
 
@@ -400,9 +401,10 @@ void run_plan(const PlanOptions& o, RunState& state) {
     state.exit_code = kExitOk;
     return;
   }
-  // Texts that go into the output (the workload's name and notes, the price
-  // source, the plan's notes) are built in the output language (English in
-  // JSON unless --lang); input errors in the reader's.
+  // Texts that go into the output (the workload's name and notes, the plan's
+  // notes) are built in the output language (English in JSON unless --lang);
+  // input errors in the reader's. The run's cost (the price book's source,
+  // the cost notes) is messages, rendered by the output in its language.
   auto w = core::i18n::in_output_language([&o] { return build_workload(o); });
   if (!w) return failure(state, w.error());
   auto data = data_options(o, *w);
@@ -415,7 +417,7 @@ void run_plan(const PlanOptions& o, RunState& state) {
   if (!model) return failure(state, model.error());
   const plan::ThroughputModel* use = *model ? &**model : nullptr;
   plan::PriceBook prices;
-  auto run = core::i18n::in_output_language([&] { return build_run(o, *data, *w, prices); });
+  auto run = build_run(o, *data, *w, prices);
   if (!run) return failure(state, run.error());
   if (auto named = check_price_names(o.price, prices, catalog); !named) return failure(state, named.error());
   data->price_currency = prices.currency;  // --price-per-hour is in the output's currency

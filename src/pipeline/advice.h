@@ -7,16 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "core/message.h"
 #include "pipeline/barrel.h"
 
 namespace tfrig::pipeline {
 
+// Its texts are messages, rendered by each output in its language.
 struct Advice {
-  std::string stage;    // the stave it fixes
-  std::string problem;  // what the numbers say
-  std::string fix;      // what to do
-  std::string code;     // the tf.data / Keras line
-  std::string source;   // where the fix is documented
+  std::string stage;      // the stave it fixes
+  core::Message problem;  // what the numbers say
+  core::Message fix;      // what to do
+  core::Message code;     // the tf.data / Keras line
+  core::Message source;   // where the fix is documented
 };
 
 // Advice for every input stave shorter than the GPU's demand (shortest

@@ -20,24 +20,29 @@ std::string_view origin_name(Origin o) { return kOriginNames.name(o, "assumed");
 
 std::optional<Origin> origin_from_name(std::string_view name) { return kOriginNames.value(name); }
 
-std::string origin_label(Origin o) {
+core::Message origin_message(Origin o) {
   switch (o) {
-    case Origin::kMeasured: return C_("origin", "measured");
-    case Origin::kEstimated: return C_("origin", "estimated");
-    case Origin::kAssumed: return C_("origin", "assumed");
+    case Origin::kMeasured: return core::Message::in_context(NC_("origin", "measured"));
+    case Origin::kEstimated: return core::Message::in_context(NC_("origin", "estimated"));
+    case Origin::kAssumed: return core::Message::in_context(NC_("origin", "assumed"));
   }
-  return std::string(origin_name(o));
+  return core::Message("{}", std::string(origin_name(o)));
 }
 
-std::string stage_label(std::string_view name) {
-  if (name == kStorage) return C_("pipeline stage", "storage");
-  if (name == kDecode) return C_("pipeline stage", "decode");
-  if (name == kHostMemory) return C_("pipeline stage", "host_memory");
-  if (name == kHostToDevice) return C_("pipeline stage", "host_to_device");
-  if (name == kGpu) return C_("pipeline stage", "gpu");
-  if (name == "all") return C_("pipeline stage", "all");
-  return std::string(name);
+core::Message stage_message(std::string_view name) {
+  if (name == kStorage) return core::Message::in_context(NC_("pipeline stage", "storage"));
+  if (name == kDecode) return core::Message::in_context(NC_("pipeline stage", "decode"));
+  if (name == kHostMemory) return core::Message::in_context(NC_("pipeline stage", "host_memory"));
+  if (name == kHostToDevice) return core::Message::in_context(NC_("pipeline stage", "host_to_device"));
+  if (name == kGpu) return core::Message::in_context(NC_("pipeline stage", "gpu"));
+  if (name == "all") return core::Message::in_context(NC_("pipeline stage", "all"));
+  return core::Message("{}", std::string(name));
 }
+
+// The terminal's words: the process's language, which is the reader's.
+std::string origin_label(Origin o) { return core::render(origin_message(o), core::i18n::language()); }
+
+std::string stage_label(std::string_view name) { return core::render(stage_message(name), core::i18n::language()); }
 
 Barrel evaluate(std::vector<Stage> stages) {
   Barrel b;

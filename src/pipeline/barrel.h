@@ -10,16 +10,21 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
+
 namespace tfrig::pipeline {
 
 // Where a rate comes from: measured here, estimated from a catalog or a
 // published figure scaled, or assumed (a user-given or default figure).
 enum class Origin { kMeasured, kEstimated, kAssumed };
-std::string_view origin_name(Origin o);  // "measured" | "estimated" | "assumed"
+std::string_view origin_name(Origin o);                         // "measured" | "estimated" | "assumed"
 std::optional<Origin> origin_from_name(std::string_view name);  // nullopt for another word
 // The words the terminal shows for an origin and a stage name (JSON keeps the names).
 std::string origin_label(Origin o);
 std::string stage_label(std::string_view name);
+// The same as messages, for a text rendered later in the output's language.
+core::Message origin_message(Origin o);
+core::Message stage_message(std::string_view name);
 
 // Stage names of the JSON contract (docs/pipeline.md).
 inline constexpr const char* kStorage = "storage";
@@ -32,16 +37,16 @@ struct Stage {
   std::string name;
   double samples_per_s = 0;
   Origin origin = Origin::kMeasured;
-  std::string detail;  // how it was obtained
+  core::Message detail;  // how it was obtained; rendered by each output in its language
 };
 
 struct Barrel {
-  std::vector<Stage> stages;   // input stages in pipeline order, then "gpu" (its rate is the GPU's demand)
-  double gpu_demand = 0;       // samples/s the GPU(s) consume when never starved
-  std::string bottleneck;      // the shortest stave; "gpu" when every input stage keeps up
-  double input_rate = 0;       // the slowest input stage
+  std::vector<Stage> stages;         // input stages in pipeline order, then "gpu" (its rate is the GPU's demand)
+  double gpu_demand = 0;             // samples/s the GPU(s) consume when never starved
+  std::string bottleneck;            // the shortest stave; "gpu" when every input stage keeps up
+  double input_rate = 0;             // the slowest input stage
   double predicted_utilization = 0;  // min(1, input_rate / gpu_demand)
-  double training_rate = 0;    // min(input_rate, gpu_demand)
+  double training_rate = 0;          // min(input_rate, gpu_demand)
 };
 
 // Builds the barrel from the stages; the one named "gpu" is the demand.

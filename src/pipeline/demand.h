@@ -15,23 +15,23 @@
 namespace tfrig::pipeline {
 
 struct DemandRequest {
-  std::string model = "resnet50";           // --model (catalog id or alias)
-  std::optional<double> samples_per_s;      // --samples-per-s: the user's own figure
-  std::string gpu = "auto";                 // "auto" = this machine's GPU; else a catalog name or id
+  std::string model = "resnet50";       // --model (catalog id or alias)
+  std::optional<double> samples_per_s;  // --samples-per-s: the user's own figure
+  std::string gpu = "auto";             // "auto" = this machine's GPU; else a catalog name or id
   int gpus = 1;
   std::string precision = "fp32";
-  uint64_t batch = 0;                       // 0: 256 per GPU
+  uint64_t batch = 0;  // 0: 256 per GPU
 };
 
 struct Demand {
-  Stage gpu;                                // name "gpu"; its rate is the demand
+  Stage gpu;                                  // name "gpu"; its rate is the demand
   std::optional<double> mixed_samples_per_s;  // the same under mixed_float16 (for the what-if)
-  bool mixed = false;                       // the request is already mixed precision
+  bool mixed = false;                         // the request is already mixed precision
   std::string gpu_name;
   std::string model_name;
   // The GPU's PCIe link when it cannot be measured here.
   std::optional<double> link_bytes_per_s;
-  std::string link_detail;
+  core::Message link_detail;  // rendered by each output in its language
 };
 
 // Finds a catalog GPU by id, exact name, or the shortest name containing
@@ -45,6 +45,8 @@ const plan::GpuCandidate* find_gpu(std::span<const plan::GpuCandidate> catalog, 
 // 5.0), x16. nullopt for unknown architectures.
 std::optional<int> pcie_gen_of_architecture(const std::string& architecture);
 
+// The demand's texts are messages and its errors carry theirs: nothing here
+// depends on the process's language.
 core::Result<Demand> resolve_demand(const DemandRequest& request, const inventory::Inventory& inventory,
                                     std::span<const plan::GpuCandidate> catalog);
 

@@ -17,6 +17,7 @@
 #include "bench/storage.h"
 #include "core/clock.h"
 #include "core/i18n.h"
+#include "core/message.h"
 #include "core/text.h"
 #include "core/try.h"
 #include "core/units.h"
@@ -90,7 +91,8 @@ struct ReadRun {
 };
 
 // Small files read in chunks until `seconds` pass (at least one chunk).
-ReadRun read_files_timed(const std::vector<std::string>& files, int threads, double seconds, const std::atomic<bool>& cancelled) {
+ReadRun read_files_timed(const std::vector<std::string>& files, int threads, double seconds,
+                         const std::atomic<bool>& cancelled) {
   ReadRun r;
   core::Stopwatch w;
   const size_t chunk = static_cast<size_t>(std::max(64, threads * 16));
@@ -108,8 +110,8 @@ ReadRun read_files_timed(const std::vector<std::string>& files, int threads, dou
 
 // TFRecord shards streamed record by record (framing and CRCs checked, as
 // TFRecordDataset does), one shard per thread, until `seconds` pass.
-ReadRun stream_tfrecords(const std::vector<std::string>& shards, int threads, double seconds, const std::atomic<bool>& cancelled,
-                         std::string& error) {
+ReadRun stream_tfrecords(const std::vector<std::string>& shards, int threads, double seconds,
+                         const std::atomic<bool>& cancelled, std::string& error) {
   std::atomic<size_t> next{0};
   std::atomic<uint64_t> records{0}, bytes{0};
   std::mutex m;
@@ -188,6 +190,12 @@ core::Result<double> bench_metric(const std::string& id, const std::string& metr
   return core::fail(core::ErrorCode::kUnsupported, "", why);
 }
 
+// A stage's detail and the clause after it ("; warm ..."): each its own
+// message, rendered in the output's language.
+core::Message detail_then(core::Message detail, core::Message clause) {
+  return core::Message("{0}{1}", std::move(detail), std::move(clause));
+}
+
 // The dataset as the stages see it: the sampled files, and the TFRecord
 // shards among them.
 struct Listing {
@@ -208,7 +216,8 @@ core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
   auto listed = TFRIG_TRY(bench::list_dataset(o.data_dir, o.max_files));
   Listing l;
   l.files = std::move(listed);
-  if (l.files.empty()) return core::fail(core::ErrorCode::kNotFound, o.data_dir, _("no regular files in the dataset directory"));
+  if (l.files.empty())
+    return core::fail(core::ErrorCode::kNotFound, o.data_dir, _("no regular files in the dataset directory"));
   size_t sidecars = 0;
   for (const auto& f : l.files) {
     if (is_tfrecord_name(f)) l.shards.push_back(f);
@@ -228,24 +237,32 @@ core::Status measure_file_storage(const MeasureOptions& o, const std::vector<std
   bench::drop_page_cache(files);
   const double resident = bench::resident_fraction(files, 200);
   if (resident > 0.5) {
-    out.notes.push_back(trf("{0:.0f}% of the files stayed in the page cache after asking the kernel to drop them "
-                            "(pages mapped by another process?): the cold read is partly warm",
-                            resident * 100));
+    out.notes.push_back(
+        core::Message(N_("{0:.0f}% of the files stayed in the page cache after asking the kernel to drop them "
+                         "(pages mapped by another process?): the cold read is partly warm"),
+                      resident * 100));
   }
   const ReadRun cold = read_files_timed(files, threads, o.stage_seconds, cancelled);
-  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, _("no file could be read"));
+  if (cold.items == 0 || cold.seconds <= 0)
+    return core::fail(core::ErrorCode::kIo, o.data_dir, _("no file could be read"));
   out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
-  out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
-                             // TRANSLATORS: {0} files of {1} in all read cold on {2} threads in {3} (a duration), at {4} (a rate).
-                             trnf("{0} files ({1}) read cold on {2} thread in {3}, {4}", "{0} files ({1}) read cold on {2} threads in {3}, {4}",
-                                  static_cast<uint64_t>(threads), cold.items, core::format_bytes_binary(cold.bytes), threads,
-                                  core::format_seconds(cold.seconds), core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+  out.stages.push_back(
+      Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
+            // TRANSLATORS: {0} files of {1} in all read cold on {2} threads in {3} (a duration), at {4} (a rate).
+            core::Message::plural(NP_("{0} files ({1}) read cold on {2} thread in {3}, {4}",
+                                      "{0} files ({1}) read cold on {2} threads in {3}, {4}"),
+                                  static_cast<uint64_t>(threads), cold.items, core::format_bytes_binary(cold.bytes),
+                                  threads, core::seconds_message(cold.seconds),
+                                  core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
   say(_("storage: warm re-reads"));
-  std::vector<std::string> read_part(files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
+  std::vector<std::string> read_part(
+      files.begin(), files.begin() + static_cast<std::ptrdiff_t>(std::min<uint64_t>(files.size(), cold.items)));
   const ReadRun warm = read_files_timed(read_part, threads, o.stage_seconds / 2, cancelled);
   if (warm.items > 0 && warm.seconds > 0) {
     out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
-    out.stages.back().detail += trf("; warm (page cache) {0:.0f} files/s", *out.warm_storage_samples_per_s);
+    out.stages.back().detail =
+        detail_then(std::move(out.stages.back().detail),
+                    core::Message(N_("; warm (page cache) {0:.0f} files/s"), *out.warm_storage_samples_per_s));
   }
   return {};
 }
@@ -257,27 +274,31 @@ core::Status measure_shard_storage(const MeasureOptions& o, const std::vector<st
   bench::drop_page_cache(shards);
   std::string err;
   const ReadRun cold = stream_tfrecords(shards, threads, o.stage_seconds, cancelled, err);
-  if (!err.empty()) out.notes.push_back(trf("TFRecord read: {0}", err));
-  if (cold.items == 0 || cold.seconds <= 0) return core::fail(core::ErrorCode::kIo, o.data_dir, _("no TFRecord record could be read"));
+  if (!err.empty()) out.notes.push_back(core::Message(N_("TFRecord read: {0}"), err));
+  if (cold.items == 0 || cold.seconds <= 0)
+    return core::fail(core::ErrorCode::kIo, o.data_dir, _("no TFRecord record could be read"));
   out.avg_sample_bytes = static_cast<double>(cold.bytes) / static_cast<double>(cold.items);
-  out.stages.push_back(Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
-                             // TRANSLATORS: {0} records of {1} in all from {2} shards in {3} (a duration), at {4} (a rate).
-                             trf("{0} records ({1}) streamed cold from {2} shard(s) in {3}, {4}", cold.items,
-                                 core::format_bytes_binary(cold.bytes), shards.size(), core::format_seconds(cold.seconds),
-                                 core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
+  out.stages.push_back(
+      Stage{kStorage, static_cast<double>(cold.items) / cold.seconds, Origin::kMeasured,
+            // TRANSLATORS: {0} records of {1} in all from {2} shards in {3} (a duration), at {4} (a rate).
+            core::Message(N_("{0} records ({1}) streamed cold from {2} shard(s) in {3}, {4}"), cold.items,
+                          core::format_bytes_binary(cold.bytes), shards.size(), core::seconds_message(cold.seconds),
+                          core::format_rate(static_cast<double>(cold.bytes) / cold.seconds))});
   std::string err2;
   const ReadRun warm = stream_tfrecords(shards, threads, o.stage_seconds / 2, cancelled, err2);
   if (warm.items > 0 && warm.seconds > 0) {
     out.warm_storage_samples_per_s = static_cast<double>(warm.items) / warm.seconds;
-    out.stages.back().detail += trf("; warm (page cache) {0:.0f} records/s", *out.warm_storage_samples_per_s);
+    out.stages.back().detail =
+        detail_then(std::move(out.stages.back().detail),
+                    core::Message(N_("; warm (page cache) {0:.0f} records/s"), *out.warm_storage_samples_per_s));
   }
   return {};
 }
 
 // The decode stave: the dataset's JPEGs (or those inside its shards) decoded
 // and augmented on every thread, and on one for the per-core rate.
-void measure_decode(const MeasureOptions& o, const std::vector<std::string>& shards, int threads, const std::atomic<bool>& cancelled,
-                    Measured& out) {
+void measure_decode(const MeasureOptions& o, const std::vector<std::string>& shards, int threads,
+                    const std::atomic<bool>& cancelled, Measured& out) {
   codec::JpegSet set;
   if (out.input_is_tfrecord) {
     set = jpegs_from_tfrecords(shards, o.max_files, o.max_decode_bytes);
@@ -285,7 +306,7 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
     set = codec::load_jpegs(*listed, o.max_decode_bytes);
   }
   if (set.images.empty()) {
-    out.notes.push_back(_("no JPEG in the dataset decoded, so the decode stage was not measured"));
+    out.notes.push_back(core::Message(N_("no JPEG in the dataset decoded, so the decode stage was not measured")));
     return;
   }
   codec::DecodeFailures failed_all, failed_one;
@@ -297,22 +318,24 @@ void measure_decode(const MeasureOptions& o, const std::vector<std::string>& sha
   if (failed.images > 0) {
     out.decode_failures = failed.images;
     // TRANSLATORS: {2} is the decoder's own error message, left as it is.
-    out.notes.push_back(trf("{0} of {1} sampled image(s) failed to decode and were skipped (first: {2})", failed.images,
-                            set.images.size(), core::render(failed.first_error, core::i18n::language())));
+    out.notes.push_back(core::Message(N_("{0} of {1} sampled image(s) failed to decode and were skipped (first: {2})"),
+                                      failed.images, set.images.size(), failed.first_error));
   }
   if (all && one) {
     out.decode_per_core = *one;
-    out.stages.push_back(Stage{kDecode, *all, Origin::kMeasured,
-                               // TRANSLATORS: {0} images, {1}x{2} the crop, {3} threads, {4} images/s on one core.
-                               trnf("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
-                                    "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core",
-                                    static_cast<uint64_t>(threads), set.images.size(), codec::kCropSize, codec::kCropSize, threads, *one)});
+    out.stages.push_back(Stage{
+        kDecode, *all, Origin::kMeasured,
+        core::Message::plural(
+            // TRANSLATORS: {0} images, {1}x{2} the crop, {3} threads, {4} images/s on one core.
+            NP_("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
+                "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core"),
+            static_cast<uint64_t>(threads), set.images.size(), codec::kCropSize, codec::kCropSize, threads, *one)});
   } else {
-    out.notes.push_back(trf("decode failed: {0}", core::describe(all ? one.error() : all.error())));
+    out.notes.push_back(core::Message(N_("decode failed: {0}"), bench::error_reason(all ? one.error() : all.error())));
   }
   if (!set.rejected.empty()) {
-    out.notes.push_back(trf("{0} file(s) are not decodable JPEGs and were left out of decode; first: {1}", set.rejected.size(),
-                            core::render(set.rejected.front(), core::i18n::language())));
+    out.notes.push_back(core::Message(N_("{0} file(s) are not decodable JPEGs and were left out of decode; first: {1}"),
+                                      set.rejected.size(), set.rejected.front()));
   }
 }
 
@@ -330,31 +353,33 @@ bench::Config stage_bench_config(const MeasureOptions& o, int threads) {
 }
 
 // The host-memory stave: bench's copy rate over the copies each sample takes.
-void measure_host_memory(const bench::Config& cfg, const inventory::Inventory& inv, int threads, const std::atomic<bool>& cancelled,
-                         Measured& out) {
+void measure_host_memory(const bench::Config& cfg, const inventory::Inventory& inv, int threads,
+                         const std::atomic<bool>& cancelled, Measured& out) {
   auto gbs = bench_metric("memory", threads == 1 ? "copy_1_thread" : "copy_all_threads", cfg, inv, cancelled);
   if (gbs) {
     const double rate = *gbs * 1e9 / (kHostCopiesPerSample * sample_tensor_bytes());
-    out.stages.push_back(Stage{kHostMemory, rate, Origin::kMeasured,
-                               // TRANSLATORS: {0} GB/s, {1} copies, {2} the bytes of one sample.
-                               trf("memory copy at {0:.1f} GB/s (tfrig bench memory) / {1} copies of a {2} float32 sample", *gbs,
-                                           kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
+    out.stages.push_back(Stage{
+        kHostMemory, rate, Origin::kMeasured,
+        // TRANSLATORS: {0} GB/s, {1} copies, {2} the bytes of one sample.
+        core::Message(N_("memory copy at {0:.1f} GB/s (tfrig bench memory) / {1} copies of a {2} float32 sample"), *gbs,
+                      kHostCopiesPerSample, core::format_bytes_binary(static_cast<uint64_t>(sample_tensor_bytes())))});
   } else {
-    out.notes.push_back(trf("host memory not measured: {0}", core::describe(gbs.error())));
+    out.notes.push_back(core::Message(N_("host memory not measured: {0}"), bench::error_reason(gbs.error())));
   }
 }
 
 // The host-to-device stave measured with bench's pinned copies; false (with
 // a note) when it could not be.
-bool measure_host_to_device(const bench::Config& cfg, const inventory::Inventory& inv, const std::atomic<bool>& cancelled,
-                            Measured& out) {
+bool measure_host_to_device(const bench::Config& cfg, const inventory::Inventory& inv,
+                            const std::atomic<bool>& cancelled, Measured& out) {
   auto gbs = bench_metric("pcie", "h2d_pinned", cfg, inv, cancelled);
   if (gbs) {
-    out.stages.push_back(Stage{kHostToDevice, *gbs * 1e9 / sample_tensor_bytes(), Origin::kMeasured,
-                               trf("pinned host-to-device copies at {0:.1f} GB/s (tfrig bench pcie)", *gbs)});
+    out.stages.push_back(
+        Stage{kHostToDevice, *gbs * 1e9 / sample_tensor_bytes(), Origin::kMeasured,
+              core::Message(N_("pinned host-to-device copies at {0:.1f} GB/s (tfrig bench pcie)"), *gbs)});
     return true;
   }
-  out.notes.push_back(trf("host-to-device copies not measured: {0}", core::describe(gbs.error())));
+  out.notes.push_back(core::Message(N_("host-to-device copies not measured: {0}"), bench::error_reason(gbs.error())));
   return false;
 }
 
@@ -362,11 +387,12 @@ bool measure_host_to_device(const bench::Config& cfg, const inventory::Inventory
 // else the catalog's for the planned GPU, else an assumed PCIe 4.0 x16.
 Stage estimated_host_to_device(const MeasureOptions& o, const inventory::Inventory& inv) {
   std::optional<double> link;
-  std::string detail;
+  core::Message detail;
   for (const auto& g : inv.gpus) {
     if (g.pcie_link_gen_max && g.pcie_link_width_max) {
       link = knowledge::pcie_link_bytes_per_second(*g.pcie_link_gen_max, *g.pcie_link_width_max);
-      detail = trf("this machine's GPU link, PCIe gen {0} x{1}", *g.pcie_link_gen_max, *g.pcie_link_width_max);
+      detail =
+          core::Message(N_("this machine's GPU link, PCIe gen {0} x{1}"), *g.pcie_link_gen_max, *g.pcie_link_width_max);
       break;
     }
   }
@@ -379,13 +405,13 @@ Stage estimated_host_to_device(const MeasureOptions& o, const inventory::Invento
     // docs/guide.md: x16 per GPU; PCIe 4.0 is the generation of current
     // mainstream boards (Ampere, Ada).
     link = knowledge::pcie_link_bytes_per_second(4, 16);
-    detail = _("no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)");
+    detail = core::Message(N_("no GPU to read the link from: PCIe 4.0 x16 ASSUMED (docs/guide.md: x16 per GPU)"));
     origin = Origin::kAssumed;
   }
   return Stage{kHostToDevice, *link * kPcieEfficiency / sample_tensor_bytes(), origin,
                // TRANSLATORS: {0} where the link comes from, {1} its theoretical rate, {2} the assumed efficiency.
-               trf("{0}: {1} theoretical x {2:.0f}% (ASSUMED efficiency of pinned copies)", detail, core::format_rate(*link),
-                   kPcieEfficiency * 100)};
+               core::Message(N_("{0}: {1} theoretical x {2:.0f}% (ASSUMED efficiency of pinned copies)"),
+                             std::move(detail), core::format_rate(*link), kPcieEfficiency * 100)};
 }
 
 // A manifest of the sample (at most 64 MiB of it) so pack reads exactly
@@ -418,7 +444,7 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
                               const std::atomic<bool>& cancelled, Measured& out) {
   auto scratch = bench::ScratchDir::create(o.scratch_parent);
   if (!scratch) {
-    out.notes.push_back(trf("TFRecord what-if not measured: {0}", core::describe(scratch.error())));
+    out.notes.push_back(core::Message(N_("TFRecord what-if not measured: {0}"), bench::error_reason(scratch.error())));
     return;
   }
   std::ofstream(scratch->file("sample.csv"), std::ios::binary) << sample_manifest(files);
@@ -431,7 +457,9 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
   fs::create_directories(po.out_dir, ec);
   auto packed = tfrecord::run_pack(po);
   if (!packed || packed->shard_paths.empty()) {
-    out.notes.push_back(trf("TFRecord what-if not measured: {0}", packed ? _("no shard written") : packed.error().error.to_string()));
+    out.notes.push_back(core::Message(
+        N_("TFRecord what-if not measured: {0}"),
+        packed ? core::Message(N_("no shard written")) : core::Message("{}", packed.error().error.to_string())));
   } else {
     bench::drop_page_cache(packed->shard_paths);
     std::string err;
@@ -439,7 +467,8 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
     if (run.items > 0 && run.seconds > 0) {
       out.tfrecord_samples_per_s = static_cast<double>(run.items) / run.seconds;
     } else {
-      out.notes.push_back(trf("TFRecord what-if: {0}", err.empty() ? _("no record read") : err));
+      out.notes.push_back(core::Message(N_("TFRecord what-if: {0}"),
+                                        err.empty() ? core::Message(N_("no record read")) : core::Message("{}", err)));
     }
   }
   (void)scratch->remove();
@@ -449,8 +478,8 @@ void measure_tfrecord_what_if(const MeasureOptions& o, const std::vector<std::st
 
 // The stages in the order a sample meets them; each step adds its stave (or
 // a note saying why it could not) to `out`.
-core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::Inventory& inv, const std::atomic<bool>& cancelled,
-                                      const StepFn& step) {
+core::Result<Measured> measure_stages(const MeasureOptions& o, const inventory::Inventory& inv,
+                                      const std::atomic<bool>& cancelled, const StepFn& step) {
   const StepFn say = [&](const std::string& s) {
     if (step) step(s);
   };

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,14 +16,14 @@
 namespace tfrig::pipeline {
 
 struct WhatIfCost {
-  std::string id;      // "measured" for the pipeline as it is, else the what-if's id
-  std::string change;
+  std::string id;  // "measured" for the pipeline as it is, else the what-if's id
+  core::Message change;
   plan::OptionCost cost;
 };
 
 struct RunCostTable {
   std::string currency = "USD";
-  std::string prices_source;
+  core::Message prices_source;                 // the price file or "command line"; empty: no prices
   std::optional<plan::ExchangeRate> exchange;  // the price file was converted into `currency` at this rate
   double epochs = 0;
   double dataset_samples = 0;
@@ -31,9 +32,13 @@ struct RunCostTable {
 
 // `gpu` is the GPU the demand was taken from (its name matches the price
 // book); `run` gives the epochs (its dataset size is the report's).
-RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int gpus, plan::RunSpec run, const plan::PriceBook& prices);
+RunCostTable cost_what_ifs(const Report& r, const plan::GpuCandidate& gpu, int gpus, plan::RunSpec run,
+                           const plan::PriceBook& prices);
 
-std::string render_run_cost_text(const RunCostTable& t, size_t width = core::kDefaultTextWidth);
-nlohmann::ordered_json run_cost_json(const RunCostTable& t);
+// Its texts (the changes, the prices' source) render in `language`, the
+// output's; the table's own words in the process's, the reader's.
+std::string render_run_cost_text(const RunCostTable& t, std::string_view language,
+                                 size_t width = core::kDefaultTextWidth);
+nlohmann::ordered_json run_cost_json(const RunCostTable& t, std::string_view language);
 
 }  // namespace tfrig::pipeline

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/message.h"
 #include "core/units.h"
 #include "plan/server.h"
 
@@ -21,16 +22,16 @@ namespace {
 // One candidate change: applies itself to a barrel.
 struct Change {
   std::string id;
-  std::string change;
+  core::Message change;
   Origin origin;
-  std::string detail;
+  core::Message detail;
   int cost_rank;
   bool applicable;
   std::function<Barrel(const Barrel&)> apply;
 };
 
 Stage storage_stage(double rate, Origin origin, std::string detail) {
-  return Stage{kStorage, rate, origin, std::move(detail)};
+  return Stage{kStorage, rate, origin, core::Message(std::move(detail))};
 }
 
 int cores_needed(const Barrel& base, const WhatIfInputs& in) {
@@ -49,55 +50,75 @@ std::vector<Change> changes(const Barrel& base, const WhatIfInputs& in) {
   // Code changes first (cost rank 0-1): cache, TFRecord, mixed precision.
   if (in.warm_storage_samples_per_s) {
     const bool fits = in.fits_in_ram.value_or(false);
-    out.push_back({"cache", _("cache the dataset in RAM (dataset.cache())"), Origin::kMeasured,
-                   fits ? trf("storage at the measured page-cache re-read rate, {0:.0f} samples/s", *in.warm_storage_samples_per_s)
-                        : trf("the dataset ({0}) does not fit in available memory", core::format_bytes_binary(static_cast<uint64_t>(in.dataset_bytes))),
+    out.push_back({"cache", core::Message(N_("cache the dataset in RAM (dataset.cache())")), Origin::kMeasured,
+                   fits ? core::Message(N_("storage at the measured page-cache re-read rate, {0:.0f} samples/s"),
+                                        *in.warm_storage_samples_per_s)
+                        : core::Message(N_("the dataset ({0}) does not fit in available memory"),
+                                        core::format_bytes_binary(static_cast<uint64_t>(in.dataset_bytes))),
                    0, fits, [r = *in.warm_storage_samples_per_s](const Barrel& b) {
                      return with_stage(b, storage_stage(r, Origin::kMeasured, "cached in RAM"));
                    }});
   }
   if (in.tfrecord_samples_per_s && !in.input_is_tfrecord) {
-    out.push_back({"tfrecord", _("pack into TFRecord shards (tfrig pack) and stream them"), Origin::kMeasured,
-                   trf("a sample packed with tfrig pack and read cold: {0:.0f} samples/s", *in.tfrecord_samples_per_s), 0, true,
-                   [r = *in.tfrecord_samples_per_s](const Barrel& b) {
+    out.push_back({"tfrecord", core::Message(N_("pack into TFRecord shards (tfrig pack) and stream them")),
+                   Origin::kMeasured,
+                   core::Message(N_("a sample packed with tfrig pack and read cold: {0:.0f} samples/s"),
+                                 *in.tfrecord_samples_per_s),
+                   0, true, [r = *in.tfrecord_samples_per_s](const Barrel& b) {
                      return with_stage(b, storage_stage(r, Origin::kMeasured, "TFRecord shards streamed"));
                    }});
   }
   if (in.gpu_demand_mixed && !in.already_mixed) {
-    out.push_back({"mixed_precision", _("mixed precision (mixed_float16)"), Origin::kEstimated,
-                   trf("the GPU's demand becomes {0:.0f} samples/s: the GPU gets faster, the input must keep up", *in.gpu_demand_mixed),
-                   1, true, [d = *in.gpu_demand_mixed](const Barrel& b) {
-                     return with_stage(b, Stage{kGpu, d, Origin::kEstimated, "mixed precision"});
-                   }});
+    out.push_back(
+        {"mixed_precision", core::Message(N_("mixed precision (mixed_float16)")), Origin::kEstimated,
+         core::Message(N_("the GPU's demand becomes {0:.0f} samples/s: the GPU gets faster, the input must keep up"),
+                       *in.gpu_demand_mixed),
+         1, true, [d = *in.gpu_demand_mixed](const Barrel& b) {
+           return with_stage(b, Stage{kGpu, d, Origin::kEstimated, core::Message("mixed precision")});
+         }});
   }
   // Hardware (cost rank 2+): cores, NVMe, network storage.
   if (const int k = cores_needed(base, in); k > 0 && find_stage(base, kDecode) != nullptr) {
     const double rate = find_stage(base, kDecode)->samples_per_s + k * in.decode_per_core;
-    out.push_back({"more_cores", trnf("{} more CPU core", "{} more CPU cores", static_cast<uint64_t>(k), k), Origin::kMeasured,
-                   trf("decode + augment at the measured {0:.0f} samples/s per core: {1:.0f} samples/s", in.decode_per_core, rate),
-                   2, true, [rate](const Barrel& b) { return with_stage(b, Stage{kDecode, rate, Origin::kMeasured, "more cores"}); }});
+    out.push_back({"more_cores",
+                   core::Message::plural(NP_("{} more CPU core", "{} more CPU cores"), static_cast<uint64_t>(k), k),
+                   Origin::kMeasured,
+                   core::Message(N_("decode + augment at the measured {0:.0f} samples/s per core: {1:.0f} samples/s"),
+                                 in.decode_per_core, rate),
+                   2, true, [rate](const Barrel& b) {
+                     return with_stage(b, Stage{kDecode, rate, Origin::kMeasured, core::Message("more cores")});
+                   }});
   } else if (in.cores > 0 && in.decode_per_core > 0 && find_stage(base, kDecode) != nullptr) {
     const double rate = find_stage(base, kDecode)->samples_per_s + in.cores * in.decode_per_core;
-    out.push_back({"more_cores", trnf("{} more CPU core (twice as many)", "{} more CPU cores (twice as many)", static_cast<uint64_t>(in.cores), in.cores), Origin::kMeasured,
-                   trf("decode + augment at the measured {0:.0f} samples/s per core", in.decode_per_core), 2, true,
-                   [rate](const Barrel& b) { return with_stage(b, Stage{kDecode, rate, Origin::kMeasured, "more cores"}); }});
+    out.push_back({"more_cores",
+                   core::Message::plural(NP_("{} more CPU core (twice as many)", "{} more CPU cores (twice as many)"),
+                                         static_cast<uint64_t>(in.cores), in.cores),
+                   Origin::kMeasured,
+                   core::Message(N_("decode + augment at the measured {0:.0f} samples/s per core"), in.decode_per_core),
+                   2, true, [rate](const Barrel& b) {
+                     return with_stage(b, Stage{kDecode, rate, Origin::kMeasured, core::Message("more cores")});
+                   }});
   }
   if (per_sample > 0) {
     const double nvme = nvme_bytes_per_s() / per_sample;
-    out.push_back({"nvme", _("data on a local NVMe SSD"), Origin::kEstimated,
+    out.push_back({"nvme", core::Message(N_("data on a local NVMe SSD")), Origin::kEstimated,
                    // TRANSLATORS: {0} a read rate, {1} the bytes of one sample, {2} the samples/s that gives.
-                   trf("{0} of ~{1} reads (plan's NVMe figure): {2:.0f} samples/s", core::format_rate(nvme_bytes_per_s()),
-                               core::format_bytes_binary(static_cast<uint64_t>(per_sample)), nvme),
-                   3, true, [nvme](const Barrel& b) { return with_stage(b, storage_stage(nvme, Origin::kEstimated, "NVMe")); }});
+                   core::Message(N_("{0} of ~{1} reads (plan's NVMe figure): {2:.0f} samples/s"),
+                                 core::format_rate(nvme_bytes_per_s()),
+                                 core::format_bytes_binary(static_cast<uint64_t>(per_sample)), nvme),
+                   3, true,
+                   [nvme](const Barrel& b) { return with_stage(b, storage_stage(nvme, Origin::kEstimated, "NVMe")); }});
     for (double gbit : {1.0, 10.0, 25.0}) {
       const double rate = network_bytes_per_s(gbit) / per_sample;
-      out.push_back({fmt::format("network_{:.0f}gbe", gbit), trf("data on network storage over {0:.0f} GbE", gbit),
-                     Origin::kEstimated,
+      out.push_back({fmt::format("network_{:.0f}gbe", gbit),
+                     core::Message(N_("data on network storage over {0:.0f} GbE"), gbit), Origin::kEstimated,
                      // TRANSLATORS: {0} a network rate, {1} the bytes of one sample, {2} the samples/s that gives.
-                     trf("{0} of TCP goodput / {1} per sample: {2:.0f} samples/s", core::format_rate(network_bytes_per_s(gbit)),
-                                 core::format_bytes_binary(static_cast<uint64_t>(per_sample)), rate),
-                     gbit >= 25 ? 5 : 4, true,
-                     [rate](const Barrel& b) { return with_stage(b, storage_stage(rate, Origin::kEstimated, "network storage")); }});
+                     core::Message(N_("{0} of TCP goodput / {1} per sample: {2:.0f} samples/s"),
+                                   core::format_rate(network_bytes_per_s(gbit)),
+                                   core::format_bytes_binary(static_cast<uint64_t>(per_sample)), rate),
+                     gbit >= 25 ? 5 : 4, true, [rate](const Barrel& b) {
+                       return with_stage(b, storage_stage(rate, Origin::kEstimated, "network storage"));
+                     }});
     }
   }
   return out;
@@ -132,7 +153,10 @@ std::optional<WhatIf> cheapest_fix(const Barrel& base, const WhatIfInputs& in) {
   if (base.predicted_utilization >= in.target_utilization) return std::nullopt;
   std::vector<Change> cs = changes(base, in);
   // Mixed precision raises the demand: it never fixes an input-bound run.
-  cs.erase(std::remove_if(cs.begin(), cs.end(), [](const Change& c) { return !c.applicable || c.id == "mixed_precision" || c.id.rfind("network_", 0) == 0; }),
+  cs.erase(std::remove_if(cs.begin(), cs.end(),
+                          [](const Change& c) {
+                            return !c.applicable || c.id == "mixed_precision" || c.id.rfind("network_", 0) == 0;
+                          }),
            cs.end());
   std::stable_sort(cs.begin(), cs.end(), [](const Change& a, const Change& b) { return a.cost_rank < b.cost_rank; });
   for (const Change& c : cs) {
@@ -147,9 +171,14 @@ std::optional<WhatIf> cheapest_fix(const Barrel& base, const WhatIfInputs& in) {
       Barrel after = cs[j].apply(cs[i].apply(base));
       const int rank = cs[i].cost_rank + cs[j].cost_rank;
       if (after.predicted_utilization >= in.target_utilization && rank < best_rank) {
-        Change both{cs[i].id + "+" + cs[j].id, trf("{0} and {1}", cs[i].change, cs[j].change),
-                    cs[i].origin == Origin::kMeasured && cs[j].origin == Origin::kMeasured ? Origin::kMeasured : Origin::kEstimated,
-                    cs[i].detail + "; " + cs[j].detail, rank, true, {}};
+        Change both{cs[i].id + "+" + cs[j].id,
+                    core::Message(N_("{0} and {1}"), cs[i].change, cs[j].change),
+                    cs[i].origin == Origin::kMeasured && cs[j].origin == Origin::kMeasured ? Origin::kMeasured
+                                                                                           : Origin::kEstimated,
+                    core::Message(N_("{0}; {1}"), cs[i].detail, cs[j].detail),
+                    rank,
+                    true,
+                    {}};
         best = result_of(both, after);
         best_rank = rank;
       }

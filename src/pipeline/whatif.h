@@ -7,21 +7,22 @@
 #include <string>
 #include <vector>
 
+#include "core/message.h"
 #include "pipeline/barrel.h"
 
 namespace tfrig::pipeline {
 
 // What the what-ifs are computed from, besides the barrel itself.
 struct WhatIfInputs {
-  std::optional<double> tfrecord_samples_per_s;  // a sample packed with tfrig pack and streamed cold (measured)
+  std::optional<double> tfrecord_samples_per_s;      // a sample packed with tfrig pack and streamed cold (measured)
   std::optional<double> warm_storage_samples_per_s;  // the same files re-read from the page cache (measured)
   bool input_is_tfrecord = false;
-  std::optional<bool> fits_in_ram;               // dataset bytes vs available memory
+  std::optional<bool> fits_in_ram;  // dataset bytes vs available memory
   double dataset_bytes = 0;
-  double avg_sample_bytes = 0;                   // bytes read from storage per sample
-  double decode_per_core = 0;                    // samples/s of one core (measured)
-  int cores = 0;                                 // the threads the decode measurement used
-  std::optional<double> gpu_demand_mixed;        // the GPU's demand under mixed precision
+  double avg_sample_bytes = 0;             // bytes read from storage per sample
+  double decode_per_core = 0;              // samples/s of one core (measured)
+  int cores = 0;                           // the threads the decode measurement used
+  std::optional<double> gpu_demand_mixed;  // the GPU's demand under mixed precision
   bool already_mixed = false;
   double target_utilization = 0.90;
 };
@@ -36,15 +37,15 @@ double nvme_bytes_per_s();
 double network_bytes_per_s(double gbit);
 
 struct WhatIf {
-  std::string id;       // "tfrecord", "cache", "more_cores", "nvme", "mixed_precision", "network_10gbe", ...
-  std::string change;   // what is changed, in words
-  double predicted_utilization = 0;  // of the GPU's demand after the change
-  double gpu_demand = 0;     // samples/s after the change (mixed precision raises it)
-  double training_rate = 0;  // samples/s the run trains at after the change
-  std::string bottleneck;  // the shortest stave after the change
+  std::string id;        // "tfrecord", "cache", "more_cores", "nvme", "mixed_precision", "network_10gbe", ...
+  core::Message change;  // what is changed, in words (rendered by each output in its language)
+  double predicted_utilization = 0;   // of the GPU's demand after the change
+  double gpu_demand = 0;              // samples/s after the change (mixed precision raises it)
+  double training_rate = 0;           // samples/s the run trains at after the change
+  std::string bottleneck;             // the shortest stave after the change
   Origin origin = Origin::kMeasured;  // of the number that changed
-  std::string detail;
-  int cost_rank = 0;    // 0 = a code change; higher = hardware (ASSUMED order)
+  core::Message detail;
+  int cost_rank = 0;  // 0 = a code change; higher = hardware (ASSUMED order)
   bool applicable = true;
 };
 

@@ -100,14 +100,16 @@ void cost_owning(OptionCost& c, const GpuCandidate& gpu, const GpuPrice& price, 
   const double rest_per_month = prices.storage_per_month + prices.network_per_month;
   c.own_capex = *price.purchase_per_gpu * gpus + prices.server_purchase.value_or(0);
   if (!prices.server_purchase)
-    c.notes.push_back(_("owned: no server price given (server.purchase): the GPUs alone are amortized"));
+    c.notes.push_back(
+        core::Message(N_("owned: no server price given (server.purchase): the GPUs alone are amortized")));
   if (prices.hours_per_month) {
     c.own_hours_per_month = *prices.hours_per_month;
   } else if (run.runs_per_month) {
     c.own_hours_per_month = std::min(kHoursPerMonth, *run.runs_per_month * c.run_hours);
   } else {
     c.own_hours_per_month = kHoursPerMonth;
-    c.notes.push_back(_("owned: assumed in use around the clock (give hours_per_month or --runs-per-month)"));
+    c.notes.push_back(
+        core::Message(N_("owned: assumed in use around the clock (give hours_per_month or --runs-per-month)")));
   }
   const double amortized_months = prices.amortization_years * 12.0;
   const double capex_per_use_hour = *c.own_capex / (amortized_months * c.own_hours_per_month);
@@ -117,12 +119,12 @@ void cost_owning(OptionCost& c, const GpuCandidate& gpu, const GpuPrice& price, 
   c.own_energy_kwh = watts / 1000.0 * c.run_hours;
   double energy_per_hour = 0;
   if (!gpu.tdp_watts)
-    c.notes.push_back(_("owned: the catalog has no board power for this GPU: its energy is left out"));
+    c.notes.push_back(core::Message(N_("owned: the catalog has no board power for this GPU: its energy is left out")));
   if (prices.power_price_per_kwh) {
     energy_per_hour = watts / 1000.0 * *prices.power_price_per_kwh;
     c.own_energy_cost = energy_per_hour * c.run_hours;
   } else {
-    c.notes.push_back(_("owned: no power price (--kwh): energy is left out"));
+    c.notes.push_back(core::Message(N_("owned: no power price (--kwh): energy is left out")));
   }
   c.own_cost = capex_per_use_hour * c.run_hours + c.own_energy_cost.value_or(0);
   c.own_month = *c.own_capex / amortized_months + energy_per_hour * c.own_hours_per_month + rest_per_month;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/message.h"
 #include "plan/gpu_candidate.h"
 #include "plan/prices.h"
 
@@ -83,7 +84,7 @@ struct OptionCost {
   // Months of use after which buying has cost less than renting (released
   // after each run); nullopt when renting is always cheaper or a price is missing.
   std::optional<double> breakeven_months;
-  std::vector<std::string> notes;
+  std::vector<core::Message> notes;  // rendered by each output in its language
 };
 
 OptionCost cost_option(const GpuCandidate& gpu, int gpus, const RateBand& rate, const RunSpec& run,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/message.h"
 #include "core/table.h"
 
 namespace tfrig::plan {
@@ -47,22 +48,27 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
   t.cheapest = cheapest_meeting_deadline(t.options);
   if (prices.amortization_assumed &&
       std::any_of(t.options.begin(), t.options.end(), [](const OptionCost& o) { return o.own_cost.has_value(); }))
-    t.notes.push_back(trf("owned: written off over {0:g} years (assumed; amortization_years in the price file)",
-                          prices.amortization_years));
+    t.notes.push_back(
+        core::Message(N_("owned: written off over {0:g} years (assumed; amortization_years in the price file)"),
+                      prices.amortization_years));
   if (run.input_rate)
-    // TRANSLATORS: {1} where the rate comes from (a file, an option).
-    t.notes.push_back(trf("input pipeline delivers {0:.0f} samples/s ({1}): faster GPUs wait for it", *run.input_rate,
-                          run.input_rate_source));
+    t.notes.push_back(core::Message(
+        // TRANSLATORS: {1} where the rate comes from (a file, an option).
+        N_("input pipeline delivers {0:.0f} samples/s ({1}): faster GPUs wait for it"), *run.input_rate,
+        run.input_rate_source));
   return t;
 }
 
-std::string exchange_rate_text(const ExchangeRate& rate) {
+std::string exchange_rate_text(const ExchangeRate& rate, std::string_view language) {
   // TRANSLATORS: {0} the price file's currency, {1} the rate, {2} the output's currency, {3} where the rate comes from.
-  return trf("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})", rate.from, rate.rate, rate.to, rate.source);
+  return core::render(core::Message(N_("converted from {0} at 1 {0} = {1:.6g} {2} (rate from {3})"), rate.from,
+                                    rate.rate, rate.to, rate.source),
+                      language);
 }
 
-nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate) {
-  return OJson{{"from", rate.from}, {"to", rate.to}, {"rate", rate.rate}, {"source", rate.source}};
+nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate, std::string_view language) {
+  return OJson{
+      {"from", rate.from}, {"to", rate.to}, {"rate", rate.rate}, {"source", core::render(rate.source, language)}};
 }
 
 std::string format_hours(double hours) {
@@ -188,7 +194,7 @@ std::string cost_month_text(const CostTable& t, size_t top) {
 
 // The run's time and cost per option: what the run is, where the prices come
 // from, the table, the verdict, a month of it, the notes.
-std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
+std::string render_cost_text(const CostTable& t, size_t top, std::string_view language, size_t width) {
   std::string out;
   const auto samples = run_samples(t.run);
   if (!samples) return out;
@@ -204,8 +210,8 @@ std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
         "\n";
   // TRANSLATORS: {0} where the prices come from, {1} their currency.
   else
-    out += "  " + trf("prices: {0}, {1}", t.prices_source, t.currency) + "\n";
-  if (t.exchange) out += "  " + exchange_rate_text(*t.exchange) + "\n";
+    out += "  " + trf("prices: {0}, {1}", core::render(t.prices_source, language), t.currency) + "\n";
+  if (t.exchange) out += "  " + exchange_rate_text(*t.exchange, language) + "\n";
   out += cost_options_table(t, top, width);
   out +=
       "  " + _("run (band): expected, and the range the throughput estimate allows; measured rows have no band") + "\n";
@@ -215,11 +221,16 @@ std::string render_cost_text(const CostTable& t, size_t top, size_t width) {
       "\n";
   out += cost_verdict_text(t);
   out += cost_month_text(t, top);
-  for (const std::string& n : t.notes) out += "  " + trf("note: {0}", n) + "\n";
+  for (const core::Message& n : t.notes) out += "  " + trf("note: {0}", core::render(n, language)) + "\n";
   return out;
 }
 
-OJson cost_to_json(const CostTable& t) {
+OJson cost_to_json(const CostTable& t, std::string_view language) {
+  auto texts = [language](const std::vector<core::Message>& notes) {
+    OJson out = OJson::array();
+    for (const core::Message& n : notes) out.push_back(core::render(n, language));
+    return out;
+  };
   OJson j;
   j["samples"] = opt(run_samples(t.run));
   j["epochs"] = opt(t.run.epochs);
@@ -229,8 +240,8 @@ OJson cost_to_json(const CostTable& t) {
   j["runs_per_month"] = t.run.runs_per_month ? OJson(*t.run.runs_per_month) : OJson(nullptr);
   j["deadline_hours"] = opt(t.run.deadline_hours);
   j["currency"] = t.currency;
-  j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(t.prices_source);
-  j["exchange_rate"] = t.exchange ? exchange_rate_json(*t.exchange) : OJson(nullptr);
+  j["prices_source"] = t.prices_source.empty() ? OJson(nullptr) : OJson(core::render(t.prices_source, language));
+  j["exchange_rate"] = t.exchange ? exchange_rate_json(*t.exchange, language) : OJson(nullptr);
   OJson options = OJson::array();
   for (const OptionCost& o : t.options) {
     options.push_back(OJson{
@@ -264,11 +275,11 @@ OJson cost_to_json(const CostTable& t) {
         {"own_hours_per_month", o.own_cost ? OJson(o.own_hours_per_month) : OJson(nullptr)},
         {"cost_per_1k_samples", opt(o.cost_per_1k_samples)},
         {"breakeven_months", opt(o.breakeven_months)},
-        {"notes", o.notes}});
+        {"notes", texts(o.notes)}});
   }
   j["options"] = std::move(options);
   j["cheapest"] = t.cheapest ? OJson(*t.cheapest) : OJson(nullptr);
-  j["notes"] = t.notes;
+  j["notes"] = texts(t.notes);
   return j;
 }
 

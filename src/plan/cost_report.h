@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,11 +20,11 @@ namespace tfrig::plan {
 struct CostTable {
   RunSpec run;
   std::string currency = "USD";
-  std::string prices_source;             // the price file, "command line", or empty when nothing is priced
+  core::Message prices_source;           // the price file, "command line", or empty when nothing is priced
   std::optional<ExchangeRate> exchange;  // the price file was converted into `currency` at this rate
   std::vector<OptionCost> options;
-  std::optional<size_t> cheapest;  // meeting the deadline (or overall without one)
-  std::vector<std::string> notes;
+  std::optional<size_t> cheapest;    // meeting the deadline (or overall without one)
+  std::vector<core::Message> notes;  // rendered by each output in its language
 };
 
 // The band around a plan's throughput: the estimate's own band where the
@@ -35,16 +36,21 @@ CostTable cost_table(const std::vector<GpuChoice>& choices, const RunSpec& run, 
 
 // "converted from USD at 1 USD = 7.1 CNY (rate from ...)": the line under a
 // cost table whose prices were converted, and its JSON (plan and pipeline).
-std::string exchange_rate_text(const ExchangeRate& rate);
-nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate);
+// Its source renders in `language` (the output's).
+std::string exchange_rate_text(const ExchangeRate& rate, std::string_view language);
+nlohmann::ordered_json exchange_rate_json(const ExchangeRate& rate, std::string_view language);
 
 // "3.2 h", "41 min", "2.1 d".
 std::string format_hours(double hours);
 // Amounts of money: format_money() in plan/prices.h ("¥1,825.00").
 
+// The table's notes and the prices' source are messages, rendered in
+// `language` (the output's: English in JSON unless --lang); the text's own
+// words in the process's language, the reader's.
 // Tables fold and lines wrap to `width` columns (core/text_width.h).
-std::string render_cost_text(const CostTable& t, size_t top, size_t width = core::kDefaultTextWidth);
-nlohmann::ordered_json cost_to_json(const CostTable& t);
+std::string render_cost_text(const CostTable& t, size_t top, std::string_view language,
+                             size_t width = core::kDefaultTextWidth);
+nlohmann::ordered_json cost_to_json(const CostTable& t, std::string_view language);
 
 // The input pipeline's rate from a `tfrig pipeline --format json` result:
 // the slowest input stage (every stage but the GPU). Errors name the file

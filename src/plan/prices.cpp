@@ -108,7 +108,8 @@ core::Result<ExchangeRate> parse_exchange_rate(std::string_view text) {
   if (!from || !to || *from == *to || end == number.c_str() || *end != '\0' || !std::isfinite(rate) || rate <= 0 ||
       rate > 1e6 || rate < 1e-6)
     return bad();
-  return ExchangeRate{*from, *to, rate, _("--exchange-rate, given on the command line; tfrig fetches no rates")};
+  return ExchangeRate{*from, *to, rate,
+                      core::Message(N_("--exchange-rate, given on the command line; tfrig fetches no rates"))};
 }
 
 std::string price_gpu_key(std::string_view s) {
@@ -268,7 +269,7 @@ core::Status apply_flag(PriceBook& book, std::string_view value, const char* opt
   }
   GpuPrice& p = book.gpus[key];
   (rent ? p.rent_per_gpu_hour : p.purchase_per_gpu) = v;
-  if (book.source.empty()) book.source = _("command line");
+  if (book.source.empty()) book.source = core::Message(N_("command line"));
   return {};
 }
 
@@ -385,7 +386,7 @@ core::Result<PriceBook> parse_price_book(std::string_view text, const std::strin
       !s)
     return tl::unexpected(s.error());
   PriceBook book;
-  book.source = path;
+  book.source = core::Message("{}", path);
   TFRIG_TRY(read_book_terms(r, doc, book));
   TFRIG_TRY(read_book_hardware(r, doc, book));
   return book;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
 #include "core/result.h"
 #include "plan/gpu_candidate.h"
 
@@ -49,7 +50,8 @@ struct ExchangeRate {
   std::string from;
   std::string to;
   double rate = 0;
-  std::string source;  // where the rate comes from: "--exchange-rate (given on the command line)"
+  core::Message
+      source;  // where the rate comes from ("--exchange-rate, given on the command line; ..."), rendered by each output
 };
 
 // "USD/CNY=7.10" (1 USD = 7.10 CNY). Errors name the option.
@@ -70,7 +72,7 @@ struct PriceBook {
   std::string currency = "USD";          // ISO 4217; a price book that names none is in USD
   bool currency_given = false;           // the file named its currency
   std::optional<ExchangeRate> exchange;  // the file's prices were converted at this rate
-  std::string source;                    // the file, or "command line"
+  core::Message source;                  // the file, or "command line" (rendered by each output); empty: none
   // Keyed by the text the user wrote: a catalog id, name or alias, matched
   // case-insensitively and ignoring "NVIDIA " (find_price).
   std::map<std::string, GpuPrice> gpus;

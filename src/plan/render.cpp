@@ -14,6 +14,10 @@ namespace tfrig::plan {
 
 namespace {
 
+// The plan still renders inside cli/plan.cpp's OutputLanguage scope: its
+// messages render in the process's language, which is the output's there.
+std::string rendered(const core::Message& m) { return core::render(m, core::i18n::language()); }
+
 std::string millions(uint64_t n) {
   if (n >= 1000000000) return fmt::format("{:.2f}B", static_cast<double>(n) / 1e9);
   if (n >= 1000000) return fmt::format("{:.1f}M", static_cast<double>(n) / 1e6);
@@ -269,7 +273,7 @@ std::string plan_text_notes(const PlanResult& r) {
     // TRANSLATORS: {0} a GPU, {1} a note about it.
     for (const std::string& n : top.notes) notes.push_back(trf("{0}: {1}", top.gpu.name, n));
     // TRANSLATORS: {0} a GPU, {1} how its rate was found (left in English: a formula with its figures).
-    if (top.per_gpu) notes.push_back(trf("{0} rate: {1}", top.gpu.name, top.per_gpu->detail));
+    if (top.per_gpu) notes.push_back(trf("{0} rate: {1}", top.gpu.name, rendered(top.per_gpu->detail)));
   }
   if (!notes.empty()) {
     out += "\n" + _("Notes") + "\n";
@@ -376,7 +380,7 @@ json gpu_choice_json(const GpuChoice& c) {
   g["bound"] = c.per_gpu && !c.per_gpu->bound.empty() ? json(c.per_gpu->bound) : json(nullptr);
   g["uncertainty_bytes_per_gpu"] = c.memory.uncertainty_bytes;
   g["basis"] = c.per_gpu ? c.per_gpu->basis : "estimated";
-  g["basis_detail"] = c.per_gpu ? json(c.per_gpu->detail) : json(_("no compute figures for this GPU"));
+  g["basis_detail"] = c.per_gpu ? json(rendered(c.per_gpu->detail)) : json(_("no compute figures for this GPU"));
   g["scaling_efficiency"] = c.scaling;
   g["samples_per_s_per_kusd"] = c.samples_per_s_per_kusd ? json(*c.samples_per_s_per_kusd) : json(nullptr);
   g["launch_price_usd"] = c.gpu.launch_price_usd ? json(*c.gpu.launch_price_usd) : json(nullptr);

@@ -235,6 +235,15 @@ Calibration fit(std::span<const RowFeatures> rows) {
 
 std::string percent(double v) { return fmt::format("{:.0f}%", v * 100); }
 
+// A detail and the clause after it ("; ..."): the clause is its own message,
+// so each renders in the output's language and reads as before.
+core::Message detail_then(core::Message detail, core::Message clause) {
+  return core::Message("{0}{1}", std::move(detail), std::move(clause));
+}
+
+// XLA on or off, in the reader's words.
+core::Message xla_word(bool on) { return core::Message::in_context(on ? NC_("xla", "on") : NC_("xla", "off")); }
+
 }  // namespace
 
 std::string_view math_mode_name(MathMode m) {
@@ -638,24 +647,30 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   t.bound = times.kernels > std::max(times.compute, bytes_time) ? "launch"
             : bytes_time > times.compute                        ? "memory"
                                                                 : "compute";
-  const std::string bound_text = t.bound == "launch"   ? C_("throughput bound", "launch")
-                                 : t.bound == "memory" ? C_("throughput bound", "memory")
-                                                       : C_("throughput bound", "compute");
+  const core::Message bound_text =
+      core::Message::in_context(t.bound == "launch"   ? NC_("throughput bound", "launch")
+                                : t.bound == "memory" ? NC_("throughput bound", "memory")
+                                                      : NC_("throughput bound", "compute"));
   // TRANSLATORS: {0} what bounds the rate (compute, memory, launch), {1} the model family (cnn, transformer), then the roofline's figures.
-  t.detail = trf(
-      "{0}-bound ({1}): {2:.3g} training FLOPs per sample at {3} of {4:.1f} TFLOPS {5} + {6:.3g} bytes per sample at {7} of {8:.0f} GB/s; "
-      "{9:.3g} operand bytes per sample at {10:.1f}x the DRAM bandwidth + {11:.0f} kernels per step at {12:.0f} us each over a batch of {13}; "
-      "efficiencies fitted on {14} published TensorFlow rows, band {15:.2f}x-{16:.2f}x (leave-one-source-out)",
-      bound_text, cost_family_name(fam), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me), bw / 1e9,
-      roofs->operand, c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows, c.band_low,
-      c.band_high);
+  t.detail = core::Message(
+      N_("{0}-bound ({1}): {2:.3g} training FLOPs per sample at {3} of {4:.1f} TFLOPS {5} + {6:.3g} bytes per sample at {7} of {8:.0f} GB/s; "
+         "{9:.3g} operand bytes per sample at {10:.1f}x the DRAM bandwidth + {11:.0f} kernels per step at {12:.0f} us each over a batch of {13}; "
+         "efficiencies fitted on {14} published TensorFlow rows, band {15:.2f}x-{16:.2f}x (leave-one-source-out)"),
+      bound_text, std::string(cost_family_name(fam)), cost.flops, percent(ce), peak, t.math, roofs->bytes, percent(me),
+      bw / 1e9, roofs->operand, c.operand_bandwidth, cost.kernels, c.kernel_seconds * 1e6, per_gpu_batch(w), c.rows,
+      c.band_low, c.band_high);
   if (roofs->autotune)
-    t.detail += _("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)");
+    t.detail = detail_then(
+        std::move(t.detail),
+        core::Message(
+            N_("; convolutions take the faster of TF32 and FP32 CUDA cores with Winograd (cuDNN autotuning)")));
   if (stack != 1.0) {
-    t.detail +=
-        // TRANSLATORS: {0} the factor applied, {1} the stack's year, {2} the newest stack's year, {3} the fitted factor per year.
-        trf("; x {0:.2f} for a software stack of {1:.1f} against today's of {2:.1f} (fitted: x {3:.3f} per year newer)",
-            stack, stack_year, c.reference_year, c.stack_factor_per_year);
+    t.detail = detail_then(
+        std::move(t.detail),
+        core::Message(
+            // TRANSLATORS: {0} the factor applied, {1} the stack's year, {2} the newest stack's year, {3} the fitted factor per year.
+            N_("; x {0:.2f} for a software stack of {1:.1f} against today's of {2:.1f} (fitted: x {3:.3f} per year newer)"),
+            stack, stack_year, c.reference_year, c.stack_factor_per_year));
   }
   // Pascal and older (compute capability 6.x and below) are usually run with
   // older software (TensorFlow 1.x with cuDNN 5-7, before the tensor-core and
@@ -666,49 +681,52 @@ std::optional<Throughput> estimate_throughput(const Workload& w, const GpuCandid
   // the band's low end reaches at least 1/1.5 of the estimate there.
   if (compute_capability_major(gpu) <= 6) {
     t.low = std::min(t.low, t.samples_per_s * kOldStackBandLow);
-    t.detail +=
-        // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
-        trf("; band reaches at least {0:.2f}x below: published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) "
-            "came out up to 1.5x slower than this model",
-            kOldStackBandLow);
+    t.detail = detail_then(
+        std::move(t.detail),
+        core::Message(
+            // TRANSLATORS: {0} the low end of the band as a multiple of the estimate (0.67).
+            N_("; band reaches at least {0:.2f}x below: published TensorFlow 1.x runs on P100-class GPUs (cuDNN 5-7) "
+               "came out up to 1.5x slower than this model"),
+            kOldStackBandLow));
   }
   return t;
 }
 
-std::vector<std::string> condition_differences(const ThroughputRow& r, const Workload& w) {
-  std::vector<std::string> out;
-  auto on_off = [](bool b) { return b ? C_("xla", "on") : C_("xla", "off"); };
+std::vector<core::Message> condition_differences(const ThroughputRow& r, const Workload& w) {
+  std::vector<core::Message> out;
   // TRANSLATORS: a published row ran with XLA {0} (on/off), the plan asks for {1}.
-  if (r.xla != w.xla) out.push_back(trf("XLA {0} (request: {1})", on_off(r.xla), on_off(w.xla)));
+  if (r.xla != w.xla) out.push_back(core::Message(N_("XLA {0} (request: {1})"), xla_word(r.xla), xla_word(w.xla)));
   if (r.batch) {
     const double row_batch = *r.batch, want = static_cast<double>(per_gpu_batch(w));
     if (want > kBatchFactor * row_batch || row_batch > kBatchFactor * want) {
       out.push_back(
           // TRANSLATORS: {0} the row's batch per GPU, {1} the plan's, {2} the factor allowed (2).
-          trf("batch {0} per GPU (request: {1}, more than {2:g}x apart)", *r.batch, per_gpu_batch(w), kBatchFactor));
+          core::Message(N_("batch {0} per GPU (request: {1}, more than {2:g}x apart)"), *r.batch, per_gpu_batch(w),
+                        kBatchFactor));
     }
   }
   const int gen = software_generation(r.framework_detail);
   if (gen != 0 && gen < kRequestGeneration) {
     // TRANSLATORS: {0} the row's framework version as published ("TensorFlow 1.15 (NGC ...)").
-    out.push_back(trf("{0} (request: TensorFlow 2)", r.framework_detail));
+    out.push_back(core::Message(N_("{0} (request: TensorFlow 2)"), r.framework_detail));
   }
   return out;
 }
 
 namespace {
 
-std::string row_name(const ThroughputRow& r) {
+core::Message row_name(const ThroughputRow& r) {
   // Lambda's rows name the file of their batch sizes after the throughput file
   // ("URL (batch sizes: FILE)", plan_measurements.json): that note in the reader's words.
   constexpr std::string_view kBatchNote = " (batch sizes: ";
-  std::string source = r.source;
+  const std::string& source = r.source;
   if (const size_t at = source.find(kBatchNote); at != std::string::npos && source.back() == ')') {
     const std::string file = source.substr(at + kBatchNote.size(), source.size() - 1 - at - kBatchNote.size());
     // TRANSLATORS: {0} a published table (URL), {1} the file of its batch sizes.
-    source = trf("{0} (batch sizes: {1})", source.substr(0, at), file);
+    const core::Message named(N_("{0} (batch sizes: {1})"), source.substr(0, at), file);
+    return core::Message("\"{0}\" ({1})", r.table_row, named);
   }
-  return fmt::format("\"{}\" ({})", r.table_row, source);
+  return core::Message("\"{0}\" ({1})", r.table_row, source);
 }
 
 }  // namespace
@@ -736,7 +754,7 @@ std::optional<Throughput> gpu_throughput(const Workload& w, const GpuCandidate& 
     t->high *= u.factor;
   }
   t->basis = "calibrated";
-  t->detail = u.text + "; " + t->detail;
+  t->detail = core::Message(N_("{0}; {1}"), u.text, std::move(t->detail));
   return t;
 }
 
@@ -745,7 +763,7 @@ namespace {
 // The published rows measured in the plan's own conditions: their median,
 // with the spread of container releases as the band.
 Throughput throughput_of_measured_rows(const std::vector<const ThroughputRow*>& exact, const Workload& w,
-                                       const GpuCandidate& gpu, const std::string& tf32_note) {
+                                       const GpuCandidate& gpu, const core::Message& tf32_note) {
   std::vector<double> v;
   for (const ThroughputRow* r : exact) v.push_back(r->samples_per_s);
   Throughput t;
@@ -758,17 +776,23 @@ Throughput throughput_of_measured_rows(const std::vector<const ThroughputRow*>& 
   t.basis = "measured";
   t.math = std::string(math_mode_name(math_mode(gpu, w.precision)));
   // TRANSLATORS: {0} rows, {1} their precision, {2} the row's setup, {3} its batch, {4} the source (a URL).
-  t.detail = trnf("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}",
-                  "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}", v.size(), v.size(),
-                  measured_precision_name(exact.front()->precision), exact.front()->table_row,
-                  exact.front()->batch.value_or(0), exact.front()->source);
-  // TRANSLATORS: the conditions a published row had to share with the plan to be used as measured; {0} XLA on/off, {1} the factor (2).
-  t.detail += trf("; conditions matched: precision, XLA {0}, batch per GPU within {1:g}x, TensorFlow 2 or unstated",
-                  w.xla ? C_("xla", "on") : C_("xla", "off"), kBatchFactor);
-  if (t.math == "TF32") t.detail += tf32_note;
+  t.detail = core::Message::plural(NP_("median of {0} published TensorFlow {1} row ({2}, batch {3}): {4}",
+                                       "median of {0} published TensorFlow {1} rows ({2}, batch {3}): {4}"),
+                                   v.size(), v.size(), std::string(measured_precision_name(exact.front()->precision)),
+                                   exact.front()->table_row, exact.front()->batch.value_or(0), exact.front()->source);
+  t.detail = detail_then(
+      std::move(t.detail),
+      core::Message(
+          // TRANSLATORS: the conditions a published row had to share with the plan to be used as measured; {0} XLA on/off, {1} the factor (2).
+          N_("; conditions matched: precision, XLA {0}, batch per GPU within {1:g}x, TensorFlow 2 or unstated"),
+          xla_word(w.xla), kBatchFactor));
+  if (t.math == "TF32") t.detail = detail_then(std::move(t.detail), tf32_note);
   if (std::any_of(exact.begin(), exact.end(), [](const ThroughputRow* r) { return !r->source_verified; })) {
-    t.detail += _("; unverified: the source of these rows was not re-checked against its logs, scripts or README "
-                  "(plan_measurements.json sources[].verified)");
+    t.detail =
+        detail_then(std::move(t.detail),
+                    core::Message(N_(
+                        "; unverified: the source of these rows was not re-checked against its logs, scripts or README "
+                        "(plan_measurements.json sources[].verified)")));
   }
   return t;
 }
@@ -780,7 +804,7 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
   for (const ThroughputRow* r : candidates) {
     if (condition_differences(*r, w).empty()) exact.push_back(r);
   }
-  const std::string tf32_note = _("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)");
+  const core::Message tf32_note(N_("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)"));
   if (!exact.empty()) return throughput_of_measured_rows(exact, w, gpu, tf32_note);
   auto t = estimate_throughput(w, gpu, m.calibration);
   if (!t) return t;
@@ -791,7 +815,7 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
   // (docs/plan.md), so the model's own estimate stands and the row is named.
   const ThroughputRow* nearest = nullptr;
   double nearest_distance = 0;
-  std::vector<std::string> unused;
+  std::vector<core::Message> unused;
   for (const ThroughputRow* r : candidates) {
     const auto diff = condition_differences(*r, w);
     const bool batch_only = r->batch && r->xla == w.xla &&
@@ -804,10 +828,9 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
         nearest_distance = d;
       }
     } else {
-      std::string joined;
-      for (const std::string& x : diff) joined += (joined.empty() ? "" : _(", ")) + x;
+      std::vector<core::MessageArg> joined(diff.begin(), diff.end());
       // TRANSLATORS: {0} a published row (its table row and source), {1} how its conditions differ from the plan's.
-      unused.push_back(trf("{0} not used: {1}", row_name(*r), joined));
+      unused.push_back(core::Message(N_("{0} not used: {1}"), row_name(*r), core::MessageArg::list(std::move(joined))));
     }
   }
   if (nearest != nullptr) {
@@ -824,15 +847,15 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
       t->samples_per_s = rate;
       t->low = rate * band_low;
       t->high = rate * band_high;
-      t->detail = trf(
+      t->detail = core::Message(
           // TRANSLATORS: {0} the published rate, {1} the row, {2} the batch factor, {3} the row's batch, {4} the plan's batch.
-          "published {0:.1f} samples/s of {1} x batch factor {2:.2f} (tfrig's model at batch {4} over batch {3} per GPU: "
-          "the step's update and kernel costs over more or fewer samples); the model alone: {5}",
-          nearest->samples_per_s, row_name(*nearest), factor, *nearest->batch, per_gpu_batch(w), t->detail);
+          N_("published {0:.1f} samples/s of {1} x batch factor {2:.2f} (tfrig's model at batch {4} over batch {3} per GPU: "
+             "the step's update and kernel costs over more or fewer samples); the model alone: {5}"),
+          nearest->samples_per_s, row_name(*nearest), factor, *nearest->batch, per_gpu_batch(w), std::move(t->detail));
     }
   }
-  for (const std::string& u : unused) t->detail += "; " + u;
-  if (t->math == "TF32") t->detail += tf32_note;
+  for (core::Message& u : unused) t->detail = core::Message(N_("{0}; {1}"), std::move(t->detail), std::move(u));
+  if (t->math == "TF32") t->detail = detail_then(std::move(t->detail), tf32_note);
   return t;
 }
 

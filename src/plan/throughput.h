@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/message.h"
 #include "plan/gpu_candidate.h"
 #include "plan/measurements.h"
 #include "plan/model.h"
@@ -185,7 +186,7 @@ struct Throughput {
   std::string math;   // math_mode_name of what the precision runs
   std::string
       bound;  // estimated: "compute" | "memory" (DRAM and operands) | "launch" (fixed cost per kernel); measured: ""
-  std::string detail;  // where the number comes from (JSON basis_detail)
+  core::Message detail;  // where the number comes from (JSON basis_detail), rendered by each output in its language
 };
 
 // The published TensorFlow rows for this model, input size, GPU and
@@ -204,7 +205,7 @@ inline constexpr int kRequestGeneration = 2;
 // The conditions in which the row differs from the request, as words for
 // basis_detail ("XLA on (request: off)"); empty when the row can be used as
 // measured.
-std::vector<std::string> condition_differences(const ThroughputRow& r, const Workload& w);
+std::vector<core::Message> condition_differences(const ThroughputRow& r, const Workload& w);
 
 // The low end of the band on GPUs of compute capability 6.x and older
 // (P100-era stacks: TensorFlow 1.x, cuDNN 5-7), as a multiple of the

@@ -476,7 +476,8 @@ std::string prices_paragraphs(const json& rc, const std::string& currency) {
   if (x.is_object() && std::isfinite(dbl(x, "rate")))
     body += "<p class=\"meta\">" +
             escape(plan::exchange_rate_text(
-                plan::ExchangeRate{str(x, "from"), str(x, "to"), dbl(x, "rate"), str(x, "source")})) +
+                plan::ExchangeRate{str(x, "from"), str(x, "to"), dbl(x, "rate"), core::Message("{}", str(x, "source"))},
+                core::i18n::language())) +
             "</p>";
   return body;
 }

@@ -9,10 +9,10 @@ namespace tfrig::pipeline {
 namespace {
 
 Barrel example(double storage, double decode, double gpu) {
-  return evaluate({{kGpu, gpu, Origin::kEstimated, ""},
-                   {kStorage, storage, Origin::kMeasured, ""},
-                   {kDecode, decode, Origin::kMeasured, ""},
-                   {kHostToDevice, 40000, Origin::kEstimated, ""}});
+  return evaluate({{kGpu, gpu, Origin::kEstimated, {}},
+                   {kStorage, storage, Origin::kMeasured, {}},
+                   {kDecode, decode, Origin::kMeasured, {}},
+                   {kHostToDevice, 40000, Origin::kEstimated, {}}});
 }
 
 TEST(PipelineBarrel, ShortestStaveSetsUtilization) {
@@ -32,10 +32,10 @@ TEST(PipelineBarrel, GpuIsTheBottleneckWhenInputKeepsUpAndUtilizationCaps) {
 }
 
 TEST(PipelineBarrel, UnknownStagesAreIgnoredAndNoDemandGivesZero) {
-  Barrel b = evaluate({{kStorage, 0, Origin::kMeasured, ""}, {kDecode, 500, Origin::kMeasured, ""}, {kGpu, 1000, Origin::kAssumed, ""}});
+  Barrel b = evaluate({{kStorage, 0, Origin::kMeasured, {}}, {kDecode, 500, Origin::kMeasured, {}}, {kGpu, 1000, Origin::kAssumed, {}}});
   EXPECT_EQ(b.bottleneck, kDecode);
   EXPECT_DOUBLE_EQ(b.predicted_utilization, 0.5);
-  b = evaluate({{kDecode, 500, Origin::kMeasured, ""}});
+  b = evaluate({{kDecode, 500, Origin::kMeasured, {}}});
   EXPECT_DOUBLE_EQ(b.predicted_utilization, 0);
   EXPECT_EQ(b.bottleneck, kDecode);
 }
@@ -52,7 +52,7 @@ TEST(PipelineBarrel, EpochTimeAndReplacingAStage) {
   const Barrel b = example(300, 1200, 1000);
   EXPECT_NEAR(*epoch_seconds(b, 1281167), 1281167.0 / 300, 1e-6);
   EXPECT_FALSE(epoch_seconds(b, 0));
-  const Barrel c = with_stage(b, Stage{kStorage, 2500, Origin::kMeasured, "TFRecord"});
+  const Barrel c = with_stage(b, Stage{kStorage, 2500, Origin::kMeasured, core::Message("TFRecord")});
   EXPECT_EQ(c.bottleneck, kGpu);
   EXPECT_DOUBLE_EQ(c.predicted_utilization, 1.0);
 }
@@ -109,7 +109,7 @@ TEST(PipelineWhatIf, MoreCoresFromThePerCoreRate) {
   auto fix = cheapest_fix(b, in);
   ASSERT_TRUE(fix);
   EXPECT_EQ(fix->id, "more_cores");
-  EXPECT_EQ(fix->change, "5 more CPU cores");
+  EXPECT_EQ(core::english(fix->change), "5 more CPU cores");
   EXPECT_NEAR(fix->predicted_utilization, 0.9, 1e-12);
 }
 
@@ -129,14 +129,14 @@ TEST(PipelineAdvice, ShortStavesShortestFirstWithTheirCode) {
   const auto advice = advise(example(300, 600, 1000), false);
   ASSERT_GE(advice.size(), 3u);
   EXPECT_EQ(advice[0].stage, kStorage);
-  EXPECT_NE(advice[0].code.find("TFRecordDataset"), std::string::npos);
-  EXPECT_NE(advice[0].fix.find("tfrig pack"), std::string::npos);
+  EXPECT_NE(core::english(advice[0].code).find("TFRecordDataset"), std::string::npos);
+  EXPECT_NE(core::english(advice[0].fix).find("tfrig pack"), std::string::npos);
   EXPECT_EQ(advice[1].stage, kDecode);
-  EXPECT_NE(advice[1].code.find("num_parallel_calls=tf.data.AUTOTUNE"), std::string::npos);
-  EXPECT_NE(advice.back().code.find("prefetch"), std::string::npos);
+  EXPECT_NE(core::english(advice[1].code).find("num_parallel_calls=tf.data.AUTOTUNE"), std::string::npos);
+  EXPECT_NE(core::english(advice.back().code).find("prefetch"), std::string::npos);
   const auto fed = advise(example(5000, 5000, 1000), false);
   EXPECT_EQ(fed.front().stage, kGpu);
-  EXPECT_NE(fed.front().code.find("mixed_float16"), std::string::npos);
+  EXPECT_NE(core::english(fed.front().code).find("mixed_float16"), std::string::npos);
 }
 
 }  // namespace

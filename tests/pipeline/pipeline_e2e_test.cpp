@@ -65,13 +65,13 @@ MeasureOptions quick(const std::string& dir, const std::string& scratch, int thr
   o.measure_memory = false;  // bench's memory test has its own tests; keep this fast
   o.measure_pcie = false;
   o.estimated_link_bytes_per_s = 31.5e9;
-  o.estimated_link_detail = "PCIe 4.0 x16";
+  o.estimated_link_detail = core::Message("PCIe 4.0 x16");
   return o;
 }
 
 Demand demand_of(double samples_per_s) {
   Demand d;
-  d.gpu = Stage{kGpu, samples_per_s, Origin::kAssumed, "test"};
+  d.gpu = Stage{kGpu, samples_per_s, Origin::kAssumed, core::Message("test")};
   d.model_name = "test";
   return d;
 }
@@ -91,7 +91,7 @@ TEST(PipelineE2E, OneThreadAgainstAFastGpuNamesDecode) {
   in.demand = demand_of(1e7);
   in.measured = *m;
   const Report r = build_report(in);
-  EXPECT_EQ(r.barrel.bottleneck, kDecode) << render_text(r);
+  EXPECT_EQ(r.barrel.bottleneck, kDecode) << render_text(r, "en");
   EXPECT_LT(r.barrel.predicted_utilization, 0.5);
   for (const auto& s : r.barrel.stages) EXPECT_GT(s.samples_per_s, 0) << s.name;
   EXPECT_EQ(find_stage(r.barrel, kHostToDevice)->origin, Origin::kEstimated);
@@ -127,15 +127,17 @@ TEST(PipelineE2E, AnUnmeasuredHostToDeviceStaveSaysWhyAndUsesTheGpusLink) {
   ::unsetenv("TFRIG_CUDA_LIBRARY");
   ASSERT_TRUE(m) << m.error().to_string();
   bool noted = false;
+  std::vector<std::string> notes;
   for (const auto& n : m->notes) {
-    noted = noted || n == "host-to-device copies not measured: " + driver.error().where + " not found: no NVIDIA driver";
+    notes.push_back(core::english(n));
+    noted = noted || notes.back() == "host-to-device copies not measured: " + driver.error().where + " not found: no NVIDIA driver";
   }
-  EXPECT_TRUE(noted) << fmt::format("{}", fmt::join(m->notes, " | "));
+  EXPECT_TRUE(noted) << fmt::format("{}", fmt::join(notes, " | "));
   const Stage* h2d = nullptr;
   for (const auto& s : m->stages) h2d = s.name == kHostToDevice ? &s : h2d;
   ASSERT_NE(h2d, nullptr);
   EXPECT_EQ(h2d->origin, Origin::kEstimated);
-  EXPECT_NE(h2d->detail.find("this machine's GPU link, PCIe gen 3 x8"), std::string::npos) << h2d->detail;
+  EXPECT_NE(core::english(h2d->detail).find("this machine's GPU link, PCIe gen 3 x8"), std::string::npos) << core::english(h2d->detail);
 }
 
 // A JPEG cut in half keeps a valid header but fails its full decode, as
@@ -170,7 +172,7 @@ TEST(PipelineE2E, OneTruncatedJpegIsCountedNotAVerdict) {
     in.demand = demand_of(1e7);
     in.measured = *m;
     const Report r = build_report(in);
-    const std::string text = render_text(r, 1000);  // the words searched for, on one line
+    const std::string text = render_text(r, "en", 1000);  // the words searched for, on one line
     ASSERT_NE(find_stage(r.barrel, kDecode), nullptr) << text;
     EXPECT_GT(find_stage(r.barrel, kDecode)->samples_per_s, 0) << text;
     // The GPU's demand (1e7/s) is far above any CPU stave, so dropping the
@@ -182,7 +184,7 @@ TEST(PipelineE2E, OneTruncatedJpegIsCountedNotAVerdict) {
     if (input == "shards") {
       EXPECT_EQ(m->decode_failures, 1u) << text;
       EXPECT_NE(text.find("1 of 12 sampled image(s) failed to decode and were skipped"), std::string::npos) << text;
-      EXPECT_EQ(render_json(r)["measurement"]["decode_failures"], 1);
+      EXPECT_EQ(render_json(r, "en")["measurement"]["decode_failures"], 1);
     } else {
       EXPECT_NE(text.find("1 file(s) are not decodable JPEGs"), std::string::npos) << text;
     }
@@ -222,11 +224,11 @@ TEST(PipelineE2E, TfRecordShardsAreStreamedAndDecodedFromTheirExamples) {
   EXPECT_FALSE(m->tfrecord_samples_per_s);  // already TFRecord: no pack what-if
   ASSERT_FALSE(m->stages.empty());
   EXPECT_EQ(m->stages[0].name, kStorage);
-  EXPECT_NE(m->stages[0].detail.find("records"), std::string::npos);
+  EXPECT_NE(core::english(m->stages[0].detail).find("records"), std::string::npos);
   EXPECT_GT(m->decode_per_core, 0);
   EXPECT_GT(m->avg_sample_bytes, 1000);
   EXPECT_EQ(m->files_sampled, packed->shard_paths.size());
-  for (const auto& n : m->notes) EXPECT_EQ(n.find("TFRecord read"), std::string::npos) << n;  // no index read as a shard
+  for (const auto& n : m->notes) EXPECT_EQ(core::english(n).find("TFRecord read"), std::string::npos) << core::english(n);  // no index read as a shard
 }
 
 TEST(PipelineE2E, MissingOrEmptyDirectoryIsAClearError) {

@@ -21,13 +21,14 @@ struct InLanguage {
   ~InLanguage() { core::i18n::set_language("en"); }
 };
 
-// The report of the fixed run, built in the current language (the stage
-// details use the messages measure.cpp and demand.cpp print).
+// The report of the fixed run, built once: its texts are the messages
+// measure.cpp and demand.cpp build, rendered later in either language.
 Report fixed_report() {
   ReportInputs in;
   in.data_dir = "/data/imagenet/train";
   in.demand.gpu = Stage{kGpu, 1310, Origin::kEstimated,
-                        trf("{0} {1} on {2}: {3} ({4})", "ResNet-50", "fp32", "NVIDIA GeForce RTX 4090", _("scaled estimate"), "see tfrig plan")};
+                        core::Message(N_("{0} {1} on {2}: {3} ({4})"), "ResNet-50", "fp32", "NVIDIA GeForce RTX 4090",
+                                      core::Message(N_("scaled estimate")), "see tfrig plan")};
   in.demand.model_name = "ResNet-50";
   in.demand.gpu_name = "NVIDIA GeForce RTX 4090";
   in.demand.mixed_samples_per_s = 2620;
@@ -41,48 +42,54 @@ Report fixed_report() {
   m.warm_storage_samples_per_s = 9000;
   m.tfrecord_samples_per_s = 3100;
   m.stages.push_back(Stage{kStorage, 850, Origin::kMeasured,
-                           trnf("{0} files ({1}) read cold on {2} thread in {3}, {4}", "{0} files ({1}) read cold on {2} threads in {3}, {4}", 8,
-                                1700, "178 MiB", 8, core::format_seconds(2.0), "93.5 MB/s") +
-                               trf("; warm (page cache) {0:.0f} files/s", 9000.0)});
-  m.stages.push_back(Stage{kDecode, 1450, Origin::kMeasured,
-                           trnf("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
-                                "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core",
-                                8, 400, 224, 224, 8, 190.0)});
+                           core::Message("{0}{1}",
+                                         core::Message::plural(NP_("{0} files ({1}) read cold on {2} thread in {3}, {4}",
+                                                                   "{0} files ({1}) read cold on {2} threads in {3}, {4}"),
+                                                               8, 1700, "178 MiB", 8, core::seconds_message(2.0), "93.5 MB/s"),
+                                         core::Message(N_("; warm (page cache) {0:.0f} files/s"), 9000.0))});
+  m.stages.push_back(Stage{
+      kDecode, 1450, Origin::kMeasured,
+      core::Message::plural(
+          NP_("{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} thread; {4:.0f}/s on one core",
+              "{0} JPEG(s) decoded with TurboJPEG + random resized crop {1}x{2}, flip, normalise; {3} threads; {4:.0f}/s on one core"),
+          8, 400, 224, 224, 8, 190.0)});
   m.stages.push_back(Stage{kHostMemory, 52000, Origin::kMeasured,
-                           trf("memory copy at {0:.1f} GB/s (tfrig bench memory) / {1} copies of a {2} float32 sample", 9.6, 3, "588 KiB")});
+                           core::Message(N_("memory copy at {0:.1f} GB/s (tfrig bench memory) / {1} copies of a {2} float32 sample"),
+                                         9.6, 3, "588 KiB")});
   m.stages.push_back(Stage{kHostToDevice, 38000, Origin::kEstimated,
-                           trf("{0}: {1} theoretical x {2:.0f}% (ASSUMED efficiency of pinned copies)",
-                               trf("this machine's GPU link, PCIe gen {0} x{1}", 4, 16), "31.5 GB/s", 70.0)});
-  m.notes.push_back(trf("{0} file(s) are not decodable JPEGs and were left out of decode; first: {1}", 1, "/data/imagenet/train/n01440764/broken.JPEG"));
+                           core::Message(N_("{0}: {1} theoretical x {2:.0f}% (ASSUMED efficiency of pinned copies)"),
+                                         core::Message(N_("this machine's GPU link, PCIe gen {0} x{1}"), 4, 16), "31.5 GB/s", 70.0)});
+  m.notes.push_back(core::Message(N_("{0} file(s) are not decodable JPEGs and were left out of decode; first: {1}"), 1,
+                                  "/data/imagenet/train/n01440764/broken.JPEG"));
   in.available_memory_bytes = 64ull << 30;
   return build_report(std::move(in));
 }
 
 // The time and cost of 20 epochs at a rent of 0.60 per GPU-hour, each what-if on the same scale.
-std::string run_cost_text(const Report& r) {
+std::string run_cost_text(const Report& r, std::string_view language) {
   plan::GpuCandidate gpu;
   gpu.id = "rtx-4090";
   gpu.name = "NVIDIA GeForce RTX 4090";
   gpu.tdp_watts = 450;
   plan::PriceBook prices;
   prices.billing = plan::Billing::kPerMinute;
-  prices.source = "prices.yaml";
+  prices.source = core::Message("{}", "prices.yaml");
   prices.gpus["NVIDIA GeForce RTX 4090"].rent_per_gpu_hour = 0.60;
   plan::RunSpec run;
   run.epochs = 20;
-  return render_run_cost_text(cost_what_ifs(r, gpu, 1, run, prices));
+  return render_run_cost_text(cost_what_ifs(r, gpu, 1, run, prices), language);
 }
 
 TEST(PipelineI18n, ChineseReportMatchesTheReviewedGolden) {
+  const Report r = fixed_report();  // built in English: nothing in it depends on the language
   InLanguage zh("zh_CN");
-  const Report r = fixed_report();
-  const std::string text = render_text(r) + run_cost_text(r);
+  const std::string text = render_text(r, "zh_CN") + run_cost_text(r, "zh_CN");
   EXPECT_TRUE(test::matches_golden(test::golden_path("pipeline/imagenet_small_files_rtx4090.zh_CN.txt"), text));
 }
 
 TEST(PipelineI18n, TheBarrelColumnsAlignWithChineseStageNames) {
   InLanguage zh("zh_CN");
-  const std::string text = render_text(fixed_report());
+  const std::string text = render_text(fixed_report(), "zh_CN");
   // Each stave's line: the name padded to 15 columns, then the rate right-aligned in 10.
   size_t rows = 0;
   for (auto line : core::split_lines(text)) {
@@ -98,10 +105,40 @@ TEST(PipelineI18n, TheBarrelColumnsAlignWithChineseStageNames) {
 }
 
 TEST(PipelineI18n, EnglishStaysTheDefault) {
-  const std::string text = render_text(fixed_report());
+  const std::string text = render_text(fixed_report(), "en");
   EXPECT_NE(text.find("The barrel (samples/s;"), std::string::npos) << text;
   EXPECT_NE(text.find("Shortest stave: storage"), std::string::npos) << text;
   EXPECT_NE(text.find("1 file(s) are not decodable JPEGs"), std::string::npos) << text;
+}
+
+// One built report renders as Chinese text and English JSON: no language
+// switch between building and rendering (issue 31 part 5).
+TEST(PipelineI18n, OneBuiltReportRendersInEitherLanguage) {
+  InLanguage zh("zh_CN");  // the reader's language
+  const Report r = fixed_report();
+  const std::string json = render_json(r, "en").dump();
+  for (unsigned char c : json) ASSERT_LT(c, 0x80) << json;
+  EXPECT_NE(json.find("1 file(s) are not decodable JPEGs and were left out of decode"), std::string::npos) << json;
+  EXPECT_NE(json.find("ResNet-50 fp32 on NVIDIA GeForce RTX 4090: scaled estimate (see tfrig plan)"), std::string::npos) << json;
+  const std::string text = render_text(r, "zh_CN");
+  EXPECT_NE(text.find("个文件不是可解码的 JPEG"), std::string::npos) << text;
+  EXPECT_NE(text.find("换算的估计值"), std::string::npos) << text;
+  EXPECT_NE(render_json(r, "zh_CN").dump(-1, ' ', false).find("个文件不是可解码的 JPEG"), std::string::npos);
+  // The run's cost: English JSON, the prices' source in the output's language.
+  plan::PriceBook prices;
+  prices.source = core::Message(N_("command line"));
+  prices.gpus["NVIDIA GeForce RTX 4090"].rent_per_gpu_hour = 0.60;
+  plan::GpuCandidate gpu;
+  gpu.id = "rtx-4090";
+  gpu.name = "NVIDIA GeForce RTX 4090";
+  plan::RunSpec run;
+  run.epochs = 20;
+  const RunCostTable t = cost_what_ifs(r, gpu, 1, run, prices);
+  const auto costs = run_cost_json(t, "en");
+  EXPECT_EQ(costs["prices_source"], "command line");
+  EXPECT_EQ(costs["rows"][0]["change"], "as measured");
+  EXPECT_EQ(run_cost_json(t, "zh_CN")["prices_source"], core::render(prices.source, "zh_CN"));
+  EXPECT_NE(core::render(prices.source, "zh_CN"), "command line");
 }
 
 // A real run: JSON stays English under a Chinese locale, and --lang zh_CN

@@ -11,12 +11,12 @@ namespace {
 Report starved_report() {
   Report r;
   // Storage delivers 350 samples/s to a GPU that takes 1,000: 35% busy.
-  r.barrel = evaluate({Stage{kStorage, 350, Origin::kMeasured, ""}, Stage{kDecode, 2000, Origin::kMeasured, ""},
-                       Stage{kGpu, 1000, Origin::kEstimated, ""}});
+  r.barrel = evaluate({Stage{kStorage, 350, Origin::kMeasured, {}}, Stage{kDecode, 2000, Origin::kMeasured, {}},
+                       Stage{kGpu, 1000, Origin::kEstimated, {}}});
   r.dataset_samples = 1281167;
   WhatIf pack;
   pack.id = "tfrecord";
-  pack.change = "pack into TFRecord";
+  pack.change = core::Message("pack into TFRecord");
   pack.predicted_utilization = 0.96;
   pack.gpu_demand = 1000;
   pack.training_rate = 960;
@@ -26,14 +26,14 @@ Report starved_report() {
   // as long (17.5% of the old demand, as it was computed once).
   WhatIf mixed;
   mixed.id = "mixed_precision";
-  mixed.change = "mixed precision (mixed_float16)";
+  mixed.change = core::Message("mixed precision (mixed_float16)");
   mixed.predicted_utilization = 0.175;
   mixed.gpu_demand = 2000;
   mixed.training_rate = 350;
   mixed.applicable = true;
   WhatIf nvme;
   nvme.id = "nvme";
-  nvme.change = "move the data to NVMe";
+  nvme.change = core::Message("move the data to NVMe");
   nvme.applicable = false;  // not measured here: no row
   r.what_ifs = {pack, nvme, mixed};
   return r;
@@ -46,7 +46,7 @@ TEST(RunCost, EachWhatIfOnTheSameScale) {
   gpu.tdp_watts = 450;
   plan::PriceBook prices;
   prices.billing = plan::Billing::kPerMinute;
-  prices.source = "test prices";
+  prices.source = core::Message("{}", "test prices");
   prices.gpus["NVIDIA GeForce RTX 4090"].rent_per_gpu_hour = 0.60;
   plan::RunSpec run;
   run.epochs = 20;
@@ -62,9 +62,9 @@ TEST(RunCost, EachWhatIfOnTheSameScale) {
   ASSERT_TRUE(t.rows[0].cost.rent_cost && t.rows[1].cost.rent_cost);
   EXPECT_NEAR(*t.rows[0].cost.rent_cost, std::ceil(samples / 350 / 60) / 60 * 0.60, 1e-9);
   EXPECT_NEAR(*t.rows[1].cost.rent_cost, std::ceil(samples / 960 / 60) / 60 * 0.60, 1e-9);
-  const std::string text = render_run_cost_text(t);
+  const std::string text = render_run_cost_text(t, "en");
   EXPECT_NE(text.find("pack into TFRecord: GPU 35% -> 96%, run 20.3 h -> 7.4 h, rented cost $12.21 -> $4.45"), std::string::npos) << text;
-  const auto j = run_cost_json(t);
+  const auto j = run_cost_json(t, "en");
   EXPECT_EQ(j["rows"][1]["id"], "tfrecord");
   EXPECT_NEAR(j["rows"][1]["gpu_utilization"].get<double>(), 0.96, 1e-12);
 }

@@ -304,7 +304,7 @@ TEST(PlanCalibrate, EveryGpuFollowsTheUsersRun) {
   ASSERT_TRUE(on_v100);
   EXPECT_NEAR(on_v100->samples_per_s, 64 / 0.402, 1e-6);
   EXPECT_EQ(on_v100->basis, "calibrated");
-  EXPECT_NE(on_v100->detail.find("calibrated on your run"), std::string::npos);
+  EXPECT_NE(core::english(on_v100->detail).find("calibrated on your run"), std::string::npos);
   const auto before = gpu_throughput(w, a100, base);
   const auto after = gpu_throughput(w, a100, *calibrated);
   ASSERT_TRUE(before && after);

@@ -181,7 +181,7 @@ TEST(Money, ExchangeRateText) {
   EXPECT_EQ(r->from, "USD");
   EXPECT_EQ(r->to, "CNY");
   EXPECT_DOUBLE_EQ(r->rate, 7.10);
-  EXPECT_NE(r->source.find("--exchange-rate"), std::string::npos);
+  EXPECT_NE(core::english(r->source).find("--exchange-rate"), std::string::npos);
   for (const char* bad : {"7.1", "USD/CNY", "USD=7.1", "USD/USD=1", "USD/CNY=-1", "USD/CNY=0", "USD/CNY=abc", "US/CNY=7", "USD/CNY=nan",
                           "USD/CNY=7.1x", "=7/USDCNY"}) {
     auto e = plan::parse_exchange_rate(bad);

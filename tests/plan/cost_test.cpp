@@ -5,7 +5,9 @@
 
 #include <cmath>
 
+#include "core/i18n.h"
 #include "plan/cost.h"
+#include "plan/cost_report.h"
 #include "plan/prices.h"
 
 namespace tfrig::plan {
@@ -132,6 +134,36 @@ TEST(Cost, NoBreakEvenWhenEnergyAloneCostsMoreThanRent) {
   RunSpec run = imagenet_epochs(1);
   const OptionCost c = cost_option(gpu("x", "X", 400), 1, exact(1000), run, prices);
   EXPECT_FALSE(c.breakeven_months);
+}
+
+// The notes and the prices' source are messages: one cost table renders as
+// English JSON and Chinese text, with no language switch between.
+TEST(Cost, NotesAndSourceRenderInEachOutputsLanguage) {
+  PriceBook prices;
+  prices.source = core::Message(N_("command line"));
+  prices.gpus["NVIDIA GeForce RTX 4090"].purchase_per_gpu = 1599;  // no server price, no --kwh: two notes
+  CostTable t;
+  t.run = imagenet_epochs(10);
+  t.prices_source = prices.source;
+  t.options.push_back(cost_option(gpu("rtx-4090", "NVIDIA GeForce RTX 4090", 450), 1, exact(1000), t.run, prices));
+  t.notes.push_back(
+      core::Message(N_("owned: written off over {0:g} years (assumed; amortization_years in the price file)"), 4.0));
+  const OptionCost& c = t.options.front();
+  ASSERT_GE(c.notes.size(), 2u);
+  EXPECT_EQ(core::english(c.notes.front()),
+            "owned: no server price given (server.purchase): the GPUs alone are amortized");
+  const auto en = cost_to_json(t, "en");
+  EXPECT_EQ(en["prices_source"], "command line");
+  EXPECT_EQ(en["options"][0]["notes"][0],
+            "owned: no server price given (server.purchase): the GPUs alone are amortized");
+  EXPECT_EQ(en["notes"][0], "owned: written off over 4 years (assumed; amortization_years in the price file)");
+  const auto zh = cost_to_json(t, "zh_CN");
+  EXPECT_EQ(zh["prices_source"], core::render(prices.source, "zh_CN"));
+  EXPECT_NE(zh["prices_source"], "command line");
+  EXPECT_NE(zh["options"][0]["notes"][0], en["options"][0]["notes"][0]);
+  const std::string text = render_cost_text(t, 10, "zh_CN");
+  EXPECT_NE(text.find(core::render(t.notes.front(), "zh_CN")), std::string::npos) << text;
+  EXPECT_EQ(text.find("written off over"), std::string::npos) << text;
 }
 
 TEST(Cost, UnpricedOptionHasTimeButNoMoney) {

@@ -54,7 +54,7 @@ TEST(PlanMeasurementVerification, AnUnverifiedSourceIsSaidWhereItsRowIsMeasured)
   const auto checked = a100_resnet50_amp(doc);
   ASSERT_TRUE(checked);
   ASSERT_EQ(checked->basis, "measured");
-  EXPECT_EQ(checked->detail.find("unverified"), std::string::npos) << checked->detail;
+  EXPECT_EQ(core::english(checked->detail).find("unverified"), std::string::npos) << core::english(checked->detail);
 
   bool marked = false;
   for (auto& s : doc["sources"]) {
@@ -67,7 +67,7 @@ TEST(PlanMeasurementVerification, AnUnverifiedSourceIsSaidWhereItsRowIsMeasured)
   const auto unchecked = a100_resnet50_amp(doc);
   ASSERT_TRUE(unchecked);
   EXPECT_EQ(unchecked->basis, "measured");
-  EXPECT_NE(unchecked->detail.find("unverified"), std::string::npos) << unchecked->detail;
+  EXPECT_NE(core::english(unchecked->detail).find("unverified"), std::string::npos) << core::english(unchecked->detail);
 
   // A source without "verified" at all counts as unverified too.
   for (auto& s : doc["sources"]) {
@@ -75,7 +75,7 @@ TEST(PlanMeasurementVerification, AnUnverifiedSourceIsSaidWhereItsRowIsMeasured)
   }
   const auto silent = a100_resnet50_amp(doc);
   ASSERT_TRUE(silent);
-  EXPECT_NE(silent->detail.find("unverified"), std::string::npos) << silent->detail;
+  EXPECT_NE(core::english(silent->detail).find("unverified"), std::string::npos) << core::english(silent->detail);
 }
 
 TEST(PlanMeasurementVerification, ABadVerificationMethodIsRefusedWithItsPlace) {

@@ -230,7 +230,7 @@ TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
   ASSERT_TRUE(t);
   EXPECT_EQ(t->basis, "estimated");
   EXPECT_NE(t->samples_per_s, 2791.0);
-  EXPECT_NE(t->detail.find("not used: XLA on (request: off)"), std::string::npos) << t->detail;
+  EXPECT_NE(core::english(t->detail).find("not used: XLA on (request: off)"), std::string::npos) << core::english(t->detail);
   Workload wx = w;
   wx.xla = true;
   const auto tx = gpu_throughput(wx, h100, xla_model);
@@ -242,7 +242,7 @@ TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
                                                                                   "TensorFlow 1.15 (NGC tensorflow:20.06-tf1-py3)")})));
   ASSERT_TRUE(tf1);
   EXPECT_EQ(tf1->basis, "estimated");
-  EXPECT_NE(tf1->detail.find("TensorFlow 1.15"), std::string::npos) << tf1->detail;
+  EXPECT_NE(core::english(tf1->detail).find("TensorFlow 1.15"), std::string::npos) << core::english(tf1->detail);
   // Batch 24 for a plan at 256: the row times the model's batch factor (> 1:
   // the step's update spread over more samples), and the detail says so.
   const auto small_row = model_of(nlohmann::json::array({with(row("mixed_float16", 2000), "batch", 24)}));
@@ -250,7 +250,7 @@ TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
   ASSERT_TRUE(tb);
   EXPECT_EQ(tb->basis, "estimated");
   EXPECT_GT(tb->samples_per_s, 2000.0);
-  EXPECT_NE(tb->detail.find("batch factor"), std::string::npos) << tb->detail;
+  EXPECT_NE(core::english(tb->detail).find("batch factor"), std::string::npos) << core::english(tb->detail);
   EXPECT_LT(tb->low, tb->samples_per_s);
   EXPECT_GT(tb->high, tb->samples_per_s);
   // Within the stated factor (2x) the row is taken as measured.
@@ -270,12 +270,12 @@ TEST(PlanMeasurements, EmbeddedXlaRowIsNotMeasuredForAPlanWithoutXla) {
   const auto t =
       gpu_throughput(model_workload("resnet50", Precision::kMixedFloat16, 256), v100, builtin_throughput_model());
   ASSERT_TRUE(t);
-  EXPECT_NE(t->samples_per_s, 1270.0) << t->detail;
+  EXPECT_NE(t->samples_per_s, 1270.0) << core::english(t->detail);
   if (t->basis == "measured") {
-    EXPECT_NE(t->detail.find("XLA off"), std::string::npos) << t->detail;
-    EXPECT_EQ(t->detail.find("nvidia-dgx-1-8x-v100-16g"), std::string::npos) << t->detail;
+    EXPECT_NE(core::english(t->detail).find("XLA off"), std::string::npos) << core::english(t->detail);
+    EXPECT_EQ(core::english(t->detail).find("nvidia-dgx-1-8x-v100-16g"), std::string::npos) << core::english(t->detail);
   } else {
-    EXPECT_NE(t->detail.find("not used"), std::string::npos) << t->detail;
+    EXPECT_NE(core::english(t->detail).find("not used"), std::string::npos) << core::english(t->detail);
   }
 }
 
@@ -308,7 +308,7 @@ TEST(PlanMeasurements, EveryTensorFlowRowHasAStackYearAndThePlanUsesTodays) {
   EXPECT_DOUBLE_EQ(today->samples_per_s, at_reference->samples_per_s);
   EXPECT_EQ(today->detail, at_reference->detail);
   EXPECT_NEAR(old->samples_per_s / today->samples_per_s, stack_factor(c, 2017.375), 1e-9);
-  EXPECT_NE(old->detail.find("2017.4"), std::string::npos) << old->detail;
+  EXPECT_NE(core::english(old->detail).find("2017.4"), std::string::npos) << core::english(old->detail);
   // A stack_year without its derivation is a bad row naming the field.
   nlohmann::json r = row("fp32", 100);
   r["stack_year"] = 2019.625;

@@ -28,14 +28,14 @@ TEST(PlanRanking, MeasuredWhereTheReferenceHasARow) {
   v100_32.memory_bytes = 32 * core::kGiB;
   const GpuChoice v100 = judge_gpu(w, v100_32, gpus);
   ASSERT_TRUE(v100.per_gpu);
-  EXPECT_EQ(v100.per_gpu->basis, "measured") << v100.per_gpu->detail;
+  EXPECT_EQ(v100.per_gpu->basis, "measured") << core::english(v100.per_gpu->detail);
   EXPECT_DOUBLE_EQ(v100.per_gpu->samples_per_s, 1276.0);
   // NVIDIA's A100 row (2375 img/s) ran TensorFlow 1.15 with XLA: no answer
   // for a TensorFlow 2 plan without XLA (issue 29).
   const GpuChoice a100 = judge_gpu(w, fixture(gpus, "a100-sxm4-40gb"), gpus);
   ASSERT_TRUE(a100.per_gpu);
   EXPECT_EQ(a100.per_gpu->basis, "estimated");
-  EXPECT_NE(a100.per_gpu->detail.find("not used: XLA on"), std::string::npos);
+  EXPECT_NE(core::english(a100.per_gpu->detail).find("not used: XLA on"), std::string::npos);
   const GpuChoice t4 = judge_gpu(w, fixture(gpus, "tesla-t4"), gpus);
   ASSERT_TRUE(t4.per_gpu);
   EXPECT_EQ(t4.per_gpu->basis, "estimated");
@@ -49,8 +49,8 @@ TEST(PlanRanking, DepthwiseCnnsAreMemoryBound) {
   const GpuChoice c = judge_gpu(w, fixture(gpus, "a100-sxm4-40gb"), gpus);
   ASSERT_TRUE(c.per_gpu);
   EXPECT_EQ(c.per_gpu->basis, "estimated");
-  EXPECT_EQ(c.per_gpu->bound, "memory") << c.per_gpu->detail;
-  EXPECT_EQ(c.per_gpu->detail.rfind("memory-bound", 0), 0u) << c.per_gpu->detail;
+  EXPECT_EQ(c.per_gpu->bound, "memory") << core::english(c.per_gpu->detail);
+  EXPECT_EQ(core::english(c.per_gpu->detail).rfind("memory-bound", 0), 0u) << core::english(c.per_gpu->detail);
   EXPECT_GT(sample_cost(w).cuda_core_flops, 0);
   EXPECT_EQ(sample_cost(model_workload("resnet50", Precision::kFp32, 1)).cuda_core_flops, 0);
   EXPECT_GT(memory_traffic_per_sample(model_workload("bert_base", Precision::kFp32, 1)),
@@ -268,7 +268,7 @@ TEST(PlanThroughput, PascalBandReachesOldStackRates) {
   // now that TensorFlow 1.x rows on P100 are among the fitted rows).
   EXPECT_LE(p100->low / p100->samples_per_s, kOldStackBandLow + 1e-9);
   EXPECT_LE(p100->low / p100->samples_per_s, v100->low / v100->samples_per_s + 1e-9);
-  EXPECT_NE(p100->detail.find("P100"), std::string::npos);
+  EXPECT_NE(core::english(p100->detail).find("P100"), std::string::npos);
 }
 
 // Issue 29: without XLA, BERT's unfused element-wise work (bias adds, GELU,
