@@ -113,7 +113,12 @@ TEST(PlanMeasurements, SeparateOptimizerOpsAreParsedAndCostMore) {
   for (const ThroughputRow& x : builtin_measurements().throughput) {
     if (!x.separate_update_ops) continue;
     ++separate_rows;
-    EXPECT_NE(x.source.find("/TensorFlow/LanguageModeling/BERT/"), std::string::npos) << x.source;
+    // NVIDIA's TF1 BERT (LAMB / AdamWeightDecay in Python ops): its own README, and OneFlow DLPerf's and the
+    // Paddle team's (PaddlePaddle/Perf) reproductions of it.
+    const bool nvidia_tf1_bert = x.source.find("/TensorFlow/LanguageModeling/BERT/") != std::string::npos ||
+                                 (x.source.find("PaddlePaddle/Perf/blob/") != std::string::npos &&
+                                  x.source.find("/Bert/OtherReports/TensorFlow/") != std::string::npos);
+    EXPECT_TRUE(nvidia_tf1_bert) << x.source;
   }
   EXPECT_GT(separate_rows, 0u);
 }
