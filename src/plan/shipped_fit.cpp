@@ -53,13 +53,22 @@ json shipped_fit_document(const Calibration& c, std::string_view fingerprint) {
 }
 
 std::optional<Calibration> shipped_calibration(std::string_view fingerprint) {
-  for (const auto& f : knowledge::embedded::kFiles) {
-    if (f.name != kFileName) continue;
-    const json doc = json::parse(f.text, nullptr, /*allow_exceptions=*/false);
-    if (!doc.is_object() || doc.value("fingerprint", std::string()) != fingerprint) return std::nullopt;
-    return doc.contains("calibration") ? calibration_from_json(doc["calibration"]) : std::nullopt;
-  }
-  return std::nullopt;
+  // Parsed once: the validation asks for every subset it fits (hundreds of times).
+  struct Shipped {
+    std::string fingerprint;
+    std::optional<Calibration> calibration;
+  };
+  static const Shipped kShipped = [] {
+    for (const auto& f : knowledge::embedded::kFiles) {
+      if (f.name != kFileName) continue;
+      const json doc = json::parse(f.text, nullptr, /*allow_exceptions=*/false);
+      if (!doc.is_object() || !doc.contains("calibration")) break;
+      return Shipped{doc.value("fingerprint", std::string()), calibration_from_json(doc["calibration"])};
+    }
+    return Shipped{};
+  }();
+  if (kShipped.fingerprint.empty() || kShipped.fingerprint != fingerprint) return std::nullopt;
+  return kShipped.calibration;
 }
 
 }  // namespace tfrig::plan

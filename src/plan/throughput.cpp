@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fnv1a.h"
 #include "core/i18n.h"
 #include "core/stats.h"
 #include "plan/catalog_adapter.h"
@@ -510,21 +511,23 @@ std::vector<RowFeatures> fit_features(std::span<const ThroughputRow> rows, std::
   return feats;
 }
 
-// FNV-1a, 64 bits, of every feature written out: numbers to 12 significant
-// digits, so that a last-bit difference between compilers does not count.
+// FNV-1a of every feature written out, a row at a time: numbers to 12
+// significant digits, so that a last-bit difference between compilers does
+// not count.
 std::string fingerprint_of(std::span<const RowFeatures> feats) {
-  std::string text;
+  core::Fnv1a hash;
+  std::string line;
   for (const RowFeatures& f : feats) {
     const Roofs& r = f.roofs;
+    line.clear();
     fmt::format_to(
-        std::back_inserter(text),
-        "{}|{}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{}|{:.12g}|{}|{}|{:.12g}\n",
+        std::back_inserter(line),
+        "{}|{}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{:.12g}|{}|{:.12g}|{}|{}|{:.12g}",
         r.family, mode_index(r.mode), r.winograd, r.dense, r.core, r.bytes, r.operand, r.kernels, r.peak, r.fp32_peak,
         r.bandwidth, r.autotune, f.measured, f.gpu_id, f.group, f.stack_year);
+    hash.add(line);
   }
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char ch : text) h = (h ^ ch) * 0x100000001b3ULL;
-  return fmt::format("fnv1a64:{:016x}:{}", h, feats.size());
+  return fmt::format("fnv1a64:{:016x}:{}", hash.h, feats.size());
 }
 
 Calibration fresh_fit(std::span<const RowFeatures> feats, bool with_band) {

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "codec/jpeg.h"
+#include "core/fnv1a.h"
 #include "core/atomic_file.h"
 #include "core/clock.h"
 #include "core/display_width.h"
@@ -245,21 +246,6 @@ std::vector<std::string> other_plan_shards(const std::string& dir, const std::st
   return out;
 }
 
-// FNV-1a, 64 bits (http://www.isthe.com/chongo/tech/comp/fnv/): not for
-// security, only to tell two plans apart.
-struct Fnv1a {
-  uint64_t h = 14695981039346656037ull;
-  void add(std::string_view s) {
-    for (unsigned char c : s) {
-      h ^= c;
-      h *= 1099511628211ull;
-    }
-    h ^= 0xff;  // a separator no text byte sequence can fake: "ab"+"c" != "a"+"bc"
-    h *= 1099511628211ull;
-  }
-  void add(uint64_t v) { add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
-};
-
 // Removes "<name>.tmp-*" and "<name>.index.json.tmp-*" left by a killed run
 // (core::AtomicWriter's temporary names), only for this slice's shards.
 void remove_stale_temps(const std::string& dir, const std::vector<std::string>& names) {
@@ -287,7 +273,7 @@ void remove_stale_temps(const std::string& dir, const std::vector<std::string>& 
 
 std::string plan_fingerprint(const Dataset& ds, const Plan& plan, const ShardPlan& shard, Compression compression,
                              Validate validate) {
-  Fnv1a f;
+  core::Fnv1a f;
   f.add(std::string_view("tfrig-pack-plan-1"));
   // Full validation can leave files out that a header check keeps: a
   // different plan. (Header-only plans keep the fingerprints they had.)

@@ -6,11 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <set>
 
+#include "core/atomic_file.h"
 #include "plan/catalog_adapter.h"
 #include "plan/measurements.h"
 #include "plan/shipped_fit.h"
@@ -37,13 +36,8 @@ TEST(PlanFit, ShippedFitIsTheFitOfTheShippedData) {
   const std::string fingerprint = fit_fingerprint(rows, gpus);
   const Calibration fresh = fresh_fit_calibration(rows, gpus);
   if (const char* out = std::getenv("TFRIG_PLAN_FIT_OUT")) {  // scripts/gen_plan_validation.sh
-    const std::string tmp = std::string(out) + ".tmp";
-    {
-      std::ofstream f(tmp);
-      f << shipped_fit_document(fresh, fingerprint).dump(2) << '\n';
-      ASSERT_TRUE(f.good()) << tmp;
-    }
-    ASSERT_EQ(std::rename(tmp.c_str(), out), 0) << out;
+    const auto written = core::write_file_atomic(out, shipped_fit_document(fresh, fingerprint).dump(2) + "\n");
+    ASSERT_TRUE(written) << written.error().to_string();
     GTEST_SKIP() << "wrote " << out << "; rebuild to embed it";
   }
   const auto shipped = shipped_calibration(fingerprint);
