@@ -432,15 +432,20 @@ TEST(PlanMachine, JudgesAnInventory) {
 
 // NVML's names as real machines print them (nvidia-smi -q -x <product_name>,
 // test fixtures): whole words decide, never a substring ("A10" in "A100").
+// The catalog row the inventory's GPU is matched to: by name (when given),
+// else by PCI device id, with the memory NVML reports.
+std::string catalog_id(const std::vector<GpuCandidate>& gpus, const char* name, uint32_t device_id, double memory_gib) {
+  inventory::Gpu g;
+  if (name != nullptr) g.name = name;
+  if (device_id != 0) g.pci_device_id = device_id;
+  if (memory_gib > 0) g.memory_total_bytes = static_cast<uint64_t>(memory_gib * static_cast<double>(core::kGiB));
+  return candidate_for(g, gpus).id;
+}
+
 TEST(PlanMachine, MatchesNvmlNamesToTheCatalogByWholeWords) {
   const auto gpus = plan_gpus_from_catalog();
   ASSERT_FALSE(gpus.empty());
-  auto id_of = [&](const char* name, uint64_t memory_gib) {
-    inventory::Gpu g;
-    g.name = name;
-    if (memory_gib > 0) g.memory_total_bytes = memory_gib * core::kGiB;
-    return candidate_for(g, gpus).id;
-  };
+  auto id_of = [&](const char* name, double memory_gib) { return catalog_id(gpus, name, 0, memory_gib); };
   EXPECT_EQ(id_of("NVIDIA A100-SXM4-80GB", 80), "a100-sxm4-80gb");
   EXPECT_EQ(id_of("NVIDIA A100-SXM4-40GB", 40), "a100-sxm4-40gb");
   EXPECT_EQ(id_of("Tesla T4", 15), "tesla-t4");
@@ -466,12 +471,7 @@ TEST(PlanMachine, MatchesNvmlNamesToTheCatalogByWholeWords) {
 // RTX 8000, "10.92GiB" for the GTX 1080 Ti).
 TEST(PlanMachine, QuadroRtx6000And8000ShareDeviceIdsAndMemoryDecides) {
   const auto gpus = plan_gpus_from_catalog();
-  auto by_id = [&](uint32_t device_id, double memory_gib) {
-    inventory::Gpu g;
-    g.pci_device_id = device_id;
-    g.memory_total_bytes = static_cast<uint64_t>(memory_gib * static_cast<double>(core::kGiB));
-    return candidate_for(g, gpus).id;
-  };
+  auto by_id = [&](uint32_t device_id, double memory_gib) { return catalog_id(gpus, nullptr, device_id, memory_gib); };
   EXPECT_EQ(by_id(0x1E30, 47.46), "quadro-rtx-8000");
   EXPECT_EQ(by_id(0x1E30, 23.6), "quadro-rtx-6000");
   EXPECT_EQ(by_id(0x1E78, 47.46), "quadro-rtx-8000");
@@ -479,12 +479,7 @@ TEST(PlanMachine, QuadroRtx6000And8000ShareDeviceIdsAndMemoryDecides) {
   EXPECT_EQ(by_id(0x1E36, 23.6), "quadro-rtx-6000");
   EXPECT_EQ(by_id(0x1B06, 10.92), "gtx-1080-ti");  // pci.ids: GP102 [GeForce GTX 1080 Ti]
   EXPECT_EQ(by_id(0x2484, 7.8), "rtx-3070");       // pci.ids: GA104 [GeForce RTX 3070]
-  auto by_name = [&](const char* name, double memory_gib) {
-    inventory::Gpu g;
-    g.name = name;
-    g.memory_total_bytes = static_cast<uint64_t>(memory_gib * static_cast<double>(core::kGiB));
-    return candidate_for(g, gpus).id;
-  };
+  auto by_name = [&](const char* name, double memory_gib) { return catalog_id(gpus, name, 0, memory_gib); };
   // The names TensorFlow's device lines give in those logs.
   EXPECT_EQ(by_name("Quadro RTX 8000", 47.46), "quadro-rtx-8000");
   EXPECT_EQ(by_name("Quadro RTX 6000", 23.6), "quadro-rtx-6000");
