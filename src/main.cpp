@@ -68,8 +68,7 @@ void apply_global_options(const CLI::App& app, const tfrig::cli::RunState& state
   // JSON, Prometheus and CSV are read by programs: their texts are English
   // unless --lang says otherwise. The process keeps the reader's language
   // (stderr, the log): each command renders its machine output's messages
-  // in the output language, and builds what is still text inside
-  // core::i18n::OutputLanguage (docs/i18n.md).
+  // in the output language (docs/i18n.md).
   if (!lang && cli::writes_machine_output(app)) core::i18n::set_output_language("en");
   if (state.global.quiet) {
     core::set_log_level(core::LogLevel::kError);

@@ -141,24 +141,24 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
       auto built = TFRIG_TRY(plan::catalog_workload(*ref, o.image_size, 0));
       w = std::move(built);
       w.model_id = "params";
-      w.display_name = trf("CNN of {} parameters", o.params);
+      w.display_name = core::Message(N_("CNN of {} parameters"), o.params);
       w.throughput_key.clear();
-      w.notes.push_back(_(
-          "activations per image are ResNet-50's (a CNN given by --params only); --keras-summary gives the real layers"));
+      w.notes.push_back(core::Message(N_(
+          "activations per image are ResNet-50's (a CNN given by --params only); --keras-summary gives the real layers")));
     } else {
       const int seq = o.seq_len > 0 ? o.seq_len : 1024;
       w.family = plan::Family::kTransformer;
       w.transformer = plan::transformer_from_params(o.params, 50257);
       w.model_id = "params";
       w.seq_len = seq;
-      w.display_name = trf("transformer of {0} parameters ({1} layers, hidden {2}, {3} heads)", o.params,
-                           w.transformer->layers, w.transformer->hidden, w.transformer->heads);
-      w.notes.push_back(_(
-          "layers, hidden size and heads derived from --params (GPT-2 shape, hidden = 64 x layers, vocabulary 50257)"));
+      w.display_name = core::Message(N_("transformer of {0} parameters ({1} layers, hidden {2}, {3} heads)"), o.params,
+                                     w.transformer->layers, w.transformer->hidden, w.transformer->heads);
+      w.notes.push_back(core::Message(N_(
+          "layers, hidden size and heads derived from --params (GPT-2 shape, hidden = 64 x layers, vocabulary 50257)")));
     }
     w.params = o.params;
     w.trainable_params = o.params;
-    w.params_source = "--params";
+    w.params_source = core::verbatim("--params");
   } else {
     auto text = TFRIG_TRY(read_text_file(o.keras_summary));
     // What the file says is wrong is malformed input (65), named by file and
@@ -325,9 +325,9 @@ core::Result<plan::DataOptions> data_options(const PlanOptions& o, plan::Workloa
     if (stats.files > 0) {
       if (!data.dataset_samples) data.dataset_samples = stats.files;
       if (!data.sample_bytes) data.sample_bytes = stats.bytes / stats.files;
-      w.notes.push_back(
-          trf("--data {0}: {1} files, {2} on average (one sample per file assumed; TFRecord shards hold many)",
-              o.data_dir, stats.files, core::format_bytes_decimal(stats.bytes / stats.files)));
+      w.notes.push_back(core::Message(
+          N_("--data {0}: {1} files, {2} on average (one sample per file assumed; TFRecord shards hold many)"),
+          o.data_dir, stats.files, core::format_bytes_decimal(stats.bytes / stats.files)));
     }
   }
   if (o.decode_rate_per_core > 0) {
@@ -351,11 +351,7 @@ core::Result<std::optional<plan::ThroughputModel>> throughput_model(const PlanOp
     model = plan::make_throughput_model(measured, catalog);
   }
   if (!o.calibrate.empty()) {
-    // The calibration's text goes into the output (notes, basis_detail): built in the output language.
-    auto calibrated = core::i18n::in_output_language(
-        [&] { return calibrated_model(o, w, catalog, model ? *model : plan::builtin_throughput_model()); });
-    if (!calibrated) return tl::unexpected(calibrated.error());
-    model = std::move(*calibrated);
+    model = TFRIG_TRY(calibrated_model(o, w, catalog, model ? *model : plan::builtin_throughput_model()));
     w.notes.push_back(model->user->text);
   }
   return model;
@@ -372,12 +368,20 @@ core::Result<std::optional<report::Report>> plan_machine(const PlanOptions& o, c
   return std::optional<report::Report>(std::move(report));
 }
 
+// The plan's JSON, its texts in the output's language (English unless --lang).
 nlohmann::json plan_json(const plan::PlanResult& result, const plan::ThroughputModel* use,
                          const std::optional<plan::CostTable>& costs) {
-  nlohmann::json j = plan::to_json(result);
-  j["calibration"] = use != nullptr && use->user ? use->user->json : nlohmann::json(nullptr);
-  j["run_cost"] =
-      costs ? nlohmann::json(plan::cost_to_json(*costs, core::i18n::output_language())) : nlohmann::json(nullptr);
+  const std::string language = core::i18n::output_language();
+  nlohmann::json j = plan::to_json(result, language);
+  j["calibration"] = nullptr;
+  if (use != nullptr && use->user) {
+    j["calibration"] = use->user->json;
+    nlohmann::json& c = j["calibration"];
+    c["text"] = core::render(use->user->text, language);
+    if (!use->user->warning.empty()) c["warning"] = core::render(use->user->warning, language);
+    c["step"]["where"] = core::render(use->user->where, language);
+  }
+  j["run_cost"] = costs ? nlohmann::json(plan::cost_to_json(*costs, language)) : nlohmann::json(nullptr);
   return j;
 }
 
@@ -388,10 +392,11 @@ std::string render_plan(const PlanOptions& o, const plan::PlanResult& result, co
   ro.all_gpus = o.all;
   ro.top = o.top;
   ro.width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
+  ro.language = core::i18n::output_language();
   if (o.format == "json") return core::json_text(plan_json(result, use, costs));
   if (o.format == "markdown") return plan::render_markdown(result, ro);
   std::string out = plan::render_text(result, ro);
-  if (costs) out += plan::render_cost_text(*costs, o.top > 0 ? o.top : 10, core::i18n::output_language(), ro.width);
+  if (costs) out += plan::render_cost_text(*costs, o.top > 0 ? o.top : 10, ro.language, ro.width);
   return core::terminal_text(out, false);  // model and file names may be foreign bytes
 }
 
@@ -401,11 +406,10 @@ void run_plan(const PlanOptions& o, RunState& state) {
     state.exit_code = kExitOk;
     return;
   }
-  // Texts that go into the output (the workload's name and notes, the plan's
-  // notes) are built in the output language (English in JSON unless --lang);
-  // input errors in the reader's. The run's cost (the price book's source,
-  // the cost notes) is messages, rendered by the output in its language.
-  auto w = core::i18n::in_output_language([&o] { return build_workload(o); });
+  // The plan's texts (the workload's name and notes, the plan's notes, the
+  // run's cost) are messages, rendered by the output in its language
+  // (English in JSON unless --lang); input errors are in the reader's.
+  auto w = build_workload(o);
   if (!w) return failure(state, w.error());
   auto data = data_options(o, *w);
   if (!data) return failure(state, data.error());
@@ -424,23 +428,20 @@ void run_plan(const PlanOptions& o, RunState& state) {
   auto machine = plan_machine(o, state.global.root);
   if (!machine) return failure(state, machine.error());
 
-  std::optional<core::i18n::OutputLanguage> texts;
-  texts.emplace();
   plan::PlanResult result = plan::make_plan(*w, catalog, rank.value_or(plan::RankBy::kPricePerformance), *data, use);
   std::optional<plan::CostTable> costs;
   if (*run) costs = plan::cost_table(result.gpus, **run, prices);
   if (*machine) {
-    const std::string where = o.snapshot.empty() ? _("this machine") : trf("snapshot {0}", o.snapshot);
-    result.machine = plan::judge_machine((*machine)->inventory, where, *w, catalog, *data, use);
+    core::Message where =
+        o.snapshot.empty() ? core::Message(N_("this machine")) : core::Message(N_("snapshot {0}"), o.snapshot);
+    result.machine = plan::judge_machine((*machine)->inventory, std::move(where), *w, catalog, *data, use);
   }
   if (o.format == "html") {
     nlohmann::json j = plan_json(result, use, costs);
-    texts.reset();
     state.exit_code = write_html_page(report::html::PageKind::kPlan, std::move(j), "tfrig plan", o.output);
     return;
   }
   const std::string out = render_plan(o, result, use, costs);
-  texts.reset();
   state.exit_code = write_output(out, o.output);
   std::fflush(stdout);
 }

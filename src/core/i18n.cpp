@@ -207,7 +207,7 @@ class PluralEval {
 
 // The language in use: one pointer, switched atomically. A probe left past
 // its deadline keeps running on a detached thread and may translate while
-// main switches the language for a machine output (ScopedLanguage); it reads
+// the language is switched (set_language; ScopedLanguage in tests); it reads
 // either the old language or the new one, never half of a switch.
 struct Active {
   std::string language = "en";

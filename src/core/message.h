@@ -93,6 +93,10 @@ struct Message {
   bool operator==(const Message& other) const;
 };
 
+// A text shown as it is in every language (a name, a line of code, an
+// address, a value read from a file): its braces are never format fields.
+inline Message verbatim(std::string text) { return Message("{}", std::move(text)); }
+
 // The message in English: the pattern (singular or plural by n) formatted.
 std::string english(const Message& m);
 // The message in a language ("zh_CN", "en"): its catalog's translation of the

@@ -15,8 +15,7 @@ constexpr const char* kDataPerf = "https://www.tensorflow.org/guide/data_perform
 constexpr const char* kTfRecordTutorial = "https://www.tensorflow.org/tutorials/load_data/tfrecord";
 constexpr const char* kMixed = "https://www.tensorflow.org/guide/mixed_precision";
 
-// A line of code or an address: shown as it is in every language.
-core::Message verbatim(std::string text) { return core::Message("{}", std::move(text)); }
+using core::verbatim;
 
 // What to do about one stage that gives the GPU less than it consumes;
 // nullopt for a stage without advice of its own.

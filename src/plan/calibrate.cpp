@@ -229,8 +229,9 @@ core::Result<StepMeasurement> parse_keras_fit_log(std::string_view text, const s
   else
     m.seconds_per_step = core::median(times);
   m.epochs_used = times.size();
-  m.lines = used.front().line == used.back().line ? trf("line {}", used.front().line)
-                                                  : trf("lines {0}-{1}", used.front().line, used.back().line);
+  m.lines = used.front().line == used.back().line
+                ? core::Message(N_("line {}"), used.front().line)
+                : core::Message(N_("lines {0}-{1}"), used.front().line, used.back().line);
   return m;
 }
 
@@ -263,7 +264,7 @@ core::Result<StepMeasurement> parse_pipeline_step(std::string_view text, const s
     StepMeasurement m;
     m.kind = "pipeline-json";
     m.seconds_per_sample = 1.0 / rate->get<double>();
-    m.lines = fmt::format("stages[{}]", i);
+    m.lines = core::verbatim(fmt::format("stages[{}]", i));
     return m;
   }
   return core::fail(ErrorCode::kParse, file + ": stages", _("no gpu stage"));
@@ -495,7 +496,7 @@ core::Status scan_trace_document(const std::string& text, size_t size, const std
 // The steps of the device "Steps" track: the GPU with the most steps (the
 // first GPU on a tie); another device's (a TPU's) when no GPU has one. Sets
 // what marks them in `m` and `where_what`; empty when no device has the track.
-std::vector<TraceStep> device_track_steps(const TraceScan& scan, StepMeasurement& m, std::string& where_what) {
+std::vector<TraceStep> device_track_steps(const TraceScan& scan, StepMeasurement& m, core::Message& where_what) {
   std::vector<TraceStep> steps;
   std::map<uint64_t, std::vector<TraceMarker>> by_pid;
   for (const TraceMarker& t : scan.device_steps) {
@@ -524,25 +525,25 @@ std::vector<TraceStep> device_track_steps(const TraceScan& scan, StepMeasurement
         pn != scan.process_names.end() ? core::printable(pn->second) : fmt::format("pid {}", best_pid);
     m.step_events = "device-steps";
     // TRANSLATORS: {0} a device of the trace, e.g. /device:GPU:0
-    where_what = trf("the 'Steps' track of {0}", process);
+    where_what = core::Message(N_("the 'Steps' track of {0}"), process);
   }
   return steps;
 }
 
 // The best marker of steps the trace has: the device's Steps track, else the
 // host's step_num events, else its train_function calls.
-std::vector<TraceStep> choose_trace_steps(const TraceScan& scan, StepMeasurement& m, std::string& where_what) {
+std::vector<TraceStep> choose_trace_steps(const TraceScan& scan, StepMeasurement& m, core::Message& where_what) {
   std::vector<TraceStep> steps;
   if (!scan.device_steps.empty()) steps = device_track_steps(scan, m, where_what);
   if (steps.empty() && !scan.step_num.empty()) {
     steps = trace_steps(scan.step_num);
     m.step_events = "host-step-num";
-    where_what = _("the events with a step_num argument");
+    where_what = core::Message(N_("the events with a step_num argument"));
   }
   if (steps.empty() && !scan.train_function.empty()) {
     steps = trace_steps(scan.train_function);
     m.step_events = "host-train-function";
-    where_what = _("the host's train_function calls");
+    where_what = core::Message(N_("the host's train_function calls"));
   }
   return steps;
 }
@@ -550,7 +551,7 @@ std::vector<TraceStep> choose_trace_steps(const TraceScan& scan, StepMeasurement
 // The step time: the median interval between step starts, without the first
 // step (it may still trace, compile or autotune) when there are more; a single
 // step's own duration otherwise.
-core::Status measure_trace_steps(const std::vector<TraceStep>& steps, const std::string& where_what,
+core::Status measure_trace_steps(const std::vector<TraceStep>& steps, const core::Message& where_what,
                                  const std::string& file, StepMeasurement& m) {
   m.steps_seen = steps.size();
   std::vector<TraceStep> used(steps.size() > 1 ? steps.begin() + 1 : steps.begin(), steps.end());
@@ -571,12 +572,13 @@ core::Status measure_trace_steps(const std::vector<TraceStep>& steps, const std:
   const size_t first = steps.size() > 1 ? 2 : 1;
   if (used.size() >= 2) {
     // TRANSLATORS: {0}-{1} the steps read, {2} how many the trace holds, {3} what marks them.
-    m.lines = trf("steps {0}-{1} of {2}, {3}: the median interval between step starts", first, steps.size(),
-                  steps.size(), where_what);
+    m.lines = core::Message(N_("steps {0}-{1} of {2}, {3}: the median interval between step starts"), first,
+                            steps.size(), steps.size(), where_what);
   } else if (steps.size() == 1) {
-    m.lines = trf("the only step of {0}: its duration (profile more steps for a steadier time)", where_what);
+    m.lines =
+        core::Message(N_("the only step of {0}: its duration (profile more steps for a steadier time)"), where_what);
   } else {
-    m.lines = trf("step 2 of 2, {0}: its duration", where_what);
+    m.lines = core::Message(N_("step 2 of 2, {0}: its duration"), where_what);
   }
   return {};
 }
@@ -597,7 +599,7 @@ core::Result<StepMeasurement> parse_trace_text(std::string text, const std::stri
   m.kind = "tf-profiler-trace";
   m.trace_without_gpu = std::none_of(scan.process_names.begin(), scan.process_names.end(),
                                      [](const auto& p) { return p.second.rfind("/device:GPU:", 0) == 0; });
-  std::string where_what;
+  core::Message where_what;
   const std::vector<TraceStep> steps = choose_trace_steps(scan, m, where_what);
   if (steps.empty()) {
     return core::fail(
@@ -667,36 +669,50 @@ bool UserCalibration::factor_extreme() const {
   return factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh;
 }
 
-std::string UserCalibration::warning() const {
-  if (!factor_extreme()) return {};
-  std::string t = trf(
-      // TRANSLATORS: {0} the factor (measured / tfrig's rate), {1} the GPU, {2} the file, {3} the lower bound (0.33), {4} the upper bound (3).
-      "the run in {2} reached {0:.2f}x tfrig's rate for this model and batch on {1}, outside {3:.2f}x-{4:g}x: "
-      "published runs never differed from tfrig's model by that much, so the run is likely not comparable with the plan",
-      factor, gpu_name, file, kCalibrationFactorLow, kCalibrationFactorHigh);
-  if (factor < 1) {
-    t += _(
-        " (a slower run: a smaller batch than --batch, a larger model or input than --model, an input pipeline the GPU waits on, "
-        "or a slower GPU than --calibrate-gpu)");
-  } else {
-    t += _(
-        " (a faster run: a larger batch than --batch, a smaller model or input than --model, or a faster GPU than --calibrate-gpu)");
-  }
-  t += _("; every GPU's rate was still scaled by it: check the log before relying on the ranking");
-  return t;
+namespace {
+
+// A sentence and the clauses that follow it (each carries its own "; " or
+// " (...)"): the parts stay messages, each translated in the output's language.
+core::Message with_clauses(core::Message sentence, const std::vector<core::Message>& clauses) {
+  for (const core::Message& c : clauses) sentence = core::Message("{0}{1}", std::move(sentence), c);
+  return sentence;
 }
 
-std::string UserCalibration::text() const {
-  std::string t = trf(
+}  // namespace
+
+core::Message UserCalibration::warning() const {
+  if (!factor_extreme()) return {};
+  const core::Message sentence(
+      // TRANSLATORS: {0} the factor (measured / tfrig's rate), {1} the GPU, {2} the file, {3} the lower bound (0.33), {4} the upper bound (3).
+      N_("the run in {2} reached {0:.2f}x tfrig's rate for this model and batch on {1}, outside {3:.2f}x-{4:g}x: "
+         "published runs never differed from tfrig's model by that much, so the run is likely not comparable with the plan"),
+      factor, gpu_name, file, kCalibrationFactorLow, kCalibrationFactorHigh);
+  const core::Message why =
+      factor < 1
+          ? core::Message(N_(
+                " (a slower run: a smaller batch than --batch, a larger model or input than --model, an input pipeline the GPU waits on, "
+                "or a slower GPU than --calibrate-gpu)"))
+          : core::Message(N_(
+                " (a faster run: a larger batch than --batch, a smaller model or input than --model, or a faster GPU than --calibrate-gpu)"));
+  return with_clauses(
+      sentence,
+      {why,
+       core::Message(N_("; every GPU's rate was still scaled by it: check the log before relying on the ranking"))});
+}
+
+core::Message UserCalibration::text() const {
+  const core::Message sentence(
       // TRANSLATORS: {0} samples/s measured, {1} the GPU, {2} the file, {3} what was read, {4} tfrig's rate before, {5} the factor.
-      "calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}",
+      N_("calibrated on your run: {0:.1f} samples/s per GPU on {1} ({2}, {3}) where tfrig gave {4:.1f}: every GPU's rate x {5:.2f}"),
       measured_samples_per_s, gpu_name, file, step.lines, model_samples_per_s, factor);
-  if (step.includes_validation) t += _("; the epoch times include validation, so the rate is a lower bound");
+  std::vector<core::Message> clauses;
+  if (step.includes_validation)
+    clauses.emplace_back(N_("; the epoch times include validation, so the rate is a lower bound"));
   if (step.trace_without_gpu) {
-    t += _(
-        "; the trace shows no GPU (a run on the CPU, or the profiler could not load CUPTI): check that the run used the GPU named");
+    clauses.emplace_back(N_(
+        "; the trace shows no GPU (a run on the CPU, or the profiler could not load CUPTI): check that the run used the GPU named"));
   }
-  return t;
+  return with_clauses(sentence, clauses);
 }
 
 core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const Workload& w, const GpuCandidate& gpu,
@@ -728,14 +744,14 @@ core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const
   c.factor = measured / before->samples_per_s;
   c.step = s;
   ThroughputModel out = base;
-  out.user =
-      RateCalibration{c.gpu_id, c.factor, c.measured_samples_per_s, c.text(), c.warning(), calibration_to_json(c)};
+  out.user = RateCalibration{c.gpu_id,    c.factor,     c.measured_samples_per_s, c.text(),
+                             c.warning(), c.step.lines, calibration_to_json(c)};
   return out;
 }
 
 nlohmann::json calibration_to_json(const UserCalibration& c) {
   nlohmann::json step = {{"kind", c.step.kind},
-                         {"where", c.step.lines},
+                         {"where", core::english(c.step.lines)},
                          {"epochs_seen", c.step.epochs_seen},
                          {"epochs_used", c.step.epochs_used},
                          {"includes_validation", c.step.includes_validation}};
@@ -759,9 +775,9 @@ nlohmann::json calibration_to_json(const UserCalibration& c) {
           {"model_basis", c.model_basis},
           {"factor", c.factor},
           {"factor_extreme", c.factor_extreme()},
-          {"warning", c.factor_extreme() ? nlohmann::json(c.warning()) : nlohmann::json(nullptr)},
+          {"warning", c.factor_extreme() ? nlohmann::json(core::english(c.warning())) : nlohmann::json(nullptr)},
           {"step", step},
-          {"text", c.text()}};
+          {"text", core::english(c.text())}};
 }
 
 }  // namespace tfrig::plan

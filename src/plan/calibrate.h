@@ -25,7 +25,7 @@ struct StepMeasurement {
   double seconds_per_sample = 0;  // Keras 2.0-2.1 "us/sample" lines, or a pipeline's rate
   size_t epochs_used = 0;         // epoch summary lines behind the median
   size_t epochs_seen = 0;
-  std::string lines;                 // "lines 12-40" of the file
+  core::Message lines;               // "lines 12-40" of the file
   bool includes_validation = false;  // the epoch's time covers its validation pass (val_ metrics on the line)
   // A Profiler trace: the step markers read ("device-steps", "host-step-num",
   // "host-train-function"), how many steps the trace holds and how many step
@@ -82,9 +82,9 @@ struct UserCalibration {
   std::string model_basis;            // "measured" | "estimated"
   double factor = 1;                  // measured / model, applied to every GPU
   StepMeasurement step;
-  bool factor_extreme() const;  // outside [kCalibrationFactorLow, kCalibrationFactorHigh]
-  std::string warning() const;  // why an extreme factor likely means the run is not comparable; empty otherwise
-  std::string text() const;     // "calibrated on your run: 412 samples/s on RTX 3060 (FILE) ..."
+  bool factor_extreme() const;    // outside [kCalibrationFactorLow, kCalibrationFactorHigh]
+  core::Message warning() const;  // why an extreme factor likely means the run is not comparable; empty otherwise
+  core::Message text() const;     // "calibrated on your run: 412 samples/s on RTX 3060 (FILE) ..."
 };
 
 // A run at less than a third or more than three times the model's rate for
@@ -107,6 +107,8 @@ double measured_rate_per_gpu(const StepMeasurement& s, uint64_t batch, int gpus)
 core::Result<ThroughputModel> calibrate_model(const ThroughputModel& base, const Workload& w, const GpuCandidate& gpu,
                                               const StepMeasurement& s, const std::string& file);
 
+// The JSON's texts in English; the plan's output renders "text", "warning"
+// and "step"."where" in its language (RateCalibration's messages).
 nlohmann::json calibration_to_json(const UserCalibration& c);
 
 }  // namespace tfrig::plan

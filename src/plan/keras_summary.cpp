@@ -256,7 +256,8 @@ void add_summary_layer(SummaryReader& r, uint64_t params, int line_no, const std
   layer.params = params;
   layer.line = line_no;
   if (!parse_shape(shape, layer) && shape.find("multiple") == std::string::npos) {
-    r.out.warnings.push_back(trf("line {0}: output shape '{1}' not understood", line_no, core::printable(shape, 60)));
+    r.out.warnings.push_back(
+        core::Message(N_("line {0}: output shape '{1}' not understood"), line_no, core::printable(shape, 60)));
   }
   r.out.layers.push_back(std::move(layer));
   r.name_texts.push_back(std::move(name_type));
@@ -348,7 +349,7 @@ core::Result<KerasSummary> parse_keras_summary(std::string_view text) {
   for (const KerasLayer& l : out.layers) sum += l.params;
   if (const auto weights = keras_weight_count(out); weights && *weights != sum) {
     out.warnings.push_back(
-        trf("the rows add up to {0} parameters, the summary's totals say {1} weights", sum, *weights));
+        core::Message(N_("the rows add up to {0} parameters, the summary's totals say {1} weights"), sum, *weights));
   }
   return std::move(r.out);
 }
@@ -373,7 +374,7 @@ namespace {
 // are not counted. A None beyond the batch counts as --seq-len (or 1, and
 // `unknown_dims` is set).
 core::Result<Layer> keras_layer(const KerasLayer& kl, int seq_len, bool& unknown_dims,
-                                std::vector<std::string>& notes) {
+                                std::vector<core::Message>& notes) {
   Layer l;
   l.name = kl.name;
   l.type = kl.type;
@@ -411,18 +412,18 @@ core::Result<Layer> keras_layer(const KerasLayer& kl, int seq_len, bool& unknown
       l.macs = kl.params * positions;
     }
   } else if (l.kind != LayerKind::kInput) {
-    notes.push_back(
-        trf("layer '{}' has no single output shape ('multiple'): its activations are not counted", kl.name));
+    notes.push_back(core::Message(
+        N_("layer '{}' has no single output shape ('multiple'): its activations are not counted"), kl.name));
   }
   if (l.kind == LayerKind::kNested) {
-    notes.push_back(trf(
-        "'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True",
+    notes.push_back(core::Message(
+        N_("'{}' is a nested model shown as one row: its inner activations are not counted; print the summary with expand_nested=True"),
         kl.name));
   }
   if (l.kind == LayerKind::kAttention) {
-    notes.push_back(
-        trf("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted",
-            kl.name));
+    notes.push_back(core::Message(
+        N_("'{}' (attention): only its output is listed; the attention scores (batch x heads x seq^2) are not counted"),
+        kl.name));
   }
   return l;
 }
@@ -432,9 +433,10 @@ core::Result<Layer> keras_layer(const KerasLayer& kl, int seq_len, bool& unknown
 core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::string_view source_name) {
   Workload w;
   w.model_id = "keras:" + std::string(source_name);
-  w.display_name = s.model_name.empty() ? std::string(source_name) : trf("{} (Keras summary)", s.model_name);
+  w.display_name = s.model_name.empty() ? core::verbatim(std::string(source_name))
+                                        : core::Message(N_("{} (Keras summary)"), s.model_name);
   w.family = Family::kCnn;
-  w.params_source = trf("Keras model.summary() of {}", source_name);
+  w.params_source = core::Message(N_("Keras model.summary() of {}"), source_name);
   uint64_t sum = 0;
   bool unknown_dims = false;
   for (const KerasLayer& kl : s.layers) {
@@ -442,7 +444,8 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
     sum += kl.params;
   }
   if (unknown_dims)
-    w.notes.push_back(_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len"));
+    w.notes.push_back(
+        core::Message(N_("some shapes have None beyond the batch (a variable length): counted as 1; pass --seq-len")));
   w.params = keras_weight_count(s).value_or(sum);  // never the printed total when it includes optimizer slots
   w.trainable_params = s.trainable_params.value_or(w.params);
   if (w.params > kMaxParams || w.trainable_params > kMaxParams) {
@@ -450,7 +453,7 @@ core::Result<Workload> keras_workload(const KerasSummary& s, int seq_len, std::s
                       trf("the totals claim {} parameters (more than 2^44): not a model that fits any GPU",
                           std::max(w.params, w.trainable_params)));
   }
-  for (const std::string& warn : s.warnings) w.notes.push_back(warn);
+  for (const core::Message& warn : s.warnings) w.notes.push_back(warn);
   // An image input gives the image side for the data defaults.
   for (const KerasLayer& kl : s.layers) {
     if (kl.shape_known && kl.shape.size() == 4 && kl.shape[1] && kl.shape[2]) {

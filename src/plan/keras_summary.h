@@ -40,7 +40,7 @@ struct KerasSummary {
   // Keras 3 on a compiled, built model: "Optimizer params: 101,782 (397.59 KB)";
   // its "Total params" then includes them (the optimizer's slots, not weights).
   std::optional<uint64_t> optimizer_params;
-  std::vector<std::string> warnings;
+  std::vector<core::Message> warnings;  // rendered by each output in its language
 };
 
 // The model's weights: trainable + non-trainable when both are printed, else

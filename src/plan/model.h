@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
+
 namespace tfrig::plan {
 
 enum class Precision { kFp32, kMixedFloat16, kMixedBfloat16 };
@@ -84,12 +86,13 @@ struct TransformerConfig {
 };
 
 struct Workload {
-  std::string model_id;      // catalog id, "keras:FILE" or "params"
-  std::string display_name;  // "ResNet-50"
+  std::string model_id;  // catalog id, "keras:FILE" or "params"
+  // Texts are messages, rendered by each output in its language.
+  core::Message display_name;  // "ResNet-50"
   Family family = Family::kCnn;
   uint64_t params = 0;
   uint64_t trainable_params = 0;
-  std::string params_source;
+  core::Message params_source;
   std::vector<Layer> layers;  // CNNs and Keras summaries: per sample
   std::optional<TransformerConfig> transformer;
   int image_size = 0;  // CNN/ViT input side
@@ -110,7 +113,7 @@ struct Workload {
   // optimizers.
   bool separate_update_ops = false;
   std::string throughput_key;  // key into the measured rates ("resnet50", "bert_large@384"); empty = none
-  std::vector<std::string> notes;
+  std::vector<core::Message> notes;
 };
 
 // Forward FLOPs per sample (2 per multiply-accumulate).

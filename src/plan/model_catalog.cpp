@@ -686,10 +686,10 @@ const CatalogModel* find_model(std::string_view name) {
 core::Result<Workload> catalog_workload(const CatalogModel& model, int image_size, int seq_len) {
   Workload w;
   w.model_id = model.id;
-  w.display_name = model.display_name;
+  w.display_name = core::verbatim(model.display_name);
   w.family = model.family;
   w.params = model.published_params;
-  w.params_source = model.params_source;
+  w.params_source = core::Message(model.params_source);  // a marked source (N_ above): translated when shown
   w.transformer = model.transformer;
   w.image_size = image_size > 0 ? image_size : model.default_image_size;
   w.seq_len = seq_len > 0 ? seq_len : model.default_seq_len;

@@ -120,7 +120,8 @@ namespace {
 
 // One stave of the machine: what it has against what the workload needs;
 // short below a ratio of 1, unknown without one.
-void add_stave(MachineVerdict& v, std::string name, std::string have, std::string need, std::optional<double> ratio) {
+void add_stave(MachineVerdict& v, std::string name, core::Message have, core::Message need,
+               std::optional<double> ratio) {
   Stave s{std::move(name), std::move(have), std::move(need), "unknown", 0};
   if (ratio) {
     s.ratio = *ratio;
@@ -145,7 +146,8 @@ std::vector<inventory::Gpu> machine_gpus(const inventory::Inventory& inv, Machin
     g.pcie_link_width_current = d.link_width_current;
     found.push_back(std::move(g));
   }
-  if (!found.empty()) v.notes.push_back(_("GPUs taken from the PCI bus (no driver data): memory is the catalog's"));
+  if (!found.empty())
+    v.notes.push_back(core::Message(N_("GPUs taken from the PCI bus (no driver data): memory is the catalog's")));
   return found;
 }
 
@@ -163,7 +165,8 @@ std::optional<GpuChoice> feeding_gpu(const MachineVerdict& v, const Workload& w,
 // without a GPU gets one stave naming the GPU it needs.
 void add_gpu_staves(MachineVerdict& v, const Workload& w, int have_gpus, const std::optional<GpuChoice>& feed) {
   if (v.gpus.empty()) {
-    add_stave(v, "GPU", _("none"), feed ? feed->gpu.name : _("a GPU that fits"), 0.0);
+    add_stave(v, "GPU", core::Message(N_("none")),
+              feed ? core::verbatim(feed->gpu.name) : core::Message(N_("a GPU that fits")), 0.0);
     return;
   }
   const GpuChoice& g = v.gpus.front();
@@ -175,19 +178,19 @@ void add_gpu_staves(MachineVerdict& v, const Workload& w, int have_gpus, const s
   // "need 0 GPUs" ok.
   const bool memory_known = g.gpu.memory_bytes > 0;
   add_stave(v, "GPU memory",
-            memory_known ? trf("{0} per GPU (largest batch {1})", core::format_bytes_binary(g.gpu.memory_bytes),
-                               g.max_batch_per_gpu)
-                         : _("unknown"),
+            memory_known ? core::Message(N_("{0} per GPU (largest batch {1})"),
+                                         core::format_bytes_binary(g.gpu.memory_bytes), g.max_batch_per_gpu)
+                         : core::Message(N_("unknown")),
             // TRANSLATORS: {0} the memory of one replica, {1} its uncertainty, {2} the batch per GPU.
-            trf("{0} (+{1} uncertainty) for batch {2} per GPU", core::format_bytes_binary(m.total_bytes),
-                core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
+            core::Message(N_("{0} (+{1} uncertainty) for batch {2} per GPU"), core::format_bytes_binary(m.total_bytes),
+                          core::format_bytes_binary(m.uncertainty_bytes), per_gpu),
             memory_known ? std::optional<double>(static_cast<double>(usable_gpu_bytes(g.gpu)) /
                                                  static_cast<double>(m.total_bytes + m.uncertainty_bytes))
                          : std::nullopt);
-  const std::string count_need = !memory_known ? _("unknown (GPU memory unknown)")
-                                 : g.fits      ? std::to_string(g.gpus_needed)
-                                               : _("none (one sample does not fit one GPU)");
-  add_stave(v, "GPU count", std::to_string(have_gpus), count_need,
+  const core::Message count_need = !memory_known ? core::Message(N_("unknown (GPU memory unknown)"))
+                                   : g.fits      ? core::verbatim(std::to_string(g.gpus_needed))
+                                                 : core::Message(N_("none (one sample does not fit one GPU)"));
+  add_stave(v, "GPU count", core::verbatim(std::to_string(have_gpus)), count_need,
             memory_known && g.fits ? std::optional<double>(static_cast<double>(have_gpus) / std::max(1, g.gpus_needed))
                                    : std::nullopt);
 }
@@ -209,16 +212,19 @@ void add_host_staves(MachineVerdict& v, const inventory::Inventory& inv, const W
   const bool rate_known = need.samples_per_s > 0;
   const bool ram_need_known = need.ram_min_bytes > 0;
   add_stave(
-      v, "CPU cores", cores ? std::to_string(*cores) : _("unknown"),
+      v, "CPU cores", cores ? core::verbatim(std::to_string(*cores)) : core::Message(N_("unknown")),
       // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
-      rate_known ? trf("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})", need.cpu_cores_needed,
-                       need.samples_per_s, need.per_core_rate, need.per_core_basis_text)
-                 : _("unknown (the GPU's rate is unknown)"),
+      rate_known
+          ? core::Message(N_("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})"), need.cpu_cores_needed,
+                          need.samples_per_s, need.per_core_rate, need.per_core_basis_text)
+          : core::Message(N_("unknown (the GPU's rate is unknown)")),
       cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed))
                           : std::nullopt);
-  add_stave(v, "RAM", inv.memory.total_bytes ? core::format_bytes_binary(*inv.memory.total_bytes) : _("unknown"),
-            ram_need_known ? trf("{0} (2 x GPU memory)", core::format_bytes_binary(need.ram_min_bytes))
-                           : _("unknown (GPU memory unknown)"),
+  add_stave(v, "RAM",
+            inv.memory.total_bytes ? core::verbatim(core::format_bytes_binary(*inv.memory.total_bytes))
+                                   : core::Message(N_("unknown")),
+            ram_need_known ? core::Message(N_("{0} (2 x GPU memory)"), core::format_bytes_binary(need.ram_min_bytes))
+                           : core::Message(N_("unknown (GPU memory unknown)")),
             inv.memory.total_bytes && ram_need_known
                 ? std::optional<double>(static_cast<double>(*inv.memory.total_bytes) /
                                         static_cast<double>(need.ram_min_bytes))
@@ -237,8 +243,9 @@ void add_pcie_stave(MachineVerdict& v, const inventory::Inventory& inv, const st
     }
   }
   if (!found.empty()) {
-    add_stave(v, "PCIe", narrowest ? trf("x{0} (narrowest GPU link)", *narrowest) : _("unknown"), _("x16 per GPU"),
-              narrowest ? std::optional<double>(*narrowest / 16.0) : std::nullopt);
+    add_stave(v, "PCIe",
+              narrowest ? core::Message(N_("x{0} (narrowest GPU link)"), *narrowest) : core::Message(N_("unknown")),
+              core::Message(N_("x16 per GPU")), narrowest ? std::optional<double>(*narrowest / 16.0) : std::nullopt);
   }
 }
 
@@ -257,12 +264,12 @@ void add_storage_staves(MachineVerdict& v, const inventory::Inventory& inv, cons
     else if (d.network)
       ratio = data.storage_separate ? 1.0 : 0.5;
     // TRANSLATORS: {0} the dataset's path, {1} the kind of disk (nvme, ssd, hdd, network, unknown).
-    add_stave(v, "storage", trf("{0} on {1}", d.path, kind),
-              _("NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)"), ratio);
+    add_stave(v, "storage", core::Message(N_("{0} on {1}"), d.path, kind),
+              core::Message(N_("NVMe (docs/guide.md: TFRecord loading is sensitive to I/O latency)")), ratio);
   }
   if (inv.storage.data_paths.empty()) {
-    v.notes.push_back(
-        _("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate"));
+    v.notes.push_back(core::Message(
+        N_("pass --data DIR to judge the disk the dataset lives on; 'tfrig bench storage' measures its rate")));
   }
 }
 
@@ -271,11 +278,11 @@ void add_storage_staves(MachineVerdict& v, const inventory::Inventory& inv, cons
 // A machine against the workload, stave by stave: its GPUs judged, then the
 // GPU memory and count, the CPU and RAM that feed them, PCIe and storage; the
 // shortest stave is the one furthest below what is needed.
-MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
+MachineVerdict judge_machine(const inventory::Inventory& inv, core::Message source, const Workload& w,
                              std::span<const GpuCandidate> catalog, const DataOptions& data,
                              const ThroughputModel* model) {
   MachineVerdict v;
-  v.source = source;
+  v.source = std::move(source);
   const std::vector<inventory::Gpu> found = machine_gpus(inv, v);
   std::vector<GpuCandidate> mine;
   for (const inventory::Gpu& g : found) mine.push_back(candidate_for(g, catalog));
@@ -285,8 +292,8 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string&
   for (const GpuCandidate& c : mine) v.gpus.push_back(judge_gpu(here, c, catalog, model));
 
   if (mine.empty()) {
-    v.notes.push_back(
-        _("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan"));
+    v.notes.push_back(core::Message(
+        N_("no NVIDIA GPU in this inventory: the staves below are judged for the top-ranked GPU of the plan")));
   }
   const std::optional<GpuChoice> feed = feeding_gpu(v, w, catalog, model);
   add_gpu_staves(v, w, have_gpus, feed);

@@ -18,19 +18,19 @@ namespace tfrig::plan {
 
 // One stave of the barrel on a real machine.
 struct Stave {
-  std::string name;  // "GPU memory", "CPU cores", "RAM", "PCIe", "GPU count", "storage"
-  std::string have;
-  std::string need;
+  std::string name;    // "GPU memory", "CPU cores", "RAM", "PCIe", "GPU count", "storage"
+  core::Message have;  // rendered by each output in its language
+  core::Message need;
   std::string verdict;  // "ok", "short", "unknown"
   double ratio = 0;     // have / need; < 1 is short
 };
 
 struct MachineVerdict {
-  std::string source;           // "this machine" or "snapshot FILE"
+  core::Message source;         // "this machine" or "snapshot FILE"
   std::vector<GpuChoice> gpus;  // this machine's GPUs, each judged
   std::vector<Stave> staves;
   std::string shortest;  // the shortest stave's name; empty when none is short
-  std::vector<std::string> notes;
+  std::vector<core::Message> notes;
 };
 
 struct PlanResult {
@@ -51,7 +51,7 @@ PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, Rank
 // name); a GPU not in the catalog becomes a candidate with its memory only.
 GpuCandidate candidate_for(const inventory::Gpu& gpu, std::span<const GpuCandidate> catalog);
 
-MachineVerdict judge_machine(const inventory::Inventory& inv, const std::string& source, const Workload& w,
+MachineVerdict judge_machine(const inventory::Inventory& inv, core::Message source, const Workload& w,
                              std::span<const GpuCandidate> catalog, const DataOptions& data,
                              const ThroughputModel* model = nullptr);
 

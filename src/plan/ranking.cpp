@@ -50,9 +50,10 @@ void size_gpu_batch(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
     c.memory = estimate_memory(w, c.batch_per_gpu);
   } else {
     c.memory = estimate_memory(w, 1);
-    c.notes.push_back(trf(
-        // TRANSLATORS: {0} the memory of one sample, {1} its uncertainty, {2} the GPU memory usable.
-        "one sample needs {0} (+{1} uncertainty) of {2} usable: needs model parallelism or sharded optimizer state (not planned here)",
+    c.notes.push_back(core::Message(
+        N_(
+            // TRANSLATORS: {0} the memory of one sample, {1} its uncertainty, {2} the GPU memory usable.
+            "one sample needs {0} (+{1} uncertainty) of {2} usable: needs model parallelism or sharded optimizer state (not planned here)"),
         core::format_bytes_binary(c.memory.total_bytes), core::format_bytes_binary(c.memory.uncertainty_bytes),
         core::format_bytes_binary(usable_gpu_bytes(gpu))));
   }
@@ -69,9 +70,10 @@ void check_requested_batch(GpuChoice& c, const Workload& w, const GpuCandidate& 
   c.requested_batch_per_gpu = asked;
   c.requested_verdict = memory_verdict(at_asked, usable_gpu_bytes(gpu));
   if (c.requested_verdict == MemoryVerdict::kBorderline) {
-    c.notes.push_back(trf(
-        // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
-        "batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}",
+    c.notes.push_back(core::Message(
+        N_(
+            // TRANSLATORS: {0} batch per GPU, {1} its memory estimate, {2} the uncertainty, {3} usable memory, {4} the largest safe batch.
+            "batch {0} per GPU is borderline: {1} fits in {3} usable only without its {2} uncertainty; the largest safe batch is {4}"),
         asked, core::format_bytes_binary(at_asked.total_bytes), core::format_bytes_binary(at_asked.uncertainty_bytes),
         core::format_bytes_binary(usable_gpu_bytes(gpu)), c.max_batch_per_gpu));
   }
@@ -100,43 +102,48 @@ void estimate_gpu_rate(GpuChoice& c, const Workload& w, const GpuCandidate& gpu,
 void add_card_notes(GpuChoice& c, const Workload& w, const GpuCandidate& gpu) {
   switch (c.tier) {
     case Tier::kEntry:
-      c.notes.push_back(_(
-          "entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models"));
+      c.notes.push_back(core::Message(N_(
+          "entry tier (docs/guide.md: T4 16 GB, RTX 3060 12 GB, RTX 4060 Ti): VRAM decides first; fine-tuning and small models")));
       break;
-    case Tier::kMainstream: c.notes.push_back(_("mainstream tier (docs/guide.md: RTX 4090 24 GB, RTX A5000)")); break;
+    case Tier::kMainstream:
+      c.notes.push_back(core::Message(N_("mainstream tier (docs/guide.md: RTX 4090 24 GB, RTX A5000)")));
+      break;
     case Tier::kEnterprise:
-      c.notes.push_back(_("enterprise tier (docs/guide.md: A100 40/80 GB, H800 with NVLink)"));
+      c.notes.push_back(core::Message(N_("enterprise tier (docs/guide.md: A100 40/80 GB, H800 with NVLink)")));
       break;
   }
   if (gpu.segment == Segment::kConsumer) {
-    c.notes.push_back(_(
-        "consumer card: best price/performance, but no ECC, not rated for 24/7 duty, no virtualization (vGPU/MIG); open-air coolers need slot spacing"));
+    c.notes.push_back(core::Message(N_(
+        "consumer card: best price/performance, but no ECC, not rated for 24/7 duty, no virtualization (vGPU/MIG); open-air coolers need slot spacing")));
   } else {
     const bool ecc = gpu.ecc.value_or(false);
     if (gpu.segment == Segment::kDatacenter) {
       c.notes.push_back(
-          ecc ? _("professional card: ECC, 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow")
-              : _("professional card: 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow"));
+          ecc ? core::Message(N_(
+                    "professional card: ECC, 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow"))
+              : core::Message(N_(
+                    "professional card: 24/7 duty rating, virtualization support; passive cooling needs server chassis airflow")));
     } else {
-      c.notes.push_back(ecc ? _("professional card: ECC, 24/7 duty rating, virtualization support")
-                            : _("professional card: 24/7 duty rating, virtualization support"));
+      c.notes.push_back(ecc ? core::Message(N_("professional card: ECC, 24/7 duty rating, virtualization support"))
+                            : core::Message(N_("professional card: 24/7 duty rating, virtualization support")));
     }
   }
   if (c.gpus_needed > 1) {
     c.notes.push_back(
         gpu.nvlink_gbs
-            ? trf("{0} GPUs: NVLink ({1:.0f} GB/s per GPU) carries the gradient all-reduce", c.gpus_needed,
-                  *gpu.nvlink_gbs)
-            : trf("{0} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the configuration guide (docs/guide.md) names as the multi-GPU bottleneck",
+            ? core::Message(N_("{0} GPUs: NVLink ({1:.0f} GB/s per GPU) carries the gradient all-reduce"),
+                            c.gpus_needed, *gpu.nvlink_gbs)
+            : core::Message(
+                  N_("{0} GPUs without NVLink: the gradient all-reduce crosses PCIe, which the configuration guide (docs/guide.md) names as the multi-GPU bottleneck"),
                   c.gpus_needed));
   }
   if (w.precision == Precision::kMixedBfloat16 && !gpu.bf16_tflops) {
-    c.notes.push_back(
-        _("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16"));
+    c.notes.push_back(core::Message(
+        N_("no bfloat16 tensor cores (before Ampere): mixed_bfloat16 runs at float32 speed; use mixed_float16")));
   }
   if (w.precision == Precision::kMixedFloat16 && !gpu.fp16_tflops) {
-    c.notes.push_back(
-        _("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0"));
+    c.notes.push_back(core::Message(
+        N_("no tensor cores: TensorFlow's mixed precision guide expects no speed-up below compute capability 7.0")));
   }
 }
 

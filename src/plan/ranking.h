@@ -37,7 +37,7 @@ struct GpuChoice {
   double est_samples_per_s_low = 0;  // its uncertainty band
   double est_samples_per_s_high = 0;
   std::optional<double> samples_per_s_per_kusd;  // per GPU, per 1000 USD of launch price
-  std::vector<std::string> notes;
+  std::vector<core::Message> notes;              // rendered by each output in its language
 };
 
 // Data-parallel scaling efficiency of n GPUs (docs/plan.md).

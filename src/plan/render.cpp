@@ -14,9 +14,17 @@ namespace tfrig::plan {
 
 namespace {
 
-// The plan still renders inside cli/plan.cpp's OutputLanguage scope: its
-// messages render in the process's language, which is the output's there.
-std::string rendered(const core::Message& m) { return core::render(m, core::i18n::language()); }
+// The plan's texts are messages, rendered in the output's language (the
+// RenderOptions' or to_json's); the renderer's own words (headings, table
+// headers) are in the process's language, the reader's.
+std::string rendered(const core::Message& m, std::string_view language) { return core::render(m, language); }
+
+std::vector<std::string> rendered(const std::vector<core::Message>& ms, std::string_view language) {
+  std::vector<std::string> out;
+  out.reserve(ms.size());
+  for (const core::Message& m : ms) out.push_back(core::render(m, language));
+  return out;
+}
 
 std::string millions(uint64_t n) {
   if (n >= 1000000000) return fmt::format("{:.2f}B", static_cast<double>(n) / 1e9);
@@ -150,20 +158,21 @@ std::vector<MemoryRow> memory_rows(const PlanResult& r) {
 namespace {
 
 // The workload: model, batch, precision, optimizer, parameters, input.
-std::string plan_text_workload(const Workload& w) {
+std::string plan_text_workload(const Workload& w, std::string_view language) {
+  const std::string name = rendered(w.display_name, language);
   std::string out;
   // TRANSLATORS: {0} the model, {1} the batch size, {2} the precision policy (mixed_float16), {3} the optimizer (adam); left as they are.
   out += w.gpus > 1 ? trnf("tfrig plan: {0}, batch {1} over {4} GPU, {2}, {3}",
-                           "tfrig plan: {0}, batch {1} over {4} GPUs, {2}, {3}", static_cast<uint64_t>(w.gpus),
-                           w.display_name, w.batch, precision_name(w.precision), optimizer_name(w.optimizer), w.gpus)
-                    : trf("tfrig plan: {0}, batch {1}, {2}, {3}", w.display_name, w.batch, precision_name(w.precision),
+                           "tfrig plan: {0}, batch {1} over {4} GPUs, {2}, {3}", static_cast<uint64_t>(w.gpus), name,
+                           w.batch, precision_name(w.precision), optimizer_name(w.optimizer), w.gpus)
+                    : trf("tfrig plan: {0}, batch {1}, {2}, {3}", name, w.batch, precision_name(w.precision),
                           optimizer_name(w.optimizer));
   out += "\n";
-  out +=
-      "  " +
-      // TRANSLATORS: {0} parameters, {1} of them trainable, {2} where the count comes from (a paper or Keras).
-      trf("{0} parameters ({1} trainable); {2}", grouped(w.params), grouped(w.trainable_params), _(w.params_source)) +
-      "\n";
+  out += "  " +
+         // TRANSLATORS: {0} parameters, {1} of them trainable, {2} where the count comes from (a paper or Keras).
+         trf("{0} parameters ({1} trainable); {2}", grouped(w.params), grouped(w.trainable_params),
+             rendered(w.params_source, language)) +
+         "\n";
   if (w.family == Family::kTransformer) {
     // TRANSLATORS: {1} is the value of --recompute (none, selective, full), left as it is.
     out += "  " + trf("sequence {0} tokens; recomputation {1}", w.seq_len, recompute_name(w.recompute)) + "\n";
@@ -234,7 +243,8 @@ std::string plan_text_server(const ServerPlan& s, const RenderOptions& o) {
   // TRANSLATORS: {0} GPUs of the model {1}.
   out += "\n" + trf("Balanced server around {0} x {1}", s.gpus, s.gpu_name) + "\n";
   core::Table st({_("part"), _("choice"), _("why")});
-  for (const ServerLine& l : s.lines) st.add_row({l.component, l.value, l.reason});
+  for (const ServerLine& l : s.lines)
+    st.add_row({rendered(l.component, o.language), rendered(l.value, o.language), rendered(l.reason, o.language)});
   out += st.render("  ", o.width);
   return out;
 }
@@ -243,9 +253,12 @@ std::string plan_text_server(const ServerPlan& s, const RenderOptions& o) {
 std::string plan_text_barrel(const MachineVerdict& m, const RenderOptions& o) {
   std::string out;
   // TRANSLATORS: the barrel (木桶效应) of the machine {0} ("this machine" or "snapshot FILE").
-  out += "\n" + trf("The barrel on {0}", m.source) + "\n";
+  out += "\n" + trf("The barrel on {0}", rendered(m.source, o.language)) + "\n";
   core::Table bt({_("stave"), _("have"), _("need"), _("verdict")});
-  for (const Stave& s : m.staves) bt.add_row({stave_text(s.name), s.have, s.need, stave_verdict_text(s.verdict)});
+  for (const Stave& s : m.staves) {
+    bt.add_row({stave_text(s.name), rendered(s.have, o.language), rendered(s.need, o.language),
+                stave_verdict_text(s.verdict)});
+  }
   out += bt.render("  ", o.width);
   const auto unknown =
       std::count_if(m.staves.begin(), m.staves.end(), [](const Stave& s) { return s.verdict == "unknown"; });
@@ -259,21 +272,21 @@ std::string plan_text_barrel(const MachineVerdict& m, const RenderOptions& o) {
   } else {
     out += "  " + _("no stave is short for this workload") + "\n";
   }
-  for (const std::string& n : m.notes) out += "  " + trf("note: {0}", n) + "\n";
+  for (const core::Message& n : m.notes) out += "  " + trf("note: {0}", rendered(n, o.language)) + "\n";
   return out;
 }
 
 // The workload's notes and the top GPU's.
-std::string plan_text_notes(const PlanResult& r) {
+std::string plan_text_notes(const PlanResult& r, std::string_view language) {
   const Workload& w = r.workload;
   std::string out;
-  std::vector<std::string> notes = w.notes;
+  std::vector<std::string> notes = rendered(w.notes, language);
   if (!r.gpus.empty() && r.gpus.front().fits) {
     const GpuChoice& top = r.gpus.front();
     // TRANSLATORS: {0} a GPU, {1} a note about it.
-    for (const std::string& n : top.notes) notes.push_back(trf("{0}: {1}", top.gpu.name, n));
+    for (const core::Message& n : top.notes) notes.push_back(trf("{0}: {1}", top.gpu.name, rendered(n, language)));
     // TRANSLATORS: {0} a GPU, {1} how its rate was found (left in English: a formula with its figures).
-    if (top.per_gpu) notes.push_back(trf("{0} rate: {1}", top.gpu.name, rendered(top.per_gpu->detail)));
+    if (top.per_gpu) notes.push_back(trf("{0} rate: {1}", top.gpu.name, rendered(top.per_gpu->detail, language)));
   }
   if (!notes.empty()) {
     out += "\n" + _("Notes") + "\n";
@@ -286,12 +299,12 @@ std::string plan_text_notes(const PlanResult& r) {
 
 // The plan as text, one section after the other.
 std::string render_text(const PlanResult& r, const RenderOptions& o) {
-  std::string out = plan_text_workload(r.workload);
+  std::string out = plan_text_workload(r.workload, o.language);
   out += plan_text_memory(r, o);
   out += plan_text_gpus(r, o);
   if (r.server) out += plan_text_server(*r.server, o);
   if (r.machine) out += plan_text_barrel(*r.machine, o);
-  out += plan_text_notes(r);
+  out += plan_text_notes(r, o.language);
   out += "\n" + _("Formulas and sources: docs/plan.md") + "\n";
   // Tables already fit; the other lines (notes, legends) wrap under their
   // own indent and list marker.
@@ -307,14 +320,14 @@ std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
     return line + "\n";
   };
   std::string out;
-  out += "# " + trf("Training server plan: {0}", w.display_name) + "\n\n";
+  out += "# " + trf("Training server plan: {0}", rendered(w.display_name, o.language)) + "\n\n";
   out +=
       "- " +
       // TRANSLATORS: {0} the batch, {1} per GPU, {2} the precision policy, {3} the optimizer (identifiers, left as they are).
       trf("Batch {0} ({1} per GPU), {2}, optimizer {3}", w.batch, r.batch_per_gpu, precision_name(w.precision),
           optimizer_name(w.optimizer)) +
       "\n";
-  out += "- " + trf("{0} parameters ({1})", grouped(w.params), _(w.params_source)) + "\n";
+  out += "- " + trf("{0} parameters ({1})", grouped(w.params), rendered(w.params_source, o.language)) + "\n";
   if (w.family == Family::kTransformer) out += "- " + trf("Sequence length {0}", w.seq_len) + "\n";
   out += "\n## " + _("GPU memory per replica") + "\n\n" + row({_("term"), _("size"), _("formula")}) +
          "| --- | ---: | --- |\n";
@@ -337,13 +350,15 @@ std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
   if (r.server) {
     out += "\n## " + trf("Server: {0} x {1}", r.server->gpus, r.server->gpu_name) + "\n\n" +
            row({_("part"), _("choice"), _("why")}) + "| --- | --- | --- |\n";
-    for (const ServerLine& l : r.server->lines) out += row({l.component, l.value, l.reason});
+    for (const ServerLine& l : r.server->lines)
+      out += row({rendered(l.component, o.language), rendered(l.value, o.language), rendered(l.reason, o.language)});
   }
   if (r.machine) {
-    out += "\n## " + trf("The barrel on {0}", r.machine->source) + "\n\n" +
+    out += "\n## " + trf("The barrel on {0}", rendered(r.machine->source, o.language)) + "\n\n" +
            row({_("stave"), _("have"), _("need"), _("verdict")}) + "| --- | --- | --- | --- |\n";
     for (const Stave& s : r.machine->staves)
-      out += row({stave_text(s.name), s.have, s.need, stave_verdict_text(s.verdict)});
+      out += row({stave_text(s.name), rendered(s.have, o.language), rendered(s.need, o.language),
+                  stave_verdict_text(s.verdict)});
     out += "\n" +
            (r.machine->shortest.empty() ? _("No stave is short.")
                                         : trf("Shortest stave: **{0}**.", stave_text(r.machine->shortest))) +
@@ -358,7 +373,7 @@ namespace {
 using nlohmann::json;
 
 // One ranked GPU: its fit, rate with its band and basis, price-performance, notes.
-json gpu_choice_json(const GpuChoice& c) {
+json gpu_choice_json(const GpuChoice& c, std::string_view language) {
   json g;
   g["id"] = c.gpu.id;
   g["name"] = c.gpu.name;
@@ -380,13 +395,14 @@ json gpu_choice_json(const GpuChoice& c) {
   g["bound"] = c.per_gpu && !c.per_gpu->bound.empty() ? json(c.per_gpu->bound) : json(nullptr);
   g["uncertainty_bytes_per_gpu"] = c.memory.uncertainty_bytes;
   g["basis"] = c.per_gpu ? c.per_gpu->basis : "estimated";
-  g["basis_detail"] = c.per_gpu ? json(rendered(c.per_gpu->detail)) : json(_("no compute figures for this GPU"));
+  g["basis_detail"] =
+      rendered(c.per_gpu ? c.per_gpu->detail : core::Message(N_("no compute figures for this GPU")), language);
   g["scaling_efficiency"] = c.scaling;
   g["samples_per_s_per_kusd"] = c.samples_per_s_per_kusd ? json(*c.samples_per_s_per_kusd) : json(nullptr);
   g["launch_price_usd"] = c.gpu.launch_price_usd ? json(*c.gpu.launch_price_usd) : json(nullptr);
   g["tier"] = tier_name(c.tier);
   g["segment"] = segment_name(c.gpu.segment);
-  g["notes"] = c.notes;
+  g["notes"] = rendered(c.notes, language);
   return g;
 }
 
@@ -420,12 +436,12 @@ json server_plan_json(const ServerPlan& s) {
 }
 
 // The barrel of a machine: its GPUs, staves and the shortest one.
-json machine_verdict_json(const MachineVerdict& m) {
+json machine_verdict_json(const MachineVerdict& m, std::string_view language) {
   json staves = json::array();
   for (const Stave& s : m.staves) {
     staves.push_back({{"name", s.name},
-                      {"have", s.have},
-                      {"need", s.need},
+                      {"have", rendered(s.have, language)},
+                      {"need", rendered(s.need, language)},
                       {"verdict", s.verdict},
                       {"ratio", s.verdict == "unknown" ? json(nullptr) : json(s.ratio)}});
   }
@@ -436,26 +452,26 @@ json machine_verdict_json(const MachineVerdict& m) {
                     {"fits", c.fits},
                     {"max_batch_per_gpu", c.max_batch_per_gpu}});
   }
-  return {{"source", m.source},
+  return {{"source", rendered(m.source, language)},
           {"gpus", std::move(mine)},
           {"staves", std::move(staves)},
           {"shortest_stave", m.shortest.empty() ? json(nullptr) : json(m.shortest)},
-          {"notes", m.notes}};
+          {"notes", rendered(m.notes, language)}};
 }
 
 }  // namespace
 
-nlohmann::json to_json(const PlanResult& r) {
+nlohmann::json to_json(const PlanResult& r, std::string_view language) {
   using nlohmann::json;
   const Workload& w = r.workload;
   json j;
   j["schema_version"] = 1;
   j["model"] = {{"id", w.model_id},
-                {"name", w.display_name},
+                {"name", rendered(w.display_name, language)},
                 {"family", family_name(w.family)},
                 {"params", w.params},
                 {"trainable_params", w.trainable_params},
-                {"params_source", _(w.params_source)},
+                {"params_source", rendered(w.params_source, language)},
                 {"image_size", w.image_size > 0 ? json(w.image_size) : json(nullptr)},
                 {"seq_len", w.seq_len > 0 ? json(w.seq_len) : json(nullptr)}};
   j["batch"] = w.batch;
@@ -480,11 +496,11 @@ nlohmann::json to_json(const PlanResult& r) {
                    {"fragmentation_bytes", m.fragmentation_bytes},
                    {"uncertainty_bytes", m.uncertainty_bytes}}}};
   json gpus = json::array();
-  for (const GpuChoice& c : r.gpus) gpus.push_back(gpu_choice_json(c));
+  for (const GpuChoice& c : r.gpus) gpus.push_back(gpu_choice_json(c, language));
   j["gpus"] = std::move(gpus);
   j["server"] = r.server ? server_plan_json(*r.server) : json(nullptr);
-  if (r.machine) j["machine"] = machine_verdict_json(*r.machine);
-  j["notes"] = w.notes;
+  if (r.machine) j["machine"] = machine_verdict_json(*r.machine, language);
+  j["notes"] = rendered(w.notes, language);
   return j;
 }
 

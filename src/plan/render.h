@@ -23,6 +23,9 @@ struct RenderOptions {
   bool all_gpus = false;                   // list GPUs that do not fit too
   size_t top = 0;                          // 0 = every GPU that fits
   size_t width = core::kDefaultTextWidth;  // columns: tables fold, lines wrap (core/text_width.h)
+  // The language of the plan's messages (notes, staves, the server's lines):
+  // the output's. The renderer's own words are in the process's, the reader's.
+  std::string language = "en";
 };
 
 std::string render_text(const PlanResult& r, const RenderOptions& o);
@@ -33,6 +36,7 @@ std::string basis_text(std::string_view basis);
 std::string rank_by_text(RankBy b);
 std::string stave_verdict_text(std::string_view verdict);
 std::string render_markdown(const PlanResult& r, const RenderOptions& o);
-nlohmann::json to_json(const PlanResult& r);
+// The plan's messages rendered in `language` (the output's: English unless --lang).
+nlohmann::json to_json(const PlanResult& r, std::string_view language);
 
 }  // namespace tfrig::plan

@@ -73,10 +73,10 @@ constexpr double kBaseWatts = 100;
 constexpr double kPsuHeadroom = 1.25;
 constexpr int kPsuWatts[] = {850, 1000, 1200, 1300, 1600, 2000};
 
-std::string duration(double seconds) {
-  if (seconds >= 3600) return trf("{:.1f} h", seconds / 3600);
-  if (seconds >= 60) return trf("{:.1f} min", seconds / 60);
-  return core::format_seconds(seconds);
+core::Message duration(double seconds) {
+  if (seconds >= 3600) return core::Message(N_("{:.1f} h"), seconds / 3600);
+  if (seconds >= 60) return core::Message(N_("{:.1f} min"), seconds / 60);
+  return core::verbatim(core::format_seconds(seconds));
 }
 
 }  // namespace
@@ -109,14 +109,14 @@ std::optional<DimmLayout> dimm_layout_for(uint64_t need, int channels, int max_d
 namespace {
 
 // What the steps of balance_server decide besides the plan's own fields: the
-// parts the table lines name in the interface's language.
+// parts the table lines name, as messages.
 struct ServerParts {
   uint64_t drive_bytes = 0;
   int nic_lanes = 0;
   const CpuClass* cpu_class = nullptr;
-  std::string dimm_text;  // the terminal's words for p.dimm_layout (JSON keeps English)
+  core::Message dimm_text;  // p.dimm_layout as a message (JSON keeps the English)
   double gpu_watts = 0;
-  std::string psu_text;
+  core::Message psu_text;
 };
 
 // CPU: decode + augment at the GPUs' rate, plus one core per GPU for the
@@ -126,12 +126,13 @@ void size_server_cpu(ServerPlan& p, const DataOptions& data) {
     p.per_core_rate = *data.decode_rate_per_core;
     p.per_core_basis =
         "measured (" + (data.decode_rate_source.empty() ? std::string("given") : data.decode_rate_source) + ")";
-    p.per_core_basis_text =
-        data.decode_rate_source.empty() ? _("measured (given)") : trf("measured ({0})", data.decode_rate_source);
+    p.per_core_basis_text = data.decode_rate_source.empty()
+                                ? core::Message(N_("measured (given)"))
+                                : core::Message(N_("measured ({0})"), data.decode_rate_source);
   } else {
     p.per_core_rate = p.image_input ? kImageDecodePerCore : kTextParsePerCore;
     p.per_core_basis = "assumed";
-    p.per_core_basis_text = C_("plan", "assumed");
+    p.per_core_basis_text = core::Message::in_context(NC_("plan", "assumed"));
   }
   p.cpu_cores_needed = static_cast<int>(std::ceil(p.samples_per_s / p.per_core_rate)) + p.gpus;
   p.cpu_cores = std::max(kGuideMinCores, p.cpu_cores_needed);
@@ -197,16 +198,17 @@ void choose_server_platform(ServerPlan& p, const GpuChoice& choice, ServerParts&
   if (layout) {
     p.ram_bytes = layout->total_bytes;
     // TRANSLATORS: {0} modules of {1} GB on {2} memory channels, {3} module(s) per channel.
-    parts.dimm_text = trnf("{0} x {1} GB DDR5 ({2} channel, {3} per channel)",
-                           "{0} x {1} GB DDR5 ({2} channels, {3} per channel)", layout->channels, layout->dimms,
-                           layout->dimm_bytes / core::kGiB, layout->channels, layout->dimms / layout->channels);
+    parts.dimm_text = core::Message::plural(
+        NP_("{0} x {1} GB DDR5 ({2} channel, {3} per channel)", "{0} x {1} GB DDR5 ({2} channels, {3} per channel)"),
+        layout->channels, layout->dimms, layout->dimm_bytes / core::kGiB, layout->channels,
+        layout->dimms / layout->channels);
     p.dimm_layout =
         fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
                     layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
   } else {
     p.ram_bytes = p.ram_min_bytes;
     p.dimm_layout = "more than one 2-socket server holds: split the job over nodes";
-    parts.dimm_text = _("more than one 2-socket server holds: split the job over nodes");
+    parts.dimm_text = core::Message(N_("more than one 2-socket server holds: split the job over nodes"));
   }
 }
 
@@ -218,62 +220,66 @@ void size_server_power(ServerPlan& p, const GpuChoice& choice, ServerParts& part
   const int redundant_supplies = static_cast<int>(std::ceil(watts / 2000.0));
   p.psu = fmt::format("{} x 2000 W (redundant server supplies)", redundant_supplies);
   // TRANSLATORS: {0} power supplies of 2000 W each.
-  parts.psu_text = trf("{0} x 2000 W (redundant server supplies)", redundant_supplies);
+  parts.psu_text = core::Message(N_("{0} x 2000 W (redundant server supplies)"), redundant_supplies);
   for (int size : kPsuWatts) {
     if (size >= watts) {
       p.psu = fmt::format("{} W", size);
-      parts.psu_text = p.psu;
+      parts.psu_text = core::verbatim(p.psu);
       break;
     }
   }
 }
 
-// The table rows `tfrig plan` prints, in the interface's language.
+// The table rows `tfrig plan` prints, as messages.
 void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts& parts) {
   const long long together = std::llround(p.samples_per_s);
-  p.lines.push_back({"GPU", fmt::format("{} x {}", p.gpus, p.gpu_name), trf("{0} samples/s together", together)});
+  p.lines.push_back({core::verbatim("GPU"), core::verbatim(fmt::format("{} x {}", p.gpus, p.gpu_name)),
+                     core::Message(N_("{0} samples/s together"), together)});
   p.lines.push_back(
       // TRANSLATORS: {0} physical cores, {1} hardware threads.
-      {"CPU", trf("{0} cores / {1} threads", p.cpu_cores, 2 * p.cpu_cores),
+      {core::verbatim("CPU"), core::Message(N_("{0} cores / {1} threads"), p.cpu_cores, 2 * p.cpu_cores),
        // TRANSLATORS: {0} samples/s of all GPUs, {1} samples/s one core decodes, {2} how that is known (assumed/measured), {3} the cores needed.
-       trf("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16", p.samples_per_s,
-           p.per_core_rate, p.per_core_basis_text, p.cpu_cores_needed)});
-  p.lines.push_back({C_("server part", "CPU class"), _(parts.cpu_class->name),
-                     parts.nic_lanes ? trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC", p.pcie_lanes)
-                                     : trf("{0} PCIe lanes: x16 per GPU, x4 per NVMe", p.pcie_lanes)});
+       core::Message(N_("{0:.0f} samples/s / {1:.0f} per core ({2}) + 1 per GPU = {3}; docs/guide.md minimum 16"),
+                     p.samples_per_s, p.per_core_rate, p.per_core_basis_text, p.cpu_cores_needed)});
+  p.lines.push_back({core::Message::in_context(NC_("server part", "CPU class")), core::Message(parts.cpu_class->name),
+                     parts.nic_lanes ? core::Message(N_("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC"), p.pcie_lanes)
+                                     : core::Message(N_("{0} PCIe lanes: x16 per GPU, x4 per NVMe"), p.pcie_lanes)});
   // TRANSLATORS: {0} the memory size, {1} its modules and channels.
-  p.lines.push_back({C_("server part", "RAM"),
-                     trf("{0} ({1})", core::format_bytes_binary(p.ram_bytes), parts.dimm_text),
-                     trf("at least 2 x total GPU memory = {0}", core::format_bytes_binary(p.ram_min_bytes))});
-  p.lines.push_back({"NVMe",
-                     // TRANSLATORS: {0} drives of {1} each, {2} in all.
-                     trf("{0} x {1} ({2} in all)", p.nvme_drives, core::format_bytes_decimal(parts.drive_bytes),
-                         core::format_bytes_decimal(p.nvme_bytes)),
-                     p.dataset_assumed
-                         // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
-                         ? trf("2 x dataset ({0} samples x {1}, assumed); reads {2}", p.dataset_samples,
-                               core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))
-                         : trf("2 x dataset ({0} samples x {1}); reads {2}", p.dataset_samples,
-                               core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))});
+  p.lines.push_back(
+      {core::Message::in_context(NC_("server part", "RAM")),
+       core::Message(N_("{0} ({1})"), core::format_bytes_binary(p.ram_bytes), parts.dimm_text),
+       core::Message(N_("at least 2 x total GPU memory = {0}"), core::format_bytes_binary(p.ram_min_bytes))});
+  p.lines.push_back(
+      {core::verbatim("NVMe"),
+       // TRANSLATORS: {0} drives of {1} each, {2} in all.
+       core::Message(N_("{0} x {1} ({2} in all)"), p.nvme_drives, core::format_bytes_decimal(parts.drive_bytes),
+                     core::format_bytes_decimal(p.nvme_bytes)),
+       p.dataset_assumed
+           // TRANSLATORS: twice the dataset of {0} samples of {1} each; {2} the read rate the GPUs pull.
+           ? core::Message(N_("2 x dataset ({0} samples x {1}, assumed); reads {2}"), p.dataset_samples,
+                           core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))
+           : core::Message(N_("2 x dataset ({0} samples x {1}); reads {2}"), p.dataset_samples,
+                           core::format_bytes_decimal(p.sample_bytes), core::format_rate(p.read_bytes_per_s))});
   if (p.network_gbits) {
-    const std::string nic_text = p.nic == "400 GbE or several NICs" ? _("400 GbE or several NICs") : p.nic;
-    p.lines.push_back(
-        {C_("server part", "Network"), nic_text,
-         trf("storage is separate: {0:.1f} Gbit/s payload + 30% headroom", p.read_bytes_per_s * 8 / 1e9)});
+    const core::Message nic_text =
+        p.nic == "400 GbE or several NICs" ? core::Message(N_("400 GbE or several NICs")) : core::verbatim(p.nic);
+    p.lines.push_back({core::Message::in_context(NC_("server part", "Network")), nic_text,
+                       core::Message(N_("storage is separate: {0:.1f} Gbit/s payload + 30% headroom"),
+                                     p.read_bytes_per_s * 8 / 1e9)});
   }
   p.lines.push_back(
-      {C_("server part", "PSU"), parts.psu_text,
+      {core::Message::in_context(NC_("server part", "PSU")), parts.psu_text,
        // TRANSLATORS: the power supply: ({0} W for the GPUs + {1} W CPU + {2} W the rest) x headroom {3} = {4} W.
-       trf("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W", parts.gpu_watts,
-           parts.cpu_class->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
+       core::Message(N_("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W"), parts.gpu_watts,
+                     parts.cpu_class->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});
   if (p.epoch_seconds > 0) {
     p.lines.push_back(
-        {C_("server part", "Epoch"), duration(p.epoch_seconds),
+        {core::Message::in_context(NC_("server part", "Epoch")), duration(p.epoch_seconds),
          p.cost_per_epoch
              ?  // TRANSLATORS: {0} the epoch's cost, {1} the price of one GPU-hour; both with their currency ("¥3.20").
-             trf("costs {0} at {1} per GPU-hour", format_money(*p.cost_per_epoch, data.price_currency),
-                 format_money(*data.price_per_gpu_hour, data.price_currency))
-             : _("--price-per-hour gives its cost")});
+             core::Message(N_("costs {0} at {1} per GPU-hour"), format_money(*p.cost_per_epoch, data.price_currency),
+                           format_money(*data.price_per_gpu_hour, data.price_currency))
+             : core::Message(N_("--price-per-hour gives its cost"))});
   }
 }
 

@@ -27,10 +27,11 @@ struct DataOptions {
   std::string price_currency = "USD";          // of price_per_gpu_hour: the output's (--currency)
 };
 
+// Rendered by each output in its language.
 struct ServerLine {
-  std::string component;  // "CPU", "RAM", ...
-  std::string value;
-  std::string reason;  // the formula with its inputs
+  core::Message component;  // "CPU", "RAM", ...
+  core::Message value;
+  core::Message reason;  // the formula with its inputs
 };
 
 struct ServerPlan {
@@ -39,10 +40,10 @@ struct ServerPlan {
   double samples_per_s = 0;
   bool image_input = false;
   double per_core_rate = 0;
-  std::string per_core_basis;       // measured | assumed
-  std::string per_core_basis_text;  // the same in the interface's language (JSON keeps per_core_basis)
-  int cpu_cores_needed = 0;         // for decode + augment + framework
-  int cpu_cores = 0;                // recommended (guide minimum 16)
+  std::string per_core_basis;         // measured | assumed
+  core::Message per_core_basis_text;  // the same as a message (JSON keeps per_core_basis)
+  int cpu_cores_needed = 0;           // for decode + augment + framework
+  int cpu_cores = 0;                  // recommended (guide minimum 16)
   std::string cpu_class;
   int pcie_lanes = 0;
   uint64_t ram_min_bytes = 0;

@@ -161,10 +161,11 @@ struct RateCalibration {
   std::string gpu_id;
   double factor = 1;
   double measured_samples_per_s = 0;  // per GPU, on gpu_id
-  std::string text;                   // for basis_detail and the plan's notes
+  core::Message text;                 // for basis_detail and the plan's notes
   // Not empty when the factor is extreme (UserCalibration::warning): the
   // plan adds it to its notes (text, JSON "notes", the HTML page).
-  std::string warning;
+  core::Message warning;
+  core::Message where;  // what of the file was read ("lines 12-40"): the JSON's step.where in the output's language
   nlohmann::json json;  // the plan JSON's "calibration"
 };
 

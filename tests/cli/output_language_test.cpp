@@ -58,36 +58,6 @@ TEST(OutputLanguage, ScopedLanguageSwitchesAndRestores) {
   core::i18n::set_language("en");
 }
 
-TEST(OutputLanguage, ABuilderThatFailsIsRunAgainInTheReadersLanguage) {
-  core::i18n::set_language("zh_CN");
-  core::i18n::set_output_language("en");
-  int runs = 0;
-  auto built = core::i18n::in_output_language([&runs] {
-    ++runs;
-    return core::Result<std::string>(_("No such file or directory"));
-  });
-  ASSERT_TRUE(built);
-  EXPECT_EQ(*built, "No such file or directory");  // the output's text, in English
-  EXPECT_EQ(runs, 1);
-  auto failed = core::i18n::in_output_language([&runs]() -> core::Result<std::string> {
-    ++runs;
-    return core::fail(core::ErrorCode::kNotFound, "x", _("No such file or directory"));
-  });
-  ASSERT_FALSE(failed);
-  EXPECT_EQ(failed.error().message, "没有该文件或目录");  // the error, in the reader's language
-  EXPECT_EQ(runs, 3);
-  EXPECT_EQ(core::i18n::language(), "zh_CN");
-  // Without an output language (no machine output) a failure is not run again.
-  core::i18n::set_output_language("");
-  auto once = core::i18n::in_output_language([&runs]() -> core::Result<std::string> {
-    ++runs;
-    return core::fail(core::ErrorCode::kNotFound, "x", _("No such file or directory"));
-  });
-  EXPECT_EQ(once.error().message, "没有该文件或目录");
-  EXPECT_EQ(runs, 4);
-  core::i18n::set_language("en");
-}
-
 TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
   const std::vector<std::vector<std::string>> commands = {
       {"doctor", "--format", "json", "--snapshot", "no-such-snapshot.json"},
@@ -102,7 +72,8 @@ TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
       {"inspect", "--json", "no-such.tfrecord"},
       {"plan", "--keras-summary", "no-such-summary.txt", "--format", "json"},
       {"plan", "--model", "resnet50", "--format", "json", "--epochs", "1", "--prices", "no-such-prices.csv"},
-      {"pipeline", "--data", "tfrecord", "--samples-per-s", "500", "--format", "json", "--epochs", "1", "--prices", "no-such-prices.csv"},
+      {"pipeline", "--data", "tfrecord", "--samples-per-s", "500", "--format", "json", "--epochs", "1", "--prices",
+       "no-such-prices.csv"},
       {"watch", "--replay", "no-such.jsonl", "--format", "json"},
       {"watch", "--replay", "no-such.jsonl", "--format", "csv"},
   };
@@ -134,7 +105,8 @@ TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"snapshot", "--root", "roots/broken", "-o", "no-such-dir/out.json"},
         std::vector<std::string>{"fleet", "--format", "json", "-o", "no-such-dir/out.json", "snapshots"},
-        std::vector<std::string>{"doctor", "--format", "json", "--snapshot", "snapshots/cpu_box_cuda13.json", "-o", "no-such-dir/out.json"}}) {
+        std::vector<std::string>{"doctor", "--format", "json", "--snapshot", "snapshots/cpu_box_cuda13.json", "-o",
+                                 "no-such-dir/out.json"}}) {
     auto write = test::run_tfrig(args, with_lang("zh_CN.UTF-8"));
     EXPECT_EQ(write.exit_code, 73) << joined(args) << "\n" << write.err;
     EXPECT_TRUE(has(write.err, "无法写入")) << joined(args) << "\n" << write.err;
@@ -143,9 +115,10 @@ TEST(OutputLanguage, InputErrorsOfMachineOutputCommandsFollowTheLocale) {
 
 TEST(OutputLanguage, ProbedJsonIsEnglishWhileTheLogFollowsTheLocale) {
   // Live probes (under --root) put their problems into the JSON; the log on stderr is the reader's.
-  for (std::vector<std::string> args : {std::vector<std::string>{"--root", "roots/broken", "doctor", "--format", "json"},
-                                        std::vector<std::string>{"--root", "roots/broken", "snapshot", "-o", "-"},
-                                        std::vector<std::string>{"--root", "roots/stack-cuda12", "doctor", "--format", "json"}}) {
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"--root", "roots/broken", "doctor", "--format", "json"},
+        std::vector<std::string>{"--root", "roots/broken", "snapshot", "-o", "-"},
+        std::vector<std::string>{"--root", "roots/stack-cuda12", "doctor", "--format", "json"}}) {
     const std::string shown = joined(args);
     auto c = test::run_tfrig(args, with_lang("C"));
     args.insert(args.begin(), "-v");
@@ -161,7 +134,8 @@ TEST(OutputLanguage, ProbedJsonIsEnglishWhileTheLogFollowsTheLocale) {
 TEST(OutputLanguage, OtherJsonOutputsAreByteIdenticalAcrossLocalesAndTranslatedWithLang) {
   const std::vector<std::vector<std::string>> commands = {
       {"compat", "--tf", "2.15", "--driver", "470", "--gpu", "A100", "--only-given", "--format", "json"},
-      {"explain", "--format", "json", "--snapshot", "snapshots/gpu_box_two_a100_old_driver.json", "logs/tf-47058-no-binary-a100.log"},
+      {"explain", "--format", "json", "--snapshot", "snapshots/gpu_box_two_a100_old_driver.json",
+       "logs/tf-47058-no-binary-a100.log"},
       {"fleet", "--format", "json", "snapshots"},
       {"verify", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},
       {"inspect", "--json", "tfrecord/tfx__cifar10_test.tfrecord"},

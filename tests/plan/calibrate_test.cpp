@@ -39,7 +39,7 @@ TEST(PlanCalibrate, KerasIoPerceiverLog) {
   EXPECT_EQ(m->epochs_used, 9u);
   EXPECT_NEAR(m->seconds_per_step, 0.402, 1e-9);
   EXPECT_TRUE(m->includes_validation);
-  EXPECT_EQ(m->lines, "lines 4-20");
+  EXPECT_EQ(core::english(m->lines), "lines 4-20");
   EXPECT_NEAR(measured_rate_per_gpu(*m, 64, 1), 64 / 0.402, 1e-6);
 }
 
@@ -113,8 +113,9 @@ TEST(PlanCalibrate, ProfilerTraceGpuSteps2022) {
   EXPECT_EQ(m->steps_used, 1u);
   EXPECT_NEAR(m->seconds_per_step, 9008.359e-6, 1e-12);
   EXPECT_FALSE(m->trace_without_gpu);
-  EXPECT_NE(m->lines.find("'Steps' track of /device:GPU:0"), std::string::npos) << m->lines;
-  EXPECT_NE(m->lines.find("only step"), std::string::npos) << m->lines;
+  EXPECT_NE(core::english(m->lines).find("'Steps' track of /device:GPU:0"), std::string::npos)
+      << core::english(m->lines);
+  EXPECT_NE(core::english(m->lines).find("only step"), std::string::npos) << core::english(m->lines);
   EXPECT_NEAR(measured_rate_per_gpu(*m, 256, 1), 256 / 9008.359e-6, 1e-6);
 }
 
@@ -132,14 +133,15 @@ TEST(PlanCalibrate, ProfilerTraceHostTrainFunction) {
   EXPECT_EQ(m->step_events, "host-train-function");
   EXPECT_EQ(m->steps_seen, 1u);
   EXPECT_NEAR(m->seconds_per_step, 702632.675e-6, 1e-12);
-  EXPECT_NE(m->lines.find("train_function"), std::string::npos) << m->lines;
+  EXPECT_NE(core::english(m->lines).find("train_function"), std::string::npos) << core::english(m->lines);
   // The trace has no GPU: the calibration says so.
   EXPECT_TRUE(m->trace_without_gpu);
   const auto gpus = fixture_gpus();
-  auto calibrated = calibrate_model(builtin_throughput_model(), model_workload("resnet50", Precision::kFp32, 32), fixture(gpus, "rtx-3060-12gb"), *m,
-                                    "cpu.trace.json.gz");
+  auto calibrated = calibrate_model(builtin_throughput_model(), model_workload("resnet50", Precision::kFp32, 32),
+                                    fixture(gpus, "rtx-3060-12gb"), *m, "cpu.trace.json.gz");
   ASSERT_TRUE(calibrated) << calibrated.error().to_string();
-  EXPECT_NE(calibrated->user->text.find("the trace shows no GPU"), std::string::npos) << calibrated->user->text;
+  EXPECT_NE(core::english(calibrated->user->text).find("the trace shows no GPU"), std::string::npos)
+      << core::english(calibrated->user->text);
   EXPECT_EQ(calibrated->user->json["step"]["trace_has_gpu"], false);
 }
 
@@ -194,7 +196,8 @@ TEST(PlanCalibrate, ProfilerGzipJsonThatIsNotATrace) {
   auto not_array = parse_step_file(R"({"traceEvents": 5})", "x.json");
   ASSERT_FALSE(not_array);
   EXPECT_EQ(not_array.error().where, "x.json: traceEvents");
-  auto bad_time = parse_step_file(R"({"traceEvents":[{"ph":"X","pid":1,"tid":3735928559,"ts":-5,"dur":10,"name":"1"}]})", "t.json");
+  auto bad_time =
+      parse_step_file(R"({"traceEvents":[{"ph":"X","pid":1,"tid":3735928559,"ts":-5,"dur":10,"name":"1"}]})", "t.json");
   ASSERT_FALSE(bad_time);
   EXPECT_EQ(bad_time.error().where, "t.json: traceEvents[0].ts");
 }
@@ -228,8 +231,8 @@ TEST(PlanCalibrate, ProfilerTraceSeveralStepsMedianInterval) {
   EXPECT_EQ(m->steps_seen, 5u);
   EXPECT_EQ(m->steps_used, 3u);
   EXPECT_NEAR(m->seconds_per_step, 0.0105, 1e-12);
-  EXPECT_NE(m->lines.find("steps 2-5 of 5"), std::string::npos) << m->lines;
-  EXPECT_NE(m->lines.find("/device:GPU:0"), std::string::npos) << m->lines;
+  EXPECT_NE(core::english(m->lines).find("steps 2-5 of 5"), std::string::npos) << core::english(m->lines);
+  EXPECT_NE(core::english(m->lines).find("/device:GPU:0"), std::string::npos) << core::english(m->lines);
 
   // tf.profiler.experimental.Trace('train', step_num=N) on the host, two
   // events of step 2; no device track.
@@ -281,10 +284,10 @@ TEST(PlanCalibrate, ExtremeFactorWarns) {
     EXPECT_EQ(calibration_to_json(c)["warning"].is_string(), extreme) << f;
   }
   c.factor = 0.25;
-  EXPECT_NE(c.warning().find("input pipeline"), std::string::npos) << c.warning();
-  EXPECT_NE(c.warning().find("run.log"), std::string::npos) << c.warning();
+  EXPECT_NE(core::english(c.warning()).find("input pipeline"), std::string::npos) << core::english(c.warning());
+  EXPECT_NE(core::english(c.warning()).find("run.log"), std::string::npos) << core::english(c.warning());
   c.factor = 4.0;
-  EXPECT_NE(c.warning().find("larger batch"), std::string::npos) << c.warning();
+  EXPECT_NE(core::english(c.warning()).find("larger batch"), std::string::npos) << core::english(c.warning());
 }
 
 // The measured rate becomes the run's GPU's rate; every other GPU moves by
@@ -313,7 +316,8 @@ TEST(PlanCalibrate, EveryGpuFollowsTheUsersRun) {
   EXPECT_EQ(calibrated->user->json["gpu_id"], "tesla-v100-sxm2-16gb");
   // A factor within 1/3x-3x is no reason to doubt the log: no warning.
   const double factor = calibrated->user->factor;
-  EXPECT_EQ(calibrated->user->json["factor_extreme"], factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh);
+  EXPECT_EQ(calibrated->user->json["factor_extreme"],
+            factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh);
   EXPECT_EQ(calibrated->user->warning.empty(), !(factor < kCalibrationFactorLow || factor > kCalibrationFactorHigh));
   EXPECT_EQ(calibrated->user->json["step"]["includes_validation"], true);
 }
@@ -328,8 +332,8 @@ namespace {
 // is a usage error (64), a file without a step time bad data (65).
 TEST(PlanCli, CalibrateOnAKerasLog) {
   const std::string log = test::data_dir() + "/keras_fit/keras-io-perceiver-v100-epochs-1-10.log";
-  auto r = test::run_tfrig({"plan", "--model", "bert_base", "--batch", "64", "--calibrate", log, "--calibrate-gpu", "tesla-v100-sxm2-16gb",
-                            "--format", "json"});
+  auto r = test::run_tfrig({"plan", "--model", "bert_base", "--batch", "64", "--calibrate", log, "--calibrate-gpu",
+                            "tesla-v100-sxm2-16gb", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["calibration"].is_object()) << r.out.substr(0, 400);
@@ -337,12 +341,13 @@ TEST(PlanCli, CalibrateOnAKerasLog) {
   bool any_calibrated = false;
   for (const auto& g : j["gpus"]) any_calibrated = any_calibrated || g.value("basis", "") == "calibrated";
   EXPECT_TRUE(any_calibrated);
-  auto t = test::run_tfrig({"plan", "--model", "bert_base", "--batch", "64", "--calibrate", log, "--calibrate-gpu", "V100 SXM2 16GB"});
+  auto t = test::run_tfrig(
+      {"plan", "--model", "bert_base", "--batch", "64", "--calibrate", log, "--calibrate-gpu", "V100 SXM2 16GB"});
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("calibrated on your run"), std::string::npos);
   EXPECT_EQ(test::run_tfrig({"plan", "--model", "bert_base", "--calibrate", log}).exit_code, 64);
-  auto bad = test::run_tfrig({"plan", "--model", "bert_base", "--calibrate", test::data_dir() + "/keras_fit/README.md", "--calibrate-gpu",
-                              "tesla-v100-sxm2-16gb"});
+  auto bad = test::run_tfrig({"plan", "--model", "bert_base", "--calibrate", test::data_dir() + "/keras_fit/README.md",
+                              "--calibrate-gpu", "tesla-v100-sxm2-16gb"});
   EXPECT_EQ(bad.exit_code, 65);
   EXPECT_NE(bad.err.find("README.md"), std::string::npos);
 }
@@ -352,7 +357,8 @@ TEST(PlanCli, CalibrateOnAKerasLog) {
 // steps is bad data (65) naming the file.
 TEST(PlanCli, CalibrateOnAProfilerTrace) {
   const std::string trace = test::data_dir() + "/tf_profiler/ecbme4040-2022-gpu-one-step.trace.json.gz";
-  auto r = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu", "tesla-t4", "--format", "json"});
+  auto r = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu",
+                            "tesla-t4", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j["calibration"].is_object()) << r.out.substr(0, 400);
@@ -363,9 +369,11 @@ TEST(PlanCli, CalibrateOnAProfilerTrace) {
   EXPECT_NEAR(j["calibration"]["step"]["seconds_per_step"].get<double>(), 9008.359e-6, 1e-12);
   EXPECT_NEAR(j["calibration"]["measured_samples_per_s_per_gpu"].get<double>(), 256 / 9008.359e-6, 1e-6);
   bool t4_calibrated = false;
-  for (const auto& g : j["gpus"]) t4_calibrated = t4_calibrated || (g.value("id", "") == "tesla-t4" && g.value("basis", "") == "calibrated");
+  for (const auto& g : j["gpus"])
+    t4_calibrated = t4_calibrated || (g.value("id", "") == "tesla-t4" && g.value("basis", "") == "calibrated");
   EXPECT_TRUE(t4_calibrated) << r.out.substr(0, 600);
-  auto t = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu", "tesla-t4"});
+  auto t = test::run_tfrig(
+      {"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu", "tesla-t4"});
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("calibrated on your run"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("'Steps' track of /device:GPU:0"), std::string::npos) << t.out;
@@ -388,10 +396,12 @@ TEST(PlanCli, CalibrateOnAProfilerTrace) {
     if (!(space && !flat.empty() && flat.back() == ' ')) flat += space ? ' ' : ch;
   }
   EXPECT_NE(flat.find("likely not comparable with the plan"), std::string::npos) << t.out;
-  auto html = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu", "tesla-t4", "--format", "html"});
+  auto html = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--calibrate", trace, "--calibrate-gpu",
+                               "tesla-t4", "--format", "html"});
   ASSERT_EQ(html.exit_code, 0) << html.err;
   EXPECT_NE(html.out.find("likely not comparable with the plan"), std::string::npos);
-  auto none = test::run_tfrig({"plan", "--model", "resnet50", "--calibrate", test::data_dir() + "/tf_profiler/fbf-tf-hoon-cpu-no-training.trace.json.gz",
+  auto none = test::run_tfrig({"plan", "--model", "resnet50", "--calibrate",
+                               test::data_dir() + "/tf_profiler/fbf-tf-hoon-cpu-no-training.trace.json.gz",
                                "--calibrate-gpu", "tesla-t4"});
   EXPECT_EQ(none.exit_code, 65);
   EXPECT_NE(none.err.find("fbf-tf-hoon-cpu-no-training.trace.json.gz"), std::string::npos) << none.err;

@@ -98,7 +98,7 @@ TEST(KerasSummary, Keras3OptimizerParamsAreNotWeights) {
   EXPECT_EQ(s.optimizer_params, 101782u);
   EXPECT_EQ(keras_weight_count(s), 50890u);
   EXPECT_EQ(sum(s), 50890u);
-  EXPECT_TRUE(s.warnings.empty()) << s.warnings.front();
+  EXPECT_TRUE(s.warnings.empty()) << core::english(s.warnings.front());
   auto w = keras_workload(s, 0, "keras3_compiled_optimizer_params.txt");
   ASSERT_TRUE(w) << w.error().to_string();
   EXPECT_EQ(w->params, 50890u);
@@ -133,10 +133,11 @@ TEST(KerasSummary, RejectsWhatIsNotASummary) {
 
 TEST(KerasSummary, SurvivesOddInput) {
   // Overflowing counts, shapes without a close, stray box characters.
-  for (const char* text : {"Layer (type) Output Shape Param #\nx (Dense) (None, 3) 99999999999999999999999\n",
-                           "Layer (type) Output Shape Param #\nx (Dense) (None, 3 12\n",
-                           "\xe2\x94\x83 Layer\n\xe2\x94\x82 a \xe2\x94\x82\n\xe2\x94\x82\xe2\x94\x82\xe2\x94\x82 7 \xe2\x94\x82\n",
-                           "Layer (type) Output Shape Param #\nx (Dense) multiple 12\n(None, 1) 5\n"}) {
+  for (const char* text :
+       {"Layer (type) Output Shape Param #\nx (Dense) (None, 3) 99999999999999999999999\n",
+        "Layer (type) Output Shape Param #\nx (Dense) (None, 3 12\n",
+        "\xe2\x94\x83 Layer\n\xe2\x94\x82 a \xe2\x94\x82\n\xe2\x94\x82\xe2\x94\x82\xe2\x94\x82 7 \xe2\x94\x82\n",
+        "Layer (type) Output Shape Param #\nx (Dense) multiple 12\n(None, 1) 5\n"}) {
     auto s = parse_keras_summary(text);
     if (s) {
       auto w = keras_workload(*s, 0, "odd");
@@ -165,7 +166,8 @@ TEST(KerasSummary, RejectsSizesNoModelHas) {
   ASSERT_TRUE(s);
   EXPECT_FALSE(keras_workload(*s, 0, "params"));
   // Just under the bounds: the estimate saturates instead of wrapping.
-  s = parse_keras_summary("Layer (type) Output Shape Param #\na (Dense) (None, 1000000, 1000000) 10\nb (Dense) (None, 1000000, 1000000) 10\n");
+  s = parse_keras_summary(
+      "Layer (type) Output Shape Param #\na (Dense) (None, 1000000, 1000000) 10\nb (Dense) (None, 1000000, 1000000) 10\n");
   ASSERT_TRUE(s);
   w = keras_workload(*s, 0, "big");
   ASSERT_TRUE(w) << w.error().to_string();
@@ -174,7 +176,8 @@ TEST(KerasSummary, RejectsSizesNoModelHas) {
 }
 
 TEST(KerasSummary, NoneDimensionsTakeSeqLen) {
-  auto s = parse_keras_summary("Layer (type) Output Shape Param #\nemb (Embedding) (None, None, 64) 640000\nd (Dense) (None, None, 10) 650\n");
+  auto s = parse_keras_summary(
+      "Layer (type) Output Shape Param #\nemb (Embedding) (None, None, 64) 640000\nd (Dense) (None, None, 10) 650\n");
   ASSERT_TRUE(s);
   auto w = keras_workload(*s, 128, "seq");
   ASSERT_TRUE(w);

@@ -46,8 +46,9 @@ INSTANTIATE_TEST_SUITE_P(EveryModel, PlanGolden, ::testing::ValuesIn(cases()), c
 
 TEST(PlanGoldenJson, ResNet50MixedFloat16) {
   const auto gpus = test::fixture_gpus();
-  const PlanResult r = make_plan(test::model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
-  check_golden("resnet50_mixed_float16_batch256.json", to_json(r).dump(2) + "\n");
+  const PlanResult r =
+      make_plan(test::model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
+  check_golden("resnet50_mixed_float16_batch256.json", to_json(r, "en").dump(2) + "\n");
   check_golden("resnet50_mixed_float16_batch256.md", render_markdown(r, {}));
 }
 

@@ -102,8 +102,10 @@ TEST(PlanThroughput, SmallBatchesPayTheUpdateOnFewerSamples) {
   const auto gpus = fixture_gpus();
   GpuCandidate v100 = fixture(gpus, "tesla-v100-sxm2-16gb");
   v100.id = "not-measured";
-  const auto small = gpu_throughput(model_workload("bert_large", Precision::kFp32, 3), v100, builtin_throughput_model());
-  const auto large = gpu_throughput(model_workload("bert_large", Precision::kFp32, 8), v100, builtin_throughput_model());
+  const auto small =
+      gpu_throughput(model_workload("bert_large", Precision::kFp32, 3), v100, builtin_throughput_model());
+  const auto large =
+      gpu_throughput(model_workload("bert_large", Precision::kFp32, 8), v100, builtin_throughput_model());
   ASSERT_TRUE(small && large);
   EXPECT_LT(small->samples_per_s, large->samples_per_s);
   const double ratio = small->samples_per_s / large->samples_per_s;
@@ -116,7 +118,9 @@ TEST(PlanThroughput, SmallBatchesPayTheUpdateOnFewerSamples) {
   // but adds the accumulator's read and write to every batch.
   const Workload adam = model_workload("bert_large", Precision::kMixedFloat16, 64);
   EXPECT_LT(update_bytes_per_step(adam, 1024), update_bytes_per_step(adam, 1));
-  EXPECT_GT(update_bytes_per_step(adam, 1024), update_bytes_per_step(model_workload("bert_large", Precision::kMixedFloat16, 64, Optimizer::kSgd), 1) * 0.5);
+  EXPECT_GT(
+      update_bytes_per_step(adam, 1024),
+      update_bytes_per_step(model_workload("bert_large", Precision::kMixedFloat16, 64, Optimizer::kSgd), 1) * 0.5);
   // Per GPU: the batch is split over the GPUs asked for.
   Workload two = model_workload("resnet50", Precision::kFp32, 257);
   two.gpus = 2;
@@ -303,7 +307,8 @@ TEST(PlanRanking, GpusNeededFollowsMemory) {
 // google-research/bert's README reports batch 0 at 384 on a 12 GB Titan X.
 TEST(PlanRanking, BertLargeAt384DoesNotFitTwelveGigabytes) {
   const auto gpus = fixture_gpus();
-  const GpuChoice c = judge_gpu(model_workload("bert_large", Precision::kFp32, 8), fixture(gpus, "rtx-3060-12gb"), gpus);
+  const GpuChoice c =
+      judge_gpu(model_workload("bert_large", Precision::kFp32, 8), fixture(gpus, "rtx-3060-12gb"), gpus);
   EXPECT_FALSE(c.fits);
 }
 
@@ -356,9 +361,9 @@ TEST(PlanServer, BalancesTheBarrel) {
   data.price_per_gpu_hour = 2.0;
   const ServerPlan s = balance_server(w, c, data);
   EXPECT_EQ(s.gpus, 4);
-  EXPECT_GE(s.ram_bytes, 2u * 4 * 80 * core::kGiB);             // docs/guide.md: 2x GPU memory
-  EXPECT_GE(s.pcie_lanes, 64);                                   // x16 per GPU
-  EXPECT_GE(s.cpu_cores, 16);                                    // docs/guide.md: the minimum
+  EXPECT_GE(s.ram_bytes, 2u * 4 * 80 * core::kGiB);  // docs/guide.md: 2x GPU memory
+  EXPECT_GE(s.pcie_lanes, 64);                       // x16 per GPU
+  EXPECT_GE(s.cpu_cores, 16);                        // docs/guide.md: the minimum
   EXPECT_GE(s.cpu_cores_needed, static_cast<int>(s.samples_per_s / 300.0));
   ASSERT_TRUE(s.network_gbits);
   EXPECT_NEAR(s.read_bytes_per_s, s.samples_per_s * 108000.0, 1.0);
@@ -375,19 +380,23 @@ TEST(PlanServer, BalancesTheBarrel) {
 
 TEST(PlanJson, CarriesTheContract) {
   const auto gpus = fixture_gpus();
-  const PlanResult r = make_plan(model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
-  const nlohmann::json j = to_json(r);
-  for (const char* k : {"total_bytes", "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "overhead_bytes"}) {
+  const PlanResult r =
+      make_plan(model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
+  const nlohmann::json j = to_json(r, "en");
+  for (const char* k :
+       {"total_bytes", "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "overhead_bytes"}) {
     ASSERT_TRUE(j["memory"].contains(k)) << k;
     EXPECT_TRUE(j["memory"][k].is_number_unsigned()) << k;
   }
   const uint64_t parts = j["memory"]["weights_bytes"].get<uint64_t>() + j["memory"]["gradients_bytes"].get<uint64_t>() +
-                         j["memory"]["optimizer_bytes"].get<uint64_t>() + j["memory"]["activations_bytes"].get<uint64_t>() +
+                         j["memory"]["optimizer_bytes"].get<uint64_t>() +
+                         j["memory"]["activations_bytes"].get<uint64_t>() +
                          j["memory"]["overhead_bytes"].get<uint64_t>();
   EXPECT_EQ(parts, j["memory"]["total_bytes"].get<uint64_t>());
   ASSERT_EQ(j["gpus"].size(), gpus.size());
   for (const auto& g : j["gpus"]) {
-    for (const char* k : {"name", "fits", "gpus_needed", "max_batch_per_gpu", "est_samples_per_s", "basis"}) EXPECT_TRUE(g.contains(k)) << k;
+    for (const char* k : {"name", "fits", "gpus_needed", "max_batch_per_gpu", "est_samples_per_s", "basis"})
+      EXPECT_TRUE(g.contains(k)) << k;
     const std::string basis = g["basis"];
     EXPECT_TRUE(basis == "measured" || basis == "estimated") << basis;
   }
@@ -401,7 +410,8 @@ TEST(PlanCatalogAdapter, CoversTheReference) {
     EXPECT_TRUE(g.fp32_tflops || g.fp16_tflops) << g.id;
   }
   // The guide's examples are all there.
-  for (const char* id : {"tesla-t4", "rtx-3060-12gb", "rtx-4060-ti-16gb", "rtx-4090", "rtx-a5000", "a100-sxm4-80gb", "h800-sxm5"}) {
+  for (const char* id :
+       {"tesla-t4", "rtx-3060-12gb", "rtx-4060-ti-16gb", "rtx-4090", "rtx-a5000", "a100-sxm4-80gb", "h800-sxm5"}) {
     EXPECT_TRUE(std::any_of(gpus.begin(), gpus.end(), [&](const GpuCandidate& g) { return g.id == id; })) << id;
   }
 }
@@ -417,7 +427,7 @@ TEST(PlanMachine, JudgesAnInventory) {
   inv.cpu.physical_cores = 8;
   inv.memory.total_bytes = 32 * core::kGiB;
   const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
-  const MachineVerdict v = judge_machine(inv, "test", w, gpus, {});
+  const MachineVerdict v = judge_machine(inv, core::verbatim("test"), w, gpus, {});
   ASSERT_EQ(v.gpus.size(), 1u);
   EXPECT_EQ(v.gpus[0].gpu.id, "rtx-4090");
   EXPECT_FALSE(v.shortest.empty());
@@ -507,7 +517,8 @@ TEST(PlanMachine, FallsBackToPciDevices) {
   inv.pci.devices.push_back(d);
   inv.cpu.physical_cores = 32;
   inv.memory.total_bytes = 128 * core::kGiB;
-  const MachineVerdict v = judge_machine(inv, "test", model_workload("resnet50", Precision::kMixedFloat16, 128), gpus, {});
+  const MachineVerdict v =
+      judge_machine(inv, core::verbatim("test"), model_workload("resnet50", Precision::kMixedFloat16, 128), gpus, {});
   ASSERT_EQ(v.gpus.size(), 1u);
   EXPECT_EQ(v.gpus[0].gpu.id, "rtx-4090");
   EXPECT_TRUE(v.shortest.empty()) << v.shortest;
@@ -518,7 +529,8 @@ TEST(PlanMachine, NoGpuMeansTheGpuStaveIsShort) {
   inventory::Inventory inv;
   inv.cpu.physical_cores = 64;
   inv.memory.total_bytes = 512 * core::kGiB;
-  const MachineVerdict v = judge_machine(inv, "test", model_workload("bert_base", Precision::kFp32, 8), gpus, {});
+  const MachineVerdict v =
+      judge_machine(inv, core::verbatim("test"), model_workload("bert_base", Precision::kFp32, 8), gpus, {});
   EXPECT_EQ(v.shortest, "GPU");
   EXPECT_FALSE(v.notes.empty());
 }
