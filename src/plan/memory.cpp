@@ -134,30 +134,55 @@ namespace {
 uint64_t fused_layer_activation_bytes(const TransformerConfig& c, uint64_t s, uint64_t b, Precision p, Recompute r) {
   // Korthikanti et al. 2022, section 4.1, with 16-bit activations: per layer
   // s*b*h*(34 + 5*a*s/h) bytes (attention 11sbh + 5as^2b, MLP 19sbh, two
-  // layer norms 4sbh), split into e-byte tensors and 1-byte dropout masks so
-  // the same count holds at fp32: sbh*(16e + 2) + a*s^2*b*(2e + 1). XLA fuses
-  // TensorFlow's elementwise chains (GELU, dropout, softmax, layer norm) into
-  // such kernels.
-  // Except the dropout masks, as TensorFlow 2 enables XLA (auto-clustering,
-  // TF_XLA_FLAGS=--tf_xla_auto_jit=2 or tf.config.optimizer.set_jit): stateful
-  // random ops are never auto-clustered (tensorflow/compiler/jit/
-  // compilability_check_util.h, OperationFilter::allow_stateful_rng_ops:
-  // "XLA's RNG does not have the same seeding behavior as TensorFlow's RNG
-  // ... So we avoid auto-clustering stateful RNG ops"), and tf.nn.dropout
-  // draws RandomUniform in the tensor's own type. Each mask's random tensor
-  // is therefore materialised outside the clusters and held as a cluster
-  // input: e bytes per element instead of a fused 1-byte mask. (Under
-  // jit_compile=True XLA compiles the RNG too and the 1-byte mask holds;
-  // the planner cannot tell which the user runs and takes the larger.)
+  // layer norms 4sbh), split into e-byte tensors and 1-byte dropout masks:
+  // sbh*(16e + 2) + a*s^2*b*(2e + 1). XLA fuses TensorFlow's elementwise
+  // chains (GELU, dropout, softmax, layer norm) into such kernels. Three
+  // things TensorFlow's XLA (auto-clustering, TF_XLA_FLAGS=--tf_xla_auto_jit=2
+  // or tf.config.optimizer.set_jit, as NVIDIA's, Lambda's and the Model
+  // Garden's scripts turn it on) keeps beyond that count:
+  //  - the dropout masks: stateful random ops are never auto-clustered
+  //    (tensorflow/compiler/jit/compilability_check_util.h,
+  //    OperationFilter::allow_stateful_rng_ops: "XLA's RNG does not have the
+  //    same seeding behavior as TensorFlow's RNG ... So we avoid
+  //    auto-clustering stateful RNG ops"), and tf.nn.dropout draws
+  //    RandomUniform in the tensor's own type: each mask's random tensor is
+  //    materialised outside the clusters and held as a cluster input, e bytes
+  //    per element instead of a fused 1-byte mask (under jit_compile=True XLA
+  //    compiles the RNG too and the 1-byte mask holds; the planner cannot
+  //    tell which the user runs and takes the larger);
+  //  - the GELU's tanh: BERT's TensorFlow code builds the tanh GELU from ops
+  //    (google-research/bert and the Model Garden: 0.5x(1 + tanh(...))), and
+  //    XLA's instruction fusion does not duplicate an expensive producer
+  //    (tanh, exp, power, divide) into a second consumer (tensorflow/compiler/
+  //    xla/service/instruction_fusion.cc, ShouldFuse: "don't duplicate
+  //    expensive instructions"), so the tanh that the forward output and the
+  //    backward's TanhGrad both read is written once and held: one more
+  //    ffn-wide tensor beside the GELU's input and output;
+  //  - the layer norms' inputs in float32: TensorFlow 2's Keras BERT builds
+  //    its LayerNormalization layers with dtype=tf.float32 and adds the
+  //    residual in float32 ("Use float32 in keras layer norm ... for numeric
+  //    stability", NVIDIA DeepLearningExamples TensorFlow2/LanguageModeling/
+  //    BERT/official/nlp/modeling/layers/transformer.py, the Model Garden's
+  //    layer), and TensorFlow 1's AMP keeps the statistics in float32 (Mean
+  //    on the deny list, the f of the unfused count below); XLA does not
+  //    change those types, so each layer norm's gradient reads a 4-byte
+  //    input, not an e-byte one.
+  // The s^2 terms stay at e bytes: published batches of BERT-large at 384
+  // and 512 with XLA (NVIDIA's TF1 and TF2 READMEs) fit only if the softmax
+  // output and its dropout's random tensor are 16-bit under XLA, not float32
+  // as the unfused count keeps them (docs/plan.md).
   const uint64_t e = activation_element_bytes(p);
+  constexpr uint64_t f = 4;
   const uint64_t h = static_cast<uint64_t>(c.hidden), a = static_cast<uint64_t>(c.heads);
   const uint64_t ff = static_cast<uint64_t>(c.ffn);
   const uint64_t sbh = s * b * h;
   if (r == Recompute::kFull) return e * sbh;
   const uint64_t mask = c.dropout ? e : 0;
   const uint64_t attention = 5 * e * sbh + mask * sbh;
-  const uint64_t mlp = e * s * b * (h + (c.gated_mlp ? 3 : 2) * ff) + mask * sbh;
-  const uint64_t norms = 2 * e * sbh;
+  // MLP: its input and three ffn-wide tensors, the GELU's input, tanh and
+  // output (SwiGLU: gate, up and their product, as before).
+  const uint64_t mlp = e * s * b * (h + 3 * ff) + mask * sbh;
+  const uint64_t norms = 2 * f * sbh;
   uint64_t bytes = attention + mlp + norms;
   if (r == Recompute::kNone) bytes += a * s * s * b * (c.dropout ? 2 * e + mask : e);
   return bytes;
