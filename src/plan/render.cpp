@@ -408,7 +408,7 @@ json gpu_choice_json(const GpuChoice& c, std::string_view language) {
 }
 
 // The balanced server, part by part.
-json server_plan_json(const ServerPlan& s) {
+json server_plan_json(const ServerPlan& s, std::string_view language) {
   return {{"gpu", s.gpu_name},
           {"gpus", s.gpus},
           {"samples_per_s", s.samples_per_s},
@@ -420,7 +420,7 @@ json server_plan_json(const ServerPlan& s) {
           {"pcie_lanes", s.pcie_lanes},
           {"ram_min_bytes", s.ram_min_bytes},
           {"ram_bytes", s.ram_bytes},
-          {"dimm_layout", s.dimm_layout},
+          {"dimm_layout", rendered(s.dimm_layout, language)},
           {"dataset_samples", s.dataset_samples},
           {"sample_bytes", s.sample_bytes},
           {"dataset_assumed", s.dataset_assumed},
@@ -430,7 +430,7 @@ json server_plan_json(const ServerPlan& s) {
           {"network_gbits", s.network_gbits ? json(*s.network_gbits) : json(nullptr)},
           {"nic", s.nic.empty() ? json(nullptr) : json(s.nic)},
           {"psu_watts", s.psu_watts},
-          {"psu", s.psu},
+          {"psu", rendered(s.psu, language)},
           {"epoch_seconds", s.epoch_seconds},
           {"cost_per_epoch", s.cost_per_epoch ? json(*s.cost_per_epoch) : json(nullptr)},
           {"cost_currency", s.cost_per_epoch ? json(s.cost_currency) : json(nullptr)}};
@@ -499,7 +499,7 @@ nlohmann::json to_json(const PlanResult& r, std::string_view language) {
   json gpus = json::array();
   for (const GpuChoice& c : r.gpus) gpus.push_back(gpu_choice_json(c, language));
   j["gpus"] = std::move(gpus);
-  j["server"] = r.server ? server_plan_json(*r.server) : json(nullptr);
+  j["server"] = r.server ? server_plan_json(*r.server, language) : json(nullptr);
   if (r.machine) j["machine"] = machine_verdict_json(*r.machine, language);
   j["notes"] = rendered(w.notes, language);
   return j;

@@ -114,9 +114,7 @@ struct ServerParts {
   uint64_t drive_bytes = 0;
   int nic_lanes = 0;
   const CpuClass* cpu_class = nullptr;
-  core::Message dimm_text;  // p.dimm_layout as a message (JSON keeps the English)
   double gpu_watts = 0;
-  core::Message psu_text;
 };
 
 // CPU: decode + augment at the GPUs' rate, plus one core per GPU for the
@@ -198,17 +196,13 @@ void choose_server_platform(ServerPlan& p, const GpuChoice& choice, ServerParts&
   if (layout) {
     p.ram_bytes = layout->total_bytes;
     // TRANSLATORS: {0} modules of {1} GB on {2} memory channels, {3} module(s) per channel.
-    parts.dimm_text = core::Message::plural(
+    p.dimm_layout = core::Message::plural(
         NP_("{0} x {1} GB DDR5 ({2} channel, {3} per channel)", "{0} x {1} GB DDR5 ({2} channels, {3} per channel)"),
         layout->channels, layout->dimms, layout->dimm_bytes / core::kGiB, layout->channels,
         layout->dimms / layout->channels);
-    p.dimm_layout =
-        fmt::format("{} x {} GB DDR5 ({} channel{}, {} per channel)", layout->dimms, layout->dimm_bytes / core::kGiB,
-                    layout->channels, layout->channels == 1 ? "" : "s", layout->dimms / layout->channels);
   } else {
     p.ram_bytes = p.ram_min_bytes;
-    p.dimm_layout = "more than one 2-socket server holds: split the job over nodes";
-    parts.dimm_text = core::Message(N_("more than one 2-socket server holds: split the job over nodes"));
+    p.dimm_layout = core::Message(N_("more than one 2-socket server holds: split the job over nodes"));
   }
 }
 
@@ -218,13 +212,11 @@ void size_server_power(ServerPlan& p, const GpuChoice& choice, ServerParts& part
   const double watts = (parts.gpu_watts + parts.cpu_class->tdp_w + kBaseWatts) * kPsuHeadroom;
   p.psu_watts = static_cast<int>(std::ceil(watts));
   const int redundant_supplies = static_cast<int>(std::ceil(watts / 2000.0));
-  p.psu = fmt::format("{} x 2000 W (redundant server supplies)", redundant_supplies);
   // TRANSLATORS: {0} power supplies of 2000 W each.
-  parts.psu_text = core::Message(N_("{0} x 2000 W (redundant server supplies)"), redundant_supplies);
+  p.psu = core::Message(N_("{0} x 2000 W (redundant server supplies)"), redundant_supplies);
   for (int size : kPsuWatts) {
     if (size >= watts) {
-      p.psu = fmt::format("{} W", size);
-      parts.psu_text = core::verbatim(p.psu);
+      p.psu = core::verbatim(fmt::format("{} W", size));
       break;
     }
   }
@@ -247,7 +239,7 @@ void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts&
   // TRANSLATORS: {0} the memory size, {1} its modules and channels.
   p.lines.push_back(
       {core::Message::in_context(NC_("server part", "RAM")),
-       core::Message(N_("{0} ({1})"), core::format_bytes_binary(p.ram_bytes), parts.dimm_text),
+       core::Message(N_("{0} ({1})"), core::format_bytes_binary(p.ram_bytes), p.dimm_layout),
        core::Message(N_("at least 2 x total GPU memory = {0}"), core::format_bytes_binary(p.ram_min_bytes))});
   p.lines.push_back(
       {core::verbatim("NVMe"),
@@ -268,7 +260,7 @@ void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts&
                                      p.read_bytes_per_s * 8 / 1e9)});
   }
   p.lines.push_back(
-      {core::Message::in_context(NC_("server part", "PSU")), parts.psu_text,
+      {core::Message::in_context(NC_("server part", "PSU")), p.psu,
        // TRANSLATORS: the power supply: ({0} W for the GPUs + {1} W CPU + {2} W the rest) x headroom {3} = {4} W.
        core::Message(N_("({0:.0f} W GPUs + {1:.0f} W CPU + {2:.0f} W rest) x {3:.2f} = {4} W"), parts.gpu_watts,
                      parts.cpu_class->tdp_w, kBaseWatts, kPsuHeadroom, p.psu_watts)});

@@ -48,7 +48,7 @@ struct ServerPlan {
   int pcie_lanes = 0;
   uint64_t ram_min_bytes = 0;
   uint64_t ram_bytes = 0;
-  std::string dimm_layout;
+  core::Message dimm_layout;  // "16 x 32 GB DDR5 (8 channels, 2 per channel)"
   uint64_t dataset_samples = 0;
   uint64_t sample_bytes = 0;
   bool dataset_assumed = false;
@@ -58,7 +58,7 @@ struct ServerPlan {
   std::optional<double> network_gbits;
   std::string nic;
   int psu_watts = 0;
-  std::string psu;
+  core::Message psu;
   double epoch_seconds = 0;
   std::optional<double> cost_per_epoch;
   std::string cost_currency;  // ISO 4217 code of cost_per_epoch (--currency; USD by default)
