@@ -631,6 +631,25 @@ core::Result<std::vector<std::string>> list_dataset(const std::string& dir, size
   return out;
 }
 
+core::Result<DatasetTotals> dataset_totals(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return core::fail(core::ErrorCode::kNotFound, dir, _("not a directory (--data takes the dataset's folder)"));
+  DatasetTotals t;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end && t.files < kMaxDatasetFiles; it.increment(ec)) {
+    std::error_code fec;
+    if (!it->is_regular_file(fec) || fec) continue;
+    const uint64_t size = it->file_size(fec);
+    if (fec) continue;
+    ++t.files;
+    t.bytes += size;
+  }
+  if (ec) return tl::unexpected(core::errno_error(ec.value(), dir, "list"));
+  return t;
+}
+
 void drop_page_cache(const std::vector<std::string>& files) {
   for (const auto& f : files) {
     int fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);

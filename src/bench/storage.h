@@ -41,6 +41,16 @@ FileReadStats read_files_parallel(const std::vector<std::string>& files, int thr
 // at most max_files. Errors name the directory.
 core::Result<std::vector<std::string>> list_dataset(const std::string& dir, size_t max_files);
 
+// The regular files under a dataset folder and their bytes, all of them (at
+// most kMaxDatasetFiles): its size for plan and pipeline, whatever sample of
+// it list_dataset reads. Unreadable entries are skipped; errors name the folder.
+struct DatasetTotals {
+  uint64_t files = 0;
+  uint64_t bytes = 0;
+};
+inline constexpr uint64_t kMaxDatasetFiles = 100'000'000;
+core::Result<DatasetTotals> dataset_totals(const std::string& dir);
+
 // Asks the kernel to drop these files' clean pages (posix_fadvise DONTNEED).
 void drop_page_cache(const std::vector<std::string>& files);
 // Fraction of the pages of (up to `sample` of) these files that are resident

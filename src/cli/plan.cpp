@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/storage.h"
 #include "cli/command.h"
 #include "cli/html_output.h"
 #include "cli/inventory_source.h"
@@ -84,36 +85,6 @@ struct PlanOptions {
   std::string calibrate_gpu;  // the GPU that run used
   std::string output = "-";
 };
-
-struct DataDirStats {
-  uint64_t files = 0;
-  uint64_t bytes = 0;
-};
-
-// Counts the regular files under dir and their bytes (the dataset's samples
-// when stored one per file; a TFRecord directory gives shards, not samples).
-core::Result<DataDirStats> measure_data_dir(const std::string& dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    return core::fail(core::ErrorCode::kNotFound, dir, _("not a directory (--data takes the dataset's folder)"));
-  DataDirStats s;
-  constexpr uint64_t kMaxFiles = 100000000;
-  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    std::error_code fec;
-    if (it->is_regular_file(fec)) {
-      const auto size = it->file_size(fec);
-      if (!fec) {
-        ++s.files;
-        s.bytes += size;
-      }
-    }
-    if (s.files >= kMaxFiles) break;
-  }
-  if (ec) return core::fail(core::ErrorCode::kIo, dir, core::error_code_text(ec));
-  return s;
-}
 
 // model.summary() of the largest Keras models is a few MB of text.
 core::Result<std::string> read_text_file(const std::string& path) { return core::read_input_file(path, 16u << 20); }
@@ -321,7 +292,7 @@ core::Result<plan::DataOptions> data_options(const PlanOptions& o, plan::Workloa
     data.sample_bytes = *b;
   }
   if (!o.data_dir.empty()) {
-    auto stats = TFRIG_TRY(measure_data_dir(o.data_dir));
+    const bench::DatasetTotals stats = TFRIG_TRY(bench::dataset_totals(o.data_dir));
     if (stats.files > 0) {
       if (!data.dataset_samples) data.dataset_samples = stats.files;
       if (!data.sample_bytes) data.sample_bytes = stats.bytes / stats.files;
@@ -446,80 +417,105 @@ void run_plan(const PlanOptions& o, RunState& state) {
   std::fflush(stdout);
 }
 
+// The training job: the model, its batch, precision, optimizer, XLA and GPUs.
+void add_workload_options(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option("--model", o.model, _("A built-in model (--list-models)"))->type_name("NAME");
+  cmd->add_option("--params", o.params, _("A model known only by its parameter count"))
+      ->type_name("N")
+      ->check(in_range(uint64_t{1}, uint64_t{100000000000000}));
+  cmd->add_option("--family", o.family, _("With --params: cnn or transformer"))->check(one_of({"cnn", "transformer"}));
+  cmd->add_option("--keras-summary", o.keras_summary, _("Plan the model whose Keras model.summary() text is in FILE"))
+      ->type_name("FILE");
+  cmd->add_option("--batch", o.batch, _("Global batch size (default 32, Keras fit's default)"))
+      ->check(whole_in(1, 1u << 24));
+  cmd->add_option("--image-size", o.image_size, _("Input side in pixels (default: the model's)"))
+      ->check(in_range(1, 65536));
+  cmd->add_option("--seq-len", o.seq_len, _("Sequence length in tokens (default: the model's)"))
+      ->check(in_range(1, 100000000));
+  cmd->add_option("--precision", o.precision, _("fp32, mixed_float16 or mixed_bfloat16"));
+  cmd->add_option("--optimizer", o.optimizer, _("sgd, momentum, adam, adamw or adafactor"));
+  cmd->add_option("--recompute", o.recompute, _("Activation recomputation for transformers: none, selective, full"));
+  cmd->add_flag("--xla", o.xla, _("Training runs under XLA (jit_compile): fused kernels keep fewer activations"));
+  cmd->add_option("--gpus", o.gpus, _("Use at least this many GPUs (data parallel)"))->check(in_range(1, 100000));
+}
+
+// The dataset and what feeds the GPUs (the balanced server and the barrel).
+void add_data_options(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option("--dataset-size", o.dataset_size, _("Samples in the dataset (default: ImageNet-1k for images)"))
+      ->type_name("N")
+      ->check(in_range(uint64_t{1}, uint64_t{1000000000000000}));
+  cmd->add_option("--sample-bytes", o.sample_bytes, _("Average bytes per stored sample (e.g. 110k)"))
+      ->type_name("SIZE")
+      ->check(size_text("110k"));
+  cmd->add_option("--data", o.data_dir, _("Measure dataset size and sample bytes from the files under DIR"))
+      ->type_name("DIR");
+  cmd->add_option("--decode-rate-per-core", o.decode_rate_per_core,
+                  _("Samples/s one core decodes and augments (from 'tfrig bench decode')"))
+      ->check(finite_in(0.001, 1e9));
+  cmd->add_flag("--storage-separate", o.storage_separate, _("The data lives on another machine: size the network"));
+  cmd->add_option("--price-per-hour", o.price_per_hour,
+                  _("Price per GPU-hour in the output's currency (--currency, default USD), for the cost of an epoch"))
+      ->check(finite_in(0, 1e6));
+}
+
+// The GPU list, the format, and the machine judged (--here, --snapshot).
+void add_output_options(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option("--rank", o.rank, _("Order of the GPU list"))
+      ->check(one_of({"price-performance", "speed", "memory"}));
+  cmd->add_option("--format", o.format, _("Output format"))->check(one_of({"text", "json", "markdown", "html"}));
+  cmd->add_option("-o,--output", o.output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
+  cmd->add_flag("--here", o.here, _("Judge this machine: what fits, the largest batch, the short stave"));
+  cmd->add_option("--snapshot", o.snapshot, _("Judge the machine of a snapshot saved by 'tfrig snapshot'"))
+      ->type_name("FILE");
+  cmd->add_flag("--all", o.all, _("List GPUs that do not fit too"));
+  cmd->add_option("--top", o.top, _("Show only the first N GPUs"))->type_name("N")->check(whole_in(1, 100000));
+  cmd->add_flag("--list-models", o.list_models, _("List the built-in models and exit"));
+}
+
+// A run's time and money.
+void add_cost_options(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option("--epochs", o.epochs,
+                  _("Time and cost of a run of E epochs over the dataset (--dataset-size or --data)"))
+      ->type_name("E")
+      ->check(finite_in(0.001, 1e6));
+  cmd->add_option("--steps", o.steps, _("Time and cost of a run of S steps of the global batch (instead of --epochs)"))
+      ->type_name("S")
+      ->check(in_range(uint64_t{1}, uint64_t{1000000000000}));
+  add_price_options(cmd, o.price);
+  cmd->add_option("--runs-per-month", o.runs_per_month,
+                  _("Runs a month: compares instances reserved 24/7 with released after each run"))
+      ->type_name("K")
+      ->check(in_range(1, 100000));
+  cmd->add_option("--deadline", o.deadline, _("The cheapest option that finishes within this time (12h, 90min, 2d)"))
+      ->type_name("TIME")
+      ->check(deadline_text());
+}
+
+// The user's own run and input pipeline: --calibrate and --pipeline.
+void add_calibration_options(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option(
+         "--calibrate", o.calibrate,
+         _("Your run's Keras fit log, TensorFlow Profiler trace (*.trace.json.gz) or 'tfrig pipeline --format json' with --samples-per-s: its "
+           "step time rescales every GPU's rate"))
+      ->type_name("FILE");
+  cmd->add_option("--calibrate-gpu", o.calibrate_gpu, _("The GPU the --calibrate run used (catalog name or id)"))
+      ->type_name("GPU");
+  cmd->add_option("--pipeline", o.pipeline_json,
+                  _("A 'tfrig pipeline --format json' result: its input rate caps every GPU"))
+      ->type_name("FILE");
+}
+
 }  // namespace
 
 void add_plan_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<PlanOptions>();
   CLI::App* cmd =
       app.add_subcommand("plan", _("Size a server for a training job: GPU memory, GPUs ranked, the rest balanced"));
-  cmd->add_option("--model", o->model, _("A built-in model (--list-models)"))->type_name("NAME");
-  cmd->add_option("--params", o->params, _("A model known only by its parameter count"))
-      ->type_name("N")
-      ->check(in_range(uint64_t{1}, uint64_t{100000000000000}));
-  cmd->add_option("--family", o->family, _("With --params: cnn or transformer"))->check(one_of({"cnn", "transformer"}));
-  cmd->add_option("--keras-summary", o->keras_summary, _("Plan the model whose Keras model.summary() text is in FILE"))
-      ->type_name("FILE");
-  cmd->add_option("--batch", o->batch, _("Global batch size (default 32, Keras fit's default)"))
-      ->check(whole_in(1, 1u << 24));
-  cmd->add_option("--image-size", o->image_size, _("Input side in pixels (default: the model's)"))
-      ->check(in_range(1, 65536));
-  cmd->add_option("--seq-len", o->seq_len, _("Sequence length in tokens (default: the model's)"))
-      ->check(in_range(1, 100000000));
-  cmd->add_option("--precision", o->precision, _("fp32, mixed_float16 or mixed_bfloat16"));
-  cmd->add_option("--optimizer", o->optimizer, _("sgd, momentum, adam, adamw or adafactor"));
-  cmd->add_option("--recompute", o->recompute, _("Activation recomputation for transformers: none, selective, full"));
-  cmd->add_flag("--xla", o->xla, _("Training runs under XLA (jit_compile): fused kernels keep fewer activations"));
-  cmd->add_option("--gpus", o->gpus, _("Use at least this many GPUs (data parallel)"))->check(in_range(1, 100000));
-  cmd->add_option("--dataset-size", o->dataset_size, _("Samples in the dataset (default: ImageNet-1k for images)"))
-      ->type_name("N")
-      ->check(in_range(uint64_t{1}, uint64_t{1000000000000000}));
-  cmd->add_option("--sample-bytes", o->sample_bytes, _("Average bytes per stored sample (e.g. 110k)"))
-      ->type_name("SIZE")
-      ->check(size_text("110k"));
-  cmd->add_option("--data", o->data_dir, _("Measure dataset size and sample bytes from the files under DIR"))
-      ->type_name("DIR");
-  cmd->add_option("--decode-rate-per-core", o->decode_rate_per_core,
-                  _("Samples/s one core decodes and augments (from 'tfrig bench decode')"))
-      ->check(finite_in(0.001, 1e9));
-  cmd->add_flag("--storage-separate", o->storage_separate, _("The data lives on another machine: size the network"));
-  cmd->add_option("--price-per-hour", o->price_per_hour,
-                  _("Price per GPU-hour in the output's currency (--currency, default USD), for the cost of an epoch"))
-      ->check(finite_in(0, 1e6));
-  cmd->add_option("--rank", o->rank, _("Order of the GPU list"))
-      ->check(one_of({"price-performance", "speed", "memory"}));
-  cmd->add_option("--format", o->format, _("Output format"))->check(one_of({"text", "json", "markdown", "html"}));
-  cmd->add_option("-o,--output", o->output, _("Write to FILE (atomically); '-' for stdout"))->type_name("FILE");
-  cmd->add_flag("--here", o->here, _("Judge this machine: what fits, the largest batch, the short stave"));
-  cmd->add_option("--snapshot", o->snapshot, _("Judge the machine of a snapshot saved by 'tfrig snapshot'"))
-      ->type_name("FILE");
-  cmd->add_flag("--all", o->all, _("List GPUs that do not fit too"));
-  cmd->add_option("--top", o->top, _("Show only the first N GPUs"))->type_name("N")->check(whole_in(1, 100000));
-  cmd->add_flag("--list-models", o->list_models, _("List the built-in models and exit"));
-  cmd->add_option("--epochs", o->epochs,
-                  _("Time and cost of a run of E epochs over the dataset (--dataset-size or --data)"))
-      ->type_name("E")
-      ->check(finite_in(0.001, 1e6));
-  cmd->add_option("--steps", o->steps, _("Time and cost of a run of S steps of the global batch (instead of --epochs)"))
-      ->type_name("S")
-      ->check(in_range(uint64_t{1}, uint64_t{1000000000000}));
-  add_price_options(cmd, o->price);
-  cmd->add_option("--runs-per-month", o->runs_per_month,
-                  _("Runs a month: compares instances reserved 24/7 with released after each run"))
-      ->type_name("K")
-      ->check(in_range(1, 100000));
-  cmd->add_option("--deadline", o->deadline, _("The cheapest option that finishes within this time (12h, 90min, 2d)"))
-      ->type_name("TIME")
-      ->check(deadline_text());
-  cmd->add_option(
-         "--calibrate", o->calibrate,
-         _("Your run's Keras fit log, TensorFlow Profiler trace (*.trace.json.gz) or 'tfrig pipeline --format json' with --samples-per-s: its "
-           "step time rescales every GPU's rate"))
-      ->type_name("FILE");
-  cmd->add_option("--calibrate-gpu", o->calibrate_gpu, _("The GPU the --calibrate run used (catalog name or id)"))
-      ->type_name("GPU");
-  cmd->add_option("--pipeline", o->pipeline_json,
-                  _("A 'tfrig pipeline --format json' result: its input rate caps every GPU"))
-      ->type_name("FILE");
+  add_workload_options(cmd, *o);
+  add_data_options(cmd, *o);
+  add_output_options(cmd, *o);
+  add_cost_options(cmd, *o);
+  add_calibration_options(cmd, *o);
   cmd->callback([o, &state] { run_plan(*o, state); });
 }
 

@@ -64,26 +64,6 @@ bool is_tfrecord_name(const std::string& path) {
          core::ends_with(name, ".tfrec");
 }
 
-struct DirTotals {
-  uint64_t files = 0;
-  uint64_t bytes = 0;
-};
-
-DirTotals walk(const std::string& dir) {
-  DirTotals t;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    std::error_code e2;
-    if (it->is_regular_file(e2) && !e2) {
-      ++t.files;
-      t.bytes += it->file_size(e2);
-    }
-    if (t.files >= 100'000'000) break;
-  }
-  return t;
-}
-
 struct ReadRun {
   uint64_t items = 0;  // files or records
   uint64_t bytes = 0;
@@ -206,11 +186,7 @@ struct Listing {
 // Lists the dataset (totals over the whole folder, a sample of its files)
 // and decides whether it is a folder of shards or of samples.
 core::Result<Listing> list_input(const MeasureOptions& o, Measured& out) {
-  std::error_code ec;
-  if (!fs::is_directory(o.data_dir, ec)) {
-    return core::fail(core::ErrorCode::kNotFound, o.data_dir, _("not a directory (--data takes the dataset's folder)"));
-  }
-  const DirTotals totals = walk(o.data_dir);
+  const bench::DatasetTotals totals = TFRIG_TRY(bench::dataset_totals(o.data_dir));
   out.files_total = totals.files;
   out.bytes_total = totals.bytes;
   auto listed = TFRIG_TRY(bench::list_dataset(o.data_dir, o.max_files));
