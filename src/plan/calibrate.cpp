@@ -477,7 +477,7 @@ core::Status scan_trace_document(const std::string& text, size_t size, const std
     size_t index = 0;
     for (auto element : events) {
       tod::value v;
-      if (std::move(element).get(v) != simdjson::SUCCESS) {
+      if (element.get(v) != simdjson::SUCCESS) {
         return core::fail(ErrorCode::kParse, fmt::format("{}: traceEvents[{}]", file, index),
                           _("not valid JSON (a trace cut short, or not a trace)"));
       }
