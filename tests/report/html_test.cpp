@@ -15,6 +15,7 @@
 #include "core/display_width.h"
 #include "core/escape.h"
 #include "golden.h"
+#include "plan/cost_report.h"
 #include "plan/prices.h"
 #include "report/command.h"
 #include "report/html.h"
@@ -344,6 +345,104 @@ TEST_F(HtmlPagesFromCommands, PlanAndPipelineCostSectionsShowMoneyAsPeopleReadIt
   for (const auto& r : pipeline["run_cost"]["rows"]) {
     EXPECT_NE(pcost.find(escape(plan::format_money(r["rent_cost"].get<double>(), "CNY"))), std::string::npos) << r;
   }
+}
+
+// What a reader sees of a section: its text without the folded raw JSON
+// (which holds every value whatever the sections above it show).
+std::string section_shown(const std::string& page, const std::string& id) {
+  std::string s = section_text(page, id);
+  const std::string open = "<details class=\"raw\">";
+  for (size_t a = s.find(open); a != std::string::npos; a = s.find(open, a)) {
+    const size_t b = s.find("</details>", a);
+    s.erase(a, b == std::string::npos ? std::string::npos : b + std::string("</details>").size() - a);
+  }
+  return s;
+}
+
+// Each of `values` (read from the command's JSON by the keys the page reads)
+// is shown in section `id`, outside the raw JSON.
+void expect_shown(const std::string& page, const std::string& id, const std::vector<std::string>& values) {
+  const std::string shown = section_shown(page, id);
+  ASSERT_FALSE(shown.empty()) << "no section " << id;
+  for (const auto& v : values) {
+    ASSERT_FALSE(v.empty()) << id;
+    EXPECT_NE(shown.find(escape(v)), std::string::npos) << "section " << id << " does not show " << v;
+  }
+}
+
+std::string text_at(const json& j, const std::string& key) { return j.at(key).get<std::string>(); }
+
+// The pages read each command's JSON by key: a field renamed in a command's
+// output must fail here, not leave a section empty (the folded raw JSON would
+// still hold every value, so the tests above would pass). Each value below is
+// read with at() from the command's real output, by the key the page reads.
+TEST_F(HtmlPagesFromCommands, EachSectionShowsWhatItReadsFromTheCommandsJson) {
+  const std::string snap = test::data_dir() + "/snapshots/gpu_box_two_a100_old_driver.json";
+  const json doctor = run_json({"doctor", "--snapshot", snap, "--format", "json"});
+  std::string page = render_documents({{PageKind::kDoctor, doctor, "doctor"}});
+  const json& inv = doctor.at("inventory");
+  expect_shown(page, "verdict", {text_at(doctor, "verdict"), text_at(inv.at("host"), "hostname")});
+  const json& finding = doctor.at("findings").at(0);
+  expect_shown(page, "findings", {text_at(finding, "title"), text_at(finding, "rule_id"), text_at(finding, "entity")});
+  expect_shown(page, "topology", {text_at(inv.at("gpus").at(0), "pci_bus_id")});
+  expect_shown(page, "inventory", {text_at(inv.at("driver"), "version")});
+
+  const json plan = run_json({"plan", "--model", "resnet50", "--snapshot", snap, "--epochs", "2", "--rent",
+                              "RTX 4090=1.98", "--format", "json"});
+  page = render_documents({{PageKind::kPlan, plan, "plan"}});
+  const json& machine = plan.at("machine");
+  expect_shown(page, "plan",
+               {text_at(plan.at("model"), "name"), text_at(plan, "precision"), text_at(plan, "optimizer"),
+                text_at(machine, "source"), text_at(machine.at("staves").at(0), "need")});
+  const json& first = plan.at("gpus").at(0);
+  expect_shown(page, "memory", {text_at(first, "name"), "here: " + text_at(machine.at("gpus").at(0), "name")});
+  expect_shown(page, "ranking", {text_at(first, "name"), human_number(first.at("est_samples_per_s").get<double>())});
+  const json& option = plan.at("run_cost").at("options").at(0);
+  expect_shown(page, "cost", {text_at(option, "gpu"), plan::format_hours(option.at("run_hours").get<double>())});
+
+  std::filesystem::create_directory(tmp.file("data"));
+  test::write_file(tmp.file("data/cifar10.tfrecord"),
+                   test::read_file(test::data_dir() + "/tfrecord/tfx__cifar10_test.tfrecord"));
+  const json pipeline =
+      run_json({"pipeline", "--data", tmp.file("data"), "--gpu", "NVIDIA GeForce RTX 4090", "--seconds", "0.05",
+                "--no-pack", "--epochs", "2", "--rent", "RTX 4090=1.98", "--format", "json"});
+  page = render_documents({{PageKind::kPipeline, pipeline, "pipeline"}});
+  expect_shown(page, "verdict", {text_at(pipeline, "data_dir"), text_at(pipeline, "model"), text_at(pipeline, "gpu")});
+  expect_shown(page, "barrel", {text_at(pipeline.at("stages").at(0), "detail")});
+  const json& what_if = pipeline.at("what_if").at(0);
+  expect_shown(page, "whatif", {text_at(what_if, "change"), text_at(what_if, "detail")});
+  const json& advice = pipeline.at("advice").at(0);
+  expect_shown(page, "advice", {text_at(advice, "problem"), text_at(advice, "code")});
+  expect_shown(page, "cost", {text_at(pipeline.at("run_cost").at("rows").at(0), "change")});
+
+  const json watch = run_json({"watch", "--replay", test::data_dir() + "/watch/io-heavy.jsonl", "--format", "json"});
+  page = render_documents({{PageKind::kWatch, watch, "watch"}});
+  expect_shown(page, "verdict", {text_at(watch, "explanation"), text_at(watch.at("run"), "source")});
+  expect_shown(page, "timeline", {text_at(watch.at("phases").at(0), "why")});
+
+  for (const std::string node : {"Young768__profiling", "eler__git_examples"}) {
+    auto r = test::run_tfrig(
+        {"import", test::data_dir() + "/nvidia-bug-report/" + node + ".log.gz", "-o", tmp.file(node + ".json")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const json fleet = run_json(
+      {"fleet", tmp.file("Young768__profiling.json"), tmp.file("eler__git_examples.json"), "--format", "json"});
+  page = render_documents({{PageKind::kFleet, fleet, "fleet"}});
+  const json& node = fleet.at("nodes").at(0);
+  expect_shown(page, "summary", {text_at(node, "node"), text_at(node, "hostname")});
+  const json& drift = fleet.at("drift").at(0);
+  expect_shown(page, "drift", {text_at(drift, "title"), text_at(drift, "fact")});
+  const json& across = fleet.at("findings").at(0);
+  expect_shown(page, "findings", {text_at(across, "title"), text_at(across, "rule_id")});
+  expect_shown(page, "odd", {text_at(fleet.at("odd_nodes").at(0), "node")});
+
+  const json bench = run_json({"bench", "crc32c", "--format", "json", "--quick", "--repetitions", "2",
+                               "--sample-seconds", "0.05", "--no-history"});
+  page = render_documents({{PageKind::kBench, bench, "bench"}});
+  const json& result = bench.at("results").at(0);
+  expect_shown(page, "summary",
+               {text_at(bench.at("context"), "hostname"), text_at(result, "id"), text_at(result, "metric"),
+                text_at(result, "unit")});
 }
 
 TEST_F(HtmlPagesFromCommands, FormatHtmlWritesAFileAndReportCombinesInputs) {
