@@ -6,7 +6,8 @@
 # every source includes are parsed once a batch instead of once a file.
 # Diagnostics are kept for the files under FOLDERS only (a header filter).
 # The ctest Style.ClangTidy runs it with the default folders (every folder of
-# src/; about 130 CPU-s, bench/RESULTS.md), so the test suite and CI check it.
+# src/, and main.cpp; about 130 CPU-s, bench/RESULTS.md), so the test suite and
+# CI check it.
 #
 # Usage: scripts/tidy_unity.sh [FOLDER...]   (default: the folders that pass)
 # Needs build/ (or BUILD_DIR) configured and built with unity builds
@@ -18,8 +19,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
 
-# The folders that pass: every folder of src/ (main.cpp is not in the batches:
-# `scripts/lint.sh` checks it by hand).
+# The folders that pass: every folder of src/; with them (no FOLDER given),
+# main.cpp too.
 passing=(core codec knowledge gpulib probe probe/parse tfrecord bench plan watch setup verdict rules importer
          inventory capture report gather explain fleet pipeline cli)
 # Files of those folders with a finding left, each with its reason; their
@@ -28,7 +29,8 @@ passing=(core codec knowledge gpulib probe probe/parse tfrecord bench plan watch
 #   (performance-move-const-arg); the file is being edited on another branch.
 pending=(src/plan/calibrate.cpp)
 folders=("$@")
-[ ${#folders[@]} -gt 0 ] || folders=("${passing[@]}")
+with_main=()
+[ ${#folders[@]} -gt 0 ] || { folders=("${passing[@]}"); with_main=(--with-main); }
 
 tidy=${CLANG_TIDY:-clang-tidy-14}
 build=${BUILD_DIR:-build}
@@ -44,9 +46,9 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The compile lines of tfrig_lib's batches, of its sources built outside them
-# (not main.cpp), without GCC's precompiled header: clang cannot read the
-# .gch, so the header it was made from is included as text instead.
-"$python" scripts/tidy_db.py "$build/compile_commands.json" "$tmp" --unity-only "$PWD/src/"
+# (and main.cpp with every folder), without GCC's precompiled header: clang
+# cannot read the .gch, so the header it was made from is included as text instead.
+"$python" scripts/tidy_db.py "$build/compile_commands.json" "$tmp" --unity-only "$PWD/src/" "${with_main[@]}"
 filter="^$PWD/src/($(IFS='|'; echo "${folders[*]}"))/[^/]+\$"
 mapfile -t files <"$tmp/files"
 echo "tidy_unity: ${#files[@]} translation units, diagnostics for src/{${folders[*]}}" >&2
