@@ -10,9 +10,10 @@
 #        scripts/lint.sh --check-format       the ctest Style.SourcesAreFormatted: every
 #                                             folder of formatted_folders (a few seconds);
 #                                             exit 77 (skipped) without clang-format
-# Needs build/ configured (compile_commands.json) for clang-tidy. clang-tidy is
-# not run by the test suite or CI: it parses every file again with clang (minutes
-# per folder on CI's cores); run it here before sending a change.
+# Needs build/ configured (compile_commands.json) for clang-tidy. This script
+# runs clang-tidy file by file (each file parsed with its headers: minutes per
+# folder); the test suite and CI run it on the unity batches instead
+# (scripts/tidy_unity.sh, ctest Style.ClangTidy: every folder of src/).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # Debian's python3 first: a pyenv shim first on PATH costs ~1.5 s a start.
@@ -26,7 +27,7 @@ default_folders=(src/codec src/probe src/rules src/importer src/explain src/flee
 # A folder joins with a commit that only formats it.
 formatted_folders=(src/core src/codec src/knowledge src/gpulib src/probe src/probe/parse src/tfrecord
                    src/bench src/plan src/watch src/setup src/verdict src/rules src/importer src/report
-                   src/gather src/explain src/fleet src/cli)
+                   src/gather src/explain src/fleet src/cli src/pipeline src/inventory src/capture)
 # Files of those folders not formatted yet, each with its reason; formatted and
 # removed from here by the next change that touches them.
 format_pending=()

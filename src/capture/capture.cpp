@@ -148,14 +148,16 @@ class TreeBuilder {
 };
 
 nlohmann::json manifest_json(const Manifest& m) {
-  return {{"tfrig_capture", m.format},   {"tool_version", m.tool_version}, {"captured_at", m.captured_at},
-          {"env", m.env},                {"data_paths", m.data_paths},     {"python_prefixes", m.python_prefixes}};
+  return {{"tfrig_capture", m.format},    {"tool_version", m.tool_version},
+          {"captured_at", m.captured_at}, {"env", m.env},
+          {"data_paths", m.data_paths},   {"python_prefixes", m.python_prefixes}};
 }
 
 core::Result<Manifest> manifest_from_json(std::string_view text) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("tfrig_capture")) {
-    return core::fail(core::ErrorCode::kParse, std::string(kManifestName), _("expected a JSON object with \"tfrig_capture\""));
+    return core::fail(core::ErrorCode::kParse, std::string(kManifestName),
+                      _("expected a JSON object with \"tfrig_capture\""));
   }
   Manifest m;
   try {
@@ -192,17 +194,18 @@ core::Status check_header(const TarHeader& h, const Limits& limits, uint64_t& en
                       trf("more than {} entries (the limit; --max-capture-entries N raises it)", limits.max_entries));
   }
   if (h.size > limits.max_entry_bytes) {
-    return core::fail(core::ErrorCode::kUnsupported, entry_name(h.name),
-                      trf("an entry of {} bytes, over the limit of {} bytes per entry (--max-capture-entry-bytes raises it)",
-                          h.size, limits.max_entry_bytes));
+    return core::fail(
+        core::ErrorCode::kUnsupported, entry_name(h.name),
+        trf("an entry of {} bytes, over the limit of {} bytes per entry (--max-capture-entry-bytes raises it)", h.size,
+            limits.max_entry_bytes));
   }
   return {};
 }
 
 core::Error over_total(uint64_t at, const Limits& limits) {
-  return core::Error{core::ErrorCode::kUnsupported, trf("offset {}", at),
-                     trf("the capture inflates to more than {} bytes (the limit; --max-capture-bytes raises it)",
-                         limits.max_bytes)};
+  return core::Error{
+      core::ErrorCode::kUnsupported, trf("offset {}", at),
+      trf("the capture inflates to more than {} bytes (the limit; --max-capture-bytes raises it)", limits.max_bytes)};
 }
 
 // The archive's bytes as a tar: inflated (within the limits) when gzip'd.
@@ -212,7 +215,8 @@ core::Result<std::string> inflate_checked(std::string_view bytes, const Limits& 
   std::string tar;
   TarHeaderScan scan([&](const TarHeader& h) { return check_header(h, limits, entries); });
   auto done = codec::gunzip_stream(bytes, [&](std::string_view chunk, size_t consumed) -> core::Status {
-    if (tar.size() + chunk.size() > limits.max_bytes) return tl::unexpected(over_total(tar.size() + chunk.size(), limits));
+    if (tar.size() + chunk.size() > limits.max_bytes)
+      return tl::unexpected(over_total(tar.size() + chunk.size(), limits));
     tar.append(chunk);
     if (tar.size() > kRatioFloor && consumed > 0 && tar.size() / consumed > limits.max_ratio) {
       return core::fail(core::ErrorCode::kUnsupported, trf("offset {}", consumed),
@@ -231,7 +235,8 @@ core::Result<std::string> inflate_checked(std::string_view bytes, const Limits& 
 std::optional<std::string> link_leaves_tree(const core::MemoryTree& tree, const std::string& real) {
   const core::MemoryTree::Node* node = tree.at(real);
   if (node == nullptr) return std::nullopt;
-  if (!node->data.empty() && node->data.front() == '/') return trf("symlink to '{}': an absolute target", entry_name(node->data));
+  if (!node->data.empty() && node->data.front() == '/')
+    return trf("symlink to '{}': an absolute target", entry_name(node->data));
   core::MemoryTree::Found found;
   bool escaped = false;
   (void)tree.resolve(real, true, found, &escaped);  // a missing target or a loop is the other machine's; leaving is not
@@ -248,7 +253,8 @@ std::vector<TarEntry> capture_entries(const core::SysRoot& root, const core::Acc
   for (const auto& rel : log.listed) tree.add_listing(rel);
   for (const auto& [rel, bytes] : log.reads) tree.add_read(rel, bytes);
   std::vector<TarEntry> out;
-  out.push_back(TarEntry{TarEntry::Type::kFile, std::string(kManifestName), manifest_json(manifest).dump(1) + "\n", ""});
+  out.push_back(
+      TarEntry{TarEntry::Type::kFile, std::string(kManifestName), manifest_json(manifest).dump(1) + "\n", ""});
   out.push_back(TarEntry{TarEntry::Type::kDir, "root", "", ""});
   for (auto& e : tree.entries()) out.push_back(std::move(e));
   return out;
@@ -272,8 +278,9 @@ bool is_fact_variable(std::string_view name) {
   // the other machine; CUDA_VISIBLE_DEVICES too, the same kind of fact as
   // NVIDIA_VISIBLE_DEVICES. Kept in step by CaptureEnv.ProbesReadOnlyFacts.
   static constexpr std::string_view kFacts[] = {
-      "CONDA_PREFIX", "CUDA_VISIBLE_DEVICES", "HOME", "KUBERNETES_SERVICE_HOST", "LD_LIBRARY_PATH",
-      "NVIDIA_VISIBLE_DEVICES", "PATH", "VIRTUAL_ENV", "container"};
+      "CONDA_PREFIX",    "CUDA_VISIBLE_DEVICES",   "HOME", "KUBERNETES_SERVICE_HOST",
+      "LD_LIBRARY_PATH", "NVIDIA_VISIBLE_DEVICES", "PATH", "VIRTUAL_ENV",
+      "container"};
   return std::find(std::begin(kFacts), std::end(kFacts), name) != std::end(kFacts);
 }
 
@@ -319,7 +326,8 @@ core::Result<Loaded> load_capture(std::string_view bytes, const Limits& limits) 
     const auto type = e.type == TarEntry::Type::kDir       ? core::MemoryTree::Type::kDir
                       : e.type == TarEntry::Type::kSymlink ? core::MemoryTree::Type::kLink
                                                            : core::MemoryTree::Type::kFile;
-    if (auto why = tree->add(rel, type, type == core::MemoryTree::Type::kLink ? std::move(e.target) : std::move(e.data))) {
+    if (auto why =
+            tree->add(rel, type, type == core::MemoryTree::Type::kLink ? std::move(e.target) : std::move(e.data))) {
       return core::fail(core::ErrorCode::kParse, entry_name(e.path), *why);
     }
   }

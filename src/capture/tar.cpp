@@ -175,11 +175,13 @@ core::Result<std::vector<TarEntry>> read_tar(std::string_view bytes, const TarHe
     }
     auto size = get_octal(h.substr(124, 12));
     if (!size || *size > bytes.size() - off - kBlock) {
-      return core::fail(core::ErrorCode::kParse, trf("offset {}", off + 124), _("entry size past the end of the archive"));
+      return core::fail(core::ErrorCode::kParse, trf("offset {}", off + 124),
+                        _("entry size past the end of the archive"));
     }
     const char type = h[156];
     if (check) {
-      TarHeader th{off, type, *size, (type == 'L' || type == 'K') ? std::string("././@LongLink") : header_name(h, long_name)};
+      TarHeader th{off, type, *size,
+                   (type == 'L' || type == 'K') ? std::string("././@LongLink") : header_name(h, long_name)};
       TFRIG_TRY(check(th));
     }
     std::string_view data = bytes.substr(off + kBlock, *size);

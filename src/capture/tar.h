@@ -29,10 +29,10 @@ std::string write_tar(const std::vector<TarEntry>& entries);
 // One header as the reader meets it, before its data is copied: what a
 // caller checks its limits on.
 struct TarHeader {
-  size_t offset = 0;   // of the header block
-  char type = '0';     // '0' file, '5' folder, '2' symlink, 'L'/'K' long name/link record, ...
-  uint64_t size = 0;   // bytes of data after the header
-  std::string name;    // the entry's name (a preceding long name applied)
+  size_t offset = 0;  // of the header block
+  char type = '0';    // '0' file, '5' folder, '2' symlink, 'L'/'K' long name/link record, ...
+  uint64_t size = 0;  // bytes of data after the header
+  std::string name;   // the entry's name (a preceding long name applied)
 };
 using TarHeaderCheck = std::function<core::Status(const TarHeader&)>;
 

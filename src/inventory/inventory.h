@@ -39,16 +39,16 @@ constexpr int kSchemaVersion = 1;
 
 struct HostInfo {
   Opt<std::string> hostname;
-  Opt<std::string> os_id;            // os-release ID: "ubuntu", "debian"
-  Opt<std::string> os_name;          // NAME
-  Opt<std::string> os_version_id;    // VERSION_ID: "22.04"
-  Opt<std::string> os_pretty_name;   // PRETTY_NAME
-  Opt<std::string> os_codename;      // VERSION_CODENAME
-  Opt<std::string> kernel_release;   // "6.1.0-18-amd64"
-  Opt<std::string> kernel_version;   // the full /proc/version line
-  Opt<std::string> architecture;     // "x86_64"
-  Opt<std::string> virtualization;   // "kvm", "vmware", "xen", "hyperv", "none"
-  Opt<std::string> container;        // "docker", "podman", "lxc", "kubernetes", "none"
+  Opt<std::string> os_id;           // os-release ID: "ubuntu", "debian"
+  Opt<std::string> os_name;         // NAME
+  Opt<std::string> os_version_id;   // VERSION_ID: "22.04"
+  Opt<std::string> os_pretty_name;  // PRETTY_NAME
+  Opt<std::string> os_codename;     // VERSION_CODENAME
+  Opt<std::string> kernel_release;  // "6.1.0-18-amd64"
+  Opt<std::string> kernel_version;  // the full /proc/version line
+  Opt<std::string> architecture;    // "x86_64"
+  Opt<std::string> virtualization;  // "kvm", "vmware", "xen", "hyperv", "none"
+  Opt<std::string> container;       // "docker", "podman", "lxc", "kubernetes", "none"
   Opt<bool> wsl;
 };
 
@@ -92,21 +92,21 @@ struct MemoryInfo {
 };
 
 struct BlockDevice {
-  std::string name;             // "nvme0n1", "sda"
-  Opt<std::string> kind;        // "nvme", "ssd", "hdd", "virtual", "unknown"
+  std::string name;       // "nvme0n1", "sda"
+  Opt<std::string> kind;  // "nvme", "ssd", "hdd", "virtual", "unknown"
   Opt<bool> rotational;
-  Opt<std::string> transport;   // "nvme", "sata", "sas", "usb", "virtio", ...
+  Opt<std::string> transport;  // "nvme", "sata", "sas", "usb", "virtio", ...
   Opt<std::string> model;
   Opt<uint64_t> size_bytes;
   Opt<bool> removable;
 };
 
 struct Mount {
-  std::string device;        // the mount source: "/dev/nvme0n1p2", "server:/export"
+  std::string device;  // the mount source: "/dev/nvme0n1p2", "server:/export"
   std::string mount_point;
   std::string fs_type;
   std::string options;
-  bool network = false;      // nfs, cifs, fuse.* and friends: latency-bound for small files
+  bool network = false;           // nfs, cifs, fuse.* and friends: latency-bound for small files
   Opt<std::string> block_device;  // the disk under it ("nvme0n1"), when there is one
 };
 
@@ -118,7 +118,7 @@ struct DataPath {
   Opt<std::string> block_device;
   Opt<std::string> device_kind;  // kind of block_device
   bool network = false;
-  Opt<std::string> error;        // why it could not be resolved
+  Opt<std::string> error;                           // why it could not be resolved
   Opt<core::Message> error_message = std::nullopt;  // error's message (see set_text), not in the field lists
 };
 
@@ -129,7 +129,7 @@ struct StorageInfo {
 };
 
 struct PciDevice {
-  std::string address;           // "0000:3b:00.0"
+  std::string address;  // "0000:3b:00.0"
   Opt<uint32_t> vendor_id;
   Opt<uint32_t> device_id;
   Opt<uint32_t> subsystem_vendor_id;
@@ -143,7 +143,7 @@ struct PciDevice {
   Opt<double> link_speed_max_gts;
   Opt<int> link_width_current;
   Opt<int> link_width_max;
-  bool is_gpu = false;           // NVIDIA vendor with display or 3D class
+  bool is_gpu = false;  // NVIDIA vendor with display or 3D class
 };
 
 struct PciInfo {
@@ -189,7 +189,6 @@ struct RegionInfo {
   bool empty() const { return !locale && !time_zone && sources.empty(); }
 };
 
-
 // ---- The NVIDIA and TensorFlow stack (filled by the GPU-stack probes) ----
 
 // One NVLink link of a GPU.
@@ -203,14 +202,14 @@ struct NvLink {
 
 struct Gpu {
   int index = 0;
-  std::string source;                  // "nvml", "proc", "pci", "nvidia-smi-xml"
-  Opt<std::string> name;               // "NVIDIA A100-SXM4-80GB"
+  std::string source;     // "nvml", "proc", "pci", "nvidia-smi-xml"
+  Opt<std::string> name;  // "NVIDIA A100-SXM4-80GB"
   Opt<std::string> uuid;
   Opt<std::string> serial;
-  Opt<std::string> pci_bus_id;         // normalised "0000:3b:00.0"
-  Opt<uint32_t> pci_device_id;         // 0x20b2
-  Opt<std::string> architecture;       // "Ampere"
-  Opt<std::string> compute_capability; // "8.0"
+  Opt<std::string> pci_bus_id;          // normalised "0000:3b:00.0"
+  Opt<uint32_t> pci_device_id;          // 0x20b2
+  Opt<std::string> architecture;        // "Ampere"
+  Opt<std::string> compute_capability;  // "8.0"
   Opt<uint64_t> memory_total_bytes;
   Opt<uint64_t> memory_used_bytes;
   Opt<double> power_limit_watts;
@@ -233,20 +232,20 @@ struct Gpu {
   Opt<bool> mig_mode_current;
   Opt<bool> mig_mode_pending;
   Opt<int> pcie_link_gen_current;
-  Opt<int> pcie_link_gen_max;          // min(GPU, slot) as NVML reports it
+  Opt<int> pcie_link_gen_max;  // min(GPU, slot) as NVML reports it
   Opt<int> pcie_link_width_current;
   Opt<int> pcie_link_width_max;
   Opt<int> numa_node;
-  std::vector<int> cpu_affinity;       // CPUs close to this GPU
-  Opt<std::string> compute_mode;       // "default", "exclusive_process", "prohibited"
+  std::vector<int> cpu_affinity;  // CPUs close to this GPU
+  Opt<std::string> compute_mode;  // "default", "exclusive_process", "prohibited"
   Opt<int> process_count;
   Opt<uint64_t> process_memory_bytes;  // held by processes other than tfrig
   std::vector<NvLink> nvlinks;
-  Opt<std::string> driver_problem;     // why this GPU has no working driver, if so
+  Opt<std::string> driver_problem;  // why this GPU has no working driver, if so
   // Added by import (docs/import.md):
-  Opt<bool> lost;                      // fell off the bus: nvidia-smi "GPU is lost", config space reads all 1s
-  Opt<std::string> lost_evidence;      // the line that says so
-  Opt<std::string> init_error;         // the kernel module could not initialise it: "RmInitAdapter failed! (0x30:0xffff:1086)"
+  Opt<bool> lost;                  // fell off the bus: nvidia-smi "GPU is lost", config space reads all 1s
+  Opt<std::string> lost_evidence;  // the line that says so
+  Opt<std::string> init_error;  // the kernel module could not initialise it: "RmInitAdapter failed! (0x30:0xffff:1086)"
   // The messages of driver_problem and lost_evidence (see set_text), where
   // tfrig wrote the text; a tool's line quoted verbatim has none.
   Opt<core::Message> driver_problem_message = std::nullopt;
@@ -257,21 +256,22 @@ struct Gpu {
 struct GpuPair {
   int gpu_a = 0;
   int gpu_b = 0;
-  Opt<std::string> level;  // "same_board", "single_switch", "multiple_switches", "host_bridge", "same_cpu", "across_sockets"
+  Opt<std::string>
+      level;  // "same_board", "single_switch", "multiple_switches", "host_bridge", "same_cpu", "across_sockets"
   Opt<bool> p2p_read;
-  Opt<bool> nvlink;        // an active NVLink joins them
+  Opt<bool> nvlink;  // an active NVLink joins them
 };
 
 struct DeviceNode {
-  std::string path;        // "/dev/nvidia0"
-  Opt<bool> readable;      // by the current user
+  std::string path;    // "/dev/nvidia0"
+  Opt<bool> readable;  // by the current user
   Opt<bool> writable;
 };
 
 // Why NVML could not be used, if it could not.
 struct NvmlStatus {
   std::string state = "not_tried";  // "ok", "library_missing", "symbol_missing", "driver_mismatch",
-                                     // "no_permission", "driver_not_loaded", "no_device", "error", "not_tried"
+                                    // "no_permission", "driver_not_loaded", "no_device", "error", "not_tried"
   std::string detail;
   Opt<std::string> library_path;
   Opt<double> init_seconds;
@@ -289,19 +289,19 @@ core::Message nvml_state_message(const std::string& state);
 // ("NVRM: Xid (PCI:0000:03:00): 13, pid=..., <message>").
 struct XidEvent {
   int xid = 0;
-  Opt<std::string> pci_bus_id;   // normalised "0000:03:00.0"
-  uint64_t count = 0;            // distinct kernel log lines
-  Opt<std::string> first_time;   // the timestamp of the first line, as written
+  Opt<std::string> pci_bus_id;  // normalised "0000:03:00.0"
+  uint64_t count = 0;           // distinct kernel log lines
+  Opt<std::string> first_time;  // the timestamp of the first line, as written
   Opt<std::string> last_time;
-  std::string message;           // the text after the Xid number on the first line
-  std::string source;            // where it was read: "dmesg", "kernel log"
+  std::string message;  // the text after the Xid number on the first line
+  std::string source;   // where it was read: "dmesg", "kernel log"
 };
 
 struct DriverInfo {
-  Opt<std::string> version;             // "535.104.05" (NVML, else the kernel module)
-  Opt<std::string> cuda_version;        // the newest CUDA the driver supports: "12.2"
+  Opt<std::string> version;       // "535.104.05" (NVML, else the kernel module)
+  Opt<std::string> cuda_version;  // the newest CUDA the driver supports: "12.2"
   Opt<std::string> nvml_version;
-  Opt<bool> loaded;                     // the nvidia kernel module is loaded
+  Opt<bool> loaded;                        // the nvidia kernel module is loaded
   Opt<std::string> kernel_module_version;  // /proc/driver/nvidia/version
   Opt<std::string> kernel_module_flavor;   // "proprietary", "open"
   Opt<bool> module_nvidia;
@@ -311,18 +311,19 @@ struct DriverInfo {
   std::vector<DeviceNode> device_nodes;
   NvmlStatus nvml;
   // Added by import (docs/import.md):
-  Opt<std::string> nvidia_smi_error;    // what nvidia-smi printed instead of its report, verbatim (first line)
-  std::vector<XidEvent> xid_events;     // NVRM Xid messages from the kernel log, one per (GPU, Xid)
+  Opt<std::string> nvidia_smi_error;  // what nvidia-smi printed instead of its report, verbatim (first line)
+  std::vector<XidEvent> xid_events;   // NVRM Xid messages from the kernel log, one per (GPU, Xid)
 };
 
 struct CudaLibrary {
-  std::string family;       // "cudart", "cublas", "cudnn", "cudnn_ops", "nccl", "libcuda", ...
-  std::string soname;       // "libcudart.so.12"
+  std::string family;  // "cudart", "cublas", "cudnn", "cudnn_ops", "nccl", "libcuda", ...
+  std::string soname;  // "libcudart.so.12"
   std::string path;
-  Opt<std::string> version; // "12.2.140"
-  std::string found_via;    // "ld.so.cache", "LD_LIBRARY_PATH", "default_dir", "cuda_toolkit", "pip_wheel:<prefix>", "ld.so.conf"
+  Opt<std::string> version;  // "12.2.140"
+  std::string
+      found_via;  // "ld.so.cache", "LD_LIBRARY_PATH", "default_dir", "cuda_toolkit", "pip_wheel:<prefix>", "ld.so.conf"
   // Added by the GPU-stack probes:
-  Opt<bool> resolved;       // dlopen(soname) would load this file (first on the loader's path)
+  Opt<bool> resolved;               // dlopen(soname) would load this file (first on the loader's path)
   Opt<std::string> version_source;  // "file_name", "cudnn_version.h", "package:<dist>-<version>", "soname"
 };
 
@@ -340,24 +341,24 @@ struct CudaInfo {
 };
 
 struct PackageVersion {
-  std::string name;     // "nvidia-cudnn-cu12"
+  std::string name;  // "nvidia-cudnn-cu12"
   std::string version;
 };
 
 struct TensorFlowInstall {
-  std::string distribution;             // "tensorflow", "tensorflow-cpu", "tf-nightly", ...
+  std::string distribution;  // "tensorflow", "tensorflow-cpu", "tf-nightly", ...
   std::string version;
-  Opt<std::string> built_cuda;          // from the wheel's build info
+  Opt<std::string> built_cuda;  // from the wheel's build info
   Opt<std::string> built_cudnn;
   Opt<bool> is_cuda_build;
   std::vector<std::string> compute_capabilities;  // "sm_60", "compute_90"
-  Opt<std::string> requires_python;     // "Requires-Python: >=3.9"
+  Opt<std::string> requires_python;               // "Requires-Python: >=3.9"
 };
 
 struct PythonEnvironment {
-  std::string prefix;                   // "/usr", "/opt/conda/envs/tf", "/home/u/.venv"
-  std::string kind;                     // "system", "user", "venv", "conda", "given"
-  Opt<std::string> python_version;      // "3.11"
+  std::string prefix;               // "/usr", "/opt/conda/envs/tf", "/home/u/.venv"
+  std::string kind;                 // "system", "user", "venv", "conda", "given"
+  Opt<std::string> python_version;  // "3.11"
   Opt<std::string> site_packages;
   Opt<TensorFlowInstall> tensorflow;
   Opt<std::string> keras_version;
@@ -378,9 +379,9 @@ struct ContainerInfo {
   Opt<std::string> nvidia_container_runtime;
   Opt<std::string> nvidia_container_cli;
   Opt<std::string> libnvidia_container;
-  std::vector<std::string> cdi_specs;        // files under /etc/cdi, /var/run/cdi
+  std::vector<std::string> cdi_specs;  // files under /etc/cdi, /var/run/cdi
   Opt<bool> inside_container;
-  Opt<std::string> visible_devices;          // NVIDIA_VISIBLE_DEVICES inside a container
+  Opt<std::string> visible_devices;  // NVIDIA_VISIBLE_DEVICES inside a container
 };
 
 struct Inventory {

@@ -50,7 +50,8 @@ Opt<uint64_t> limit_value_from_json(const nlohmann::json& j) {
   if (j.is_null()) return std::nullopt;
   if (j.is_string() && j.get<std::string>() == "unlimited") return Limit::kUnlimited;
   if (!j.is_number_unsigned()) {
-    throw nlohmann::json::type_error::create(302, "expected a non-negative integer or \"unlimited\", got " + j.dump(), &j);
+    throw nlohmann::json::type_error::create(302, "expected a non-negative integer or \"unlimited\", got " + j.dump(),
+                                             &j);
   }
   return j.get<uint64_t>();
 }
@@ -176,7 +177,8 @@ void check_plain_integers(const nlohmann::json& j) {
       check_each_whole(n, "cpus");
     });
   }
-  if (j.contains("limits")) for_each_in(j.at("limits"), "configured", [](const nlohmann::json& e) { check_whole(e, "line"); });
+  if (j.contains("limits"))
+    for_each_in(j.at("limits"), "configured", [](const nlohmann::json& e) { check_whole(e, "line"); });
   for_each_in(j, "gpus", [](const nlohmann::json& g) {
     check_whole(g, "index");
     check_each_whole(g, "cpu_affinity");

@@ -5,6 +5,8 @@
 // a struct in inventory.h goes here and nowhere else.
 #pragma once
 
+// One line per group of keys, as a struct lists them; not reflowed.
+// clang-format off
 #define TFRIG_INVENTORY_FIELDS_HostInfo \
   hostname, os_id, os_name, os_version_id, os_pretty_name, os_codename, \
   kernel_release, kernel_version, architecture, virtualization, container, wsl
@@ -120,3 +122,4 @@
 // when present; a section added there is added here.
 #define TFRIG_INVENTORY_FIELDS_Inventory \
   host, cpu, memory, storage, pci, limits, gpus, gpu_topology, driver, cuda, python, containers, region
+// clang-format on

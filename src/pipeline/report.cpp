@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -56,20 +57,12 @@ Report build_report(ReportInputs in) {
   return r;
 }
 
-std::string render_text(const Report& r, std::string_view language, size_t width) {
-  const Barrel& b = r.barrel;
-  auto text = [language](const core::Message& m) { return core::render(m, language); };
+namespace {
+
+// The barrel as bars: each stave's rate and its share of the GPU's demand
+// (the bar's '|'), where it comes from, the shortest marked.
+std::string barrel_bars(const Barrel& b, size_t width) {
   std::string out;
-  // TRANSLATORS: {0} the data directory, {1} files, {2} their size, {3} where the GPU's demand comes from.
-  out += trnf("tfrig pipeline: {0} ({1} file, {2}), {3}", "tfrig pipeline: {0} ({1} files, {2}), {3}",
-              r.measured.files_total, r.data_dir, r.measured.files_total,
-              core::format_bytes_binary(r.measured.bytes_total),
-              r.demand.gpu.origin == Origin::kAssumed
-                  ? trf("GPU demand given: {0:.0f} samples/s", r.demand.gpu.samples_per_s)
-                  // TRANSLATORS: {0} the model, {1} the GPU.
-                  : trf("{0} on {1}", r.demand.model_name, r.demand.gpu_name)) +
-         "\n";
-  out += "\n" + _("The barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):") + "\n";
   // The bar's '|' (the GPU's demand) at 15 characters, less on a narrow
   // output so that a stave's line still fits; longer staves are cut at 200%.
   size_t label_width = 0;
@@ -91,6 +84,74 @@ std::string render_text(const Report& r, std::string_view language, size_t width
                        s.samples_per_s, share * 100, bar, origin_label(s.origin),
                        s.name == b.bottleneck ? "  " + _("<- shortest stave") : std::string());
   }
+  return out;
+}
+
+// The what-ifs as the HTML page's table.
+std::string what_if_table(const Report& r, const std::function<std::string(const core::Message&)>& text, size_t width) {
+  std::string out;
+  // The same columns as the HTML page's what-if table.
+  core::Table whatif(
+      {C_("what-if", "change"), _("GPU utilization"), _("then the pace is set by"), _("origin"), _("detail")},
+      {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft, core::Table::Align::kLeft,
+       core::Table::Align::kLeft});
+  for (const WhatIf& w : r.what_ifs) {
+    whatif.add_row({text(w.change), w.applicable ? fmt::format("{:.0f}%", w.predicted_utilization * 100) : _("n/a"),
+                    w.applicable ? stage_label(w.bottleneck) : std::string("-"), origin_label(w.origin),
+                    text(w.detail)});
+  }
+  out += whatif.render("  ", width);
+  return out;
+}
+
+// Whether the GPU is fed already, else the cheapest change that feeds it, or that none does.
+std::string cheapest_change_line(const Report& r, const std::function<std::string(const core::Message&)>& text) {
+  const Barrel& b = r.barrel;
+  std::string out;
+  if (b.predicted_utilization >= r.target_utilization) {
+    out +=
+        "\n" + trf("Already above {0:.0f}%: no change needed to keep the GPU fed.", r.target_utilization * 100) + "\n";
+  } else if (r.cheapest) {
+    out += "\n" +
+           trf("Cheapest change above {0:.0f}%: {1} -> {2:.0f}%", r.target_utilization * 100, text(r.cheapest->change),
+               r.cheapest->predicted_utilization * 100) +
+           "\n";
+  } else {
+    out += "\n" +
+           trf("No single change or pair of changes measured here reaches {0:.0f}%.", r.target_utilization * 100) +
+           "\n";
+  }
+  return out;
+}
+
+std::string advice_lines(const Report& r, const std::function<std::string(const core::Message&)>& text) {
+  std::string out;
+  for (const Advice& a : r.advice) {
+    out += fmt::format("  [{}] {}\n", stage_label(a.stage), text(a.problem));
+    out += "    " + trf("Fix: {0}", text(a.fix)) + "\n";
+    out += "    " + trf("Code: {0}", text(a.code)) + "\n";
+    out += "    " + trf("Source: {0}", text(a.source)) + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_text(const Report& r, std::string_view language, size_t width) {
+  const Barrel& b = r.barrel;
+  auto text = [language](const core::Message& m) { return core::render(m, language); };
+  std::string out;
+  // TRANSLATORS: {0} the data directory, {1} files, {2} their size, {3} where the GPU's demand comes from.
+  out += trnf("tfrig pipeline: {0} ({1} file, {2}), {3}", "tfrig pipeline: {0} ({1} files, {2}), {3}",
+              r.measured.files_total, r.data_dir, r.measured.files_total,
+              core::format_bytes_binary(r.measured.bytes_total),
+              r.demand.gpu.origin == Origin::kAssumed
+                  ? trf("GPU demand given: {0:.0f} samples/s", r.demand.gpu.samples_per_s)
+                  // TRANSLATORS: {0} the model, {1} the GPU.
+                  : trf("{0} on {1}", r.demand.model_name, r.demand.gpu_name)) +
+         "\n";
+  out += "\n" + _("The barrel (samples/s; each stave's share of what the GPU consumes; the bar's '|' is 100%):") + "\n";
+  out += barrel_bars(b, width);
   out += "\n";
   for (const Stage& s : b.stages) out += "  " + trf("{0}: {1}", stage_label(s.name), text(s.detail)) + "\n";
   for (const auto& n : r.measured.notes) out += "  " + trf("Note: {0}", text(n)) + "\n";
@@ -106,37 +167,10 @@ std::string render_text(const Report& r, std::string_view language, size_t width
            "\n";
   }
   out += "\n" + _("What if:") + "\n";
-  // The same columns as the HTML page's what-if table.
-  core::Table whatif(
-      {C_("what-if", "change"), _("GPU utilization"), _("then the pace is set by"), _("origin"), _("detail")},
-      {core::Table::Align::kLeft, core::Table::Align::kRight, core::Table::Align::kLeft, core::Table::Align::kLeft,
-       core::Table::Align::kLeft});
-  for (const WhatIf& w : r.what_ifs) {
-    whatif.add_row({text(w.change), w.applicable ? fmt::format("{:.0f}%", w.predicted_utilization * 100) : _("n/a"),
-                    w.applicable ? stage_label(w.bottleneck) : std::string("-"), origin_label(w.origin),
-                    text(w.detail)});
-  }
-  out += whatif.render("  ", width);
-  if (b.predicted_utilization >= r.target_utilization) {
-    out +=
-        "\n" + trf("Already above {0:.0f}%: no change needed to keep the GPU fed.", r.target_utilization * 100) + "\n";
-  } else if (r.cheapest) {
-    out += "\n" +
-           trf("Cheapest change above {0:.0f}%: {1} -> {2:.0f}%", r.target_utilization * 100, text(r.cheapest->change),
-               r.cheapest->predicted_utilization * 100) +
-           "\n";
-  } else {
-    out += "\n" +
-           trf("No single change or pair of changes measured here reaches {0:.0f}%.", r.target_utilization * 100) +
-           "\n";
-  }
+  out += what_if_table(r, text, width);
+  out += cheapest_change_line(r, text);
   out += "\n" + _("Advice:") + "\n";
-  for (const Advice& a : r.advice) {
-    out += fmt::format("  [{}] {}\n", stage_label(a.stage), text(a.problem));
-    out += "    " + trf("Fix: {0}", text(a.fix)) + "\n";
-    out += "    " + trf("Code: {0}", text(a.code)) + "\n";
-    out += "    " + trf("Source: {0}", text(a.source)) + "\n";
-  }
+  out += advice_lines(r, text);
   // The table fits; the other lines wrap under their own indent.
   return core::wrap_lines(out, width);
 }

@@ -197,10 +197,8 @@ std::string pcie(const std::optional<int>& gen, const std::optional<int>& width)
   return fmt::format("gen{} x{}", gen ? std::to_string(*gen) : "?", width ? std::to_string(*width) : "?");
 }
 
-void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
-  const auto& inv = r.inventory;
-  const auto& drv = inv.driver;
-  stack_heading(out, p, r, N_("GPUs and driver"), {"nvidia_driver", "nvml", "nvidia_smi_xml"});
+// The driver's version and kernel module, or why there is none.
+std::string driver_text(const inventory::DriverInfo& drv) {
   std::string driver;
   if (drv.version) {
     driver = *drv.version;
@@ -214,9 +212,12 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   } else {
     driver = unknown();
   }
-  field(out, p, N_("Driver"), driver);
-  // TRANSLATORS: the newest CUDA version the driver supports.
-  field(out, p, N_("CUDA (driver)"), drv.cuda_version ? trf("up to {}", *drv.cuda_version) : unknown());
+  return driver;
+}
+
+// NVML's state, why (its detail or the probe's status), and how long nvmlInit took.
+std::string nvml_text(const Report& r) {
+  const auto& drv = r.inventory.driver;
   std::string detail = stored_text(drv.nvml.detail, drv.nvml.detail_message);
   if (detail.empty()) {
     // The probe did not finish (its deadline passed while nvmlInit ran):
@@ -226,7 +227,16 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
   std::string nvml = nvml_state(drv.nvml.state);
   if (!detail.empty()) nvml = trf("{0}: {1}", nvml, detail);
   if (drv.nvml.init_seconds) nvml += trf(" (nvmlInit took {})", core::format_seconds(*drv.nvml.init_seconds));
-  field(out, p, N_("NVML"), nvml);
+  return nvml;
+}
+
+// The driver, the CUDA it supports, NVML, the modules loaded and the device nodes.
+void render_driver_fields(std::string& out, const Painter& p, const Report& r) {
+  const auto& drv = r.inventory.driver;
+  field(out, p, N_("Driver"), driver_text(drv));
+  // TRANSLATORS: the newest CUDA version the driver supports.
+  field(out, p, N_("CUDA (driver)"), drv.cuda_version ? trf("up to {}", *drv.cuda_version) : unknown());
+  field(out, p, N_("NVML"), nvml_text(r));
   if (drv.module_nvidia || drv.module_nouveau) {
     field(out, p, N_("Modules"),
           trf("nvidia {0}, nvidia_uvm {1}, nvidia_drm {2}, nouveau {3}", loaded(drv.module_nvidia),
@@ -240,15 +250,10 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
     }
     field(out, p, N_("Device nodes"), nodes);
   }
-  if (inv.gpus.empty()) {
-    field(out, p, N_("GPUs"), _("none found"));
-    return;
-  }
-  if (r.source.rfind("nvidia-smi-xml:", 0) == 0) {
-    // Say why these columns are unknown rather than leave "?" unexplained.
-    field(out, p, N_("Not in the XML"),
-          _("compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology"));
-  }
+}
+
+// A row per GPU: name, bus, compute capability, memory, PCIe link, modes, temperature, power.
+void render_gpu_table(std::string& out, const Painter& p, const inventory::Inventory& inv) {
   core::Table t({_("gpu"), _("name"), _("bus id"), _("CC"), C_("GPU table", "memory"), _("PCIe now"), _("PCIe max"),
                  _("persist"), _("ECC"), _("MIG"), _("temp"), _("power"), _("from")});
   for (const auto& g : inv.gpus) {
@@ -260,6 +265,10 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
                g.power_limit_watts ? fmt::format("{:.0f} W", *g.power_limit_watts) : "?", g.source});
   }
   out += t.render("  ", p.width);
+}
+
+// Each GPU without a working driver, and each active NVLink.
+void render_gpu_links(std::string& out, const Painter& p, const inventory::Inventory& inv) {
   for (const auto& g : inv.gpus) {
     if (g.driver_problem)
       out += core::wrap_hanging("  ",
@@ -275,6 +284,10 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
       }
     }
   }
+}
+
+// The GPU pairs' topology (NVML's or nvidia-smi topo -m's).
+void render_gpu_topology(std::string& out, const Painter& p, const inventory::Inventory& inv) {
   if (!inv.gpu_topology.empty()) {
     core::Table topo({_("pair"), _("link"), _("P2P read"), _("NVLink")});
     for (const auto& pair : inv.gpu_topology) {
@@ -283,6 +296,24 @@ void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
     }
     out += "\n" + topo.render("  ", p.width);
   }
+}
+
+void render_gpu_section(std::string& out, const Painter& p, const Report& r) {
+  const auto& inv = r.inventory;
+  stack_heading(out, p, r, N_("GPUs and driver"), {"nvidia_driver", "nvml", "nvidia_smi_xml"});
+  render_driver_fields(out, p, r);
+  if (inv.gpus.empty()) {
+    field(out, p, N_("GPUs"), _("none found"));
+    return;
+  }
+  if (r.source.rfind("nvidia-smi-xml:", 0) == 0) {
+    // Say why these columns are unknown rather than leave "?" unexplained.
+    field(out, p, N_("Not in the XML"),
+          _("compute capability, NUMA node, CPU affinity, NVLink peers, GPU pair topology"));
+  }
+  render_gpu_table(out, p, inv);
+  render_gpu_links(out, p, inv);
+  render_gpu_topology(out, p, inv);
 }
 
 void render_software_section(std::string& out, const Painter& p, const Report& r) {
