@@ -213,10 +213,10 @@ void add_host_staves(MachineVerdict& v, const inventory::Inventory& inv, const W
   const bool ram_need_known = need.ram_min_bytes > 0;
   add_stave(
       v, "CPU cores", cores ? core::verbatim(std::to_string(*cores)) : core::Message(N_("unknown")),
-      // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
       rate_known
-          ? core::Message(N_("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})"), need.cpu_cores_needed,
-                          need.samples_per_s, need.per_core_rate, need.per_core_basis_text)
+          ?  // TRANSLATORS: {0} cores to decode at {1} samples/s, {2} per core, {3} how that rate is known (assumed, measured (FILE)).
+          core::Message(N_("{0} to decode at {1:.0f} samples/s ({2:.0f} per core, {3})"), need.cpu_cores_needed,
+                        need.samples_per_s, need.per_core_rate, need.per_core_basis_text)
           : core::Message(N_("unknown (the GPU's rate is unknown)")),
       cores && rate_known ? std::optional<double>(static_cast<double>(*cores) / std::max(1, need.cpu_cores_needed))
                           : std::nullopt);

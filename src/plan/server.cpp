@@ -195,8 +195,8 @@ void choose_server_platform(ServerPlan& p, const GpuChoice& choice, ServerParts&
   parts.cpu_class = cls;
   if (layout) {
     p.ram_bytes = layout->total_bytes;
-    // TRANSLATORS: {0} modules of {1} GB on {2} memory channels, {3} module(s) per channel.
     p.dimm_layout = core::Message::plural(
+        // TRANSLATORS: {0} modules of {1} GB on {2} memory channels, {3} module(s) per channel.
         NP_("{0} x {1} GB DDR5 ({2} channel, {3} per channel)", "{0} x {1} GB DDR5 ({2} channels, {3} per channel)"),
         layout->channels, layout->dimms, layout->dimm_bytes / core::kGiB, layout->channels,
         layout->dimms / layout->channels);
@@ -236,9 +236,9 @@ void add_server_lines(ServerPlan& p, const DataOptions& data, const ServerParts&
   p.lines.push_back({core::Message::in_context(NC_("server part", "CPU class")), core::Message(parts.cpu_class->name),
                      parts.nic_lanes ? core::Message(N_("{0} PCIe lanes: x16 per GPU, x4 per NVMe, NIC"), p.pcie_lanes)
                                      : core::Message(N_("{0} PCIe lanes: x16 per GPU, x4 per NVMe"), p.pcie_lanes)});
-  // TRANSLATORS: {0} the memory size, {1} its modules and channels.
   p.lines.push_back(
       {core::Message::in_context(NC_("server part", "RAM")),
+       // TRANSLATORS: {0} the memory size, {1} its modules and channels.
        core::Message(N_("{0} ({1})"), core::format_bytes_binary(p.ram_bytes), p.dimm_layout),
        core::Message(N_("at least 2 x total GPU memory = {0}"), core::format_bytes_binary(p.ram_min_bytes))});
   p.lines.push_back(
