@@ -365,7 +365,8 @@ std::string render_plan(const PlanOptions& o, const plan::PlanResult& result, co
   ro.width = core::text_width(o.output == "-" ? STDOUT_FILENO : -1);
   ro.language = core::i18n::output_language();
   if (o.format == "json") return core::json_text(plan_json(result, use, costs));
-  if (o.format == "markdown") return plan::render_markdown(result, ro);
+  // Model, GPU and file names may be foreign bytes (a snapshot of another machine).
+  if (o.format == "markdown") return core::terminal_text(plan::render_markdown(result, ro), false);
   std::string out = plan::render_text(result, ro);
   if (costs) out += plan::render_cost_text(*costs, o.top > 0 ? o.top : 10, ro.language, ro.width);
   return core::terminal_text(out, false);  // model and file names may be foreign bytes

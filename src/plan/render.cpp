@@ -8,6 +8,7 @@
 #include "core/display_width.h"
 #include "core/i18n.h"
 #include "core/table.h"
+#include "core/terminal_text.h"
 #include "core/units.h"
 
 namespace tfrig::plan {
@@ -314,10 +315,16 @@ std::string render_text(const PlanResult& r, const RenderOptions& o) {
 
 std::string render_markdown(const PlanResult& r, const RenderOptions& o) {
   const Workload& w = r.workload;
-  // A Markdown table row of cells.
+  // A Markdown table row of cells. A cell may hold a name or a path from a
+  // snapshot of another machine: kept on its line (core::terminal_line) and
+  // its pipes escaped, so it can neither end the row nor add a column.
   auto row = [](std::initializer_list<std::string> cells) {
     std::string line = "|";
-    for (const std::string& c : cells) line += " " + c + " |";
+    for (const std::string& c : cells) {
+      std::string cell;
+      for (char ch : core::terminal_line(c)) cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
+      line += " " + cell + " |";
+    }
     return line + "\n";
   };
   std::string out;

@@ -106,5 +106,33 @@ TEST(PlanI18n, JsonIsEnglishWithoutLangAndKeepsItsNumbersWithIt) {
   }
 }
 
+// The calibration's texts (text, warning, what of the file was read) are
+// messages: English in JSON under a Chinese locale, Chinese with --lang
+// zh_CN and in the text output. A public Keras fit log (test data README).
+TEST(PlanI18n, CalibrationTextsRenderInTheOutputsLanguage) {
+  const std::vector<std::string> args = {"plan", "--params", "40000000", "--family", "transformer", "--seq-len", "64",
+                                         "--batch", "64", "--calibrate", "keras_fit/keras-io-perceiver-v100-epochs-1-10.log",
+                                         "--calibrate-gpu", "tesla-v100-sxm2-16gb"};
+  std::vector<std::string> json_args = args;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  auto en = test::run_tfrig(json_args, test::in_locale("zh_CN.UTF-8", test::data_dir()));
+  ASSERT_EQ(en.exit_code, 0) << en.err;
+  const auto a = nlohmann::json::parse(en.out);
+  EXPECT_EQ(a["calibration"]["step"]["where"], "lines 4-20");
+  EXPECT_EQ(a["calibration"]["text"].get<std::string>().rfind("calibrated on your run: ", 0), 0u) << a["calibration"];
+  EXPECT_EQ(a["model"]["name"], "transformer of 40000000 parameters (9 layers, hidden 640, 10 heads)");
+  auto zh = test::run_tfrig(test::with_zh_lang(json_args), test::in_locale("C", test::data_dir()));
+  ASSERT_EQ(zh.exit_code, 0) << zh.err;
+  const auto b = nlohmann::json::parse(zh.out);
+  EXPECT_EQ(b["calibration"]["factor"], a["calibration"]["factor"]);
+  EXPECT_NE(b["calibration"]["text"], a["calibration"]["text"]);
+  EXPECT_NE(b["calibration"]["step"]["where"], a["calibration"]["step"]["where"]);
+  EXPECT_NE(b["model"]["name"], a["model"]["name"]);
+  auto text = test::run_tfrig(args, test::in_locale("zh_CN.UTF-8", test::data_dir()));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.find("calibrated on your run"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(b["calibration"]["step"]["where"].get<std::string>()), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace tfrig

@@ -440,6 +440,41 @@ TEST(PlanMachine, JudgesAnInventory) {
   EXPECT_TRUE(pcie_short);
 }
 
+// A snapshot is another machine's file: a data path with a pipe, a newline
+// and a terminal escape stays inside its Markdown cell and reaches no terminal raw.
+TEST(PlanMachine, MarkdownCellsHoldForeignPaths) {
+  const auto gpus = fixture_gpus();
+  inventory::Inventory inv;
+  inventory::Gpu g;
+  g.name = "NVIDIA GeForce RTX 4090";
+  g.memory_total_bytes = 24 * core::kGiB;
+  inv.gpus.push_back(g);
+  inventory::DataPath d;
+  d.path = "/data|x\nforged | row\x1b]0;title\x07";
+  d.device_kind = "nvme";
+  inv.storage.data_paths.push_back(d);
+  PlanResult r = make_plan(model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
+  r.machine = judge_machine(inv, core::verbatim("snapshot s.json"), r.workload, gpus, {});
+  const std::string md = render_markdown(r, {});
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  EXPECT_EQ(md.find('\x07'), std::string::npos);
+  size_t storage_rows = 0;
+  std::string line;
+  for (size_t pos = 0, next; pos < md.size(); pos = next + 1) {
+    next = md.find('\n', pos);
+    if (next == std::string::npos) next = md.size();
+    line = md.substr(pos, next - pos);
+    if (line.find("/data") == std::string::npos) continue;
+    ++storage_rows;
+    EXPECT_NE(line.find("/data\\|x"), std::string::npos) << line;  // the pipe escaped
+    // Four cells: the row's unescaped pipes are its five borders.
+    size_t borders = 0;
+    for (size_t i = 0; i < line.size(); ++i) borders += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    EXPECT_EQ(borders, 5u) << line;
+  }
+  EXPECT_EQ(storage_rows, 1u) << md;
+}
+
 // NVML's names as real machines print them (nvidia-smi -q -x <product_name>,
 // test fixtures): whole words decide, never a substring ("A10" in "A100").
 // The catalog row the inventory's GPU is matched to: by name (when given),
