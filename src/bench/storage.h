@@ -43,7 +43,8 @@ core::Result<std::vector<std::string>> list_dataset(const std::string& dir, size
 
 // The regular files under a dataset folder and their bytes, all of them (at
 // most kMaxDatasetFiles): its size for plan and pipeline, whatever sample of
-// it list_dataset reads. Unreadable entries are skipped; errors name the folder.
+// it list_dataset reads. A symlink to a file counts (a folder of links is a
+// dataset too); unreadable entries are skipped; errors name the folder.
 struct DatasetTotals {
   uint64_t files = 0;
   uint64_t bytes = 0;

@@ -75,6 +75,23 @@ TEST(ListDataset, ListsRegularFilesRecursivelyWithoutFollowingSymlinks) {
   EXPECT_FALSE(list_dataset(dir.file("missing"), 10));
 }
 
+// The folder's size for plan and pipeline: every regular file and its bytes,
+// recursively; a path that is not a folder is refused with its name.
+TEST(DatasetTotals, CountsEveryFileAndRefusesANonFolder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("a/b"));
+  testing::write_file(dir.file("a/b/1.jpg"), "12345");
+  testing::write_file(dir.file("2.jpg"), "123");
+  auto t = dataset_totals(dir.path());
+  ASSERT_TRUE(t) << t.error().to_string();
+  EXPECT_EQ(t->files, 2u);
+  EXPECT_EQ(t->bytes, 8u);
+  auto not_folder = dataset_totals(dir.file("2.jpg"));
+  ASSERT_FALSE(not_folder);
+  EXPECT_EQ(not_folder.error().code, core::ErrorCode::kNotFound);
+  EXPECT_NE(not_folder.error().to_string().find("2.jpg"), std::string::npos) << not_folder.error().to_string();
+}
+
 TEST(ResidentFraction, SeesPagesAfterAReadAndTellsUnknownFiles) {
   TempDir dir;
   testing::write_file(dir.file("f"), std::string(64 * 1024, 'z'));
