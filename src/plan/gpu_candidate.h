@@ -12,6 +12,19 @@
 
 namespace tfrig::plan {
 
+// How much TensorFlow keeps away from its allocator has changed over its
+// releases (MinSystemMemory in tensorflow/core/common_runtime/gpu/gpu_device.cc):
+// TensorFlow 1.x kept max(300 MiB, 5% of the free memory); TensorFlow 2
+// before 2.5 kept 6% ("the current 6% policy" that tensorflow/tensorflow pull
+// request 44810 replaced in November 2020); from 2.5 a fixed amount by compute
+// capability. Plans are made for today's TensorFlow; a published run is
+// replayed under the rule of the release it ran.
+enum class TfReserveRule {
+  kByComputeCapability,  // TensorFlow 2.5 and later: the default
+  kFivePercent,          // TensorFlow 1.x
+  kSixPercent,           // TensorFlow 2.0 - 2.4
+  kLargerOfBoth,         // a release that may have either: the larger reserve
+};
 // gpus.json `segment`: consumer (GeForce), workstation (RTX A/Ada), datacenter.
 enum class Segment { kConsumer, kWorkstation, kDatacenter };
 std::string_view segment_name(Segment s);
@@ -42,6 +55,9 @@ struct GpuCandidate {
   std::optional<double> launch_price_usd;  // US MSRP at launch; none for datacenter parts
   std::vector<uint32_t> pci_device_ids;
   std::string confidence;  // gpus.json confidence: high, medium, low
+  // The TensorFlow release the plan is for: today's, unless a machine judged
+  // has another installed (plan.cpp judge_machine).
+  TfReserveRule tf_reserve = TfReserveRule::kByComputeCapability;
 };
 
 Tier tier_of(const GpuCandidate& gpu);

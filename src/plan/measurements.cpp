@@ -191,6 +191,7 @@ core::Result<BatchLimitRow> batch_limit_row(const json& row, size_t i) {
   auto b = need_int(row, "batch_limits", i, "batch", 1, 1 << 24);
   if (!b) return tl::unexpected(b.error());
   r->batch = *b;
+  r->framework_detail = opt_str(row, "framework_detail");
   auto outcome = need_str(row, "batch_limits", i, "outcome");
   if (!outcome) return tl::unexpected(outcome.error());
   if (*outcome != "fits" && *outcome != "oom") {
@@ -210,6 +211,12 @@ core::Result<BatchLimitRow> batch_limit_row(const json& row, size_t i) {
   if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
   if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer())
     r->compute_capability_major = c->get<int>();
+  if (auto m = row.find("tf_min_system_memory_mib"); m != row.end()) {
+    if (!m->is_number_integer() || m->get<int64_t>() < 0 || m->get<int64_t>() > (1 << 20))
+      return core::fail(ErrorCode::kParse, where("batch_limits", i, "tf_min_system_memory_mib"),
+                        _("expected a whole number of MiB between 0 and 1048576"));
+    r->tf_min_system_memory_mib = static_cast<int>(m->get<int64_t>());
+  }
   if (r->gpu_id.empty() && !r->gpu_memory_gib) {
     return core::fail(ErrorCode::kParse, where("batch_limits", i, "gpu_memory_gib"),
                       _("expected gpu_id or gpu_memory_gib"));
@@ -299,6 +306,34 @@ int software_generation(std::string_view d) {
   if (d.find("TensorFlow 1.") != std::string_view::npos || d.find("-tf1-") != std::string_view::npos) return 1;
   if (d.find("TensorFlow 2") != std::string_view::npos || d.find("-tf2-") != std::string_view::npos) return 2;
   return 0;
+}
+
+TfReserveRule tf_reserve_rule(std::string_view d) {
+  // NGC containers are NVIDIA's builds, tagged by year and month; the fixed
+  // reserve (an NVIDIA pull request, November 2020) may be in any from 20.11.
+  constexpr std::string_view kNgc = "tensorflow:";
+  bool ngc_before_fixed_reserve = false;
+  if (const size_t at = d.find(kNgc); at != std::string_view::npos) {
+    const std::string_view tag = d.substr(at + kNgc.size(), 5);  // "20.06"
+    if (tag.size() == 5 && tag[2] == '.' && std::isdigit(static_cast<unsigned char>(tag[0])) &&
+        std::isdigit(static_cast<unsigned char>(tag[1])) && std::isdigit(static_cast<unsigned char>(tag[3])) &&
+        std::isdigit(static_cast<unsigned char>(tag[4]))) {
+      if (tag >= "20.11") return TfReserveRule::kLargerOfBoth;
+      ngc_before_fixed_reserve = true;
+    }
+  }
+  constexpr std::string_view kName = "TensorFlow ";
+  std::string_view version;
+  if (const size_t at = d.find(kName); at != std::string_view::npos) {
+    version = d.substr(at + kName.size());
+    version = version.substr(0, version.find_first_not_of("0123456789."));
+  }
+  const int generation = software_generation(d);
+  const TfReserveRule rule = tf_reserve_rule_of_version(version);
+  if (rule != TfReserveRule::kLargerOfBoth) return rule;
+  if (generation == 1) return TfReserveRule::kFivePercent;
+  if (generation == 2 && ngc_before_fixed_reserve) return TfReserveRule::kSixPercent;
+  return TfReserveRule::kLargerOfBoth;
 }
 
 std::string source_group(std::string_view source) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
+#include "plan/memory.h"
 #include "plan/model.h"
 
 namespace tfrig::plan {
@@ -63,12 +64,16 @@ struct BatchLimitRow {
   int image_size = 0;
   int seq_len = 0;
   std::string framework;
+  std::string framework_detail;  // the release it ran, as the source names it
   MeasuredPrecision precision = MeasuredPrecision::kFp32;
   Optimizer optimizer = Optimizer::kAdam;
   std::string gpu;
   std::string gpu_id;                    // empty when the GPU is not in the catalog
   std::optional<double> gpu_memory_gib;  // given when gpu_id is empty
   std::optional<int> compute_capability_major;
+  // TF_DEVICE_MIN_SYS_MEMORY_IN_MB as the source's container set it, when it
+  // did (memory.h: it replaces TensorFlow's own reserve).
+  std::optional<int> tf_min_system_memory_mib;
   bool xla = false;
   int batch = 0;
   bool fits = true;  // outcome: "fits" or "oom"
@@ -89,6 +94,14 @@ core::Result<Measurements> parse_measurements(const nlohmann::json& doc);
 // "TensorFlow 1.x" (or an NGC "-tf1-" container), 2 for "TensorFlow 2...",
 // 0 when the source does not say.
 int software_generation(std::string_view framework_detail);
+
+// Which reserve rule (memory.h) the release a row ran used, from its
+// framework_detail: "TensorFlow 1.11.0" -> 5%, "TensorFlow 2.3.0" -> 6%,
+// "TensorFlow 2.5"+ -> by compute capability. An NGC container named by its
+// tag (tensorflow:YY.MM-...) from before November 2020 predates the fixed
+// reserve; a later one, or a release the text does not name, gets the larger
+// of the rules it may have had.
+TfReserveRule tf_reserve_rule(std::string_view framework_detail);
 
 // The publication a row comes from, for leave-one-source-out validation:
 // rows of one source share a software stack, a harness and a method, so they

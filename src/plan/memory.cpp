@@ -333,16 +333,45 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
   return m;
 }
 
-uint64_t tf_reserved_bytes(uint64_t memory_bytes, int cc_major) {
-  // TensorFlow leaves part of the free memory to the system and gives the
-  // rest to its BFC allocator: MinSystemMemory in
-  // tensorflow/core/common_runtime/gpu/gpu_device.cc reserves 225 MiB below
-  // 2 GiB free, else 500 MiB (compute capability <= 6.x), 1050 MiB (7.x) or
-  // 1536 MiB (8.x and later).
-  if (memory_bytes < 2 * core::kGiB) return 225 * core::kMiB;
-  if (cc_major <= 6) return 500 * core::kMiB;
-  if (cc_major <= 7) return 1050 * core::kMiB;
-  return 1536 * core::kMiB;
+uint64_t tf_reserved_bytes(uint64_t available_bytes, int cc_major, TfReserveRule rule) {
+  // MinSystemMemory in tensorflow/core/common_runtime/gpu/gpu_device.cc: 225
+  // MiB below 2 GiB free in every release; above it, since 2.5 (pull request
+  // 44810) 500 MiB (compute capability <= 6.x), 1050 MiB (7.x) or 1536 MiB
+  // (8.x and later), before it max(300 MiB, 5% of the free memory) in 1.x
+  // and 6% in 2.0-2.4.
+  if (available_bytes < 2 * core::kGiB) return 225 * core::kMiB;
+  const uint64_t by_cc = cc_major <= 6 ? 500 * core::kMiB : cc_major <= 7 ? 1050 * core::kMiB : 1536 * core::kMiB;
+  auto fraction = [&](double f) {
+    return std::max<uint64_t>(300 * core::kMiB, static_cast<uint64_t>(static_cast<double>(available_bytes) * f));
+  };
+  switch (rule) {
+    case TfReserveRule::kByComputeCapability: return by_cc;
+    case TfReserveRule::kFivePercent: return fraction(0.05);
+    case TfReserveRule::kSixPercent: return fraction(0.06);
+    case TfReserveRule::kLargerOfBoth: return std::max(by_cc, fraction(0.06));
+  }
+  return by_cc;
+}
+
+TfReserveRule tf_reserve_rule_of_version(std::string_view version) {
+  int part[2] = {-1, -1};
+  size_t at = 0;
+  for (int& p : part) {
+    size_t n = 0;
+    int v = 0;
+    while (at + n < version.size() && n < 4 && version[at + n] >= '0' && version[at + n] <= '9')
+      v = v * 10 + (version[at + n++] - '0');
+    if (n == 0) break;
+    p = v;
+    at += n;
+    if (at >= version.size() || version[at] != '.') break;
+    ++at;
+  }
+  if (part[0] == 1) return TfReserveRule::kFivePercent;
+  if (part[0] == 2 && part[1] >= 5) return TfReserveRule::kByComputeCapability;
+  if (part[0] == 2 && part[1] >= 0) return TfReserveRule::kSixPercent;
+  if (part[0] > 2) return TfReserveRule::kByComputeCapability;
+  return TfReserveRule::kLargerOfBoth;
 }
 
 int compute_capability_major(const GpuCandidate& gpu) {
@@ -359,19 +388,22 @@ int compute_capability_major(const GpuCandidate& gpu) {
   return 10;
 }
 
-uint64_t usable_gpu_bytes(uint64_t memory_bytes, int cc_major) {
+uint64_t usable_gpu_bytes(uint64_t memory_bytes, int cc_major, TfReserveRule rule,
+                          std::optional<uint64_t> reserve_mib) {
   // ASSUMED: 2% for what the driver reserves (ECC, page tables) beyond the
   // context counted in the estimate; gpus.json notes NVML totals run slightly
-  // below the marketed capacity. TensorFlow's own reserve comes off too.
+  // below the marketed capacity. TensorFlow's own reserve comes off too, or
+  // TF_DEVICE_MIN_SYS_MEMORY_IN_MB in its place when set.
   const uint64_t after_driver = static_cast<uint64_t>(static_cast<double>(memory_bytes) * 0.98);
-  const uint64_t reserve = tf_reserved_bytes(memory_bytes, cc_major);
+  const uint64_t reserve = reserve_mib ? std::min<uint64_t>(*reserve_mib, memory_bytes / core::kMiB) * core::kMiB
+                                       : tf_reserved_bytes(after_driver, cc_major, rule);
   return after_driver > reserve ? after_driver - reserve : 0;
 }
 
 uint64_t usable_gpu_bytes(uint64_t memory_bytes) { return usable_gpu_bytes(memory_bytes, 10); }
 
 uint64_t usable_gpu_bytes(const GpuCandidate& gpu) {
-  return usable_gpu_bytes(gpu.memory_bytes, compute_capability_major(gpu));
+  return usable_gpu_bytes(gpu.memory_bytes, compute_capability_major(gpu), gpu.tf_reserve);
 }
 
 bool fits_in(const MemoryBreakdown& m, uint64_t usable) {

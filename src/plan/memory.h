@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,9 +50,16 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch_per_gpu);
 // TensorFlow's own reserve (MinSystemMemory) comes off as well, by compute
 // capability major.
 uint64_t usable_gpu_bytes(const GpuCandidate& gpu);
-uint64_t usable_gpu_bytes(uint64_t memory_bytes, int cc_major);
+// reserve_mib: TF_DEVICE_MIN_SYS_MEMORY_IN_MB when a run set it (2.5 and
+// later read it instead of the rule).
+uint64_t usable_gpu_bytes(uint64_t memory_bytes, int cc_major, TfReserveRule rule = TfReserveRule::kByComputeCapability,
+                          std::optional<uint64_t> reserve_mib = std::nullopt);
 uint64_t usable_gpu_bytes(uint64_t memory_bytes);  // the newest GPUs' reserve
-uint64_t tf_reserved_bytes(uint64_t memory_bytes, int cc_major);
+uint64_t tf_reserved_bytes(uint64_t available_bytes, int cc_major,
+                           TfReserveRule rule = TfReserveRule::kByComputeCapability);
+// The rule of a TensorFlow release ("2.4.1" -> 6%); an unparsed version gets
+// the larger of the rules it may have had.
+TfReserveRule tf_reserve_rule_of_version(std::string_view version);
 int compute_capability_major(const GpuCandidate& gpu);
 
 // "fits" only when the estimate plus its uncertainty fits.

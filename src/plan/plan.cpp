@@ -278,14 +278,47 @@ void add_storage_staves(MachineVerdict& v, const inventory::Inventory& inv, cons
 // A machine against the workload, stave by stave: its GPUs judged, then the
 // GPU memory and count, the CPU and RAM that feed them, PCIe and storage; the
 // shortest stave is the one furthest below what is needed.
+namespace {
+
+// The reserve rule of the TensorFlow installed on the machine (memory.h):
+// one release, its rule; several with different rules, the larger reserve.
+// None found: today's TensorFlow, the one a plan is for.
+std::optional<TfReserveRule> installed_tf_reserve(const inventory::Inventory& inv, std::string& version) {
+  std::optional<TfReserveRule> rule;
+  for (const inventory::PythonEnvironment& env : inv.python.environments) {
+    if (!env.tensorflow || env.tensorflow->version.empty()) continue;
+    const TfReserveRule r = tf_reserve_rule_of_version(env.tensorflow->version);
+    if (!rule) {
+      rule = r;
+      version = env.tensorflow->version;
+    } else if (*rule != r) {
+      rule = TfReserveRule::kLargerOfBoth;
+    }
+  }
+  return rule;
+}
+
+}  // namespace
+
 MachineVerdict judge_machine(const inventory::Inventory& inv, core::Message source, const Workload& w,
                              std::span<const GpuCandidate> catalog, const DataOptions& data,
                              const ThroughputModel* model) {
   MachineVerdict v;
   v.source = std::move(source);
   const std::vector<inventory::Gpu> found = machine_gpus(inv, v);
+  std::string tf_version;
+  const std::optional<TfReserveRule> reserve = installed_tf_reserve(inv, tf_version);
   std::vector<GpuCandidate> mine;
-  for (const inventory::Gpu& g : found) mine.push_back(candidate_for(g, catalog));
+  for (const inventory::Gpu& g : found) {
+    mine.push_back(candidate_for(g, catalog));
+    if (reserve) mine.back().tf_reserve = *reserve;
+  }
+  if (reserve && *reserve != TfReserveRule::kByComputeCapability && !mine.empty()) {
+    v.notes.push_back(core::Message(
+        N_("TensorFlow {0} here keeps a share of each GPU's memory from its allocator (5% in 1.x, 6% in 2.0-2.4; "
+           "a fixed 0.5-1.5 GiB from 2.5): the memory verdicts use its rule"),
+        tf_version));
+  }
   const int have_gpus = static_cast<int>(mine.size());
   Workload here = w;
   here.gpus = std::max(1, have_gpus);

@@ -177,7 +177,9 @@ ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> g
     w->optimizer = b.optimizer;
     BoundaryCase c;
     c.row = b;
-    c.usable_bytes = usable_gpu_bytes(gpu.memory_bytes, cc);
+    c.usable_bytes = usable_gpu_bytes(
+        gpu.memory_bytes, cc, tf_reserve_rule(b.framework_detail),
+        b.tf_min_system_memory_mib ? std::optional<uint64_t>(*b.tf_min_system_memory_mib) : std::nullopt);
     const MemoryBreakdown mem = estimate_memory(*w, static_cast<uint64_t>(b.batch));
     c.estimate_bytes = mem.total_bytes + mem.uncertainty_bytes;
     const MemoryVerdict verdict = memory_verdict(mem, c.usable_bytes);
@@ -338,7 +340,12 @@ std::string validation_boundaries(const ValidationReport& r) {
       "Each published batch either ran (\"fits\": a throughput row at that batch, or the largest batch of a table) or ran out\n";
   out +=
       "of memory (the batch after a published maximum). tfrig says \"fits\" only when its estimate plus the 10% uncertainty\n";
-  out += "fits in what TensorFlow's allocator gets. No parameter of the memory model is fitted per row.\n\n";
+  out +=
+      "fits in what TensorFlow's allocator gets, under the reserve rule of the release the run used (5% of the free\n";
+  out += "memory in 1.x, 6% in 2.0-2.4, a fixed amount by compute capability from 2.5, or the\n";
+  out +=
+      "TF_DEVICE_MIN_SYS_MEMORY_IN_MB its container set: docs/plan.md). No parameter of the memory model is fitted per\n";
+  out += "row.\n\n";
   out +=
       "| model | GPU | precision | optimizer | batch | published | tfrig estimate + uncertainty | usable | tfrig says | tfrig max batch | respected | source (table row) |\n";
   out += "| --- | --- | --- | --- | ---: | --- | ---: | ---: | --- | ---: | --- | --- |\n";

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/units.h"
+#include "plan/measurements.h"
 #include "plan/memory.h"
 #include "plan/model_catalog.h"
 #include "plan_test_support.h"
@@ -68,7 +69,8 @@ TEST(PlanMemory, MixedPrecisionKeepsFloat32MasterWeights) {
   EXPECT_EQ(m.gradients_bytes, 2 * 4 * 109482240u);
   const auto f = estimate_memory(model_workload("bert_base", Precision::kFp32, 8), 8);
   EXPECT_EQ(f.master_weights_bytes, 0u);
-  EXPECT_EQ(m.contract_weights() + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes + m.contract_overhead(), m.total_bytes);
+  EXPECT_EQ(m.contract_weights() + m.gradients_bytes + m.optimizer_bytes + m.activations_bytes + m.contract_overhead(),
+            m.total_bytes);
 }
 
 TEST(PlanMemory, LargestBatchFitsAndOneMoreDoesNot) {
@@ -86,7 +88,8 @@ TEST(PlanMemory, LargestBatchFitsAndOneMoreDoesNot) {
         EXPECT_TRUE(fits_in(estimate_memory(w, b), usable)) << id << " on " << g.id;
         EXPECT_FALSE(fits_in(estimate_memory(w, b + 1), usable)) << id << " on " << g.id;
         // the uncertainty is on top of the estimate
-        EXPECT_LE(estimate_memory(w, b).total_bytes + estimate_memory(w, b).uncertainty_bytes, usable) << id << " on " << g.id;
+        EXPECT_LE(estimate_memory(w, b).total_bytes + estimate_memory(w, b).uncertainty_bytes, usable)
+            << id << " on " << g.id;
       }
     }
   }
@@ -99,23 +102,32 @@ TEST(PlanMemory, LargestBatchFitsAndOneMoreDoesNot) {
 TEST(PlanMemory, TransformerLayerKeepsWhatTensorFlowKeeps) {
   TransformerConfig c{TransformerKind::kDecoder, 1, 0, 1024, 16, 4096, 0, true, false, 0};
   const uint64_t s = 512, b = 4, h = 1024, a = 16;
-  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone), s * b * h * 92 + 10 * a * s * s * b);
-  EXPECT_GT(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone), s * b * h * 34 + 5 * a * s * s * b);
-  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kSelective), s * b * h * 92);
+  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone),
+            s * b * h * 92 + 10 * a * s * s * b);
+  EXPECT_GT(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone),
+            s * b * h * 34 + 5 * a * s * s * b);
+  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kSelective),
+            s * b * h * 92);
   EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kFull), 2 * s * b * h);
-  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kFp32, Recompute::kNone), s * b * h * 168 + 8 * a * s * s * b);
+  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kFp32, Recompute::kNone),
+            s * b * h * 168 + 8 * a * s * s * b);
   // under XLA: the fused count of Korthikanti et al. (34sbh + 5as^2b at 16
   // bit), with every dropout mask held as its e-byte random tensor (stateful
   // RNG ops are not auto-clustered), the GELU's tanh held (XLA does not
   // duplicate an expensive producer) and the layer norms' inputs in float32:
   // 48sbh + 6as^2b at 16 bit, 88sbh + 12as^2b at fp32
-  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone, true), s * b * h * 48 + 6 * a * s * s * b);
-  EXPECT_GT(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone, true), s * b * h * 34 + 5 * a * s * s * b);
-  EXPECT_LT(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone, true), s * b * h * 92 + 10 * a * s * s * b);
-  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kFp32, Recompute::kNone, true), s * b * h * 88 + 12 * a * s * s * b);
+  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone, true),
+            s * b * h * 48 + 6 * a * s * s * b);
+  EXPECT_GT(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone, true),
+            s * b * h * 34 + 5 * a * s * s * b);
+  EXPECT_LT(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone, true),
+            s * b * h * 92 + 10 * a * s * s * b);
+  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kFp32, Recompute::kNone, true),
+            s * b * h * 88 + 12 * a * s * s * b);
   // without dropout: no masks, no scaled copies
   c.dropout = false;
-  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone), s * b * h * 84 + 6 * a * s * s * b);
+  EXPECT_EQ(transformer_layer_activation_bytes(c, s, b, Precision::kMixedFloat16, Recompute::kNone),
+            s * b * h * 84 + 6 * a * s * s * b);
 }
 
 // tensorflow/core/common_runtime/gpu/gpu_device.cc MinSystemMemory.
@@ -127,7 +139,42 @@ TEST(PlanMemory, TensorFlowReservesByComputeCapability) {
   GpuCandidate v100;
   v100.architecture = "Volta";
   v100.memory_bytes = 16 * core::kGiB;
-  EXPECT_EQ(usable_gpu_bytes(v100), static_cast<uint64_t>(16.0 * 0.98 * static_cast<double>(core::kGiB)) - 1050 * core::kMiB);
+  EXPECT_EQ(usable_gpu_bytes(v100),
+            static_cast<uint64_t>(16.0 * 0.98 * static_cast<double>(core::kGiB)) - 1050 * core::kMiB);
+}
+
+// Releases before 2.5 kept a share of the free memory (pull request 44810
+// replaced "the current 6% policy"; TensorFlow 1.x kept 5%), with a 300 MiB floor.
+TEST(PlanMemory, TensorFlowReserveFollowsTheRelease) {
+  const uint64_t free16 = 16 * core::kGiB;
+  EXPECT_EQ(tf_reserved_bytes(free16, 7, TfReserveRule::kFivePercent), static_cast<uint64_t>(0.05 * 16 * core::kGiB));
+  EXPECT_EQ(tf_reserved_bytes(free16, 7, TfReserveRule::kSixPercent), static_cast<uint64_t>(0.06 * 16 * core::kGiB));
+  EXPECT_EQ(tf_reserved_bytes(3 * core::kGiB, 7, TfReserveRule::kFivePercent), 300 * core::kMiB);  // the floor
+  EXPECT_EQ(tf_reserved_bytes(80 * core::kGiB, 8, TfReserveRule::kLargerOfBoth),
+            static_cast<uint64_t>(0.06 * 80 * core::kGiB));
+  EXPECT_EQ(tf_reserved_bytes(4 * core::kGiB, 8, TfReserveRule::kLargerOfBoth), 1536 * core::kMiB);
+  EXPECT_EQ(tf_reserved_bytes(core::kGiB, 7, TfReserveRule::kSixPercent), 225 * core::kMiB);
+  EXPECT_EQ(tf_reserve_rule_of_version("1.15.5"), TfReserveRule::kFivePercent);
+  EXPECT_EQ(tf_reserve_rule_of_version("2.4.1"), TfReserveRule::kSixPercent);
+  EXPECT_EQ(tf_reserve_rule_of_version("2.5.0"), TfReserveRule::kByComputeCapability);
+  EXPECT_EQ(tf_reserve_rule_of_version("2.16.1"), TfReserveRule::kByComputeCapability);
+  EXPECT_EQ(tf_reserve_rule_of_version("2"), TfReserveRule::kLargerOfBoth);
+  EXPECT_EQ(tf_reserve_rule_of_version("nightly"), TfReserveRule::kLargerOfBoth);
+  // TF_DEVICE_MIN_SYS_MEMORY_IN_MB replaces the rule.
+  EXPECT_EQ(usable_gpu_bytes(16 * core::kGiB, 7, TfReserveRule::kByComputeCapability, 2048),
+            static_cast<uint64_t>(16.0 * 0.98 * static_cast<double>(core::kGiB)) - 2048 * core::kMiB);
+}
+
+// A published row names its release as its source does.
+TEST(PlanMemory, ReserveRuleOfAPublishedRun) {
+  EXPECT_EQ(tf_reserve_rule("TensorFlow 1.11.0"), TfReserveRule::kFivePercent);
+  EXPECT_EQ(tf_reserve_rule("TensorFlow 1.x (NGC tensorflow:19.08-py3)"), TfReserveRule::kFivePercent);
+  EXPECT_EQ(tf_reserve_rule("TensorFlow 2.3.0, tensorflow/models r2.3.0"), TfReserveRule::kSixPercent);
+  EXPECT_EQ(tf_reserve_rule("TensorFlow 2 (NGC tensorflow:20.07-tf2-py3)"), TfReserveRule::kSixPercent);
+  EXPECT_EQ(tf_reserve_rule("TensorFlow 2 (NGC tensorflow:21.02-py3)"), TfReserveRule::kLargerOfBoth);
+  EXPECT_EQ(tf_reserve_rule("TensorFlow 2.4.1 (tf_cnn_benchmarks)"), TfReserveRule::kSixPercent);
+  EXPECT_EQ(tf_reserve_rule("TensorFlow 2.13"), TfReserveRule::kByComputeCapability);
+  EXPECT_EQ(tf_reserve_rule(""), TfReserveRule::kLargerOfBoth);
 }
 
 // "fits" means estimate + uncertainty fits: a batch whose bare estimate fits

@@ -440,6 +440,33 @@ TEST(PlanMachine, JudgesAnInventory) {
   EXPECT_TRUE(pcie_short);
 }
 
+// A machine with TensorFlow 2.4 installed: its allocator keeps 6% of an
+// 80 GB A100 (4.7 GiB), not today's 1.5 GiB; the verdicts use that, and say so.
+TEST(PlanMachine, InstalledTensorFlowSetsTheReserve) {
+  const auto gpus = fixture_gpus();
+  inventory::Inventory inv;
+  inventory::Gpu g;
+  g.name = "NVIDIA A100-SXM4-80GB";
+  g.memory_total_bytes = 80 * core::kGiB;
+  inv.gpus.push_back(g);
+  const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
+  const MachineVerdict today = judge_machine(inv, core::verbatim("test"), w, gpus, {});
+  inventory::PythonEnvironment env;
+  env.prefix = "/opt/conda";
+  env.tensorflow = inventory::TensorFlowInstall{};
+  env.tensorflow->version = "2.4.1";
+  inv.python.environments.push_back(env);
+  const MachineVerdict old = judge_machine(inv, core::verbatim("test"), w, gpus, {});
+  ASSERT_EQ(today.gpus.size(), 1u);
+  ASSERT_EQ(old.gpus.size(), 1u);
+  EXPECT_EQ(old.gpus[0].gpu.tf_reserve, TfReserveRule::kSixPercent);
+  EXPECT_LT(old.gpus[0].max_batch_per_gpu, today.gpus[0].max_batch_per_gpu);
+  bool said = false;
+  for (const core::Message& n : old.notes)
+    said = said || core::render(n, "en").find("TensorFlow 2.4.1") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 // A snapshot is another machine's file: a data path with a pipe, a newline
 // and a terminal escape stays inside its Markdown cell and reaches no terminal raw.
 TEST(PlanMachine, MarkdownCellsHoldForeignPaths) {
@@ -453,7 +480,8 @@ TEST(PlanMachine, MarkdownCellsHoldForeignPaths) {
   d.path = "/data|x\nforged | row\x1b]0;title\x07";
   d.device_kind = "nvme";
   inv.storage.data_paths.push_back(d);
-  PlanResult r = make_plan(model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
+  PlanResult r =
+      make_plan(model_workload("resnet50", Precision::kMixedFloat16, 256), gpus, RankBy::kPricePerformance, {});
   r.machine = judge_machine(inv, core::verbatim("snapshot s.json"), r.workload, gpus, {});
   const std::string md = render_markdown(r, {});
   EXPECT_EQ(md.find('\x1b'), std::string::npos);
