@@ -19,6 +19,16 @@ PlanResult make_plan(const Workload& w, std::span<const GpuCandidate> gpus, Rank
   // An extreme calibration factor (plan/calibrate.h): the plan's notes warn.
   if (model != nullptr && model->user && !model->user->warning.empty())
     r.workload.notes.push_back(model->user->warning);
+  // Keras 3 (TensorFlow 2.16 and later) compiles model.fit's step with XLA
+  // by default on a GPU machine, except under a tf.distribute strategy or for
+  // a layer that does not support it (jit_compile="auto":
+  // keras/src/trainers/trainer.py _resolve_auto_jit_compile). The plan stays
+  // on the safe side, without XLA, unless --xla says the run uses it.
+  if (!w.xla && w.gpus <= 1) {
+    r.workload.notes.push_back(core::Message(
+        N_("without XLA (the safe side): Keras 3 (TensorFlow 2.16+) compiles model.fit with XLA on one GPU unless "
+           "jit_compile=False; if your run does, --xla gives its memory and speed")));
+  }
   r.rank_by = rank_by;
   const uint64_t n = static_cast<uint64_t>(std::max(1, w.gpus));
   r.batch_per_gpu = (std::max<uint64_t>(1, w.batch) + n - 1) / n;
