@@ -188,6 +188,10 @@ ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> g
     c.max_batch = max_batch_that_fits(*w, c.usable_bytes);
     if (c.respected()) ++r.boundaries_respected;
     if (c.borderline) ++r.borderline;
+    if (b.fits) {
+      ++r.fits_cases;
+      if (verdict == MemoryVerdict::kDoesNotFit) ++r.fits_called_does_not_fit;
+    }
     if (!b.fits) {
       ++r.oom_cases;
       if (c.said_fits) ++r.oom_called_fits;
@@ -238,13 +242,13 @@ std::string validation_summaries(const ValidationReport& r) {
   out += fmt::format(
       "\nThroughput rows from {} independent sources. Batch-size boundaries: {} of {} respected ({}); published\n"
       "out-of-memory batches called \"fits\": {} of {}; batches called \"borderline\" (inside the 10% uncertainty, counted\n"
-      "as not fitting): {}. The memory model has no parameter fitted on any row, so its figures are the same held out\n"
-      "by source as in-sample.\n\n",
+      "as not fitting): {}; batches that ran called \"does not fit\": {} of {}. The memory model has no parameter fitted\n"
+      "on any row, so its figures are the same held out by source as in-sample.\n\n",
       r.sources, r.boundaries_respected, r.boundaries.size(),
       r.boundaries.empty()
           ? "-"
           : pct(static_cast<double>(r.boundaries_respected) / static_cast<double>(r.boundaries.size())),
-      r.oom_called_fits, r.oom_cases, r.borderline);
+      r.oom_called_fits, r.oom_cases, r.borderline, r.fits_called_does_not_fit, r.fits_cases);
   out += "## Other splits\n\n";
   out +=
       "| cases | n | within ±25% | median error | worst error | published inside band |\n| --- | ---: | ---: | ---: | ---: | ---: |\n";

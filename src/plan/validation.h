@@ -57,6 +57,8 @@ struct ValidationReport {
   size_t boundaries_respected = 0;
   size_t oom_called_fits = 0;
   size_t oom_cases = 0;
+  size_t fits_called_does_not_fit = 0;  // batches that ran, called "does not fit" (the other wrong side)
+  size_t fits_cases = 0;
   size_t borderline = 0;  // published batches tfrig calls borderline (neither fits nor does not fit)
   size_t sources = 0;     // independent sources of the throughput rows (source_group)
 };
