@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/i18n.h"
+#include "core/terminal_text.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "knowledge/knowledge.h"
@@ -327,7 +328,7 @@ MachineVerdict judge_machine(const inventory::Inventory& inv, core::Message sour
     v.notes.push_back(core::Message(
         N_("TensorFlow {0} here keeps a share of each GPU's memory from its allocator (5% in 1.x, 6% in 2.0-2.4; "
            "a fixed 0.5-1.5 GiB from 2.5): the memory verdicts use its rule"),
-        tf_version));
+        core::terminal_line(tf_version)));  // another machine's text: on one line, escapes shown
   }
   const int have_gpus = static_cast<int>(mine.size());
   Workload here = w;

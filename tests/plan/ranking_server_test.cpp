@@ -465,6 +465,13 @@ TEST(PlanMachine, InstalledTensorFlowSetsTheReserve) {
   for (const core::Message& n : old.notes)
     said = said || core::render(n, "en").find("TensorFlow 2.4.1") != std::string::npos;
   EXPECT_TRUE(said);
+  // The version is another machine's text: it cannot forge a line or reach a terminal raw.
+  inv.python.environments[0].tensorflow->version = "2.4.1\x1b]0;t\x07\nforged | row";
+  for (const core::Message& n : judge_machine(inv, core::verbatim("test"), w, gpus, {}).notes) {
+    const std::string text = core::render(n, "en");
+    EXPECT_EQ(text.find('\n'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  }
 }
 
 // A snapshot is another machine's file: a data path with a pipe, a newline
