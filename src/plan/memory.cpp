@@ -210,7 +210,9 @@ uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t
   //  - MLP: its input and seven ffn-wide tensors: the pre-activation, the
   //    five intermediates the tanh GELU of google-research/bert modeling.py
   //    keeps when built from elementwise ops (x^3, the tanh argument, tanh,
-  //    1 + tanh, the cdf) and the GELU output: e*sb*(h + 7 ffn); SwiGLU
+  //    1 + tanh, the cdf) and the GELU output: e*sb*(h + 7 ffn) (graph-mode
+  //    pruning may keep only 4; google-research/bert's Titan X limits keep
+  //    the 7: docs/plan.md, "A known tension"); SwiGLU
   //    (gate, its sigmoid, the SiLU, up, product): e*sb*(h + 5 ffn);
   //  - per attention score (a*s^2*b): the softmax output and the dropout mask
   //    (f each), and under mixed precision the float16 cast the second matmul
