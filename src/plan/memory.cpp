@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/units.h"
+#include "core/version.h"
 
 namespace tfrig::plan {
 
@@ -356,24 +357,14 @@ uint64_t tf_reserved_bytes(uint64_t available_bytes, int cc_major, TfReserveRule
 }
 
 TfReserveRule tf_reserve_rule_of_version(std::string_view version) {
-  int part[2] = {-1, -1};
-  size_t at = 0;
-  for (int& p : part) {
-    size_t n = 0;
-    int v = 0;
-    while (at + n < version.size() && n < 4 && version[at + n] >= '0' && version[at + n] <= '9')
-      v = v * 10 + (version[at + n++] - '0');
-    if (n == 0) break;
-    p = v;
-    at += n;
-    if (at >= version.size() || version[at] != '.') break;
-    ++at;
+  const std::optional<core::Version> v = core::Version::parse(version);
+  if (!v) return TfReserveRule::kLargerOfBoth;
+  if (v->major() == 1) return TfReserveRule::kFivePercent;
+  if (v->major() > 2) return TfReserveRule::kByComputeCapability;
+  if (v->major() == 2 && v->parts().size() >= 2) {
+    return v->minor() >= 5 ? TfReserveRule::kByComputeCapability : TfReserveRule::kSixPercent;
   }
-  if (part[0] == 1) return TfReserveRule::kFivePercent;
-  if (part[0] == 2 && part[1] >= 5) return TfReserveRule::kByComputeCapability;
-  if (part[0] == 2 && part[1] >= 0) return TfReserveRule::kSixPercent;
-  if (part[0] > 2) return TfReserveRule::kByComputeCapability;
-  return TfReserveRule::kLargerOfBoth;
+  return TfReserveRule::kLargerOfBoth;  // "2" alone, or 0.x
 }
 
 int compute_capability_major(const GpuCandidate& gpu) {

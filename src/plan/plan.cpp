@@ -286,9 +286,6 @@ void add_storage_staves(MachineVerdict& v, const inventory::Inventory& inv, cons
 
 }  // namespace
 
-// A machine against the workload, stave by stave: its GPUs judged, then the
-// GPU memory and count, the CPU and RAM that feed them, PCIe and storage; the
-// shortest stave is the one furthest below what is needed.
 namespace {
 
 // The reserve rule of the TensorFlow installed on the machine (memory.h):
@@ -311,6 +308,9 @@ std::optional<TfReserveRule> installed_tf_reserve(const inventory::Inventory& in
 
 }  // namespace
 
+// A machine against the workload, stave by stave: its GPUs judged, then the
+// GPU memory and count, the CPU and RAM that feed them, PCIe and storage; the
+// shortest stave is the one furthest below what is needed.
 MachineVerdict judge_machine(const inventory::Inventory& inv, core::Message source, const Workload& w,
                              std::span<const GpuCandidate> catalog, const DataOptions& data,
                              const ThroughputModel* model) {
