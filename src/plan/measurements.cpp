@@ -215,7 +215,7 @@ core::Result<BatchLimitRow> batch_limit_row(const json& row, size_t i) {
     if (!m->is_number_integer() || m->get<int64_t>() < 0 || m->get<int64_t>() > (1 << 20))
       return core::fail(ErrorCode::kParse, where("batch_limits", i, "tf_min_system_memory_mib"),
                         _("expected a whole number of MiB between 0 and 1048576"));
-    r->tf_min_system_memory_mib = static_cast<int>(m->get<int64_t>());
+    r->tf_min_system_memory_mib = static_cast<uint64_t>(m->get<int64_t>());
   }
   if (r->gpu_id.empty() && !r->gpu_memory_gib) {
     return core::fail(ErrorCode::kParse, where("batch_limits", i, "gpu_memory_gib"),

@@ -73,7 +73,7 @@ struct BatchLimitRow {
   std::optional<int> compute_capability_major;
   // TF_DEVICE_MIN_SYS_MEMORY_IN_MB as the source's container set it, when it
   // did (memory.h: it replaces TensorFlow's own reserve).
-  std::optional<int> tf_min_system_memory_mib;
+  std::optional<uint64_t> tf_min_system_memory_mib;
   bool xla = false;
   int batch = 0;
   bool fits = true;  // outcome: "fits" or "oom"

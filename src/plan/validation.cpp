@@ -177,9 +177,8 @@ ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> g
     w->optimizer = b.optimizer;
     BoundaryCase c;
     c.row = b;
-    c.usable_bytes = usable_gpu_bytes(
-        gpu.memory_bytes, cc, tf_reserve_rule(b.framework_detail),
-        b.tf_min_system_memory_mib ? std::optional<uint64_t>(*b.tf_min_system_memory_mib) : std::nullopt);
+    c.usable_bytes =
+        usable_gpu_bytes(gpu.memory_bytes, cc, tf_reserve_rule(b.framework_detail), b.tf_min_system_memory_mib);
     const MemoryBreakdown mem = estimate_memory(*w, static_cast<uint64_t>(b.batch));
     c.estimate_bytes = mem.total_bytes + mem.uncertainty_bytes;
     const MemoryVerdict verdict = memory_verdict(mem, c.usable_bytes);
@@ -191,8 +190,7 @@ ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> g
     if (b.fits) {
       ++r.fits_cases;
       if (verdict == MemoryVerdict::kDoesNotFit) ++r.fits_called_does_not_fit;
-    }
-    if (!b.fits) {
+    } else {
       ++r.oom_cases;
       if (c.said_fits) ++r.oom_called_fits;
     }

@@ -16,8 +16,11 @@ using test::fixture_gpus;
 using test::model_workload;
 
 nlohmann::json row(const char* precision, double sps, const char* gpu = "h100-sxm5") {
-  return {{"model", "resnet50"}, {"image_size", 224}, {"seq_len", 0},      {"framework", "tensorflow"}, {"precision", precision},
-          {"gpu_id", gpu},       {"gpu_count", 1},    {"batch", 256},      {"samples_per_s", sps},      {"source", "example:README.md@0"}};
+  return {{"model", "resnet50"},    {"image_size", 224},
+          {"seq_len", 0},           {"framework", "tensorflow"},
+          {"precision", precision}, {"gpu_id", gpu},
+          {"gpu_count", 1},         {"batch", 256},
+          {"samples_per_s", sps},   {"source", "example:README.md@0"}};
 }
 
 TEST(PlanMeasurements, EmbeddedRowsParseAndCiteASource) {
@@ -39,7 +42,8 @@ TEST(PlanMeasurements, EmbeddedRowsParseAndCiteASource) {
 }
 
 TEST(PlanMeasurements, PrecisionIsAnExplicitColumnNeverGuessed) {
-  nlohmann::json doc = {{"throughput", nlohmann::json::array({row("AMP mixed precision", 100)})}, {"batch_limits", nlohmann::json::array()}};
+  nlohmann::json doc = {{"throughput", nlohmann::json::array({row("AMP mixed precision", 100)})},
+                        {"batch_limits", nlohmann::json::array()}};
   auto m = parse_measurements(doc);
   ASSERT_FALSE(m);
   EXPECT_EQ(m.error().where, "plan_measurements.json: throughput[0].precision");
@@ -50,10 +54,40 @@ TEST(PlanMeasurements, PrecisionIsAnExplicitColumnNeverGuessed) {
   EXPECT_EQ(ok->throughput[0].precision, MeasuredPrecision::kTf32);
 }
 
+// A batch limit may carry the TF_DEVICE_MIN_SYS_MEMORY_IN_MB its container set
+// and names its release; a reserve that is not a whole number of MiB is refused by name.
+TEST(PlanMeasurements, BatchLimitReserveAndReleaseAreParsedOrRefused) {
+  nlohmann::json limit = {{"model", "bert_large"},
+                          {"image_size", 0},
+                          {"seq_len", 384},
+                          {"framework", "tensorflow"},
+                          {"framework_detail", "TensorFlow 2 (NGC tensorflow:21.02-py3)"},
+                          {"precision", "fp32"},
+                          {"optimizer", "adam"},
+                          {"gpu_id", "tesla-v100-sxm2-16gb"},
+                          {"batch", 3},
+                          {"outcome", "fits"},
+                          {"source", "example:README.md@0"},
+                          {"tf_min_system_memory_mib", 2048}};
+  auto ok =
+      parse_measurements({{"throughput", nlohmann::json::array()}, {"batch_limits", nlohmann::json::array({limit})}});
+  ASSERT_TRUE(ok) << ok.error().to_string();
+  EXPECT_EQ(ok->batch_limits[0].tf_min_system_memory_mib, std::optional<uint64_t>(2048));
+  EXPECT_EQ(tf_reserve_rule(ok->batch_limits[0].framework_detail), TfReserveRule::kLargerOfBoth);
+  for (const nlohmann::json& bad : {nlohmann::json(-1), nlohmann::json(1.5), nlohmann::json("2048")}) {
+    limit["tf_min_system_memory_mib"] = bad;
+    auto refused =
+        parse_measurements({{"throughput", nlohmann::json::array()}, {"batch_limits", nlohmann::json::array({limit})}});
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().where, "plan_measurements.json: batch_limits[0].tf_min_system_memory_mib");
+  }
+}
+
 TEST(PlanMeasurements, MissingFieldNamesArrayIndexAndField) {
   nlohmann::json bad = row("fp32", 100);
   bad.erase("gpu_count");
-  auto m = parse_measurements({{"throughput", nlohmann::json::array({row("fp32", 1), bad})}, {"batch_limits", nlohmann::json::array()}});
+  auto m = parse_measurements(
+      {{"throughput", nlohmann::json::array({row("fp32", 1), bad})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_FALSE(m);
   EXPECT_EQ(m.error().where, "plan_measurements.json: throughput[1].gpu_count");
 }
@@ -64,7 +98,8 @@ TEST(PlanMeasurements, ThroughputRowOptimizerIsParsedOrRefused) {
   nlohmann::json r = row("fp32", 100);
   r["optimizer"] = "momentum";
   r["accumulation_steps"] = 4;
-  auto ok = parse_measurements({{"throughput", nlohmann::json::array({row("fp32", 1), r})}, {"batch_limits", nlohmann::json::array()}});
+  auto ok = parse_measurements(
+      {{"throughput", nlohmann::json::array({row("fp32", 1), r})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_TRUE(ok) << ok.error().to_string();
   EXPECT_EQ(ok->throughput[0].optimizer, Optimizer::kAdam);  // absent: adam
   EXPECT_EQ(ok->throughput[1].optimizer, Optimizer::kMomentum);
@@ -75,7 +110,8 @@ TEST(PlanMeasurements, ThroughputRowOptimizerIsParsedOrRefused) {
   EXPECT_EQ(w->batch, 256u);
   EXPECT_EQ(w->optimizer, Optimizer::kMomentum);
   r["optimizer"] = "lamb";
-  auto bad = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  auto bad =
+      parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().where, "plan_measurements.json: throughput[0].optimizer");
 }
@@ -88,11 +124,13 @@ TEST(PlanMeasurements, ThroughputRowOptimizerIsParsedOrRefused) {
 TEST(PlanMeasurements, SeparateOptimizerOpsAreParsedAndCostMore) {
   nlohmann::json r = row("fp32", 100);
   r["optimizer_ops"] = "separate";
-  auto unsourced = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  auto unsourced =
+      parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_FALSE(unsourced);
   EXPECT_EQ(unsourced.error().where, "plan_measurements.json: throughput[0].optimizer_ops_basis");
   r["optimizer_ops_basis"] = "example:optimization.py@0: AdamWeightDecayOptimizer in Python ops";
-  auto ok = parse_measurements({{"throughput", nlohmann::json::array({row("fp32", 1), r})}, {"batch_limits", nlohmann::json::array()}});
+  auto ok = parse_measurements(
+      {{"throughput", nlohmann::json::array({row("fp32", 1), r})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_TRUE(ok) << ok.error().to_string();
   EXPECT_FALSE(ok->throughput[0].separate_update_ops);
   ASSERT_TRUE(ok->throughput[1].separate_update_ops);
@@ -102,11 +140,13 @@ TEST(PlanMeasurements, SeparateOptimizerOpsAreParsedAndCostMore) {
   EXPECT_TRUE(separate->separate_update_ops);
   // Adam: the fused update moves the variable and its two slots once each way (24 bytes).
   const double params = static_cast<double>(separate->trainable_params);
-  EXPECT_NEAR(update_bytes_per_step(*separate) - update_bytes_per_step(*fused), params * (kSeparateUpdateBytesPerParameter - 24.0), params * 1e-9);
+  EXPECT_NEAR(update_bytes_per_step(*separate) - update_bytes_per_step(*fused),
+              params * (kSeparateUpdateBytesPerParameter - 24.0), params * 1e-9);
   // With gradient accumulation the update runs once per accumulation cycle.
   EXPECT_LT(update_bytes_per_step(*separate, 64), update_bytes_per_step(*separate));
   r["optimizer_ops"] = "python";
-  auto bad = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  auto bad =
+      parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().where, "plan_measurements.json: throughput[0].optimizer_ops");
   size_t separate_rows = 0;
@@ -166,8 +206,8 @@ TEST(PlanMeasurements, EmbeddedLookupsNeverMixPrecisionsOrFrameworks) {
   }
   // RTX 4090 ResNet-50 mixed precision has PyTorch rows only (Lambda): the
   // plan estimates it instead of taking them as TensorFlow's.
-  const auto t = gpu_throughput(model_workload("resnet50", Precision::kMixedFloat16, 256), fixture(fixture_gpus(), "rtx-4090"),
-                                builtin_throughput_model());
+  const auto t = gpu_throughput(model_workload("resnet50", Precision::kMixedFloat16, 256),
+                                fixture(fixture_gpus(), "rtx-4090"), builtin_throughput_model());
   ASSERT_TRUE(t);
   EXPECT_EQ(t->basis, "estimated");
   EXPECT_GT(t->high, t->samples_per_s);
@@ -178,27 +218,36 @@ TEST(PlanMeasurements, EmbeddedLookupsNeverMixPrecisionsOrFrameworks) {
 // form one group for leave-one-source-out validation, whatever the anchor,
 // commit, file name or note.
 TEST(PlanMeasurements, SourceGroupIsTheRepositoryFolder) {
-  EXPECT_EQ(source_group("https://github.com/NVIDIA/DeepLearningExamples/blob/9de48bc9ca8ce635960620478a39dd332ed74ff6/"
-                         "TensorFlow/LanguageModeling/BERT/README.md#pre-training-training-performance-single-node-on-dgx-1-16gb"),
-            "NVIDIA/DeepLearningExamples/TensorFlow/LanguageModeling/BERT");
-  EXPECT_EQ(source_group("https://github.com/LambdaColdStorage/lambda-tensorflow-benchmark/blob/e086e0e7d88a19991642d0774793693d4b7cbe46/"
-                         "tf-train-throughput-fp16.csv (batch sizes: tf-train-bs-fp16.csv)"),
-            "LambdaColdStorage/lambda-tensorflow-benchmark");
+  EXPECT_EQ(
+      source_group(
+          "https://github.com/NVIDIA/DeepLearningExamples/blob/9de48bc9ca8ce635960620478a39dd332ed74ff6/"
+          "TensorFlow/LanguageModeling/BERT/README.md#pre-training-training-performance-single-node-on-dgx-1-16gb"),
+      "NVIDIA/DeepLearningExamples/TensorFlow/LanguageModeling/BERT");
+  EXPECT_EQ(
+      source_group(
+          "https://github.com/LambdaColdStorage/lambda-tensorflow-benchmark/blob/e086e0e7d88a19991642d0774793693d4b7cbe46/"
+          "tf-train-throughput-fp16.csv (batch sizes: tf-train-bs-fp16.csv)"),
+      "LambdaColdStorage/lambda-tensorflow-benchmark");
   // A row read from one of the same repository's raw logs cites the logs
   // folder with the log in the note: the same publication, so the same group.
-  EXPECT_EQ(source_group("https://github.com/LambdaColdStorage/lambda-tensorflow-benchmark/tree/e086e0e7d88a19991642d0774793693d4b7cbe46/"
-                         "logs (Gold_6230-GeForce_RTX_2080_Ti_trt_TF2_2.logs/syn-replicated-fp16-1gpus/resnet50-128/throughput/1)"),
-            "LambdaColdStorage/lambda-tensorflow-benchmark");
-  EXPECT_EQ(source_group("google-research/bert:README.md@eedf5716ce1268e56f0a50264a88cafad334ac61"), "google-research/bert");
-  EXPECT_EQ(source_group("NVIDIA/DeepLearningExamples:TensorFlow2/Classification/ConvNets/efficientnet_v1/B0/training/AMP/"
-                         "train_benchmark_8xA100-80G.sh@2132ae7b022e665507251dadc571b2677f04db1e (--train_batch_size per GPU)"),
+  EXPECT_EQ(
+      source_group(
+          "https://github.com/LambdaColdStorage/lambda-tensorflow-benchmark/tree/e086e0e7d88a19991642d0774793693d4b7cbe46/"
+          "logs (Gold_6230-GeForce_RTX_2080_Ti_trt_TF2_2.logs/syn-replicated-fp16-1gpus/resnet50-128/throughput/1)"),
+      "LambdaColdStorage/lambda-tensorflow-benchmark");
+  EXPECT_EQ(source_group("google-research/bert:README.md@eedf5716ce1268e56f0a50264a88cafad334ac61"),
+            "google-research/bert");
+  EXPECT_EQ(source_group(
+                "NVIDIA/DeepLearningExamples:TensorFlow2/Classification/ConvNets/efficientnet_v1/B0/training/AMP/"
+                "train_benchmark_8xA100-80G.sh@2132ae7b022e665507251dadc571b2677f04db1e (--train_batch_size per GPU)"),
             "NVIDIA/DeepLearningExamples/TensorFlow2/Classification/ConvNets/efficientnet_v1/B0/training/AMP");
   EXPECT_EQ(source_group("https://www.example.org/blog/2020/rtx-3090-benchmarks.html"), "www.example.org/blog/2020");
   // An issue thread: one group per reporter (their own machine and run), never
   // one for the whole thread; the reporter is the "@login" of the note.
-  EXPECT_EQ(source_group("https://github.com/tensorflow/benchmarks/issues/67#issuecomment-336838410 (comment by @adeagle, "
-                         "2017-10-16)"),
-            "tensorflow/benchmarks/issues/67 @adeagle");
+  EXPECT_EQ(
+      source_group("https://github.com/tensorflow/benchmarks/issues/67#issuecomment-336838410 (comment by @adeagle, "
+                   "2017-10-16)"),
+      "tensorflow/benchmarks/issues/67 @adeagle");
   EXPECT_EQ(source_group("https://github.com/tensorflow/benchmarks/issues/67 (comment by @someone-else, 2017-10-17)"),
             "tensorflow/benchmarks/issues/67 @someone-else");
   EXPECT_EQ(source_group("https://github.com/tensorflow/benchmarks/pull/63 (description by @tfboyd, 2017-10-05)"),
@@ -235,7 +284,8 @@ TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
   ASSERT_TRUE(t);
   EXPECT_EQ(t->basis, "estimated");
   EXPECT_NE(t->samples_per_s, 2791.0);
-  EXPECT_NE(core::english(t->detail).find("not used: XLA on (request: off)"), std::string::npos) << core::english(t->detail);
+  EXPECT_NE(core::english(t->detail).find("not used: XLA on (request: off)"), std::string::npos)
+      << core::english(t->detail);
   Workload wx = w;
   wx.xla = true;
   const auto tx = gpu_throughput(wx, h100, xla_model);
@@ -243,8 +293,10 @@ TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
   EXPECT_EQ(tx->basis, "measured");
   EXPECT_DOUBLE_EQ(tx->samples_per_s, 2791.0);
   // TensorFlow 1.x: not taken for the TensorFlow 2 the plan is for.
-  const auto tf1 = gpu_throughput(w, h100, model_of(nlohmann::json::array({with(row("mixed_float16", 2791), "framework_detail",
-                                                                                  "TensorFlow 1.15 (NGC tensorflow:20.06-tf1-py3)")})));
+  const auto tf1 = gpu_throughput(
+      w, h100,
+      model_of(nlohmann::json::array(
+          {with(row("mixed_float16", 2791), "framework_detail", "TensorFlow 1.15 (NGC tensorflow:20.06-tf1-py3)")})));
   ASSERT_TRUE(tf1);
   EXPECT_EQ(tf1->basis, "estimated");
   EXPECT_NE(core::english(tf1->detail).find("TensorFlow 1.15"), std::string::npos) << core::english(tf1->detail);
@@ -259,7 +311,8 @@ TEST(PlanMeasurements, MeasuredLookupRespectsXlaBatchAndGeneration) {
   EXPECT_LT(tb->low, tb->samples_per_s);
   EXPECT_GT(tb->high, tb->samples_per_s);
   // Within the stated factor (2x) the row is taken as measured.
-  const auto near = gpu_throughput(w, h100, model_of(nlohmann::json::array({with(row("mixed_float16", 2000), "batch", 160)})));
+  const auto near =
+      gpu_throughput(w, h100, model_of(nlohmann::json::array({with(row("mixed_float16", 2000), "batch", 160)})));
   ASSERT_TRUE(near);
   EXPECT_EQ(near->basis, "measured");
   EXPECT_DOUBLE_EQ(near->samples_per_s, 2000.0);
@@ -317,7 +370,8 @@ TEST(PlanMeasurements, EveryTensorFlowRowHasAStackYearAndThePlanUsesTodays) {
   // A stack_year without its derivation is a bad row naming the field.
   nlohmann::json r = row("fp32", 100);
   r["stack_year"] = 2019.625;
-  auto bad = parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
+  auto bad =
+      parse_measurements({{"throughput", nlohmann::json::array({r})}, {"batch_limits", nlohmann::json::array()}});
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().to_string().find("stack_year_basis"), std::string::npos) << bad.error().to_string();
   r["stack_year_basis"] = "NGC tensorflow:19.08";
