@@ -416,14 +416,20 @@ TEST(PlanCatalogAdapter, CoversTheReference) {
   }
 }
 
-TEST(PlanMachine, JudgesAnInventory) {
-  const auto gpus = fixture_gpus();
+// A machine with one GPU as NVML names it, the rest unknown.
+inventory::Inventory one_gpu_inventory(const char* name, uint64_t memory_bytes) {
   inventory::Inventory inv;
   inventory::Gpu g;
-  g.name = "NVIDIA GeForce RTX 4090";
-  g.memory_total_bytes = 24 * core::kGiB;
-  g.pcie_link_width_current = 8;
+  g.name = name;
+  g.memory_total_bytes = memory_bytes;
   inv.gpus.push_back(g);
+  return inv;
+}
+
+TEST(PlanMachine, JudgesAnInventory) {
+  const auto gpus = fixture_gpus();
+  inventory::Inventory inv = one_gpu_inventory("NVIDIA GeForce RTX 4090", 24 * core::kGiB);
+  inv.gpus[0].pcie_link_width_current = 8;
   inv.cpu.physical_cores = 8;
   inv.memory.total_bytes = 32 * core::kGiB;
   const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
@@ -444,11 +450,7 @@ TEST(PlanMachine, JudgesAnInventory) {
 // 80 GB A100 (4.7 GiB), not today's 1.5 GiB; the verdicts use that, and say so.
 TEST(PlanMachine, InstalledTensorFlowSetsTheReserve) {
   const auto gpus = fixture_gpus();
-  inventory::Inventory inv;
-  inventory::Gpu g;
-  g.name = "NVIDIA A100-SXM4-80GB";
-  g.memory_total_bytes = 80 * core::kGiB;
-  inv.gpus.push_back(g);
+  inventory::Inventory inv = one_gpu_inventory("NVIDIA A100-SXM4-80GB", 80 * core::kGiB);
   const Workload w = model_workload("resnet50", Precision::kMixedFloat16, 256);
   const MachineVerdict today = judge_machine(inv, core::verbatim("test"), w, gpus, {});
   inventory::PythonEnvironment env;
@@ -478,11 +480,7 @@ TEST(PlanMachine, InstalledTensorFlowSetsTheReserve) {
 // and a terminal escape stays inside its Markdown cell and reaches no terminal raw.
 TEST(PlanMachine, MarkdownCellsHoldForeignPaths) {
   const auto gpus = fixture_gpus();
-  inventory::Inventory inv;
-  inventory::Gpu g;
-  g.name = "NVIDIA GeForce RTX 4090";
-  g.memory_total_bytes = 24 * core::kGiB;
-  inv.gpus.push_back(g);
+  inventory::Inventory inv = one_gpu_inventory("NVIDIA GeForce RTX 4090", 24 * core::kGiB);
   inventory::DataPath d;
   d.path = "/data|x\nforged | row\x1b]0;title\x07";
   d.device_kind = "nvme";
