@@ -208,6 +208,11 @@ core::Result<BatchLimitRow> batch_limit_row(const json& row, size_t i) {
     return core::fail(ErrorCode::kParse, where("batch_limits", i, "optimizer"),
                       _("expected sgd, momentum, adam, adamw or adafactor"));
   r->optimizer = *o;
+  if (row.contains("accumulation_steps")) {
+    auto acc = need_int(row, "batch_limits", i, "accumulation_steps", 1, 1 << 20);
+    if (!acc) return tl::unexpected(acc.error());
+    r->accumulation_steps = *acc;
+  }
   if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
   if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer())
     r->compute_capability_major = c->get<int>();

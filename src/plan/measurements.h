@@ -75,6 +75,7 @@ struct BatchLimitRow {
   // did (memory.h: it replaces TensorFlow's own reserve).
   std::optional<uint64_t> tf_min_system_memory_mib;
   bool xla = false;
+  int accumulation_steps = 1;  // batches per optimizer update, as the run used
   int batch = 0;
   bool fits = true;  // outcome: "fits" or "oom"
   std::string source;

@@ -203,25 +203,29 @@ uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t
   //  - e is the element size of the compute (4 fp32, 2 mixed); f = 4 for the
   //    ops TensorFlow's mixed precision keeps in float32 (Softmax, the layer
   //    norm statistics: the deny list of auto_mixed_precision_lists.h);
-  //  - tf.nn.dropout multiplies by a mask cast to the tensor's type: the mask
-  //    and the scaled input, 2 tensors of e bytes;
+  //  - tf.nn.dropout is x * scale * cast(mask) (TF 1.x: x / keep_prob *
+  //    floor(keep_prob + uniform)): the product's gradient reads the scaled
+  //    input and the mask, 2 tensors of e bytes; its output is kept too where
+  //    the next op's gradient reads it (a matmul, not a residual add);
   //  - attention: the QKV input, Q, K, V (transposed copies the batched
   //    matmuls read), the context fed to the output projection: 5e sbh;
   //  - each layer norm keeps its input and its normalised value: 2f sbh;
-  //  - MLP: its input and seven ffn-wide tensors: the pre-activation, the
-  //    five intermediates the tanh GELU of google-research/bert modeling.py
-  //    keeps when built from elementwise ops (x^3, the tanh argument, tanh,
-  //    1 + tanh, the cdf) and the GELU output: e*sb*(h + 7 ffn) (graph-mode
-  //    pruning may keep only 4; google-research/bert's Titan X limits keep
-  //    the 7: docs/plan.md, "A known tension"); SwiGLU
-  //    (gate, its sigmoid, the SiLU, up, product): e*sb*(h + 5 ffn);
-  //  - per attention score (a*s^2*b): the softmax output and the dropout mask
-  //    (f each), and under mixed precision the float16 cast the second matmul
-  //    reads (e). The raw scores are not kept: the scaling multiply's gradient
-  //    needs only its constant.
-  // For BERT's shapes that is 168*sbh + 8*a*s^2*b bytes at fp32, close to what
-  // google-research/bert's published largest batches on a 12 GB GPU imply
-  // (docs/plan-validation.md).
+  //  - MLP: its input and four ffn-wide tensors: the pre-activation, the tanh
+  //    (TanhGrad reads the output), the cdf (the final multiply's gradient
+  //    reads both factors) and the GELU output: e*sb*(h + 4 ffn). The other
+  //    intermediates of the tanh GELU built from ops (google-research/bert
+  //    modeling.py: x^3, the tanh argument, 1 + tanh) are read only by
+  //    gradients with respect to constants, which nothing fetches: graph mode
+  //    (a TF 1 session, a tf.function such as Keras fit) prunes them, and the
+  //    erf GELU keeps the same four (x / sqrt 2 for ErfGrad instead of the
+  //    tanh). SwiGLU (gate, its sigmoid, the SiLU, up, product):
+  //    e*sb*(h + 5 ffn);
+  //  - per attention score (a*s^2*b): the softmax output and the dropout's
+  //    scaled input and mask (f each), and what the second matmul reads: the
+  //    dropout output (f) or, under mixed precision, its float16 cast (e).
+  //    The raw scores are not kept: the scaling multiply's gradient needs
+  //    only its constant.
+  // For BERT's shapes that is 120*sbh + 16*a*s^2*b bytes at fp32.
   // Selective recomputation drops the s^2 terms; full recomputation keeps
   // only each layer's input (Korthikanti et al. sections 4.3 and 5).
   const uint64_t e = activation_element_bytes(p);
@@ -233,11 +237,13 @@ uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t
   if (r == Recompute::kFull) return e * sbh;
   const uint64_t drop = c.dropout ? 2 * e : 0;
   const uint64_t attention = 5 * e * sbh + drop * sbh;
-  const uint64_t mlp = e * s * b * (h + (c.gated_mlp ? 5 : 7) * ff) + drop * sbh;
+  const uint64_t mlp = e * s * b * (h + (c.gated_mlp ? 5 : 4) * ff) + drop * sbh;
   const uint64_t norms = 2 * 2 * f * sbh;
   uint64_t bytes = attention + mlp + norms;
   if (r == Recompute::kNone) {
-    const uint64_t per_score = f + (c.dropout ? f : 0) + (mixed ? e : 0);
+    const uint64_t dropped = c.dropout ? 2 * f : 0;              // scaled input, mask
+    const uint64_t matmul_input = mixed ? e : (c.dropout ? f : 0);  // fp32 without dropout: the softmax output
+    const uint64_t per_score = f + dropped + matmul_input;
     bytes += a * s * s * b * per_score;
   }
   return bytes;
@@ -301,6 +307,13 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
   // originals are still referenced.
   const bool rewrites_gradients = mixed || w.family == Family::kTransformer;
   m.gradients_bytes = w.trainable_params * kVariableBytes * (rewrites_gradients ? 2 : 1);
+  // Gradient accumulation keeps one more float32 copy of the trainable
+  // variables, the accumulators, for the whole run (NVIDIA DeepLearningExamples
+  // TensorFlow/LanguageModeling/BERT/optimization.py: an "/accum" variable of
+  // dtype float32 per trainable variable when num_accumulation_steps > 1;
+  // TensorFlow2/LanguageModeling/BERT/optimization.py GradientAccumulator: a
+  // zeros_like variable per gradient).
+  if (w.accumulation_steps > 1) m.gradients_bytes += w.trainable_params * kVariableBytes;
   if (w.optimizer == Optimizer::kAdafactor) {
     // Shazeer & Stern 2018, "Adafactor" (arXiv:1804.04235): an r x c matrix
     // keeps r + c second-moment floats instead of r*c; with square-ish

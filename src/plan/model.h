@@ -112,6 +112,10 @@ struct Workload {
   // so (plan_measurements.json optimizer_ops); a plan assumes Keras's fused
   // optimizers.
   bool separate_update_ops = false;
+  // Gradient accumulation: the optimizer updates once every this many
+  // batches, and the gradients in between are summed into one float32
+  // accumulator per trainable variable (estimate_memory counts it).
+  int accumulation_steps = 1;
   std::string throughput_key;  // key into the measured rates ("resnet50", "bert_large@384"); empty = none
   std::vector<core::Message> notes;
 };

@@ -59,8 +59,8 @@ std::string activation_formula(const Workload& w, uint64_t batch) {
             ? (w.recompute == Recompute::kSelective ? N_("sbh*(8e+2f+3e*ffn/h) (XLA-fused, selective recomputation)")
                                                     : N_("sbh*(8e+2f+3e*ffn/h) + as^2b*3e (XLA-fused)"))
             : (w.recompute == Recompute::kSelective
-                   ? N_("sbh*(10e+4f+7e*ffn/h) (op by op, selective recomputation)")
-                   : N_("sbh*(10e+4f+7e*ffn/h) + as^2b*(2f+e if mixed) (op by op, no XLA)"));
+                   ? N_("sbh*(10e+4f+4e*ffn/h) (op by op, selective recomputation)")
+                   : N_("sbh*(10e+4f+4e*ffn/h) + as^2b*(3f+e mixed, 4f fp32) (op by op, no XLA)"));
     // TRANSLATORS: {0} layers, {1} the per-layer formula, then the letters of the formula.
     return trf("{0} layers x {1} with s={2} b={3} h={4} a={5} e={6} f=4 (docs/plan.md)", c.layers + c.decoder_layers,
                _(per_layer), w.seq_len, batch, c.hidden, c.heads, e);

@@ -133,6 +133,46 @@ ErrorSummary summarize(std::span<const ThroughputCase> cases) {
   return s;
 }
 
+void check_batch_limits(const Measurements& m, std::span<const GpuCandidate> gpus, ValidationReport& r) {
+  for (const BatchLimitRow& b : m.batch_limits) {
+    GpuCandidate gpu;
+    int cc = 10;
+    if (const GpuCandidate* g = b.gpu_id.empty() ? nullptr : find_gpu(gpus, b.gpu_id)) {
+      gpu = *g;
+      cc = compute_capability_major(gpu);
+    } else if (b.gpu_memory_gib) {
+      gpu.memory_bytes = static_cast<uint64_t>(*b.gpu_memory_gib * static_cast<double>(core::kGiB));
+    } else {
+      continue;
+    }
+    if (b.compute_capability_major) cc = *b.compute_capability_major;
+    auto w = row_workload(b.model, b.image_size, b.seq_len, b.precision, b.xla);
+    if (!w) continue;
+    w->optimizer = b.optimizer;
+    w->accumulation_steps = b.accumulation_steps;
+    BoundaryCase c;
+    c.row = b;
+    c.usable_bytes =
+        usable_gpu_bytes(gpu.memory_bytes, cc, tf_reserve_rule(b.framework_detail), b.tf_min_system_memory_mib);
+    const MemoryBreakdown mem = estimate_memory(*w, static_cast<uint64_t>(b.batch));
+    c.estimate_bytes = mem.total_bytes + mem.uncertainty_bytes;
+    const MemoryVerdict verdict = memory_verdict(mem, c.usable_bytes);
+    c.said_fits = verdict == MemoryVerdict::kFits;
+    c.borderline = verdict == MemoryVerdict::kBorderline;
+    c.max_batch = max_batch_that_fits(*w, c.usable_bytes);
+    if (c.respected()) ++r.boundaries_respected;
+    if (c.borderline) ++r.borderline;
+    if (b.fits) {
+      ++r.fits_cases;
+      if (verdict == MemoryVerdict::kDoesNotFit) ++r.fits_called_does_not_fit;
+    } else {
+      ++r.oom_cases;
+      if (c.said_fits) ++r.oom_called_fits;
+    }
+    r.boundaries.push_back(std::move(c));
+  }
+}
+
 ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> gpus) {
   ValidationReport r;
   std::vector<ThroughputRow> rows;
@@ -160,42 +200,7 @@ ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> g
   both.insert(both.end(), r.leave_model_out.begin(), r.leave_model_out.end());
   r.held_out_summary = summarize(both);
 
-  for (const BatchLimitRow& b : m.batch_limits) {
-    GpuCandidate gpu;
-    int cc = 10;
-    if (const GpuCandidate* g = b.gpu_id.empty() ? nullptr : find_gpu(gpus, b.gpu_id)) {
-      gpu = *g;
-      cc = compute_capability_major(gpu);
-    } else if (b.gpu_memory_gib) {
-      gpu.memory_bytes = static_cast<uint64_t>(*b.gpu_memory_gib * static_cast<double>(core::kGiB));
-    } else {
-      continue;
-    }
-    if (b.compute_capability_major) cc = *b.compute_capability_major;
-    auto w = row_workload(b.model, b.image_size, b.seq_len, b.precision, b.xla);
-    if (!w) continue;
-    w->optimizer = b.optimizer;
-    BoundaryCase c;
-    c.row = b;
-    c.usable_bytes =
-        usable_gpu_bytes(gpu.memory_bytes, cc, tf_reserve_rule(b.framework_detail), b.tf_min_system_memory_mib);
-    const MemoryBreakdown mem = estimate_memory(*w, static_cast<uint64_t>(b.batch));
-    c.estimate_bytes = mem.total_bytes + mem.uncertainty_bytes;
-    const MemoryVerdict verdict = memory_verdict(mem, c.usable_bytes);
-    c.said_fits = verdict == MemoryVerdict::kFits;
-    c.borderline = verdict == MemoryVerdict::kBorderline;
-    c.max_batch = max_batch_that_fits(*w, c.usable_bytes);
-    if (c.respected()) ++r.boundaries_respected;
-    if (c.borderline) ++r.borderline;
-    if (b.fits) {
-      ++r.fits_cases;
-      if (verdict == MemoryVerdict::kDoesNotFit) ++r.fits_called_does_not_fit;
-    } else {
-      ++r.oom_cases;
-      if (c.said_fits) ++r.oom_called_fits;
-    }
-    r.boundaries.push_back(std::move(c));
-  }
+  check_batch_limits(m, gpus, r);
   return r;
 }
 

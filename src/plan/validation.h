@@ -64,6 +64,9 @@ struct ValidationReport {
 };
 
 ValidationReport validate(const Measurements& m, std::span<const GpuCandidate> gpus);
+// The batch-size part of validate() alone (boundaries and their counts in r):
+// quick to run when only the memory model changed.
+void check_batch_limits(const Measurements& m, std::span<const GpuCandidate> gpus, ValidationReport& r);
 std::string render_validation_markdown(const ValidationReport& r);
 
 }  // namespace tfrig::plan

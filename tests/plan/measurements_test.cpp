@@ -81,6 +81,52 @@ TEST(PlanMeasurements, BatchLimitReserveAndReleaseAreParsedOrRefused) {
     ASSERT_FALSE(refused) << bad;
     EXPECT_EQ(refused.error().where, "plan_measurements.json: batch_limits[0].tf_min_system_memory_mib");
   }
+  limit["tf_min_system_memory_mib"] = 2048;
+  limit["accumulation_steps"] = 4096;
+  auto accumulated =
+      parse_measurements({{"throughput", nlohmann::json::array()}, {"batch_limits", nlohmann::json::array({limit})}});
+  ASSERT_TRUE(accumulated) << accumulated.error().to_string();
+  EXPECT_EQ(accumulated->batch_limits[0].accumulation_steps, 4096);
+  limit["accumulation_steps"] = 0;
+  auto refused =
+      parse_measurements({{"throughput", nlohmann::json::array()}, {"batch_limits", nlohmann::json::array({limit})}});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().where, "plan_measurements.json: batch_limits[0].accumulation_steps");
+}
+
+// An out-of-memory row is evidence only if its own table does not show a
+// batch with at least as much work fitting in the same conditions: for a
+// transformer, at least as many tokens at a sequence at least as long (the
+// activations grow with tokens, the attention scores with tokens x length);
+// for an image model, at least as large a batch of the same images. A
+// "maximum + 1" read from a table whose maxima are not the largest batch that
+// fits (google-research/bert's Titan X powers of two) fails here.
+TEST(PlanMeasurements, NoOutOfMemoryRowIsContradictedByItsOwnTable) {
+  const Measurements& m = builtin_measurements();
+  auto same_run = [](const BatchLimitRow& a, const BatchLimitRow& b) {
+    return a.source == b.source && a.model == b.model && a.gpu == b.gpu && a.gpu_id == b.gpu_id &&
+           a.precision == b.precision && a.xla == b.xla && a.optimizer == b.optimizer &&
+           a.framework_detail == b.framework_detail && a.image_size == b.image_size &&
+           a.accumulation_steps == b.accumulation_steps && a.tf_min_system_memory_mib == b.tf_min_system_memory_mib;
+  };
+  auto at_least_as_much = [](const BatchLimitRow& fit, const BatchLimitRow& oom) {
+    if (oom.seq_len == 0) return fit.batch >= oom.batch;
+    return fit.seq_len >= oom.seq_len &&
+           static_cast<int64_t>(fit.batch) * fit.seq_len >= static_cast<int64_t>(oom.batch) * oom.seq_len;
+  };
+  size_t oom = 0;
+  for (const BatchLimitRow& o : m.batch_limits) {
+    if (o.fits) continue;
+    ++oom;
+    for (const BatchLimitRow& f : m.batch_limits) {
+      if (f.fits && same_run(f, o)) {
+        EXPECT_FALSE(at_least_as_much(f, o)) << o.source << ": " << o.model << " batch " << o.batch << " at "
+                                             << o.seq_len << " out of memory, but batch " << f.batch << " at "
+                                             << f.seq_len << " fits";
+      }
+    }
+  }
+  EXPECT_GE(oom, 30u);
 }
 
 TEST(PlanMeasurements, MissingFieldNamesArrayIndexAndField) {
