@@ -60,6 +60,7 @@ struct PlanOptions {
   std::string optimizer = "adam";
   std::string recompute = "none";
   bool xla = false;
+  int accumulation_steps = 1;
   int gpus = 1;
   uint64_t dataset_size = 0;
   std::string sample_bytes;
@@ -165,6 +166,7 @@ core::Result<plan::Workload> build_workload(const PlanOptions& o) {
   w.optimizer = *optimizer;
   w.recompute = *recompute;
   w.xla = o.xla;
+  w.accumulation_steps = o.accumulation_steps;
   w.batch = o.batch;
   w.gpus = o.gpus;
   return w;
@@ -437,6 +439,10 @@ void add_workload_options(CLI::App* cmd, PlanOptions& o) {
   cmd->add_option("--optimizer", o.optimizer, _("sgd, momentum, adam, adamw or adafactor"));
   cmd->add_option("--recompute", o.recompute, _("Activation recomputation for transformers: none, selective, full"));
   cmd->add_flag("--xla", o.xla, _("Training runs under XLA (jit_compile): fused kernels keep fewer activations"));
+  cmd->add_option("--accumulation-steps", o.accumulation_steps,
+                  _("Gradient accumulation: the optimizer updates once every N batches of --batch (one float32 "
+                    "accumulator per variable; the update's cost spread over N)"))
+      ->check(in_range(1, 1 << 20));
   cmd->add_option("--gpus", o.gpus, _("Use at least this many GPUs (data parallel)"))->check(in_range(1, 100000));
 }
 

@@ -809,7 +809,7 @@ std::optional<Throughput> uncalibrated_throughput(const Workload& w, const GpuCa
   }
   const core::Message tf32_note(N_("; fp32 runs as TF32 on this GPU (TensorFlow's default since 2.4)"));
   if (!exact.empty()) return throughput_of_measured_rows(exact, w, gpu, tf32_note);
-  auto t = estimate_throughput(w, gpu, m.calibration);
+  auto t = estimate_throughput(w, gpu, m.calibration, w.accumulation_steps);
   if (!t) return t;
   // The nearest row whose only difference is the batch: its rate times the
   // model's batch factor (the model's rate at the request's batch over its

@@ -32,6 +32,29 @@ TEST(PlanCli, TextAndMarkdown) {
   EXPECT_NE(m.out.find("Network"), std::string::npos);
 }
 
+// --accumulation-steps: one float32 accumulator per trainable variable on a
+// line of its own, in the JSON's gradients term, and no effect at 1.
+TEST(PlanCli, GradientAccumulationAddsItsAccumulators) {
+  const std::vector<std::string> base = {"plan", "--model", "bert_large", "--seq-len", "128", "--batch", "16",
+                                         "--precision", "mixed_float16", "--format", "json"};
+  auto plain = test::run_tfrig(base);
+  std::vector<std::string> args = base;
+  args.insert(args.end(), {"--accumulation-steps", "256"});
+  auto accumulated = test::run_tfrig(args);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(accumulated.exit_code, 0) << accumulated.err;
+  const auto p = nlohmann::json::parse(plain.out);
+  const auto a = nlohmann::json::parse(accumulated.out);
+  EXPECT_EQ(a["accumulation_steps"].get<int>(), 256);
+  EXPECT_EQ(a["memory"]["gradients_bytes"].get<uint64_t>() - p["memory"]["gradients_bytes"].get<uint64_t>(),
+            a["model"]["trainable_params"].get<uint64_t>() * 4);
+  auto text = test::run_tfrig({"plan", "--model", "bert_large", "--batch", "16", "--accumulation-steps", "256"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("gradient accumulators"), std::string::npos);
+  EXPECT_NE(text.out.find("summed over 256 batches"), std::string::npos);
+  EXPECT_EQ(test::run_tfrig({"plan", "--model", "bert_large", "--accumulation-steps", "0"}).exit_code, 64);
+}
+
 TEST(PlanCli, KerasSummary) {
   auto r = test::run_tfrig({"plan", "--keras-summary", test::data_dir() + "/keras_summary/keras3_box_functional.txt", "--batch", "128",
                             "--format", "json"});
