@@ -241,7 +241,7 @@ uint64_t transformer_layer_activation_bytes(const TransformerConfig& c, uint64_t
   const uint64_t norms = 2 * 2 * f * sbh;
   uint64_t bytes = attention + mlp + norms;
   if (r == Recompute::kNone) {
-    const uint64_t dropped = c.dropout ? 2 * f : 0;              // scaled input, mask
+    const uint64_t dropped = c.dropout ? 2 * f : 0;                 // scaled input, mask
     const uint64_t matmul_input = mixed ? e : (c.dropout ? f : 0);  // fp32 without dropout: the softmax output
     const uint64_t per_score = f + dropped + matmul_input;
     bytes += a * s * s * b * per_score;

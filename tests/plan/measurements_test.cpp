@@ -120,9 +120,9 @@ TEST(PlanMeasurements, NoOutOfMemoryRowIsContradictedByItsOwnTable) {
     ++oom;
     for (const BatchLimitRow& f : m.batch_limits) {
       if (f.fits && same_run(f, o)) {
-        EXPECT_FALSE(at_least_as_much(f, o)) << o.source << ": " << o.model << " batch " << o.batch << " at "
-                                             << o.seq_len << " out of memory, but batch " << f.batch << " at "
-                                             << f.seq_len << " fits";
+        EXPECT_FALSE(at_least_as_much(f, o))
+            << o.source << ": " << o.model << " batch " << o.batch << " at " << o.seq_len
+            << " out of memory, but batch " << f.batch << " at " << f.seq_len << " fits";
       }
     }
   }

@@ -12,7 +12,8 @@ namespace tfrig {
 namespace {
 
 TEST(PlanCli, ResNet50JsonContract) {
-  auto r = test::run_tfrig({"plan", "--model", "resnet50", "--batch", "256", "--precision", "mixed_float16", "--format", "json"});
+  auto r = test::run_tfrig(
+      {"plan", "--model", "resnet50", "--batch", "256", "--precision", "mixed_float16", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_GT(j["memory"]["total_bytes"].get<uint64_t>(), 0u);
@@ -26,7 +27,8 @@ TEST(PlanCli, TextAndMarkdown) {
   ASSERT_EQ(t.exit_code, 0) << t.err;
   EXPECT_NE(t.out.find("GPU memory of one replica"), std::string::npos);
   EXPECT_NE(t.out.find("Balanced server"), std::string::npos);
-  auto m = test::run_tfrig({"plan", "--model", "vit_b16", "--format", "markdown", "--price-per-hour", "2.5", "--storage-separate"});
+  auto m = test::run_tfrig(
+      {"plan", "--model", "vit_b16", "--format", "markdown", "--price-per-hour", "2.5", "--storage-separate"});
   ASSERT_EQ(m.exit_code, 0) << m.err;
   EXPECT_NE(m.out.find("| **total** |"), std::string::npos);
   EXPECT_NE(m.out.find("Network"), std::string::npos);
@@ -35,8 +37,8 @@ TEST(PlanCli, TextAndMarkdown) {
 // --accumulation-steps: one float32 accumulator per trainable variable on a
 // line of its own, in the JSON's gradients term, and no effect at 1.
 TEST(PlanCli, GradientAccumulationAddsItsAccumulators) {
-  const std::vector<std::string> base = {"plan", "--model", "bert_large", "--seq-len", "128", "--batch", "16",
-                                         "--precision", "mixed_float16", "--format", "json"};
+  const std::vector<std::string> base = {"plan", "--model",     "bert_large",    "--seq-len", "128", "--batch",
+                                         "16",   "--precision", "mixed_float16", "--format",  "json"};
   auto plain = test::run_tfrig(base);
   std::vector<std::string> args = base;
   args.insert(args.end(), {"--accumulation-steps", "256"});
@@ -56,8 +58,8 @@ TEST(PlanCli, GradientAccumulationAddsItsAccumulators) {
 }
 
 TEST(PlanCli, KerasSummary) {
-  auto r = test::run_tfrig({"plan", "--keras-summary", test::data_dir() + "/keras_summary/keras3_box_functional.txt", "--batch", "128",
-                            "--format", "json"});
+  auto r = test::run_tfrig({"plan", "--keras-summary", test::data_dir() + "/keras_summary/keras3_box_functional.txt",
+                            "--batch", "128", "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["model"]["params"].get<uint64_t>(), 372234u);
@@ -77,19 +79,27 @@ TEST(PlanCli, UsageErrors) {
 // --knowledge DIR with a plan_measurements.json: its rows are the measured
 // ones and the calibration is refitted on them; a bad row is named.
 TEST(PlanCli, KnowledgeDirReplacesTheMeasurements) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("tfrig-plan-knowledge-" + std::to_string(::getpid()));
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tfrig-plan-knowledge-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  nlohmann::json row = {{"model", "resnet50"},   {"image_size", 224},     {"seq_len", 0},           {"framework", "tensorflow"},
-                        {"precision", "mixed_float16"}, {"gpu_id", "rtx-4090"}, {"gpu_count", 1}, {"batch", 256},
-                        {"samples_per_s", 1234.0}, {"source", "example/repo:README.md@0123456789012345678901234567890123456789"}};
+  nlohmann::json row = {{"model", "resnet50"},
+                        {"image_size", 224},
+                        {"seq_len", 0},
+                        {"framework", "tensorflow"},
+                        {"precision", "mixed_float16"},
+                        {"gpu_id", "rtx-4090"},
+                        {"gpu_count", 1},
+                        {"batch", 256},
+                        {"samples_per_s", 1234.0},
+                        {"source", "example/repo:README.md@0123456789012345678901234567890123456789"}};
   nlohmann::json doc = {{"schema", "tfrig.knowledge.plan_measurements/1"},
                         {"throughput", nlohmann::json::array({row})},
                         {"batch_limits", nlohmann::json::array()}};
   const std::string file = (dir / "plan_measurements.json").string();
   test::write_file(file, doc.dump());
   // At the row's batch: a row is measured only within 2x of the plan's batch per GPU.
-  auto r = test::run_tfrig({"--knowledge", dir.string(), "plan", "--model", "resnet50", "--batch", "256", "--precision", "mixed_float16", "--format",
-                            "json", "--all"});
+  auto r = test::run_tfrig({"--knowledge", dir.string(), "plan", "--model", "resnet50", "--batch", "256", "--precision",
+                            "mixed_float16", "--format", "json", "--all"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   bool seen = false;
   const nlohmann::json plan = nlohmann::json::parse(r.out);
@@ -111,7 +121,8 @@ TEST(PlanCli, KnowledgeDirReplacesTheMeasurements) {
 
 TEST(PlanCli, HereOnAFixtureRoot) {
   for (const std::string& name : test::root_names()) {
-    auto r = test::run_tfrig({"--root", test::root_dir(name), "plan", "--model", "resnet50", "--here", "--format", "json"});
+    auto r =
+        test::run_tfrig({"--root", test::root_dir(name), "plan", "--model", "resnet50", "--here", "--format", "json"});
     ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_TRUE(j.contains("machine")) << name;

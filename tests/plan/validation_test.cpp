@@ -15,8 +15,8 @@
 namespace tfrig::plan {
 namespace {
 
-// Published out-of-memory batches tfrig still calls "fits" (docs/plan.md, "A
-// known tension"): FP32 BERT-Large SQuAD fine-tuning at 384 tokens under XLA
+// Published out-of-memory batches tfrig still calls "fits" (docs/plan.md,
+// "What is still wrong"): FP32 BERT-Large SQuAD fine-tuning at 384 tokens under XLA
 // auto-clustering in NVIDIA's TF1 and TF2 BERT READMEs. They are listed, not
 // left out: the page counts them, a fix must take them off this list, and any
 // other out-of-memory batch called "fits" fails. (The third, TF1 pre-training
