@@ -346,13 +346,14 @@ std::string validation_boundaries(const ValidationReport& r) {
   out +=
       "Each published batch either ran (\"fits\": a throughput row at that batch, or the largest batch of a table) or ran out\n";
   out +=
-      "of memory (the batch after a published maximum). tfrig says \"fits\" only when its estimate plus the 10% uncertainty\n";
+      "of memory (an out-of-memory note, or the batch after a published maximum that the same table does not contradict).\n";
   out +=
-      "fits in what TensorFlow's allocator gets, under the reserve rule of the release the run used (5% of the free\n";
-  out += "memory in 1.x, 6% in 2.0-2.4, a fixed amount by compute capability from 2.5, or the\n";
+      "tfrig says \"fits\" only when its estimate plus the 10% uncertainty fits in what TensorFlow's allocator gets, under\n";
   out +=
-      "TF_DEVICE_MIN_SYS_MEMORY_IN_MB its container set: docs/plan.md). No parameter of the memory model is fitted per\n";
-  out += "row.\n\n";
+      "the reserve rule of the release the run used (5% of the free memory in 1.x, 6% in 2.0-2.4, a fixed amount by\n";
+  out +=
+      "compute capability from 2.5, or the TF_DEVICE_MIN_SYS_MEMORY_IN_MB its container set: docs/plan.md), with the\n";
+  out += "gradient accumulators of a run that accumulated. No parameter of the memory model is fitted per row.\n\n";
   out +=
       "| model | GPU | precision | optimizer | batch | published | tfrig estimate + uncertainty | usable | tfrig says | tfrig max batch | respected | source (table row) |\n";
   out += "| --- | --- | --- | --- | ---: | --- | ---: | ---: | --- | ---: | --- | --- |\n";
