@@ -119,6 +119,23 @@ std::optional<MeasuredPrecision> parse_measured_precision(std::string_view s) {
 
 namespace {
 
+// optimizer_ops: "fused" (the default: one ResourceApply* kernel per variable,
+// or an XLA-compiled update) or "separate" (an update written as element-wise
+// ops), which needs an optimizer_ops_basis naming the code.
+core::Result<bool> separate_update_ops(const json& row, const char* array, size_t i) {
+  auto ops = row.find("optimizer_ops");
+  if (ops == row.end()) return false;
+  if (!ops->is_string() || (ops->get<std::string>() != "separate" && ops->get<std::string>() != "fused")) {
+    return core::fail(ErrorCode::kParse, where(array, i, "optimizer_ops"), _("expected \"fused\" or \"separate\""));
+  }
+  const bool separate = ops->get<std::string>() == "separate";
+  if (separate && opt_str(row, "optimizer_ops_basis").empty()) {
+    return core::fail(ErrorCode::kParse, where(array, i, "optimizer_ops_basis"),
+                      _("expected the code that runs the optimizer so, with its source"));
+  }
+  return separate;
+}
+
 // One row of throughput[]: the common fields, then the rate and the
 // conditions it was measured in (GPUs, batch, XLA, the stack's year, the optimizer).
 core::Result<ThroughputRow> throughput_row(const json& row, size_t i) {
@@ -169,17 +186,9 @@ core::Result<ThroughputRow> throughput_row(const json& row, size_t i) {
     if (!acc) return tl::unexpected(acc.error());
     r->accumulation_steps = *acc;
   }
-  if (auto ops = row.find("optimizer_ops"); ops != row.end()) {
-    if (!ops->is_string() || (ops->get<std::string>() != "separate" && ops->get<std::string>() != "fused")) {
-      return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops"),
-                        _("expected \"fused\" or \"separate\""));
-    }
-    r->separate_update_ops = ops->get<std::string>() == "separate";
-    if (r->separate_update_ops && opt_str(row, "optimizer_ops_basis").empty()) {
-      return core::fail(ErrorCode::kParse, where("throughput", i, "optimizer_ops_basis"),
-                        _("expected the code that runs the optimizer so, with its source"));
-    }
-  }
+  auto separate = separate_update_ops(row, "throughput", i);
+  if (!separate) return tl::unexpected(separate.error());
+  r->separate_update_ops = *separate;
   return std::move(*r);
 }
 
@@ -213,6 +222,9 @@ core::Result<BatchLimitRow> batch_limit_row(const json& row, size_t i) {
     if (!acc) return tl::unexpected(acc.error());
     r->accumulation_steps = *acc;
   }
+  auto separate = separate_update_ops(row, "batch_limits", i);
+  if (!separate) return tl::unexpected(separate.error());
+  r->separate_update_ops = *separate;
   if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
   if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer())
     r->compute_capability_major = c->get<int>();

@@ -76,6 +76,9 @@ struct BatchLimitRow {
   std::optional<uint64_t> tf_min_system_memory_mib;
   bool xla = false;
   int accumulation_steps = 1;  // batches per optimizer update, as the run used
+  // The update ran as element-wise ops (optimizer_ops "separate": a Python
+  // optimizer such as BERT's AdamWeightDecayOptimizer; Workload::separate_update_ops).
+  bool separate_update_ops = false;
   int batch = 0;
   bool fits = true;  // outcome: "fits" or "oom"
   std::string source;

@@ -326,8 +326,12 @@ MemoryBreakdown estimate_memory(const Workload& w, uint64_t batch) {
     // Without XLA a hand-written update (google-research/bert
     // optimization.py: next_m, next_v as new tensors before the assigns) runs
     // as separate ops for every variable, and the executor may run them all at
-    // once: one more copy of the slots is alive. XLA fuses the update.
-    if (!w.xla) m.optimizer_bytes *= 2;
+    // once: one more copy of the slots is alive. XLA fuses the update, and so
+    // do Keras's optimizers: one ResourceApply* kernel per variable up to
+    // TensorFlow 2.10 (OptimizerV2), jit_compile=True by default from 2.11
+    // (tf.keras.optimizers.Adam, TensorFlow 2.14 API docs), the update inside
+    // the compiled train step in Keras 3. A plan assumes Keras's optimizers.
+    if (!w.xla && w.separate_update_ops) m.optimizer_bytes *= 2;
   }
   m.activations_bytes = activation_bytes(w, batch);
   if (w.family == Family::kTransformer) {

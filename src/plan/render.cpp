@@ -155,9 +155,10 @@ std::vector<MemoryRow> memory_rows(const PlanResult& r) {
   // TRANSLATORS: {0} is the optimizer's name (adam, sgd ...), left as it is.
   rows.push_back({trf("optimizer ({0})", optimizer_name(w.optimizer)), m.optimizer_bytes,
                   w.optimizer == Optimizer::kAdafactor ? _("factored second moments ~ 2/width of the parameters x 4 B")
-                  : w.xla ? trf("{0} trainable x {1} B of slots", millions(w.trainable_params), slot_bytes)
-                          : trf("{0} trainable x {1} B of slots x 2 (the update's new slot values, without XLA)",
-                                millions(w.trainable_params), slot_bytes)});
+                  : w.xla || !w.separate_update_ops
+                      ? trf("{0} trainable x {1} B of slots", millions(w.trainable_params), slot_bytes)
+                      : trf("{0} trainable x {1} B of slots x 2 (the update's new slot values, without XLA)",
+                            millions(w.trainable_params), slot_bytes)});
   rows.push_back({_("activations"), m.activations_bytes, activation_formula(w, m.batch_per_gpu)});
   rows.push_back({_("workspace"), m.workspace_bytes,
                   w.family == Family::kTransformer ? _("cuBLAS workspace")

@@ -150,6 +150,7 @@ void check_batch_limits(const Measurements& m, std::span<const GpuCandidate> gpu
     if (!w) continue;
     w->optimizer = b.optimizer;
     w->accumulation_steps = b.accumulation_steps;
+    w->separate_update_ops = b.separate_update_ops;
     BoundaryCase c;
     c.row = b;
     c.usable_bytes =

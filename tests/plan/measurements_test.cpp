@@ -92,6 +92,17 @@ TEST(PlanMeasurements, BatchLimitReserveAndReleaseAreParsedOrRefused) {
       parse_measurements({{"throughput", nlohmann::json::array()}, {"batch_limits", nlohmann::json::array({limit})}});
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().where, "plan_measurements.json: batch_limits[0].accumulation_steps");
+  limit["accumulation_steps"] = 1;
+  limit["optimizer_ops"] = "separate";
+  auto unsourced =
+      parse_measurements({{"throughput", nlohmann::json::array()}, {"batch_limits", nlohmann::json::array({limit})}});
+  ASSERT_FALSE(unsourced);
+  EXPECT_EQ(unsourced.error().where, "plan_measurements.json: batch_limits[0].optimizer_ops_basis");
+  limit["optimizer_ops_basis"] = "example:optimization.py@0: AdamWeightDecayOptimizer in Python ops";
+  auto separate =
+      parse_measurements({{"throughput", nlohmann::json::array()}, {"batch_limits", nlohmann::json::array({limit})}});
+  ASSERT_TRUE(separate) << separate.error().to_string();
+  EXPECT_TRUE(separate->batch_limits[0].separate_update_ops);
 }
 
 // An out-of-memory row is evidence only if its own table does not show a
