@@ -136,6 +136,21 @@ core::Result<bool> separate_update_ops(const json& row, const char* array, size_
   return separate;
 }
 
+// accumulation_steps and optimizer_ops, which both row kinds may give: how
+// the run updated its variables.
+template <typename Row>
+core::Result<void> read_update_conditions(const json& row, const char* array, size_t i, Row& r) {
+  if (row.contains("accumulation_steps")) {
+    auto acc = need_int(row, array, i, "accumulation_steps", 1, 1 << 20);
+    if (!acc) return tl::unexpected(acc.error());
+    r.accumulation_steps = *acc;
+  }
+  auto separate = separate_update_ops(row, array, i);
+  if (!separate) return tl::unexpected(separate.error());
+  r.separate_update_ops = *separate;
+  return {};
+}
+
 // One row of throughput[]: the common fields, then the rate and the
 // conditions it was measured in (GPUs, batch, XLA, the stack's year, the optimizer).
 core::Result<ThroughputRow> throughput_row(const json& row, size_t i) {
@@ -181,14 +196,7 @@ core::Result<ThroughputRow> throughput_row(const json& row, size_t i) {
                         _("expected sgd, momentum, adam, adamw or adafactor"));
     r->optimizer = *opt;
   }
-  if (row.contains("accumulation_steps")) {
-    auto acc = need_int(row, "throughput", i, "accumulation_steps", 1, 1 << 20);
-    if (!acc) return tl::unexpected(acc.error());
-    r->accumulation_steps = *acc;
-  }
-  auto separate = separate_update_ops(row, "throughput", i);
-  if (!separate) return tl::unexpected(separate.error());
-  r->separate_update_ops = *separate;
+  if (auto u = read_update_conditions(row, "throughput", i, *r); !u) return tl::unexpected(u.error());
   return std::move(*r);
 }
 
@@ -217,14 +225,7 @@ core::Result<BatchLimitRow> batch_limit_row(const json& row, size_t i) {
     return core::fail(ErrorCode::kParse, where("batch_limits", i, "optimizer"),
                       _("expected sgd, momentum, adam, adamw or adafactor"));
   r->optimizer = *o;
-  if (row.contains("accumulation_steps")) {
-    auto acc = need_int(row, "batch_limits", i, "accumulation_steps", 1, 1 << 20);
-    if (!acc) return tl::unexpected(acc.error());
-    r->accumulation_steps = *acc;
-  }
-  auto separate = separate_update_ops(row, "batch_limits", i);
-  if (!separate) return tl::unexpected(separate.error());
-  r->separate_update_ops = *separate;
+  if (auto u = read_update_conditions(row, "batch_limits", i, *r); !u) return tl::unexpected(u.error());
   if (auto g = row.find("gpu_memory_gib"); g != row.end() && g->is_number()) r->gpu_memory_gib = g->get<double>();
   if (auto c = row.find("compute_capability_major"); c != row.end() && c->is_number_integer())
     r->compute_capability_major = c->get<int>();
