@@ -247,7 +247,8 @@ std::string validation_summaries(const ValidationReport& r) {
       "\nThroughput rows from {} independent sources. Batch-size boundaries: {} of {} respected ({}); published\n"
       "out-of-memory batches called \"fits\": {} of {}; batches called \"borderline\" (inside the 10% uncertainty, counted\n"
       "as not fitting): {}; batches that ran called \"does not fit\": {} of {}. The memory model has no parameter fitted\n"
-      "on any row, so its figures are the same held out by source as in-sample.\n\n",
+      "on any row, but its tensor counts were chosen while these rows were in view (docs/plan.md, \"The memory model\n"
+      "against its evidence\"): read its figures as in-sample.\n\n",
       r.sources, r.boundaries_respected, r.boundaries.size(),
       r.boundaries.empty()
           ? "-"
